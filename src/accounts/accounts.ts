@@ -1,0 +1,59 @@
+import type { Queryable } from "../db/database.ts";
+
+export interface Account {
+  id: number;
+  name: string;
+  createdAt: Date;
+  /** Posted balance: granted − charged. */
+  balance: number;
+  /** Credits reserved by calls in flight. */
+  held: number;
+}
+
+interface AccountRow {
+  id: number;
+  name: string;
+  created_at: Date;
+  balance: number;
+  held: number;
+}
+
+const toAccount = (r: AccountRow): Account => ({
+  id: r.id,
+  name: r.name,
+  createdAt: r.created_at,
+  balance: r.balance,
+  held: r.held,
+});
+
+export class AccountExists extends Error {}
+
+export async function createAccount(db: Queryable, name: string): Promise<Account> {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name)) {
+    throw new Error("account name: 1-64 characters of letters, digits, '.', '_', '@', '-'");
+  }
+  const { rows } = await db.query<AccountRow>(
+    `INSERT INTO accounts(name) VALUES ($1) ON CONFLICT (name) DO NOTHING
+     RETURNING id, name, created_at, balance, held`,
+    [name],
+  );
+  if (!rows[0]) throw new AccountExists(`account "${name}" exists`);
+  return toAccount(rows[0]);
+}
+
+/** By name, or by id when given a number or a string of digits. */
+export async function findAccount(db: Queryable, ref: string | number): Promise<Account | null> {
+  const byId = typeof ref === "number" || /^\d+$/.test(ref);
+  const { rows } = await db.query<AccountRow>(
+    `SELECT id, name, created_at, balance, held FROM accounts WHERE ${byId ? "id" : "name"} = $1`,
+    [byId ? Number(ref) : ref],
+  );
+  return rows[0] ? toAccount(rows[0]) : null;
+}
+
+export async function listAccounts(db: Queryable): Promise<Account[]> {
+  const { rows } = await db.query<AccountRow>(
+    "SELECT id, name, created_at, balance, held FROM accounts ORDER BY id",
+  );
+  return rows.map(toAccount);
+}

@@ -1,0 +1,62 @@
+import type { DestinationStream } from "pino";
+import type { BitcoinCoreUpstreamConfig, Config, NetworkName } from "../config/schema.ts";
+import { openDatabase } from "../db/open.ts";
+import { type RunningServer, startHttpServer } from "../http/server.ts";
+import { voidStaleHolds } from "../ledger/ledger.ts";
+import { createLogger } from "../log/logger.ts";
+import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import type { App } from "./context.ts";
+
+export interface StartOptions {
+  databaseUrl?: string | undefined;
+  /** PostgreSQL schema to use (tests); default is the connection's search_path. */
+  databaseSchema?: string;
+  /** Resolved upstreams per network ("devnet" entries already replaced by URLs). */
+  nodeUpstreams: Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>>;
+  logDestination?: DestinationStream;
+}
+
+export interface RunningGateway {
+  app: App;
+  http: RunningServer;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the store, builds the upstream pools and starts listening. */
+export async function startGateway(config: Config, opts: StartOptions): Promise<RunningGateway> {
+  const log = createLogger(config.log.level, opts.logDestination);
+  const db = await openDatabase({
+    databaseUrl: opts.databaseUrl,
+    pgliteDir: config.database.pgliteDir,
+    poolSize: config.database.poolSize,
+    ...(opts.databaseSchema ? { schema: opts.databaseSchema } : {}),
+  });
+  const nodes = new Map<NetworkName, BitcoinCorePool>();
+  for (const network of config.networks) {
+    const upstreams = opts.nodeUpstreams[network];
+    if (upstreams && upstreams.length > 0) nodes.set(network, new BitcoinCorePool(upstreams));
+  }
+  const app: App = { config, db, log, nodes };
+  // Holds left open by a process that died between reserve and settle are voided, not charged.
+  const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
+  if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");
+  const sweeper = setInterval(() => {
+    voidStaleHolds(db, config.ledger.holdTimeoutMs).catch((err: unknown) =>
+      log.error({ err }, "hold sweeper failed"),
+    );
+  }, config.ledger.holdTimeoutMs);
+  sweeper.unref();
+  const http = await startHttpServer(app, config.server.host, config.server.port);
+  return {
+    app,
+    http,
+    url: http.url,
+    async close() {
+      clearInterval(sweeper);
+      await http.close();
+      await Promise.all([...nodes.values()].map((p) => p.close()));
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { Logger } from "pino";
+import type { TokenOwner } from "../auth/tokens.ts";
+import type { Config, NetworkName } from "../config/schema.ts";
+import type { Database } from "../db/database.ts";
+import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+
+/** Long-lived parts of a running gateway, built once in app.ts. */
+export interface App {
+  config: Config;
+  db: Database;
+  log: Logger;
+  nodes: Map<NetworkName, BitcoinCorePool>;
+}
+
+export type BackendKind = "gateway" | "node" | "electrum" | "graph";
+
+/** Per-request state; travels as an argument, never through module globals. */
+export interface CallContext {
+  app: App;
+  requestId: string;
+  owner: TokenOwner;
+  backend: BackendKind;
+  /** The literal path segment, as written in the audit log. */
+  backendSegment: string;
+  network: NetworkName;
+  startedAt: number;
+}

@@ -1,0 +1,74 @@
+import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
+import type { z } from "zod";
+import { type Config, type ConfigInput, configSchema } from "./schema.ts";
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join("\n  ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** `upstreams.node.mainnet[0].url` — the form operators search their file for. */
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out === "" ? "(root)" : out;
+}
+
+function describe(issue: z.core.$ZodIssue): string {
+  const path = formatPath(issue.path);
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys
+      .map((k) => `${path === "(root)" ? k : `${path}.${k}`} is not a known key`)
+      .join("\n  ");
+  }
+  if (issue.code === "invalid_type" && issue.input === undefined) return `${path} is required`;
+  return `${path}: ${issue.message}`;
+}
+
+/** Validates a parsed config object; every error names its path. */
+export function parseConfig(input: unknown): Config {
+  const result = configSchema.safeParse(input ?? {});
+  if (!result.success) throw new ConfigError(result.error.issues.map(describe));
+  const config = result.data;
+  const problems: string[] = [];
+  for (const network of Object.keys(config.upstreams.node)) {
+    if (!config.networks.includes(network as Config["networks"][number])) {
+      problems.push(`upstreams.node.${network} names a network not in networks`);
+    }
+  }
+  for (const network of config.networks) {
+    if (!config.upstreams.node[network]) problems.push(`upstreams.node.${network} is required`);
+  }
+  const segments = Object.values(config.backends);
+  if (new Set(segments).size !== segments.length) problems.push("backends: segments must differ");
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** Reads YAML or JSON (JSON is YAML); no path means every default (devnet upstreams). */
+export function loadConfig(path: string | undefined, overrides: ConfigInput = {}): Config {
+  let fromFile: unknown = {};
+  if (path) {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (err) {
+      throw new ConfigError([`cannot read ${path}: ${(err as Error).message}`]);
+    }
+    try {
+      fromFile = parseYaml(text) ?? {};
+    } catch (err) {
+      throw new ConfigError([`${path} is not valid YAML: ${(err as Error).message}`]);
+    }
+  }
+  if (typeof fromFile !== "object" || fromFile === null || Array.isArray(fromFile)) {
+    throw new ConfigError(["(root): expected a mapping"]);
+  }
+  return parseConfig({ ...(fromFile as Record<string, unknown>), ...overrides });
+}

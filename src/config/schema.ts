@@ -1,0 +1,128 @@
+import { z } from "zod";
+
+/** Networks the gateway may offer; each route's network segment must be one of the configured ones. */
+export const NETWORK_NAMES = ["mainnet", "testnet", "testnet4", "signet", "regtest"] as const;
+export type NetworkName = (typeof NETWORK_NAMES)[number];
+
+const networkName = z.enum(NETWORK_NAMES);
+
+/** Bitcoin Core upstream: basic auth, a cookie file, or none (devnet fills its own in). */
+const bitcoinCoreUpstream = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  user: z.string().min(1).optional(),
+  password: z.string().optional(),
+  /** `<datadir>/.cookie`, read at start and re-read after a 401 (Core rewrites it on restart). */
+  cookieFile: z.string().min(1).optional(),
+  timeoutMs: z.number().int().positive().max(300_000).default(10_000),
+  connections: z.number().int().positive().max(256).default(16),
+});
+export type BitcoinCoreUpstreamConfig = z.infer<typeof bitcoinCoreUpstream>;
+
+/** `"devnet"` means: start devnet's in-process server for this network and use it. */
+const nodeUpstream = z.union([z.literal("devnet"), bitcoinCoreUpstream]);
+
+const perNetwork = <T extends z.ZodType>(item: T) =>
+  z.partialRecord(networkName, z.array(item).min(1));
+
+const price = z.number().int().nonnegative();
+/** A price per network: `default` applies to every network not named. */
+const priceTable = z
+  .strictObject({ default: price })
+  .catchall(price)
+  .superRefine((table, ctx) => {
+    for (const key of Object.keys(table)) {
+      if (key !== "default" && !(NETWORK_NAMES as readonly string[]).includes(key)) {
+        ctx.addIssue({ code: "custom", path: [key], message: `unknown network "${key}"` });
+      }
+    }
+  });
+
+export const configSchema = z.strictObject({
+  server: z
+    .strictObject({
+      host: z.string().default("127.0.0.1"),
+      port: z.number().int().min(0).max(65535).default(8545),
+      bodyBytesMax: z
+        .number()
+        .int()
+        .positive()
+        .max(64 * 1024 * 1024)
+        .default(1024 * 1024),
+      /** Requests in one JSON-RPC batch; each is charged, so this also caps one request's cost. */
+      batchItemsMax: z.number().int().positive().max(10_000).default(100),
+    })
+    .prefault({}),
+  /** Literal path segments for each backend kind. */
+  backends: z
+    .strictObject({
+      gateway: z
+        .string()
+        .regex(/^[a-z0-9-]+$/)
+        .default("gateway"),
+      node: z
+        .string()
+        .regex(/^[a-z0-9-]+$/)
+        .default("node"),
+      electrum: z
+        .string()
+        .regex(/^[a-z0-9-]+$/)
+        .default("electrum"),
+      graph: z
+        .string()
+        .regex(/^[a-z0-9-]+$/)
+        .default("graph"),
+    })
+    .prefault({}),
+  networks: z
+    .array(networkName)
+    .min(1)
+    .default([...NETWORK_NAMES]),
+  database: z
+    .strictObject({
+      /** Embedded PGlite folder, used when DATABASE_URL is not set. `memory://` keeps it in memory. */
+      pgliteDir: z.string().default(".blockgate/db"),
+      poolSize: z.number().int().positive().max(100).default(10),
+    })
+    .prefault({}),
+  upstreams: z
+    .strictObject({
+      node: perNetwork(nodeUpstream).default(() => ({
+        mainnet: ["devnet" as const],
+        testnet: ["devnet" as const],
+        testnet4: ["devnet" as const],
+        signet: ["devnet" as const],
+        regtest: ["devnet" as const],
+      })),
+    })
+    .prefault({}),
+  pricing: z
+    .strictObject({
+      getrawtransaction: priceTable.default({ default: 100, mainnet: 200 }),
+    })
+    .prefault({}),
+  ledger: z
+    .strictObject({
+      /** A reservation older than this was orphaned by a crash; it is voided, never charged. */
+      holdTimeoutMs: z
+        .number()
+        .int()
+        .positive()
+        .default(10 * 60_000),
+    })
+    .prefault({}),
+  /** First run with an empty database: create an account with credits and print a token for it. */
+  demo: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      credits: z.number().int().nonnegative().default(1_000_000),
+    })
+    .prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    })
+    .prefault({}),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;

@@ -1,0 +1,30 @@
+import type { Database } from "./database.ts";
+import { migrate } from "./migrate.ts";
+import { openPglite } from "./pglite.ts";
+import { openPostgres } from "./postgres.ts";
+
+export interface OpenOptions {
+  /** PostgreSQL when set; embedded PGlite otherwise. */
+  databaseUrl?: string | undefined;
+  pgliteDir: string;
+  poolSize: number;
+  schema?: string;
+}
+
+/** Opens the configured store and brings its schema up to date. */
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const db = opts.databaseUrl
+    ? await openPostgres({
+        connectionString: opts.databaseUrl,
+        poolSize: opts.poolSize,
+        ...(opts.schema ? { schema: opts.schema } : {}),
+      })
+    : await openPglite(opts.pgliteDir);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}

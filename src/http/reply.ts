@@ -1,0 +1,44 @@
+import type { ServerResponse } from "node:http";
+import { type GatewayError, httpStatusOf, jsonRpcCodeOf } from "../errors/codes.ts";
+import { stringifyJson } from "../jsonrpc/json.ts";
+import type { JsonRpcId } from "../jsonrpc/types.ts";
+
+export interface HttpReply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export function sendJson(res: ServerResponse, reply: HttpReply): void {
+  const text = stringifyJson(reply.body);
+  res.writeHead(reply.status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...reply.headers,
+  });
+  res.end(text);
+}
+
+/** A gateway failure on a JSON-RPC route: the protocol's envelope, our status. */
+export function jsonRpcFailure(error: GatewayError, id: JsonRpcId = null): HttpReply {
+  return {
+    status: httpStatusOf(error.code),
+    body: {
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: jsonRpcCodeOf(error.code),
+        message: error.message,
+        data: { code: error.code, ...error.data },
+      },
+    },
+  };
+}
+
+/** A gateway failure outside any protocol (unknown route, health). */
+export function plainFailure(error: GatewayError): HttpReply {
+  return {
+    status: httpStatusOf(error.code),
+    body: { error: { code: error.code, message: error.message, ...error.data } },
+  };
+}

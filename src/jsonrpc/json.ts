@@ -1,0 +1,34 @@
+import { isLosslessNumber, type LosslessNumber, parse, stringify } from "lossless-json";
+
+/**
+ * JSON as Bitcoin Core writes it: numbers keep their literal text (Core prints amounts as
+ * `0.00100000`; JSON.parse would turn that into 0.001 and lose the faithful form).
+ */
+export type Json = null | boolean | string | JsonNumber | Json[] | { [key: string]: Json };
+export type JsonNumber = LosslessNumber;
+
+export function parseJson(text: string): Json {
+  return parse(text) as Json;
+}
+
+export function stringifyJson(value: unknown): string {
+  const out = stringify(value);
+  if (out === undefined) throw new TypeError("value has no JSON form");
+  return out;
+}
+
+export function isJsonNumber(value: unknown): value is JsonNumber {
+  return isLosslessNumber(value);
+}
+
+/** The number's value when it is an integer JSON number, else undefined. */
+export function jsonInteger(value: unknown): number | undefined {
+  if (!isJsonNumber(value)) return undefined;
+  return /^-?\d+$/.test(value.value) ? Number(value.value) : undefined;
+}
+
+export function isJsonObject(value: unknown): value is { [key: string]: Json } {
+  return (
+    typeof value === "object" && value !== null && !Array.isArray(value) && !isJsonNumber(value)
+  );
+}

@@ -1,0 +1,17 @@
+import type { Json, JsonNumber } from "./json.ts";
+
+export type JsonRpcId = string | number | JsonNumber | null;
+
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: Json;
+}
+
+/** What an upstream said about one call: a result or a JSON-RPC error, both charged. */
+export type RpcAnswer = { result: Json } | { error: RpcErrorObject };
+
+export interface RpcCall {
+  method: string;
+  params: Json[];
+}

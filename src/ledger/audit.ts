@@ -1,0 +1,83 @@
+import type { Queryable } from "../db/database.ts";
+
+export type Outcome =
+  | "ok"
+  | "upstream_error"
+  | "rejected"
+  | "insufficient_credits"
+  | "unauthenticated"
+  | "upstream_failure";
+
+/** One call as the audit log keeps it. Tokens appear only as their id, never in clear. */
+export interface AuditInput {
+  requestId: string;
+  accountId: number | null;
+  tokenId: number | null;
+  backend: string;
+  network: string;
+  method: string;
+  outcome: Outcome;
+  errorCode?: string | null;
+  httpStatus: number;
+  estimatedCc: number;
+  chargedCc: number;
+  complexity?: number | null;
+  upstream?: string | null;
+  durationMs?: number | null;
+}
+
+export async function insertAudit(db: Queryable, r: AuditInput): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
+       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+    [
+      r.requestId,
+      r.accountId,
+      r.tokenId,
+      r.backend,
+      r.network,
+      r.method,
+      r.outcome,
+      r.errorCode ?? null,
+      r.httpStatus,
+      r.estimatedCc,
+      r.chargedCc,
+      r.complexity ?? null,
+      r.upstream ?? null,
+      r.durationMs ?? null,
+    ],
+  );
+  return rows[0]!.id;
+}
+
+export interface AuditRow {
+  id: number;
+  at: Date;
+  request_id: string;
+  account_id: number | null;
+  backend: string;
+  network: string;
+  method: string;
+  outcome: string;
+  error_code: string | null;
+  http_status: number;
+  estimated_cc: number;
+  charged_cc: number;
+  complexity: number | null;
+  duration_ms: number | null;
+}
+
+export async function latestAudit(
+  db: Queryable,
+  accountId: number,
+  limit: number,
+): Promise<AuditRow[]> {
+  const { rows } = await db.query<AuditRow>(
+    `SELECT id, at, request_id, account_id, backend, network, method, outcome, error_code,
+       http_status, estimated_cc, charged_cc, complexity, duration_ms
+     FROM audit_records WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
+    [accountId, limit],
+  );
+  return rows;
+}

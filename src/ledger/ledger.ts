@@ -1,0 +1,191 @@
+import type { Database, Queryable } from "../db/database.ts";
+import { type AuditInput, insertAudit } from "./audit.ts";
+
+/**
+ * The two-phase ledger (reserve, then settle or void), after TigerBeetle's pending transfers.
+ * Every movement is an appended ledger entry; `accounts.balance` and `accounts.held` are caches of
+ * those entries updated in the same transaction, guarded in the SQL statement itself so that no
+ * interleaving of gateway processes can take a balance below zero.
+ */
+
+export async function grantCredits(
+  db: Database,
+  accountId: number,
+  amount: number,
+  memo?: string,
+): Promise<number> {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error("grant: a positive integer");
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ balance: number }>(
+      "UPDATE accounts SET balance = balance + $2 WHERE id = $1 RETURNING balance",
+      [accountId, amount],
+    );
+    if (!rows[0]) throw new Error(`no account ${accountId}`);
+    await tx.query(
+      "INSERT INTO ledger_entries(account_id, kind, amount, memo) VALUES ($1, 'grant', $2, $3)",
+      [accountId, amount, memo ?? null],
+    );
+    return rows[0].balance;
+  });
+}
+
+export interface Hold {
+  id: number;
+  accountId: number;
+  amount: number;
+}
+
+export type ReserveResult =
+  | { ok: true; hold: Hold | null; available: number }
+  | { ok: false; available: number; required: number };
+
+/** Reserves `amount` CC; fails (nothing written) when the available balance is short. */
+export async function reserve(
+  db: Database,
+  accountId: number,
+  amount: number,
+): Promise<ReserveResult> {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error("reserve: an integer >= 0");
+  if (amount === 0) return { ok: true, hold: null, available: await available(db, accountId) };
+  return db.transaction(async (tx) => {
+    // The guard `balance - held >= amount` is in the statement that takes the credits: two
+    // concurrent reservations serialise on the row and the second sees the first's hold.
+    const { rows } = await tx.query<{ available: number }>(
+      `UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2
+       RETURNING balance - held AS available`,
+      [accountId, amount],
+    );
+    if (!rows[0]) {
+      return { ok: false as const, available: await available(tx, accountId), required: amount };
+    }
+    const entry = await tx.query<{ id: number }>(
+      "INSERT INTO ledger_entries(account_id, kind, amount) VALUES ($1, 'hold', $2) RETURNING id",
+      [accountId, -amount],
+    );
+    return {
+      ok: true as const,
+      hold: { id: entry.rows[0]!.id, accountId, amount },
+      available: rows[0].available,
+    };
+  });
+}
+
+export interface SettleResult {
+  auditIds: number[];
+  charged: number;
+  /** Available balance after settling. */
+  available: number;
+}
+
+/**
+ * Closes a hold: releases it, charges what the records say was charged, and writes the audit
+ * records — one transaction, so a charge never exists without its audit record or the reverse.
+ */
+export async function settle(
+  db: Database,
+  accountId: number,
+  hold: Hold | null,
+  records: readonly AuditInput[],
+): Promise<SettleResult> {
+  const charged = records.reduce((sum, r) => sum + r.chargedCc, 0);
+  const held = hold?.amount ?? 0;
+  if (charged > held) throw new Error(`settle: charge ${charged} exceeds hold ${held}`);
+  return db.transaction(async (tx) => {
+    let availableAfter: number;
+    if (hold || charged > 0) {
+      const { rows } = await tx.query<{ available: number }>(
+        `UPDATE accounts SET held = held - $2, balance = balance - $3
+         WHERE id = $1 AND held >= $2 AND balance >= $3 RETURNING balance - held AS available`,
+        [accountId, held, charged],
+      );
+      if (!rows[0]) throw new Error(`settle: account ${accountId} cannot cover ${charged}`);
+      availableAfter = rows[0].available;
+    } else {
+      availableAfter = await available(tx, accountId);
+    }
+    if (hold) {
+      await tx.query(
+        "INSERT INTO ledger_entries(account_id, kind, amount, hold_id) VALUES ($1, 'release', $2, $3)",
+        [accountId, hold.amount, hold.id],
+      );
+    }
+    const auditIds: number[] = [];
+    for (const record of records) {
+      const auditId = await insertAudit(tx, record);
+      auditIds.push(auditId);
+      if (record.chargedCc > 0) {
+        await tx.query(
+          "INSERT INTO ledger_entries(account_id, kind, amount, audit_id) VALUES ($1, 'charge', $2, $3)",
+          [accountId, -record.chargedCc, auditId],
+        );
+      }
+    }
+    return { auditIds, charged, available: availableAfter };
+  });
+}
+
+async function available(db: Queryable, accountId: number): Promise<number> {
+  const { rows } = await db.query<{ available: number }>(
+    "SELECT balance - held AS available FROM accounts WHERE id = $1",
+    [accountId],
+  );
+  return rows[0]?.available ?? 0;
+}
+
+/**
+ * Voids holds older than `olderThanMs` that were never settled: the process that made them died
+ * between reserve and settle. Their calls were not answered, so they are not charged.
+ */
+export async function voidStaleHolds(db: Database, olderThanMs: number): Promise<number> {
+  const { rows } = await db.query<{ id: number; account_id: number; amount: number }>(
+    `SELECT h.id, h.account_id, -h.amount AS amount FROM ledger_entries h
+     WHERE h.kind = 'hold' AND h.at < now() - make_interval(secs => $1::double precision / 1000)
+       AND NOT EXISTS (SELECT 1 FROM ledger_entries r WHERE r.kind = 'release' AND r.hold_id = h.id)`,
+    [olderThanMs],
+  );
+  let voided = 0;
+  for (const h of rows) {
+    try {
+      await settle(db, h.account_id, { id: h.id, accountId: h.account_id, amount: h.amount }, []);
+      voided += 1;
+    } catch {
+      // Settled concurrently by its own request or by another sweeper: nothing to do.
+    }
+  }
+  return voided;
+}
+
+export interface LedgerCheck {
+  accountId: number;
+  balance: number;
+  held: number;
+  granted: number;
+  charged: number;
+  auditCharged: number;
+  openHolds: number;
+  entriesSum: number;
+  ok: boolean;
+}
+
+/** Recomputes every account from its entries and audit records: invariants 1 and 2. */
+export async function checkLedger(db: Queryable): Promise<LedgerCheck[]> {
+  const { rows } = await db.query<Omit<LedgerCheck, "ok">>(
+    `SELECT a.id AS "accountId", a.balance, a.held,
+       COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'grant'), 0)::int8 AS granted,
+       COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'charge'), 0)::int8 AS charged,
+       COALESCE((SELECT sum(charged_cc) FROM audit_records r WHERE r.account_id = a.id), 0)::int8 AS "auditCharged",
+       COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind IN ('hold', 'release')), 0)::int8 AS "openHolds",
+       COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id), 0)::int8 AS "entriesSum"
+     FROM accounts a ORDER BY a.id`,
+  );
+  return rows.map((r) => ({
+    ...r,
+    ok:
+      r.balance >= 0 &&
+      r.held >= 0 &&
+      r.granted - r.charged === r.balance &&
+      r.auditCharged === r.charged &&
+      r.openHolds === r.held &&
+      r.entriesSum === r.balance - r.held,
+  }));
+}

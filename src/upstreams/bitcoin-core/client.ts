@@ -1,0 +1,195 @@
+import { readFileSync } from "node:fs";
+import { Pool } from "undici";
+import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
+import { type GatewayError, gatewayError } from "../../errors/codes.ts";
+import { isJsonObject, jsonInteger, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
+import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
+
+export type BatchOutcome = { ok: true; answers: RpcAnswer[] } | { ok: false; error: GatewayError };
+
+/** Why a request did not get an answer: the pool decides from this whether to try another node. */
+type Failure = { ok: false; retryable: boolean; error: GatewayError };
+
+const RESPONSE_BYTES_MAX = 64 * 1024 * 1024;
+
+/**
+ * One Bitcoin Core node over HTTP JSON-RPC: keep-alive connections, basic or cookie auth, a
+ * timeout per request. Calls go as JSON-RPC 2.0 so that RPC errors come back with HTTP 200 and
+ * the node's own code and message, which the gateway passes through.
+ */
+export class BitcoinCoreClient {
+  readonly name: string;
+  private readonly pool: Pool;
+  private readonly path: string;
+  private authorization: string | undefined;
+  private nextId = 1;
+
+  constructor(private readonly config: BitcoinCoreUpstreamConfig) {
+    const url = new URL(config.url);
+    this.name = `${url.hostname}:${url.port || (url.protocol === "https:" ? 443 : 80)}`;
+    this.path = url.pathname || "/";
+    this.pool = new Pool(url.origin, {
+      connections: config.connections,
+      keepAliveTimeout: 30_000,
+      // Core's -rpcservertimeout is 30 s; stay below it so the node never closes under us.
+      keepAliveMaxTimeout: 25_000,
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs,
+    });
+    if (url.username) {
+      this.authorization = basic(
+        decodeURIComponent(url.username),
+        decodeURIComponent(url.password),
+      );
+    }
+    this.loadCredentials();
+  }
+
+  private loadCredentials(): void {
+    if (this.config.user !== undefined) {
+      this.authorization = basic(this.config.user, this.config.password ?? "");
+    } else if (this.config.cookieFile) {
+      try {
+        const cookie = readFileSync(this.config.cookieFile, "utf8").trim();
+        this.authorization = `Basic ${Buffer.from(cookie).toString("base64")}`;
+      } catch {
+        this.authorization = undefined;
+      }
+    }
+  }
+
+  /** Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order. */
+  async batch(calls: readonly RpcCall[]): Promise<{ ok: true; answers: RpcAnswer[] } | Failure> {
+    const first = await this.post(calls);
+    // Core rewrites its cookie on restart: read it again once before giving up.
+    if (!first.ok && first.status === 401 && this.config.cookieFile) {
+      this.loadCredentials();
+      return this.finish(calls, await this.post(calls));
+    }
+    return this.finish(calls, first);
+  }
+
+  private async post(
+    calls: readonly RpcCall[],
+  ): Promise<
+    { ok: true; ids: number[]; text: string } | { ok: false; status?: number; failure: Failure }
+  > {
+    const ids = calls.map(() => this.nextId++);
+    const body = stringifyJson(
+      calls.map((c, i) => ({ jsonrpc: "2.0", id: ids[i], method: c.method, params: c.params })),
+    );
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (this.authorization) headers.authorization = this.authorization;
+    try {
+      const res = await this.pool.request({
+        path: this.path,
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.config.timeoutMs),
+      });
+      const text = await readLimited(res.body, RESPONSE_BYTES_MAX);
+      if (res.statusCode === 200) return { ok: true, ids, text };
+      const retryable = res.statusCode === 503 || res.statusCode >= 500;
+      return {
+        ok: false,
+        status: res.statusCode,
+        failure: {
+          ok: false,
+          retryable,
+          error: gatewayError("UPSTREAM_UNAVAILABLE", "the full node is unavailable", {
+            detail: `${this.name} answered HTTP ${res.statusCode}: ${text.slice(0, 200)}`,
+          }),
+        },
+      };
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      const timedOut =
+        e.name === "TimeoutError" ||
+        e.code === "UND_ERR_HEADERS_TIMEOUT" ||
+        e.code === "UND_ERR_BODY_TIMEOUT";
+      return {
+        ok: false,
+        failure: timedOut
+          ? {
+              ok: false,
+              retryable: false,
+              error: gatewayError("UPSTREAM_TIMEOUT", "the full node did not answer in time", {
+                detail: `${this.name}: ${e.message}`,
+              }),
+            }
+          : {
+              ok: false,
+              retryable: true,
+              error: gatewayError("UPSTREAM_UNAVAILABLE", "the full node is unreachable", {
+                detail: `${this.name}: ${e.code ?? ""} ${e.message}`,
+              }),
+            },
+      };
+    }
+  }
+
+  private finish(
+    calls: readonly RpcCall[],
+    posted: Awaited<ReturnType<BitcoinCoreClient["post"]>>,
+  ): { ok: true; answers: RpcAnswer[] } | Failure {
+    if (!posted.ok) return posted.failure;
+    const bad = (why: string): Failure => ({
+      ok: false,
+      retryable: false,
+      error: gatewayError("UPSTREAM_BAD_RESPONSE", "the full node sent an answer we cannot read", {
+        detail: `${this.name}: ${why}`,
+      }),
+    });
+    let parsed: unknown;
+    try {
+      parsed = parseJson(posted.text);
+    } catch {
+      return bad("not JSON");
+    }
+    if (!Array.isArray(parsed)) return bad("batch answer is not an array");
+    const byId = new Map<number, RpcAnswer>();
+    for (const item of parsed) {
+      if (!isJsonObject(item)) return bad("batch item is not an object");
+      const id = jsonInteger(item.id);
+      if (id === undefined) return bad("batch item without a numeric id");
+      const error = item.error;
+      if (isJsonObject(error)) {
+        const code = jsonInteger(error.code);
+        if (code === undefined || typeof error.message !== "string") return bad("malformed error");
+        byId.set(id, { error: { code, message: error.message } });
+      } else if ("result" in item) {
+        byId.set(id, { result: item.result ?? null });
+      } else {
+        return bad("batch item with neither result nor error");
+      }
+    }
+    const answers: RpcAnswer[] = [];
+    for (const id of posted.ids) {
+      const answer = byId.get(id);
+      if (!answer) return bad(`no answer for id ${id}`);
+      answers.push(answer);
+    }
+    if (answers.length !== calls.length) return bad("answer count differs");
+    return { ok: true, answers };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+function basic(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+}
+
+async function readLimited(body: AsyncIterable<Buffer>, bytesMax: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > bytesMax) throw Object.assign(new Error("answer too large"), { code: "TOO_LARGE" });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
