@@ -5,6 +5,7 @@ import { type RunningServer, startHttpServer } from "../http/server.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
 import { createLogger } from "../log/logger.ts";
 import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import { writeAdminFile } from "./admin.ts";
 import type { App } from "./context.ts";
 
 export interface StartOptions {
@@ -14,6 +15,8 @@ export interface StartOptions {
   /** Resolved upstreams per network ("devnet" entries already replaced by URLs). */
   nodeUpstreams: Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>>;
   logDestination?: DestinationStream;
+  /** Tests run many gateways on one PGlite-less setup; they need no CLI hand-off file. */
+  noAdminFile?: boolean;
 }
 
 export interface RunningGateway {
@@ -48,12 +51,15 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   }, config.ledger.holdTimeoutMs);
   sweeper.unref();
   const http = await startHttpServer(app, config.server.host, config.server.port);
+  const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
+  if (admin) app.adminSecret = admin.secret;
   return {
     app,
     http,
     url: http.url,
     async close() {
       clearInterval(sweeper);
+      admin?.remove();
       await http.close();
       await Promise.all([...nodes.values()].map((p) => p.close()));
       await db.close();

@@ -10,6 +10,8 @@ export interface App {
   db: Database;
   log: Logger;
   nodes: Map<NetworkName, BitcoinCorePool>;
+  /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */
+  adminSecret?: string;
 }
 
 export type BackendKind = "gateway" | "node" | "electrum" | "graph";

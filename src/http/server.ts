@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { App, BackendKind, CallContext } from "../app/context.ts";
+import { adminAuthorized } from "../app/admin.ts";
 import { authenticate, tokenHint } from "../auth/tokens.ts";
+import { runDbCommand } from "../cli/commands.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { insertAudit } from "../ledger/audit.ts";
@@ -61,6 +63,9 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   if (parts.length === 1 && parts[0] === "healthz" && req.method === "GET") {
     await app.db.query("SELECT 1");
     return sendJson(res, { status: 200, body: { status: "ok" } });
+  }
+  if (parts.length === 2 && parts[0] === "admin" && parts[1] === "cli" && req.method === "POST") {
+    return handleAdminCli(app, req, res);
   }
   const route = matchRoute(app, parts);
   if (!route) {
@@ -131,6 +136,16 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     startedAt: started,
   };
   return sendJson(res, await route.handler(ctx, body));
+}
+
+/** The CLI's commands, run against the store this process holds (see app/admin.ts). */
+async function handleAdminCli(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!app.adminSecret || !adminAuthorized(req.headers.authorization, app.adminSecret)) {
+    return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+  }
+  const body = JSON.parse(await readBody(req, 64 * 1024)) as { argv?: unknown };
+  const argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
+  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv) });
 }
 
 function matchRoute(app: App, parts: string[]) {

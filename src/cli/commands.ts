@@ -1,0 +1,160 @@
+import { parseArgs } from "node:util";
+import { AccountExists, createAccount, findAccount, listAccounts } from "../accounts/accounts.ts";
+import { issueToken, listTokens, revokeToken } from "../auth/tokens.ts";
+import type { Database } from "../db/database.ts";
+import { latestAudit } from "../ledger/audit.ts";
+import { checkLedger, grantCredits } from "../ledger/ledger.ts";
+
+/** A command's result: text for the terminal and an exit code. */
+export interface CommandOutput {
+  text: string;
+  code: number;
+}
+
+export class UsageError extends Error {}
+
+const HELP = `usage: blockgate <command>
+
+  serve                                  start the gateway (same as npm start)
+  account create <name> [--credits N]    create an account, optionally with credits
+  account list                           accounts with their balances
+  token issue <account> [--label L]      issue an access token (printed once, stored hashed)
+  token list <account>                   an account's tokens (hints only)
+  token revoke <token-id | token>        revoke a token; its next request gets 401
+  credits grant <account> <CC> [--memo M]  add credits to an account
+  usage <account> [--limit N]            balance, usage by method and network, latest calls
+  ledger check                           recompute every balance from the ledger and audit log
+  decode <hex> [--network NAME]          decode a raw transaction as Core's decoderawtransaction
+
+Environment: DATABASE_URL (PostgreSQL; default is the embedded PGlite store),
+BLOCKGATE_CONFIG (config file).`;
+
+export function helpText(): string {
+  return HELP;
+}
+
+async function account(db: Database, ref: string | undefined) {
+  if (!ref) throw new UsageError("name an account");
+  const found = await findAccount(db, ref);
+  if (!found) throw new UsageError(`no account "${ref}"`);
+  return found;
+}
+
+function positiveInt(value: string | undefined, what: string): number {
+  if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) <= 0) {
+    throw new UsageError(`${what}: a positive whole number of CC`);
+  }
+  return Number(value);
+}
+
+/** Commands that need the database; run in the CLI process or, for PGlite, inside the gateway. */
+export async function runDbCommand(db: Database, argv: string[]): Promise<CommandOutput> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      credits: { type: "string" },
+      label: { type: "string" },
+      memo: { type: "string" },
+      limit: { type: "string" },
+    },
+  });
+  const [group, verb, ...rest] = positionals;
+  const out = (text: string): CommandOutput => ({ text, code: 0 });
+  try {
+    switch (`${group} ${group === "usage" ? "" : (verb ?? "")}`.trim()) {
+      case "account create": {
+        const created = await createAccount(db, verb === "create" ? (rest[0] ?? "") : "");
+        let balance = 0;
+        if (values.credits !== undefined) {
+          balance = await grantCredits(db, created.id, positiveInt(values.credits, "--credits"), "initial grant");
+        }
+        return out(`account ${created.name} (id ${created.id}) created, balance ${balance} CC`);
+      }
+      case "account list": {
+        const rows = await listAccounts(db);
+        return out(
+          rows.map((a) => `${a.id}\t${a.name}\tbalance ${a.balance} CC\theld ${a.held} CC`).join("\n") ||
+            "no accounts",
+        );
+      }
+      case "token issue": {
+        const owner = await account(db, rest[0]);
+        const issued = await issueToken(db, owner.id, values.label);
+        return out(
+          `token ${issued.id} for ${owner.name} (shown once, store it now):\n${issued.token}`,
+        );
+      }
+      case "token list": {
+        const owner = await account(db, rest[0]);
+        const rows = await listTokens(db, owner.id);
+        return out(
+          rows
+            .map(
+              (t) =>
+                `${t.id}\t${t.hint}\t${t.label ?? ""}\tissued ${t.createdAt.toISOString()}\t${t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : "live"}`,
+            )
+            .join("\n") || "no tokens",
+        );
+      }
+      case "token revoke": {
+        const ref = rest[0];
+        if (!ref) throw new UsageError("name a token id or the token");
+        const done = await revokeToken(db, /^\d+$/.test(ref) ? { id: Number(ref) } : { token: ref });
+        return done ? out("revoked") : { text: "no live token matched", code: 1 };
+      }
+      case "credits grant": {
+        const owner = await account(db, rest[0]);
+        const balance = await grantCredits(db, owner.id, positiveInt(rest[1], "amount"), values.memo);
+        return out(`granted ${rest[1]} CC to ${owner.name}; balance ${balance} CC`);
+      }
+      case "usage":
+        return out(await usage(db, verb, values.limit));
+      case "ledger check": {
+        const rows = await checkLedger(db);
+        const bad = rows.filter((r) => !r.ok);
+        const lines = rows.map(
+          (r) =>
+            `${r.ok ? "ok " : "BAD"} account ${r.accountId}: granted ${r.granted} − charged ${r.charged} = balance ${r.balance}; held ${r.held}; audit charged ${r.auditCharged}`,
+        );
+        return { text: lines.join("\n") || "no accounts", code: bad.length > 0 ? 1 : 0 };
+      }
+      default:
+        throw new UsageError(HELP);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof AccountExists) return { text: err.message, code: 2 };
+    if (err instanceof Error && /account name/.test(err.message)) return { text: err.message, code: 2 };
+    throw err;
+  }
+}
+
+async function usage(db: Database, ref: string | undefined, limitText: string | undefined): Promise<string> {
+  const owner = await account(db, ref);
+  const limit = limitText ? positiveInt(limitText, "--limit") : 10;
+  const { rows: totals } = await db.query<{
+    backend: string;
+    network: string;
+    method: string;
+    calls: number;
+    charged: number;
+  }>(
+    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 GROUP BY backend, network, method ORDER BY 1, 2, 3`,
+    [owner.id],
+  );
+  const latest = await latestAudit(db, owner.id, limit);
+  const lines = [
+    `account ${owner.name} (id ${owner.id}): balance ${owner.balance} CC, held ${owner.held} CC, available ${owner.balance - owner.held} CC`,
+    "",
+    "backend\tnetwork\tmethod\tcalls\tcharged CC",
+    ...totals.map((t) => `${t.backend}\t${t.network}\t${t.method}\t${t.calls}\t${t.charged}`),
+    "",
+    `latest ${latest.length} calls:`,
+    ...latest.map(
+      (r) =>
+        `${r.at.toISOString()}\t${r.backend}/${r.network}\t${r.method}\t${r.outcome}${r.error_code ? ` (${r.error_code})` : ""}\t${r.charged_cc} CC`,
+    ),
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,71 @@
+import { readAdminFile } from "../app/admin.ts";
+import { ConfigError, loadConfig } from "../config/load.ts";
+import { openDatabase } from "../db/open.ts";
+import { type CommandOutput, helpText, runDbCommand } from "./commands.ts";
+
+/** `blockgate …` / `npm run cli -- …`. */
+async function cli(argv: string[]): Promise<number> {
+  const [command] = argv;
+  if (!command || command === "help" || command === "--help" || command === "-h") {
+    process.stdout.write(`${helpText()}\n`);
+    return command ? 0 : 2;
+  }
+  if (command === "serve") {
+    await import("../main.ts");
+    return -1; // keeps running
+  }
+  if (command === "decode") {
+    const { runDecode } = await import("./decode.ts");
+    return print(runDecode(argv.slice(1)));
+  }
+  const config = loadConfig(process.env.BLOCKGATE_CONFIG);
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    const admin = readAdminFile(config);
+    if (admin) {
+      const forwarded = await forward(admin.url, admin.secret, argv);
+      if (forwarded) return print(forwarded);
+    }
+  }
+  const db = await openDatabase({
+    databaseUrl,
+    pgliteDir: config.database.pgliteDir,
+    poolSize: 2,
+  });
+  try {
+    return print(await runDbCommand(db, argv));
+  } finally {
+    await db.close();
+  }
+}
+
+/** Runs the command inside the gateway that holds the PGlite store; null if none answers. */
+async function forward(url: string, secret: string, argv: string[]): Promise<CommandOutput | null> {
+  try {
+    const res = await fetch(`${url}/admin/cli`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ argv }),
+    });
+    if (res.status !== 200) return null;
+    return (await res.json()) as CommandOutput;
+  } catch {
+    return null; // the gateway that wrote the file is gone: open the store directly
+  }
+}
+
+function print(out: CommandOutput): number {
+  (out.code === 0 ? process.stdout : process.stderr).write(`${out.text}\n`);
+  return out.code;
+}
+
+cli(process.argv.slice(2))
+  .then((code) => {
+    if (code >= 0) process.exitCode = code;
+  })
+  .catch((err: unknown) => {
+    process.stderr.write(
+      err instanceof ConfigError ? `${err.message}\n` : `blockgate: ${(err as Error).message}\n`,
+    );
+    process.exitCode = 1;
+  });
