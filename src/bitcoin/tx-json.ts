@@ -1,0 +1,194 @@
+import type { LosslessNumber } from "lossless-json";
+import { solutionToAddress } from "./address.ts";
+import { amountToJson } from "./amount.ts";
+import { inferDescriptorFromSolution } from "./descriptor.ts";
+import { toHex } from "./hex.ts";
+import type { Network } from "./network.ts";
+import { lookupPrevout, type Prevout, type PrevoutLookup } from "./prevouts.ts";
+import { scriptToAsm } from "./script-asm.ts";
+import { type ScriptType, solve } from "./solver.ts";
+import type { Transaction } from "./transaction.ts";
+
+export interface ScriptPubKeyJson {
+  asm: string;
+  desc: string;
+  hex: string;
+  address?: string;
+  type: ScriptType;
+}
+
+export interface PrevoutJson {
+  generated: boolean;
+  height: number;
+  value: LosslessNumber;
+  scriptPubKey: ScriptPubKeyJson;
+}
+
+export interface CoinbaseVinJson {
+  coinbase: string;
+  txinwitness?: string[];
+  sequence: number;
+}
+
+export interface VinJson {
+  txid: string;
+  vout: number;
+  scriptSig: { asm: string; hex: string };
+  txinwitness?: string[];
+  prevout?: PrevoutJson;
+  sequence: number;
+}
+
+export interface VoutJson {
+  value: LosslessNumber;
+  n: number;
+  scriptPubKey: ScriptPubKeyJson;
+}
+
+export interface TxJson {
+  txid: string;
+  hash: string;
+  version: number;
+  size: number;
+  vsize: number;
+  weight: number;
+  locktime: number;
+  vin: (VinJson | CoinbaseVinJson)[];
+  vout: VoutJson[];
+  fee?: LosslessNumber;
+  blockhash?: string;
+  hex?: string;
+}
+
+/**
+ * Core's ScriptToUniv(script, include_hex=true, include_address=true): asm, desc, hex, [address],
+ * type — in that order. Bare pubkey scripts never get an address.
+ */
+export function scriptPubKeyToJson(script: Uint8Array, network: Network): ScriptPubKeyJson {
+  const sol = solve(script);
+  const asm = scriptToAsm(script);
+  const desc = inferDescriptorFromSolution(script, sol, network);
+  const hex = toHex(script);
+  const address = solutionToAddress(sol, network);
+  return address === undefined
+    ? { asm, desc, hex, type: sol.type }
+    : { asm, desc, hex, address, type: sol.type };
+}
+
+export interface TxToUnivOptions {
+  network: Network;
+  /**
+   * Spent outputs (Core's undo data). When every input's prevout is found and the tx is not a
+   * coinbase, the result gets vin[].prevout and fee, as getrawtransaction verbosity 2 does.
+   */
+  prevouts?: PrevoutLookup;
+  /** Add `hex` (default true). */
+  includeHex?: boolean;
+  /** TxToUniv's block_hash argument: adds `blockhash` before `hex` (getrawtransaction does not). */
+  blockhash?: string;
+}
+
+function witnessJson(witness: Uint8Array[]): string[] {
+  const out = new Array<string>(witness.length);
+  for (let i = 0; i < witness.length; i++) out[i] = toHex(witness[i]!);
+  return out;
+}
+
+/** Core's TxToUniv (core_write.cpp) with its exact key order. */
+export function txToUniv(tx: Transaction, opts: TxToUnivOptions): TxJson {
+  const { network } = opts;
+  const coinbase = tx.isCoinbase;
+
+  // Undo data is all or nothing in Core: use prevouts only when every input has one.
+  let spent: Prevout[] | null = null;
+  if (opts.prevouts !== undefined && !coinbase && tx.inputs.length > 0) {
+    spent = [];
+    for (const input of tx.inputs) {
+      const p = lookupPrevout(opts.prevouts, input.prevTxid, input.vout);
+      if (p === undefined) {
+        spent = null;
+        break;
+      }
+      spent.push(p);
+    }
+  }
+
+  const vin: (VinJson | CoinbaseVinJson)[] = new Array(tx.inputs.length);
+  let totalIn = 0n;
+  for (let i = 0; i < tx.inputs.length; i++) {
+    const input = tx.inputs[i]!;
+    const witness = input.witness.length > 0 ? witnessJson(input.witness) : undefined;
+    if (coinbase) {
+      const hex = toHex(input.scriptSig);
+      vin[i] =
+        witness === undefined
+          ? { coinbase: hex, sequence: input.sequence }
+          : { coinbase: hex, txinwitness: witness, sequence: input.sequence };
+      continue;
+    }
+    let prevout: PrevoutJson | undefined;
+    if (spent !== null) {
+      const p = spent[i]!;
+      totalIn += p.valueSats;
+      prevout = {
+        generated: p.coinbase,
+        height: p.height,
+        value: amountToJson(p.valueSats),
+        scriptPubKey: scriptPubKeyToJson(p.scriptPubKey, network),
+      };
+    }
+    // Spreads keep Core's key order: txinwitness and prevout sit between scriptSig and sequence.
+    vin[i] = {
+      txid: input.prevTxid,
+      vout: input.vout,
+      scriptSig: {
+        asm: scriptToAsm(input.scriptSig, { sighashDecode: true }),
+        hex: toHex(input.scriptSig),
+      },
+      ...(witness === undefined ? {} : { txinwitness: witness }),
+      ...(prevout === undefined ? {} : { prevout }),
+      sequence: input.sequence,
+    };
+  }
+
+  const vout = new Array<VoutJson>(tx.outputs.length);
+  let totalOut = 0n;
+  for (let n = 0; n < tx.outputs.length; n++) {
+    const o = tx.outputs[n]!;
+    totalOut += o.value;
+    vout[n] = {
+      value: amountToJson(o.value),
+      n,
+      scriptPubKey: scriptPubKeyToJson(o.scriptPubKey, network),
+    };
+  }
+
+  const result: TxJson = {
+    txid: tx.txid,
+    hash: tx.wtxid,
+    version: tx.version,
+    size: tx.size,
+    vsize: tx.vsize,
+    weight: tx.weight,
+    locktime: tx.locktime,
+    vin,
+    vout,
+  };
+  if (spent !== null) result.fee = amountToJson(totalIn - totalOut);
+  if (opts.blockhash !== undefined) result.blockhash = opts.blockhash;
+  if (opts.includeHex ?? true) result.hex = tx.hex;
+  return result;
+}
+
+/** Fee in satoshis when every prevout is known (and the tx is not a coinbase), else undefined. */
+export function txFee(tx: Transaction, prevouts: PrevoutLookup): bigint | undefined {
+  if (tx.isCoinbase) return undefined;
+  let total = 0n;
+  for (const input of tx.inputs) {
+    const p = lookupPrevout(prevouts, input.prevTxid, input.vout);
+    if (p === undefined) return undefined;
+    total += p.valueSats;
+  }
+  for (const o of tx.outputs) total -= o.value;
+  return total;
+}
