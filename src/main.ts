@@ -13,7 +13,9 @@ async function main(): Promise<void> {
     databaseUrl: process.env.DATABASE_URL,
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
   });
-  const store = process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.pgliteDir}`;
+  const store = process.env.DATABASE_URL
+    ? "PostgreSQL (DATABASE_URL)"
+    : `PGlite in ${config.database.pgliteDir}`;
   const lines = [
     `blockgate listening on ${gateway.url}  (store: ${store}${devnet ? "; upstreams: devnet" : ""})`,
   ];
@@ -43,7 +45,9 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   process.stderr.write(
-    err instanceof ConfigError ? `${err.message}\n` : `blockgate failed to start: ${(err as Error).message}\n`,
+    err instanceof ConfigError
+      ? `${err.message}\n`
+      : `blockgate failed to start: ${(err as Error).message}\n`,
   );
   process.exit(1);
 });

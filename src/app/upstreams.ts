@@ -1,5 +1,5 @@
-import type { BitcoinCoreUpstreamConfig, Config, NetworkName } from "../config/schema.ts";
 import { ConfigError } from "../config/load.ts";
+import type { BitcoinCoreUpstreamConfig, Config, NetworkName } from "../config/schema.ts";
 import type { Devnet } from "../devnet/devnet.ts";
 
 /** Networks whose configured node upstreams include devnet. */
@@ -20,12 +20,20 @@ export function resolveNodeUpstreams(
       if (entry === "devnet") {
         const core = devnet?.cores.get(network);
         if (!core) throw new Error(`devnet has no node for ${network}`);
-        return { url: core.url, user: core.user, password: core.password, timeoutMs: 10_000, connections: 16 };
+        return {
+          url: core.url,
+          user: core.user,
+          password: core.password,
+          timeoutMs: 10_000,
+          connections: 16,
+        };
       }
       if (entry.passwordEnv) {
         const password = env[entry.passwordEnv];
         if (password === undefined) {
-          problems.push(`upstreams.node.${network}[${i}].passwordEnv: ${entry.passwordEnv} is not set`);
+          problems.push(
+            `upstreams.node.${network}[${i}].passwordEnv: ${entry.passwordEnv} is not set`,
+          );
         }
         return { ...entry, password };
       }

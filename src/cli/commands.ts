@@ -41,7 +41,12 @@ async function account(db: Database, ref: string | undefined) {
 }
 
 function positiveInt(value: string | undefined, what: string): number {
-  if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) <= 0) {
+  if (
+    !value ||
+    !/^\d+$/.test(value) ||
+    !Number.isSafeInteger(Number(value)) ||
+    Number(value) <= 0
+  ) {
     throw new UsageError(`${what}: a positive whole number of CC`);
   }
   return Number(value);
@@ -67,15 +72,21 @@ export async function runDbCommand(db: Database, argv: string[]): Promise<Comman
         const created = await createAccount(db, verb === "create" ? (rest[0] ?? "") : "");
         let balance = 0;
         if (values.credits !== undefined) {
-          balance = await grantCredits(db, created.id, positiveInt(values.credits, "--credits"), "initial grant");
+          balance = await grantCredits(
+            db,
+            created.id,
+            positiveInt(values.credits, "--credits"),
+            "initial grant",
+          );
         }
         return out(`account ${created.name} (id ${created.id}) created, balance ${balance} CC`);
       }
       case "account list": {
         const rows = await listAccounts(db);
         return out(
-          rows.map((a) => `${a.id}\t${a.name}\tbalance ${a.balance} CC\theld ${a.held} CC`).join("\n") ||
-            "no accounts",
+          rows
+            .map((a) => `${a.id}\t${a.name}\tbalance ${a.balance} CC\theld ${a.held} CC`)
+            .join("\n") || "no accounts",
         );
       }
       case "token issue": {
@@ -100,12 +111,20 @@ export async function runDbCommand(db: Database, argv: string[]): Promise<Comman
       case "token revoke": {
         const ref = rest[0];
         if (!ref) throw new UsageError("name a token id or the token");
-        const done = await revokeToken(db, /^\d+$/.test(ref) ? { id: Number(ref) } : { token: ref });
+        const done = await revokeToken(
+          db,
+          /^\d+$/.test(ref) ? { id: Number(ref) } : { token: ref },
+        );
         return done ? out("revoked") : { text: "no live token matched", code: 1 };
       }
       case "credits grant": {
         const owner = await account(db, rest[0]);
-        const balance = await grantCredits(db, owner.id, positiveInt(rest[1], "amount"), values.memo);
+        const balance = await grantCredits(
+          db,
+          owner.id,
+          positiveInt(rest[1], "amount"),
+          values.memo,
+        );
         return out(`granted ${rest[1]} CC to ${owner.name}; balance ${balance} CC`);
       }
       case "usage":
@@ -123,13 +142,19 @@ export async function runDbCommand(db: Database, argv: string[]): Promise<Comman
         throw new UsageError(HELP);
     }
   } catch (err) {
-    if (err instanceof UsageError || err instanceof AccountExists) return { text: err.message, code: 2 };
-    if (err instanceof Error && /account name/.test(err.message)) return { text: err.message, code: 2 };
+    if (err instanceof UsageError || err instanceof AccountExists)
+      return { text: err.message, code: 2 };
+    if (err instanceof Error && /account name/.test(err.message))
+      return { text: err.message, code: 2 };
     throw err;
   }
 }
 
-async function usage(db: Database, ref: string | undefined, limitText: string | undefined): Promise<string> {
+async function usage(
+  db: Database,
+  ref: string | undefined,
+  limitText: string | undefined,
+): Promise<string> {
   const owner = await account(db, ref);
   const limit = limitText ? positiveInt(limitText, "--limit") : 10;
   const { rows: totals } = await db.query<{

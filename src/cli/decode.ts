@@ -24,7 +24,10 @@ export function runDecode(args: string[]): CommandOutput {
   }
   try {
     const tx = parseTransaction(Buffer.from(hex, "hex"));
-    return { text: prettyCore(stringifyJson(txToUniv(tx, { network, includeHex: false }))), code: 0 };
+    return {
+      text: prettyCore(stringifyJson(txToUniv(tx, { network, includeHex: false }))),
+      code: 0,
+    };
   } catch {
     // Core's decoderawtransaction error for bytes that are no transaction.
     return { text: "error code: -22\nerror message:\nTX decode failed", code: 1 };

@@ -12,7 +12,10 @@ const bitcoinCoreUpstream = z.strictObject({
   user: z.string().min(1).optional(),
   password: z.string().optional(),
   /** Name of an environment variable holding the password, to keep secrets out of the file. */
-  passwordEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  passwordEnv: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/)
+    .optional(),
   /** `<datadir>/.cookie`, read at start and re-read after a 401 (Core rewrites it on restart). */
   cookieFile: z.string().min(1).optional(),
   timeoutMs: z.number().int().positive().max(300_000).default(10_000),

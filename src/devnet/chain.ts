@@ -83,8 +83,11 @@ export function loadDevnetChain(): DevnetChain {
     (f) => (f.endsWith(".raw") || f.endsWith(".blk")) && f !== "genesis.raw",
   );
   const blocks: Block[] = rawFiles.map((f) => parseBlock(readFileSync(blocksDir + f)));
-  for (const raw of readBlockRecords(readFileSync(`${blocksDir}277647.dat`))) blocks.push(parseBlock(raw));
-  const json = JSON.parse(readFileSync(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8")) as { block: string };
+  for (const raw of readBlockRecords(readFileSync(`${blocksDir}277647.dat`)))
+    blocks.push(parseBlock(raw));
+  const json = JSON.parse(readFileSync(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8")) as {
+    block: string;
+  };
   blocks.push(parseBlock(Buffer.from(json.block, "hex")));
   for (const block of blocks) chain.addBlock(block, bip34Height(block));
 
@@ -93,7 +96,9 @@ export function loadDevnetChain(): DevnetChain {
   };
   for (const { hex } of mempool.txs) chain.addToMempool(parseTransaction(Buffer.from(hex, "hex")));
   chain.addToMempool(
-    parseTransaction(Buffer.from(readFileSync(`${DATA_DIR}txs/huge_witness.hex`, "utf8").trim(), "hex")),
+    parseTransaction(
+      Buffer.from(readFileSync(`${DATA_DIR}txs/huge_witness.hex`, "utf8").trim(), "hex"),
+    ),
   );
   chain.addToMempool(parseTransaction(readFileSync(`${DATA_DIR}txs/megatx.bin`)));
   cached = chain;

@@ -2,7 +2,9 @@ import { fileURLToPath } from "node:url";
 import { loadPrevoutsFile, type Prevout } from "../bitcoin/prevouts.ts";
 import type { DevnetChain } from "./chain.ts";
 
-const PREVOUTS_FILE = fileURLToPath(new URL("../../data/chain/blocks/277647.prevouts.json", import.meta.url));
+const PREVOUTS_FILE = fileURLToPath(
+  new URL("../../data/chain/blocks/277647.prevouts.json", import.meta.url),
+);
 
 /**
  * devnet's stand-in for Core's undo data: an output is known when the transaction that created it
@@ -10,7 +12,9 @@ const PREVOUTS_FILE = fileURLToPath(new URL("../../data/chain/blocks/277647.prev
  * block). Core always has undo data; devnet has it only for these, and falls back to the
  * verbosity 1 shape elsewhere.
  */
-export function chainPrevouts(chain: DevnetChain): (txid: string, vout: number) => Prevout | undefined {
+export function chainPrevouts(
+  chain: DevnetChain,
+): (txid: string, vout: number) => Prevout | undefined {
   const shipped = loadPrevoutsFile(PREVOUTS_FILE);
   return (txid, vout) => {
     const known = shipped.get(`${txid}:${vout}`);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { App, BackendKind, CallContext } from "../app/context.ts";
 import { adminAuthorized } from "../app/admin.ts";
+import type { App, BackendKind, CallContext } from "../app/context.ts";
 import { authenticate, tokenHint } from "../auth/tokens.ts";
 import { runDbCommand } from "../cli/commands.ts";
 import type { NetworkName } from "../config/schema.ts";

@@ -1,25 +1,38 @@
 import type { CallContext } from "../app/context.ts";
 import { type GatewayError, gatewayError, httpStatusOf, jsonRpcCodeOf } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
+import {
+  legacyErrorStatus,
+  parseRequestBody,
+  type RequestItem,
+  type RpcVersion,
+  replyObject,
+} from "../jsonrpc/envelope.ts";
 import type { Json } from "../jsonrpc/json.ts";
-import type { JsonRpcId, RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
+import type { RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
 import type { AuditInput, Outcome } from "../ledger/audit.ts";
 import { reserve, settle } from "../ledger/ledger.ts";
 import { priceOf } from "../pricing/prices.ts";
-import { type EnvelopeItem, parseEnvelope, replyError, replyResult } from "./envelope.ts";
 import { checkGetRawTransaction } from "./node-methods.ts";
 
 /** A call that passed the gateway's checks and will be forwarded. */
 interface Forward {
-  index: number;
-  id: JsonRpcId;
+  id: Json | undefined;
+  version: RpcVersion;
   method: string;
   params: Json[];
   price: number;
 }
 
 type Slot =
-  | { kind: "reply"; id: JsonRpcId; method: string; error: RpcErrorObject; outcome: Outcome }
+  | {
+      kind: "reply";
+      id: Json | undefined;
+      version: RpcVersion;
+      method: string;
+      error: RpcErrorObject;
+      outcome: Outcome;
+    }
   | { kind: "forward"; forward: Forward };
 
 const METHODS: Record<string, typeof checkGetRawTransaction> = {
@@ -27,23 +40,36 @@ const METHODS: Record<string, typeof checkGetRawTransaction> = {
 };
 
 /**
- * The full-node mirror: POST /<node>/<network>/<token> with a JSON-RPC 2.0 call or batch.
- * Calls are checked as Core checks them, priced, reserved as a whole, forwarded as one upstream
- * batch, and settled with one audit record per call before anything is sent.
+ * The full-node mirror: POST /<node>/<network>/<token> with a JSON-RPC call or batch.
+ * Envelopes are read as Bitcoin Core v28+ reads them — "2.0" replies with HTTP 200 and one of
+ * result/error; legacy 1.0 requests get Core's legacy shape and statuses, so stock Core clients
+ * work unchanged. Calls are checked as Core checks them, priced, reserved as a whole, forwarded as
+ * one upstream batch, and settled with one audit record per call before anything is sent.
  */
 export async function handleNodeRpc(ctx: CallContext, body: string): Promise<HttpReply> {
   const { app } = ctx;
-  const envelope = parseEnvelope(body, app.config.server.batchItemsMax);
-  if (envelope.kind === "fatal") {
+  const request = parseRequestBody(body);
+  if (
+    request.kind === "fatal" ||
+    (request.kind === "batch" && request.items.length > app.config.server.batchItemsMax)
+  ) {
+    const error =
+      request.kind === "fatal"
+        ? request.error
+        : {
+            code: -32600,
+            message: `Batch too large: at most ${app.config.server.batchItemsMax} requests`,
+          };
     await settle(app.db, ctx.owner.accountId, null, [
-      audit(ctx, "(invalid)", "rejected", String(envelope.error.code), 200, 0, 0),
+      audit(ctx, "(invalid)", "rejected", String(error.code), 200, 0, 0),
     ]);
-    return { status: 200, body: replyError(null, envelope.error) };
+    return { status: 200, body: replyObject("2.0", null, { error }) };
   }
-  const items = envelope.kind === "single" ? [envelope.item] : envelope.items;
+  const items = request.kind === "single" ? [request.item] : request.items;
+  // Core answers an empty batch with an empty array.
   if (items.length === 0) return { status: 200, body: [] };
 
-  const slots = items.map((item, index) => plan(ctx, item, index));
+  const slots = items.map((item) => plan(ctx, item));
   const forwards = slots.flatMap((s) => (s.kind === "forward" ? [s.forward] : []));
   const estimate = forwards.reduce((sum, f) => sum + f.price, 0);
 
@@ -58,25 +84,28 @@ export async function handleNodeRpc(ctx: CallContext, body: string): Promise<Htt
       app.db,
       ctx.owner.accountId,
       null,
-      slots.map((s) => {
-        const method = s.kind === "forward" ? s.forward.method : s.method;
-        return audit(
-          ctx,
-          method,
-          "insufficient_credits",
-          error.code,
-          429,
-          s.kind === "forward" ? s.forward.price : 0,
-          0,
-        );
-      }),
+      slots.map((s) =>
+        s.kind === "forward"
+          ? audit(
+              ctx,
+              s.forward.method,
+              "insufficient_credits",
+              error.code,
+              429,
+              s.forward.price,
+              0,
+            )
+          : audit(ctx, s.method, s.outcome, String(s.error.code), 429, 0, 0),
+      ),
     );
-    const errors = slots.map((s) =>
-      replyError(s.kind === "forward" ? s.forward.id : s.id, toRpcError(error)),
+    const replies = slots.map((s) =>
+      s.kind === "forward"
+        ? replyObject(s.forward.version, s.forward.id, { error: toRpcError(error) })
+        : replyObject(s.version, s.id, { error: s.error }),
     );
     return {
       status: httpStatusOf(error.code),
-      body: envelope.kind === "single" ? errors[0] : errors,
+      body: request.kind === "single" ? replies[0] : replies,
       headers: creditHeaders(estimate, 0, reservation.available),
     };
   }
@@ -97,100 +126,107 @@ export async function handleNodeRpc(ctx: CallContext, body: string): Promise<Htt
       upstream = out.upstream;
     } else {
       failure = out.error;
-      app.log.warn({ requestId: ctx.requestId, err: out.error.detail }, out.error.message);
+      app.log.warn({ requestId: ctx.requestId, detail: out.error.detail }, out.error.message);
     }
   }
 
-  const replies: unknown[] = [];
+  const replies: Record<string, unknown>[] = [];
   const records: AuditInput[] = [];
+  let single = 200;
   let forwardIndex = 0;
   for (const slot of slots) {
     if (slot.kind === "reply") {
-      replies.push(replyError(slot.id, slot.error));
-      records.push(audit(ctx, slot.method, slot.outcome, String(slot.error.code), 200, 0, 0));
+      replies.push(replyObject(slot.version, slot.id, { error: slot.error }));
+      single = slot.version === "1.0" ? legacyErrorStatus(slot.error.code) : 200;
+      records.push(audit(ctx, slot.method, slot.outcome, String(slot.error.code), single, 0, 0));
       continue;
     }
     const f = slot.forward;
     const answer = answers?.[forwardIndex++];
     if (!answer) {
       const err = failure ?? gatewayError("INTERNAL", "no answer");
-      replies.push(replyError(f.id, toRpcError(err)));
+      replies.push(replyObject(f.version, f.id, { error: toRpcError(err) }));
+      single = httpStatusOf(err.code);
       records.push(
-        audit(
-          ctx,
-          f.method,
-          "upstream_failure",
-          err.code,
-          httpStatusOf(err.code),
-          f.price,
-          0,
-          upstream,
-        ),
+        audit(ctx, f.method, "upstream_failure", err.code, single, f.price, 0, upstream),
       );
     } else if ("error" in answer) {
-      replies.push(replyError(f.id, answer.error));
+      replies.push(replyObject(f.version, f.id, answer));
+      single = f.version === "1.0" ? legacyErrorStatus(answer.error.code) : 200;
       records.push(
         audit(
           ctx,
           f.method,
           "upstream_error",
           String(answer.error.code),
-          200,
+          single,
           f.price,
           f.price,
           upstream,
         ),
       );
     } else {
-      replies.push(replyResult(f.id, answer.result));
+      replies.push(replyObject(f.version, f.id, answer));
+      single = 200;
       records.push(audit(ctx, f.method, "ok", null, 200, f.price, f.price, upstream));
     }
   }
   // Invariant 3: nothing is sent until the charge and its audit records are committed.
   const settled = await settle(app.db, ctx.owner.accountId, reservation.hold, records);
-  const status =
+  // A batch is HTTP 200 whatever its items say (Core), unless no item could reach a node at all.
+  const batchStatus =
     failure && slots.every((s) => s.kind === "forward") ? httpStatusOf(failure.code) : 200;
   return {
-    status,
-    body: envelope.kind === "single" ? replies[0] : replies,
+    status: request.kind === "single" ? single : batchStatus,
+    body: request.kind === "single" ? replies[0] : replies,
     headers: creditHeaders(estimate, settled.charged, settled.available),
   };
 }
 
-function plan(ctx: CallContext, item: EnvelopeItem, index: number): Slot {
+function plan(ctx: CallContext, item: RequestItem): Slot {
   if (item.kind === "invalid") {
     return {
       kind: "reply",
       id: item.id,
+      version: item.version,
       method: "(invalid)",
       error: item.error,
       outcome: "rejected",
     };
   }
+  const reply = (error: RpcErrorObject, method = item.method): Slot => ({
+    kind: "reply",
+    id: item.id,
+    version: item.version,
+    method: method.slice(0, 64),
+    error,
+    outcome: "rejected",
+  });
+  if (item.version === "2.0" && item.id === undefined) {
+    // Our one departure from Core: it executes notifications unseen; we refuse them, because
+    // every call is charged and a caller must see what it paid for.
+    return {
+      ...(reply({
+        code: -32600,
+        message: "Notifications are not supported: every call is charged, so give it an id",
+      }) as Extract<Slot, { kind: "reply" }>),
+      id: null,
+    };
+  }
   const check = METHODS[item.method];
   const price = priceOf(ctx.app.config, item.method, ctx.network);
-  if (!check || price === undefined) {
-    return {
-      kind: "reply",
-      id: item.id,
-      method: item.method.slice(0, 64),
-      error: { code: -32601, message: "Method not found" },
-      outcome: "rejected",
-    };
-  }
+  if (!check || price === undefined) return reply({ code: -32601, message: "Method not found" });
   const checked = check(item.params, ctx.network);
-  if (!checked.ok) {
-    return {
-      kind: "reply",
-      id: item.id,
-      method: item.method,
-      error: checked.error,
-      outcome: "rejected",
-    };
-  }
+  if (!checked.ok) return reply(checked.error);
   return {
     kind: "forward",
-    forward: { index, id: item.id, method: item.method, params: checked.params, price },
+    forward: {
+      id: item.id,
+      version: item.version,
+      method: item.method,
+      params: checked.params,
+      price,
+    },
   };
 }
 

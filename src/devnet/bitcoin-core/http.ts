@@ -2,13 +2,13 @@ import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isJsonObject, type Json, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
+import { legacyErrorStatus, parseRequestBody, replyObject } from "../../jsonrpc/envelope.ts";
+import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
+import type { RpcErrorObject } from "../../jsonrpc/types.ts";
 import { RpcError } from "./rpc-error.ts";
 
 /** A method of devnet's Core: positional or named params in, a result out, or it throws RpcError. */
 export type RpcMethod = (params: Json[] | { [key: string]: Json }) => unknown;
-
-type Version = "1.0" | "2.0";
 
 /** What devnet counts, so tests can assert on round trips the gateway made. */
 export interface CoreStats {
@@ -41,7 +41,9 @@ export async function startCoreHttp(opts: {
   port?: number;
 }): Promise<DevnetCoreServer> {
   const stats: CoreStats = { httpRequests: 0, calls: 0 };
-  const expected = Buffer.from(`Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`);
+  const expected = Buffer.from(
+    `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`,
+  );
   const server = createServer((req, res) => {
     stats.httpRequests += 1;
     serve(req, res).catch(() => {
@@ -92,59 +94,65 @@ export async function startCoreHttp(opts: {
   }
 
   function handleBody(body: string): { status: number; body?: unknown } {
-    let request: Json;
-    try {
-      request = parseJson(body);
-    } catch {
+    const request = parseRequestBody(body);
+    if (request.kind === "fatal") {
       // Nothing parsed yet: JSONRPCRequest's defaults, a null id and the legacy version.
-      return legacyError(null, new RpcError(-32700, "Parse error"), "1.0");
+      return {
+        status: legacyErrorStatus(request.error.code),
+        body: replyObject("1.0", null, request),
+      };
     }
-    if (isJsonObject(request)) {
-      const parsed = parseRequest(request);
-      if (parsed instanceof ParseFailure) return legacyError(parsed.id, parsed.error, parsed.version);
-      if (parsed.version === "2.0") {
-        const reply = execute(parsed, true);
-        return parsed.id === undefined ? { status: 204 } : { status: 200, body: reply };
+    if (request.kind === "single") {
+      const item = request.item;
+      // A request that does not parse is answered the legacy way (an HTTP error) whatever its version.
+      if (item.kind === "invalid") {
+        return {
+          status: legacyErrorStatus(item.error.code),
+          body: replyObject(item.version, item.id, item),
+        };
       }
-      try {
-        return { status: 200, body: execute(parsed, false) };
-      } catch (err) {
-        return legacyError(parsed.id, toRpcError(err), "1.0");
+      const answer = execute(item);
+      if (item.version === "2.0") {
+        return item.id === undefined
+          ? { status: 204 }
+          : { status: 200, body: replyObject("2.0", item.id, answer) };
       }
+      const status = "error" in answer ? legacyErrorStatus(answer.error.code) : 200;
+      return { status, body: replyObject("1.0", item.id, answer) };
     }
-    if (Array.isArray(request)) {
-      const replies: unknown[] = [];
-      for (const item of request) {
-        const parsed = isJsonObject(item)
-          ? parseRequest(item)
-          : new ParseFailure(null, new RpcError(-32600, "Invalid Request object"), "1.0");
-        if (parsed instanceof ParseFailure) {
-          replies.push(replyObject(undefined, parsed.error.toObject(), parsed.id, parsed.version));
-          continue;
-        }
-        const reply = execute(parsed, true);
-        if (!(parsed.version === "2.0" && parsed.id === undefined)) replies.push(reply);
+    const replies: unknown[] = [];
+    for (const item of request.items) {
+      if (item.kind === "invalid") {
+        replies.push(replyObject(item.version, item.id, item));
+        continue;
       }
-      if (replies.length === 0 && request.length > 0) return { status: 204 };
-      return { status: 200, body: replies };
+      const answer = execute(item);
+      // Notifications are executed but get no entry.
+      if (!(item.version === "2.0" && item.id === undefined))
+        replies.push(replyObject(item.version, item.id, answer));
     }
-    return legacyError(null, new RpcError(-32700, "Top-level object parse error"), "1.0");
+    if (replies.length === 0 && request.items.length > 0) return { status: 204 };
+    return { status: 200, body: replies };
   }
 
-  function execute(req: ParsedRequest, catchErrors: boolean): unknown {
+  function execute(item: {
+    method: string;
+    params: Json[] | { [key: string]: Json };
+  }): { result: unknown } | { error: RpcErrorObject } {
     stats.calls += 1;
     try {
-      const method = opts.methods[req.method];
+      const method = opts.methods[item.method];
       if (!method) throw new RpcError(-32601, "Method not found");
-      return replyObject(method(req.params), undefined, req.id, req.version);
+      return { result: method(item.params) };
     } catch (err) {
-      if (!catchErrors) throw err;
-      return replyObject(undefined, toRpcError(err).toObject(), req.id, req.version);
+      return { error: toRpcError(err).toObject() };
     }
   }
 
   server.keepAliveTimeout = 30_000; // -rpcservertimeout
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve),
+  );
   const { port } = server.address() as AddressInfo;
   return {
     server,
@@ -158,57 +166,6 @@ export async function startCoreHttp(opts: {
         server.closeAllConnections();
       }),
   };
-}
-
-interface ParsedRequest {
-  /** undefined: the key was absent (a notification under 2.0). */
-  id: Json | undefined;
-  version: Version;
-  method: string;
-  params: Json[] | { [key: string]: Json };
-}
-
-class ParseFailure {
-  constructor(
-    readonly id: Json | undefined,
-    readonly error: RpcError,
-    readonly version: Version,
-  ) {}
-}
-
-/** JSONRPCRequest::parse: the id first (so errors carry it), then version, method, params. */
-function parseRequest(request: { [key: string]: Json }): ParsedRequest | ParseFailure {
-  const id = "id" in request ? request.id : undefined;
-  let version: Version = "1.0";
-  const v = request.jsonrpc;
-  if (v !== undefined && v !== null) {
-    if (typeof v !== "string") return new ParseFailure(id, new RpcError(-32600, "jsonrpc field must be a string"), version);
-    if (v === "2.0") version = "2.0";
-    else if (v !== "1.0") return new ParseFailure(id, new RpcError(-32600, "JSON-RPC version not supported"), version);
-  }
-  const method = request.method;
-  if (method === undefined || method === null) return new ParseFailure(id, new RpcError(-32600, "Missing method"), version);
-  if (typeof method !== "string") return new ParseFailure(id, new RpcError(-32600, "Method must be a string"), version);
-  const params = request.params;
-  if (params === undefined || params === null) return { id, version, method, params: [] };
-  if (Array.isArray(params) || isJsonObject(params)) return { id, version, method, params };
-  return new ParseFailure(id, new RpcError(-32600, "Params must be an array or object"), version);
-}
-
-/** JSONRPCReplyObj: `jsonrpc` only in 2.0; 1.0 carries both result and error; then the id. */
-function replyObject(result: unknown, error: unknown, id: Json | undefined, version: Version) {
-  const reply: Record<string, unknown> = {};
-  if (version === "2.0") reply.jsonrpc = "2.0";
-  if (version === "1.0" || error === undefined) reply.result = result ?? null;
-  if (version === "1.0" || error !== undefined) reply.error = error ?? null;
-  if (id !== undefined) reply.id = id;
-  return reply;
-}
-
-/** JSONErrorReply: the legacy HTTP statuses, 400 for -32600, 404 for -32601, else 500. */
-function legacyError(id: Json | undefined, error: RpcError, version: Version) {
-  const status = error.code === -32600 ? 400 : error.code === -32601 ? 404 : 500;
-  return { status, body: replyObject(undefined, error.toObject(), id, version) };
 }
 
 function toRpcError(err: unknown): RpcError {

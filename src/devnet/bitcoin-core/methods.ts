@@ -4,7 +4,6 @@ import type { Prevout } from "../../bitcoin/prevouts.ts";
 import { txToUniv } from "../../bitcoin/tx-json.ts";
 import type { NetworkName } from "../../config/schema.ts";
 import { isJsonNumber, type Json } from "../../jsonrpc/json.ts";
-import { checkGetRawTransaction } from "../../mirror/node-methods.ts";
 import {
   asPositional,
   isRpcError,
@@ -13,6 +12,7 @@ import {
   uvTypeName,
   writeIndented4,
 } from "../../mirror/core-params.ts";
+import { checkGetRawTransaction } from "../../mirror/node-methods.ts";
 import type { ChainBlock, DevnetChain } from "../chain.ts";
 import type { RpcMethod } from "./http.ts";
 import { RpcError } from "./rpc-error.ts";
@@ -80,10 +80,7 @@ export function coreMethods(
     if (scope) result.in_active_chain = true;
     // Core reads undo data only for a mined, non-coinbase transaction at verbosity 2.
     const withPrevouts = verbosity >= 2 && home !== undefined && !tx.isCoinbase;
-    Object.assign(
-      result,
-      txToUniv(tx, { network: net, ...(withPrevouts ? { prevouts } : {}) }),
-    );
+    Object.assign(result, txToUniv(tx, { network: net, ...(withPrevouts ? { prevouts } : {}) }));
     if (home) {
       result.blockhash = home.block.hash;
       result.confirmations = chain.confirmations(home);
@@ -127,7 +124,10 @@ export function coreMethods(
     getblockhash: (raw) => {
       const [height] = asPositional(raw, ["height"]) as Json[];
       if (!isJsonNumber(height)) {
-        throw new RpcError(RPC_TYPE_ERROR, `JSON value of type ${uvTypeName(height)} is not of expected type number`);
+        throw new RpcError(
+          RPC_TYPE_ERROR,
+          `JSON value of type ${uvTypeName(height)} is not of expected type number`,
+        );
       }
       const entry = chain.byHeight.get(Number(height.value));
       if (!entry) throw new RpcError(-8, "Block height out of range");

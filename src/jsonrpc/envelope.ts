@@ -1,0 +1,90 @@
+import { isJsonObject, type Json, parseJson } from "./json.ts";
+import type { RpcErrorObject } from "./types.ts";
+
+/** "2.0" is the spec's envelope; "1.0" is Core's legacy one (no `jsonrpc` key, or "1.0"). */
+export type RpcVersion = "1.0" | "2.0";
+
+/** One request object of a body, read as Bitcoin Core reads it (JSONRPCRequest::parse). */
+export type RequestItem =
+  | {
+      kind: "call";
+      /** undefined when the key is absent: a notification under 2.0. */
+      id: Json | undefined;
+      version: RpcVersion;
+      method: string;
+      params: Json[] | { [key: string]: Json };
+    }
+  | { kind: "invalid"; id: Json | undefined; version: RpcVersion; error: RpcErrorObject };
+
+export type RequestBody =
+  | { kind: "single"; item: RequestItem }
+  | { kind: "batch"; items: RequestItem[] }
+  /** The body as a whole is unusable (Core answers it as a legacy error with a null id). */
+  | { kind: "fatal"; error: RpcErrorObject };
+
+export function parseRequestBody(body: string): RequestBody {
+  let value: Json;
+  try {
+    value = parseJson(body);
+  } catch {
+    return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
+  }
+  if (Array.isArray(value)) return { kind: "batch", items: value.map(parseRequestItem) };
+  if (isJsonObject(value)) return { kind: "single", item: parseRequestItem(value) };
+  return { kind: "fatal", error: { code: -32700, message: "Top-level object parse error" } };
+}
+
+/** The id first (so later errors carry it), then version, method and params, in Core's order. */
+export function parseRequestItem(value: Json): RequestItem {
+  if (!isJsonObject(value)) {
+    return {
+      kind: "invalid",
+      id: null,
+      version: "1.0",
+      error: { code: -32600, message: "Invalid Request object" },
+    };
+  }
+  const id = "id" in value ? value.id : undefined;
+  let version: RpcVersion = "1.0";
+  const invalid = (message: string): RequestItem => ({
+    kind: "invalid",
+    id,
+    version,
+    error: { code: -32600, message },
+  });
+  const v = value.jsonrpc;
+  if (v !== undefined && v !== null) {
+    if (typeof v !== "string") return invalid("jsonrpc field must be a string");
+    if (v === "2.0") version = "2.0";
+    else if (v !== "1.0") return invalid("JSON-RPC version not supported");
+  }
+  const method = value.method;
+  if (method === undefined || method === null) return invalid("Missing method");
+  if (typeof method !== "string") return invalid("Method must be a string");
+  const params = value.params;
+  if (params === undefined || params === null)
+    return { kind: "call", id, version, method, params: [] };
+  if (Array.isArray(params) || isJsonObject(params))
+    return { kind: "call", id, version, method, params };
+  return invalid("Params must be an array or object");
+}
+
+/** JSONRPCReplyObj: `jsonrpc` only in 2.0; 1.0 carries both result and error; then the id. */
+export function replyObject(
+  version: RpcVersion,
+  id: Json | undefined,
+  answer: { result: unknown } | { error: RpcErrorObject },
+): Record<string, unknown> {
+  const reply: Record<string, unknown> = {};
+  if (version === "2.0") reply.jsonrpc = "2.0";
+  const isError = "error" in answer;
+  if (version === "1.0" || !isError) reply.result = isError ? null : answer.result;
+  if (version === "1.0" || isError) reply.error = isError ? answer.error : null;
+  if (id !== undefined) reply.id = id;
+  return reply;
+}
+
+/** Core's JSONErrorReply statuses for a legacy request that failed: 400, 404, else 500. */
+export function legacyErrorStatus(code: number): number {
+  return code === -32600 ? 400 : code === -32601 ? 404 : 500;
+}
