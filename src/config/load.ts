@@ -20,8 +20,16 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out === "" ? "(root)" : out;
 }
 
-function describe(issue: z.core.$ZodIssue): string {
-  const path = formatPath(issue.path);
+function describe(issue: z.core.$ZodIssue, prefix: readonly PropertyKey[] = []): string {
+  if (issue.code === "invalid_union" && issue.errors.length > 0) {
+    // Name what the closest alternative lacks (`url is required`), not just "Invalid input":
+    // the branch whose complaints reach deepest into the value is the one the author meant.
+    const depth = (branch: z.core.$ZodIssue[]) => Math.max(...branch.map((i) => i.path.length));
+    const best = issue.errors.reduce((a, b) => (depth(b) > depth(a) ? b : a));
+    if (depth(best) > 0)
+      return best.map((i) => describe(i, [...prefix, ...issue.path])).join("\n  ");
+  }
+  const path = formatPath([...prefix, ...issue.path]);
   if (issue.code === "unrecognized_keys") {
     return issue.keys
       .map((k) => `${path === "(root)" ? k : `${path}.${k}`} is not a known key`)
@@ -34,7 +42,9 @@ function describe(issue: z.core.$ZodIssue): string {
 /** Validates a parsed config object; every error names its path. */
 export function parseConfig(input: unknown): Config {
   const result = configSchema.safeParse(input ?? {});
-  if (!result.success) throw new ConfigError(result.error.issues.map(describe));
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.flatMap((i) => describe(i).split("\n  ")));
+  }
   const config = result.data;
   const problems: string[] = [];
   for (const network of Object.keys(config.upstreams.node)) {

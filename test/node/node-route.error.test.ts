@@ -1,10 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GENESIS_COINBASE, HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  GENESIS_COINBASE,
+  HAL_TXID,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 
 let t: TestGateway;
 let token: string;
 beforeAll(async () => {
-  t = await startTestGateway("pglite", { server: { port: 0, bodyBytesMax: 4096, batchItemsMax: 5 } });
+  t = await startTestGateway("pglite", {
+    server: { port: 0, bodyBytesMax: 4096, batchItemsMax: 5 },
+  });
   ({ token } = await t.account("bob", 100_000));
 });
 afterAll(() => t.close());
@@ -31,9 +40,15 @@ async function errorOf(params: unknown[] | Record<string, unknown>) {
 
 describe("parameters are checked as Bitcoin Core checks them, before forwarding, free of charge", () => {
   it("txid of the wrong length or not hex: -8", async () => {
-    expect(await errorOf(["abc"])).toEqual({ code: -8, message: "parameter 1 must be of length 64 (not 3, for 'abc')" });
+    expect(await errorOf(["abc"])).toEqual({
+      code: -8,
+      message: "parameter 1 must be of length 64 (not 3, for 'abc')",
+    });
     const zz = "zz".repeat(32);
-    expect(await errorOf([zz])).toEqual({ code: -8, message: `parameter 1 must be hexadecimal string (not '${zz}')` });
+    expect(await errorOf([zz])).toEqual({
+      code: -8,
+      message: `parameter 1 must be hexadecimal string (not '${zz}')`,
+    });
     expect(await charged(() => errorOf(["abc"]))).toBe(0);
   });
 
@@ -47,13 +62,17 @@ describe("parameters are checked as Bitcoin Core checks them, before forwarding,
   it("wrong JSON types: -3 with Core's Wrong type passed layout", async () => {
     expect(await errorOf([42])).toEqual({
       code: -3,
-      message: 'Wrong type passed:\n{\n    "Position 1 (txid)": "JSON value of type number is not of expected type string"\n}',
+      message:
+        'Wrong type passed:\n{\n    "Position 1 (txid)": "JSON value of type number is not of expected type string"\n}',
     });
     expect(await errorOf([HAL_TXID, "1"])).toEqual({
       code: -3,
       message: "JSON value of type string is not of expected type number",
     });
-    expect(await errorOf([HAL_TXID, 1.5])).toEqual({ code: -1, message: "JSON integer out of range" });
+    expect(await errorOf([HAL_TXID, 1.5])).toEqual({
+      code: -1,
+      message: "JSON integer out of range",
+    });
   });
 
   it("an unknown named parameter is refused", async () => {
@@ -69,7 +88,8 @@ describe("answers from the node are passed through and charged", () => {
     const spent = await charged(async () => {
       expect(await errorOf(["00".repeat(32)])).toEqual({
         code: -5,
-        message: "No such mempool or blockchain transaction. Use gettransaction for wallet transactions.",
+        message:
+          "No such mempool or blockchain transaction. Use gettransaction for wallet transactions.",
       });
     });
     expect(spent).toBe(200);
@@ -78,16 +98,21 @@ describe("answers from the node are passed through and charged", () => {
   it("the genesis coinbase is the node's to refuse, even with a bad verbosity", async () => {
     expect(await errorOf([GENESIS_COINBASE, "x"])).toEqual({
       code: -5,
-      message: "The genesis block coinbase is not considered an ordinary transaction and cannot be retrieved",
+      message:
+        "The genesis block coinbase is not considered an ordinary transaction and cannot be retrieved",
     });
   });
 
   it("block-scoped look-ups: unknown block, and a tx not in the given block", async () => {
-    expect(await errorOf([HAL_TXID, 0, "00".repeat(32)])).toEqual({ code: -5, message: "Block hash not found" });
+    expect(await errorOf([HAL_TXID, 0, "00".repeat(32)])).toEqual({
+      code: -5,
+      message: "Block hash not found",
+    });
     const block1 = "00000000839a8e6886ab5951d76f411475428afc90947ee320161bbf18eb6048";
     expect(await errorOf([HAL_TXID, 0, block1])).toEqual({
       code: -5,
-      message: "No such transaction found in the provided block. Use gettransaction for wallet transactions.",
+      message:
+        "No such transaction found in the provided block. Use gettransaction for wallet transactions.",
     });
   });
 });
@@ -96,19 +121,28 @@ describe("the JSON-RPC envelope", () => {
   it("-32700 for a body that is not JSON, with HTTP 200 and id null", async () => {
     const res = await post(url(), "{not json");
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null });
+    expect(res.json).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32700, message: "Parse error" },
+      id: null,
+    });
   });
 
   it("-32700 for JSON that is neither object nor array", async () => {
     const res = await post(url(), "42");
-    expect((res.json as { error: { message: string } }).error.message).toBe("Top-level object parse error");
+    expect((res.json as { error: { message: string } }).error.message).toBe(
+      "Top-level object parse error",
+    );
   });
 
   it("-32600 for invalid request objects, echoing the id", async () => {
     const cases: [unknown, string][] = [
       [{ jsonrpc: "2.0", id: 3 }, "Missing method"],
       [{ jsonrpc: "2.0", id: 3, method: 5 }, "Method must be a string"],
-      [{ jsonrpc: "2.0", id: 3, method: "getrawtransaction", params: "x" }, "Params must be an array or object"],
+      [
+        { jsonrpc: "2.0", id: 3, method: "getrawtransaction", params: "x" },
+        "Params must be an array or object",
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await post(url(), body);
@@ -131,33 +165,49 @@ describe("the JSON-RPC envelope", () => {
     const before = t.devnet.cores.get("mainnet")!.stats.calls;
     const spent = await charged(async () => {
       const res = await post(url(), rpc("stop", []));
-      expect(res.json).toEqual({ jsonrpc: "2.0", error: { code: -32601, message: "Method not found" }, id: 1 });
+      expect(res.json).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32601, message: "Method not found" },
+        id: 1,
+      });
     });
     expect(spent).toBe(0);
     expect(t.devnet.cores.get("mainnet")!.stats.calls).toBe(before);
   });
 
   it("refuses notifications instead of executing them unseen", async () => {
-    const res = await post(url(), { jsonrpc: "2.0", method: "getrawtransaction", params: [HAL_TXID] });
+    const res = await post(url(), {
+      jsonrpc: "2.0",
+      method: "getrawtransaction",
+      params: [HAL_TXID],
+    });
     expect(res.status).toBe(200);
     expect((res.json as { error: { code: number } }).error.code).toBe(-32600);
   });
 
   it("keeps id literals as sent", async () => {
-    const res = await post(url(), `{"jsonrpc":"2.0","id":1.50,"method":"getrawtransaction","params":["${HAL_TXID}"]}`);
+    const res = await post(
+      url(),
+      `{"jsonrpc":"2.0","id":1.50,"method":"getrawtransaction","params":["${HAL_TXID}"]}`,
+    );
     expect(res.text.endsWith(',"id":1.50}')).toBe(true);
   });
 
   it("an empty batch is [], an oversized one is refused whole", async () => {
     expect((await post(url(), [])).json).toEqual([]);
-    const res = await post(url(), Array.from({ length: 6 }, (_, i) => rpc("getrawtransaction", [HAL_TXID], i)));
+    const res = await post(
+      url(),
+      Array.from({ length: 6 }, (_, i) => rpc("getrawtransaction", [HAL_TXID], i)),
+    );
     expect((res.json as { error: { code: number } }).error.code).toBe(-32600);
   });
 
   it("a body over the limit: 413 with a JSON-RPC error", async () => {
     const res = await post(url(), rpc("getrawtransaction", ["a".repeat(5000)]));
     expect(res.status).toBe(413);
-    expect((res.json as { error: { data: { code: string } } }).error.data.code).toBe("PAYLOAD_TOO_LARGE");
+    expect((res.json as { error: { data: { code: string } } }).error.data.code).toBe(
+      "PAYLOAD_TOO_LARGE",
+    );
   });
 });
 
@@ -178,7 +228,9 @@ describe("routes", () => {
     const spent = await charged(async () => {
       const res = await post(url(), rpc("getrawtransaction", [HAL_TXID]));
       expect(res.status).toBe(502);
-      expect((res.json as { error: { data: { code: string } } }).error.data.code).toBe("UPSTREAM_UNAVAILABLE");
+      expect((res.json as { error: { data: { code: string } } }).error.data.code).toBe(
+        "UPSTREAM_UNAVAILABLE",
+      );
     });
     expect(spent).toBe(0);
   });

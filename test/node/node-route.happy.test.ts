@@ -1,9 +1,17 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BLOCK_170, HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  BLOCK_170,
+  HAL_TXID,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 
-const sha256d = (b: Buffer) => createHash("sha256").update(createHash("sha256").update(b).digest()).digest();
+const sha256d = (b: Buffer) =>
+  createHash("sha256").update(createHash("sha256").update(b).digest()).digest();
 
 let t: TestGateway;
 let token: string;
@@ -82,11 +90,19 @@ describe("node route: getrawtransaction", () => {
     const res = await post(nodeUrl(), { id: 1, method: "getrawtransaction", params: [HAL_TXID] });
     expect(res.status).toBe(200);
     expect(Object.keys(res.json as object)).toEqual(["result", "error", "id"]);
-    const missing = await post(nodeUrl(), { id: 2, method: "getrawtransaction", params: ["00".repeat(32)] });
+    const missing = await post(nodeUrl(), {
+      id: 2,
+      method: "getrawtransaction",
+      params: ["00".repeat(32)],
+    });
     expect(missing.status).toBe(500);
     expect(missing.json).toEqual({
       result: null,
-      error: { code: -5, message: "No such mempool or blockchain transaction. Use gettransaction for wallet transactions." },
+      error: {
+        code: -5,
+        message:
+          "No such mempool or blockchain transaction. Use gettransaction for wallet transactions.",
+      },
       id: 2,
     });
   });

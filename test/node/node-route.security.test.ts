@@ -11,10 +11,15 @@ afterAll(() => t.close());
 describe("tokens", () => {
   it("401 for a missing, malformed or unknown token, before anything is forwarded", async () => {
     const calls = t.devnet.cores.get("mainnet")!.stats.calls;
-    for (const token of ["bgt_" + "A".repeat(43), "nope", "bgt_short"]) {
-      const res = await post(`${t.url}/node/mainnet/${token}`, rpc("getrawtransaction", [HAL_TXID]));
+    for (const token of [`bgt_${"A".repeat(43)}`, "nope", "bgt_short"]) {
+      const res = await post(
+        `${t.url}/node/mainnet/${token}`,
+        rpc("getrawtransaction", [HAL_TXID]),
+      );
       expect(res.status).toBe(401);
-      expect((res.json as { error: { data: { code: string } } }).error.data.code).toBe("UNAUTHENTICATED");
+      expect((res.json as { error: { data: { code: string } } }).error.data.code).toBe(
+        "UNAUTHENTICATED",
+      );
     }
     expect(t.devnet.cores.get("mainnet")!.stats.calls).toBe(calls);
   });

@@ -18,7 +18,9 @@ export type StoreKind = "pglite" | "postgres";
  * PostgreSQL store is never skipped.
  */
 export const POSTGRES_URL =
-  process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  process.env.TEST_DATABASE_URL ??
+  process.env.DATABASE_URL ??
+  "postgres://postgres@127.0.0.1:5432/test";
 
 export interface TestGateway {
   gateway: RunningGateway;
@@ -35,6 +37,8 @@ export interface TestGateway {
 export async function startTestGateway(
   store: StoreKind = "pglite",
   overrides: ConfigInput = {},
+  /** Join an existing PostgreSQL schema (a second gateway process on the same ledger). */
+  sharedSchema?: string,
 ): Promise<TestGateway> {
   const config = parseConfig({
     server: { port: 0 },
@@ -44,7 +48,8 @@ export async function startTestGateway(
     ...overrides,
   });
   const devnet = await startDevnet(config.networks);
-  const schema = store === "postgres" ? `t_${randomBytes(6).toString("hex")}` : null;
+  const schema =
+    store === "postgres" ? (sharedSchema ?? `t_${randomBytes(6).toString("hex")}`) : null;
   const logs: string[] = [];
   const gateway = await startGateway(config, {
     databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
@@ -74,7 +79,7 @@ export async function startTestGateway(
     async close() {
       await gateway.close();
       await devnet.close();
-      if (schema) {
+      if (schema && !sharedSchema) {
         const client = new pg.Client({ connectionString: POSTGRES_URL });
         await client.connect();
         await client.query(`DROP SCHEMA ${schema} CASCADE`);

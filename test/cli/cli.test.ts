@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POSTGRES_URL, type StoreKind } from "../support/harness.ts";
+import { blockgate } from "../support/spawn.ts";
+
+describe.each<StoreKind>(["pglite", "postgres"])("blockgate CLI (%s)", (store) => {
+  const env: Record<string, string | undefined> = {};
+  const schema = `c_${randomBytes(5).toString("hex")}`;
+  beforeAll(async () => {
+    if (store === "pglite") {
+      const dir = mkdtempSync(join(tmpdir(), "bg-cli-"));
+      const configFile = join(dir, "blockgate.yaml");
+      const { writeFileSync } = await import("node:fs");
+      writeFileSync(configFile, `database:\n  pgliteDir: ${join(dir, "db")}\n`);
+      env.BLOCKGATE_CONFIG = configFile;
+      env.DATABASE_URL = "";
+    } else {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`CREATE SCHEMA ${schema}`);
+      await client.end();
+      const url = new URL(POSTGRES_URL);
+      url.searchParams.set("options", `-c search_path=${schema}`);
+      env.DATABASE_URL = url.toString();
+    }
+  });
+  afterAll(async () => {
+    if (store === "postgres") {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA ${schema} CASCADE`);
+      await client.end();
+    }
+  });
+
+  it("creates an account, issues and revokes a token, grants credits and shows usage", async () => {
+    const created = await blockgate(["account", "create", "acme", "--credits", "1000"], env);
+    expect(created.stdout).toMatch(/account acme \(id \d+\) created, balance 1000 CC/);
+
+    const issued = await blockgate(["token", "issue", "acme", "--label", "ci"], env);
+    const token = issued.stdout.match(/bgt_[A-Za-z0-9_-]{43}/)?.[0];
+    expect(token).toBeDefined();
+
+    const listed = await blockgate(["token", "list", "acme"], env);
+    expect(listed.stdout).toContain(`bgt_…${token!.slice(-4)}`);
+    expect(listed.stdout).not.toContain(token!.slice(4, 20));
+
+    expect((await blockgate(["credits", "grant", "acme", "500"], env)).stdout).toContain(
+      "balance 1500 CC",
+    );
+    expect((await blockgate(["credits", "grant", "acme", "-5"], env)).code).not.toBe(0);
+
+    const usage = await blockgate(["usage", "acme"], env);
+    expect(usage.stdout).toContain("balance 1500 CC");
+
+    const tokenId = listed.stdout.split("\t")[0]!;
+    expect((await blockgate(["token", "revoke", tokenId], env)).stdout).toContain("revoked");
+    expect((await blockgate(["token", "revoke", tokenId], env)).code).toBe(1);
+
+    const check = await blockgate(["ledger", "check"], env);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/^ok /);
+
+    const dup = await blockgate(["account", "create", "acme"], env);
+    expect(dup.code).toBe(2);
+    expect(dup.stderr).toContain('account "acme" exists');
+  });
+
+  it("unknown commands print the usage", async () => {
+    const out = await blockgate(["frobnicate"], env);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain("usage: blockgate");
+  });
+});

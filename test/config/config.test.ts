@@ -1,0 +1,73 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, parseConfig } from "../../src/config/load.ts";
+
+const problems = (input: unknown): string[] => {
+  try {
+    parseConfig(input);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+};
+
+describe("config", () => {
+  it("no file means devnet defaults", () => {
+    const config = loadConfig(undefined);
+    expect(config.networks).toEqual(["mainnet", "testnet", "testnet4", "signet", "regtest"]);
+    expect(config.upstreams.node.mainnet).toEqual(["devnet"]);
+    expect(config.backends).toEqual({
+      gateway: "gateway",
+      node: "node",
+      electrum: "electrum",
+      graph: "graph",
+    });
+    expect(config.pricing.getrawtransaction).toEqual({ default: 100, mainnet: 200 });
+  });
+
+  it("unknown keys are rejected with their path", () => {
+    expect(problems({ server: { prot: 1 } })).toEqual(["server.prot is not a known key"]);
+    expect(problems({ bogus: true })).toEqual(["bogus is not a known key"]);
+  });
+
+  it("every error names its path", () => {
+    expect(problems({ upstreams: { node: { mainnet: [{ user: "u" }] } } })).toContain(
+      "upstreams.node.mainnet[0].url is required",
+    );
+    expect(problems({ server: { port: 70000 } })[0]).toMatch(/^server\.port: /);
+    expect(problems({ pricing: { getrawtransaction: { default: 1, mainnett: 2 } } })[0]).toMatch(
+      /^pricing\.getrawtransaction\.mainnett: unknown network/,
+    );
+  });
+
+  it("cross-checks: every network has a node upstream", () => {
+    expect(
+      problems({ networks: ["mainnet"], upstreams: { node: { regtest: ["devnet"] } } }),
+    ).toEqual([
+      "upstreams.node.regtest names a network not in networks",
+      "upstreams.node.mainnet is required",
+    ]);
+  });
+
+  it("reads YAML files, and says which file is broken", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bg-"));
+    const good = join(dir, "good.yaml");
+    writeFileSync(
+      good,
+      "server:\n  port: 9000\nnetworks: [mainnet]\nupstreams:\n  node:\n    mainnet:\n      - url: http://127.0.0.1:8332\n        cookieFile: /tmp/.cookie\n",
+    );
+    const config = loadConfig(good);
+    expect(config.server.port).toBe(9000);
+    expect(config.upstreams.node.mainnet?.[0]).toMatchObject({
+      url: "http://127.0.0.1:8332",
+      timeoutMs: 10_000,
+    });
+    const bad = join(dir, "bad.yaml");
+    writeFileSync(bad, "server: [");
+    expect(() => loadConfig(bad)).toThrow(/bad\.yaml is not valid YAML/);
+    expect(() => loadConfig(join(dir, "missing.yaml"))).toThrow(/cannot read/);
+  });
+});

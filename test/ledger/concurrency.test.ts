@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../src/ledger/ledger.ts";
+import {
+  HAL_TXID,
+  post,
+  rpc,
+  type StoreKind,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
+
+describe.each<StoreKind>([
+  "pglite",
+  "postgres",
+])("200 concurrent calls, credits for 50 (%s)", (store) => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway(store);
+  });
+  afterAll(() => t.close());
+
+  it("exactly 50 succeed, 150 get 429, the balance ends at 0 and every call is audited", async () => {
+    const { id, token } = await t.account("racer", 50 * 200);
+    const url = `${t.url}/node/mainnet/${token}`;
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post(url, rpc("getrawtransaction", [HAL_TXID], i))),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(150);
+    for (const r of results.filter((x) => x.status === 429)) {
+      expect(
+        (r.json as { error: { data: { balance: number; required: number } } }).error.data.required,
+      ).toBe(200);
+    }
+
+    const db = t.gateway.app.db;
+    const { rows } = await db.query<{ balance: number; held: number }>(
+      "SELECT balance, held FROM accounts WHERE id = $1",
+      [id],
+    );
+    expect(rows[0]).toEqual({ balance: 0, held: 0 });
+    const audit = await db.query<{ outcome: string; n: number; charged: number }>(
+      `SELECT outcome, count(*)::int AS n, sum(charged_cc)::int AS charged FROM audit_records
+       WHERE account_id = $1 GROUP BY outcome ORDER BY outcome`,
+      [id],
+    );
+    expect(audit.rows).toEqual([
+      { outcome: "insufficient_credits", n: 150, charged: 0 },
+      { outcome: "ok", n: 50, charged: 10_000 },
+    ]);
+    // granted − Σ charges = balance, entries sum to the balance, audit and ledger agree.
+    const check = (await checkLedger(db)).find((c) => c.accountId === id)!;
+    expect(check).toMatchObject({
+      granted: 10_000,
+      charged: 10_000,
+      auditCharged: 10_000,
+      balance: 0,
+      ok: true,
+    });
+  });
+});

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount } from "../../src/accounts/accounts.ts";
+import type { Database } from "../../src/db/database.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import type { AuditInput } from "../../src/ledger/audit.ts";
+import {
+  checkLedger,
+  grantCredits,
+  reserve,
+  settle,
+  voidStaleHolds,
+} from "../../src/ledger/ledger.ts";
+import {
+  HAL_TXID,
+  POSTGRES_URL,
+  post,
+  rpc,
+  type StoreKind,
+  startTestGateway,
+} from "../support/harness.ts";
+
+const record = (accountId: number, chargedCc: number): AuditInput => ({
+  requestId: "r",
+  accountId,
+  tokenId: null,
+  backend: "node",
+  network: "mainnet",
+  method: "getrawtransaction",
+  outcome: "ok",
+  httpStatus: 200,
+  estimatedCc: chargedCc,
+  chargedCc,
+});
+
+describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) => {
+  let db: Database;
+  const schema = `l_${Math.random().toString(16).slice(2, 10)}`;
+  beforeAll(async () => {
+    db = await openDatabase({
+      databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
+      pgliteDir: "memory://",
+      poolSize: 4,
+      schema,
+    });
+  });
+  afterAll(async () => {
+    if (store === "postgres") await db.query(`DROP SCHEMA ${schema} CASCADE`);
+    await db.close();
+  });
+
+  it("a hold orphaned by a crash is voided, never charged", async () => {
+    const acc = await createAccount(db, "crash");
+    await grantCredits(db, acc.id, 500);
+    const r = await reserve(db, acc.id, 300);
+    expect(r.ok).toBe(true);
+    // The process "dies" here: no settle. Available is 200 until the sweeper runs.
+    expect((await reserve(db, acc.id, 300)).ok).toBe(false);
+    expect(await voidStaleHolds(db, 0)).toBe(1);
+    expect(await voidStaleHolds(db, 0)).toBe(0);
+    const check = (await checkLedger(db)).find((c) => c.accountId === acc.id)!;
+    expect(check).toMatchObject({ balance: 500, held: 0, charged: 0, ok: true });
+  });
+
+  it("a hold settles once; a second settle is refused and changes nothing", async () => {
+    const acc = await createAccount(db, "twice");
+    await grantCredits(db, acc.id, 1000);
+    const r = await reserve(db, acc.id, 200);
+    if (!r.ok || !r.hold) throw new Error("reserve failed");
+    await settle(db, acc.id, r.hold, [record(acc.id, 200)]);
+    await expect(settle(db, acc.id, r.hold, [record(acc.id, 200)])).rejects.toThrow();
+    const check = (await checkLedger(db)).find((c) => c.accountId === acc.id)!;
+    expect(check).toMatchObject({ balance: 800, charged: 200, auditCharged: 200, ok: true });
+  });
+
+  it("a charge above its hold is refused", async () => {
+    const acc = await createAccount(db, "over");
+    await grantCredits(db, acc.id, 1000);
+    const r = await reserve(db, acc.id, 100);
+    if (!r.ok || !r.hold) throw new Error("reserve failed");
+    await expect(settle(db, acc.id, r.hold, [record(acc.id, 101)])).rejects.toThrow(/exceeds hold/);
+  });
+
+  it("the database itself refuses a negative balance and edits to ledger entries", async () => {
+    const acc = await createAccount(db, "guard");
+    await grantCredits(db, acc.id, 10);
+    await expect(
+      db.query("UPDATE accounts SET balance = -1 WHERE id = $1", [acc.id]),
+    ).rejects.toThrow();
+    await expect(
+      db.query("UPDATE ledger_entries SET amount = 1000 WHERE account_id = $1", [acc.id]),
+    ).rejects.toThrow(/append-only/);
+    await expect(
+      db.query("DELETE FROM ledger_entries WHERE account_id = $1", [acc.id]),
+    ).rejects.toThrow(/append-only/);
+  });
+
+  it("bad amounts are refused", async () => {
+    const acc = await createAccount(db, "bad");
+    await expect(grantCredits(db, acc.id, -5)).rejects.toThrow();
+    await expect(grantCredits(db, acc.id, 1.5)).rejects.toThrow();
+    await expect(reserve(db, acc.id, -1)).rejects.toThrow();
+  });
+});
+
+describe("two gateway processes on one PostgreSQL ledger", () => {
+  it("cannot spend the same credits: 2 × 100 calls, credits for 50", async () => {
+    const a = await startTestGateway("postgres");
+    const b = await startTestGateway("postgres", {}, a.schema!);
+    try {
+      const { id, token } = await a.account("shared", 50 * 200);
+      const calls = [a, b].flatMap((g) =>
+        Array.from({ length: 100 }, (_, i) =>
+          post(`${g.url}/node/mainnet/${token}`, rpc("getrawtransaction", [HAL_TXID], i)),
+        ),
+      );
+      const statuses = (await Promise.all(calls)).map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(50);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(150);
+      const check = (await checkLedger(a.gateway.app.db)).find((c) => c.accountId === id)!;
+      expect(check).toMatchObject({ balance: 0, held: 0, charged: 10_000, ok: true });
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});
