@@ -21,6 +21,11 @@ export function decodeScriptNum(data: Uint8Array): number {
 export interface AsmOptions {
   /** Decode `[ALL]`-style sighash suffixes on signature-shaped pushes (Core does this for scriptSig). */
   sighashDecode?: boolean;
+  /**
+   * The script's hex when the caller has it already: pushes are then sliced out of it (V8 string
+   * slices share memory) instead of being hex-encoded a second time.
+   */
+  hex?: string;
 }
 
 /** Core's CScript::IsUnspendable. */
@@ -31,6 +36,9 @@ function isUnspendable(script: Uint8Array): boolean {
 /** Core's ScriptToAsmStr (core_write.cpp). */
 export function scriptToAsm(script: Uint8Array, opts: AsmOptions = {}): string {
   const decodeSighash = opts.sighashDecode === true && !isUnspendable(script);
+  const hex = opts.hex;
+  const pushHex = (start: number, end: number): string =>
+    hex === undefined ? toHex(script.subarray(start, end)) : hex.slice(2 * start, 2 * end);
   const parts: string[] = [];
   let pc = 0;
   while (pc < script.length) {
@@ -46,9 +54,9 @@ export function scriptToAsm(script: Uint8Array, opts: AsmOptions = {}): string {
         parts.push(String(decodeScriptNum(data)));
       } else if (decodeSighash && isStrictSignature(data)) {
         const name = sighashToStr(data[data.length - 1]!);
-        parts.push(`${toHex(data.subarray(0, data.length - 1))}[${name}]`);
+        parts.push(`${pushHex(op.end - data.length, op.end - 1)}[${name}]`);
       } else {
-        parts.push(toHex(data));
+        parts.push(pushHex(op.end - data.length, op.end));
       }
     } else {
       parts.push(opcodeName(op.opcode));
