@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isLosslessNumber, stringify } from "lossless-json";
 import { parseBlock } from "../src/bitcoin/block.ts";
+import { toJsonText } from "../src/bitcoin/json-text.ts";
 import { txToUniv } from "../src/bitcoin/tx-json.ts";
 
 const FILE = join(
@@ -49,11 +50,15 @@ const toObjects = time("parse + txToUniv objects", () =>
 );
 const objects = parseBlock(bytes).transactions.map((tx) => txToUniv(tx, { network: "mainnet" }));
 const losslessOnly = time("lossless-json stringify of those objects", () => stringify(objects));
+const fastOnly = time("toJsonText (same text, native walk)", () => toJsonText(objects));
 const plainOnly = time("JSON.stringify (amounts as plain numbers)", () =>
   JSON.stringify(objects, plain),
 );
 const full = time("FULL: parse + txToUniv + lossless stringify", () =>
   stringify(parseBlock(bytes).transactions.map((tx) => txToUniv(tx, { network: "mainnet" }))),
+);
+const fast = time("FULL via toJsonText", () =>
+  toJsonText(parseBlock(bytes).transactions.map((tx) => txToUniv(tx, { network: "mainnet" }))),
 );
 const baseline = time("BASELINE: parse + txToUniv + JSON.stringify", () =>
   JSON.stringify(
@@ -63,6 +68,8 @@ const baseline = time("BASELINE: parse + txToUniv + JSON.stringify", () =>
 );
 
 const text = stringify(objects) ?? "";
+if (toJsonText(objects) !== text)
+  throw new Error("toJsonText differs from lossless-json stringify");
 console.log(`JSON text: ${(text.length / 1e6).toFixed(2)} MB`);
 console.log(`full path: ${full.toFixed(1)} ms/block, ${Math.round((nTx / full) * 1000)} tx/s`);
 console.log(
@@ -71,5 +78,6 @@ console.log(
 console.log(
   `ratios: full / JSON.stringify baseline = ${(full / baseline).toFixed(2)}x; ` +
     `lossless / JSON.stringify (stringify only) = ${(losslessOnly / plainOnly).toFixed(2)}x; ` +
+    `toJsonText / JSON.stringify = ${(fastOnly / plainOnly).toFixed(2)}x; ` +
     `full / parse-only = ${(full / parseOnly).toFixed(1)}x; objects share of full = ${((toObjects / full) * 100).toFixed(0)}%`,
 );

@@ -11,74 +11,64 @@ const CHECKSUM_CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 const INPUT_POS = new Int16Array(128).fill(-1);
 for (let i = 0; i < INPUT_CHARSET.length; i++) INPUT_POS[INPUT_CHARSET.charCodeAt(i)] = i;
 
-// The BIP380 generator constants split into two 20-bit halves: the checksum state is a 40-bit
-// number, and 20-bit halves stay small integers (no heap numbers) in V8.
-const G0H = 0xf5dee;
-const G0L = 0x51989;
-const G1H = 0xa9fdc;
-const G1L = 0xa3312;
-const G2H = 0x1bab1;
-const G2L = 0x0e32d;
-const G3H = 0x3706b;
-const G3L = 0x1677a;
-const G4H = 0x644d6;
-const G4L = 0x26ffd;
+// BIP380 generators, split into two 20-bit halves (the checksum state is a 40-bit number; 20-bit
+// halves stay small integers in V8) and pre-combined for every 5-bit value of the top bits.
+const GENERATORS = [
+  [0xf5dee, 0x51989],
+  [0xa9fdc, 0xa3312],
+  [0x1bab1, 0x0e32d],
+  [0x3706b, 0x1677a],
+  [0x644d6, 0x26ffd],
+] as const;
+const GEN_HI = new Int32Array(32);
+const GEN_LO = new Int32Array(32);
+for (let c0 = 0; c0 < 32; c0++) {
+  for (let i = 0; i < 5; i++) {
+    if ((c0 >> i) & 1) {
+      GEN_HI[c0]! ^= GENERATORS[i]![0];
+      GEN_LO[c0]! ^= GENERATORS[i]![1];
+    }
+  }
+}
+
+// Scratch buffer for the symbol stream; grown on demand (JS is single-threaded, so sharing is safe).
+let symbols = new Uint8Array(512);
 
 /**
  * BIP380 descriptor checksum (Core's DescriptorChecksum), or "" when a character is outside the
  * descriptor charset.
  */
 export function descriptorChecksum(desc: string): string {
-  // The polymod step is inlined twice below (no closure): this runs for every output rendered.
-  let hi = 0;
-  let lo = 1;
+  const n = desc.length;
+  const needed = n + Math.ceil(n / 3) + 8;
+  if (symbols.length < needed) symbols = new Uint8Array(needed * 2);
+  const sym = symbols;
+  // Symbol stream: each character's low 5 bits, a class symbol after every third character (and
+  // after a final partial group), then 8 zeros.
+  let k = 0;
   let cls = 0;
   let clscount = 0;
-  const n = desc.length;
-  // Symbols: each character's low 5 bits, a class symbol after every third character, a final
-  // class symbol, then 8 zeros.
-  const total = n + Math.floor(n / 3) + (n % 3 > 0 ? 1 : 0) + 8;
-  let i = 0;
-  for (let step = 0; step < total; step++) {
-    let val: number;
-    if (clscount === 3 || (i === n && clscount > 0)) {
-      val = cls;
+  for (let i = 0; i < n; i++) {
+    const code = desc.charCodeAt(i);
+    const pos = code < 128 ? INPUT_POS[code]! : -1;
+    if (pos < 0) return "";
+    sym[k++] = pos & 31;
+    cls = cls * 3 + (pos >> 5);
+    if (++clscount === 3) {
+      sym[k++] = cls;
       cls = 0;
       clscount = 0;
-    } else if (i < n) {
-      const code = desc.charCodeAt(i++);
-      const pos = code < 128 ? INPUT_POS[code]! : -1;
-      if (pos < 0) return "";
-      val = pos & 31;
-      cls = cls * 3 + (pos >> 5);
-      clscount++;
-    } else {
-      val = 0;
     }
-    // c = hi·2^20 + lo; c0 = c >> 35; c = ((c & 0x7ffffffff) << 5) ^ val; then xor generators.
+  }
+  if (clscount > 0) sym[k++] = cls;
+  for (let j = 0; j < 8; j++) sym[k++] = 0;
+  // PolyMod: c0 = c >> 35; c = ((c & 0x7ffffffff) << 5) ^ val ^ generators(c0), with c = hi·2^20 + lo.
+  let hi = 0;
+  let lo = 1;
+  for (let i = 0; i < k; i++) {
     const c0 = hi >> 15;
-    hi = ((hi & 0x7fff) << 5) | (lo >> 15);
-    lo = ((lo & 0x7fff) << 5) | val;
-    if (c0 & 1) {
-      hi ^= G0H;
-      lo ^= G0L;
-    }
-    if (c0 & 2) {
-      hi ^= G1H;
-      lo ^= G1L;
-    }
-    if (c0 & 4) {
-      hi ^= G2H;
-      lo ^= G2L;
-    }
-    if (c0 & 8) {
-      hi ^= G3H;
-      lo ^= G3L;
-    }
-    if (c0 & 16) {
-      hi ^= G4H;
-      lo ^= G4L;
-    }
+    hi = (((hi & 0x7fff) << 5) | (lo >> 15)) ^ GEN_HI[c0]!;
+    lo = (((lo & 0x7fff) << 5) | sym[i]!) ^ GEN_LO[c0]!;
   }
   lo ^= 1;
   const c = hi * 2 ** 20 + lo;

@@ -25,6 +25,7 @@ export { addChecksum, descriptorChecksum, inferDescriptor } from "./descriptor.t
 export { DecodeError } from "./errors.ts";
 export { hash160, sha256, sha256d } from "./hash.ts";
 export { fromHex, fromHexReversed, toHex, toHexReversed } from "./hex.ts";
+export { toJsonText } from "./json-text.ts";
 export { computeMerkleRoot } from "./merkle.ts";
 export { NETWORKS, type Network, type NetworkParams, networkFromChain } from "./network.ts";
 export { opcodeName } from "./opcode-names.ts";
