@@ -68,10 +68,14 @@ const baseline = time("BASELINE: parse + txToUniv + JSON.stringify", () =>
 );
 
 const text = stringify(objects) ?? "";
-if (toJsonText(objects) !== text)
+if (toJsonText(objects) !== text) {
   throw new Error("toJsonText differs from lossless-json stringify");
+}
 console.log(`JSON text: ${(text.length / 1e6).toFixed(2)} MB`);
 console.log(`full path: ${full.toFixed(1)} ms/block, ${Math.round((nTx / full) * 1000)} tx/s`);
+console.log(
+  `full via toJsonText: ${fast.toFixed(1)} ms/block, ${Math.round((nTx / fast) * 1000)} tx/s`,
+);
 console.log(
   `parse only: ${parseOnly.toFixed(1)} ms/block, ${Math.round((nTx / parseOnly) * 1000)} tx/s`,
 );
