@@ -21,6 +21,11 @@ export function decodeScriptNum(data: Uint8Array): number {
 export interface AsmOptions {
   /** Decode `[ALL]`-style sighash suffixes on signature-shaped pushes (Core does this for scriptSig). */
   sighashDecode?: boolean;
+  /**
+   * The script's hex when the caller has it already: pushes are then sliced out of it (V8 string
+   * slices share memory) instead of being hex-encoded a second time.
+   */
+  hex?: string;
 }
 
 /** Core's CScript::IsUnspendable. */
@@ -28,9 +33,15 @@ function isUnspendable(script: Uint8Array): boolean {
   return (script.length > 0 && script[0] === OP_RETURN) || script.length > MAX_SCRIPT_SIZE;
 }
 
+/** Hex of script[start, end), sliced from the script's hex when given. */
+function pushHex(script: Uint8Array, hex: string | undefined, start: number, end: number): string {
+  return hex === undefined ? toHex(script.subarray(start, end)) : hex.slice(2 * start, 2 * end);
+}
+
 /** Core's ScriptToAsmStr (core_write.cpp). */
 export function scriptToAsm(script: Uint8Array, opts: AsmOptions = {}): string {
   const decodeSighash = opts.sighashDecode === true && !isUnspendable(script);
+  const hex = opts.hex;
   const parts: string[] = [];
   let pc = 0;
   while (pc < script.length) {
@@ -46,9 +57,9 @@ export function scriptToAsm(script: Uint8Array, opts: AsmOptions = {}): string {
         parts.push(String(decodeScriptNum(data)));
       } else if (decodeSighash && isStrictSignature(data)) {
         const name = sighashToStr(data[data.length - 1]!);
-        parts.push(`${toHex(data.subarray(0, data.length - 1))}[${name}]`);
+        parts.push(`${pushHex(script, hex, op.end - data.length, op.end - 1)}[${name}]`);
       } else {
-        parts.push(toHex(data));
+        parts.push(pushHex(script, hex, op.end - data.length, op.end));
       }
     } else {
       parts.push(opcodeName(op.opcode));

@@ -66,9 +66,9 @@ export interface TxJson {
  */
 export function scriptPubKeyToJson(script: Uint8Array, network: Network): ScriptPubKeyJson {
   const sol = solve(script);
-  const asm = scriptToAsm(script);
-  const desc = inferDescriptorFromSolution(script, sol, network);
   const hex = toHex(script);
+  const asm = scriptToAsm(script, { hex });
+  const desc = inferDescriptorFromSolution(script, sol, network, hex);
   const address = solutionToAddress(sol, network);
   return address === undefined
     ? { asm, desc, hex, type: sol.type }
@@ -86,6 +86,11 @@ export interface TxToUnivOptions {
   includeHex?: boolean;
   /** TxToUniv's block_hash argument: adds `blockhash` before `hex` (getrawtransaction does not). */
   blockhash?: string;
+}
+
+function scriptSigJson(script: Uint8Array): { asm: string; hex: string } {
+  const hex = toHex(script);
+  return { asm: scriptToAsm(script, { sighashDecode: true, hex }), hex };
 }
 
 function witnessJson(witness: Uint8Array[]): string[] {
@@ -141,10 +146,7 @@ export function txToUniv(tx: Transaction, opts: TxToUnivOptions): TxJson {
     vin[i] = {
       txid: input.prevTxid,
       vout: input.vout,
-      scriptSig: {
-        asm: scriptToAsm(input.scriptSig, { sighashDecode: true }),
-        hex: toHex(input.scriptSig),
-      },
+      scriptSig: scriptSigJson(input.scriptSig),
       ...(witness === undefined ? {} : { txinwitness: witness }),
       ...(prevout === undefined ? {} : { prevout }),
       sequence: input.sequence,

@@ -8,6 +8,7 @@ import { toHex } from "../../src/bitcoin/hex.ts";
 import { computeMerkleRoot } from "../../src/bitcoin/merkle.ts";
 import { serializeTransaction } from "../../src/bitcoin/serialize.ts";
 import type { Transaction } from "../../src/bitcoin/transaction.ts";
+import { txToUniv } from "../../src/bitcoin/tx-json.ts";
 import { BLOCKS_DIR, loadAllRawBlocks, loadIndex, readBytes } from "./chain-data.ts";
 
 const index = loadIndex();
@@ -120,5 +121,43 @@ describe("blocks in data/chain/blocks", () => {
       prev = b.hash;
     }
     expect(prev).toBe("00000000d0a75c861fabf9ff7b92022f60e4afeed9331fe5aa073d8e4706fe3c");
+  });
+});
+
+describe("every block transaction renders as TxToUniv JSON", () => {
+  it("all 263 blocks, with the coinbase shape on index 0 only", () => {
+    let count = 0;
+    for (const { bytes } of blocks) {
+      const block = parseBlock(bytes);
+      for (const [i, tx] of block.transactions.entries()) {
+        const j = txToUniv(tx, { network: "mainnet" });
+        expect("coinbase" in j.vin[0]!).toBe(i === 0);
+        expect(j.hex).toBe(tx.hex);
+        for (const o of j.vout) expect(o.scriptPubKey.desc).toMatch(/#[02-9ac-hj-np-z]{8}$/);
+        count++;
+      }
+    }
+    expect(count).toBe(blocks.reduce((n, b) => n + parseBlock(b.bytes).transactions.length, 0));
+  });
+
+  it("951658 coinbase matches Core's coinbase_tx summary", () => {
+    const j = JSON.parse(readFileSync(join(BLOCKS_DIR, "bitcoin_mainnet_951658.json"), "utf8")) as {
+      coinbase_tx: {
+        version: number;
+        locktime: number;
+        sequence: number;
+        coinbase: string;
+        witness: string;
+      };
+    };
+    const cb = txToUniv(parseBlock(blocks.at(-1)!.bytes).transactions[0]!, { network: "mainnet" });
+    const vin = cb.vin[0] as { coinbase: string; txinwitness?: string[]; sequence: number };
+    expect([cb.version, cb.locktime, vin.sequence, vin.coinbase, vin.txinwitness]).toEqual([
+      j.coinbase_tx.version,
+      j.coinbase_tx.locktime,
+      j.coinbase_tx.sequence,
+      j.coinbase_tx.coinbase,
+      [j.coinbase_tx.witness],
+    ]);
   });
 });
