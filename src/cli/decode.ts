@@ -1,6 +1,4 @@
-import { parseTransaction } from "../bitcoin/index.ts";
-import type { Network } from "../bitcoin/network.ts";
-import { txToUniv } from "../bitcoin/tx-json.ts";
+import { type Network, parseTransaction, txToUniv } from "../bitcoin/index.ts";
 import { NETWORK_NAMES } from "../config/schema.ts";
 import { stringifyJson } from "../jsonrpc/json.ts";
 import type { CommandOutput } from "./commands.ts";

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { loadPrevoutsFile, type Prevout } from "../bitcoin/prevouts.ts";
+import { loadPrevoutsFile, type Prevout } from "../bitcoin/index.ts";
 import type { DevnetChain } from "./chain.ts";
 
 const PREVOUTS_FILE = fileURLToPath(

@@ -1,4 +1,5 @@
-import { isLosslessNumber, type LosslessNumber, parse, stringify } from "lossless-json";
+import { isLosslessNumber, type LosslessNumber, parse } from "lossless-json";
+import { toJsonText } from "../bitcoin/json-text.ts";
 
 /**
  * JSON as Bitcoin Core writes it: numbers keep their literal text (Core prints amounts as
@@ -11,10 +12,10 @@ export function parseJson(text: string): Json {
   return parse(text) as Json;
 }
 
+/** Compact JSON with number literals as they came (the codec's fast writer, same text as lossless-json). */
 export function stringifyJson(value: unknown): string {
-  const out = stringify(value);
-  if (out === undefined) throw new TypeError("value has no JSON form");
-  return out;
+  if (value === undefined) throw new TypeError("value has no JSON form");
+  return toJsonText(value);
 }
 
 export function isJsonNumber(value: unknown): value is JsonNumber {

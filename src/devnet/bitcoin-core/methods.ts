@@ -1,7 +1,10 @@
-import { parseTransaction, type Transaction } from "../../bitcoin/index.ts";
-import type { Network } from "../../bitcoin/network.ts";
-import type { Prevout } from "../../bitcoin/prevouts.ts";
-import { txToUniv } from "../../bitcoin/tx-json.ts";
+import {
+  type Network,
+  type Prevout,
+  parseTransaction,
+  type Transaction,
+  txToUniv,
+} from "../../bitcoin/index.ts";
 import type { NetworkName } from "../../config/schema.ts";
 import { isJsonNumber, type Json } from "../../jsonrpc/json.ts";
 import {
