@@ -105,6 +105,18 @@ export const configSchema = z.strictObject({
       getrawtransaction: priceTable.default({ default: 100, mainnet: 200 }),
     })
     .prefault({}),
+  /** The unified GraphQL API. */
+  graphql: z
+    .strictObject({
+      /** Transactions per JSON-RPC batch to the full node: N lookups make ceil(N / batchSize) round trips. */
+      batchSize: z.number().int().positive().max(1000).default(50),
+      /** Most items one list argument may name (transactions(txids:)). */
+      listItemsMax: z.number().int().positive().max(10_000).default(500),
+      depthMax: z.number().int().positive().max(100).default(12),
+      aliasesMax: z.number().int().positive().max(1000).default(30),
+      tokensMax: z.number().int().positive().max(100_000).default(5000),
+    })
+    .prefault({}),
   ledger: z
     .strictObject({
       /** A reservation older than this was orphaned by a crash; it is voided, never charged. */

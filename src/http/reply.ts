@@ -5,11 +5,19 @@ import type { JsonRpcId } from "../jsonrpc/types.ts";
 
 export interface HttpReply {
   status: number;
+  /** A JSON value (serialized with number literals kept), or bytes already encoded. */
   body: unknown;
+  /** When set, `body` is sent as these bytes with the headers given (content-type included). */
+  raw?: Uint8Array;
   headers?: Record<string, string>;
 }
 
 export function sendJson(res: ServerResponse, reply: HttpReply): void {
+  if (reply.raw) {
+    res.writeHead(reply.status, { "content-length": reply.raw.byteLength, ...reply.headers });
+    res.end(reply.raw);
+    return;
+  }
   const text = stringifyJson(reply.body);
   res.writeHead(reply.status, {
     "content-type": "application/json",
@@ -40,5 +48,13 @@ export function plainFailure(error: GatewayError): HttpReply {
   return {
     status: httpStatusOf(error.code),
     body: { error: { code: error.code, message: error.message, ...error.data } },
+  };
+}
+
+/** A gateway failure on the GraphQL route: a GraphQL error response, our status. */
+export function graphqlFailure(error: GatewayError): HttpReply {
+  return {
+    status: httpStatusOf(error.code),
+    body: { errors: [{ message: error.message, extensions: { code: error.code, ...error.data } }] },
   };
 }

@@ -7,16 +7,31 @@ import { authenticate, tokenHint } from "../auth/tokens.ts";
 import { runDbCommand } from "../cli/commands.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { gatewayError } from "../errors/codes.ts";
+import { handleGateway } from "../graphql/route.ts";
 import { insertAudit } from "../ledger/audit.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
 import { BodyTooLarge, readBody } from "./body.ts";
-import { type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
+import { graphqlFailure, type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
 
-type RouteHandler = (ctx: CallContext, body: string) => Promise<HttpReply>;
+/** What a backend route gets: its context, the body read within limits, and the request itself. */
+export type RouteHandler = (
+  ctx: CallContext,
+  body: string,
+  req: IncomingMessage,
+) => Promise<HttpReply>;
 
-/** Backends served so far; a configured segment without a handler answers 404 like any unknown. */
-const HANDLERS: Partial<Record<BackendKind, RouteHandler>> = {
-  node: handleNodeRpc,
+interface Route {
+  handler: RouteHandler;
+  methods: readonly string[];
+  /** How failures before the handler (401, 405, 413) are worded: the route's own protocol. */
+  protocol: "jsonrpc" | "graphql";
+}
+
+/** Backends served so far; a configured segment without a route answers 404 like any unknown. */
+const ROUTES: Partial<Record<BackendKind, Route>> = {
+  node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
+  // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
+  gateway: { handler: handleGateway, methods: ["GET", "POST"], protocol: "graphql" },
 };
 
 export interface RunningServer {
@@ -87,9 +102,13 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       "request",
     );
   });
-  if (req.method !== "POST") {
-    res.setHeader("allow", "POST");
-    return sendJson(res, jsonRpcFailure(gatewayError("METHOD_NOT_ALLOWED", "use POST")));
+  const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
+  if (!route.methods.includes(req.method ?? "")) {
+    res.setHeader("allow", route.methods.join(", "));
+    return sendJson(
+      res,
+      failure(gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`)),
+    );
   }
   const owner = await authenticate(app.db, route.token);
   if (!owner) {
@@ -108,7 +127,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     });
     return sendJson(
       res,
-      jsonRpcFailure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")),
+      failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")),
     );
   }
   let body: string;
@@ -119,7 +138,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       res.setHeader("connection", "close");
       return sendJson(
         res,
-        jsonRpcFailure(
+        failure(
           gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`),
         ),
       );
@@ -135,7 +154,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     network: route.network,
     startedAt: started,
   };
-  return sendJson(res, await route.handler(ctx, body));
+  return sendJson(res, await route.handler(ctx, body, req));
 }
 
 /** The CLI's commands, run against the store this process holds (see app/admin.ts). */
@@ -155,7 +174,7 @@ function matchRoute(app: App, parts: string[]) {
     (kind) => app.config.backends[kind] === segment,
   );
   if (!backend) return null;
-  const handler = HANDLERS[backend];
-  if (!handler || !app.config.networks.includes(network as NetworkName)) return null;
-  return { backend, segment, network: network as NetworkName, token, handler };
+  const route = ROUTES[backend];
+  if (!route || !app.config.networks.includes(network as NetworkName)) return null;
+  return { backend, segment, network: network as NetworkName, token, ...route };
 }

@@ -3,9 +3,10 @@ import { toJsonText } from "../bitcoin/json-text.ts";
 
 /**
  * JSON as Bitcoin Core writes it: numbers keep their literal text (Core prints amounts as
- * `0.00100000`; JSON.parse would turn that into 0.001 and lose the faithful form).
+ * `0.00100000`; JSON.parse would turn that into 0.001 and lose the faithful form). Parsed values
+ * never hold JS numbers; values we build may.
  */
-export type Json = null | boolean | string | JsonNumber | Json[] | { [key: string]: Json };
+export type Json = null | boolean | string | number | JsonNumber | Json[] | { [key: string]: Json };
 export type JsonNumber = LosslessNumber;
 
 export function parseJson(text: string): Json {

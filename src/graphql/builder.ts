@@ -1,0 +1,30 @@
+import SchemaBuilder from "@pothos/core";
+import type { GraphQLContext } from "./context.ts";
+
+/** Price-list annotation on a field: what one resolution costs, and how many an argument asks for. */
+export interface FieldCost {
+  /** Price-list method (config `pricing` key) charged per item. */
+  method: string;
+  /** Argument holding a list whose length is the item count; absent means one item. */
+  listArg?: string;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  DefaultFieldNullability: false;
+  Scalars: {
+    TxId: { Input: string; Output: string };
+    BlockHash: { Input: string; Output: string };
+    Hex: { Input: string; Output: string };
+    Satoshis: { Input: bigint; Output: bigint };
+    BtcAmount: { Input: string; Output: string };
+    DateTime: { Input: Date; Output: Date };
+    UInt32: { Input: number; Output: number };
+    Credits: { Input: number; Output: number };
+  };
+}>({
+  // Fields are non-null unless they say otherwise: the schema tells clients what may be missing.
+  defaultFieldNullability: false,
+});
+
+builder.queryType({});

@@ -1,0 +1,96 @@
+import DataLoader from "dataloader";
+import { GraphQLError } from "graphql";
+import type { App } from "../app/context.ts";
+import { fromHex, type Prevout, parseAmount, parseTransaction } from "../bitcoin/index.ts";
+import type { NetworkName } from "../config/schema.ts";
+import { gatewayError } from "../errors/codes.ts";
+import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
+import { priceOf } from "../pricing/prices.ts";
+import type { Meter } from "./context.ts";
+import { fromGatewayError, fromNodeError } from "./errors.ts";
+import type { BlockPosition, TransactionModel } from "./models.ts";
+
+const num = (v: Json | undefined): number | undefined =>
+  isJsonNumber(v) ? Number(v.value) : undefined;
+
+/** What getrawtransaction verbosity 1 or 2 says, turned into the Transaction type's model. */
+export function modelFromVerbose(result: Json, network: NetworkName): TransactionModel {
+  if (!isJsonObject(result) || typeof result.hex !== "string") {
+    throw new GraphQLError("the full node's answer has no hex", {
+      extensions: { code: "UPSTREAM_BAD_RESPONSE" },
+    });
+  }
+  const tx = parseTransaction(fromHex(result.hex));
+  let block: BlockPosition | null = null;
+  if (typeof result.blockhash === "string") {
+    block = {
+      hash: result.blockhash,
+      confirmations: num(result.confirmations) ?? 0,
+      time: num(result.time) ?? 0,
+      blocktime: num(result.blocktime) ?? 0,
+    };
+  }
+  let prevouts: (Prevout | undefined)[] | null = null;
+  if (Array.isArray(result.vin)) {
+    prevouts = result.vin.map((vin) => {
+      if (!isJsonObject(vin) || !isJsonObject(vin.prevout)) return undefined;
+      const p = vin.prevout;
+      const spk = isJsonObject(p.scriptPubKey) ? p.scriptPubKey.hex : undefined;
+      if (!isJsonNumber(p.value) || typeof spk !== "string") return undefined;
+      return {
+        valueSats: parseAmount(p.value.value),
+        scriptPubKey: fromHex(spk),
+        height: num(p.height) ?? 0,
+        coinbase: p.generated === true,
+      };
+    });
+    if (prevouts.every((p) => p === undefined)) prevouts = null;
+  }
+  return { tx, network, origin: "FULL_NODE", block, prevouts };
+}
+
+/**
+ * Transactions from the full node, per request: keys are deduplicated, and each batch of up to
+ * `batchSize` keys is one JSON-RPC batch (one round trip). Every call the node answered — a miss
+ * (-5) included — is metered for the charge; calls that never got an answer are not.
+ */
+export function nodeTransactionLoader(
+  app: App,
+  network: NetworkName,
+  meter: Meter,
+  wantsPrevouts: () => boolean,
+): DataLoader<string, TransactionModel | GraphQLError | null> {
+  const price = priceOf(app.config, "getrawtransaction", network) ?? 0;
+  return new DataLoader(
+    async (txids) => {
+      const pool = app.nodes.get(network);
+      if (!pool) {
+        const err = fromGatewayError(
+          gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network"),
+        );
+        return txids.map(() => err);
+      }
+      const verbosity = wantsPrevouts() ? 2 : 1;
+      const out = await pool.batch(
+        txids.map((txid) => ({ method: "getrawtransaction", params: [txid, verbosity] })),
+      );
+      if (!out.ok) return txids.map(() => fromGatewayError(out.error));
+      const used = meter.calls.get("getrawtransaction") ?? { count: 0, price };
+      used.count += txids.length;
+      meter.calls.set("getrawtransaction", used);
+      return out.answers.map((answer) => {
+        if ("error" in answer) return answer.error.code === -5 ? null : fromNodeError(answer.error);
+        try {
+          return modelFromVerbose(answer.result, network);
+        } catch (err) {
+          return err instanceof GraphQLError
+            ? err
+            : new GraphQLError("the full node's transaction could not be decoded", {
+                extensions: { code: "UPSTREAM_BAD_RESPONSE" },
+              });
+        }
+      });
+    },
+    { maxBatchSize: app.config.graphql.batchSize },
+  );
+}

@@ -1,0 +1,20 @@
+import type { Network, Prevout, Transaction } from "../bitcoin/index.ts";
+
+/** Where a transaction's block position came from; absent for mempool and locally decoded ones. */
+export interface BlockPosition {
+  hash: string;
+  confirmations: number;
+  time: number;
+  blocktime: number;
+}
+
+/** The backing value of the GraphQL Transaction type: the parsed bytes plus what the node said. */
+export interface TransactionModel {
+  tx: Transaction;
+  network: Network;
+  /** "FULL_NODE" when fetched; "DECODED" for decodeTransaction's caller-held bytes. */
+  origin: "FULL_NODE" | "DECODED";
+  block: BlockPosition | null;
+  /** Spent outputs by input index, when the node gave them (verbosity 2). */
+  prevouts: (Prevout | undefined)[] | null;
+}

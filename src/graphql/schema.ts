@@ -1,0 +1,13 @@
+import { lexicographicSortSchema, printSchema } from "graphql";
+import { builder } from "./builder.ts";
+import "./scalars.ts";
+import "./types/account.ts";
+import "./types/transaction-queries.ts";
+
+/** The unified API's schema, built once per process from the Pothos definitions. */
+export const gatewaySchema = builder.toSchema();
+
+/** The SDL committed as schema/gateway.graphql (codegen's input; a test fails when it drifts). */
+export function printGatewaySchema(): string {
+  return `${printSchema(lexicographicSortSchema(gatewaySchema))}\n`;
+}

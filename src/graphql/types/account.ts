@@ -1,0 +1,140 @@
+import { findAccount } from "../../accounts/accounts.ts";
+import { type Cycle, cycleAt, cycleContaining } from "../../billing/cycles.ts";
+import { type AuditRow, latestAudit } from "../../ledger/audit.ts";
+import { builder } from "../builder.ts";
+
+interface AccountModel {
+  id: number;
+  name: string;
+  createdAt: Date;
+  balance: number;
+  held: number;
+}
+
+interface CycleModel extends Cycle {
+  accountId: number;
+}
+
+export const AuditRecordRef = builder.objectRef<AuditRow>("AuditRecord").implement({
+  description: "One call as the audit log keeps it.",
+  fields: (t) => ({
+    id: t.id({ resolve: (r) => String(r.id) }),
+    at: t.field({ type: "DateTime", resolve: (r) => r.at }),
+    backend: t.string({ resolve: (r) => r.backend }),
+    network: t.string({ resolve: (r) => r.network }),
+    method: t.string({ resolve: (r) => r.method }),
+    outcome: t.string({ resolve: (r) => r.outcome }),
+    errorCode: t.string({ nullable: true, resolve: (r) => r.error_code }),
+    httpStatus: t.int({ resolve: (r) => r.http_status }),
+    estimatedCc: t.field({ type: "Credits", resolve: (r) => r.estimated_cc }),
+    chargedCc: t.field({ type: "Credits", resolve: (r) => r.charged_cc }),
+    complexity: t.int({
+      nullable: true,
+      description: "Graph queries' complexity score.",
+      resolve: (r) => r.complexity,
+    }),
+    durationMs: t.int({ nullable: true, resolve: (r) => r.duration_ms }),
+  }),
+});
+
+const UsageRow = builder
+  .objectRef<{ backend: string; network: string; method: string; calls: number; charged: number }>(
+    "UsageRow",
+  )
+  .implement({
+    fields: (t) => ({
+      backend: t.string({ resolve: (r) => r.backend }),
+      network: t.string({ resolve: (r) => r.network }),
+      method: t.string({ resolve: (r) => r.method }),
+      calls: t.int({ resolve: (r) => r.calls }),
+      chargedCc: t.field({ type: "Credits", resolve: (r) => r.charged }),
+    }),
+  });
+
+export const CycleRef = builder.objectRef<CycleModel>("BillingCycle").implement({
+  description: "A billing cycle: monthly from the account's creation day (UTC).",
+  fields: (t) => ({
+    index: t.int({ description: "0 for the account's first cycle.", resolve: (c) => c.index }),
+    start: t.field({ type: "DateTime", resolve: (c) => c.start }),
+    end: t.field({ type: "DateTime", description: "Exclusive.", resolve: (c) => c.end }),
+    usage: t.field({
+      type: [UsageRow],
+      description: "Calls and credits by backend, network and method, from the audit log.",
+      resolve: async (c, _args, ctx) => {
+        const { rows } = await ctx.app.db.query<{
+          backend: string;
+          network: string;
+          method: string;
+          calls: number;
+          charged: number;
+        }>(
+          `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+           FROM audit_records WHERE account_id = $1 AND at >= $2 AND at < $3
+           GROUP BY backend, network, method ORDER BY backend, network, method`,
+          [c.accountId, c.start, c.end],
+        );
+        return rows;
+      },
+    }),
+  }),
+});
+
+export const AccountRef = builder.objectRef<AccountModel>("Account").implement({
+  description: "The account that owns the token in the route.",
+  fields: (t) => ({
+    name: t.string({ resolve: (a) => a.name }),
+    createdAt: t.field({ type: "DateTime", resolve: (a) => a.createdAt }),
+    balance: t.field({
+      type: "Credits",
+      description: "Granted − charged.",
+      resolve: (a) => a.balance,
+    }),
+    held: t.field({
+      type: "Credits",
+      description: "Reserved by calls in flight.",
+      resolve: (a) => a.held,
+    }),
+    available: t.field({
+      type: "Credits",
+      description: "What the next call can spend.",
+      resolve: (a) => a.balance - a.held,
+    }),
+    cycle: t.field({
+      type: CycleRef,
+      description: "The current billing cycle.",
+      resolve: (a) => ({ ...cycleContaining(a.createdAt, new Date()), accountId: a.id }),
+    }),
+    cycles: t.field({
+      type: [CycleRef],
+      description: "Cycles so far, newest first.",
+      args: { last: t.arg.int({ defaultValue: 12 }) },
+      resolve: (a, { last }) => {
+        const current = cycleContaining(a.createdAt, new Date()).index;
+        const count = Math.max(0, Math.min(last ?? 12, 120, current + 1));
+        return Array.from({ length: count }, (_, i) => ({
+          ...cycleAt(a.createdAt, current - i),
+          accountId: a.id,
+        }));
+      },
+    }),
+    auditRecords: t.field({
+      type: [AuditRecordRef],
+      description: "The latest audit records, newest first.",
+      args: { limit: t.arg.int({ defaultValue: 20 }) },
+      resolve: (a, { limit }, ctx) =>
+        latestAudit(ctx.app.db, a.id, Math.max(1, Math.min(limit ?? 20, 500))),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  account: t.field({
+    type: AccountRef,
+    description: "Your account: balance, billing cycles and usage, latest calls. Free.",
+    resolve: async (_root, _args, ctx) => {
+      const account = await findAccount(ctx.app.db, ctx.owner.accountId);
+      if (!account) throw new Error("token owner vanished");
+      return account;
+    },
+  }),
+}));

@@ -1,0 +1,80 @@
+import {
+  type Network,
+  type ScriptType,
+  scriptPubKeyToJson,
+  scriptToAsm,
+  toHex,
+} from "../../bitcoin/index.ts";
+import { builder } from "../builder.ts";
+
+const SCRIPT_TYPES: Record<ScriptType, string> = {
+  pubkey: "Pay to a bare public key",
+  pubkeyhash: "P2PKH",
+  scripthash: "P2SH",
+  multisig: "Bare multisig",
+  nulldata: "OP_RETURN data carrier",
+  witness_v0_keyhash: "P2WPKH",
+  witness_v0_scripthash: "P2WSH",
+  witness_v1_taproot: "P2TR",
+  anchor: "Pay to anchor (P2A)",
+  witness_unknown: "A witness program of an unknown version",
+  nonstandard: "None of the above",
+};
+
+export const ScriptTypeEnum = builder.enumType("ScriptType", {
+  description: "Bitcoin Core's script types (the `type` of a scriptPubKey), upper-cased.",
+  values: Object.fromEntries(
+    Object.entries(SCRIPT_TYPES).map(([core, description]) => [
+      core.toUpperCase(),
+      { value: core, description },
+    ]),
+  ) as Record<string, { value: ScriptType; description: string }>,
+});
+
+/** An output script with the network its address is written for. */
+export interface LockingScript {
+  script: Uint8Array;
+  network: Network;
+}
+
+export const ScriptPubKey = builder.objectRef<LockingScript>("ScriptPubKey").implement({
+  description: "An output's locking script, decoded as Core's scriptPubKey object.",
+  fields: (t) => {
+    // Decoding is done once per script and shared by the fields asking for it.
+    const decoded = new WeakMap<LockingScript, ReturnType<typeof scriptPubKeyToJson>>();
+    const json = (s: LockingScript) => {
+      let d = decoded.get(s);
+      if (!d) {
+        d = scriptPubKeyToJson(s.script, s.network);
+        decoded.set(s, d);
+      }
+      return d;
+    };
+    return {
+      asm: t.string({ resolve: (s) => json(s).asm }),
+      hex: t.field({ type: "Hex", resolve: (s) => json(s).hex }),
+      desc: t.string({
+        description: "Output descriptor with its checksum.",
+        resolve: (s) => json(s).desc,
+      }),
+      type: t.field({ type: ScriptTypeEnum, resolve: (s) => json(s).type }),
+      address: t.string({
+        nullable: true,
+        description:
+          "For the network asked about; null where the script has no address (bare pubkey, OP_RETURN…).",
+        resolve: (s) => json(s).address ?? null,
+      }),
+    };
+  },
+});
+
+export const ScriptSig = builder.objectRef<Uint8Array>("ScriptSig").implement({
+  description: "An input's unlocking script.",
+  fields: (t) => ({
+    asm: t.string({
+      description: "As Core prints it, signature hash types decoded ([ALL], [NONE|ANYONECANPAY]…).",
+      resolve: (s) => scriptToAsm(s, { sighashDecode: true }),
+    }),
+    hex: t.field({ type: "Hex", resolve: (s) => toHex(s) }),
+  }),
+});

@@ -1,0 +1,61 @@
+import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { createYoga, type YogaServerInstance } from "graphql-yoga";
+import type { Config } from "../config/schema.ts";
+import type { GraphQLContext } from "./context.ts";
+import { costPlugin } from "./cost/plugin.ts";
+import { errorCodesPlugin, maskError } from "./plugins/error-codes.ts";
+import { gatewaySchema } from "./schema.ts";
+
+/** The endpoint path Yoga sees; the route rewrites /<gateway>/<network>/<token> onto it. */
+export const YOGA_PATH = "/graphql";
+
+/**
+ * The unified API's server. The plugin array is the request pipeline, in order:
+ *  1. graphql-armor — token, depth and alias limits at parse/validate time, before any cost is
+ *     estimated (a hostile document is refused cheaply, and never reaches the ledger);
+ *  2. error codes — parse and validation failures get a code from our closed set;
+ *  3. cost — estimate, reserve (429 before any body), execute, settle and audit, extensions.cost.
+ * Per-request state (account, loaders, meter) arrives as the server context from the route.
+ */
+export function createGatewayYoga(config: Config): YogaServerInstance<GraphQLContext, object> {
+  return createYoga<GraphQLContext>({
+    schema: gatewaySchema,
+    graphqlEndpoint: YOGA_PATH,
+    // Served from the package, not a CDN: GraphiQL works offline, with the token's path applied.
+    renderGraphiQL,
+    graphiql: (_request, ctx) => ({
+      endpoint: ctx.publicPath,
+      title: `blockgate — ${ctx.network}`,
+      defaultQuery: DEFAULT_QUERY,
+    }),
+    landingPage: false,
+    batching: false,
+    logging: false,
+    maskedErrors: { maskError },
+    plugins: [
+      EnvelopArmorPlugin({
+        maxTokens: { n: config.graphql.tokensMax },
+        maxDepth: { n: config.graphql.depthMax, ignoreIntrospection: true },
+        maxAliases: { n: config.graphql.aliasesMax },
+        maxDirectives: { n: 50 },
+        costLimit: { enabled: false }, // our cost plugin prices and limits by credits instead
+        blockFieldSuggestion: { enabled: false }, // the schema is public (introspection is on)
+      }),
+      errorCodesPlugin(),
+      costPlugin(),
+    ],
+  });
+}
+
+const DEFAULT_QUERY = `# blockgate: one GraphQL API over Bitcoin. Try it:
+query FirstPayment {
+  transaction(txid: "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16") {
+    txid
+    status
+    confirmations
+    outputs { n value { btc sats } scriptPubKey { type address } }
+  }
+  account { available }
+}
+`;
