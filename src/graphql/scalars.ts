@@ -6,7 +6,7 @@ const HEX64 = /^[0-9a-fA-F]{64}$/;
 function hash64(name: string, what: string) {
   const parse = (value: unknown): string => {
     if (typeof value !== "string" || !HEX64.test(value)) {
-      throw new GraphQLError(`${name} must be 64 hexadecimal characters (${what})`, {
+      throw new GraphQLError(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
         extensions: { code: "BAD_USER_INPUT" },
       });
     }
@@ -20,8 +20,8 @@ function hash64(name: string, what: string) {
   });
 }
 
-export const TxIdScalar = hash64("TxId", "a transaction id");
-export const BlockHashScalar = hash64("BlockHash", "a block hash");
+export const TxIdScalar = hash64("TxId", "A transaction id");
+export const BlockHashScalar = hash64("BlockHash", "A block hash");
 
 builder.scalarType("Hex", {
   description: "Bytes as lowercase hexadecimal, two characters a byte.",

@@ -6,6 +6,7 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
   GraphQLSkipDirective,
+  getArgumentValues,
   getDirectiveValues,
   getNamedType,
   getNullableType,
@@ -16,7 +17,6 @@ import {
   Kind,
   type SelectionSetNode,
 } from "graphql";
-import { getArgumentValues } from "graphql/execution/values.js";
 import type { FieldCost } from "../builder.ts";
 
 export interface CostItem {

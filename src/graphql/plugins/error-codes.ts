@@ -47,8 +47,21 @@ export function errorCodesPlugin(): Plugin {
   };
 }
 
-/** Unexpected errors are masked (their detail stays in our logs) and coded INTERNAL. */
+/**
+ * Unexpected errors are masked and coded INTERNAL. GraphQL's own errors pass unmasked; those
+ * without a code by now (validation rules report some outside onValidate's result, graphql-armor's
+ * among them) are coded here, so no error leaves without one.
+ */
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const masked = yogaMaskError(error, message, isDev);
-  return masked instanceof GraphQLError ? withCode(masked, "INTERNAL") : masked;
+  if (!(masked instanceof GraphQLError)) return masked;
+  if (masked !== error) {
+    return new GraphQLError(masked.message, {
+      nodes: masked.nodes,
+      positions: masked.positions,
+      path: masked.path,
+      extensions: { code: "INTERNAL" },
+    });
+  }
+  return withCode(masked, isLimit(masked) ? "LIMIT_EXCEEDED" : "GRAPHQL_VALIDATION_FAILED");
 }

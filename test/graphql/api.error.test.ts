@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import { gql } from "../support/graphql.ts";
+import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway("pglite", {
+    server: { port: 0, bodyBytesMax: 16_384 },
+    graphql: { depthMax: 4, aliasesMax: 3, listItemsMax: 10 },
+  });
+});
+afterAll(() => t.close());
+
+const txids = () =>
+  [...loadDevnetChain().byHash.values()]
+    .find((b) => b.height === 277647)!
+    .block.transactions.slice(0, 5)
+    .map((x) => x.txid);
+
+describe("credits", () => {
+  it("an account that can pay for 3 lookups asking for 5 gets 429 and no data; balance untouched", async () => {
+    const { id, token } = await t.account("three", 3 * 200);
+    const calls = t.devnet.cores.get("mainnet")!.stats.calls;
+    const res = await gql(
+      `${t.url}/gateway/mainnet/${token}`,
+      "query($t: [TxId!]!) { transactions(txids: $t) { txid } }",
+      { t: txids() },
+    );
+    expect(res.status).toBe(429);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors![0]!.extensions).toMatchObject({
+      code: "INSUFFICIENT_CREDITS",
+      balance: 600,
+      required: 1000,
+    });
+    expect(t.devnet.cores.get("mainnet")!.stats.calls).toBe(calls);
+    const { rows } = await t.gateway.app.db.query<{ balance: number; held: number }>(
+      "SELECT balance, held FROM accounts WHERE id = $1",
+      [id],
+    );
+    expect(rows[0]).toEqual({ balance: 600, held: 0 });
+  });
+
+  it("{ __typename } costs 0 and is never blocked, even at a zero balance", async () => {
+    const { token } = await t.account("broke", 0);
+    const res = await gql(
+      `${t.url}/gateway/mainnet/${token}`,
+      "{ __typename account { available } }",
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ __typename: "Query", account: { available: 0 } });
+    expect(res.body.extensions?.cost).toEqual({ estimated: 0, actual: 0, charged: 0, balance: 0 });
+  });
+
+  it("an upstream that is down is not charged", async () => {
+    const { token } = await t.account("down", 1000);
+    const core = t.devnet.cores.get("regtest")!;
+    await core.close();
+    const res = await gql(
+      `${t.url}/gateway/regtest/${token}`,
+      `{ transaction(txid: "${HAL_TXID}") { txid } }`,
+    );
+    expect(res.body.data).toEqual({ transaction: null });
+    expect(res.body.errors![0]!.extensions!.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(res.body.extensions?.cost).toMatchObject({
+      estimated: 100,
+      actual: 0,
+      charged: 0,
+      balance: 1000,
+    });
+  });
+});
+
+describe("bad input and limits get clear, coded errors", () => {
+  let url: string;
+  beforeAll(async () => {
+    url = `${t.url}/gateway/mainnet/${(await t.account("limits", 100_000)).token}`;
+  });
+
+  it("a malformed TxId", async () => {
+    const res = await gql(url, '{ transaction(txid: "xyz") { txid } }');
+    expect(res.body.errors![0]!.extensions!.code).toBe("BAD_USER_INPUT");
+    expect(res.body.errors![0]!.message).toContain("TxId must be 64 hexadecimal characters");
+  });
+
+  it("a syntax error", async () => {
+    const res = await gql(url, "{ transaction(");
+    expect(res.status).toBe(400);
+    expect(res.body.errors![0]!.extensions!.code).toBe("GRAPHQL_PARSE_FAILED");
+  });
+
+  it("depth, aliases and list sizes", async () => {
+    const fine = await gql(
+      url,
+      `{ transaction(txid: "${HAL_TXID}") { outputs { scriptPubKey { type } } } }`,
+    );
+    expect(fine.body.errors).toBeUndefined();
+    const deep = await gql(
+      url,
+      `{ transaction(txid: "${HAL_TXID}") { inputs { prevout { scriptPubKey { type } } } } }`,
+    );
+    expect(deep.body.errors![0]!.extensions!.code).toBe("LIMIT_EXCEEDED");
+    const aliases = await gql(
+      url,
+      "{ a: account { name } b: account { name } c: account { name } d: account { name } }",
+    );
+    expect(aliases.body.errors![0]!.extensions!.code).toBe("LIMIT_EXCEEDED");
+    const list = await gql(url, "query($t: [TxId!]!) { transactions(txids: $t) { txid } }", {
+      t: Array.from({ length: 11 }, () => HAL_TXID),
+    });
+    expect(list.body.errors![0]).toMatchObject({
+      extensions: { code: "LIMIT_EXCEEDED", limit: 10 },
+    });
+  });
+
+  it("a body over the limit: 413 in GraphQL's shape", async () => {
+    const res = await gql(url, `{ __typename } # ${"x".repeat(20_000)}`);
+    expect(res.status).toBe(413);
+    expect(res.body.errors![0]!.extensions!.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("an unknown token: 401 in GraphQL's shape", async () => {
+    const res = await gql(`${t.url}/gateway/mainnet/bgt_${"x".repeat(43)}`, "{ __typename }");
+    expect(res.status).toBe(401);
+    expect(res.body.errors![0]!.extensions!.code).toBe("UNAUTHENTICATED");
+  });
+});
