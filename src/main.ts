@@ -31,6 +31,7 @@ async function main(): Promise<void> {
       `  -d '{"jsonrpc":"2.0","id":1,"method":"getrawtransaction","params":["f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"]}'`,
       "",
       "Then see what it cost: npm run cli -- usage demo",
+      `Explore the unified GraphQL API in a browser (GraphiQL): ${gateway.url}/${config.backends.gateway}/mainnet/${demo.token}`,
     );
   }
   process.stdout.write(`${lines.join("\n")}\n`);

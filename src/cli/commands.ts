@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { AccountExists, createAccount, findAccount, listAccounts } from "../accounts/accounts.ts";
 import { issueToken, listTokens, revokeToken } from "../auth/tokens.ts";
 import type { Database } from "../db/database.ts";
-import { latestAudit } from "../ledger/audit.ts";
+import { latestAudit, usageByMethod } from "../ledger/audit.ts";
 import { checkLedger, grantCredits } from "../ledger/ledger.ts";
 
 /** A command's result: text for the terminal and an exit code. */
@@ -157,17 +157,7 @@ async function usage(
 ): Promise<string> {
   const owner = await account(db, ref);
   const limit = limitText ? positiveInt(limitText, "--limit") : 10;
-  const { rows: totals } = await db.query<{
-    backend: string;
-    network: string;
-    method: string;
-    calls: number;
-    charged: number;
-  }>(
-    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 GROUP BY backend, network, method ORDER BY 1, 2, 3`,
-    [owner.id],
-  );
+  const totals = await usageByMethod(db, owner.id);
   const latest = await latestAudit(db, owner.id, limit);
   const lines = [
     `account ${owner.name} (id ${owner.id}): balance ${owner.balance} CC, held ${owner.held} CC, available ${owner.balance - owner.held} CC`,

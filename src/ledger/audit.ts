@@ -26,6 +26,33 @@ export interface AuditInput {
   durationMs?: number | null;
 }
 
+/** Who made a call and where: what every audit record of a request shares. */
+export interface AuditSubject {
+  requestId: string;
+  owner: { accountId: number; tokenId: number };
+  backendSegment: string;
+  network: string;
+  startedAt: number;
+}
+
+/** The audit record of one call of `subject`'s request, its duration measured now. */
+export function auditRecord(
+  subject: AuditSubject,
+  fields: Pick<AuditInput, "method" | "outcome" | "httpStatus" | "estimatedCc" | "chargedCc"> &
+    Partial<Pick<AuditInput, "errorCode" | "complexity" | "upstream">>,
+): AuditInput {
+  return {
+    requestId: subject.requestId,
+    accountId: subject.owner.accountId,
+    tokenId: subject.owner.tokenId,
+    backend: subject.backendSegment,
+    network: subject.network,
+    errorCode: null,
+    ...fields,
+    durationMs: Date.now() - subject.startedAt,
+  };
+}
+
 export async function insertAudit(db: Queryable, r: AuditInput): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
@@ -78,6 +105,29 @@ export async function latestAudit(
        http_status, estimated_cc, charged_cc, complexity, duration_ms
      FROM audit_records WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
     [accountId, limit],
+  );
+  return rows;
+}
+
+export interface UsageRow {
+  backend: string;
+  network: string;
+  method: string;
+  calls: number;
+  charged: number;
+}
+
+/** Calls and credits by backend, network and method, from the audit log; optionally a time range. */
+export async function usageByMethod(
+  db: Queryable,
+  accountId: number,
+  range?: { start: Date; end: Date },
+): Promise<UsageRow[]> {
+  const { rows } = await db.query<UsageRow>(
+    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 AND ($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)
+     GROUP BY backend, network, method ORDER BY backend, network, method`,
+    [accountId, range?.start ?? null, range?.end ?? null],
   );
   return rows;
 }

@@ -1,5 +1,6 @@
 import type { CallContext } from "../app/context.ts";
 import { type GatewayError, gatewayError, httpStatusOf, jsonRpcCodeOf } from "../errors/codes.ts";
+import { creditHeaders } from "../http/credit-headers.ts";
 import type { HttpReply } from "../http/reply.ts";
 import {
   legacyErrorStatus,
@@ -10,7 +11,7 @@ import {
 } from "../jsonrpc/envelope.ts";
 import type { Json } from "../jsonrpc/json.ts";
 import type { RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
-import type { AuditInput, Outcome } from "../ledger/audit.ts";
+import { type AuditInput, auditRecord, type Outcome } from "../ledger/audit.ts";
 import { reserve, settle } from "../ledger/ledger.ts";
 import { priceOf } from "../pricing/prices.ts";
 import { checkGetRawTransaction } from "./node-methods.ts";
@@ -248,12 +249,7 @@ function audit(
   chargedCc: number,
   upstream: string | null = null,
 ): AuditInput {
-  return {
-    requestId: ctx.requestId,
-    accountId: ctx.owner.accountId,
-    tokenId: ctx.owner.tokenId,
-    backend: ctx.backendSegment,
-    network: ctx.network,
+  return auditRecord(ctx, {
     method,
     outcome,
     errorCode,
@@ -261,14 +257,5 @@ function audit(
     estimatedCc,
     chargedCc,
     upstream,
-    durationMs: Date.now() - ctx.startedAt,
-  };
-}
-
-export function creditHeaders(estimated: number, charged: number, balance: number) {
-  return {
-    "x-credits-estimated": String(estimated),
-    "x-credits-charged": String(charged),
-    "x-credits-balance": String(balance),
-  };
+  });
 }

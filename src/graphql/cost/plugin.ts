@@ -1,6 +1,7 @@
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import type { AuditInput, Outcome } from "../../ledger/audit.ts";
+import { creditHeaders } from "../../http/credit-headers.ts";
+import { type AuditInput, auditRecord, type Outcome } from "../../ledger/audit.ts";
 import { reserve, settle } from "../../ledger/ledger.ts";
 import { priceOf } from "../../pricing/prices.ts";
 import type { GraphQLContext } from "../context.ts";
@@ -11,20 +12,7 @@ export function graphqlAudit(
   outcome: Outcome,
   fields: { errorCode?: string | null; httpStatus: number; estimatedCc: number; chargedCc: number },
 ): AuditInput {
-  return {
-    requestId: ctx.requestId,
-    accountId: ctx.owner.accountId,
-    tokenId: ctx.owner.tokenId,
-    backend: ctx.backendSegment,
-    network: ctx.network,
-    method: "graphql",
-    outcome,
-    errorCode: fields.errorCode ?? null,
-    httpStatus: fields.httpStatus,
-    estimatedCc: fields.estimatedCc,
-    chargedCc: fields.chargedCc,
-    durationMs: Date.now() - ctx.startedAt,
-  };
+  return auditRecord(ctx, { method: "graphql", outcome, ...fields });
 }
 
 /**
@@ -160,16 +148,4 @@ function isSingleResult(result: unknown): result is ExecutionResult {
 function firstCode(result: ExecutionResult): string | null {
   const code = result.errors?.[0]?.extensions?.code;
   return typeof code === "string" ? code : null;
-}
-
-export function creditHeaders(
-  estimated: number,
-  charged: number,
-  balance: number,
-): Record<string, string> {
-  return {
-    "x-credits-estimated": String(estimated),
-    "x-credits-charged": String(charged),
-    "x-credits-balance": String(balance),
-  };
 }

@@ -1,6 +1,11 @@
 import { findAccount } from "../../accounts/accounts.ts";
 import { type Cycle, cycleAt, cycleContaining } from "../../billing/cycles.ts";
-import { type AuditRow, latestAudit } from "../../ledger/audit.ts";
+import {
+  type AuditRow,
+  latestAudit,
+  type UsageRow as UsageModel,
+  usageByMethod,
+} from "../../ledger/audit.ts";
 import { builder } from "../builder.ts";
 
 interface AccountModel {
@@ -37,19 +42,15 @@ export const AuditRecordRef = builder.objectRef<AuditRow>("AuditRecord").impleme
   }),
 });
 
-const UsageRow = builder
-  .objectRef<{ backend: string; network: string; method: string; calls: number; charged: number }>(
-    "UsageRow",
-  )
-  .implement({
-    fields: (t) => ({
-      backend: t.string({ resolve: (r) => r.backend }),
-      network: t.string({ resolve: (r) => r.network }),
-      method: t.string({ resolve: (r) => r.method }),
-      calls: t.int({ resolve: (r) => r.calls }),
-      chargedCc: t.field({ type: "Credits", resolve: (r) => r.charged }),
-    }),
-  });
+const UsageRow = builder.objectRef<UsageModel>("UsageRow").implement({
+  fields: (t) => ({
+    backend: t.string({ resolve: (r) => r.backend }),
+    network: t.string({ resolve: (r) => r.network }),
+    method: t.string({ resolve: (r) => r.method }),
+    calls: t.int({ resolve: (r) => r.calls }),
+    chargedCc: t.field({ type: "Credits", resolve: (r) => r.charged }),
+  }),
+});
 
 export const CycleRef = builder.objectRef<CycleModel>("BillingCycle").implement({
   description: "A billing cycle: monthly from the account's creation day (UTC).",
@@ -60,21 +61,7 @@ export const CycleRef = builder.objectRef<CycleModel>("BillingCycle").implement(
     usage: t.field({
       type: [UsageRow],
       description: "Calls and credits by backend, network and method, from the audit log.",
-      resolve: async (c, _args, ctx) => {
-        const { rows } = await ctx.app.db.query<{
-          backend: string;
-          network: string;
-          method: string;
-          calls: number;
-          charged: number;
-        }>(
-          `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
-           FROM audit_records WHERE account_id = $1 AND at >= $2 AND at < $3
-           GROUP BY backend, network, method ORDER BY backend, network, method`,
-          [c.accountId, c.start, c.end],
-        );
-        return rows;
-      },
+      resolve: (c, _args, ctx) => usageByMethod(ctx.app.db, c.accountId, c),
     }),
   }),
 });
