@@ -7,7 +7,7 @@ let t: TestGateway;
 beforeAll(async () => {
   t = await startTestGateway("pglite", {
     server: { port: 0, bodyBytesMax: 16_384 },
-    graphql: { depthMax: 4, aliasesMax: 3, listItemsMax: 10 },
+    graphql: { depthMax: 4, aliasesMax: 3, listItemsMax: 10, tokensMax: 200 },
   });
 });
 afterAll(() => t.close());
@@ -112,6 +112,12 @@ describe("bad input and limits get clear, coded errors", () => {
     expect(list.body.errors![0]).toMatchObject({
       extensions: { code: "LIMIT_EXCEEDED", limit: 10 },
     });
+  });
+
+  it("a document of too many tokens is refused before validation", async () => {
+    const res = await gql(url, `{ ${"__typename ".repeat(300)}}`);
+    expect(res.body.errors![0]!.extensions!.code).toBe("LIMIT_EXCEEDED");
+    expect(res.body.errors![0]!.message).toMatch(/Token limit of 200 exceeded/);
   });
 
   it("a body over the limit: 413 in GraphQL's shape", async () => {
