@@ -2,8 +2,9 @@ import { parseArgs } from "node:util";
 import { AccountExists, createAccount, findAccount, listAccounts } from "../accounts/accounts.ts";
 import { issueToken, listTokens, revokeToken } from "../auth/tokens.ts";
 import type { Database } from "../db/database.ts";
-import { latestAudit, usageByMethod } from "../ledger/audit.ts";
+import { latestAudit } from "../ledger/audit.ts";
 import { checkLedger, grantCredits } from "../ledger/ledger.ts";
+import { usageByMethod } from "../ledger/usage.ts";
 
 /** A command's result: text for the terminal and an exit code. */
 export interface CommandOutput {

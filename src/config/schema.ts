@@ -117,6 +117,27 @@ export const configSchema = z.strictObject({
       tokensMax: z.number().int().positive().max(100_000).default(5000),
     })
     .prefault({}),
+  /** Billing cycles, anchored at each account's creation: monthly by default. */
+  billing: z
+    .strictObject({
+      cycle: z
+        .strictObject({
+          unit: z.enum(["month", "day"]).default("month"),
+          length: z.number().int().positive().max(366).default(1),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  dashboard: z
+    .strictObject({
+      /** How long a dashboard sign-in lasts. */
+      sessionTtlMs: z
+        .number()
+        .int()
+        .positive()
+        .default(12 * 3600_000),
+    })
+    .prefault({}),
   ledger: z
     .strictObject({
       /** A reservation older than this was orphaned by a crash; it is voided, never charged. */

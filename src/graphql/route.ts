@@ -1,5 +1,7 @@
 import type { IncomingMessage } from "node:http";
-import type { CallContext } from "../app/context.ts";
+import type { App, CallContext } from "../app/context.ts";
+import type { TokenOwner } from "../auth/tokens.ts";
+import type { NetworkName } from "../config/schema.ts";
 import type { HttpReply } from "../http/reply.ts";
 import { insertAudit } from "../ledger/audit.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
@@ -8,22 +10,32 @@ import { nodeTransactionLoader } from "./loaders.ts";
 import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
 
 /** One Yoga per running gateway (its limits come from that gateway's config). */
-const yogas = new WeakMap<CallContext["app"], ReturnType<typeof createGatewayYoga>>();
+const yogas = new WeakMap<App, ReturnType<typeof createGatewayYoga>>();
+
+export interface GraphQLCall {
+  app: App;
+  owner: TokenOwner;
+  network: NetworkName;
+  requestId: string;
+  startedAt: number;
+  /** The path the caller used, so GraphiQL posts back to it. */
+  publicPath: string;
+  backendSegment: string;
+  req: IncomingMessage;
+  body: string;
+}
 
 /**
- * The unified GraphQL API at /<gateway>/<network>/<token>: the request is handed to Yoga on its
- * fixed path with this call's context (account, meter, loaders); whatever Yoga answers is sent
- * with the credits headers the cost plugin settled.
+ * Runs one request through the unified API: Yoga on its fixed path with this call's context
+ * (account, meter, loaders); whatever Yoga answers is returned with the credits headers the cost
+ * plugin settled. Used by the gateway route and by the dashboard.
  */
-export async function handleGateway(
-  ctx: CallContext,
-  body: string,
-  req: IncomingMessage,
-): Promise<HttpReply> {
-  let yoga = yogas.get(ctx.app);
+export async function executeGraphQL(call: GraphQLCall): Promise<HttpReply> {
+  const { app, req } = call;
+  let yoga = yogas.get(app);
   if (!yoga) {
-    yoga = createGatewayYoga(ctx.app.config);
-    yogas.set(ctx.app, yoga);
+    yoga = createGatewayYoga(app.config);
+    yogas.set(app, yoga);
   }
   const url = new URL(req.url ?? "/", "http://gateway");
   const state: RequestState = {
@@ -33,18 +45,18 @@ export async function handleGateway(
     creditHeaders: {},
   };
   const context: GraphQLContext = {
-    app: ctx.app,
-    owner: ctx.owner,
-    network: ctx.network,
-    requestId: ctx.requestId,
-    startedAt: ctx.startedAt,
-    publicPath: url.pathname,
-    backendSegment: ctx.backendSegment,
+    app,
+    owner: call.owner,
+    network: call.network,
+    requestId: call.requestId,
+    startedAt: call.startedAt,
+    publicPath: call.publicPath,
+    backendSegment: call.backendSegment,
     dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
     state,
     nodeTransactions: nodeTransactionLoader(
-      ctx.app,
-      ctx.network,
+      app,
+      call.network,
       state.meter,
       () => state.wantsPrevouts,
     ),
@@ -59,15 +71,15 @@ export async function handleGateway(
     new Request(`http://gateway${YOGA_PATH}${url.search}`, {
       method,
       headers,
-      ...(method === "GET" || method === "HEAD" ? {} : { body }),
+      ...(method === "GET" || method === "HEAD" ? {} : { body: call.body }),
     }),
     context,
   );
-  // Requests that never reached execution (parse or validation errors, GraphiQL, bad HTTP) are
-  // audited here, uncharged, so that every request has its record.
-  if (!state.audited && !isGraphiQL(response)) {
+  // Requests that never reached execution (parse or validation errors, bad HTTP) are audited
+  // here, uncharged, so that every request has its record. Serving GraphiQL's page is not a call.
+  if (!state.audited && !(response.headers.get("content-type") ?? "").startsWith("text/html")) {
     await insertAudit(
-      ctx.app.db,
+      app.db,
       graphqlAudit(context, "rejected", {
         errorCode: response.status >= 400 ? `HTTP_${response.status}` : null,
         httpStatus: response.status,
@@ -88,6 +100,21 @@ export async function handleGateway(
   };
 }
 
-function isGraphiQL(response: Response): boolean {
-  return (response.headers.get("content-type") ?? "").startsWith("text/html");
+/** The unified GraphQL API at /<gateway>/<network>/<token>. */
+export function handleGateway(
+  ctx: CallContext,
+  body: string,
+  req: IncomingMessage,
+): Promise<HttpReply> {
+  return executeGraphQL({
+    app: ctx.app,
+    owner: ctx.owner,
+    network: ctx.network,
+    requestId: ctx.requestId,
+    startedAt: ctx.startedAt,
+    publicPath: new URL(req.url ?? "/", "http://gateway").pathname,
+    backendSegment: ctx.backendSegment,
+    req,
+    body,
+  });
 }

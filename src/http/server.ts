@@ -6,6 +6,7 @@ import type { App, BackendKind, CallContext } from "../app/context.ts";
 import { authenticate, tokenHint } from "../auth/tokens.ts";
 import { runDbCommand } from "../cli/commands.ts";
 import type { NetworkName } from "../config/schema.ts";
+import { handleDashboard } from "../dashboard/routes.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { handleGateway } from "../graphql/route.ts";
 import { insertAudit } from "../ledger/audit.ts";
@@ -79,6 +80,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     await app.db.query("SELECT 1");
     return sendJson(res, { status: 200, body: { status: "ok" } });
   }
+  if (parts[0] === "dashboard") return handleDashboard(app, req, res, parts.slice(1));
   if (parts.length === 2 && parts[0] === "admin" && parts[1] === "cli" && req.method === "POST") {
     return handleAdminCli(app, req, res);
   }

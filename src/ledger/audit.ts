@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/database.ts";
+import { auditInRange } from "./usage.ts";
 
 export type Outcome =
   | "ok"
@@ -100,34 +101,5 @@ export async function latestAudit(
   accountId: number,
   limit: number,
 ): Promise<AuditRow[]> {
-  const { rows } = await db.query<AuditRow>(
-    `SELECT id, at, request_id, account_id, backend, network, method, outcome, error_code,
-       http_status, estimated_cc, charged_cc, complexity, duration_ms
-     FROM audit_records WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
-    [accountId, limit],
-  );
-  return rows;
-}
-
-export interface UsageRow {
-  backend: string;
-  network: string;
-  method: string;
-  calls: number;
-  charged: number;
-}
-
-/** Calls and credits by backend, network and method, from the audit log; optionally a time range. */
-export async function usageByMethod(
-  db: Queryable,
-  accountId: number,
-  range?: { start: Date; end: Date },
-): Promise<UsageRow[]> {
-  const { rows } = await db.query<UsageRow>(
-    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 AND ($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)
-     GROUP BY backend, network, method ORDER BY backend, network, method`,
-    [accountId, range?.start ?? null, range?.end ?? null],
-  );
-  return rows;
+  return auditInRange(db, accountId, undefined, limit);
 }

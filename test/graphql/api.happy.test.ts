@@ -127,7 +127,7 @@ describe("the unified GraphQL API", () => {
     const account = res.body.data!.account;
     expect(account.name).toBe("gina");
     expect(account.available).toBe(await available("gina"));
-    const graphqlUsage = account.cycle.usage.find(
+    const graphqlUsage = account.cycle!.usage.find(
       (u) => u.backend === "gateway" && u.method === "graphql",
     )!;
     const { rows } = await t.gateway.app.db.query<{ n: number }>(
@@ -136,7 +136,7 @@ describe("the unified GraphQL API", () => {
     // The account query's own record is written after it executes: it is the one not yet counted.
     expect(graphqlUsage.calls).toBe(rows[0]!.n - 1);
     expect(account.auditRecords[0]!.method).toBe("graphql");
-    expect(new Date(account.cycle.start).getTime()).toBeLessThanOrEqual(Date.now());
+    expect(new Date(account.cycle!.start).getTime()).toBeLessThanOrEqual(Date.now());
   });
 
   it("a dry run returns the estimate and its breakdown, executes and charges nothing", async () => {

@@ -1,11 +1,15 @@
 import { findAccount } from "../../accounts/accounts.ts";
 import { type Cycle, cycleAt, cycleContaining } from "../../billing/cycles.ts";
+import { type AuditRow, latestAudit } from "../../ledger/audit.ts";
 import {
-  type AuditRow,
-  latestAudit,
+  auditInRange,
+  type DayUsage,
+  type OutcomeUsage,
   type UsageRow as UsageModel,
+  usageByDay,
   usageByMethod,
-} from "../../ledger/audit.ts";
+  usageByOutcome,
+} from "../../ledger/usage.ts";
 import { builder } from "../builder.ts";
 
 interface AccountModel {
@@ -52,16 +56,60 @@ const UsageRow = builder.objectRef<UsageModel>("UsageRow").implement({
   }),
 });
 
+const DayUsageRef = builder.objectRef<DayUsage>("DayUsage").implement({
+  fields: (t) => ({
+    day: t.string({ description: "YYYY-MM-DD, UTC.", resolve: (d) => d.day }),
+    calls: t.int({ resolve: (d) => d.calls }),
+    chargedCc: t.field({ type: "Credits", resolve: (d) => d.charged }),
+  }),
+});
+
+const OutcomeUsageRef = builder.objectRef<OutcomeUsage>("OutcomeUsage").implement({
+  fields: (t) => ({
+    outcome: t.string({ resolve: (o) => o.outcome }),
+    httpStatus: t.int({ resolve: (o) => o.httpStatus }),
+    calls: t.int({ resolve: (o) => o.calls }),
+    chargedCc: t.field({ type: "Credits", resolve: (o) => o.charged }),
+  }),
+});
+
 export const CycleRef = builder.objectRef<CycleModel>("BillingCycle").implement({
-  description: "A billing cycle: monthly from the account's creation day (UTC).",
+  description:
+    "A billing cycle (monthly from the account's creation by default; config billing.cycle).",
   fields: (t) => ({
     index: t.int({ description: "0 for the account's first cycle.", resolve: (c) => c.index }),
     start: t.field({ type: "DateTime", resolve: (c) => c.start }),
     end: t.field({ type: "DateTime", description: "Exclusive.", resolve: (c) => c.end }),
+    calls: t.int({
+      resolve: async (c, _a, ctx) =>
+        (await usageByDay(ctx.app.db, c.accountId, c)).reduce((n, d) => n + d.calls, 0),
+    }),
+    chargedCc: t.field({
+      type: "Credits",
+      resolve: async (c, _a, ctx) =>
+        (await usageByDay(ctx.app.db, c.accountId, c)).reduce((n, d) => n + d.charged, 0),
+    }),
     usage: t.field({
       type: [UsageRow],
       description: "Calls and credits by backend, network and method, from the audit log.",
       resolve: (c, _args, ctx) => usageByMethod(ctx.app.db, c.accountId, c),
+    }),
+    byDay: t.field({
+      type: [DayUsageRef],
+      description: "Calls and credits per UTC day (days without calls are absent).",
+      resolve: (c, _args, ctx) => usageByDay(ctx.app.db, c.accountId, c),
+    }),
+    byOutcome: t.field({
+      type: [OutcomeUsageRef],
+      description: "Calls and credits by outcome and HTTP status.",
+      resolve: (c, _args, ctx) => usageByOutcome(ctx.app.db, c.accountId, c),
+    }),
+    auditRecords: t.field({
+      type: [AuditRecordRef],
+      description: "The cycle's audit records, newest first.",
+      args: { limit: t.arg.int({ defaultValue: 50 }) },
+      resolve: (c, { limit }, ctx) =>
+        auditInRange(ctx.app.db, c.accountId, c, Math.max(1, Math.min(limit ?? 50, 1000))),
     }),
   }),
 });
@@ -88,18 +136,27 @@ export const AccountRef = builder.objectRef<AccountModel>("Account").implement({
     }),
     cycle: t.field({
       type: CycleRef,
-      description: "The current billing cycle.",
-      resolve: (a) => ({ ...cycleContaining(a.createdAt, new Date()), accountId: a.id }),
+      nullable: true,
+      description: "A billing cycle by index; the current one by default. Null for one not begun.",
+      args: { index: t.arg.int() },
+      resolve: (a, { index }, ctx) => {
+        const rule = ctx.app.config.billing.cycle;
+        const current = cycleContaining(a.createdAt, new Date(), rule);
+        if (index === null || index === undefined) return { ...current, accountId: a.id };
+        if (index < 0 || index > current.index) return null;
+        return { ...cycleAt(a.createdAt, index, rule), accountId: a.id };
+      },
     }),
     cycles: t.field({
       type: [CycleRef],
       description: "Cycles so far, newest first.",
       args: { last: t.arg.int({ defaultValue: 12 }) },
-      resolve: (a, { last }) => {
-        const current = cycleContaining(a.createdAt, new Date()).index;
+      resolve: (a, { last }, ctx) => {
+        const rule = ctx.app.config.billing.cycle;
+        const current = cycleContaining(a.createdAt, new Date(), rule).index;
         const count = Math.max(0, Math.min(last ?? 12, 120, current + 1));
         return Array.from({ length: count }, (_, i) => ({
-          ...cycleAt(a.createdAt, current - i),
+          ...cycleAt(a.createdAt, current - i, rule),
           accountId: a.id,
         }));
       },

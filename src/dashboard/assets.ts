@@ -1,0 +1,49 @@
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ENTRY = fileURLToPath(new URL("./client/main.ts", import.meta.url));
+
+let bundle: Promise<string> | undefined;
+
+/**
+ * The dashboard's script, bundled from TypeScript in memory on first use (esbuild, ~100 ms) and
+ * served by the gateway itself: no CDN, nothing fetched from outside, works offline.
+ */
+export function dashboardScript(): Promise<string> {
+  bundle ??= build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    write: false,
+    legalComments: "none",
+  }).then((out) => out.outputFiles[0]!.text);
+  return bundle;
+}
+
+export const DASHBOARD_CSS = `
+:root { font-family: system-ui, sans-serif; color: #1d2330; background: #f5f6f8; }
+body { margin: 0; }
+header { display: flex; align-items: center; gap: 1rem; padding: .75rem 1.5rem; background: #1d2330; color: #fff; }
+header h1 { font-size: 1.1rem; margin: 0; }
+header .account { flex: 1; opacity: .8; }
+main { max-width: 1100px; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+section { margin: 1.25rem 0; }
+h2 { font-size: .95rem; text-transform: uppercase; letter-spacing: .04em; color: #5a6275; display: inline-block; margin: 0 .5rem .5rem 0; }
+.cards { display: grid; grid-template-columns: repeat(3, 1fr); gap: 1rem; }
+.card { background: #fff; border-radius: 8px; padding: .75rem 1rem; box-shadow: 0 1px 2px #0001; }
+.card p { font-size: 1.4rem; margin: .25rem 0 0; font-variant-numeric: tabular-nums; }
+table { width: 100%; border-collapse: collapse; background: #fff; border-radius: 8px; overflow: hidden; box-shadow: 0 1px 2px #0001; }
+th, td { text-align: left; padding: .4rem .75rem; border-bottom: 1px solid #eceef2; font-size: .9rem; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.empty { color: #8a91a3; text-align: center; }
+svg { width: 100%; height: 160px; background: #fff; border-radius: 8px; box-shadow: 0 1px 2px #0001; }
+svg rect { fill: #f7931a; }
+svg text { font-size: 9px; fill: #8a91a3; }
+form.signin { max-width: 420px; margin: 15vh auto; background: #fff; padding: 1.5rem; border-radius: 8px; box-shadow: 0 1px 3px #0002; }
+form.signin input { width: 100%; box-sizing: border-box; padding: .5rem; font-family: monospace; margin: .5rem 0 1rem; }
+.error { color: #b42318; }
+button { cursor: pointer; }
+`;

@@ -1,0 +1,96 @@
+import type { Queryable } from "../db/database.ts";
+import type { AuditRow } from "./audit.ts";
+
+/** A half-open time range [start, end). */
+export interface Range {
+  start: Date;
+  end: Date;
+}
+
+export interface UsageRow {
+  backend: string;
+  network: string;
+  method: string;
+  calls: number;
+  charged: number;
+}
+
+export interface DayUsage {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  calls: number;
+  charged: number;
+}
+
+export interface OutcomeUsage {
+  outcome: string;
+  httpStatus: number;
+  calls: number;
+  charged: number;
+}
+
+const IN_RANGE = "($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)";
+const rangeParams = (accountId: number, range?: Range) => [
+  accountId,
+  range?.start ?? null,
+  range?.end ?? null,
+];
+
+/** Calls and credits by backend, network and method, from the audit log. */
+export async function usageByMethod(
+  db: Queryable,
+  accountId: number,
+  range?: Range,
+): Promise<UsageRow[]> {
+  const { rows } = await db.query<UsageRow>(
+    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE}
+     GROUP BY backend, network, method ORDER BY backend, network, method`,
+    rangeParams(accountId, range),
+  );
+  return rows;
+}
+
+/** Calls and credits per UTC day. */
+export async function usageByDay(
+  db: Queryable,
+  accountId: number,
+  range?: Range,
+): Promise<DayUsage[]> {
+  const { rows } = await db.query<DayUsage>(
+    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1 ORDER BY 1`,
+    rangeParams(accountId, range),
+  );
+  return rows;
+}
+
+/** Calls and credits by outcome and HTTP status. */
+export async function usageByOutcome(
+  db: Queryable,
+  accountId: number,
+  range?: Range,
+): Promise<OutcomeUsage[]> {
+  const { rows } = await db.query<OutcomeUsage>(
+    `SELECT outcome, http_status AS "httpStatus", count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1, 2 ORDER BY 1, 2`,
+    rangeParams(accountId, range),
+  );
+  return rows;
+}
+
+/** Audit records in a range, newest first (at most `limit`). */
+export async function auditInRange(
+  db: Queryable,
+  accountId: number,
+  range: Range | undefined,
+  limit: number,
+): Promise<AuditRow[]> {
+  const { rows } = await db.query<AuditRow>(
+    `SELECT id, at, request_id, account_id, backend, network, method, outcome, error_code,
+       http_status, estimated_cc, charged_cc, complexity, duration_ms
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} ORDER BY id DESC LIMIT $4`,
+    [...rangeParams(accountId, range), limit],
+  );
+  return rows;
+}
