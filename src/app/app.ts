@@ -1,6 +1,7 @@
 import type { DestinationStream } from "pino";
 import type { BitcoinCoreUpstreamConfig, Config, NetworkName } from "../config/schema.ts";
 import { openDatabase } from "../db/open.ts";
+import { Metrics } from "../http/metrics.ts";
 import { type RunningServer, startHttpServer } from "../http/server.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
 import { createLogger } from "../log/logger.ts";
@@ -40,7 +41,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     const upstreams = opts.nodeUpstreams[network];
     if (upstreams && upstreams.length > 0) nodes.set(network, new BitcoinCorePool(upstreams));
   }
-  const app: App = { config, db, log, nodes };
+  const app: App = { config, db, log, nodes, metrics: new Metrics() };
   // Holds left open by a process that died between reserve and settle are voided, not charged.
   const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
   if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");

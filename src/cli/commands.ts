@@ -1,6 +1,9 @@
 import { parseArgs } from "node:util";
 import { AccountExists, createAccount, findAccount, listAccounts } from "../accounts/accounts.ts";
 import { issueToken, listTokens, revokeToken } from "../auth/tokens.ts";
+import { cycleAt, cycleContaining } from "../billing/cycles.ts";
+import type { Config } from "../config/schema.ts";
+import { auditCsv, usageCsv } from "../dashboard/csv.ts";
 import type { Database } from "../db/database.ts";
 import { latestAudit } from "../ledger/audit.ts";
 import { checkLedger, grantCredits } from "../ledger/ledger.ts";
@@ -24,6 +27,7 @@ const HELP = `usage: blockgate <command>
   token revoke <token-id | token>        revoke a token; its next request gets 401
   credits grant <account> <CC> [--memo M]  add credits to an account
   usage <account> [--limit N]            balance, usage by method and network, latest calls
+  export <account> [--cycle N] [--kind audit|usage]  a billing cycle as CSV (current cycle, audit records by default)
   ledger check                           recompute every balance from the ledger and audit log
   decode <hex> [--network NAME]          decode a raw transaction as Core's decoderawtransaction
 
@@ -54,7 +58,11 @@ function positiveInt(value: string | undefined, what: string): number {
 }
 
 /** Commands that need the database; run in the CLI process or, for PGlite, inside the gateway. */
-export async function runDbCommand(db: Database, argv: string[]): Promise<CommandOutput> {
+export async function runDbCommand(
+  db: Database,
+  argv: string[],
+  config: Config,
+): Promise<CommandOutput> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -63,12 +71,14 @@ export async function runDbCommand(db: Database, argv: string[]): Promise<Comman
       label: { type: "string" },
       memo: { type: "string" },
       limit: { type: "string" },
+      cycle: { type: "string" },
+      kind: { type: "string" },
     },
   });
   const [group, verb, ...rest] = positionals;
   const out = (text: string): CommandOutput => ({ text, code: 0 });
   try {
-    switch (`${group} ${group === "usage" ? "" : (verb ?? "")}`.trim()) {
+    switch (`${group} ${group === "usage" || group === "export" ? "" : (verb ?? "")}`.trim()) {
       case "account create": {
         const created = await createAccount(db, verb === "create" ? (rest[0] ?? "") : "");
         let balance = 0;
@@ -130,6 +140,24 @@ export async function runDbCommand(db: Database, argv: string[]): Promise<Comman
       }
       case "usage":
         return out(await usage(db, verb, values.limit));
+      case "export": {
+        const owner = await account(db, verb);
+        const rule = config.billing.cycle;
+        const current = cycleContaining(owner.createdAt, new Date(), rule);
+        const index = values.cycle === undefined ? current.index : Number(values.cycle);
+        if (!Number.isInteger(index) || index < 0 || index > current.index) {
+          throw new UsageError(`--cycle: 0 to ${current.index}`);
+        }
+        if (values.kind !== undefined && values.kind !== "audit" && values.kind !== "usage") {
+          throw new UsageError("--kind: audit or usage");
+        }
+        const cycle = cycleAt(owner.createdAt, index, rule);
+        const csv =
+          values.kind === "usage"
+            ? await usageCsv(db, owner.id, cycle)
+            : await auditCsv(db, owner.id, cycle);
+        return { text: csv.trimEnd(), code: 0 };
+      }
       case "ledger check": {
         const rows = await checkLedger(db);
         const bad = rows.filter((r) => !r.ok);

@@ -33,7 +33,7 @@ async function cli(argv: string[]): Promise<number> {
     poolSize: 2,
   });
   try {
-    return print(await runDbCommand(db, argv));
+    return print(await runDbCommand(db, argv, config));
   } finally {
     await db.close();
   }

@@ -10,6 +10,7 @@ import { handleDashboard } from "../dashboard/routes.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { handleGateway } from "../graphql/route.ts";
 import { insertAudit } from "../ledger/audit.ts";
+import { LedgerError } from "../ledger/ledger.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
 import { BodyTooLarge, readBody } from "./body.ts";
 import { graphqlFailure, type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
@@ -47,8 +48,11 @@ export async function startHttpServer(
   port: number,
 ): Promise<RunningServer> {
   const server = createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => observe(app, req, res, started));
     handle(app, req, res).catch((err: unknown) => {
       // The edge of the process: log the cause, answer without a stack trace.
+      if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
       app.log.error({ err }, "unhandled error");
       if (!res.headersSent) sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
       else res.destroy();
@@ -73,12 +77,35 @@ export async function startHttpServer(
   };
 }
 
+/** Metrics of one answered request: labels are route kinds and configured names only. */
+function observe(app: App, req: IncomingMessage, res: ServerResponse, started: bigint): void {
+  const [first = "", second = ""] = new URL(req.url ?? "/", "http://gateway").pathname
+    .split("/")
+    .filter((p) => p !== "");
+  const kind = (Object.keys(app.config.backends) as BackendKind[]).find(
+    (k) => app.config.backends[k] === first,
+  );
+  const route =
+    kind ?? (["dashboard", "healthz", "metrics", "admin"].includes(first) ? first : "unknown");
+  const network = kind && app.config.networks.includes(second as NetworkName) ? second : "";
+  app.metrics.requests.inc({ route, network, status: String(res.statusCode) });
+  app.metrics.latency.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
+  const charged = Number(res.getHeader("x-credits-charged") ?? 0);
+  if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
+}
+
 async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://gateway");
   const parts = url.pathname.split("/").filter((p) => p !== "");
   if (parts.length === 1 && parts[0] === "healthz" && req.method === "GET") {
     await app.db.query("SELECT 1");
     return sendJson(res, { status: 200, body: { status: "ok" } });
+  }
+  if (parts.length === 1 && parts[0] === "metrics" && req.method === "GET") {
+    const text = await app.metrics.registry.metrics();
+    res.writeHead(200, { "content-type": app.metrics.registry.contentType });
+    res.end(text);
+    return;
   }
   if (parts[0] === "dashboard") return handleDashboard(app, req, res, parts.slice(1));
   if (parts.length === 2 && parts[0] === "admin" && parts[1] === "cli" && req.method === "POST") {
@@ -166,7 +193,7 @@ async function handleAdminCli(app: App, req: IncomingMessage, res: ServerRespons
   }
   const body = JSON.parse(await readBody(req, 64 * 1024)) as { argv?: unknown };
   const argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
-  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv) });
+  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
 }
 
 function matchRoute(app: App, parts: string[]) {

@@ -8,6 +8,22 @@ import { type AuditInput, insertAudit } from "./audit.ts";
  * interleaving of gateway processes can take a balance below zero.
  */
 
+/** A ledger operation failed (database down, constraint refused): the call is not answered. */
+export class LedgerError extends Error {
+  constructor(operation: string, cause: unknown) {
+    super(`ledger ${operation} failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = "LedgerError";
+  }
+}
+
+async function guarded<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw err instanceof LedgerError ? err : new LedgerError(operation, err);
+  }
+}
+
 export async function grantCredits(
   db: Database,
   accountId: number,
@@ -47,27 +63,29 @@ export async function reserve(
 ): Promise<ReserveResult> {
   if (!Number.isSafeInteger(amount) || amount < 0) throw new Error("reserve: an integer >= 0");
   if (amount === 0) return { ok: true, hold: null, available: await available(db, accountId) };
-  return db.transaction(async (tx) => {
-    // The guard `balance - held >= amount` is in the statement that takes the credits: two
-    // concurrent reservations serialise on the row and the second sees the first's hold.
-    const { rows } = await tx.query<{ available: number }>(
-      `UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2
+  return guarded("reserve", () =>
+    db.transaction(async (tx) => {
+      // The guard `balance - held >= amount` is in the statement that takes the credits: two
+      // concurrent reservations serialise on the row and the second sees the first's hold.
+      const { rows } = await tx.query<{ available: number }>(
+        `UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2
        RETURNING balance - held AS available`,
-      [accountId, amount],
-    );
-    if (!rows[0]) {
-      return { ok: false as const, available: await available(tx, accountId), required: amount };
-    }
-    const entry = await tx.query<{ id: number }>(
-      "INSERT INTO ledger_entries(account_id, kind, amount) VALUES ($1, 'hold', $2) RETURNING id",
-      [accountId, -amount],
-    );
-    return {
-      ok: true as const,
-      hold: { id: entry.rows[0]!.id, accountId, amount },
-      available: rows[0].available,
-    };
-  });
+        [accountId, amount],
+      );
+      if (!rows[0]) {
+        return { ok: false as const, available: await available(tx, accountId), required: amount };
+      }
+      const entry = await tx.query<{ id: number }>(
+        "INSERT INTO ledger_entries(account_id, kind, amount) VALUES ($1, 'hold', $2) RETURNING id",
+        [accountId, -amount],
+      );
+      return {
+        ok: true as const,
+        hold: { id: entry.rows[0]!.id, accountId, amount },
+        available: rows[0].available,
+      };
+    }),
+  );
 }
 
 export interface SettleResult {
@@ -89,39 +107,42 @@ export async function settle(
 ): Promise<SettleResult> {
   const charged = records.reduce((sum, r) => sum + r.chargedCc, 0);
   const held = hold?.amount ?? 0;
-  if (charged > held) throw new Error(`settle: charge ${charged} exceeds hold ${held}`);
-  return db.transaction(async (tx) => {
-    let availableAfter: number;
-    if (hold || charged > 0) {
-      const { rows } = await tx.query<{ available: number }>(
-        `UPDATE accounts SET held = held - $2, balance = balance - $3
+  if (charged > held)
+    throw new LedgerError("settle", new Error(`charge ${charged} exceeds hold ${held}`));
+  return guarded("settle", () =>
+    db.transaction(async (tx) => {
+      let availableAfter: number;
+      if (hold || charged > 0) {
+        const { rows } = await tx.query<{ available: number }>(
+          `UPDATE accounts SET held = held - $2, balance = balance - $3
          WHERE id = $1 AND held >= $2 AND balance >= $3 RETURNING balance - held AS available`,
-        [accountId, held, charged],
-      );
-      if (!rows[0]) throw new Error(`settle: account ${accountId} cannot cover ${charged}`);
-      availableAfter = rows[0].available;
-    } else {
-      availableAfter = await available(tx, accountId);
-    }
-    if (hold) {
-      await tx.query(
-        "INSERT INTO ledger_entries(account_id, kind, amount, hold_id) VALUES ($1, 'release', $2, $3)",
-        [accountId, hold.amount, hold.id],
-      );
-    }
-    const auditIds: number[] = [];
-    for (const record of records) {
-      const auditId = await insertAudit(tx, record);
-      auditIds.push(auditId);
-      if (record.chargedCc > 0) {
+          [accountId, held, charged],
+        );
+        if (!rows[0]) throw new Error(`settle: account ${accountId} cannot cover ${charged}`);
+        availableAfter = rows[0].available;
+      } else {
+        availableAfter = await available(tx, accountId);
+      }
+      if (hold) {
         await tx.query(
-          "INSERT INTO ledger_entries(account_id, kind, amount, audit_id) VALUES ($1, 'charge', $2, $3)",
-          [accountId, -record.chargedCc, auditId],
+          "INSERT INTO ledger_entries(account_id, kind, amount, hold_id) VALUES ($1, 'release', $2, $3)",
+          [accountId, hold.amount, hold.id],
         );
       }
-    }
-    return { auditIds, charged, available: availableAfter };
-  });
+      const auditIds: number[] = [];
+      for (const record of records) {
+        const auditId = await insertAudit(tx, record);
+        auditIds.push(auditId);
+        if (record.chargedCc > 0) {
+          await tx.query(
+            "INSERT INTO ledger_entries(account_id, kind, amount, audit_id) VALUES ($1, 'charge', $2, $3)",
+            [accountId, -record.chargedCc, auditId],
+          );
+        }
+      }
+      return { auditIds, charged, available: availableAfter };
+    }),
+  );
 }
 
 async function available(db: Queryable, accountId: number): Promise<number> {

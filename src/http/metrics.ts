@@ -1,0 +1,60 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/**
+ * Prometheus metrics of one gateway (its own registry, so several gateways in one process — the
+ * tests — never mix). Labels are closed sets: route kinds, networks, statuses, upstream names from
+ * config. No label ever holds a token or anything a caller typed.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: "blockgate_http_requests_total",
+    help: "HTTP requests answered, by route kind and status.",
+    labelNames: ["route", "network", "status"] as const,
+    registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: "blockgate_http_request_duration_seconds",
+    help: "Time to answer, by route kind.",
+    labelNames: ["route"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly credits = new Counter({
+    name: "blockgate_credits_charged_total",
+    help: "Credits (CC) charged, by route kind and network.",
+    labelNames: ["route", "network"] as const,
+    registers: [this.registry],
+  });
+  readonly ledgerFailures = new Counter({
+    name: "blockgate_ledger_failures_total",
+    help: "Ledger operations that failed (the request got a 500 and was not answered with data).",
+    registers: [this.registry],
+  });
+  readonly upstreamLatency = new Histogram({
+    name: "blockgate_upstream_request_duration_seconds",
+    help: "Upstream round trips, by backend, network, upstream and outcome.",
+    labelNames: ["backend", "network", "upstream", "outcome"] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly upstreamUp = new Gauge({
+    name: "blockgate_upstream_up",
+    help: "1 when the upstream's last round trip succeeded, 0 when it failed.",
+    labelNames: ["backend", "network", "upstream"] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: "blockgate_" });
+  }
+
+  /** One upstream round trip, for latency and health. */
+  upstream(backend: string, network: string, upstream: string, ok: boolean, seconds: number): void {
+    this.upstreamLatency.observe(
+      { backend, network, upstream, outcome: ok ? "ok" : "failed" },
+      seconds,
+    );
+    this.upstreamUp.set({ backend, network, upstream }, ok ? 1 : 0);
+  }
+}
