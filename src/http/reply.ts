@@ -42,3 +42,11 @@ export function plainFailure(error: GatewayError): HttpReply {
     body: { error: { code: error.code, message: error.message, ...error.data } },
   };
 }
+
+/** A gateway failure on the graph route: GraphQL's error shape, our code and status. */
+export function graphFailure(error: GatewayError): HttpReply {
+  return {
+    status: httpStatusOf(error.code),
+    body: { errors: [{ message: error.message, extensions: { code: error.code, ...error.data } }] },
+  };
+}

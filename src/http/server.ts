@@ -6,17 +6,23 @@ import type { App, BackendKind, CallContext } from "../app/context.ts";
 import { authenticate, tokenHint } from "../auth/tokens.ts";
 import { runDbCommand } from "../cli/commands.ts";
 import type { NetworkName } from "../config/schema.ts";
-import { gatewayError } from "../errors/codes.ts";
+import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { insertAudit } from "../ledger/audit.ts";
+import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
 import { BodyTooLarge, readBody } from "./body.ts";
-import { type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
+import { graphFailure, type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
 
-type RouteHandler = (ctx: CallContext, body: string) => Promise<HttpReply>;
+interface RouteHandler {
+  handle(ctx: CallContext, body: string): Promise<HttpReply>;
+  /** The protocol's shape for the gateway's own refusals (401, 405, 413) on this route. */
+  failure(error: GatewayError): HttpReply;
+}
 
 /** Backends served so far; a configured segment without a handler answers 404 like any unknown. */
 const HANDLERS: Partial<Record<BackendKind, RouteHandler>> = {
-  node: handleNodeRpc,
+  node: { handle: handleNodeRpc, failure: (error) => jsonRpcFailure(error) },
+  graph: { handle: handleGraphQuery, failure: graphFailure },
 };
 
 export interface RunningServer {
@@ -89,7 +95,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   });
   if (req.method !== "POST") {
     res.setHeader("allow", "POST");
-    return sendJson(res, jsonRpcFailure(gatewayError("METHOD_NOT_ALLOWED", "use POST")));
+    return sendJson(res, route.handler.failure(gatewayError("METHOD_NOT_ALLOWED", "use POST")));
   }
   const owner = await authenticate(app.db, route.token);
   if (!owner) {
@@ -108,7 +114,9 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     });
     return sendJson(
       res,
-      jsonRpcFailure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")),
+      route.handler.failure(
+        gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"),
+      ),
     );
   }
   let body: string;
@@ -119,7 +127,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       res.setHeader("connection", "close");
       return sendJson(
         res,
-        jsonRpcFailure(
+        route.handler.failure(
           gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`),
         ),
       );
@@ -135,7 +143,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     network: route.network,
     startedAt: started,
   };
-  return sendJson(res, await route.handler(ctx, body));
+  return sendJson(res, await route.handler.handle(ctx, body));
 }
 
 /** The CLI's commands, run against the store this process holds (see app/admin.ts). */
@@ -157,5 +165,7 @@ function matchRoute(app: App, parts: string[]) {
   if (!backend) return null;
   const handler = HANDLERS[backend];
   if (!handler || !app.config.networks.includes(network as NetworkName)) return null;
+  // A network without an indexer has no graph route, as one without the backend has none at all.
+  if (backend === "graph" && !app.indexers.has(network as NetworkName)) return null;
   return { backend, segment, network: network as NetworkName, token, handler };
 }

@@ -11,8 +11,9 @@ import {
 import type { Json } from "../jsonrpc/json.ts";
 import type { RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
 import type { AuditInput, Outcome } from "../ledger/audit.ts";
-import { reserve, settle } from "../ledger/ledger.ts";
+import { settle } from "../ledger/ledger.ts";
 import { priceOf } from "../pricing/prices.ts";
+import { auditRecord, creditHeaders, reserveFor } from "./metering.ts";
 import { checkGetRawTransaction } from "./node-methods.ts";
 
 /** A call that passed the gateway's checks and will be forwarded. */
@@ -73,13 +74,9 @@ export async function handleNodeRpc(ctx: CallContext, body: string): Promise<Htt
   const forwards = slots.flatMap((s) => (s.kind === "forward" ? [s.forward] : []));
   const estimate = forwards.reduce((sum, f) => sum + f.price, 0);
 
-  const reservation = await reserve(app.db, ctx.owner.accountId, estimate);
+  const reservation = await reserveFor(ctx, estimate);
   if (!reservation.ok) {
-    const error = gatewayError(
-      "INSUFFICIENT_CREDITS",
-      `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
-      { data: { balance: reservation.available, required: reservation.required } },
-    );
+    const { error } = reservation;
     await settle(
       app.db,
       ctx.owner.accountId,
@@ -248,12 +245,7 @@ function audit(
   chargedCc: number,
   upstream: string | null = null,
 ): AuditInput {
-  return {
-    requestId: ctx.requestId,
-    accountId: ctx.owner.accountId,
-    tokenId: ctx.owner.tokenId,
-    backend: ctx.backendSegment,
-    network: ctx.network,
+  return auditRecord(ctx, {
     method,
     outcome,
     errorCode,
@@ -261,14 +253,5 @@ function audit(
     estimatedCc,
     chargedCc,
     upstream,
-    durationMs: Date.now() - ctx.startedAt,
-  };
-}
-
-export function creditHeaders(estimated: number, charged: number, balance: number) {
-  return {
-    "x-credits-estimated": String(estimated),
-    "x-credits-charged": String(charged),
-    "x-credits-balance": String(balance),
-  };
+  });
 }
