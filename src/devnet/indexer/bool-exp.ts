@@ -3,7 +3,8 @@
  * `limit`. As in Hasura (over SQL): sibling keys are an implicit AND, `{}` is true, `_and: []` is
  * true and `_or: []` false, a NULL column never satisfies a comparison (`_eq`, `_neq`, `_in`,
  * `_nin`, ranges) and only `_is_null` sees it; `asc` puts nulls last and `desc` first. Strings
- * compare by code unit, which is PostgreSQL's "C" collation for the lowercase hex we hold.
+ * compare by code unit, which is PostgreSQL's "C" collation for the lowercase hex we hold. Truth
+ * is SQL's three-valued logic, so `_not: {note: {_eq: "a"}}` does not match a NULL note either.
  */
 
 export type Scalar = string | number | boolean | null;
@@ -14,66 +15,84 @@ export type Relationships = Record<string, (row: Row) => Row[]>;
 
 export type BoolExp = { [key: string]: unknown };
 
+/** SQL's three truth values: a comparison with NULL is unknown, and only true keeps a row. */
+type Truth = boolean | null;
+
 export function matches(exp: BoolExp, row: Row, relationships: Relationships = {}): boolean {
+  return truth(exp, row, relationships) === true;
+}
+
+function and(values: Truth[]): Truth {
+  if (values.includes(false)) return false;
+  return values.includes(null) ? null : true;
+}
+
+function truth(exp: BoolExp, row: Row, relationships: Relationships): Truth {
+  const parts: Truth[] = [];
   for (const [key, value] of Object.entries(exp)) {
     if (value === undefined) continue;
     if (key === "_and") {
-      if (!(value as BoolExp[]).every((e) => matches(e, row, relationships))) return false;
+      parts.push(and((value as BoolExp[]).map((e) => truth(e, row, relationships))));
     } else if (key === "_or") {
-      if (!(value as BoolExp[]).some((e) => matches(e, row, relationships))) return false;
+      const each = (value as BoolExp[]).map((e) => truth(e, row, relationships));
+      parts.push(each.includes(true) ? true : each.includes(null) ? null : false);
     } else if (key === "_not") {
-      if (matches(value as BoolExp, row, relationships)) return false;
+      const inner = truth(value as BoolExp, row, relationships);
+      parts.push(inner === null ? null : !inner);
     } else if (relationships[key]) {
-      // An array relationship in `where` holds when some related row matches (SQL EXISTS).
-      const related = relationships[key](row);
-      if (!related.some((r) => matches(value as BoolExp, r))) return false;
-    } else if (!compare(row[key] as Scalar, value as Record<string, unknown>)) {
-      return false;
+      // An array relationship holds when some related row matches (SQL EXISTS: never unknown).
+      parts.push(relationships[key](row).some((r) => matches(value as BoolExp, r)));
+    } else {
+      parts.push(compare(row[key] as Scalar, value as Record<string, unknown>));
     }
   }
-  return true;
+  return and(parts);
 }
 
-function compare(column: Scalar, ops: Record<string, unknown>): boolean {
+function compare(column: Scalar, ops: Record<string, unknown>): Truth {
+  const parts: Truth[] = [];
   for (const [op, operand] of Object.entries(ops)) {
     if (operand === undefined) continue;
     if (op === "_is_null") {
-      if ((column === null) !== operand) return false;
+      parts.push((column === null) === operand);
       continue;
     }
-    // SQL: a comparison with NULL is unknown, and unknown filters the row out.
-    if (column === null) return false;
-    const v = operand as Scalar;
+    // SQL: any comparison with NULL is unknown.
+    if (column === null || operand === null) {
+      parts.push(null);
+      continue;
+    }
+    const v = operand as Scalar & {};
     switch (op) {
       case "_eq":
-        if (column !== v) return false;
+        parts.push(column === v);
         break;
       case "_neq":
-        if (column === v) return false;
+        parts.push(column !== v);
         break;
       case "_gt":
-        if (!(v !== null && column > v)) return false;
+        parts.push(column > v);
         break;
       case "_gte":
-        if (!(v !== null && column >= v)) return false;
+        parts.push(column >= v);
         break;
       case "_lt":
-        if (!(v !== null && column < v)) return false;
+        parts.push(column < v);
         break;
       case "_lte":
-        if (!(v !== null && column <= v)) return false;
+        parts.push(column <= v);
         break;
       case "_in":
-        if (!(operand as Scalar[]).includes(column)) return false;
+        parts.push((operand as Scalar[]).includes(column));
         break;
       case "_nin":
-        if ((operand as Scalar[]).includes(column)) return false;
+        parts.push(!(operand as Scalar[]).includes(column));
         break;
       default:
         throw new Error(`unknown comparison operator ${op}`);
     }
   }
-  return true;
+  return and(parts);
 }
 
 export type OrderBy = Record<string, string>[];
