@@ -61,7 +61,9 @@ describe("graph route: invalid queries", () => {
 
   it("refuses bodies that are not a GraphQL request", async () => {
     expect((await refused("not json")).extensions.code).toBe("invalid-json");
-    expect((await refused({ variables: {} })).message).toBe('key "query" not found');
+    expect((await refused(JSON.stringify({ variables: {} }))).message).toBe(
+      'key "query" not found',
+    );
     expect((await refused({ query: "{ block { hash } }", variables: { x: 1 } })).message).toBe(
       "unexpected variables in variableValues: x",
     );
