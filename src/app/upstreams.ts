@@ -12,41 +12,66 @@ export function devnetNetworks(config: Config): NetworkName[] {
   );
 }
 
+/** Reads a secret named in config from the environment; a missing one is a problem at its path. */
+type FromEnv = (field: string, name: string | undefined) => string | undefined;
+
+/**
+ * Resolves one kind of upstream for every network: "devnet" entries become the started devnet's
+ * servers, the others get their secrets from the environment. All missing variables are reported
+ * together, each with its path.
+ */
+function resolveEach<E, R>(
+  config: Config,
+  kind: "node" | "graph",
+  env: NodeJS.ProcessEnv,
+  entries: (network: NetworkName) => readonly ("devnet" | E)[],
+  devnetEntry: (network: NetworkName) => R,
+  realEntry: (entry: E, fromEnv: FromEnv) => R,
+): Partial<Record<NetworkName, R[]>> {
+  const out: Partial<Record<NetworkName, R[]>> = {};
+  const problems: string[] = [];
+  for (const network of config.networks) {
+    out[network] = entries(network).map((entry, i) => {
+      if (entry === "devnet") return devnetEntry(network);
+      return realEntry(entry, (field, name) => {
+        if (name === undefined) return undefined;
+        const value = env[name];
+        if (value === undefined) {
+          problems.push(`upstreams.${kind}.${network}[${i}].${field}: ${name} is not set`);
+        }
+        return value;
+      });
+    });
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out;
+}
+
 /** Replaces "devnet" entries by the started devnet's URLs and reads passwords from the environment. */
 export function resolveNodeUpstreams(
   config: Config,
   devnet: Devnet | null,
   env: NodeJS.ProcessEnv = process.env,
 ): Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>> {
-  const out: Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>> = {};
-  const problems: string[] = [];
-  for (const network of config.networks) {
-    out[network] = (config.upstreams.node[network] ?? []).map((entry, i) => {
-      if (entry === "devnet") {
-        const core = devnet?.cores.get(network);
-        if (!core) throw new Error(`devnet has no node for ${network}`);
-        return {
-          url: core.url,
-          user: core.user,
-          password: core.password,
-          timeoutMs: 10_000,
-          connections: 16,
-        };
-      }
-      if (entry.passwordEnv) {
-        const password = env[entry.passwordEnv];
-        if (password === undefined) {
-          problems.push(
-            `upstreams.node.${network}[${i}].passwordEnv: ${entry.passwordEnv} is not set`,
-          );
-        }
-        return { ...entry, password };
-      }
-      return entry;
-    });
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return out;
+  return resolveEach<BitcoinCoreUpstreamConfig, BitcoinCoreUpstreamConfig>(
+    config,
+    "node",
+    env,
+    (network) => config.upstreams.node[network] ?? [],
+    (network) => {
+      const core = devnet?.cores.get(network);
+      if (!core) throw new Error(`devnet has no node for ${network}`);
+      return {
+        url: core.url,
+        user: core.user,
+        password: core.password,
+        timeoutMs: 10_000,
+        connections: 16,
+      };
+    },
+    (entry, fromEnv) =>
+      entry.passwordEnv ? { ...entry, password: fromEnv("passwordEnv", entry.passwordEnv) } : entry,
+  );
 }
 
 /** Replaces "devnet" entries by devnet's indexers and reads admin secrets from the environment. */
@@ -55,37 +80,21 @@ export function resolveGraphUpstreams(
   devnet: Devnet | null,
   env: NodeJS.ProcessEnv = process.env,
 ): Partial<Record<NetworkName, IndexerUpstreamConfig[]>> {
-  const out: Partial<Record<NetworkName, IndexerUpstreamConfig[]>> = {};
-  const problems: string[] = [];
-  for (const network of config.networks) {
-    out[network] = (config.upstreams.graph?.[network] ?? []).map((entry, i) => {
-      if (entry === "devnet") {
-        const indexer = devnet?.indexers.get(network);
-        if (!indexer) throw new Error(`devnet has no indexer for ${network}`);
-        return {
-          url: indexer.url,
-          adminSecret: indexer.secret,
-          timeoutMs: 10_000,
-          connections: 16,
-        };
-      }
-      let adminSecret: string | undefined;
-      if (entry.adminSecretEnv) {
-        adminSecret = env[entry.adminSecretEnv];
-        if (adminSecret === undefined) {
-          problems.push(
-            `upstreams.graph.${network}[${i}].adminSecretEnv: ${entry.adminSecretEnv} is not set`,
-          );
-        }
-      }
-      return {
-        url: entry.url,
-        adminSecret,
-        timeoutMs: entry.timeoutMs,
-        connections: entry.connections,
-      };
-    });
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return out;
+  return resolveEach(
+    config,
+    "graph",
+    env,
+    (network) => config.upstreams.graph?.[network] ?? [],
+    (network) => {
+      const indexer = devnet?.indexers.get(network);
+      if (!indexer) throw new Error(`devnet has no indexer for ${network}`);
+      return { url: indexer.url, adminSecret: indexer.secret, timeoutMs: 10_000, connections: 16 };
+    },
+    (entry, fromEnv) => ({
+      url: entry.url,
+      adminSecret: fromEnv("adminSecretEnv", entry.adminSecretEnv),
+      timeoutMs: entry.timeoutMs,
+      connections: entry.connections,
+    }),
+  );
 }

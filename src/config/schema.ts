@@ -45,46 +45,44 @@ const graphUpstream = z.union([z.literal("devnet"), indexerUpstream]);
 const perNetwork = <T extends z.ZodType>(item: T) =>
   z.partialRecord(networkName, z.array(item).min(1));
 
-const price = z.number().int().nonnegative();
-/** A price per network: `default` applies to every network not named. */
-const priceTable = z
-  .strictObject({ default: price })
-  .catchall(price)
-  .superRefine((table, ctx) => {
-    for (const key of Object.keys(table)) {
-      if (key !== "default" && !(NETWORK_NAMES as readonly string[]).includes(key)) {
-        ctx.addIssue({ code: "custom", path: [key], message: `unknown network "${key}"` });
+/**
+ * A table with a `default` and entries under keys `keyOk` accepts (a network, `<type>.<field>`),
+ * each key checked so that a typo fails at boot with its path rather than going unused.
+ */
+const keyedTable = (
+  value: z.ZodNumber,
+  keyOk: (key: string) => boolean,
+  expected: (key: string) => string,
+) =>
+  z
+    .strictObject({ default: value })
+    .catchall(value)
+    .superRefine((table, ctx) => {
+      for (const key of Object.keys(table)) {
+        if (key !== "default" && !keyOk(key)) {
+          ctx.addIssue({ code: "custom", path: [key], message: expected(key) });
+        }
       }
-    }
-  });
+    });
 
-const rate = z.number().nonnegative().max(1_000_000);
+const isNetwork = (key: string) => (NETWORK_NAMES as readonly string[]).includes(key);
+const unknownNetwork = (key: string) => `unknown network "${key}"`;
+
+/** A price per network: `default` applies to every network not named. */
+const priceTable = keyedTable(z.number().int().nonnegative(), isNetwork, unknownNetwork);
+
 /** CC per complexity point per network: `default` applies to every network not named. */
-const rateTable = z
-  .strictObject({ default: rate })
-  .catchall(rate)
-  .superRefine((table, ctx) => {
-    for (const key of Object.keys(table)) {
-      if (key !== "default" && !(NETWORK_NAMES as readonly string[]).includes(key)) {
-        ctx.addIssue({ code: "custom", path: [key], message: `unknown network "${key}"` });
-      }
-    }
-  });
+const rateTable = keyedTable(z.number().nonnegative().max(1_000_000), isNetwork, unknownNetwork);
 
 /**
  * Per-field complexity weights, keyed `<type>.<field>` as the indexer schema names them
  * (`query_root.block`, `block.transactions`, `block.hash`); `default` weighs every other field.
  */
-const weightTable = z
-  .strictObject({ default: z.number().int().nonnegative().max(1_000) })
-  .catchall(z.number().int().nonnegative().max(1_000))
-  .superRefine((table, ctx) => {
-    for (const key of Object.keys(table)) {
-      if (key !== "default" && !/^[_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*$/.test(key)) {
-        ctx.addIssue({ code: "custom", path: [key], message: "expected <type>.<field>" });
-      }
-    }
-  });
+const weightTable = keyedTable(
+  z.number().int().nonnegative().max(1_000),
+  (key) => /^[_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*$/.test(key),
+  () => "expected <type>.<field>",
+);
 
 export const DEFAULT_GRAPH_WEIGHTS = {
   default: 1,

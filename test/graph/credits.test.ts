@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { latestAudit } from "../../src/ledger/audit.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
-import { type StoreKind, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  accountTotals,
+  type StoreKind,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 import { available, type GraphAnswer, viaGateway } from "./support.ts";
 
 // 300 + (1×2×1 + 2×1×10 + 2×1×10) = 342 CC on mainnet.
@@ -77,17 +82,9 @@ describe.each<StoreKind>([
       expect((r.json as GraphAnswer).data!.block).toHaveLength(10);
     }
     const db = t.gateway.app.db;
-    const { rows } = await db.query<{ balance: number; held: number }>(
-      "SELECT balance, held FROM accounts WHERE id = $1",
-      [id],
-    );
-    expect(rows[0]).toEqual({ balance: 0, held: 0 });
-    const audit = await db.query<{ outcome: string; n: number; charged: number }>(
-      `SELECT outcome, count(*)::int AS n, sum(charged_cc)::int AS charged FROM audit_records
-       WHERE account_id = $1 GROUP BY outcome ORDER BY outcome`,
-      [id],
-    );
-    expect(audit.rows).toEqual([
+    const totals = await accountTotals(db, id);
+    expect(totals.account).toEqual({ balance: 0, held: 0 });
+    expect(totals.audit).toEqual([
       { outcome: "insufficient_credits", n: 60 - paid, charged: 0 },
       { outcome: "ok", n: paid, charged: paid * PRICE },
     ]);

@@ -7,6 +7,7 @@ import { resolveGraphUpstreams, resolveNodeUpstreams } from "../../src/app/upstr
 import { issueToken } from "../../src/auth/tokens.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type { ConfigInput } from "../../src/config/schema.ts";
+import type { Database } from "../../src/db/database.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { grantCredits } from "../../src/ledger/ledger.ts";
 
@@ -88,6 +89,20 @@ export async function startTestGateway(
       }
     },
   };
+}
+
+/** An account's balance and holds, and its audit records counted and summed by outcome. */
+export async function accountTotals(db: Database, accountId: number) {
+  const { rows } = await db.query<{ balance: number; held: number }>(
+    "SELECT balance, held FROM accounts WHERE id = $1",
+    [accountId],
+  );
+  const audit = await db.query<{ outcome: string; n: number; charged: number }>(
+    `SELECT outcome, count(*)::int AS n, sum(charged_cc)::int AS charged FROM audit_records
+     WHERE account_id = $1 GROUP BY outcome ORDER BY outcome`,
+    [accountId],
+  );
+  return { account: rows[0], audit: audit.rows };
 }
 
 /** POSTs a JSON body (a string is sent as it is) and returns status, headers and parsed body. */

@@ -1,12 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { execute } from "graphql";
 import { checkGraphQuery } from "../../graph/check.ts";
 import { type HasuraError, hasuraError } from "../../graph/hasura-error.ts";
 import { parseGraphRequest } from "../../graph/request.ts";
 import { indexerSchema } from "../../graph/schema.ts";
+import { BodyTooLarge, readBody } from "../../http/body.ts";
 import type { DevnetChain } from "../chain.ts";
+import { listenDevnet } from "../listen.ts";
 import type { SelectArgs } from "./bool-exp.ts";
 import { IndexerTables } from "./tables.ts";
 
@@ -57,15 +58,8 @@ export async function startDevnetIndexer(opts: {
   const expected = Buffer.from(opts.secret);
   let gate: Promise<void> | null = null;
 
-  const server = createServer((req, res) => {
-    stats.httpRequests += 1;
-    serve(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  });
-
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    stats.httpRequests += 1;
     if (new URL(req.url ?? "/", "http://indexer").pathname !== "/v1/graphql") {
       return reply(res, 404, { path: "$", error: "resource does not exist", code: "not-found" });
     }
@@ -84,22 +78,20 @@ export async function startDevnetIndexer(opts: {
         hasuraError("invalid x-hasura-admin-secret/x-hasura-access-key", "$", "access-denied"),
       );
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > BODY_BYTES_MAX) {
-        stats.rejected += 1;
-        return reply(res, 413, {
-          path: "$",
-          error: "request body too large",
-          code: "payload-too-large",
-        });
-      }
-      chunks.push(chunk);
+    let body: string;
+    try {
+      body = await readBody(req, BODY_BYTES_MAX);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) throw err;
+      stats.rejected += 1;
+      return reply(res, 413, {
+        path: "$",
+        error: "request body too large",
+        code: "payload-too-large",
+      });
     }
     if (gate) await gate;
-    const parsed = parseGraphRequest(Buffer.concat(chunks).toString("utf8"));
+    const parsed = parseGraphRequest(body);
     if (!parsed.ok) {
       stats.rejected += 1;
       return errors(res, parsed.error);
@@ -125,11 +117,11 @@ export async function startDevnetIndexer(opts: {
     return reply(res, 200, { data: result.data });
   }
 
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) =>
-    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve),
-  );
-  const { port } = server.address() as AddressInfo;
+  const { server, port, close } = await listenDevnet(serve, {
+    host: opts.host,
+    port: opts.port,
+    keepAliveTimeoutMs: 30_000,
+  });
   return {
     server,
     url: `http://127.0.0.1:${port}/v1/graphql`,
@@ -145,11 +137,7 @@ export async function startDevnetIndexer(opts: {
         release();
       };
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 
