@@ -31,6 +31,10 @@ async function main(): Promise<void> {
       `curl -s ${gateway.url}/${nodeSegment}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
       `  -d '{"jsonrpc":"2.0","id":1,"method":"getrawtransaction","params":["f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"]}'`,
       "",
+      "Or ask the block indexer for the latest block (300 CC plus its complexity):",
+      `curl -s ${gateway.url}/${config.backends.graph}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
+      `  -d '{"query":"{ block(limit: 1, order_by: {height: desc}) { hash height transactions(limit: 2) { hash size_bytes } } }"}'`,
+      "",
       "Then see what it cost: npm run cli -- usage demo",
     );
   }

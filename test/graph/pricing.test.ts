@@ -19,6 +19,17 @@ const cases: { name: string; query: string; complexity: number }[] = [
     complexity: 1 * 2 * 1 + 5 * (2 * 1 * 1) + 2 * 2 * 1 + 4 * (3 * 1 * 3),
   },
   {
+    name: "the README's worked example",
+    query: "{ block(limit: 1) { hash height transactions(limit: 3) { hash size_bytes } } }",
+    complexity: 28,
+  },
+  {
+    name: "the README's curl example",
+    query:
+      "{ block(limit: 1, order_by: {height: desc}) { hash height transactions(limit: 2) { hash size_bytes } } }",
+    complexity: 22,
+  },
+  {
     name: "a height range of 10 blocks, no limit",
     query: "{ block(where: {height: {_gte: 100, _lte: 109}}) { height hash } }",
     complexity: 1 * 2 * 1 + 2 * (2 * 1 * 10),
