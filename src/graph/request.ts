@@ -17,57 +17,27 @@ export function parseGraphRequest(
   } catch {
     return { ok: false, error: hasuraError("invalid json", "$", "invalid-json") };
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    return {
-      ok: false,
-      error: hasuraError(
-        `expected Object, but encountered ${jsonKind(parsed)}`,
-        "$",
-        "parse-failed",
-      ),
-    };
-  }
+  // aeson's wording for a value of the wrong JSON type, at its place in the body.
+  const wrong = (expected: string, value: unknown, path: string) => ({
+    ok: false as const,
+    error: hasuraError(
+      `expected ${expected}, but encountered ${jsonKind(value)}`,
+      path,
+      "parse-failed",
+    ),
+  });
+  const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(parsed)) return wrong("Object", parsed, "$");
   const o = parsed as Record<string, unknown>;
-  if (typeof o.query !== "string") {
-    return {
-      ok: false,
-      error:
-        o.query === undefined
-          ? hasuraError('key "query" not found', "$", "parse-failed")
-          : hasuraError(
-              `expected String, but encountered ${jsonKind(o.query)}`,
-              "$.query",
-              "parse-failed",
-            ),
-    };
+  if (o.query === undefined) {
+    return { ok: false, error: hasuraError('key "query" not found', "$", "parse-failed") };
   }
-  if (
-    o.variables !== undefined &&
-    o.variables !== null &&
-    (typeof o.variables !== "object" || Array.isArray(o.variables))
-  ) {
-    return {
-      ok: false,
-      error: hasuraError(
-        `expected Object, but encountered ${jsonKind(o.variables)}`,
-        "$.variables",
-        "parse-failed",
-      ),
-    };
+  if (typeof o.query !== "string") return wrong("String", o.query, "$.query");
+  if (o.variables != null && !isObject(o.variables)) {
+    return wrong("Object", o.variables, "$.variables");
   }
-  if (
-    o.operationName !== undefined &&
-    o.operationName !== null &&
-    typeof o.operationName !== "string"
-  ) {
-    return {
-      ok: false,
-      error: hasuraError(
-        `expected String, but encountered ${jsonKind(o.operationName)}`,
-        "$.operationName",
-        "parse-failed",
-      ),
-    };
+  if (o.operationName != null && typeof o.operationName !== "string") {
+    return wrong("String", o.operationName, "$.operationName");
   }
   return {
     ok: true,
