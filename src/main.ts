@@ -1,6 +1,6 @@
 import { startGateway } from "./app/app.ts";
 import { prepareDemo } from "./app/demo.ts";
-import { devnetNetworks, resolveNodeUpstreams } from "./app/upstreams.ts";
+import { devnetNetworks, resolveGraphUpstreams, resolveNodeUpstreams } from "./app/upstreams.ts";
 import { ConfigError, loadConfig } from "./config/load.ts";
 import { startDevnet } from "./devnet/devnet.ts";
 
@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const gateway = await startGateway(config, {
     databaseUrl: process.env.DATABASE_URL,
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
+    graphUpstreams: resolveGraphUpstreams(config, devnet),
   });
   const store = process.env.DATABASE_URL
     ? "PostgreSQL (DATABASE_URL)"
@@ -29,6 +30,10 @@ async function main(): Promise<void> {
       "Try it — the first Bitcoin payment, Satoshi to Hal Finney (200 CC on mainnet):",
       `curl -s ${gateway.url}/${nodeSegment}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
       `  -d '{"jsonrpc":"2.0","id":1,"method":"getrawtransaction","params":["f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"]}'`,
+      "",
+      "Or ask the block indexer for the latest block (300 CC plus its complexity):",
+      `curl -s ${gateway.url}/${config.backends.graph}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
+      `  -d '{"query":"{ block(limit: 1, order_by: {height: desc}) { hash height transactions(limit: 2) { hash size_bytes } } }"}'`,
       "",
       "Then see what it cost: npm run cli -- usage demo",
       `Explore the unified GraphQL API in a browser (GraphiQL): ${gateway.url}/${config.backends.gateway}/mainnet/${demo.token}`,

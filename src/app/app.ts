@@ -6,6 +6,8 @@ import { type RunningServer, startHttpServer } from "../http/server.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
 import { createLogger } from "../log/logger.ts";
 import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
+import { IndexerPool } from "../upstreams/indexer/pool.ts";
 import { writeAdminFile } from "./admin.ts";
 import type { App } from "./context.ts";
 
@@ -15,6 +17,8 @@ export interface StartOptions {
   databaseSchema?: string;
   /** Resolved upstreams per network ("devnet" entries already replaced by URLs). */
   nodeUpstreams: Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>>;
+  /** Resolved indexers per network, like nodeUpstreams; none for a network: no graph route there. */
+  graphUpstreams?: Partial<Record<NetworkName, IndexerUpstreamConfig[]>>;
   logDestination?: DestinationStream;
   /** Tests run many gateways on one PGlite-less setup; they need no CLI hand-off file. */
   noAdminFile?: boolean;
@@ -41,7 +45,12 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     const upstreams = opts.nodeUpstreams[network];
     if (upstreams && upstreams.length > 0) nodes.set(network, new BitcoinCorePool(upstreams));
   }
-  const app: App = { config, db, log, nodes, metrics: new Metrics() };
+  const indexers = new Map<NetworkName, IndexerPool>();
+  for (const network of config.networks) {
+    const upstreams = opts.graphUpstreams?.[network];
+    if (upstreams && upstreams.length > 0) indexers.set(network, new IndexerPool(upstreams));
+  }
+  const app: App = { config, db, log, nodes, indexers, metrics: new Metrics() };
   // Holds left open by a process that died between reserve and settle are voided, not charged.
   const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
   if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");
@@ -62,7 +71,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       clearInterval(sweeper);
       admin?.remove();
       await http.close();
-      await Promise.all([...nodes.values()].map((p) => p.close()));
+      await Promise.all([...nodes.values(), ...indexers.values()].map((p) => p.close()));
       await db.close();
     },
   };

@@ -4,6 +4,7 @@ import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import type { Metrics } from "../http/metrics.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import type { IndexerPool } from "../upstreams/indexer/pool.ts";
 
 /** Long-lived parts of a running gateway, built once in app.ts. */
 export interface App {
@@ -11,6 +12,7 @@ export interface App {
   db: Database;
   log: Logger;
   nodes: Map<NetworkName, BitcoinCorePool>;
+  indexers: Map<NetworkName, IndexerPool>;
   metrics: Metrics;
   /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */
   adminSecret?: string;

@@ -1,10 +1,50 @@
 import { ConfigError } from "../config/load.ts";
 import type { BitcoinCoreUpstreamConfig, Config, NetworkName } from "../config/schema.ts";
 import type { Devnet } from "../devnet/devnet.ts";
+import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 
-/** Networks whose configured node upstreams include devnet. */
+/** Networks whose configured node or graph upstreams include devnet. */
 export function devnetNetworks(config: Config): NetworkName[] {
-  return config.networks.filter((n) => config.upstreams.node[n]?.includes("devnet"));
+  return config.networks.filter(
+    (n) =>
+      config.upstreams.node[n]?.includes("devnet") ||
+      config.upstreams.graph?.[n]?.includes("devnet"),
+  );
+}
+
+/** Reads a secret named in config from the environment; a missing one is a problem at its path. */
+type FromEnv = (field: string, name: string | undefined) => string | undefined;
+
+/**
+ * Resolves one kind of upstream for every network: "devnet" entries become the started devnet's
+ * servers, the others get their secrets from the environment. All missing variables are reported
+ * together, each with its path.
+ */
+function resolveEach<E, R>(
+  config: Config,
+  kind: "node" | "graph",
+  env: NodeJS.ProcessEnv,
+  entries: (network: NetworkName) => readonly ("devnet" | E)[],
+  devnetEntry: (network: NetworkName) => R,
+  realEntry: (entry: E, fromEnv: FromEnv) => R,
+): Partial<Record<NetworkName, R[]>> {
+  const out: Partial<Record<NetworkName, R[]>> = {};
+  const problems: string[] = [];
+  for (const network of config.networks) {
+    out[network] = entries(network).map((entry, i) => {
+      if (entry === "devnet") return devnetEntry(network);
+      return realEntry(entry, (field, name) => {
+        if (name === undefined) return undefined;
+        const value = env[name];
+        if (value === undefined) {
+          problems.push(`upstreams.${kind}.${network}[${i}].${field}: ${name} is not set`);
+        }
+        return value;
+      });
+    });
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out;
 }
 
 /** Replaces "devnet" entries by the started devnet's URLs and reads passwords from the environment. */
@@ -13,33 +53,48 @@ export function resolveNodeUpstreams(
   devnet: Devnet | null,
   env: NodeJS.ProcessEnv = process.env,
 ): Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>> {
-  const out: Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>> = {};
-  const problems: string[] = [];
-  for (const network of config.networks) {
-    out[network] = (config.upstreams.node[network] ?? []).map((entry, i) => {
-      if (entry === "devnet") {
-        const core = devnet?.cores.get(network);
-        if (!core) throw new Error(`devnet has no node for ${network}`);
-        return {
-          url: core.url,
-          user: core.user,
-          password: core.password,
-          timeoutMs: 10_000,
-          connections: 16,
-        };
-      }
-      if (entry.passwordEnv) {
-        const password = env[entry.passwordEnv];
-        if (password === undefined) {
-          problems.push(
-            `upstreams.node.${network}[${i}].passwordEnv: ${entry.passwordEnv} is not set`,
-          );
-        }
-        return { ...entry, password };
-      }
-      return entry;
-    });
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return out;
+  return resolveEach<BitcoinCoreUpstreamConfig, BitcoinCoreUpstreamConfig>(
+    config,
+    "node",
+    env,
+    (network) => config.upstreams.node[network] ?? [],
+    (network) => {
+      const core = devnet?.cores.get(network);
+      if (!core) throw new Error(`devnet has no node for ${network}`);
+      return {
+        url: core.url,
+        user: core.user,
+        password: core.password,
+        timeoutMs: 10_000,
+        connections: 16,
+      };
+    },
+    (entry, fromEnv) =>
+      entry.passwordEnv ? { ...entry, password: fromEnv("passwordEnv", entry.passwordEnv) } : entry,
+  );
+}
+
+/** Replaces "devnet" entries by devnet's indexers and reads admin secrets from the environment. */
+export function resolveGraphUpstreams(
+  config: Config,
+  devnet: Devnet | null,
+  env: NodeJS.ProcessEnv = process.env,
+): Partial<Record<NetworkName, IndexerUpstreamConfig[]>> {
+  return resolveEach(
+    config,
+    "graph",
+    env,
+    (network) => config.upstreams.graph?.[network] ?? [],
+    (network) => {
+      const indexer = devnet?.indexers.get(network);
+      if (!indexer) throw new Error(`devnet has no indexer for ${network}`);
+      return { url: indexer.url, adminSecret: indexer.secret, timeoutMs: 10_000, connections: 16 };
+    },
+    (entry, fromEnv) => ({
+      url: entry.url,
+      adminSecret: fromEnv("adminSecretEnv", entry.adminSecretEnv),
+      timeoutMs: entry.timeoutMs,
+      connections: entry.connections,
+    }),
+  );
 }

@@ -55,6 +55,21 @@ export function parseConfig(input: unknown): Config {
   for (const network of config.networks) {
     if (!config.upstreams.node[network]) problems.push(`upstreams.node.${network} is required`);
   }
+  if (config.upstreams.graph) {
+    for (const network of Object.keys(config.upstreams.graph)) {
+      if (!config.networks.includes(network as Config["networks"][number])) {
+        problems.push(`upstreams.graph.${network} names a network not in networks`);
+      }
+    }
+  } else {
+    // Like the node upstreams' default: devnet's indexer for every network served.
+    config.upstreams.graph = Object.fromEntries(
+      config.networks.map((n) => [n, ["devnet" as const]]),
+    );
+  }
+  if (config.graph.listSizeDefault > config.graph.pageSizeMax) {
+    problems.push("graph.listSizeDefault must not exceed graph.pageSizeMax");
+  }
   const segments = Object.values(config.backends);
   if (new Set(segments).size !== segments.length) problems.push("backends: segments must differ");
   if (problems.length > 0) throw new ConfigError(problems);

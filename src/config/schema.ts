@@ -26,21 +26,71 @@ export type BitcoinCoreUpstreamConfig = z.infer<typeof bitcoinCoreUpstream>;
 /** `"devnet"` means: start devnet's in-process server for this network and use it. */
 const nodeUpstream = z.union([z.literal("devnet"), bitcoinCoreUpstream]);
 
+/** A Hasura-style indexer: its GraphQL endpoint and the admin secret, read from the environment. */
+const indexerUpstream = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  /** Name of an environment variable holding `x-hasura-admin-secret`. */
+  adminSecretEnv: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/)
+    .optional(),
+  timeoutMs: z.number().int().positive().max(300_000).default(10_000),
+  connections: z.number().int().positive().max(256).default(16),
+});
+export type IndexerUpstreamEntry = z.infer<typeof indexerUpstream>;
+
+/** `"devnet"`: devnet's in-process indexer for this network. */
+const graphUpstream = z.union([z.literal("devnet"), indexerUpstream]);
+
 const perNetwork = <T extends z.ZodType>(item: T) =>
   z.partialRecord(networkName, z.array(item).min(1));
 
-const price = z.number().int().nonnegative();
-/** A price per network: `default` applies to every network not named. */
-const priceTable = z
-  .strictObject({ default: price })
-  .catchall(price)
-  .superRefine((table, ctx) => {
-    for (const key of Object.keys(table)) {
-      if (key !== "default" && !(NETWORK_NAMES as readonly string[]).includes(key)) {
-        ctx.addIssue({ code: "custom", path: [key], message: `unknown network "${key}"` });
+/**
+ * A table with a `default` and entries under keys `keyOk` accepts (a network, `<type>.<field>`),
+ * each key checked so that a typo fails at boot with its path rather than going unused.
+ */
+const keyedTable = (
+  value: z.ZodNumber,
+  keyOk: (key: string) => boolean,
+  expected: (key: string) => string,
+) =>
+  z
+    .strictObject({ default: value })
+    .catchall(value)
+    .superRefine((table, ctx) => {
+      for (const key of Object.keys(table)) {
+        if (key !== "default" && !keyOk(key)) {
+          ctx.addIssue({ code: "custom", path: [key], message: expected(key) });
+        }
       }
-    }
-  });
+    });
+
+const isNetwork = (key: string) => (NETWORK_NAMES as readonly string[]).includes(key);
+const unknownNetwork = (key: string) => `unknown network "${key}"`;
+
+/** A price per network: `default` applies to every network not named. */
+const priceTable = keyedTable(z.number().int().nonnegative(), isNetwork, unknownNetwork);
+
+/** CC per complexity point per network: `default` applies to every network not named. */
+const rateTable = keyedTable(z.number().nonnegative().max(1_000_000), isNetwork, unknownNetwork);
+
+/**
+ * Per-field complexity weights, keyed `<type>.<field>` as the indexer schema names them
+ * (`query_root.block`, `block.transactions`, `block.hash`); `default` weighs every other field.
+ */
+const weightTable = keyedTable(
+  z.number().int().nonnegative().max(1_000),
+  (key) => /^[_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*$/.test(key),
+  () => "expected <type>.<field>",
+);
+
+export const DEFAULT_GRAPH_WEIGHTS = {
+  default: 1,
+  // A select on the block table, and the join from a block to its transactions: more work per
+  // row than reading a column of a row already found.
+  "query_root.block": 2,
+  "block.transactions": 2,
+} as const;
 
 export const configSchema = z.strictObject({
   server: z
@@ -98,11 +148,38 @@ export const configSchema = z.strictObject({
         signet: ["devnet" as const],
         regtest: ["devnet" as const],
       })),
+      /** Absent: devnet's indexer for every configured network (filled in by parseConfig). */
+      graph: perNetwork(graphUpstream).optional(),
     })
     .prefault({}),
   pricing: z
     .strictObject({
       getrawtransaction: priceTable.default({ default: 100, mainnet: 200 }),
+      /** A graph query costs `base` + ceil(complexity × `perPoint`): half price off mainnet. */
+      graph: z
+        .strictObject({
+          base: priceTable.default({ default: 150, mainnet: 300 }),
+          perPoint: rateTable.default({ default: 0.5, mainnet: 1 }),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  /** The graph route: complexity weights and the limits a query must keep to. */
+  graph: z
+    .strictObject({
+      weights: weightTable.default({ ...DEFAULT_GRAPH_WEIGHTS }),
+      /** Rows a list is priced at when neither `limit` nor a height range bounds it. */
+      listSizeDefault: z.number().int().positive().max(100_000).default(100),
+      /** Largest `limit` accepted; a larger one is refused, never cut. */
+      pageSizeMax: z.number().int().positive().max(100_000).default(1_000),
+      /** Deepest field (root fields are depth 1; the schema's deepest field is at 3). */
+      depthMax: z.number().int().positive().max(50).default(5),
+      /** Aliased fields in one query: aliases fan one request out into many selects. */
+      aliasesMax: z.number().int().nonnegative().max(1_000).default(10),
+      /** Highest complexity accepted (the audit log keeps it as a 32-bit integer). */
+      complexityMax: z.number().int().positive().max(2_000_000_000).default(10_000_000),
+      /** The indexer's whole answer, failover included; past it the query is not charged. */
+      queryTimeoutMs: z.number().int().positive().max(300_000).default(15_000),
     })
     .prefault({}),
   /** The unified GraphQL API. */

@@ -51,7 +51,7 @@ export function plainFailure(error: GatewayError): HttpReply {
   };
 }
 
-/** A gateway failure on the GraphQL route: a GraphQL error response, our status. */
+/** A gateway failure on a GraphQL route (unified or graph mirror): GraphQL's error shape, our status. */
 export function graphqlFailure(error: GatewayError): HttpReply {
   return {
     status: httpStatusOf(error.code),

@@ -11,6 +11,7 @@ import { gatewayError } from "../errors/codes.ts";
 import { handleGateway } from "../graphql/route.ts";
 import { insertAudit } from "../ledger/audit.ts";
 import { LedgerError } from "../ledger/ledger.ts";
+import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
 import { BodyTooLarge, readBody } from "./body.ts";
 import { graphqlFailure, type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
@@ -34,6 +35,7 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
   node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
   // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
   gateway: { handler: handleGateway, methods: ["GET", "POST"], protocol: "graphql" },
+  graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },
 };
 
 export interface RunningServer {
@@ -205,5 +207,7 @@ function matchRoute(app: App, parts: string[]) {
   if (!backend) return null;
   const route = ROUTES[backend];
   if (!route || !app.config.networks.includes(network as NetworkName)) return null;
+  // A network without an indexer has no graph route, as one without the backend has none at all.
+  if (backend === "graph" && !app.indexers.has(network as NetworkName)) return null;
   return { backend, segment, network: network as NetworkName, token, ...route };
 }

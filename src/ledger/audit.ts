@@ -36,20 +36,33 @@ export interface AuditSubject {
   startedAt: number;
 }
 
+export interface AuditFields {
+  method: string;
+  outcome: Outcome;
+  errorCode?: string | null;
+  httpStatus: number;
+  estimatedCc?: number;
+  chargedCc?: number;
+  upstream?: string | null;
+  complexity?: number | null;
+}
+
 /** The audit record of one call of `subject`'s request, its duration measured now. */
-export function auditRecord(
-  subject: AuditSubject,
-  fields: Pick<AuditInput, "method" | "outcome" | "httpStatus" | "estimatedCc" | "chargedCc"> &
-    Partial<Pick<AuditInput, "errorCode" | "complexity" | "upstream">>,
-): AuditInput {
+export function auditRecord(subject: AuditSubject, fields: AuditFields): AuditInput {
   return {
     requestId: subject.requestId,
     accountId: subject.owner.accountId,
     tokenId: subject.owner.tokenId,
     backend: subject.backendSegment,
     network: subject.network,
-    errorCode: null,
-    ...fields,
+    method: fields.method.slice(0, 64),
+    outcome: fields.outcome,
+    errorCode: fields.errorCode ?? null,
+    httpStatus: fields.httpStatus,
+    estimatedCc: fields.estimatedCc ?? 0,
+    chargedCc: fields.chargedCc ?? 0,
+    complexity: fields.complexity ?? null,
+    upstream: fields.upstream ?? null,
     durationMs: Date.now() - subject.startedAt,
   };
 }

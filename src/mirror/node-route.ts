@@ -1,6 +1,5 @@
 import type { CallContext } from "../app/context.ts";
 import { type GatewayError, gatewayError, httpStatusOf, jsonRpcCodeOf } from "../errors/codes.ts";
-import { creditHeaders } from "../http/credit-headers.ts";
 import type { HttpReply } from "../http/reply.ts";
 import {
   legacyErrorStatus,
@@ -11,9 +10,10 @@ import {
 } from "../jsonrpc/envelope.ts";
 import type { Json } from "../jsonrpc/json.ts";
 import type { RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
-import { type AuditInput, auditRecord, type Outcome } from "../ledger/audit.ts";
-import { reserve, settle } from "../ledger/ledger.ts";
+import type { AuditInput, Outcome } from "../ledger/audit.ts";
+import { settle } from "../ledger/ledger.ts";
 import { priceOf } from "../pricing/prices.ts";
+import { auditRecord, creditHeaders, reserveFor } from "./metering.ts";
 import { checkGetRawTransaction } from "./node-methods.ts";
 
 /** A call that passed the gateway's checks and will be forwarded. */
@@ -74,13 +74,9 @@ export async function handleNodeRpc(ctx: CallContext, body: string): Promise<Htt
   const forwards = slots.flatMap((s) => (s.kind === "forward" ? [s.forward] : []));
   const estimate = forwards.reduce((sum, f) => sum + f.price, 0);
 
-  const reservation = await reserve(app.db, ctx.owner.accountId, estimate);
+  const reservation = await reserveFor(ctx, estimate);
   if (!reservation.ok) {
-    const error = gatewayError(
-      "INSUFFICIENT_CREDITS",
-      `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
-      { data: { balance: reservation.available, required: reservation.required } },
-    );
+    const { error } = reservation;
     await settle(
       app.db,
       ctx.owner.accountId,

@@ -68,7 +68,9 @@ describe.each<StoreKind>(["pglite", "postgres"])("blockgate CLI (%s)", (store) =
     const dup = await blockgate(["account", "create", "acme"], env);
     expect(dup.code).toBe(2);
     expect(dup.stderr).toContain('account "acme" exists');
-  });
+    // Eleven CLI processes, each opening PGlite from disk: ~25 s alone on two cores, past the
+    // default 30 s when the whole suite runs beside it.
+  }, 120_000);
 
   it("unknown commands print the usage", async () => {
     const out = await blockgate(["frobnicate"], env);

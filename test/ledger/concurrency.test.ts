@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import {
+  accountTotals,
   HAL_TXID,
   post,
   rpc,
@@ -35,17 +36,9 @@ describe.each<StoreKind>([
     }
 
     const db = t.gateway.app.db;
-    const { rows } = await db.query<{ balance: number; held: number }>(
-      "SELECT balance, held FROM accounts WHERE id = $1",
-      [id],
-    );
-    expect(rows[0]).toEqual({ balance: 0, held: 0 });
-    const audit = await db.query<{ outcome: string; n: number; charged: number }>(
-      `SELECT outcome, count(*)::int AS n, sum(charged_cc)::int AS charged FROM audit_records
-       WHERE account_id = $1 GROUP BY outcome ORDER BY outcome`,
-      [id],
-    );
-    expect(audit.rows).toEqual([
+    const totals = await accountTotals(db, id);
+    expect(totals.account).toEqual({ balance: 0, held: 0 });
+    expect(totals.audit).toEqual([
       { outcome: "insufficient_credits", n: 150, charged: 0 },
       { outcome: "ok", n: 50, charged: 10_000 },
     ]);

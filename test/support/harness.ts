@@ -3,10 +3,11 @@ import { Writable } from "node:stream";
 import pg from "pg";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
-import { resolveNodeUpstreams } from "../../src/app/upstreams.ts";
+import { resolveGraphUpstreams, resolveNodeUpstreams } from "../../src/app/upstreams.ts";
 import { issueToken } from "../../src/auth/tokens.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type { ConfigInput } from "../../src/config/schema.ts";
+import type { Database } from "../../src/db/database.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { grantCredits } from "../../src/ledger/ledger.ts";
 
@@ -55,6 +56,7 @@ export async function startTestGateway(
     databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
     ...(schema ? { databaseSchema: schema } : {}),
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
+    graphUpstreams: resolveGraphUpstreams(config, devnet),
     noAdminFile: true,
     logDestination: new Writable({
       write(chunk: Buffer, _enc, done) {
@@ -87,6 +89,20 @@ export async function startTestGateway(
       }
     },
   };
+}
+
+/** An account's balance and holds, and its audit records counted and summed by outcome. */
+export async function accountTotals(db: Database, accountId: number) {
+  const { rows } = await db.query<{ balance: number; held: number }>(
+    "SELECT balance, held FROM accounts WHERE id = $1",
+    [accountId],
+  );
+  const audit = await db.query<{ outcome: string; n: number; charged: number }>(
+    `SELECT outcome, count(*)::int AS n, sum(charged_cc)::int AS charged FROM audit_records
+     WHERE account_id = $1 GROUP BY outcome ORDER BY outcome`,
+    [accountId],
+  );
+  return { account: rows[0], audit: audit.rows };
 }
 
 /** POSTs a JSON body (a string is sent as it is) and returns status, headers and parsed body. */

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { legacyErrorStatus, parseRequestBody, replyObject } from "../../jsonrpc/envelope.ts";
 import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcErrorObject } from "../../jsonrpc/types.ts";
+import { listenDevnet } from "../listen.ts";
 import { RpcError } from "./rpc-error.ts";
 
 /** A method of devnet's Core: positional or named params in, a result out, or it throws RpcError. */
@@ -44,15 +44,8 @@ export async function startCoreHttp(opts: {
   const expected = Buffer.from(
     `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`,
   );
-  const server = createServer((req, res) => {
-    stats.httpRequests += 1;
-    serve(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  });
-
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    stats.httpRequests += 1;
     if (req.method !== "POST") {
       res.writeHead(405);
       res.end("JSONRPC server handles only POST requests");
@@ -149,22 +142,18 @@ export async function startCoreHttp(opts: {
     }
   }
 
-  server.keepAliveTimeout = 30_000; // -rpcservertimeout
-  await new Promise<void>((resolve) =>
-    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve),
-  );
-  const { port } = server.address() as AddressInfo;
+  const { server, port, close } = await listenDevnet(serve, {
+    host: opts.host,
+    port: opts.port,
+    keepAliveTimeoutMs: 30_000, // -rpcservertimeout
+  });
   return {
     server,
     url: `http://127.0.0.1:${port}/`,
     user: opts.user,
     password: opts.password,
     stats,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 

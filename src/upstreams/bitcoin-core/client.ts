@@ -4,11 +4,10 @@ import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
 import { type GatewayError, gatewayError } from "../../errors/codes.ts";
 import { isJsonObject, jsonInteger, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
+import type { UpstreamFailure as Failure } from "../failover.ts";
+import { readLimited, transportFailure } from "../http.ts";
 
 export type BatchOutcome = { ok: true; answers: RpcAnswer[] } | { ok: false; error: GatewayError };
-
-/** Why a request did not get an answer: the pool decides from this whether to try another node. */
-type Failure = { ok: false; retryable: boolean; error: GatewayError };
 
 const RESPONSE_BYTES_MAX = 64 * 1024 * 1024;
 
@@ -103,29 +102,7 @@ export class BitcoinCoreClient {
         },
       };
     } catch (err) {
-      const e = err as Error & { code?: string };
-      const timedOut =
-        e.name === "TimeoutError" ||
-        e.code === "UND_ERR_HEADERS_TIMEOUT" ||
-        e.code === "UND_ERR_BODY_TIMEOUT";
-      return {
-        ok: false,
-        failure: timedOut
-          ? {
-              ok: false,
-              retryable: false,
-              error: gatewayError("UPSTREAM_TIMEOUT", "the full node did not answer in time", {
-                detail: `${this.name}: ${e.message}`,
-              }),
-            }
-          : {
-              ok: false,
-              retryable: true,
-              error: gatewayError("UPSTREAM_UNAVAILABLE", "the full node is unreachable", {
-                detail: `${this.name}: ${e.code ?? ""} ${e.message}`,
-              }),
-            },
-      };
+      return { ok: false, failure: transportFailure(err, this.name, "the full node") };
     }
   }
 
@@ -181,15 +158,4 @@ export class BitcoinCoreClient {
 
 function basic(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
-}
-
-async function readLimited(body: AsyncIterable<Buffer>, bytesMax: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > bytesMax) throw Object.assign(new Error("answer too large"), { code: "TOO_LARGE" });
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -1,0 +1,152 @@
+import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { execute } from "graphql";
+import { checkGraphQuery } from "../../graph/check.ts";
+import { type HasuraError, hasuraError } from "../../graph/hasura-error.ts";
+import { parseGraphRequest } from "../../graph/request.ts";
+import { indexerSchema } from "../../graph/schema.ts";
+import { BodyTooLarge, readBody } from "../../http/body.ts";
+import type { DevnetChain } from "../chain.ts";
+import { listenDevnet } from "../listen.ts";
+import type { SelectArgs } from "./bool-exp.ts";
+import { IndexerTables } from "./tables.ts";
+
+/** What devnet's indexer counts, so tests can tell whether the gateway forwarded anything. */
+export interface IndexerStats {
+  httpRequests: number;
+  /** Queries executed (checked and answered with data). */
+  queries: number;
+  /** Requests refused: bad secret, unreadable body, invalid query. */
+  rejected: number;
+}
+
+export interface DevnetIndexerServer {
+  server: Server;
+  /** The GraphQL endpoint, Hasura's `/v1/graphql`. */
+  url: string;
+  secret: string;
+  stats: IndexerStats;
+  /**
+   * Holds every query until the returned function is called: a test's way of making the
+   * indexer slow (timeouts) without sleeping.
+   */
+  hold(): () => void;
+  close(): Promise<void>;
+}
+
+const BODY_BYTES_MAX = 1024 * 1024;
+
+/**
+ * A Hasura-style indexer over devnet's chain: GraphQL over HTTP at POST /v1/graphql, admin
+ * secret in `x-hasura-admin-secret`, Hasura's semantics and error shapes (HTTP 200, `errors`,
+ * no `data`). Queries are checked as Hasura checks them (src/graph/check.ts) and executed by
+ * graphql-js over in-memory tables.
+ */
+export async function startDevnetIndexer(opts: {
+  chain: DevnetChain;
+  secret: string;
+  host?: string;
+  port?: number;
+}): Promise<DevnetIndexerServer> {
+  const schema = indexerSchema();
+  const tables = new IndexerTables(opts.chain);
+  const rootValue = {
+    block: (args: SelectArgs) => tables.selectBlocks(args),
+    block_by_pk: (args: { hash: string }) => tables.blockByPk(args.hash),
+  };
+  const stats: IndexerStats = { httpRequests: 0, queries: 0, rejected: 0 };
+  const expected = Buffer.from(opts.secret);
+  let gate: Promise<void> | null = null;
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    stats.httpRequests += 1;
+    if (new URL(req.url ?? "/", "http://indexer").pathname !== "/v1/graphql") {
+      return reply(res, 404, { path: "$", error: "resource does not exist", code: "not-found" });
+    }
+    if (req.method !== "POST") {
+      return reply(res, 405, {
+        path: "$",
+        error: "method not allowed",
+        code: "method-not-allowed",
+      });
+    }
+    const given = Buffer.from(String(req.headers["x-hasura-admin-secret"] ?? ""));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      stats.rejected += 1;
+      return errors(
+        res,
+        hasuraError("invalid x-hasura-admin-secret/x-hasura-access-key", "$", "access-denied"),
+      );
+    }
+    let body: string;
+    try {
+      body = await readBody(req, BODY_BYTES_MAX);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) throw err;
+      stats.rejected += 1;
+      return reply(res, 413, {
+        path: "$",
+        error: "request body too large",
+        code: "payload-too-large",
+      });
+    }
+    if (gate) await gate;
+    const parsed = parseGraphRequest(body);
+    if (!parsed.ok) {
+      stats.rejected += 1;
+      return errors(res, parsed.error);
+    }
+    const checked = checkGraphQuery(schema, parsed.request);
+    if (!checked.ok) {
+      stats.rejected += 1;
+      return errors(res, checked.error);
+    }
+    const { document, operation } = checked.query;
+    const result = await execute({
+      schema,
+      document,
+      rootValue,
+      variableValues: parsed.request.variables,
+      ...(operation.name ? { operationName: operation.name.value } : {}),
+    });
+    if (result.errors?.length) {
+      stats.rejected += 1;
+      return errors(res, hasuraError(result.errors[0]!.message, "$", "unexpected"));
+    }
+    stats.queries += 1;
+    return reply(res, 200, { data: result.data });
+  }
+
+  const { server, port, close } = await listenDevnet(serve, {
+    host: opts.host,
+    port: opts.port,
+    keepAliveTimeoutMs: 30_000,
+  });
+  return {
+    server,
+    url: `http://127.0.0.1:${port}/v1/graphql`,
+    secret: opts.secret,
+    stats,
+    hold() {
+      let release!: () => void;
+      gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        gate = null;
+        release();
+      };
+    },
+    close,
+  };
+}
+
+function errors(res: ServerResponse, error: HasuraError): void {
+  reply(res, 200, { errors: [error] });
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.end(text);
+}

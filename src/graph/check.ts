@@ -1,0 +1,300 @@
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  GraphQLIncludeDirective,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  GraphQLSkipDirective,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  getVariableValues,
+  isInputObjectType,
+  isListType,
+  isObjectType,
+  Kind,
+  NoUnusedVariablesRule,
+  type OperationDefinitionNode,
+  parse,
+  type SelectionSetNode,
+  specifiedRules,
+  type ValueNode,
+  validate,
+} from "graphql";
+import { type HasuraError, hasuraError } from "./hasura-error.ts";
+import { hasuraPaths } from "./paths.ts";
+import type { GraphRequest } from "./request.ts";
+import { describeJson, toHasuraError, typeMismatch } from "./validation-errors.ts";
+
+/** One selected field of the checked operation, fragments inlined and @skip/@include applied. */
+export interface SelectedField {
+  /** The schema field's name. */
+  name: string;
+  /** Alias or name: the key it has in the answer. */
+  responseKey: string;
+  aliased: boolean;
+  /** The type the field is selected on (`query_root`, `block`, …). */
+  parentType: string;
+  /** Hasura's path to it, for errors. */
+  path: string;
+  /** Root fields are at depth 1. */
+  depth: number;
+  /** The field returns a list. */
+  list: boolean;
+  /** `__typename`, `__schema`, `__type`: answered from the schema, never by a table. */
+  introspection: boolean;
+  /** Arguments, coerced, variables substituted. */
+  args: Record<string, unknown>;
+  children: SelectedField[];
+}
+
+export interface CheckedQuery {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  variableValues: Record<string, unknown>;
+  fields: SelectedField[];
+}
+
+export type CheckOutcome = { ok: true; query: CheckedQuery } | { ok: false; error: HasuraError };
+
+// Hasura ignores declared variables that go unused; graphql-js's rule would refuse them.
+const RULES = specifiedRules.filter((rule) => rule !== NoUnusedVariablesRule);
+
+/**
+ * Checks a request against the indexer schema the way Hasura does, stopping at the first problem:
+ * parse, choose the operation, validate, coerce variables, refuse explicit nulls (Hasura v2: a
+ * null in `where` or `limit` is an error, never "no filter"). On success, the selection as a tree
+ * — what the devnet indexer executes and what the gateway prices.
+ */
+export function checkGraphQuery(schema: GraphQLSchema, request: GraphRequest): CheckOutcome {
+  let document: DocumentNode;
+  try {
+    document = parse(request.query);
+  } catch (err) {
+    if (err instanceof GraphQLError) {
+      return {
+        ok: false,
+        error: hasuraError("not a valid graphql query", "$.query", "parse-failed"),
+      };
+    }
+    throw err;
+  }
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  let operation: OperationDefinitionNode | undefined;
+  if (request.operationName !== undefined) {
+    operation = operations.find((o) => o.name?.value === request.operationName);
+    if (!operation) {
+      return {
+        ok: false,
+        error: hasuraError(`no such operation found in the document: "${request.operationName}"`),
+      };
+    }
+  } else if (operations.length === 1) {
+    operation = operations[0];
+  } else {
+    return {
+      ok: false,
+      error: hasuraError(
+        "exactly one operation has to be present in the document when operationName is not specified",
+      ),
+    };
+  }
+  if (!operation) return { ok: false, error: hasuraError("no operation") };
+  if (operation.operation !== "query") {
+    return { ok: false, error: hasuraError(`no ${operation.operation}s exist`) };
+  }
+  const paths = hasuraPaths(document, operation);
+  const invalid = validate(schema, document, RULES, { maxErrors: 1 })[0];
+  if (invalid) return { ok: false, error: toHasuraError(invalid, schema, paths) };
+
+  const declared = new Set((operation.variableDefinitions ?? []).map((v) => v.variable.name.value));
+  const unexpected = Object.keys(request.variables).filter((k) => !declared.has(k));
+  if (unexpected.length > 0) {
+    return {
+      ok: false,
+      error: hasuraError(`unexpected variables in variableValues: ${unexpected.join(", ")}`),
+    };
+  }
+  const coerced = getVariableValues(
+    schema,
+    operation.variableDefinitions ?? [],
+    request.variables,
+    {
+      maxErrors: 1,
+    },
+  );
+  if (coerced.errors)
+    return { ok: false, error: variableError(schema, operation, request, coerced.errors[0]!) };
+
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  }
+  const walker = new SelectionWalker(schema, coerced.coerced, fragments);
+  const root = schema.getQueryType()!;
+  try {
+    const fields = walker.walk(operation.selectionSet, root, "$", 1);
+    return { ok: true, query: { document, operation, variableValues: coerced.coerced, fields } };
+  } catch (err) {
+    if (err instanceof HasuraFailure) return { ok: false, error: err.error };
+    throw err;
+  }
+}
+
+class HasuraFailure extends Error {
+  constructor(readonly error: HasuraError) {
+    super(error.message);
+  }
+}
+
+class SelectionWalker {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly variables: Record<string, unknown>,
+    private readonly fragments: Map<string, FragmentDefinitionNode>,
+  ) {}
+
+  walk(
+    set: SelectionSetNode,
+    parent: GraphQLObjectType,
+    parentPath: string,
+    depth: number,
+    out: SelectedField[] = [],
+  ): SelectedField[] {
+    for (const selection of set.selections) {
+      if (!this.included(selection)) continue;
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        this.walk(selection.selectionSet, parent, parentPath, depth, out);
+        continue;
+      }
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = this.fragments.get(selection.name.value);
+        if (fragment) this.walk(fragment.selectionSet, parent, parentPath, depth, out);
+        continue;
+      }
+      const name = selection.name.value;
+      const responseKey = selection.alias?.value ?? name;
+      const path = `${parentPath}.selectionSet.${name}`;
+      const def = parent.getFields()[name];
+      let field = out.find((f) => f.responseKey === responseKey);
+      if (!field) {
+        field = {
+          name,
+          responseKey,
+          aliased: selection.alias !== undefined,
+          parentType: parent.name,
+          path,
+          depth,
+          list: def ? isListType(getNullableType(def.type)) : false,
+          introspection: name.startsWith("__"),
+          args: {},
+          children: [],
+        };
+        out.push(field);
+      }
+      if (!def) continue; // introspection meta-fields: answered from the schema
+      for (const arg of selection.arguments ?? []) {
+        const argDef = def.args.find((a) => a.name === arg.name.value);
+        if (argDef) this.refuseNulls(arg.value, argDef.type, `${path}.args.${arg.name.value}`);
+      }
+      field.args = getArgumentValues(def, selection, this.variables);
+      for (const key of ["limit", "offset"]) {
+        const n = field.args[key];
+        if (typeof n === "number" && n < 0) {
+          throw new HasuraFailure(
+            hasuraError(
+              'expected a non-negative integer for type "Int", but found a negative integer',
+              `${path}.args.${key}`,
+            ),
+          );
+        }
+      }
+      const named = getNamedType(def.type);
+      if (selection.selectionSet && isObjectType(named)) {
+        this.walk(selection.selectionSet, named, path, depth + 1, field.children);
+      }
+    }
+    return out;
+  }
+
+  private included(node: Parameters<typeof getDirectiveValues>[1]): boolean {
+    if (getDirectiveValues(GraphQLSkipDirective, node, this.variables)?.if === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, node, this.variables)?.if !== false;
+  }
+
+  /** Hasura v2 refuses an explicit null (literal, or a variable that is null or absent). */
+  private refuseNulls(node: ValueNode, type: GraphQLInputType, path: string): void {
+    if (node.kind === Kind.VARIABLE) {
+      this.refuseJsonNulls(this.variables[node.name.value], type, path);
+      return;
+    }
+    if (node.kind === Kind.NULL) throw new HasuraFailure(this.foundNull(type, path));
+    const t = getNullableType(type);
+    if (isListType(t)) {
+      if (node.kind === Kind.LIST) {
+        for (const [i, v] of node.values.entries()) this.refuseNulls(v, t.ofType, `${path}[${i}]`);
+      } else {
+        this.refuseNulls(node, t.ofType, `${path}[0]`);
+      }
+    } else if (isInputObjectType(t) && node.kind === Kind.OBJECT) {
+      const defs = t.getFields();
+      for (const f of node.fields) {
+        const fieldDef = defs[f.name.value];
+        if (fieldDef) this.refuseNulls(f.value, fieldDef.type, `${path}.${f.name.value}`);
+      }
+    }
+  }
+
+  private refuseJsonNulls(value: unknown, type: GraphQLInputType, path: string): void {
+    if (value === null || value === undefined) throw new HasuraFailure(this.foundNull(type, path));
+    const t = getNullableType(type);
+    if (isListType(t)) {
+      if (Array.isArray(value))
+        for (const [i, v] of value.entries()) this.refuseJsonNulls(v, t.ofType, `${path}[${i}]`);
+      else this.refuseJsonNulls(value, t.ofType, `${path}[0]`);
+    } else if (isInputObjectType(t) && typeof value === "object") {
+      const defs = t.getFields();
+      for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+        const fieldDef = defs[key];
+        if (fieldDef) this.refuseJsonNulls(v, fieldDef.type, `${path}.${key}`);
+      }
+    }
+  }
+
+  private foundNull(type: GraphQLInputType, path: string): HasuraError {
+    const t = getNullableType(type);
+    if (isListType(t)) return hasuraError("expected a list, but found null", path);
+    return typeMismatch(this.schema, getNamedType(t).name, "null", path);
+  }
+}
+
+/** Variable coercion failures in Hasura's words. */
+function variableError(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  request: GraphRequest,
+  error: GraphQLError,
+): HasuraError {
+  const m = error.message;
+  const name = m.match(/^Variable "\$([^"]+)"/)?.[1];
+  if (!name) return hasuraError(m);
+  const path = `$.variableValues.${name}`;
+  if (/of required type "[^"]+" was not provided/.test(m)) {
+    return hasuraError(`expecting a value for non-nullable variable: "${name}"`);
+  }
+  const nonNull = m.match(/of non-null type "([^"]+)" must not be null/);
+  if (nonNull) return hasuraError(`null value found for non-nullable type: ${nonNull[1]}`, path);
+  const def = operation.variableDefinitions?.find((v) => v.variable.name.value === name);
+  // A scalar or enum variable of the wrong JSON type: Hasura's typeMismatch. Deeper problems
+  // (inside a list or an input object) keep graphql-js's message, which names the place.
+  const type = def?.type.kind === Kind.NON_NULL_TYPE ? def.type.type : def?.type;
+  if (type?.kind === Kind.NAMED_TYPE && / got invalid value /.test(m) && !/ at "/.test(m)) {
+    return typeMismatch(schema, type.name.value, describeJson(request.variables[name]), path);
+  }
+  return hasuraError(m, path);
+}

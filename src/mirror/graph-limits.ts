@@ -1,0 +1,52 @@
+import type { Config } from "../config/schema.ts";
+import type { SelectedField } from "../graph/check.ts";
+import { type HasuraError, hasuraError } from "../graph/hasura-error.ts";
+
+/**
+ * The gateway's limits on a graph query, checked before it is priced or forwarded: a `limit`
+ * above the page size is refused (never cut: a client that asked for 5,000 rows and silently got
+ * 1,000 would page wrongly), as are queries nested too deep or fanned out by too many aliases.
+ * Errors read like Hasura's, with codes of our own so a client can tell a limit from a typo.
+ */
+export function checkGraphLimits(
+  fields: readonly SelectedField[],
+  limits: Config["graph"],
+): HasuraError | null {
+  let aliases = 0;
+  const visit = (field: SelectedField): HasuraError | null => {
+    if (field.introspection) return null;
+    if (field.aliased) aliases += 1;
+    if (field.depth > limits.depthMax) {
+      return hasuraError(
+        `the query is nested ${field.depth} levels deep; the limit is ${limits.depthMax}`,
+        field.path,
+        "depth-limit-exceeded",
+      );
+    }
+    const limit = field.args.limit;
+    if (typeof limit === "number" && limit > limits.pageSizeMax) {
+      return hasuraError(
+        `limit ${limit} is above the maximum page size of ${limits.pageSizeMax} rows; ask for at most ${limits.pageSizeMax} and page with offset or a height cursor`,
+        `${field.path}.args.limit`,
+        "page-size-exceeded",
+      );
+    }
+    for (const child of field.children) {
+      const problem = visit(child);
+      if (problem) return problem;
+    }
+    return null;
+  };
+  for (const field of fields) {
+    const problem = visit(field);
+    if (problem) return problem;
+  }
+  if (aliases > limits.aliasesMax) {
+    return hasuraError(
+      `the query uses ${aliases} aliases; the limit is ${limits.aliasesMax}`,
+      "$",
+      "alias-limit-exceeded",
+    );
+  }
+  return null;
+}

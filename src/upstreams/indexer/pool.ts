@@ -1,0 +1,30 @@
+import type { GatewayError } from "../../errors/codes.ts";
+import type { GraphRequest } from "../../graph/request.ts";
+import type { Json } from "../../jsonrpc/json.ts";
+import { FailoverPool } from "../failover.ts";
+import { IndexerClient, type IndexerUpstreamConfig } from "./client.ts";
+
+export type IndexerOutcome =
+  | { ok: true; data: { [key: string]: Json }; upstream: string }
+  | { ok: false; error: GatewayError };
+
+/**
+ * The indexers of one network, with failover (see FailoverPool). Reusable beyond the graph
+ * mirror: anything that needs the indexer's data (the unified schema's delegation) asks here.
+ */
+export class IndexerPool {
+  private readonly pool: FailoverPool<IndexerClient>;
+
+  constructor(configs: readonly IndexerUpstreamConfig[]) {
+    this.pool = new FailoverPool(configs.map((c) => new IndexerClient(c)));
+  }
+
+  /** One query; `deadline` bounds the whole attempt, failover included. */
+  query(request: GraphRequest, deadline?: AbortSignal): Promise<IndexerOutcome> {
+    return this.pool.run((client) => client.query(request, deadline));
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
