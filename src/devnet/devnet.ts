@@ -3,35 +3,48 @@ import type { NetworkName } from "../config/schema.ts";
 import { type DevnetCoreServer, startCoreHttp } from "./bitcoin-core/http.ts";
 import { coreMethods } from "./bitcoin-core/methods.ts";
 import { loadDevnetChain } from "./chain.ts";
+import type { DevnetElectrumServer } from "./electrum/server.ts";
+import { type DevnetElectrumOptions, startDevnetElectrum } from "./electrum/start.ts";
 import { chainPrevouts } from "./prevouts.ts";
 
 export interface Devnet {
   /** One emulated Bitcoin Core per network, each on its own port. */
   cores: Map<NetworkName, DevnetCoreServer>;
+  /** One emulated ElectrumX per network, whose daemon is that network's Core. */
+  electrum: Map<NetworkName, DevnetElectrumServer>;
   close(): Promise<void>;
+}
+
+export interface DevnetOptions {
+  electrum?: DevnetElectrumOptions;
 }
 
 /**
  * Starts devnet's upstreams on 127.0.0.1, port 0. They serve real mainnet blocks (data/chain);
  * credentials are random per start, so nothing but the gateway that started them can call in.
  */
-export async function startDevnet(networks: readonly NetworkName[]): Promise<Devnet> {
+export async function startDevnet(
+  networks: readonly NetworkName[],
+  opts: DevnetOptions = {},
+): Promise<Devnet> {
   const chain = loadDevnetChain();
   const prevouts = chainPrevouts(chain);
   const cores = new Map<NetworkName, DevnetCoreServer>();
+  const electrum = new Map<NetworkName, DevnetElectrumServer>();
   for (const network of networks) {
-    cores.set(
-      network,
-      await startCoreHttp({
-        methods: coreMethods(chain, network, prevouts),
-        user: "devnet",
-        password: randomBytes(16).toString("hex"),
-      }),
-    );
+    const core = await startCoreHttp({
+      methods: coreMethods(chain, network, prevouts),
+      user: "devnet",
+      password: randomBytes(16).toString("hex"),
+    });
+    cores.set(network, core);
+    electrum.set(network, await startDevnetElectrum(chain, core, opts.electrum));
   }
   return {
     cores,
+    electrum,
     async close() {
+      await Promise.all([...electrum.values()].map((e) => e.close()));
       await Promise.all([...cores.values()].map((c) => c.close()));
     },
   };

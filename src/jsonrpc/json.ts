@@ -1,4 +1,4 @@
-import { isLosslessNumber, type LosslessNumber, parse, stringify } from "lossless-json";
+import { isLosslessNumber, LosslessNumber, parse, stringify } from "lossless-json";
 
 /**
  * JSON as Bitcoin Core writes it: numbers keep their literal text (Core prints amounts as
@@ -31,4 +31,9 @@ export function isJsonObject(value: unknown): value is { [key: string]: Json } {
   return (
     typeof value === "object" && value !== null && !Array.isArray(value) && !isJsonNumber(value)
   );
+}
+
+/** A JSON number with the given integer value, for params built in code. */
+export function jsonNumber(value: number | bigint): JsonNumber {
+  return new LosslessNumber(String(value));
 }
