@@ -1,6 +1,6 @@
 import { startGateway } from "./app/app.ts";
 import { prepareDemo } from "./app/demo.ts";
-import { devnetNetworks, resolveNodeUpstreams } from "./app/upstreams.ts";
+import { devnetNetworks, resolveElectrumUpstreams, resolveNodeUpstreams } from "./app/upstreams.ts";
 import { ConfigError, loadConfig } from "./config/load.ts";
 import { startDevnet } from "./devnet/devnet.ts";
 
@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const gateway = await startGateway(config, {
     databaseUrl: process.env.DATABASE_URL,
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
+    electrumUpstreams: resolveElectrumUpstreams(config, devnet),
   });
   const store = process.env.DATABASE_URL
     ? "PostgreSQL (DATABASE_URL)"

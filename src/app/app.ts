@@ -1,10 +1,18 @@
 import type { DestinationStream } from "pino";
-import type { BitcoinCoreUpstreamConfig, Config, NetworkName } from "../config/schema.ts";
+import { NodeTip } from "../cache/node-tip.ts";
+import { TxCache } from "../cache/tx-cache.ts";
+import type {
+  BitcoinCoreUpstreamConfig,
+  Config,
+  ElectrumUpstreamConfig,
+  NetworkName,
+} from "../config/schema.ts";
 import { openDatabase } from "../db/open.ts";
 import { type RunningServer, startHttpServer } from "../http/server.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
 import { createLogger } from "../log/logger.ts";
 import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import { writeAdminFile } from "./admin.ts";
 import type { App } from "./context.ts";
 
@@ -14,6 +22,8 @@ export interface StartOptions {
   databaseSchema?: string;
   /** Resolved upstreams per network ("devnet" entries already replaced by URLs). */
   nodeUpstreams: Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>>;
+  /** Resolved Electrum servers per network; a network without any answers 502 on that route. */
+  electrumUpstreams?: Partial<Record<NetworkName, ElectrumUpstreamConfig[]>>;
   logDestination?: DestinationStream;
   /** Tests run many gateways on one PGlite-less setup; they need no CLI hand-off file. */
   noAdminFile?: boolean;
@@ -36,11 +46,25 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     ...(opts.databaseSchema ? { schema: opts.databaseSchema } : {}),
   });
   const nodes = new Map<NetworkName, BitcoinCorePool>();
+  const nodeTips = new Map<NetworkName, NodeTip>();
+  const electrum = new Map<NetworkName, ElectrumPool>();
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
-    if (upstreams && upstreams.length > 0) nodes.set(network, new BitcoinCorePool(upstreams));
+    if (upstreams && upstreams.length > 0) {
+      const pool = new BitcoinCorePool(upstreams);
+      nodes.set(network, pool);
+      nodeTips.set(network, new NodeTip(pool, config.cache.tipTtlMs));
+    }
+    const servers = opts.electrumUpstreams?.[network];
+    if (servers && servers.length > 0) {
+      const pool = new ElectrumPool(servers);
+      // Connections open now, so the first request does not pay for the handshake.
+      pool.start();
+      electrum.set(network, pool);
+    }
   }
-  const app: App = { config, db, log, nodes };
+  const txCache = new TxCache(config.cache.bytesMax);
+  const app: App = { config, db, log, nodes, electrum, txCache, nodeTips };
   // Holds left open by a process that died between reserve and settle are voided, not charged.
   const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
   if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");
@@ -62,6 +86,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       admin?.remove();
       await http.close();
       await Promise.all([...nodes.values()].map((p) => p.close()));
+      for (const pool of electrum.values()) pool.close();
       await db.close();
     },
   };

@@ -1,8 +1,11 @@
 import type { Logger } from "pino";
 import type { TokenOwner } from "../auth/tokens.ts";
+import type { NodeTip } from "../cache/node-tip.ts";
+import type { TxCache } from "../cache/tx-cache.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 
 /** Long-lived parts of a running gateway, built once in app.ts. */
 export interface App {
@@ -10,6 +13,11 @@ export interface App {
   db: Database;
   log: Logger;
   nodes: Map<NetworkName, BitcoinCorePool>;
+  electrum: Map<NetworkName, ElectrumPool>;
+  /** Confirmed transactions, for both routes (src/cache/). */
+  txCache: TxCache;
+  /** Each network's node block count, for confirmations of cached transactions. */
+  nodeTips: Map<NetworkName, NodeTip>;
   /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */
   adminSecret?: string;
 }

@@ -1,10 +1,46 @@
 import { ConfigError } from "../config/load.ts";
-import type { BitcoinCoreUpstreamConfig, Config, NetworkName } from "../config/schema.ts";
+import type {
+  BitcoinCoreUpstreamConfig,
+  Config,
+  ElectrumUpstreamConfig,
+  NetworkName,
+} from "../config/schema.ts";
 import type { Devnet } from "../devnet/devnet.ts";
 
-/** Networks whose configured node upstreams include devnet. */
+/** Networks whose configured node or Electrum upstreams include devnet. */
 export function devnetNetworks(config: Config): NetworkName[] {
-  return config.networks.filter((n) => config.upstreams.node[n]?.includes("devnet"));
+  return config.networks.filter(
+    (n) =>
+      config.upstreams.node[n]?.includes("devnet") ||
+      config.upstreams.electrum?.[n]?.includes("devnet"),
+  );
+}
+
+/** Replaces "devnet" Electrum entries by the started devnet's servers. */
+export function resolveElectrumUpstreams(
+  config: Config,
+  devnet: Devnet | null,
+): Partial<Record<NetworkName, ElectrumUpstreamConfig[]>> {
+  const out: Partial<Record<NetworkName, ElectrumUpstreamConfig[]>> = {};
+  for (const network of config.networks) {
+    out[network] = (config.upstreams.electrum?.[network] ?? []).map((entry) => {
+      if (entry !== "devnet") return entry;
+      const server = devnet?.electrum.get(network);
+      if (!server) throw new Error(`devnet has no Electrum server for ${network}`);
+      return {
+        url: server.url,
+        timeoutMs: 10_000,
+        connectTimeoutMs: 5_000,
+        connections: 2,
+        inFlightMax: 100,
+        lineBytesMax: 16 * 1024 * 1024,
+        pingIntervalMs: 60_000,
+        reconnectMaxMs: 2_000,
+        tlsVerify: true,
+      };
+    });
+  }
+  return out;
 }
 
 /** Replaces "devnet" entries by the started devnet's URLs and reads passwords from the environment. */

@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import pg from "pg";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
-import { resolveNodeUpstreams } from "../../src/app/upstreams.ts";
+import { resolveElectrumUpstreams, resolveNodeUpstreams } from "../../src/app/upstreams.ts";
 import { issueToken } from "../../src/auth/tokens.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type { ConfigInput } from "../../src/config/schema.ts";
@@ -55,6 +55,7 @@ export async function startTestGateway(
     databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
     ...(schema ? { databaseSchema: schema } : {}),
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
+    electrumUpstreams: resolveElectrumUpstreams(config, devnet),
     noAdminFile: true,
     logDestination: new Writable({
       write(chunk: Buffer, _enc, done) {
