@@ -8,6 +8,7 @@ import { runDbCommand } from "../cli/commands.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { insertAudit } from "../ledger/audit.ts";
+import { handleElectrumRpc } from "../mirror/electrum-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
 import { BodyTooLarge, readBody } from "./body.ts";
 import { type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
@@ -17,6 +18,7 @@ type RouteHandler = (ctx: CallContext, body: string) => Promise<HttpReply>;
 /** Backends served so far; a configured segment without a handler answers 404 like any unknown. */
 const HANDLERS: Partial<Record<BackendKind, RouteHandler>> = {
   node: handleNodeRpc,
+  electrum: handleElectrumRpc,
 };
 
 export interface RunningServer {

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Json } from "../../jsonrpc/json.ts";
+import { pyStrRepr } from "../../jsonrpc/python-text.ts";
 import type { RpcErrorObject } from "../../jsonrpc/types.ts";
 import type { BitcoinCoreClient } from "../../upstreams/bitcoin-core/client.ts";
-import { pyStrRepr } from "./python-text.ts";
 
 /** bitcoind answered with an error object (electrumx/server/daemon.py DaemonError). */
 export class DaemonError extends Error {

@@ -1,12 +1,16 @@
 import { toHex } from "../../bitcoin/hex.ts";
 import { isJsonNumber, type Json, jsonNumber } from "../../jsonrpc/json.ts";
+import { pyStr, pyThousands } from "../../jsonrpc/python-text.ts";
+import {
+  BAD_REQUEST,
+  DAEMON_ERROR,
+  isPyBool,
+  pyBoolValue,
+  TRANSACTION_GET,
+  txHashError,
+} from "../../mirror/electrum-params.ts";
 import type { DevnetChain } from "../chain.ts";
 import { type Daemon, DaemonError } from "./daemon.ts";
-import { pyStr, pyThousands } from "./python-text.ts";
-
-/** ElectrumX's error codes (electrumx/server/session.py). */
-export const BAD_REQUEST = 1;
-export const DAEMON_ERROR = 2;
 
 /** An RPCError raised by a handler; `disconnect` is aiorpcx's ReplyAndDisconnect. */
 export class ElectrumRpcError extends Error {
@@ -68,15 +72,15 @@ export function electrumMethods(chain: DevnetChain, daemon: Daemon): Record<stri
     },
     "server.ping": { required: [], optional: [], run: () => null },
     "blockchain.transaction.get": {
-      required: ["tx_hash"],
-      optional: ["verbose"],
+      ...TRANSACTION_GET,
       async run(session, [txHash, verbose = false]) {
-        assertTxHash(txHash);
+        const hashError = txHashError(txHash);
+        if (hashError) throw new ElectrumRpcError(hashError.code, hashError.message);
         if (!isPyBool(verbose)) {
           throw new ElectrumRpcError(BAD_REQUEST, '"verbose" must be a boolean');
         }
         // daemon.py casts to int "because some coin daemons are old and require it".
-        const flag = jsonNumber(verbose === true || Number(numberText(verbose)) === 1 ? 1 : 0);
+        const flag = jsonNumber(pyBoolValue(verbose) ? 1 : 0);
         try {
           return await daemon.request("getrawtransaction", [txHash as Json, flag], session.signal);
         } catch (err) {
@@ -121,41 +125,6 @@ export function electrumMethods(chain: DevnetChain, daemon: Daemon): Record<stri
 /** The result of blockchain.headers.subscribe and of its notifications. */
 export function tipHeader(chain: DevnetChain): Json {
   return { hex: toHex(chain.tip.block.headerBytes), height: jsonNumber(chain.tip.height) };
-}
-
-/** assert_tx_hash: bytes.fromhex must give 32 bytes (whitespace between bytes is skipped). */
-function assertTxHash(value: Json | undefined): void {
-  if (typeof value === "string") {
-    let bytes = 0;
-    let i = 0;
-    let ok = true;
-    while (i < value.length) {
-      if (/\s/.test(value[i]!)) {
-        i += 1;
-        continue;
-      }
-      if (!/^[0-9a-fA-F]{2}$/.test(value.slice(i, i + 2))) {
-        ok = false;
-        break;
-      }
-      bytes += 1;
-      i += 2;
-    }
-    if (ok && bytes === 32) return;
-  }
-  throw new ElectrumRpcError(BAD_REQUEST, `${pyStr(value)} should be a transaction hash`);
-}
-
-/** `value in (True, False)` in Python: booleans, and numbers equal to 0 or 1. */
-export function isPyBool(value: Json | undefined): boolean {
-  if (typeof value === "boolean") return true;
-  if (!isJsonNumber(value)) return false;
-  const n = Number(value.value);
-  return n === 0 || n === 1;
-}
-
-function numberText(value: Json | undefined): string {
-  return isJsonNumber(value) ? value.value : "";
 }
 
 /** non_negative_integer: Python's int() of the value, then >= 0. */

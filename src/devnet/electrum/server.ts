@@ -2,8 +2,9 @@ import { EventEmitter } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
 import { isJsonNumber, isJsonObject, type Json, parseJson } from "../../jsonrpc/json.ts";
 import { LineSplitter } from "../../jsonrpc/lines.ts";
-import { BAD_REQUEST, ElectrumRpcError, type Handler, type SessionState } from "./methods.ts";
-import { pyJsonDumps, pyStr, pyThousands } from "./python-text.ts";
+import { pyJsonDumps, pyStr, pyThousands } from "../../jsonrpc/python-text.ts";
+import { BAD_REQUEST, bindArgs } from "../../mirror/electrum-params.ts";
+import { ElectrumRpcError, type Handler, type SessionState } from "./methods.ts";
 
 /** What devnet counts, so tests can tell what reached the server. */
 export interface ElectrumStats {
@@ -195,48 +196,12 @@ export async function startElectrumTcp(opts: ElectrumServerOptions): Promise<Dev
     function invoke(
       handler: Handler | undefined,
       method: string,
-      params: Json[] | { [k: string]: Json },
+      params: Json[] | { [key: string]: Json },
     ) {
       if (!handler) throw new ElectrumRpcError(-32601, `unknown method "${method}"`);
-      const min = handler.required.length;
-      const max = min + handler.optional.length;
-      if (Array.isArray(params)) {
-        const s = params.length === 1 ? "" : "s";
-        if (params.length < min) {
-          throw new ElectrumRpcError(
-            -32602,
-            `${params.length} argument${s} passed to method "${method}" but it requires ${min}`,
-          );
-        }
-        if (params.length > max) {
-          throw new ElectrumRpcError(
-            -32602,
-            `${params.length} argument${s} passed to method ${method} taking at most ${max}`,
-          );
-        }
-        return handler.run(session, params);
-      }
-      const names = [...handler.required, ...handler.optional];
-      const missing = handler.required.filter((n) => !(n in params));
-      if (missing.length > 0) {
-        const s = missing.length === 1 ? "" : "s";
-        throw new ElectrumRpcError(
-          -32602,
-          `method "${method}" requires parameter${s} ${quoteNames(missing)}`,
-        );
-      }
-      const excess = Object.keys(params).filter((n) => !names.includes(n));
-      if (excess.length > 0) {
-        const s = excess.length === 1 ? "" : "s";
-        throw new ElectrumRpcError(
-          -32602,
-          `method "${method}" does not take parameter${s} ${quoteNames(excess)}`,
-        );
-      }
-      return handler.run(
-        session,
-        names.map((n) => params[n]),
-      );
+      const args = bindArgs(method, params, handler.required, handler.optional);
+      if (!Array.isArray(args)) throw new ElectrumRpcError(args.code, args.message);
+      return handler.run(session, args);
     }
   }
 
@@ -311,11 +276,4 @@ function resultMessage(p: Protocol, id: Json, result: Json): string {
 function errorMessage(p: Protocol, id: Json, code: number, message: string): string {
   const error = { code, message };
   return pyJsonDumps(p === "v1" ? { result: null, error, id } : { jsonrpc: "2.0", error, id });
-}
-
-function quoteNames(names: string[]): string {
-  return names
-    .sort()
-    .map((n) => `"${n}"`)
-    .join(", ");
 }

@@ -1,4 +1,4 @@
-import { isJsonNumber, isJsonObject, type Json } from "../../jsonrpc/json.ts";
+import { isJsonNumber, isJsonObject, type Json } from "./json.ts";
 
 /**
  * ElectrumX is Python: its messages embed values through str()/repr() (`{value} should be a
