@@ -20,6 +20,8 @@ export function devnetNetworks(config: Config): NetworkName[] {
 export function resolveElectrumUpstreams(
   config: Config,
   devnet: Devnet | null,
+  /** Settings for the devnet entries (tests shorten timeouts and intervals). */
+  devnetSettings: Partial<Omit<ElectrumUpstreamConfig, "url">> = {},
 ): Partial<Record<NetworkName, ElectrumUpstreamConfig[]>> {
   const out: Partial<Record<NetworkName, ElectrumUpstreamConfig[]>> = {};
   for (const network of config.networks) {
@@ -37,6 +39,7 @@ export function resolveElectrumUpstreams(
         pingIntervalMs: 60_000,
         reconnectMaxMs: 2_000,
         tlsVerify: true,
+        ...devnetSettings,
       };
     });
   }

@@ -6,8 +6,8 @@ import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import { resolveElectrumUpstreams, resolveNodeUpstreams } from "../../src/app/upstreams.ts";
 import { issueToken } from "../../src/auth/tokens.ts";
 import { parseConfig } from "../../src/config/load.ts";
-import type { ConfigInput } from "../../src/config/schema.ts";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import type { ConfigInput, ElectrumUpstreamConfig } from "../../src/config/schema.ts";
+import { type Devnet, type DevnetOptions, startDevnet } from "../../src/devnet/devnet.ts";
 import { grantCredits } from "../../src/ledger/ledger.ts";
 
 export type StoreKind = "pglite" | "postgres";
@@ -39,6 +39,10 @@ export async function startTestGateway(
   overrides: ConfigInput = {},
   /** Join an existing PostgreSQL schema (a second gateway process on the same ledger). */
   sharedSchema?: string,
+  /** devnet's server settings, and the gateway's settings for its devnet Electrum entries. */
+  devnetOptions: DevnetOptions & {
+    electrumClient?: Partial<Omit<ElectrumUpstreamConfig, "url">>;
+  } = {},
 ): Promise<TestGateway> {
   const config = parseConfig({
     server: { port: 0 },
@@ -47,7 +51,7 @@ export async function startTestGateway(
     log: { level: "info" },
     ...overrides,
   });
-  const devnet = await startDevnet(config.networks);
+  const devnet = await startDevnet(config.networks, devnetOptions);
   const schema =
     store === "postgres" ? (sharedSchema ?? `t_${randomBytes(6).toString("hex")}`) : null;
   const logs: string[] = [];
@@ -55,7 +59,7 @@ export async function startTestGateway(
     databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
     ...(schema ? { databaseSchema: schema } : {}),
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
-    electrumUpstreams: resolveElectrumUpstreams(config, devnet),
+    electrumUpstreams: resolveElectrumUpstreams(config, devnet, devnetOptions.electrumClient),
     noAdminFile: true,
     logDestination: new Writable({
       write(chunk: Buffer, _enc, done) {
