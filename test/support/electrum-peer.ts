@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { createServer, type Socket } from "node:net";
 import { toHex } from "../../src/bitcoin/index.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
@@ -6,6 +7,8 @@ export interface ScriptedPeer {
   url: string;
   /** Methods received, in order. */
   methods: string[];
+  /** Emits "request" (method) for each request received. */
+  events: EventEmitter;
   close(): Promise<void>;
 }
 
@@ -20,6 +23,7 @@ export async function startScriptedElectrum(
 ): Promise<ScriptedPeer> {
   const tip = loadDevnetChain().tip;
   const methods: string[] = [];
+  const events = new EventEmitter();
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
@@ -36,6 +40,7 @@ export async function startScriptedElectrum(
         };
         buffer = buffer.slice(end + 1);
         methods.push(method);
+        events.emit("request", method);
         const reply = (result: unknown) =>
           socket.write(`${JSON.stringify({ jsonrpc: "2.0", result, id })}\n`);
         if (method === "server.version") reply(["scripted", "1.4"]);
@@ -54,6 +59,7 @@ export async function startScriptedElectrum(
   return {
     url: `tcp://127.0.0.1:${port}`,
     methods,
+    events,
     close: () =>
       new Promise((resolve) => {
         for (const s of sockets) s.destroy();
