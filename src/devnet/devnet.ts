@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { NetworkName } from "../config/schema.ts";
 import { type DevnetCoreServer, startCoreHttp } from "./bitcoin-core/http.ts";
 import { coreMethods } from "./bitcoin-core/methods.ts";
-import { loadDevnetChain } from "./chain.ts";
+import { type DevnetChain, loadDevnetChain } from "./chain.ts";
 import type { DevnetElectrumServer } from "./electrum/server.ts";
 import { type DevnetElectrumOptions, startDevnetElectrum } from "./electrum/start.ts";
 import { chainPrevouts } from "./prevouts.ts";
@@ -17,6 +17,8 @@ export interface Devnet {
 
 export interface DevnetOptions {
   electrum?: DevnetElectrumOptions;
+  /** A chain of the caller's (tests that mine a block); default: data/chain, loaded once. */
+  chain?: DevnetChain;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function startDevnet(
   networks: readonly NetworkName[],
   opts: DevnetOptions = {},
 ): Promise<Devnet> {
-  const chain = loadDevnetChain();
+  const chain = opts.chain ?? loadDevnetChain();
   const prevouts = chainPrevouts(chain);
   const cores = new Map<NetworkName, DevnetCoreServer>();
   const electrum = new Map<NetworkName, DevnetElectrumServer>();
