@@ -31,6 +31,10 @@ async function main(): Promise<void> {
       `curl -s ${gateway.url}/${nodeSegment}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
       `  -d '{"jsonrpc":"2.0","id":1,"method":"getrawtransaction","params":["f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"]}'`,
       "",
+      "The same transaction, decoded, from the Electrum backend (100 CC on mainnet):",
+      `curl -s ${gateway.url}/${config.backends.electrum}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
+      `  -d '{"jsonrpc":"2.0","id":1,"method":"blockchain.transaction.get","params":["f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16",true]}'`,
+      "",
       "Then see what it cost: npm run cli -- usage demo",
     );
   }
