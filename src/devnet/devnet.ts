@@ -40,7 +40,7 @@ export async function startDevnet(
       password: randomBytes(16).toString("hex"),
     });
     cores.set(network, core);
-    electrum.set(network, await startDevnetElectrum(chain, core, opts.electrum));
+    electrum.set(network, await startDevnetElectrum(chain, core, prevouts, opts.electrum));
   }
   return {
     cores,

@@ -56,21 +56,27 @@ function quoteNames(names: string[]): string {
     .join(", ");
 }
 
-/** assert_tx_hash: bytes.fromhex must give 32 bytes (it skips whitespace between bytes). */
-export function txHashError(value: Json | undefined): RpcErrorObject | null {
-  if (typeof value === "string") {
-    let bytes = 0;
-    let i = 0;
-    let ok = true;
-    while (i < value.length && ok) {
-      if (/\s/.test(value[i]!)) i += 1;
-      else if (/^[0-9a-fA-F]{2}$/.test(value.slice(i, i + 2))) {
-        bytes += 1;
-        i += 2;
-      } else ok = false;
-    }
-    if (ok && bytes === 32) return null;
+/**
+ * hex_str_to_hash's test: Python's bytes.fromhex (which skips whitespace between bytes) must give
+ * 32 bytes. Returns those bytes as plain lowercase hex, or null.
+ */
+export function hash32Hex(value: Json | undefined): string | null {
+  if (typeof value !== "string") return null;
+  let hex = "";
+  let i = 0;
+  while (i < value.length) {
+    if (/\s/.test(value[i]!)) i += 1;
+    else if (/^[0-9a-fA-F]{2}$/.test(value.slice(i, i + 2))) {
+      hex += value.slice(i, i + 2).toLowerCase();
+      i += 2;
+    } else return null;
   }
+  return hex.length === 64 ? hex : null;
+}
+
+/** assert_tx_hash. */
+export function txHashError(value: Json | undefined): RpcErrorObject | null {
+  if (hash32Hex(value) !== null) return null;
   return { code: BAD_REQUEST, message: `${pyStr(value)} should be a transaction hash` };
 }
 

@@ -1,5 +1,13 @@
 import type { CallContext } from "../app/context.ts";
-import { fromHex, parseBlockHeader, parseTransaction, toHex } from "../bitcoin/index.ts";
+import {
+  type BlockHeader,
+  fromHex,
+  parseBlockHeader,
+  parseTransaction,
+  type Transaction,
+  toHex,
+} from "../bitcoin/index.ts";
+import { electrumScripthash, isUnspendable } from "../bitcoin/scripthash.ts";
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { isJsonObject, type Json, jsonInteger, jsonNumber } from "../jsonrpc/json.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
@@ -22,8 +30,9 @@ const METHOD = "blockchain.transaction.get";
  *   `blockhash`, tried first at tip − confirmations + 1 (the tip comes from the headers
  *   subscription); the header also gives `blocktime`.
  * - A server that will not give the verbose form (an error other than a daemon error — e.g.
- *   ElectrumX's "response too large") is asked for the hex alone; such an answer is not placed in
- *   a block, so the verbose form then fails (not charged) rather than lie about confirmations.
+ *   ElectrumX's "response too large") is asked for the hex alone, and the block is found through
+ *   the server's script-history index (withoutVerbose). What cannot be placed fails (502, not
+ *   charged) rather than guess at confirmations.
  */
 export async function electrumTransaction(
   ctx: CallContext,
@@ -44,10 +53,11 @@ export async function electrumTransaction(
   const out = await pool.request(METHOD, [txHash, true]);
   if (!out.ok) return failure(out.error);
   if ("error" in out.answer) {
-    if (out.answer.error.code === DAEMON_ERROR || verbose) {
+    if (out.answer.error.code === DAEMON_ERROR) {
       return { kind: "answer", answer: out.answer, upstream: out.upstream };
     }
-    return hexOnly(pool, txHash, txid);
+    // Not the daemon's refusal but the server's: it will not give the verbose form.
+    return withoutVerbose(ctx, pool, txHash, txid, verbose, out.answer.error.message);
   }
   const bad = (why: string) =>
     failure(
@@ -134,37 +144,94 @@ async function locate(
   if (expected === undefined || confirmations === undefined) return null;
   for (const height of [expected, expected + 1, expected - 1]) {
     if (height < 0) continue;
-    const out = await pool.request("blockchain.block.header", [jsonNumber(height)]);
-    if (!out.ok || !("result" in out.answer) || typeof out.answer.result !== "string") continue;
-    const hex = out.answer.result;
-    if (!/^[0-9a-fA-F]{160}$/.test(hex)) continue;
-    const header = parseBlockHeader(fromHex(hex));
-    if (header.hash === blockhash.toLowerCase()) {
+    const header = await headerAt(pool, height);
+    if (header?.hash === blockhash.toLowerCase()) {
       return { blockhash: header.hash, height, blocktime: header.time, confirmations };
     }
   }
   return null;
 }
 
-/** A server that refuses the verbose form: the hex alone, for a non-verbose request. */
-async function hexOnly(
+/**
+ * For a server that refuses the verbose form (ElectrumX answers `response too large` when the
+ * decoded transaction exceeds its MAX_SEND; some servers have no verbose form at all): the hex
+ * alone, and for a verbose request the block found through the Electrum index itself — the
+ * history of a script the transaction pays to lists it with its height (0 or -1: mempool), and
+ * the header at that height gives the block hash and time.
+ */
+async function withoutVerbose(
+  ctx: CallContext,
   pool: ElectrumPool,
   txHash: string,
   txid: string | null,
+  verbose: boolean,
+  refusal: string,
 ): Promise<CallResult> {
   const out = await pool.request(METHOD, [txHash, false]);
   if (!out.ok) return failure(out.error);
   if ("error" in out.answer) return { kind: "answer", answer: out.answer, upstream: out.upstream };
-  const hex = out.answer.result;
-  const tx = typeof hex === "string" ? readTxHex(hex) : null;
-  if (!tx || (txid && tx.txid !== txid)) {
-    return failure(
+  const bad = (why: string) =>
+    failure(
       gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
-        detail: `${out.upstream}: the hex is not transaction ${txid ?? txHash}`,
+        detail: `${out.upstream}: ${why} (verbose refused: ${refusal.slice(0, 200)})`,
       }),
     );
+  const hex = out.answer.result;
+  const tx = typeof hex === "string" ? readTxHex(hex) : null;
+  if (!tx || (txid && tx.txid !== txid)) return bad(`the hex is not transaction ${txid ?? txHash}`);
+  const answer = (value: Json): CallResult => ({
+    kind: "answer",
+    answer: { result: value },
+    upstream: out.upstream,
+  });
+  if (!verbose) return answer(tx.hex);
+  const height = await historyHeight(pool, tx);
+  if (height === null) return bad(`${tx.txid} is in none of its scripts' histories`);
+  if (height <= 0) return answer(decodedTx(tx, ctx.network, null, { blockheight: true }));
+  const tip = pool.tip();
+  const header = await headerAt(pool, height);
+  if (!tip || !header || tip.height < height) return bad(`no header at height ${height}`);
+  const position = {
+    blockhash: header.hash,
+    height,
+    blocktime: header.time,
+    confirmations: tip.height - height + 1,
+  };
+  if (position.confirmations >= ctx.app.config.cache.minConfirmations) {
+    ctx.app.txCache.set(ctx.network, tx.txid, { ...position, bytes: tx.bytes });
   }
-  return { kind: "answer", answer: { result: tx.hex }, upstream: out.upstream };
+  return answer(decodedTx(tx, ctx.network, position, { blockheight: true }));
+}
+
+/** Outputs whose script histories are looked at before giving up (a history may be too large). */
+const HISTORY_TRIES = 3;
+
+/** The height an Electrum index gives the transaction, from its outputs' script histories. */
+async function historyHeight(pool: ElectrumPool, tx: Transaction): Promise<number | null> {
+  const scripts = tx.outputs
+    .map((o) => o.scriptPubKey)
+    .filter((s) => !isUnspendable(s))
+    .slice(0, HISTORY_TRIES);
+  for (const script of scripts) {
+    const out = await pool.request("blockchain.scripthash.get_history", [
+      electrumScripthash(script),
+    ]);
+    if (!out.ok || !("result" in out.answer) || !Array.isArray(out.answer.result)) continue;
+    for (const item of out.answer.result) {
+      if (isJsonObject(item) && item.tx_hash === tx.txid) {
+        const height = jsonInteger(item.height);
+        if (height !== undefined) return height;
+      }
+    }
+  }
+  return null;
+}
+
+async function headerAt(pool: ElectrumPool, height: number): Promise<BlockHeader | null> {
+  const out = await pool.request("blockchain.block.header", [jsonNumber(height)]);
+  if (!out.ok || !("result" in out.answer) || typeof out.answer.result !== "string") return null;
+  const hex = out.answer.result;
+  return /^[0-9a-fA-F]{160}$/.test(hex) ? parseBlockHeader(fromHex(hex)) : null;
 }
 
 function failure(error: GatewayError): CallResult {

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { connect, type Socket } from "node:net";
 import ElectrumClient from "@mempool/electrum-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { electrumScripthash } from "../../src/bitcoin/scripthash.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import type { DevnetElectrumServer } from "../../src/devnet/electrum/server.ts";
@@ -181,6 +182,23 @@ describe("devnet's Electrum server behaves as ElectrumX", () => {
     ).toEqual({
       code: -32600,
       message: "response too large (over 400,000 bytes",
+    });
+    line.close();
+  });
+
+  it("scripthash.get_history: the transactions paying to or spending from a script", async () => {
+    const line = await identified();
+    const hal = chain.txIndex.get(HAL_TXID)!;
+    const script = hal.block.block.transactions[hal.index]!.outputs[0]!.scriptPubKey;
+    const history = JSON.parse(
+      await line.call(req(1, "blockchain.scripthash.get_history", [electrumScripthash(script)])),
+    ).result;
+    expect(history).toContainEqual({ tx_hash: HAL_TXID, height: 170 });
+    expect(
+      JSON.parse(await line.call(req(2, "blockchain.scripthash.get_history", ["xyz"]))).error,
+    ).toEqual({
+      code: 1,
+      message: "xyz is not a valid script hash",
     });
     line.close();
   });

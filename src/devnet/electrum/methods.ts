@@ -4,6 +4,7 @@ import { pyStr, pyThousands } from "../../jsonrpc/python-text.ts";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
+  hash32Hex,
   isPyBool,
   pyBoolValue,
   TRANSACTION_GET,
@@ -11,6 +12,7 @@ import {
 } from "../../mirror/electrum-params.ts";
 import type { DevnetChain } from "../chain.ts";
 import { type Daemon, DaemonError } from "./daemon.ts";
+import type { HistoryEntry } from "./history.ts";
 
 /** An RPCError raised by a handler; `disconnect` is aiorpcx's ReplyAndDisconnect. */
 export class ElectrumRpcError extends Error {
@@ -49,8 +51,30 @@ export interface Handler {
  * come from the daemon (devnet's Core over HTTP, as ElectrumX proxies bitcoind); headers from the
  * chain store, as ElectrumX serves them from its own database.
  */
-export function electrumMethods(chain: DevnetChain, daemon: Daemon): Record<string, Handler> {
+export function electrumMethods(
+  chain: DevnetChain,
+  daemon: Daemon,
+  history: (scripthash: string) => HistoryEntry[],
+): Record<string, Handler> {
   return {
+    "blockchain.scripthash.get_history": {
+      required: ["scripthash"],
+      optional: [],
+      run(_session, [scripthash]) {
+        const hash = hash32Hex(scripthash);
+        if (hash === null) {
+          throw new ElectrumRpcError(
+            BAD_REQUEST,
+            `${pyStr(scripthash)} is not a valid script hash`,
+          );
+        }
+        return history(hash).map((e): Json => {
+          const entry: { [key: string]: Json } = { tx_hash: e.txid, height: jsonNumber(e.height) };
+          if (e.height <= 0 && e.feeSats !== undefined) entry.fee = jsonNumber(e.feeSats);
+          return entry;
+        });
+      },
+    },
     "server.version": {
       required: [],
       optional: ["client_name", "protocol_version"],

@@ -60,7 +60,8 @@ type Protocol = "v1" | "v2";
 export async function startElectrumTcp(opts: ElectrumServerOptions): Promise<DevnetElectrumServer> {
   const host = opts.host ?? "127.0.0.1";
   const recvBytesMax = opts.recvBytesMax ?? 1_000_000;
-  const sendBytesMax = opts.sendBytesMax ?? 8_100_000;
+  // env.py: ElectrumX raises MAX_SEND to at least 350,000 whatever it is given.
+  const sendBytesMax = Math.max(350_000, opts.sendBytesMax ?? 8_100_000);
   const idleTimeoutMs = opts.idleTimeoutMs ?? 600_000;
   const stats: ElectrumStats = { connections: 0, open: 0, requests: 0, methods: {} };
   const events = new EventEmitter();

@@ -1,7 +1,9 @@
+import type { Prevout } from "../../bitcoin/prevouts.ts";
 import { BitcoinCoreClient } from "../../upstreams/bitcoin-core/client.ts";
 import type { DevnetCoreServer } from "../bitcoin-core/http.ts";
 import type { DevnetChain } from "../chain.ts";
 import { Daemon } from "./daemon.ts";
+import { historyIndex } from "./history.ts";
 import { electrumMethods, tipHeader } from "./methods.ts";
 import { type DevnetElectrumServer, startElectrumTcp } from "./server.ts";
 
@@ -18,6 +20,7 @@ export interface DevnetElectrumOptions {
 export function startDevnetElectrum(
   chain: DevnetChain,
   core: DevnetCoreServer,
+  prevouts: (txid: string, vout: number) => Prevout | undefined,
   opts: DevnetElectrumOptions = {},
 ): Promise<DevnetElectrumServer> {
   const daemon = new Daemon(
@@ -30,7 +33,7 @@ export function startDevnetElectrum(
     }),
   );
   return startElectrumTcp({
-    methods: electrumMethods(chain, daemon),
+    methods: electrumMethods(chain, daemon, historyIndex(chain, prevouts)),
     tip: () => tipHeader(chain),
     ...opts,
     onClose: () => daemon.close(),
