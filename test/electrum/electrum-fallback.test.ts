@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  askDevnetCore,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 
 const chain = loadDevnetChain();
 /** 99,624 bytes at height 702861: its hex fits in 350,000 B, its decoded form does not. */
@@ -44,14 +50,7 @@ describe("an Electrum server that refuses the verbose form", () => {
     expect(count("blockchain.scripthash.get_history")).toBe(histories + 1);
 
     // Apart from blockheight, byte for byte what Core says about it.
-    const core = t.devnet.cores.get("mainnet")!;
-    const direct = await fetch(core.url, {
-      method: "POST",
-      headers: {
-        authorization: `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`,
-      },
-      body: JSON.stringify(rpc("getrawtransaction", [BIG_TXID, 1])),
-    }).then((r) => r.text());
+    const direct = await askDevnetCore(t.devnet, "getrawtransaction", [BIG_TXID, 1]);
     const coreResult = direct.slice(
       '{"jsonrpc":"2.0","result":'.length,
       direct.lastIndexOf(',"id":'),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import {
+  askDevnetCore,
   BLOCK_170,
   HAL_TXID,
   post,
@@ -191,13 +192,7 @@ describe("the confirmed-transaction cache", () => {
     const verbose = await post(node, rpc("getrawtransaction", [txid, 1]));
     expect(await balance()).toBe(before - 400);
     // Only the block count was asked, for the confirmations; the answer is what Core would send.
-    const direct = await fetch(core.url, {
-      method: "POST",
-      headers: {
-        authorization: `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`,
-      },
-      body: JSON.stringify(rpc("getrawtransaction", [txid, 1])),
-    }).then((r) => r.text());
+    const direct = await askDevnetCore(t.devnet, "getrawtransaction", [txid, 1]);
     expect(`${verbose.text}\n`).toBe(direct);
     expect((hex.json as { result: string }).result).toBe(
       chain.byHeight.get(11)!.block.transactions[0]!.hex,

@@ -122,3 +122,21 @@ export function rpc(method: string, params: unknown[] | Record<string, unknown>,
 export const HAL_TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
 export const BLOCK_170 = "00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee";
 export const GENESIS_COINBASE = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
+
+/** The raw text devnet's Core answers to a 2.0 call, asked directly (not through the gateway). */
+export async function askDevnetCore(
+  devnet: Devnet,
+  method: string,
+  params: unknown[],
+  network: "mainnet" | "testnet" | "testnet4" | "signet" | "regtest" = "mainnet",
+): Promise<string> {
+  const core = devnet.cores.get(network)!;
+  const res = await fetch(core.url, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`,
+    },
+    body: JSON.stringify(rpc(method, params)),
+  });
+  return res.text();
+}
