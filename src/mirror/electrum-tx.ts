@@ -141,13 +141,15 @@ async function locate(
   const expected =
     blockheight ??
     (tip && confirmations !== undefined ? tip.height - confirmations + 1 : undefined);
-  if (expected === undefined || confirmations === undefined) return null;
+  if (expected === undefined) return null;
   for (const height of [expected, expected + 1, expected - 1]) {
     if (height < 0) continue;
     const header = await headerAt(pool, height);
-    if (header?.hash === blockhash.toLowerCase()) {
-      return { blockhash: header.hash, height, blocktime: header.time, confirmations };
-    }
+    if (header?.hash !== blockhash.toLowerCase()) continue;
+    // A server that gives blockheight but no confirmations: count them from the live tip.
+    const count = confirmations ?? (tip ? tip.height - height + 1 : undefined);
+    if (count === undefined) return null;
+    return { blockhash: header.hash, height, blocktime: header.time, confirmations: count };
   }
   return null;
 }
