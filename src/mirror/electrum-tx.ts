@@ -41,8 +41,9 @@ export async function electrumTransaction(
 ): Promise<CallResult> {
   const { app, network } = ctx;
   const pool = app.electrum.get(network);
-  if (!pool)
+  if (!pool) {
     return failure(gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"));
+  }
   // Only a plain txid is looked up: ElectrumX also takes hex with spaces, which the server answers.
   const txid = /^[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : null;
   if (txid) {
@@ -66,8 +67,9 @@ export async function electrumTransaction(
       }),
     );
   const result = out.answer.result;
-  if (!isJsonObject(result) || typeof result.hex !== "string")
+  if (!isJsonObject(result) || typeof result.hex !== "string") {
     return bad("no hex in the verbose answer");
+  }
   const tx = readTxHex(result.hex);
   if (!tx) return bad("hex is not a transaction");
   if (txid && tx.txid !== txid) return bad(`asked for ${txid}, got ${tx.txid}`);
