@@ -68,7 +68,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("blockgate CLI (%s)", (store) =
     const dup = await blockgate(["account", "create", "acme"], env);
     expect(dup.code).toBe(2);
     expect(dup.stderr).toContain('account "acme" exists');
-    // Eleven processes, each opening PGlite (~4 s apiece on a busy 2-core machine): 30 s was too
+    // Ten processes, each opening PGlite (~4 s apiece on a busy 2-core machine): 30 s was too
     // tight once the suite grew and files ran alongside.
   }, 120_000);
 
