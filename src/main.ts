@@ -1,6 +1,11 @@
 import { startGateway } from "./app/app.ts";
 import { prepareDemo } from "./app/demo.ts";
-import { devnetNetworks, resolveGraphUpstreams, resolveNodeUpstreams } from "./app/upstreams.ts";
+import {
+  devnetNetworks,
+  resolveElectrumUpstreams,
+  resolveGraphUpstreams,
+  resolveNodeUpstreams,
+} from "./app/upstreams.ts";
 import { ConfigError, loadConfig } from "./config/load.ts";
 import { startDevnet } from "./devnet/devnet.ts";
 
@@ -13,6 +18,7 @@ async function main(): Promise<void> {
     databaseUrl: process.env.DATABASE_URL,
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
+    electrumUpstreams: resolveElectrumUpstreams(config, devnet),
   });
   const store = process.env.DATABASE_URL
     ? "PostgreSQL (DATABASE_URL)"
@@ -30,6 +36,10 @@ async function main(): Promise<void> {
       "Try it — the first Bitcoin payment, Satoshi to Hal Finney (200 CC on mainnet):",
       `curl -s ${gateway.url}/${nodeSegment}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
       `  -d '{"jsonrpc":"2.0","id":1,"method":"getrawtransaction","params":["f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"]}'`,
+      "",
+      "The same transaction, decoded, from the Electrum backend (100 CC on mainnet):",
+      `curl -s ${gateway.url}/${config.backends.electrum}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
+      `  -d '{"jsonrpc":"2.0","id":1,"method":"blockchain.transaction.get","params":["f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16",true]}'`,
       "",
       "Or ask the block indexer for the latest block (300 CC plus its complexity):",
       `curl -s ${gateway.url}/${config.backends.graph}/mainnet/${demo.token} -H 'content-type: application/json' \\`,

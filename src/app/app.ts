@@ -1,11 +1,19 @@
 import type { DestinationStream } from "pino";
-import type { BitcoinCoreUpstreamConfig, Config, NetworkName } from "../config/schema.ts";
+import { NodeTip } from "../cache/node-tip.ts";
+import { TxCache } from "../cache/tx-cache.ts";
+import type {
+  BitcoinCoreUpstreamConfig,
+  Config,
+  ElectrumUpstreamConfig,
+  NetworkName,
+} from "../config/schema.ts";
 import { openDatabase } from "../db/open.ts";
 import { Metrics } from "../http/metrics.ts";
 import { type RunningServer, startHttpServer } from "../http/server.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
 import { createLogger } from "../log/logger.ts";
 import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 import { IndexerPool } from "../upstreams/indexer/pool.ts";
 import { writeAdminFile } from "./admin.ts";
@@ -19,6 +27,8 @@ export interface StartOptions {
   nodeUpstreams: Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>>;
   /** Resolved indexers per network, like nodeUpstreams; none for a network: no graph route there. */
   graphUpstreams?: Partial<Record<NetworkName, IndexerUpstreamConfig[]>>;
+  /** Resolved Electrum servers per network; a network without any answers 502 on that route. */
+  electrumUpstreams?: Partial<Record<NetworkName, ElectrumUpstreamConfig[]>>;
   logDestination?: DestinationStream;
   /** Tests run many gateways on one PGlite-less setup; they need no CLI hand-off file. */
   noAdminFile?: boolean;
@@ -41,16 +51,31 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     ...(opts.databaseSchema ? { schema: opts.databaseSchema } : {}),
   });
   const nodes = new Map<NetworkName, BitcoinCorePool>();
+  const nodeTips = new Map<NetworkName, NodeTip>();
+  const electrum = new Map<NetworkName, ElectrumPool>();
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
-    if (upstreams && upstreams.length > 0) nodes.set(network, new BitcoinCorePool(upstreams));
+    if (upstreams && upstreams.length > 0) {
+      const pool = new BitcoinCorePool(upstreams);
+      nodes.set(network, pool);
+      nodeTips.set(network, new NodeTip(pool, config.cache.tipTtlMs));
+    }
+    const servers = opts.electrumUpstreams?.[network];
+    if (servers && servers.length > 0) {
+      const pool = new ElectrumPool(servers);
+      // Connections open now, so the first request does not pay for the handshake.
+      pool.start();
+      electrum.set(network, pool);
+    }
   }
   const indexers = new Map<NetworkName, IndexerPool>();
   for (const network of config.networks) {
     const upstreams = opts.graphUpstreams?.[network];
     if (upstreams && upstreams.length > 0) indexers.set(network, new IndexerPool(upstreams));
   }
-  const app: App = { config, db, log, nodes, indexers, metrics: new Metrics() };
+  const txCache = new TxCache(config.cache.bytesMax);
+  const metrics = new Metrics();
+  const app: App = { config, db, log, nodes, indexers, electrum, txCache, nodeTips, metrics };
   // Holds left open by a process that died between reserve and settle are voided, not charged.
   const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
   if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");
@@ -72,6 +97,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       admin?.remove();
       await http.close();
       await Promise.all([...nodes.values(), ...indexers.values()].map((p) => p.close()));
+      for (const pool of electrum.values()) pool.close();
       await db.close();
     },
   };

@@ -1,9 +1,12 @@
 import type { Logger } from "pino";
 import type { TokenOwner } from "../auth/tokens.ts";
+import type { NodeTip } from "../cache/node-tip.ts";
+import type { TxCache } from "../cache/tx-cache.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import type { Metrics } from "../http/metrics.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { IndexerPool } from "../upstreams/indexer/pool.ts";
 
 /** Long-lived parts of a running gateway, built once in app.ts. */
@@ -14,6 +17,11 @@ export interface App {
   nodes: Map<NetworkName, BitcoinCorePool>;
   indexers: Map<NetworkName, IndexerPool>;
   metrics: Metrics;
+  electrum: Map<NetworkName, ElectrumPool>;
+  /** Confirmed transactions, for both routes (src/cache/). */
+  txCache: TxCache;
+  /** Each network's node block count, for confirmations of cached transactions. */
+  nodeTips: Map<NetworkName, NodeTip>;
   /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */
   adminSecret?: string;
 }

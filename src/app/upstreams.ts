@@ -1,14 +1,20 @@
 import { ConfigError } from "../config/load.ts";
-import type { BitcoinCoreUpstreamConfig, Config, NetworkName } from "../config/schema.ts";
+import type {
+  BitcoinCoreUpstreamConfig,
+  Config,
+  ElectrumUpstreamConfig,
+  NetworkName,
+} from "../config/schema.ts";
 import type { Devnet } from "../devnet/devnet.ts";
 import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 
-/** Networks whose configured node or graph upstreams include devnet. */
+/** Networks whose configured node, graph or Electrum upstreams include devnet. */
 export function devnetNetworks(config: Config): NetworkName[] {
   return config.networks.filter(
     (n) =>
       config.upstreams.node[n]?.includes("devnet") ||
-      config.upstreams.graph?.[n]?.includes("devnet"),
+      config.upstreams.graph?.[n]?.includes("devnet") ||
+      config.upstreams.electrum?.[n]?.includes("devnet"),
   );
 }
 
@@ -22,7 +28,7 @@ type FromEnv = (field: string, name: string | undefined) => string | undefined;
  */
 function resolveEach<E, R>(
   config: Config,
-  kind: "node" | "graph",
+  kind: "node" | "graph" | "electrum",
   env: NodeJS.ProcessEnv,
   entries: (network: NetworkName) => readonly ("devnet" | E)[],
   devnetEntry: (network: NetworkName) => R,
@@ -45,6 +51,38 @@ function resolveEach<E, R>(
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return out;
+}
+
+/** Replaces "devnet" Electrum entries by the started devnet's servers. */
+export function resolveElectrumUpstreams(
+  config: Config,
+  devnet: Devnet | null,
+  /** Settings for the devnet entries (tests shorten timeouts and intervals). */
+  devnetSettings: Partial<Omit<ElectrumUpstreamConfig, "url">> = {},
+): Partial<Record<NetworkName, ElectrumUpstreamConfig[]>> {
+  return resolveEach<ElectrumUpstreamConfig, ElectrumUpstreamConfig>(
+    config,
+    "electrum",
+    process.env,
+    (network) => config.upstreams.electrum?.[network] ?? [],
+    (network) => {
+      const server = devnet?.electrum.get(network);
+      if (!server) throw new Error(`devnet has no Electrum server for ${network}`);
+      return {
+        url: server.url,
+        timeoutMs: 10_000,
+        connectTimeoutMs: 5_000,
+        connections: 2,
+        inFlightMax: 100,
+        lineBytesMax: 16 * 1024 * 1024,
+        pingIntervalMs: 60_000,
+        reconnectMaxMs: 2_000,
+        tlsVerify: true,
+        ...devnetSettings,
+      };
+    },
+    (entry) => entry,
+  );
 }
 
 /** Replaces "devnet" entries by the started devnet's URLs and reads passwords from the environment. */

@@ -46,10 +46,18 @@ export function parseConfig(input: unknown): Config {
     throw new ConfigError(result.error.issues.flatMap((i) => describe(i).split("\n  ")));
   }
   const config = result.data;
+  config.upstreams.electrum ??= Object.fromEntries(
+    config.networks.map((n) => [n, ["devnet" as const]]),
+  );
   const problems: string[] = [];
   for (const network of Object.keys(config.upstreams.node)) {
     if (!config.networks.includes(network as Config["networks"][number])) {
       problems.push(`upstreams.node.${network} names a network not in networks`);
+    }
+  }
+  for (const network of Object.keys(config.upstreams.electrum)) {
+    if (!config.networks.includes(network as Config["networks"][number])) {
+      problems.push(`upstreams.electrum.${network} names a network not in networks`);
     }
   }
   for (const network of config.networks) {

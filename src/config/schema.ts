@@ -42,6 +42,38 @@ export type IndexerUpstreamEntry = z.infer<typeof indexerUpstream>;
 /** `"devnet"`: devnet's in-process indexer for this network. */
 const graphUpstream = z.union([z.literal("devnet"), indexerUpstream]);
 
+/**
+ * Electrum server upstream: `tcp://host:port` in plain text, `ssl://` or `tls://` over TLS (Electrum
+ * servers often use self-signed certificates: name a `caFile`, or turn `tlsVerify` off).
+ */
+const electrumUpstream = z.strictObject({
+  url: z
+    .string()
+    .regex(/^(tcp|ssl|tls):\/\/[^/:]+:\d+\/?$/, "expected tcp://, ssl:// or tls://host:port"),
+  /** Per request, queueing on a connection included; a late answer is dropped. */
+  timeoutMs: z.number().int().positive().max(300_000).default(10_000),
+  connectTimeoutMs: z.number().int().positive().max(60_000).default(5_000),
+  /** Persistent connections kept open to this server; requests are pipelined on them by id. */
+  connections: z.number().int().positive().max(32).default(2),
+  /** Requests awaiting an answer on one connection; more fail fast (the pool tries another server). */
+  inFlightMax: z.number().int().positive().max(10_000).default(100),
+  /** One answer line; ElectrumX sends at most 8,100,000 B, Fulcrum buffers 8,000,000 B. */
+  lineBytesMax: z
+    .number()
+    .int()
+    .positive()
+    .max(256 * 1024 * 1024)
+    .default(16 * 1024 * 1024),
+  /** server.ping after this much silence: servers drop clients idle for ~10 minutes. */
+  pingIntervalMs: z.number().int().positive().max(600_000).default(60_000),
+  /** Reconnect backoff doubles from 250 ms up to this. */
+  reconnectMaxMs: z.number().int().positive().max(600_000).default(10_000),
+  tlsVerify: z.boolean().default(true),
+  caFile: z.string().min(1).optional(),
+});
+export type ElectrumUpstreamConfig = z.infer<typeof electrumUpstream>;
+const electrumUpstreamEntry = z.union([z.literal("devnet"), electrumUpstream]);
+
 const perNetwork = <T extends z.ZodType>(item: T) =>
   z.partialRecord(networkName, z.array(item).min(1));
 
@@ -150,11 +182,14 @@ export const configSchema = z.strictObject({
       })),
       /** Absent: devnet's indexer for every configured network (filled in by parseConfig). */
       graph: perNetwork(graphUpstream).optional(),
+      /** Absent: devnet for every configured network (filled in by parseConfig). */
+      electrum: perNetwork(electrumUpstreamEntry).optional(),
     })
     .prefault({}),
   pricing: z
     .strictObject({
       getrawtransaction: priceTable.default({ default: 100, mainnet: 200 }),
+      "blockchain.transaction.get": priceTable.default({ default: 50, mainnet: 100 }),
       /** A graph query costs `base` + ceil(complexity × `perPoint`): half price off mainnet. */
       graph: z
         .strictObject({
@@ -213,6 +248,22 @@ export const configSchema = z.strictObject({
         .int()
         .positive()
         .default(12 * 3600_000),
+    })
+    .prefault({}),
+  /** Confirmed raw transactions, shared by the node and Electrum routes (src/cache/). */
+  cache: z
+    .strictObject({
+      /** Bytes of raw transactions held; 0 turns the cache off. */
+      bytesMax: z
+        .number()
+        .int()
+        .nonnegative()
+        .max(16 * 1024 * 1024 * 1024)
+        .default(64 * 1024 * 1024),
+      /** Only transactions this deep are kept, so a reorganisation cannot move them. */
+      minConfirmations: z.number().int().positive().max(1_000_000).default(6),
+      /** How long a full node's block count is trusted when answering from the cache. */
+      tipTtlMs: z.number().int().nonnegative().max(60_000).default(1_000),
     })
     .prefault({}),
   ledger: z

@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import type { NetworkName } from "../config/schema.ts";
 import { type DevnetCoreServer, startCoreHttp } from "./bitcoin-core/http.ts";
 import { coreMethods } from "./bitcoin-core/methods.ts";
-import { loadDevnetChain } from "./chain.ts";
+import { type DevnetChain, loadDevnetChain } from "./chain.ts";
+import type { DevnetElectrumServer } from "./electrum/server.ts";
+import { type DevnetElectrumOptions, startDevnetElectrum } from "./electrum/start.ts";
 import { type DevnetIndexerServer, startDevnetIndexer } from "./indexer/server.ts";
 import { chainPrevouts } from "./prevouts.ts";
 
@@ -11,37 +13,50 @@ export interface Devnet {
   cores: Map<NetworkName, DevnetCoreServer>;
   /** One Hasura-style indexer per network (GraphQL at `url`, admin secret `secret`). */
   indexers: Map<NetworkName, DevnetIndexerServer>;
+  /** One emulated ElectrumX per network, whose daemon is that network's Core. */
+  electrum: Map<NetworkName, DevnetElectrumServer>;
   close(): Promise<void>;
 }
 
+export interface DevnetOptions {
+  electrum?: DevnetElectrumOptions;
+  /** A chain of the caller's (tests that mine a block); default: data/chain, loaded once. */
+  chain?: DevnetChain;
+}
+
 /**
- * Starts devnet's upstreams (a Bitcoin Core and an indexer per network) on 127.0.0.1, port 0. They serve real mainnet blocks (data/chain);
+ * Starts devnet's upstreams (a Bitcoin Core, an ElectrumX and an indexer per network) on 127.0.0.1, port 0. They serve real mainnet blocks (data/chain);
  * credentials are random per start, so nothing but the gateway that started them can call in.
  */
-export async function startDevnet(networks: readonly NetworkName[]): Promise<Devnet> {
-  const chain = loadDevnetChain();
+export async function startDevnet(
+  networks: readonly NetworkName[],
+  opts: DevnetOptions = {},
+): Promise<Devnet> {
+  const chain = opts.chain ?? loadDevnetChain();
   const prevouts = chainPrevouts(chain);
   const cores = new Map<NetworkName, DevnetCoreServer>();
   const indexers = new Map<NetworkName, DevnetIndexerServer>();
+  const electrum = new Map<NetworkName, DevnetElectrumServer>();
   for (const network of networks) {
     indexers.set(
       network,
       await startDevnetIndexer({ chain, secret: randomBytes(16).toString("hex") }),
     );
-    cores.set(
-      network,
-      await startCoreHttp({
-        methods: coreMethods(chain, network, prevouts),
-        user: "devnet",
-        password: randomBytes(16).toString("hex"),
-      }),
-    );
+    const core = await startCoreHttp({
+      methods: coreMethods(chain, network, prevouts),
+      user: "devnet",
+      password: randomBytes(16).toString("hex"),
+    });
+    cores.set(network, core);
+    electrum.set(network, await startDevnetElectrum(chain, core, prevouts, opts.electrum));
   }
   return {
     cores,
     indexers,
+    electrum,
     async close() {
-      await Promise.all([...cores.values(), ...indexers.values()].map((c) => c.close()));
+      await Promise.all([...electrum.values(), ...indexers.values()].map((e) => e.close()));
+      await Promise.all([...cores.values()].map((c) => c.close()));
     },
   };
 }

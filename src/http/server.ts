@@ -11,6 +11,7 @@ import { gatewayError } from "../errors/codes.ts";
 import { handleGateway } from "../graphql/route.ts";
 import { insertAudit } from "../ledger/audit.ts";
 import { LedgerError } from "../ledger/ledger.ts";
+import { handleElectrumRpc } from "../mirror/electrum-route.ts";
 import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
 import { BodyTooLarge, readBody } from "./body.ts";
@@ -33,6 +34,7 @@ interface Route {
 /** Backends served so far; a configured segment without a route answers 404 like any unknown. */
 const ROUTES: Partial<Record<BackendKind, Route>> = {
   node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
+  electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc" },
   // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
   gateway: { handler: handleGateway, methods: ["GET", "POST"], protocol: "graphql" },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },

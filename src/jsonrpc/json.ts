@@ -1,4 +1,4 @@
-import { isLosslessNumber, type LosslessNumber, parse } from "lossless-json";
+import { isLosslessNumber, LosslessNumber, parse } from "lossless-json";
 import { toJsonText } from "../bitcoin/json-text.ts";
 
 /**
@@ -33,4 +33,9 @@ export function isJsonObject(value: unknown): value is { [key: string]: Json } {
   return (
     typeof value === "object" && value !== null && !Array.isArray(value) && !isJsonNumber(value)
   );
+}
+
+/** A JSON number with the given integer value, for params built in code. */
+export function jsonNumber(value: number | bigint): JsonNumber {
+  return new LosslessNumber(String(value));
 }

@@ -10,6 +10,7 @@ import {
   uvTypeName,
   writeIndented4,
 } from "./core-params.ts";
+import type { Checked } from "./rpc-route.ts";
 
 /** The genesis coinbase's txid (its block's merkle root), which Core refuses to look up. */
 const GENESIS_COINBASE: Record<NetworkName, string> = {
@@ -19,8 +20,6 @@ const GENESIS_COINBASE: Record<NetworkName, string> = {
   regtest: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
   testnet4: "7aa0a7ae1e223414cb807e40cd57e667b718e42aaf9306db9102fe28912b7b4e",
 };
-
-export type Checked = { ok: true; params: Json[] } | { ok: false; error: RpcErrorObject };
 
 const GETRAWTRANSACTION_NAMES = ["txid", "verbosity|verbose", "blockhash"] as const;
 

@@ -70,4 +70,36 @@ describe("config", () => {
     expect(() => loadConfig(bad)).toThrow(/bad\.yaml is not valid YAML/);
     expect(() => loadConfig(join(dir, "missing.yaml"))).toThrow(/cannot read/);
   });
+
+  it("Electrum upstreams: devnet for every configured network by default, URLs checked", () => {
+    const config = parseConfig({
+      networks: ["mainnet"],
+      upstreams: { node: { mainnet: ["devnet"] } },
+    });
+    expect(config.upstreams.electrum).toEqual({ mainnet: ["devnet"] });
+    expect(config.pricing["blockchain.transaction.get"]).toEqual({ default: 50, mainnet: 100 });
+    expect(config.cache).toEqual({
+      bytesMax: 64 * 1024 * 1024,
+      minConfirmations: 6,
+      tipTtlMs: 1000,
+    });
+    const tls = parseConfig({
+      upstreams: { electrum: { mainnet: [{ url: "ssl://10.0.0.7:50002" }] } },
+    });
+    expect(tls.upstreams.electrum?.mainnet?.[0]).toMatchObject({
+      url: "ssl://10.0.0.7:50002",
+      connections: 2,
+      timeoutMs: 10_000,
+      tlsVerify: true,
+    });
+    expect(problems({ upstreams: { electrum: { mainnet: [{ url: "http://x:1" }] } } })).toEqual([
+      "upstreams.electrum.mainnet[0].url: expected tcp://, ssl:// or tls://host:port",
+    ]);
+    expect(
+      problems({
+        networks: ["mainnet"],
+        upstreams: { node: { mainnet: ["devnet"] }, electrum: { regtest: ["devnet"] } },
+      }),
+    ).toEqual(["upstreams.electrum.regtest names a network not in networks"]);
+  });
 });

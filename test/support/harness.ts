@@ -3,12 +3,16 @@ import { Writable } from "node:stream";
 import pg from "pg";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
-import { resolveGraphUpstreams, resolveNodeUpstreams } from "../../src/app/upstreams.ts";
+import {
+  resolveElectrumUpstreams,
+  resolveGraphUpstreams,
+  resolveNodeUpstreams,
+} from "../../src/app/upstreams.ts";
 import { issueToken } from "../../src/auth/tokens.ts";
 import { parseConfig } from "../../src/config/load.ts";
-import type { ConfigInput } from "../../src/config/schema.ts";
+import type { ConfigInput, ElectrumUpstreamConfig } from "../../src/config/schema.ts";
 import type { Database } from "../../src/db/database.ts";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { type Devnet, type DevnetOptions, startDevnet } from "../../src/devnet/devnet.ts";
 import { grantCredits } from "../../src/ledger/ledger.ts";
 
 export type StoreKind = "pglite" | "postgres";
@@ -40,6 +44,10 @@ export async function startTestGateway(
   overrides: ConfigInput = {},
   /** Join an existing PostgreSQL schema (a second gateway process on the same ledger). */
   sharedSchema?: string,
+  /** devnet's server settings, and the gateway's settings for its devnet Electrum entries. */
+  devnetOptions: DevnetOptions & {
+    electrumClient?: Partial<Omit<ElectrumUpstreamConfig, "url">>;
+  } = {},
 ): Promise<TestGateway> {
   const config = parseConfig({
     server: { port: 0 },
@@ -48,7 +56,7 @@ export async function startTestGateway(
     log: { level: "info" },
     ...overrides,
   });
-  const devnet = await startDevnet(config.networks);
+  const devnet = await startDevnet(config.networks, devnetOptions);
   const schema =
     store === "postgres" ? (sharedSchema ?? `t_${randomBytes(6).toString("hex")}`) : null;
   const logs: string[] = [];
@@ -57,6 +65,7 @@ export async function startTestGateway(
     ...(schema ? { databaseSchema: schema } : {}),
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
+    electrumUpstreams: resolveElectrumUpstreams(config, devnet, devnetOptions.electrumClient),
     noAdminFile: true,
     logDestination: new Writable({
       write(chunk: Buffer, _enc, done) {
@@ -133,3 +142,21 @@ export function rpc(method: string, params: unknown[] | Record<string, unknown>,
 export const HAL_TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
 export const BLOCK_170 = "00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee";
 export const GENESIS_COINBASE = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
+
+/** The raw text devnet's Core answers to a 2.0 call, asked directly (not through the gateway). */
+export async function askDevnetCore(
+  devnet: Devnet,
+  method: string,
+  params: unknown[],
+  network: "mainnet" | "testnet" | "testnet4" | "signet" | "regtest" = "mainnet",
+): Promise<string> {
+  const core = devnet.cores.get(network)!;
+  const res = await fetch(core.url, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`,
+    },
+    body: JSON.stringify(rpc(method, params)),
+  });
+  return res.text();
+}

@@ -1,0 +1,89 @@
+import type { NetworkName } from "../config/schema.ts";
+
+/** A confirmed transaction: its bytes never change; where it was mined is kept beside them. */
+export interface CachedTx {
+  bytes: Uint8Array;
+  blockhash: string;
+  height: number;
+  /** The block's header time (Core's `time` and `blocktime`). */
+  blocktime: number;
+}
+
+export interface TxCacheStats {
+  hits: number;
+  misses: number;
+  evictions: number;
+  entries: number;
+  bytes: number;
+}
+
+/** What an entry costs beside its bytes: key, block hash and bookkeeping. */
+const ENTRY_OVERHEAD_BYTES = 200;
+
+/**
+ * A byte-bounded LRU of confirmed raw transactions, keyed by network and txid, shared by the node
+ * and Electrum routes. Only what cannot change goes in: the bytes of a transaction buried under
+ * enough blocks, and its block; confirmations are never stored — they are computed from the
+ * current tip whenever an entry is served. Mempool transactions are never put here.
+ */
+export class TxCache {
+  private readonly entries = new Map<string, CachedTx>();
+  private size = 0;
+  readonly stats: TxCacheStats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
+
+  constructor(readonly bytesMax: number) {}
+
+  get(network: NetworkName, txid: string): CachedTx | undefined {
+    const key = `${network}:${txid}`;
+    const entry = this.entries.get(key);
+    if (!entry) {
+      this.stats.misses += 1;
+      return undefined;
+    }
+    // Map keeps insertion order: re-inserting makes this the most recently used entry.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.stats.hits += 1;
+    return entry;
+  }
+
+  has(network: NetworkName, txid: string): boolean {
+    return this.entries.has(`${network}:${txid}`);
+  }
+
+  set(network: NetworkName, txid: string, entry: CachedTx): void {
+    const cost = costOf(entry);
+    if (cost > this.bytesMax) return;
+    const key = `${network}:${txid}`;
+    this.delete(key);
+    this.entries.set(key, entry);
+    this.size += cost;
+    for (const [oldest, old] of this.entries) {
+      if (this.size <= this.bytesMax) break;
+      this.delete(oldest, old);
+      this.stats.evictions += 1;
+    }
+    this.updateStats();
+  }
+
+  /** Drops an entry that can no longer be trusted (its block is above the tip). */
+  evict(network: NetworkName, txid: string): void {
+    this.delete(`${network}:${txid}`);
+    this.updateStats();
+  }
+
+  private delete(key: string, entry = this.entries.get(key)): void {
+    if (!entry) return;
+    this.entries.delete(key);
+    this.size -= costOf(entry);
+  }
+
+  private updateStats(): void {
+    this.stats.entries = this.entries.size;
+    this.stats.bytes = this.size;
+  }
+}
+
+function costOf(entry: CachedTx): number {
+  return entry.bytes.length + ENTRY_OVERHEAD_BYTES;
+}

@@ -1,0 +1,47 @@
+import { fromHex } from "../bitcoin/hex.ts";
+import type { Network } from "../bitcoin/network.ts";
+import { parseTransaction, type Transaction } from "../bitcoin/transaction.ts";
+import { txToUniv } from "../bitcoin/tx-json.ts";
+import type { NetworkName } from "../config/schema.ts";
+import type { Json } from "../jsonrpc/json.ts";
+
+/** Where a mined transaction sits, as the decoded form shows it. */
+export interface BlockPosition {
+  blockhash: string;
+  height: number;
+  blocktime: number;
+  confirmations: number;
+}
+
+/**
+ * The decoded transaction of spec §2.1, built by the gateway's codec: Core's TxToUniv (amounts as
+ * `0.00100000`), then — for a mined transaction — `blockhash, confirmations, time, blocktime` in
+ * getrawtransaction's order, and `blockheight` after them where the Electrum form asks for it. A
+ * mempool transaction has none of the block fields.
+ */
+export function decodedTx(
+  tx: Transaction,
+  network: NetworkName,
+  position: BlockPosition | null,
+  opts: { blockheight: boolean },
+): Json {
+  const result: Record<string, unknown> = { ...txToUniv(tx, { network: network as Network }) };
+  if (position) {
+    result.blockhash = position.blockhash;
+    result.confirmations = position.confirmations;
+    result.time = position.blocktime;
+    result.blocktime = position.blocktime;
+    if (opts.blockheight) result.blockheight = position.height;
+  }
+  // Plain JS numbers (sizes, heights) serialise exactly as JSON numbers do; amounts are lossless.
+  return result as unknown as Json;
+}
+
+/** An upstream's hex, decoded; null when it is not a transaction we can read. */
+export function readTxHex(hex: string): Transaction | null {
+  try {
+    return /^([0-9a-fA-F]{2})+$/.test(hex) ? parseTransaction(fromHex(hex)) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,243 @@
+import type { CallContext } from "../app/context.ts";
+import {
+  type BlockHeader,
+  fromHex,
+  parseBlockHeader,
+  parseTransaction,
+  type Transaction,
+  toHex,
+} from "../bitcoin/index.ts";
+import { electrumScripthash, isUnspendable } from "../bitcoin/scripthash.ts";
+import { type GatewayError, gatewayError } from "../errors/codes.ts";
+import { isJsonObject, type Json, jsonInteger, jsonNumber } from "../jsonrpc/json.ts";
+import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
+import { type BlockPosition, decodedTx, readTxHex } from "./decoded-tx.ts";
+import { DAEMON_ERROR } from "./electrum-params.ts";
+import type { CallResult } from "./rpc-route.ts";
+
+const METHOD = "blockchain.transaction.get";
+
+/**
+ * blockchain.transaction.get through the gateway. The answer always has the spec's shape (§2.1,
+ * §4.3), whatever the Electrum server behind it sends:
+ *
+ * - The server is always asked for the verbose form: it carries the raw bytes (`hex`) and where
+ *   the transaction was mined, so one round trip answers either form and fills the cache.
+ * - The decoded object is built here from those bytes with the codec (Core's TxToUniv), never
+ *   passed through: ElectrumX re-encodes bitcoind's amounts as Python floats (`10.0`), electrs adds
+ *   `in_active_chain`, none of them gives `blockheight`.
+ * - `blockheight` is the height whose header (blockchain.block.header) hashes to the answer's
+ *   `blockhash`, tried first at tip − confirmations + 1 (the tip comes from the headers
+ *   subscription); the header also gives `blocktime`.
+ * - A server that will not give the verbose form (an error other than a daemon error — e.g.
+ *   ElectrumX's "response too large") is asked for the hex alone, and the block is found through
+ *   the server's script-history index (withoutVerbose). What cannot be placed fails (502, not
+ *   charged) rather than guess at confirmations.
+ */
+export async function electrumTransaction(
+  ctx: CallContext,
+  txHash: string,
+  verbose: boolean,
+): Promise<CallResult> {
+  const { app, network } = ctx;
+  const pool = app.electrum.get(network);
+  if (!pool) {
+    return failure(gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"));
+  }
+  // Only a plain txid is looked up: ElectrumX also takes hex with spaces, which the server answers.
+  const txid = /^[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : null;
+  if (txid) {
+    const cached = fromCache(ctx, pool, txid, verbose);
+    if (cached) return cached;
+  }
+
+  const out = await pool.request(METHOD, [txHash, true]);
+  if (!out.ok) return failure(out.error);
+  if ("error" in out.answer) {
+    if (out.answer.error.code === DAEMON_ERROR) {
+      return { kind: "answer", answer: out.answer, upstream: out.upstream };
+    }
+    // Not the daemon's refusal but the server's: it will not give the verbose form.
+    return withoutVerbose(ctx, pool, txHash, txid, verbose, out.answer.error.message);
+  }
+  const bad = (why: string) =>
+    failure(
+      gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
+        detail: `${out.upstream}: ${why}`,
+      }),
+    );
+  const result = out.answer.result;
+  if (!isJsonObject(result) || typeof result.hex !== "string") {
+    return bad("no hex in the verbose answer");
+  }
+  const tx = readTxHex(result.hex);
+  if (!tx) return bad("hex is not a transaction");
+  if (txid && tx.txid !== txid) return bad(`asked for ${txid}, got ${tx.txid}`);
+  const answer = (value: Json): CallResult => ({
+    kind: "answer",
+    answer: { result: value },
+    upstream: out.upstream,
+  });
+
+  if (typeof result.blockhash !== "string") {
+    // In the mempool: no block fields, and never cached.
+    return answer(verbose ? decodedTx(tx, network, null, { blockheight: true }) : tx.hex);
+  }
+  const confirmations = jsonInteger(result.confirmations);
+  const deep = confirmations !== undefined && confirmations >= app.config.cache.minConfirmations;
+  if (!verbose && !(deep && txid && app.txCache.bytesMax > 0)) return answer(tx.hex);
+  const position = await locate(
+    pool,
+    result.blockhash,
+    confirmations,
+    jsonInteger(result.blockheight),
+  );
+  if (!position) {
+    if (!verbose) return answer(tx.hex);
+    return bad(`cannot find the height of block ${result.blockhash}`);
+  }
+  if (deep && txid) app.txCache.set(network, txid, { ...position, bytes: tx.bytes });
+  return answer(verbose ? decodedTx(tx, network, position, { blockheight: true }) : tx.hex);
+}
+
+/** A cached confirmed transaction, with confirmations from the live tip; null to ask upstream. */
+function fromCache(
+  ctx: CallContext,
+  pool: ElectrumPool,
+  txid: string,
+  verbose: boolean,
+): CallResult | null {
+  const { txCache } = ctx.app;
+  const entry = txCache.get(ctx.network, txid);
+  if (!entry) return null;
+  const hit = (result: Json): CallResult => ({
+    kind: "answer",
+    answer: { result },
+    upstream: "cache",
+  });
+  if (!verbose) return hit(toHex(entry.bytes));
+  // No live headers subscription, no vouched-for tip: confirmations would be a guess.
+  const tip = pool.tip();
+  if (!tip) return null;
+  if (tip.height < entry.height) {
+    txCache.evict(ctx.network, txid);
+    return null;
+  }
+  const tx = parseTransaction(entry.bytes);
+  const position = { ...entry, confirmations: tip.height - entry.height + 1 };
+  return hit(decodedTx(tx, ctx.network, position, { blockheight: true }));
+}
+
+/**
+ * The height and time of the block `blockhash`: the header at the expected height must hash to it.
+ * The expected height is the server's `blockheight` if it gives one, else tip − confirmations + 1;
+ * the next height is tried too, for an index a block behind its daemon.
+ */
+async function locate(
+  pool: ElectrumPool,
+  blockhash: string,
+  confirmations: number | undefined,
+  blockheight: number | undefined,
+): Promise<BlockPosition | null> {
+  const tip = pool.tip();
+  const expected =
+    blockheight ??
+    (tip && confirmations !== undefined ? tip.height - confirmations + 1 : undefined);
+  if (expected === undefined) return null;
+  for (const height of [expected, expected + 1, expected - 1]) {
+    if (height < 0) continue;
+    const header = await headerAt(pool, height);
+    if (header?.hash !== blockhash.toLowerCase()) continue;
+    // A server that gives blockheight but no confirmations: count them from the live tip.
+    const count = confirmations ?? (tip ? tip.height - height + 1 : undefined);
+    if (count === undefined) return null;
+    return { blockhash: header.hash, height, blocktime: header.time, confirmations: count };
+  }
+  return null;
+}
+
+/**
+ * For a server that refuses the verbose form (ElectrumX answers `response too large` when the
+ * decoded transaction exceeds its MAX_SEND; some servers have no verbose form at all): the hex
+ * alone, and for a verbose request the block found through the Electrum index itself — the
+ * history of a script the transaction pays to lists it with its height (0 or -1: mempool), and
+ * the header at that height gives the block hash and time.
+ */
+async function withoutVerbose(
+  ctx: CallContext,
+  pool: ElectrumPool,
+  txHash: string,
+  txid: string | null,
+  verbose: boolean,
+  refusal: string,
+): Promise<CallResult> {
+  const out = await pool.request(METHOD, [txHash, false]);
+  if (!out.ok) return failure(out.error);
+  if ("error" in out.answer) return { kind: "answer", answer: out.answer, upstream: out.upstream };
+  const bad = (why: string) =>
+    failure(
+      gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
+        detail: `${out.upstream}: ${why} (verbose refused: ${refusal.slice(0, 200)})`,
+      }),
+    );
+  const hex = out.answer.result;
+  const tx = typeof hex === "string" ? readTxHex(hex) : null;
+  if (!tx || (txid && tx.txid !== txid)) return bad(`the hex is not transaction ${txid ?? txHash}`);
+  const answer = (value: Json): CallResult => ({
+    kind: "answer",
+    answer: { result: value },
+    upstream: out.upstream,
+  });
+  if (!verbose) return answer(tx.hex);
+  const height = await historyHeight(pool, tx);
+  if (height === null) return bad(`${tx.txid} is in none of its scripts' histories`);
+  if (height <= 0) return answer(decodedTx(tx, ctx.network, null, { blockheight: true }));
+  const tip = pool.tip();
+  const header = await headerAt(pool, height);
+  if (!tip || !header || tip.height < height) return bad(`no header at height ${height}`);
+  const position = {
+    blockhash: header.hash,
+    height,
+    blocktime: header.time,
+    confirmations: tip.height - height + 1,
+  };
+  if (position.confirmations >= ctx.app.config.cache.minConfirmations) {
+    ctx.app.txCache.set(ctx.network, tx.txid, { ...position, bytes: tx.bytes });
+  }
+  return answer(decodedTx(tx, ctx.network, position, { blockheight: true }));
+}
+
+/** Outputs whose script histories are looked at before giving up (a history may be too large). */
+const HISTORY_TRIES = 3;
+
+/** The height an Electrum index gives the transaction, from its outputs' script histories. */
+async function historyHeight(pool: ElectrumPool, tx: Transaction): Promise<number | null> {
+  const scripts = tx.outputs
+    .map((o) => o.scriptPubKey)
+    .filter((s) => !isUnspendable(s))
+    .slice(0, HISTORY_TRIES);
+  for (const script of scripts) {
+    const out = await pool.request("blockchain.scripthash.get_history", [
+      electrumScripthash(script),
+    ]);
+    if (!out.ok || !("result" in out.answer) || !Array.isArray(out.answer.result)) continue;
+    for (const item of out.answer.result) {
+      if (isJsonObject(item) && item.tx_hash === tx.txid) {
+        const height = jsonInteger(item.height);
+        if (height !== undefined) return height;
+      }
+    }
+  }
+  return null;
+}
+
+async function headerAt(pool: ElectrumPool, height: number): Promise<BlockHeader | null> {
+  const out = await pool.request("blockchain.block.header", [jsonNumber(height)]);
+  if (!out.ok || !("result" in out.answer) || typeof out.answer.result !== "string") return null;
+  const hex = out.answer.result;
+  return /^[0-9a-fA-F]{160}$/.test(hex) ? parseBlockHeader(fromHex(hex)) : null;
+}
+
+function failure(error: GatewayError): CallResult {
+  return { kind: "failure", error };
+}

@@ -1,0 +1,174 @@
+import { EventEmitter } from "node:events";
+import { readFileSync } from "node:fs";
+import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
+import { gatewayError } from "../../errors/codes.ts";
+import type { Json } from "../../jsonrpc/json.ts";
+import {
+  type ConnectionOptions,
+  ElectrumConnection,
+  type ElectrumOutcome,
+  type ElectrumTip,
+} from "./connection.ts";
+
+const BACKOFF_FIRST_MS = 250;
+
+interface Slot {
+  connection: ElectrumConnection | null;
+  connecting: Promise<void> | null;
+  failures: number;
+  retry: NodeJS.Timeout | undefined;
+}
+
+/**
+ * One Electrum server: a small set of persistent connections, each reconnected after it drops with
+ * exponential backoff (250 ms doubling to reconnectMaxMs). A request goes to the open connection
+ * with the fewest requests in flight; with none open it fails at once (retryable), so a pool can
+ * try another server instead of waiting. Emits "connected" and "disconnected".
+ */
+export class ElectrumUpstream extends EventEmitter {
+  readonly name: string;
+  private readonly slots: Slot[];
+  private readonly options: Omit<ConnectionOptions, "onClose">;
+  private closed = false;
+  private latestTip: (ElectrumTip & { at: number }) | null = null;
+
+  private readonly reconnectMaxMs: number;
+
+  constructor(config: ElectrumUpstreamConfig) {
+    super();
+    this.reconnectMaxMs = config.reconnectMaxMs;
+    const url = new URL(config.url);
+    const secure = url.protocol === "ssl:" || url.protocol === "tls:";
+    this.name = `${url.hostname}:${url.port}`;
+    this.options = {
+      name: this.name,
+      host: url.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(url.port),
+      tls: secure
+        ? {
+            rejectUnauthorized: config.tlsVerify,
+            ...(config.caFile ? { ca: readFileSync(config.caFile) } : {}),
+          }
+        : null,
+      timeoutMs: config.timeoutMs,
+      connectTimeoutMs: config.connectTimeoutMs,
+      lineBytesMax: config.lineBytesMax,
+      inFlightMax: config.inFlightMax,
+      pingIntervalMs: config.pingIntervalMs,
+      clientName: "blockgate",
+      onTip: (tip) => {
+        if (!this.latestTip || tip.height >= this.latestTip.height) {
+          this.latestTip = { ...tip, at: Date.now() };
+          this.emit("tip", tip);
+        }
+      },
+    };
+    this.slots = Array.from({ length: config.connections }, () => ({
+      connection: null,
+      connecting: null,
+      failures: 0,
+      retry: undefined,
+    }));
+  }
+
+  /** Opens every connection (in the background; failures go into backoff). */
+  start(): void {
+    for (const slot of this.slots) void this.connect(slot);
+  }
+
+  get connected(): boolean {
+    return this.slots.some((s) => s.connection?.isOpen);
+  }
+
+  /**
+   * The tip from the headers subscription, while one is live: with no open connection nobody
+   * would tell us about a new block, so the tip is not vouched for.
+   */
+  tip(): ElectrumTip | null {
+    return this.connected && this.latestTip
+      ? { height: this.latestTip.height, hex: this.latestTip.hex }
+      : null;
+  }
+
+  async request(method: string, params: Json[]): Promise<ElectrumOutcome> {
+    let connection = this.pick();
+    if (!connection) {
+      const connecting = this.slots.flatMap((s) => (s.connecting ? [s.connecting] : []));
+      if (connecting.length > 0) {
+        await Promise.race(connecting);
+        connection = this.pick();
+      }
+    }
+    if (!connection) {
+      return {
+        ok: false,
+        retryable: true,
+        error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
+          detail: `${this.name}: no open connection (reconnecting)`,
+        }),
+      };
+    }
+    return connection.request(method, params);
+  }
+
+  private pick(): ElectrumConnection | null {
+    let best: ElectrumConnection | null = null;
+    for (const slot of this.slots) {
+      const c = slot.connection;
+      if (c?.isOpen && (!best || c.inFlight < best.inFlight)) best = c;
+    }
+    return best;
+  }
+
+  private connect(slot: Slot): Promise<void> {
+    if (this.closed || slot.connecting || slot.connection?.isOpen) {
+      return slot.connecting ?? Promise.resolve();
+    }
+    clearTimeout(slot.retry);
+    slot.connecting = ElectrumConnection.open({
+      ...this.options,
+      onClose: () => this.onClose(slot),
+    }).then((out) => {
+      slot.connecting = null;
+      if (this.closed) {
+        if (out.ok) out.connection.close();
+        return;
+      }
+      if (out.ok) {
+        slot.connection = out.connection;
+        slot.failures = 0;
+        this.emit("connected");
+      } else {
+        slot.failures += 1;
+        this.emit("connect-failed", out.error);
+        this.schedule(slot);
+      }
+    });
+    return slot.connecting;
+  }
+
+  private onClose(slot: Slot): void {
+    if (!slot.connection || slot.connection.isOpen) return;
+    slot.connection = null;
+    this.emit("disconnected");
+    // A connection that had been working is retried at once; failures then back off.
+    if (!this.closed) void this.connect(slot);
+  }
+
+  private schedule(slot: Slot): void {
+    const base = Math.min(BACKOFF_FIRST_MS * 2 ** (slot.failures - 1), this.reconnectMaxMs);
+    // Jitter, so that gateways restarted together do not reconnect in step.
+    const delay = base / 2 + Math.random() * (base / 2);
+    slot.retry = setTimeout(() => void this.connect(slot), delay);
+    slot.retry.unref();
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const slot of this.slots) {
+      clearTimeout(slot.retry);
+      slot.connection?.close();
+      slot.connection = null;
+    }
+  }
+}

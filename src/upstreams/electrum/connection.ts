@@ -1,0 +1,311 @@
+import { connect as netConnect, type Socket } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+import { type GatewayError, gatewayError } from "../../errors/codes.ts";
+import {
+  isJsonObject,
+  type Json,
+  jsonInteger,
+  parseJson,
+  stringifyJson,
+} from "../../jsonrpc/json.ts";
+import { LineSplitter } from "../../jsonrpc/lines.ts";
+import type { RpcAnswer } from "../../jsonrpc/types.ts";
+
+/** An answer (result or the server's JSON-RPC error), or why there is none. */
+export type ElectrumOutcome =
+  | { ok: true; answer: RpcAnswer }
+  | { ok: false; retryable: boolean; error: GatewayError };
+
+/** The best block as a headers subscription reports it. */
+export interface ElectrumTip {
+  height: number;
+  /** The 80-byte header, hex. */
+  hex: string;
+}
+
+export interface ConnectionOptions {
+  /** host:port, for logs and audit records. */
+  name: string;
+  host: string;
+  port: number;
+  tls: { rejectUnauthorized: boolean; ca?: Buffer } | null;
+  timeoutMs: number;
+  connectTimeoutMs: number;
+  lineBytesMax: number;
+  inFlightMax: number;
+  pingIntervalMs: number;
+  clientName: string;
+  onTip(tip: ElectrumTip): void;
+  onClose(): void;
+}
+
+/** The protocol versions we speak: 1.4 has everything the gateway asks for. */
+export const PROTOCOL_RANGE = ["1.4", "1.6"];
+
+interface Pending {
+  resolve(outcome: ElectrumOutcome): void;
+  timer: NodeJS.Timeout;
+  sentAt: number;
+}
+
+/**
+ * One persistent connection to an Electrum server: `server.version` first (the server drops
+ * clients that skip it), then a headers subscription that keeps the tip current. Requests are
+ * pipelined and matched to answers by id; each has its own timeout, and every pending request is
+ * settled — answered, timed out, or failed when the connection drops — so none can hang.
+ */
+export class ElectrumConnection {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private closed = false;
+  private lastReceivedAt = Date.now();
+  private pingTimer: NodeJS.Timeout | undefined;
+  private closeError: GatewayError | undefined;
+
+  private constructor(
+    private readonly socket: Socket,
+    private readonly opts: ConnectionOptions,
+  ) {
+    const splitter = new LineSplitter(opts.lineBytesMax);
+    socket.on("data", (chunk: Buffer) => {
+      this.lastReceivedAt = Date.now();
+      const lines = splitter.push(chunk);
+      if (lines === "too-long") {
+        this.fail(
+          gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer too large", {
+            detail: `${opts.name}: a line over ${opts.lineBytesMax} bytes`,
+          }),
+        );
+        return;
+      }
+      for (const line of lines) this.receive(line);
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => this.fail());
+  }
+
+  /** Connects, identifies with server.version and subscribes to headers. */
+  static open(
+    opts: ConnectionOptions,
+  ): Promise<{ ok: true; connection: ElectrumConnection } | { ok: false; error: GatewayError }> {
+    return new Promise((resolve) => {
+      const unreachable = (why: string) =>
+        resolve({
+          ok: false,
+          error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
+            detail: `${opts.name}: ${why}`,
+          }),
+        });
+      const socket = opts.tls
+        ? tlsConnect({
+            host: opts.host,
+            port: opts.port,
+            ...opts.tls,
+            servername: servername(opts.host),
+          })
+        : netConnect({ host: opts.host, port: opts.port });
+      const timer = setTimeout(() => {
+        socket.destroy();
+        unreachable(`no connection within ${opts.connectTimeoutMs} ms`);
+      }, opts.connectTimeoutMs);
+      const onError = (err: Error) => {
+        clearTimeout(timer);
+        unreachable(`${(err as Error & { code?: string }).code ?? ""} ${err.message}`);
+      };
+      socket.once("error", onError);
+      socket.once(opts.tls ? "secureConnect" : "connect", () => {
+        clearTimeout(timer);
+        socket.off("error", onError);
+        socket.setNoDelay(true);
+        const connection = new ElectrumConnection(socket, opts);
+        connection.handshake().then((error) => {
+          if (error) {
+            connection.close();
+            resolve({ ok: false, error });
+          } else {
+            resolve({ ok: true, connection });
+          }
+        });
+      });
+    });
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  private async handshake(): Promise<GatewayError | null> {
+    const version = await this.request("server.version", [this.opts.clientName, PROTOCOL_RANGE]);
+    if (!version.ok) return version.error;
+    if ("error" in version.answer) {
+      return gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server refused us", {
+        detail: `${this.opts.name}: server.version: ${version.answer.error.message}`,
+      });
+    }
+    const result = version.answer.result;
+    if (!Array.isArray(result) || typeof result[1] !== "string") {
+      return gatewayError(
+        "UPSTREAM_BAD_RESPONSE",
+        "the Electrum server sent an answer we cannot read",
+        {
+          detail: `${this.opts.name}: server.version answered ${stringifyJson(result).slice(0, 200)}`,
+        },
+      );
+    }
+    const headers = await this.request("blockchain.headers.subscribe", []);
+    if (headers.ok && "result" in headers.answer) this.noteTip(headers.answer.result);
+    return null;
+  }
+
+  /** Sends one request; resolves with its answer or failure, never later than timeoutMs. */
+  request(method: string, params: Json[]): Promise<ElectrumOutcome> {
+    if (this.closed) {
+      return Promise.resolve({
+        ok: false,
+        retryable: true,
+        error:
+          this.closeError ??
+          gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
+            detail: `${this.opts.name}: connection closed`,
+          }),
+      });
+    }
+    if (this.pending.size >= this.opts.inFlightMax) {
+      return Promise.resolve({
+        ok: false,
+        retryable: true,
+        error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is busy", {
+          detail: `${this.opts.name}: ${this.pending.size} requests in flight`,
+        }),
+      });
+    }
+    const id = this.nextId++;
+    const sentAt = Date.now();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({
+          ok: false,
+          retryable: false,
+          error: gatewayError("UPSTREAM_TIMEOUT", "the Electrum server did not answer in time", {
+            detail: `${this.opts.name}: ${method} took over ${this.opts.timeoutMs} ms`,
+          }),
+        });
+        // Silence since the request went out: the peer is gone without a FIN. Drop it so the
+        // next requests go to a fresh connection instead of waiting out their own timeouts.
+        if (this.lastReceivedAt < sentAt) this.close();
+      }, this.opts.timeoutMs);
+      this.pending.set(id, { resolve, timer, sentAt });
+      this.socket.write(`${stringifyJson({ jsonrpc: "2.0", method, params, id })}\n`);
+      this.armPing();
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+    this.fail();
+  }
+
+  /** Keep-alive: a ping after pingIntervalMs without a request, so idle servers keep us. */
+  private armPing(): void {
+    clearTimeout(this.pingTimer);
+    this.pingTimer = setTimeout(() => {
+      void this.request("server.ping", []).then((out) => {
+        if (!out.ok && !this.closed) this.close();
+      });
+    }, this.opts.pingIntervalMs);
+    this.pingTimer.unref();
+  }
+
+  private receive(line: string): void {
+    let message: Json;
+    try {
+      message = parseJson(line);
+    } catch {
+      this.fail(
+        gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
+          detail: `${this.opts.name}: not JSON: ${line.slice(0, 200)}`,
+        }),
+      );
+      this.socket.destroy();
+      return;
+    }
+    for (const item of Array.isArray(message) ? message : [message]) {
+      if (!isJsonObject(item)) continue;
+      if (typeof item.method === "string" && item.id === undefined) {
+        if (item.method === "blockchain.headers.subscribe" && Array.isArray(item.params)) {
+          this.noteTip(item.params[0]);
+        }
+        continue;
+      }
+      const id = jsonInteger(item.id);
+      const entry = id === undefined ? undefined : this.pending.get(id);
+      // An answer to a request that timed out (or a stray id): nobody is waiting for it.
+      if (id === undefined || !entry) continue;
+      this.pending.delete(id);
+      clearTimeout(entry.timer);
+      entry.resolve(this.toOutcome(item));
+    }
+  }
+
+  private toOutcome(item: { [key: string]: Json }): ElectrumOutcome {
+    const error = item.error;
+    if (error !== undefined && error !== null) {
+      const code = isJsonObject(error) ? jsonInteger(error.code) : undefined;
+      if (isJsonObject(error) && code !== undefined && typeof error.message === "string") {
+        return { ok: true, answer: { error: { code, message: error.message } } };
+      }
+      return {
+        ok: false,
+        retryable: false,
+        error: gatewayError(
+          "UPSTREAM_BAD_RESPONSE",
+          "the Electrum server sent an answer we cannot read",
+          {
+            detail: `${this.opts.name}: malformed error ${stringifyJson(error).slice(0, 200)}`,
+          },
+        ),
+      };
+    }
+    return { ok: true, answer: { result: item.result ?? null } };
+  }
+
+  private noteTip(value: Json | undefined): void {
+    if (!isJsonObject(value)) return;
+    const height = jsonInteger(value.height);
+    if (height !== undefined && typeof value.hex === "string") {
+      this.opts.onTip({ height, hex: value.hex });
+    }
+  }
+
+  /** Settles every pending request with the failure, once. */
+  private fail(error?: GatewayError): void {
+    if (error) this.closeError ??= error;
+    if (!this.closed) {
+      this.closed = true;
+      clearTimeout(this.pingTimer);
+      this.socket.destroy();
+      this.opts.onClose();
+    }
+    const failure =
+      this.closeError ??
+      gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server closed the connection", {
+        detail: `${this.opts.name}: connection lost`,
+      });
+    for (const [id, entry] of this.pending) {
+      this.pending.delete(id);
+      clearTimeout(entry.timer);
+      // Lookups are read-only: one cut off with its connection may be retried elsewhere.
+      entry.resolve({ ok: false, retryable: true, error: failure });
+    }
+  }
+}
+
+/** SNI takes host names only. */
+function servername(host: string): string | undefined {
+  return /^[\d.]+$/.test(host) || host.includes(":") ? undefined : host;
+}
