@@ -50,19 +50,23 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     poolSize: config.database.poolSize,
     ...(opts.databaseSchema ? { schema: opts.databaseSchema } : {}),
   });
+  const metrics = new Metrics();
+  const observer =
+    (backend: string, network: NetworkName) => (upstream: string, ok: boolean, seconds: number) =>
+      metrics.upstream(backend, network, upstream, ok, seconds);
   const nodes = new Map<NetworkName, BitcoinCorePool>();
   const nodeTips = new Map<NetworkName, NodeTip>();
   const electrum = new Map<NetworkName, ElectrumPool>();
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
     if (upstreams && upstreams.length > 0) {
-      const pool = new BitcoinCorePool(upstreams);
+      const pool = new BitcoinCorePool(upstreams, observer("node", network));
       nodes.set(network, pool);
       nodeTips.set(network, new NodeTip(pool, config.cache.tipTtlMs));
     }
     const servers = opts.electrumUpstreams?.[network];
     if (servers && servers.length > 0) {
-      const pool = new ElectrumPool(servers);
+      const pool = new ElectrumPool(servers, observer("electrum", network));
       // Connections open now, so the first request does not pay for the handshake.
       pool.start();
       electrum.set(network, pool);
@@ -71,10 +75,11 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   const indexers = new Map<NetworkName, IndexerPool>();
   for (const network of config.networks) {
     const upstreams = opts.graphUpstreams?.[network];
-    if (upstreams && upstreams.length > 0) indexers.set(network, new IndexerPool(upstreams));
+    if (upstreams && upstreams.length > 0) {
+      indexers.set(network, new IndexerPool(upstreams, observer("graph", network)));
+    }
   }
   const txCache = new TxCache(config.cache.bytesMax);
-  const metrics = new Metrics();
   const app: App = { config, db, log, nodes, indexers, electrum, txCache, nodeTips, metrics };
   // Holds left open by a process that died between reserve and settle are voided, not charged.
   const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
@@ -96,8 +101,9 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       clearInterval(sweeper);
       admin?.remove();
       await http.close();
-      await Promise.all([...nodes.values(), ...indexers.values()].map((p) => p.close()));
-      for (const pool of electrum.values()) pool.close();
+      await Promise.all(
+        [...nodes.values(), ...indexers.values(), ...electrum.values()].map((p) => p.close()),
+      );
       await db.close();
     },
   };

@@ -5,8 +5,11 @@ export type UpstreamFailure = { ok: false; retryable: boolean; error: GatewayErr
 
 export interface Upstream {
   readonly name: string;
-  close(): Promise<void>;
+  close(): void | Promise<void>;
 }
+
+/** Told of every round trip: which upstream, whether it answered, how long it took. */
+export type UpstreamObserver = (upstream: string, ok: boolean, seconds: number) => void;
 
 /** How long an upstream that failed at the transport level is passed over. */
 const DOWN_MS = 5_000;
@@ -20,7 +23,10 @@ export class FailoverPool<C extends Upstream> {
   private readonly members: { client: C; downUntil: number }[];
   private cursor = 0;
 
-  constructor(clients: readonly C[]) {
+  constructor(
+    clients: readonly C[],
+    private readonly observe: UpstreamObserver = () => {},
+  ) {
     this.members = clients.map((client) => ({ client, downUntil: 0 }));
   }
 
@@ -36,7 +42,9 @@ export class FailoverPool<C extends Upstream> {
     order.sort((a, b) => Number(a.downUntil > now) - Number(b.downUntil > now));
     let last: GatewayError | undefined;
     for (const member of order) {
+      const started = performance.now();
       const out = await call(member.client);
+      this.observe(member.client.name, out.ok, (performance.now() - started) / 1000);
       if (out.ok) {
         member.downUntil = 0;
         return { ...out, upstream: member.client.name };

@@ -124,7 +124,7 @@ describe("Electrum client", () => {
       const out = await pool.request("blockchain.transaction.get", [HAL_TXID]);
       expect(out.ok && out.upstream).toBe(server().url.replace("tcp://", ""));
     }
-    pool.close();
+    await pool.close();
   });
 });
 

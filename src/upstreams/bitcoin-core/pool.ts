@@ -1,7 +1,7 @@
 import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
 import type { GatewayError } from "../../errors/codes.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
-import { FailoverPool } from "../failover.ts";
+import { FailoverPool, type UpstreamObserver } from "../failover.ts";
 import { BitcoinCoreClient } from "./client.ts";
 
 export type PoolOutcome =
@@ -12,8 +12,11 @@ export type PoolOutcome =
 export class BitcoinCorePool {
   private readonly pool: FailoverPool<BitcoinCoreClient>;
 
-  constructor(configs: readonly BitcoinCoreUpstreamConfig[]) {
-    this.pool = new FailoverPool(configs.map((c) => new BitcoinCoreClient(c)));
+  constructor(configs: readonly BitcoinCoreUpstreamConfig[], observe?: UpstreamObserver) {
+    this.pool = new FailoverPool(
+      configs.map((c) => new BitcoinCoreClient(c)),
+      observe,
+    );
   }
 
   batch(calls: readonly RpcCall[]): Promise<PoolOutcome> {

@@ -2,6 +2,7 @@ import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
 import type { GatewayError } from "../../errors/codes.ts";
 import type { Json } from "../../jsonrpc/json.ts";
 import type { RpcAnswer } from "../../jsonrpc/types.ts";
+import { FailoverPool, type UpstreamObserver } from "../failover.ts";
 import { ElectrumUpstream } from "./client.ts";
 import type { ElectrumTip } from "./connection.ts";
 
@@ -9,47 +10,29 @@ export type ElectrumPoolOutcome =
   | { ok: true; answer: RpcAnswer; upstream: string }
   | { ok: false; error: GatewayError };
 
-/** How long a server that failed at the transport level is passed over. */
-const DOWN_MS = 5_000;
-
 /**
- * Several Electrum servers for one network, as BitcoinCorePool does for nodes: round-robin over
- * the healthy ones; a server that cannot take the request (no connection, connection lost, too
- * busy) is passed over for a while and the request goes to the next. Timeouts are not retried, so
- * a caller waits at most one timeout.
+ * Several Electrum servers for one network, with failover (see FailoverPool): a server that
+ * cannot take the request (no connection, connection lost, too busy) is passed over for a while
+ * and the request goes to the next; timeouts are not retried, so a caller waits at most one.
  */
 export class ElectrumPool {
   readonly upstreams: ElectrumUpstream[];
-  private readonly downUntil: number[];
-  private cursor = 0;
+  private readonly pool: FailoverPool<ElectrumUpstream>;
 
-  constructor(configs: readonly ElectrumUpstreamConfig[]) {
+  constructor(configs: readonly ElectrumUpstreamConfig[], observe?: UpstreamObserver) {
     this.upstreams = configs.map((c) => new ElectrumUpstream(c));
-    this.downUntil = configs.map(() => 0);
+    this.pool = new FailoverPool(this.upstreams, observe);
   }
 
   start(): void {
     for (const u of this.upstreams) u.start();
   }
 
-  async request(method: string, params: Json[]): Promise<ElectrumPoolOutcome> {
-    const now = Date.now();
-    const order = this.upstreams.map((_, i) => (this.cursor + i) % this.upstreams.length);
-    this.cursor = (this.cursor + 1) % this.upstreams.length;
-    order.sort((a, b) => Number(this.downUntil[a]! > now) - Number(this.downUntil[b]! > now));
-    let last: GatewayError | undefined;
-    for (const i of order) {
-      const upstream = this.upstreams[i]!;
+  request(method: string, params: Json[]): Promise<ElectrumPoolOutcome> {
+    return this.pool.run(async (upstream) => {
       const out = await upstream.request(method, params);
-      if (out.ok) {
-        this.downUntil[i] = 0;
-        return { ok: true, answer: out.answer, upstream: upstream.name };
-      }
-      last = out.error;
-      if (!out.retryable) return { ok: false, error: out.error };
-      this.downUntil[i] = Date.now() + DOWN_MS;
-    }
-    return { ok: false, error: last! };
+      return out.ok ? { ok: true as const, answer: out.answer } : out;
+    });
   }
 
   /** The highest tip any live headers subscription reports, or null when none is live. */
@@ -62,7 +45,7 @@ export class ElectrumPool {
     return best;
   }
 
-  close(): void {
-    for (const u of this.upstreams) u.close();
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }

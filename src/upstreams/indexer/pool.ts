@@ -1,7 +1,7 @@
 import type { GatewayError } from "../../errors/codes.ts";
 import type { GraphRequest } from "../../graph/request.ts";
 import type { Json } from "../../jsonrpc/json.ts";
-import { FailoverPool } from "../failover.ts";
+import { FailoverPool, type UpstreamObserver } from "../failover.ts";
 import { IndexerClient, type IndexerUpstreamConfig } from "./client.ts";
 
 export type IndexerOutcome =
@@ -15,8 +15,11 @@ export type IndexerOutcome =
 export class IndexerPool {
   private readonly pool: FailoverPool<IndexerClient>;
 
-  constructor(configs: readonly IndexerUpstreamConfig[]) {
-    this.pool = new FailoverPool(configs.map((c) => new IndexerClient(c)));
+  constructor(configs: readonly IndexerUpstreamConfig[], observe?: UpstreamObserver) {
+    this.pool = new FailoverPool(
+      configs.map((c) => new IndexerClient(c)),
+      observe,
+    );
   }
 
   /** One query; `deadline` bounds the whole attempt, failover included. */
