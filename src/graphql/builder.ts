@@ -5,6 +5,8 @@ import type { GraphQLContext } from "./context.ts";
 export interface FieldCost {
   /** Price-list method (config `pricing` key) charged per item. */
   method: string;
+  /** When an argument picks the upstream: its name and the price-list method per value. */
+  methodByArg?: { arg: string; methods: Record<string, string> };
   /** Argument holding a list whose length is the item count; absent means one item. */
   listArg?: string;
 }

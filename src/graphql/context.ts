@@ -39,4 +39,6 @@ export interface GraphQLContext {
   state: RequestState;
   /** Transactions from the full node, batched and deduplicated per request. */
   nodeTransactions: DataLoader<string, TransactionModel | GraphQLError | null>;
+  /** The same from the Electrum servers (`source: ELECTRUM`). */
+  electrumTransactions: DataLoader<string, TransactionModel | GraphQLError | null>;
 }

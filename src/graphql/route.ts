@@ -6,7 +6,7 @@ import type { HttpReply } from "../http/reply.ts";
 import { insertAudit } from "../ledger/audit.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
 import { graphqlAudit } from "./cost/plugin.ts";
-import { nodeTransactionLoader } from "./loaders.ts";
+import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
 import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
 
 /** One Yoga per running gateway (its limits come from that gateway's config). */
@@ -60,6 +60,7 @@ export async function executeGraphQL(call: GraphQLCall): Promise<HttpReply> {
       state.meter,
       () => state.wantsPrevouts,
     ),
+    electrumTransactions: electrumTransactionLoader(app, call.network, state.meter),
   };
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {

@@ -1,4 +1,8 @@
 import type { CallContext } from "../app/context.ts";
+
+/** What a look-up needs of its caller: the gateway and the network (a route's or GraphQL's). */
+export type ElectrumCaller = Pick<CallContext, "app" | "network">;
+
 import {
   type BlockHeader,
   fromHex,
@@ -35,7 +39,7 @@ const METHOD = "blockchain.transaction.get";
  *   charged) rather than guess at confirmations.
  */
 export async function electrumTransaction(
-  ctx: CallContext,
+  ctx: ElectrumCaller,
   txHash: string,
   verbose: boolean,
 ): Promise<CallResult> {
@@ -102,7 +106,7 @@ export async function electrumTransaction(
 
 /** A cached confirmed transaction, with confirmations from the live tip; null to ask upstream. */
 function fromCache(
-  ctx: CallContext,
+  ctx: ElectrumCaller,
   pool: ElectrumPool,
   txid: string,
   verbose: boolean,
@@ -164,7 +168,7 @@ async function locate(
  * the header at that height gives the block hash and time.
  */
 async function withoutVerbose(
-  ctx: CallContext,
+  ctx: ElectrumCaller,
   pool: ElectrumPool,
   txHash: string,
   txid: string | null,

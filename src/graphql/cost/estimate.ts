@@ -110,10 +110,14 @@ export function estimateCost(
             );
           }
         }
-        const unitPrice = opts.price(cost.method);
+        // Where an argument picks the upstream (source: ELECTRUM), that upstream's price applies.
+        const method = cost.methodByArg
+          ? (cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method)
+          : cost.method;
+        const unitPrice = opts.price(method);
         items.push({
           path: key,
-          method: cost.method,
+          method,
           count: count * multiplier,
           unitPrice,
           subtotal: unitPrice * count * multiplier,

@@ -1,9 +1,27 @@
 import { DecodeError, parseTransaction } from "../../bitcoin/index.ts";
 import { builder, type FieldCost } from "../builder.ts";
+import type { GraphQLContext } from "../context.ts";
 import { codedError } from "../errors.ts";
 import type { TransactionModel } from "../models.ts";
 import { NetworkEnum } from "./network.ts";
 import { TransactionRef } from "./transaction.ts";
+
+export const TransactionSource = builder.enumType("TransactionSource", {
+  description: "Which backend answers a transaction look-up, and so its price.",
+  values: {
+    FULL_NODE: { description: "Bitcoin Core (getrawtransaction's price). The default." },
+    ELECTRUM: { description: "An Electrum server (blockchain.transaction.get's price)." },
+  },
+});
+
+/** Priced as the chosen source's method; FULL_NODE when the argument is left out. */
+const BY_SOURCE = {
+  arg: "source",
+  methods: { FULL_NODE: "getrawtransaction", ELECTRUM: "blockchain.transaction.get" },
+};
+
+const loaderFor = (ctx: GraphQLContext, source: string | null | undefined) =>
+  source === "ELECTRUM" ? ctx.electrumTransactions : ctx.nodeTransactions;
 
 const notFound = (txid: string) =>
   codedError("NOT_FOUND", `No such mempool or blockchain transaction: ${txid}`, { txid });
@@ -13,11 +31,16 @@ builder.queryFields((t) => ({
     type: TransactionRef,
     nullable: true,
     description:
-      "A transaction by id, from the full node (mempool and transaction index). Priced as getrawtransaction. A missing transaction is null with a NOT_FOUND error at its path.",
-    args: { txid: t.arg({ type: "TxId", required: true }) },
-    extensions: { cost: { method: "getrawtransaction" } satisfies FieldCost },
-    resolve: async (_root, { txid }, ctx) => {
-      const found = await ctx.nodeTransactions.load(txid);
+      "A transaction by id (mempool included), from the full node or an Electrum server, priced as that source's look-up. A missing transaction is null with a NOT_FOUND error at its path.",
+    args: {
+      txid: t.arg({ type: "TxId", required: true }),
+      source: t.arg({ type: TransactionSource, defaultValue: "FULL_NODE" }),
+    },
+    extensions: {
+      cost: { method: "getrawtransaction", methodByArg: BY_SOURCE } satisfies FieldCost,
+    },
+    resolve: async (_root, { txid, source }, ctx) => {
+      const found = await loaderFor(ctx, source).load(txid);
       if (found instanceof Error) throw found;
       if (found === null) throw notFound(txid);
       return found;
@@ -27,11 +50,20 @@ builder.queryFields((t) => ({
     type: [TransactionRef],
     nullable: { list: false, items: true },
     description:
-      "Several transactions in one request, batched to the node and deduplicated. Each is priced as getrawtransaction; missing ones are null with an error at their index.",
-    args: { txids: t.arg({ type: ["TxId"], required: true }) },
-    extensions: { cost: { method: "getrawtransaction", listArg: "txids" } satisfies FieldCost },
-    resolve: async (_root, { txids }, ctx) => {
-      const found = await ctx.nodeTransactions.loadMany(txids);
+      "Several transactions in one request, deduplicated: JSON-RPC batches to the node, or requests pipelined to Electrum. Each is priced as the source's look-up; missing ones are null with an error at their index.",
+    args: {
+      txids: t.arg({ type: ["TxId"], required: true }),
+      source: t.arg({ type: TransactionSource, defaultValue: "FULL_NODE" }),
+    },
+    extensions: {
+      cost: {
+        method: "getrawtransaction",
+        listArg: "txids",
+        methodByArg: BY_SOURCE,
+      } satisfies FieldCost,
+    },
+    resolve: async (_root, { txids, source }, ctx) => {
+      const found = await loaderFor(ctx, source).loadMany(txids);
       // graphql-js reports an Error in a list at that item's path and nulls only that item.
       return found.map((f, i) => (f === null ? notFound(txids[i]!) : f)) as TransactionModel[];
     },
