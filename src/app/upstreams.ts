@@ -12,7 +12,7 @@ import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 export function devnetNetworks(config: Config): NetworkName[] {
   return config.networks.filter(
     (n) =>
-      config.upstreams.node[n]?.includes("devnet") ||
+      config.upstreams.node?.[n]?.includes("devnet") ||
       config.upstreams.graph?.[n]?.includes("devnet") ||
       config.upstreams.electrum?.[n]?.includes("devnet"),
   );
@@ -95,7 +95,7 @@ export function resolveNodeUpstreams(
     config,
     "node",
     env,
-    (network) => config.upstreams.node[network] ?? [],
+    (network) => config.upstreams.node?.[network] ?? [],
     (network) => {
       const core = devnet?.cores.get(network);
       if (!core) throw new Error(`devnet has no node for ${network}`);

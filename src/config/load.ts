@@ -46,34 +46,26 @@ export function parseConfig(input: unknown): Config {
     throw new ConfigError(result.error.issues.flatMap((i) => describe(i).split("\n  ")));
   }
   const config = result.data;
-  config.upstreams.electrum ??= Object.fromEntries(
-    config.networks.map((n) => [n, ["devnet" as const]]),
-  );
   const problems: string[] = [];
-  for (const network of Object.keys(config.upstreams.node)) {
-    if (!config.networks.includes(network as Config["networks"][number])) {
-      problems.push(`upstreams.node.${network} names a network not in networks`);
+  // Each upstream kind left out means devnet for every network served; given, it may only name
+  // networks that are served. A network must have a node; without an Electrum server or an
+  // indexer it simply has no such route.
+  for (const kind of ["node", "electrum", "graph"] as const) {
+    const given = config.upstreams[kind];
+    if (!given) {
+      config.upstreams[kind] = Object.fromEntries(
+        config.networks.map((n) => [n, ["devnet" as const]]),
+      );
+      continue;
     }
-  }
-  for (const network of Object.keys(config.upstreams.electrum)) {
-    if (!config.networks.includes(network as Config["networks"][number])) {
-      problems.push(`upstreams.electrum.${network} names a network not in networks`);
+    for (const network of Object.keys(given)) {
+      if (!config.networks.includes(network as Config["networks"][number])) {
+        problems.push(`upstreams.${kind}.${network} names a network not in networks`);
+      }
     }
   }
   for (const network of config.networks) {
-    if (!config.upstreams.node[network]) problems.push(`upstreams.node.${network} is required`);
-  }
-  if (config.upstreams.graph) {
-    for (const network of Object.keys(config.upstreams.graph)) {
-      if (!config.networks.includes(network as Config["networks"][number])) {
-        problems.push(`upstreams.graph.${network} names a network not in networks`);
-      }
-    }
-  } else {
-    // Like the node upstreams' default: devnet's indexer for every network served.
-    config.upstreams.graph = Object.fromEntries(
-      config.networks.map((n) => [n, ["devnet" as const]]),
-    );
+    if (!config.upstreams.node?.[network]) problems.push(`upstreams.node.${network} is required`);
   }
   if (config.graph.listSizeDefault > config.graph.pageSizeMax) {
     problems.push("graph.listSizeDefault must not exceed graph.pageSizeMax");

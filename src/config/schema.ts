@@ -173,13 +173,8 @@ export const configSchema = z.strictObject({
     .prefault({}),
   upstreams: z
     .strictObject({
-      node: perNetwork(nodeUpstream).default(() => ({
-        mainnet: ["devnet" as const],
-        testnet: ["devnet" as const],
-        testnet4: ["devnet" as const],
-        signet: ["devnet" as const],
-        regtest: ["devnet" as const],
-      })),
+      /** Absent: devnet's Bitcoin Core for every configured network (filled in by parseConfig). */
+      node: perNetwork(nodeUpstream).optional(),
       /** Absent: devnet's indexer for every configured network (filled in by parseConfig). */
       graph: perNetwork(graphUpstream).optional(),
       /** Absent: devnet for every configured network (filled in by parseConfig). */

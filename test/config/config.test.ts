@@ -18,7 +18,7 @@ describe("config", () => {
   it("no file means devnet defaults", () => {
     const config = loadConfig(undefined);
     expect(config.networks).toEqual(["mainnet", "testnet", "testnet4", "signet", "regtest"]);
-    expect(config.upstreams.node.mainnet).toEqual(["devnet"]);
+    expect(config.upstreams.node?.mainnet).toEqual(["devnet"]);
     expect(config.backends).toEqual({
       gateway: "gateway",
       node: "node",
@@ -61,7 +61,7 @@ describe("config", () => {
     );
     const config = loadConfig(good);
     expect(config.server.port).toBe(9000);
-    expect(config.upstreams.node.mainnet?.[0]).toMatchObject({
+    expect(config.upstreams.node?.mainnet?.[0]).toMatchObject({
       url: "http://127.0.0.1:8332",
       timeoutMs: 10_000,
     });
@@ -101,5 +101,14 @@ describe("config", () => {
         upstreams: { node: { mainnet: ["devnet"] }, electrum: { regtest: ["devnet"] } },
       }),
     ).toEqual(["upstreams.electrum.regtest names a network not in networks"]);
+  });
+});
+
+describe("serving fewer networks", () => {
+  it("upstreams left out default to devnet for exactly the networks served", () => {
+    const config = parseConfig({ networks: ["mainnet", "regtest"] });
+    for (const kind of ["node", "electrum", "graph"] as const) {
+      expect(config.upstreams[kind]).toEqual({ mainnet: ["devnet"], regtest: ["devnet"] });
+    }
   });
 });
