@@ -1,5 +1,5 @@
 import type { Database, Queryable } from "../db/database.ts";
-import { type AuditInput, insertAudit } from "./audit.ts";
+import type { AuditInput } from "./audit.ts";
 
 /**
  * The two-phase ledger (reserve, then settle or void), after TigerBeetle's pending transfers.
@@ -63,29 +63,32 @@ export async function reserve(
 ): Promise<ReserveResult> {
   if (!Number.isSafeInteger(amount) || amount < 0) throw new Error("reserve: an integer >= 0");
   if (amount === 0) return { ok: true, hold: null, available: await available(db, accountId) };
-  return guarded("reserve", () =>
-    db.transaction(async (tx) => {
-      // The guard `balance - held >= amount` is in the statement that takes the credits: two
-      // concurrent reservations serialise on the row and the second sees the first's hold.
-      const { rows } = await tx.query<{ available: number }>(
-        `UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2
-       RETURNING balance - held AS available`,
-        [accountId, amount],
-      );
-      if (!rows[0]) {
-        return { ok: false as const, available: await available(tx, accountId), required: amount };
-      }
-      const entry = await tx.query<{ id: number }>(
-        "INSERT INTO ledger_entries(account_id, kind, amount) VALUES ($1, 'hold', $2) RETURNING id",
-        [accountId, -amount],
-      );
-      return {
-        ok: true as const,
-        hold: { id: entry.rows[0]!.id, accountId, amount },
-        available: rows[0].available,
-      };
-    }),
-  );
+  return guarded("reserve", async () => {
+    // One statement, so one round trip and the shortest hold on the account row: the guard
+    // `balance - held >= amount` sits in the UPDATE that takes the credits, so concurrent
+    // reservations serialise on the row and each sees the holds before it; the hold entry is
+    // written by the same (atomic) statement or not at all.
+    const { rows } = await db.query<{ hold_id: number | null; available: number | null }>(
+      `WITH taken AS (
+         UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2
+         RETURNING balance - held AS available
+       ), hold AS (
+         INSERT INTO ledger_entries(account_id, kind, amount)
+         SELECT $1, 'hold', -($2::int8) FROM taken RETURNING id
+       )
+       SELECT (SELECT id FROM hold) AS hold_id, (SELECT available FROM taken) AS available`,
+      [accountId, amount],
+    );
+    const row = rows[0];
+    if (!row || row.hold_id === null || row.available === null) {
+      return { ok: false as const, available: await available(db, accountId), required: amount };
+    }
+    return {
+      ok: true as const,
+      hold: { id: row.hold_id, accountId, amount },
+      available: row.available,
+    };
+  });
 }
 
 export interface SettleResult {
@@ -109,40 +112,58 @@ export async function settle(
   const held = hold?.amount ?? 0;
   if (charged > held)
     throw new LedgerError("settle", new Error(`charge ${charged} exceeds hold ${held}`));
-  return guarded("settle", () =>
-    db.transaction(async (tx) => {
-      let availableAfter: number;
-      if (hold || charged > 0) {
-        const { rows } = await tx.query<{ available: number }>(
-          `UPDATE accounts SET held = held - $2, balance = balance - $3
-         WHERE id = $1 AND held >= $2 AND balance >= $3 RETURNING balance - held AS available`,
-          [accountId, held, charged],
-        );
-        if (!rows[0]) throw new Error(`settle: account ${accountId} cannot cover ${charged}`);
-        availableAfter = rows[0].available;
-      } else {
-        availableAfter = await available(tx, accountId);
-      }
-      if (hold) {
-        await tx.query(
-          "INSERT INTO ledger_entries(account_id, kind, amount, hold_id) VALUES ($1, 'release', $2, $3)",
-          [accountId, hold.amount, hold.id],
-        );
-      }
-      const auditIds: number[] = [];
-      for (const record of records) {
-        const auditId = await insertAudit(tx, record);
-        auditIds.push(auditId);
-        if (record.chargedCc > 0) {
-          await tx.query(
-            "INSERT INTO ledger_entries(account_id, kind, amount, audit_id) VALUES ($1, 'charge', $2, $3)",
-            [accountId, -record.chargedCc, auditId],
-          );
-        }
-      }
-      return { auditIds, charged, available: availableAfter };
-    }),
-  );
+  return guarded("settle", async () => {
+    // One atomic statement: the account update carries the guard, and every insert hangs off its
+    // row (`FROM acc`), so if the guard fails nothing at all is written. Release, audit records
+    // and their charge entries are thus always committed together (invariants 2 and 3).
+    const col = <K extends keyof AuditInput>(k: K) => records.map((r) => r[k] ?? null);
+    const { rows } = await db.query<{ available: number | null; audit_ids: number[] | null }>(
+      `WITH acc AS (
+         UPDATE accounts SET held = held - $2, balance = balance - $3
+         WHERE id = $1 AND held >= $2 AND balance >= $3
+         RETURNING balance - held AS available
+       ), rel AS (
+         INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
+         SELECT $1, 'release', $2, $4::int8 FROM acc WHERE $4::int8 IS NOT NULL
+       ), aud AS (
+         INSERT INTO audit_records(account_id, request_id, token_id, backend, network, method, outcome,
+           error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
+         SELECT $1, r.* FROM unnest($5::text[], $6::int8[], $7::text[], $8::text[], $9::text[],
+           $10::text[], $11::text[], $12::int[], $13::int8[], $14::int8[], $15::int[], $16::text[],
+           $17::int[]) AS r, acc
+         RETURNING id, charged_cc
+       ), chg AS (
+         INSERT INTO ledger_entries(account_id, kind, amount, audit_id)
+         SELECT $1, 'charge', -charged_cc, id FROM aud WHERE charged_cc > 0
+       )
+       SELECT (SELECT available FROM acc) AS available,
+              (SELECT array_agg(id ORDER BY id) FROM aud) AS audit_ids`,
+      [
+        accountId,
+        held,
+        charged,
+        hold?.id ?? null,
+        col("requestId"),
+        col("tokenId"),
+        col("backend"),
+        col("network"),
+        col("method"),
+        col("outcome"),
+        col("errorCode"),
+        col("httpStatus"),
+        col("estimatedCc"),
+        col("chargedCc"),
+        col("complexity"),
+        col("upstream"),
+        col("durationMs"),
+      ],
+    );
+    const row = rows[0];
+    if (!row || row.available === null) {
+      throw new Error(`settle: account ${accountId} cannot cover ${charged}`);
+    }
+    return { auditIds: (row.audit_ids ?? []).map(Number), charged, available: row.available };
+  });
 }
 
 async function available(db: Queryable, accountId: number): Promise<number> {
