@@ -1,13 +1,14 @@
 import DataLoader from "dataloader";
-import { GraphQLError } from "graphql";
+import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { App } from "../app/context.ts";
 import { fromHex, type Prevout, parseAmount, parseTransaction } from "../bitcoin/index.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
 import { priceOf } from "../pricing/prices.ts";
-import type { Meter } from "./context.ts";
+import type { GraphQLContext, Meter } from "./context.ts";
 import { fromGatewayError, fromNodeError } from "./errors.ts";
+import { delegateToIndexer } from "./indexer.ts";
 import type { BlockPosition, TransactionModel } from "./models.ts";
 
 const num = (v: Json | undefined): number | undefined =>
@@ -92,5 +93,20 @@ export function nodeTransactionLoader(
       });
     },
     { maxBatchSize: app.config.graphql.batchSize },
+  );
+}
+
+/**
+ * Blocks by hash from the indexer, for one Transaction.block site of a request (`info` is the
+ * site's first resolution; every resolution of a site shares its selection). The hashes asked in
+ * one tick are deduplicated and each delegated as block_by_pk; the subschema's batching merges
+ * those delegations into one indexer query. Each distinct block is one metered lookup.
+ */
+export function blockLoader(
+  ctx: GraphQLContext,
+  info: GraphQLResolveInfo,
+): DataLoader<string, unknown> {
+  return new DataLoader((hashes) =>
+    Promise.all(hashes.map((hash) => delegateToIndexer(ctx, info, "block_by_pk", { hash }))),
   );
 }

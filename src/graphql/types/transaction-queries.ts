@@ -1,5 +1,6 @@
 import { DecodeError, parseTransaction } from "../../bitcoin/index.ts";
 import { builder, type FieldCost } from "../builder.ts";
+import type { GraphQLContext } from "../context.ts";
 import { codedError } from "../errors.ts";
 import type { TransactionModel } from "../models.ts";
 import { NetworkEnum } from "./network.ts";
@@ -7,6 +8,17 @@ import { TransactionRef } from "./transaction.ts";
 
 const notFound = (txid: string) =>
   codedError("NOT_FOUND", `No such mempool or blockchain transaction: ${txid}`, { txid });
+
+/** A transaction from the full node through the request's loader; missing is NOT_FOUND. */
+export async function transactionByTxid(
+  ctx: GraphQLContext,
+  txid: string,
+): Promise<TransactionModel> {
+  const found = await ctx.nodeTransactions.load(txid);
+  if (found instanceof Error) throw found;
+  if (found === null) throw notFound(txid);
+  return found;
+}
 
 builder.queryFields((t) => ({
   transaction: t.field({
@@ -16,12 +28,7 @@ builder.queryFields((t) => ({
       "A transaction by id, from the full node (mempool and transaction index). Priced as getrawtransaction. A missing transaction is null with a NOT_FOUND error at its path.",
     args: { txid: t.arg({ type: "TxId", required: true }) },
     extensions: { cost: { method: "getrawtransaction" } satisfies FieldCost },
-    resolve: async (_root, { txid }, ctx) => {
-      const found = await ctx.nodeTransactions.load(txid);
-      if (found instanceof Error) throw found;
-      if (found === null) throw notFound(txid);
-      return found;
-    },
+    resolve: (_root, { txid }, ctx) => transactionByTxid(ctx, txid),
   }),
   transactions: t.field({
     type: [TransactionRef],
