@@ -9,7 +9,9 @@ import {
   type DocumentNode,
   type ExecutionResult,
   type FieldNode,
+  type GraphQLField,
   type GraphQLResolveInfo,
+  isObjectType,
   Kind,
   OperationTypeNode,
   print,
@@ -60,8 +62,13 @@ const JOINS: Record<string, Record<string, string>> = {
   BlockTransaction: { transaction: "hash" },
 };
 
+const JOIN_KEY_PREFIX = "_join_";
+
 /** The alias a join's key column is fetched under. */
-export const joinKey = (column: string) => `_join_${column}`;
+export const joinKey = (column: string) => `${JOIN_KEY_PREFIX}${column}`;
+
+/** Aliases the gateway keeps for join keys on mirrored types; a client's would collide with them. */
+export const isReservedAlias = (alias: string) => alias.startsWith(JOIN_KEY_PREFIX);
 
 /** Adds each join's key column to every selection set of a mirrored type that selects the join. */
 const joinKeys: Transform<Record<string, never>, GraphQLContext> = {
@@ -184,9 +191,21 @@ export async function delegateToIndexer(
   return result;
 }
 
-/** Whether a field of a mirrored type is one of the indexer's own columns or relationships. */
-export function isIndexerField(unifiedTypeName: string, fieldName: string): boolean {
+/** The indexer's field behind a field of a mirrored type (`Block.height` → `block.height`), if any. */
+export function indexerColumn(
+  unifiedTypeName: string,
+  fieldName: string,
+): GraphQLField<unknown, unknown> | undefined {
   const table = indexerTypeOf(unifiedTypeName);
   const type = table ? indexerSchema().getType(table) : undefined;
-  return type !== undefined && "getFields" in type && fieldName in type.getFields();
+  return isObjectType(type) ? type.getFields()[fieldName] : undefined;
+}
+
+/** The indexer's root field a delegation site becomes. */
+export function indexerRootField(
+  rootField: IndexerSite["rootField"],
+): GraphQLField<unknown, unknown> {
+  const field = indexerSchema().getQueryType()?.getFields()[rootField];
+  if (!field) throw new Error(`the indexer schema has no root field ${rootField}`);
+  return field;
 }

@@ -19,12 +19,13 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { Config } from "../../config/schema.ts";
-import type { SelectedField } from "../../graph/check.ts";
+import { refusedArguments, type SelectedField } from "../../graph/check.ts";
+import { indexerSchema } from "../../graph/schema.ts";
 import { checkGraphLimits } from "../../mirror/graph-limits.ts";
 import { graphComplexity, listSize } from "../../pricing/graph-complexity.ts";
 import type { FieldCost, IndexerSite } from "../builder.ts";
 import { codedError } from "../errors.ts";
-import { indexerTypeOf, isIndexerField } from "../indexer.ts";
+import { indexerColumn, indexerRootField, indexerTypeOf, isReservedAlias } from "../indexer.ts";
 
 export interface CostItem {
   path: string;
@@ -179,16 +180,34 @@ export function estimateCost(
       const list = isListType(getNullableType(field.type));
 
       const site = field.extensions?.indexer as IndexerSite | undefined;
-      const table =
-        scope && isIndexerField(parent.name, name) ? indexerTypeOf(parent.name) : undefined;
-      if (site || (scope && table)) {
-        const args = getArgumentValues(field, selection, variables);
-        for (const arg of ["limit", "offset"]) {
-          const n = args[arg];
-          if (typeof n === "number" && n < 0) {
-            throw codedError("BAD_USER_INPUT", `${key}: ${arg} must not be negative`);
+      const table = scope ? indexerTypeOf(parent.name) : undefined;
+      const indexerDef = site
+        ? indexerRootField(site.rootField)
+        : table
+          ? indexerColumn(parent.name, name)
+          : undefined;
+      if (indexerDef) {
+        if (table && selection.alias && isReservedAlias(selection.alias.value)) {
+          throw codedError(
+            "BAD_USER_INPUT",
+            `${key}: aliases beginning with _join_ are kept for the gateway's join keys`,
+          );
+        }
+        // What the indexer would refuse (explicit nulls, negative limits) is refused here, in its
+        // words, before anything is reserved: the graph route's own check on the indexer's field.
+        if (selection.arguments?.length) {
+          const refused = refusedArguments(
+            indexerSchema(),
+            indexerDef,
+            selection,
+            variables,
+            `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`,
+          );
+          if (refused) {
+            throw codedError("BAD_USER_INPUT", refused.message, { at: refused.extensions.path });
           }
         }
+        const args = getArgumentValues(field, selection, variables);
         let node: SelectedField;
         if (site) {
           const known = sites.get(key);
