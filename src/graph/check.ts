@@ -148,6 +148,32 @@ export function checkGraphQuery(schema: GraphQLSchema, request: GraphRequest): C
   }
 }
 
+/**
+ * The entry for `selection` among `siblings`: selections with the same response key are one field
+ * (GraphQL merges them), so a repeated one adds to the first's children. `__` names are
+ * introspection. Shared with the unified API's pricing of delegated selections.
+ */
+export function selectedField(
+  siblings: SelectedField[],
+  selection: FieldNode,
+  at: Pick<SelectedField, "name" | "parentType" | "path" | "depth" | "list">,
+): SelectedField {
+  const responseKey = selection.alias?.value ?? selection.name.value;
+  let field = siblings.find((f) => f.responseKey === responseKey);
+  if (!field) {
+    field = {
+      ...at,
+      responseKey,
+      aliased: selection.alias !== undefined,
+      introspection: at.name.startsWith("__"),
+      args: {},
+      children: [],
+    };
+    siblings.push(field);
+  }
+  return field;
+}
+
 class HasuraFailure extends Error {
   constructor(readonly error: HasuraError) {
     super(error.message);
@@ -180,25 +206,15 @@ class SelectionWalker {
         continue;
       }
       const name = selection.name.value;
-      const responseKey = selection.alias?.value ?? name;
       const path = `${parentPath}.selectionSet.${name}`;
       const def = parent.getFields()[name];
-      let field = out.find((f) => f.responseKey === responseKey);
-      if (!field) {
-        field = {
-          name,
-          responseKey,
-          aliased: selection.alias !== undefined,
-          parentType: parent.name,
-          path,
-          depth,
-          list: def ? isListType(getNullableType(def.type)) : false,
-          introspection: name.startsWith("__"),
-          args: {},
-          children: [],
-        };
-        out.push(field);
-      }
+      const field = selectedField(out, selection, {
+        name,
+        parentType: parent.name,
+        path,
+        depth,
+        list: def ? isListType(getNullableType(def.type)) : false,
+      });
       if (!def) continue; // introspection meta-fields: answered from the schema
       const refused = refusedArguments(this.schema, def, selection, this.variables, path);
       if (refused) throw new HasuraFailure(refused);

@@ -3,7 +3,7 @@ import { LatestBlocksDocument } from "../../src/generated/operations.ts";
 import { latestAudit } from "../../src/ledger/audit.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import { execute, gql } from "../support/graphql.ts";
-import { BLOCK_170, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { BLOCK_170, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /**
  * Blocks in the unified API when something is wrong: short credits, the graph route's limits on
@@ -209,5 +209,28 @@ describe("indexer failures", () => {
     });
     // block_by_pk 1×1×1 + height 2×1×1 at regtest's half price: 150 + ceil(3 × 0.5)
     expect(res.body.extensions?.cost).toMatchObject({ estimated: 152, charged: 0 });
+  });
+});
+
+describe("graph.depthMax on delegated selections", () => {
+  it("counts depth from the indexer query each site becomes, and refuses past it", async () => {
+    const shallow = await startTestGateway("pglite", { graph: { depthMax: 2 } });
+    try {
+      const { token } = await shallow.account("shallow", 100_000);
+      const url = `${shallow.url}/gateway/mainnet/${token}`;
+      // block → height is depth 2 in the indexer's terms, wherever the site sits in the document.
+      const fine = await gql(
+        url,
+        `{ transaction(txid: "${HAL_TXID}") { block { height } } block(limit: 1) { height } }`,
+      );
+      expect(fine.body.errors).toBeUndefined();
+      const deep = await gql(url, "{ block(limit: 1) { transactions(limit: 1) { hash } } }");
+      expect(deep.body.errors![0]).toMatchObject({
+        message: "the query is nested 3 levels deep; the limit is 2",
+        extensions: { code: "LIMIT_EXCEEDED", limit: "depth-limit-exceeded" },
+      });
+    } finally {
+      await shallow.close();
+    }
   });
 });

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
 import { gql } from "../support/graphql.ts";
 import {
-  accountTotals,
   BLOCK_170,
+  expectSpentExactly,
   type StoreKind,
   startTestGateway,
   type TestGateway,
@@ -144,14 +143,6 @@ describe.each<StoreKind>(["pglite", "postgres"])("blocks: concurrent spending (%
       expect(r.body.errors).toBeUndefined();
       expect(r.body.extensions?.cost).toMatchObject({ charged: price });
     }
-    const db = t.gateway.app.db;
-    const totals = await accountTotals(db, id);
-    expect(totals.account).toEqual({ balance: 0, held: 0 });
-    expect(totals.audit).toEqual([
-      { outcome: "insufficient_credits", n: 20 - paid, charged: 0 },
-      { outcome: "ok", n: paid, charged: paid * price },
-    ]);
-    const check = (await checkLedger(db)).find((c) => c.accountId === id)!;
-    expect(check).toMatchObject({ balance: 0, held: 0, ok: true });
+    await expectSpentExactly(t.gateway.app.db, id, { paid, refused: 20 - paid, price });
   });
 });

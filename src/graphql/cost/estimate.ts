@@ -1,6 +1,5 @@
 import {
   type DocumentNode,
-  type FieldNode,
   type FragmentDefinitionNode,
   GraphQLError,
   GraphQLIncludeDirective,
@@ -19,7 +18,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { Config } from "../../config/schema.ts";
-import { refusedArguments, type SelectedField } from "../../graph/check.ts";
+import { refusedArguments, type SelectedField, selectedField } from "../../graph/check.ts";
 import { indexerSchema } from "../../graph/schema.ts";
 import { checkGraphLimits } from "../../mirror/graph-limits.ts";
 import { graphComplexity, listSize } from "../../pricing/graph-complexity.ts";
@@ -119,36 +118,6 @@ export function estimateCost(
     getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
     getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
 
-  /** An indexer field of the selection, merged by response key as the graph route merges it. */
-  const indexerField = (
-    siblings: SelectedField[],
-    selection: FieldNode,
-    name: string,
-    parentType: string,
-    path: string,
-    depth: number,
-    list: boolean,
-  ): SelectedField => {
-    const responseKey = selection.alias?.value ?? selection.name.value;
-    let field = siblings.find((f) => f.responseKey === responseKey);
-    if (!field) {
-      field = {
-        name,
-        responseKey,
-        aliased: selection.alias !== undefined,
-        parentType,
-        path,
-        depth,
-        list,
-        introspection: false,
-        args: {},
-        children: [],
-      };
-      siblings.push(field);
-    }
-    return field;
-  };
-
   const walk = (
     set: SelectionSetNode,
     parent: GraphQLNamedType,
@@ -212,10 +181,23 @@ export function estimateCost(
         if (site) {
           const known = sites.get(key);
           node =
-            known?.root ?? indexerField([], selection, site.rootField, "query_root", key, 1, list);
+            known?.root ??
+            selectedField([], selection, {
+              name: site.rootField,
+              parentType: "query_root",
+              path: key,
+              depth: 1,
+              list,
+            });
           if (!known) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
         } else {
-          node = indexerField(scope!.children, selection, name, table!, key, scope!.depth, list);
+          node = selectedField(scope!.children, selection, {
+            name,
+            parentType: table!,
+            path: key,
+            depth: scope!.depth,
+            list,
+          });
         }
         node.args = args;
         const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
