@@ -305,6 +305,27 @@ describe("joins", () => {
     expect(indexerRequests()).toBe(before);
   });
 
+  it("the README's worked example: estimated 1550 CC, charged 1538 CC", async () => {
+    const before = { indexer: indexerRequests(), balance: await available() };
+    const res = await gql(
+      url,
+      `{ block(limit: 2, order_by: {height: desc}) { height
+        transactions(limit: 3) { hash transaction { txid block { height } } } } }`,
+    );
+    expect(res.body.errors).toBeUndefined();
+    // block: 1×2×1 + height 2×1×2 + transactions 2×2×2 + hash 3×1×6 = 32; Transaction.block:
+    // block_by_pk 1 + height 2 = 3, priced for 6, looked up for the 2 distinct blocks.
+    expect(res.body.extensions?.cost).toEqual({
+      complexity: 32 + 2 * 3,
+      estimated: 300 + 32 + 6 * 3 + 6 * 200,
+      actual: 300 + 32 + 2 * 3 + 6 * 200,
+      charged: 1538,
+      balance: before.balance - 1538,
+    });
+    // The root field, then the two block lookups together.
+    expect(indexerRequests() - before.indexer).toBe(2);
+  });
+
   it("a dry run itemizes the joins and the indexer sites, and runs nothing", async () => {
     const before = { core: core().calls, indexer: indexerRequests(), balance: await available() };
     const res = await gql(
