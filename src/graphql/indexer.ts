@@ -35,7 +35,8 @@ import { codedError, fromGatewayError } from "./errors.ts";
  * schema, mirror types included (types/block.ts); the fields that reach the indexer resolve by
  * delegateToSchema to this subschema: its schema is schema/indexer.graphql, its executor the
  * gateway's indexer pool for the request's network, and its transforms map the unified names
- * back onto the indexer's. Selections, arguments and variables travel as the client wrote them.
+ * back onto the indexer's. The selection travels as the client wrote it (nested arguments and the
+ * variables they use included); the delegated field's own arguments, with the same values.
  */
 
 /** The indexer's tables, as the unified schema names their types (columns keep Hasura's names). */

@@ -230,6 +230,22 @@ describe("joins", () => {
     });
   });
 
+  it("a join needs no column of the row selected, directly or in a fragment", async () => {
+    const txids = chain.byHash.get(BLOCK_170)!.block.transactions.map((x) => x.txid);
+    const direct = await gql<{
+      block_by_pk: { transactions: { transaction: { txid: string } }[] };
+    }>(url, `{ block_by_pk(hash: "${BLOCK_170}") { transactions { transaction { txid } } } }`);
+    expect(direct.body.data!.block_by_pk.transactions.map((r) => r.transaction.txid)).toEqual(
+      txids,
+    );
+    const spread = await gql<{ block: { transactions: { t: { txid: string } }[] }[] }>(
+      url,
+      `{ block(where: {height: {_eq: 170}}) { transactions { ...J } } }
+       fragment J on BlockTransaction { t: transaction { txid } }`,
+    );
+    expect(spread.body.data!.block[0]!.transactions.map((r) => r.t.txid)).toEqual(txids);
+  });
+
   it("the typed LatestBlocks operation: two blocks' transactions in one batch to the node", async () => {
     const before = { core: { ...core() }, balance: await available() };
     const res = await execute(url, LatestBlocksDocument, { count: 2, transactions: 3 });
