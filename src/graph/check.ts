@@ -1,7 +1,9 @@
 import {
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   GraphQLError,
+  type GraphQLField,
   GraphQLIncludeDirective,
   type GraphQLInputType,
   type GraphQLObjectType,
@@ -146,6 +148,32 @@ export function checkGraphQuery(schema: GraphQLSchema, request: GraphRequest): C
   }
 }
 
+/**
+ * The entry for `selection` among `siblings`: selections with the same response key are one field
+ * (GraphQL merges them), so a repeated one adds to the first's children. `__` names are
+ * introspection. Shared with the unified API's pricing of delegated selections.
+ */
+export function selectedField(
+  siblings: SelectedField[],
+  selection: FieldNode,
+  at: Pick<SelectedField, "name" | "parentType" | "path" | "depth" | "list">,
+): SelectedField {
+  const responseKey = selection.alias?.value ?? selection.name.value;
+  let field = siblings.find((f) => f.responseKey === responseKey);
+  if (!field) {
+    field = {
+      ...at,
+      responseKey,
+      aliased: selection.alias !== undefined,
+      introspection: at.name.startsWith("__"),
+      args: {},
+      children: [],
+    };
+    siblings.push(field);
+  }
+  return field;
+}
+
 class HasuraFailure extends Error {
   constructor(readonly error: HasuraError) {
     super(error.message);
@@ -178,42 +206,19 @@ class SelectionWalker {
         continue;
       }
       const name = selection.name.value;
-      const responseKey = selection.alias?.value ?? name;
       const path = `${parentPath}.selectionSet.${name}`;
       const def = parent.getFields()[name];
-      let field = out.find((f) => f.responseKey === responseKey);
-      if (!field) {
-        field = {
-          name,
-          responseKey,
-          aliased: selection.alias !== undefined,
-          parentType: parent.name,
-          path,
-          depth,
-          list: def ? isListType(getNullableType(def.type)) : false,
-          introspection: name.startsWith("__"),
-          args: {},
-          children: [],
-        };
-        out.push(field);
-      }
+      const field = selectedField(out, selection, {
+        name,
+        parentType: parent.name,
+        path,
+        depth,
+        list: def ? isListType(getNullableType(def.type)) : false,
+      });
       if (!def) continue; // introspection meta-fields: answered from the schema
-      for (const arg of selection.arguments ?? []) {
-        const argDef = def.args.find((a) => a.name === arg.name.value);
-        if (argDef) this.refuseNulls(arg.value, argDef.type, `${path}.args.${arg.name.value}`);
-      }
+      const refused = refusedArguments(this.schema, def, selection, this.variables, path);
+      if (refused) throw new HasuraFailure(refused);
       field.args = getArgumentValues(def, selection, this.variables);
-      for (const key of ["limit", "offset"]) {
-        const n = field.args[key];
-        if (typeof n === "number" && n < 0) {
-          throw new HasuraFailure(
-            hasuraError(
-              'expected a non-negative integer for type "Int", but found a negative integer',
-              `${path}.args.${key}`,
-            ),
-          );
-        }
-      }
       const named = getNamedType(def.type);
       if (selection.selectionSet && isObjectType(named)) {
         this.walk(selection.selectionSet, named, path, depth + 1, field.children);
@@ -226,51 +231,82 @@ class SelectionWalker {
     if (getDirectiveValues(GraphQLSkipDirective, node, this.variables)?.if === true) return false;
     return getDirectiveValues(GraphQLIncludeDirective, node, this.variables)?.if !== false;
   }
+}
 
-  /** Hasura v2 refuses an explicit null (literal, or a variable that is null or absent). */
-  private refuseNulls(node: ValueNode, type: GraphQLInputType, path: string): void {
-    if (node.kind === Kind.VARIABLE) {
-      this.refuseJsonNulls(this.variables[node.name.value], type, path);
-      return;
-    }
-    if (node.kind === Kind.NULL) throw new HasuraFailure(this.foundNull(type, path));
+/**
+ * What Hasura refuses in a field's arguments that graphql-js lets through, as Hasura words it:
+ * an explicit null anywhere (a literal, or a variable that is null or left out — Hasura v2 never
+ * reads null as "no filter"), and a negative `limit` or `offset`. `def` is the indexer schema's
+ * field, `args` the coerced arguments, `path` Hasura's path to the field. Also used by the unified
+ * API on the fields it delegates to the indexer.
+ */
+export function refusedArguments(
+  schema: GraphQLSchema,
+  def: GraphQLField<unknown, unknown>,
+  selection: FieldNode,
+  variables: Record<string, unknown>,
+  path: string,
+): HasuraError | null {
+  const foundNull = (type: GraphQLInputType, at: string): HasuraError => {
+    const t = getNullableType(type);
+    if (isListType(t)) return hasuraError("expected a list, but found null", at);
+    return typeMismatch(schema, getNamedType(t).name, "null", at);
+  };
+  const inJson = (value: unknown, type: GraphQLInputType, at: string): HasuraError | null => {
+    if (value === null || value === undefined) return foundNull(type, at);
     const t = getNullableType(type);
     if (isListType(t)) {
-      if (node.kind === Kind.LIST) {
-        for (const [i, v] of node.values.entries()) this.refuseNulls(v, t.ofType, `${path}[${i}]`);
-      } else {
-        this.refuseNulls(node, t.ofType, `${path}[0]`);
+      if (!Array.isArray(value)) return inJson(value, t.ofType, `${at}[0]`);
+      for (const [i, v] of value.entries()) {
+        const problem = inJson(v, t.ofType, `${at}[${i}]`);
+        if (problem) return problem;
+      }
+    } else if (isInputObjectType(t) && typeof value === "object") {
+      const defs = t.getFields();
+      for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+        const fieldDef = defs[key];
+        const problem = fieldDef ? inJson(v, fieldDef.type, `${at}.${key}`) : null;
+        if (problem) return problem;
+      }
+    }
+    return null;
+  };
+  const inAst = (node: ValueNode, type: GraphQLInputType, at: string): HasuraError | null => {
+    if (node.kind === Kind.VARIABLE) return inJson(variables[node.name.value], type, at);
+    if (node.kind === Kind.NULL) return foundNull(type, at);
+    const t = getNullableType(type);
+    if (isListType(t)) {
+      if (node.kind !== Kind.LIST) return inAst(node, t.ofType, `${at}[0]`);
+      for (const [i, v] of node.values.entries()) {
+        const problem = inAst(v, t.ofType, `${at}[${i}]`);
+        if (problem) return problem;
       }
     } else if (isInputObjectType(t) && node.kind === Kind.OBJECT) {
       const defs = t.getFields();
       for (const f of node.fields) {
         const fieldDef = defs[f.name.value];
-        if (fieldDef) this.refuseNulls(f.value, fieldDef.type, `${path}.${f.name.value}`);
+        const problem = fieldDef ? inAst(f.value, fieldDef.type, `${at}.${f.name.value}`) : null;
+        if (problem) return problem;
       }
     }
+    return null;
+  };
+  for (const arg of selection.arguments ?? []) {
+    const argDef = def.args.find((a) => a.name === arg.name.value);
+    const problem = argDef ? inAst(arg.value, argDef.type, `${path}.args.${arg.name.value}`) : null;
+    if (problem) return problem;
   }
-
-  private refuseJsonNulls(value: unknown, type: GraphQLInputType, path: string): void {
-    if (value === null || value === undefined) throw new HasuraFailure(this.foundNull(type, path));
-    const t = getNullableType(type);
-    if (isListType(t)) {
-      if (Array.isArray(value))
-        for (const [i, v] of value.entries()) this.refuseJsonNulls(v, t.ofType, `${path}[${i}]`);
-      else this.refuseJsonNulls(value, t.ofType, `${path}[0]`);
-    } else if (isInputObjectType(t) && typeof value === "object") {
-      const defs = t.getFields();
-      for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-        const fieldDef = defs[key];
-        if (fieldDef) this.refuseJsonNulls(v, fieldDef.type, `${path}.${key}`);
-      }
+  const args = getArgumentValues(def, selection, variables);
+  for (const key of ["limit", "offset"]) {
+    const n = args[key];
+    if (typeof n === "number" && n < 0) {
+      return hasuraError(
+        'expected a non-negative integer for type "Int", but found a negative integer',
+        `${path}.args.${key}`,
+      );
     }
   }
-
-  private foundNull(type: GraphQLInputType, path: string): HasuraError {
-    const t = getNullableType(type);
-    if (isListType(t)) return hasuraError("expected a list, but found null", path);
-    return typeMismatch(this.schema, getNamedType(t).name, "null", path);
-  }
+  return null;
 }
 
 /** Variable coercion failures in Hasura's words. */

@@ -11,6 +11,14 @@ export interface FieldCost {
   listArg?: string;
 }
 
+/**
+ * A field resolved by delegating to the indexer (graph backend): which of its root fields it
+ * becomes. Every resolution of such a field is one indexer query, priced by its complexity.
+ */
+export interface IndexerSite {
+  rootField: "block" | "block_by_pk";
+}
+
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   DefaultFieldNullability: false;
@@ -30,3 +38,7 @@ export const builder = new SchemaBuilder<{
 });
 
 builder.queryType({});
+
+/** The builder's schema types, for helpers that build Pothos types generically. */
+export type BuilderTypes =
+  typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

@@ -9,6 +9,8 @@ import type { TransactionModel } from "./models.ts";
 export interface Meter {
   /** Priced upstream calls actually answered, by price-list method. */
   calls: Map<string, { count: number; price: number }>;
+  /** Indexer queries the indexer answered, and the sum of their sites' complexities. */
+  graph: { answered: number; complexity: number };
 }
 
 /**
@@ -19,6 +21,13 @@ export interface RequestState {
   meter: Meter;
   /** Whether the operation asks for fee or inputs.prevout: getrawtransaction verbosity 2, else 1. */
   wantsPrevouts: boolean;
+  /** The estimate's complexity of each indexer site, by site path: what one resolution meters. */
+  graphSites: Map<string, number>;
+  /**
+   * Lookups left at each priced join (by site path): the estimate priced that many, so a join under
+   * a list that returns more rows than it was priced for refuses the rest instead of running them.
+   */
+  joinBudget: Map<string, number>;
   /** Set once the request's audit record is written (by the cost plugin, else by the route). */
   audited: boolean;
   creditHeaders: Record<string, string>;
@@ -41,4 +50,6 @@ export interface GraphQLContext {
   nodeTransactions: DataLoader<string, TransactionModel | GraphQLError | null>;
   /** The same from the Electrum servers (`source: ELECTRUM`). */
   electrumTransactions: DataLoader<string, TransactionModel | GraphQLError | null>;
+  /** Blocks from the indexer by hash, one loader per Transaction.block site (batched, deduplicated). */
+  blocksBySite: Map<string, DataLoader<string, unknown>>;
 }

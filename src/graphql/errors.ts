@@ -50,3 +50,12 @@ export function fromNodeError(rpc: { code: number; message: string }): GraphQLEr
     return codedError("BAD_USER_INPUT", rpc.message, { rpcCode: rpc.code });
   return codedError("UPSTREAM_ERROR", rpc.message, { rpcCode: rpc.code });
 }
+
+/**
+ * The same error without its location, for an error shared by several fields (one failed lookup
+ * that many fields waited on): graphql-js then places it at each field that throws it.
+ */
+export function atThisField(error: unknown): unknown {
+  if (!(error instanceof GraphQLError)) return error;
+  return new GraphQLError(error.message, { extensions: error.extensions });
+}

@@ -1,5 +1,5 @@
 import DataLoader from "dataloader";
-import { GraphQLError } from "graphql";
+import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { App } from "../app/context.ts";
 import { fromHex, type Prevout, parseAmount, parseTransaction } from "../bitcoin/index.ts";
 import type { NetworkName } from "../config/schema.ts";
@@ -7,8 +7,9 @@ import { gatewayError } from "../errors/codes.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
 import { electrumTransaction } from "../mirror/electrum-tx.ts";
 import { priceOf } from "../pricing/prices.ts";
-import type { Meter } from "./context.ts";
+import type { GraphQLContext, Meter } from "./context.ts";
 import { fromGatewayError, fromNodeError } from "./errors.ts";
+import { delegateToIndexer } from "./indexer.ts";
 import type { BlockPosition, TransactionModel } from "./models.ts";
 
 /** A number from an upstream answer (a kept literal) or from our own codec (a JS number). */
@@ -141,4 +142,19 @@ function badAnswer(source: string): GraphQLError {
   return new GraphQLError(`the ${source} transaction could not be decoded`, {
     extensions: { code: "UPSTREAM_BAD_RESPONSE" },
   });
+}
+
+/**
+ * Blocks by hash from the indexer, for one Transaction.block site of a request (`info` is the
+ * site's first resolution; every resolution of a site shares its selection). The hashes asked in
+ * one tick are deduplicated and each delegated as block_by_pk; the subschema's batching merges
+ * those delegations into one indexer query. Each distinct block is one metered lookup.
+ */
+export function blockLoader(
+  ctx: GraphQLContext,
+  info: GraphQLResolveInfo,
+): DataLoader<string, unknown> {
+  return new DataLoader((hashes) =>
+    Promise.all(hashes.map((hash) => delegateToIndexer(ctx, info, "block_by_pk", { hash }))),
+  );
 }

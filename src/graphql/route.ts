@@ -39,8 +39,10 @@ export async function executeGraphQL(call: GraphQLCall): Promise<HttpReply> {
   }
   const url = new URL(req.url ?? "/", "http://gateway");
   const state: RequestState = {
-    meter: { calls: new Map() },
+    meter: { calls: new Map(), graph: { answered: 0, complexity: 0 } },
     wantsPrevouts: false,
+    graphSites: new Map(),
+    joinBudget: new Map(),
     audited: false,
     creditHeaders: {},
   };
@@ -61,6 +63,7 @@ export async function executeGraphQL(call: GraphQLCall): Promise<HttpReply> {
       () => state.wantsPrevouts,
     ),
     electrumTransactions: electrumTransactionLoader(app, call.network, state.meter),
+    blocksBySite: new Map(),
   };
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {

@@ -3,6 +3,7 @@ import { builder } from "./builder.ts";
 import "./scalars.ts";
 import "./types/account.ts";
 import "./types/transaction-queries.ts";
+import "./types/block.ts";
 
 /** The unified API's schema, built once per process from the Pothos definitions. */
 export const gatewaySchema = builder.toSchema();

@@ -39,3 +39,19 @@ export function isJsonObject(value: unknown): value is { [key: string]: Json } {
 export function jsonNumber(value: number | bigint): JsonNumber {
   return new LosslessNumber(String(value));
 }
+
+/**
+ * The same value with plain JS numbers, for consumers that type their own output (GraphQL's Int
+ * serializes a number, not a literal). Only for values whose numbers are exact as doubles, such as
+ * the indexer's 32-bit integer columns.
+ */
+export function toPlainJson(value: Json): unknown {
+  if (isJsonNumber(value)) return Number(value.value);
+  if (Array.isArray(value)) return value.map(toPlainJson);
+  if (isJsonObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) out[key] = toPlainJson(v);
+    return out;
+  }
+  return value;
+}

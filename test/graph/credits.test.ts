@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { latestAudit } from "../../src/ledger/audit.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import {
-  accountTotals,
+  expectSpentExactly,
   type StoreKind,
   startTestGateway,
   type TestGateway,
@@ -81,15 +81,7 @@ describe.each<StoreKind>([
     for (const r of results.filter((x) => x.status === 200)) {
       expect((r.json as GraphAnswer).data!.block).toHaveLength(10);
     }
-    const db = t.gateway.app.db;
-    const totals = await accountTotals(db, id);
-    expect(totals.account).toEqual({ balance: 0, held: 0 });
-    expect(totals.audit).toEqual([
-      { outcome: "insufficient_credits", n: 60 - paid, charged: 0 },
-      { outcome: "ok", n: paid, charged: paid * PRICE },
-    ]);
-    const check = (await checkLedger(db)).find((c) => c.accountId === id)!;
-    expect(check).toMatchObject({ charged: paid * PRICE, balance: 0, ok: true });
+    await expectSpentExactly(t.gateway.app.db, id, { paid, refused: 60 - paid, price: PRICE });
   });
 });
 

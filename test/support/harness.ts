@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import pg from "pg";
+import { expect } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
@@ -13,7 +14,7 @@ import { parseConfig } from "../../src/config/load.ts";
 import type { ConfigInput, ElectrumUpstreamConfig } from "../../src/config/schema.ts";
 import type { Database } from "../../src/db/database.ts";
 import { type Devnet, type DevnetOptions, startDevnet } from "../../src/devnet/devnet.ts";
-import { grantCredits } from "../../src/ledger/ledger.ts";
+import { checkLedger, grantCredits } from "../../src/ledger/ledger.ts";
 
 export type StoreKind = "pglite" | "postgres";
 
@@ -112,6 +113,26 @@ export async function accountTotals(db: Database, accountId: number) {
     [accountId],
   );
   return { account: rows[0], audit: audit.rows };
+}
+
+/**
+ * After a race of requests on an account that was granted exactly `paid` × `price` CC: `paid` of
+ * them were charged `price` each and the rest refused with 429, each with its one audit record,
+ * the balance is spent to zero with nothing left held, and the ledger checks out.
+ */
+export async function expectSpentExactly(
+  db: Database,
+  accountId: number,
+  o: { paid: number; refused: number; price: number },
+): Promise<void> {
+  const totals = await accountTotals(db, accountId);
+  expect(totals.account).toEqual({ balance: 0, held: 0 });
+  expect(totals.audit).toEqual([
+    { outcome: "insufficient_credits", n: o.refused, charged: 0 },
+    { outcome: "ok", n: o.paid, charged: o.paid * o.price },
+  ]);
+  const check = (await checkLedger(db)).find((c) => c.accountId === accountId)!;
+  expect(check).toMatchObject({ charged: o.paid * o.price, balance: 0, held: 0, ok: true });
 }
 
 /** POSTs a JSON body (a string is sent as it is) and returns status, headers and parsed body. */

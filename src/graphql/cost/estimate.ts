@@ -17,7 +17,14 @@ import {
   Kind,
   type SelectionSetNode,
 } from "graphql";
-import type { FieldCost } from "../builder.ts";
+import type { Config } from "../../config/schema.ts";
+import { refusedArguments, type SelectedField, selectedField } from "../../graph/check.ts";
+import { indexerSchema } from "../../graph/schema.ts";
+import { checkGraphLimits } from "../../mirror/graph-limits.ts";
+import { graphComplexity, listSize } from "../../pricing/graph-complexity.ts";
+import type { FieldCost, IndexerSite } from "../builder.ts";
+import { codedError } from "../errors.ts";
+import { indexerColumn, indexerRootField, indexerTypeOf, isReservedAlias } from "../indexer.ts";
 
 export interface CostItem {
   path: string;
@@ -27,9 +34,31 @@ export interface CostItem {
   subtotal: number;
 }
 
+/** A field that becomes an indexer query each time it resolves (a delegation site). */
+export interface GraphSite {
+  path: string;
+  /** The indexer root field it is delegated to. */
+  rootField: string;
+  /** How many times it can resolve: the product of the sizes of the lists around it. */
+  count: number;
+  /** The complexity of one resolution: the graph route's formula over its indexer selection. */
+  complexity: number;
+}
+
+/** The indexer's share of a request: one graph price for all its sites. */
+export interface GraphEstimate {
+  /** Σ count × complexity over the sites. */
+  complexity: number;
+  /** graph base + ceil(complexity × perPoint). */
+  price: number;
+  sites: GraphSite[];
+}
+
 export interface CostEstimate {
   total: number;
   items: CostItem[];
+  /** The indexer's share; null when nothing in the document reaches the indexer. */
+  graph: GraphEstimate | null;
   /** The operation selects fee or prevout somewhere: the node must be asked at verbosity 2. */
   wantsPrevouts: boolean;
 }
@@ -37,12 +66,30 @@ export interface CostEstimate {
 export interface EstimateOptions {
   price(method: string): number;
   listItemsMax: number;
+  /** The graph route's weights, list sizes and limits, and its price for a complexity. */
+  graph: { limits: Config["graph"]; price(complexity: number): number };
+}
+
+/** Where the walk is inside an indexer selection: the indexer field whose children come next. */
+interface IndexerScope {
+  children: SelectedField[];
+  depth: number;
 }
 
 /**
  * The most a request can cost, from the document alone (variables applied, @skip/@include
- * honoured, fragments expanded): Σ over priced fields of unit price × items asked × the sizes of
- * the lists enclosing them. Deduplication at execution can only make the actual charge smaller.
+ * honoured, fragments expanded). Two kinds of price, summed:
+ *
+ *  - per call: Σ over priced fields of unit price × items asked × the sizes of the lists enclosing
+ *    them (a `txids` list's length; an indexer list's size as the graph route counts it: its
+ *    `limit`, or its `where` height range when smaller, else graph.listSizeDefault);
+ *  - the indexer's: each field delegated to the indexer (a site) is an indexer query whose
+ *    selection — the indexer's own columns under it, joins left out — has the graph route's
+ *    complexity; the request pays one graph price, base + ceil(Σ site count × complexity × perPoint),
+ *    when it has any site at all. The graph route's limits (page size, depth, aliases, complexity)
+ *    apply to the sites' selections as they do to a graph query.
+ *
+ * Deduplication and rows that do not exist can only make the actual charge smaller.
  */
 export function estimateCost(
   schema: GraphQLSchema,
@@ -63,7 +110,9 @@ export function estimateCost(
   for (const def of document.definitions) {
     if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
   }
+  const limits = opts.graph.limits;
   const items: CostItem[] = [];
+  const sites = new Map<string, { root: SelectedField; rootField: string; count: number }>();
   let wantsPrevouts = false;
   const included = (node: Parameters<typeof getDirectiveValues>[1]) =>
     getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
@@ -74,6 +123,7 @@ export function estimateCost(
     parent: GraphQLNamedType,
     path: string,
     multiplier: number,
+    scope: IndexerScope | undefined,
   ): void => {
     for (const selection of set.selections) {
       if (!included(selection)) continue;
@@ -81,13 +131,13 @@ export function estimateCost(
         const type = selection.typeCondition
           ? schema.getType(selection.typeCondition.name.value)
           : parent;
-        if (type) walk(selection.selectionSet, type, path, multiplier);
+        if (type) walk(selection.selectionSet, type, path, multiplier, scope);
         continue;
       }
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = fragments.get(selection.name.value);
         const type = fragment && schema.getType(fragment.typeCondition.name.value);
-        if (fragment && type) walk(fragment.selectionSet, type, path, multiplier);
+        if (fragment && type) walk(fragment.selectionSet, type, path, multiplier, scope);
         continue;
       }
       if (!isObjectType(parent) && !isInterfaceType(parent)) continue;
@@ -96,19 +146,85 @@ export function estimateCost(
       const field = parent.getFields()[name];
       if (!field) continue; // __typename and introspection are free
       const key = `${path}${path ? "." : ""}${selection.alias?.value ?? name}`;
+      const list = isListType(getNullableType(field.type));
+
+      const site = field.extensions?.indexer as IndexerSite | undefined;
+      const table = scope ? indexerTypeOf(parent.name) : undefined;
+      const indexerDef = site
+        ? indexerRootField(site.rootField)
+        : table
+          ? indexerColumn(parent.name, name)
+          : undefined;
+      if (indexerDef) {
+        if (table && selection.alias && isReservedAlias(selection.alias.value)) {
+          throw codedError(
+            "BAD_USER_INPUT",
+            `${key}: aliases beginning with _join_ are kept for the gateway's join keys`,
+          );
+        }
+        // What the indexer would refuse (explicit nulls, negative limits) is refused here, in its
+        // words, before anything is reserved: the graph route's own check on the indexer's field.
+        if (selection.arguments?.length) {
+          const refused = refusedArguments(
+            indexerSchema(),
+            indexerDef,
+            selection,
+            variables,
+            `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`,
+          );
+          if (refused) {
+            throw codedError("BAD_USER_INPUT", refused.message, { at: refused.extensions.path });
+          }
+        }
+        const args = getArgumentValues(field, selection, variables);
+        let node: SelectedField;
+        if (site) {
+          const known = sites.get(key);
+          node =
+            known?.root ??
+            selectedField([], selection, {
+              name: site.rootField,
+              parentType: "query_root",
+              path: key,
+              depth: 1,
+              list,
+            });
+          if (!known) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
+        } else {
+          node = selectedField(scope!.children, selection, {
+            name,
+            parentType: table!,
+            path: key,
+            depth: scope!.depth,
+            list,
+          });
+        }
+        node.args = args;
+        const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
+        if (selection.selectionSet) {
+          walk(selection.selectionSet, getNamedType(field.type), key, inner, {
+            children: node.children,
+            depth: node.depth + 1,
+          });
+        }
+        continue;
+      }
+
       const cost = field.extensions?.cost as FieldCost | undefined;
       let count = 1;
       if (cost) {
         const args = getArgumentValues(field, selection, variables);
         if (cost.listArg) {
-          const list = args[cost.listArg];
-          count = Array.isArray(list) ? list.length : 1;
-          if (count > opts.listItemsMax) {
-            throw new GraphQLError(
-              `${key}: ${count} items asked, at most ${opts.listItemsMax} in one request`,
-              { extensions: { code: "LIMIT_EXCEEDED", limit: opts.listItemsMax } },
-            );
-          }
+          const asked = args[cost.listArg];
+          count = Array.isArray(asked) ? asked.length : 1;
+        }
+        // A list argument's length, or a join under indexer lists: either way, lookups at once.
+        if (count * multiplier > opts.listItemsMax) {
+          throw codedError(
+            "LIMIT_EXCEEDED",
+            `${key}: ${count * multiplier} items asked, at most ${opts.listItemsMax} in one request`,
+            { limit: opts.listItemsMax },
+          );
         }
         // Where an argument picks the upstream (source: ELECTRUM), that upstream's price applies.
         const method = cost.methodByArg
@@ -124,16 +240,52 @@ export function estimateCost(
         });
       }
       if (selection.selectionSet) {
-        const inner = isListType(getNullableType(field.type)) ? multiplier * count : multiplier;
-        walk(selection.selectionSet, getNamedType(field.type), key, inner);
+        const inner = list ? multiplier * count : multiplier;
+        walk(selection.selectionSet, getNamedType(field.type), key, inner, undefined);
       }
     }
   };
+  let graph: GraphEstimate | null = null;
   try {
-    walk(operation.selectionSet, root, "", 1);
+    walk(operation.selectionSet, root, "", 1, undefined);
+    if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
   } catch (err) {
     if (err instanceof GraphQLError) return err;
     throw err;
   }
-  return { total: items.reduce((sum, i) => sum + i.subtotal, 0), items, wantsPrevouts };
+  const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
+  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts };
+}
+
+/** The sites' prices and limits, as the graph route prices and limits one query. */
+function graphEstimate(
+  sites: Map<string, { root: SelectedField; rootField: string; count: number }>,
+  graph: EstimateOptions["graph"],
+): GraphEstimate {
+  const { limits } = graph;
+  const overLimit = checkGraphLimits(
+    [...sites.values()].map((s) => s.root),
+    limits,
+  );
+  if (overLimit) {
+    throw codedError("LIMIT_EXCEEDED", overLimit.message, {
+      limit: overLimit.extensions.code,
+      at: overLimit.extensions.path,
+    });
+  }
+  const costs: GraphSite[] = [...sites].map(([path, s]) => ({
+    path,
+    rootField: s.rootField,
+    count: s.count,
+    complexity: graphComplexity([s.root], limits),
+  }));
+  const complexity = costs.reduce((sum, s) => sum + s.count * s.complexity, 0);
+  if (complexity > limits.complexityMax) {
+    throw codedError(
+      "LIMIT_EXCEEDED",
+      `the indexer's share of the query has complexity ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`,
+      { limit: "complexity-limit-exceeded" },
+    );
+  }
+  return { complexity, price: graph.price(complexity), sites: costs };
 }

@@ -3,14 +3,20 @@ import type { Plugin } from "graphql-yoga";
 import { creditHeaders } from "../../http/credit-headers.ts";
 import { type AuditInput, auditRecord, type Outcome } from "../../ledger/audit.ts";
 import { reserve, settle } from "../../ledger/ledger.ts";
-import { priceOf } from "../../pricing/prices.ts";
+import { graphPrice, priceOf } from "../../pricing/prices.ts";
 import type { GraphQLContext } from "../context.ts";
 import { estimateCost } from "./estimate.ts";
 
 export function graphqlAudit(
   ctx: GraphQLContext,
   outcome: Outcome,
-  fields: { errorCode?: string | null; httpStatus: number; estimatedCc: number; chargedCc: number },
+  fields: {
+    errorCode?: string | null;
+    httpStatus: number;
+    estimatedCc: number;
+    chargedCc: number;
+    complexity?: number | null;
+  },
 ): AuditInput {
   return auditRecord(ctx, { method: "graphql", outcome, ...fields });
 }
@@ -34,6 +40,10 @@ export function costPlugin(): Plugin<GraphQLContext> {
         {
           price: (method) => priceOf(app.config, method, ctx.network) ?? 0,
           listItemsMax: app.config.graphql.listItemsMax,
+          graph: {
+            limits: app.config.graph,
+            price: (complexity) => graphPrice(app.config, ctx.network, complexity),
+          },
         },
       );
       if (estimate instanceof GraphQLError) {
@@ -50,6 +60,16 @@ export function costPlugin(): Plugin<GraphQLContext> {
         return;
       }
       ctx.state.wantsPrevouts = estimate.wantsPrevouts;
+      for (const site of estimate.graph?.sites ?? []) {
+        ctx.state.graphSites.set(site.path, site.complexity);
+      }
+      for (const item of estimate.items) {
+        ctx.state.joinBudget.set(
+          item.path,
+          (ctx.state.joinBudget.get(item.path) ?? 0) + item.count,
+        );
+      }
+      const estimatedComplexity = estimate.graph?.complexity ?? null;
       if (ctx.dryRun) {
         const { rows } = await app.db.query<{ available: number }>(
           "SELECT balance - held AS available FROM accounts WHERE id = $1",
@@ -61,6 +81,7 @@ export function costPlugin(): Plugin<GraphQLContext> {
             httpStatus: 200,
             estimatedCc: estimate.total,
             chargedCc: 0,
+            complexity: estimatedComplexity,
           }),
         ]);
         ctx.state.audited = true;
@@ -71,7 +92,19 @@ export function costPlugin(): Plugin<GraphQLContext> {
               dryRun: true,
               estimated: estimate.total,
               balance: rows[0]?.available ?? 0,
-              breakdown: estimate.items,
+              // Per-call items, then one line per indexer site; the indexer's share is priced once.
+              breakdown: [
+                ...estimate.items,
+                ...(estimate.graph?.sites ?? []).map((site) => ({ ...site, method: "graph" })),
+              ],
+              ...(estimate.graph
+                ? {
+                    graph: {
+                      complexity: estimate.graph.complexity,
+                      price: estimate.graph.price,
+                    },
+                  }
+                : {}),
             },
           },
         });
@@ -85,6 +118,7 @@ export function costPlugin(): Plugin<GraphQLContext> {
             httpStatus: 429,
             estimatedCc: estimate.total,
             chargedCc: 0,
+            complexity: estimatedComplexity,
           }),
         ]);
         ctx.state.audited = true;
@@ -109,8 +143,12 @@ export function costPlugin(): Plugin<GraphQLContext> {
       return {
         async onExecuteDone({ result, setResult }) {
           if (!isSingleResult(result)) return;
+          const { calls, graph } = ctx.state.meter;
           let actual = 0;
-          for (const { count, price } of ctx.state.meter.calls.values()) actual += count * price;
+          for (const { count, price } of calls.values()) actual += count * price;
+          // The indexer's share: one graph price over the sites that were answered, if any was.
+          if (graph.answered > 0) actual += graphPrice(app.config, ctx.network, graph.complexity);
+          const complexity = estimate.graph ? graph.complexity : null;
           // The estimate is an upper bound; should it ever be exceeded, the hold caps the charge.
           const charged = Math.min(actual, estimate.total);
           if (actual > estimate.total)
@@ -124,6 +162,7 @@ export function costPlugin(): Plugin<GraphQLContext> {
               httpStatus: 200,
               estimatedCc: estimate.total,
               chargedCc: charged,
+              complexity,
             }),
           ]);
           ctx.state.audited = true;
@@ -132,7 +171,13 @@ export function costPlugin(): Plugin<GraphQLContext> {
             ...result,
             extensions: {
               ...result.extensions,
-              cost: { estimated: estimate.total, actual, charged, balance: settled.available },
+              cost: {
+                estimated: estimate.total,
+                actual,
+                charged,
+                balance: settled.available,
+                ...(complexity === null ? {} : { complexity }),
+              },
             },
           });
         },

@@ -26,6 +26,18 @@ const loaderFor = (ctx: GraphQLContext, source: string | null | undefined) =>
 const notFound = (txid: string) =>
   codedError("NOT_FOUND", `No such mempool or blockchain transaction: ${txid}`, { txid });
 
+/** A transaction from the full node through the request's loader; missing is NOT_FOUND. */
+export async function transactionByTxid(
+  ctx: GraphQLContext,
+  txid: string,
+  source: string | null | undefined = "FULL_NODE",
+): Promise<TransactionModel> {
+  const found = await loaderFor(ctx, source).load(txid);
+  if (found instanceof Error) throw found;
+  if (found === null) throw notFound(txid);
+  return found;
+}
+
 builder.queryFields((t) => ({
   transaction: t.field({
     type: TransactionRef,
@@ -39,12 +51,7 @@ builder.queryFields((t) => ({
     extensions: {
       cost: { method: "getrawtransaction", methodByArg: BY_SOURCE } satisfies FieldCost,
     },
-    resolve: async (_root, { txid, source }, ctx) => {
-      const found = await loaderFor(ctx, source).load(txid);
-      if (found instanceof Error) throw found;
-      if (found === null) throw notFound(txid);
-      return found;
-    },
+    resolve: (_root, { txid, source }, ctx) => transactionByTxid(ctx, txid, source),
   }),
   transactions: t.field({
     type: [TransactionRef],
