@@ -1,7 +1,5 @@
 import type { IncomingMessage } from "node:http";
 import type { App, CallContext } from "../app/context.ts";
-import type { TokenOwner } from "../auth/tokens.ts";
-import type { NetworkName } from "../config/schema.ts";
 import type { HttpReply } from "../http/reply.ts";
 import { insertAudit } from "../ledger/audit.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
@@ -12,18 +10,11 @@ import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
 /** One Yoga per running gateway (its limits come from that gateway's config). */
 const yogas = new WeakMap<App, ReturnType<typeof createGatewayYoga>>();
 
-export interface GraphQLCall {
-  app: App;
-  owner: TokenOwner;
-  network: NetworkName;
-  requestId: string;
-  startedAt: number;
-  /** The path the caller used, so GraphiQL posts back to it. */
-  publicPath: string;
-  backendSegment: string;
-  req: IncomingMessage;
-  body: string;
-}
+/** Who calls and how: the context's fixed part, plus the request to hand to Yoga. */
+export type GraphQLCall = Pick<
+  GraphQLContext,
+  "app" | "owner" | "network" | "requestId" | "startedAt" | "publicPath" | "backendSegment"
+> & { req: IncomingMessage; body: string };
 
 /**
  * Runs one request through the unified API: Yoga on its fixed path with this call's context
