@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { parse } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { BLOCK_KEYS, TX_KEYS } from "../support/core-keys.ts";
 import { BLOCK_170, GENESIS_COINBASE, HAL_TXID } from "../support/harness.ts";
 
 let devnet: Devnet;
@@ -35,22 +36,7 @@ describe("devnet's getrawtransaction, decoded", () => {
   it("verbose 1 for a mined tx: TxToUniv then blockhash, confirmations from the tip, time, blocktime", async () => {
     const { result, text } = await call("getrawtransaction", [HAL_TXID, 1]);
     const keys = Object.keys(result as object);
-    expect(keys).toEqual([
-      "txid",
-      "hash",
-      "version",
-      "size",
-      "vsize",
-      "weight",
-      "locktime",
-      "vin",
-      "vout",
-      "hex",
-      "blockhash",
-      "confirmations",
-      "time",
-      "blocktime",
-    ]);
+    expect(keys).toEqual([...TX_KEYS, ...BLOCK_KEYS]);
     const r = result as Record<string, unknown>;
     expect(r.blockhash).toBe(BLOCK_170);
     expect(String(r.confirmations)).toBe(String(951658 - 170 + 1));

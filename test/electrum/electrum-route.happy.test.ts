@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
+import { BLOCK_KEYS, TX_KEYS } from "../support/core-keys.ts";
 import {
   askDevnetCore,
   BLOCK_170,
@@ -17,24 +18,9 @@ const MEMPOOL_TXID = [...chain.mempool.keys()][0]!;
 /** A transaction of the tip block (951658): one confirmation, too shallow for the cache. */
 const TIP_TXID = chain.tip.block.transactions[1]!.txid;
 
-const MINED_KEYS = [
-  "txid",
-  "hash",
-  "version",
-  "size",
-  "vsize",
-  "weight",
-  "locktime",
-  "vin",
-  "vout",
-  "hex",
-  "blockhash",
-  "confirmations",
-  "time",
-  "blocktime",
-  "blockheight",
-];
-const MEMPOOL_KEYS = MINED_KEYS.slice(0, 10);
+/** The spec's mined shape: Core's getrawtransaction fields plus Electrum's blockheight. */
+const MINED_KEYS = [...TX_KEYS, ...BLOCK_KEYS, "blockheight"];
+const MEMPOOL_KEYS = TX_KEYS;
 
 let t: TestGateway;
 let token: string;
