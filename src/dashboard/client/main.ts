@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // The dashboard in the browser: everything it shows comes from the unified GraphQL API through
 // the generated, typed DashboardCycle operation. Bundled by esbuild when the gateway starts.
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
