@@ -16,5 +16,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests share one PostgreSQL server; each file makes its own schema, so files may run in parallel.
     pool: "forks",
+    // One migrated PGlite snapshot per run: each in-memory store starts from it instead of initdb.
+    globalSetup: ["test/support/global-setup.ts"],
   },
 });

@@ -32,6 +32,8 @@ export interface StartOptions {
   logDestination?: DestinationStream;
   /** Tests run many gateways on one PGlite-less setup; they need no CLI hand-off file. */
   noAdminFile?: boolean;
+  /** A migrated PGlite snapshot to start a `memory://` store from (tests; see openPglite). */
+  pgliteSnapshot?: string | undefined;
 }
 
 export interface RunningGateway {
@@ -47,6 +49,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   const db = await openDatabase({
     databaseUrl: opts.databaseUrl,
     pgliteDir: config.database.pgliteDir,
+    pgliteSnapshot: opts.pgliteSnapshot,
     poolSize: config.database.poolSize,
     ...(opts.databaseSchema ? { schema: opts.databaseSchema } : {}),
   });

@@ -7,11 +7,16 @@ export interface OpenOptions {
   /** PostgreSQL when set; embedded PGlite otherwise. */
   databaseUrl?: string | undefined;
   pgliteDir: string;
+  /** A migrated PGlite data-dir tarball to start a `memory://` database from (tests). */
+  pgliteSnapshot?: string | undefined;
   poolSize: number;
   schema?: string;
 }
 
-/** Opens the configured store and brings its schema up to date. */
+/**
+ * Opens the configured store and brings its schema up to date (also when it started from a
+ * snapshot: then there is nothing left to apply, but correctness never depends on the snapshot).
+ */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const db = opts.databaseUrl
     ? await openPostgres({
@@ -19,7 +24,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         poolSize: opts.poolSize,
         ...(opts.schema ? { schema: opts.schema } : {}),
       })
-    : await openPglite(opts.pgliteDir);
+    : await openPglite(opts.pgliteDir, { fromSnapshot: opts.pgliteSnapshot });
   try {
     await migrate(db);
   } catch (err) {

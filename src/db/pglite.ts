@@ -1,14 +1,39 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { PGlite, types } from "@electric-sql/pglite";
 import type { Database, Queryable } from "./database.ts";
 
+export interface PgliteOptions {
+  /**
+   * A data-dir tarball (`PGlite#dumpDataDir`, or its file) to start a `memory://` database from,
+   * instead of running initdb: tests start from one migrated snapshot made once per run.
+   */
+  fromSnapshot?: string | Blob | undefined;
+}
+
 /** Embedded PostgreSQL (WebAssembly): a folder on disk, or `memory://` for tests. */
-export async function openPglite(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir, {
+export async function openPglite(dataDir: string, opts: PgliteOptions = {}): Promise<Database> {
+  return wrapPglite(await createPglite(dataDir, opts));
+}
+
+/** The PGlite itself, for what the Database interface does not offer (dumping a snapshot). */
+export async function createPglite(dataDir: string, opts: PgliteOptions = {}): Promise<PGlite> {
+  const inMemory = dataDir.startsWith("memory://");
+  if (opts.fromSnapshot !== undefined && !inMemory) {
+    throw new Error(`A PGlite snapshot can only start a memory:// database, not ${dataDir}`);
+  }
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const snapshot =
+    typeof opts.fromSnapshot === "string"
+      ? new Blob([readFileSync(opts.fromSnapshot)])
+      : opts.fromSnapshot;
+  return PGlite.create(dataDir, {
     // Same numbers as the pg driver gives: int8 as a JS number (all our values fit in 2^53).
     parsers: { [types.INT8]: (v: string) => Number(v) },
+    ...(snapshot ? { loadDataDir: snapshot } : {}),
   });
+}
+
+export function wrapPglite(db: PGlite): Database {
   const queryable = (q: Pick<PGlite, "query">): Queryable => ({
     async query<R extends object>(sql: string, params?: readonly unknown[]) {
       const res = await q.query<R>(sql, params as unknown[] | undefined);

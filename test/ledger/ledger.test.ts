@@ -13,6 +13,7 @@ import {
 import {
   HAL_TXID,
   POSTGRES_URL,
+  pgliteSnapshotFor,
   post,
   rpc,
   type StoreKind,
@@ -39,6 +40,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
     db = await openDatabase({
       databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
       pgliteDir: "memory://",
+      ...(store === "pglite" ? pgliteSnapshotFor("memory://") : {}),
       poolSize: 4,
       schema,
     });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import pg from "pg";
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
@@ -39,6 +39,14 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
+/**
+ * The run's migrated PGlite snapshot (test/support/global-setup.ts) for an in-memory store, so a
+ * test does not pay for initdb; a store on disk starts as `npm start` does.
+ */
+export function pgliteSnapshotFor(pgliteDir: string): { pgliteSnapshot?: string } {
+  return pgliteDir.startsWith("memory://") ? { pgliteSnapshot: inject("pgliteSnapshot") } : {};
+}
+
 /** Starts devnet and a gateway on port 0 with a fresh store (PGlite in memory, or a PG schema). */
 export async function startTestGateway(
   store: StoreKind = "pglite",
@@ -63,6 +71,7 @@ export async function startTestGateway(
   const logs: string[] = [];
   const gateway = await startGateway(config, {
     databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
+    ...(store === "pglite" ? pgliteSnapshotFor(config.database.pgliteDir) : {}),
     ...(schema ? { databaseSchema: schema } : {}),
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
