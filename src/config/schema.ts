@@ -37,7 +37,6 @@ const indexerUpstream = z.strictObject({
   timeoutMs: z.number().int().positive().max(300_000).default(10_000),
   connections: z.number().int().positive().max(256).default(16),
 });
-export type IndexerUpstreamEntry = z.infer<typeof indexerUpstream>;
 
 /** `"devnet"`: devnet's in-process indexer for this network. */
 const graphUpstream = z.union([z.literal("devnet"), indexerUpstream]);

@@ -20,8 +20,8 @@ function hash64(name: string, what: string) {
   });
 }
 
-export const TxIdScalar = hash64("TxId", "A transaction id");
-export const BlockHashScalar = hash64("BlockHash", "A block hash");
+hash64("TxId", "A transaction id");
+hash64("BlockHash", "A block hash");
 
 builder.scalarType("Hex", {
   description: "Bytes as lowercase hexadecimal, two characters a byte.",

@@ -1,13 +1,11 @@
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
 import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
-import { type GatewayError, gatewayError } from "../../errors/codes.ts";
+import { gatewayError } from "../../errors/codes.ts";
 import { isJsonObject, jsonInteger, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
 import type { UpstreamFailure as Failure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
-
-export type BatchOutcome = { ok: true; answers: RpcAnswer[] } | { ok: false; error: GatewayError };
 
 const RESPONSE_BYTES_MAX = 64 * 1024 * 1024;
 
