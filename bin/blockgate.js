@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npx blockgate …`: the CLI is TypeScript run through tsx's loader, as `npm start` runs it.
-import { register } from "tsx/esm/api";
+// `npx blockgate …`: the compiled CLI (dist/cli.js), rebuilt first when src/ changed.
+import { ensureBuild } from "../scripts/ensure-build.mjs";
 
-register();
-await import("../src/cli/main.ts");
+await ensureBuild();
+await import("../dist/cli.js");

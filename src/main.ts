@@ -1,4 +1,5 @@
-import { startGateway } from "./app/app.ts";
+import { openStore, startGateway } from "./app/app.ts";
+import { startupBanner } from "./app/banner.ts";
 import { prepareDemo } from "./app/demo.ts";
 import {
   devnetNetworks,
@@ -13,43 +14,20 @@ import { startDevnet } from "./devnet/devnet.ts";
 async function main(): Promise<void> {
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
   const devNets = devnetNetworks(config);
+  // The store opens while devnet parses its chain: PGlite compiles its WebAssembly meanwhile.
+  const store = openStore(config, { databaseUrl: process.env.DATABASE_URL });
+  store.catch(() => {}); // a failure is reported where it is awaited, in startGateway
   const devnet = devNets.length > 0 ? await startDevnet(devNets) : null;
   const gateway = await startGateway(config, {
+    store,
     databaseUrl: process.env.DATABASE_URL,
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
     electrumUpstreams: resolveElectrumUpstreams(config, devnet),
   });
-  const store = process.env.DATABASE_URL
-    ? "PostgreSQL (DATABASE_URL)"
-    : `PGlite in ${config.database.pgliteDir}`;
-  const lines = [
-    `blockgate listening on ${gateway.url}  (store: ${store}${devnet ? "; upstreams: devnet" : ""})`,
-  ];
-  if (config.demo.enabled) {
-    const demo = await prepareDemo(gateway.app.db, config.demo.credits);
-    const nodeSegment = config.backends.node;
-    lines.push(
-      `demo account "demo": ${demo.balance} CC available${demo.created ? " (created now)" : ""}`,
-      `its token (shown once; each start issues a new one and revokes the last): ${demo.token}`,
-      "",
-      "Try it — the first Bitcoin payment, Satoshi to Hal Finney (200 CC on mainnet):",
-      `curl -s ${gateway.url}/${nodeSegment}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
-      `  -d '{"jsonrpc":"2.0","id":1,"method":"getrawtransaction","params":["f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"]}'`,
-      "",
-      "The same transaction, decoded, from the Electrum backend (100 CC on mainnet):",
-      `curl -s ${gateway.url}/${config.backends.electrum}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
-      `  -d '{"jsonrpc":"2.0","id":1,"method":"blockchain.transaction.get","params":["f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16",true]}'`,
-      "",
-      "Or ask the block indexer for the latest block (300 CC plus its complexity):",
-      `curl -s ${gateway.url}/${config.backends.graph}/mainnet/${demo.token} -H 'content-type: application/json' \\`,
-      `  -d '{"query":"{ block(limit: 1, order_by: {height: desc}) { hash height transactions(limit: 2) { hash size_bytes } } }"}'`,
-      "",
-      "Then see what it cost: npm run cli -- usage demo",
-      `Explore the unified GraphQL API in a browser (GraphiQL): ${gateway.url}/${config.backends.gateway}/mainnet/${demo.token}`,
-    );
-  }
-  process.stdout.write(`${lines.join("\n")}\n`);
+  const where = `store: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.pgliteDir}`}${devnet ? "; upstreams: devnet" : ""}`;
+  const demo = config.demo.enabled ? await prepareDemo(gateway.app.db, config.demo.credits) : null;
+  process.stdout.write(startupBanner(config, gateway.url, where, demo));
   const stop = async () => {
     await gateway.close();
     await devnet?.close();

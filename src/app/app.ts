@@ -7,6 +7,7 @@ import type {
   ElectrumUpstreamConfig,
   NetworkName,
 } from "../config/schema.ts";
+import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open.ts";
 import { Metrics } from "../http/metrics.ts";
 import { type RunningServer, startHttpServer } from "../http/server.ts";
@@ -32,6 +33,8 @@ export interface StartOptions {
   logDestination?: DestinationStream;
   /** Tests run many gateways on one PGlite-less setup; they need no CLI hand-off file. */
   noAdminFile?: boolean;
+  /** The store, already being opened (openStore): `npm start` opens it while devnet loads. */
+  store?: Promise<Database>;
   /** A migrated PGlite snapshot to start a `memory://` store from (tests; see openPglite). */
   pgliteSnapshot?: string | undefined;
 }
@@ -43,16 +46,24 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** Opens the store, builds the upstream pools and starts listening. */
-export async function startGateway(config: Config, opts: StartOptions): Promise<RunningGateway> {
-  const log = createLogger(config.log.level, opts.logDestination);
-  const db = await openDatabase({
+/** The store the gateway uses, opened and migrated. */
+export function openStore(
+  config: Config,
+  opts: Pick<StartOptions, "databaseUrl" | "databaseSchema" | "pgliteSnapshot">,
+): Promise<Database> {
+  return openDatabase({
     databaseUrl: opts.databaseUrl,
     pgliteDir: config.database.pgliteDir,
     pgliteSnapshot: opts.pgliteSnapshot,
     poolSize: config.database.poolSize,
     ...(opts.databaseSchema ? { schema: opts.databaseSchema } : {}),
   });
+}
+
+/** Opens the store (unless given one being opened), builds the upstream pools and listens. */
+export async function startGateway(config: Config, opts: StartOptions): Promise<RunningGateway> {
+  const log = createLogger(config.log.level, opts.logDestination);
+  const db = await (opts.store ?? openStore(config, opts));
   const metrics = new Metrics();
   const observer =
     (backend: string, network: NetworkName) => (upstream: string, ok: boolean, seconds: number) =>

@@ -115,6 +115,16 @@ export class ByteReader {
 
   /** compact-size length followed by that many bytes (a script or a witness item). */
   varBytes(what: string): Uint8Array {
+    return this.bytesView(this.varLength(what), what);
+  }
+
+  /** Passes over what varBytes would read, with the same checks, without making a view. */
+  skipVarBytes(what: string): void {
+    const n = this.varLength(what); // first: it moves past the length prefix
+    this.pos += n;
+  }
+
+  private varLength(what: string): number {
     const start = this.pos;
     const n = this.compactSize(what);
     if (n > this.remaining) {
@@ -123,7 +133,7 @@ export class ByteReader {
         start,
       );
     }
-    return this.bytesView(n, what);
+    return n;
   }
 }
 

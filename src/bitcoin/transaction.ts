@@ -162,6 +162,32 @@ function readOutputs(r: ByteReader): TxOutput[] {
   return outputs;
 }
 
+/** Stacks longer than this get their items made on first use (see lazyWitness). */
+const LAZY_WITNESS_ITEMS = 1_000;
+
+/**
+ * A very long witness stack (mainnet has one of 500,003 items) is checked now but its items are
+ * made only when something reads them: half a million views cost a quarter of a second and as
+ * much again in garbage collection, for a stack that is mostly hashed, sized or skipped.
+ */
+function lazyWitness(input: TxInput, r: ByteReader, n: number): void {
+  const bytes = r.bytes;
+  const start = r.pos;
+  for (let i = 0; i < n; i++) r.skipVarBytes("witness item");
+  let items: Uint8Array[] | undefined;
+  Object.defineProperty(input, "witness", {
+    enumerable: true,
+    get(): Uint8Array[] {
+      if (!items) {
+        const again = new ByteReader(bytes, start);
+        items = [];
+        for (let i = 0; i < n; i++) items.push(again.varBytes("witness item"));
+      }
+      return items;
+    },
+  });
+}
+
 /**
  * Read one transaction at the reader's position, as Core's UnserializeTransaction does. With
  * `allowWitness` an empty input vector is taken as the BIP144 marker and the next byte as flags.
@@ -189,8 +215,9 @@ export function readTransaction(r: ByteReader, allowWitness: boolean): Transacti
     flags ^= 1;
     for (const input of inputs) {
       const n = r.count(1, "witness item");
+      if (n > LAZY_WITNESS_ITEMS) lazyWitness(input, r, n);
       // One push at a time: spreading a 500,000-item stack would overflow the call stack.
-      for (let i = 0; i < n; i++) input.witness.push(r.varBytes("witness item"));
+      else for (let i = 0; i < n; i++) input.witness.push(r.varBytes("witness item"));
       if (n > 0) hasWitness = true;
     }
     if (!hasWitness) throw new DecodeError("superfluous witness record", r.pos);

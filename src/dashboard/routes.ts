@@ -4,7 +4,7 @@ import { findAccount } from "../accounts/accounts.ts";
 import type { App } from "../app/context.ts";
 import { authenticate } from "../auth/tokens.ts";
 import { cycleAt, cycleContaining } from "../billing/cycles.ts";
-import { executeGraphQL } from "../graphql/route.ts";
+import { unifiedApi } from "../graphql/load.ts";
 import { readBody } from "../http/body.ts";
 import { sendJson } from "../http/reply.ts";
 import { DASHBOARD_CSS, dashboardScript } from "./assets.ts";
@@ -122,7 +122,7 @@ export async function handleDashboard(
     const body = await readBody(req, app.config.server.bodyBytesMax);
     return sendJson(
       res,
-      await executeGraphQL({
+      await (await unifiedApi()).executeGraphQL({
         app,
         owner,
         network: app.config.networks[0]!,

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { projectPath } from "../paths.ts";
 import type { Database } from "./database.ts";
 
-const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
+const MIGRATIONS_DIR = `${projectPath("src", "db", "migrations")}/`;
 
 /** Applies the migrations not yet applied, in file-name order, each in its own transaction. */
 export async function migrate(db: Database): Promise<string[]> {

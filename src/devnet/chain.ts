@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import {
   type Block,
   parseBlock,
@@ -7,8 +6,9 @@ import {
   readBlockRecords,
   type Transaction,
 } from "../bitcoin/index.ts";
+import { projectPath } from "../paths.ts";
 
-const DATA_DIR = fileURLToPath(new URL("../../data/chain/", import.meta.url));
+const DATA_DIR = `${projectPath("data", "chain")}/`;
 
 export interface ChainBlock {
   height: number;

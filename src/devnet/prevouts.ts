@@ -1,10 +1,8 @@
-import { fileURLToPath } from "node:url";
 import { loadPrevoutsFile, type Prevout } from "../bitcoin/index.ts";
+import { projectPath } from "../paths.ts";
 import type { DevnetChain } from "./chain.ts";
 
-const PREVOUTS_FILE = fileURLToPath(
-  new URL("../../data/chain/blocks/277647.prevouts.json", import.meta.url),
-);
+const PREVOUTS_FILE = projectPath("data", "chain", "blocks", "277647.prevouts.json");
 
 /**
  * devnet's stand-in for Core's undo data: an output is known when the transaction that created it

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { buildSchema, type GraphQLSchema } from "graphql";
+import { projectPath } from "../paths.ts";
 
-const SDL_PATH = fileURLToPath(new URL("../../schema/indexer.graphql", import.meta.url));
+const SDL_PATH = projectPath("schema", "indexer.graphql");
 
 let cached: GraphQLSchema | undefined;
 

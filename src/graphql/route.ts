@@ -10,6 +10,16 @@ import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
 /** One Yoga per running gateway (its limits come from that gateway's config). */
 const yogas = new WeakMap<App, ReturnType<typeof createGatewayYoga>>();
 
+/** The gateway's Yoga, built on first use (also by the warm-up right after the server listens). */
+export function gatewayYoga(app: App): ReturnType<typeof createGatewayYoga> {
+  let yoga = yogas.get(app);
+  if (!yoga) {
+    yoga = createGatewayYoga(app.config);
+    yogas.set(app, yoga);
+  }
+  return yoga;
+}
+
 /** Who calls and how: the context's fixed part, plus the request to hand to Yoga. */
 export type GraphQLCall = Pick<
   GraphQLContext,
@@ -23,11 +33,7 @@ export type GraphQLCall = Pick<
  */
 export async function executeGraphQL(call: GraphQLCall): Promise<HttpReply> {
   const { app, req } = call;
-  let yoga = yogas.get(app);
-  if (!yoga) {
-    yoga = createGatewayYoga(app.config);
-    yogas.set(app, yoga);
-  }
+  const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
   const state: RequestState = {
     meter: { calls: new Map(), graph: { answered: 0, complexity: 0 } },

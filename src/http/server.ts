@@ -8,7 +8,7 @@ import { runDbCommand } from "../cli/commands.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { handleDashboard } from "../dashboard/routes.ts";
 import { gatewayError } from "../errors/codes.ts";
-import { handleGateway } from "../graphql/route.ts";
+import { unifiedApi, warmUnifiedApi } from "../graphql/load.ts";
 import { insertAudit } from "../ledger/audit.ts";
 import { LedgerError } from "../ledger/ledger.ts";
 import { handleElectrumRpc } from "../mirror/electrum-route.ts";
@@ -36,7 +36,11 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
   node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
   electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc" },
   // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
-  gateway: { handler: handleGateway, methods: ["GET", "POST"], protocol: "graphql" },
+  gateway: {
+    handler: async (ctx, body, req) => (await unifiedApi()).handleGateway(ctx, body, req),
+    methods: ["GET", "POST"],
+    protocol: "graphql",
+  },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },
 };
 
@@ -68,6 +72,7 @@ export async function startHttpServer(
     server.once("error", reject);
     server.listen(port, host, () => resolve());
   });
+  warmUnifiedApi(app);
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   return {

@@ -46,6 +46,9 @@ describe("data/chain/txs", () => {
       500_142, 500_436, 1, 500_003,
     ]);
     expect(toHex(serializeTransaction(tx))).toBe(hex);
+    // Its items are made on first use, but a stack that runs past the end is refused at once.
+    const cut = fromHex(hex).subarray(0, 300_000);
+    expect(() => parseTransaction(cut)).toThrow(/TX decode failed/);
   });
 
   it("megatx.bin: 5,569 inputs", () => {

@@ -1,0 +1,1018 @@
+// Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
+import {
+  projectPath
+} from "./chunk-P3S44CL4.js";
+import {
+  fromHex,
+  isJsonNumber,
+  isJsonObject,
+  jsonInteger,
+  jsonNumber,
+  parseBlockHeader,
+  parseTransaction,
+  sha256,
+  toHex,
+  toHexReversed,
+  txToUniv
+} from "./chunk-RQ2HK2QQ.js";
+
+// src/http/credit-headers.ts
+function creditHeaders(estimated, charged, balance) {
+  return {
+    "x-credits-estimated": String(estimated),
+    "x-credits-charged": String(charged),
+    "x-credits-balance": String(balance)
+  };
+}
+
+// src/pricing/prices.ts
+function priceOf(config, method, network) {
+  if (method === "graph" || !Object.hasOwn(config.pricing, method)) return void 0;
+  const table = config.pricing[method];
+  return table[network] ?? table.default;
+}
+function graphPrice(config, network, complexity) {
+  const { base, perPoint } = config.pricing.graph;
+  return (base[network] ?? base.default) + Math.ceil(complexity * (perPoint[network] ?? perPoint.default));
+}
+
+// src/errors/codes.ts
+var STATUS = {
+  UNAUTHENTICATED: 401,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  BAD_REQUEST: 400,
+  INSUFFICIENT_CREDITS: 429,
+  UPSTREAM_UNAVAILABLE: 502,
+  UPSTREAM_TIMEOUT: 504,
+  UPSTREAM_BAD_RESPONSE: 502,
+  INTERNAL: 500
+};
+function httpStatusOf(code) {
+  return STATUS[code];
+}
+var JSONRPC_CODE = {
+  UNAUTHENTICATED: -32001,
+  ROUTE_NOT_FOUND: -32002,
+  METHOD_NOT_ALLOWED: -32003,
+  UNSUPPORTED_MEDIA_TYPE: -32004,
+  PAYLOAD_TOO_LARGE: -32005,
+  BAD_REQUEST: -32600,
+  INSUFFICIENT_CREDITS: -32010,
+  UPSTREAM_UNAVAILABLE: -32020,
+  UPSTREAM_TIMEOUT: -32021,
+  UPSTREAM_BAD_RESPONSE: -32022,
+  INTERNAL: -32603
+};
+function jsonRpcCodeOf(code) {
+  return JSONRPC_CODE[code];
+}
+function gatewayError(code, message, extra = {}) {
+  return { code, message, ...extra };
+}
+
+// src/bitcoin/scripthash.ts
+function electrumScripthash(scriptPubKey) {
+  return toHexReversed(sha256(scriptPubKey));
+}
+function isUnspendable(scriptPubKey) {
+  return scriptPubKey[0] === 106;
+}
+
+// src/mirror/decoded-tx.ts
+function decodedTx(tx, network, position, opts) {
+  const result = { ...txToUniv(tx, { network }) };
+  if (position) {
+    result.blockhash = position.blockhash;
+    result.confirmations = position.confirmations;
+    result.time = position.blocktime;
+    result.blocktime = position.blocktime;
+    if (opts.blockheight) result.blockheight = position.height;
+  }
+  return result;
+}
+function readTxHex(hex) {
+  try {
+    return /^([0-9a-fA-F]{2})+$/.test(hex) ? parseTransaction(fromHex(hex)) : null;
+  } catch {
+    return null;
+  }
+}
+
+// src/jsonrpc/python-text.ts
+function pyStrRepr(text) {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of text) {
+    const code = ch.codePointAt(0);
+    if (ch === "\\") out += "\\\\";
+    else if (ch === quote) out += `\\${quote}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "	") out += "\\t";
+    else if (code < 32 || code === 127) out += `\\x${code.toString(16).padStart(2, "0")}`;
+    else out += ch;
+  }
+  return out + quote;
+}
+function pyNumber(text) {
+  if (/^-?\d+$/.test(text)) return text.replace(/^(-?)0+(?=\d)/, "$1");
+  return pyFloatRepr(Number(text));
+}
+function pyFloatRepr(value) {
+  if (Number.isNaN(value)) return "NaN";
+  if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
+  if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
+  const sign = value < 0 ? "-" : "";
+  const [mantissa, exp] = Math.abs(value).toExponential().split("e");
+  const digits = mantissa.replace(".", "");
+  const e = Number(exp);
+  if (e < -4 || e >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${sign}${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  }
+  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits}`;
+  const whole = digits.slice(0, e + 1).padEnd(e + 1, "0");
+  const frac = digits.slice(e + 1);
+  return `${sign}${whole}.${frac === "" ? "0" : frac}`;
+}
+function pyRepr(value) {
+  if (value === null || value === void 0) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "string") return pyStrRepr(value);
+  if (isJsonNumber(value)) return pyNumber(value.value);
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  return `{${Object.entries(value).map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+}
+function pyStr(value) {
+  return typeof value === "string" ? value : pyRepr(value);
+}
+function pyJsonDumps(value) {
+  if (value === null || value === void 0) return "null";
+  if (value === true) return "true";
+  if (value === false) return "false";
+  if (typeof value === "number")
+    return Number.isInteger(value) ? String(value) : pyFloatRepr(value);
+  if (typeof value === "string") return jsonString(value);
+  if (isJsonNumber(value)) return pyNumber(value.value);
+  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(", ")}]`;
+  if (isJsonObject(value)) {
+    return `{${Object.entries(value).map(([k, v]) => `${jsonString(k)}: ${pyJsonDumps(v)}`).join(", ")}}`;
+  }
+  throw new TypeError("value has no JSON form");
+}
+function jsonString(text) {
+  return JSON.stringify(text).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+function pyThousands(n) {
+  return n.toLocaleString("en-US");
+}
+
+// src/mirror/electrum-params.ts
+var BAD_REQUEST = 1;
+var DAEMON_ERROR = 2;
+var INVALID_ARGS = -32602;
+function bindArgs(method, params, required, optional) {
+  const min = required.length;
+  const max = min + optional.length;
+  const invalid = (message) => ({ code: INVALID_ARGS, message });
+  if (Array.isArray(params)) {
+    const s = params.length === 1 ? "" : "s";
+    if (params.length < min) {
+      return invalid(
+        `${params.length} argument${s} passed to method "${method}" but it requires ${min}`
+      );
+    }
+    if (params.length > max) {
+      return invalid(
+        `${params.length} argument${s} passed to method ${method} taking at most ${max}`
+      );
+    }
+    return params;
+  }
+  const names = [...required, ...optional];
+  const missing = required.filter((n) => !Object.hasOwn(params, n));
+  if (missing.length > 0) {
+    const s = missing.length === 1 ? "" : "s";
+    return invalid(`method "${method}" requires parameter${s} ${quoteNames(missing)}`);
+  }
+  const excess = Object.keys(params).filter((n) => !names.includes(n));
+  if (excess.length > 0) {
+    const s = excess.length === 1 ? "" : "s";
+    return invalid(`method "${method}" does not take parameter${s} ${quoteNames(excess)}`);
+  }
+  return names.map((n) => Object.hasOwn(params, n) ? params[n] : void 0);
+}
+function quoteNames(names) {
+  return [...names].sort().map((n) => `"${n}"`).join(", ");
+}
+function hash32Hex(value) {
+  if (typeof value !== "string") return null;
+  let hex = "";
+  let i = 0;
+  while (i < value.length) {
+    if (/\s/.test(value[i])) i += 1;
+    else if (/^[0-9a-fA-F]{2}$/.test(value.slice(i, i + 2))) {
+      hex += value.slice(i, i + 2).toLowerCase();
+      i += 2;
+    } else return null;
+  }
+  return hex.length === 64 ? hex : null;
+}
+function txHashError(value) {
+  if (hash32Hex(value) !== null) return null;
+  return { code: BAD_REQUEST, message: `${pyStr(value)} should be a transaction hash` };
+}
+function isPyBool(value) {
+  if (typeof value === "boolean") return true;
+  if (!isJsonNumber(value)) return false;
+  const n = Number(value.value);
+  return n === 0 || n === 1;
+}
+function pyBoolValue(value) {
+  return value === true || isJsonNumber(value) && Number(value.value) === 1;
+}
+var TRANSACTION_GET = { required: ["tx_hash"], optional: ["verbose"] };
+function checkTransactionGet(params) {
+  const args = bindArgs(
+    "blockchain.transaction.get",
+    params,
+    TRANSACTION_GET.required,
+    TRANSACTION_GET.optional
+  );
+  if (!Array.isArray(args)) return { ok: false, error: args };
+  const [txHash, verbose = false] = args;
+  const hashError = txHashError(txHash);
+  if (hashError) return { ok: false, error: hashError };
+  if (!isPyBool(verbose)) {
+    return { ok: false, error: { code: BAD_REQUEST, message: '"verbose" must be a boolean' } };
+  }
+  return { ok: true, params: [txHash, pyBoolValue(verbose)] };
+}
+
+// src/mirror/electrum-tx.ts
+var METHOD = "blockchain.transaction.get";
+async function electrumTransaction(ctx, txHash, verbose) {
+  const { app, network } = ctx;
+  const pool = app.electrum.get(network);
+  if (!pool) {
+    return failure(gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"));
+  }
+  const txid = /^[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : null;
+  if (txid) {
+    const cached2 = fromCache(ctx, pool, txid, verbose);
+    if (cached2) return cached2;
+  }
+  const out = await pool.request(METHOD, [txHash, true]);
+  if (!out.ok) return failure(out.error);
+  if ("error" in out.answer) {
+    if (out.answer.error.code === DAEMON_ERROR) {
+      return { kind: "answer", answer: out.answer, upstream: out.upstream };
+    }
+    return withoutVerbose(ctx, pool, txHash, txid, verbose, out.answer.error.message);
+  }
+  const bad = (why) => failure(
+    gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
+      detail: `${out.upstream}: ${why}`
+    })
+  );
+  const result = out.answer.result;
+  if (!isJsonObject(result) || typeof result.hex !== "string") {
+    return bad("no hex in the verbose answer");
+  }
+  const tx = readTxHex(result.hex);
+  if (!tx) return bad("hex is not a transaction");
+  if (txid && tx.txid !== txid) return bad(`asked for ${txid}, got ${tx.txid}`);
+  const answer = (value) => ({
+    kind: "answer",
+    answer: { result: value },
+    upstream: out.upstream
+  });
+  if (typeof result.blockhash !== "string") {
+    return answer(verbose ? decodedTx(tx, network, null, { blockheight: true }) : tx.hex);
+  }
+  const confirmations = jsonInteger(result.confirmations);
+  const deep = confirmations !== void 0 && confirmations >= app.config.cache.minConfirmations;
+  if (!verbose && !(deep && txid && app.txCache.bytesMax > 0)) return answer(tx.hex);
+  const position = await locate(
+    pool,
+    result.blockhash,
+    confirmations,
+    jsonInteger(result.blockheight)
+  );
+  if (!position) {
+    if (!verbose) return answer(tx.hex);
+    return bad(`cannot find the height of block ${result.blockhash}`);
+  }
+  if (deep && txid) app.txCache.set(network, txid, { ...position, bytes: tx.bytes });
+  return answer(verbose ? decodedTx(tx, network, position, { blockheight: true }) : tx.hex);
+}
+function fromCache(ctx, pool, txid, verbose) {
+  const { txCache } = ctx.app;
+  const entry = txCache.get(ctx.network, txid);
+  if (!entry) return null;
+  const hit = (result) => ({
+    kind: "answer",
+    answer: { result },
+    upstream: "cache"
+  });
+  if (!verbose) return hit(toHex(entry.bytes));
+  const tip = pool.tip();
+  if (!tip) return null;
+  if (tip.height < entry.height) {
+    txCache.evict(ctx.network, txid);
+    return null;
+  }
+  const tx = parseTransaction(entry.bytes);
+  const position = { ...entry, confirmations: tip.height - entry.height + 1 };
+  return hit(decodedTx(tx, ctx.network, position, { blockheight: true }));
+}
+async function locate(pool, blockhash, confirmations, blockheight) {
+  const tip = pool.tip();
+  const expected = blockheight ?? (tip && confirmations !== void 0 ? tip.height - confirmations + 1 : void 0);
+  if (expected === void 0) return null;
+  for (const height of [expected, expected + 1, expected - 1]) {
+    if (height < 0) continue;
+    const header = await headerAt(pool, height);
+    if (header?.hash !== blockhash.toLowerCase()) continue;
+    const count = confirmations ?? (tip ? tip.height - height + 1 : void 0);
+    if (count === void 0) return null;
+    return { blockhash: header.hash, height, blocktime: header.time, confirmations: count };
+  }
+  return null;
+}
+async function withoutVerbose(ctx, pool, txHash, txid, verbose, refusal) {
+  const out = await pool.request(METHOD, [txHash, false]);
+  if (!out.ok) return failure(out.error);
+  if ("error" in out.answer) return { kind: "answer", answer: out.answer, upstream: out.upstream };
+  const bad = (why) => failure(
+    gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
+      detail: `${out.upstream}: ${why} (verbose refused: ${refusal.slice(0, 200)})`
+    })
+  );
+  const hex = out.answer.result;
+  const tx = typeof hex === "string" ? readTxHex(hex) : null;
+  if (!tx || txid && tx.txid !== txid) return bad(`the hex is not transaction ${txid ?? txHash}`);
+  const answer = (value) => ({
+    kind: "answer",
+    answer: { result: value },
+    upstream: out.upstream
+  });
+  if (!verbose) return answer(tx.hex);
+  const height = await historyHeight(pool, tx);
+  if (height === null) return bad(`${tx.txid} is in none of its scripts' histories`);
+  if (height <= 0) return answer(decodedTx(tx, ctx.network, null, { blockheight: true }));
+  const tip = pool.tip();
+  const header = await headerAt(pool, height);
+  if (!tip || !header || tip.height < height) return bad(`no header at height ${height}`);
+  const position = {
+    blockhash: header.hash,
+    height,
+    blocktime: header.time,
+    confirmations: tip.height - height + 1
+  };
+  if (position.confirmations >= ctx.app.config.cache.minConfirmations) {
+    ctx.app.txCache.set(ctx.network, tx.txid, { ...position, bytes: tx.bytes });
+  }
+  return answer(decodedTx(tx, ctx.network, position, { blockheight: true }));
+}
+var HISTORY_TRIES = 3;
+async function historyHeight(pool, tx) {
+  const scripts = tx.outputs.map((o) => o.scriptPubKey).filter((s) => !isUnspendable(s)).slice(0, HISTORY_TRIES);
+  for (const script of scripts) {
+    const out = await pool.request("blockchain.scripthash.get_history", [
+      electrumScripthash(script)
+    ]);
+    if (!out.ok || !("result" in out.answer) || !Array.isArray(out.answer.result)) continue;
+    for (const item of out.answer.result) {
+      if (isJsonObject(item) && item.tx_hash === tx.txid) {
+        const height = jsonInteger(item.height);
+        if (height !== void 0) return height;
+      }
+    }
+  }
+  return null;
+}
+async function headerAt(pool, height) {
+  const out = await pool.request("blockchain.block.header", [jsonNumber(height)]);
+  if (!out.ok || !("result" in out.answer) || typeof out.answer.result !== "string") return null;
+  const hex = out.answer.result;
+  return /^[0-9a-fA-F]{160}$/.test(hex) ? parseBlockHeader(fromHex(hex)) : null;
+}
+function failure(error) {
+  return { kind: "failure", error };
+}
+
+// src/graph/hasura-error.ts
+function hasuraError(message, path = "$", code = "validation-failed", extra = {}) {
+  return { message, extensions: { path, code, ...extra } };
+}
+function englishOr(items) {
+  if (items.length <= 2) return items.join(" or ");
+  return `${items.slice(0, -1).join(", ")}, or ${items[items.length - 1]}`;
+}
+
+// src/graph/check.ts
+import {
+  GraphQLError,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  getVariableValues,
+  isInputObjectType as isInputObjectType2,
+  isListType,
+  isObjectType,
+  Kind as Kind3,
+  NoUnusedVariablesRule,
+  parse,
+  specifiedRules,
+  validate
+} from "graphql";
+
+// src/graph/paths.ts
+import {
+  Kind
+} from "graphql";
+function hasuraPaths(document, operation) {
+  const paths = /* @__PURE__ */ new Map();
+  const fragments = /* @__PURE__ */ new Map();
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  }
+  const expanding = /* @__PURE__ */ new Set();
+  const value = (node, path) => {
+    paths.set(node, path);
+    if (node.kind === Kind.LIST) {
+      for (const [i, v] of node.values.entries()) value(v, `${path}[${i}]`);
+    }
+    if (node.kind === Kind.OBJECT) {
+      for (const field of node.fields) {
+        paths.set(field, `${path}.${field.name.value}`);
+        value(field.value, `${path}.${field.name.value}`);
+      }
+    }
+  };
+  const selections = (set, path) => {
+    paths.set(set, `${path}.selectionSet`);
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const fieldPath = `${path}.selectionSet.${selection.name.value}`;
+        paths.set(selection, fieldPath);
+        for (const arg of selection.arguments ?? []) {
+          paths.set(arg, `${fieldPath}.args.${arg.name.value}`);
+          value(arg.value, `${fieldPath}.args.${arg.name.value}`);
+        }
+        if (selection.selectionSet) selections(selection.selectionSet, fieldPath);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        paths.set(selection, path);
+        selections(selection.selectionSet, path);
+      } else {
+        paths.set(selection, path);
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        if (fragment && !expanding.has(name)) {
+          expanding.add(name);
+          if (!paths.has(fragment)) paths.set(fragment, path);
+          selections(fragment.selectionSet, path);
+          expanding.delete(name);
+        }
+      }
+    }
+  };
+  paths.set(operation, "$");
+  for (const variable of operation.variableDefinitions ?? []) {
+    paths.set(variable, `$.variableValues.${variable.variable.name.value}`);
+  }
+  selections(operation.selectionSet, "$");
+  return paths;
+}
+
+// src/graph/validation-errors.ts
+import {
+  isEnumType,
+  isInputObjectType,
+  Kind as Kind2
+} from "graphql";
+function toHasuraError(error, schema, paths) {
+  const node = error.nodes?.[0];
+  const at = {
+    schema,
+    path: (node && paths.get(node)) ?? "$",
+    node,
+    second: error.nodes?.[1] ? paths.get(error.nodes[1]) : void 0
+  };
+  for (const [pattern, translate] of TRANSLATIONS) {
+    const match = error.message.match(pattern);
+    if (match) {
+      const translated = translate(match, at);
+      if (translated) return translated;
+    }
+  }
+  return hasuraError(error.message, at.path);
+}
+var givenAt = (at) => at.node ? describeValue(at.node) : "a value";
+var TRANSLATIONS = [
+  [
+    /^Cannot query field "([^"]+)" on type "([^"]+)"/,
+    ([, field, type], at) => hasuraError(`field "${field}" not found in type: '${type}'`, at.path)
+  ],
+  [
+    /^Unknown argument "([^"]+)" on field "[^".]+\.([^"]+)"/,
+    // Hasura reports an unknown argument at the field that was given it.
+    ([, arg, field], at) => hasuraError(
+      `"${field}" has no argument named "${arg}"`,
+      at.path.replace(/\.args\.[^.]+$/, "")
+    )
+  ],
+  [
+    /^Field "([^"]+)" is not defined by type "([^"]+)"/,
+    ([, field, type], at) => hasuraError(`field "${field}" not found in type: '${type}'`, at.path)
+  ],
+  [
+    /^Field "[^"]+" argument "([^"]+)" of type "[^"]+" is required/,
+    ([, arg], at) => hasuraError(`missing required field "${arg}"`, `${at.path}.args.${arg}`)
+  ],
+  [
+    /^Field "[^".]+\.([^"]+)" of required type "[^"]+" was not provided/,
+    ([, field], at) => hasuraError(`missing required field "${field}"`, `${at.path}.${field}`)
+  ],
+  [
+    /^Field "[^"]+" must not have a selection since type/,
+    // graphql-js points at the selection set; Hasura at the field that should have none.
+    (_, at) => hasuraError(
+      "unexpected subselection set for non-object field",
+      at.path.replace(/\.selectionSet$/, "")
+    )
+  ],
+  [
+    /^Field "[^"]+" of type "([^"]+)" must have a selection of subfields/,
+    ([, type], at) => hasuraError(`missing selection set for "${namedType(type)}"`, `${at.path}.selectionSet`)
+  ],
+  [
+    /^Variable "\$([^"]+)" of type "([^"]+)" used in position expecting type "([^"]+)"/,
+    ([, name, declared, expected], at) => hasuraError(
+      `variable "${name}" is declared as ${declared}, but used where ${expected} is expected`,
+      at.second ?? at.path
+    )
+  ],
+  [
+    /^Variable "\$([^"]+)" is not defined/,
+    ([, name], at) => hasuraError(`unbound variable "${name}"`, at.path)
+  ],
+  [
+    /^Value "([^"]+)" does not exist in "([^"]+)" enum/,
+    ([, value, type], at) => enumMismatch(at.schema, type, `"${value}"`, at.path)
+  ],
+  [
+    /^(?:Enum "(\w+)"|(\w+)) cannot represent /,
+    ([, enumType, scalar], at) => typeMismatch(at.schema, enumType ?? scalar, givenAt(at), at.path)
+  ],
+  [
+    /^Expected value of type "([^"]+)", found /,
+    ([, expected], at) => {
+      if (!at.node) return null;
+      if (at.node.kind === Kind2.NULL && expected.endsWith("!")) {
+        return hasuraError(`null value found for non-nullable type: ${expected}`, at.path);
+      }
+      return typeMismatch(at.schema, namedType(expected), givenAt(at), at.path);
+    }
+  ]
+];
+function typeMismatch(schema, typeName, given, path) {
+  const type = schema.getType(typeName);
+  if (isEnumType(type) && given.startsWith('"')) return enumMismatch(schema, typeName, given, path);
+  return hasuraError(
+    `expected ${expectedOf(schema, typeName)} for type "${typeName}", but found ${given}`,
+    path
+  );
+}
+function enumMismatch(schema, typeName, given, path) {
+  const type = schema.getType(typeName);
+  const values = isEnumType(type) ? type.getValues().map((v) => `"${v.name}"`) : [];
+  return hasuraError(
+    `expected one of the values ${englishOr(values)} for type "${typeName}", but found ${given}`,
+    path
+  );
+}
+function expectedOf(schema, typeName) {
+  switch (typeName) {
+    case "Int":
+      return "a 32-bit integer";
+    case "Float":
+      return "a float";
+    case "Boolean":
+      return "a boolean";
+    case "String":
+    case "ID":
+      return "a string";
+  }
+  const type = schema.getType(typeName);
+  if (isEnumType(type)) return "an enum value";
+  if (isInputObjectType(type)) return "an object";
+  return "a scalar";
+}
+function describeValue(node) {
+  switch (node.kind) {
+    case Kind2.INT:
+      return "an integer";
+    case Kind2.FLOAT:
+      return "a float";
+    case Kind2.STRING:
+      return "a string";
+    case Kind2.BOOLEAN:
+      return "a boolean";
+    case Kind2.NULL:
+      return "null";
+    case Kind2.ENUM:
+      return "an enum value";
+    case Kind2.LIST:
+      return "a list";
+    case Kind2.OBJECT:
+      return "an object";
+    case Kind2.VARIABLE:
+      return `variable "${node.name.value}"`;
+  }
+}
+function describeJson(value) {
+  if (value === null || value === void 0) return "null";
+  if (Array.isArray(value)) return "a list";
+  switch (typeof value) {
+    case "boolean":
+      return "a boolean";
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    default:
+      return "an object";
+  }
+}
+function namedType(printed) {
+  return printed.replace(/[[\]!]/g, "");
+}
+
+// src/graph/check.ts
+var RULES = specifiedRules.filter((rule) => rule !== NoUnusedVariablesRule);
+function checkGraphQuery(schema, request) {
+  let document;
+  try {
+    document = parse(request.query);
+  } catch (err) {
+    if (err instanceof GraphQLError) {
+      return {
+        ok: false,
+        error: hasuraError("not a valid graphql query", "$.query", "parse-failed")
+      };
+    }
+    throw err;
+  }
+  const operations = document.definitions.filter(
+    (d) => d.kind === Kind3.OPERATION_DEFINITION
+  );
+  let operation;
+  if (request.operationName !== void 0) {
+    operation = operations.find((o) => o.name?.value === request.operationName);
+    if (!operation) {
+      return {
+        ok: false,
+        error: hasuraError(`no such operation found in the document: "${request.operationName}"`)
+      };
+    }
+  } else if (operations.length === 1) {
+    operation = operations[0];
+  } else {
+    return {
+      ok: false,
+      error: hasuraError(
+        "exactly one operation has to be present in the document when operationName is not specified"
+      )
+    };
+  }
+  if (!operation) return { ok: false, error: hasuraError("no operation") };
+  if (operation.operation !== "query") {
+    return { ok: false, error: hasuraError(`no ${operation.operation}s exist`) };
+  }
+  const paths = hasuraPaths(document, operation);
+  const invalid = validate(schema, document, RULES, { maxErrors: 1 })[0];
+  if (invalid) return { ok: false, error: toHasuraError(invalid, schema, paths) };
+  const declared = new Set((operation.variableDefinitions ?? []).map((v) => v.variable.name.value));
+  const unexpected = Object.keys(request.variables).filter((k) => !declared.has(k));
+  if (unexpected.length > 0) {
+    return {
+      ok: false,
+      error: hasuraError(`unexpected variables in variableValues: ${unexpected.join(", ")}`)
+    };
+  }
+  const coerced = getVariableValues(
+    schema,
+    operation.variableDefinitions ?? [],
+    request.variables,
+    {
+      maxErrors: 1
+    }
+  );
+  if (coerced.errors)
+    return { ok: false, error: variableError(schema, operation, request, coerced.errors[0]) };
+  const fragments = /* @__PURE__ */ new Map();
+  for (const def of document.definitions) {
+    if (def.kind === Kind3.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  }
+  const walker = new SelectionWalker(schema, coerced.coerced, fragments);
+  const root = schema.getQueryType();
+  try {
+    const fields = walker.walk(operation.selectionSet, root, "$", 1);
+    return { ok: true, query: { document, operation, variableValues: coerced.coerced, fields } };
+  } catch (err) {
+    if (err instanceof HasuraFailure) return { ok: false, error: err.error };
+    throw err;
+  }
+}
+function selectedField(siblings, selection, at) {
+  const responseKey = selection.alias?.value ?? selection.name.value;
+  let field = siblings.find((f) => f.responseKey === responseKey);
+  if (!field) {
+    field = {
+      ...at,
+      responseKey,
+      aliased: selection.alias !== void 0,
+      introspection: at.name.startsWith("__"),
+      args: {},
+      children: []
+    };
+    siblings.push(field);
+  }
+  return field;
+}
+var HasuraFailure = class extends Error {
+  constructor(error) {
+    super(error.message);
+    this.error = error;
+  }
+  error;
+};
+var SelectionWalker = class {
+  constructor(schema, variables, fragments) {
+    this.schema = schema;
+    this.variables = variables;
+    this.fragments = fragments;
+  }
+  schema;
+  variables;
+  fragments;
+  walk(set, parent, parentPath, depth, out = []) {
+    for (const selection of set.selections) {
+      if (!this.included(selection)) continue;
+      if (selection.kind === Kind3.INLINE_FRAGMENT) {
+        this.walk(selection.selectionSet, parent, parentPath, depth, out);
+        continue;
+      }
+      if (selection.kind === Kind3.FRAGMENT_SPREAD) {
+        const fragment = this.fragments.get(selection.name.value);
+        if (fragment) this.walk(fragment.selectionSet, parent, parentPath, depth, out);
+        continue;
+      }
+      const name = selection.name.value;
+      const path = `${parentPath}.selectionSet.${name}`;
+      const def = parent.getFields()[name];
+      const field = selectedField(out, selection, {
+        name,
+        parentType: parent.name,
+        path,
+        depth,
+        list: def ? isListType(getNullableType(def.type)) : false
+      });
+      if (!def) continue;
+      const refused = refusedArguments(this.schema, def, selection, this.variables, path);
+      if (refused) throw new HasuraFailure(refused);
+      field.args = getArgumentValues(def, selection, this.variables);
+      const named = getNamedType(def.type);
+      if (selection.selectionSet && isObjectType(named)) {
+        this.walk(selection.selectionSet, named, path, depth + 1, field.children);
+      }
+    }
+    return out;
+  }
+  included(node) {
+    if (getDirectiveValues(GraphQLSkipDirective, node, this.variables)?.if === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, node, this.variables)?.if !== false;
+  }
+};
+function refusedArguments(schema, def, selection, variables, path) {
+  const foundNull = (type, at) => {
+    const t = getNullableType(type);
+    if (isListType(t)) return hasuraError("expected a list, but found null", at);
+    return typeMismatch(schema, getNamedType(t).name, "null", at);
+  };
+  const inJson = (value, type, at) => {
+    if (value === null || value === void 0) return foundNull(type, at);
+    const t = getNullableType(type);
+    if (isListType(t)) {
+      if (!Array.isArray(value)) return inJson(value, t.ofType, `${at}[0]`);
+      for (const [i, v] of value.entries()) {
+        const problem = inJson(v, t.ofType, `${at}[${i}]`);
+        if (problem) return problem;
+      }
+    } else if (isInputObjectType2(t) && typeof value === "object") {
+      const defs = t.getFields();
+      for (const [key, v] of Object.entries(value)) {
+        const fieldDef = defs[key];
+        const problem = fieldDef ? inJson(v, fieldDef.type, `${at}.${key}`) : null;
+        if (problem) return problem;
+      }
+    }
+    return null;
+  };
+  const inAst = (node, type, at) => {
+    if (node.kind === Kind3.VARIABLE) return inJson(variables[node.name.value], type, at);
+    if (node.kind === Kind3.NULL) return foundNull(type, at);
+    const t = getNullableType(type);
+    if (isListType(t)) {
+      if (node.kind !== Kind3.LIST) return inAst(node, t.ofType, `${at}[0]`);
+      for (const [i, v] of node.values.entries()) {
+        const problem = inAst(v, t.ofType, `${at}[${i}]`);
+        if (problem) return problem;
+      }
+    } else if (isInputObjectType2(t) && node.kind === Kind3.OBJECT) {
+      const defs = t.getFields();
+      for (const f of node.fields) {
+        const fieldDef = defs[f.name.value];
+        const problem = fieldDef ? inAst(f.value, fieldDef.type, `${at}.${f.name.value}`) : null;
+        if (problem) return problem;
+      }
+    }
+    return null;
+  };
+  for (const arg of selection.arguments ?? []) {
+    const argDef = def.args.find((a) => a.name === arg.name.value);
+    const problem = argDef ? inAst(arg.value, argDef.type, `${path}.args.${arg.name.value}`) : null;
+    if (problem) return problem;
+  }
+  const args = getArgumentValues(def, selection, variables);
+  for (const key of ["limit", "offset"]) {
+    const n = args[key];
+    if (typeof n === "number" && n < 0) {
+      return hasuraError(
+        'expected a non-negative integer for type "Int", but found a negative integer',
+        `${path}.args.${key}`
+      );
+    }
+  }
+  return null;
+}
+function variableError(schema, operation, request, error) {
+  const m = error.message;
+  const name = m.match(/^Variable "\$([^"]+)"/)?.[1];
+  if (!name) return hasuraError(m);
+  const path = `$.variableValues.${name}`;
+  if (/of required type "[^"]+" was not provided/.test(m)) {
+    return hasuraError(`expecting a value for non-nullable variable: "${name}"`);
+  }
+  const nonNull = m.match(/of non-null type "([^"]+)" must not be null/);
+  if (nonNull) return hasuraError(`null value found for non-nullable type: ${nonNull[1]}`, path);
+  const def = operation.variableDefinitions?.find((v) => v.variable.name.value === name);
+  const type = def?.type.kind === Kind3.NON_NULL_TYPE ? def.type.type : def?.type;
+  if (type?.kind === Kind3.NAMED_TYPE && / got invalid value /.test(m) && !/ at "/.test(m)) {
+    return typeMismatch(schema, type.name.value, describeJson(request.variables[name]), path);
+  }
+  return hasuraError(m, path);
+}
+
+// src/graph/schema.ts
+import { readFileSync } from "node:fs";
+import { buildSchema } from "graphql";
+var SDL_PATH = projectPath("schema", "indexer.graphql");
+var cached;
+function indexerSchema() {
+  cached ??= buildSchema(readFileSync(SDL_PATH, "utf8"));
+  return cached;
+}
+
+// src/mirror/graph-limits.ts
+function checkGraphLimits(fields, limits) {
+  let aliases = 0;
+  const visit = (field) => {
+    if (field.introspection) return null;
+    if (field.aliased) aliases += 1;
+    if (field.depth > limits.depthMax) {
+      return hasuraError(
+        `the query is nested ${field.depth} levels deep; the limit is ${limits.depthMax}`,
+        field.path,
+        "depth-limit-exceeded"
+      );
+    }
+    const limit = field.args.limit;
+    if (typeof limit === "number" && limit > limits.pageSizeMax) {
+      return hasuraError(
+        `limit ${limit} is above the maximum page size of ${limits.pageSizeMax} rows; ask for at most ${limits.pageSizeMax} and page with offset or a height cursor`,
+        `${field.path}.args.limit`,
+        "page-size-exceeded"
+      );
+    }
+    for (const child of field.children) {
+      const problem = visit(child);
+      if (problem) return problem;
+    }
+    return null;
+  };
+  for (const field of fields) {
+    const problem = visit(field);
+    if (problem) return problem;
+  }
+  if (aliases > limits.aliasesMax) {
+    return hasuraError(
+      `the query uses ${aliases} aliases; the limit is ${limits.aliasesMax}`,
+      "$",
+      "alias-limit-exceeded"
+    );
+  }
+  return null;
+}
+
+// src/pricing/graph-complexity.ts
+function graphComplexity(fields, settings) {
+  let total = 0;
+  const visit = (field, multiplier) => {
+    if (field.introspection) return;
+    const weight = settings.weights[`${field.parentType}.${field.name}`] ?? settings.weights.default;
+    total += field.depth * weight * multiplier;
+    const inner = field.list ? multiplier * listSize(field, settings.listSizeDefault) : multiplier;
+    for (const child of field.children) visit(child, inner);
+  };
+  for (const field of fields) visit(field, 1);
+  return total;
+}
+function listSize(field, listSizeDefault) {
+  const bounds = [];
+  const limit = field.args.limit;
+  if (typeof limit === "number") bounds.push(limit);
+  const range = heightRangeSize(field.args.where);
+  if (range !== void 0) bounds.push(range);
+  return bounds.length > 0 ? Math.min(...bounds) : listSizeDefault;
+}
+function heightRangeSize(where) {
+  let low = Number.NEGATIVE_INFINITY;
+  let high = Number.POSITIVE_INFINITY;
+  let count = Number.POSITIVE_INFINITY;
+  const collect = (exp) => {
+    if (typeof exp !== "object" || exp === null) return;
+    const w = exp;
+    const h = w.height;
+    if (h) {
+      if (typeof h._gte === "number") low = Math.max(low, h._gte);
+      if (typeof h._gt === "number") low = Math.max(low, h._gt + 1);
+      if (typeof h._lte === "number") high = Math.min(high, h._lte);
+      if (typeof h._lt === "number") high = Math.min(high, h._lt - 1);
+      if (typeof h._eq === "number") count = Math.min(count, 1);
+      if (Array.isArray(h._in)) count = Math.min(count, new Set(h._in).size);
+    }
+    if (Array.isArray(w._and)) for (const part of w._and) collect(part);
+  };
+  collect(where);
+  const range = Number.isFinite(low) && Number.isFinite(high) ? Math.max(0, high - low + 1) : Number.POSITIVE_INFINITY;
+  const size = Math.min(range, count);
+  return Number.isFinite(size) ? size : void 0;
+}
+
+export {
+  creditHeaders,
+  priceOf,
+  graphPrice,
+  hasuraError,
+  checkGraphQuery,
+  selectedField,
+  refusedArguments,
+  indexerSchema,
+  checkGraphLimits,
+  graphComplexity,
+  listSize,
+  httpStatusOf,
+  jsonRpcCodeOf,
+  gatewayError,
+  electrumScripthash,
+  isUnspendable,
+  decodedTx,
+  readTxHex,
+  pyStrRepr,
+  pyStr,
+  pyJsonDumps,
+  pyThousands,
+  BAD_REQUEST,
+  DAEMON_ERROR,
+  bindArgs,
+  hash32Hex,
+  txHashError,
+  isPyBool,
+  pyBoolValue,
+  TRANSACTION_GET,
+  checkTransactionGet,
+  electrumTransaction
+};

@@ -1,0 +1,171 @@
+// Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
+
+// src/config/schema.ts
+import { z } from "zod";
+var NETWORK_NAMES = ["mainnet", "testnet", "testnet4", "signet", "regtest"];
+var networkName = z.enum(NETWORK_NAMES);
+var bitcoinCoreUpstream = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  user: z.string().min(1).optional(),
+  password: z.string().optional(),
+  /** Name of an environment variable holding the password, to keep secrets out of the file. */
+  passwordEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  /** `<datadir>/.cookie`, read at start and re-read after a 401 (Core rewrites it on restart). */
+  cookieFile: z.string().min(1).optional(),
+  timeoutMs: z.number().int().positive().max(3e5).default(1e4),
+  connections: z.number().int().positive().max(256).default(16)
+});
+var nodeUpstream = z.union([z.literal("devnet"), bitcoinCoreUpstream]);
+var indexerUpstream = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  /** Name of an environment variable holding `x-hasura-admin-secret`. */
+  adminSecretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  timeoutMs: z.number().int().positive().max(3e5).default(1e4),
+  connections: z.number().int().positive().max(256).default(16)
+});
+var graphUpstream = z.union([z.literal("devnet"), indexerUpstream]);
+var electrumUpstream = z.strictObject({
+  url: z.string().regex(/^(tcp|ssl|tls):\/\/[^/:]+:\d+\/?$/, "expected tcp://, ssl:// or tls://host:port"),
+  /** Per request, queueing on a connection included; a late answer is dropped. */
+  timeoutMs: z.number().int().positive().max(3e5).default(1e4),
+  connectTimeoutMs: z.number().int().positive().max(6e4).default(5e3),
+  /** Persistent connections kept open to this server; requests are pipelined on them by id. */
+  connections: z.number().int().positive().max(32).default(2),
+  /** Requests awaiting an answer on one connection; more fail fast (the pool tries another server). */
+  inFlightMax: z.number().int().positive().max(1e4).default(100),
+  /** One answer line; ElectrumX sends at most 8,100,000 B, Fulcrum buffers 8,000,000 B. */
+  lineBytesMax: z.number().int().positive().max(256 * 1024 * 1024).default(16 * 1024 * 1024),
+  /** server.ping after this much silence: servers drop clients idle for ~10 minutes. */
+  pingIntervalMs: z.number().int().positive().max(6e5).default(6e4),
+  /** Reconnect backoff doubles from 250 ms up to this. */
+  reconnectMaxMs: z.number().int().positive().max(6e5).default(1e4),
+  tlsVerify: z.boolean().default(true),
+  caFile: z.string().min(1).optional()
+});
+var electrumUpstreamEntry = z.union([z.literal("devnet"), electrumUpstream]);
+var perNetwork = (item) => z.partialRecord(networkName, z.array(item).min(1));
+var keyedTable = (value, keyOk, expected) => z.strictObject({ default: value }).catchall(value).superRefine((table, ctx) => {
+  for (const key of Object.keys(table)) {
+    if (key !== "default" && !keyOk(key)) {
+      ctx.addIssue({ code: "custom", path: [key], message: expected(key) });
+    }
+  }
+});
+var isNetwork = (key) => NETWORK_NAMES.includes(key);
+var unknownNetwork = (key) => `unknown network "${key}"`;
+var priceTable = keyedTable(z.number().int().nonnegative(), isNetwork, unknownNetwork);
+var rateTable = keyedTable(z.number().nonnegative().max(1e6), isNetwork, unknownNetwork);
+var weightTable = keyedTable(
+  z.number().int().nonnegative().max(1e3),
+  (key) => /^[_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*$/.test(key),
+  () => "expected <type>.<field>"
+);
+var DEFAULT_GRAPH_WEIGHTS = {
+  default: 1,
+  // A select on the block table, and the join from a block to its transactions: more work per
+  // row than reading a column of a row already found.
+  "query_root.block": 2,
+  "block.transactions": 2
+};
+var configSchema = z.strictObject({
+  server: z.strictObject({
+    host: z.string().default("127.0.0.1"),
+    port: z.number().int().min(0).max(65535).default(8545),
+    bodyBytesMax: z.number().int().positive().max(64 * 1024 * 1024).default(1024 * 1024),
+    /** Requests in one JSON-RPC batch; each is charged, so this also caps one request's cost. */
+    batchItemsMax: z.number().int().positive().max(1e4).default(100)
+  }).prefault({}),
+  /** Literal path segments for each backend kind. */
+  backends: z.strictObject({
+    gateway: z.string().regex(/^[a-z0-9-]+$/).default("gateway"),
+    node: z.string().regex(/^[a-z0-9-]+$/).default("node"),
+    electrum: z.string().regex(/^[a-z0-9-]+$/).default("electrum"),
+    graph: z.string().regex(/^[a-z0-9-]+$/).default("graph")
+  }).prefault({}),
+  networks: z.array(networkName).min(1).default([...NETWORK_NAMES]),
+  database: z.strictObject({
+    /** Embedded PGlite folder, used when DATABASE_URL is not set. `memory://` keeps it in memory. */
+    pgliteDir: z.string().default(".blockgate/db"),
+    poolSize: z.number().int().positive().max(100).default(10)
+  }).prefault({}),
+  upstreams: z.strictObject({
+    /** Absent: devnet's Bitcoin Core for every configured network (filled in by parseConfig). */
+    node: perNetwork(nodeUpstream).optional(),
+    /** Absent: devnet's indexer for every configured network (filled in by parseConfig). */
+    graph: perNetwork(graphUpstream).optional(),
+    /** Absent: devnet for every configured network (filled in by parseConfig). */
+    electrum: perNetwork(electrumUpstreamEntry).optional()
+  }).prefault({}),
+  pricing: z.strictObject({
+    getrawtransaction: priceTable.default({ default: 100, mainnet: 200 }),
+    "blockchain.transaction.get": priceTable.default({ default: 50, mainnet: 100 }),
+    /** A graph query costs `base` + ceil(complexity × `perPoint`): half price off mainnet. */
+    graph: z.strictObject({
+      base: priceTable.default({ default: 150, mainnet: 300 }),
+      perPoint: rateTable.default({ default: 0.5, mainnet: 1 })
+    }).prefault({})
+  }).prefault({}),
+  /** The graph route: complexity weights and the limits a query must keep to. */
+  graph: z.strictObject({
+    weights: weightTable.default({ ...DEFAULT_GRAPH_WEIGHTS }),
+    /** Rows a list is priced at when neither `limit` nor a height range bounds it. */
+    listSizeDefault: z.number().int().positive().max(1e5).default(100),
+    /** Largest `limit` accepted; a larger one is refused, never cut. */
+    pageSizeMax: z.number().int().positive().max(1e5).default(1e3),
+    /** Deepest field (root fields are depth 1; the schema's deepest field is at 3). */
+    depthMax: z.number().int().positive().max(50).default(5),
+    /** Aliased fields in one query: aliases fan one request out into many selects. */
+    aliasesMax: z.number().int().nonnegative().max(1e3).default(10),
+    /** Highest complexity accepted (the audit log keeps it as a 32-bit integer). */
+    complexityMax: z.number().int().positive().max(2e9).default(1e7),
+    /** The indexer's whole answer, failover included; past it the query is not charged. */
+    queryTimeoutMs: z.number().int().positive().max(3e5).default(15e3)
+  }).prefault({}),
+  /** The unified GraphQL API. */
+  graphql: z.strictObject({
+    /** Transactions per JSON-RPC batch to the full node: N lookups make ceil(N / batchSize) round trips. */
+    batchSize: z.number().int().positive().max(1e3).default(50),
+    /** Most items one list argument may name (transactions(txids:)). */
+    listItemsMax: z.number().int().positive().max(1e4).default(500),
+    depthMax: z.number().int().positive().max(100).default(12),
+    aliasesMax: z.number().int().positive().max(1e3).default(30),
+    tokensMax: z.number().int().positive().max(1e5).default(5e3)
+  }).prefault({}),
+  /** Billing cycles, anchored at each account's creation: monthly by default. */
+  billing: z.strictObject({
+    cycle: z.strictObject({
+      unit: z.enum(["month", "day"]).default("month"),
+      length: z.number().int().positive().max(366).default(1)
+    }).prefault({})
+  }).prefault({}),
+  dashboard: z.strictObject({
+    /** How long a dashboard sign-in lasts. */
+    sessionTtlMs: z.number().int().positive().default(12 * 36e5)
+  }).prefault({}),
+  /** Confirmed raw transactions, shared by the node and Electrum routes (src/cache/). */
+  cache: z.strictObject({
+    /** Bytes of raw transactions held; 0 turns the cache off. */
+    bytesMax: z.number().int().nonnegative().max(16 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
+    /** Only transactions this deep are kept, so a reorganisation cannot move them. */
+    minConfirmations: z.number().int().positive().max(1e6).default(6),
+    /** How long a full node's block count is trusted when answering from the cache. */
+    tipTtlMs: z.number().int().nonnegative().max(6e4).default(1e3)
+  }).prefault({}),
+  ledger: z.strictObject({
+    /** A reservation older than this was orphaned by a crash; it is voided, never charged. */
+    holdTimeoutMs: z.number().int().positive().default(10 * 6e4)
+  }).prefault({}),
+  /** First run with an empty database: create an account with credits and print a token for it. */
+  demo: z.strictObject({
+    enabled: z.boolean().default(true),
+    credits: z.number().int().nonnegative().default(1e6)
+  }).prefault({}),
+  log: z.strictObject({
+    level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")
+  }).prefault({})
+});
+
+export {
+  NETWORK_NAMES,
+  configSchema
+};

@@ -1,0 +1,1579 @@
+// Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
+import {
+  checkGraphLimits,
+  checkGraphQuery,
+  creditHeaders,
+  electrumTransaction,
+  gatewayError,
+  graphComplexity,
+  graphPrice,
+  indexerSchema,
+  listSize,
+  priceOf,
+  refusedArguments,
+  selectedField
+} from "./chunk-KPMZOQSG.js";
+import {
+  auditInRange,
+  auditRecord,
+  cycleAt,
+  cycleContaining,
+  findAccount,
+  insertAudit,
+  latestAudit,
+  reserve,
+  settle,
+  usageByDay,
+  usageByMethod,
+  usageByOutcome
+} from "./chunk-P3S44CL4.js";
+import {
+  DecodeError,
+  formatAmount,
+  fromHex,
+  isJsonNumber,
+  isJsonObject,
+  parseAmount,
+  parseTransaction,
+  scriptPubKeyToJson,
+  scriptToAsm,
+  toHex,
+  toPlainJson
+} from "./chunk-RQ2HK2QQ.js";
+import {
+  NETWORK_NAMES
+} from "./chunk-ONEYUPT7.js";
+
+// src/graphql/cost/plugin.ts
+import { GraphQLError as GraphQLError3 } from "graphql";
+
+// src/graphql/cost/estimate.ts
+import {
+  GraphQLError as GraphQLError2,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  isInterfaceType,
+  isListType,
+  isObjectType as isObjectType2,
+  Kind as Kind2
+} from "graphql";
+
+// src/graphql/errors.ts
+import { GraphQLError } from "graphql";
+function codedError(code, message, extensions = {}) {
+  return new GraphQLError(message, { extensions: { code, ...extensions } });
+}
+function fromGatewayError(error) {
+  const code = error.code === "UPSTREAM_UNAVAILABLE" || error.code === "UPSTREAM_TIMEOUT" || error.code === "UPSTREAM_BAD_RESPONSE" ? error.code : error.code === "INSUFFICIENT_CREDITS" || error.code === "UNAUTHENTICATED" ? error.code : error.code === "BAD_REQUEST" ? "BAD_USER_INPUT" : "INTERNAL";
+  return codedError(code, error.message, error.data ?? {});
+}
+function fromNodeError(rpc) {
+  if (rpc.code === -5) return codedError("NOT_FOUND", rpc.message, { rpcCode: rpc.code });
+  if (rpc.code === -8 || rpc.code === -3)
+    return codedError("BAD_USER_INPUT", rpc.message, { rpcCode: rpc.code });
+  return codedError("UPSTREAM_ERROR", rpc.message, { rpcCode: rpc.code });
+}
+function atThisField(error) {
+  if (!(error instanceof GraphQLError)) return error;
+  return new GraphQLError(error.message, { extensions: error.extensions });
+}
+
+// src/graphql/indexer.ts
+import {
+  delegateToSchema,
+  Subschema
+} from "@graphql-tools/delegate";
+import { RenameTypes } from "@graphql-tools/wrap";
+import {
+  isObjectType,
+  Kind,
+  OperationTypeNode,
+  print,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo
+} from "graphql";
+
+// src/graphql/cost/site-path.ts
+function sitePath(path) {
+  const keys = [];
+  for (let p = path; p; p = p.prev) {
+    if (typeof p.key === "string") keys.push(p.key);
+  }
+  return keys.reverse().join(".");
+}
+
+// src/graphql/indexer.ts
+var TABLE_TYPES = {
+  block: "Block",
+  block_transaction: "BlockTransaction"
+};
+var INDEXER_TYPES = Object.fromEntries(
+  Object.entries(TABLE_TYPES).map(([table, unified]) => [unified, table])
+);
+function indexerTypeOf(unifiedTypeName) {
+  return INDEXER_TYPES[unifiedTypeName];
+}
+var JOINS = {
+  BlockTransaction: { transaction: "hash" }
+};
+var JOIN_KEY_PREFIX = "_join_";
+var joinKey = (column2) => `${JOIN_KEY_PREFIX}${column2}`;
+var isReservedAlias = (alias) => alias.startsWith(JOIN_KEY_PREFIX);
+var joinKeys = {
+  transformRequest(request, delegationContext) {
+    const typeInfo = new TypeInfo(delegationContext.transformedSchema);
+    const document = visit(
+      request.document,
+      visitWithTypeInfo(typeInfo, {
+        SelectionSet(node) {
+          const parent = typeInfo.getParentType();
+          const joins = parent ? JOINS[parent.name] : void 0;
+          if (!joins) return void 0;
+          const keys = /* @__PURE__ */ new Set();
+          for (const s of node.selections) {
+            if (s.kind === Kind.FIELD && joins[s.name.value]) keys.add(joins[s.name.value]);
+          }
+          if (keys.size === 0) return void 0;
+          const added = [...keys].map((column2) => ({
+            kind: Kind.FIELD,
+            alias: { kind: Kind.NAME, value: joinKey(column2) },
+            name: { kind: Kind.NAME, value: column2 }
+          }));
+          return { ...node, selections: [...node.selections, ...added] };
+        }
+      })
+    );
+    return { ...request, document };
+  }
+};
+async function executeOnIndexer(request) {
+  const ctx = request.context;
+  if (!ctx) throw new Error("delegation without the request's context");
+  const graphRequest = {
+    query: print(request.document),
+    variables: request.variables ?? {},
+    operationName: request.operationName
+  };
+  const checked = checkGraphQuery(indexerSchema(), graphRequest);
+  if (!checked.ok) {
+    return {
+      errors: [
+        codedError("BAD_USER_INPUT", checked.error.message, {
+          indexerCode: checked.error.extensions.code
+        })
+      ]
+    };
+  }
+  const pool = ctx.app.indexers.get(ctx.network);
+  if (!pool) {
+    return {
+      errors: [
+        fromGatewayError(gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network"))
+      ]
+    };
+  }
+  const out = await pool.query(
+    graphRequest,
+    AbortSignal.timeout(ctx.app.config.graph.queryTimeoutMs)
+  );
+  if (!out.ok) {
+    ctx.app.log.warn({ requestId: ctx.requestId, detail: out.error.detail }, out.error.message);
+    return { errors: [fromGatewayError(out.error)] };
+  }
+  return { data: toPlainJson(out.data) };
+}
+var indexerSubschema = new Subschema({
+  schema: indexerSchema(),
+  // The library's Executor type is generic over every result shape; this one answers ours.
+  executor: executeOnIndexer,
+  batch: true,
+  transforms: [new RenameTypes((name) => TABLE_TYPES[name] ?? name), joinKeys]
+});
+async function delegateToIndexer(ctx, info, rootField, args) {
+  const result = await delegateToSchema({
+    schema: indexerSubschema,
+    operation: OperationTypeNode.QUERY,
+    fieldName: rootField,
+    args,
+    context: ctx,
+    info,
+    returnType: info.returnType,
+    skipTypeMerging: true
+  });
+  if (!(result instanceof Error)) {
+    const { graph } = ctx.state.meter;
+    graph.answered += 1;
+    graph.complexity += ctx.state.graphSites.get(sitePath(info.path)) ?? 0;
+  }
+  return result;
+}
+function indexerColumn(unifiedTypeName, fieldName) {
+  const table = indexerTypeOf(unifiedTypeName);
+  const type = table ? indexerSchema().getType(table) : void 0;
+  return isObjectType(type) ? type.getFields()[fieldName] : void 0;
+}
+function indexerRootField(rootField) {
+  const field = indexerSchema().getQueryType()?.getFields()[rootField];
+  if (!field) throw new Error(`the indexer schema has no root field ${rootField}`);
+  return field;
+}
+
+// src/graphql/cost/estimate.ts
+function estimateCost(schema2, document, operationName, variables, opts) {
+  const operation = getOperationAST(document, operationName);
+  if (!operation)
+    return new GraphQLError2("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
+  const root = schema2.getRootType(operation.operation);
+  if (!root)
+    return new GraphQLError2(`no ${operation.operation} type`, {
+      extensions: { code: "BAD_USER_INPUT" }
+    });
+  const fragments = /* @__PURE__ */ new Map();
+  for (const def of document.definitions) {
+    if (def.kind === Kind2.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  }
+  const limits = opts.graph.limits;
+  const items = [];
+  const sites = /* @__PURE__ */ new Map();
+  let wantsPrevouts = false;
+  const included = (node) => getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true && getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  const walk = (set, parent, path, multiplier, scope) => {
+    for (const selection of set.selections) {
+      if (!included(selection)) continue;
+      if (selection.kind === Kind2.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema2.getType(selection.typeCondition.name.value) : parent;
+        if (type) walk(selection.selectionSet, type, path, multiplier, scope);
+        continue;
+      }
+      if (selection.kind === Kind2.FRAGMENT_SPREAD) {
+        const fragment = fragments.get(selection.name.value);
+        const type = fragment && schema2.getType(fragment.typeCondition.name.value);
+        if (fragment && type) walk(fragment.selectionSet, type, path, multiplier, scope);
+        continue;
+      }
+      if (!isObjectType2(parent) && !isInterfaceType(parent)) continue;
+      const name = selection.name.value;
+      if (name === "fee" || name === "prevout") wantsPrevouts = true;
+      const field = parent.getFields()[name];
+      if (!field) continue;
+      const key = `${path}${path ? "." : ""}${selection.alias?.value ?? name}`;
+      const list = isListType(getNullableType(field.type));
+      const site = field.extensions?.indexer;
+      const table = scope ? indexerTypeOf(parent.name) : void 0;
+      const indexerDef = site ? indexerRootField(site.rootField) : table ? indexerColumn(parent.name, name) : void 0;
+      if (indexerDef) {
+        if (table && selection.alias && isReservedAlias(selection.alias.value)) {
+          throw codedError(
+            "BAD_USER_INPUT",
+            `${key}: aliases beginning with _join_ are kept for the gateway's join keys`
+          );
+        }
+        if (selection.arguments?.length) {
+          const refused = refusedArguments(
+            indexerSchema(),
+            indexerDef,
+            selection,
+            variables,
+            `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`
+          );
+          if (refused) {
+            throw codedError("BAD_USER_INPUT", refused.message, { at: refused.extensions.path });
+          }
+        }
+        const args = getArgumentValues(field, selection, variables);
+        let node;
+        if (site) {
+          const known = sites.get(key);
+          node = known?.root ?? selectedField([], selection, {
+            name: site.rootField,
+            parentType: "query_root",
+            path: key,
+            depth: 1,
+            list
+          });
+          if (!known) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
+        } else {
+          node = selectedField(scope.children, selection, {
+            name,
+            parentType: table,
+            path: key,
+            depth: scope.depth,
+            list
+          });
+        }
+        node.args = args;
+        const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
+        if (selection.selectionSet) {
+          walk(selection.selectionSet, getNamedType(field.type), key, inner, {
+            children: node.children,
+            depth: node.depth + 1
+          });
+        }
+        continue;
+      }
+      const cost = field.extensions?.cost;
+      let count = 1;
+      if (cost) {
+        const args = getArgumentValues(field, selection, variables);
+        if (cost.listArg) {
+          const asked = args[cost.listArg];
+          count = Array.isArray(asked) ? asked.length : 1;
+        }
+        if (count * multiplier > opts.listItemsMax) {
+          throw codedError(
+            "LIMIT_EXCEEDED",
+            `${key}: ${count * multiplier} items asked, at most ${opts.listItemsMax} in one request`,
+            { limit: opts.listItemsMax }
+          );
+        }
+        const method = cost.methodByArg ? cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method : cost.method;
+        const unitPrice = opts.price(method);
+        items.push({
+          path: key,
+          method,
+          count: count * multiplier,
+          unitPrice,
+          subtotal: unitPrice * count * multiplier
+        });
+      }
+      if (selection.selectionSet) {
+        const inner = list ? multiplier * count : multiplier;
+        walk(selection.selectionSet, getNamedType(field.type), key, inner, void 0);
+      }
+    }
+  };
+  let graph = null;
+  try {
+    walk(operation.selectionSet, root, "", 1, void 0);
+    if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
+  } catch (err) {
+    if (err instanceof GraphQLError2) return err;
+    throw err;
+  }
+  const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
+  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts };
+}
+function graphEstimate(sites, graph) {
+  const { limits } = graph;
+  const overLimit = checkGraphLimits(
+    [...sites.values()].map((s) => s.root),
+    limits
+  );
+  if (overLimit) {
+    throw codedError("LIMIT_EXCEEDED", overLimit.message, {
+      limit: overLimit.extensions.code,
+      at: overLimit.extensions.path
+    });
+  }
+  const costs = [...sites].map(([path, s]) => ({
+    path,
+    rootField: s.rootField,
+    count: s.count,
+    complexity: graphComplexity([s.root], limits)
+  }));
+  const complexity = costs.reduce((sum, s) => sum + s.count * s.complexity, 0);
+  if (complexity > limits.complexityMax) {
+    throw codedError(
+      "LIMIT_EXCEEDED",
+      `the indexer's share of the query has complexity ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`,
+      { limit: "complexity-limit-exceeded" }
+    );
+  }
+  return { complexity, price: graph.price(complexity), sites: costs };
+}
+
+// src/graphql/cost/plugin.ts
+function graphqlAudit(ctx, outcome, fields) {
+  return auditRecord(ctx, { method: "graphql", outcome, ...fields });
+}
+function costPlugin() {
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue;
+      const { app } = ctx;
+      const estimate = estimateCost(
+        args.schema,
+        args.document,
+        args.operationName,
+        args.variableValues ?? {},
+        {
+          price: (method) => priceOf(app.config, method, ctx.network) ?? 0,
+          listItemsMax: app.config.graphql.listItemsMax,
+          graph: {
+            limits: app.config.graph,
+            price: (complexity) => graphPrice(app.config, ctx.network, complexity)
+          }
+        }
+      );
+      if (estimate instanceof GraphQLError3) {
+        await settle(app.db, ctx.owner.accountId, null, [
+          graphqlAudit(ctx, "rejected", {
+            errorCode: String(estimate.extensions.code),
+            httpStatus: 200,
+            estimatedCc: 0,
+            chargedCc: 0
+          })
+        ]);
+        ctx.state.audited = true;
+        setResultAndStopExecution({ errors: [estimate] });
+        return;
+      }
+      ctx.state.wantsPrevouts = estimate.wantsPrevouts;
+      for (const site of estimate.graph?.sites ?? []) {
+        ctx.state.graphSites.set(site.path, site.complexity);
+      }
+      for (const item of estimate.items) {
+        ctx.state.joinBudget.set(
+          item.path,
+          (ctx.state.joinBudget.get(item.path) ?? 0) + item.count
+        );
+      }
+      const estimatedComplexity = estimate.graph?.complexity ?? null;
+      if (ctx.dryRun) {
+        const { rows } = await app.db.query(
+          "SELECT balance - held AS available FROM accounts WHERE id = $1",
+          [ctx.owner.accountId]
+        );
+        await settle(app.db, ctx.owner.accountId, null, [
+          graphqlAudit(ctx, "ok", {
+            errorCode: "DRY_RUN",
+            httpStatus: 200,
+            estimatedCc: estimate.total,
+            chargedCc: 0,
+            complexity: estimatedComplexity
+          })
+        ]);
+        ctx.state.audited = true;
+        setResultAndStopExecution({
+          data: null,
+          extensions: {
+            cost: {
+              dryRun: true,
+              estimated: estimate.total,
+              balance: rows[0]?.available ?? 0,
+              // Per-call items, then one line per indexer site; the indexer's share is priced once.
+              breakdown: [
+                ...estimate.items,
+                ...(estimate.graph?.sites ?? []).map((site) => ({ ...site, method: "graph" }))
+              ],
+              ...estimate.graph ? {
+                graph: {
+                  complexity: estimate.graph.complexity,
+                  price: estimate.graph.price
+                }
+              } : {}
+            }
+          }
+        });
+        return;
+      }
+      const reservation = await reserve(app.db, ctx.owner.accountId, estimate.total);
+      if (!reservation.ok) {
+        await settle(app.db, ctx.owner.accountId, null, [
+          graphqlAudit(ctx, "insufficient_credits", {
+            errorCode: "INSUFFICIENT_CREDITS",
+            httpStatus: 429,
+            estimatedCc: estimate.total,
+            chargedCc: 0,
+            complexity: estimatedComplexity
+          })
+        ]);
+        ctx.state.audited = true;
+        ctx.state.creditHeaders = creditHeaders(estimate.total, 0, reservation.available);
+        setResultAndStopExecution({
+          errors: [
+            new GraphQLError3(
+              `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
+              {
+                extensions: {
+                  code: "INSUFFICIENT_CREDITS",
+                  balance: reservation.available,
+                  required: reservation.required,
+                  http: { status: 429 }
+                }
+              }
+            )
+          ]
+        });
+        return;
+      }
+      return {
+        async onExecuteDone({ result, setResult }) {
+          if (!isSingleResult(result)) return;
+          const { calls, graph } = ctx.state.meter;
+          let actual = 0;
+          for (const { count, price } of calls.values()) actual += count * price;
+          if (graph.answered > 0) actual += graphPrice(app.config, ctx.network, graph.complexity);
+          const complexity = estimate.graph ? graph.complexity : null;
+          const charged = Math.min(actual, estimate.total);
+          if (actual > estimate.total)
+            app.log.error(
+              { requestId: ctx.requestId, actual, estimate: estimate.total },
+              "cost estimate exceeded"
+            );
+          const settled = await settle(app.db, ctx.owner.accountId, reservation.hold, [
+            graphqlAudit(ctx, result.errors?.length ? "upstream_error" : "ok", {
+              errorCode: firstCode(result),
+              httpStatus: 200,
+              estimatedCc: estimate.total,
+              chargedCc: charged,
+              complexity
+            })
+          ]);
+          ctx.state.audited = true;
+          ctx.state.creditHeaders = creditHeaders(estimate.total, charged, settled.available);
+          setResult({
+            ...result,
+            extensions: {
+              ...result.extensions,
+              cost: {
+                estimated: estimate.total,
+                actual,
+                charged,
+                balance: settled.available,
+                ...complexity === null ? {} : { complexity }
+              }
+            }
+          });
+        }
+      };
+    }
+  };
+}
+function isSingleResult(result) {
+  return typeof result === "object" && result !== null && !(Symbol.asyncIterator in result);
+}
+function firstCode(result) {
+  const code = result.errors?.[0]?.extensions?.code;
+  return typeof code === "string" ? code : null;
+}
+
+// src/graphql/loaders.ts
+import DataLoader from "dataloader";
+import { GraphQLError as GraphQLError4 } from "graphql";
+var num = (v) => typeof v === "number" ? v : isJsonNumber(v) ? Number(v.value) : void 0;
+function modelFromVerbose(result, network) {
+  if (!isJsonObject(result) || typeof result.hex !== "string") {
+    throw new GraphQLError4("the full node's answer has no hex", {
+      extensions: { code: "UPSTREAM_BAD_RESPONSE" }
+    });
+  }
+  const tx = parseTransaction(fromHex(result.hex));
+  let block = null;
+  if (typeof result.blockhash === "string") {
+    block = {
+      hash: result.blockhash,
+      confirmations: num(result.confirmations) ?? 0,
+      time: num(result.time) ?? 0,
+      blocktime: num(result.blocktime) ?? 0
+    };
+  }
+  let prevouts = null;
+  if (Array.isArray(result.vin)) {
+    prevouts = result.vin.map((vin) => {
+      if (!isJsonObject(vin) || !isJsonObject(vin.prevout)) return void 0;
+      const p = vin.prevout;
+      const spk = isJsonObject(p.scriptPubKey) ? p.scriptPubKey.hex : void 0;
+      if (!isJsonNumber(p.value) || typeof spk !== "string") return void 0;
+      return {
+        valueSats: parseAmount(p.value.value),
+        scriptPubKey: fromHex(spk),
+        height: num(p.height) ?? 0,
+        coinbase: p.generated === true
+      };
+    });
+    if (prevouts.every((p) => p === void 0)) prevouts = null;
+  }
+  return { tx, network, origin: "FULL_NODE", block, prevouts };
+}
+function nodeTransactionLoader(app, network, meter, wantsPrevouts) {
+  const price = priceOf(app.config, "getrawtransaction", network) ?? 0;
+  return new DataLoader(
+    async (txids) => {
+      const pool = app.nodes.get(network);
+      if (!pool) {
+        const err = fromGatewayError(
+          gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network")
+        );
+        return txids.map(() => err);
+      }
+      const verbosity = wantsPrevouts() ? 2 : 1;
+      const out = await pool.batch(
+        txids.map((txid) => ({ method: "getrawtransaction", params: [txid, verbosity] }))
+      );
+      if (!out.ok) return txids.map(() => fromGatewayError(out.error));
+      const used = meter.calls.get("getrawtransaction") ?? { count: 0, price };
+      used.count += txids.length;
+      meter.calls.set("getrawtransaction", used);
+      return out.answers.map((answer) => {
+        if ("error" in answer) return answer.error.code === -5 ? null : fromNodeError(answer.error);
+        try {
+          return modelFromVerbose(answer.result, network);
+        } catch (err) {
+          return err instanceof GraphQLError4 ? err : badAnswer("full node's");
+        }
+      });
+    },
+    { maxBatchSize: app.config.graphql.batchSize }
+  );
+}
+function electrumTransactionLoader(app, network, meter) {
+  const price = priceOf(app.config, ELECTRUM_METHOD, network) ?? 0;
+  return new DataLoader(
+    (txids) => Promise.all(
+      txids.map(async (txid) => {
+        const out = await electrumTransaction({ app, network }, txid, true);
+        if (out.kind === "failure") return fromGatewayError(out.error);
+        const used = meter.calls.get(ELECTRUM_METHOD) ?? { count: 0, price };
+        used.count += 1;
+        meter.calls.set(ELECTRUM_METHOD, used);
+        if ("error" in out.answer) {
+          return /'code': -5\b|"code": ?-5\b/.test(out.answer.error.message) ? null : codedErrorFromElectrum(out.answer.error.message);
+        }
+        try {
+          return modelFromVerbose(out.answer.result, network);
+        } catch (err) {
+          return err instanceof GraphQLError4 ? err : badAnswer("Electrum");
+        }
+      })
+    ),
+    { maxBatchSize: app.config.graphql.batchSize }
+  );
+}
+var ELECTRUM_METHOD = "blockchain.transaction.get";
+function codedErrorFromElectrum(message) {
+  return new GraphQLError4(message, { extensions: { code: "UPSTREAM_ERROR" } });
+}
+function badAnswer(source) {
+  return new GraphQLError4(`the ${source} transaction could not be decoded`, {
+    extensions: { code: "UPSTREAM_BAD_RESPONSE" }
+  });
+}
+function blockLoader(ctx, info) {
+  return new DataLoader(
+    (hashes) => Promise.all(hashes.map((hash) => delegateToIndexer(ctx, info, "block_by_pk", { hash })))
+  );
+}
+
+// src/graphql/yoga.ts
+import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { createYoga } from "graphql-yoga";
+
+// src/graphql/plugins/error-codes.ts
+import { GraphQLError as GraphQLError5 } from "graphql";
+import { maskError as yogaMaskError } from "graphql-yoga";
+function withCode(error, code) {
+  if (typeof error.extensions.code === "string") return error;
+  return new GraphQLError5(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code }
+  });
+}
+var isLimit = (e) => / limit of \d+ exceeded/i.test(e.message);
+function errorCodesPlugin() {
+  return {
+    onParse() {
+      return ({ result, replaceParseResult }) => {
+        if (result instanceof GraphQLError5) {
+          replaceParseResult(
+            withCode(result, isLimit(result) ? "LIMIT_EXCEEDED" : "GRAPHQL_PARSE_FAILED")
+          );
+        }
+      };
+    },
+    onValidate() {
+      return ({ result, setResult }) => {
+        if (result.length > 0) {
+          setResult(
+            result.map(
+              (e) => withCode(e, isLimit(e) ? "LIMIT_EXCEEDED" : "GRAPHQL_VALIDATION_FAILED")
+            )
+          );
+        }
+      };
+    }
+  };
+}
+function maskError(error, message, isDev) {
+  const masked = yogaMaskError(error, message, isDev);
+  if (!(masked instanceof GraphQLError5)) return masked;
+  if (masked !== error) {
+    return new GraphQLError5(masked.message, {
+      nodes: masked.nodes,
+      positions: masked.positions,
+      path: masked.path,
+      extensions: { code: "INTERNAL" }
+    });
+  }
+  return withCode(masked, isLimit(masked) ? "LIMIT_EXCEEDED" : "GRAPHQL_VALIDATION_FAILED");
+}
+
+// src/graphql/schema.ts
+import { lexicographicSortSchema, printSchema } from "graphql";
+
+// src/graphql/builder.ts
+import SchemaBuilder from "@pothos/core";
+var builder = new SchemaBuilder({
+  // Fields are non-null unless they say otherwise: the schema tells clients what may be missing.
+  defaultFieldNullability: false
+});
+builder.queryType({});
+
+// src/graphql/scalars.ts
+import { GraphQLError as GraphQLError6, Kind as Kind3 } from "graphql";
+var HEX64 = /^[0-9a-fA-F]{64}$/;
+function hash64(name, what) {
+  const parse = (value) => {
+    if (typeof value !== "string" || !HEX64.test(value)) {
+      throw new GraphQLError6(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
+        extensions: { code: "BAD_USER_INPUT" }
+      });
+    }
+    return value.toLowerCase();
+  };
+  return builder.scalarType(name, {
+    description: `${what}: 64 hexadecimal characters, in the display (RPC) byte order.`,
+    serialize: (v) => v,
+    parseValue: parse,
+    parseLiteral: (ast) => parse(ast.kind === Kind3.STRING ? ast.value : void 0)
+  });
+}
+hash64("TxId", "A transaction id");
+hash64("BlockHash", "A block hash");
+builder.scalarType("Hex", {
+  description: "Bytes as lowercase hexadecimal, two characters a byte.",
+  serialize: (v) => v,
+  parseValue: (v) => {
+    if (typeof v !== "string" || !/^([0-9a-fA-F]{2})*$/.test(v)) {
+      throw new GraphQLError6("Hex must be an even number of hexadecimal characters", {
+        extensions: { code: "BAD_USER_INPUT" }
+      });
+    }
+    return v.toLowerCase();
+  }
+});
+builder.scalarType("Satoshis", {
+  description: "An amount in satoshis, as a JSON integer. Every amount Bitcoin can hold (\u2264 2.1 \xD7 10^15) is exact in IEEE doubles, so this is never a rounded float.",
+  serialize: (v) => {
+    const n = Number(v);
+    if (!Number.isSafeInteger(n)) throw new GraphQLError6("amount out of range");
+    return n;
+  },
+  parseValue: (v) => {
+    if (typeof v !== "number" || !Number.isSafeInteger(v)) {
+      throw new GraphQLError6("Satoshis must be an integer", {
+        extensions: { code: "BAD_USER_INPUT" }
+      });
+    }
+    return BigInt(v);
+  }
+});
+builder.scalarType("BtcAmount", {
+  description: 'An amount in BTC as Bitcoin Core prints it: always 8 decimals, as a string ("0.00100000").',
+  serialize: (v) => v,
+  parseValue: (v) => String(v)
+});
+builder.scalarType("DateTime", {
+  description: "An instant, as an ISO 8601 string in UTC.",
+  serialize: (v) => v.toISOString(),
+  parseValue: (v) => new Date(String(v))
+});
+function integerScalar(name, description, max) {
+  const parse = (v) => {
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > max) {
+      throw new GraphQLError6(`${name} must be an integer from 0 to ${max}`, {
+        extensions: { code: "BAD_USER_INPUT" }
+      });
+    }
+    return v;
+  };
+  builder.scalarType(name, {
+    description,
+    serialize: (v) => v,
+    parseValue: parse,
+    parseLiteral: (ast) => parse(ast.kind === Kind3.INT ? Number(ast.value) : void 0)
+  });
+}
+integerScalar(
+  "UInt32",
+  "An unsigned 32-bit integer (nSequence, nLockTime, nVersion): beyond GraphQL's signed Int, exact as a JSON number.",
+  4294967295
+);
+integerScalar("Credits", "A number of credits (CC), as a JSON integer.", Number.MAX_SAFE_INTEGER);
+
+// src/graphql/types/account.ts
+var AuditRecordRef = builder.objectRef("AuditRecord").implement({
+  description: "One call as the audit log keeps it.",
+  fields: (t) => ({
+    id: t.id({ resolve: (r) => String(r.id) }),
+    at: t.field({ type: "DateTime", resolve: (r) => r.at }),
+    backend: t.string({ resolve: (r) => r.backend }),
+    network: t.string({ resolve: (r) => r.network }),
+    method: t.string({ resolve: (r) => r.method }),
+    outcome: t.string({ resolve: (r) => r.outcome }),
+    errorCode: t.string({ nullable: true, resolve: (r) => r.error_code }),
+    httpStatus: t.int({ resolve: (r) => r.http_status }),
+    estimatedCc: t.field({ type: "Credits", resolve: (r) => r.estimated_cc }),
+    chargedCc: t.field({ type: "Credits", resolve: (r) => r.charged_cc }),
+    complexity: t.int({
+      nullable: true,
+      description: "Graph queries' complexity score.",
+      resolve: (r) => r.complexity
+    }),
+    durationMs: t.int({ nullable: true, resolve: (r) => r.duration_ms })
+  })
+});
+var UsageRow = builder.objectRef("UsageRow").implement({
+  fields: (t) => ({
+    backend: t.string({ resolve: (r) => r.backend }),
+    network: t.string({ resolve: (r) => r.network }),
+    method: t.string({ resolve: (r) => r.method }),
+    calls: t.int({ resolve: (r) => r.calls }),
+    chargedCc: t.field({ type: "Credits", resolve: (r) => r.charged })
+  })
+});
+var DayUsageRef = builder.objectRef("DayUsage").implement({
+  fields: (t) => ({
+    day: t.string({ description: "YYYY-MM-DD, UTC.", resolve: (d) => d.day }),
+    calls: t.int({ resolve: (d) => d.calls }),
+    chargedCc: t.field({ type: "Credits", resolve: (d) => d.charged })
+  })
+});
+var OutcomeUsageRef = builder.objectRef("OutcomeUsage").implement({
+  fields: (t) => ({
+    outcome: t.string({ resolve: (o) => o.outcome }),
+    httpStatus: t.int({ resolve: (o) => o.httpStatus }),
+    calls: t.int({ resolve: (o) => o.calls }),
+    chargedCc: t.field({ type: "Credits", resolve: (o) => o.charged })
+  })
+});
+var CycleRef = builder.objectRef("BillingCycle").implement({
+  description: "A billing cycle (monthly from the account's creation by default; config billing.cycle).",
+  fields: (t) => ({
+    index: t.int({ description: "0 for the account's first cycle.", resolve: (c) => c.index }),
+    start: t.field({ type: "DateTime", resolve: (c) => c.start }),
+    end: t.field({ type: "DateTime", description: "Exclusive.", resolve: (c) => c.end }),
+    calls: t.int({
+      resolve: async (c, _a, ctx) => (await usageByDay(ctx.app.db, c.accountId, c)).reduce((n, d) => n + d.calls, 0)
+    }),
+    chargedCc: t.field({
+      type: "Credits",
+      resolve: async (c, _a, ctx) => (await usageByDay(ctx.app.db, c.accountId, c)).reduce((n, d) => n + d.charged, 0)
+    }),
+    usage: t.field({
+      type: [UsageRow],
+      description: "Calls and credits by backend, network and method, from the audit log.",
+      resolve: (c, _args, ctx) => usageByMethod(ctx.app.db, c.accountId, c)
+    }),
+    byDay: t.field({
+      type: [DayUsageRef],
+      description: "Calls and credits per UTC day (days without calls are absent).",
+      resolve: (c, _args, ctx) => usageByDay(ctx.app.db, c.accountId, c)
+    }),
+    byOutcome: t.field({
+      type: [OutcomeUsageRef],
+      description: "Calls and credits by outcome and HTTP status.",
+      resolve: (c, _args, ctx) => usageByOutcome(ctx.app.db, c.accountId, c)
+    }),
+    auditRecords: t.field({
+      type: [AuditRecordRef],
+      description: "The cycle's audit records, newest first.",
+      args: { limit: t.arg.int({ defaultValue: 50 }) },
+      resolve: (c, { limit }, ctx) => auditInRange(ctx.app.db, c.accountId, c, Math.max(1, Math.min(limit ?? 50, 1e3)))
+    })
+  })
+});
+var AccountRef = builder.objectRef("Account").implement({
+  description: "The account that owns the token in the route.",
+  fields: (t) => ({
+    name: t.string({ resolve: (a) => a.name }),
+    createdAt: t.field({ type: "DateTime", resolve: (a) => a.createdAt }),
+    balance: t.field({
+      type: "Credits",
+      description: "Granted \u2212 charged.",
+      resolve: (a) => a.balance
+    }),
+    held: t.field({
+      type: "Credits",
+      description: "Reserved by calls in flight.",
+      resolve: (a) => a.held
+    }),
+    available: t.field({
+      type: "Credits",
+      description: "What the next call can spend.",
+      resolve: (a) => a.balance - a.held
+    }),
+    cycle: t.field({
+      type: CycleRef,
+      nullable: true,
+      description: "A billing cycle by index; the current one by default. Null for one not begun.",
+      args: { index: t.arg.int() },
+      resolve: (a, { index }, ctx) => {
+        const rule = ctx.app.config.billing.cycle;
+        const current = cycleContaining(a.createdAt, /* @__PURE__ */ new Date(), rule);
+        if (index === null || index === void 0) return { ...current, accountId: a.id };
+        if (index < 0 || index > current.index) return null;
+        return { ...cycleAt(a.createdAt, index, rule), accountId: a.id };
+      }
+    }),
+    cycles: t.field({
+      type: [CycleRef],
+      description: "Cycles so far, newest first.",
+      args: { last: t.arg.int({ defaultValue: 12 }) },
+      resolve: (a, { last }, ctx) => {
+        const rule = ctx.app.config.billing.cycle;
+        const current = cycleContaining(a.createdAt, /* @__PURE__ */ new Date(), rule).index;
+        const count = Math.max(0, Math.min(last ?? 12, 120, current + 1));
+        return Array.from({ length: count }, (_, i) => ({
+          ...cycleAt(a.createdAt, current - i, rule),
+          accountId: a.id
+        }));
+      }
+    }),
+    auditRecords: t.field({
+      type: [AuditRecordRef],
+      description: "The latest audit records, newest first.",
+      args: { limit: t.arg.int({ defaultValue: 20 }) },
+      resolve: (a, { limit }, ctx) => latestAudit(ctx.app.db, a.id, Math.max(1, Math.min(limit ?? 20, 500)))
+    })
+  })
+});
+builder.queryFields((t) => ({
+  account: t.field({
+    type: AccountRef,
+    description: "Your account: balance, billing cycles and usage, latest calls. Free.",
+    resolve: async (_root, _args, ctx) => {
+      const account = await findAccount(ctx.app.db, ctx.owner.accountId);
+      if (!account) throw new Error("token owner vanished");
+      return account;
+    }
+  })
+}));
+
+// src/graphql/types/network.ts
+var NetworkEnum = builder.enumType("Network", {
+  description: "A Bitcoin network, named as in the route.",
+  values: Object.fromEntries(NETWORK_NAMES.map((n) => [n.toUpperCase(), { value: n }]))
+});
+
+// src/graphql/types/amount.ts
+var Amount = builder.objectRef("Amount").implement({
+  description: "An amount of bitcoin, exact: in satoshis and as Bitcoin Core's 8-decimal BTC string.",
+  fields: (t) => ({
+    sats: t.field({ type: "Satoshis", resolve: (v) => v }),
+    btc: t.field({ type: "BtcAmount", resolve: (v) => formatAmount(v) })
+  })
+});
+
+// src/graphql/types/script.ts
+var SCRIPT_TYPES = {
+  pubkey: "Pay to a bare public key",
+  pubkeyhash: "P2PKH",
+  scripthash: "P2SH",
+  multisig: "Bare multisig",
+  nulldata: "OP_RETURN data carrier",
+  witness_v0_keyhash: "P2WPKH",
+  witness_v0_scripthash: "P2WSH",
+  witness_v1_taproot: "P2TR",
+  anchor: "Pay to anchor (P2A)",
+  witness_unknown: "A witness program of an unknown version",
+  nonstandard: "None of the above"
+};
+var ScriptTypeEnum = builder.enumType("ScriptType", {
+  description: "Bitcoin Core's script types (the `type` of a scriptPubKey), upper-cased.",
+  values: Object.fromEntries(
+    Object.entries(SCRIPT_TYPES).map(([core, description]) => [
+      core.toUpperCase(),
+      { value: core, description }
+    ])
+  )
+});
+var ScriptPubKey = builder.objectRef("ScriptPubKey").implement({
+  description: "An output's locking script, decoded as Core's scriptPubKey object.",
+  fields: (t) => {
+    const decoded = /* @__PURE__ */ new WeakMap();
+    const json = (s) => {
+      let d = decoded.get(s);
+      if (!d) {
+        d = scriptPubKeyToJson(s.script, s.network);
+        decoded.set(s, d);
+      }
+      return d;
+    };
+    return {
+      asm: t.string({ resolve: (s) => json(s).asm }),
+      hex: t.field({ type: "Hex", resolve: (s) => json(s).hex }),
+      desc: t.string({
+        description: "Output descriptor with its checksum.",
+        resolve: (s) => json(s).desc
+      }),
+      type: t.field({ type: ScriptTypeEnum, resolve: (s) => json(s).type }),
+      address: t.string({
+        nullable: true,
+        description: "For the network asked about; null where the script has no address (bare pubkey, OP_RETURN\u2026).",
+        resolve: (s) => json(s).address ?? null
+      })
+    };
+  }
+});
+var ScriptSig = builder.objectRef("ScriptSig").implement({
+  description: "An input's unlocking script.",
+  fields: (t) => ({
+    asm: t.string({
+      description: "As Core prints it, signature hash types decoded ([ALL], [NONE|ANYONECANPAY]\u2026).",
+      resolve: (s) => scriptToAsm(s, { sighashDecode: true })
+    }),
+    hex: t.field({ type: "Hex", resolve: (s) => toHex(s) })
+  })
+});
+
+// src/graphql/types/tx-io.ts
+var SpentOutput = builder.objectRef("SpentOutput").implement({
+  description: "The output an input spends, from the node's undo data.",
+  fields: (t) => ({
+    generated: t.boolean({
+      description: "Created by a coinbase.",
+      resolve: (p) => p.prevout.coinbase
+    }),
+    height: t.int({ resolve: (p) => p.prevout.height }),
+    value: t.field({ type: Amount, resolve: (p) => p.prevout.valueSats }),
+    scriptPubKey: t.field({
+      type: ScriptPubKey,
+      resolve: (p) => ({ script: p.prevout.scriptPubKey, network: p.network })
+    })
+  })
+});
+var TxIn = builder.objectRef("TxInput").implement({
+  description: "A transaction input.",
+  fields: (t) => ({
+    index: t.int({ resolve: (i) => i.index }),
+    coinbase: t.field({
+      type: "Hex",
+      nullable: true,
+      description: "The coinbase script, for a coinbase input (then txid, vout and scriptSig are null).",
+      resolve: (i) => i.coinbase ? toHex(i.input.scriptSig) : null
+    }),
+    txid: t.field({
+      type: "TxId",
+      nullable: true,
+      resolve: (i) => i.coinbase ? null : i.input.prevTxid
+    }),
+    vout: t.int({ nullable: true, resolve: (i) => i.coinbase ? null : i.input.vout }),
+    scriptSig: t.field({
+      type: ScriptSig,
+      nullable: true,
+      resolve: (i) => i.coinbase ? null : i.input.scriptSig
+    }),
+    witness: t.field({ type: ["Hex"], resolve: (i) => i.input.witness.map(toHex) }),
+    sequence: t.field({
+      type: "UInt32",
+      description: "nSequence.",
+      resolve: (i) => i.input.sequence
+    }),
+    prevout: t.field({
+      type: SpentOutput,
+      nullable: true,
+      description: "Known for mined, non-coinbase transactions (the node's undo data).",
+      resolve: (i) => i.prevout ? { prevout: i.prevout, network: i.network } : null
+    })
+  })
+});
+var TxOut = builder.objectRef("TxOutput").implement({
+  description: "A transaction output.",
+  fields: (t) => ({
+    n: t.int({ resolve: (o) => o.n }),
+    value: t.field({ type: Amount, resolve: (o) => o.output.value }),
+    scriptPubKey: t.field({
+      type: ScriptPubKey,
+      resolve: (o) => ({ script: o.output.scriptPubKey, network: o.network })
+    })
+  })
+});
+
+// src/graphql/types/transaction.ts
+var TransactionStatus = builder.enumType("TransactionStatus", {
+  values: {
+    MEMPOOL: { description: "Unconfirmed: in the node's mempool." },
+    CONFIRMED: { description: "Mined in a block of the active chain." },
+    UNKNOWN: { description: "Decoded from bytes the caller holds: no chain position is known." }
+  }
+});
+var TransactionRef = builder.objectRef("Transaction").implement({
+  description: "A Bitcoin transaction, decoded by blockgate's Core-compatible codec.",
+  fields: (t) => ({
+    txid: t.field({ type: "TxId", resolve: (m) => m.tx.txid }),
+    hash: t.field({
+      type: "TxId",
+      description: "The witness txid (wtxid); equals txid without witness.",
+      resolve: (m) => m.tx.wtxid
+    }),
+    version: t.field({
+      type: "UInt32",
+      description: "nVersion, unsigned as Core prints it.",
+      resolve: (m) => m.tx.version >>> 0
+    }),
+    size: t.int({ resolve: (m) => m.tx.size }),
+    vsize: t.int({ resolve: (m) => m.tx.vsize }),
+    weight: t.int({ resolve: (m) => m.tx.weight }),
+    locktime: t.field({ type: "UInt32", description: "nLockTime.", resolve: (m) => m.tx.locktime }),
+    inputs: t.field({
+      type: [TxIn],
+      resolve: (m) => m.tx.inputs.map((input, index) => ({
+        input,
+        index,
+        coinbase: m.tx.isCoinbase,
+        network: m.network,
+        prevout: m.prevouts?.[index]
+      }))
+    }),
+    outputs: t.field({
+      type: [TxOut],
+      resolve: (m) => m.tx.outputs.map((output, n) => ({ output, n, network: m.network }))
+    }),
+    fee: t.field({
+      type: Amount,
+      nullable: true,
+      description: "Inputs minus outputs, when every spent output is known; null for coinbases and mempool transactions.",
+      resolve: (m) => {
+        if (m.tx.isCoinbase || !m.prevouts || m.prevouts.some((p) => p === void 0)) return null;
+        const spent = m.prevouts.reduce((sum, p) => sum + p.valueSats, 0n);
+        return spent - m.tx.outputs.reduce((sum, o) => sum + o.value, 0n);
+      }
+    }),
+    status: t.field({
+      type: TransactionStatus,
+      resolve: (m) => m.origin === "DECODED" ? "UNKNOWN" : m.block ? "CONFIRMED" : "MEMPOOL"
+    }),
+    confirmations: t.int({ nullable: true, resolve: (m) => m.block?.confirmations ?? null }),
+    blockhash: t.field({
+      type: "BlockHash",
+      nullable: true,
+      resolve: (m) => m.block?.hash ?? null
+    }),
+    blocktime: t.int({
+      nullable: true,
+      description: "Unix seconds.",
+      resolve: (m) => m.block?.blocktime ?? null
+    }),
+    time: t.int({
+      nullable: true,
+      description: "Unix seconds.",
+      resolve: (m) => m.block?.time ?? null
+    }),
+    hex: t.field({
+      type: "Hex",
+      description: "The exact serialized bytes.",
+      resolve: (m) => m.tx.hex
+    })
+  })
+});
+
+// src/graphql/types/transaction-queries.ts
+var TransactionSource = builder.enumType("TransactionSource", {
+  description: "Which backend answers a transaction look-up, and so its price.",
+  values: {
+    FULL_NODE: { description: "Bitcoin Core (getrawtransaction's price). The default." },
+    ELECTRUM: { description: "An Electrum server (blockchain.transaction.get's price)." }
+  }
+});
+var BY_SOURCE = {
+  arg: "source",
+  methods: { FULL_NODE: "getrawtransaction", ELECTRUM: "blockchain.transaction.get" }
+};
+var loaderFor = (ctx, source) => source === "ELECTRUM" ? ctx.electrumTransactions : ctx.nodeTransactions;
+var notFound = (txid) => codedError("NOT_FOUND", `No such mempool or blockchain transaction: ${txid}`, { txid });
+async function transactionByTxid(ctx, txid, source = "FULL_NODE") {
+  const found = await loaderFor(ctx, source).load(txid);
+  if (found instanceof Error) throw found;
+  if (found === null) throw notFound(txid);
+  return found;
+}
+builder.queryFields((t) => ({
+  transaction: t.field({
+    type: TransactionRef,
+    nullable: true,
+    description: "A transaction by id (mempool included), from the full node or an Electrum server, priced as that source's look-up. A missing transaction is null with a NOT_FOUND error at its path.",
+    args: {
+      txid: t.arg({ type: "TxId", required: true }),
+      source: t.arg({ type: TransactionSource, defaultValue: "FULL_NODE" })
+    },
+    extensions: {
+      cost: { method: "getrawtransaction", methodByArg: BY_SOURCE }
+    },
+    resolve: (_root, { txid, source }, ctx) => transactionByTxid(ctx, txid, source)
+  }),
+  transactions: t.field({
+    type: [TransactionRef],
+    nullable: { list: false, items: true },
+    description: "Several transactions in one request, deduplicated: JSON-RPC batches to the node, or requests pipelined to Electrum. Each is priced as the source's look-up; missing ones are null with an error at their index.",
+    args: {
+      txids: t.arg({ type: ["TxId"], required: true }),
+      source: t.arg({ type: TransactionSource, defaultValue: "FULL_NODE" })
+    },
+    extensions: {
+      cost: {
+        method: "getrawtransaction",
+        listArg: "txids",
+        methodByArg: BY_SOURCE
+      }
+    },
+    resolve: async (_root, { txids, source }, ctx) => {
+      const found = await loaderFor(ctx, source).loadMany(txids);
+      return found.map((f, i) => f === null ? notFound(txids[i]) : f);
+    }
+  }),
+  decodeTransaction: t.field({
+    type: TransactionRef,
+    description: "Decodes a raw transaction you hold, locally (as Core's decoderawtransaction). Free.",
+    args: {
+      hex: t.arg({ type: "Hex", required: true }),
+      network: t.arg({
+        type: NetworkEnum,
+        description: "For addresses; the route's network by default."
+      })
+    },
+    resolve: (_root, { hex, network }, ctx) => {
+      try {
+        const tx = parseTransaction(Buffer.from(hex, "hex"));
+        return {
+          tx,
+          network: network ?? ctx.network,
+          origin: "DECODED",
+          block: null,
+          prevouts: null
+        };
+      } catch (err) {
+        if (err instanceof DecodeError) throw codedError("BAD_USER_INPUT", "TX decode failed");
+        throw err;
+      }
+    }
+  })
+}));
+
+// src/graphql/types/block.ts
+import { defaultMergedResolver } from "@graphql-tools/delegate";
+
+// src/graphql/types/indexer-inputs.ts
+import {
+  getNullableType as getNullableType2,
+  isEnumType,
+  isInputObjectType,
+  isListType as isListType2,
+  isNonNullType,
+  isScalarType
+} from "graphql";
+var schema = indexerSchema();
+var refs = /* @__PURE__ */ new Map();
+for (const type of Object.values(schema.getTypeMap())) {
+  if (type.name.startsWith("__")) continue;
+  if (isEnumType(type)) {
+    refs.set(
+      type.name,
+      builder.enumType(type.name, {
+        ...type.description ? { description: type.description } : {},
+        values: Object.fromEntries(
+          type.getValues().map((v) => [
+            v.name,
+            { value: v.name, ...v.description ? { description: v.description } : {} }
+          ])
+        )
+      })
+    );
+  } else if (isInputObjectType(type)) {
+    refs.set(type.name, builder.inputRef(type.name));
+  }
+}
+function pothosInput(type) {
+  const named = (t) => {
+    if (isScalarType(t)) return t.name;
+    const ref = refs.get(t.name);
+    if (!ref) throw new Error(`indexer input type ${String(t)} has no counterpart`);
+    return ref;
+  };
+  const nullable = getNullableType2(type);
+  if (isListType2(nullable)) {
+    const item = nullable.ofType;
+    if (isListType2(getNullableType2(item))) throw new Error("nested lists are not mirrored");
+    return {
+      type: [named(getNullableType2(item))],
+      required: { list: isNonNullType(type), items: isNonNullType(item) }
+    };
+  }
+  return { type: named(nullable), required: isNonNullType(type) };
+}
+var describe = (d) => d ? { description: d } : {};
+for (const type of Object.values(schema.getTypeMap())) {
+  if (!isInputObjectType(type) || type.name.startsWith("__")) continue;
+  const ref = refs.get(type.name);
+  ref.implement({
+    ...describe(type.description),
+    fields: (t) => Object.fromEntries(
+      Object.values(type.getFields()).map((f) => [
+        f.name,
+        t.field({ ...pothosInput(f.type), ...describe(f.description) })
+      ])
+    )
+  });
+}
+function indexerArgs(arg, of) {
+  const [typeName, fieldName] = of.split(".");
+  const owner = schema.getType(typeName);
+  const field = owner && "getFields" in owner && !isInputObjectType(owner) ? owner.getFields()[fieldName] : void 0;
+  if (!field) throw new Error(`the indexer schema has no field ${of}`);
+  return Object.fromEntries(
+    field.args.map((a) => [
+      a.name,
+      arg({ ...pothosInput(a.type), ...describe(a.description) })
+    ])
+  );
+}
+
+// src/graphql/types/block.ts
+function column() {
+  return (row, args, ctx, info) => defaultMergedResolver(row, args, ctx, info);
+}
+var BlockRef = builder.objectRef("Block");
+var BlockTransactionRef = builder.objectRef("BlockTransaction");
+BlockRef.implement({
+  description: "A block as the indexer keeps it (the graph backend's `block` table; columns under its names).",
+  fields: (t) => ({
+    hash: t.field({ type: "BlockHash", resolve: column() }),
+    height: t.int({ resolve: column() }),
+    timestamp: t.int({
+      description: "Unix seconds (the header's time).",
+      resolve: column()
+    }),
+    transaction_count: t.int({ resolve: column() }),
+    size_bytes: t.int({ resolve: column() }),
+    transactions: t.field({
+      type: [BlockTransactionRef],
+      description: "The block's transactions, in block order unless ordered. Arguments as the indexer takes them.",
+      args: indexerArgs(t.arg, "block.transactions"),
+      resolve: column()
+    })
+  })
+});
+BlockTransactionRef.implement({
+  description: "A transaction as the indexer lists it in its block (`block_transaction`).",
+  fields: (t) => ({
+    hash: t.field({ type: "TxId", description: "The txid.", resolve: column() }),
+    size_bytes: t.int({ resolve: column() }),
+    input_count: t.int({ resolve: column() }),
+    output_count: t.int({ resolve: column() }),
+    transaction: t.field({
+      type: TransactionRef,
+      nullable: true,
+      description: "The full transaction, from the full node: looked up in JSON-RPC batches with every other transaction of the request, each priced as getrawtransaction (times the sizes of the lists around it).",
+      extensions: { cost: { method: "getrawtransaction" } },
+      resolve: (row, _args, ctx, info) => {
+        const site = sitePath(info.path);
+        const left = ctx.state.joinBudget.get(site) ?? 0;
+        if (left <= 0) {
+          throw codedError(
+            "LIMIT_EXCEEDED",
+            `${site}: more rows than this join was priced for; give the lists around it a limit`
+          );
+        }
+        ctx.state.joinBudget.set(site, left - 1);
+        return transactionByTxid(ctx, row[joinKey("hash")]);
+      }
+    })
+  })
+});
+builder.objectField(
+  TransactionRef,
+  "block",
+  (t) => t.field({
+    type: BlockRef,
+    nullable: true,
+    description: "The block that mined it, from the indexer (block_by_pk): deduplicated and batched per request, priced as an indexer query for each distinct block. Null in the mempool and for decoded transactions.",
+    extensions: { indexer: { rootField: "block_by_pk" } },
+    resolve: async (tx, _args, ctx, info) => {
+      if (!tx.block) return null;
+      const site = sitePath(info.path);
+      let loader = ctx.blocksBySite.get(site);
+      if (!loader) {
+        loader = blockLoader(ctx, info);
+        ctx.blocksBySite.set(site, loader);
+      }
+      try {
+        return await loader.load(tx.block.hash);
+      } catch (err) {
+        throw atThisField(err);
+      }
+    }
+  })
+);
+builder.queryFields((t) => ({
+  block: t.field({
+    type: [BlockRef],
+    nullable: true,
+    description: "Blocks from the indexer, delegated to its `block` field with `where`, `limit`, `offset` and `order_by` as given (Hasura's semantics). Priced as a graph query: base + complexity. Null, with an error, when the indexer fails.",
+    args: indexerArgs(t.arg, "query_root.block"),
+    extensions: { indexer: { rootField: "block" } },
+    resolve: async (_root, args, ctx, info) => await delegateToIndexer(ctx, info, "block", args)
+  }),
+  block_by_pk: t.field({
+    type: BlockRef,
+    nullable: true,
+    description: "A block by hash from the indexer (its `block_by_pk`); null when there is none. Priced as a graph query.",
+    args: indexerArgs(t.arg, "query_root.block_by_pk"),
+    extensions: { indexer: { rootField: "block_by_pk" } },
+    resolve: async (_root, args, ctx, info) => await delegateToIndexer(ctx, info, "block_by_pk", args)
+  })
+}));
+
+// src/graphql/schema.ts
+var gatewaySchema = builder.toSchema();
+
+// src/graphql/yoga.ts
+var YOGA_PATH = "/graphql";
+function createGatewayYoga(config) {
+  return createYoga({
+    schema: gatewaySchema,
+    graphqlEndpoint: YOGA_PATH,
+    // Served from the package, not a CDN: GraphiQL works offline, with the token's path applied.
+    renderGraphiQL,
+    graphiql: (_request, ctx) => ({
+      endpoint: ctx.publicPath,
+      title: `blockgate \u2014 ${ctx.network}`,
+      defaultQuery: DEFAULT_QUERY
+    }),
+    landingPage: false,
+    batching: false,
+    logging: false,
+    maskedErrors: { maskError },
+    plugins: [
+      EnvelopArmorPlugin({
+        maxTokens: { n: config.graphql.tokensMax },
+        maxDepth: { n: config.graphql.depthMax, ignoreIntrospection: true },
+        maxAliases: { n: config.graphql.aliasesMax },
+        maxDirectives: { n: 50 },
+        costLimit: { enabled: false },
+        // our cost plugin prices and limits by credits instead
+        blockFieldSuggestion: { enabled: false }
+        // the schema is public (introspection is on)
+      }),
+      errorCodesPlugin(),
+      costPlugin()
+    ]
+  });
+}
+var DEFAULT_QUERY = `# blockgate: one GraphQL API over Bitcoin. Try it:
+query FirstPayment {
+  transaction(txid: "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16") {
+    txid
+    status
+    confirmations
+    outputs { n value { btc sats } scriptPubKey { type address } }
+  }
+  account { available }
+}
+`;
+
+// src/graphql/route.ts
+var yogas = /* @__PURE__ */ new WeakMap();
+function gatewayYoga(app) {
+  let yoga = yogas.get(app);
+  if (!yoga) {
+    yoga = createGatewayYoga(app.config);
+    yogas.set(app, yoga);
+  }
+  return yoga;
+}
+async function executeGraphQL(call) {
+  const { app, req } = call;
+  const yoga = gatewayYoga(app);
+  const url = new URL(req.url ?? "/", "http://gateway");
+  const state = {
+    meter: { calls: /* @__PURE__ */ new Map(), graph: { answered: 0, complexity: 0 } },
+    wantsPrevouts: false,
+    graphSites: /* @__PURE__ */ new Map(),
+    joinBudget: /* @__PURE__ */ new Map(),
+    audited: false,
+    creditHeaders: {}
+  };
+  const context = {
+    app,
+    owner: call.owner,
+    network: call.network,
+    requestId: call.requestId,
+    startedAt: call.startedAt,
+    publicPath: call.publicPath,
+    backendSegment: call.backendSegment,
+    dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
+    state,
+    nodeTransactions: nodeTransactionLoader(
+      app,
+      call.network,
+      state.meter,
+      () => state.wantsPrevouts
+    ),
+    electrumTransactions: electrumTransactionLoader(app, call.network, state.meter),
+    blocksBySite: /* @__PURE__ */ new Map()
+  };
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) headers.set(name, value.join(", "));
+  }
+  const method = req.method ?? "GET";
+  const response = await yoga.fetch(
+    new Request(`http://gateway${YOGA_PATH}${url.search}`, {
+      method,
+      headers,
+      ...method === "GET" || method === "HEAD" ? {} : { body: call.body }
+    }),
+    context
+  );
+  if (!state.audited && !(response.headers.get("content-type") ?? "").startsWith("text/html")) {
+    await insertAudit(
+      app.db,
+      graphqlAudit(context, "rejected", {
+        errorCode: response.status >= 400 ? `HTTP_${response.status}` : null,
+        httpStatus: response.status,
+        estimatedCc: 0,
+        chargedCc: 0
+      })
+    );
+  }
+  const out = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "content-length") out[name] = value;
+  });
+  return {
+    status: response.status,
+    body: null,
+    raw: new Uint8Array(await response.arrayBuffer()),
+    headers: { ...out, ...state.creditHeaders }
+  };
+}
+function handleGateway(ctx, body, req) {
+  return executeGraphQL({
+    app: ctx.app,
+    owner: ctx.owner,
+    network: ctx.network,
+    requestId: ctx.requestId,
+    startedAt: ctx.startedAt,
+    publicPath: new URL(req.url ?? "/", "http://gateway").pathname,
+    backendSegment: ctx.backendSegment,
+    req,
+    body
+  });
+}
+export {
+  executeGraphQL,
+  gatewayYoga,
+  handleGateway
+};

@@ -1,0 +1,76 @@
+// Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
+import {
+  ConfigError,
+  helpText,
+  loadConfig,
+  openDatabase,
+  readAdminFile,
+  runDbCommand
+} from "./chunks/chunk-J5QHMN5G.js";
+import "./chunks/chunk-P3S44CL4.js";
+import "./chunks/chunk-ONEYUPT7.js";
+
+// src/cli/main.ts
+async function cli(argv) {
+  const [command] = argv;
+  if (!command || command === "help" || command === "--help" || command === "-h") {
+    process.stdout.write(`${helpText()}
+`);
+    return command ? 0 : 2;
+  }
+  if (command === "serve") {
+    await import("./main.js");
+    return -1;
+  }
+  if (command === "decode") {
+    const { runDecode } = await import("./chunks/decode-ATQMGUKL.js");
+    return print(runDecode(argv.slice(1)));
+  }
+  const config = loadConfig(process.env.BLOCKGATE_CONFIG);
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    const admin = readAdminFile(config);
+    if (admin) {
+      const forwarded = await forward(admin.url, admin.secret, argv);
+      if (forwarded) return print(forwarded);
+    }
+  }
+  const db = await openDatabase({
+    databaseUrl,
+    pgliteDir: config.database.pgliteDir,
+    poolSize: 2
+  });
+  try {
+    return print(await runDbCommand(db, argv, config));
+  } finally {
+    await db.close();
+  }
+}
+async function forward(url, secret, argv) {
+  try {
+    const res = await fetch(`${url}/admin/cli`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ argv })
+    });
+    if (res.status !== 200) return null;
+    return await res.json();
+  } catch {
+    return null;
+  }
+}
+function print(out) {
+  (out.code === 0 ? process.stdout : process.stderr).write(`${out.text}
+`);
+  return out.code;
+}
+cli(process.argv.slice(2)).then((code) => {
+  if (code >= 0) process.exitCode = code;
+}).catch((err) => {
+  process.stderr.write(
+    err instanceof ConfigError ? `${err.message}
+` : `blockgate: ${err.message}
+`
+  );
+  process.exitCode = 1;
+});

@@ -1,0 +1,3460 @@
+// Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
+import {
+  ConfigError,
+  adminAuthorized,
+  auditCsv,
+  authenticate,
+  issueToken,
+  loadConfig,
+  openDatabase,
+  runDbCommand,
+  tokenHint,
+  usageCsv,
+  writeAdminFile
+} from "./chunks/chunk-J5QHMN5G.js";
+import {
+  BAD_REQUEST,
+  DAEMON_ERROR,
+  TRANSACTION_GET,
+  bindArgs,
+  checkGraphLimits,
+  checkGraphQuery,
+  checkTransactionGet,
+  creditHeaders,
+  decodedTx,
+  electrumScripthash,
+  electrumTransaction,
+  gatewayError,
+  graphComplexity,
+  graphPrice,
+  hash32Hex,
+  hasuraError,
+  httpStatusOf,
+  indexerSchema,
+  isPyBool,
+  isUnspendable,
+  jsonRpcCodeOf,
+  priceOf,
+  pyBoolValue,
+  pyJsonDumps,
+  pyStr,
+  pyStrRepr,
+  pyThousands,
+  readTxHex,
+  txHashError
+} from "./chunks/chunk-KPMZOQSG.js";
+import {
+  LedgerError,
+  auditRecord,
+  createAccount,
+  cycleAt,
+  cycleContaining,
+  findAccount,
+  grantCredits,
+  insertAudit,
+  projectPath,
+  reserve,
+  settle,
+  voidStaleHolds
+} from "./chunks/chunk-P3S44CL4.js";
+import {
+  isJsonNumber,
+  isJsonObject,
+  jsonInteger,
+  jsonNumber,
+  loadPrevoutsFile,
+  parseBlock,
+  parseJson,
+  parseTransaction,
+  readBlockRecords,
+  stringifyJson,
+  toHex,
+  txToUniv
+} from "./chunks/chunk-RQ2HK2QQ.js";
+import "./chunks/chunk-ONEYUPT7.js";
+
+// src/cache/node-tip.ts
+var NodeTip = class {
+  constructor(pool, ttlMs) {
+    this.pool = pool;
+    this.ttlMs = ttlMs;
+  }
+  pool;
+  ttlMs;
+  height = null;
+  at = 0;
+  inflight = null;
+  async current() {
+    if (this.height !== null && Date.now() - this.at < this.ttlMs) return this.height;
+    this.inflight ??= this.pool.batch([{ method: "getblockcount", params: [] }]).then((out) => {
+      this.inflight = null;
+      const answer2 = out.ok ? out.answers[0] : void 0;
+      const height = answer2 && "result" in answer2 ? jsonInteger(answer2.result) : void 0;
+      if (height === void 0) return null;
+      this.height = height;
+      this.at = Date.now();
+      return height;
+    });
+    return this.inflight;
+  }
+  /** A height learned on the side (a node answer that implies the tip), kept if newer. */
+  note(height) {
+    if (this.height === null || height >= this.height) {
+      this.height = height;
+      this.at = Date.now();
+    }
+  }
+};
+
+// src/cache/tx-cache.ts
+var ENTRY_OVERHEAD_BYTES = 200;
+var TxCache = class {
+  constructor(bytesMax) {
+    this.bytesMax = bytesMax;
+  }
+  bytesMax;
+  entries = /* @__PURE__ */ new Map();
+  size = 0;
+  stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
+  get(network, txid) {
+    const key = `${network}:${txid}`;
+    const entry = this.entries.get(key);
+    if (!entry) {
+      this.stats.misses += 1;
+      return void 0;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.stats.hits += 1;
+    return entry;
+  }
+  has(network, txid) {
+    return this.entries.has(`${network}:${txid}`);
+  }
+  set(network, txid, entry) {
+    const cost = costOf(entry);
+    if (cost > this.bytesMax) return;
+    const key = `${network}:${txid}`;
+    this.delete(key);
+    this.entries.set(key, entry);
+    this.size += cost;
+    for (const [oldest, old] of this.entries) {
+      if (this.size <= this.bytesMax) break;
+      this.delete(oldest, old);
+      this.stats.evictions += 1;
+    }
+    this.updateStats();
+  }
+  /** Drops an entry that can no longer be trusted (its block is above the tip). */
+  evict(network, txid) {
+    this.delete(`${network}:${txid}`);
+    this.updateStats();
+  }
+  delete(key, entry = this.entries.get(key)) {
+    if (!entry) return;
+    this.entries.delete(key);
+    this.size -= costOf(entry);
+  }
+  updateStats() {
+    this.stats.entries = this.entries.size;
+    this.stats.bytes = this.size;
+  }
+};
+function costOf(entry) {
+  return entry.bytes.length + ENTRY_OVERHEAD_BYTES;
+}
+
+// src/http/metrics.ts
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+var Metrics = class {
+  registry = new Registry();
+  requests = new Counter({
+    name: "blockgate_http_requests_total",
+    help: "HTTP requests answered, by route kind and status.",
+    labelNames: ["route", "network", "status"],
+    registers: [this.registry]
+  });
+  latency = new Histogram({
+    name: "blockgate_http_request_duration_seconds",
+    help: "Time to answer, by route kind.",
+    labelNames: ["route"],
+    buckets: [5e-3, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry]
+  });
+  credits = new Counter({
+    name: "blockgate_credits_charged_total",
+    help: "Credits (CC) charged, by route kind and network.",
+    labelNames: ["route", "network"],
+    registers: [this.registry]
+  });
+  ledgerFailures = new Counter({
+    name: "blockgate_ledger_failures_total",
+    help: "Ledger operations that failed (the request got a 500 and was not answered with data).",
+    registers: [this.registry]
+  });
+  upstreamLatency = new Histogram({
+    name: "blockgate_upstream_request_duration_seconds",
+    help: "Upstream round trips, by backend, network, upstream and outcome.",
+    labelNames: ["backend", "network", "upstream", "outcome"],
+    buckets: [1e-3, 5e-3, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry]
+  });
+  upstreamUp = new Gauge({
+    name: "blockgate_upstream_up",
+    help: "1 when the upstream's last round trip succeeded, 0 when it failed.",
+    labelNames: ["backend", "network", "upstream"],
+    registers: [this.registry]
+  });
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: "blockgate_" });
+  }
+  /** One upstream round trip, for latency and health. */
+  upstream(backend, network, upstream, ok, seconds) {
+    this.upstreamLatency.observe(
+      { backend, network, upstream, outcome: ok ? "ok" : "failed" },
+      seconds
+    );
+    this.upstreamUp.set({ backend, network, upstream }, ok ? 1 : 0);
+  }
+};
+
+// src/http/server.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { createServer } from "node:http";
+
+// src/dashboard/routes.ts
+import { randomUUID } from "node:crypto";
+
+// src/graphql/load.ts
+var unifiedApi = () => import("./chunks/route-72CEM7EL.js");
+function warmUnifiedApi(app) {
+  unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
+}
+
+// src/http/body.ts
+var BodyTooLarge = class extends Error {
+};
+async function readBody(req, bytesMax) {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > bytesMax) throw new BodyTooLarge();
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > bytesMax) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+// src/http/reply.ts
+function sendJson(res, reply3) {
+  if (reply3.raw) {
+    res.writeHead(reply3.status, { "content-length": reply3.raw.byteLength, ...reply3.headers });
+    res.end(reply3.raw);
+    return;
+  }
+  const text = stringifyJson(reply3.body);
+  res.writeHead(reply3.status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...reply3.headers
+  });
+  res.end(text);
+}
+function jsonRpcFailure(error, id = null) {
+  return {
+    status: httpStatusOf(error.code),
+    body: {
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: jsonRpcCodeOf(error.code),
+        message: error.message,
+        data: { code: error.code, ...error.data }
+      }
+    }
+  };
+}
+function plainFailure(error) {
+  return {
+    status: httpStatusOf(error.code),
+    body: { error: { code: error.code, message: error.message, ...error.data } }
+  };
+}
+function graphqlFailure(error) {
+  return {
+    status: httpStatusOf(error.code),
+    body: { errors: [{ message: error.message, extensions: { code: error.code, ...error.data } }] }
+  };
+}
+
+// src/dashboard/assets.ts
+import { readFile } from "node:fs/promises";
+var bundle;
+function dashboardScript() {
+  bundle ??= true ? readFile(projectPath("dist", "dashboard.js"), "utf8") : bundleFromSources();
+  return bundle;
+}
+var DASHBOARD_CSS = `
+:root { font-family: system-ui, sans-serif; color: #1d2330; background: #f5f6f8; }
+body { margin: 0; }
+header { display: flex; align-items: center; gap: 1rem; padding: .75rem 1.5rem; background: #1d2330; color: #fff; }
+header h1 { font-size: 1.1rem; margin: 0; }
+header .account { flex: 1; opacity: .8; }
+main { max-width: 1100px; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+section { margin: 1.25rem 0; }
+h2 { font-size: .95rem; text-transform: uppercase; letter-spacing: .04em; color: #5a6275; display: inline-block; margin: 0 .5rem .5rem 0; }
+.cards { display: grid; grid-template-columns: repeat(3, 1fr); gap: 1rem; }
+.card { background: #fff; border-radius: 8px; padding: .75rem 1rem; box-shadow: 0 1px 2px #0001; }
+.card p { font-size: 1.4rem; margin: .25rem 0 0; font-variant-numeric: tabular-nums; }
+table { width: 100%; border-collapse: collapse; background: #fff; border-radius: 8px; overflow: hidden; box-shadow: 0 1px 2px #0001; }
+th, td { text-align: left; padding: .4rem .75rem; border-bottom: 1px solid #eceef2; font-size: .9rem; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.empty { color: #8a91a3; text-align: center; }
+svg { width: 100%; height: 160px; background: #fff; border-radius: 8px; box-shadow: 0 1px 2px #0001; }
+svg rect { fill: #f7931a; }
+svg text { font-size: 9px; fill: #8a91a3; }
+form.signin { max-width: 420px; margin: 15vh auto; background: #fff; padding: 1.5rem; border-radius: 8px; box-shadow: 0 1px 3px #0002; }
+form.signin input { width: 100%; box-sizing: border-box; padding: .5rem; font-family: monospace; margin: .5rem 0 1rem; }
+.error { color: #b42318; }
+button { cursor: pointer; }
+`;
+
+// src/dashboard/sessions.ts
+import { createHash, randomBytes } from "node:crypto";
+var SESSION_COOKIE = "bg_session";
+var hash = (value) => createHash("sha256").update(value, "utf8").digest();
+async function createSession(db, owner, ttlMs) {
+  const value = randomBytes(32).toString("base64url");
+  await db.query(
+    `INSERT INTO dashboard_sessions(hash, account_id, token_id, expires_at)
+     VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))`,
+    [hash(value), owner.accountId, owner.tokenId, ttlMs]
+  );
+  return value;
+}
+async function sessionOwner(db, value) {
+  if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) return null;
+  const { rows } = await db.query(
+    `SELECT s.account_id, s.token_id, t.hint FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
+     WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL`,
+    [hash(value)]
+  );
+  const row = rows[0];
+  return row ? { accountId: row.account_id, tokenId: row.token_id, hint: row.hint } : null;
+}
+async function endSession(db, value) {
+  if (value) await db.query("DELETE FROM dashboard_sessions WHERE hash = $1", [hash(value)]);
+}
+function readCookie(header, name) {
+  for (const part of (header ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return v.join("=");
+  }
+  return void 0;
+}
+
+// src/dashboard/routes.ts
+var SECURITY_HEADERS = {
+  // Everything is served by the gateway itself: no CDN, no inline script, no framing.
+  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-store"
+};
+function send(res, status, type, body, headers = {}) {
+  res.writeHead(status, {
+    "content-type": type,
+    "content-length": Buffer.byteLength(body),
+    ...SECURITY_HEADERS,
+    ...headers
+  });
+  res.end(body);
+}
+var page = (title, body, script = false) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><link rel="stylesheet" href="/dashboard/style.css"></head>
+<body>${body}${script ? '<script type="module" src="/dashboard/app.js"></script>' : ""}</body></html>`;
+var signIn = (error) => page(
+  "blockgate \u2014 sign in",
+  `<form class="signin" method="post" action="/dashboard/session" autocomplete="off">
+<h1>blockgate usage</h1><p>Sign in with an access token. It is exchanged for a session cookie and never appears in a URL.</p>
+${error ? `<p class="error" data-testid="signin-error">${error}</p>` : ""}
+<label for="token">Access token</label><input id="token" name="token" type="password" required spellcheck="false">
+<button type="submit">Sign in</button></form>`
+);
+async function handleDashboard(app, req, res, rest) {
+  const path = rest.join("/");
+  const method = req.method ?? "GET";
+  const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
+  if (path === "style.css" && method === "GET")
+    return send(res, 200, "text/css; charset=utf-8", DASHBOARD_CSS);
+  if (path === "app.js" && method === "GET")
+    return send(res, 200, "text/javascript; charset=utf-8", await dashboardScript());
+  if (path === "session" && method === "POST") {
+    const form = new URLSearchParams(await readBody(req, 4096));
+    const owner2 = await authenticate(app.db, (form.get("token") ?? "").trim());
+    if (!owner2)
+      return send(
+        res,
+        401,
+        "text/html; charset=utf-8",
+        signIn("That token is unknown or revoked.")
+      );
+    const value = await createSession(app.db, owner2, app.config.dashboard.sessionTtlMs);
+    const maxAge = Math.floor(app.config.dashboard.sessionTtlMs / 1e3);
+    return send(res, 303, "text/plain", "", {
+      location: "/dashboard",
+      "set-cookie": `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=${maxAge}`
+    });
+  }
+  if (path === "logout" && method === "POST") {
+    await endSession(app.db, cookie);
+    return send(res, 303, "text/plain", "", {
+      location: "/dashboard",
+      "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`
+    });
+  }
+  const owner = await sessionOwner(app.db, cookie);
+  if (path === "" && method === "GET") {
+    return owner ? send(
+      res,
+      200,
+      "text/html; charset=utf-8",
+      page("blockgate \u2014 usage", '<main id="app">Loading\u2026</main>', true)
+    ) : send(res, 200, "text/html; charset=utf-8", signIn());
+  }
+  if (!owner) {
+    return sendJson(res, {
+      status: 401,
+      body: { errors: [{ message: "sign in first", extensions: { code: "UNAUTHENTICATED" } }] }
+    });
+  }
+  if (path === "graphql" && method === "POST") {
+    if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
+      return sendJson(res, {
+        status: 415,
+        body: {
+          errors: [{ message: "send application/json", extensions: { code: "BAD_USER_INPUT" } }]
+        }
+      });
+    }
+    const body = await readBody(req, app.config.server.bodyBytesMax);
+    return sendJson(
+      res,
+      await (await unifiedApi()).executeGraphQL({
+        app,
+        owner,
+        network: app.config.networks[0],
+        requestId: randomUUID(),
+        startedAt: Date.now(),
+        publicPath: "/dashboard/graphql",
+        backendSegment: "dashboard",
+        req,
+        body
+      })
+    );
+  }
+  if (path === "export.csv" && method === "GET") {
+    const account = await findAccount(app.db, owner.accountId);
+    if (!account) return send(res, 404, "text/plain", "no account");
+    const url = new URL(req.url ?? "/", "http://gateway");
+    const rule = app.config.billing.cycle;
+    const current = cycleContaining(account.createdAt, /* @__PURE__ */ new Date(), rule);
+    const index = url.searchParams.has("cycle") ? Number(url.searchParams.get("cycle")) : current.index;
+    if (!Number.isInteger(index) || index < 0 || index > current.index)
+      return send(res, 400, "text/plain", "no such cycle");
+    const cycle = cycleAt(account.createdAt, index, rule);
+    const kind = url.searchParams.get("kind") === "usage" ? "usage" : "audit";
+    const csv = kind === "usage" ? await usageCsv(app.db, account.id, cycle) : await auditCsv(app.db, account.id, cycle);
+    const name = `blockgate-${account.name}-${kind}-${cycle.start.toISOString().slice(0, 10)}.csv`;
+    return send(res, 200, "text/csv; charset=utf-8", csv, {
+      "content-disposition": `attachment; filename="${name}"`
+    });
+  }
+  return send(res, 404, "text/plain", "not found");
+}
+
+// src/jsonrpc/envelope.ts
+function parseRequestBody(body) {
+  let value;
+  try {
+    value = parseJson(body);
+  } catch {
+    return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
+  }
+  if (Array.isArray(value)) return { kind: "batch", items: value.map(parseRequestItem) };
+  if (isJsonObject(value)) return { kind: "single", item: parseRequestItem(value) };
+  return { kind: "fatal", error: { code: -32700, message: "Top-level object parse error" } };
+}
+function parseRequestItem(value) {
+  if (!isJsonObject(value)) {
+    return {
+      kind: "invalid",
+      id: null,
+      version: "1.0",
+      error: { code: -32600, message: "Invalid Request object" }
+    };
+  }
+  const id = "id" in value ? value.id : void 0;
+  let version = "1.0";
+  const invalid = (message) => ({
+    kind: "invalid",
+    id,
+    version,
+    error: { code: -32600, message }
+  });
+  const v = value.jsonrpc;
+  if (v !== void 0 && v !== null) {
+    if (typeof v !== "string") return invalid("jsonrpc field must be a string");
+    if (v === "2.0") version = "2.0";
+    else if (v !== "1.0") return invalid("JSON-RPC version not supported");
+  }
+  const method = value.method;
+  if (method === void 0 || method === null) return invalid("Missing method");
+  if (typeof method !== "string") return invalid("Method must be a string");
+  const params = value.params;
+  if (params === void 0 || params === null)
+    return { kind: "call", id, version, method, params: [] };
+  if (Array.isArray(params) || isJsonObject(params))
+    return { kind: "call", id, version, method, params };
+  return invalid("Params must be an array or object");
+}
+function replyObject(version, id, answer2) {
+  const reply3 = {};
+  if (version === "2.0") reply3.jsonrpc = "2.0";
+  const isError = "error" in answer2;
+  if (version === "1.0" || !isError) reply3.result = isError ? null : answer2.result;
+  if (version === "1.0" || isError) reply3.error = isError ? answer2.error : null;
+  if (id !== void 0) reply3.id = id;
+  return reply3;
+}
+function legacyErrorStatus(code) {
+  return code === -32600 ? 400 : code === -32601 ? 404 : 500;
+}
+
+// src/mirror/metering.ts
+async function reserveFor(ctx, estimate) {
+  const reservation = await reserve(ctx.app.db, ctx.owner.accountId, estimate);
+  if (reservation.ok) return reservation;
+  return {
+    ...reservation,
+    error: gatewayError(
+      "INSUFFICIENT_CREDITS",
+      `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
+      { data: { balance: reservation.available, required: reservation.required } }
+    )
+  };
+}
+
+// src/mirror/rpc-route.ts
+async function handleRpcMirror(ctx, body, protocol) {
+  const { app } = ctx;
+  const request = parseRequestBody(body);
+  if (request.kind === "fatal" || request.kind === "batch" && request.items.length > app.config.server.batchItemsMax) {
+    const error = request.kind === "fatal" ? request.error : {
+      code: -32600,
+      message: `Batch too large: at most ${app.config.server.batchItemsMax} requests`
+    };
+    await settle(app.db, ctx.owner.accountId, null, [
+      audit(ctx, "(invalid)", "rejected", String(error.code), 200, 0, 0)
+    ]);
+    return { status: 200, body: replyObject("2.0", null, { error }) };
+  }
+  const items = request.kind === "single" ? [request.item] : request.items;
+  if (items.length === 0) return { status: 200, body: [] };
+  const slots = items.map((item) => plan(ctx, item, protocol));
+  const calls = slots.flatMap((s) => s.kind === "call" ? [s.call] : []);
+  const estimate = calls.reduce((sum, c) => sum + c.price, 0);
+  const reservation = await reserveFor(ctx, estimate);
+  if (!reservation.ok) {
+    const { error } = reservation;
+    await settle(
+      app.db,
+      ctx.owner.accountId,
+      null,
+      slots.map(
+        (s) => s.kind === "call" ? audit(ctx, s.call.method, "insufficient_credits", error.code, 429, s.call.price, 0) : audit(ctx, s.method, s.outcome, String(s.error.code), 429, 0, 0)
+      )
+    );
+    const replies2 = slots.map(
+      (s) => s.kind === "call" ? replyObject(s.call.version, s.call.id, { error: toRpcError(error) }) : replyObject(s.version, s.id, { error: s.error })
+    );
+    return {
+      status: httpStatusOf(error.code),
+      body: request.kind === "single" ? replies2[0] : replies2,
+      headers: creditHeaders(estimate, 0, reservation.available)
+    };
+  }
+  const results = calls.length > 0 ? await protocol.execute(ctx, calls) : [];
+  const replies = [];
+  const records = [];
+  let single = 200;
+  let failure = null;
+  let resultIndex = 0;
+  for (const slot of slots) {
+    if (slot.kind === "reply") {
+      replies.push(replyObject(slot.version, slot.id, { error: slot.error }));
+      single = protocol.errorStatus(slot.version, slot.error.code);
+      records.push(audit(ctx, slot.method, slot.outcome, String(slot.error.code), single, 0, 0));
+      continue;
+    }
+    const c = slot.call;
+    const result = results[resultIndex++] ?? {
+      kind: "failure",
+      error: gatewayError("INTERNAL", "no answer")
+    };
+    if (result.kind === "failure") {
+      failure ??= result.error;
+      app.log.warn({ requestId: ctx.requestId, detail: result.error.detail }, result.error.message);
+      replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
+      single = httpStatusOf(result.error.code);
+      records.push(audit(ctx, c.method, "upstream_failure", result.error.code, single, c.price, 0));
+    } else if ("error" in result.answer) {
+      const { answer: answer2, upstream } = result;
+      replies.push(replyObject(c.version, c.id, answer2));
+      single = protocol.errorStatus(c.version, answer2.error.code);
+      records.push(
+        audit(
+          ctx,
+          c.method,
+          "upstream_error",
+          String(answer2.error.code),
+          single,
+          c.price,
+          c.price,
+          upstream
+        )
+      );
+    } else {
+      replies.push(replyObject(c.version, c.id, result.answer));
+      single = 200;
+      records.push(audit(ctx, c.method, "ok", null, 200, c.price, c.price, result.upstream));
+    }
+  }
+  const settled = await settle(app.db, ctx.owner.accountId, reservation.hold, records);
+  const allFailed = failure !== null && slots.every((s) => s.kind === "call") && results.every((r) => r.kind === "failure");
+  const batchStatus = allFailed ? httpStatusOf(failure.code) : 200;
+  return {
+    status: request.kind === "single" ? single : batchStatus,
+    body: request.kind === "single" ? replies[0] : replies,
+    headers: creditHeaders(estimate, settled.charged, settled.available)
+  };
+}
+function plan(ctx, item, protocol) {
+  if (item.kind === "invalid") {
+    return {
+      kind: "reply",
+      id: item.id,
+      version: item.version,
+      method: "(invalid)",
+      error: item.error,
+      outcome: "rejected"
+    };
+  }
+  const reply3 = (error, id = item.id) => ({
+    kind: "reply",
+    id,
+    version: item.version,
+    method: item.method.slice(0, 64),
+    error,
+    outcome: "rejected"
+  });
+  if (item.version === "2.0" && item.id === void 0) {
+    return reply3(
+      {
+        code: -32600,
+        message: "Notifications are not supported: every call is charged, so give it an id"
+      },
+      null
+    );
+  }
+  const check = Object.hasOwn(protocol.methods, item.method) ? protocol.methods[item.method] : void 0;
+  const price = priceOf(ctx.app.config, item.method, ctx.network);
+  if (!check || price === void 0) return reply3(protocol.unknownMethod(item.method));
+  const checked = check(item.params, ctx);
+  if (!checked.ok) return reply3(checked.error);
+  return {
+    kind: "call",
+    call: {
+      id: item.id,
+      version: item.version,
+      method: item.method,
+      params: checked.params,
+      price
+    }
+  };
+}
+function toRpcError(error) {
+  return {
+    code: jsonRpcCodeOf(error.code),
+    message: error.message,
+    data: { code: error.code, ...error.data }
+  };
+}
+function audit(ctx, method, outcome, errorCode, httpStatus, estimatedCc, chargedCc, upstream = null) {
+  return auditRecord(ctx, {
+    method,
+    outcome,
+    errorCode,
+    httpStatus,
+    estimatedCc,
+    chargedCc,
+    upstream
+  });
+}
+
+// src/mirror/electrum-route.ts
+var ELECTRUM = {
+  methods: { "blockchain.transaction.get": (params) => checkTransactionGet(params) },
+  unknownMethod: (method) => ({ code: -32601, message: `unknown method "${method}"` }),
+  errorStatus: () => 200,
+  execute: (ctx, calls) => Promise.all(
+    calls.map((c) => electrumTransaction(ctx, c.params[0], c.params[1] === true))
+  )
+};
+function handleElectrumRpc(ctx, body) {
+  return handleRpcMirror(ctx, body, ELECTRUM);
+}
+
+// src/graph/request.ts
+function parseGraphRequest(body) {
+  let parsed;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { ok: false, error: hasuraError("invalid json", "$", "invalid-json") };
+  }
+  const wrong = (expected, value, path) => ({
+    ok: false,
+    error: hasuraError(
+      `expected ${expected}, but encountered ${jsonKind(value)}`,
+      path,
+      "parse-failed"
+    )
+  });
+  const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(parsed)) return wrong("Object", parsed, "$");
+  const o = parsed;
+  if (o.query === void 0) {
+    return { ok: false, error: hasuraError('key "query" not found', "$", "parse-failed") };
+  }
+  if (typeof o.query !== "string") return wrong("String", o.query, "$.query");
+  if (o.variables != null && !isObject(o.variables)) {
+    return wrong("Object", o.variables, "$.variables");
+  }
+  if (o.operationName != null && typeof o.operationName !== "string") {
+    return wrong("String", o.operationName, "$.operationName");
+  }
+  return {
+    ok: true,
+    request: {
+      query: o.query,
+      variables: o.variables ?? {},
+      operationName: o.operationName ?? void 0
+    }
+  };
+}
+function jsonKind(v) {
+  if (v === null) return "Null";
+  if (Array.isArray(v)) return "Array";
+  switch (typeof v) {
+    case "string":
+      return "String";
+    case "number":
+      return "Number";
+    case "boolean":
+      return "Boolean";
+    default:
+      return "Object";
+  }
+}
+
+// src/mirror/graph-introspection.ts
+import { execute } from "graphql";
+function executeIntrospection(schema, query) {
+  const result = execute({
+    schema,
+    document: query.document,
+    variableValues: query.variableValues,
+    ...query.operation.name ? { operationName: query.operation.name.value } : {}
+  });
+  if ("then" in result) throw new Error("introspection resolved asynchronously");
+  return result.data;
+}
+
+// src/mirror/graph-route.ts
+async function handleGraphQuery(ctx, body) {
+  const { app } = ctx;
+  const schema = indexerSchema();
+  const parsed = parseGraphRequest(body);
+  if (!parsed.ok) return refuse(ctx, "(invalid)", parsed.error);
+  const { request } = parsed;
+  const checked = checkGraphQuery(schema, request);
+  if (!checked.ok) return refuse(ctx, "(invalid)", checked.error);
+  const { query } = checked;
+  const method = rootFieldNames(query);
+  if (query.fields.every((f) => f.introspection)) {
+    const data = executeIntrospection(schema, query);
+    const settled2 = await settle(app.db, ctx.owner.accountId, null, [
+      auditRecord(ctx, { method, outcome: "ok", httpStatus: 200, complexity: 0 })
+    ]);
+    return answer(data, 0, 0, settled2.available);
+  }
+  const limits = app.config.graph;
+  const overLimit = checkGraphLimits(query.fields, limits);
+  if (overLimit) return refuse(ctx, method, overLimit);
+  const complexity = graphComplexity(query.fields, limits);
+  if (complexity > limits.complexityMax) {
+    return refuse(
+      ctx,
+      method,
+      hasuraError(
+        `the query's complexity is ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`,
+        "$",
+        "complexity-limit-exceeded"
+      )
+    );
+  }
+  const estimate = graphPrice(app.config, ctx.network, complexity);
+  const reservation = await reserveFor(ctx, estimate);
+  if (!reservation.ok) {
+    const { error } = reservation;
+    await settle(app.db, ctx.owner.accountId, null, [
+      auditRecord(ctx, {
+        method,
+        outcome: "insufficient_credits",
+        errorCode: error.code,
+        httpStatus: httpStatusOf(error.code),
+        estimatedCc: estimate,
+        complexity
+      })
+    ]);
+    return {
+      ...graphqlFailure(error),
+      headers: creditHeaders(estimate, 0, reservation.available)
+    };
+  }
+  const pool = app.indexers.get(ctx.network);
+  const out = pool ? await pool.query(request, AbortSignal.timeout(limits.queryTimeoutMs)) : {
+    ok: false,
+    error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
+  };
+  if (!out.ok) {
+    app.log.warn({ requestId: ctx.requestId, detail: out.error.detail }, out.error.message);
+    const status = httpStatusOf(out.error.code);
+    const settled2 = await settle(app.db, ctx.owner.accountId, reservation.hold, [
+      auditRecord(ctx, {
+        method,
+        outcome: "upstream_failure",
+        errorCode: out.error.code,
+        httpStatus: status,
+        estimatedCc: estimate,
+        complexity
+      })
+    ]);
+    return { ...graphqlFailure(out.error), headers: creditHeaders(estimate, 0, settled2.available) };
+  }
+  const settled = await settle(app.db, ctx.owner.accountId, reservation.hold, [
+    auditRecord(ctx, {
+      method,
+      outcome: "ok",
+      httpStatus: 200,
+      estimatedCc: estimate,
+      chargedCc: estimate,
+      upstream: out.upstream,
+      complexity
+    })
+  ]);
+  return answer(out.data, complexity, estimate, settled.available);
+}
+function answer(data, complexity, charged, balance) {
+  return {
+    status: 200,
+    body: {
+      data,
+      extensions: { cost: { complexity, estimated: charged, actual: charged, charged, balance } }
+    },
+    headers: creditHeaders(charged, charged, balance)
+  };
+}
+async function refuse(ctx, method, error) {
+  const settled = await settle(ctx.app.db, ctx.owner.accountId, null, [
+    auditRecord(ctx, {
+      method,
+      outcome: "rejected",
+      errorCode: error.extensions.code,
+      httpStatus: 200
+    })
+  ]);
+  return {
+    status: 200,
+    body: { errors: [error] },
+    headers: creditHeaders(0, 0, settled.available)
+  };
+}
+function rootFieldNames(query) {
+  return [...new Set(query.fields.map((f) => f.name))].join(",");
+}
+
+// src/mirror/core-params.ts
+var RPC_MISC_ERROR = -1;
+var RPC_TYPE_ERROR = -3;
+var RPC_INVALID_ADDRESS_OR_KEY = -5;
+var RPC_INVALID_PARAMETER = -8;
+function uvTypeName(value) {
+  if (value === null || value === void 0) return "null";
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "string") return "string";
+  if (isJsonNumber(value)) return "number";
+  return Array.isArray(value) ? "array" : "object";
+}
+function checkHash(value, name) {
+  if (value.length !== 64) {
+    return {
+      code: RPC_INVALID_PARAMETER,
+      message: `${name} must be of length 64 (not ${value.length}, for '${value}')`
+    };
+  }
+  if (!/^[0-9a-fA-F]{64}$/.test(value)) {
+    return {
+      code: RPC_INVALID_PARAMETER,
+      message: `${name} must be hexadecimal string (not '${value}')`
+    };
+  }
+  return null;
+}
+function writeIndented4(entries) {
+  const lines = entries.map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  return `{
+${lines.join(",\n")}
+}`;
+}
+function namedToPositional(params, names) {
+  const out = [];
+  let last = -1;
+  const seen = /* @__PURE__ */ new Set();
+  for (const [key, value] of Object.entries(params)) {
+    const position = names.findIndex((n) => n.split("|").includes(key));
+    if (position < 0)
+      return { code: RPC_INVALID_PARAMETER, message: `Unknown named parameter ${key}` };
+    if (seen.has(position)) {
+      return { code: RPC_INVALID_PARAMETER, message: `Parameter ${key} specified multiple times` };
+    }
+    seen.add(position);
+    out[position] = value;
+    last = Math.max(last, position);
+  }
+  for (let i = 0; i <= last; i++) if (out[i] === void 0) out[i] = null;
+  return out;
+}
+function asPositional(params, names) {
+  return isJsonObject(params) ? namedToPositional(params, names) : params;
+}
+function isRpcError(value) {
+  return isJsonObject(value) && typeof value.code === "number";
+}
+
+// src/mirror/node-methods.ts
+var GENESIS_COINBASE = {
+  mainnet: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+  testnet: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+  signet: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+  regtest: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+  testnet4: "7aa0a7ae1e223414cb807e40cd57e667b718e42aaf9306db9102fe28912b7b4e"
+};
+var GETRAWTRANSACTION_NAMES = ["txid", "verbosity|verbose", "blockhash"];
+function checkGetRawTransaction(raw, network) {
+  const positional = asPositional(raw, GETRAWTRANSACTION_NAMES);
+  if (isRpcError(positional)) return { ok: false, error: positional };
+  const params = positional;
+  if (params.length < 1 || params.length > 3) {
+    return {
+      ok: false,
+      error: {
+        code: RPC_MISC_ERROR,
+        message: `getrawtransaction "txid" ( verbosity "blockhash" )
+
+By default, this call only returns a transaction if it is in the mempool. If -txindex is enabled and no blockhash argument is passed, it will return the transaction if it is in a block in the blockchain.
+(blockgate gives Core's usage line only: pass 1 to 3 parameters)`
+      }
+    };
+  }
+  const [txid, verbosity = null, blockhash = null] = params;
+  const mismatches = [];
+  if (typeof txid !== "string") {
+    mismatches.push([
+      "Position 1 (txid)",
+      `JSON value of type ${uvTypeName(txid)} is not of expected type string`
+    ]);
+  }
+  if (blockhash !== null && typeof blockhash !== "string") {
+    mismatches.push([
+      "Position 3 (blockhash)",
+      `JSON value of type ${uvTypeName(blockhash)} is not of expected type string`
+    ]);
+  }
+  if (mismatches.length > 0) {
+    return {
+      ok: false,
+      error: { code: RPC_TYPE_ERROR, message: `Wrong type passed:
+${writeIndented4(mismatches)}` }
+    };
+  }
+  const txidError = checkHash(txid, "parameter 1");
+  if (txidError) return { ok: false, error: txidError };
+  if (txid.toLowerCase() === GENESIS_COINBASE[network]) return { ok: true, params };
+  const verbosityError = checkVerbosity(verbosity);
+  if (verbosityError) return { ok: false, error: verbosityError };
+  if (typeof blockhash === "string") {
+    const blockError = checkHash(blockhash, "parameter 3");
+    if (blockError) return { ok: false, error: blockError };
+  }
+  return { ok: true, params };
+}
+function checkVerbosity(value) {
+  if (value === null || typeof value === "boolean") return null;
+  if (!isJsonNumber(value)) {
+    return {
+      code: RPC_TYPE_ERROR,
+      message: `JSON value of type ${uvTypeName(value)} is not of expected type number`
+    };
+  }
+  const text = value.value;
+  if (!/^-?\d+$/.test(text) || Number(text) > 2147483647 || Number(text) < -2147483648) {
+    return { code: RPC_MISC_ERROR, message: "JSON integer out of range" };
+  }
+  return null;
+}
+
+// src/mirror/node-route.ts
+var NODE = {
+  methods: { getrawtransaction: (params, ctx) => checkGetRawTransaction(params, ctx.network) },
+  unknownMethod: () => ({ code: -32601, message: "Method not found" }),
+  errorStatus: (version, code) => version === "1.0" ? legacyErrorStatus(code) : 200,
+  execute: executeNodeCalls
+};
+function handleNodeRpc(ctx, body) {
+  return handleRpcMirror(ctx, body, NODE);
+}
+async function executeNodeCalls(ctx, calls) {
+  const results = await Promise.all(calls.map((c) => fromCache(ctx, c)));
+  const missing = calls.flatMap((_, i) => results[i] ? [] : [i]);
+  if (missing.length > 0) {
+    const pool = ctx.app.nodes.get(ctx.network);
+    const out = pool ? await pool.batch(
+      missing.map((i) => ({ method: calls[i].method, params: calls[i].params }))
+    ) : {
+      ok: false,
+      error: gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network")
+    };
+    missing.forEach((i, k) => {
+      results[i] = out.ok ? { kind: "answer", answer: out.answers[k], upstream: out.upstream } : { kind: "failure", error: out.error };
+    });
+    if (out.ok)
+      await remember(
+        ctx,
+        missing.map((i, k) => [calls[i], out.answers[k]])
+      );
+  }
+  return results;
+}
+function cacheable(call) {
+  if (call.method !== "getrawtransaction") return null;
+  const [txid, verbosity = null, blockhash = null] = call.params;
+  if (typeof txid !== "string" || blockhash !== null) return null;
+  const level = verbosity === null ? 0 : typeof verbosity === "boolean" ? Number(verbosity) : jsonInteger(verbosity);
+  if (level === void 0 || level >= 2) return null;
+  return { txid: txid.toLowerCase(), verbose: level >= 1 };
+}
+async function fromCache(ctx, call) {
+  const lookup = cacheable(call);
+  if (!lookup) return null;
+  const { txCache, nodeTips } = ctx.app;
+  const entry = txCache.get(ctx.network, lookup.txid);
+  if (!entry) return null;
+  const hit = (answer2) => ({ kind: "answer", answer: answer2, upstream: "cache" });
+  if (!lookup.verbose) return hit({ result: toHex(entry.bytes) });
+  const tip = await nodeTips.get(ctx.network)?.current();
+  if (tip === void 0 || tip === null) return null;
+  if (tip < entry.height) {
+    txCache.evict(ctx.network, lookup.txid);
+    return null;
+  }
+  const position = { ...entry, confirmations: tip - entry.height + 1 };
+  const tx = parseTransaction(entry.bytes);
+  return hit({ result: decodedTx(tx, ctx.network, position, { blockheight: false }) });
+}
+async function remember(ctx, pairs) {
+  const { txCache, nodeTips, nodes, config } = ctx.app;
+  const tipSource = nodeTips.get(ctx.network);
+  const pool = nodes.get(ctx.network);
+  if (!tipSource || !pool || txCache.bytesMax === 0) return;
+  const candidates = [];
+  for (const [call, answer2] of pairs) {
+    const lookup = cacheable(call);
+    if (!lookup?.verbose || !("result" in answer2) || !isJsonObject(answer2.result)) continue;
+    const { hex, blockhash, confirmations, blocktime } = answer2.result;
+    const conf = jsonInteger(confirmations);
+    const time = jsonInteger(blocktime);
+    if (typeof hex !== "string" || typeof blockhash !== "string") continue;
+    if (conf === void 0 || time === void 0 || conf < config.cache.minConfirmations) continue;
+    if (txCache.has(ctx.network, lookup.txid)) continue;
+    const tx = readTxHex(hex);
+    if (tx?.txid !== lookup.txid) continue;
+    candidates.push({
+      txid: lookup.txid,
+      bytes: tx.bytes,
+      blockhash,
+      confirmations: conf,
+      blocktime: time
+    });
+  }
+  if (candidates.length === 0) return;
+  const tip = await tipSource.current();
+  if (tip === null) return;
+  const heights = candidates.map((c) => tip - c.confirmations + 1);
+  const out = await pool.batch(
+    heights.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] }))
+  );
+  if (!out.ok) return;
+  candidates.forEach((c, i) => {
+    const answer2 = out.answers[i];
+    if (answer2 && "result" in answer2 && answer2.result === c.blockhash) {
+      txCache.set(ctx.network, c.txid, {
+        bytes: c.bytes,
+        blockhash: c.blockhash,
+        height: heights[i],
+        blocktime: c.blocktime
+      });
+    }
+  });
+}
+
+// src/http/server.ts
+var ROUTES = {
+  node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
+  electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc" },
+  // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
+  gateway: {
+    handler: async (ctx, body, req) => (await unifiedApi()).handleGateway(ctx, body, req),
+    methods: ["GET", "POST"],
+    protocol: "graphql"
+  },
+  graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" }
+};
+async function startHttpServer(app, host, port) {
+  const server = createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => observe(app, req, res, started));
+    handle(app, req, res).catch((err) => {
+      if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
+      app.log.error({ err }, "unhandled error");
+      if (!res.headersSent) sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
+      else res.destroy();
+    });
+  });
+  server.requestTimeout = 6e4;
+  server.headersTimeout = 1e4;
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  warmUnifiedApi(app);
+  const address = server.address();
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+  return {
+    server,
+    url,
+    close: () => new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    })
+  };
+}
+function observe(app, req, res, started) {
+  const [first = "", second = ""] = new URL(req.url ?? "/", "http://gateway").pathname.split("/").filter((p) => p !== "");
+  const kind = Object.keys(app.config.backends).find(
+    (k) => app.config.backends[k] === first
+  );
+  const route = kind ?? (["dashboard", "healthz", "metrics", "admin"].includes(first) ? first : "unknown");
+  const network = kind && app.config.networks.includes(second) ? second : "";
+  app.metrics.requests.inc({ route, network, status: String(res.statusCode) });
+  app.metrics.latency.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
+  const charged = Number(res.getHeader("x-credits-charged") ?? 0);
+  if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
+}
+async function handle(app, req, res) {
+  const url = new URL(req.url ?? "/", "http://gateway");
+  const parts = url.pathname.split("/").filter((p) => p !== "");
+  if (parts.length === 1 && parts[0] === "healthz" && req.method === "GET") {
+    await app.db.query("SELECT 1");
+    return sendJson(res, { status: 200, body: { status: "ok" } });
+  }
+  if (parts.length === 1 && parts[0] === "metrics" && req.method === "GET") {
+    const text = await app.metrics.registry.metrics();
+    res.writeHead(200, { "content-type": app.metrics.registry.contentType });
+    res.end(text);
+    return;
+  }
+  if (parts[0] === "dashboard") return handleDashboard(app, req, res, parts.slice(1));
+  if (parts.length === 2 && parts[0] === "admin" && parts[1] === "cli" && req.method === "POST") {
+    return handleAdminCli(app, req, res);
+  }
+  const route = matchRoute(app, parts);
+  if (!route) {
+    return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+  }
+  const requestId = randomUUID2();
+  const started = Date.now();
+  res.setHeader("x-request-id", requestId);
+  const logPath = `/${route.segment}/${route.network}/${tokenHint(route.token)}`;
+  res.on("finish", () => {
+    app.log.info(
+      {
+        requestId,
+        method: req.method,
+        path: logPath,
+        status: res.statusCode,
+        ms: Date.now() - started
+      },
+      "request"
+    );
+  });
+  const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
+  if (!route.methods.includes(req.method ?? "")) {
+    res.setHeader("allow", route.methods.join(", "));
+    return sendJson(
+      res,
+      failure(gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`))
+    );
+  }
+  const owner = await authenticate(app.db, route.token);
+  if (!owner) {
+    await insertAudit(app.db, {
+      requestId,
+      accountId: null,
+      tokenId: null,
+      backend: route.segment,
+      network: route.network,
+      method: "(unauthenticated)",
+      outcome: "unauthenticated",
+      errorCode: "UNAUTHENTICATED",
+      httpStatus: 401,
+      estimatedCc: 0,
+      chargedCc: 0
+    });
+    return sendJson(
+      res,
+      failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"))
+    );
+  }
+  let body;
+  try {
+    body = await readBody(req, app.config.server.bodyBytesMax);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) {
+      res.setHeader("connection", "close");
+      return sendJson(
+        res,
+        failure(
+          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`)
+        )
+      );
+    }
+    throw err;
+  }
+  const ctx = {
+    app,
+    requestId,
+    owner,
+    backend: route.backend,
+    backendSegment: route.segment,
+    network: route.network,
+    startedAt: started
+  };
+  return sendJson(res, await route.handler(ctx, body, req));
+}
+async function handleAdminCli(app, req, res) {
+  if (!app.adminSecret || !adminAuthorized(req.headers.authorization, app.adminSecret)) {
+    return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+  }
+  const body = JSON.parse(await readBody(req, 64 * 1024));
+  const argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
+  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
+}
+function matchRoute(app, parts) {
+  if (parts.length !== 3) return null;
+  const [segment, network, token] = parts;
+  const backend = Object.keys(app.config.backends).find(
+    (kind) => app.config.backends[kind] === segment
+  );
+  if (!backend) return null;
+  const route = ROUTES[backend];
+  if (!route || !app.config.networks.includes(network)) return null;
+  if (backend === "graph" && !app.indexers.has(network)) return null;
+  return { backend, segment, network, token, ...route };
+}
+
+// src/log/logger.ts
+import { pino } from "pino";
+function createLogger(level, destination) {
+  return pino(
+    {
+      level,
+      base: { service: "blockgate" },
+      redact: {
+        paths: [
+          "token",
+          "*.token",
+          "authorization",
+          "*.authorization",
+          "headers.authorization",
+          "url",
+          "*.url"
+        ],
+        censor: "[redacted]"
+      }
+    },
+    destination
+  );
+}
+
+// src/upstreams/failover.ts
+var DOWN_MS = 5e3;
+var FailoverPool = class {
+  constructor(clients, observe2 = () => {
+  }) {
+    this.observe = observe2;
+    this.members = clients.map((client) => ({ client, downUntil: 0 }));
+  }
+  observe;
+  members;
+  cursor = 0;
+  async run(call) {
+    const now = Date.now();
+    const order = this.members.map(
+      (_, i) => this.members[(this.cursor + i) % this.members.length]
+    );
+    this.cursor = (this.cursor + 1) % this.members.length;
+    order.sort((a, b) => Number(a.downUntil > now) - Number(b.downUntil > now));
+    let last;
+    for (const member of order) {
+      const started = performance.now();
+      const out = await call(member.client);
+      this.observe(member.client.name, out.ok, (performance.now() - started) / 1e3);
+      if (out.ok) {
+        member.downUntil = 0;
+        return { ...out, upstream: member.client.name };
+      }
+      last = out.error;
+      if (!out.retryable) return { ok: false, error: out.error };
+      member.downUntil = Date.now() + DOWN_MS;
+    }
+    return { ok: false, error: last };
+  }
+  async close() {
+    await Promise.all(this.members.map((m) => m.client.close()));
+  }
+};
+
+// src/upstreams/bitcoin-core/client.ts
+import { readFileSync } from "node:fs";
+import { Pool } from "undici";
+
+// src/upstreams/http.ts
+async function readLimited(body, bytesMax) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > bytesMax) throw Object.assign(new Error("answer too large"), { code: "TOO_LARGE" });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+function transportFailure(err, name, what) {
+  const e = err;
+  const timedOut = e.name === "TimeoutError" || e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT";
+  return timedOut ? {
+    ok: false,
+    retryable: false,
+    error: gatewayError("UPSTREAM_TIMEOUT", `${what} did not answer in time`, {
+      detail: `${name}: ${e.message}`
+    })
+  } : {
+    ok: false,
+    retryable: true,
+    error: gatewayError("UPSTREAM_UNAVAILABLE", `${what} is unreachable`, {
+      detail: `${name}: ${e.code ?? ""} ${e.message}`
+    })
+  };
+}
+
+// src/upstreams/bitcoin-core/client.ts
+var RESPONSE_BYTES_MAX = 64 * 1024 * 1024;
+var BitcoinCoreClient = class {
+  constructor(config) {
+    this.config = config;
+    const url = new URL(config.url);
+    this.name = `${url.hostname}:${url.port || (url.protocol === "https:" ? 443 : 80)}`;
+    this.path = url.pathname || "/";
+    this.pool = new Pool(url.origin, {
+      connections: config.connections,
+      keepAliveTimeout: 3e4,
+      // Core's -rpcservertimeout is 30 s; stay below it so the node never closes under us.
+      keepAliveMaxTimeout: 25e3,
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs
+    });
+    if (url.username) {
+      this.authorization = basic(
+        decodeURIComponent(url.username),
+        decodeURIComponent(url.password)
+      );
+    }
+    this.loadCredentials();
+  }
+  config;
+  name;
+  pool;
+  path;
+  authorization;
+  nextId = 1;
+  loadCredentials() {
+    if (this.config.user !== void 0) {
+      this.authorization = basic(this.config.user, this.config.password ?? "");
+    } else if (this.config.cookieFile) {
+      try {
+        const cookie = readFileSync(this.config.cookieFile, "utf8").trim();
+        this.authorization = `Basic ${Buffer.from(cookie).toString("base64")}`;
+      } catch {
+        this.authorization = void 0;
+      }
+    }
+  }
+  /** Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order. */
+  async batch(calls) {
+    const first = await this.post(calls);
+    if (!first.ok && first.status === 401 && this.config.cookieFile) {
+      this.loadCredentials();
+      return this.finish(calls, await this.post(calls));
+    }
+    return this.finish(calls, first);
+  }
+  async post(calls) {
+    const ids = calls.map(() => this.nextId++);
+    const body = stringifyJson(
+      calls.map((c, i) => ({ jsonrpc: "2.0", id: ids[i], method: c.method, params: c.params }))
+    );
+    const headers = { "content-type": "application/json" };
+    if (this.authorization) headers.authorization = this.authorization;
+    try {
+      const res = await this.pool.request({
+        path: this.path,
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.config.timeoutMs)
+      });
+      const text = await readLimited(res.body, RESPONSE_BYTES_MAX);
+      if (res.statusCode === 200) return { ok: true, ids, text };
+      const retryable = res.statusCode === 503 || res.statusCode >= 500;
+      return {
+        ok: false,
+        status: res.statusCode,
+        failure: {
+          ok: false,
+          retryable,
+          error: gatewayError("UPSTREAM_UNAVAILABLE", "the full node is unavailable", {
+            detail: `${this.name} answered HTTP ${res.statusCode}: ${text.slice(0, 200)}`
+          })
+        }
+      };
+    } catch (err) {
+      return { ok: false, failure: transportFailure(err, this.name, "the full node") };
+    }
+  }
+  finish(calls, posted) {
+    if (!posted.ok) return posted.failure;
+    const bad = (why) => ({
+      ok: false,
+      retryable: false,
+      error: gatewayError("UPSTREAM_BAD_RESPONSE", "the full node sent an answer we cannot read", {
+        detail: `${this.name}: ${why}`
+      })
+    });
+    let parsed;
+    try {
+      parsed = parseJson(posted.text);
+    } catch {
+      return bad("not JSON");
+    }
+    if (!Array.isArray(parsed)) return bad("batch answer is not an array");
+    const byId = /* @__PURE__ */ new Map();
+    for (const item of parsed) {
+      if (!isJsonObject(item)) return bad("batch item is not an object");
+      const id = jsonInteger(item.id);
+      if (id === void 0) return bad("batch item without a numeric id");
+      const error = item.error;
+      if (isJsonObject(error)) {
+        const code = jsonInteger(error.code);
+        if (code === void 0 || typeof error.message !== "string") return bad("malformed error");
+        byId.set(id, { error: { code, message: error.message } });
+      } else if ("result" in item) {
+        byId.set(id, { result: item.result ?? null });
+      } else {
+        return bad("batch item with neither result nor error");
+      }
+    }
+    const answers = [];
+    for (const id of posted.ids) {
+      const answer2 = byId.get(id);
+      if (!answer2) return bad(`no answer for id ${id}`);
+      answers.push(answer2);
+    }
+    if (answers.length !== calls.length) return bad("answer count differs");
+    return { ok: true, answers };
+  }
+  async close() {
+    await this.pool.close();
+  }
+};
+function basic(user, password) {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+}
+
+// src/upstreams/bitcoin-core/pool.ts
+var BitcoinCorePool = class {
+  pool;
+  constructor(configs, observe2) {
+    this.pool = new FailoverPool(
+      configs.map((c) => new BitcoinCoreClient(c)),
+      observe2
+    );
+  }
+  batch(calls) {
+    return this.pool.run((client) => client.batch(calls));
+  }
+  close() {
+    return this.pool.close();
+  }
+};
+
+// src/upstreams/electrum/client.ts
+import { EventEmitter } from "node:events";
+import { readFileSync as readFileSync2 } from "node:fs";
+
+// src/upstreams/electrum/connection.ts
+import { connect as netConnect } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+
+// src/jsonrpc/lines.ts
+var LineSplitter = class {
+  constructor(lineBytesMax) {
+    this.lineBytesMax = lineBytesMax;
+  }
+  lineBytesMax;
+  parts = [];
+  size = 0;
+  /** The complete lines in `chunk` (without their `\n`), or "too-long". */
+  push(chunk) {
+    const lines = [];
+    let start = 0;
+    for (; ; ) {
+      const end = chunk.indexOf(10, start);
+      if (end < 0) break;
+      const tail = chunk.subarray(start, end);
+      if (this.size + tail.length > this.lineBytesMax) return "too-long";
+      const line = this.parts.length === 0 ? tail : Buffer.concat([...this.parts, tail], this.size + tail.length);
+      lines.push(line.toString("utf8"));
+      this.parts = [];
+      this.size = 0;
+      start = end + 1;
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      this.size += rest.length;
+      if (this.size > this.lineBytesMax) return "too-long";
+      this.parts.push(Buffer.from(rest));
+    }
+    return lines;
+  }
+};
+
+// src/upstreams/electrum/connection.ts
+var PROTOCOL_RANGE = ["1.4", "1.6"];
+var ElectrumConnection = class _ElectrumConnection {
+  constructor(socket, opts) {
+    this.socket = socket;
+    this.opts = opts;
+    const splitter = new LineSplitter(opts.lineBytesMax);
+    socket.on("data", (chunk) => {
+      this.lastReceivedAt = Date.now();
+      const lines = splitter.push(chunk);
+      if (lines === "too-long") {
+        this.fail(
+          gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer too large", {
+            detail: `${opts.name}: a line over ${opts.lineBytesMax} bytes`
+          })
+        );
+        return;
+      }
+      for (const line of lines) this.receive(line);
+    });
+    socket.on("error", () => {
+    });
+    socket.on("close", () => this.fail());
+  }
+  socket;
+  opts;
+  pending = /* @__PURE__ */ new Map();
+  nextId = 0;
+  closed = false;
+  lastReceivedAt = Date.now();
+  pingTimer;
+  closeError;
+  /** Connects, identifies with server.version and subscribes to headers. */
+  static open(opts) {
+    return new Promise((resolve) => {
+      const unreachable = (why) => resolve({
+        ok: false,
+        error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
+          detail: `${opts.name}: ${why}`
+        })
+      });
+      const socket = opts.tls ? tlsConnect({
+        host: opts.host,
+        port: opts.port,
+        ...opts.tls,
+        servername: servername(opts.host)
+      }) : netConnect({ host: opts.host, port: opts.port });
+      const timer = setTimeout(() => {
+        socket.destroy();
+        unreachable(`no connection within ${opts.connectTimeoutMs} ms`);
+      }, opts.connectTimeoutMs);
+      const onError = (err) => {
+        clearTimeout(timer);
+        unreachable(`${err.code ?? ""} ${err.message}`);
+      };
+      socket.once("error", onError);
+      socket.once(opts.tls ? "secureConnect" : "connect", () => {
+        clearTimeout(timer);
+        socket.off("error", onError);
+        socket.setNoDelay(true);
+        const connection = new _ElectrumConnection(socket, opts);
+        connection.handshake().then((error) => {
+          if (error) {
+            connection.close();
+            resolve({ ok: false, error });
+          } else {
+            resolve({ ok: true, connection });
+          }
+        });
+      });
+    });
+  }
+  get isOpen() {
+    return !this.closed;
+  }
+  get inFlight() {
+    return this.pending.size;
+  }
+  async handshake() {
+    const version = await this.request("server.version", [this.opts.clientName, PROTOCOL_RANGE]);
+    if (!version.ok) return version.error;
+    if ("error" in version.answer) {
+      return gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server refused us", {
+        detail: `${this.opts.name}: server.version: ${version.answer.error.message}`
+      });
+    }
+    const result = version.answer.result;
+    if (!Array.isArray(result) || typeof result[1] !== "string") {
+      return gatewayError(
+        "UPSTREAM_BAD_RESPONSE",
+        "the Electrum server sent an answer we cannot read",
+        {
+          detail: `${this.opts.name}: server.version answered ${stringifyJson(result).slice(0, 200)}`
+        }
+      );
+    }
+    const headers = await this.request("blockchain.headers.subscribe", []);
+    if (headers.ok && "result" in headers.answer) this.noteTip(headers.answer.result);
+    return null;
+  }
+  /** Sends one request; resolves with its answer or failure, never later than timeoutMs. */
+  request(method, params) {
+    if (this.closed) {
+      return Promise.resolve({
+        ok: false,
+        retryable: true,
+        error: this.closeError ?? gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
+          detail: `${this.opts.name}: connection closed`
+        })
+      });
+    }
+    if (this.pending.size >= this.opts.inFlightMax) {
+      return Promise.resolve({
+        ok: false,
+        retryable: true,
+        error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is busy", {
+          detail: `${this.opts.name}: ${this.pending.size} requests in flight`
+        })
+      });
+    }
+    const id = this.nextId++;
+    const sentAt = Date.now();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({
+          ok: false,
+          retryable: false,
+          error: gatewayError("UPSTREAM_TIMEOUT", "the Electrum server did not answer in time", {
+            detail: `${this.opts.name}: ${method} took over ${this.opts.timeoutMs} ms`
+          })
+        });
+        if (this.lastReceivedAt < sentAt) this.close();
+      }, this.opts.timeoutMs);
+      this.pending.set(id, { resolve, timer, sentAt });
+      this.socket.write(`${stringifyJson({ jsonrpc: "2.0", method, params, id })}
+`);
+      this.armPing();
+    });
+  }
+  close() {
+    this.socket.destroy();
+    this.fail();
+  }
+  /** Keep-alive: a ping after pingIntervalMs without a request, so idle servers keep us. */
+  armPing() {
+    clearTimeout(this.pingTimer);
+    this.pingTimer = setTimeout(() => {
+      void this.request("server.ping", []).then((out) => {
+        if (!out.ok && !this.closed) this.close();
+      });
+    }, this.opts.pingIntervalMs);
+    this.pingTimer.unref();
+  }
+  receive(line) {
+    let message;
+    try {
+      message = parseJson(line);
+    } catch {
+      this.fail(
+        gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
+          detail: `${this.opts.name}: not JSON: ${line.slice(0, 200)}`
+        })
+      );
+      this.socket.destroy();
+      return;
+    }
+    for (const item of Array.isArray(message) ? message : [message]) {
+      if (!isJsonObject(item)) continue;
+      if (typeof item.method === "string" && item.id === void 0) {
+        if (item.method === "blockchain.headers.subscribe" && Array.isArray(item.params)) {
+          this.noteTip(item.params[0]);
+        }
+        continue;
+      }
+      const id = jsonInteger(item.id);
+      const entry = id === void 0 ? void 0 : this.pending.get(id);
+      if (id === void 0 || !entry) continue;
+      this.pending.delete(id);
+      clearTimeout(entry.timer);
+      entry.resolve(this.toOutcome(item));
+    }
+  }
+  toOutcome(item) {
+    const error = item.error;
+    if (error !== void 0 && error !== null) {
+      const code = isJsonObject(error) ? jsonInteger(error.code) : void 0;
+      if (isJsonObject(error) && code !== void 0 && typeof error.message === "string") {
+        return { ok: true, answer: { error: { code, message: error.message } } };
+      }
+      return {
+        ok: false,
+        retryable: false,
+        error: gatewayError(
+          "UPSTREAM_BAD_RESPONSE",
+          "the Electrum server sent an answer we cannot read",
+          {
+            detail: `${this.opts.name}: malformed error ${stringifyJson(error).slice(0, 200)}`
+          }
+        )
+      };
+    }
+    return { ok: true, answer: { result: item.result ?? null } };
+  }
+  noteTip(value) {
+    if (!isJsonObject(value)) return;
+    const height = jsonInteger(value.height);
+    if (height !== void 0 && typeof value.hex === "string") {
+      this.opts.onTip({ height, hex: value.hex });
+    }
+  }
+  /** Settles every pending request with the failure, once. */
+  fail(error) {
+    if (error) this.closeError ??= error;
+    if (!this.closed) {
+      this.closed = true;
+      clearTimeout(this.pingTimer);
+      this.socket.destroy();
+      this.opts.onClose();
+    }
+    const failure = this.closeError ?? gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server closed the connection", {
+      detail: `${this.opts.name}: connection lost`
+    });
+    for (const [id, entry] of this.pending) {
+      this.pending.delete(id);
+      clearTimeout(entry.timer);
+      entry.resolve({ ok: false, retryable: true, error: failure });
+    }
+  }
+};
+function servername(host) {
+  return /^[\d.]+$/.test(host) || host.includes(":") ? void 0 : host;
+}
+
+// src/upstreams/electrum/client.ts
+var BACKOFF_FIRST_MS = 250;
+var ElectrumUpstream = class extends EventEmitter {
+  name;
+  slots;
+  options;
+  closed = false;
+  latestTip = null;
+  reconnectMaxMs;
+  constructor(config) {
+    super();
+    this.reconnectMaxMs = config.reconnectMaxMs;
+    const url = new URL(config.url);
+    const secure = url.protocol === "ssl:" || url.protocol === "tls:";
+    this.name = `${url.hostname}:${url.port}`;
+    this.options = {
+      name: this.name,
+      host: url.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(url.port),
+      tls: secure ? {
+        rejectUnauthorized: config.tlsVerify,
+        ...config.caFile ? { ca: readFileSync2(config.caFile) } : {}
+      } : null,
+      timeoutMs: config.timeoutMs,
+      connectTimeoutMs: config.connectTimeoutMs,
+      lineBytesMax: config.lineBytesMax,
+      inFlightMax: config.inFlightMax,
+      pingIntervalMs: config.pingIntervalMs,
+      clientName: "blockgate",
+      onTip: (tip) => {
+        if (!this.latestTip || tip.height >= this.latestTip.height) {
+          this.latestTip = { ...tip, at: Date.now() };
+          this.emit("tip", tip);
+        }
+      }
+    };
+    this.slots = Array.from({ length: config.connections }, () => ({
+      connection: null,
+      connecting: null,
+      failures: 0,
+      retry: void 0
+    }));
+  }
+  /** Opens every connection (in the background; failures go into backoff). */
+  start() {
+    for (const slot of this.slots) void this.connect(slot);
+  }
+  get connected() {
+    return this.slots.some((s) => s.connection?.isOpen);
+  }
+  /**
+   * The tip from the headers subscription, while one is live: with no open connection nobody
+   * would tell us about a new block, so the tip is not vouched for.
+   */
+  tip() {
+    return this.connected && this.latestTip ? { height: this.latestTip.height, hex: this.latestTip.hex } : null;
+  }
+  async request(method, params) {
+    let connection = this.pick();
+    if (!connection) {
+      const connecting = this.slots.flatMap((s) => s.connecting ? [s.connecting] : []);
+      if (connecting.length > 0) {
+        await Promise.race(connecting);
+        connection = this.pick();
+      }
+    }
+    if (!connection) {
+      return {
+        ok: false,
+        retryable: true,
+        error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
+          detail: `${this.name}: no open connection (reconnecting)`
+        })
+      };
+    }
+    return connection.request(method, params);
+  }
+  pick() {
+    let best = null;
+    for (const slot of this.slots) {
+      const c = slot.connection;
+      if (c?.isOpen && (!best || c.inFlight < best.inFlight)) best = c;
+    }
+    return best;
+  }
+  connect(slot) {
+    if (this.closed || slot.connecting || slot.connection?.isOpen) {
+      return slot.connecting ?? Promise.resolve();
+    }
+    clearTimeout(slot.retry);
+    slot.connecting = ElectrumConnection.open({
+      ...this.options,
+      onClose: () => this.onClose(slot)
+    }).then((out) => {
+      slot.connecting = null;
+      if (this.closed) {
+        if (out.ok) out.connection.close();
+        return;
+      }
+      if (out.ok) {
+        slot.connection = out.connection;
+        slot.failures = 0;
+        this.emit("connected");
+      } else {
+        slot.failures += 1;
+        this.emit("connect-failed", out.error);
+        this.schedule(slot);
+      }
+    });
+    return slot.connecting;
+  }
+  onClose(slot) {
+    if (!slot.connection || slot.connection.isOpen) return;
+    slot.connection = null;
+    this.emit("disconnected");
+    if (!this.closed) void this.connect(slot);
+  }
+  schedule(slot) {
+    const base = Math.min(BACKOFF_FIRST_MS * 2 ** (slot.failures - 1), this.reconnectMaxMs);
+    const delay = base / 2 + Math.random() * (base / 2);
+    slot.retry = setTimeout(() => void this.connect(slot), delay);
+    slot.retry.unref();
+  }
+  close() {
+    this.closed = true;
+    for (const slot of this.slots) {
+      clearTimeout(slot.retry);
+      slot.connection?.close();
+      slot.connection = null;
+    }
+  }
+};
+
+// src/upstreams/electrum/pool.ts
+var ElectrumPool = class {
+  upstreams;
+  pool;
+  constructor(configs, observe2) {
+    this.upstreams = configs.map((c) => new ElectrumUpstream(c));
+    this.pool = new FailoverPool(this.upstreams, observe2);
+  }
+  start() {
+    for (const u of this.upstreams) u.start();
+  }
+  request(method, params) {
+    return this.pool.run(async (upstream) => {
+      const out = await upstream.request(method, params);
+      return out.ok ? { ok: true, answer: out.answer } : out;
+    });
+  }
+  /** The highest tip any live headers subscription reports, or null when none is live. */
+  tip() {
+    let best = null;
+    for (const u of this.upstreams) {
+      const tip = u.tip();
+      if (tip && (!best || tip.height > best.height)) best = tip;
+    }
+    return best;
+  }
+  close() {
+    return this.pool.close();
+  }
+};
+
+// src/upstreams/indexer/client.ts
+import { Pool as Pool2 } from "undici";
+var RESPONSE_BYTES_MAX2 = 64 * 1024 * 1024;
+var IndexerClient = class {
+  constructor(config) {
+    this.config = config;
+    const url = new URL(config.url);
+    this.name = `${url.hostname}:${url.port || (url.protocol === "https:" ? 443 : 80)}`;
+    this.path = `${url.pathname}${url.search}` || "/";
+    this.pool = new Pool2(url.origin, {
+      connections: config.connections,
+      keepAliveTimeout: 3e4,
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs
+    });
+  }
+  config;
+  name;
+  pool;
+  path;
+  async query(request, deadline) {
+    const headers = { "content-type": "application/json" };
+    if (this.config.adminSecret !== void 0) {
+      headers["x-hasura-admin-secret"] = this.config.adminSecret;
+    }
+    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    let status;
+    let text;
+    try {
+      const res = await this.pool.request({
+        path: this.path,
+        method: "POST",
+        headers,
+        body: stringifyJson({
+          query: request.query,
+          variables: request.variables,
+          ...request.operationName !== void 0 ? { operationName: request.operationName } : {}
+        }),
+        signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout
+      });
+      status = res.statusCode;
+      text = await readLimited(res.body, RESPONSE_BYTES_MAX2);
+    } catch (err) {
+      return transportFailure(err, this.name, "the indexer");
+    }
+    if (status !== 200) {
+      return {
+        ok: false,
+        retryable: status >= 500,
+        error: gatewayError("UPSTREAM_UNAVAILABLE", "the indexer is unavailable", {
+          detail: `${this.name} answered HTTP ${status}: ${text.slice(0, 200)}`
+        })
+      };
+    }
+    return this.read(text);
+  }
+  read(text) {
+    const bad = (why, extra = {}) => ({
+      ok: false,
+      retryable: false,
+      error: gatewayError("UPSTREAM_BAD_RESPONSE", "the indexer could not answer this query", {
+        detail: `${this.name}: ${why}`,
+        data: extra
+      })
+    });
+    let body;
+    try {
+      body = parseJson(text);
+    } catch {
+      return bad("not JSON");
+    }
+    if (!isJsonObject(body)) return bad("answer is not an object");
+    const errors2 = body.errors;
+    if (Array.isArray(errors2) && errors2.length > 0) {
+      const first = errors2[0];
+      const message = isJsonObject(first) && typeof first.message === "string" ? first.message : "";
+      const ext = isJsonObject(first) && isJsonObject(first.extensions) ? first.extensions : {};
+      const code = typeof ext.code === "string" ? ext.code : "unknown";
+      if (code === "access-denied") return refused(this.name, message);
+      return bad(`Hasura ${code} at ${String(ext.path ?? "$")}: ${message}`, {
+        upstreamCode: code
+      });
+    }
+    if (!isJsonObject(body.data)) return bad("no data");
+    return { ok: true, data: body.data };
+  }
+  async close() {
+    await this.pool.close();
+  }
+};
+function refused(name, message) {
+  const error = gatewayError("UPSTREAM_UNAVAILABLE", "the indexer is unavailable", {
+    detail: `${name} refused the admin secret: ${message}`
+  });
+  return { ok: false, retryable: true, error };
+}
+
+// src/upstreams/indexer/pool.ts
+var IndexerPool = class {
+  pool;
+  constructor(configs, observe2) {
+    this.pool = new FailoverPool(
+      configs.map((c) => new IndexerClient(c)),
+      observe2
+    );
+  }
+  /** One query; `deadline` bounds the whole attempt, failover included. */
+  query(request, deadline) {
+    return this.pool.run((client) => client.query(request, deadline));
+  }
+  close() {
+    return this.pool.close();
+  }
+};
+
+// src/app/app.ts
+function openStore(config, opts) {
+  return openDatabase({
+    databaseUrl: opts.databaseUrl,
+    pgliteDir: config.database.pgliteDir,
+    pgliteSnapshot: opts.pgliteSnapshot,
+    poolSize: config.database.poolSize,
+    ...opts.databaseSchema ? { schema: opts.databaseSchema } : {}
+  });
+}
+async function startGateway(config, opts) {
+  const log = createLogger(config.log.level, opts.logDestination);
+  const db = await (opts.store ?? openStore(config, opts));
+  const metrics = new Metrics();
+  const observer = (backend, network) => (upstream, ok, seconds) => metrics.upstream(backend, network, upstream, ok, seconds);
+  const nodes = /* @__PURE__ */ new Map();
+  const nodeTips = /* @__PURE__ */ new Map();
+  const electrum = /* @__PURE__ */ new Map();
+  for (const network of config.networks) {
+    const upstreams = opts.nodeUpstreams[network];
+    if (upstreams && upstreams.length > 0) {
+      const pool = new BitcoinCorePool(upstreams, observer("node", network));
+      nodes.set(network, pool);
+      nodeTips.set(network, new NodeTip(pool, config.cache.tipTtlMs));
+    }
+    const servers = opts.electrumUpstreams?.[network];
+    if (servers && servers.length > 0) {
+      const pool = new ElectrumPool(servers, observer("electrum", network));
+      pool.start();
+      electrum.set(network, pool);
+    }
+  }
+  const indexers = /* @__PURE__ */ new Map();
+  for (const network of config.networks) {
+    const upstreams = opts.graphUpstreams?.[network];
+    if (upstreams && upstreams.length > 0) {
+      indexers.set(network, new IndexerPool(upstreams, observer("graph", network)));
+    }
+  }
+  const txCache = new TxCache(config.cache.bytesMax);
+  const app = { config, db, log, nodes, indexers, electrum, txCache, nodeTips, metrics };
+  const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
+  if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");
+  const sweeper = setInterval(() => {
+    voidStaleHolds(db, config.ledger.holdTimeoutMs).catch(
+      (err) => log.error({ err }, "hold sweeper failed")
+    );
+  }, config.ledger.holdTimeoutMs);
+  sweeper.unref();
+  const http = await startHttpServer(app, config.server.host, config.server.port);
+  const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
+  if (admin) app.adminSecret = admin.secret;
+  return {
+    app,
+    http,
+    url: http.url,
+    async close() {
+      clearInterval(sweeper);
+      admin?.remove();
+      await http.close();
+      await Promise.all(
+        [...nodes.values(), ...indexers.values(), ...electrum.values()].map((p) => p.close())
+      );
+      await db.close();
+    }
+  };
+}
+
+// src/app/banner.ts
+var HAL_TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
+function startupBanner(config, url, where, demo) {
+  const lines = [`blockgate listening on ${url}  (${where})`];
+  if (!demo) return `${lines.join("\n")}
+`;
+  const token = demo.token ?? "$TOKEN";
+  lines.push(
+    `demo account "demo": ${demo.balance} CC available${demo.created ? " (created now)" : ""}`,
+    demo.token ? `its token (shown once, stored hashed; it keeps working across restarts): ${demo.token}` : `its token: ${demo.hint}, printed by the start that issued it and still valid; set TOKEN to it, or issue another: npm run cli -- token issue demo`,
+    "",
+    "Try it \u2014 the first Bitcoin payment, Satoshi to Hal Finney (200 CC on mainnet):",
+    `curl -s ${url}/${config.backends.node}/mainnet/${token} -H 'content-type: application/json' \\`,
+    `  -d '{"jsonrpc":"2.0","id":1,"method":"getrawtransaction","params":["${HAL_TXID}"]}'`,
+    "",
+    "The same transaction, decoded, from the Electrum backend (100 CC on mainnet):",
+    `curl -s ${url}/${config.backends.electrum}/mainnet/${token} -H 'content-type: application/json' \\`,
+    `  -d '{"jsonrpc":"2.0","id":1,"method":"blockchain.transaction.get","params":["${HAL_TXID}",true]}'`,
+    "",
+    "Or ask the block indexer for the latest block (300 CC plus its complexity):",
+    `curl -s ${url}/${config.backends.graph}/mainnet/${token} -H 'content-type: application/json' \\`,
+    `  -d '{"query":"{ block(limit: 1, order_by: {height: desc}) { hash height transactions(limit: 2) { hash size_bytes } } }"}'`,
+    "",
+    "Then see what it cost: npm run cli -- usage demo",
+    `Explore the unified GraphQL API in a browser (GraphiQL): ${url}/${config.backends.gateway}/mainnet/${token}`
+  );
+  return `${lines.join("\n")}
+`;
+}
+
+// src/app/demo.ts
+var DEMO_ACCOUNT = "demo";
+var DEMO_TOKEN_LABEL = "npm start";
+async function prepareDemo(db, credits) {
+  let account = await findAccount(db, DEMO_ACCOUNT);
+  const created = !account;
+  if (!account) {
+    account = await createAccount(db, DEMO_ACCOUNT);
+    if (credits > 0) await grantCredits(db, account.id, credits, "demo account on first start");
+  }
+  const id = account.id;
+  return db.transaction(async (tx) => {
+    const live = await tx.query(
+      "SELECT hint FROM tokens WHERE account_id = $1 AND label = $2 AND revoked_at IS NULL ORDER BY id DESC LIMIT 1",
+      [id, DEMO_TOKEN_LABEL]
+    );
+    const issued = live.rows[0] ? null : await issueToken(tx, id, DEMO_TOKEN_LABEL);
+    const { rows } = await tx.query(
+      "SELECT balance - held AS available FROM accounts WHERE id = $1",
+      [id]
+    );
+    return {
+      balance: rows[0].available,
+      created,
+      token: issued?.token ?? null,
+      hint: issued?.hint ?? live.rows[0].hint
+    };
+  });
+}
+
+// src/app/upstreams.ts
+function devnetNetworks(config) {
+  return config.networks.filter(
+    (n) => config.upstreams.node?.[n]?.includes("devnet") || config.upstreams.graph?.[n]?.includes("devnet") || config.upstreams.electrum?.[n]?.includes("devnet")
+  );
+}
+function resolveEach(config, kind, env, entries, devnetEntry, realEntry) {
+  const out = {};
+  const problems = [];
+  for (const network of config.networks) {
+    out[network] = entries(network).map((entry, i) => {
+      if (entry === "devnet") return devnetEntry(network);
+      return realEntry(entry, (field, name) => {
+        if (name === void 0) return void 0;
+        const value = env[name];
+        if (value === void 0) {
+          problems.push(`upstreams.${kind}.${network}[${i}].${field}: ${name} is not set`);
+        }
+        return value;
+      });
+    });
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out;
+}
+function resolveElectrumUpstreams(config, devnet, devnetSettings = {}) {
+  return resolveEach(
+    config,
+    "electrum",
+    process.env,
+    (network) => config.upstreams.electrum?.[network] ?? [],
+    (network) => {
+      const server = devnet?.electrum.get(network);
+      if (!server) throw new Error(`devnet has no Electrum server for ${network}`);
+      return {
+        url: server.url,
+        timeoutMs: 1e4,
+        connectTimeoutMs: 5e3,
+        connections: 2,
+        inFlightMax: 100,
+        lineBytesMax: 16 * 1024 * 1024,
+        pingIntervalMs: 6e4,
+        reconnectMaxMs: 2e3,
+        tlsVerify: true,
+        ...devnetSettings
+      };
+    },
+    (entry) => entry
+  );
+}
+function resolveNodeUpstreams(config, devnet, env = process.env) {
+  return resolveEach(
+    config,
+    "node",
+    env,
+    (network) => config.upstreams.node?.[network] ?? [],
+    (network) => {
+      const core = devnet?.cores.get(network);
+      if (!core) throw new Error(`devnet has no node for ${network}`);
+      return {
+        url: core.url,
+        user: core.user,
+        password: core.password,
+        timeoutMs: 1e4,
+        connections: 16
+      };
+    },
+    (entry, fromEnv) => entry.passwordEnv ? { ...entry, password: fromEnv("passwordEnv", entry.passwordEnv) } : entry
+  );
+}
+function resolveGraphUpstreams(config, devnet, env = process.env) {
+  return resolveEach(
+    config,
+    "graph",
+    env,
+    (network) => config.upstreams.graph?.[network] ?? [],
+    (network) => {
+      const indexer = devnet?.indexers.get(network);
+      if (!indexer) throw new Error(`devnet has no indexer for ${network}`);
+      return { url: indexer.url, adminSecret: indexer.secret, timeoutMs: 1e4, connections: 16 };
+    },
+    (entry, fromEnv) => ({
+      url: entry.url,
+      adminSecret: fromEnv("adminSecretEnv", entry.adminSecretEnv),
+      timeoutMs: entry.timeoutMs,
+      connections: entry.connections
+    })
+  );
+}
+
+// src/devnet/devnet.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+
+// src/devnet/bitcoin-core/http.ts
+import { timingSafeEqual } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+
+// src/devnet/listen.ts
+import { createServer as createServer2 } from "node:http";
+async function listenDevnet(serve, opts) {
+  const server = createServer2((req, res) => {
+    serve(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = opts.keepAliveTimeoutMs;
+  await new Promise(
+    (resolve) => server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve)
+  );
+  const { port } = server.address();
+  return {
+    server,
+    port,
+    close: () => new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    })
+  };
+}
+
+// src/devnet/bitcoin-core/rpc-error.ts
+var RpcError = class extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+  code;
+  toObject() {
+    return { code: this.code, message: this.message };
+  }
+};
+
+// src/devnet/bitcoin-core/http.ts
+var BODY_BYTES_MAX = 32 * 1024 * 1024;
+var WWW_AUTHENTICATE = 'Basic realm="jsonrpc"';
+async function startCoreHttp(opts) {
+  const stats = { httpRequests: 0, calls: 0 };
+  const expected = Buffer.from(
+    `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`
+  );
+  async function serve(req, res) {
+    stats.httpRequests += 1;
+    if (req.method !== "POST") {
+      res.writeHead(405);
+      res.end("JSONRPC server handles only POST requests");
+      return;
+    }
+    const auth = req.headers.authorization;
+    if (!auth) {
+      res.writeHead(401, { "www-authenticate": WWW_AUTHENTICATE });
+      res.end();
+      return;
+    }
+    const given = Buffer.from(auth);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      await sleep(250);
+      res.writeHead(401, { "www-authenticate": WWW_AUTHENTICATE });
+      res.end();
+      return;
+    }
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += chunk.length;
+      if (size > BODY_BYTES_MAX) {
+        res.writeHead(413);
+        res.end();
+        return;
+      }
+      chunks.push(chunk);
+    }
+    const reply3 = handleBody(Buffer.concat(chunks).toString("utf8"));
+    if (reply3.status === 204) {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    const text = `${stringifyJson(reply3.body)}
+`;
+    res.writeHead(reply3.status, { "content-type": "application/json" });
+    res.end(text);
+  }
+  function handleBody(body) {
+    const request = parseRequestBody(body);
+    if (request.kind === "fatal") {
+      return {
+        status: legacyErrorStatus(request.error.code),
+        body: replyObject("1.0", null, request)
+      };
+    }
+    if (request.kind === "single") {
+      const item = request.item;
+      if (item.kind === "invalid") {
+        return {
+          status: legacyErrorStatus(item.error.code),
+          body: replyObject(item.version, item.id, item)
+        };
+      }
+      const answer2 = execute3(item);
+      if (item.version === "2.0") {
+        return item.id === void 0 ? { status: 204 } : { status: 200, body: replyObject("2.0", item.id, answer2) };
+      }
+      const status = "error" in answer2 ? legacyErrorStatus(answer2.error.code) : 200;
+      return { status, body: replyObject("1.0", item.id, answer2) };
+    }
+    const replies = [];
+    for (const item of request.items) {
+      if (item.kind === "invalid") {
+        replies.push(replyObject(item.version, item.id, item));
+        continue;
+      }
+      const answer2 = execute3(item);
+      if (!(item.version === "2.0" && item.id === void 0))
+        replies.push(replyObject(item.version, item.id, answer2));
+    }
+    if (replies.length === 0 && request.items.length > 0) return { status: 204 };
+    return { status: 200, body: replies };
+  }
+  function execute3(item) {
+    stats.calls += 1;
+    try {
+      const method = opts.methods[item.method];
+      if (!method) throw new RpcError(-32601, "Method not found");
+      return { result: method(item.params) };
+    } catch (err) {
+      return { error: toRpcError2(err).toObject() };
+    }
+  }
+  const { server, port, close } = await listenDevnet(serve, {
+    host: opts.host,
+    port: opts.port,
+    keepAliveTimeoutMs: 3e4
+    // -rpcservertimeout
+  });
+  return {
+    server,
+    url: `http://127.0.0.1:${port}/`,
+    user: opts.user,
+    password: opts.password,
+    stats,
+    close
+  };
+}
+function toRpcError2(err) {
+  if (err instanceof RpcError) return err;
+  return new RpcError(-1, err instanceof Error ? err.message : String(err));
+}
+
+// src/devnet/bitcoin-core/methods.ts
+var GENESIS_MERKLE_ROOT = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
+function coreMethods(chain, network, prevouts) {
+  const net = network;
+  function getrawtransaction(raw) {
+    const checked = checkGetRawTransaction(raw, network);
+    if (!checked.ok) throw new RpcError(checked.error.code, checked.error.message);
+    const [txidParam, verbosityParam = null, blockhashParam = null] = checked.params;
+    const txid = txidParam.toLowerCase();
+    if (txid === GENESIS_MERKLE_ROOT) {
+      throw new RpcError(
+        RPC_INVALID_ADDRESS_OR_KEY,
+        "The genesis block coinbase is not considered an ordinary transaction and cannot be retrieved"
+      );
+    }
+    const verbosity = verbosityParam === null ? 0 : typeof verbosityParam === "boolean" ? Number(verbosityParam) : Number(verbosityParam.value);
+    let scope;
+    if (blockhashParam !== null) {
+      scope = chain.byHash.get(blockhashParam.toLowerCase());
+      if (!scope) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block hash not found");
+    }
+    let tx;
+    let home;
+    if (scope) {
+      tx = scope.block.transactions.find((t) => t.txid === txid);
+      home = scope;
+    } else {
+      tx = chain.mempool.get(txid);
+      if (!tx) {
+        const at = chain.txIndex.get(txid);
+        if (at) {
+          tx = at.block.block.transactions[at.index];
+          home = at.block;
+        }
+      }
+    }
+    if (!tx) {
+      throw new RpcError(
+        RPC_INVALID_ADDRESS_OR_KEY,
+        scope ? "No such transaction found in the provided block. Use gettransaction for wallet transactions." : "No such mempool or blockchain transaction. Use gettransaction for wallet transactions."
+      );
+    }
+    if (verbosity <= 0) return tx.hex;
+    const result = {};
+    if (scope) result.in_active_chain = true;
+    const withPrevouts = verbosity >= 2 && home !== void 0 && !tx.isCoinbase;
+    Object.assign(result, txToUniv(tx, { network: net, ...withPrevouts ? { prevouts } : {} }));
+    if (home) {
+      result.blockhash = home.block.hash;
+      result.confirmations = chain.confirmations(home);
+      result.time = home.block.time;
+      result.blocktime = home.block.time;
+    }
+    return result;
+  }
+  function decoderawtransaction(raw) {
+    const positional = asPositional(raw, ["hexstring", "iswitness"]);
+    if (isRpcError(positional)) throw new RpcError(positional.code, positional.message);
+    const [hex, iswitness = null] = positional;
+    if (typeof hex !== "string") {
+      throw new RpcError(
+        RPC_TYPE_ERROR,
+        `Wrong type passed:
+${writeIndented4([["Position 1 (hexstring)", `JSON value of type ${uvTypeName(hex)} is not of expected type string`]])}`
+      );
+    }
+    if (iswitness !== null && typeof iswitness !== "boolean") {
+      throw new RpcError(
+        RPC_TYPE_ERROR,
+        `Wrong type passed:
+${writeIndented4([["Position 2 (iswitness)", `JSON value of type ${uvTypeName(iswitness)} is not of expected type bool`]])}`
+      );
+    }
+    let tx;
+    try {
+      if (!/^([0-9a-fA-F]{2})*$/.test(hex)) throw new Error("not hex");
+      tx = parseTransaction(Buffer.from(hex, "hex"));
+    } catch {
+      throw new RpcError(-22, "TX decode failed");
+    }
+    return txToUniv(tx, { network: net, includeHex: false });
+  }
+  return {
+    getrawtransaction,
+    decoderawtransaction,
+    getblockcount: () => chain.tip.height,
+    getbestblockhash: () => chain.tip.block.hash,
+    getblockhash: (raw) => {
+      const [height] = asPositional(raw, ["height"]);
+      if (!isJsonNumber(height)) {
+        throw new RpcError(
+          RPC_TYPE_ERROR,
+          `JSON value of type ${uvTypeName(height)} is not of expected type number`
+        );
+      }
+      const entry = chain.byHeight.get(Number(height.value));
+      if (!entry) throw new RpcError(-8, "Block height out of range");
+      return entry.block.hash;
+    }
+  };
+}
+
+// src/devnet/chain.ts
+import { readdirSync, readFileSync as readFileSync3 } from "node:fs";
+var DATA_DIR = `${projectPath("data", "chain")}/`;
+var DevnetChain = class {
+  byHash = /* @__PURE__ */ new Map();
+  byHeight = /* @__PURE__ */ new Map();
+  txIndex = /* @__PURE__ */ new Map();
+  mempool = /* @__PURE__ */ new Map();
+  tip;
+  addBlock(block, height) {
+    const entry = { height, block };
+    this.byHash.set(block.hash, entry);
+    this.byHeight.set(height, entry);
+    block.transactions.forEach((tx, index) => {
+      if (!this.txIndex.has(tx.txid)) this.txIndex.set(tx.txid, { block: entry, index });
+    });
+    if (!this.tip || height > this.tip.height) this.tip = entry;
+  }
+  addToMempool(tx) {
+    if (!this.txIndex.has(tx.txid)) this.mempool.set(tx.txid, tx);
+  }
+  /** Confirmations as Core counts them: the tip has 1. */
+  confirmations(entry) {
+    return this.tip.height - entry.height + 1;
+  }
+  /** Heights held, ascending. */
+  heights() {
+    return [...this.byHeight.keys()].sort((a, b) => a - b);
+  }
+};
+function bip34Height(block) {
+  const script = block.transactions[0].inputs[0].scriptSig;
+  const len = script[0];
+  let height = 0;
+  for (let i = len; i >= 1; i--) height = height * 256 + script[i];
+  return height;
+}
+var cached;
+function loadDevnetChain() {
+  if (cached) return cached;
+  const chain = new DevnetChain();
+  const blocksDir = `${DATA_DIR}blocks/`;
+  chain.addBlock(parseBlock(readFileSync3(`${blocksDir}genesis.raw`)), 0);
+  let height = 1;
+  for (const raw of readBlockRecords(readFileSync3(`${blocksDir}blocks1-255.dat`))) {
+    chain.addBlock(parseBlock(raw), height++);
+  }
+  const rawFiles = readdirSync(blocksDir).filter(
+    (f) => (f.endsWith(".raw") || f.endsWith(".blk")) && f !== "genesis.raw"
+  );
+  const blocks = rawFiles.map((f) => parseBlock(readFileSync3(blocksDir + f)));
+  for (const raw of readBlockRecords(readFileSync3(`${blocksDir}277647.dat`)))
+    blocks.push(parseBlock(raw));
+  const json = JSON.parse(readFileSync3(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8"));
+  blocks.push(parseBlock(Buffer.from(json.block, "hex")));
+  for (const block of blocks) chain.addBlock(block, bip34Height(block));
+  const mempool = JSON.parse(readFileSync3(`${DATA_DIR}txs/mempool.json`, "utf8"));
+  for (const { hex } of mempool.txs) chain.addToMempool(parseTransaction(Buffer.from(hex, "hex")));
+  chain.addToMempool(
+    parseTransaction(
+      Buffer.from(readFileSync3(`${DATA_DIR}txs/huge_witness.hex`, "utf8").trim(), "hex")
+    )
+  );
+  chain.addToMempool(parseTransaction(readFileSync3(`${DATA_DIR}txs/megatx.bin`)));
+  cached = chain;
+  return chain;
+}
+
+// src/devnet/electrum/daemon.ts
+import { setTimeout as sleep2 } from "node:timers/promises";
+var DaemonError = class extends Error {
+  constructor(error) {
+    super(error.message);
+    this.error = error;
+  }
+  error;
+  /** repr(DaemonError(err)): how ElectrumX quotes it in `daemon error: …`. */
+  pyRepr() {
+    const { code, message } = this.error;
+    return `DaemonError({'code': ${code}, 'message': ${pyStrRepr(message)}})`;
+  }
+};
+var RPC_IN_WARMUP = -28;
+var RPC_PARSE_ERROR = -32700;
+var RETRY_FIRST_MS = 250;
+var RETRY_MAX_MS = 4e3;
+var Daemon = class {
+  constructor(client) {
+    this.client = client;
+  }
+  client;
+  calls = 0;
+  async request(method, params, signal) {
+    let delay = RETRY_FIRST_MS;
+    for (; ; ) {
+      signal.throwIfAborted();
+      this.calls += 1;
+      const out = await this.client.batch([{ method, params }]);
+      if (out.ok) {
+        const answer2 = out.answers[0];
+        if ("result" in answer2) return answer2.result;
+        const code = answer2.error.code;
+        if (code !== RPC_IN_WARMUP && code !== RPC_PARSE_ERROR) throw new DaemonError(answer2.error);
+      }
+      await sleep2(delay, void 0, { signal });
+      delay = Math.min(delay * 2, RETRY_MAX_MS);
+    }
+  }
+  close() {
+    return this.client.close();
+  }
+};
+
+// src/devnet/electrum/history.ts
+function historyIndex(chain, prevouts) {
+  let index;
+  let builtAt = -1;
+  return (scripthash) => {
+    if (!index || builtAt !== chain.tip.height) {
+      index = build(chain, prevouts);
+      builtAt = chain.tip.height;
+    }
+    return index.get(scripthash) ?? [];
+  };
+}
+function build(chain, prevouts) {
+  const index = /* @__PURE__ */ new Map();
+  const add = (tx, entry) => {
+    const hashes = /* @__PURE__ */ new Set();
+    for (const output of tx.outputs) {
+      if (!isUnspendable(output.scriptPubKey)) hashes.add(electrumScripthash(output.scriptPubKey));
+    }
+    if (!tx.isCoinbase) {
+      for (const input of tx.inputs) {
+        const spent = prevouts(input.prevTxid, input.vout);
+        if (spent) hashes.add(electrumScripthash(spent.scriptPubKey));
+      }
+    }
+    for (const hash2 of hashes) {
+      const list = index.get(hash2) ?? [];
+      list.push(entry);
+      index.set(hash2, list);
+    }
+  };
+  for (const height of chain.heights()) {
+    for (const tx of chain.byHeight.get(height).block.transactions)
+      add(tx, { txid: tx.txid, height });
+  }
+  for (const tx of chain.mempool.values()) {
+    const unconfirmedParent = tx.inputs.some((i) => chain.mempool.has(i.prevTxid));
+    let fee = 0n;
+    for (const input of tx.inputs) {
+      const spent = prevouts(input.prevTxid, input.vout);
+      if (!spent || fee === void 0) fee = void 0;
+      else fee += spent.valueSats;
+    }
+    if (fee !== void 0) for (const o of tx.outputs) fee -= o.value;
+    add(tx, {
+      txid: tx.txid,
+      height: unconfirmedParent ? -1 : 0,
+      ...fee === void 0 ? {} : { feeSats: fee }
+    });
+  }
+  return index;
+}
+
+// src/devnet/electrum/methods.ts
+var ElectrumRpcError = class extends Error {
+  constructor(code, message, disconnect = false) {
+    super(message);
+    this.code = code;
+    this.disconnect = disconnect;
+  }
+  code;
+  disconnect;
+};
+var SERVER_VERSION = "ElectrumX 1.18.0 (blockgate devnet)";
+var PROTOCOL_MIN = [1, 4];
+var PROTOCOL_MAX = [1, 6];
+function electrumMethods(chain, daemon, history) {
+  return {
+    "blockchain.scripthash.get_history": {
+      required: ["scripthash"],
+      optional: [],
+      run(_session, [scripthash]) {
+        const hash2 = hash32Hex(scripthash);
+        if (hash2 === null) {
+          throw new ElectrumRpcError(
+            BAD_REQUEST,
+            `${pyStr(scripthash)} is not a valid script hash`
+          );
+        }
+        return history(hash2).map((e) => {
+          const entry = { tx_hash: e.txid, height: jsonNumber(e.height) };
+          if (e.height <= 0 && e.feeSats !== void 0) entry.fee = jsonNumber(e.feeSats);
+          return entry;
+        });
+      }
+    },
+    "server.version": {
+      required: [],
+      optional: ["client_name", "protocol_version"],
+      run(session, [clientName = "", protocolVersion = null]) {
+        if (session.svSeen) throw new ElectrumRpcError(BAD_REQUEST, "server.version already sent");
+        session.svSeen = true;
+        if (truthy(clientName)) session.client = pyStr(clientName).slice(0, 17);
+        const negotiated = negotiate(protocolVersion);
+        if (!negotiated) {
+          throw new ElectrumRpcError(
+            BAD_REQUEST,
+            `unsupported protocol version: ${pyStr(protocolVersion)}`,
+            true
+          );
+        }
+        session.protocol = versionString(negotiated);
+        return [SERVER_VERSION, session.protocol];
+      }
+    },
+    "server.ping": { required: [], optional: [], run: () => null },
+    "blockchain.transaction.get": {
+      ...TRANSACTION_GET,
+      async run(session, [txHash, verbose = false]) {
+        const hashError = txHashError(txHash);
+        if (hashError) throw new ElectrumRpcError(hashError.code, hashError.message);
+        if (!isPyBool(verbose)) {
+          throw new ElectrumRpcError(BAD_REQUEST, '"verbose" must be a boolean');
+        }
+        const flag = jsonNumber(pyBoolValue(verbose) ? 1 : 0);
+        try {
+          return await daemon.request("getrawtransaction", [txHash, flag], session.signal);
+        } catch (err) {
+          if (err instanceof DaemonError) {
+            throw new ElectrumRpcError(DAEMON_ERROR, `daemon error: ${err.pyRepr()}`);
+          }
+          throw err;
+        }
+      }
+    },
+    "blockchain.headers.subscribe": {
+      required: [],
+      optional: [],
+      run(session) {
+        session.subscribedHeaders = true;
+        return tipHeader(chain);
+      }
+    },
+    "blockchain.block.header": {
+      required: ["height"],
+      optional: ["cp_height"],
+      run(_session, [heightArg, cpArg = jsonNumber(0)]) {
+        const height = nonNegativeInteger(heightArg);
+        const cpHeight = nonNegativeInteger(cpArg);
+        const entry = chain.byHeight.get(height);
+        if (!entry || height > chain.tip.height) {
+          throw new ElectrumRpcError(BAD_REQUEST, `height ${pyThousands(height)} out of range`);
+        }
+        if (cpHeight !== 0) {
+          throw new ElectrumRpcError(
+            BAD_REQUEST,
+            "devnet holds a sparse chain: no cp_height proofs"
+          );
+        }
+        return toHex(entry.block.headerBytes);
+      }
+    }
+  };
+}
+function tipHeader(chain) {
+  return { hex: toHex(chain.tip.block.headerBytes), height: jsonNumber(chain.tip.height) };
+}
+function nonNegativeInteger(value) {
+  let n;
+  if (typeof value === "boolean") n = Number(value);
+  else if (isJsonNumber(value)) n = Math.trunc(Number(value.value));
+  else if (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value)) n = Number(value.trim());
+  if (n !== void 0 && Number.isSafeInteger(n) && n >= 0) return n;
+  const shown = n !== void 0 ? String(n) : pyStr(value);
+  throw new ElectrumRpcError(BAD_REQUEST, `${shown} should be a non-negative integer`);
+}
+function truthy(value) {
+  if (value === null || value === void 0 || value === false || value === "") return false;
+  if (isJsonNumber(value)) return Number(value.value) !== 0;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") return Object.keys(value).length > 0;
+  return true;
+}
+function protocolTuple(value) {
+  if (typeof value !== "string") return [0];
+  const parts = value.split(".");
+  if (!parts.every((p) => /^\s*[+-]?\d+\s*$/.test(p))) return [0];
+  return parts.map((p) => Number(p.trim()));
+}
+function compare(a, b) {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i] - b[i];
+  }
+  return a.length - b.length;
+}
+function negotiate(request) {
+  let clientMin;
+  let clientMax;
+  if (request === null || request === void 0) {
+    clientMin = PROTOCOL_MIN;
+    clientMax = PROTOCOL_MIN;
+  } else if (Array.isArray(request) && request.length === 2) {
+    clientMin = protocolTuple(request[0]);
+    clientMax = protocolTuple(request[1]);
+  } else {
+    clientMin = protocolTuple(request);
+    clientMax = clientMin;
+  }
+  const result = compare(clientMax, PROTOCOL_MAX) < 0 ? clientMax : PROTOCOL_MAX;
+  const floor = compare(clientMin, PROTOCOL_MIN) > 0 ? clientMin : PROTOCOL_MIN;
+  if (compare(result, floor) < 0 || compare(result, [0]) === 0) return null;
+  return result;
+}
+function versionString(tuple) {
+  const padded = [...tuple];
+  while (padded.length < 2) padded.push(0);
+  return padded.join(".");
+}
+
+// src/devnet/electrum/server.ts
+import { EventEmitter as EventEmitter2 } from "node:events";
+import { createServer as createServer3 } from "node:net";
+async function startElectrumTcp(opts) {
+  const host = opts.host ?? "127.0.0.1";
+  const recvBytesMax = opts.recvBytesMax ?? 1e6;
+  const sendBytesMax = Math.max(35e4, opts.sendBytesMax ?? 81e5);
+  const idleTimeoutMs = opts.idleTimeoutMs ?? 6e5;
+  const stats = { connections: 0, open: 0, requests: 0, methods: {} };
+  const events = new EventEmitter2();
+  const sessions = /* @__PURE__ */ new Map();
+  let server;
+  let port = opts.port ?? 0;
+  function accept(socket) {
+    stats.connections += 1;
+    stats.open += 1;
+    const abort = new AbortController();
+    const session = {
+      svSeen: false,
+      client: "unknown",
+      protocol: null,
+      subscribedHeaders: false,
+      signal: abort.signal
+    };
+    sessions.set(socket, session);
+    events.emit("connection");
+    const splitter = new LineSplitter(recvBytesMax);
+    let protocol = null;
+    let closing = false;
+    socket.setNoDelay(true);
+    socket.setTimeout(idleTimeoutMs, () => socket.destroy());
+    socket.on("error", () => {
+    });
+    socket.on("close", () => {
+      abort.abort();
+      sessions.delete(socket);
+      stats.open -= 1;
+      events.emit("disconnect");
+    });
+    socket.on("data", (chunk) => {
+      const lines = splitter.push(chunk);
+      if (lines === "too-long") {
+        socket.destroy();
+        return;
+      }
+      for (const line of lines) void handleLine(line);
+    });
+    const send2 = (text, thenClose = false) => {
+      if (socket.destroyed || closing) return;
+      socket.write(`${text}
+`);
+      if (thenClose) {
+        closing = true;
+        socket.end();
+      }
+    };
+    async function handleLine(line) {
+      let payload;
+      try {
+        payload = parseJson(line);
+      } catch (err) {
+        send2(errorMessage("v2", null, -32700, `cannot decode JSON: ${err.message}`));
+        return;
+      }
+      protocol ??= detect(payload);
+      const p = protocol;
+      if (Array.isArray(payload)) {
+        if (payload.length === 0) {
+          send2(errorMessage(p, null, -32600, "empty batch"));
+          return;
+        }
+        const parts = await Promise.all(payload.map((item) => handleRequest(p, item)));
+        const replies = parts.filter((r) => r !== null);
+        if (replies.length > 0) {
+          send2(
+            `[${replies.map((r) => r.text).join(", ")}]`,
+            replies.some((r) => r.disconnect)
+          );
+        }
+        return;
+      }
+      const reply3 = await handleRequest(p, payload);
+      if (reply3) send2(reply3.text, reply3.disconnect);
+    }
+    async function handleRequest(p, payload) {
+      if (!isJsonObject(payload)) {
+        return reply(p, null, -32600, "request object must be a dictionary");
+      }
+      const hasId = "id" in payload;
+      const id = hasId ? payload.id : null;
+      if (hasId && id !== null && typeof id !== "string" && !isJsonNumber(id)) {
+        return reply(p, null, -32600, `invalid "id": ${pyStr(id)}`);
+      }
+      const version = payload.jsonrpc;
+      if (version !== void 0 && version !== "2.0" && version !== "1.0") {
+        return reply(p, id, -32600, '"jsonrpc" is not "2.0"');
+      }
+      const method = payload.method;
+      if (typeof method !== "string") {
+        return reply(p, id, -32601, "request method must be a string");
+      }
+      const params = payload.params ?? [];
+      if (!Array.isArray(params) && !isJsonObject(params)) {
+        return reply(p, id, -32602, `invalid request arguments: ${pyStr(params)}`);
+      }
+      if (!hasId) return null;
+      stats.requests += 1;
+      stats.methods[method] = (stats.methods[method] ?? 0) + 1;
+      events.emit("request", method);
+      if (!session.svSeen && method !== "server.version") {
+        return {
+          ...reply(p, id, BAD_REQUEST, "use server.version to identify client"),
+          disconnect: true
+        };
+      }
+      try {
+        const result = await invoke(opts.methods[method], method, params);
+        const text = resultMessage(p, id, result);
+        if (text.length > sendBytesMax) {
+          return reply(
+            p,
+            id,
+            -32600,
+            `response too large (over ${pyThousands(sendBytesMax)} bytes`
+          );
+        }
+        return { text, disconnect: false };
+      } catch (err) {
+        if (err instanceof ElectrumRpcError)
+          return { ...reply(p, id, err.code, err.message), disconnect: err.disconnect };
+        if (session.signal.aborted) return null;
+        return reply(p, id, -32603, "internal server error");
+      }
+    }
+    function invoke(handler, method, params) {
+      if (!handler) throw new ElectrumRpcError(-32601, `unknown method "${method}"`);
+      const args = bindArgs(method, params, handler.required, handler.optional);
+      if (!Array.isArray(args)) throw new ElectrumRpcError(args.code, args.message);
+      return handler.run(session, args);
+    }
+  }
+  async function listen() {
+    server = createServer3(accept);
+    await new Promise((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => resolve());
+    });
+    port = server.address().port;
+  }
+  async function stop() {
+    const closed = new Promise((resolve) => server.close(() => resolve()));
+    for (const socket of sessions.keys()) socket.destroy();
+    await closed;
+  }
+  await listen();
+  return {
+    host,
+    get port() {
+      return port;
+    },
+    get url() {
+      return `tcp://${host}:${port}`;
+    },
+    stats,
+    events,
+    announceTip() {
+      const text = pyJsonDumps({
+        jsonrpc: "2.0",
+        method: "blockchain.headers.subscribe",
+        params: [opts.tip()]
+      });
+      for (const [socket, session] of sessions) {
+        if (session.subscribedHeaders && !socket.destroyed) socket.write(`${text}
+`);
+      }
+    },
+    stop,
+    restart: listen,
+    async close() {
+      if (server.listening) await stop();
+      await opts.onClose?.();
+    }
+  };
+}
+function reply(p, id, code, message) {
+  return { text: errorMessage(p, id, code, message), disconnect: false };
+}
+function detect(payload) {
+  const first = Array.isArray(payload) ? payload[0] : payload;
+  if (!isJsonObject(first)) return "v2";
+  if (first.jsonrpc === "1.0" || "result" in first && "error" in first && !("jsonrpc" in first)) {
+    return "v1";
+  }
+  return "v2";
+}
+function resultMessage(p, id, result) {
+  return pyJsonDumps(p === "v1" ? { result, error: null, id } : { jsonrpc: "2.0", result, id });
+}
+function errorMessage(p, id, code, message) {
+  const error = { code, message };
+  return pyJsonDumps(p === "v1" ? { result: null, error, id } : { jsonrpc: "2.0", error, id });
+}
+
+// src/devnet/electrum/start.ts
+function startDevnetElectrum(chain, core, prevouts, opts = {}) {
+  const daemon = new Daemon(
+    new BitcoinCoreClient({
+      url: core.url,
+      user: core.user,
+      password: core.password,
+      timeoutMs: 3e4,
+      connections: 4
+    })
+  );
+  return startElectrumTcp({
+    methods: electrumMethods(chain, daemon, historyIndex(chain, prevouts)),
+    tip: () => tipHeader(chain),
+    ...opts,
+    onClose: () => daemon.close()
+  });
+}
+
+// src/devnet/indexer/server.ts
+import { timingSafeEqual as timingSafeEqual2 } from "node:crypto";
+import { execute as execute2 } from "graphql";
+
+// src/devnet/indexer/bool-exp.ts
+function matches(exp, row, relationships = {}) {
+  return truth(exp, row, relationships) === true;
+}
+function and(values) {
+  if (values.includes(false)) return false;
+  return values.includes(null) ? null : true;
+}
+function truth(exp, row, relationships) {
+  const parts = [];
+  for (const [key, value] of Object.entries(exp)) {
+    if (value === void 0) continue;
+    if (key === "_and") {
+      parts.push(and(value.map((e) => truth(e, row, relationships))));
+    } else if (key === "_or") {
+      const each = value.map((e) => truth(e, row, relationships));
+      parts.push(each.includes(true) ? true : each.includes(null) ? null : false);
+    } else if (key === "_not") {
+      const inner = truth(value, row, relationships);
+      parts.push(inner === null ? null : !inner);
+    } else if (relationships[key]) {
+      parts.push(relationships[key](row).some((r) => matches(value, r)));
+    } else {
+      parts.push(compare2(row[key], value));
+    }
+  }
+  return and(parts);
+}
+function compare2(column, ops) {
+  const parts = [];
+  for (const [op, operand] of Object.entries(ops)) {
+    if (operand === void 0) continue;
+    if (op === "_is_null") {
+      parts.push(column === null === operand);
+      continue;
+    }
+    if (column === null || operand === null) {
+      parts.push(null);
+      continue;
+    }
+    const v = operand;
+    switch (op) {
+      case "_eq":
+        parts.push(column === v);
+        break;
+      case "_neq":
+        parts.push(column !== v);
+        break;
+      case "_gt":
+        parts.push(column > v);
+        break;
+      case "_gte":
+        parts.push(column >= v);
+        break;
+      case "_lt":
+        parts.push(column < v);
+        break;
+      case "_lte":
+        parts.push(column <= v);
+        break;
+      case "_in":
+        parts.push(operand.includes(column));
+        break;
+      case "_nin":
+        parts.push(!operand.includes(column));
+        break;
+      default:
+        throw new Error(`unknown comparison operator ${op}`);
+    }
+  }
+  return and(parts);
+}
+function ordered(rows, orderBy) {
+  const keys = (orderBy ?? []).flatMap(
+    (o) => Object.entries(o).filter(([, dir]) => dir !== void 0)
+  );
+  if (keys.length === 0) return [...rows];
+  return [...rows].sort((a, b) => {
+    for (const [column, dir] of keys) {
+      const c = compareColumn(a[column], b[column], dir);
+      if (c !== 0) return c;
+    }
+    return 0;
+  });
+}
+function compareColumn(a, b, dir) {
+  const desc = dir.startsWith("desc");
+  const nullsFirst = dir.endsWith("nulls_first") || dir === "desc";
+  if (a === null || b === null) {
+    if (a === b) return 0;
+    return a === null === nullsFirst ? -1 : 1;
+  }
+  const c = a < b ? -1 : a > b ? 1 : 0;
+  return desc ? -c : c;
+}
+function select(rows, args, relationships = {}) {
+  const filtered = args.where ? rows.filter((r) => matches(args.where, r, relationships)) : rows;
+  const sorted = ordered(filtered, args.order_by);
+  const start = args.offset ?? 0;
+  return sorted.slice(start, args.limit === void 0 ? void 0 : start + args.limit);
+}
+
+// src/devnet/indexer/tables.ts
+var IndexerTables = class {
+  constructor(chain) {
+    this.chain = chain;
+    this.blocks = chain.heights().map((height) => {
+      const { block } = chain.byHeight.get(height);
+      const row = {
+        hash: block.hash,
+        height,
+        timestamp: block.time,
+        transaction_count: block.transactions.length,
+        size_bytes: block.size,
+        transactions: (args) => select(this.transactionsOf(row), args)
+      };
+      this.byHash.set(block.hash, row);
+      return row;
+    });
+  }
+  chain;
+  blocks;
+  byHash = /* @__PURE__ */ new Map();
+  txRows = /* @__PURE__ */ new Map();
+  transactionsOf(row) {
+    let rows = this.txRows.get(row.hash);
+    if (!rows) {
+      rows = this.chain.byHash.get(row.hash).block.transactions.map((tx) => ({
+        hash: tx.txid,
+        size_bytes: tx.size,
+        input_count: tx.inputs.length,
+        output_count: tx.outputs.length
+      }));
+      this.txRows.set(row.hash, rows);
+    }
+    return rows;
+  }
+  selectBlocks(args) {
+    return select(this.blocks, args, {
+      transactions: (row) => this.transactionsOf(row)
+    });
+  }
+  blockByPk(hash2) {
+    return this.byHash.get(hash2) ?? null;
+  }
+};
+
+// src/devnet/indexer/server.ts
+var BODY_BYTES_MAX2 = 1024 * 1024;
+async function startDevnetIndexer(opts) {
+  const schema = indexerSchema();
+  const tables = new IndexerTables(opts.chain);
+  const rootValue = {
+    block: (args) => tables.selectBlocks(args),
+    block_by_pk: (args) => tables.blockByPk(args.hash)
+  };
+  const stats = { httpRequests: 0, queries: 0, rejected: 0 };
+  const expected = Buffer.from(opts.secret);
+  let gate = null;
+  async function serve(req, res) {
+    stats.httpRequests += 1;
+    if (new URL(req.url ?? "/", "http://indexer").pathname !== "/v1/graphql") {
+      return reply2(res, 404, { path: "$", error: "resource does not exist", code: "not-found" });
+    }
+    if (req.method !== "POST") {
+      return reply2(res, 405, {
+        path: "$",
+        error: "method not allowed",
+        code: "method-not-allowed"
+      });
+    }
+    const given = Buffer.from(String(req.headers["x-hasura-admin-secret"] ?? ""));
+    if (given.length !== expected.length || !timingSafeEqual2(given, expected)) {
+      stats.rejected += 1;
+      return errors(
+        res,
+        hasuraError("invalid x-hasura-admin-secret/x-hasura-access-key", "$", "access-denied")
+      );
+    }
+    let body;
+    try {
+      body = await readBody(req, BODY_BYTES_MAX2);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) throw err;
+      stats.rejected += 1;
+      return reply2(res, 413, {
+        path: "$",
+        error: "request body too large",
+        code: "payload-too-large"
+      });
+    }
+    if (gate) await gate;
+    const parsed = parseGraphRequest(body);
+    if (!parsed.ok) {
+      stats.rejected += 1;
+      return errors(res, parsed.error);
+    }
+    const checked = checkGraphQuery(schema, parsed.request);
+    if (!checked.ok) {
+      stats.rejected += 1;
+      return errors(res, checked.error);
+    }
+    const { document, operation } = checked.query;
+    const result = await execute2({
+      schema,
+      document,
+      rootValue,
+      variableValues: parsed.request.variables,
+      ...operation.name ? { operationName: operation.name.value } : {}
+    });
+    if (result.errors?.length) {
+      stats.rejected += 1;
+      return errors(res, hasuraError(result.errors[0].message, "$", "unexpected"));
+    }
+    stats.queries += 1;
+    return reply2(res, 200, { data: result.data });
+  }
+  const { server, port, close } = await listenDevnet(serve, {
+    host: opts.host,
+    port: opts.port,
+    keepAliveTimeoutMs: 3e4
+  });
+  return {
+    server,
+    url: `http://127.0.0.1:${port}/v1/graphql`,
+    secret: opts.secret,
+    stats,
+    hold() {
+      let release;
+      gate = new Promise((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        gate = null;
+        release();
+      };
+    },
+    close
+  };
+}
+function errors(res, error) {
+  reply2(res, 200, { errors: [error] });
+}
+function reply2(res, status, body) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.end(text);
+}
+
+// src/devnet/prevouts.ts
+var PREVOUTS_FILE = projectPath("data", "chain", "blocks", "277647.prevouts.json");
+function chainPrevouts(chain) {
+  const shipped = loadPrevoutsFile(PREVOUTS_FILE);
+  return (txid, vout) => {
+    const known = shipped.get(`${txid}:${vout}`);
+    if (known) return known;
+    const at = chain.txIndex.get(txid);
+    if (!at) return void 0;
+    const tx = at.block.block.transactions[at.index];
+    const output = tx.outputs[vout];
+    if (!output) return void 0;
+    return {
+      valueSats: output.value,
+      scriptPubKey: output.scriptPubKey,
+      height: at.block.height,
+      coinbase: tx.isCoinbase
+    };
+  };
+}
+
+// src/devnet/devnet.ts
+async function startDevnet(networks, opts = {}) {
+  const chain = opts.chain ?? loadDevnetChain();
+  const prevouts = chainPrevouts(chain);
+  const cores = /* @__PURE__ */ new Map();
+  const indexers = /* @__PURE__ */ new Map();
+  const electrum = /* @__PURE__ */ new Map();
+  for (const network of networks) {
+    indexers.set(
+      network,
+      await startDevnetIndexer({ chain, secret: randomBytes2(16).toString("hex") })
+    );
+    const core = await startCoreHttp({
+      methods: coreMethods(chain, network, prevouts),
+      user: "devnet",
+      password: randomBytes2(16).toString("hex")
+    });
+    cores.set(network, core);
+    electrum.set(network, await startDevnetElectrum(chain, core, prevouts, opts.electrum));
+  }
+  return {
+    cores,
+    indexers,
+    electrum,
+    async close() {
+      await Promise.all([...electrum.values(), ...indexers.values()].map((e) => e.close()));
+      await Promise.all([...cores.values()].map((c) => c.close()));
+    }
+  };
+}
+
+// src/main.ts
+async function main() {
+  const config = loadConfig(process.env.BLOCKGATE_CONFIG);
+  const devNets = devnetNetworks(config);
+  const store = openStore(config, { databaseUrl: process.env.DATABASE_URL });
+  store.catch(() => {
+  });
+  const devnet = devNets.length > 0 ? await startDevnet(devNets) : null;
+  const gateway = await startGateway(config, {
+    store,
+    databaseUrl: process.env.DATABASE_URL,
+    nodeUpstreams: resolveNodeUpstreams(config, devnet),
+    graphUpstreams: resolveGraphUpstreams(config, devnet),
+    electrumUpstreams: resolveElectrumUpstreams(config, devnet)
+  });
+  const where = `store: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.pgliteDir}`}${devnet ? "; upstreams: devnet" : ""}`;
+  const demo = config.demo.enabled ? await prepareDemo(gateway.app.db, config.demo.credits) : null;
+  process.stdout.write(startupBanner(config, gateway.url, where, demo));
+  const stop = async () => {
+    await gateway.close();
+    await devnet?.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+main().catch((err) => {
+  process.stderr.write(
+    err instanceof ConfigError ? `${err.message}
+` : `blockgate failed to start: ${err.message}
+`
+  );
+  process.exit(1);
+});
