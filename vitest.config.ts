@@ -16,7 +16,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests share one PostgreSQL server; each file makes its own schema, so files may run in parallel.
     pool: "forks",
-    // One migrated PGlite snapshot per run: each in-memory store starts from it instead of initdb.
+    // Once per run: a migrated PGlite snapshot (each in-memory store starts from it instead of
+    // initdb) and the Chromium the browser tests launch (found, or unpacked on a fresh install).
     globalSetup: ["test/support/global-setup.ts"],
   },
 });
