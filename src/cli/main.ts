@@ -14,10 +14,7 @@ async function cli(argv: string[]): Promise<number> {
     await import("../main.ts");
     return -1; // keeps running
   }
-  if (command === "decode") {
-    const { runDecode } = await import("./decode.ts");
-    return print(runDecode(argv.slice(1)));
-  }
+  if (command === "decode") return print(await decode(argv.slice(1)));
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
@@ -37,6 +34,23 @@ async function cli(argv: string[]): Promise<number> {
   } finally {
     await db.close();
   }
+}
+
+/** `decode`: needs no config or database; `-` reads the hex from standard input. */
+async function decode(args: string[]): Promise<CommandOutput> {
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./decode.ts");
+  if (!wantsStdin(args)) return runDecode(args);
+  // Nothing piped in: reading a terminal would wait for typing, so say what the command expects.
+  if (process.stdin.isTTY) {
+    return {
+      text: `decode: standard input is a terminal: pipe the hex in\n${DECODE_USAGE}`,
+      code: 2,
+    };
+  }
+  const { readAll, STDIN_BYTES_MAX } = await import("./stdin.ts");
+  const input = await readAll(process.stdin, STDIN_BYTES_MAX);
+  if ("error" in input) return { text: `decode: standard input: ${input.error}`, code: 2 };
+  return runDecode(args, input.text);
 }
 
 /** Runs the command inside the gateway that holds the PGlite store; null if none answers. */
