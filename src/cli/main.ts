@@ -15,6 +15,11 @@ async function cli(argv: string[]): Promise<number> {
     return -1; // keeps running
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
+  if (command === "config") {
+    // Reads the file only: no database, no upstream, whatever the file says.
+    const { runConfigCommand } = await import("./config-check.ts");
+    return print(runConfigCommand(argv.slice(1), process.env));
+  }
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
