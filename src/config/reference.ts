@@ -178,10 +178,22 @@ function walk(schema: z.ZodType, path: string, defaultValue: unknown, out: Setti
       walk(object, `${path}[]`, undefined, out);
       return;
     }
-    const values = element instanceof z.ZodEnum ? element.options.map(String) : [];
-    const type =
-      values.join() === NETWORK_NAMES.join() ? "list of networks" : `list of ${values.join(", ")}`;
-    out.push(leaf(path, type, defaultValue, { limit: min ? `at least ${min}` : undefined }));
+    const count = min ? `at least ${min}` : undefined;
+    if (element instanceof z.ZodEnum) {
+      const values = element.options.map(String);
+      const type =
+        values.join() === NETWORK_NAMES.join()
+          ? "list of networks"
+          : `list of ${values.join(", ")}`;
+      out.push(leaf(path, type, defaultValue, { limit: count }));
+      return;
+    }
+    // A list of plain values: each item's own rule is the limit that matters.
+    const item: Setting[] = [];
+    walk(element, path, undefined, item);
+    const each = item[0]?.limit;
+    const limit = [count, each && `each ${each}`].filter(Boolean).join(", ") || undefined;
+    out.push(leaf(path, `list of ${item[0]?.type ?? "values"}`, defaultValue, { limit }));
     return;
   }
   if (schema instanceof z.ZodNumber) {
@@ -214,10 +226,10 @@ function walk(schema: z.ZodType, path: string, defaultValue: unknown, out: Setti
   throw new Error(`${path}: no reference rendering for a ${schema._zod.def.type} schema`);
 }
 
-/** Every setting of the config schema, in the schema's order. */
-export function configSettings(): Setting[] {
+/** Every setting of the config schema (or another object schema), in the schema's order. */
+export function configSettings(schema: z.ZodType = configSchema): Setting[] {
   const out: Setting[] = [];
-  walk(configSchema, "", undefined, out);
+  walk(schema, "", undefined, out);
   return out;
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isMap, isScalar, isSeq, type Node, parseDocument } from "yaml";
+import { z } from "zod";
 import { runConfigCommand } from "../../src/cli/config-check.ts";
 import {
   configSettings,
@@ -96,6 +97,25 @@ describe("configuration reference", () => {
       limit: "≥ 0",
     });
     expect(byPath.get("upstreams.node.<network>")?.limit).toBe("at least 1");
+  });
+
+  it("renders shapes the schema may grow: exclusive bounds, lists of plain values", () => {
+    const schema = z.strictObject({
+      operator: z
+        .strictObject({
+          tokenSha256: z.array(z.string().regex(/^[0-9a-f]{64}$/)).default([]),
+          share: z.number().gt(0).lt(1).default(0.5),
+          drainTimeoutMs: z.number().int().nonnegative().max(300_000).default(10_000),
+        })
+        .prefault({}),
+    });
+    expect(
+      configSettings(schema).map(({ path, type, default: d, limit }) => [path, type, d, limit]),
+    ).toEqual([
+      ["operator.tokenSha256", "list of string", "[]", "each matches `^[0-9a-f]{64}$`"],
+      ["operator.share", "number", "0.5", "> 0, < 1"],
+      ["operator.drainTimeoutMs", "integer", "10000", "0 – 300000"],
+    ]);
   });
 });
 
