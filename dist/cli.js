@@ -1,13 +1,15 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
-  ConfigError,
   helpText,
-  loadConfig,
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-J5QHMN5G.js";
+} from "./chunks/chunk-N6PWOZCF.js";
 import "./chunks/chunk-P3S44CL4.js";
+import {
+  ConfigError,
+  loadConfig
+} from "./chunks/chunk-7ABOHKUI.js";
 import "./chunks/chunk-ONEYUPT7.js";
 
 // src/cli/main.ts
@@ -22,9 +24,10 @@ async function cli(argv) {
     await import("./main.js");
     return -1;
   }
-  if (command === "decode") {
-    const { runDecode } = await import("./chunks/decode-ATQMGUKL.js");
-    return print(runDecode(argv.slice(1)));
+  if (command === "decode") return print(await decode(argv.slice(1)));
+  if (command === "config") {
+    const { runConfigCommand } = await import("./chunks/config-check-YBEYWQAC.js");
+    return print(runConfigCommand(argv.slice(1), process.env));
   }
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
   const databaseUrl = process.env.DATABASE_URL;
@@ -45,6 +48,21 @@ async function cli(argv) {
   } finally {
     await db.close();
   }
+}
+async function decode(args) {
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-LAJU2L73.js");
+  if (!wantsStdin(args)) return runDecode(args);
+  if (process.stdin.isTTY) {
+    return {
+      text: `decode: standard input is a terminal: pipe the hex in
+${DECODE_USAGE}`,
+      code: 2
+    };
+  }
+  const { readAll, STDIN_BYTES_MAX } = await import("./chunks/stdin-XPTK2ZBL.js");
+  const input = await readAll(process.stdin, STDIN_BYTES_MAX);
+  if ("error" in input) return { text: `decode: standard input: ${input.error}`, code: 2 };
+  return runDecode(args, input.text);
 }
 async function forward(url, secret, argv) {
   try {

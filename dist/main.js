@@ -1,17 +1,15 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
-  ConfigError,
   adminAuthorized,
   auditCsv,
   authenticate,
   issueToken,
-  loadConfig,
   openDatabase,
   runDbCommand,
   tokenHint,
   usageCsv,
   writeAdminFile
-} from "./chunks/chunk-J5QHMN5G.js";
+} from "./chunks/chunk-N6PWOZCF.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -42,7 +40,7 @@ import {
   pyThousands,
   readTxHex,
   txHashError
-} from "./chunks/chunk-KPMZOQSG.js";
+} from "./chunks/chunk-K6UBJXTK.js";
 import {
   LedgerError,
   auditRecord,
@@ -58,6 +56,10 @@ import {
   voidStaleHolds
 } from "./chunks/chunk-P3S44CL4.js";
 import {
+  ConfigError,
+  loadConfig
+} from "./chunks/chunk-7ABOHKUI.js";
+import {
   isJsonNumber,
   isJsonObject,
   jsonInteger,
@@ -70,7 +72,7 @@ import {
   stringifyJson,
   toHex,
   txToUniv
-} from "./chunks/chunk-RQ2HK2QQ.js";
+} from "./chunks/chunk-YNDDIEJN.js";
 import "./chunks/chunk-ONEYUPT7.js";
 
 // src/cache/node-tip.ts
@@ -226,7 +228,7 @@ import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-72CEM7EL.js");
+var unifiedApi = () => import("./chunks/route-ZEJQICWE.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }

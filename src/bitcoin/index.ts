@@ -15,6 +15,13 @@ export {
   parseBlock,
   parseBlockHeader,
 } from "./block.ts";
+export {
+  type BlockChainContext,
+  type BlockJson,
+  type BlockToUnivOptions,
+  blockToUniv,
+  type CoinbaseTxJson,
+} from "./block-json.ts";
 export { MAINNET_MAGIC, readBlockRecords } from "./block-records.ts";
 export {
   type DecodeScriptJson,
@@ -29,6 +36,7 @@ export { toJsonText } from "./json-text.ts";
 export { computeMerkleRoot } from "./merkle.ts";
 export { NETWORKS, type Network, type NetworkParams, networkFromChain } from "./network.ts";
 export { opcodeName } from "./opcode-names.ts";
+export { deriveTarget, getDifficulty, POW_LIMIT, uint256Hex } from "./pow.ts";
 export {
   loadPrevoutsFile,
   lookupPrevout,
@@ -61,4 +69,5 @@ export {
   type VinJson,
   type VoutJson,
 } from "./tx-json.ts";
+export { univalueDouble } from "./univalue-double.ts";
 export { isValidXOnlyPubkey } from "./xonly.ts";

@@ -29,7 +29,13 @@ const HELP = `usage: blockgate <command>
   usage <account> [--limit N]            balance, usage by method and network, latest calls
   export <account> [--cycle N] [--kind audit|usage]  a billing cycle as CSV (current cycle, audit records by default)
   ledger check                           recompute every balance from the ledger and audit log
-  decode <hex> [--network NAME]          decode a raw transaction as Core's decoderawtransaction
+  config check [FILE]                    validate a config file (default $BLOCKGATE_CONFIG) as the
+                                         gateway would, plus its secrets' variables and files;
+                                         opens no database, connects to nothing
+  decode <hex | -> [--network NAME] [--verbosity 1|2]
+                                         decode a raw transaction (Core's decoderawtransaction)
+                                         or block (getblock's fields the bytes determine);
+                                         - reads the hex from standard input
 
 Environment: DATABASE_URL (PostgreSQL; default is the embedded PGlite store),
 BLOCKGATE_CONFIG (config file).`;

@@ -14,9 +14,11 @@ async function cli(argv: string[]): Promise<number> {
     await import("../main.ts");
     return -1; // keeps running
   }
-  if (command === "decode") {
-    const { runDecode } = await import("./decode.ts");
-    return print(runDecode(argv.slice(1)));
+  if (command === "decode") return print(await decode(argv.slice(1)));
+  if (command === "config") {
+    // Reads the file only: no database, no upstream, whatever the file says.
+    const { runConfigCommand } = await import("./config-check.ts");
+    return print(runConfigCommand(argv.slice(1), process.env));
   }
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
   const databaseUrl = process.env.DATABASE_URL;
@@ -37,6 +39,23 @@ async function cli(argv: string[]): Promise<number> {
   } finally {
     await db.close();
   }
+}
+
+/** `decode`: needs no config or database; `-` reads the hex from standard input. */
+async function decode(args: string[]): Promise<CommandOutput> {
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./decode.ts");
+  if (!wantsStdin(args)) return runDecode(args);
+  // Nothing piped in: reading a terminal would wait for typing, so say what the command expects.
+  if (process.stdin.isTTY) {
+    return {
+      text: `decode: standard input is a terminal: pipe the hex in\n${DECODE_USAGE}`,
+      code: 2,
+    };
+  }
+  const { readAll, STDIN_BYTES_MAX } = await import("./stdin.ts");
+  const input = await readAll(process.stdin, STDIN_BYTES_MAX);
+  if ("error" in input) return { text: `decode: standard input: ${input.error}`, code: 2 };
+  return runDecode(args, input.text);
 }
 
 /** Runs the command inside the gateway that holds the PGlite store; null if none answers. */

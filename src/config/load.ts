@@ -76,24 +76,28 @@ export function parseConfig(input: unknown): Config {
   return config;
 }
 
-/** Reads YAML or JSON (JSON is YAML); no path means every default (devnet upstreams). */
-export function loadConfig(path: string | undefined, overrides: ConfigInput = {}): Config {
-  let fromFile: unknown = {};
-  if (path) {
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch (err) {
-      throw new ConfigError([`cannot read ${path}: ${(err as Error).message}`]);
-    }
-    try {
-      fromFile = parseYaml(text) ?? {};
-    } catch (err) {
-      throw new ConfigError([`${path} is not valid YAML: ${(err as Error).message}`]);
-    }
+/** A config file's content as parsed YAML (JSON is YAML); unreadable or unparsable: ConfigError. */
+export function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new ConfigError([`cannot read ${path}: ${(err as Error).message}`]);
   }
-  if (typeof fromFile !== "object" || fromFile === null || Array.isArray(fromFile)) {
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text) ?? {};
+  } catch (err) {
+    throw new ConfigError([`${path} is not valid YAML: ${(err as Error).message}`]);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new ConfigError(["(root): expected a mapping"]);
   }
-  return parseConfig({ ...(fromFile as Record<string, unknown>), ...overrides });
+  return parsed as Record<string, unknown>;
+}
+
+/** Reads YAML or JSON (JSON is YAML); no path means every default (devnet upstreams). */
+export function loadConfig(path: string | undefined, overrides: ConfigInput = {}): Config {
+  const fromFile = path ? readConfigFile(path) : {};
+  return parseConfig({ ...fromFile, ...overrides });
 }

@@ -1,23 +1,71 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { promisify } from "node:util";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 
-const run = promisify(execFile);
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
-/** Runs `blockgate …` as a user would (`npx blockgate` runs bin/blockgate.js). */
-export async function blockgate(
+/** Collects a child's output and resolves with its exit code once it has closed. */
+function finished(child: ChildProcess, timeoutMs: number): Promise<Ran> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (s: string) => {
+    stdout += s;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (s: string) => {
+    stderr += s;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`still running after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.once("error", reject);
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Runs `blockgate …` as a user would (`npx blockgate` runs bin/blockgate.js). `input` is piped to
+ * its standard input; without it standard input is empty (closed at once), never left open.
+ */
+export function blockgate(
   args: string[],
   env: Record<string, string | undefined>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["bin/blockgate.js", ...args], {
-      env: { ...process.env, ...env },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
+  options: { input?: string | Uint8Array } = {},
+): Promise<Ran> {
+  const child = spawn(process.execPath, ["bin/blockgate.js", ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  // A command that stops reading early (input over its limit) closes the pipe: EPIPE is expected.
+  child.stdin?.on("error", () => {});
+  child.stdin?.end(options.input ?? "");
+  return finished(child, 60_000);
+}
+
+/** Whether util-linux `script` is here to give a child a terminal. */
+export const hasScript = spawnSync("script", ["--version"]).status === 0;
+
+/**
+ * Runs `blockgate …` with a terminal as its standard input (and output), as when a user types the
+ * command with nothing piped in. `script` allocates the pseudo-terminal; -e passes on the exit code.
+ */
+export function blockgateOnTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<Ran> {
+  const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, "bin/blockgate.js", ...args].map(quote).join(" ");
+  const child = spawn("script", ["-qec", command, "/dev/null"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return finished(child, 60_000);
 }
 
 /** Starts `npm start` and resolves once its output contains `until`. */

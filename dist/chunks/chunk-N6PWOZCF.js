@@ -13,9 +13,6 @@ import {
   projectPath,
   usageByMethod
 } from "./chunk-P3S44CL4.js";
-import {
-  configSchema
-} from "./chunk-ONEYUPT7.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";
@@ -309,7 +306,13 @@ var HELP = `usage: blockgate <command>
   usage <account> [--limit N]            balance, usage by method and network, latest calls
   export <account> [--cycle N] [--kind audit|usage]  a billing cycle as CSV (current cycle, audit records by default)
   ledger check                           recompute every balance from the ledger and audit log
-  decode <hex> [--network NAME]          decode a raw transaction as Core's decoderawtransaction
+  config check [FILE]                    validate a config file (default $BLOCKGATE_CONFIG) as the
+                                         gateway would, plus its secrets' variables and files;
+                                         opens no database, connects to nothing
+  decode <hex | -> [--network NAME] [--verbosity 1|2]
+                                         decode a raw transaction (Core's decoderawtransaction)
+                                         or block (getblock's fields the bytes determine);
+                                         - reads the hex from standard input
 
 Environment: DATABASE_URL (PostgreSQL; default is the embedded PGlite store),
 BLOCKGATE_CONFIG (config file).`;
@@ -455,93 +458,6 @@ async function usage(db, ref, limitText) {
   return lines.join("\n");
 }
 
-// src/config/load.ts
-import { readFileSync as readFileSync4 } from "node:fs";
-import { parse as parseYaml } from "yaml";
-var ConfigError = class extends Error {
-  constructor(problems) {
-    super(`invalid configuration:
-  ${problems.join("\n  ")}`);
-    this.problems = problems;
-    this.name = "ConfigError";
-  }
-  problems;
-};
-function formatPath(path) {
-  let out = "";
-  for (const part of path) {
-    if (typeof part === "number") out += `[${part}]`;
-    else out += out === "" ? String(part) : `.${String(part)}`;
-  }
-  return out === "" ? "(root)" : out;
-}
-function describe(issue, prefix = []) {
-  if (issue.code === "invalid_union" && issue.errors.length > 0) {
-    const depth = (branch) => Math.max(...branch.map((i) => i.path.length));
-    const best = issue.errors.reduce((a, b) => depth(b) > depth(a) ? b : a);
-    if (depth(best) > 0)
-      return best.map((i) => describe(i, [...prefix, ...issue.path])).join("\n  ");
-  }
-  const path = formatPath([...prefix, ...issue.path]);
-  if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((k) => `${path === "(root)" ? k : `${path}.${k}`} is not a known key`).join("\n  ");
-  }
-  if (issue.code === "invalid_type" && issue.input === void 0) return `${path} is required`;
-  return `${path}: ${issue.message}`;
-}
-function parseConfig(input) {
-  const result = configSchema.safeParse(input ?? {});
-  if (!result.success) {
-    throw new ConfigError(result.error.issues.flatMap((i) => describe(i).split("\n  ")));
-  }
-  const config = result.data;
-  const problems = [];
-  for (const kind of ["node", "electrum", "graph"]) {
-    const given = config.upstreams[kind];
-    if (!given) {
-      config.upstreams[kind] = Object.fromEntries(
-        config.networks.map((n) => [n, ["devnet"]])
-      );
-      continue;
-    }
-    for (const network of Object.keys(given)) {
-      if (!config.networks.includes(network)) {
-        problems.push(`upstreams.${kind}.${network} names a network not in networks`);
-      }
-    }
-  }
-  for (const network of config.networks) {
-    if (!config.upstreams.node?.[network]) problems.push(`upstreams.node.${network} is required`);
-  }
-  if (config.graph.listSizeDefault > config.graph.pageSizeMax) {
-    problems.push("graph.listSizeDefault must not exceed graph.pageSizeMax");
-  }
-  const segments = Object.values(config.backends);
-  if (new Set(segments).size !== segments.length) problems.push("backends: segments must differ");
-  if (problems.length > 0) throw new ConfigError(problems);
-  return config;
-}
-function loadConfig(path, overrides = {}) {
-  let fromFile = {};
-  if (path) {
-    let text;
-    try {
-      text = readFileSync4(path, "utf8");
-    } catch (err) {
-      throw new ConfigError([`cannot read ${path}: ${err.message}`]);
-    }
-    try {
-      fromFile = parseYaml(text) ?? {};
-    } catch (err) {
-      throw new ConfigError([`${path} is not valid YAML: ${err.message}`]);
-    }
-  }
-  if (typeof fromFile !== "object" || fromFile === null || Array.isArray(fromFile)) {
-    throw new ConfigError(["(root): expected a mapping"]);
-  }
-  return parseConfig({ ...fromFile, ...overrides });
-}
-
 export {
   openDatabase,
   writeAdminFile,
@@ -553,7 +469,5 @@ export {
   auditCsv,
   usageCsv,
   helpText,
-  runDbCommand,
-  ConfigError,
-  loadConfig
+  runDbCommand
 };

@@ -473,6 +473,82 @@ function parseTransaction(bytes) {
   throw new DecodeError(`TX decode failed: ${extended.message}`, extended.offset);
 }
 
+// src/bitcoin/merkle.ts
+function computeMerkleRoot(hashes) {
+  if (hashes.length === 0) return new Uint8Array(32);
+  let level = hashes.slice();
+  while (level.length > 1) {
+    const next = [];
+    for (let i = 0; i < level.length; i += 2) {
+      const left = level[i];
+      const right = level[i + 1] ?? left;
+      next.push(sha256d(left, right));
+    }
+    level = next;
+  }
+  return level[0];
+}
+
+// src/bitcoin/block.ts
+var BLOCK_HEADER_SIZE = 80;
+function readHeader(r) {
+  const headerBytes = r.bytesView(BLOCK_HEADER_SIZE, "block header");
+  const h = new ByteReader(headerBytes);
+  const version = h.i32();
+  const prev = h.bytesView(32);
+  const merklerootBytes = h.bytesView(32);
+  const time = h.u32();
+  const bits = h.u32();
+  const nonce = h.u32();
+  const hashBytes = sha256d(headerBytes);
+  return {
+    hash: toHexReversed(hashBytes),
+    hashBytes,
+    version,
+    previousblockhash: toHexReversed(prev),
+    merkleroot: toHexReversed(merklerootBytes),
+    merklerootBytes,
+    time,
+    bits: bits.toString(16).padStart(8, "0"),
+    nonce,
+    headerBytes
+  };
+}
+function parseBlockHeader(bytes) {
+  if (bytes.length !== BLOCK_HEADER_SIZE) {
+    throw new DecodeError(`block header must be 80 bytes, got ${bytes.length}`);
+  }
+  return readHeader(new ByteReader(bytes));
+}
+var MIN_TX_BYTES = 10;
+function parseBlock(bytes) {
+  const r = new ByteReader(bytes);
+  const header = readHeader(r);
+  const n = r.count(MIN_TX_BYTES, "transaction");
+  const transactions = new Array(n);
+  let strippedsize = BLOCK_HEADER_SIZE + compactSizeLength(n);
+  for (let i = 0; i < n; i++) {
+    const tx = readTransaction(r, true);
+    transactions[i] = tx;
+    strippedsize += tx.strippedSize;
+  }
+  if (r.remaining !== 0) throw new DecodeError(`${r.remaining} trailing bytes after block`, r.pos);
+  return {
+    ...header,
+    transactions,
+    size: bytes.length,
+    strippedsize,
+    weight: strippedsize * 3 + bytes.length,
+    bytes
+  };
+}
+function blockMerkleRoot(block) {
+  return computeMerkleRoot(block.transactions.map((tx) => tx.txidBytes));
+}
+function checkMerkleRoot(block) {
+  return Buffer.from(blockMerkleRoot(block)).equals(block.merklerootBytes);
+}
+
 // src/bitcoin/address.ts
 import { bech32, bech32m, createBase58check } from "@scure/base";
 
@@ -1052,57 +1128,141 @@ function txToUniv(tx, opts) {
   return result;
 }
 
-// src/bitcoin/block.ts
-var BLOCK_HEADER_SIZE = 80;
-function readHeader(r) {
-  const headerBytes = r.bytesView(BLOCK_HEADER_SIZE, "block header");
-  const h = new ByteReader(headerBytes);
-  const version = h.i32();
-  const prev = h.bytesView(32);
-  const merklerootBytes = h.bytesView(32);
-  const time = h.u32();
-  const bits = h.u32();
-  const nonce = h.u32();
-  const hashBytes = sha256d(headerBytes);
-  return {
-    hash: toHexReversed(hashBytes),
-    hashBytes,
-    version,
-    previousblockhash: toHexReversed(prev),
-    merkleroot: toHexReversed(merklerootBytes),
-    merklerootBytes,
-    time,
-    bits: bits.toString(16).padStart(8, "0"),
-    nonce,
-    headerBytes
-  };
-}
-function parseBlockHeader(bytes) {
-  if (bytes.length !== BLOCK_HEADER_SIZE) {
-    throw new DecodeError(`block header must be 80 bytes, got ${bytes.length}`);
+// src/bitcoin/block-json.ts
+import { LosslessNumber as LosslessNumber3 } from "lossless-json";
+
+// src/bitcoin/pow.ts
+var POW_LIMIT = {
+  mainnet: 0x00000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffffn,
+  testnet: 0x00000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffffn,
+  testnet4: 0x00000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffffn,
+  signet: 0x00000377ae000000000000000000000000000000000000000000000000000000n,
+  regtest: 0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffn
+};
+var UINT256_MASK = (1n << 256n) - 1n;
+function deriveTarget(bits, network) {
+  const size = bits >>> 24;
+  let word = bits & 8388607;
+  let target;
+  if (size <= 3) {
+    word >>>= 8 * (3 - size);
+    target = BigInt(word);
+  } else {
+    target = BigInt(word) << BigInt(8 * (size - 3)) & UINT256_MASK;
   }
-  return readHeader(new ByteReader(bytes));
+  const negative = word !== 0 && (bits & 8388608) !== 0;
+  const overflow = word !== 0 && (size > 34 || word > 255 && size > 33 || word > 65535 && size > 32);
+  if (negative || overflow || target === 0n || target > POW_LIMIT[network]) return void 0;
+  return target;
 }
-var MIN_TX_BYTES = 10;
-function parseBlock(bytes) {
-  const r = new ByteReader(bytes);
-  const header = readHeader(r);
-  const n = r.count(MIN_TX_BYTES, "transaction");
-  const transactions = new Array(n);
-  let strippedsize = BLOCK_HEADER_SIZE + compactSizeLength(n);
-  for (let i = 0; i < n; i++) {
-    const tx = readTransaction(r, true);
-    transactions[i] = tx;
-    strippedsize += tx.strippedSize;
+function uint256Hex(value) {
+  return value.toString(16).padStart(64, "0");
+}
+function getDifficulty(bits) {
+  let shift = bits >>> 24 & 255;
+  let diff = 65535 / (bits & 16777215);
+  while (shift < 29) {
+    diff *= 256;
+    shift++;
   }
-  if (r.remaining !== 0) throw new DecodeError(`${r.remaining} trailing bytes after block`, r.pos);
+  while (shift > 29) {
+    diff /= 256;
+    shift--;
+  }
+  return diff;
+}
+
+// src/bitcoin/univalue-double.ts
+function univalueDouble(value, precision = 16) {
+  if (!Number.isFinite(value)) {
+    throw new RangeError(`${value} has no JSON form`);
+  }
+  if (value === 0) return Object.is(value, -0) ? "-0" : "0";
+  const sign = value < 0 ? "-" : "";
+  const { digits, exponent } = roundSignificant(exactDecimal(Math.abs(value)), precision);
+  const s = digits.replace(/0+$/, "");
+  if (exponent < -4 || exponent >= precision) {
+    const mantissa = s.length > 1 ? `${s[0]}.${s.slice(1)}` : s;
+    const e = Math.abs(exponent).toString().padStart(2, "0");
+    return `${sign}${mantissa}e${exponent < 0 ? "-" : "+"}${e}`;
+  }
+  if (exponent < 0) return `${sign}0.${"0".repeat(-exponent - 1)}${s}`;
+  const whole = s.slice(0, exponent + 1).padEnd(exponent + 1, "0");
+  const fraction = s.slice(exponent + 1);
+  return `${sign}${whole}${fraction ? `.${fraction}` : ""}`;
+}
+function exactDecimal(value) {
+  const view2 = new DataView(new ArrayBuffer(8));
+  view2.setFloat64(0, value);
+  const high = view2.getUint32(0);
+  const biased = high >>> 20 & 2047;
+  const fraction = BigInt(high & 1048575) << 32n | BigInt(view2.getUint32(4));
+  const mantissa = biased === 0 ? fraction : fraction | 1n << 52n;
+  const power = biased === 0 ? -1074 : biased - 1075;
+  if (power >= 0) {
+    const digits2 = (mantissa << BigInt(power)).toString();
+    return { digits: digits2, exponent: digits2.length - 1 };
+  }
+  const digits = (mantissa * 5n ** BigInt(-power)).toString();
+  return { digits, exponent: digits.length - 1 + power };
+}
+function roundSignificant(exact, precision) {
+  const { digits, exponent } = exact;
+  if (digits.length <= precision) return exact;
+  const head = digits.slice(0, precision);
+  const rest = digits.slice(precision);
+  const tie = rest[0] === "5" && /^50*$/.test(rest);
+  const up = rest[0] > "5" || rest[0] === "5" && !tie || tie && Number(head.at(-1)) % 2 === 1;
+  if (!up) return { digits: head, exponent };
+  const bumped = (BigInt(head) + 1n).toString();
+  return bumped.length > precision ? { digits: bumped.slice(0, precision), exponent: exponent + 1 } : { digits: bumped, exponent };
+}
+
+// src/bitcoin/block-json.ts
+var NULL_HASH = "0".repeat(64);
+function blockToUniv(block, opts) {
+  const ctx = opts.context ?? {};
+  const bits = Number.parseInt(block.bits, 16);
+  const target = deriveTarget(bits, opts.network);
+  if (target === void 0) {
+    throw new DecodeError(`nBits ${block.bits} encode no valid ${opts.network} target`);
+  }
+  const coinbase = block.transactions[0];
+  if (coinbase === void 0 || coinbase.inputs.length === 0) {
+    throw new DecodeError("block has no coinbase input");
+  }
+  const input = coinbase.inputs[0];
+  const hasParent = ctx.height !== void 0 ? ctx.height > 0 : block.previousblockhash !== NULL_HASH;
   return {
-    ...header,
-    transactions,
-    size: bytes.length,
-    strippedsize,
-    weight: strippedsize * 3 + bytes.length,
-    bytes
+    hash: block.hash,
+    ...ctx.confirmations === void 0 ? {} : { confirmations: ctx.confirmations },
+    ...ctx.height === void 0 ? {} : { height: ctx.height },
+    version: block.version,
+    versionHex: (block.version >>> 0).toString(16).padStart(8, "0"),
+    merkleroot: block.merkleroot,
+    time: block.time,
+    ...ctx.mediantime === void 0 ? {} : { mediantime: ctx.mediantime },
+    nonce: block.nonce,
+    bits: block.bits,
+    target: uint256Hex(target),
+    difficulty: new LosslessNumber3(univalueDouble(getDifficulty(bits))),
+    ...ctx.chainwork === void 0 ? {} : { chainwork: ctx.chainwork },
+    nTx: block.transactions.length,
+    ...hasParent ? { previousblockhash: block.previousblockhash } : {},
+    ...ctx.nextblockhash === void 0 ? {} : { nextblockhash: ctx.nextblockhash },
+    strippedsize: block.strippedsize,
+    size: block.size,
+    weight: block.weight,
+    coinbase_tx: {
+      version: coinbase.version,
+      locktime: coinbase.locktime,
+      sequence: input.sequence,
+      coinbase: toHex(input.scriptSig),
+      // Consensus allows a coinbase witness of exactly one item (the BIP141 reserved value);
+      // Core's CHECK_NONFATAL refuses any other stack, which no block in its index can have.
+      ...input.witness.length === 1 ? { witness: toHex(input.witness[0]) } : {}
+    },
+    tx: opts.verbosity === 1 ? block.transactions.map((tx) => tx.txid) : block.transactions.map((tx) => txToUniv(tx, { network: opts.network }))
   };
 }
 
@@ -1145,9 +1305,11 @@ export {
   parseTransaction,
   parseBlockHeader,
   parseBlock,
-  readBlockRecords,
-  scriptToAsm,
+  checkMerkleRoot,
   loadPrevoutsFile,
+  scriptToAsm,
   scriptPubKeyToJson,
-  txToUniv
+  txToUniv,
+  blockToUniv,
+  readBlockRecords
 };

@@ -14,7 +14,7 @@ import {
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-RQ2HK2QQ.js";
+} from "./chunk-YNDDIEJN.js";
 
 // src/http/credit-headers.ts
 function creditHeaders(estimated, charged, balance) {

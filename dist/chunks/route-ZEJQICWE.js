@@ -12,7 +12,7 @@ import {
   priceOf,
   refusedArguments,
   selectedField
-} from "./chunk-KPMZOQSG.js";
+} from "./chunk-K6UBJXTK.js";
 import {
   auditInRange,
   auditRecord,
@@ -39,7 +39,7 @@ import {
   scriptToAsm,
   toHex,
   toPlainJson
-} from "./chunk-RQ2HK2QQ.js";
+} from "./chunk-YNDDIEJN.js";
 import {
   NETWORK_NAMES
 } from "./chunk-ONEYUPT7.js";
