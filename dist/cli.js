@@ -4,8 +4,8 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-N6PWOZCF.js";
-import "./chunks/chunk-P3S44CL4.js";
+} from "./chunks/chunk-UKDVX4M5.js";
+import "./chunks/chunk-MVIQ7DU3.js";
 import {
   ConfigError,
   loadConfig

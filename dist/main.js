@@ -9,7 +9,7 @@ import {
   tokenHint,
   usageCsv,
   writeAdminFile
-} from "./chunks/chunk-N6PWOZCF.js";
+} from "./chunks/chunk-UKDVX4M5.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -40,7 +40,7 @@ import {
   pyThousands,
   readTxHex,
   txHashError
-} from "./chunks/chunk-K6UBJXTK.js";
+} from "./chunks/chunk-DHSRGV2N.js";
 import {
   LedgerError,
   auditRecord,
@@ -54,7 +54,7 @@ import {
   reserve,
   settle,
   voidStaleHolds
-} from "./chunks/chunk-P3S44CL4.js";
+} from "./chunks/chunk-MVIQ7DU3.js";
 import {
   ConfigError,
   loadConfig
@@ -228,7 +228,7 @@ import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-ZEJQICWE.js");
+var unifiedApi = () => import("./chunks/route-XKBEGWU2.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }

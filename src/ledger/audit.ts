@@ -47,6 +47,35 @@ export interface AuditFields {
   complexity?: number | null;
 }
 
+/** Most characters of a client-supplied name (a method) an audit record keeps. */
+const NAME_CHARS_MAX = 64;
+
+/**
+ * Client-supplied text as the audit log can hold it: PostgreSQL refuses U+0000 in a text column
+ * (a whole settle would fail on it), and other control characters would garble the dashboard, a
+ * terminal or a CSV, so they are written as `\uXXXX`; lone surrogates become U+FFFD. Then cut.
+ */
+export function storableText(text: string, charsMax = NAME_CHARS_MAX): string {
+  const clean = text
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
+    .replace(
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+      /[\u0000-\u001f\u007f-\u009f]/g,
+      (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+  return clean.length > charsMax ? clean.slice(0, charsMax) : clean;
+}
+
+/** A record with every text that may come from a client made storable (see storableText). */
+export function storableAudit(r: AuditInput): AuditInput {
+  return {
+    ...r,
+    method: storableText(r.method),
+    errorCode: r.errorCode == null ? null : storableText(r.errorCode),
+    upstream: r.upstream == null ? null : storableText(r.upstream, 200),
+  };
+}
+
 /** The audit record of one call of `subject`'s request, its duration measured now. */
 export function auditRecord(subject: AuditSubject, fields: AuditFields): AuditInput {
   return {
@@ -55,7 +84,7 @@ export function auditRecord(subject: AuditSubject, fields: AuditFields): AuditIn
     tokenId: subject.owner.tokenId,
     backend: subject.backendSegment,
     network: subject.network,
-    method: fields.method.slice(0, 64),
+    method: storableText(fields.method),
     outcome: fields.outcome,
     errorCode: fields.errorCode ?? null,
     httpStatus: fields.httpStatus,
@@ -67,7 +96,8 @@ export function auditRecord(subject: AuditSubject, fields: AuditFields): AuditIn
   };
 }
 
-export async function insertAudit(db: Queryable, r: AuditInput): Promise<number> {
+export async function insertAudit(db: Queryable, record: AuditInput): Promise<number> {
+  const r = storableAudit(record);
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
        error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)

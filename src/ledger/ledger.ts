@@ -1,5 +1,5 @@
 import type { Database, Queryable } from "../db/database.ts";
-import type { AuditInput } from "./audit.ts";
+import { type AuditInput, storableAudit } from "./audit.ts";
 
 /**
  * The two-phase ledger (reserve, then settle or void), after TigerBeetle's pending transfers.
@@ -108,6 +108,22 @@ export async function settle(
   hold: Hold | null,
   records: readonly AuditInput[],
 ): Promise<SettleResult> {
+  try {
+    return await settleOnce(db, accountId, hold, records);
+  } catch (err) {
+    // Nothing of the failed settle was written (one statement). Its hold is released at once,
+    // in a statement of its own, rather than blocking the account's credits until the sweeper.
+    if (hold) await settleOnce(db, accountId, hold, []).catch(() => {});
+    throw err;
+  }
+}
+
+async function settleOnce(
+  db: Database,
+  accountId: number,
+  hold: Hold | null,
+  records: readonly AuditInput[],
+): Promise<SettleResult> {
   const charged = records.reduce((sum, r) => sum + r.chargedCc, 0);
   const held = hold?.amount ?? 0;
   if (charged > held)
@@ -116,8 +132,12 @@ export async function settle(
     // One atomic statement: the account update carries the guard, and every insert hangs off its
     // row (`FROM acc`), so if the guard fails nothing at all is written. Release, audit records
     // and their charge entries are thus always committed together (invariants 2 and 3).
-    const col = <K extends keyof AuditInput>(k: K) => records.map((r) => r[k] ?? null);
-    const { rows } = await db.query<{ available: number | null; audit_ids: number[] | null }>(
+    const rows = records.map(storableAudit);
+    const col = <K extends keyof AuditInput>(k: K) => rows.map((r) => r[k] ?? null);
+    const { rows: out } = await db.query<{
+      available: number | null;
+      audit_ids: number[] | null;
+    }>(
       `WITH acc AS (
          UPDATE accounts SET held = held - $2, balance = balance - $3
          WHERE id = $1 AND held >= $2 AND balance >= $3
@@ -158,7 +178,7 @@ export async function settle(
         col("durationMs"),
       ],
     );
-    const row = rows[0];
+    const row = out[0];
     if (!row || row.available === null) {
       throw new Error(`settle: account ${accountId} cannot cover ${charged}`);
     }

@@ -12,7 +12,7 @@ import {
   listAccounts,
   projectPath,
   usageByMethod
-} from "./chunk-P3S44CL4.js";
+} from "./chunk-MVIQ7DU3.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";

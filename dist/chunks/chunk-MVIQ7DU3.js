@@ -43,6 +43,23 @@ async function auditInRange(db, accountId, range, limit) {
 }
 
 // src/ledger/audit.ts
+var NAME_CHARS_MAX = 64;
+function storableText(text, charsMax = NAME_CHARS_MAX) {
+  const clean = text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD").replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+  return clean.length > charsMax ? clean.slice(0, charsMax) : clean;
+}
+function storableAudit(r) {
+  return {
+    ...r,
+    method: storableText(r.method),
+    errorCode: r.errorCode == null ? null : storableText(r.errorCode),
+    upstream: r.upstream == null ? null : storableText(r.upstream, 200)
+  };
+}
 function auditRecord(subject, fields) {
   return {
     requestId: subject.requestId,
@@ -50,7 +67,7 @@ function auditRecord(subject, fields) {
     tokenId: subject.owner.tokenId,
     backend: subject.backendSegment,
     network: subject.network,
-    method: fields.method.slice(0, 64),
+    method: storableText(fields.method),
     outcome: fields.outcome,
     errorCode: fields.errorCode ?? null,
     httpStatus: fields.httpStatus,
@@ -61,7 +78,8 @@ function auditRecord(subject, fields) {
     durationMs: Date.now() - subject.startedAt
   };
 }
-async function insertAudit(db, r) {
+async function insertAudit(db, record) {
+  const r = storableAudit(record);
   const { rows } = await db.query(
     `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
        error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
@@ -219,13 +237,23 @@ async function reserve(db, accountId, amount) {
   });
 }
 async function settle(db, accountId, hold, records) {
+  try {
+    return await settleOnce(db, accountId, hold, records);
+  } catch (err) {
+    if (hold) await settleOnce(db, accountId, hold, []).catch(() => {
+    });
+    throw err;
+  }
+}
+async function settleOnce(db, accountId, hold, records) {
   const charged = records.reduce((sum, r) => sum + r.chargedCc, 0);
   const held = hold?.amount ?? 0;
   if (charged > held)
     throw new LedgerError("settle", new Error(`charge ${charged} exceeds hold ${held}`));
   return guarded("settle", async () => {
-    const col = (k) => records.map((r) => r[k] ?? null);
-    const { rows } = await db.query(
+    const rows = records.map(storableAudit);
+    const col = (k) => rows.map((r) => r[k] ?? null);
+    const { rows: out } = await db.query(
       `WITH acc AS (
          UPDATE accounts SET held = held - $2, balance = balance - $3
          WHERE id = $1 AND held >= $2 AND balance >= $3
@@ -266,7 +294,7 @@ async function settle(db, accountId, hold, records) {
         col("durationMs")
       ]
     );
-    const row = rows[0];
+    const row = out[0];
     if (!row || row.available === null) {
       throw new Error(`settle: account ${accountId} cannot cover ${charged}`);
     }

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-P3S44CL4.js";
+} from "./chunk-MVIQ7DU3.js";
 import {
   fromHex,
   isJsonNumber,

@@ -12,7 +12,7 @@ import {
   priceOf,
   refusedArguments,
   selectedField
-} from "./chunk-K6UBJXTK.js";
+} from "./chunk-DHSRGV2N.js";
 import {
   auditInRange,
   auditRecord,
@@ -26,7 +26,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-P3S44CL4.js";
+} from "./chunk-MVIQ7DU3.js";
 import {
   DecodeError,
   formatAmount,
