@@ -18,6 +18,7 @@ import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 import { IndexerPool } from "../upstreams/indexer/pool.ts";
 import { writeAdminFile } from "./admin.ts";
 import type { App } from "./context.ts";
+import { databaseCheck } from "./readiness.ts";
 
 export interface StartOptions {
   databaseUrl?: string | undefined;
@@ -83,7 +84,19 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     }
   }
   const txCache = new TxCache(config.cache.bytesMax);
-  const app: App = { config, db, log, nodes, indexers, electrum, txCache, nodeTips, metrics };
+  const app: App = {
+    config,
+    db,
+    log,
+    nodes,
+    indexers,
+    electrum,
+    txCache,
+    nodeTips,
+    metrics,
+    databaseCheck: databaseCheck(db),
+    draining: false,
+  };
   // Holds left open by a process that died between reserve and settle are voided, not charged.
   const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
   if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");

@@ -138,6 +138,18 @@ export const configSchema = z.strictObject({
       batchItemsMax: z.number().int().positive().max(10_000).default(100),
     })
     .prefault({}),
+  /** /readyz: how long its checks may take and how long their results are reused. */
+  readiness: z
+    .strictObject({
+      /** Bound on the database query and on each upstream probe. */
+      timeoutMs: z.number().int().positive().max(10_000).default(1_000),
+      /**
+       * A result (a probe, the database check, or a real call's outcome) is reused this long, so
+       * however often /readyz is asked, each upstream sees at most one probe per period.
+       */
+      cacheMs: z.number().int().min(100).max(60_000).default(2_000),
+    })
+    .prefault({}),
   /** Literal path segments for each backend kind. */
   backends: z
     .strictObject({

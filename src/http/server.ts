@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { adminAuthorized } from "../app/admin.ts";
 import type { App, BackendKind, CallContext } from "../app/context.ts";
+import { readiness } from "../app/readiness.ts";
 import { authenticate, tokenHint } from "../auth/tokens.ts";
 import { runDbCommand } from "../cli/commands.ts";
 import type { NetworkName } from "../config/schema.ts";
@@ -90,7 +91,8 @@ function observe(app: App, req: IncomingMessage, res: ServerResponse, started: b
     (k) => app.config.backends[k] === first,
   );
   const route =
-    kind ?? (["dashboard", "healthz", "metrics", "admin"].includes(first) ? first : "unknown");
+    kind ??
+    (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
   const network = kind && app.config.networks.includes(second as NetworkName) ? second : "";
   app.metrics.requests.inc({ route, network, status: String(res.statusCode) });
   app.metrics.latency.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
@@ -102,8 +104,12 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   const url = new URL(req.url ?? "/", "http://gateway");
   const parts = url.pathname.split("/").filter((p) => p !== "");
   if (parts.length === 1 && parts[0] === "healthz" && req.method === "GET") {
-    await app.db.query("SELECT 1");
+    // Liveness: the process answers. Nothing else is asked, so a slow database or upstream can
+    // never get a live gateway restarted; that is /readyz's business.
     return sendJson(res, { status: 200, body: { status: "ok" } });
+  }
+  if (parts.length === 1 && parts[0] === "readyz" && req.method === "GET") {
+    return sendJson(res, { ...(await readiness(app)), headers: { "cache-control": "no-store" } });
   }
   if (parts.length === 1 && parts[0] === "metrics" && req.method === "GET") {
     const text = await app.metrics.registry.metrics();
