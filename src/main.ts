@@ -50,10 +50,19 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
-  const stop = async () => {
-    await gateway.close();
-    await devnet?.close();
-    process.exit(0);
+  // gateway.close() drains (server.drainTimeoutMs). The handlers are once-only: a second
+  // SIGTERM or Ctrl-C is not caught and ends the process at once.
+  const stop = () => {
+    gateway
+      .close()
+      .then(() => devnet?.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          process.stderr.write(`blockgate: shutdown failed: ${(err as Error).message}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -136,6 +136,11 @@ export const configSchema = z.strictObject({
         .default(1024 * 1024),
       /** Requests in one JSON-RPC batch; each is charged, so this also caps one request's cost. */
       batchItemsMax: z.number().int().positive().max(10_000).default(100),
+      /**
+       * On SIGTERM/SIGINT, how long calls in flight may take to finish (and settle) before the
+       * rest are cut; a cut call is never charged, its hold is left to the hold sweeper.
+       */
+      drainTimeoutMs: z.number().int().nonnegative().max(300_000).default(10_000),
     })
     .prefault({}),
   /** /readyz: how long its checks may take and how long their results are reused. */

@@ -16,6 +16,7 @@ import { handleElectrumRpc } from "../mirror/electrum-route.ts";
 import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
 import { BodyTooLarge, readBody } from "./body.ts";
+import { type DrainOutcome, drain, InFlight } from "./drain.ts";
 import { graphqlFailure, type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
 
 /** What a backend route gets: its context, the body read within limits, and the request itself. */
@@ -44,7 +45,14 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
 export interface RunningServer {
   server: Server;
   url: string;
-  close(): Promise<void>;
+  /**
+   * Shutdown: no new connections from the moment it is called, idle keep-alive connections
+   * closed, requests in flight answered (with `connection: close`) for up to `timeoutMs`, then
+   * every connection left is closed (see drain.ts).
+   */
+  drain(timeoutMs: number): Promise<DrainOutcome>;
+  /** Requests being handled now. */
+  inFlight(): number;
 }
 
 export async function startHttpServer(
@@ -55,14 +63,18 @@ export async function startHttpServer(
   const server = createServer((req, res) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => observe(app, req, res, started));
-    handle(app, req, res).catch((err: unknown) => {
-      // The edge of the process: log the cause, answer without a stack trace.
-      if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
-      app.log.error({ err }, "unhandled error");
-      if (!res.headersSent) sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
-      else res.destroy();
-    });
+    requests.track(res, () =>
+      handle(app, req, res).catch((err: unknown) => {
+        // The edge of the process: log the cause, answer without a stack trace.
+        if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
+        app.log.error({ err }, "unhandled error");
+        if (!res.headersSent)
+          sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
+        else res.destroy();
+      }),
+    );
   });
+  const requests = new InFlight(server);
   server.requestTimeout = 60_000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
@@ -74,11 +86,8 @@ export async function startHttpServer(
   return {
     server,
     url,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    drain: (timeoutMs) => drain(server, requests, timeoutMs),
+    inFlight: () => requests.size,
   };
 }
 
