@@ -30,6 +30,7 @@ const HELP = `usage: blockgate <command>
   export <account> [--cycle N] [--kind audit|usage]  a billing cycle as CSV (current cycle, audit records by default)
   ledger check                           recompute every balance from the ledger and audit log
   decode <hex> [--network NAME]          decode a raw transaction as Core's decoderawtransaction
+  operator-token                         a new operator token for /metrics and /admin/* and its config line
 
 Environment: DATABASE_URL (PostgreSQL; default is the embedded PGlite store),
 BLOCKGATE_CONFIG (config file).`;

@@ -14,6 +14,10 @@ async function cli(argv: string[]): Promise<number> {
     await import("../main.ts");
     return -1; // keeps running
   }
+  if (command === "operator-token") {
+    const { runOperatorToken } = await import("./operator-token.ts");
+    return print(runOperatorToken(argv.slice(1)));
+  }
   if (command === "decode") {
     const { runDecode } = await import("./decode.ts");
     return print(runDecode(argv.slice(1)));

@@ -155,6 +155,23 @@ export const configSchema = z.strictObject({
       cacheMs: z.number().int().min(100).max(60_000).default(2_000),
     })
     .prefault({}),
+  /**
+   * Operator credentials for /metrics and /admin/*: SHA-256 digests (hex) of `bgo_` bearer tokens
+   * (`blockgate operator-token` makes one); the tokens themselves are never stored.
+   */
+  operator: z
+    .strictObject({
+      tokenSha256: z
+        .array(
+          z
+            .string()
+            .regex(/^[0-9a-fA-F]{64}$/, "expected a SHA-256 digest: 64 hex digits")
+            .transform((hex) => hex.toLowerCase()),
+        )
+        .max(64)
+        .default([]),
+    })
+    .prefault({}),
   /** Literal path segments for each backend kind. */
   backends: z
     .strictObject({

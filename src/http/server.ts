@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { adminAuthorized } from "../app/admin.ts";
 import type { App, BackendKind, CallContext } from "../app/context.ts";
 import { readiness } from "../app/readiness.ts";
 import { authenticate, tokenHint } from "../auth/tokens.ts";
-import { runDbCommand } from "../cli/commands.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { handleDashboard } from "../dashboard/routes.ts";
 import { gatewayError } from "../errors/codes.ts";
@@ -17,6 +15,7 @@ import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
 import { BodyTooLarge, readBody } from "./body.ts";
 import { type DrainOutcome, drain, InFlight } from "./drain.ts";
+import { handleOperator } from "./operator-routes.ts";
 import { graphqlFailure, type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
 
 /** What a backend route gets: its context, the body read within limits, and the request itself. */
@@ -120,16 +119,10 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   if (parts.length === 1 && parts[0] === "readyz" && req.method === "GET") {
     return sendJson(res, { ...(await readiness(app)), headers: { "cache-control": "no-store" } });
   }
-  if (parts.length === 1 && parts[0] === "metrics" && req.method === "GET") {
-    const text = await app.metrics.registry.metrics();
-    res.writeHead(200, { "content-type": app.metrics.registry.contentType });
-    res.end(text);
-    return;
+  if ((parts.length === 1 && parts[0] === "metrics") || parts[0] === "admin") {
+    return handleOperator(app, req, res, parts);
   }
   if (parts[0] === "dashboard") return handleDashboard(app, req, res, parts.slice(1));
-  if (parts.length === 2 && parts[0] === "admin" && parts[1] === "cli" && req.method === "POST") {
-    return handleAdminCli(app, req, res);
-  }
   const route = matchRoute(app, parts);
   if (!route) {
     return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
@@ -203,16 +196,6 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     startedAt: started,
   };
   return sendJson(res, await route.handler(ctx, body, req));
-}
-
-/** The CLI's commands, run against the store this process holds (see app/admin.ts). */
-async function handleAdminCli(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!app.adminSecret || !adminAuthorized(req.headers.authorization, app.adminSecret)) {
-    return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
-  }
-  const body = JSON.parse(await readBody(req, 64 * 1024)) as { argv?: unknown };
-  const argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
-  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
 }
 
 function matchRoute(app: App, parts: string[]) {
