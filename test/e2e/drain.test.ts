@@ -7,13 +7,15 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.ts";
+import { readAdminFile } from "../../src/app/admin.ts";
 import { issueToken } from "../../src/auth/tokens.ts";
+import { loadConfig } from "../../src/config/load.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { checkLedger, grantCredits, voidStaleHolds } from "../../src/ledger/ledger.ts";
 import { HAL_TXID, POSTGRES_URL, post, rpc } from "../support/harness.ts";
-import { startProcess, stopProcess } from "../support/spawn.ts";
+import { blockgate, startProcess, stopProcess } from "../support/spawn.ts";
 
 /**
  * The gateway as an operator runs it — its own process, PostgreSQL in a schema of its own —
@@ -39,30 +41,35 @@ afterAll(async () => {
   await client.end();
 });
 
-interface Running {
+interface Spawned {
   child: ChildProcess;
   output: () => string;
   url: string;
   port: number;
+  configFile: string;
+}
+
+interface Running extends Spawned {
   db: Database;
   accountId: number;
   token: string;
 }
 
-/** A migrated schema with a funded account, and a gateway process on it. */
-async function startGatewayProcess(drainTimeoutMs: number): Promise<Running> {
-  const schema = `d_${randomBytes(5).toString("hex")}`;
-  schemas.push(schema);
-  const db = await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize: 2 });
-  const account = await createAccount(db, "drained");
-  await grantCredits(db, account.id, GRANTED);
-  const { token } = await issueToken(db, account.id);
-
+/**
+ * `node --import tsx src/main.ts` with a config naming this test's devnet, and `database`
+ * (a PGlite folder) when given, else PostgreSQL at `databaseUrl`.
+ */
+async function spawnGateway(
+  name: string,
+  drainTimeoutMs: number,
+  store: { databaseUrl: string } | { pgliteDir: string },
+): Promise<Spawned> {
   const core = devnet.cores.get("mainnet")!;
   const indexer = devnet.indexers.get("mainnet")!;
   const config = {
     server: { port: 0, drainTimeoutMs },
     networks: ["mainnet"],
+    ...("pgliteDir" in store ? { database: { pgliteDir: store.pgliteDir } } : {}),
     upstreams: {
       // Enough connections that all calls reach the node at once.
       node: {
@@ -75,26 +82,40 @@ async function startGatewayProcess(drainTimeoutMs: number): Promise<Running> {
     demo: { enabled: false },
     log: { level: "info" },
   };
-  const configFile = join(dir, `${schema}.json`);
+  const configFile = join(dir, `${name}.json`);
   writeFileSync(configFile, JSON.stringify(config));
-  const databaseUrl = new URL(POSTGRES_URL);
-  databaseUrl.searchParams.set("options", `-c search_path=${schema}`);
   const { child, output } = await startProcess(
     process.execPath,
     ["--import", "tsx", "src/main.ts"],
     {
       BLOCKGATE_CONFIG: configFile,
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: "databaseUrl" in store ? store.databaseUrl : "",
       BG_DRAIN_INDEXER_SECRET: indexer.secret,
     },
     /listening on http:\/\/\S+/,
   );
   const url = output().match(/listening on (http:\/\/\S+)/)![1]!;
-  return { child, output, url, port: Number(new URL(url).port), db, accountId: account.id, token };
+  return { child, output, url, port: Number(new URL(url).port), configFile };
+}
+
+/** A migrated schema with a funded account, and a gateway process on it. */
+async function startGatewayProcess(drainTimeoutMs: number): Promise<Running> {
+  const schema = `d_${randomBytes(5).toString("hex")}`;
+  schemas.push(schema);
+  const db = await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize: 2 });
+  const account = await createAccount(db, "drained");
+  await grantCredits(db, account.id, GRANTED);
+  const { token } = await issueToken(db, account.id);
+  const databaseUrl = new URL(POSTGRES_URL);
+  databaseUrl.searchParams.set("options", `-c search_path=${schema}`);
+  const spawned = await spawnGateway(schema, drainTimeoutMs, {
+    databaseUrl: databaseUrl.toString(),
+  });
+  return { ...spawned, db, accountId: account.id, token };
 }
 
 /** Resolves once the process has written a line matching `pattern`. */
-function outputMatches(p: Running, pattern: RegExp): Promise<void> {
+function outputMatches(p: Spawned, pattern: RegExp): Promise<void> {
   return new Promise((resolve) => {
     const check = () => {
       if (pattern.test(p.output())) {
@@ -235,6 +256,49 @@ describe("SIGTERM drains the gateway", () => {
       release();
       await stopProcess(p.child);
       await p.db.close();
+    }
+  }, 120_000);
+
+  it("with PGlite, the CLI does not open the store while the draining gateway still holds it", async () => {
+    const p = await spawnGateway("pglite", 60_000, { pgliteDir: join(dir, "pglite-db") });
+    const env = { BLOCKGATE_CONFIG: p.configFile, DATABASE_URL: "" };
+    const core = devnet.cores.get("mainnet")!;
+    const release = core.hold();
+    try {
+      // An account and a token through the hand-off, as the CLI would make them.
+      const handoff = readAdminFile(loadConfig(p.configFile))!;
+      const cli = async (argv: string[]) => {
+        const res = await fetch(`${p.url}/admin/cli`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${handoff.secret}` },
+          body: JSON.stringify({ argv }),
+        });
+        return ((await res.json()) as { text: string }).text;
+      };
+      await cli(["account", "create", "drained", "--credits", "1000"]);
+      const token = (await cli(["token", "issue", "drained"])).match(/bgt_\S{43}/)![0];
+
+      const before = core.stats.httpRequests;
+      const call = post(`${p.url}/node/mainnet/${token}`, rpc("getrawtransaction", [HAL_TXID]));
+      await vi.waitFor(() => expect(core.stats.httpRequests).toBe(before + 1), { timeout: 30_000 });
+      p.child.kill("SIGTERM");
+      await outputMatches(p, /"inFlight":1,"timeoutMs":60000,"msg":"draining"/);
+      const refused = await blockgate(["account", "list"], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`the gateway (pid ${p.child.pid}) holds the PGlite store`);
+
+      release();
+      expect((await call).status).toBe(200);
+      expect(await exited(p.child)).toEqual({ code: 0, signal: null });
+      // Gone, and the hand-off file with it: the CLI now opens the store itself.
+      const check = await blockgate(["ledger", "check"], env);
+      expect(check.code).toBe(0);
+      expect(check.stdout).toMatch(
+        /^ok +account 1: granted 1000 − charged 200 = balance 800; held 0/,
+      );
+    } finally {
+      release();
+      await stopProcess(p.child);
     }
   }, 120_000);
 });
