@@ -50,8 +50,8 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
-  // gateway.close() drains (server.drainTimeoutMs). The handlers are once-only: a second
-  // SIGTERM or Ctrl-C is not caught and ends the process at once.
+  // gateway.close() drains (server.drainTimeoutMs). Each handler is once-only: the same signal a
+  // second time (Ctrl-C twice) is not caught and ends the process at once.
   const stop = () => {
     gateway
       .close()
