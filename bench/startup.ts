@@ -31,7 +31,9 @@ function timeStart(args: string[], config: string): Promise<number> {
     child.stderr.on("data", (chunk: Buffer) => {
       out += chunk.toString();
     });
-    child.once("exit", (code) => (ms > 0 ? resolve(ms) : reject(new Error(`exit ${code}:\n${out}`))));
+    child.once("exit", (code) =>
+      ms > 0 ? resolve(ms) : reject(new Error(`exit ${code}:\n${out}`)),
+    );
   });
 }
 

@@ -1,16 +1,17 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
+  adminFilePath,
   helpText,
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-UKDVX4M5.js";
+} from "./chunks/chunk-NMXAKIAF.js";
 import "./chunks/chunk-MVIQ7DU3.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-7ABOHKUI.js";
-import "./chunks/chunk-ONEYUPT7.js";
+} from "./chunks/chunk-P37AANLV.js";
+import "./chunks/chunk-QXF3UHEY.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -24,9 +25,13 @@ async function cli(argv) {
     await import("./main.js");
     return -1;
   }
+  if (command === "operator-token") {
+    const { runOperatorToken } = await import("./chunks/operator-token-7VFIK42E.js");
+    return print(runOperatorToken(argv.slice(1)));
+  }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-YBEYWQAC.js");
+    const { runConfigCommand } = await import("./chunks/config-check-GEUS2LKV.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
@@ -36,6 +41,12 @@ async function cli(argv) {
     if (admin) {
       const forwarded = await forward(admin.url, admin.secret, argv);
       if (forwarded) return print(forwarded);
+      if (admin.pid !== void 0 && alive(admin.pid)) {
+        return print({
+          text: `the gateway (pid ${admin.pid}) holds the PGlite store and does not answer (shutting down?); try again once it has exited, or remove ${adminFilePath(config)} if no gateway runs`,
+          code: 1
+        });
+      }
     }
   }
   const db = await openDatabase({
@@ -50,7 +61,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-LAJU2L73.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-O5L3F4YA.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {
@@ -75,6 +86,14 @@ async function forward(url, secret, argv) {
     return await res.json();
   } catch {
     return null;
+  }
+}
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
   }
 }
 function print(out) {

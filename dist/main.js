@@ -9,7 +9,7 @@ import {
   tokenHint,
   usageCsv,
   writeAdminFile
-} from "./chunks/chunk-UKDVX4M5.js";
+} from "./chunks/chunk-NMXAKIAF.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -56,9 +56,12 @@ import {
   voidStaleHolds
 } from "./chunks/chunk-MVIQ7DU3.js";
 import {
+  operatorAuthorized
+} from "./chunks/chunk-FXTJKHIU.js";
+import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-7ABOHKUI.js";
+} from "./chunks/chunk-P37AANLV.js";
 import {
   isJsonNumber,
   isJsonObject,
@@ -73,7 +76,7 @@ import {
   toHex,
   txToUniv
 } from "./chunks/chunk-YNDDIEJN.js";
-import "./chunks/chunk-ONEYUPT7.js";
+import "./chunks/chunk-QXF3UHEY.js";
 
 // src/cache/node-tip.ts
 var NodeTip = class {
@@ -224,11 +227,77 @@ var Metrics = class {
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { createServer } from "node:http";
 
+// src/upstreams/cached-check.ts
+var CachedCheck = class {
+  constructor(run) {
+    this.run = run;
+  }
+  run;
+  last = null;
+  running = null;
+  /** Evidence from elsewhere, as fresh as a check made now. */
+  note(ok) {
+    this.last = { at: Date.now(), ok };
+  }
+  async get(timeoutMs, cacheMs) {
+    if (this.last && Date.now() - this.last.at < cacheMs) return this.last.ok;
+    if (!this.running) {
+      this.running = this.run(timeoutMs).catch(() => false).then((ok) => {
+        this.running = null;
+        this.note(ok);
+        return ok;
+      });
+    }
+    return within(this.running, timeoutMs, false);
+  }
+};
+function within(promise, ms, fallback) {
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(fallback), Math.max(0, ms));
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+// src/app/readiness.ts
+function databaseCheck(db) {
+  return new CachedCheck(async () => {
+    await db.query("SELECT 1");
+    return true;
+  });
+}
+async function readiness(app) {
+  const draining = { status: 503, body: { status: "draining" } };
+  if (app.draining) return draining;
+  const opts = app.config.readiness;
+  const each = async (pools2) => Object.fromEntries(
+    await Promise.all(
+      [...pools2].map(async ([network, pool]) => [network, await pool.health(opts)])
+    )
+  );
+  const [databaseUp, node, electrum, graph] = await Promise.all([
+    app.databaseCheck.get(opts.timeoutMs, opts.cacheMs),
+    each(app.nodes),
+    each(app.electrum),
+    each(app.indexers)
+  ]);
+  if (app.draining) return draining;
+  const nodeless = app.config.networks.some((n) => (node[n]?.status ?? "down") === "down");
+  const pools = [node, electrum, graph].flatMap((byNetwork) => Object.values(byNetwork));
+  const status = !databaseUp || nodeless ? "down" : pools.every((p) => p.status === "healthy") ? "ready" : "degraded";
+  const body = {
+    status,
+    database: { status: databaseUp ? "up" : "down" },
+    upstreams: { node, electrum, graph }
+  };
+  return { status: status === "down" ? 503 : 200, body };
+}
+
 // src/dashboard/routes.ts
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-XKBEGWU2.js");
+var unifiedApi = () => import("./chunks/route-IVEFEJPJ.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }
@@ -1134,6 +1203,118 @@ async function remember(ctx, pairs) {
   });
 }
 
+// src/http/drain.ts
+var InFlight = class {
+  constructor(server) {
+    this.server = server;
+  }
+  server;
+  open = /* @__PURE__ */ new Set();
+  draining = false;
+  onIdle = null;
+  get size() {
+    return this.open.size;
+  }
+  /** Runs `handle` for the request `res` answers, counting it in flight until both are done. */
+  track(res, handle2) {
+    this.open.add(res);
+    if (this.draining) res.setHeader("connection", "close");
+    const handled = handle2();
+    const ended = new Promise((resolve) => res.once("close", resolve));
+    void Promise.all([handled, ended]).then(() => {
+      this.open.delete(res);
+      if (this.draining) setImmediate(() => this.server.closeIdleConnections());
+      if (this.open.size === 0) this.onIdle?.();
+    });
+  }
+  /** From now on every answer not yet begun tells the client to close its connection. */
+  startDraining() {
+    this.draining = true;
+    for (const res of this.open) {
+      if (!res.headersSent) res.setHeader("connection", "close");
+    }
+  }
+  /** Resolves when no request is in flight. */
+  idle() {
+    if (this.open.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.onIdle = resolve;
+    });
+  }
+};
+function drain(server, requests, timeoutMs) {
+  const started = Date.now();
+  requests.startDraining();
+  const closed = new Promise((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  return (async () => {
+    const answered = await within(
+      requests.idle().then(() => true),
+      timeoutMs,
+      false
+    );
+    const cut = answered ? 0 : requests.size;
+    if (answered) {
+      server.closeIdleConnections();
+      const left = timeoutMs - (Date.now() - started);
+      if (!await within(
+        closed.then(() => true),
+        left,
+        false
+      ))
+        server.closeAllConnections();
+    } else {
+      server.closeAllConnections();
+    }
+    await closed;
+    return { cut, ms: Date.now() - started };
+  })();
+}
+
+// src/http/operator-routes.ts
+async function handleOperator(app, req, res, parts) {
+  const header = req.headers.authorization;
+  const isCli = parts.length === 2 && parts[0] === "admin" && parts[1] === "cli";
+  const operator = operatorAuthorized(header, app.config.operator.tokenSha256);
+  const cliSecret = isCli && app.adminSecret !== void 0 && adminAuthorized(header, app.adminSecret);
+  if (!operator && !cliSecret) {
+    app.log.warn({ route: parts[0] }, "operator credential missing or refused");
+    return sendJson(res, {
+      ...plainFailure(gatewayError("UNAUTHENTICATED", "operator credential required")),
+      headers: { "www-authenticate": "Bearer" }
+    });
+  }
+  if (parts.length === 1 && parts[0] === "metrics") {
+    if (req.method !== "GET") return methodNotAllowed(res, "GET");
+    const text = await app.metrics.registry.metrics();
+    res.writeHead(200, { "content-type": app.metrics.registry.contentType });
+    res.end(text);
+    return;
+  }
+  if (isCli && app.adminSecret !== void 0) {
+    if (req.method !== "POST") return methodNotAllowed(res, "POST");
+    return runCli(app, req, res);
+  }
+  return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+}
+async function runCli(app, req, res) {
+  let argv;
+  try {
+    const body = JSON.parse(await readBody(req, 64 * 1024));
+    argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
+  } catch (err) {
+    if (!(err instanceof SyntaxError || err instanceof BodyTooLarge)) throw err;
+    return sendJson(res, plainFailure(gatewayError("BAD_REQUEST", 'expected {"argv": [...]}')));
+  }
+  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
+}
+function methodNotAllowed(res, allow) {
+  sendJson(res, {
+    ...plainFailure(gatewayError("METHOD_NOT_ALLOWED", `use ${allow}`)),
+    headers: { allow }
+  });
+}
+
 // src/http/server.ts
 var ROUTES = {
   node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
@@ -1150,13 +1331,18 @@ async function startHttpServer(app, host, port) {
   const server = createServer((req, res) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => observe(app, req, res, started));
-    handle(app, req, res).catch((err) => {
-      if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
-      app.log.error({ err }, "unhandled error");
-      if (!res.headersSent) sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
-      else res.destroy();
-    });
+    requests.track(
+      res,
+      () => handle(app, req, res).catch((err) => {
+        if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
+        app.log.error({ err }, "unhandled error");
+        if (!res.headersSent)
+          sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
+        else res.destroy();
+      })
+    );
   });
+  const requests = new InFlight(server);
   server.requestTimeout = 6e4;
   server.headersTimeout = 1e4;
   await new Promise((resolve, reject) => {
@@ -1169,10 +1355,8 @@ async function startHttpServer(app, host, port) {
   return {
     server,
     url,
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    })
+    drain: (timeoutMs) => drain(server, requests, timeoutMs),
+    inFlight: () => requests.size
   };
 }
 function observe(app, req, res, started) {
@@ -1180,7 +1364,7 @@ function observe(app, req, res, started) {
   const kind = Object.keys(app.config.backends).find(
     (k) => app.config.backends[k] === first
   );
-  const route = kind ?? (["dashboard", "healthz", "metrics", "admin"].includes(first) ? first : "unknown");
+  const route = kind ?? (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
   const network = kind && app.config.networks.includes(second) ? second : "";
   app.metrics.requests.inc({ route, network, status: String(res.statusCode) });
   app.metrics.latency.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
@@ -1191,19 +1375,15 @@ async function handle(app, req, res) {
   const url = new URL(req.url ?? "/", "http://gateway");
   const parts = url.pathname.split("/").filter((p) => p !== "");
   if (parts.length === 1 && parts[0] === "healthz" && req.method === "GET") {
-    await app.db.query("SELECT 1");
     return sendJson(res, { status: 200, body: { status: "ok" } });
   }
-  if (parts.length === 1 && parts[0] === "metrics" && req.method === "GET") {
-    const text = await app.metrics.registry.metrics();
-    res.writeHead(200, { "content-type": app.metrics.registry.contentType });
-    res.end(text);
-    return;
+  if (parts.length === 1 && parts[0] === "readyz" && req.method === "GET") {
+    return sendJson(res, { ...await readiness(app), headers: { "cache-control": "no-store" } });
+  }
+  if (parts.length === 1 && parts[0] === "metrics" || parts[0] === "admin") {
+    return handleOperator(app, req, res, parts);
   }
   if (parts[0] === "dashboard") return handleDashboard(app, req, res, parts.slice(1));
-  if (parts.length === 2 && parts[0] === "admin" && parts[1] === "cli" && req.method === "POST") {
-    return handleAdminCli(app, req, res);
-  }
   const route = matchRoute(app, parts);
   if (!route) {
     return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
@@ -1278,14 +1458,6 @@ async function handle(app, req, res) {
   };
   return sendJson(res, await route.handler(ctx, body, req));
 }
-async function handleAdminCli(app, req, res) {
-  if (!app.adminSecret || !adminAuthorized(req.headers.authorization, app.adminSecret)) {
-    return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
-  }
-  const body = JSON.parse(await readBody(req, 64 * 1024));
-  const argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
-  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
-}
 function matchRoute(app, parts) {
   if (parts.length !== 3) return null;
   const [segment, network, token] = parts;
@@ -1329,7 +1501,20 @@ var FailoverPool = class {
   constructor(clients, observe2 = () => {
   }) {
     this.observe = observe2;
-    this.members = clients.map((client) => ({ client, downUntil: 0 }));
+    this.members = clients.map((client) => {
+      const member = {
+        client,
+        downUntil: 0,
+        // A probe counts as a round trip: one that fails passes the member over like a refused
+        // call does, one that answers puts it back in the rotation.
+        health: new CachedCheck(async (timeoutMs) => {
+          const ok = await client.probe(timeoutMs);
+          member.downUntil = ok ? 0 : Date.now() + DOWN_MS;
+          return ok;
+        })
+      };
+      return member;
+    });
   }
   observe;
   members;
@@ -1348,16 +1533,33 @@ var FailoverPool = class {
       this.observe(member.client.name, out.ok, (performance.now() - started) / 1e3);
       if (out.ok) {
         member.downUntil = 0;
+        member.health.note(true);
         return { ...out, upstream: member.client.name };
       }
       last = out.error;
       if (!out.retryable) return { ok: false, error: out.error };
       member.downUntil = Date.now() + DOWN_MS;
+      member.health.note(false);
     }
     return { ok: false, error: last };
   }
-  async close() {
-    await Promise.all(this.members.map((m) => m.client.close()));
+  /**
+   * Each member's state from its latest evidence — a call's outcome or a probe — no older than
+   * `cacheMs`; a member with none that fresh is probed (at most one probe each at a time).
+   */
+  async health(opts) {
+    const members = await Promise.all(
+      this.members.map(async (m) => ({
+        name: m.client.name,
+        status: await m.health.get(opts.timeoutMs, opts.cacheMs) ? "up" : "down"
+      }))
+    );
+    const up = members.filter((m) => m.status === "up").length;
+    const status = up === members.length ? "healthy" : up > 0 ? "degraded" : "down";
+    return { status, members };
+  }
+  async close(abort = false) {
+    await Promise.all(this.members.map((m) => m.client.close(abort)));
   }
 };
 
@@ -1437,15 +1639,25 @@ var BitcoinCoreClient = class {
     }
   }
   /** Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order. */
-  async batch(calls) {
-    const first = await this.post(calls);
+  async batch(calls, timeoutMs = this.config.timeoutMs) {
+    const first = await this.post(calls, timeoutMs);
     if (!first.ok && first.status === 401 && this.config.cookieFile) {
       this.loadCredentials();
-      return this.finish(calls, await this.post(calls));
+      return this.finish(calls, await this.post(calls, timeoutMs));
     }
     return this.finish(calls, first);
   }
-  async post(calls) {
+  /**
+   * For /readyz: the node answers `getblockcount` with a number. The cache's tip already needs
+   * that method, so a node whose rpcwhitelist allows the gateway's calls allows this one; a node
+   * still warming up (-28) is not ready.
+   */
+  async probe(timeoutMs) {
+    const out = await this.batch([{ method: "getblockcount", params: [] }], timeoutMs);
+    const answer2 = out.ok ? out.answers[0] : void 0;
+    return answer2 !== void 0 && "result" in answer2 && jsonInteger(answer2.result) !== void 0;
+  }
+  async post(calls, timeoutMs) {
     const ids = calls.map(() => this.nextId++);
     const body = stringifyJson(
       calls.map((c, i) => ({ jsonrpc: "2.0", id: ids[i], method: c.method, params: c.params }))
@@ -1458,7 +1670,7 @@ var BitcoinCoreClient = class {
         method: "POST",
         headers,
         body,
-        signal: AbortSignal.timeout(this.config.timeoutMs)
+        signal: AbortSignal.timeout(timeoutMs)
       });
       const text = await readLimited(res.body, RESPONSE_BYTES_MAX);
       if (res.statusCode === 200) return { ok: true, ids, text };
@@ -1519,8 +1731,8 @@ var BitcoinCoreClient = class {
     if (answers.length !== calls.length) return bad("answer count differs");
     return { ok: true, answers };
   }
-  async close() {
-    await this.pool.close();
+  async close(abort = false) {
+    await (abort ? this.pool.destroy() : this.pool.close());
   }
 };
 function basic(user, password) {
@@ -1539,8 +1751,12 @@ var BitcoinCorePool = class {
   batch(calls) {
     return this.pool.run((client) => client.batch(calls));
   }
-  close() {
-    return this.pool.close();
+  /** For /readyz: each member up or down (see FailoverPool.health). */
+  health(opts) {
+    return this.pool.health(opts);
+  }
+  close(abort = false) {
+    return this.pool.close(abort);
   }
 };
 
@@ -1896,6 +2112,15 @@ var ElectrumUpstream = class extends EventEmitter {
     }
     return connection.request(method, params);
   }
+  /**
+   * For /readyz: `server.ping` on an open connection (or one being opened). With none, the
+   * request fails at once: the server is down without being asked.
+   */
+  async probe(timeoutMs) {
+    const out = await within(this.request("server.ping", []), timeoutMs, null);
+    if (out === null || !out.ok) return false;
+    return !("error" in out.answer);
+  }
   pick() {
     let best = null;
     for (const slot of this.slots) {
@@ -1942,6 +2167,7 @@ var ElectrumUpstream = class extends EventEmitter {
     slot.retry = setTimeout(() => void this.connect(slot), delay);
     slot.retry.unref();
   }
+  /** Immediate either way: requests in flight fail at once when their connection goes. */
   close() {
     this.closed = true;
     for (const slot of this.slots) {
@@ -1978,8 +2204,12 @@ var ElectrumPool = class {
     }
     return best;
   }
-  close() {
-    return this.pool.close();
+  /** For /readyz: each member up or down (see FailoverPool.health). */
+  health(opts) {
+    return this.pool.health(opts);
+  }
+  close(abort = false) {
+    return this.pool.close(abort);
   }
 };
 
@@ -2039,6 +2269,14 @@ var IndexerClient = class {
     }
     return this.read(text);
   }
+  /** For /readyz: the indexer answers `{ __typename }` (no table is read). */
+  async probe(timeoutMs) {
+    const out = await this.query(
+      { query: "{ __typename }", variables: {}, operationName: void 0 },
+      AbortSignal.timeout(timeoutMs)
+    );
+    return out.ok;
+  }
   read(text) {
     const bad = (why, extra = {}) => ({
       ok: false,
@@ -2069,8 +2307,8 @@ var IndexerClient = class {
     if (!isJsonObject(body.data)) return bad("no data");
     return { ok: true, data: body.data };
   }
-  async close() {
-    await this.pool.close();
+  async close(abort = false) {
+    await (abort ? this.pool.destroy() : this.pool.close());
   }
 };
 function refused(name, message) {
@@ -2093,8 +2331,12 @@ var IndexerPool = class {
   query(request, deadline) {
     return this.pool.run((client) => client.query(request, deadline));
   }
-  close() {
-    return this.pool.close();
+  /** For /readyz: each member up or down (see FailoverPool.health). */
+  health(opts) {
+    return this.pool.health(opts);
+  }
+  close(abort = false) {
+    return this.pool.close(abort);
   }
 };
 
@@ -2138,7 +2380,19 @@ async function startGateway(config, opts) {
     }
   }
   const txCache = new TxCache(config.cache.bytesMax);
-  const app = { config, db, log, nodes, indexers, electrum, txCache, nodeTips, metrics };
+  const app = {
+    config,
+    db,
+    log,
+    nodes,
+    indexers,
+    electrum,
+    txCache,
+    nodeTips,
+    metrics,
+    databaseCheck: databaseCheck(db),
+    draining: false
+  };
   const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
   if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");
   const sweeper = setInterval(() => {
@@ -2150,18 +2404,32 @@ async function startGateway(config, opts) {
   const http = await startHttpServer(app, config.server.host, config.server.port);
   const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
   if (admin) app.adminSecret = admin.secret;
+  const pools = [...nodes.values(), ...indexers.values(), ...electrum.values()];
+  const shutdown = async () => {
+    app.draining = true;
+    clearInterval(sweeper);
+    const drained = http.drain(config.server.drainTimeoutMs);
+    log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining");
+    const { cut, ms } = await drained;
+    if (cut === 0) {
+      await Promise.all(pools.map((p) => p.close()));
+      await db.close();
+    } else {
+      log.warn({ cut }, "drain timed out: calls cut, their holds are left to the hold sweeper");
+      await db.close();
+      await Promise.all(pools.map((p) => p.close(true)));
+    }
+    admin?.remove();
+    log.info({ ms, cut }, "drained");
+  };
+  let closing;
   return {
     app,
     http,
     url: http.url,
-    async close() {
-      clearInterval(sweeper);
-      admin?.remove();
-      await http.close();
-      await Promise.all(
-        [...nodes.values(), ...indexers.values(), ...electrum.values()].map((p) => p.close())
-      );
-      await db.close();
+    close: () => {
+      closing ??= shutdown();
+      return closing;
     }
   };
 }
@@ -2364,6 +2632,7 @@ var BODY_BYTES_MAX = 32 * 1024 * 1024;
 var WWW_AUTHENTICATE = 'Basic realm="jsonrpc"';
 async function startCoreHttp(opts) {
   const stats = { httpRequests: 0, calls: 0 };
+  let gate = null;
   const expected = Buffer.from(
     `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`
   );
@@ -2398,6 +2667,7 @@ async function startCoreHttp(opts) {
       }
       chunks.push(chunk);
     }
+    if (gate) await gate;
     const reply3 = handleBody(Buffer.concat(chunks).toString("utf8"));
     if (reply3.status === 204) {
       res.writeHead(204);
@@ -2467,6 +2737,16 @@ async function startCoreHttp(opts) {
     user: opts.user,
     password: opts.password,
     stats,
+    hold() {
+      let release;
+      gate = new Promise((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        gate = null;
+        release();
+      };
+    },
     close
   };
 }
@@ -3444,10 +3724,15 @@ async function main() {
   const where = `store: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.pgliteDir}`}${devnet ? "; upstreams: devnet" : ""}`;
   const demo = config.demo.enabled ? await prepareDemo(gateway.app.db, config.demo.credits) : null;
   process.stdout.write(startupBanner(config, gateway.url, where, demo));
-  const stop = async () => {
-    await gateway.close();
-    await devnet?.close();
-    process.exit(0);
+  const stop = () => {
+    gateway.close().then(() => devnet?.close()).then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`blockgate: shutdown failed: ${err.message}
+`);
+        process.exit(1);
+      }
+    );
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -28,10 +28,19 @@ async function main(): Promise<void> {
   const where = `store: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.pgliteDir}`}${devnet ? "; upstreams: devnet" : ""}`;
   const demo = config.demo.enabled ? await prepareDemo(gateway.app.db, config.demo.credits) : null;
   process.stdout.write(startupBanner(config, gateway.url, where, demo));
-  const stop = async () => {
-    await gateway.close();
-    await devnet?.close();
-    process.exit(0);
+  // gateway.close() drains (server.drainTimeoutMs). Each handler is once-only: the same signal a
+  // second time (Ctrl-C twice) is not caught and ends the process at once.
+  const stop = () => {
+    gateway
+      .close()
+      .then(() => devnet?.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          process.stderr.write(`blockgate: shutdown failed: ${(err as Error).message}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

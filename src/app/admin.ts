@@ -10,6 +10,8 @@ import type { Config } from "../config/schema.ts";
 export interface AdminHandle {
   url: string;
   secret: string;
+  /** The gateway process that wrote the file (absent in files written before it was kept). */
+  pid?: number;
 }
 
 export function adminFilePath(config: Config): string {
@@ -26,9 +28,12 @@ export function writeAdminFile(config: Config, url: string): AdminHandle & { rem
 export function readAdminFile(config: Config): AdminHandle | null {
   try {
     const parsed = JSON.parse(readFileSync(adminFilePath(config), "utf8")) as Partial<AdminHandle>;
-    return typeof parsed.url === "string" && typeof parsed.secret === "string"
-      ? { url: parsed.url, secret: parsed.secret }
-      : null;
+    if (typeof parsed.url !== "string" || typeof parsed.secret !== "string") return null;
+    return {
+      url: parsed.url,
+      secret: parsed.secret,
+      ...(Number.isSafeInteger(parsed.pid) ? { pid: parsed.pid } : {}),
+    };
   } catch {
     return null;
   }

@@ -19,6 +19,7 @@ import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 import { IndexerPool } from "../upstreams/indexer/pool.ts";
 import { writeAdminFile } from "./admin.ts";
 import type { App } from "./context.ts";
+import { databaseCheck } from "./readiness.ts";
 
 export interface StartOptions {
   databaseUrl?: string | undefined;
@@ -43,6 +44,10 @@ export interface RunningGateway {
   app: App;
   http: RunningServer;
   url: string;
+  /**
+   * Graceful shutdown (SIGTERM): drains the HTTP server (server.drainTimeoutMs), then closes the
+   * upstream pools and the database. Calling it again returns the same shutdown.
+   */
   close(): Promise<void>;
 }
 
@@ -94,7 +99,19 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     }
   }
   const txCache = new TxCache(config.cache.bytesMax);
-  const app: App = { config, db, log, nodes, indexers, electrum, txCache, nodeTips, metrics };
+  const app: App = {
+    config,
+    db,
+    log,
+    nodes,
+    indexers,
+    electrum,
+    txCache,
+    nodeTips,
+    metrics,
+    databaseCheck: databaseCheck(db),
+    draining: false,
+  };
   // Holds left open by a process that died between reserve and settle are voided, not charged.
   const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
   if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");
@@ -107,18 +124,36 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   const http = await startHttpServer(app, config.server.host, config.server.port);
   const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
   if (admin) app.adminSecret = admin.secret;
+  const pools = [...nodes.values(), ...indexers.values(), ...electrum.values()];
+  const shutdown = async (): Promise<void> => {
+    app.draining = true;
+    clearInterval(sweeper);
+    const drained = http.drain(config.server.drainTimeoutMs);
+    // Logged once the listening socket is closed: from here a new connection is refused.
+    log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining");
+    const { cut, ms } = await drained;
+    if (cut === 0) {
+      await Promise.all(pools.map((p) => p.close()));
+      await db.close();
+    } else {
+      // The database closes first: a cut call still waiting on its upstream can then never
+      // settle, so it is never charged; its hold stays open until the hold sweeper voids it.
+      log.warn({ cut }, "drain timed out: calls cut, their holds are left to the hold sweeper");
+      await db.close();
+      await Promise.all(pools.map((p) => p.close(true)));
+    }
+    // Only now: while the store was open, the CLI had to hand its commands to this process.
+    admin?.remove();
+    log.info({ ms, cut }, "drained");
+  };
+  let closing: Promise<void> | undefined;
   return {
     app,
     http,
     url: http.url,
-    async close() {
-      clearInterval(sweeper);
-      admin?.remove();
-      await http.close();
-      await Promise.all(
-        [...nodes.values(), ...indexers.values(), ...electrum.values()].map((p) => p.close()),
-      );
-      await db.close();
+    close: () => {
+      closing ??= shutdown();
+      return closing;
     },
   };
 }

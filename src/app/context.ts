@@ -6,6 +6,7 @@ import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import type { Metrics } from "../http/metrics.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import type { CachedCheck } from "../upstreams/cached-check.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { IndexerPool } from "../upstreams/indexer/pool.ts";
 
@@ -24,6 +25,10 @@ export interface App {
   nodeTips: Map<NetworkName, NodeTip>;
   /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */
   adminSecret?: string;
+  /** /readyz's database check (bounded, cached). */
+  databaseCheck: CachedCheck;
+  /** Set when shutdown begins: /readyz answers 503 and every answer closes its connection. */
+  draining: boolean;
 }
 
 export type BackendKind = "gateway" | "node" | "electrum" | "graph";

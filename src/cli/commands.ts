@@ -36,6 +36,7 @@ const HELP = `usage: blockgate <command>
                                          decode a raw transaction (Core's decoderawtransaction)
                                          or block (getblock's fields the bytes determine);
                                          - reads the hex from standard input
+  operator-token                         a new operator token for /metrics and /admin/* and its config line
 
 Environment: DATABASE_URL (PostgreSQL; default is the embedded PGlite store),
 BLOCKGATE_CONFIG (config file).`;

@@ -1,4 +1,4 @@
-import { readAdminFile } from "../app/admin.ts";
+import { adminFilePath, readAdminFile } from "../app/admin.ts";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import { openDatabase } from "../db/open.ts";
 import { type CommandOutput, helpText, runDbCommand } from "./commands.ts";
@@ -14,6 +14,10 @@ async function cli(argv: string[]): Promise<number> {
     await import("../main.ts");
     return -1; // keeps running
   }
+  if (command === "operator-token") {
+    const { runOperatorToken } = await import("./operator-token.ts");
+    return print(runOperatorToken(argv.slice(1)));
+  }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
     // Reads the file only: no database, no upstream, whatever the file says.
@@ -27,6 +31,15 @@ async function cli(argv: string[]): Promise<number> {
     if (admin) {
       const forwarded = await forward(admin.url, admin.secret, argv);
       if (forwarded) return print(forwarded);
+      // A gateway that drains (SIGTERM) no longer accepts connections but holds the store until
+      // its calls are settled; it removes the file only after closing it. Opening the store
+      // meanwhile would make two processes write one PGlite folder.
+      if (admin.pid !== undefined && alive(admin.pid)) {
+        return print({
+          text: `the gateway (pid ${admin.pid}) holds the PGlite store and does not answer (shutting down?); try again once it has exited, or remove ${adminFilePath(config)} if no gateway runs`,
+          code: 1,
+        });
+      }
     }
   }
   const db = await openDatabase({
@@ -70,6 +83,16 @@ async function forward(url: string, secret: string, argv: string[]): Promise<Com
     return (await res.json()) as CommandOutput;
   } catch {
     return null; // the gateway that wrote the file is gone: open the store directly
+  }
+}
+
+/** Whether process `pid` exists (EPERM: it does, as another user's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -144,6 +144,11 @@ function walk(schema: z.ZodType, path: string, defaultValue: unknown, out: Setti
     walk(schema._zod.def.innerType as z.ZodType, path, defaultValue, out);
     return;
   }
+  if (schema instanceof z.ZodPipe) {
+    // A value checked, then transformed (a digest lower-cased): what the file holds is the input.
+    walk(schema._zod.def.in as z.ZodType, path, defaultValue, out);
+    return;
+  }
   if (schema instanceof z.ZodObject) {
     const catchall = tableEntries(schema);
     if (catchall) {

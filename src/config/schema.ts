@@ -136,6 +136,40 @@ export const configSchema = z.strictObject({
         .default(1024 * 1024),
       /** Requests in one JSON-RPC batch; each is charged, so this also caps one request's cost. */
       batchItemsMax: z.number().int().positive().max(10_000).default(100),
+      /**
+       * On SIGTERM/SIGINT, how long calls in flight may take to finish (and settle) before the
+       * rest are cut; a cut call is never charged, its hold is left to the hold sweeper.
+       */
+      drainTimeoutMs: z.number().int().nonnegative().max(300_000).default(10_000),
+    })
+    .prefault({}),
+  /** /readyz: how long its checks may take and how long their results are reused. */
+  readiness: z
+    .strictObject({
+      /** Bound on the database query and on each upstream probe. */
+      timeoutMs: z.number().int().positive().max(10_000).default(1_000),
+      /**
+       * A result (a probe, the database check, or a real call's outcome) is reused this long, so
+       * however often /readyz is asked, each upstream sees at most one probe per period.
+       */
+      cacheMs: z.number().int().min(100).max(60_000).default(2_000),
+    })
+    .prefault({}),
+  /**
+   * Operator credentials for /metrics and /admin/*: SHA-256 digests (hex) of `bgo_` bearer tokens
+   * (`blockgate operator-token` makes one); the tokens themselves are never stored.
+   */
+  operator: z
+    .strictObject({
+      tokenSha256: z
+        .array(
+          z
+            .string()
+            .regex(/^[0-9a-fA-F]{64}$/, "expected a SHA-256 digest: 64 hex digits")
+            .transform((hex) => hex.toLowerCase()),
+        )
+        .max(64)
+        .default([]),
     })
     .prefault({}),
   /** Literal path segments for each backend kind. */

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { adminAuthorized } from "../app/admin.ts";
 import type { App, BackendKind, CallContext } from "../app/context.ts";
+import { readiness } from "../app/readiness.ts";
 import { authenticate, tokenHint } from "../auth/tokens.ts";
-import { runDbCommand } from "../cli/commands.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { handleDashboard } from "../dashboard/routes.ts";
 import { gatewayError } from "../errors/codes.ts";
@@ -15,6 +14,8 @@ import { handleElectrumRpc } from "../mirror/electrum-route.ts";
 import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
 import { BodyTooLarge, readBody } from "./body.ts";
+import { type DrainOutcome, drain, InFlight } from "./drain.ts";
+import { handleOperator } from "./operator-routes.ts";
 import { graphqlFailure, type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
 
 /** What a backend route gets: its context, the body read within limits, and the request itself. */
@@ -47,7 +48,14 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
 export interface RunningServer {
   server: Server;
   url: string;
-  close(): Promise<void>;
+  /**
+   * Shutdown: no new connections from the moment it is called, idle keep-alive connections
+   * closed, requests in flight answered (with `connection: close`) for up to `timeoutMs`, then
+   * every connection left is closed (see drain.ts).
+   */
+  drain(timeoutMs: number): Promise<DrainOutcome>;
+  /** Requests being handled now. */
+  inFlight(): number;
 }
 
 export async function startHttpServer(
@@ -58,14 +66,18 @@ export async function startHttpServer(
   const server = createServer((req, res) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => observe(app, req, res, started));
-    handle(app, req, res).catch((err: unknown) => {
-      // The edge of the process: log the cause, answer without a stack trace.
-      if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
-      app.log.error({ err }, "unhandled error");
-      if (!res.headersSent) sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
-      else res.destroy();
-    });
+    requests.track(res, () =>
+      handle(app, req, res).catch((err: unknown) => {
+        // The edge of the process: log the cause, answer without a stack trace.
+        if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
+        app.log.error({ err }, "unhandled error");
+        if (!res.headersSent)
+          sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
+        else res.destroy();
+      }),
+    );
   });
+  const requests = new InFlight(server);
   server.requestTimeout = 60_000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
@@ -78,11 +90,8 @@ export async function startHttpServer(
   return {
     server,
     url,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    drain: (timeoutMs) => drain(server, requests, timeoutMs),
+    inFlight: () => requests.size,
   };
 }
 
@@ -95,7 +104,8 @@ function observe(app: App, req: IncomingMessage, res: ServerResponse, started: b
     (k) => app.config.backends[k] === first,
   );
   const route =
-    kind ?? (["dashboard", "healthz", "metrics", "admin"].includes(first) ? first : "unknown");
+    kind ??
+    (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
   const network = kind && app.config.networks.includes(second as NetworkName) ? second : "";
   app.metrics.requests.inc({ route, network, status: String(res.statusCode) });
   app.metrics.latency.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
@@ -107,19 +117,17 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   const url = new URL(req.url ?? "/", "http://gateway");
   const parts = url.pathname.split("/").filter((p) => p !== "");
   if (parts.length === 1 && parts[0] === "healthz" && req.method === "GET") {
-    await app.db.query("SELECT 1");
+    // Liveness: the process answers. Nothing else is asked, so a slow database or upstream can
+    // never get a live gateway restarted; that is /readyz's business.
     return sendJson(res, { status: 200, body: { status: "ok" } });
   }
-  if (parts.length === 1 && parts[0] === "metrics" && req.method === "GET") {
-    const text = await app.metrics.registry.metrics();
-    res.writeHead(200, { "content-type": app.metrics.registry.contentType });
-    res.end(text);
-    return;
+  if (parts.length === 1 && parts[0] === "readyz" && req.method === "GET") {
+    return sendJson(res, { ...(await readiness(app)), headers: { "cache-control": "no-store" } });
+  }
+  if ((parts.length === 1 && parts[0] === "metrics") || parts[0] === "admin") {
+    return handleOperator(app, req, res, parts);
   }
   if (parts[0] === "dashboard") return handleDashboard(app, req, res, parts.slice(1));
-  if (parts.length === 2 && parts[0] === "admin" && parts[1] === "cli" && req.method === "POST") {
-    return handleAdminCli(app, req, res);
-  }
   const route = matchRoute(app, parts);
   if (!route) {
     return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
@@ -193,16 +201,6 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     startedAt: started,
   };
   return sendJson(res, await route.handler(ctx, body, req));
-}
-
-/** The CLI's commands, run against the store this process holds (see app/admin.ts). */
-async function handleAdminCli(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!app.adminSecret || !adminAuthorized(req.headers.authorization, app.adminSecret)) {
-    return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
-  }
-  const body = JSON.parse(await readBody(req, 64 * 1024)) as { argv?: unknown };
-  const argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
-  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
 }
 
 function matchRoute(app: App, parts: string[]) {

@@ -4,11 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/browser.ts";
 import { gql } from "../support/graphql.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { operatorCredential } from "../support/operator.ts";
 
+const operator = operatorCredential();
 let t: TestGateway;
 let browser: Browser;
 beforeAll(async () => {
-  t = await startTestGateway();
+  t = await startTestGateway("pglite", { operator: { tokenSha256: [operator.sha256] } });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -104,7 +106,7 @@ describe("the usage dashboard", () => {
     const secret = token.slice(4);
     expect(urls.filter((u) => u.includes(secret))).toEqual([]);
     expect(t.logs.join("\n")).not.toContain(secret);
-    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    const metrics = await (await fetch(`${t.url}/metrics`, { headers: operator.headers })).text();
     expect(metrics).toContain("blockgate_http_requests_total");
     expect(metrics).not.toContain(secret);
     const cookies = await context.cookies();

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { operatorCredential } from "../support/operator.ts";
 
+const operator = operatorCredential();
 let t: TestGateway;
 beforeAll(async () => {
-  t = await startTestGateway();
+  t = await startTestGateway("pglite", { operator: { tokenSha256: [operator.sha256] } });
 });
 afterAll(() => t.close());
+
+/** /metrics as Prometheus scrapes it: with the operator's bearer token. */
+const scrape = () => fetch(`${t.url}/metrics`, { headers: operator.headers });
 
 const metric = (text: string, name: string, labels: string) =>
   Number(
@@ -21,7 +26,8 @@ describe("/metrics", () => {
     await post(`${t.url}/node/mainnet/${token}`, rpc("getrawtransaction", [HAL_TXID]));
     await post(`${t.url}/node/mainnet/${token}`, rpc("getrawtransaction", [HAL_TXID]));
     await post(`${t.url}/node/mainnet/bgt_${"q".repeat(43)}`, rpc("getrawtransaction", [HAL_TXID]));
-    const res = await fetch(`${t.url}/metrics`);
+    const res = await scrape();
+    expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/plain");
     const text = await res.text();
     expect(
@@ -50,7 +56,7 @@ describe("/metrics", () => {
     const { token } = await t.account("metered2", 10_000);
     await t.devnet.cores.get("signet")!.close();
     await post(`${t.url}/node/signet/${token}`, rpc("getrawtransaction", [HAL_TXID]));
-    const text = await (await fetch(`${t.url}/metrics`)).text();
+    const text = await (await scrape()).text();
     expect(text).toMatch(
       /blockgate_upstream_up\{backend="node",network="signet",upstream="[^"]+"\} 0/,
     );

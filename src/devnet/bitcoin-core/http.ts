@@ -22,6 +22,11 @@ export interface DevnetCoreServer {
   user: string;
   password: string;
   stats: CoreStats;
+  /**
+   * Requests read from now on wait, unanswered, until the returned function is called: how tests
+   * keep calls in flight (a shutdown while the node is slow) without sleeping.
+   */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -41,6 +46,7 @@ export async function startCoreHttp(opts: {
   port?: number;
 }): Promise<DevnetCoreServer> {
   const stats: CoreStats = { httpRequests: 0, calls: 0 };
+  let gate: Promise<void> | null = null;
   const expected = Buffer.from(
     `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`,
   );
@@ -75,6 +81,7 @@ export async function startCoreHttp(opts: {
       }
       chunks.push(chunk);
     }
+    if (gate) await gate;
     const reply = handleBody(Buffer.concat(chunks).toString("utf8"));
     if (reply.status === 204) {
       res.writeHead(204);
@@ -153,6 +160,16 @@ export async function startCoreHttp(opts: {
     user: opts.user,
     password: opts.password,
     stats,
+    hold() {
+      let release!: () => void;
+      gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        gate = null;
+        release();
+      };
+    },
     close,
   };
 }

@@ -56,18 +56,33 @@ export class BitcoinCoreClient {
   }
 
   /** Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order. */
-  async batch(calls: readonly RpcCall[]): Promise<{ ok: true; answers: RpcAnswer[] } | Failure> {
-    const first = await this.post(calls);
+  async batch(
+    calls: readonly RpcCall[],
+    timeoutMs = this.config.timeoutMs,
+  ): Promise<{ ok: true; answers: RpcAnswer[] } | Failure> {
+    const first = await this.post(calls, timeoutMs);
     // Core rewrites its cookie on restart: read it again once before giving up.
     if (!first.ok && first.status === 401 && this.config.cookieFile) {
       this.loadCredentials();
-      return this.finish(calls, await this.post(calls));
+      return this.finish(calls, await this.post(calls, timeoutMs));
     }
     return this.finish(calls, first);
   }
 
+  /**
+   * For /readyz: the node answers `getblockcount` with a number. The cache's tip already needs
+   * that method, so a node whose rpcwhitelist allows the gateway's calls allows this one; a node
+   * still warming up (-28) is not ready.
+   */
+  async probe(timeoutMs: number): Promise<boolean> {
+    const out = await this.batch([{ method: "getblockcount", params: [] }], timeoutMs);
+    const answer = out.ok ? out.answers[0] : undefined;
+    return answer !== undefined && "result" in answer && jsonInteger(answer.result) !== undefined;
+  }
+
   private async post(
     calls: readonly RpcCall[],
+    timeoutMs: number,
   ): Promise<
     { ok: true; ids: number[]; text: string } | { ok: false; status?: number; failure: Failure }
   > {
@@ -83,7 +98,7 @@ export class BitcoinCoreClient {
         method: "POST",
         headers,
         body,
-        signal: AbortSignal.timeout(this.config.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await readLimited(res.body, RESPONSE_BYTES_MAX);
       if (res.statusCode === 200) return { ok: true, ids, text };
@@ -149,8 +164,8 @@ export class BitcoinCoreClient {
     return { ok: true, answers };
   }
 
-  async close(): Promise<void> {
-    await this.pool.close();
+  async close(abort = false): Promise<void> {
+    await (abort ? this.pool.destroy() : this.pool.close());
   }
 }
 

@@ -1,7 +1,12 @@
 import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
 import type { GatewayError } from "../../errors/codes.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
-import { FailoverPool, type UpstreamObserver } from "../failover.ts";
+import {
+  FailoverPool,
+  type HealthOptions,
+  type PoolHealth,
+  type UpstreamObserver,
+} from "../failover.ts";
 import { BitcoinCoreClient } from "./client.ts";
 
 export type PoolOutcome =
@@ -23,7 +28,12 @@ export class BitcoinCorePool {
     return this.pool.run((client) => client.batch(calls));
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  /** For /readyz: each member up or down (see FailoverPool.health). */
+  health(opts: HealthOptions): Promise<PoolHealth> {
+    return this.pool.health(opts);
+  }
+
+  close(abort = false): Promise<void> {
+    return this.pool.close(abort);
   }
 }

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
 import { gatewayError } from "../../errors/codes.ts";
 import type { Json } from "../../jsonrpc/json.ts";
+import { within } from "../cached-check.ts";
 import {
   type ConnectionOptions,
   ElectrumConnection,
@@ -111,6 +112,16 @@ export class ElectrumUpstream extends EventEmitter {
     return connection.request(method, params);
   }
 
+  /**
+   * For /readyz: `server.ping` on an open connection (or one being opened). With none, the
+   * request fails at once: the server is down without being asked.
+   */
+  async probe(timeoutMs: number): Promise<boolean> {
+    const out = await within(this.request("server.ping", []), timeoutMs, null);
+    if (out === null || !out.ok) return false;
+    return !("error" in out.answer);
+  }
+
   private pick(): ElectrumConnection | null {
     let best: ElectrumConnection | null = null;
     for (const slot of this.slots) {
@@ -163,6 +174,7 @@ export class ElectrumUpstream extends EventEmitter {
     slot.retry.unref();
   }
 
+  /** Immediate either way: requests in flight fail at once when their connection goes. */
   close(): void {
     this.closed = true;
     for (const slot of this.slots) {

@@ -2,7 +2,12 @@ import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
 import type { GatewayError } from "../../errors/codes.ts";
 import type { Json } from "../../jsonrpc/json.ts";
 import type { RpcAnswer } from "../../jsonrpc/types.ts";
-import { FailoverPool, type UpstreamObserver } from "../failover.ts";
+import {
+  FailoverPool,
+  type HealthOptions,
+  type PoolHealth,
+  type UpstreamObserver,
+} from "../failover.ts";
 import { ElectrumUpstream } from "./client.ts";
 import type { ElectrumTip } from "./connection.ts";
 
@@ -45,7 +50,12 @@ export class ElectrumPool {
     return best;
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  /** For /readyz: each member up or down (see FailoverPool.health). */
+  health(opts: HealthOptions): Promise<PoolHealth> {
+    return this.pool.health(opts);
+  }
+
+  close(abort = false): Promise<void> {
+    return this.pool.close(abort);
   }
 }

@@ -78,6 +78,15 @@ export class IndexerClient {
     return this.read(text);
   }
 
+  /** For /readyz: the indexer answers `{ __typename }` (no table is read). */
+  async probe(timeoutMs: number): Promise<boolean> {
+    const out = await this.query(
+      { query: "{ __typename }", variables: {}, operationName: undefined },
+      AbortSignal.timeout(timeoutMs),
+    );
+    return out.ok;
+  }
+
   private read(text: string): IndexerAnswer {
     const bad = (why: string, extra: Record<string, unknown> = {}): IndexerAnswer => ({
       ok: false,
@@ -111,8 +120,8 @@ export class IndexerClient {
     return { ok: true, data: body.data };
   }
 
-  async close(): Promise<void> {
-    await this.pool.close();
+  async close(abort = false): Promise<void> {
+    await (abort ? this.pool.destroy() : this.pool.close());
   }
 }
 

@@ -1,7 +1,12 @@
 import type { GatewayError } from "../../errors/codes.ts";
 import type { GraphRequest } from "../../graph/request.ts";
 import type { Json } from "../../jsonrpc/json.ts";
-import { FailoverPool, type UpstreamObserver } from "../failover.ts";
+import {
+  FailoverPool,
+  type HealthOptions,
+  type PoolHealth,
+  type UpstreamObserver,
+} from "../failover.ts";
 import { IndexerClient, type IndexerUpstreamConfig } from "./client.ts";
 
 export type IndexerOutcome =
@@ -27,7 +32,12 @@ export class IndexerPool {
     return this.pool.run((client) => client.query(request, deadline));
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  /** For /readyz: each member up or down (see FailoverPool.health). */
+  health(opts: HealthOptions): Promise<PoolHealth> {
+    return this.pool.health(opts);
+  }
+
+  close(abort = false): Promise<void> {
+    return this.pool.close(abort);
   }
 }

@@ -73,7 +73,31 @@ var configSchema = z.strictObject({
     port: z.number().int().min(0).max(65535).default(8545),
     bodyBytesMax: z.number().int().positive().max(64 * 1024 * 1024).default(1024 * 1024),
     /** Requests in one JSON-RPC batch; each is charged, so this also caps one request's cost. */
-    batchItemsMax: z.number().int().positive().max(1e4).default(100)
+    batchItemsMax: z.number().int().positive().max(1e4).default(100),
+    /**
+     * On SIGTERM/SIGINT, how long calls in flight may take to finish (and settle) before the
+     * rest are cut; a cut call is never charged, its hold is left to the hold sweeper.
+     */
+    drainTimeoutMs: z.number().int().nonnegative().max(3e5).default(1e4)
+  }).prefault({}),
+  /** /readyz: how long its checks may take and how long their results are reused. */
+  readiness: z.strictObject({
+    /** Bound on the database query and on each upstream probe. */
+    timeoutMs: z.number().int().positive().max(1e4).default(1e3),
+    /**
+     * A result (a probe, the database check, or a real call's outcome) is reused this long, so
+     * however often /readyz is asked, each upstream sees at most one probe per period.
+     */
+    cacheMs: z.number().int().min(100).max(6e4).default(2e3)
+  }).prefault({}),
+  /**
+   * Operator credentials for /metrics and /admin/*: SHA-256 digests (hex) of `bgo_` bearer tokens
+   * (`blockgate operator-token` makes one); the tokens themselves are never stored.
+   */
+  operator: z.strictObject({
+    tokenSha256: z.array(
+      z.string().regex(/^[0-9a-fA-F]{64}$/, "expected a SHA-256 digest: 64 hex digits").transform((hex) => hex.toLowerCase())
+    ).max(64).default([])
   }).prefault({}),
   /** Literal path segments for each backend kind. */
   backends: z.strictObject({

@@ -42,7 +42,7 @@ import {
 } from "./chunk-YNDDIEJN.js";
 import {
   NETWORK_NAMES
-} from "./chunk-ONEYUPT7.js";
+} from "./chunk-QXF3UHEY.js";
 
 // src/graphql/cost/plugin.ts
 import { GraphQLError as GraphQLError3 } from "graphql";

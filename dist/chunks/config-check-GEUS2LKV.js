@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-7ABOHKUI.js";
-import "./chunk-ONEYUPT7.js";
+} from "./chunk-P37AANLV.js";
+import "./chunk-QXF3UHEY.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

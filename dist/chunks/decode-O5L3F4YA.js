@@ -10,7 +10,7 @@ import {
 } from "./chunk-YNDDIEJN.js";
 import {
   NETWORK_NAMES
-} from "./chunk-ONEYUPT7.js";
+} from "./chunk-QXF3UHEY.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -177,7 +177,12 @@ function writeAdminFile(config, url) {
 function readAdminFile(config) {
   try {
     const parsed = JSON.parse(readFileSync3(adminFilePath(config), "utf8"));
-    return typeof parsed.url === "string" && typeof parsed.secret === "string" ? { url: parsed.url, secret: parsed.secret } : null;
+    if (typeof parsed.url !== "string" || typeof parsed.secret !== "string") return null;
+    return {
+      url: parsed.url,
+      secret: parsed.secret,
+      ...Number.isSafeInteger(parsed.pid) ? { pid: parsed.pid } : {}
+    };
   } catch {
     return null;
   }
@@ -313,6 +318,7 @@ var HELP = `usage: blockgate <command>
                                          decode a raw transaction (Core's decoderawtransaction)
                                          or block (getblock's fields the bytes determine);
                                          - reads the hex from standard input
+  operator-token                         a new operator token for /metrics and /admin/* and its config line
 
 Environment: DATABASE_URL (PostgreSQL; default is the embedded PGlite store),
 BLOCKGATE_CONFIG (config file).`;
@@ -460,14 +466,15 @@ async function usage(db, ref, limitText) {
 
 export {
   openDatabase,
-  writeAdminFile,
-  readAdminFile,
-  adminAuthorized,
   tokenHint,
   issueToken,
   authenticate,
   auditCsv,
   usageCsv,
+  adminFilePath,
+  writeAdminFile,
+  readAdminFile,
+  adminAuthorized,
   helpText,
   runDbCommand
 };

@@ -1,0 +1,67 @@
+import type { NetworkName } from "../config/schema.ts";
+import type { Queryable } from "../db/database.ts";
+import type { HttpReply } from "../http/reply.ts";
+import { CachedCheck } from "../upstreams/cached-check.ts";
+import type { HealthOptions, PoolHealth } from "../upstreams/failover.ts";
+import type { App } from "./context.ts";
+
+/**
+ * ready: everything answers. degraded: the gateway can serve, but some upstream member (or a
+ * whole Electrum or indexer pool) does not answer. down: the database does not answer, or some
+ * network has no node that does — the node is the one backend every network must have, and the
+ * unified API's transactions need it. draining: shutting down.
+ */
+export type ReadyStatus = "ready" | "degraded" | "down" | "draining";
+
+type PoolKind = "node" | "electrum" | "graph";
+
+export interface ReadyReport {
+  status: ReadyStatus;
+  database?: { status: "up" | "down" };
+  upstreams?: Record<PoolKind, Partial<Record<NetworkName, PoolHealth>>>;
+}
+
+/** `SELECT 1`, bounded and cached like an upstream probe (see CachedCheck). */
+export function databaseCheck(db: Queryable): CachedCheck {
+  return new CachedCheck(async () => {
+    await db.query("SELECT 1");
+    return true;
+  });
+}
+
+/** What /readyz answers: 200 for ready and degraded, 503 for down and draining. */
+export async function readiness(app: App): Promise<HttpReply> {
+  const draining: HttpReply = { status: 503, body: { status: "draining" } satisfies ReadyReport };
+  if (app.draining) return draining;
+  const opts: HealthOptions = app.config.readiness;
+  const each = async <P extends { health(o: HealthOptions): Promise<PoolHealth> }>(
+    pools: Map<NetworkName, P>,
+  ): Promise<Partial<Record<NetworkName, PoolHealth>>> =>
+    Object.fromEntries(
+      await Promise.all(
+        [...pools].map(async ([network, pool]) => [network, await pool.health(opts)]),
+      ),
+    );
+  const [databaseUp, node, electrum, graph] = await Promise.all([
+    app.databaseCheck.get(opts.timeoutMs, opts.cacheMs),
+    each(app.nodes),
+    each(app.electrum),
+    each(app.indexers),
+  ]);
+  // Checked after the checks: a drain that began meanwhile must not be answered "ready".
+  if (app.draining) return draining;
+  const nodeless = app.config.networks.some((n) => (node[n]?.status ?? "down") === "down");
+  const pools = [node, electrum, graph].flatMap((byNetwork) => Object.values(byNetwork));
+  const status: ReadyStatus =
+    !databaseUp || nodeless
+      ? "down"
+      : pools.every((p) => p.status === "healthy")
+        ? "ready"
+        : "degraded";
+  const body: ReadyReport = {
+    status,
+    database: { status: databaseUp ? "up" : "down" },
+    upstreams: { node, electrum, graph },
+  };
+  return { status: status === "down" ? 503 : 200, body };
+}

@@ -1,0 +1,304 @@
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createAccount } from "../../src/accounts/accounts.ts";
+import { readAdminFile } from "../../src/app/admin.ts";
+import { issueToken } from "../../src/auth/tokens.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import type { Database } from "../../src/db/database.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { checkLedger, grantCredits, voidStaleHolds } from "../../src/ledger/ledger.ts";
+import { HAL_TXID, POSTGRES_URL, post, rpc } from "../support/harness.ts";
+import { blockgate, startProcess, stopProcess } from "../support/spawn.ts";
+
+/**
+ * The gateway as an operator runs it — its own process, PostgreSQL in a schema of its own —
+ * against a devnet started here, so the test can hold the node's answers: calls are provably in
+ * flight (the node has them) when SIGTERM arrives, without sleeping anywhere.
+ */
+const GRANTED = 1_000_000;
+const PRICE = 200; // getrawtransaction on mainnet
+
+let devnet: Devnet;
+let dir: string;
+const schemas: string[] = [];
+beforeAll(async () => {
+  devnet = await startDevnet(["mainnet"]);
+  dir = mkdtempSync(join(tmpdir(), "bg-drain-"));
+});
+afterAll(async () => {
+  await devnet?.close();
+  rmSync(dir, { recursive: true, force: true });
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+});
+
+interface Spawned {
+  child: ChildProcess;
+  output: () => string;
+  url: string;
+  port: number;
+  configFile: string;
+}
+
+interface Running extends Spawned {
+  db: Database;
+  accountId: number;
+  token: string;
+}
+
+/**
+ * `node --import tsx src/main.ts` with a config naming this test's devnet, and `database`
+ * (a PGlite folder) when given, else PostgreSQL at `databaseUrl`.
+ */
+async function spawnGateway(
+  name: string,
+  drainTimeoutMs: number,
+  store: { databaseUrl: string } | { pgliteDir: string },
+): Promise<Spawned> {
+  const core = devnet.cores.get("mainnet")!;
+  const indexer = devnet.indexers.get("mainnet")!;
+  const config = {
+    server: { port: 0, drainTimeoutMs },
+    networks: ["mainnet"],
+    ...("pgliteDir" in store ? { database: { pgliteDir: store.pgliteDir } } : {}),
+    upstreams: {
+      // Enough connections that all calls reach the node at once.
+      node: {
+        mainnet: [{ url: core.url, user: core.user, password: core.password, connections: 256 }],
+      },
+      electrum: { mainnet: [{ url: devnet.electrum.get("mainnet")!.url }] },
+      graph: { mainnet: [{ url: indexer.url, adminSecretEnv: "BG_DRAIN_INDEXER_SECRET" }] },
+    },
+    cache: { bytesMax: 0 }, // every call goes to the node
+    demo: { enabled: false },
+    log: { level: "info" },
+  };
+  const configFile = join(dir, `${name}.json`);
+  writeFileSync(configFile, JSON.stringify(config));
+  const { child, output } = await startProcess(
+    process.execPath,
+    ["--import", "tsx", "src/main.ts"],
+    {
+      BLOCKGATE_CONFIG: configFile,
+      DATABASE_URL: "databaseUrl" in store ? store.databaseUrl : "",
+      BG_DRAIN_INDEXER_SECRET: indexer.secret,
+    },
+    /listening on http:\/\/\S+/,
+  );
+  const url = output().match(/listening on (http:\/\/\S+)/)![1]!;
+  return { child, output, url, port: Number(new URL(url).port), configFile };
+}
+
+/** A migrated schema with a funded account, and a gateway process on it. */
+async function startGatewayProcess(drainTimeoutMs: number): Promise<Running> {
+  const schema = `d_${randomBytes(5).toString("hex")}`;
+  schemas.push(schema);
+  const db = await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize: 2 });
+  const account = await createAccount(db, "drained");
+  await grantCredits(db, account.id, GRANTED);
+  const { token } = await issueToken(db, account.id);
+  const databaseUrl = new URL(POSTGRES_URL);
+  databaseUrl.searchParams.set("options", `-c search_path=${schema}`);
+  const spawned = await spawnGateway(schema, drainTimeoutMs, {
+    databaseUrl: databaseUrl.toString(),
+  });
+  return { ...spawned, db, accountId: account.id, token };
+}
+
+/** Resolves once the process has written a line matching `pattern`. */
+function outputMatches(p: Spawned, pattern: RegExp): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (pattern.test(p.output())) {
+        p.child.stdout?.off("data", check);
+        resolve();
+      }
+    };
+    p.child.stdout?.on("data", check);
+    check();
+  });
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve({ code: child.exitCode, signal: null });
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+}
+
+/** The error code of a fresh TCP connection to `port`, or "connected". */
+function connectOutcome(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve("connected");
+    });
+    socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+  });
+}
+
+async function auditOf(db: Database, accountId: number) {
+  const { rows } = await db.query<{ request_id: string; outcome: string; charged_cc: number }>(
+    "SELECT request_id, outcome, charged_cc FROM audit_records WHERE account_id = $1",
+    [accountId],
+  );
+  return rows;
+}
+
+describe("SIGTERM drains the gateway", () => {
+  it("200 calls in flight all get their answer, each charged with one audit record; exit 0", async () => {
+    const p = await startGatewayProcess(60_000);
+    const core = devnet.cores.get("mainnet")!;
+    const release = core.hold();
+    try {
+      const before = core.stats.httpRequests;
+      const calls = Array.from({ length: 200 }, (_, i) =>
+        post(`${p.url}/node/mainnet/${p.token}`, rpc("getrawtransaction", [HAL_TXID], i)),
+      );
+      // Every call was accepted, authenticated, reserved and forwarded: the node holds them all.
+      await vi.waitFor(() => expect(core.stats.httpRequests).toBeGreaterThanOrEqual(before + 200), {
+        timeout: 30_000,
+        interval: 20,
+      });
+
+      const signalled = Date.now();
+      p.child.kill("SIGTERM");
+      await outputMatches(p, /"inFlight":200,"timeoutMs":60000,"msg":"draining"/);
+      // The listening socket is closed before that line is written.
+      expect(await connectOutcome(p.port)).toBe("ECONNREFUSED");
+
+      release();
+      const results = await Promise.all(calls);
+      const exit = await exited(p.child);
+      const drainMs = Date.now() - signalled;
+      expect(exit).toEqual({ code: 0, signal: null });
+      for (const [i, r] of results.entries()) {
+        expect(r.status).toBe(200);
+        expect(r.json).toMatchObject({
+          id: i,
+          result: expect.stringMatching(/^0100000001c997a5e5/),
+        });
+      }
+      expect(p.output()).toMatch(/"cut":0,"msg":"drained"/);
+
+      // The ledger as the process left it: one charge and one audit record per call.
+      const audit = await auditOf(p.db, p.accountId);
+      expect(audit).toHaveLength(200);
+      expect(new Set(audit.map((a) => a.request_id))).toEqual(
+        new Set(results.map((r) => r.headers.get("x-request-id"))),
+      );
+      expect(audit.every((a) => a.outcome === "ok" && a.charged_cc === PRICE)).toBe(true);
+      const check = (await checkLedger(p.db)).find((c) => c.accountId === p.accountId)!;
+      expect(check).toMatchObject({
+        granted: GRANTED,
+        charged: 200 * PRICE,
+        auditCharged: 200 * PRICE,
+        balance: GRANTED - 200 * PRICE,
+        held: 0,
+        openHolds: 0,
+        ok: true,
+      });
+      // SIGTERM to exit with 200 answers written in between; printed for the record.
+      const drained = p.output().match(/"ms":(\d+),"cut":0,"msg":"drained"/)![1];
+      process.stdout.write(
+        `drain of 200 calls: ${drained} ms draining, ${drainMs} ms SIGTERM to exit\n`,
+      );
+    } finally {
+      release();
+      await stopProcess(p.child);
+      await p.db.close();
+    }
+  }, 120_000);
+
+  it("past server.drainTimeoutMs the calls left are cut, never charged, their holds left to the sweeper", async () => {
+    const p = await startGatewayProcess(1_000);
+    const core = devnet.cores.get("mainnet")!;
+    const release = core.hold();
+    try {
+      const before = core.stats.httpRequests;
+      const calls = Array.from({ length: 10 }, (_, i) =>
+        post(`${p.url}/node/mainnet/${p.token}`, rpc("getrawtransaction", [HAL_TXID], i)).then(
+          (r) => r.status,
+          (err: Error) => err.message,
+        ),
+      );
+      await vi.waitFor(() => expect(core.stats.httpRequests).toBeGreaterThanOrEqual(before + 10), {
+        timeout: 30_000,
+        interval: 20,
+      });
+      p.child.kill("SIGTERM");
+      await outputMatches(p, /"msg":"draining"/);
+      expect(await connectOutcome(p.port)).toBe("ECONNREFUSED");
+      // The node never answers: the drain times out, the process still exits 0.
+      expect(await exited(p.child)).toEqual({ code: 0, signal: null });
+      expect(p.output()).toMatch(/"cut":10,"msg":"drained"/);
+      // No client got an answer (their connections were closed under them).
+      expect(await Promise.all(calls)).toEqual(Array(10).fill("fetch failed"));
+
+      expect(await auditOf(p.db, p.accountId)).toEqual([]);
+      const check = (await checkLedger(p.db)).find((c) => c.accountId === p.accountId)!;
+      expect(check).toMatchObject({ charged: 0, balance: GRANTED, held: 10 * PRICE, ok: true });
+      // The sweeper (of the next start, or of another gateway on this ledger) voids them.
+      expect(await voidStaleHolds(p.db, 0)).toBe(10);
+      const after = (await checkLedger(p.db)).find((c) => c.accountId === p.accountId)!;
+      expect(after).toMatchObject({ charged: 0, balance: GRANTED, held: 0, ok: true });
+    } finally {
+      release();
+      await stopProcess(p.child);
+      await p.db.close();
+    }
+  }, 120_000);
+
+  it("with PGlite, the CLI does not open the store while the draining gateway still holds it", async () => {
+    const p = await spawnGateway("pglite", 60_000, { pgliteDir: join(dir, "pglite-db") });
+    const env = { BLOCKGATE_CONFIG: p.configFile, DATABASE_URL: "" };
+    const core = devnet.cores.get("mainnet")!;
+    const release = core.hold();
+    try {
+      // An account and a token through the hand-off, as the CLI would make them.
+      const handoff = readAdminFile(loadConfig(p.configFile))!;
+      const cli = async (argv: string[]) => {
+        const res = await fetch(`${p.url}/admin/cli`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${handoff.secret}` },
+          body: JSON.stringify({ argv }),
+        });
+        return ((await res.json()) as { text: string }).text;
+      };
+      await cli(["account", "create", "drained", "--credits", "1000"]);
+      const token = (await cli(["token", "issue", "drained"])).match(/bgt_\S{43}/)![0];
+
+      const before = core.stats.httpRequests;
+      const call = post(`${p.url}/node/mainnet/${token}`, rpc("getrawtransaction", [HAL_TXID]));
+      await vi.waitFor(() => expect(core.stats.httpRequests).toBe(before + 1), { timeout: 30_000 });
+      p.child.kill("SIGTERM");
+      await outputMatches(p, /"inFlight":1,"timeoutMs":60000,"msg":"draining"/);
+      const refused = await blockgate(["account", "list"], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`the gateway (pid ${p.child.pid}) holds the PGlite store`);
+
+      release();
+      expect((await call).status).toBe(200);
+      expect(await exited(p.child)).toEqual({ code: 0, signal: null });
+      // Gone, and the hand-off file with it: the CLI now opens the store itself.
+      const check = await blockgate(["ledger", "check"], env);
+      expect(check.code).toBe(0);
+      expect(check.stdout).toMatch(
+        /^ok +account 1: granted 1000 − charged 200 = balance 800; held 0/,
+      );
+    } finally {
+      release();
+      await stopProcess(p.child);
+    }
+  }, 120_000);
+});
