@@ -5,8 +5,8 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-NMXAKIAF.js";
-import "./chunks/chunk-MVIQ7DU3.js";
+} from "./chunks/chunk-WOVFHSMC.js";
+import "./chunks/chunk-HVZIU7PR.js";
 import {
   ConfigError,
   loadConfig

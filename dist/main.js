@@ -9,7 +9,7 @@ import {
   tokenHint,
   usageCsv,
   writeAdminFile
-} from "./chunks/chunk-NMXAKIAF.js";
+} from "./chunks/chunk-WOVFHSMC.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -40,7 +40,7 @@ import {
   pyThousands,
   readTxHex,
   txHashError
-} from "./chunks/chunk-DHSRGV2N.js";
+} from "./chunks/chunk-UNOJWV6W.js";
 import {
   LedgerError,
   auditRecord,
@@ -54,7 +54,7 @@ import {
   reserve,
   settle,
   voidStaleHolds
-} from "./chunks/chunk-MVIQ7DU3.js";
+} from "./chunks/chunk-HVZIU7PR.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-FXTJKHIU.js";
@@ -297,7 +297,7 @@ async function readiness(app) {
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-IVEFEJPJ.js");
+var unifiedApi = () => import("./chunks/route-QQSV2NFN.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }

@@ -5,9 +5,8 @@ import { cycleAt, cycleContaining } from "../billing/cycles.ts";
 import type { Config } from "../config/schema.ts";
 import { auditCsv, usageCsv } from "../dashboard/csv.ts";
 import type { Database } from "../db/database.ts";
-import { latestAudit } from "../ledger/audit.ts";
 import { checkLedger, grantCredits } from "../ledger/ledger.ts";
-import { usageByMethod } from "../ledger/usage.ts";
+import { latestAudit, usageByMethod } from "../ledger/usage.ts";
 
 /** A command's result: text for the terminal and an exit code. */
 export interface CommandOutput {

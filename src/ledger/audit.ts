@@ -1,5 +1,4 @@
 import type { Queryable } from "../db/database.ts";
-import { auditInRange } from "./usage.ts";
 
 export type Outcome =
   | "ok"
@@ -120,29 +119,4 @@ export async function insertAudit(db: Queryable, record: AuditInput): Promise<nu
     ],
   );
   return rows[0]!.id;
-}
-
-export interface AuditRow {
-  id: number;
-  at: Date;
-  request_id: string;
-  account_id: number | null;
-  backend: string;
-  network: string;
-  method: string;
-  outcome: string;
-  error_code: string | null;
-  http_status: number;
-  estimated_cc: number;
-  charged_cc: number;
-  complexity: number | null;
-  duration_ms: number | null;
-}
-
-export async function latestAudit(
-  db: Queryable,
-  accountId: number,
-  limit: number,
-): Promise<AuditRow[]> {
-  return auditInRange(db, accountId, undefined, limit);
 }

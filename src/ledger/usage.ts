@@ -1,5 +1,4 @@
 import type { Queryable } from "../db/database.ts";
-import type { AuditRow } from "./audit.ts";
 
 /** A half-open time range [start, end). */
 export interface Range {
@@ -93,4 +92,29 @@ export async function auditInRange(
     [...rangeParams(accountId, range), limit],
   );
   return rows;
+}
+
+export interface AuditRow {
+  id: number;
+  at: Date;
+  request_id: string;
+  account_id: number | null;
+  backend: string;
+  network: string;
+  method: string;
+  outcome: string;
+  error_code: string | null;
+  http_status: number;
+  estimated_cc: number;
+  charged_cc: number;
+  complexity: number | null;
+  duration_ms: number | null;
+}
+
+export async function latestAudit(
+  db: Queryable,
+  accountId: number,
+  limit: number,
+): Promise<AuditRow[]> {
+  return auditInRange(db, accountId, undefined, limit);
 }

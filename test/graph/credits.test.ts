@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { latestAudit } from "../../src/ledger/audit.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
+import { latestAudit } from "../../src/ledger/usage.ts";
 import {
   expectSpentExactly,
   type StoreKind,

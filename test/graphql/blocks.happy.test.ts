@@ -5,8 +5,8 @@ import {
   LatestBlocksDocument,
   TransactionBlockDocument,
 } from "../../src/generated/operations.ts";
-import { latestAudit } from "../../src/ledger/audit.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
+import { latestAudit } from "../../src/ledger/usage.ts";
 import { type GraphAnswer, viaGateway, viaIndexer } from "../graph/support.ts";
 import { execute, gql } from "../support/graphql.ts";
 import { BLOCK_170, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";

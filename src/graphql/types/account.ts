@@ -1,9 +1,10 @@
 import { findAccount } from "../../accounts/accounts.ts";
 import { type Cycle, cycleAt, cycleContaining } from "../../billing/cycles.ts";
-import { type AuditRow, latestAudit } from "../../ledger/audit.ts";
 import {
+  type AuditRow,
   auditInRange,
   type DayUsage,
+  latestAudit,
   type OutcomeUsage,
   type UsageRow as UsageModel,
   usageByDay,

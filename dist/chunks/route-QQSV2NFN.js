@@ -12,7 +12,7 @@ import {
   priceOf,
   refusedArguments,
   selectedField
-} from "./chunk-DHSRGV2N.js";
+} from "./chunk-UNOJWV6W.js";
 import {
   auditInRange,
   auditRecord,
@@ -26,7 +26,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-MVIQ7DU3.js";
+} from "./chunk-HVZIU7PR.js";
 import {
   DecodeError,
   formatAmount,

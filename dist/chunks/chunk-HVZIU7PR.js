@@ -1,47 +1,5 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 
-// src/ledger/usage.ts
-var IN_RANGE = "($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)";
-var rangeParams = (accountId, range) => [
-  accountId,
-  range?.start ?? null,
-  range?.end ?? null
-];
-async function usageByMethod(db, accountId, range) {
-  const { rows } = await db.query(
-    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE}
-     GROUP BY backend, network, method ORDER BY backend, network, method`,
-    rangeParams(accountId, range)
-  );
-  return rows;
-}
-async function usageByDay(db, accountId, range) {
-  const { rows } = await db.query(
-    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1 ORDER BY 1`,
-    rangeParams(accountId, range)
-  );
-  return rows;
-}
-async function usageByOutcome(db, accountId, range) {
-  const { rows } = await db.query(
-    `SELECT outcome, http_status AS "httpStatus", count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1, 2 ORDER BY 1, 2`,
-    rangeParams(accountId, range)
-  );
-  return rows;
-}
-async function auditInRange(db, accountId, range, limit) {
-  const { rows } = await db.query(
-    `SELECT id, at, request_id, account_id, backend, network, method, outcome, error_code,
-       http_status, estimated_cc, charged_cc, complexity, duration_ms
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} ORDER BY id DESC LIMIT $4`,
-    [...rangeParams(accountId, range), limit]
-  );
-  return rows;
-}
-
 // src/ledger/audit.ts
 var NAME_CHARS_MAX = 64;
 function storableText(text, charsMax = NAME_CHARS_MAX) {
@@ -102,9 +60,6 @@ async function insertAudit(db, record) {
     ]
   );
   return rows[0].id;
-}
-async function latestAudit(db, accountId, limit) {
-  return auditInRange(db, accountId, void 0, limit);
 }
 
 // src/accounts/accounts.ts
@@ -341,6 +296,51 @@ async function checkLedger(db) {
   }));
 }
 
+// src/ledger/usage.ts
+var IN_RANGE = "($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)";
+var rangeParams = (accountId, range) => [
+  accountId,
+  range?.start ?? null,
+  range?.end ?? null
+];
+async function usageByMethod(db, accountId, range) {
+  const { rows } = await db.query(
+    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE}
+     GROUP BY backend, network, method ORDER BY backend, network, method`,
+    rangeParams(accountId, range)
+  );
+  return rows;
+}
+async function usageByDay(db, accountId, range) {
+  const { rows } = await db.query(
+    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1 ORDER BY 1`,
+    rangeParams(accountId, range)
+  );
+  return rows;
+}
+async function usageByOutcome(db, accountId, range) {
+  const { rows } = await db.query(
+    `SELECT outcome, http_status AS "httpStatus", count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1, 2 ORDER BY 1, 2`,
+    rangeParams(accountId, range)
+  );
+  return rows;
+}
+async function auditInRange(db, accountId, range, limit) {
+  const { rows } = await db.query(
+    `SELECT id, at, request_id, account_id, backend, network, method, outcome, error_code,
+       http_status, estimated_cc, charged_cc, complexity, duration_ms
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} ORDER BY id DESC LIMIT $4`,
+    [...rangeParams(accountId, range), limit]
+  );
+  return rows;
+}
+async function latestAudit(db, accountId, limit) {
+  return auditInRange(db, accountId, void 0, limit);
+}
+
 // src/paths.ts
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -364,17 +364,17 @@ export {
   listAccounts,
   cycleAt,
   cycleContaining,
-  usageByMethod,
-  usageByDay,
-  usageByOutcome,
-  auditInRange,
   auditRecord,
   insertAudit,
-  latestAudit,
   LedgerError,
   grantCredits,
   reserve,
   settle,
   voidStaleHolds,
-  checkLedger
+  checkLedger,
+  usageByMethod,
+  usageByDay,
+  usageByOutcome,
+  auditInRange,
+  latestAudit
 };

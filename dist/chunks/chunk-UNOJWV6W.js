@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-MVIQ7DU3.js";
+} from "./chunk-HVZIU7PR.js";
 import {
   fromHex,
   isJsonNumber,

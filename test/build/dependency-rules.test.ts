@@ -1,0 +1,80 @@
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const DEPCRUISE = resolve("node_modules/.bin/depcruise");
+
+/** Runs `npm run check`'s dependency rules on a small tree of files; returns what it reported. */
+async function cruise(files: Record<string, string>): Promise<{ code: number; out: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "blockgate-deps-"));
+  try {
+    copyFileSync(".dependency-cruiser.cjs", join(dir, ".dependency-cruiser.cjs"));
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          allowImportingTsExtensions: true,
+          noEmit: true,
+        },
+      }),
+    );
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    try {
+      const { stdout } = await run(
+        DEPCRUISE,
+        ["src", "--config", ".dependency-cruiser.cjs", "--output-type", "err"],
+        { cwd: dir },
+      );
+      return { code: 0, out: stdout };
+    } catch (err) {
+      const e = err as { code?: number; stdout?: string };
+      return { code: e.code ?? 1, out: e.stdout ?? "" };
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("the dependency rules in npm run check", () => {
+  it("pass the project's own sources", async () => {
+    const { stdout } = await run(DEPCRUISE, [
+      "src",
+      "--config",
+      ".dependency-cruiser.cjs",
+      "--output-type",
+      "err",
+    ]);
+    expect(stdout).toContain("no dependency violations found");
+  });
+
+  it("fail on an added cycle", async () => {
+    const out = await cruise({
+      "src/ledger/a.ts": 'import { b } from "./b.ts";\nexport const a = () => b;\n',
+      "src/ledger/b.ts": 'import { a } from "./a.ts";\nexport const b = () => a;\n',
+    });
+    expect(out.code).not.toBe(0);
+    expect(out.out).toContain("no-circular");
+  });
+
+  it("fail on an upward import and on gateway code importing devnet", async () => {
+    const out = await cruise({
+      "src/ledger/ledger.ts":
+        'import { route } from "../mirror/route.ts";\nexport const l = route;\n',
+      "src/mirror/route.ts":
+        'import { chain } from "../devnet/chain.ts";\nexport const route = chain;\n',
+      "src/devnet/chain.ts": "export const chain = 1;\n",
+    });
+    expect(out.code).not.toBe(0);
+    expect(out.out).toContain("store-and-ledger-below-routes");
+    expect(out.out).toContain("devnet-only-from-wiring");
+  });
+});
