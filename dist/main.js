@@ -2894,33 +2894,40 @@ function bip34Height(block) {
   for (let i = len; i >= 1; i--) height = height * 256 + script[i];
   return height;
 }
+function plain(buf) {
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+function bytesOf(path) {
+  return plain(readFileSync3(path));
+}
 var cached;
 function loadDevnetChain() {
   if (cached) return cached;
   const chain = new DevnetChain();
   const blocksDir = `${DATA_DIR}blocks/`;
-  chain.addBlock(parseBlock(readFileSync3(`${blocksDir}genesis.raw`)), 0);
+  chain.addBlock(parseBlock(bytesOf(`${blocksDir}genesis.raw`)), 0);
   let height = 1;
-  for (const raw of readBlockRecords(readFileSync3(`${blocksDir}blocks1-255.dat`))) {
+  for (const raw of readBlockRecords(bytesOf(`${blocksDir}blocks1-255.dat`))) {
     chain.addBlock(parseBlock(raw), height++);
   }
   const rawFiles = readdirSync(blocksDir).filter(
     (f) => (f.endsWith(".raw") || f.endsWith(".blk")) && f !== "genesis.raw"
   );
-  const blocks = rawFiles.map((f) => parseBlock(readFileSync3(blocksDir + f)));
-  for (const raw of readBlockRecords(readFileSync3(`${blocksDir}277647.dat`)))
+  const blocks = rawFiles.map((f) => parseBlock(bytesOf(blocksDir + f)));
+  for (const raw of readBlockRecords(bytesOf(`${blocksDir}277647.dat`)))
     blocks.push(parseBlock(raw));
   const json = JSON.parse(readFileSync3(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8"));
-  blocks.push(parseBlock(Buffer.from(json.block, "hex")));
+  blocks.push(parseBlock(plain(Buffer.from(json.block, "hex"))));
   for (const block of blocks) chain.addBlock(block, bip34Height(block));
   const mempool = JSON.parse(readFileSync3(`${DATA_DIR}txs/mempool.json`, "utf8"));
-  for (const { hex } of mempool.txs) chain.addToMempool(parseTransaction(Buffer.from(hex, "hex")));
+  for (const { hex } of mempool.txs)
+    chain.addToMempool(parseTransaction(plain(Buffer.from(hex, "hex"))));
   chain.addToMempool(
     parseTransaction(
-      Buffer.from(readFileSync3(`${DATA_DIR}txs/huge_witness.hex`, "utf8").trim(), "hex")
+      plain(Buffer.from(readFileSync3(`${DATA_DIR}txs/huge_witness.hex`, "utf8").trim(), "hex"))
     )
   );
-  chain.addToMempool(parseTransaction(readFileSync3(`${DATA_DIR}txs/megatx.bin`)));
+  chain.addToMempool(parseTransaction(bytesOf(`${DATA_DIR}txs/megatx.bin`)));
   cached = chain;
   return chain;
 }
