@@ -5,7 +5,7 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-WOVFHSMC.js";
+} from "./chunks/chunk-3JIKXHEO.js";
 import "./chunks/chunk-HVZIU7PR.js";
 import {
   ConfigError,

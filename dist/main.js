@@ -9,7 +9,7 @@ import {
   tokenHint,
   usageCsv,
   writeAdminFile
-} from "./chunks/chunk-WOVFHSMC.js";
+} from "./chunks/chunk-3JIKXHEO.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,

@@ -1,7 +1,5 @@
 import type { Database } from "./database.ts";
 import { migrate } from "./migrate.ts";
-import { openPglite } from "./pglite.ts";
-import { openPostgres } from "./postgres.ts";
 
 export interface OpenOptions {
   /** PostgreSQL when set; embedded PGlite otherwise. */
@@ -18,13 +16,17 @@ export interface OpenOptions {
  * snapshot: then there is nothing left to apply, but correctness never depends on the snapshot).
  */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  // Each driver is loaded only when used: a PostgreSQL deployment never compiles PGlite's
+  // WebAssembly module loader, and an embedded start does not load pg.
   const db = opts.databaseUrl
-    ? await openPostgres({
+    ? await (await import("./postgres.ts")).openPostgres({
         connectionString: opts.databaseUrl,
         poolSize: opts.poolSize,
         ...(opts.schema ? { schema: opts.schema } : {}),
       })
-    : await openPglite(opts.pgliteDir, { fromSnapshot: opts.pgliteSnapshot });
+    : await (await import("./pglite.ts")).openPglite(opts.pgliteDir, {
+        fromSnapshot: opts.pgliteSnapshot,
+      });
   try {
     await migrate(db);
   } catch (err) {

@@ -54,105 +54,15 @@ function splitStatements(sql) {
   return out;
 }
 
-// src/db/pglite.ts
-import { mkdirSync, readFileSync as readFileSync2 } from "node:fs";
-import { PGlite, types } from "@electric-sql/pglite";
-async function openPglite(dataDir, opts = {}) {
-  return wrapPglite(await createPglite(dataDir, opts));
-}
-async function createPglite(dataDir, opts = {}) {
-  const inMemory = dataDir.startsWith("memory://");
-  if (opts.fromSnapshot !== void 0 && !inMemory) {
-    throw new Error(`A PGlite snapshot can only start a memory:// database, not ${dataDir}`);
-  }
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const snapshot = typeof opts.fromSnapshot === "string" ? new Blob([readFileSync2(opts.fromSnapshot)]) : opts.fromSnapshot;
-  return PGlite.create(dataDir, {
-    // PostgreSQL zeroes its shared buffers at every start: PGlite's default pool takes a second
-    // of WebAssembly to clear; 16 MB holds our embedded database many times over (measured:
-    // opening the on-disk store 1.8 s -> 1.25 s). Production runs PostgreSQL itself.
-    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
-    // Same numbers as the pg driver gives: int8 as a JS number (all our values fit in 2^53).
-    parsers: { [types.INT8]: (v) => Number(v) },
-    ...snapshot ? { loadDataDir: snapshot } : {}
-  });
-}
-function wrapPglite(db) {
-  const queryable = (q) => ({
-    async query(sql, params) {
-      const res = await q.query(sql, params);
-      return { rows: res.rows };
-    }
-  });
-  return {
-    kind: "pglite",
-    ...queryable(db),
-    // PGlite is one connection: its transactions run one at a time, which is what makes them safe.
-    transaction: (fn) => db.transaction((tx) => fn(queryable(tx))),
-    async exec(sql) {
-      await db.exec(sql);
-    },
-    async close() {
-      await db.close();
-    }
-  };
-}
-
-// src/db/postgres.ts
-import pg from "pg";
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-async function openPostgres(opts) {
-  const pool = new pg.Pool({
-    connectionString: opts.connectionString,
-    max: opts.poolSize,
-    ...opts.schema ? { options: `-c search_path=${opts.schema}` } : {}
-  });
-  pool.on("error", () => {
-  });
-  if (opts.schema) {
-    if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error("schema: lowercase identifier");
-    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
-  }
-  const queryable = (client) => ({
-    async query(sql, params) {
-      const res = await client.query(sql, params);
-      return { rows: res.rows };
-    }
-  });
-  return {
-    kind: "postgres",
-    ...queryable(pool),
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        const out = await fn(queryable(client));
-        await client.query("COMMIT");
-        return out;
-      } catch (err) {
-        await client.query("ROLLBACK").catch(() => {
-        });
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
-    async exec(sql) {
-      await pool.query(sql);
-    },
-    async close() {
-      await pool.end();
-    }
-  };
-}
-
 // src/db/open.ts
 async function openDatabase(opts) {
-  const db = opts.databaseUrl ? await openPostgres({
+  const db = opts.databaseUrl ? await (await import("./postgres-QITOQMVP.js")).openPostgres({
     connectionString: opts.databaseUrl,
     poolSize: opts.poolSize,
     ...opts.schema ? { schema: opts.schema } : {}
-  }) : await openPglite(opts.pgliteDir, { fromSnapshot: opts.pgliteSnapshot });
+  }) : await (await import("./pglite-HVSAWIJV.js")).openPglite(opts.pgliteDir, {
+    fromSnapshot: opts.pgliteSnapshot
+  });
   try {
     await migrate(db);
   } catch (err) {
@@ -164,7 +74,7 @@ async function openDatabase(opts) {
 
 // src/app/admin.ts
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync as readFileSync3, rmSync, writeFileSync } from "node:fs";
+import { readFileSync as readFileSync2, rmSync, writeFileSync } from "node:fs";
 function adminFilePath(config) {
   return `${config.database.pgliteDir.replace(/\/+$/, "")}.admin.json`;
 }
@@ -176,7 +86,7 @@ function writeAdminFile(config, url) {
 }
 function readAdminFile(config) {
   try {
-    const parsed = JSON.parse(readFileSync3(adminFilePath(config), "utf8"));
+    const parsed = JSON.parse(readFileSync2(adminFilePath(config), "utf8"));
     if (typeof parsed.url !== "string" || typeof parsed.secret !== "string") return null;
     return {
       url: parsed.url,
