@@ -5,8 +5,8 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-NMXAKIAF.js";
-import "./chunks/chunk-MVIQ7DU3.js";
+} from "./chunks/chunk-XP4AZEHX.js";
+import "./chunks/chunk-5QFK6WGV.js";
 import {
   ConfigError,
   loadConfig

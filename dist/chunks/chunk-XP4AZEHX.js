@@ -12,7 +12,7 @@ import {
   listAccounts,
   projectPath,
   usageByMethod
-} from "./chunk-MVIQ7DU3.js";
+} from "./chunk-5QFK6WGV.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";

@@ -1,112 +1,5 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 
-// src/ledger/usage.ts
-var IN_RANGE = "($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)";
-var rangeParams = (accountId, range) => [
-  accountId,
-  range?.start ?? null,
-  range?.end ?? null
-];
-async function usageByMethod(db, accountId, range) {
-  const { rows } = await db.query(
-    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE}
-     GROUP BY backend, network, method ORDER BY backend, network, method`,
-    rangeParams(accountId, range)
-  );
-  return rows;
-}
-async function usageByDay(db, accountId, range) {
-  const { rows } = await db.query(
-    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1 ORDER BY 1`,
-    rangeParams(accountId, range)
-  );
-  return rows;
-}
-async function usageByOutcome(db, accountId, range) {
-  const { rows } = await db.query(
-    `SELECT outcome, http_status AS "httpStatus", count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1, 2 ORDER BY 1, 2`,
-    rangeParams(accountId, range)
-  );
-  return rows;
-}
-async function auditInRange(db, accountId, range, limit) {
-  const { rows } = await db.query(
-    `SELECT id, at, request_id, account_id, backend, network, method, outcome, error_code,
-       http_status, estimated_cc, charged_cc, complexity, duration_ms
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} ORDER BY id DESC LIMIT $4`,
-    [...rangeParams(accountId, range), limit]
-  );
-  return rows;
-}
-
-// src/ledger/audit.ts
-var NAME_CHARS_MAX = 64;
-function storableText(text, charsMax = NAME_CHARS_MAX) {
-  const clean = text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD").replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-  return clean.length > charsMax ? clean.slice(0, charsMax) : clean;
-}
-function storableAudit(r) {
-  return {
-    ...r,
-    method: storableText(r.method),
-    errorCode: r.errorCode == null ? null : storableText(r.errorCode),
-    upstream: r.upstream == null ? null : storableText(r.upstream, 200)
-  };
-}
-function auditRecord(subject, fields) {
-  return {
-    requestId: subject.requestId,
-    accountId: subject.owner.accountId,
-    tokenId: subject.owner.tokenId,
-    backend: subject.backendSegment,
-    network: subject.network,
-    method: storableText(fields.method),
-    outcome: fields.outcome,
-    errorCode: fields.errorCode ?? null,
-    httpStatus: fields.httpStatus,
-    estimatedCc: fields.estimatedCc ?? 0,
-    chargedCc: fields.chargedCc ?? 0,
-    complexity: fields.complexity ?? null,
-    upstream: fields.upstream ?? null,
-    durationMs: Date.now() - subject.startedAt
-  };
-}
-async function insertAudit(db, record) {
-  const r = storableAudit(record);
-  const { rows } = await db.query(
-    `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
-       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
-    [
-      r.requestId,
-      r.accountId,
-      r.tokenId,
-      r.backend,
-      r.network,
-      r.method,
-      r.outcome,
-      r.errorCode ?? null,
-      r.httpStatus,
-      r.estimatedCc,
-      r.chargedCc,
-      r.complexity ?? null,
-      r.upstream ?? null,
-      r.durationMs ?? null
-    ]
-  );
-  return rows[0].id;
-}
-async function latestAudit(db, accountId, limit) {
-  return auditInRange(db, accountId, void 0, limit);
-}
-
 // src/accounts/accounts.ts
 var toAccount = (r) => ({
   id: r.id,
@@ -179,6 +72,95 @@ function cycleContaining(anchor, at, rule = MONTHLY) {
   while (index > 0 && cycleAt(anchor, index, rule).start > at) index--;
   while (cycleAt(anchor, index, rule).end <= at) index++;
   return cycleAt(anchor, index, rule);
+}
+
+// src/ledger/usage.ts
+var IN_RANGE = "($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)";
+var rangeParams = (accountId, range) => [
+  accountId,
+  range?.start ?? null,
+  range?.end ?? null
+];
+async function usageByMethod(db, accountId, range) {
+  const { rows } = await db.query(
+    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE}
+     GROUP BY backend, network, method ORDER BY backend, network, method`,
+    rangeParams(accountId, range)
+  );
+  return rows;
+}
+async function usageByDay(db, accountId, range) {
+  const { rows } = await db.query(
+    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1 ORDER BY 1`,
+    rangeParams(accountId, range)
+  );
+  return rows;
+}
+async function usageByOutcome(db, accountId, range) {
+  const { rows } = await db.query(
+    `SELECT outcome, http_status AS "httpStatus", count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1, 2 ORDER BY 1, 2`,
+    rangeParams(accountId, range)
+  );
+  return rows;
+}
+async function auditInRange(db, accountId, range, limit) {
+  const { rows } = await db.query(
+    `SELECT id, at, request_id, account_id, backend, network, method, outcome, error_code,
+       http_status, estimated_cc, charged_cc, complexity, duration_ms
+     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} ORDER BY id DESC LIMIT $4`,
+    [...rangeParams(accountId, range), limit]
+  );
+  return rows;
+}
+
+// src/ledger/audit.ts
+var NAME_CHARS_MAX = 64;
+function storableText(text, charsMax = NAME_CHARS_MAX) {
+  const clean = text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD").replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+  return clean.length > charsMax ? clean.slice(0, charsMax) : clean;
+}
+function storableAudit(r) {
+  return {
+    ...r,
+    method: storableText(r.method),
+    errorCode: r.errorCode == null ? null : storableText(r.errorCode),
+    upstream: r.upstream == null ? null : storableText(r.upstream, 200)
+  };
+}
+async function insertAudit(db, record) {
+  const r = storableAudit(record);
+  const { rows } = await db.query(
+    `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
+       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+    [
+      r.requestId,
+      r.accountId,
+      r.tokenId,
+      r.backend,
+      r.network,
+      r.method,
+      r.outcome,
+      r.errorCode ?? null,
+      r.httpStatus,
+      r.estimatedCc,
+      r.chargedCc,
+      r.complexity ?? null,
+      r.upstream ?? null,
+      r.durationMs ?? null
+    ]
+  );
+  return rows[0].id;
+}
+async function latestAudit(db, accountId, limit) {
+  return auditInRange(db, accountId, void 0, limit);
 }
 
 // src/ledger/ledger.ts
@@ -368,7 +350,7 @@ export {
   usageByDay,
   usageByOutcome,
   auditInRange,
-  auditRecord,
+  storableText,
   insertAudit,
   latestAudit,
   LedgerError,
