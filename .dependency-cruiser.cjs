@@ -50,6 +50,14 @@ module.exports = {
       to: { path: "^src/(http|mirror|graphql|dashboard|app|cli|metering|ledger|db)/" },
     },
     {
+      name: "metering-below-routes",
+      severity: "error",
+      comment:
+        "The metering pipeline is the spine every route plugs into: routes call it, it never calls a route.",
+      from: { path: "^src/metering/" },
+      to: { path: "^src/(http|mirror|graphql|dashboard|cli|devnet)/" },
+    },
+    {
       name: "src-not-from-tests",
       severity: "error",
       comment: "Production code never imports tests, benchmarks or scripts.",

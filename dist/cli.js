@@ -5,8 +5,8 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-3JIKXHEO.js";
-import "./chunks/chunk-HVZIU7PR.js";
+} from "./chunks/chunk-JWWBKH3X.js";
+import "./chunks/chunk-TEWIUZLW.js";
 import {
   ConfigError,
   loadConfig

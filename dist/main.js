@@ -9,16 +9,16 @@ import {
   tokenHint,
   usageCsv,
   writeAdminFile
-} from "./chunks/chunk-3JIKXHEO.js";
+} from "./chunks/chunk-JWWBKH3X.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
   TRANSACTION_GET,
+  auditOnly,
   bindArgs,
   checkGraphLimits,
   checkGraphQuery,
   checkTransactionGet,
-  creditHeaders,
   decodedTx,
   electrumScripthash,
   electrumTransaction,
@@ -32,6 +32,7 @@ import {
   isPyBool,
   isUnspendable,
   jsonRpcCodeOf,
+  meter,
   priceOf,
   pyBoolValue,
   pyJsonDumps,
@@ -40,10 +41,9 @@ import {
   pyThousands,
   readTxHex,
   txHashError
-} from "./chunks/chunk-UNOJWV6W.js";
+} from "./chunks/chunk-6ONIWKKT.js";
 import {
   LedgerError,
-  auditRecord,
   createAccount,
   cycleAt,
   cycleContaining,
@@ -51,10 +51,8 @@ import {
   grantCredits,
   insertAudit,
   projectPath,
-  reserve,
-  settle,
   voidStaleHolds
-} from "./chunks/chunk-HVZIU7PR.js";
+} from "./chunks/chunk-TEWIUZLW.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-FXTJKHIU.js";
@@ -297,7 +295,7 @@ async function readiness(app) {
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-QQSV2NFN.js");
+var unifiedApi = () => import("./chunks/route-TPVE64GC.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }
@@ -514,17 +512,19 @@ async function handleDashboard(app, req, res, rest) {
     const body = await readBody(req, app.config.server.bodyBytesMax);
     return sendJson(
       res,
-      await (await unifiedApi()).executeGraphQL({
-        app,
-        owner,
-        network: app.config.networks[0],
-        requestId: randomUUID(),
-        startedAt: Date.now(),
-        publicPath: "/dashboard/graphql",
-        backendSegment: "dashboard",
-        req,
-        body
-      })
+      await (await unifiedApi()).executeGraphQL(
+        {
+          app,
+          owner,
+          // The dashboard is a client of the unified API; its records say where it was asked.
+          backend: "gateway",
+          backendSegment: "dashboard",
+          network: app.config.networks[0],
+          requestId: randomUUID(),
+          startedAt: Date.now()
+        },
+        { req, body, publicPath: "/dashboard/graphql" }
+      )
     );
   }
   if (path === "export.csv" && method === "GET") {
@@ -605,20 +605,6 @@ function legacyErrorStatus(code) {
   return code === -32600 ? 400 : code === -32601 ? 404 : 500;
 }
 
-// src/mirror/metering.ts
-async function reserveFor(ctx, estimate) {
-  const reservation = await reserve(ctx.app.db, ctx.owner.accountId, estimate);
-  if (reservation.ok) return reservation;
-  return {
-    ...reservation,
-    error: gatewayError(
-      "INSUFFICIENT_CREDITS",
-      `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
-      { data: { balance: reservation.available, required: reservation.required } }
-    )
-  };
-}
-
 // src/mirror/rpc-route.ts
 async function handleRpcMirror(ctx, body, protocol) {
   const { app } = ctx;
@@ -628,8 +614,8 @@ async function handleRpcMirror(ctx, body, protocol) {
       code: -32600,
       message: `Batch too large: at most ${app.config.server.batchItemsMax} requests`
     };
-    await settle(app.db, ctx.owner.accountId, null, [
-      audit(ctx, "(invalid)", "rejected", String(error.code), 200, 0, 0)
+    await auditOnly(ctx, [
+      { method: "(invalid)", outcome: "rejected", errorCode: String(error.code), httpStatus: 200 }
     ]);
     return { status: 200, body: replyObject("2.0", null, { error }) };
   }
@@ -637,30 +623,36 @@ async function handleRpcMirror(ctx, body, protocol) {
   if (items.length === 0) return { status: 200, body: [] };
   const slots = items.map((item) => plan(ctx, item, protocol));
   const calls = slots.flatMap((s) => s.kind === "call" ? [s.call] : []);
-  const estimate = calls.reduce((sum, c) => sum + c.price, 0);
-  const reservation = await reserveFor(ctx, estimate);
-  if (!reservation.ok) {
-    const { error } = reservation;
-    await settle(
-      app.db,
-      ctx.owner.accountId,
-      null,
-      slots.map(
-        (s) => s.kind === "call" ? audit(ctx, s.call.method, "insufficient_credits", error.code, 429, s.call.price, 0) : audit(ctx, s.method, s.outcome, String(s.error.code), 429, 0, 0)
-      )
-    );
+  const metered = await meter(ctx, {
+    calls: slots.map(
+      (s) => s.kind === "call" ? { kind: "priced", method: s.call.method, price: s.call.price } : {
+        kind: "refused",
+        method: s.method,
+        outcome: s.outcome,
+        errorCode: String(s.error.code),
+        httpStatus: protocol.errorStatus(s.version, s.error.code)
+      }
+    ),
+    execute: async () => {
+      const answered = calls.length > 0 ? await protocol.execute(ctx, calls) : [];
+      const results2 = calls.map(
+        (_, i) => answered[i] ?? { kind: "failure", error: gatewayError("INTERNAL", "no answer") }
+      );
+      return { value: results2, outcomes: results2.map((r, i) => outcomeOf(r, calls[i], protocol)) };
+    }
+  });
+  if (!metered.ok) {
     const replies2 = slots.map(
-      (s) => s.kind === "call" ? replyObject(s.call.version, s.call.id, { error: toRpcError(error) }) : replyObject(s.version, s.id, { error: s.error })
+      (s) => s.kind === "call" ? replyObject(s.call.version, s.call.id, { error: toRpcError(metered.error) }) : replyObject(s.version, s.id, { error: s.error })
     );
     return {
-      status: httpStatusOf(error.code),
+      status: httpStatusOf(metered.error.code),
       body: request.kind === "single" ? replies2[0] : replies2,
-      headers: creditHeaders(estimate, 0, reservation.available)
+      headers: metered.headers
     };
   }
-  const results = calls.length > 0 ? await protocol.execute(ctx, calls) : [];
+  const results = metered.value;
   const replies = [];
-  const records = [];
   let single = 200;
   let failure = null;
   let resultIndex = 0;
@@ -668,50 +660,40 @@ async function handleRpcMirror(ctx, body, protocol) {
     if (slot.kind === "reply") {
       replies.push(replyObject(slot.version, slot.id, { error: slot.error }));
       single = protocol.errorStatus(slot.version, slot.error.code);
-      records.push(audit(ctx, slot.method, slot.outcome, String(slot.error.code), single, 0, 0));
       continue;
     }
     const c = slot.call;
-    const result = results[resultIndex++] ?? {
-      kind: "failure",
-      error: gatewayError("INTERNAL", "no answer")
-    };
+    const result = results[resultIndex++];
     if (result.kind === "failure") {
       failure ??= result.error;
-      app.log.warn({ requestId: ctx.requestId, detail: result.error.detail }, result.error.message);
       replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
       single = httpStatusOf(result.error.code);
-      records.push(audit(ctx, c.method, "upstream_failure", result.error.code, single, c.price, 0));
-    } else if ("error" in result.answer) {
-      const { answer: answer2, upstream } = result;
-      replies.push(replyObject(c.version, c.id, answer2));
-      single = protocol.errorStatus(c.version, answer2.error.code);
-      records.push(
-        audit(
-          ctx,
-          c.method,
-          "upstream_error",
-          String(answer2.error.code),
-          single,
-          c.price,
-          c.price,
-          upstream
-        )
-      );
     } else {
       replies.push(replyObject(c.version, c.id, result.answer));
-      single = 200;
-      records.push(audit(ctx, c.method, "ok", null, 200, c.price, c.price, result.upstream));
+      single = "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
     }
   }
-  const settled = await settle(app.db, ctx.owner.accountId, reservation.hold, records);
   const allFailed = failure !== null && slots.every((s) => s.kind === "call") && results.every((r) => r.kind === "failure");
   const batchStatus = allFailed ? httpStatusOf(failure.code) : 200;
   return {
     status: request.kind === "single" ? single : batchStatus,
     body: request.kind === "single" ? replies[0] : replies,
-    headers: creditHeaders(estimate, settled.charged, settled.available)
+    headers: metered.headers
   };
+}
+function outcomeOf(result, call, protocol) {
+  if (result.kind === "failure") return { kind: "failed", error: result.error };
+  const { answer: answer2, upstream } = result;
+  if ("error" in answer2) {
+    return {
+      kind: "answered",
+      outcome: "upstream_error",
+      errorCode: String(answer2.error.code),
+      httpStatus: protocol.errorStatus(call.version, answer2.error.code),
+      upstream
+    };
+  }
+  return { kind: "answered", outcome: "ok", httpStatus: 200, upstream };
 }
 function plan(ctx, item, protocol) {
   if (item.kind === "invalid") {
@@ -763,17 +745,6 @@ function toRpcError(error) {
     message: error.message,
     data: { code: error.code, ...error.data }
   };
-}
-function audit(ctx, method, outcome, errorCode, httpStatus, estimatedCc, chargedCc, upstream = null) {
-  return auditRecord(ctx, {
-    method,
-    outcome,
-    errorCode,
-    httpStatus,
-    estimatedCc,
-    chargedCc,
-    upstream
-  });
 }
 
 // src/mirror/electrum-route.ts
@@ -867,11 +838,15 @@ async function handleGraphQuery(ctx, body) {
   const { query } = checked;
   const method = rootFieldNames(query);
   if (query.fields.every((f) => f.introspection)) {
-    const data = executeIntrospection(schema, query);
-    const settled2 = await settle(app.db, ctx.owner.accountId, null, [
-      auditRecord(ctx, { method, outcome: "ok", httpStatus: 200, complexity: 0 })
-    ]);
-    return answer(data, 0, 0, settled2.available);
+    const metered2 = await meter(ctx, {
+      calls: [{ kind: "priced", method, price: 0, complexity: 0 }],
+      execute: async () => ({
+        value: executeIntrospection(schema, query),
+        outcomes: [{ kind: "answered", outcome: "ok", httpStatus: 200 }]
+      })
+    });
+    if (!metered2.ok) return { ...graphqlFailure(metered2.error), headers: metered2.headers };
+    return answer(metered2.value, 0, metered2);
   }
   const limits = app.config.graph;
   const overLimit = checkGraphLimits(query.fields, limits);
@@ -888,82 +863,47 @@ async function handleGraphQuery(ctx, body) {
       )
     );
   }
-  const estimate = graphPrice(app.config, ctx.network, complexity);
-  const reservation = await reserveFor(ctx, estimate);
-  if (!reservation.ok) {
-    const { error } = reservation;
-    await settle(app.db, ctx.owner.accountId, null, [
-      auditRecord(ctx, {
+  const metered = await meter(ctx, {
+    // Charged as estimated: the price is of the query asked, known before it ran.
+    calls: [
+      {
+        kind: "priced",
         method,
-        outcome: "insufficient_credits",
-        errorCode: error.code,
-        httpStatus: httpStatusOf(error.code),
-        estimatedCc: estimate,
+        price: graphPrice(app.config, ctx.network, complexity),
         complexity
-      })
-    ]);
-    return {
-      ...graphqlFailure(error),
-      headers: creditHeaders(estimate, 0, reservation.available)
-    };
-  }
-  const pool = app.indexers.get(ctx.network);
-  const out = pool ? await pool.query(request, AbortSignal.timeout(limits.queryTimeoutMs)) : {
-    ok: false,
-    error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
-  };
-  if (!out.ok) {
-    app.log.warn({ requestId: ctx.requestId, detail: out.error.detail }, out.error.message);
-    const status = httpStatusOf(out.error.code);
-    const settled2 = await settle(app.db, ctx.owner.accountId, reservation.hold, [
-      auditRecord(ctx, {
-        method,
-        outcome: "upstream_failure",
-        errorCode: out.error.code,
-        httpStatus: status,
-        estimatedCc: estimate,
-        complexity
-      })
-    ]);
-    return { ...graphqlFailure(out.error), headers: creditHeaders(estimate, 0, settled2.available) };
-  }
-  const settled = await settle(app.db, ctx.owner.accountId, reservation.hold, [
-    auditRecord(ctx, {
-      method,
-      outcome: "ok",
-      httpStatus: 200,
-      estimatedCc: estimate,
-      chargedCc: estimate,
-      upstream: out.upstream,
-      complexity
-    })
-  ]);
-  return answer(out.data, complexity, estimate, settled.available);
+      }
+    ],
+    execute: async () => {
+      const pool = app.indexers.get(ctx.network);
+      const out2 = pool ? await pool.query(request, AbortSignal.timeout(limits.queryTimeoutMs)) : {
+        ok: false,
+        error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
+      };
+      const outcome = out2.ok ? { kind: "answered", outcome: "ok", httpStatus: 200, upstream: out2.upstream } : { kind: "failed", error: out2.error };
+      return { value: out2, outcomes: [outcome] };
+    }
+  });
+  if (!metered.ok) return { ...graphqlFailure(metered.error), headers: metered.headers };
+  const out = metered.value;
+  if (!out.ok) return { ...graphqlFailure(out.error), headers: metered.headers };
+  return answer(out.data, complexity, metered);
 }
-function answer(data, complexity, charged, balance) {
+function answer(data, complexity, cost) {
+  const { charged, available: balance } = cost;
   return {
     status: 200,
     body: {
       data,
       extensions: { cost: { complexity, estimated: charged, actual: charged, charged, balance } }
     },
-    headers: creditHeaders(charged, charged, balance)
+    headers: cost.headers
   };
 }
 async function refuse(ctx, method, error) {
-  const settled = await settle(ctx.app.db, ctx.owner.accountId, null, [
-    auditRecord(ctx, {
-      method,
-      outcome: "rejected",
-      errorCode: error.extensions.code,
-      httpStatus: 200
-    })
+  const audited = await auditOnly(ctx, [
+    { method, outcome: "rejected", errorCode: error.extensions.code, httpStatus: 200 }
   ]);
-  return {
-    status: 200,
-    body: { errors: [error] },
-    headers: creditHeaders(0, 0, settled.available)
-  };
+  return { status: 200, body: { errors: [error] }, headers: audited.headers };
 }
 function rootFieldNames(query) {
   return [...new Set(query.fields.map((f) => f.name))].join(",");

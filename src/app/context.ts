@@ -33,7 +33,11 @@ export interface App {
 
 export type BackendKind = "gateway" | "node" | "electrum" | "graph";
 
-/** Per-request state; travels as an argument, never through module globals. */
+/**
+ * Per-request state; travels as an argument, never through module globals. The one request
+ * context: every route gets it, the metering pipeline takes it, and the unified API's context
+ * extends it (src/graphql/context.ts).
+ */
 export interface CallContext {
   app: App;
   requestId: string;

@@ -122,17 +122,19 @@ export async function handleDashboard(
     const body = await readBody(req, app.config.server.bodyBytesMax);
     return sendJson(
       res,
-      await (await unifiedApi()).executeGraphQL({
-        app,
-        owner,
-        network: app.config.networks[0]!,
-        requestId: randomUUID(),
-        startedAt: Date.now(),
-        publicPath: "/dashboard/graphql",
-        backendSegment: "dashboard",
-        req,
-        body,
-      }),
+      await (await unifiedApi()).executeGraphQL(
+        {
+          app,
+          owner,
+          // The dashboard is a client of the unified API; its records say where it was asked.
+          backend: "gateway",
+          backendSegment: "dashboard",
+          network: app.config.networks[0]!,
+          requestId: randomUUID(),
+          startedAt: Date.now(),
+        },
+        { req, body, publicPath: "/dashboard/graphql" },
+      ),
     );
   }
   if (path === "export.csv" && method === "GET") {

@@ -1,8 +1,6 @@
 import type DataLoader from "dataloader";
 import type { GraphQLError } from "graphql";
-import type { App } from "../app/context.ts";
-import type { TokenOwner } from "../auth/tokens.ts";
-import type { NetworkName } from "../config/schema.ts";
+import type { CallContext } from "../app/context.ts";
 import type { TransactionModel } from "./models.ts";
 
 /** Upstream work done for one request: what settles the charge. */
@@ -14,8 +12,9 @@ export interface Meter {
 }
 
 /**
- * Mutable per-request state. Yoga copies the server context shallowly into the GraphQL context,
- * so state that the route must read back after execution lives in this one shared object.
+ * Mutable per-request state that resolvers and the cost plugin share. Yoga copies the server
+ * context shallowly into the GraphQL context, so what is written during execution lives in this
+ * one shared object.
  */
 export interface RequestState {
   meter: Meter;
@@ -28,21 +27,15 @@ export interface RequestState {
    * a list that returns more rows than it was priced for refuses the rest instead of running them.
    */
   joinBudget: Map<string, number>;
-  /** Set once the request's audit record is written (by the cost plugin, else by the route). */
-  audited: boolean;
-  creditHeaders: Record<string, string>;
 }
 
-/** Per-request context, built by the route for each request (never a module global). */
-export interface GraphQLContext {
-  app: App;
-  owner: TokenOwner;
-  network: NetworkName;
-  requestId: string;
-  startedAt: number;
+/**
+ * Per-request context, built by the route for each request (never a module global): the request's
+ * CallContext (who calls, where, since when) and what the unified API adds to it.
+ */
+export interface GraphQLContext extends CallContext {
   /** The path the caller used, token included, so GraphiQL posts back to it. */
   publicPath: string;
-  backendSegment: string;
   /** `x-dry-run: true`: estimate and explain the cost, execute and charge nothing. */
   dryRun: boolean;
   state: RequestState;

@@ -1,9 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { App, CallContext } from "../app/context.ts";
 import type { HttpReply } from "../http/reply.ts";
-import { insertAudit } from "../ledger/audit.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
-import { graphqlAudit } from "./cost/plugin.ts";
 import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
 import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
 
@@ -20,19 +18,22 @@ export function gatewayYoga(app: App): ReturnType<typeof createGatewayYoga> {
   return yoga;
 }
 
-/** Who calls and how: the context's fixed part, plus the request to hand to Yoga. */
-export type GraphQLCall = Pick<
-  GraphQLContext,
-  "app" | "owner" | "network" | "requestId" | "startedAt" | "publicPath" | "backendSegment"
-> & { req: IncomingMessage; body: string };
+/** What executeGraphQL needs besides the call's context: the request to hand to Yoga. */
+export interface GraphQLRequest {
+  req: IncomingMessage;
+  body: string;
+  /** The path the caller used, token included, so GraphiQL posts back to it. */
+  publicPath: string;
+}
 
 /**
  * Runs one request through the unified API: Yoga on its fixed path with this call's context
- * (account, meter, loaders); whatever Yoga answers is returned with the credits headers the cost
- * plugin settled. Used by the gateway route and by the dashboard.
+ * (account, meter, loaders); whatever Yoga answers — the cost plugin has metered it, audit and
+ * credit headers included — is returned as is. Used by the gateway route and by the dashboard.
  */
-export async function executeGraphQL(call: GraphQLCall): Promise<HttpReply> {
-  const { app, req } = call;
+export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Promise<HttpReply> {
+  const { app } = ctx;
+  const { req } = call;
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
   const state: RequestState = {
@@ -40,26 +41,19 @@ export async function executeGraphQL(call: GraphQLCall): Promise<HttpReply> {
     wantsPrevouts: false,
     graphSites: new Map(),
     joinBudget: new Map(),
-    audited: false,
-    creditHeaders: {},
   };
   const context: GraphQLContext = {
-    app,
-    owner: call.owner,
-    network: call.network,
-    requestId: call.requestId,
-    startedAt: call.startedAt,
+    ...ctx,
     publicPath: call.publicPath,
-    backendSegment: call.backendSegment,
     dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
     state,
     nodeTransactions: nodeTransactionLoader(
       app,
-      call.network,
+      ctx.network,
       state.meter,
       () => state.wantsPrevouts,
     ),
-    electrumTransactions: electrumTransactionLoader(app, call.network, state.meter),
+    electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
     blocksBySite: new Map(),
   };
   const headers = new Headers();
@@ -76,19 +70,6 @@ export async function executeGraphQL(call: GraphQLCall): Promise<HttpReply> {
     }),
     context,
   );
-  // Requests that never reached execution (parse or validation errors, bad HTTP) are audited
-  // here, uncharged, so that every request has its record. Serving GraphiQL's page is not a call.
-  if (!state.audited && !(response.headers.get("content-type") ?? "").startsWith("text/html")) {
-    await insertAudit(
-      app.db,
-      graphqlAudit(context, "rejected", {
-        errorCode: response.status >= 400 ? `HTTP_${response.status}` : null,
-        httpStatus: response.status,
-        estimatedCc: 0,
-        chargedCc: 0,
-      }),
-    );
-  }
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;
@@ -97,7 +78,7 @@ export async function executeGraphQL(call: GraphQLCall): Promise<HttpReply> {
     status: response.status,
     body: null,
     raw: new Uint8Array(await response.arrayBuffer()),
-    headers: { ...out, ...state.creditHeaders },
+    headers: out,
   };
 }
 
@@ -107,15 +88,9 @@ export function handleGateway(
   body: string,
   req: IncomingMessage,
 ): Promise<HttpReply> {
-  return executeGraphQL({
-    app: ctx.app,
-    owner: ctx.owner,
-    network: ctx.network,
-    requestId: ctx.requestId,
-    startedAt: ctx.startedAt,
-    publicPath: new URL(req.url ?? "/", "http://gateway").pathname,
-    backendSegment: ctx.backendSegment,
+  return executeGraphQL(ctx, {
     req,
     body,
+    publicPath: new URL(req.url ?? "/", "http://gateway").pathname,
   });
 }

@@ -11,12 +11,16 @@ import { gatewaySchema } from "./schema.ts";
 export const YOGA_PATH = "/graphql";
 
 /**
- * The unified API's server. The plugin array is the request pipeline, in order:
- *  1. graphql-armor — token, depth and alias limits at parse/validate time, before any cost is
- *     estimated (a hostile document is refused cheaply, and never reaches the ledger);
- *  2. error codes — parse and validation failures get a code from our closed set;
- *  3. cost — estimate, reserve (429 before any body), execute, settle and audit, extensions.cost.
- * Per-request state (account, loaders, meter) arrives as the server context from the route.
+ * The unified API's server. The plugin array is the request pipeline, in order; authentication,
+ * the account and the per-request state (loaders, meter) arrive before it, as the server context
+ * built by the route (src/graphql/route.ts):
+ *  1. graphql-armor — token, depth and alias limits at parse/validate time, first so that a hostile
+ *     document is refused cheaply, before any cost is estimated, and never reaches the ledger;
+ *  2. error codes — after armor, so its refusals too get a code from our closed set, and before
+ *     cost, so a request refused at parse or validation carries its code into the audit record;
+ *  3. cost — last, wrapping execution itself: estimate, then the metering pipeline (reserve —
+ *     429 before any body —, execute, settle charge and audit record, extensions.cost); on the
+ *     way out it sets the X-Credits-* headers and audits the requests that never executed.
  */
 export function createGatewayYoga(config: Config): YogaServerInstance<GraphQLContext, object> {
   return createYoga<GraphQLContext>({

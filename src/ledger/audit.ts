@@ -26,26 +26,6 @@ export interface AuditInput {
   durationMs?: number | null;
 }
 
-/** Who made a call and where: what every audit record of a request shares. */
-export interface AuditSubject {
-  requestId: string;
-  owner: { accountId: number; tokenId: number };
-  backendSegment: string;
-  network: string;
-  startedAt: number;
-}
-
-export interface AuditFields {
-  method: string;
-  outcome: Outcome;
-  errorCode?: string | null;
-  httpStatus: number;
-  estimatedCc?: number;
-  chargedCc?: number;
-  upstream?: string | null;
-  complexity?: number | null;
-}
-
 /** Most characters of a client-supplied name (a method) an audit record keeps. */
 const NAME_CHARS_MAX = 64;
 
@@ -72,26 +52,6 @@ export function storableAudit(r: AuditInput): AuditInput {
     method: storableText(r.method),
     errorCode: r.errorCode == null ? null : storableText(r.errorCode),
     upstream: r.upstream == null ? null : storableText(r.upstream, 200),
-  };
-}
-
-/** The audit record of one call of `subject`'s request, its duration measured now. */
-export function auditRecord(subject: AuditSubject, fields: AuditFields): AuditInput {
-  return {
-    requestId: subject.requestId,
-    accountId: subject.owner.accountId,
-    tokenId: subject.owner.tokenId,
-    backend: subject.backendSegment,
-    network: subject.network,
-    method: storableText(fields.method),
-    outcome: fields.outcome,
-    errorCode: fields.errorCode ?? null,
-    httpStatus: fields.httpStatus,
-    estimatedCc: fields.estimatedCc ?? 0,
-    chargedCc: fields.chargedCc ?? 0,
-    complexity: fields.complexity ?? null,
-    upstream: fields.upstream ?? null,
-    durationMs: Date.now() - subject.startedAt,
   };
 }
 

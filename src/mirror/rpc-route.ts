@@ -9,10 +9,9 @@ import {
 } from "../jsonrpc/envelope.ts";
 import type { Json } from "../jsonrpc/json.ts";
 import type { RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
-import type { AuditInput, Outcome } from "../ledger/audit.ts";
-import { settle } from "../ledger/ledger.ts";
+import type { Outcome } from "../ledger/audit.ts";
+import { auditOnly, type CallOutcome, meter } from "../metering/pipeline.ts";
 import { priceOf } from "../pricing/prices.ts";
-import { auditRecord, creditHeaders, reserveFor } from "./metering.ts";
 
 /** A call that passed the gateway's checks: priced, and to be executed. */
 export interface AcceptedCall {
@@ -59,9 +58,9 @@ type Slot =
 
 /**
  * A JSON-RPC mirror route: POST /<backend>/<network>/<token> with a call or a batch. The envelope
- * is read once (src/jsonrpc/envelope.ts); each call is checked and priced; the whole request is
- * reserved at once; accepted calls are executed by the protocol; then one audit record per call
- * and the charges are settled in one transaction before anything is sent (ledger invariant 3).
+ * is read once (src/jsonrpc/envelope.ts); each call is checked and priced here, executed by the
+ * protocol, and rendered in the envelope's shape; reserving, settling (one audit record per call)
+ * and the cost headers are the metering pipeline's (src/metering/pipeline.ts).
  */
 export async function handleRpcMirror(
   ctx: CallContext,
@@ -81,8 +80,8 @@ export async function handleRpcMirror(
             code: -32600,
             message: `Batch too large: at most ${app.config.server.batchItemsMax} requests`,
           };
-    await settle(app.db, ctx.owner.accountId, null, [
-      audit(ctx, "(invalid)", "rejected", String(error.code), 200, 0, 0),
+    await auditOnly(ctx, [
+      { method: "(invalid)", outcome: "rejected", errorCode: String(error.code), httpStatus: 200 },
     ]);
     return { status: 200, body: replyObject("2.0", null, { error }) };
   }
@@ -92,37 +91,42 @@ export async function handleRpcMirror(
 
   const slots = items.map((item) => plan(ctx, item, protocol));
   const calls = slots.flatMap((s) => (s.kind === "call" ? [s.call] : []));
-  const estimate = calls.reduce((sum, c) => sum + c.price, 0);
-
-  const reservation = await reserveFor(ctx, estimate);
-  if (!reservation.ok) {
-    const { error } = reservation;
-    await settle(
-      app.db,
-      ctx.owner.accountId,
-      null,
-      slots.map((s) =>
-        s.kind === "call"
-          ? audit(ctx, s.call.method, "insufficient_credits", error.code, 429, s.call.price, 0)
-          : audit(ctx, s.method, s.outcome, String(s.error.code), 429, 0, 0),
-      ),
-    );
+  const metered = await meter(ctx, {
+    calls: slots.map((s) =>
+      s.kind === "call"
+        ? { kind: "priced", method: s.call.method, price: s.call.price }
+        : {
+            kind: "refused",
+            method: s.method,
+            outcome: s.outcome,
+            errorCode: String(s.error.code),
+            httpStatus: protocol.errorStatus(s.version, s.error.code),
+          },
+    ),
+    execute: async () => {
+      const answered = calls.length > 0 ? await protocol.execute(ctx, calls) : [];
+      const results = calls.map(
+        (_, i): CallResult =>
+          answered[i] ?? { kind: "failure", error: gatewayError("INTERNAL", "no answer") },
+      );
+      return { value: results, outcomes: results.map((r, i) => outcomeOf(r, calls[i]!, protocol)) };
+    },
+  });
+  if (!metered.ok) {
     const replies = slots.map((s) =>
       s.kind === "call"
-        ? replyObject(s.call.version, s.call.id, { error: toRpcError(error) })
+        ? replyObject(s.call.version, s.call.id, { error: toRpcError(metered.error) })
         : replyObject(s.version, s.id, { error: s.error }),
     );
     return {
-      status: httpStatusOf(error.code),
+      status: httpStatusOf(metered.error.code),
       body: request.kind === "single" ? replies[0] : replies,
-      headers: creditHeaders(estimate, 0, reservation.available),
+      headers: metered.headers,
     };
   }
 
-  const results = calls.length > 0 ? await protocol.execute(ctx, calls) : [];
-
+  const results = metered.value;
   const replies: Record<string, unknown>[] = [];
-  const records: AuditInput[] = [];
   let single = 200;
   let failure: GatewayError | null = null;
   let resultIndex = 0;
@@ -130,44 +134,20 @@ export async function handleRpcMirror(
     if (slot.kind === "reply") {
       replies.push(replyObject(slot.version, slot.id, { error: slot.error }));
       single = protocol.errorStatus(slot.version, slot.error.code);
-      records.push(audit(ctx, slot.method, slot.outcome, String(slot.error.code), single, 0, 0));
       continue;
     }
     const c = slot.call;
-    const result: CallResult = results[resultIndex++] ?? {
-      kind: "failure",
-      error: gatewayError("INTERNAL", "no answer"),
-    };
+    const result = results[resultIndex++]!;
     if (result.kind === "failure") {
       failure ??= result.error;
-      app.log.warn({ requestId: ctx.requestId, detail: result.error.detail }, result.error.message);
       replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
       single = httpStatusOf(result.error.code);
-      records.push(audit(ctx, c.method, "upstream_failure", result.error.code, single, c.price, 0));
-    } else if ("error" in result.answer) {
-      const { answer, upstream } = result;
-      replies.push(replyObject(c.version, c.id, answer));
-      single = protocol.errorStatus(c.version, answer.error.code);
-      records.push(
-        audit(
-          ctx,
-          c.method,
-          "upstream_error",
-          String(answer.error.code),
-          single,
-          c.price,
-          c.price,
-          upstream,
-        ),
-      );
     } else {
       replies.push(replyObject(c.version, c.id, result.answer));
-      single = 200;
-      records.push(audit(ctx, c.method, "ok", null, 200, c.price, c.price, result.upstream));
+      single =
+        "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
     }
   }
-  // Invariant 3: nothing is sent until the charge and its audit records are committed.
-  const settled = await settle(app.db, ctx.owner.accountId, reservation.hold, records);
   // A batch is HTTP 200 whatever its items say (Core), unless no item could reach an upstream.
   const allFailed =
     failure !== null &&
@@ -177,8 +157,24 @@ export async function handleRpcMirror(
   return {
     status: request.kind === "single" ? single : batchStatus,
     body: request.kind === "single" ? replies[0] : replies,
-    headers: creditHeaders(estimate, settled.charged, settled.available),
+    headers: metered.headers,
   };
+}
+
+/** What the audit log keeps of a call's result: an answer (charged) or a failure (not). */
+function outcomeOf(result: CallResult, call: AcceptedCall, protocol: MirrorProtocol): CallOutcome {
+  if (result.kind === "failure") return { kind: "failed", error: result.error };
+  const { answer, upstream } = result;
+  if ("error" in answer) {
+    return {
+      kind: "answered",
+      outcome: "upstream_error",
+      errorCode: String(answer.error.code),
+      httpStatus: protocol.errorStatus(call.version, answer.error.code),
+      upstream,
+    };
+  }
+  return { kind: "answered", outcome: "ok", httpStatus: 200, upstream };
 }
 
 function plan(ctx: CallContext, item: RequestItem, protocol: MirrorProtocol): Slot {
@@ -236,25 +232,4 @@ export function toRpcError(error: GatewayError): RpcErrorObject {
     message: error.message,
     data: { code: error.code, ...(error.data as Record<string, Json> | undefined) },
   };
-}
-
-function audit(
-  ctx: CallContext,
-  method: string,
-  outcome: Outcome,
-  errorCode: string | null,
-  httpStatus: number,
-  estimatedCc: number,
-  chargedCc: number,
-  upstream: string | null = null,
-): AuditInput {
-  return auditRecord(ctx, {
-    method,
-    outcome,
-    errorCode,
-    httpStatus,
-    estimatedCc,
-    chargedCc,
-    upstream,
-  });
 }

@@ -1,35 +1,28 @@
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { creditHeaders } from "../../http/credit-headers.ts";
-import { type AuditInput, auditRecord, type Outcome } from "../../ledger/audit.ts";
-import { reserve, settle } from "../../ledger/ledger.ts";
+import { gatewayError } from "../../errors/codes.ts";
+import { auditOnly, type CallOutcome, meter } from "../../metering/pipeline.ts";
 import { graphPrice, priceOf } from "../../pricing/prices.ts";
-import type { GraphQLContext } from "../context.ts";
+import type { GraphQLContext, RequestState } from "../context.ts";
 import { estimateCost } from "./estimate.ts";
 
-export function graphqlAudit(
-  ctx: GraphQLContext,
-  outcome: Outcome,
-  fields: {
-    errorCode?: string | null;
-    httpStatus: number;
-    estimatedCc: number;
-    chargedCc: number;
-    complexity?: number | null;
-  },
-): AuditInput {
-  return auditRecord(ctx, { method: "graphql", outcome, ...fields });
-}
+/** The audit log's method for every request of the unified API. */
+const METHOD = "graphql";
 
 /**
- * Prices a request before it runs and settles it after: estimate from the document, reserve the
- * estimate (HTTP 429 before any body when the balance is short — nothing executes), execute,
- * then charge the upstream calls actually answered, write the one audit record, and report it all
- * in `extensions.cost`. A request that costs nothing reserves nothing and is never blocked.
+ * Prices a request before it runs and meters it through the pipeline (src/metering/pipeline.ts):
+ * estimate from the document, reserve the estimate (HTTP 429 before any body when the balance is
+ * short — nothing executes), execute, then charge the upstream calls actually answered, write the
+ * one audit record, and report it all in `extensions.cost` and the X-Credits-* headers. A request
+ * that costs nothing reserves nothing and is never blocked. Requests that never reach execution
+ * (parse or validation errors, bad HTTP) get their uncharged record once Yoga has answered them.
  */
-export function costPlugin(): Plugin<GraphQLContext> {
+export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
+  // What the response hook needs of a request the execute hook metered, keyed by the request's
+  // own state object (the one both contexts share); kept here, so the route reads nothing back.
+  const metered = new WeakMap<RequestState, Record<string, string>>();
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
+    async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       const { app } = ctx;
       const estimate = estimateCost(
@@ -47,15 +40,15 @@ export function costPlugin(): Plugin<GraphQLContext> {
         },
       );
       if (estimate instanceof GraphQLError) {
-        await settle(app.db, ctx.owner.accountId, null, [
-          graphqlAudit(ctx, "rejected", {
+        await auditOnly(ctx, [
+          {
+            method: METHOD,
+            outcome: "rejected",
             errorCode: String(estimate.extensions.code),
             httpStatus: 200,
-            estimatedCc: 0,
-            chargedCc: 0,
-          }),
+          },
         ]);
-        ctx.state.audited = true;
+        metered.set(ctx.state, {});
         setResultAndStopExecution({ errors: [estimate] });
         return;
       }
@@ -71,27 +64,24 @@ export function costPlugin(): Plugin<GraphQLContext> {
       }
       const estimatedComplexity = estimate.graph?.complexity ?? null;
       if (ctx.dryRun) {
-        const { rows } = await app.db.query<{ available: number }>(
-          "SELECT balance - held AS available FROM accounts WHERE id = $1",
-          [ctx.owner.accountId],
-        );
-        await settle(app.db, ctx.owner.accountId, null, [
-          graphqlAudit(ctx, "ok", {
+        const audited = await auditOnly(ctx, [
+          {
+            method: METHOD,
+            outcome: "ok",
             errorCode: "DRY_RUN",
             httpStatus: 200,
             estimatedCc: estimate.total,
-            chargedCc: 0,
             complexity: estimatedComplexity,
-          }),
+          },
         ]);
-        ctx.state.audited = true;
+        metered.set(ctx.state, {});
         setResultAndStopExecution({
           data: null,
           extensions: {
             cost: {
               dryRun: true,
               estimated: estimate.total,
-              balance: rows[0]?.available ?? 0,
+              balance: audited.available,
               // Per-call items, then one line per indexer site; the indexer's share is priced once.
               breakdown: [
                 ...estimate.items,
@@ -110,78 +100,90 @@ export function costPlugin(): Plugin<GraphQLContext> {
         });
         return;
       }
-      const reservation = await reserve(app.db, ctx.owner.accountId, estimate.total);
-      if (!reservation.ok) {
-        await settle(app.db, ctx.owner.accountId, null, [
-          graphqlAudit(ctx, "insufficient_credits", {
-            errorCode: "INSUFFICIENT_CREDITS",
-            httpStatus: 429,
-            estimatedCc: estimate.total,
-            chargedCc: 0,
-            complexity: estimatedComplexity,
-          }),
-        ]);
-        ctx.state.audited = true;
-        ctx.state.creditHeaders = creditHeaders(estimate.total, 0, reservation.available);
-        setResultAndStopExecution({
-          errors: [
-            new GraphQLError(
-              `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
-              {
-                extensions: {
-                  code: "INSUFFICIENT_CREDITS",
-                  balance: reservation.available,
-                  required: reservation.required,
-                  http: { status: 429 },
-                },
-              },
-            ),
+      // Execution runs inside the pipeline, between its reserve and its settle.
+      setExecuteFn(async (executeArgs) => {
+        const cost = await meter(ctx, {
+          calls: [
+            {
+              kind: "priced",
+              method: METHOD,
+              price: estimate.total,
+              complexity: estimatedComplexity,
+            },
           ],
-        });
-        return;
-      }
-      return {
-        async onExecuteDone({ result, setResult }) {
-          if (!isSingleResult(result)) return;
-          const { calls, graph } = ctx.state.meter;
-          let actual = 0;
-          for (const { count, price } of calls.values()) actual += count * price;
-          // The indexer's share: one graph price over the sites that were answered, if any was.
-          if (graph.answered > 0) actual += graphPrice(app.config, ctx.network, graph.complexity);
-          const complexity = estimate.graph ? graph.complexity : null;
-          // The estimate is an upper bound; should it ever be exceeded, the hold caps the charge.
-          const charged = Math.min(actual, estimate.total);
-          if (actual > estimate.total)
-            app.log.error(
-              { requestId: ctx.requestId, actual, estimate: estimate.total },
-              "cost estimate exceeded",
-            );
-          const settled = await settle(app.db, ctx.owner.accountId, reservation.hold, [
-            graphqlAudit(ctx, result.errors?.length ? "upstream_error" : "ok", {
+          execute: async () => {
+            const result = await executeFn(executeArgs);
+            if (!isSingleResult(result)) {
+              // The schema has no subscriptions or @defer: not metered, so not charged.
+              const error = gatewayError("INTERNAL", "streamed results are not metered");
+              return { value: null, outcomes: [{ kind: "failed", error }] };
+            }
+            const { calls, graph } = ctx.state.meter;
+            let actual = 0;
+            for (const { count, price } of calls.values()) actual += count * price;
+            // The indexer's share: one graph price over the sites that were answered, if any was.
+            if (graph.answered > 0) actual += graphPrice(app.config, ctx.network, graph.complexity);
+            const complexity = estimate.graph ? graph.complexity : null;
+            const outcome: CallOutcome = {
+              kind: "answered",
+              outcome: result.errors?.length ? "upstream_error" : "ok",
               errorCode: firstCode(result),
               httpStatus: 200,
-              estimatedCc: estimate.total,
-              chargedCc: charged,
+              chargedCc: actual,
               complexity,
-            }),
-          ]);
-          ctx.state.audited = true;
-          ctx.state.creditHeaders = creditHeaders(estimate.total, charged, settled.available);
-          setResult({
-            ...result,
-            extensions: {
-              ...result.extensions,
-              cost: {
-                estimated: estimate.total,
-                actual,
-                charged,
-                balance: settled.available,
-                ...(complexity === null ? {} : { complexity }),
-              },
+            };
+            return { value: { result, actual, complexity }, outcomes: [outcome] };
+          },
+        });
+        metered.set(ctx.state, cost.headers);
+        if (!cost.ok) {
+          return {
+            errors: [
+              new GraphQLError(cost.error.message, {
+                extensions: {
+                  code: cost.error.code,
+                  balance: cost.available,
+                  required: cost.required,
+                  http: { status: 429 },
+                },
+              }),
+            ],
+          };
+        }
+        if (cost.value === null) return { errors: [new GraphQLError("internal error")] };
+        const { result, actual, complexity } = cost.value;
+        return {
+          ...result,
+          extensions: {
+            ...result.extensions,
+            cost: {
+              estimated: estimate.total,
+              actual,
+              charged: cost.charged,
+              balance: cost.available,
+              ...(complexity === null ? {} : { complexity }),
             },
-          });
+          },
+        };
+      });
+    },
+    async onResponse({ response, serverContext: ctx }) {
+      const headers = metered.get(ctx.state);
+      if (headers) {
+        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+        return;
+      }
+      // Never executed: audited here, uncharged, so that every request has its record. Serving
+      // GraphiQL's page is not a call.
+      if ((response.headers.get("content-type") ?? "").startsWith("text/html")) return;
+      await auditOnly(ctx, [
+        {
+          method: METHOD,
+          outcome: "rejected",
+          errorCode: response.status >= 400 ? `HTTP_${response.status}` : null,
+          httpStatus: response.status,
         },
-      };
+      ]);
     },
   };
 }

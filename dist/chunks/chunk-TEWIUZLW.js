@@ -1,67 +1,5 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 
-// src/ledger/audit.ts
-var NAME_CHARS_MAX = 64;
-function storableText(text, charsMax = NAME_CHARS_MAX) {
-  const clean = text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD").replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-  return clean.length > charsMax ? clean.slice(0, charsMax) : clean;
-}
-function storableAudit(r) {
-  return {
-    ...r,
-    method: storableText(r.method),
-    errorCode: r.errorCode == null ? null : storableText(r.errorCode),
-    upstream: r.upstream == null ? null : storableText(r.upstream, 200)
-  };
-}
-function auditRecord(subject, fields) {
-  return {
-    requestId: subject.requestId,
-    accountId: subject.owner.accountId,
-    tokenId: subject.owner.tokenId,
-    backend: subject.backendSegment,
-    network: subject.network,
-    method: storableText(fields.method),
-    outcome: fields.outcome,
-    errorCode: fields.errorCode ?? null,
-    httpStatus: fields.httpStatus,
-    estimatedCc: fields.estimatedCc ?? 0,
-    chargedCc: fields.chargedCc ?? 0,
-    complexity: fields.complexity ?? null,
-    upstream: fields.upstream ?? null,
-    durationMs: Date.now() - subject.startedAt
-  };
-}
-async function insertAudit(db, record) {
-  const r = storableAudit(record);
-  const { rows } = await db.query(
-    `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
-       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
-    [
-      r.requestId,
-      r.accountId,
-      r.tokenId,
-      r.backend,
-      r.network,
-      r.method,
-      r.outcome,
-      r.errorCode ?? null,
-      r.httpStatus,
-      r.estimatedCc,
-      r.chargedCc,
-      r.complexity ?? null,
-      r.upstream ?? null,
-      r.durationMs ?? null
-    ]
-  );
-  return rows[0].id;
-}
-
 // src/accounts/accounts.ts
 var toAccount = (r) => ({
   id: r.id,
@@ -134,6 +72,50 @@ function cycleContaining(anchor, at, rule = MONTHLY) {
   while (index > 0 && cycleAt(anchor, index, rule).start > at) index--;
   while (cycleAt(anchor, index, rule).end <= at) index++;
   return cycleAt(anchor, index, rule);
+}
+
+// src/ledger/audit.ts
+var NAME_CHARS_MAX = 64;
+function storableText(text, charsMax = NAME_CHARS_MAX) {
+  const clean = text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD").replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+  return clean.length > charsMax ? clean.slice(0, charsMax) : clean;
+}
+function storableAudit(r) {
+  return {
+    ...r,
+    method: storableText(r.method),
+    errorCode: r.errorCode == null ? null : storableText(r.errorCode),
+    upstream: r.upstream == null ? null : storableText(r.upstream, 200)
+  };
+}
+async function insertAudit(db, record) {
+  const r = storableAudit(record);
+  const { rows } = await db.query(
+    `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
+       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+    [
+      r.requestId,
+      r.accountId,
+      r.tokenId,
+      r.backend,
+      r.network,
+      r.method,
+      r.outcome,
+      r.errorCode ?? null,
+      r.httpStatus,
+      r.estimatedCc,
+      r.chargedCc,
+      r.complexity ?? null,
+      r.upstream ?? null,
+      r.durationMs ?? null
+    ]
+  );
+  return rows[0].id;
 }
 
 // src/ledger/ledger.ts
@@ -364,7 +346,7 @@ export {
   listAccounts,
   cycleAt,
   cycleContaining,
-  auditRecord,
+  storableText,
   insertAudit,
   LedgerError,
   grantCredits,

@@ -1,7 +1,10 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
-  projectPath
-} from "./chunk-HVZIU7PR.js";
+  projectPath,
+  reserve,
+  settle,
+  storableText
+} from "./chunk-TEWIUZLW.js";
 import {
   fromHex,
   isJsonNumber,
@@ -15,26 +18,6 @@ import {
   toHexReversed,
   txToUniv
 } from "./chunk-YNDDIEJN.js";
-
-// src/http/credit-headers.ts
-function creditHeaders(estimated, charged, balance) {
-  return {
-    "x-credits-estimated": String(estimated),
-    "x-credits-charged": String(charged),
-    "x-credits-balance": String(balance)
-  };
-}
-
-// src/pricing/prices.ts
-function priceOf(config, method, network) {
-  if (method === "graph" || !Object.hasOwn(config.pricing, method)) return void 0;
-  const table = config.pricing[method];
-  return table[network] ?? table.default;
-}
-function graphPrice(config, network, complexity) {
-  const { base, perPoint } = config.pricing.graph;
-  return (base[network] ?? base.default) + Math.ceil(complexity * (perPoint[network] ?? perPoint.default));
-}
 
 // src/errors/codes.ts
 var STATUS = {
@@ -407,6 +390,17 @@ async function headerAt(pool, height) {
 }
 function failure(error) {
   return { kind: "failure", error };
+}
+
+// src/pricing/prices.ts
+function priceOf(config, method, network) {
+  if (method === "graph" || !Object.hasOwn(config.pricing, method)) return void 0;
+  const table = config.pricing[method];
+  return table[network] ?? table.default;
+}
+function graphPrice(config, network, complexity) {
+  const { base, perPoint } = config.pricing.graph;
+  return (base[network] ?? base.default) + Math.ceil(complexity * (perPoint[network] ?? perPoint.default));
 }
 
 // src/graph/hasura-error.ts
@@ -896,6 +890,149 @@ function indexerSchema() {
   return cached;
 }
 
+// src/metering/audit-record.ts
+function auditRecord(subject, fields) {
+  return {
+    requestId: subject.requestId,
+    accountId: subject.owner.accountId,
+    tokenId: subject.owner.tokenId,
+    backend: subject.backendSegment,
+    network: subject.network,
+    method: storableText(fields.method),
+    outcome: fields.outcome,
+    errorCode: fields.errorCode ?? null,
+    httpStatus: fields.httpStatus,
+    estimatedCc: fields.estimatedCc ?? 0,
+    chargedCc: fields.chargedCc ?? 0,
+    complexity: fields.complexity ?? null,
+    upstream: fields.upstream ?? null,
+    durationMs: Date.now() - subject.startedAt
+  };
+}
+
+// src/metering/credit-headers.ts
+function creditHeaders(estimated, charged, balance) {
+  return {
+    "x-credits-estimated": String(estimated),
+    "x-credits-charged": String(charged),
+    "x-credits-balance": String(balance)
+  };
+}
+
+// src/metering/reserve.ts
+async function reserveFor(ctx, estimate) {
+  const reservation = await reserve(ctx.app.db, ctx.owner.accountId, estimate);
+  if (reservation.ok) return reservation;
+  return {
+    ...reservation,
+    error: gatewayError(
+      "INSUFFICIENT_CREDITS",
+      `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
+      { data: { balance: reservation.available, required: reservation.required } }
+    )
+  };
+}
+
+// src/metering/pipeline.ts
+async function meter(ctx, plan) {
+  const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
+  const reservation = await reserveFor(ctx, estimated);
+  if (!reservation.ok) {
+    const { error } = reservation;
+    const status = httpStatusOf(error.code);
+    const settled2 = await settle(
+      ctx.app.db,
+      ctx.owner.accountId,
+      null,
+      plan.calls.map(
+        (c) => auditRecord(
+          ctx,
+          c.kind === "priced" ? {
+            method: c.method,
+            outcome: "insufficient_credits",
+            errorCode: error.code,
+            httpStatus: status,
+            estimatedCc: c.price,
+            complexity: c.complexity ?? null
+          } : { method: c.method, outcome: c.outcome, errorCode: c.errorCode, httpStatus: status }
+        )
+      )
+    );
+    return {
+      ok: false,
+      error,
+      estimated,
+      available: reservation.available,
+      required: reservation.required,
+      auditIds: settled2.auditIds,
+      headers: creditHeaders(estimated, 0, reservation.available)
+    };
+  }
+  const { value, outcomes } = await plan.execute();
+  let next = 0;
+  const records = plan.calls.map(
+    (c) => c.kind === "priced" ? settledRecord(ctx, c, outcomes[next++]) : auditRecord(ctx, {
+      method: c.method,
+      outcome: c.outcome,
+      errorCode: c.errorCode,
+      httpStatus: c.httpStatus
+    })
+  );
+  const settled = await settle(ctx.app.db, ctx.owner.accountId, reservation.hold, records);
+  return {
+    ok: true,
+    value,
+    estimated,
+    charged: settled.charged,
+    available: settled.available,
+    auditIds: settled.auditIds,
+    headers: creditHeaders(estimated, settled.charged, settled.available)
+  };
+}
+function settledRecord(ctx, call, outcome) {
+  const planned = { method: call.method, estimatedCc: call.price, complexity: call.complexity };
+  if (!outcome || outcome.kind === "failed") {
+    const error = outcome?.error;
+    if (error) ctx.app.log.warn({ requestId: ctx.requestId, detail: error.detail }, error.message);
+    const code = error?.code ?? "INTERNAL";
+    return auditRecord(ctx, {
+      ...planned,
+      outcome: "upstream_failure",
+      errorCode: code,
+      httpStatus: httpStatusOf(code)
+    });
+  }
+  const cost = outcome.chargedCc ?? call.price;
+  if (cost > call.price) {
+    ctx.app.log.error(
+      { requestId: ctx.requestId, actual: cost, estimate: call.price },
+      "cost estimate exceeded"
+    );
+  }
+  return auditRecord(ctx, {
+    ...planned,
+    outcome: outcome.outcome,
+    errorCode: outcome.errorCode ?? null,
+    httpStatus: outcome.httpStatus,
+    chargedCc: Math.min(cost, call.price),
+    upstream: outcome.upstream ?? null,
+    complexity: outcome.complexity === void 0 ? call.complexity : outcome.complexity
+  });
+}
+async function auditOnly(ctx, records) {
+  const settled = await settle(
+    ctx.app.db,
+    ctx.owner.accountId,
+    null,
+    records.map((r) => auditRecord(ctx, r))
+  );
+  return {
+    available: settled.available,
+    auditIds: settled.auditIds,
+    headers: creditHeaders(0, 0, settled.available)
+  };
+}
+
 // src/mirror/graph-limits.ts
 function checkGraphLimits(fields, limits) {
   let aliases = 0;
@@ -983,17 +1120,6 @@ function heightRangeSize(where) {
 }
 
 export {
-  creditHeaders,
-  priceOf,
-  graphPrice,
-  hasuraError,
-  checkGraphQuery,
-  selectedField,
-  refusedArguments,
-  indexerSchema,
-  checkGraphLimits,
-  graphComplexity,
-  listSize,
   httpStatusOf,
   jsonRpcCodeOf,
   gatewayError,
@@ -1014,5 +1140,17 @@ export {
   pyBoolValue,
   TRANSACTION_GET,
   checkTransactionGet,
-  electrumTransaction
+  electrumTransaction,
+  priceOf,
+  graphPrice,
+  hasuraError,
+  checkGraphQuery,
+  selectedField,
+  refusedArguments,
+  indexerSchema,
+  meter,
+  auditOnly,
+  checkGraphLimits,
+  graphComplexity,
+  listSize
 };

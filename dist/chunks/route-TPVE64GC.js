@@ -1,32 +1,29 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
+  auditOnly,
   checkGraphLimits,
   checkGraphQuery,
-  creditHeaders,
   electrumTransaction,
   gatewayError,
   graphComplexity,
   graphPrice,
   indexerSchema,
   listSize,
+  meter,
   priceOf,
   refusedArguments,
   selectedField
-} from "./chunk-UNOJWV6W.js";
+} from "./chunk-6ONIWKKT.js";
 import {
   auditInRange,
-  auditRecord,
   cycleAt,
   cycleContaining,
   findAccount,
-  insertAudit,
   latestAudit,
-  reserve,
-  settle,
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-HVZIU7PR.js";
+} from "./chunk-TEWIUZLW.js";
 import {
   DecodeError,
   formatAmount,
@@ -44,24 +41,9 @@ import {
   NETWORK_NAMES
 } from "./chunk-QXF3UHEY.js";
 
-// src/graphql/cost/plugin.ts
-import { GraphQLError as GraphQLError3 } from "graphql";
-
-// src/graphql/cost/estimate.ts
-import {
-  GraphQLError as GraphQLError2,
-  GraphQLIncludeDirective,
-  GraphQLSkipDirective,
-  getArgumentValues,
-  getDirectiveValues,
-  getNamedType,
-  getNullableType,
-  getOperationAST,
-  isInterfaceType,
-  isListType,
-  isObjectType as isObjectType2,
-  Kind as Kind2
-} from "graphql";
+// src/graphql/loaders.ts
+import DataLoader from "dataloader";
+import { GraphQLError as GraphQLError2 } from "graphql";
 
 // src/graphql/errors.ts
 import { GraphQLError } from "graphql";
@@ -224,14 +206,141 @@ function indexerRootField(rootField) {
   return field;
 }
 
+// src/graphql/loaders.ts
+var num = (v) => typeof v === "number" ? v : isJsonNumber(v) ? Number(v.value) : void 0;
+function modelFromVerbose(result, network) {
+  if (!isJsonObject(result) || typeof result.hex !== "string") {
+    throw new GraphQLError2("the full node's answer has no hex", {
+      extensions: { code: "UPSTREAM_BAD_RESPONSE" }
+    });
+  }
+  const tx = parseTransaction(fromHex(result.hex));
+  let block = null;
+  if (typeof result.blockhash === "string") {
+    block = {
+      hash: result.blockhash,
+      confirmations: num(result.confirmations) ?? 0,
+      time: num(result.time) ?? 0,
+      blocktime: num(result.blocktime) ?? 0
+    };
+  }
+  let prevouts = null;
+  if (Array.isArray(result.vin)) {
+    prevouts = result.vin.map((vin) => {
+      if (!isJsonObject(vin) || !isJsonObject(vin.prevout)) return void 0;
+      const p = vin.prevout;
+      const spk = isJsonObject(p.scriptPubKey) ? p.scriptPubKey.hex : void 0;
+      if (!isJsonNumber(p.value) || typeof spk !== "string") return void 0;
+      return {
+        valueSats: parseAmount(p.value.value),
+        scriptPubKey: fromHex(spk),
+        height: num(p.height) ?? 0,
+        coinbase: p.generated === true
+      };
+    });
+    if (prevouts.every((p) => p === void 0)) prevouts = null;
+  }
+  return { tx, network, origin: "FULL_NODE", block, prevouts };
+}
+function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
+  const price = priceOf(app.config, "getrawtransaction", network) ?? 0;
+  return new DataLoader(
+    async (txids) => {
+      const pool = app.nodes.get(network);
+      if (!pool) {
+        const err = fromGatewayError(
+          gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network")
+        );
+        return txids.map(() => err);
+      }
+      const verbosity = wantsPrevouts() ? 2 : 1;
+      const out = await pool.batch(
+        txids.map((txid) => ({ method: "getrawtransaction", params: [txid, verbosity] }))
+      );
+      if (!out.ok) return txids.map(() => fromGatewayError(out.error));
+      const used = meter2.calls.get("getrawtransaction") ?? { count: 0, price };
+      used.count += txids.length;
+      meter2.calls.set("getrawtransaction", used);
+      return out.answers.map((answer) => {
+        if ("error" in answer) return answer.error.code === -5 ? null : fromNodeError(answer.error);
+        try {
+          return modelFromVerbose(answer.result, network);
+        } catch (err) {
+          return err instanceof GraphQLError2 ? err : badAnswer("full node's");
+        }
+      });
+    },
+    { maxBatchSize: app.config.graphql.batchSize }
+  );
+}
+function electrumTransactionLoader(app, network, meter2) {
+  const price = priceOf(app.config, ELECTRUM_METHOD, network) ?? 0;
+  return new DataLoader(
+    (txids) => Promise.all(
+      txids.map(async (txid) => {
+        const out = await electrumTransaction({ app, network }, txid, true);
+        if (out.kind === "failure") return fromGatewayError(out.error);
+        const used = meter2.calls.get(ELECTRUM_METHOD) ?? { count: 0, price };
+        used.count += 1;
+        meter2.calls.set(ELECTRUM_METHOD, used);
+        if ("error" in out.answer) {
+          return /'code': -5\b|"code": ?-5\b/.test(out.answer.error.message) ? null : codedErrorFromElectrum(out.answer.error.message);
+        }
+        try {
+          return modelFromVerbose(out.answer.result, network);
+        } catch (err) {
+          return err instanceof GraphQLError2 ? err : badAnswer("Electrum");
+        }
+      })
+    ),
+    { maxBatchSize: app.config.graphql.batchSize }
+  );
+}
+var ELECTRUM_METHOD = "blockchain.transaction.get";
+function codedErrorFromElectrum(message) {
+  return new GraphQLError2(message, { extensions: { code: "UPSTREAM_ERROR" } });
+}
+function badAnswer(source) {
+  return new GraphQLError2(`the ${source} transaction could not be decoded`, {
+    extensions: { code: "UPSTREAM_BAD_RESPONSE" }
+  });
+}
+function blockLoader(ctx, info) {
+  return new DataLoader(
+    (hashes) => Promise.all(hashes.map((hash) => delegateToIndexer(ctx, info, "block_by_pk", { hash })))
+  );
+}
+
+// src/graphql/yoga.ts
+import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { createYoga } from "graphql-yoga";
+
+// src/graphql/cost/plugin.ts
+import { GraphQLError as GraphQLError4 } from "graphql";
+
 // src/graphql/cost/estimate.ts
+import {
+  GraphQLError as GraphQLError3,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  isInterfaceType,
+  isListType,
+  isObjectType as isObjectType2,
+  Kind as Kind2
+} from "graphql";
 function estimateCost(schema2, document, operationName, variables, opts) {
   const operation = getOperationAST(document, operationName);
   if (!operation)
-    return new GraphQLError2("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
+    return new GraphQLError3("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
   const root = schema2.getRootType(operation.operation);
   if (!root)
-    return new GraphQLError2(`no ${operation.operation} type`, {
+    return new GraphQLError3(`no ${operation.operation} type`, {
       extensions: { code: "BAD_USER_INPUT" }
     });
   const fragments = /* @__PURE__ */ new Map();
@@ -353,7 +462,7 @@ function estimateCost(schema2, document, operationName, variables, opts) {
     walk(operation.selectionSet, root, "", 1, void 0);
     if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
   } catch (err) {
-    if (err instanceof GraphQLError2) return err;
+    if (err instanceof GraphQLError3) return err;
     throw err;
   }
   const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
@@ -389,12 +498,11 @@ function graphEstimate(sites, graph) {
 }
 
 // src/graphql/cost/plugin.ts
-function graphqlAudit(ctx, outcome, fields) {
-  return auditRecord(ctx, { method: "graphql", outcome, ...fields });
-}
+var METHOD = "graphql";
 function costPlugin() {
+  const metered = /* @__PURE__ */ new WeakMap();
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
+    async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       const { app } = ctx;
       const estimate = estimateCost(
@@ -411,16 +519,16 @@ function costPlugin() {
           }
         }
       );
-      if (estimate instanceof GraphQLError3) {
-        await settle(app.db, ctx.owner.accountId, null, [
-          graphqlAudit(ctx, "rejected", {
+      if (estimate instanceof GraphQLError4) {
+        await auditOnly(ctx, [
+          {
+            method: METHOD,
+            outcome: "rejected",
             errorCode: String(estimate.extensions.code),
-            httpStatus: 200,
-            estimatedCc: 0,
-            chargedCc: 0
-          })
+            httpStatus: 200
+          }
         ]);
-        ctx.state.audited = true;
+        metered.set(ctx.state, {});
         setResultAndStopExecution({ errors: [estimate] });
         return;
       }
@@ -436,27 +544,24 @@ function costPlugin() {
       }
       const estimatedComplexity = estimate.graph?.complexity ?? null;
       if (ctx.dryRun) {
-        const { rows } = await app.db.query(
-          "SELECT balance - held AS available FROM accounts WHERE id = $1",
-          [ctx.owner.accountId]
-        );
-        await settle(app.db, ctx.owner.accountId, null, [
-          graphqlAudit(ctx, "ok", {
+        const audited = await auditOnly(ctx, [
+          {
+            method: METHOD,
+            outcome: "ok",
             errorCode: "DRY_RUN",
             httpStatus: 200,
             estimatedCc: estimate.total,
-            chargedCc: 0,
             complexity: estimatedComplexity
-          })
+          }
         ]);
-        ctx.state.audited = true;
+        metered.set(ctx.state, {});
         setResultAndStopExecution({
           data: null,
           extensions: {
             cost: {
               dryRun: true,
               estimated: estimate.total,
-              balance: rows[0]?.available ?? 0,
+              balance: audited.available,
               // Per-call items, then one line per indexer site; the indexer's share is priced once.
               breakdown: [
                 ...estimate.items,
@@ -473,76 +578,85 @@ function costPlugin() {
         });
         return;
       }
-      const reservation = await reserve(app.db, ctx.owner.accountId, estimate.total);
-      if (!reservation.ok) {
-        await settle(app.db, ctx.owner.accountId, null, [
-          graphqlAudit(ctx, "insufficient_credits", {
-            errorCode: "INSUFFICIENT_CREDITS",
-            httpStatus: 429,
-            estimatedCc: estimate.total,
-            chargedCc: 0,
-            complexity: estimatedComplexity
-          })
-        ]);
-        ctx.state.audited = true;
-        ctx.state.creditHeaders = creditHeaders(estimate.total, 0, reservation.available);
-        setResultAndStopExecution({
-          errors: [
-            new GraphQLError3(
-              `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
-              {
+      setExecuteFn(async (executeArgs) => {
+        const cost = await meter(ctx, {
+          calls: [
+            {
+              kind: "priced",
+              method: METHOD,
+              price: estimate.total,
+              complexity: estimatedComplexity
+            }
+          ],
+          execute: async () => {
+            const result2 = await executeFn(executeArgs);
+            if (!isSingleResult(result2)) {
+              const error = gatewayError("INTERNAL", "streamed results are not metered");
+              return { value: null, outcomes: [{ kind: "failed", error }] };
+            }
+            const { calls, graph } = ctx.state.meter;
+            let actual2 = 0;
+            for (const { count, price } of calls.values()) actual2 += count * price;
+            if (graph.answered > 0) actual2 += graphPrice(app.config, ctx.network, graph.complexity);
+            const complexity2 = estimate.graph ? graph.complexity : null;
+            const outcome = {
+              kind: "answered",
+              outcome: result2.errors?.length ? "upstream_error" : "ok",
+              errorCode: firstCode(result2),
+              httpStatus: 200,
+              chargedCc: actual2,
+              complexity: complexity2
+            };
+            return { value: { result: result2, actual: actual2, complexity: complexity2 }, outcomes: [outcome] };
+          }
+        });
+        metered.set(ctx.state, cost.headers);
+        if (!cost.ok) {
+          return {
+            errors: [
+              new GraphQLError4(cost.error.message, {
                 extensions: {
-                  code: "INSUFFICIENT_CREDITS",
-                  balance: reservation.available,
-                  required: reservation.required,
+                  code: cost.error.code,
+                  balance: cost.available,
+                  required: cost.required,
                   http: { status: 429 }
                 }
-              }
-            )
-          ]
-        });
+              })
+            ]
+          };
+        }
+        if (cost.value === null) return { errors: [new GraphQLError4("internal error")] };
+        const { result, actual, complexity } = cost.value;
+        return {
+          ...result,
+          extensions: {
+            ...result.extensions,
+            cost: {
+              estimated: estimate.total,
+              actual,
+              charged: cost.charged,
+              balance: cost.available,
+              ...complexity === null ? {} : { complexity }
+            }
+          }
+        };
+      });
+    },
+    async onResponse({ response, serverContext: ctx }) {
+      const headers = metered.get(ctx.state);
+      if (headers) {
+        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
         return;
       }
-      return {
-        async onExecuteDone({ result, setResult }) {
-          if (!isSingleResult(result)) return;
-          const { calls, graph } = ctx.state.meter;
-          let actual = 0;
-          for (const { count, price } of calls.values()) actual += count * price;
-          if (graph.answered > 0) actual += graphPrice(app.config, ctx.network, graph.complexity);
-          const complexity = estimate.graph ? graph.complexity : null;
-          const charged = Math.min(actual, estimate.total);
-          if (actual > estimate.total)
-            app.log.error(
-              { requestId: ctx.requestId, actual, estimate: estimate.total },
-              "cost estimate exceeded"
-            );
-          const settled = await settle(app.db, ctx.owner.accountId, reservation.hold, [
-            graphqlAudit(ctx, result.errors?.length ? "upstream_error" : "ok", {
-              errorCode: firstCode(result),
-              httpStatus: 200,
-              estimatedCc: estimate.total,
-              chargedCc: charged,
-              complexity
-            })
-          ]);
-          ctx.state.audited = true;
-          ctx.state.creditHeaders = creditHeaders(estimate.total, charged, settled.available);
-          setResult({
-            ...result,
-            extensions: {
-              ...result.extensions,
-              cost: {
-                estimated: estimate.total,
-                actual,
-                charged,
-                balance: settled.available,
-                ...complexity === null ? {} : { complexity }
-              }
-            }
-          });
+      if ((response.headers.get("content-type") ?? "").startsWith("text/html")) return;
+      await auditOnly(ctx, [
+        {
+          method: METHOD,
+          outcome: "rejected",
+          errorCode: response.status >= 400 ? `HTTP_${response.status}` : null,
+          httpStatus: response.status
         }
-      };
+      ]);
     }
   };
 }
@@ -553,118 +667,6 @@ function firstCode(result) {
   const code = result.errors?.[0]?.extensions?.code;
   return typeof code === "string" ? code : null;
 }
-
-// src/graphql/loaders.ts
-import DataLoader from "dataloader";
-import { GraphQLError as GraphQLError4 } from "graphql";
-var num = (v) => typeof v === "number" ? v : isJsonNumber(v) ? Number(v.value) : void 0;
-function modelFromVerbose(result, network) {
-  if (!isJsonObject(result) || typeof result.hex !== "string") {
-    throw new GraphQLError4("the full node's answer has no hex", {
-      extensions: { code: "UPSTREAM_BAD_RESPONSE" }
-    });
-  }
-  const tx = parseTransaction(fromHex(result.hex));
-  let block = null;
-  if (typeof result.blockhash === "string") {
-    block = {
-      hash: result.blockhash,
-      confirmations: num(result.confirmations) ?? 0,
-      time: num(result.time) ?? 0,
-      blocktime: num(result.blocktime) ?? 0
-    };
-  }
-  let prevouts = null;
-  if (Array.isArray(result.vin)) {
-    prevouts = result.vin.map((vin) => {
-      if (!isJsonObject(vin) || !isJsonObject(vin.prevout)) return void 0;
-      const p = vin.prevout;
-      const spk = isJsonObject(p.scriptPubKey) ? p.scriptPubKey.hex : void 0;
-      if (!isJsonNumber(p.value) || typeof spk !== "string") return void 0;
-      return {
-        valueSats: parseAmount(p.value.value),
-        scriptPubKey: fromHex(spk),
-        height: num(p.height) ?? 0,
-        coinbase: p.generated === true
-      };
-    });
-    if (prevouts.every((p) => p === void 0)) prevouts = null;
-  }
-  return { tx, network, origin: "FULL_NODE", block, prevouts };
-}
-function nodeTransactionLoader(app, network, meter, wantsPrevouts) {
-  const price = priceOf(app.config, "getrawtransaction", network) ?? 0;
-  return new DataLoader(
-    async (txids) => {
-      const pool = app.nodes.get(network);
-      if (!pool) {
-        const err = fromGatewayError(
-          gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network")
-        );
-        return txids.map(() => err);
-      }
-      const verbosity = wantsPrevouts() ? 2 : 1;
-      const out = await pool.batch(
-        txids.map((txid) => ({ method: "getrawtransaction", params: [txid, verbosity] }))
-      );
-      if (!out.ok) return txids.map(() => fromGatewayError(out.error));
-      const used = meter.calls.get("getrawtransaction") ?? { count: 0, price };
-      used.count += txids.length;
-      meter.calls.set("getrawtransaction", used);
-      return out.answers.map((answer) => {
-        if ("error" in answer) return answer.error.code === -5 ? null : fromNodeError(answer.error);
-        try {
-          return modelFromVerbose(answer.result, network);
-        } catch (err) {
-          return err instanceof GraphQLError4 ? err : badAnswer("full node's");
-        }
-      });
-    },
-    { maxBatchSize: app.config.graphql.batchSize }
-  );
-}
-function electrumTransactionLoader(app, network, meter) {
-  const price = priceOf(app.config, ELECTRUM_METHOD, network) ?? 0;
-  return new DataLoader(
-    (txids) => Promise.all(
-      txids.map(async (txid) => {
-        const out = await electrumTransaction({ app, network }, txid, true);
-        if (out.kind === "failure") return fromGatewayError(out.error);
-        const used = meter.calls.get(ELECTRUM_METHOD) ?? { count: 0, price };
-        used.count += 1;
-        meter.calls.set(ELECTRUM_METHOD, used);
-        if ("error" in out.answer) {
-          return /'code': -5\b|"code": ?-5\b/.test(out.answer.error.message) ? null : codedErrorFromElectrum(out.answer.error.message);
-        }
-        try {
-          return modelFromVerbose(out.answer.result, network);
-        } catch (err) {
-          return err instanceof GraphQLError4 ? err : badAnswer("Electrum");
-        }
-      })
-    ),
-    { maxBatchSize: app.config.graphql.batchSize }
-  );
-}
-var ELECTRUM_METHOD = "blockchain.transaction.get";
-function codedErrorFromElectrum(message) {
-  return new GraphQLError4(message, { extensions: { code: "UPSTREAM_ERROR" } });
-}
-function badAnswer(source) {
-  return new GraphQLError4(`the ${source} transaction could not be decoded`, {
-    extensions: { code: "UPSTREAM_BAD_RESPONSE" }
-  });
-}
-function blockLoader(ctx, info) {
-  return new DataLoader(
-    (hashes) => Promise.all(hashes.map((hash) => delegateToIndexer(ctx, info, "block_by_pk", { hash })))
-  );
-}
-
-// src/graphql/yoga.ts
-import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { createYoga } from "graphql-yoga";
 
 // src/graphql/plugins/error-codes.ts
 import { GraphQLError as GraphQLError5 } from "graphql";
@@ -1492,35 +1494,29 @@ function gatewayYoga(app) {
   }
   return yoga;
 }
-async function executeGraphQL(call) {
-  const { app, req } = call;
+async function executeGraphQL(ctx, call) {
+  const { app } = ctx;
+  const { req } = call;
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
   const state = {
     meter: { calls: /* @__PURE__ */ new Map(), graph: { answered: 0, complexity: 0 } },
     wantsPrevouts: false,
     graphSites: /* @__PURE__ */ new Map(),
-    joinBudget: /* @__PURE__ */ new Map(),
-    audited: false,
-    creditHeaders: {}
+    joinBudget: /* @__PURE__ */ new Map()
   };
   const context = {
-    app,
-    owner: call.owner,
-    network: call.network,
-    requestId: call.requestId,
-    startedAt: call.startedAt,
+    ...ctx,
     publicPath: call.publicPath,
-    backendSegment: call.backendSegment,
     dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
     state,
     nodeTransactions: nodeTransactionLoader(
       app,
-      call.network,
+      ctx.network,
       state.meter,
       () => state.wantsPrevouts
     ),
-    electrumTransactions: electrumTransactionLoader(app, call.network, state.meter),
+    electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
     blocksBySite: /* @__PURE__ */ new Map()
   };
   const headers = new Headers();
@@ -1537,17 +1533,6 @@ async function executeGraphQL(call) {
     }),
     context
   );
-  if (!state.audited && !(response.headers.get("content-type") ?? "").startsWith("text/html")) {
-    await insertAudit(
-      app.db,
-      graphqlAudit(context, "rejected", {
-        errorCode: response.status >= 400 ? `HTTP_${response.status}` : null,
-        httpStatus: response.status,
-        estimatedCc: 0,
-        chargedCc: 0
-      })
-    );
-  }
   const out = {};
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;
@@ -1556,20 +1541,14 @@ async function executeGraphQL(call) {
     status: response.status,
     body: null,
     raw: new Uint8Array(await response.arrayBuffer()),
-    headers: { ...out, ...state.creditHeaders }
+    headers: out
   };
 }
 function handleGateway(ctx, body, req) {
-  return executeGraphQL({
-    app: ctx.app,
-    owner: ctx.owner,
-    network: ctx.network,
-    requestId: ctx.requestId,
-    startedAt: ctx.startedAt,
-    publicPath: new URL(req.url ?? "/", "http://gateway").pathname,
-    backendSegment: ctx.backendSegment,
+  return executeGraphQL(ctx, {
     req,
-    body
+    body,
+    publicPath: new URL(req.url ?? "/", "http://gateway").pathname
   });
 }
 export {

@@ -12,7 +12,7 @@ import {
   listAccounts,
   projectPath,
   usageByMethod
-} from "./chunk-HVZIU7PR.js";
+} from "./chunk-TEWIUZLW.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";

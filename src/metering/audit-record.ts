@@ -1,0 +1,43 @@
+import type { CallContext } from "../app/context.ts";
+import { type AuditInput, type Outcome, storableText } from "../ledger/audit.ts";
+
+/** Who made a call and where: what every audit record of a request shares. */
+export type AuditSubject = Pick<
+  CallContext,
+  "requestId" | "owner" | "backendSegment" | "network" | "startedAt"
+>;
+
+/** What differs between the audit records of one request: the call and what became of it. */
+export interface AuditFields {
+  method: string;
+  outcome: Outcome;
+  errorCode?: string | null;
+  httpStatus: number;
+  estimatedCc?: number;
+  chargedCc?: number;
+  upstream?: string | null;
+  complexity?: number | null;
+}
+
+/**
+ * The audit record of one call of `subject`'s request, its duration measured now. One builder for
+ * every route, so that records of the node, Electrum, graph and unified routes read alike.
+ */
+export function auditRecord(subject: AuditSubject, fields: AuditFields): AuditInput {
+  return {
+    requestId: subject.requestId,
+    accountId: subject.owner.accountId,
+    tokenId: subject.owner.tokenId,
+    backend: subject.backendSegment,
+    network: subject.network,
+    method: storableText(fields.method),
+    outcome: fields.outcome,
+    errorCode: fields.errorCode ?? null,
+    httpStatus: fields.httpStatus,
+    estimatedCc: fields.estimatedCc ?? 0,
+    chargedCc: fields.chargedCc ?? 0,
+    complexity: fields.complexity ?? null,
+    upstream: fields.upstream ?? null,
+    durationMs: Date.now() - subject.startedAt,
+  };
+}

@@ -1,0 +1,197 @@
+import type { CallContext } from "../app/context.ts";
+import { type GatewayError, httpStatusOf } from "../errors/codes.ts";
+import type { AuditInput, Outcome } from "../ledger/audit.ts";
+import { settle } from "../ledger/ledger.ts";
+import { type AuditFields, auditRecord } from "./audit-record.ts";
+import { creditHeaders } from "./credit-headers.ts";
+import { reserveFor } from "./reserve.ts";
+
+/**
+ * The metering pipeline every priced route runs: price (the plan) → reserve → execute → settle
+ * (charges and audit records in one transaction) → the cost, for the route to render. Routes
+ * supply how to parse, price, execute and render; reserving and settling happen only here
+ * (and in the ledger itself), so ledger invariants 2 and 3 are held in one place.
+ */
+
+/** A call of the request as planned: priced, to be executed, or refused before anything runs. */
+export type PlannedCall =
+  | { kind: "priced"; method: string; price: number; complexity?: number | null }
+  | {
+      kind: "refused";
+      method: string;
+      outcome: Outcome;
+      errorCode: string | null;
+      /** What the caller's reply for it says, should the request go ahead. */
+      httpStatus: number;
+    };
+
+/** What became of one priced call once executed. */
+export type CallOutcome =
+  | {
+      /** An answer reached the caller (a result, or the upstream's own error): charged. */
+      kind: "answered";
+      outcome: "ok" | "upstream_error";
+      errorCode?: string | null;
+      httpStatus: number;
+      /** What the work done costs; the call's price unless given, never more than that price. */
+      chargedCc?: number;
+      upstream?: string | null;
+      /** The complexity measured while executing, instead of the planned one. */
+      complexity?: number | null;
+    }
+  /** The gateway could not get an answer (no upstream, timeout): not charged. */
+  | { kind: "failed"; error: GatewayError };
+
+export interface MeterPlan<T> {
+  /** Every call of the request, in order: its audit records are written in this order. */
+  calls: readonly PlannedCall[];
+  /**
+   * Runs the priced calls, only once their estimate is reserved: the route's own result, and one
+   * outcome per priced call, in the order of `calls`.
+   */
+  execute(): Promise<{ value: T; outcomes: readonly CallOutcome[] }>;
+}
+
+/** Settled: what the route renders, cost headers included. */
+export type Metered<T> =
+  | {
+      ok: true;
+      value: T;
+      estimated: number;
+      charged: number;
+      available: number;
+      auditIds: number[];
+      headers: Record<string, string>;
+    }
+  | {
+      /** Refused before anything ran: the balance is short of the estimate (429). */
+      ok: false;
+      error: GatewayError;
+      estimated: number;
+      available: number;
+      required: number;
+      auditIds: number[];
+      headers: Record<string, string>;
+    };
+
+/** Runs one request's calls through reserve → execute → settle. */
+export async function meter<T>(ctx: CallContext, plan: MeterPlan<T>): Promise<Metered<T>> {
+  const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
+  const reservation = await reserveFor(ctx, estimated);
+  if (!reservation.ok) {
+    const { error } = reservation;
+    // The whole request was answered 429, so each of its records says so.
+    const status = httpStatusOf(error.code);
+    const settled = await settle(
+      ctx.app.db,
+      ctx.owner.accountId,
+      null,
+      plan.calls.map((c) =>
+        auditRecord(
+          ctx,
+          c.kind === "priced"
+            ? {
+                method: c.method,
+                outcome: "insufficient_credits",
+                errorCode: error.code,
+                httpStatus: status,
+                estimatedCc: c.price,
+                complexity: c.complexity ?? null,
+              }
+            : { method: c.method, outcome: c.outcome, errorCode: c.errorCode, httpStatus: status },
+        ),
+      ),
+    );
+    return {
+      ok: false,
+      error,
+      estimated,
+      available: reservation.available,
+      required: reservation.required,
+      auditIds: settled.auditIds,
+      headers: creditHeaders(estimated, 0, reservation.available),
+    };
+  }
+
+  const { value, outcomes } = await plan.execute();
+  let next = 0;
+  const records: AuditInput[] = plan.calls.map((c) =>
+    c.kind === "priced"
+      ? settledRecord(ctx, c, outcomes[next++])
+      : auditRecord(ctx, {
+          method: c.method,
+          outcome: c.outcome,
+          errorCode: c.errorCode,
+          httpStatus: c.httpStatus,
+        }),
+  );
+  // Invariant 3: the route answers only after the charges and their records are committed.
+  const settled = await settle(ctx.app.db, ctx.owner.accountId, reservation.hold, records);
+  return {
+    ok: true,
+    value,
+    estimated,
+    charged: settled.charged,
+    available: settled.available,
+    auditIds: settled.auditIds,
+    headers: creditHeaders(estimated, settled.charged, settled.available),
+  };
+}
+
+function settledRecord(
+  ctx: CallContext,
+  call: Extract<PlannedCall, { kind: "priced" }>,
+  outcome: CallOutcome | undefined,
+): AuditInput {
+  const planned = { method: call.method, estimatedCc: call.price, complexity: call.complexity };
+  if (!outcome || outcome.kind === "failed") {
+    const error = outcome?.error;
+    if (error) ctx.app.log.warn({ requestId: ctx.requestId, detail: error.detail }, error.message);
+    const code = error?.code ?? "INTERNAL";
+    return auditRecord(ctx, {
+      ...planned,
+      outcome: "upstream_failure",
+      errorCode: code,
+      httpStatus: httpStatusOf(code),
+    });
+  }
+  const cost = outcome.chargedCc ?? call.price;
+  // The estimate is an upper bound; should it ever be exceeded, the hold caps the charge.
+  if (cost > call.price) {
+    ctx.app.log.error(
+      { requestId: ctx.requestId, actual: cost, estimate: call.price },
+      "cost estimate exceeded",
+    );
+  }
+  return auditRecord(ctx, {
+    ...planned,
+    outcome: outcome.outcome,
+    errorCode: outcome.errorCode ?? null,
+    httpStatus: outcome.httpStatus,
+    chargedCc: Math.min(cost, call.price),
+    upstream: outcome.upstream ?? null,
+    complexity: outcome.complexity === undefined ? call.complexity : outcome.complexity,
+  });
+}
+
+/**
+ * A request refused before anything was priced or reserved (invalid envelope, batch too large,
+ * a query the schema refuses): its records are settled like any other, charging nothing, so every
+ * request has its audit record. Returns the available balance, for routes that report it.
+ */
+export async function auditOnly(
+  ctx: CallContext,
+  records: readonly AuditFields[],
+): Promise<{ available: number; auditIds: number[]; headers: Record<string, string> }> {
+  const settled = await settle(
+    ctx.app.db,
+    ctx.owner.accountId,
+    null,
+    records.map((r) => auditRecord(ctx, r)),
+  );
+  return {
+    available: settled.available,
+    auditIds: settled.auditIds,
+    headers: creditHeaders(0, 0, settled.available),
+  };
+}
