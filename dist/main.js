@@ -2531,6 +2531,25 @@ import { randomBytes as randomBytes2 } from "node:crypto";
 import { timingSafeEqual } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 
+// src/devnet/gate.ts
+var Gate = class {
+  closed = null;
+  hold() {
+    let open;
+    this.closed = new Promise((resolve) => {
+      open = resolve;
+    });
+    return () => {
+      this.closed = null;
+      open();
+    };
+  }
+  /** Resolves at once while the gate is open, else when it opens. */
+  async passed() {
+    if (this.closed) await this.closed;
+  }
+};
+
 // src/devnet/listen.ts
 import { createServer as createServer2 } from "node:http";
 async function listenDevnet(serve, opts) {
@@ -2572,7 +2591,7 @@ var BODY_BYTES_MAX = 32 * 1024 * 1024;
 var WWW_AUTHENTICATE = 'Basic realm="jsonrpc"';
 async function startCoreHttp(opts) {
   const stats = { httpRequests: 0, calls: 0 };
-  let gate = null;
+  const gate = new Gate();
   const expected = Buffer.from(
     `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`
   );
@@ -2607,7 +2626,7 @@ async function startCoreHttp(opts) {
       }
       chunks.push(chunk);
     }
-    if (gate) await gate;
+    await gate.passed();
     const reply3 = handleBody(Buffer.concat(chunks).toString("utf8"));
     if (reply3.status === 204) {
       res.writeHead(204);
@@ -2677,16 +2696,7 @@ async function startCoreHttp(opts) {
     user: opts.user,
     password: opts.password,
     stats,
-    hold() {
-      let release;
-      gate = new Promise((resolve) => {
-        release = resolve;
-      });
-      return () => {
-        gate = null;
-        release();
-      };
-    },
+    hold: () => gate.hold(),
     close
   };
 }
@@ -3510,7 +3520,7 @@ async function startDevnetIndexer(opts) {
   };
   const stats = { httpRequests: 0, queries: 0, rejected: 0 };
   const expected = Buffer.from(opts.secret);
-  let gate = null;
+  const gate = new Gate();
   async function serve(req, res) {
     stats.httpRequests += 1;
     if (new URL(req.url ?? "/", "http://indexer").pathname !== "/v1/graphql") {
@@ -3543,7 +3553,7 @@ async function startDevnetIndexer(opts) {
         code: "payload-too-large"
       });
     }
-    if (gate) await gate;
+    await gate.passed();
     const parsed = parseGraphRequest(body);
     if (!parsed.ok) {
       stats.rejected += 1;
@@ -3579,16 +3589,7 @@ async function startDevnetIndexer(opts) {
     url: `http://127.0.0.1:${port}/v1/graphql`,
     secret: opts.secret,
     stats,
-    hold() {
-      let release;
-      gate = new Promise((resolve) => {
-        release = resolve;
-      });
-      return () => {
-        gate = null;
-        release();
-      };
-    },
+    hold: () => gate.hold(),
     close
   };
 }

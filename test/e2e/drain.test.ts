@@ -1,7 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -15,6 +14,7 @@ import { openDatabase } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { checkLedger, grantCredits, voidStaleHolds } from "../../src/ledger/ledger.ts";
 import { HAL_TXID, POSTGRES_URL, post, rpc } from "../support/harness.ts";
+import { connectOutcome } from "../support/net.ts";
 import { blockgate, startProcess, stopProcess } from "../support/spawn.ts";
 
 /**
@@ -132,18 +132,6 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: str
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve({ code: child.exitCode, signal: null });
     child.once("exit", (code, signal) => resolve({ code, signal }));
-  });
-}
-
-/** The error code of a fresh TCP connection to `port`, or "connected". */
-function connectOutcome(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve("connected");
-    });
-    socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
   });
 }
 

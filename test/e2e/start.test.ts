@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HAL_TXID } from "../support/harness.ts";
+import { connectOutcome } from "../support/net.ts";
 import { blockgate, startProcess, stopProcess } from "../support/spawn.ts";
 
 const HAL_HEX_START = "0100000001c997a5e56e104102fa209c6a852dd90660a20b2d9c352423edce25857fcd3704";
@@ -23,19 +23,6 @@ async function getrawtransaction(url: string, body: string): Promise<string> {
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { result: string }).result;
-}
-
-/** Whether anything still accepts connections on the gateway's port. */
-function listening(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
 }
 
 describe("npm start", () => {
@@ -70,7 +57,7 @@ describe("npm start", () => {
     // SIGTERM to npm reaches the gateway itself: nothing listens any more, and it let go of the
     // store (its CLI hand-off file is gone, and the next start can open the same folder).
     expect(first.child.exitCode).toBe(0);
-    expect(await listening(firstUrl)).toBe(false);
+    expect(await connectOutcome(Number(new URL(firstUrl).port))).toBe("ECONNREFUSED");
     expect(existsSync(join(dir, "db.admin.json"))).toBe(false);
 
     const second = await startProcess("npm", ["start", "--silent"], env, /usage demo\n/);

@@ -1,7 +1,8 @@
 import { Agent, request } from "node:http";
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { HAL_TXID, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { connectOutcome } from "../support/net.ts";
 
 /** One HTTP request through `agent`, with the socket it went out on. */
 function send(
@@ -24,18 +25,6 @@ function send(
     });
     req.on("error", reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
-/** Resolves with the error code of a fresh TCP connection to `port`, or "connected". */
-function connectOutcome(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve("connected");
-    });
-    socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
   });
 }
 

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { legacyErrorStatus, parseRequestBody, replyObject } from "../../jsonrpc/envelope.ts";
 import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcErrorObject } from "../../jsonrpc/types.ts";
+import { Gate } from "../gate.ts";
 import { listenDevnet } from "../listen.ts";
 import { RpcError } from "./rpc-error.ts";
 
@@ -46,7 +47,7 @@ export async function startCoreHttp(opts: {
   port?: number;
 }): Promise<DevnetCoreServer> {
   const stats: CoreStats = { httpRequests: 0, calls: 0 };
-  let gate: Promise<void> | null = null;
+  const gate = new Gate();
   const expected = Buffer.from(
     `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`,
   );
@@ -81,7 +82,7 @@ export async function startCoreHttp(opts: {
       }
       chunks.push(chunk);
     }
-    if (gate) await gate;
+    await gate.passed();
     const reply = handleBody(Buffer.concat(chunks).toString("utf8"));
     if (reply.status === 204) {
       res.writeHead(204);
@@ -160,16 +161,7 @@ export async function startCoreHttp(opts: {
     user: opts.user,
     password: opts.password,
     stats,
-    hold() {
-      let release!: () => void;
-      gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      return () => {
-        gate = null;
-        release();
-      };
-    },
+    hold: () => gate.hold(),
     close,
   };
 }

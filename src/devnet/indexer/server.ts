@@ -7,6 +7,7 @@ import { parseGraphRequest } from "../../graph/request.ts";
 import { indexerSchema } from "../../graph/schema.ts";
 import { BodyTooLarge, readBody } from "../../http/body.ts";
 import type { DevnetChain } from "../chain.ts";
+import { Gate } from "../gate.ts";
 import { listenDevnet } from "../listen.ts";
 import type { SelectArgs } from "./bool-exp.ts";
 import { IndexerTables } from "./tables.ts";
@@ -56,7 +57,7 @@ export async function startDevnetIndexer(opts: {
   };
   const stats: IndexerStats = { httpRequests: 0, queries: 0, rejected: 0 };
   const expected = Buffer.from(opts.secret);
-  let gate: Promise<void> | null = null;
+  const gate = new Gate();
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     stats.httpRequests += 1;
@@ -90,7 +91,7 @@ export async function startDevnetIndexer(opts: {
         code: "payload-too-large",
       });
     }
-    if (gate) await gate;
+    await gate.passed();
     const parsed = parseGraphRequest(body);
     if (!parsed.ok) {
       stats.rejected += 1;
@@ -127,16 +128,7 @@ export async function startDevnetIndexer(opts: {
     url: `http://127.0.0.1:${port}/v1/graphql`,
     secret: opts.secret,
     stats,
-    hold() {
-      let release!: () => void;
-      gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      return () => {
-        gate = null;
-        release();
-      };
-    },
+    hold: () => gate.hold(),
     close,
   };
 }
