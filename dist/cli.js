@@ -5,8 +5,8 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-JWWBKH3X.js";
-import "./chunks/chunk-TEWIUZLW.js";
+} from "./chunks/chunk-YBWOQ5A4.js";
+import "./chunks/chunk-FLYBOYV6.js";
 import {
   ConfigError,
   loadConfig

@@ -9,7 +9,7 @@ import {
   tokenHint,
   usageCsv,
   writeAdminFile
-} from "./chunks/chunk-JWWBKH3X.js";
+} from "./chunks/chunk-YBWOQ5A4.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -22,17 +22,21 @@ import {
   decodedTx,
   electrumScripthash,
   electrumTransaction,
+  fromHasuraCode,
+  fromRpcRefusal,
   gatewayError,
   graphComplexity,
   graphPrice,
+  graphqlErrorObject,
   hash32Hex,
   hasuraError,
+  hasuraErrorObject,
   httpStatusOf,
   indexerSchema,
   isPyBool,
   isUnspendable,
-  jsonRpcCodeOf,
   meter,
+  plainErrorObject,
   priceOf,
   pyBoolValue,
   pyJsonDumps,
@@ -40,8 +44,9 @@ import {
   pyStrRepr,
   pyThousands,
   readTxHex,
+  rpcErrorObject,
   txHashError
-} from "./chunks/chunk-6ONIWKKT.js";
+} from "./chunks/chunk-2WHDBP4H.js";
 import {
   LedgerError,
   createAccount,
@@ -52,7 +57,7 @@ import {
   insertAudit,
   projectPath,
   voidStaleHolds
-} from "./chunks/chunk-TEWIUZLW.js";
+} from "./chunks/chunk-FLYBOYV6.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-FXTJKHIU.js";
@@ -295,7 +300,7 @@ async function readiness(app) {
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-TPVE64GC.js");
+var unifiedApi = () => import("./chunks/route-T7BKSI4Z.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }
@@ -334,28 +339,14 @@ function sendJson(res, reply3) {
 function jsonRpcFailure(error, id = null) {
   return {
     status: httpStatusOf(error.code),
-    body: {
-      jsonrpc: "2.0",
-      id,
-      error: {
-        code: jsonRpcCodeOf(error.code),
-        message: error.message,
-        data: { code: error.code, ...error.data }
-      }
-    }
+    body: { jsonrpc: "2.0", id, error: rpcErrorObject(error) }
   };
 }
 function plainFailure(error) {
-  return {
-    status: httpStatusOf(error.code),
-    body: { error: { code: error.code, message: error.message, ...error.data } }
-  };
+  return { status: httpStatusOf(error.code), body: plainErrorObject(error) };
 }
 function graphqlFailure(error) {
-  return {
-    status: httpStatusOf(error.code),
-    body: { errors: [{ message: error.message, extensions: { code: error.code, ...error.data } }] }
-  };
+  return { status: httpStatusOf(error.code), body: { errors: [graphqlErrorObject(error)] } };
 }
 
 // src/dashboard/assets.ts
@@ -615,7 +606,14 @@ async function handleRpcMirror(ctx, body, protocol) {
       message: `Batch too large: at most ${app.config.server.batchItemsMax} requests`
     };
     await auditOnly(ctx, [
-      { method: "(invalid)", outcome: "rejected", errorCode: String(error.code), httpStatus: 200 }
+      {
+        method: "(invalid)",
+        outcome: "rejected",
+        // A batch over the limit is well formed; only its size is refused.
+        errorCode: request.kind === "fatal" ? fromRpcRefusal(error.code) : "LIMIT_EXCEEDED",
+        upstreamCode: String(error.code),
+        httpStatus: 200
+      }
     ]);
     return { status: 200, body: replyObject("2.0", null, { error }) };
   }
@@ -629,7 +627,8 @@ async function handleRpcMirror(ctx, body, protocol) {
         kind: "refused",
         method: s.method,
         outcome: s.outcome,
-        errorCode: String(s.error.code),
+        errorCode: fromRpcRefusal(s.error.code),
+        upstreamCode: String(s.error.code),
         httpStatus: protocol.errorStatus(s.version, s.error.code)
       }
     ),
@@ -688,7 +687,8 @@ function outcomeOf(result, call, protocol) {
     return {
       kind: "answered",
       outcome: "upstream_error",
-      errorCode: String(answer2.error.code),
+      errorCode: "UPSTREAM_ERROR",
+      upstreamCode: String(answer2.error.code),
       httpStatus: protocol.errorStatus(call.version, answer2.error.code),
       upstream
     };
@@ -740,11 +740,7 @@ function plan(ctx, item, protocol) {
   };
 }
 function toRpcError(error) {
-  return {
-    code: jsonRpcCodeOf(error.code),
-    message: error.message,
-    data: { code: error.code, ...error.data }
-  };
+  return rpcErrorObject(error);
 }
 
 // src/mirror/electrum-route.ts
@@ -856,10 +852,12 @@ async function handleGraphQuery(ctx, body) {
     return refuse(
       ctx,
       method,
-      hasuraError(
-        `the query's complexity is ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`,
-        "$",
-        "complexity-limit-exceeded"
+      hasuraErrorObject(
+        gatewayError(
+          "LIMIT_EXCEEDED",
+          `the query's complexity is ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`
+        ),
+        { variant: "complexity-limit-exceeded" }
       )
     );
   }
@@ -901,7 +899,13 @@ function answer(data, complexity, cost) {
 }
 async function refuse(ctx, method, error) {
   const audited = await auditOnly(ctx, [
-    { method, outcome: "rejected", errorCode: error.extensions.code, httpStatus: 200 }
+    {
+      method,
+      outcome: "rejected",
+      errorCode: fromHasuraCode(error.extensions.code),
+      upstreamCode: error.extensions.code,
+      httpStatus: 200
+    }
   ]);
   return { status: 200, body: { errors: [error] }, headers: audited.headers };
 }
@@ -2218,12 +2222,14 @@ var IndexerClient = class {
     return out.ok;
   }
   read(text) {
-    const bad = (why, extra = {}) => ({
+    const bad = (why, upstreamCode) => ({
       ok: false,
       retryable: false,
       error: gatewayError("UPSTREAM_BAD_RESPONSE", "the indexer could not answer this query", {
         detail: `${this.name}: ${why}`,
-        data: extra
+        // The code is shown (a client can report it); the indexer's words stay in our logs.
+        data: upstreamCode === void 0 ? {} : { upstreamCode },
+        ...upstreamCode === void 0 ? {} : { upstreamCode }
       })
     });
     let body;
@@ -2240,9 +2246,7 @@ var IndexerClient = class {
       const ext = isJsonObject(first) && isJsonObject(first.extensions) ? first.extensions : {};
       const code = typeof ext.code === "string" ? ext.code : "unknown";
       if (code === "access-denied") return refused(this.name, message);
-      return bad(`Hasura ${code} at ${String(ext.path ?? "$")}: ${message}`, {
-        upstreamCode: code
-      });
+      return bad(`Hasura ${code} at ${String(ext.path ?? "$")}: ${message}`, code);
     }
     if (!isJsonObject(body.data)) return bad("no data");
     return { ok: true, data: body.data };

@@ -1,76 +1,255 @@
 /**
- * The closed set of gateway error codes. Every failure the gateway itself produces is one of these;
- * each upstream maps its native failures onto them. One function gives the HTTP status.
+ * The closed list of gateway error codes: every failure the gateway answers with, and every
+ * `error_code` an audit record holds, is one of these. Each code is written once, with how each
+ * protocol spells it; the functions below are the only way from a code to a status or a protocol
+ * code, so a new code needs one new row and nothing else. Upstreams map their native errors onto
+ * these (the native code itself is kept apart, in `GatewayError.upstreamCode` and the audit log's
+ * `upstream_code`).
+ *
+ * - `http`: the status when this failure is the whole answer. The JSON-RPC mirrors keep Core's
+ *   statuses for JSON-RPC level errors (200 for "2.0" requests) and the graph mirror answers
+ *   Hasura's way (200), whatever the code.
+ * - `jsonRpc`: the JSON-RPC 2.0 standard code where one fits, else one in -32000..-32099, the range
+ *   JSON-RPC reserves for implementation-defined server errors, away from Core's and Electrum's.
+ * - `graphql`: the unified API's `extensions.code`; one code each, so the list can be read back
+ *   from an answer (the audit record of a unified API request).
+ * - `hasura`: the graph mirror's `extensions.code`. The gateway's own failures keep the list code
+ *   (what clients of the mirror have always seen); refusals made as Hasura would make them use
+ *   Hasura's words, LIMIT_EXCEEDED one per limit.
  */
-export const ERROR_CODES = [
-  "UNAUTHENTICATED",
-  "ROUTE_NOT_FOUND",
-  "METHOD_NOT_ALLOWED",
-  "UNSUPPORTED_MEDIA_TYPE",
-  "PAYLOAD_TOO_LARGE",
-  "BAD_REQUEST",
-  "INSUFFICIENT_CREDITS",
-  "UPSTREAM_UNAVAILABLE",
-  "UPSTREAM_TIMEOUT",
-  "UPSTREAM_BAD_RESPONSE",
-  "INTERNAL",
-] as const;
+const LIST = {
+  UNAUTHENTICATED: {
+    http: 401,
+    jsonRpc: -32001,
+    graphql: "UNAUTHENTICATED",
+    hasura: ["UNAUTHENTICATED"],
+    meaning: "missing, unknown, expired or revoked token",
+  },
+  ROUTE_NOT_FOUND: {
+    http: 404,
+    jsonRpc: -32002,
+    graphql: "ROUTE_NOT_FOUND",
+    hasura: ["ROUTE_NOT_FOUND"],
+    meaning: "unknown backend, network or path",
+  },
+  METHOD_NOT_ALLOWED: {
+    http: 405,
+    jsonRpc: -32003,
+    graphql: "METHOD_NOT_ALLOWED",
+    hasura: ["METHOD_NOT_ALLOWED"],
+    meaning: "HTTP method the route does not take",
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    http: 415,
+    jsonRpc: -32004,
+    graphql: "UNSUPPORTED_MEDIA_TYPE",
+    hasura: ["UNSUPPORTED_MEDIA_TYPE"],
+    meaning: "request body of a content type the route does not read",
+  },
+  PAYLOAD_TOO_LARGE: {
+    http: 413,
+    jsonRpc: -32005,
+    graphql: "PAYLOAD_TOO_LARGE",
+    hasura: ["PAYLOAD_TOO_LARGE"],
+    meaning: "request body over the size limit",
+  },
+  INVALID_JSON: {
+    http: 400,
+    jsonRpc: -32700,
+    graphql: "INVALID_JSON",
+    hasura: ["invalid-json"],
+    meaning: "the request body is not valid JSON",
+  },
+  BAD_REQUEST: {
+    http: 400,
+    jsonRpc: -32600,
+    graphql: "BAD_REQUEST",
+    hasura: ["bad-request"],
+    meaning:
+      "valid JSON, but not a request of the protocol (envelope, missing query, notification)",
+  },
+  METHOD_NOT_FOUND: {
+    http: 404,
+    jsonRpc: -32601,
+    graphql: "METHOD_NOT_FOUND",
+    hasura: ["not-supported"],
+    meaning: "JSON-RPC method the upstream does not have or the gateway does not serve",
+  },
+  INVALID_PARAMS: {
+    http: 400,
+    jsonRpc: -32602,
+    graphql: "BAD_USER_INPUT",
+    hasura: ["bad-request"],
+    meaning: "arguments refused before anything was forwarded (not charged)",
+  },
+  GRAPHQL_PARSE_FAILED: {
+    http: 400,
+    jsonRpc: -32600,
+    graphql: "GRAPHQL_PARSE_FAILED",
+    hasura: ["parse-failed"],
+    meaning: "the GraphQL document does not parse",
+  },
+  GRAPHQL_VALIDATION_FAILED: {
+    http: 400,
+    jsonRpc: -32600,
+    graphql: "GRAPHQL_VALIDATION_FAILED",
+    hasura: ["validation-failed"],
+    meaning: "the document does not match the schema",
+  },
+  LIMIT_EXCEEDED: {
+    http: 400,
+    jsonRpc: -32006,
+    graphql: "LIMIT_EXCEEDED",
+    hasura: [
+      "depth-limit-exceeded",
+      "page-size-exceeded",
+      "alias-limit-exceeded",
+      "complexity-limit-exceeded",
+    ],
+    meaning: "over a gateway limit: depth, aliases, tokens, list or page size, complexity, batch",
+  },
+  NOT_FOUND: {
+    http: 404,
+    jsonRpc: -32007,
+    graphql: "NOT_FOUND",
+    hasura: ["not-found"],
+    meaning: "the thing asked for does not exist (a transaction, a block)",
+  },
+  INSUFFICIENT_CREDITS: {
+    http: 429,
+    jsonRpc: -32010,
+    graphql: "INSUFFICIENT_CREDITS",
+    hasura: ["INSUFFICIENT_CREDITS"],
+    meaning: "balance below the request's estimate; nothing ran",
+  },
+  UPSTREAM_ERROR: {
+    http: 502,
+    jsonRpc: -32023,
+    graphql: "UPSTREAM_ERROR",
+    hasura: ["UPSTREAM_ERROR"],
+    meaning: "the upstream answered with an error of its own (charged); its code is kept apart",
+  },
+  UPSTREAM_UNAVAILABLE: {
+    http: 502,
+    jsonRpc: -32020,
+    graphql: "UPSTREAM_UNAVAILABLE",
+    hasura: ["UPSTREAM_UNAVAILABLE"],
+    meaning: "no healthy upstream could be reached (not charged)",
+  },
+  UPSTREAM_TIMEOUT: {
+    http: 504,
+    jsonRpc: -32021,
+    graphql: "UPSTREAM_TIMEOUT",
+    hasura: ["UPSTREAM_TIMEOUT"],
+    meaning: "the upstream did not answer in time (not charged)",
+  },
+  UPSTREAM_BAD_RESPONSE: {
+    http: 502,
+    jsonRpc: -32022,
+    graphql: "UPSTREAM_BAD_RESPONSE",
+    hasura: ["UPSTREAM_BAD_RESPONSE"],
+    meaning: "the upstream's answer could not be used (not charged)",
+  },
+  INTERNAL: {
+    http: 500,
+    jsonRpc: -32603,
+    graphql: "INTERNAL",
+    hasura: ["INTERNAL"],
+    meaning: "a fault of the gateway; details only in its log",
+  },
+} as const satisfies Record<
+  string,
+  {
+    http: number;
+    jsonRpc: number;
+    graphql: string;
+    hasura: readonly [string, ...string[]];
+    meaning: string;
+  }
+>;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type ErrorCode = keyof typeof LIST;
+export const ERROR_CODES = Object.keys(LIST) as ErrorCode[];
 
-const STATUS: Record<ErrorCode, number> = {
-  UNAUTHENTICATED: 401,
-  ROUTE_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  PAYLOAD_TOO_LARGE: 413,
-  BAD_REQUEST: 400,
-  INSUFFICIENT_CREDITS: 429,
-  UPSTREAM_UNAVAILABLE: 502,
-  UPSTREAM_TIMEOUT: 504,
-  UPSTREAM_BAD_RESPONSE: 502,
-  INTERNAL: 500,
-};
+/** The unified API's `extensions.code` values: derived from the list, one per code. */
+export type GraphQLCode = (typeof LIST)[ErrorCode]["graphql"];
+export const GRAPHQL_CODES: readonly GraphQLCode[] = ERROR_CODES.map((c) => LIST[c].graphql);
+
+export type HasuraCode = (typeof LIST)[ErrorCode]["hasura"][number];
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === "string" && Object.hasOwn(LIST, code);
+}
 
 export function httpStatusOf(code: ErrorCode): number {
-  return STATUS[code];
+  return LIST[code].http;
+}
+
+export function jsonRpcCodeOf(code: ErrorCode): number {
+  return LIST[code].jsonRpc;
+}
+
+export function graphqlCodeOf(code: ErrorCode): GraphQLCode {
+  return LIST[code].graphql;
+}
+
+/** The graph mirror's code; `variant` picks one of a code's Hasura spellings (which limit). */
+export function hasuraCodeOf(code: ErrorCode, variant?: HasuraCode): HasuraCode {
+  const spellings: readonly HasuraCode[] = LIST[code].hasura;
+  return variant !== undefined && spellings.includes(variant) ? variant : spellings[0]!;
+}
+
+/** The list's description of a code, for documentation and the README table. */
+export function meaningOf(code: ErrorCode): string {
+  return LIST[code].meaning;
+}
+
+const BY_GRAPHQL = new Map<string, ErrorCode>(ERROR_CODES.map((c) => [LIST[c].graphql, c]));
+
+/** The list code of a unified API `extensions.code`; a code from elsewhere is INTERNAL. */
+export function fromGraphQLCode(code: unknown): ErrorCode {
+  return (typeof code === "string" && BY_GRAPHQL.get(code)) || "INTERNAL";
+}
+
+// The first code in list order that spells it so wins: validation-failed is schema validation.
+const BY_HASURA = new Map<string, ErrorCode>();
+for (const c of ERROR_CODES)
+  for (const h of LIST[c].hasura) if (!BY_HASURA.has(h)) BY_HASURA.set(h, c);
+
+/** The list code of a Hasura `extensions.code` the graph mirror answered with. */
+export function fromHasuraCode(code: string): ErrorCode {
+  return BY_HASURA.get(code) ?? "INTERNAL";
 }
 
 /**
- * JSON-RPC error codes used when a gateway error has to travel inside a JSON-RPC envelope.
- * They sit in the -32000..-32099 range JSON-RPC 2.0 reserves for implementation-defined server
- * errors, away from every code Bitcoin Core and Electrum servers use.
+ * The list code of a JSON-RPC error the gateway answered with on a mirror, refusing a call as the
+ * upstream would before forwarding it: the standard codes by meaning; any other (Core's -8, -3 and
+ * -1, ElectrumX's 1) is a parameter check, the only other refusal a mirror makes.
  */
-const JSONRPC_CODE: Record<ErrorCode, number> = {
-  UNAUTHENTICATED: -32001,
-  ROUTE_NOT_FOUND: -32002,
-  METHOD_NOT_ALLOWED: -32003,
-  UNSUPPORTED_MEDIA_TYPE: -32004,
-  PAYLOAD_TOO_LARGE: -32005,
-  BAD_REQUEST: -32600,
-  INSUFFICIENT_CREDITS: -32010,
-  UPSTREAM_UNAVAILABLE: -32020,
-  UPSTREAM_TIMEOUT: -32021,
-  UPSTREAM_BAD_RESPONSE: -32022,
-  INTERNAL: -32603,
-};
-
-export function jsonRpcCodeOf(code: ErrorCode): number {
-  return JSONRPC_CODE[code];
+export function fromRpcRefusal(code: number): ErrorCode {
+  if (code === -32700) return "INVALID_JSON";
+  if (code === -32600) return "BAD_REQUEST";
+  if (code === -32601) return "METHOD_NOT_FOUND";
+  return "INVALID_PARAMS";
 }
 
-/** A failure as a value: `code` is public, `message` is safe to show, `detail` is for logs only. */
+/**
+ * A failure as a value: `code` is public, `message` is safe to show, `detail` is for logs only,
+ * `upstreamCode` is the upstream's native code (Core's -5, Hasura's `validation-failed`), kept
+ * for the audit log and never rendered by itself.
+ */
 export interface GatewayError {
   readonly code: ErrorCode;
   readonly message: string;
   readonly detail?: string;
   readonly data?: Record<string, unknown>;
+  readonly upstreamCode?: string;
 }
 
 export function gatewayError(
   code: ErrorCode,
   message: string,
-  extra: { detail?: string; data?: Record<string, unknown> } = {},
+  extra: { detail?: string; data?: Record<string, unknown>; upstreamCode?: string } = {},
 ): GatewayError {
   return { code, message, ...extra };
 }

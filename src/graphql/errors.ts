@@ -1,54 +1,31 @@
 import { GraphQLError } from "graphql";
-import type { GatewayError } from "../errors/codes.ts";
+import { type ErrorCode, type GatewayError, graphqlCodeOf } from "../errors/codes.ts";
 
 /**
- * The closed set of `extensions.code` values the unified API returns. Gateway error codes map onto
- * it one to one; GraphQL's own failures get the last four.
+ * GraphQL errors of the unified API, built from the closed list (src/errors/codes.ts): a resolver
+ * names the list code, and `extensions.code` is that code's GraphQL spelling.
  */
-export const GRAPHQL_CODES = [
-  "NOT_FOUND",
-  "BAD_USER_INPUT",
-  "UNAUTHENTICATED",
-  "INSUFFICIENT_CREDITS",
-  "UPSTREAM_UNAVAILABLE",
-  "UPSTREAM_TIMEOUT",
-  "UPSTREAM_BAD_RESPONSE",
-  "UPSTREAM_ERROR",
-  "LIMIT_EXCEEDED",
-  "GRAPHQL_PARSE_FAILED",
-  "GRAPHQL_VALIDATION_FAILED",
-  "INTERNAL",
-] as const;
-export type GraphQLCode = (typeof GRAPHQL_CODES)[number];
-
 export function codedError(
-  code: GraphQLCode,
+  code: ErrorCode,
   message: string,
   extensions: Record<string, unknown> = {},
-) {
-  return new GraphQLError(message, { extensions: { code, ...extensions } });
+): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: graphqlCodeOf(code), ...extensions } });
 }
 
 export function fromGatewayError(error: GatewayError): GraphQLError {
-  const code: GraphQLCode =
-    error.code === "UPSTREAM_UNAVAILABLE" ||
-    error.code === "UPSTREAM_TIMEOUT" ||
-    error.code === "UPSTREAM_BAD_RESPONSE"
-      ? error.code
-      : error.code === "INSUFFICIENT_CREDITS" || error.code === "UNAUTHENTICATED"
-        ? error.code
-        : error.code === "BAD_REQUEST"
-          ? "BAD_USER_INPUT"
-          : "INTERNAL";
-  return codedError(code, error.message, error.data ?? {});
+  return codedError(error.code, error.message, error.data ?? {});
 }
 
-/** A JSON-RPC error the node answered with, in the unified API's terms. */
+/** A JSON-RPC error the node answered with, in the unified API's terms; Core's code travels too. */
 export function fromNodeError(rpc: { code: number; message: string }): GraphQLError {
-  if (rpc.code === -5) return codedError("NOT_FOUND", rpc.message, { rpcCode: rpc.code });
-  if (rpc.code === -8 || rpc.code === -3)
-    return codedError("BAD_USER_INPUT", rpc.message, { rpcCode: rpc.code });
-  return codedError("UPSTREAM_ERROR", rpc.message, { rpcCode: rpc.code });
+  const code: ErrorCode =
+    rpc.code === -5
+      ? "NOT_FOUND"
+      : rpc.code === -8 || rpc.code === -3
+        ? "INVALID_PARAMS"
+        : "UPSTREAM_ERROR";
+  return codedError(code, rpc.message, { rpcCode: rpc.code });
 }
 
 /**

@@ -125,7 +125,7 @@ async function executeOnIndexer(request: {
   if (!checked.ok) {
     return {
       errors: [
-        codedError("BAD_USER_INPUT", checked.error.message, {
+        codedError("INVALID_PARAMS", checked.error.message, {
           indexerCode: checked.error.extensions.code,
         }),
       ],

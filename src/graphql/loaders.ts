@@ -8,7 +8,7 @@ import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
 import { electrumTransaction } from "../mirror/electrum-tx.ts";
 import { priceOf } from "../pricing/prices.ts";
 import type { GraphQLContext, Meter } from "./context.ts";
-import { fromGatewayError, fromNodeError } from "./errors.ts";
+import { codedError, fromGatewayError, fromNodeError } from "./errors.ts";
 import { delegateToIndexer } from "./indexer.ts";
 import type { BlockPosition, TransactionModel } from "./models.ts";
 
@@ -135,13 +135,11 @@ export function electrumTransactionLoader(
 const ELECTRUM_METHOD = "blockchain.transaction.get";
 
 function codedErrorFromElectrum(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: "UPSTREAM_ERROR" } });
+  return codedError("UPSTREAM_ERROR", message);
 }
 
 function badAnswer(source: string): GraphQLError {
-  return new GraphQLError(`the ${source} transaction could not be decoded`, {
-    extensions: { code: "UPSTREAM_BAD_RESPONSE" },
-  });
+  return codedError("UPSTREAM_BAD_RESPONSE", `the ${source} transaction could not be decoded`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { type GatewayError, httpStatusOf, jsonRpcCodeOf } from "../errors/codes.ts";
+import { type GatewayError, httpStatusOf } from "../errors/codes.ts";
+import { graphqlErrorObject, plainErrorObject, rpcErrorObject } from "../errors/render.ts";
 import { stringifyJson } from "../jsonrpc/json.ts";
 import type { JsonRpcId } from "../jsonrpc/types.ts";
 
@@ -31,30 +32,19 @@ export function sendJson(res: ServerResponse, reply: HttpReply): void {
 export function jsonRpcFailure(error: GatewayError, id: JsonRpcId = null): HttpReply {
   return {
     status: httpStatusOf(error.code),
-    body: {
-      jsonrpc: "2.0",
-      id,
-      error: {
-        code: jsonRpcCodeOf(error.code),
-        message: error.message,
-        data: { code: error.code, ...error.data },
-      },
-    },
+    body: { jsonrpc: "2.0", id, error: rpcErrorObject(error) },
   };
 }
 
 /** A gateway failure outside any protocol (unknown route, health). */
 export function plainFailure(error: GatewayError): HttpReply {
-  return {
-    status: httpStatusOf(error.code),
-    body: { error: { code: error.code, message: error.message, ...error.data } },
-  };
+  return { status: httpStatusOf(error.code), body: plainErrorObject(error) };
 }
 
-/** A gateway failure on a GraphQL route (unified or graph mirror): GraphQL's error shape, our status. */
+/**
+ * A gateway failure on a GraphQL route (unified or graph mirror): GraphQL's error shape, our
+ * status. The failures that reach here are the gateway's own, spelled alike in both APIs.
+ */
 export function graphqlFailure(error: GatewayError): HttpReply {
-  return {
-    status: httpStatusOf(error.code),
-    body: { errors: [{ message: error.message, extensions: { code: error.code, ...error.data } }] },
-  };
+  return { status: httpStatusOf(error.code), body: { errors: [graphqlErrorObject(error)] } };
 }

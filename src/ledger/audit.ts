@@ -6,7 +6,9 @@ export type Outcome =
   | "rejected"
   | "insufficient_credits"
   | "unauthenticated"
-  | "upstream_failure";
+  | "upstream_failure"
+  /** An `x-dry-run` request: estimated, not executed; not an error, so no error code. */
+  | "dry_run";
 
 /** One call as the audit log keeps it. Tokens appear only as their id, never in clear. */
 export interface AuditInput {
@@ -17,7 +19,11 @@ export interface AuditInput {
   network: string;
   method: string;
   outcome: Outcome;
+  /** A code of the closed list (src/errors/codes.ts), never an upstream's. */
   errorCode?: string | null;
+  /** The upstream's native code (Core's -5, Hasura's `validation-failed`), or the one the
+   * gateway answered with when it refused a call as the upstream would (-32601, -8). */
+  upstreamCode?: string | null;
   httpStatus: number;
   estimatedCc: number;
   chargedCc: number;
@@ -51,6 +57,7 @@ export function storableAudit(r: AuditInput): AuditInput {
     ...r,
     method: storableText(r.method),
     errorCode: r.errorCode == null ? null : storableText(r.errorCode),
+    upstreamCode: r.upstreamCode == null ? null : storableText(r.upstreamCode),
     upstream: r.upstream == null ? null : storableText(r.upstream, 200),
   };
 }
@@ -59,8 +66,9 @@ export async function insertAudit(db: Queryable, record: AuditInput): Promise<nu
   const r = storableAudit(record);
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
-       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
+       upstream_code)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
     [
       r.requestId,
       r.accountId,
@@ -76,6 +84,7 @@ export async function insertAudit(db: Queryable, record: AuditInput): Promise<nu
       r.complexity ?? null,
       r.upstream ?? null,
       r.durationMs ?? null,
+      r.upstreamCode ?? null,
     ],
   );
   return rows[0]!.id;

@@ -147,10 +147,11 @@ async function settleOnce(
          SELECT $1, 'release', $2, $4::int8 FROM acc WHERE $4::int8 IS NOT NULL
        ), aud AS (
          INSERT INTO audit_records(account_id, request_id, token_id, backend, network, method, outcome,
-           error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
+           error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
+           upstream_code)
          SELECT $1, r.* FROM unnest($5::text[], $6::int8[], $7::text[], $8::text[], $9::text[],
            $10::text[], $11::text[], $12::int[], $13::int8[], $14::int8[], $15::int[], $16::text[],
-           $17::int[]) AS r, acc
+           $17::int[], $18::text[]) AS r, acc
          RETURNING id, charged_cc
        ), chg AS (
          INSERT INTO ledger_entries(account_id, kind, amount, audit_id)
@@ -176,6 +177,7 @@ async function settleOnce(
         col("complexity"),
         col("upstream"),
         col("durationMs"),
+        col("upstreamCode"),
       ],
     );
     const row = out[0];

@@ -87,7 +87,7 @@ export async function auditInRange(
 ): Promise<AuditRow[]> {
   const { rows } = await db.query<AuditRow>(
     `SELECT id, at, request_id, account_id, backend, network, method, outcome, error_code,
-       http_status, estimated_cc, charged_cc, complexity, duration_ms
+       upstream_code, http_status, estimated_cc, charged_cc, complexity, duration_ms
      FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} ORDER BY id DESC LIMIT $4`,
     [...rangeParams(accountId, range), limit],
   );
@@ -104,6 +104,7 @@ export interface AuditRow {
   method: string;
   outcome: string;
   error_code: string | null;
+  upstream_code: string | null;
   http_status: number;
   estimated_cc: number;
   charged_cc: number;

@@ -1,4 +1,5 @@
 import type { CallContext } from "../app/context.ts";
+import type { ErrorCode } from "../errors/codes.ts";
 import { type AuditInput, type Outcome, storableText } from "../ledger/audit.ts";
 
 /** Who made a call and where: what every audit record of a request shares. */
@@ -11,7 +12,9 @@ export type AuditSubject = Pick<
 export interface AuditFields {
   method: string;
   outcome: Outcome;
-  errorCode?: string | null;
+  /** Only codes of the closed list (src/errors/codes.ts); the upstream's own go beside. */
+  errorCode?: ErrorCode | null;
+  upstreamCode?: string | null;
   httpStatus: number;
   estimatedCc?: number;
   chargedCc?: number;
@@ -33,6 +36,7 @@ export function auditRecord(subject: AuditSubject, fields: AuditFields): AuditIn
     method: storableText(fields.method),
     outcome: fields.outcome,
     errorCode: fields.errorCode ?? null,
+    upstreamCode: fields.upstreamCode ?? null,
     httpStatus: fields.httpStatus,
     estimatedCc: fields.estimatedCc ?? 0,
     chargedCc: fields.chargedCc ?? 0,

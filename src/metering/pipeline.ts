@@ -1,5 +1,5 @@
 import type { CallContext } from "../app/context.ts";
-import { type GatewayError, httpStatusOf } from "../errors/codes.ts";
+import { type ErrorCode, type GatewayError, httpStatusOf } from "../errors/codes.ts";
 import type { AuditInput, Outcome } from "../ledger/audit.ts";
 import { settle } from "../ledger/ledger.ts";
 import { type AuditFields, auditRecord } from "./audit-record.ts";
@@ -20,7 +20,9 @@ export type PlannedCall =
       kind: "refused";
       method: string;
       outcome: Outcome;
-      errorCode: string | null;
+      errorCode: ErrorCode | null;
+      /** The native code of the refusal made as the upstream would make it (Core's -8). */
+      upstreamCode?: string | null;
       /** What the caller's reply for it says, should the request go ahead. */
       httpStatus: number;
     };
@@ -31,7 +33,9 @@ export type CallOutcome =
       /** An answer reached the caller (a result, or the upstream's own error): charged. */
       kind: "answered";
       outcome: "ok" | "upstream_error";
-      errorCode?: string | null;
+      errorCode?: ErrorCode | null;
+      /** The upstream's own code for its error (Core's -5), beside our UPSTREAM_ERROR. */
+      upstreamCode?: string | null;
       httpStatus: number;
       /** What the work done costs; the call's price unless given, never more than that price. */
       chargedCc?: number;
@@ -98,7 +102,13 @@ export async function meter<T>(ctx: CallContext, plan: MeterPlan<T>): Promise<Me
                 estimatedCc: c.price,
                 complexity: c.complexity ?? null,
               }
-            : { method: c.method, outcome: c.outcome, errorCode: c.errorCode, httpStatus: status },
+            : {
+                method: c.method,
+                outcome: c.outcome,
+                errorCode: c.errorCode,
+                upstreamCode: c.upstreamCode ?? null,
+                httpStatus: status,
+              },
         ),
       ),
     );
@@ -122,6 +132,7 @@ export async function meter<T>(ctx: CallContext, plan: MeterPlan<T>): Promise<Me
           method: c.method,
           outcome: c.outcome,
           errorCode: c.errorCode,
+          upstreamCode: c.upstreamCode ?? null,
           httpStatus: c.httpStatus,
         }),
   );
@@ -152,6 +163,7 @@ function settledRecord(
       ...planned,
       outcome: "upstream_failure",
       errorCode: code,
+      upstreamCode: error?.upstreamCode ?? null,
       httpStatus: httpStatusOf(code),
     });
   }
@@ -167,6 +179,7 @@ function settledRecord(
     ...planned,
     outcome: outcome.outcome,
     errorCode: outcome.errorCode ?? null,
+    upstreamCode: outcome.upstreamCode ?? null,
     httpStatus: outcome.httpStatus,
     chargedCc: Math.min(cost, call.price),
     upstream: outcome.upstream ?? null,

@@ -1,6 +1,8 @@
 import type { Config } from "../config/schema.ts";
+import { gatewayError, type HasuraCode } from "../errors/codes.ts";
+import { hasuraErrorObject } from "../errors/render.ts";
 import type { SelectedField } from "../graph/check.ts";
-import { type HasuraError, hasuraError } from "../graph/hasura-error.ts";
+import type { HasuraError } from "../graph/hasura-error.ts";
 
 /**
  * The gateway's limits on a graph query, checked before it is priced or forwarded: a `limit`
@@ -17,7 +19,7 @@ export function checkGraphLimits(
     if (field.introspection) return null;
     if (field.aliased) aliases += 1;
     if (field.depth > limits.depthMax) {
-      return hasuraError(
+      return limitError(
         `the query is nested ${field.depth} levels deep; the limit is ${limits.depthMax}`,
         field.path,
         "depth-limit-exceeded",
@@ -25,7 +27,7 @@ export function checkGraphLimits(
     }
     const limit = field.args.limit;
     if (typeof limit === "number" && limit > limits.pageSizeMax) {
-      return hasuraError(
+      return limitError(
         `limit ${limit} is above the maximum page size of ${limits.pageSizeMax} rows; ask for at most ${limits.pageSizeMax} and page with offset or a height cursor`,
         `${field.path}.args.limit`,
         "page-size-exceeded",
@@ -42,11 +44,16 @@ export function checkGraphLimits(
     if (problem) return problem;
   }
   if (aliases > limits.aliasesMax) {
-    return hasuraError(
+    return limitError(
       `the query uses ${aliases} aliases; the limit is ${limits.aliasesMax}`,
       "$",
       "alias-limit-exceeded",
     );
   }
   return null;
+}
+
+/** A LIMIT_EXCEEDED refusal, spelled as the graph mirror names each limit. */
+function limitError(message: string, path: string, variant: HasuraCode): HasuraError {
+  return hasuraErrorObject(gatewayError("LIMIT_EXCEEDED", message), { path, variant });
 }

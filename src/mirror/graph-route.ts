@@ -1,7 +1,8 @@
 import type { CallContext } from "../app/context.ts";
-import { gatewayError } from "../errors/codes.ts";
+import { fromHasuraCode, gatewayError } from "../errors/codes.ts";
+import { hasuraErrorObject } from "../errors/render.ts";
 import { type CheckedQuery, checkGraphQuery } from "../graph/check.ts";
-import { type HasuraError, hasuraError } from "../graph/hasura-error.ts";
+import type { HasuraError } from "../graph/hasura-error.ts";
 import { parseGraphRequest } from "../graph/request.ts";
 import { indexerSchema } from "../graph/schema.ts";
 import { graphqlFailure, type HttpReply } from "../http/reply.ts";
@@ -58,10 +59,12 @@ export async function handleGraphQuery(ctx: CallContext, body: string): Promise<
     return refuse(
       ctx,
       method,
-      hasuraError(
-        `the query's complexity is ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`,
-        "$",
-        "complexity-limit-exceeded",
+      hasuraErrorObject(
+        gatewayError(
+          "LIMIT_EXCEEDED",
+          `the query's complexity is ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`,
+        ),
+        { variant: "complexity-limit-exceeded" },
       ),
     );
   }
@@ -113,8 +116,15 @@ function answer(
 
 /** A query refused before anything was reserved or forwarded: audited, not charged. */
 async function refuse(ctx: CallContext, method: string, error: HasuraError): Promise<HttpReply> {
+  // The code as Hasura spells it is the one the client saw: kept beside the list's.
   const audited = await auditOnly(ctx, [
-    { method, outcome: "rejected", errorCode: error.extensions.code, httpStatus: 200 },
+    {
+      method,
+      outcome: "rejected",
+      errorCode: fromHasuraCode(error.extensions.code),
+      upstreamCode: error.extensions.code,
+      httpStatus: 200,
+    },
   ]);
   return { status: 200, body: { errors: [error] }, headers: audited.headers };
 }

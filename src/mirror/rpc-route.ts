@@ -1,5 +1,6 @@
 import type { CallContext } from "../app/context.ts";
-import { type GatewayError, gatewayError, httpStatusOf, jsonRpcCodeOf } from "../errors/codes.ts";
+import { fromRpcRefusal, type GatewayError, gatewayError, httpStatusOf } from "../errors/codes.ts";
+import { rpcErrorObject } from "../errors/render.ts";
 import type { HttpReply } from "../http/reply.ts";
 import {
   parseRequestBody,
@@ -81,7 +82,14 @@ export async function handleRpcMirror(
             message: `Batch too large: at most ${app.config.server.batchItemsMax} requests`,
           };
     await auditOnly(ctx, [
-      { method: "(invalid)", outcome: "rejected", errorCode: String(error.code), httpStatus: 200 },
+      {
+        method: "(invalid)",
+        outcome: "rejected",
+        // A batch over the limit is well formed; only its size is refused.
+        errorCode: request.kind === "fatal" ? fromRpcRefusal(error.code) : "LIMIT_EXCEEDED",
+        upstreamCode: String(error.code),
+        httpStatus: 200,
+      },
     ]);
     return { status: 200, body: replyObject("2.0", null, { error }) };
   }
@@ -99,7 +107,8 @@ export async function handleRpcMirror(
             kind: "refused",
             method: s.method,
             outcome: s.outcome,
-            errorCode: String(s.error.code),
+            errorCode: fromRpcRefusal(s.error.code),
+            upstreamCode: String(s.error.code),
             httpStatus: protocol.errorStatus(s.version, s.error.code),
           },
     ),
@@ -169,7 +178,8 @@ function outcomeOf(result: CallResult, call: AcceptedCall, protocol: MirrorProto
     return {
       kind: "answered",
       outcome: "upstream_error",
-      errorCode: String(answer.error.code),
+      errorCode: "UPSTREAM_ERROR",
+      upstreamCode: String(answer.error.code),
       httpStatus: protocol.errorStatus(call.version, answer.error.code),
       upstream,
     };
@@ -227,9 +237,5 @@ function plan(ctx: CallContext, item: RequestItem, protocol: MirrorProtocol): Sl
 }
 
 export function toRpcError(error: GatewayError): RpcErrorObject {
-  return {
-    code: jsonRpcCodeOf(error.code),
-    message: error.message,
-    data: { code: error.code, ...(error.data as Record<string, Json> | undefined) },
-  };
+  return rpcErrorObject(error) as RpcErrorObject;
 }

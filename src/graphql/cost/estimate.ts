@@ -158,7 +158,7 @@ export function estimateCost(
       if (indexerDef) {
         if (table && selection.alias && isReservedAlias(selection.alias.value)) {
           throw codedError(
-            "BAD_USER_INPUT",
+            "INVALID_PARAMS",
             `${key}: aliases beginning with _join_ are kept for the gateway's join keys`,
           );
         }
@@ -173,7 +173,7 @@ export function estimateCost(
             `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`,
           );
           if (refused) {
-            throw codedError("BAD_USER_INPUT", refused.message, { at: refused.extensions.path });
+            throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
           }
         }
         const args = getArgumentValues(field, selection, variables);

@@ -1,9 +1,10 @@
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { gatewayError } from "../../errors/codes.ts";
+import { type ErrorCode, fromGraphQLCode, gatewayError } from "../../errors/codes.ts";
 import { auditOnly, type CallOutcome, meter } from "../../metering/pipeline.ts";
 import { graphPrice, priceOf } from "../../pricing/prices.ts";
 import type { GraphQLContext, RequestState } from "../context.ts";
+import { codedError } from "../errors.ts";
 import { estimateCost } from "./estimate.ts";
 
 /** The audit log's method for every request of the unified API. */
@@ -21,6 +22,7 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
   // What the response hook needs of a request the execute hook metered, keyed by the request's
   // own state object (the one both contexts share); kept here, so the route reads nothing back.
   const metered = new WeakMap<RequestState, Record<string, string>>();
+  const refusals = new WeakMap<RequestState, Codes>();
   return {
     async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const ctx = args.contextValue;
@@ -44,7 +46,7 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
           {
             method: METHOD,
             outcome: "rejected",
-            errorCode: String(estimate.extensions.code),
+            errorCode: fromGraphQLCode(estimate.extensions.code),
             httpStatus: 200,
           },
         ]);
@@ -67,8 +69,8 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
         const audited = await auditOnly(ctx, [
           {
             method: METHOD,
-            outcome: "ok",
-            errorCode: "DRY_RUN",
+            // Not an error: an outcome of its own, so usage tells estimates from calls.
+            outcome: "dry_run",
             httpStatus: 200,
             estimatedCc: estimate.total,
             complexity: estimatedComplexity,
@@ -127,7 +129,7 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
             const outcome: CallOutcome = {
               kind: "answered",
               outcome: result.errors?.length ? "upstream_error" : "ok",
-              errorCode: firstCode(result),
+              ...firstCode(result),
               httpStatus: 200,
               chargedCc: actual,
               complexity,
@@ -150,7 +152,7 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
             ],
           };
         }
-        if (cost.value === null) return { errors: [new GraphQLError("internal error")] };
+        if (cost.value === null) return { errors: [codedError("INTERNAL", "internal error")] };
         const { result, actual, complexity } = cost.value;
         return {
           ...result,
@@ -167,6 +169,12 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
         };
       });
     },
+    // What a request that never executed was refused with (Yoga's request parsing, parse and
+    // validation errors), read from the result once masked, for its audit record.
+    onResultProcess({ result, serverContext: ctx }) {
+      if (metered.has(ctx.state) || Array.isArray(result) || !isSingleResult(result)) return;
+      if (result.errors?.length) refusals.set(ctx.state, firstCode(result));
+    },
     async onResponse({ response, serverContext: ctx }) {
       const headers = metered.get(ctx.state);
       if (headers) {
@@ -180,7 +188,8 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
         {
           method: METHOD,
           outcome: "rejected",
-          errorCode: response.status >= 400 ? `HTTP_${response.status}` : null,
+          ...(refusals.get(ctx.state) ??
+            (response.status >= 400 ? { errorCode: "INTERNAL" as const } : {})),
           httpStatus: response.status,
         },
       ]);
@@ -192,7 +201,18 @@ function isSingleResult(result: unknown): result is ExecutionResult {
   return typeof result === "object" && result !== null && !(Symbol.asyncIterator in result);
 }
 
-function firstCode(result: ExecutionResult): string | null {
-  const code = result.errors?.[0]?.extensions?.code;
-  return typeof code === "string" ? code : null;
+type Codes = { errorCode: ErrorCode | null; upstreamCode?: string | null };
+
+/**
+ * The audit codes of a result: its first error's, as a list code (`extensions.code` is that code's
+ * GraphQL spelling), and the node's own JSON-RPC code when a node error is the cause.
+ */
+function firstCode(result: ExecutionResult): Codes {
+  const first = result.errors?.[0];
+  if (!first) return { errorCode: null };
+  const rpcCode = first.extensions?.rpcCode;
+  return {
+    errorCode: fromGraphQLCode(first.extensions?.code),
+    upstreamCode: typeof rpcCode === "number" ? String(rpcCode) : null,
+  };
 }

@@ -97,7 +97,7 @@ builder.queryFields((t) => ({
           prevouts: null,
         };
       } catch (err) {
-        if (err instanceof DecodeError) throw codedError("BAD_USER_INPUT", "TX decode failed");
+        if (err instanceof DecodeError) throw codedError("INVALID_PARAMS", "TX decode failed");
         throw err;
       }
     },

@@ -88,12 +88,14 @@ export class IndexerClient {
   }
 
   private read(text: string): IndexerAnswer {
-    const bad = (why: string, extra: Record<string, unknown> = {}): IndexerAnswer => ({
+    const bad = (why: string, upstreamCode?: string): IndexerAnswer => ({
       ok: false,
       retryable: false,
       error: gatewayError("UPSTREAM_BAD_RESPONSE", "the indexer could not answer this query", {
         detail: `${this.name}: ${why}`,
-        data: extra,
+        // The code is shown (a client can report it); the indexer's words stay in our logs.
+        data: upstreamCode === undefined ? {} : { upstreamCode },
+        ...(upstreamCode === undefined ? {} : { upstreamCode }),
       }),
     });
     let body: Json;
@@ -112,9 +114,7 @@ export class IndexerClient {
       if (code === "access-denied") return refused(this.name, message);
       // The gateway checked the query against the same schema: an indexer that still refuses it
       // runs another schema. Its code travels to the client; its words stay in our logs.
-      return bad(`Hasura ${code} at ${String(ext.path ?? "$")}: ${message}`, {
-        upstreamCode: code,
-      });
+      return bad(`Hasura ${code} at ${String(ext.path ?? "$")}: ${message}`, code);
     }
     if (!isJsonObject(body.data)) return bad("no data");
     return { ok: true, data: body.data };

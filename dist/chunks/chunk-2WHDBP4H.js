@@ -4,7 +4,7 @@ import {
   reserve,
   settle,
   storableText
-} from "./chunk-TEWIUZLW.js";
+} from "./chunk-FLYBOYV6.js";
 import {
   fromHex,
   isJsonNumber,
@@ -20,37 +20,176 @@ import {
 } from "./chunk-YNDDIEJN.js";
 
 // src/errors/codes.ts
-var STATUS = {
-  UNAUTHENTICATED: 401,
-  ROUTE_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  PAYLOAD_TOO_LARGE: 413,
-  BAD_REQUEST: 400,
-  INSUFFICIENT_CREDITS: 429,
-  UPSTREAM_UNAVAILABLE: 502,
-  UPSTREAM_TIMEOUT: 504,
-  UPSTREAM_BAD_RESPONSE: 502,
-  INTERNAL: 500
+var LIST = {
+  UNAUTHENTICATED: {
+    http: 401,
+    jsonRpc: -32001,
+    graphql: "UNAUTHENTICATED",
+    hasura: ["UNAUTHENTICATED"],
+    meaning: "missing, unknown, expired or revoked token"
+  },
+  ROUTE_NOT_FOUND: {
+    http: 404,
+    jsonRpc: -32002,
+    graphql: "ROUTE_NOT_FOUND",
+    hasura: ["ROUTE_NOT_FOUND"],
+    meaning: "unknown backend, network or path"
+  },
+  METHOD_NOT_ALLOWED: {
+    http: 405,
+    jsonRpc: -32003,
+    graphql: "METHOD_NOT_ALLOWED",
+    hasura: ["METHOD_NOT_ALLOWED"],
+    meaning: "HTTP method the route does not take"
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    http: 415,
+    jsonRpc: -32004,
+    graphql: "UNSUPPORTED_MEDIA_TYPE",
+    hasura: ["UNSUPPORTED_MEDIA_TYPE"],
+    meaning: "request body of a content type the route does not read"
+  },
+  PAYLOAD_TOO_LARGE: {
+    http: 413,
+    jsonRpc: -32005,
+    graphql: "PAYLOAD_TOO_LARGE",
+    hasura: ["PAYLOAD_TOO_LARGE"],
+    meaning: "request body over the size limit"
+  },
+  INVALID_JSON: {
+    http: 400,
+    jsonRpc: -32700,
+    graphql: "INVALID_JSON",
+    hasura: ["invalid-json"],
+    meaning: "the request body is not valid JSON"
+  },
+  BAD_REQUEST: {
+    http: 400,
+    jsonRpc: -32600,
+    graphql: "BAD_REQUEST",
+    hasura: ["bad-request"],
+    meaning: "valid JSON, but not a request of the protocol (envelope, missing query, notification)"
+  },
+  METHOD_NOT_FOUND: {
+    http: 404,
+    jsonRpc: -32601,
+    graphql: "METHOD_NOT_FOUND",
+    hasura: ["not-supported"],
+    meaning: "JSON-RPC method the upstream does not have or the gateway does not serve"
+  },
+  INVALID_PARAMS: {
+    http: 400,
+    jsonRpc: -32602,
+    graphql: "BAD_USER_INPUT",
+    hasura: ["bad-request"],
+    meaning: "arguments refused before anything was forwarded (not charged)"
+  },
+  GRAPHQL_PARSE_FAILED: {
+    http: 400,
+    jsonRpc: -32600,
+    graphql: "GRAPHQL_PARSE_FAILED",
+    hasura: ["parse-failed"],
+    meaning: "the GraphQL document does not parse"
+  },
+  GRAPHQL_VALIDATION_FAILED: {
+    http: 400,
+    jsonRpc: -32600,
+    graphql: "GRAPHQL_VALIDATION_FAILED",
+    hasura: ["validation-failed"],
+    meaning: "the document does not match the schema"
+  },
+  LIMIT_EXCEEDED: {
+    http: 400,
+    jsonRpc: -32006,
+    graphql: "LIMIT_EXCEEDED",
+    hasura: [
+      "depth-limit-exceeded",
+      "page-size-exceeded",
+      "alias-limit-exceeded",
+      "complexity-limit-exceeded"
+    ],
+    meaning: "over a gateway limit: depth, aliases, tokens, list or page size, complexity, batch"
+  },
+  NOT_FOUND: {
+    http: 404,
+    jsonRpc: -32007,
+    graphql: "NOT_FOUND",
+    hasura: ["not-found"],
+    meaning: "the thing asked for does not exist (a transaction, a block)"
+  },
+  INSUFFICIENT_CREDITS: {
+    http: 429,
+    jsonRpc: -32010,
+    graphql: "INSUFFICIENT_CREDITS",
+    hasura: ["INSUFFICIENT_CREDITS"],
+    meaning: "balance below the request's estimate; nothing ran"
+  },
+  UPSTREAM_ERROR: {
+    http: 502,
+    jsonRpc: -32023,
+    graphql: "UPSTREAM_ERROR",
+    hasura: ["UPSTREAM_ERROR"],
+    meaning: "the upstream answered with an error of its own (charged); its code is kept apart"
+  },
+  UPSTREAM_UNAVAILABLE: {
+    http: 502,
+    jsonRpc: -32020,
+    graphql: "UPSTREAM_UNAVAILABLE",
+    hasura: ["UPSTREAM_UNAVAILABLE"],
+    meaning: "no healthy upstream could be reached (not charged)"
+  },
+  UPSTREAM_TIMEOUT: {
+    http: 504,
+    jsonRpc: -32021,
+    graphql: "UPSTREAM_TIMEOUT",
+    hasura: ["UPSTREAM_TIMEOUT"],
+    meaning: "the upstream did not answer in time (not charged)"
+  },
+  UPSTREAM_BAD_RESPONSE: {
+    http: 502,
+    jsonRpc: -32022,
+    graphql: "UPSTREAM_BAD_RESPONSE",
+    hasura: ["UPSTREAM_BAD_RESPONSE"],
+    meaning: "the upstream's answer could not be used (not charged)"
+  },
+  INTERNAL: {
+    http: 500,
+    jsonRpc: -32603,
+    graphql: "INTERNAL",
+    hasura: ["INTERNAL"],
+    meaning: "a fault of the gateway; details only in its log"
+  }
 };
+var ERROR_CODES = Object.keys(LIST);
+var GRAPHQL_CODES = ERROR_CODES.map((c) => LIST[c].graphql);
 function httpStatusOf(code) {
-  return STATUS[code];
+  return LIST[code].http;
 }
-var JSONRPC_CODE = {
-  UNAUTHENTICATED: -32001,
-  ROUTE_NOT_FOUND: -32002,
-  METHOD_NOT_ALLOWED: -32003,
-  UNSUPPORTED_MEDIA_TYPE: -32004,
-  PAYLOAD_TOO_LARGE: -32005,
-  BAD_REQUEST: -32600,
-  INSUFFICIENT_CREDITS: -32010,
-  UPSTREAM_UNAVAILABLE: -32020,
-  UPSTREAM_TIMEOUT: -32021,
-  UPSTREAM_BAD_RESPONSE: -32022,
-  INTERNAL: -32603
-};
 function jsonRpcCodeOf(code) {
-  return JSONRPC_CODE[code];
+  return LIST[code].jsonRpc;
+}
+function graphqlCodeOf(code) {
+  return LIST[code].graphql;
+}
+function hasuraCodeOf(code, variant) {
+  const spellings = LIST[code].hasura;
+  return variant !== void 0 && spellings.includes(variant) ? variant : spellings[0];
+}
+var BY_GRAPHQL = new Map(ERROR_CODES.map((c) => [LIST[c].graphql, c]));
+function fromGraphQLCode(code) {
+  return typeof code === "string" && BY_GRAPHQL.get(code) || "INTERNAL";
+}
+var BY_HASURA = /* @__PURE__ */ new Map();
+for (const c of ERROR_CODES)
+  for (const h of LIST[c].hasura) if (!BY_HASURA.has(h)) BY_HASURA.set(h, c);
+function fromHasuraCode(code) {
+  return BY_HASURA.get(code) ?? "INTERNAL";
+}
+function fromRpcRefusal(code) {
+  if (code === -32700) return "INVALID_JSON";
+  if (code === -32600) return "BAD_REQUEST";
+  if (code === -32601) return "METHOD_NOT_FOUND";
+  return "INVALID_PARAMS";
 }
 function gatewayError(code, message, extra = {}) {
   return { code, message, ...extra };
@@ -901,6 +1040,7 @@ function auditRecord(subject, fields) {
     method: storableText(fields.method),
     outcome: fields.outcome,
     errorCode: fields.errorCode ?? null,
+    upstreamCode: fields.upstreamCode ?? null,
     httpStatus: fields.httpStatus,
     estimatedCc: fields.estimatedCc ?? 0,
     chargedCc: fields.chargedCc ?? 0,
@@ -954,7 +1094,13 @@ async function meter(ctx, plan) {
             httpStatus: status,
             estimatedCc: c.price,
             complexity: c.complexity ?? null
-          } : { method: c.method, outcome: c.outcome, errorCode: c.errorCode, httpStatus: status }
+          } : {
+            method: c.method,
+            outcome: c.outcome,
+            errorCode: c.errorCode,
+            upstreamCode: c.upstreamCode ?? null,
+            httpStatus: status
+          }
         )
       )
     );
@@ -975,6 +1121,7 @@ async function meter(ctx, plan) {
       method: c.method,
       outcome: c.outcome,
       errorCode: c.errorCode,
+      upstreamCode: c.upstreamCode ?? null,
       httpStatus: c.httpStatus
     })
   );
@@ -999,6 +1146,7 @@ function settledRecord(ctx, call, outcome) {
       ...planned,
       outcome: "upstream_failure",
       errorCode: code,
+      upstreamCode: error?.upstreamCode ?? null,
       httpStatus: httpStatusOf(code)
     });
   }
@@ -1013,6 +1161,7 @@ function settledRecord(ctx, call, outcome) {
     ...planned,
     outcome: outcome.outcome,
     errorCode: outcome.errorCode ?? null,
+    upstreamCode: outcome.upstreamCode ?? null,
     httpStatus: outcome.httpStatus,
     chargedCc: Math.min(cost, call.price),
     upstream: outcome.upstream ?? null,
@@ -1033,6 +1182,27 @@ async function auditOnly(ctx, records) {
   };
 }
 
+// src/errors/render.ts
+function rpcErrorObject(error) {
+  return {
+    code: jsonRpcCodeOf(error.code),
+    message: error.message,
+    data: { code: error.code, ...error.data }
+  };
+}
+function graphqlErrorObject(error) {
+  return { message: error.message, extensions: { code: graphqlCodeOf(error.code), ...error.data } };
+}
+function hasuraErrorObject(error, at = {}) {
+  return {
+    message: error.message,
+    extensions: { path: at.path ?? "$", code: hasuraCodeOf(error.code, at.variant), ...error.data }
+  };
+}
+function plainErrorObject(error) {
+  return { error: { code: error.code, message: error.message, ...error.data } };
+}
+
 // src/mirror/graph-limits.ts
 function checkGraphLimits(fields, limits) {
   let aliases = 0;
@@ -1040,7 +1210,7 @@ function checkGraphLimits(fields, limits) {
     if (field.introspection) return null;
     if (field.aliased) aliases += 1;
     if (field.depth > limits.depthMax) {
-      return hasuraError(
+      return limitError(
         `the query is nested ${field.depth} levels deep; the limit is ${limits.depthMax}`,
         field.path,
         "depth-limit-exceeded"
@@ -1048,7 +1218,7 @@ function checkGraphLimits(fields, limits) {
     }
     const limit = field.args.limit;
     if (typeof limit === "number" && limit > limits.pageSizeMax) {
-      return hasuraError(
+      return limitError(
         `limit ${limit} is above the maximum page size of ${limits.pageSizeMax} rows; ask for at most ${limits.pageSizeMax} and page with offset or a height cursor`,
         `${field.path}.args.limit`,
         "page-size-exceeded"
@@ -1065,13 +1235,16 @@ function checkGraphLimits(fields, limits) {
     if (problem) return problem;
   }
   if (aliases > limits.aliasesMax) {
-    return hasuraError(
+    return limitError(
       `the query uses ${aliases} aliases; the limit is ${limits.aliasesMax}`,
       "$",
       "alias-limit-exceeded"
     );
   }
   return null;
+}
+function limitError(message, path, variant) {
+  return hasuraErrorObject(gatewayError("LIMIT_EXCEEDED", message), { path, variant });
 }
 
 // src/pricing/graph-complexity.ts
@@ -1121,7 +1294,10 @@ function heightRangeSize(where) {
 
 export {
   httpStatusOf,
-  jsonRpcCodeOf,
+  graphqlCodeOf,
+  fromGraphQLCode,
+  fromHasuraCode,
+  fromRpcRefusal,
   gatewayError,
   electrumScripthash,
   isUnspendable,
@@ -1150,6 +1326,10 @@ export {
   indexerSchema,
   meter,
   auditOnly,
+  rpcErrorObject,
+  graphqlErrorObject,
+  hasuraErrorObject,
+  plainErrorObject,
   checkGraphLimits,
   graphComplexity,
   listSize

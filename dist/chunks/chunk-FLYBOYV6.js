@@ -89,6 +89,7 @@ function storableAudit(r) {
     ...r,
     method: storableText(r.method),
     errorCode: r.errorCode == null ? null : storableText(r.errorCode),
+    upstreamCode: r.upstreamCode == null ? null : storableText(r.upstreamCode),
     upstream: r.upstream == null ? null : storableText(r.upstream, 200)
   };
 }
@@ -96,8 +97,9 @@ async function insertAudit(db, record) {
   const r = storableAudit(record);
   const { rows } = await db.query(
     `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
-       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
+       upstream_code)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
     [
       r.requestId,
       r.accountId,
@@ -112,7 +114,8 @@ async function insertAudit(db, record) {
       r.chargedCc,
       r.complexity ?? null,
       r.upstream ?? null,
-      r.durationMs ?? null
+      r.durationMs ?? null,
+      r.upstreamCode ?? null
     ]
   );
   return rows[0].id;
@@ -200,10 +203,11 @@ async function settleOnce(db, accountId, hold, records) {
          SELECT $1, 'release', $2, $4::int8 FROM acc WHERE $4::int8 IS NOT NULL
        ), aud AS (
          INSERT INTO audit_records(account_id, request_id, token_id, backend, network, method, outcome,
-           error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms)
+           error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
+           upstream_code)
          SELECT $1, r.* FROM unnest($5::text[], $6::int8[], $7::text[], $8::text[], $9::text[],
            $10::text[], $11::text[], $12::int[], $13::int8[], $14::int8[], $15::int[], $16::text[],
-           $17::int[]) AS r, acc
+           $17::int[], $18::text[]) AS r, acc
          RETURNING id, charged_cc
        ), chg AS (
          INSERT INTO ledger_entries(account_id, kind, amount, audit_id)
@@ -228,7 +232,8 @@ async function settleOnce(db, accountId, hold, records) {
         col("chargedCc"),
         col("complexity"),
         col("upstream"),
-        col("durationMs")
+        col("durationMs"),
+        col("upstreamCode")
       ]
     );
     const row = out[0];
@@ -313,7 +318,7 @@ async function usageByOutcome(db, accountId, range) {
 async function auditInRange(db, accountId, range, limit) {
   const { rows } = await db.query(
     `SELECT id, at, request_id, account_id, backend, network, method, outcome, error_code,
-       http_status, estimated_cc, charged_cc, complexity, duration_ms
+       upstream_code, http_status, estimated_cc, charged_cc, complexity, duration_ms
      FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} ORDER BY id DESC LIMIT $4`,
     [...rangeParams(accountId, range), limit]
   );

@@ -4,16 +4,18 @@ import {
   checkGraphLimits,
   checkGraphQuery,
   electrumTransaction,
+  fromGraphQLCode,
   gatewayError,
   graphComplexity,
   graphPrice,
+  graphqlCodeOf,
   indexerSchema,
   listSize,
   meter,
   priceOf,
   refusedArguments,
   selectedField
-} from "./chunk-6ONIWKKT.js";
+} from "./chunk-2WHDBP4H.js";
 import {
   auditInRange,
   cycleAt,
@@ -23,7 +25,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-TEWIUZLW.js";
+} from "./chunk-FLYBOYV6.js";
 import {
   DecodeError,
   formatAmount,
@@ -48,17 +50,14 @@ import { GraphQLError as GraphQLError2 } from "graphql";
 // src/graphql/errors.ts
 import { GraphQLError } from "graphql";
 function codedError(code, message, extensions = {}) {
-  return new GraphQLError(message, { extensions: { code, ...extensions } });
+  return new GraphQLError(message, { extensions: { code: graphqlCodeOf(code), ...extensions } });
 }
 function fromGatewayError(error) {
-  const code = error.code === "UPSTREAM_UNAVAILABLE" || error.code === "UPSTREAM_TIMEOUT" || error.code === "UPSTREAM_BAD_RESPONSE" ? error.code : error.code === "INSUFFICIENT_CREDITS" || error.code === "UNAUTHENTICATED" ? error.code : error.code === "BAD_REQUEST" ? "BAD_USER_INPUT" : "INTERNAL";
-  return codedError(code, error.message, error.data ?? {});
+  return codedError(error.code, error.message, error.data ?? {});
 }
 function fromNodeError(rpc) {
-  if (rpc.code === -5) return codedError("NOT_FOUND", rpc.message, { rpcCode: rpc.code });
-  if (rpc.code === -8 || rpc.code === -3)
-    return codedError("BAD_USER_INPUT", rpc.message, { rpcCode: rpc.code });
-  return codedError("UPSTREAM_ERROR", rpc.message, { rpcCode: rpc.code });
+  const code = rpc.code === -5 ? "NOT_FOUND" : rpc.code === -8 || rpc.code === -3 ? "INVALID_PARAMS" : "UPSTREAM_ERROR";
+  return codedError(code, rpc.message, { rpcCode: rpc.code });
 }
 function atThisField(error) {
   if (!(error instanceof GraphQLError)) return error;
@@ -146,7 +145,7 @@ async function executeOnIndexer(request) {
   if (!checked.ok) {
     return {
       errors: [
-        codedError("BAD_USER_INPUT", checked.error.message, {
+        codedError("INVALID_PARAMS", checked.error.message, {
           indexerCode: checked.error.extensions.code
         })
       ]
@@ -298,12 +297,10 @@ function electrumTransactionLoader(app, network, meter2) {
 }
 var ELECTRUM_METHOD = "blockchain.transaction.get";
 function codedErrorFromElectrum(message) {
-  return new GraphQLError2(message, { extensions: { code: "UPSTREAM_ERROR" } });
+  return codedError("UPSTREAM_ERROR", message);
 }
 function badAnswer(source) {
-  return new GraphQLError2(`the ${source} transaction could not be decoded`, {
-    extensions: { code: "UPSTREAM_BAD_RESPONSE" }
-  });
+  return codedError("UPSTREAM_BAD_RESPONSE", `the ${source} transaction could not be decoded`);
 }
 function blockLoader(ctx, info) {
   return new DataLoader(
@@ -379,7 +376,7 @@ function estimateCost(schema2, document, operationName, variables, opts) {
       if (indexerDef) {
         if (table && selection.alias && isReservedAlias(selection.alias.value)) {
           throw codedError(
-            "BAD_USER_INPUT",
+            "INVALID_PARAMS",
             `${key}: aliases beginning with _join_ are kept for the gateway's join keys`
           );
         }
@@ -392,7 +389,7 @@ function estimateCost(schema2, document, operationName, variables, opts) {
             `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`
           );
           if (refused) {
-            throw codedError("BAD_USER_INPUT", refused.message, { at: refused.extensions.path });
+            throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
           }
         }
         const args = getArgumentValues(field, selection, variables);
@@ -501,6 +498,7 @@ function graphEstimate(sites, graph) {
 var METHOD = "graphql";
 function costPlugin() {
   const metered = /* @__PURE__ */ new WeakMap();
+  const refusals = /* @__PURE__ */ new WeakMap();
   return {
     async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const ctx = args.contextValue;
@@ -524,7 +522,7 @@ function costPlugin() {
           {
             method: METHOD,
             outcome: "rejected",
-            errorCode: String(estimate.extensions.code),
+            errorCode: fromGraphQLCode(estimate.extensions.code),
             httpStatus: 200
           }
         ]);
@@ -547,8 +545,8 @@ function costPlugin() {
         const audited = await auditOnly(ctx, [
           {
             method: METHOD,
-            outcome: "ok",
-            errorCode: "DRY_RUN",
+            // Not an error: an outcome of its own, so usage tells estimates from calls.
+            outcome: "dry_run",
             httpStatus: 200,
             estimatedCc: estimate.total,
             complexity: estimatedComplexity
@@ -602,7 +600,7 @@ function costPlugin() {
             const outcome = {
               kind: "answered",
               outcome: result2.errors?.length ? "upstream_error" : "ok",
-              errorCode: firstCode(result2),
+              ...firstCode(result2),
               httpStatus: 200,
               chargedCc: actual2,
               complexity: complexity2
@@ -625,7 +623,7 @@ function costPlugin() {
             ]
           };
         }
-        if (cost.value === null) return { errors: [new GraphQLError4("internal error")] };
+        if (cost.value === null) return { errors: [codedError("INTERNAL", "internal error")] };
         const { result, actual, complexity } = cost.value;
         return {
           ...result,
@@ -642,6 +640,12 @@ function costPlugin() {
         };
       });
     },
+    // What a request that never executed was refused with (Yoga's request parsing, parse and
+    // validation errors), read from the result once masked, for its audit record.
+    onResultProcess({ result, serverContext: ctx }) {
+      if (metered.has(ctx.state) || Array.isArray(result) || !isSingleResult(result)) return;
+      if (result.errors?.length) refusals.set(ctx.state, firstCode(result));
+    },
     async onResponse({ response, serverContext: ctx }) {
       const headers = metered.get(ctx.state);
       if (headers) {
@@ -653,7 +657,7 @@ function costPlugin() {
         {
           method: METHOD,
           outcome: "rejected",
-          errorCode: response.status >= 400 ? `HTTP_${response.status}` : null,
+          ...refusals.get(ctx.state) ?? (response.status >= 400 ? { errorCode: "INTERNAL" } : {}),
           httpStatus: response.status
         }
       ]);
@@ -664,33 +668,39 @@ function isSingleResult(result) {
   return typeof result === "object" && result !== null && !(Symbol.asyncIterator in result);
 }
 function firstCode(result) {
-  const code = result.errors?.[0]?.extensions?.code;
-  return typeof code === "string" ? code : null;
+  const first = result.errors?.[0];
+  if (!first) return { errorCode: null };
+  const rpcCode = first.extensions?.rpcCode;
+  return {
+    errorCode: fromGraphQLCode(first.extensions?.code),
+    upstreamCode: typeof rpcCode === "number" ? String(rpcCode) : null
+  };
 }
 
 // src/graphql/plugins/error-codes.ts
 import { GraphQLError as GraphQLError5 } from "graphql";
 import { maskError as yogaMaskError } from "graphql-yoga";
-function withCode(error, code) {
-  if (typeof error.extensions.code === "string") return error;
-  return new GraphQLError5(error.message, {
+function coded(error, code, message = error.message) {
+  const { originalError: _internal, code: _code, ...extensions } = error.extensions;
+  return new GraphQLError5(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
-    originalError: error.originalError,
-    extensions: { ...error.extensions, code }
+    extensions: { ...extensions, code: graphqlCodeOf(code) }
   });
 }
 var isLimit = (e) => / limit of \d+ exceeded/i.test(e.message);
+var limitMessage = (e) => e.message.replace(/^Syntax Error:\s*/, "");
+function codedByKind(error, otherwise) {
+  return isLimit(error) ? coded(error, "LIMIT_EXCEEDED", limitMessage(error)) : coded(error, otherwise);
+}
 function errorCodesPlugin() {
   return {
     onParse() {
       return ({ result, replaceParseResult }) => {
-        if (result instanceof GraphQLError5) {
-          replaceParseResult(
-            withCode(result, isLimit(result) ? "LIMIT_EXCEEDED" : "GRAPHQL_PARSE_FAILED")
-          );
+        if (result instanceof GraphQLError5 && typeof result.extensions.code !== "string") {
+          replaceParseResult(codedByKind(result, "GRAPHQL_PARSE_FAILED"));
         }
       };
     },
@@ -699,7 +709,7 @@ function errorCodesPlugin() {
         if (result.length > 0) {
           setResult(
             result.map(
-              (e) => withCode(e, isLimit(e) ? "LIMIT_EXCEEDED" : "GRAPHQL_VALIDATION_FAILED")
+              (e) => typeof e.extensions.code === "string" ? e : codedByKind(e, "GRAPHQL_VALIDATION_FAILED")
             )
           );
         }
@@ -707,6 +717,7 @@ function errorCodesPlugin() {
     }
   };
 }
+var isInvalidJson = (e) => e.extensions.code === "BAD_REQUEST" && /invalid JSON/i.test(e.message);
 function maskError(error, message, isDev) {
   const masked = yogaMaskError(error, message, isDev);
   if (!(masked instanceof GraphQLError5)) return masked;
@@ -715,10 +726,23 @@ function maskError(error, message, isDev) {
       nodes: masked.nodes,
       positions: masked.positions,
       path: masked.path,
-      extensions: { code: "INTERNAL" }
+      // Yoga's HTTP status for the error (not serialized), without its dev-mode internals.
+      extensions: { code: graphqlCodeOf("INTERNAL"), http: masked.extensions.http }
     });
   }
-  return withCode(masked, isLimit(masked) ? "LIMIT_EXCEEDED" : "GRAPHQL_VALIDATION_FAILED");
+  const code = masked.extensions.code;
+  if (isInvalidJson(masked)) {
+    return new GraphQLError5("the request body is not valid JSON", {
+      extensions: { code: graphqlCodeOf("INVALID_JSON"), http: { status: 400 } }
+    });
+  }
+  if (typeof code === "string") {
+    const listed = fromGraphQLCode(code);
+    const status = masked.extensions.http?.status;
+    const fallback = typeof status === "number" && status >= 400 && status < 500 ? "BAD_REQUEST" : "INTERNAL";
+    return coded(masked, graphqlCodeOf(listed) === code ? listed : fallback);
+  }
+  return codedByKind(masked, "GRAPHQL_VALIDATION_FAILED");
 }
 
 // src/graphql/schema.ts
@@ -1256,7 +1280,7 @@ builder.queryFields((t) => ({
           prevouts: null
         };
       } catch (err) {
-        if (err instanceof DecodeError) throw codedError("BAD_USER_INPUT", "TX decode failed");
+        if (err instanceof DecodeError) throw codedError("INVALID_PARAMS", "TX decode failed");
         throw err;
       }
     }
