@@ -8,6 +8,7 @@ import { fromHex } from "../../src/bitcoin/hex.ts";
 import { deriveTarget, getDifficulty, uint256Hex } from "../../src/bitcoin/pow.ts";
 import { txToUniv } from "../../src/bitcoin/tx-json.ts";
 import { univalueDouble } from "../../src/bitcoin/univalue-double.ts";
+import { TX_KEYS } from "../support/core-keys.ts";
 import { BLOCKS_DIR, readBytes } from "./chain-data.ts";
 import { canon, parseLossless } from "./lossless.ts";
 
@@ -59,18 +60,7 @@ describe("blockToUniv against Core's getblock (mainnet 951658)", () => {
     expect(canon(header)).toBe(canon(oracleHeader));
     const txs = tx as ReturnType<typeof txToUniv>[];
     expect(txs.map((t) => t.txid)).toEqual(oracle.tx);
-    expect(Object.keys(txs[1]!)).toEqual([
-      "txid",
-      "hash",
-      "version",
-      "size",
-      "vsize",
-      "weight",
-      "locktime",
-      "vin",
-      "vout",
-      "hex",
-    ]);
+    expect(Object.keys(txs[1]!)).toEqual(TX_KEYS);
     // The block's bytes are header ‖ count ‖ each transaction's hex, so the hex fields rebuild it.
     expect(oracle.block.slice(160, 166)).toBe("fd7601"); // 374 transactions
     expect(oracle.block.slice(166)).toBe(txs.map((t) => t.hex).join(""));
