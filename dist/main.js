@@ -1278,6 +1278,13 @@ async function startHttpServer(app, host, port) {
     requests.track(
       res,
       () => handle(app, req, res).catch((err) => {
+        if (err instanceof BodyTooLarge && !res.headersSent) {
+          res.setHeader("connection", "close");
+          return sendJson(
+            res,
+            plainFailure(gatewayError("PAYLOAD_TOO_LARGE", "request body over the limit"))
+          );
+        }
         if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
         app.log.error({ err }, "unhandled error");
         if (!res.headersSent)

@@ -68,6 +68,15 @@ export async function startHttpServer(
     res.on("finish", () => observe(app, req, res, started));
     requests.track(res, () =>
       handle(app, req, res).catch((err: unknown) => {
+        // A body over its limit, wherever it was read (the dashboard's forms and queries too):
+        // the client's mistake, answered 413, and the rest of the body is not read.
+        if (err instanceof BodyTooLarge && !res.headersSent) {
+          res.setHeader("connection", "close");
+          return sendJson(
+            res,
+            plainFailure(gatewayError("PAYLOAD_TOO_LARGE", "request body over the limit")),
+          );
+        }
         // The edge of the process: log the cause, answer without a stack trace.
         if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
         app.log.error({ err }, "unhandled error");
