@@ -5,8 +5,8 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-YBWOQ5A4.js";
-import "./chunks/chunk-FLYBOYV6.js";
+} from "./chunks/chunk-L6PJ7U3Q.js";
+import "./chunks/chunk-HE2IOMQ6.js";
 import {
   ConfigError,
   loadConfig

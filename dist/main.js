@@ -9,7 +9,7 @@ import {
   tokenHint,
   usageCsv,
   writeAdminFile
-} from "./chunks/chunk-YBWOQ5A4.js";
+} from "./chunks/chunk-L6PJ7U3Q.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -46,7 +46,7 @@ import {
   readTxHex,
   rpcErrorObject,
   txHashError
-} from "./chunks/chunk-2WHDBP4H.js";
+} from "./chunks/chunk-4DUJPM4J.js";
 import {
   LedgerError,
   createAccount,
@@ -57,7 +57,7 @@ import {
   insertAudit,
   projectPath,
   voidStaleHolds
-} from "./chunks/chunk-FLYBOYV6.js";
+} from "./chunks/chunk-HE2IOMQ6.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-FXTJKHIU.js";
@@ -300,7 +300,7 @@ async function readiness(app) {
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-T7BKSI4Z.js");
+var unifiedApi = () => import("./chunks/route-XNTS6ZJY.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }

@@ -1,6 +1,6 @@
 import type { CallContext } from "../app/context.ts";
 import type { ErrorCode } from "../errors/codes.ts";
-import { type AuditInput, type Outcome, storableText } from "../ledger/audit.ts";
+import type { AuditInput, Outcome } from "../ledger/audit.ts";
 
 /** Who made a call and where: what every audit record of a request shares. */
 export type AuditSubject = Pick<
@@ -33,7 +33,8 @@ export function auditRecord(subject: AuditSubject, fields: AuditFields): AuditIn
     tokenId: subject.owner.tokenId,
     backend: subject.backendSegment,
     network: subject.network,
-    method: storableText(fields.method),
+    // Made storable (escaped, cut) where every record is written: ledger settle and insertAudit.
+    method: fields.method,
     outcome: fields.outcome,
     errorCode: fields.errorCode ?? null,
     upstreamCode: fields.upstreamCode ?? null,

@@ -2,17 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, parseConfig } from "../../src/config/load.ts";
+import { loadConfig, parseConfig } from "../../src/config/load.ts";
+import { configProblems } from "../support/config.ts";
 
-const problems = (input: unknown): string[] => {
-  try {
-    parseConfig(input);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-};
+const problems = configProblems;
 
 describe("config", () => {
   it("no file means devnet defaults", () => {

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../src/config/load.ts";
+import { parseConfig } from "../../src/config/load.ts";
+import { configProblems } from "../support/config.ts";
 
-const problems = (input: unknown): string[] => {
-  try {
-    parseConfig(input);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-};
+const problems = configProblems;
 
 describe("config: operating keys", () => {
   it("defaults: a 10 s drain, /readyz checks bounded at 1 s and reused for 2 s, no operator token", () => {

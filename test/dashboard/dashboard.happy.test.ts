@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
-import { dashboardQuery, signIn } from "./support.ts";
+import { dashboardQuery } from "./support.ts";
 
 let t: TestGateway;
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import {
   priceOf,
   refusedArguments,
   selectedField
-} from "./chunk-2WHDBP4H.js";
+} from "./chunk-4DUJPM4J.js";
 import {
   auditInRange,
   cycleAt,
@@ -25,7 +25,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-FLYBOYV6.js";
+} from "./chunk-HE2IOMQ6.js";
 import {
   DecodeError,
   formatAmount,

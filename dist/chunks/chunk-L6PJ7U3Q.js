@@ -12,7 +12,7 @@ import {
   listAccounts,
   projectPath,
   usageByMethod
-} from "./chunk-FLYBOYV6.js";
+} from "./chunk-HE2IOMQ6.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";

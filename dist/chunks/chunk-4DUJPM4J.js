@@ -2,9 +2,8 @@
 import {
   projectPath,
   reserve,
-  settle,
-  storableText
-} from "./chunk-FLYBOYV6.js";
+  settle
+} from "./chunk-HE2IOMQ6.js";
 import {
   fromHex,
   isJsonNumber,
@@ -1037,7 +1036,8 @@ function auditRecord(subject, fields) {
     tokenId: subject.owner.tokenId,
     backend: subject.backendSegment,
     network: subject.network,
-    method: storableText(fields.method),
+    // Made storable (escaped, cut) where every record is written: ledger settle and insertAudit.
+    method: fields.method,
     outcome: fields.outcome,
     errorCode: fields.errorCode ?? null,
     upstreamCode: fields.upstreamCode ?? null,

@@ -351,7 +351,6 @@ export {
   listAccounts,
   cycleAt,
   cycleContaining,
-  storableText,
   insertAudit,
   LedgerError,
   grantCredits,
