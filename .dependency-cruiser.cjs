@@ -1,7 +1,9 @@
 /**
  * Import rules for src/ (`npm run check` runs them). Layers, from the bottom: the codec
- * (src/bitcoin) and plain helpers; the store and the ledger; upstream clients; routes and the
- * unified API; wiring (src/app, src/http, src/main.ts). Imports point down only.
+ * (src/bitcoin), protocol helpers (src/jsonrpc, src/errors) and config; the store, the ledger and
+ * usage; upstream clients (with the indexer's Hasura dialect); the metering pipeline; routes (mirror,
+ * unified API, dashboard, admin, CLI); wiring (src/app, src/main.ts). src/http holds HTTP helpers
+ * only. Imports point down only.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -37,9 +39,9 @@ module.exports = {
       name: "store-and-ledger-below-routes",
       severity: "error",
       comment: "The store, the ledger and accounts are used by routes, never the other way round.",
-      from: { path: "^src/(db|ledger|accounts|auth|billing)/" },
+      from: { path: "^src/(db|ledger|accounts|auth|usage)/" },
       to: {
-        path: "^src/(http|mirror|graphql|dashboard|app|cli|upstreams|devnet|metering)/",
+        path: "^src/(http|mirror|graphql|dashboard|admin|app|cli|upstreams|devnet|metering)/",
       },
     },
     {
@@ -47,7 +49,7 @@ module.exports = {
       severity: "error",
       comment: "Upstream clients return models; routes render them. Clients never import routes.",
       from: { path: "^src/upstreams/" },
-      to: { path: "^src/(http|mirror|graphql|dashboard|app|cli|metering|ledger|db)/" },
+      to: { path: "^src/(http|mirror|graphql|dashboard|admin|app|cli|metering|ledger|db|usage)/" },
     },
     {
       name: "metering-below-routes",
@@ -55,7 +57,37 @@ module.exports = {
       comment:
         "The metering pipeline is the spine every route plugs into: routes call it, it never calls a route.",
       from: { path: "^src/metering/" },
-      to: { path: "^src/(http|mirror|graphql|dashboard|cli|devnet)/" },
+      to: { path: "^src/(http|mirror|graphql|dashboard|admin|app|cli|devnet)/" },
+    },
+    {
+      name: "foundations-stand-alone",
+      severity: "error",
+      comment:
+        "Protocol helpers (JSON-RPC envelopes, Core and Electrum parameter checks, the error list) are shared by devnet and the routes: they import only the codec, config and each other.",
+      from: { path: "^src/(jsonrpc|errors)/" },
+      to: { path: "^src/", pathNot: "^src/(jsonrpc|errors|bitcoin|config)/" },
+    },
+    {
+      name: "routes-not-from-each-other",
+      severity: "error",
+      comment:
+        "Each route family stands on the pipeline and the services below it; what two routes share lives below them, not in one of them.",
+      from: { path: "^src/(mirror|graphql|dashboard|admin)/" },
+      // The dashboard is a client of the unified API (its charts query it), so it may import it.
+      to: {
+        path: "^src/(mirror|graphql|dashboard|admin|app)/",
+        pathNot: ["^src/$1/", "^src/graphql/load\\.ts$"],
+      },
+    },
+    {
+      name: "http-helpers-only",
+      severity: "error",
+      comment:
+        "src/http holds HTTP helpers (bodies, replies, drain, metrics); it composes no routes.",
+      from: { path: "^src/http/" },
+      to: {
+        path: "^src/(mirror|graphql|dashboard|admin|app|cli|metering|upstreams|ledger|db|usage)/",
+      },
     },
     {
       name: "src-not-from-tests",

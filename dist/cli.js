@@ -5,8 +5,8 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-L6PJ7U3Q.js";
-import "./chunks/chunk-HE2IOMQ6.js";
+} from "./chunks/chunk-H3HC2JZP.js";
+import "./chunks/chunk-FAGMJ5ZN.js";
 import {
   ConfigError,
   loadConfig
@@ -26,7 +26,7 @@ async function cli(argv) {
     return -1;
   }
   if (command === "operator-token") {
-    const { runOperatorToken } = await import("./chunks/operator-token-7VFIK42E.js");
+    const { runOperatorToken } = await import("./chunks/operator-token-PK6TVC7A.js");
     return print(runOperatorToken(argv.slice(1)));
   }
   if (command === "decode") return print(await decode(argv.slice(1)));

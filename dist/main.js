@@ -9,7 +9,7 @@ import {
   tokenHint,
   usageCsv,
   writeAdminFile
-} from "./chunks/chunk-L6PJ7U3Q.js";
+} from "./chunks/chunk-H3HC2JZP.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -22,6 +22,7 @@ import {
   decodedTx,
   electrumScripthash,
   electrumTransaction,
+  electrumTxSource,
   fromHasuraCode,
   fromRpcRefusal,
   gatewayError,
@@ -46,7 +47,7 @@ import {
   readTxHex,
   rpcErrorObject,
   txHashError
-} from "./chunks/chunk-4DUJPM4J.js";
+} from "./chunks/chunk-NVWOREWL.js";
 import {
   LedgerError,
   createAccount,
@@ -57,10 +58,10 @@ import {
   insertAudit,
   projectPath,
   voidStaleHolds
-} from "./chunks/chunk-HE2IOMQ6.js";
+} from "./chunks/chunk-FAGMJ5ZN.js";
 import {
   operatorAuthorized
-} from "./chunks/chunk-FXTJKHIU.js";
+} from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
@@ -172,7 +173,31 @@ function costOf(entry) {
   return entry.bytes.length + ENTRY_OVERHEAD_BYTES;
 }
 
-// src/http/metrics.ts
+// src/log/logger.ts
+import { pino } from "pino";
+function createLogger(level, destination) {
+  return pino(
+    {
+      level,
+      base: { service: "blockgate" },
+      redact: {
+        paths: [
+          "token",
+          "*.token",
+          "authorization",
+          "*.authorization",
+          "headers.authorization",
+          "url",
+          "*.url"
+        ],
+        censor: "[redacted]"
+      }
+    },
+    destination
+  );
+}
+
+// src/log/metrics.ts
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 var Metrics = class {
   registry = new Registry();
@@ -226,11 +251,7 @@ var Metrics = class {
   }
 };
 
-// src/http/server.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
-import { createServer } from "node:http";
-
-// src/upstreams/cached-check.ts
+// src/util/cached-check.ts
 var CachedCheck = class {
   constructor(run) {
     this.run = run;
@@ -260,1190 +281,6 @@ function within(promise, ms, fallback) {
     timer = setTimeout(() => resolve(fallback), Math.max(0, ms));
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-// src/app/readiness.ts
-function databaseCheck(db) {
-  return new CachedCheck(async () => {
-    await db.query("SELECT 1");
-    return true;
-  });
-}
-async function readiness(app) {
-  const draining = { status: 503, body: { status: "draining" } };
-  if (app.draining) return draining;
-  const opts = app.config.readiness;
-  const each = async (pools2) => Object.fromEntries(
-    await Promise.all(
-      [...pools2].map(async ([network, pool]) => [network, await pool.health(opts)])
-    )
-  );
-  const [databaseUp, node, electrum, graph] = await Promise.all([
-    app.databaseCheck.get(opts.timeoutMs, opts.cacheMs),
-    each(app.nodes),
-    each(app.electrum),
-    each(app.indexers)
-  ]);
-  if (app.draining) return draining;
-  const nodeless = app.config.networks.some((n) => (node[n]?.status ?? "down") === "down");
-  const pools = [node, electrum, graph].flatMap((byNetwork) => Object.values(byNetwork));
-  const status = !databaseUp || nodeless ? "down" : pools.every((p) => p.status === "healthy") ? "ready" : "degraded";
-  const body = {
-    status,
-    database: { status: databaseUp ? "up" : "down" },
-    upstreams: { node, electrum, graph }
-  };
-  return { status: status === "down" ? 503 : 200, body };
-}
-
-// src/dashboard/routes.ts
-import { randomUUID } from "node:crypto";
-
-// src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-XNTS6ZJY.js");
-function warmUnifiedApi(app) {
-  unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
-}
-
-// src/http/body.ts
-var BodyTooLarge = class extends Error {
-};
-async function readBody(req, bytesMax) {
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > bytesMax) throw new BodyTooLarge();
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > bytesMax) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-// src/http/reply.ts
-function sendJson(res, reply3) {
-  if (reply3.raw) {
-    res.writeHead(reply3.status, { "content-length": reply3.raw.byteLength, ...reply3.headers });
-    res.end(reply3.raw);
-    return;
-  }
-  const text = stringifyJson(reply3.body);
-  res.writeHead(reply3.status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...reply3.headers
-  });
-  res.end(text);
-}
-function jsonRpcFailure(error, id = null) {
-  return {
-    status: httpStatusOf(error.code),
-    body: { jsonrpc: "2.0", id, error: rpcErrorObject(error) }
-  };
-}
-function plainFailure(error) {
-  return { status: httpStatusOf(error.code), body: plainErrorObject(error) };
-}
-function graphqlFailure(error) {
-  return { status: httpStatusOf(error.code), body: { errors: [graphqlErrorObject(error)] } };
-}
-
-// src/dashboard/assets.ts
-import { readFile } from "node:fs/promises";
-var bundle;
-function dashboardScript() {
-  bundle ??= true ? readFile(projectPath("dist", "dashboard.js"), "utf8") : bundleFromSources();
-  return bundle;
-}
-var DASHBOARD_CSS = `
-:root { font-family: system-ui, sans-serif; color: #1d2330; background: #f5f6f8; }
-body { margin: 0; }
-header { display: flex; align-items: center; gap: 1rem; padding: .75rem 1.5rem; background: #1d2330; color: #fff; }
-header h1 { font-size: 1.1rem; margin: 0; }
-header .account { flex: 1; opacity: .8; }
-main { max-width: 1100px; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
-section { margin: 1.25rem 0; }
-h2 { font-size: .95rem; text-transform: uppercase; letter-spacing: .04em; color: #5a6275; display: inline-block; margin: 0 .5rem .5rem 0; }
-.cards { display: grid; grid-template-columns: repeat(3, 1fr); gap: 1rem; }
-.card { background: #fff; border-radius: 8px; padding: .75rem 1rem; box-shadow: 0 1px 2px #0001; }
-.card p { font-size: 1.4rem; margin: .25rem 0 0; font-variant-numeric: tabular-nums; }
-table { width: 100%; border-collapse: collapse; background: #fff; border-radius: 8px; overflow: hidden; box-shadow: 0 1px 2px #0001; }
-th, td { text-align: left; padding: .4rem .75rem; border-bottom: 1px solid #eceef2; font-size: .9rem; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-td.empty { color: #8a91a3; text-align: center; }
-svg { width: 100%; height: 160px; background: #fff; border-radius: 8px; box-shadow: 0 1px 2px #0001; }
-svg rect { fill: #f7931a; }
-svg text { font-size: 9px; fill: #8a91a3; }
-form.signin { max-width: 420px; margin: 15vh auto; background: #fff; padding: 1.5rem; border-radius: 8px; box-shadow: 0 1px 3px #0002; }
-form.signin input { width: 100%; box-sizing: border-box; padding: .5rem; font-family: monospace; margin: .5rem 0 1rem; }
-.error { color: #b42318; }
-button { cursor: pointer; }
-`;
-
-// src/dashboard/sessions.ts
-import { createHash, randomBytes } from "node:crypto";
-var SESSION_COOKIE = "bg_session";
-var hash = (value) => createHash("sha256").update(value, "utf8").digest();
-async function createSession(db, owner, ttlMs) {
-  const value = randomBytes(32).toString("base64url");
-  await db.query(
-    `INSERT INTO dashboard_sessions(hash, account_id, token_id, expires_at)
-     VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))`,
-    [hash(value), owner.accountId, owner.tokenId, ttlMs]
-  );
-  return value;
-}
-async function sessionOwner(db, value) {
-  if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) return null;
-  const { rows } = await db.query(
-    `SELECT s.account_id, s.token_id, t.hint FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
-     WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL`,
-    [hash(value)]
-  );
-  const row = rows[0];
-  return row ? { accountId: row.account_id, tokenId: row.token_id, hint: row.hint } : null;
-}
-async function endSession(db, value) {
-  if (value) await db.query("DELETE FROM dashboard_sessions WHERE hash = $1", [hash(value)]);
-}
-function readCookie(header, name) {
-  for (const part of (header ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === name) return v.join("=");
-  }
-  return void 0;
-}
-
-// src/dashboard/routes.ts
-var SECURITY_HEADERS = {
-  // Everything is served by the gateway itself: no CDN, no inline script, no framing.
-  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
-  "referrer-policy": "no-referrer",
-  "x-content-type-options": "nosniff",
-  "cache-control": "no-store"
-};
-function send(res, status, type, body, headers = {}) {
-  res.writeHead(status, {
-    "content-type": type,
-    "content-length": Buffer.byteLength(body),
-    ...SECURITY_HEADERS,
-    ...headers
-  });
-  res.end(body);
-}
-var page = (title, body, script = false) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title><link rel="stylesheet" href="/dashboard/style.css"></head>
-<body>${body}${script ? '<script type="module" src="/dashboard/app.js"></script>' : ""}</body></html>`;
-var signIn = (error) => page(
-  "blockgate \u2014 sign in",
-  `<form class="signin" method="post" action="/dashboard/session" autocomplete="off">
-<h1>blockgate usage</h1><p>Sign in with an access token. It is exchanged for a session cookie and never appears in a URL.</p>
-${error ? `<p class="error" data-testid="signin-error">${error}</p>` : ""}
-<label for="token">Access token</label><input id="token" name="token" type="password" required spellcheck="false">
-<button type="submit">Sign in</button></form>`
-);
-async function handleDashboard(app, req, res, rest) {
-  const path = rest.join("/");
-  const method = req.method ?? "GET";
-  const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
-  if (path === "style.css" && method === "GET")
-    return send(res, 200, "text/css; charset=utf-8", DASHBOARD_CSS);
-  if (path === "app.js" && method === "GET")
-    return send(res, 200, "text/javascript; charset=utf-8", await dashboardScript());
-  if (path === "session" && method === "POST") {
-    const form = new URLSearchParams(await readBody(req, 4096));
-    const owner2 = await authenticate(app.db, (form.get("token") ?? "").trim());
-    if (!owner2)
-      return send(
-        res,
-        401,
-        "text/html; charset=utf-8",
-        signIn("That token is unknown or revoked.")
-      );
-    const value = await createSession(app.db, owner2, app.config.dashboard.sessionTtlMs);
-    const maxAge = Math.floor(app.config.dashboard.sessionTtlMs / 1e3);
-    return send(res, 303, "text/plain", "", {
-      location: "/dashboard",
-      "set-cookie": `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=${maxAge}`
-    });
-  }
-  if (path === "logout" && method === "POST") {
-    await endSession(app.db, cookie);
-    return send(res, 303, "text/plain", "", {
-      location: "/dashboard",
-      "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`
-    });
-  }
-  const owner = await sessionOwner(app.db, cookie);
-  if (path === "" && method === "GET") {
-    return owner ? send(
-      res,
-      200,
-      "text/html; charset=utf-8",
-      page("blockgate \u2014 usage", '<main id="app">Loading\u2026</main>', true)
-    ) : send(res, 200, "text/html; charset=utf-8", signIn());
-  }
-  if (!owner) {
-    return sendJson(res, {
-      status: 401,
-      body: { errors: [{ message: "sign in first", extensions: { code: "UNAUTHENTICATED" } }] }
-    });
-  }
-  if (path === "graphql" && method === "POST") {
-    if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
-      return sendJson(res, {
-        status: 415,
-        body: {
-          errors: [{ message: "send application/json", extensions: { code: "BAD_USER_INPUT" } }]
-        }
-      });
-    }
-    const body = await readBody(req, app.config.server.bodyBytesMax);
-    return sendJson(
-      res,
-      await (await unifiedApi()).executeGraphQL(
-        {
-          app,
-          owner,
-          // The dashboard is a client of the unified API; its records say where it was asked.
-          backend: "gateway",
-          backendSegment: "dashboard",
-          network: app.config.networks[0],
-          requestId: randomUUID(),
-          startedAt: Date.now()
-        },
-        { req, body, publicPath: "/dashboard/graphql" }
-      )
-    );
-  }
-  if (path === "export.csv" && method === "GET") {
-    const account = await findAccount(app.db, owner.accountId);
-    if (!account) return send(res, 404, "text/plain", "no account");
-    const url = new URL(req.url ?? "/", "http://gateway");
-    const rule = app.config.billing.cycle;
-    const current = cycleContaining(account.createdAt, /* @__PURE__ */ new Date(), rule);
-    const index = url.searchParams.has("cycle") ? Number(url.searchParams.get("cycle")) : current.index;
-    if (!Number.isInteger(index) || index < 0 || index > current.index)
-      return send(res, 400, "text/plain", "no such cycle");
-    const cycle = cycleAt(account.createdAt, index, rule);
-    const kind = url.searchParams.get("kind") === "usage" ? "usage" : "audit";
-    const csv = kind === "usage" ? await usageCsv(app.db, account.id, cycle) : await auditCsv(app.db, account.id, cycle);
-    const name = `blockgate-${account.name}-${kind}-${cycle.start.toISOString().slice(0, 10)}.csv`;
-    return send(res, 200, "text/csv; charset=utf-8", csv, {
-      "content-disposition": `attachment; filename="${name}"`
-    });
-  }
-  return send(res, 404, "text/plain", "not found");
-}
-
-// src/jsonrpc/envelope.ts
-function parseRequestBody(body) {
-  let value;
-  try {
-    value = parseJson(body);
-  } catch {
-    return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
-  }
-  if (Array.isArray(value)) return { kind: "batch", items: value.map(parseRequestItem) };
-  if (isJsonObject(value)) return { kind: "single", item: parseRequestItem(value) };
-  return { kind: "fatal", error: { code: -32700, message: "Top-level object parse error" } };
-}
-function parseRequestItem(value) {
-  if (!isJsonObject(value)) {
-    return {
-      kind: "invalid",
-      id: null,
-      version: "1.0",
-      error: { code: -32600, message: "Invalid Request object" }
-    };
-  }
-  const id = "id" in value ? value.id : void 0;
-  let version = "1.0";
-  const invalid = (message) => ({
-    kind: "invalid",
-    id,
-    version,
-    error: { code: -32600, message }
-  });
-  const v = value.jsonrpc;
-  if (v !== void 0 && v !== null) {
-    if (typeof v !== "string") return invalid("jsonrpc field must be a string");
-    if (v === "2.0") version = "2.0";
-    else if (v !== "1.0") return invalid("JSON-RPC version not supported");
-  }
-  const method = value.method;
-  if (method === void 0 || method === null) return invalid("Missing method");
-  if (typeof method !== "string") return invalid("Method must be a string");
-  const params = value.params;
-  if (params === void 0 || params === null)
-    return { kind: "call", id, version, method, params: [] };
-  if (Array.isArray(params) || isJsonObject(params))
-    return { kind: "call", id, version, method, params };
-  return invalid("Params must be an array or object");
-}
-function replyObject(version, id, answer2) {
-  const reply3 = {};
-  if (version === "2.0") reply3.jsonrpc = "2.0";
-  const isError = "error" in answer2;
-  if (version === "1.0" || !isError) reply3.result = isError ? null : answer2.result;
-  if (version === "1.0" || isError) reply3.error = isError ? answer2.error : null;
-  if (id !== void 0) reply3.id = id;
-  return reply3;
-}
-function legacyErrorStatus(code) {
-  return code === -32600 ? 400 : code === -32601 ? 404 : 500;
-}
-
-// src/mirror/rpc-route.ts
-async function handleRpcMirror(ctx, body, protocol) {
-  const { app } = ctx;
-  const request = parseRequestBody(body);
-  if (request.kind === "fatal" || request.kind === "batch" && request.items.length > app.config.server.batchItemsMax) {
-    const error = request.kind === "fatal" ? request.error : {
-      code: -32600,
-      message: `Batch too large: at most ${app.config.server.batchItemsMax} requests`
-    };
-    await auditOnly(ctx, [
-      {
-        method: "(invalid)",
-        outcome: "rejected",
-        // A batch over the limit is well formed; only its size is refused.
-        errorCode: request.kind === "fatal" ? fromRpcRefusal(error.code) : "LIMIT_EXCEEDED",
-        upstreamCode: String(error.code),
-        httpStatus: 200
-      }
-    ]);
-    return { status: 200, body: replyObject("2.0", null, { error }) };
-  }
-  const items = request.kind === "single" ? [request.item] : request.items;
-  if (items.length === 0) return { status: 200, body: [] };
-  const slots = items.map((item) => plan(ctx, item, protocol));
-  const calls = slots.flatMap((s) => s.kind === "call" ? [s.call] : []);
-  const metered = await meter(ctx, {
-    calls: slots.map(
-      (s) => s.kind === "call" ? { kind: "priced", method: s.call.method, price: s.call.price } : {
-        kind: "refused",
-        method: s.method,
-        outcome: s.outcome,
-        errorCode: fromRpcRefusal(s.error.code),
-        upstreamCode: String(s.error.code),
-        httpStatus: protocol.errorStatus(s.version, s.error.code)
-      }
-    ),
-    execute: async () => {
-      const answered = calls.length > 0 ? await protocol.execute(ctx, calls) : [];
-      const results2 = calls.map(
-        (_, i) => answered[i] ?? { kind: "failure", error: gatewayError("INTERNAL", "no answer") }
-      );
-      return { value: results2, outcomes: results2.map((r, i) => outcomeOf(r, calls[i], protocol)) };
-    }
-  });
-  if (!metered.ok) {
-    const replies2 = slots.map(
-      (s) => s.kind === "call" ? replyObject(s.call.version, s.call.id, { error: toRpcError(metered.error) }) : replyObject(s.version, s.id, { error: s.error })
-    );
-    return {
-      status: httpStatusOf(metered.error.code),
-      body: request.kind === "single" ? replies2[0] : replies2,
-      headers: metered.headers
-    };
-  }
-  const results = metered.value;
-  const replies = [];
-  let single = 200;
-  let failure = null;
-  let resultIndex = 0;
-  for (const slot of slots) {
-    if (slot.kind === "reply") {
-      replies.push(replyObject(slot.version, slot.id, { error: slot.error }));
-      single = protocol.errorStatus(slot.version, slot.error.code);
-      continue;
-    }
-    const c = slot.call;
-    const result = results[resultIndex++];
-    if (result.kind === "failure") {
-      failure ??= result.error;
-      replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
-      single = httpStatusOf(result.error.code);
-    } else {
-      replies.push(replyObject(c.version, c.id, result.answer));
-      single = "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
-    }
-  }
-  const allFailed = failure !== null && slots.every((s) => s.kind === "call") && results.every((r) => r.kind === "failure");
-  const batchStatus = allFailed ? httpStatusOf(failure.code) : 200;
-  return {
-    status: request.kind === "single" ? single : batchStatus,
-    body: request.kind === "single" ? replies[0] : replies,
-    headers: metered.headers
-  };
-}
-function outcomeOf(result, call, protocol) {
-  if (result.kind === "failure") return { kind: "failed", error: result.error };
-  const { answer: answer2, upstream } = result;
-  if ("error" in answer2) {
-    return {
-      kind: "answered",
-      outcome: "upstream_error",
-      errorCode: "UPSTREAM_ERROR",
-      upstreamCode: String(answer2.error.code),
-      httpStatus: protocol.errorStatus(call.version, answer2.error.code),
-      upstream
-    };
-  }
-  return { kind: "answered", outcome: "ok", httpStatus: 200, upstream };
-}
-function plan(ctx, item, protocol) {
-  if (item.kind === "invalid") {
-    return {
-      kind: "reply",
-      id: item.id,
-      version: item.version,
-      method: "(invalid)",
-      error: item.error,
-      outcome: "rejected"
-    };
-  }
-  const reply3 = (error, id = item.id) => ({
-    kind: "reply",
-    id,
-    version: item.version,
-    method: item.method.slice(0, 64),
-    error,
-    outcome: "rejected"
-  });
-  if (item.version === "2.0" && item.id === void 0) {
-    return reply3(
-      {
-        code: -32600,
-        message: "Notifications are not supported: every call is charged, so give it an id"
-      },
-      null
-    );
-  }
-  const check = Object.hasOwn(protocol.methods, item.method) ? protocol.methods[item.method] : void 0;
-  const price = priceOf(ctx.app.config, item.method, ctx.network);
-  if (!check || price === void 0) return reply3(protocol.unknownMethod(item.method));
-  const checked = check(item.params, ctx);
-  if (!checked.ok) return reply3(checked.error);
-  return {
-    kind: "call",
-    call: {
-      id: item.id,
-      version: item.version,
-      method: item.method,
-      params: checked.params,
-      price
-    }
-  };
-}
-function toRpcError(error) {
-  return rpcErrorObject(error);
-}
-
-// src/mirror/electrum-route.ts
-var ELECTRUM = {
-  methods: { "blockchain.transaction.get": (params) => checkTransactionGet(params) },
-  unknownMethod: (method) => ({ code: -32601, message: `unknown method "${method}"` }),
-  errorStatus: () => 200,
-  execute: (ctx, calls) => Promise.all(
-    calls.map((c) => electrumTransaction(ctx, c.params[0], c.params[1] === true))
-  )
-};
-function handleElectrumRpc(ctx, body) {
-  return handleRpcMirror(ctx, body, ELECTRUM);
-}
-
-// src/graph/request.ts
-function parseGraphRequest(body) {
-  let parsed;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { ok: false, error: hasuraError("invalid json", "$", "invalid-json") };
-  }
-  const wrong = (expected, value, path) => ({
-    ok: false,
-    error: hasuraError(
-      `expected ${expected}, but encountered ${jsonKind(value)}`,
-      path,
-      "parse-failed"
-    )
-  });
-  const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-  if (!isObject(parsed)) return wrong("Object", parsed, "$");
-  const o = parsed;
-  if (o.query === void 0) {
-    return { ok: false, error: hasuraError('key "query" not found', "$", "parse-failed") };
-  }
-  if (typeof o.query !== "string") return wrong("String", o.query, "$.query");
-  if (o.variables != null && !isObject(o.variables)) {
-    return wrong("Object", o.variables, "$.variables");
-  }
-  if (o.operationName != null && typeof o.operationName !== "string") {
-    return wrong("String", o.operationName, "$.operationName");
-  }
-  return {
-    ok: true,
-    request: {
-      query: o.query,
-      variables: o.variables ?? {},
-      operationName: o.operationName ?? void 0
-    }
-  };
-}
-function jsonKind(v) {
-  if (v === null) return "Null";
-  if (Array.isArray(v)) return "Array";
-  switch (typeof v) {
-    case "string":
-      return "String";
-    case "number":
-      return "Number";
-    case "boolean":
-      return "Boolean";
-    default:
-      return "Object";
-  }
-}
-
-// src/mirror/graph-introspection.ts
-import { execute } from "graphql";
-function executeIntrospection(schema, query) {
-  const result = execute({
-    schema,
-    document: query.document,
-    variableValues: query.variableValues,
-    ...query.operation.name ? { operationName: query.operation.name.value } : {}
-  });
-  if ("then" in result) throw new Error("introspection resolved asynchronously");
-  return result.data;
-}
-
-// src/mirror/graph-route.ts
-async function handleGraphQuery(ctx, body) {
-  const { app } = ctx;
-  const schema = indexerSchema();
-  const parsed = parseGraphRequest(body);
-  if (!parsed.ok) return refuse(ctx, "(invalid)", parsed.error);
-  const { request } = parsed;
-  const checked = checkGraphQuery(schema, request);
-  if (!checked.ok) return refuse(ctx, "(invalid)", checked.error);
-  const { query } = checked;
-  const method = rootFieldNames(query);
-  if (query.fields.every((f) => f.introspection)) {
-    const metered2 = await meter(ctx, {
-      calls: [{ kind: "priced", method, price: 0, complexity: 0 }],
-      execute: async () => ({
-        value: executeIntrospection(schema, query),
-        outcomes: [{ kind: "answered", outcome: "ok", httpStatus: 200 }]
-      })
-    });
-    if (!metered2.ok) return { ...graphqlFailure(metered2.error), headers: metered2.headers };
-    return answer(metered2.value, 0, metered2);
-  }
-  const limits = app.config.graph;
-  const overLimit = checkGraphLimits(query.fields, limits);
-  if (overLimit) return refuse(ctx, method, overLimit);
-  const complexity = graphComplexity(query.fields, limits);
-  if (complexity > limits.complexityMax) {
-    return refuse(
-      ctx,
-      method,
-      hasuraErrorObject(
-        gatewayError(
-          "LIMIT_EXCEEDED",
-          `the query's complexity is ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`
-        ),
-        { variant: "complexity-limit-exceeded" }
-      )
-    );
-  }
-  const metered = await meter(ctx, {
-    // Charged as estimated: the price is of the query asked, known before it ran.
-    calls: [
-      {
-        kind: "priced",
-        method,
-        price: graphPrice(app.config, ctx.network, complexity),
-        complexity
-      }
-    ],
-    execute: async () => {
-      const pool = app.indexers.get(ctx.network);
-      const out2 = pool ? await pool.query(request, AbortSignal.timeout(limits.queryTimeoutMs)) : {
-        ok: false,
-        error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
-      };
-      const outcome = out2.ok ? { kind: "answered", outcome: "ok", httpStatus: 200, upstream: out2.upstream } : { kind: "failed", error: out2.error };
-      return { value: out2, outcomes: [outcome] };
-    }
-  });
-  if (!metered.ok) return { ...graphqlFailure(metered.error), headers: metered.headers };
-  const out = metered.value;
-  if (!out.ok) return { ...graphqlFailure(out.error), headers: metered.headers };
-  return answer(out.data, complexity, metered);
-}
-function answer(data, complexity, cost) {
-  const { charged, available: balance } = cost;
-  return {
-    status: 200,
-    body: {
-      data,
-      extensions: { cost: { complexity, estimated: charged, actual: charged, charged, balance } }
-    },
-    headers: cost.headers
-  };
-}
-async function refuse(ctx, method, error) {
-  const audited = await auditOnly(ctx, [
-    {
-      method,
-      outcome: "rejected",
-      errorCode: fromHasuraCode(error.extensions.code),
-      upstreamCode: error.extensions.code,
-      httpStatus: 200
-    }
-  ]);
-  return { status: 200, body: { errors: [error] }, headers: audited.headers };
-}
-function rootFieldNames(query) {
-  return [...new Set(query.fields.map((f) => f.name))].join(",");
-}
-
-// src/mirror/core-params.ts
-var RPC_MISC_ERROR = -1;
-var RPC_TYPE_ERROR = -3;
-var RPC_INVALID_ADDRESS_OR_KEY = -5;
-var RPC_INVALID_PARAMETER = -8;
-function uvTypeName(value) {
-  if (value === null || value === void 0) return "null";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "string") return "string";
-  if (isJsonNumber(value)) return "number";
-  return Array.isArray(value) ? "array" : "object";
-}
-function checkHash(value, name) {
-  if (value.length !== 64) {
-    return {
-      code: RPC_INVALID_PARAMETER,
-      message: `${name} must be of length 64 (not ${value.length}, for '${value}')`
-    };
-  }
-  if (!/^[0-9a-fA-F]{64}$/.test(value)) {
-    return {
-      code: RPC_INVALID_PARAMETER,
-      message: `${name} must be hexadecimal string (not '${value}')`
-    };
-  }
-  return null;
-}
-function writeIndented4(entries) {
-  const lines = entries.map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
-  return `{
-${lines.join(",\n")}
-}`;
-}
-function namedToPositional(params, names) {
-  const out = [];
-  let last = -1;
-  const seen = /* @__PURE__ */ new Set();
-  for (const [key, value] of Object.entries(params)) {
-    const position = names.findIndex((n) => n.split("|").includes(key));
-    if (position < 0)
-      return { code: RPC_INVALID_PARAMETER, message: `Unknown named parameter ${key}` };
-    if (seen.has(position)) {
-      return { code: RPC_INVALID_PARAMETER, message: `Parameter ${key} specified multiple times` };
-    }
-    seen.add(position);
-    out[position] = value;
-    last = Math.max(last, position);
-  }
-  for (let i = 0; i <= last; i++) if (out[i] === void 0) out[i] = null;
-  return out;
-}
-function asPositional(params, names) {
-  return isJsonObject(params) ? namedToPositional(params, names) : params;
-}
-function isRpcError(value) {
-  return isJsonObject(value) && typeof value.code === "number";
-}
-
-// src/mirror/node-methods.ts
-var GENESIS_COINBASE = {
-  mainnet: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
-  testnet: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
-  signet: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
-  regtest: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
-  testnet4: "7aa0a7ae1e223414cb807e40cd57e667b718e42aaf9306db9102fe28912b7b4e"
-};
-var GETRAWTRANSACTION_NAMES = ["txid", "verbosity|verbose", "blockhash"];
-function checkGetRawTransaction(raw, network) {
-  const positional = asPositional(raw, GETRAWTRANSACTION_NAMES);
-  if (isRpcError(positional)) return { ok: false, error: positional };
-  const params = positional;
-  if (params.length < 1 || params.length > 3) {
-    return {
-      ok: false,
-      error: {
-        code: RPC_MISC_ERROR,
-        message: `getrawtransaction "txid" ( verbosity "blockhash" )
-
-By default, this call only returns a transaction if it is in the mempool. If -txindex is enabled and no blockhash argument is passed, it will return the transaction if it is in a block in the blockchain.
-(blockgate gives Core's usage line only: pass 1 to 3 parameters)`
-      }
-    };
-  }
-  const [txid, verbosity = null, blockhash = null] = params;
-  const mismatches = [];
-  if (typeof txid !== "string") {
-    mismatches.push([
-      "Position 1 (txid)",
-      `JSON value of type ${uvTypeName(txid)} is not of expected type string`
-    ]);
-  }
-  if (blockhash !== null && typeof blockhash !== "string") {
-    mismatches.push([
-      "Position 3 (blockhash)",
-      `JSON value of type ${uvTypeName(blockhash)} is not of expected type string`
-    ]);
-  }
-  if (mismatches.length > 0) {
-    return {
-      ok: false,
-      error: { code: RPC_TYPE_ERROR, message: `Wrong type passed:
-${writeIndented4(mismatches)}` }
-    };
-  }
-  const txidError = checkHash(txid, "parameter 1");
-  if (txidError) return { ok: false, error: txidError };
-  if (txid.toLowerCase() === GENESIS_COINBASE[network]) return { ok: true, params };
-  const verbosityError = checkVerbosity(verbosity);
-  if (verbosityError) return { ok: false, error: verbosityError };
-  if (typeof blockhash === "string") {
-    const blockError = checkHash(blockhash, "parameter 3");
-    if (blockError) return { ok: false, error: blockError };
-  }
-  return { ok: true, params };
-}
-function checkVerbosity(value) {
-  if (value === null || typeof value === "boolean") return null;
-  if (!isJsonNumber(value)) {
-    return {
-      code: RPC_TYPE_ERROR,
-      message: `JSON value of type ${uvTypeName(value)} is not of expected type number`
-    };
-  }
-  const text = value.value;
-  if (!/^-?\d+$/.test(text) || Number(text) > 2147483647 || Number(text) < -2147483648) {
-    return { code: RPC_MISC_ERROR, message: "JSON integer out of range" };
-  }
-  return null;
-}
-
-// src/mirror/node-route.ts
-var NODE = {
-  methods: { getrawtransaction: (params, ctx) => checkGetRawTransaction(params, ctx.network) },
-  unknownMethod: () => ({ code: -32601, message: "Method not found" }),
-  errorStatus: (version, code) => version === "1.0" ? legacyErrorStatus(code) : 200,
-  execute: executeNodeCalls
-};
-function handleNodeRpc(ctx, body) {
-  return handleRpcMirror(ctx, body, NODE);
-}
-async function executeNodeCalls(ctx, calls) {
-  const results = await Promise.all(calls.map((c) => fromCache(ctx, c)));
-  const missing = calls.flatMap((_, i) => results[i] ? [] : [i]);
-  if (missing.length > 0) {
-    const pool = ctx.app.nodes.get(ctx.network);
-    const out = pool ? await pool.batch(
-      missing.map((i) => ({ method: calls[i].method, params: calls[i].params }))
-    ) : {
-      ok: false,
-      error: gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network")
-    };
-    missing.forEach((i, k) => {
-      results[i] = out.ok ? { kind: "answer", answer: out.answers[k], upstream: out.upstream } : { kind: "failure", error: out.error };
-    });
-    if (out.ok)
-      await remember(
-        ctx,
-        missing.map((i, k) => [calls[i], out.answers[k]])
-      );
-  }
-  return results;
-}
-function cacheable(call) {
-  if (call.method !== "getrawtransaction") return null;
-  const [txid, verbosity = null, blockhash = null] = call.params;
-  if (typeof txid !== "string" || blockhash !== null) return null;
-  const level = verbosity === null ? 0 : typeof verbosity === "boolean" ? Number(verbosity) : jsonInteger(verbosity);
-  if (level === void 0 || level >= 2) return null;
-  return { txid: txid.toLowerCase(), verbose: level >= 1 };
-}
-async function fromCache(ctx, call) {
-  const lookup = cacheable(call);
-  if (!lookup) return null;
-  const { txCache, nodeTips } = ctx.app;
-  const entry = txCache.get(ctx.network, lookup.txid);
-  if (!entry) return null;
-  const hit = (answer2) => ({ kind: "answer", answer: answer2, upstream: "cache" });
-  if (!lookup.verbose) return hit({ result: toHex(entry.bytes) });
-  const tip = await nodeTips.get(ctx.network)?.current();
-  if (tip === void 0 || tip === null) return null;
-  if (tip < entry.height) {
-    txCache.evict(ctx.network, lookup.txid);
-    return null;
-  }
-  const position = { ...entry, confirmations: tip - entry.height + 1 };
-  const tx = parseTransaction(entry.bytes);
-  return hit({ result: decodedTx(tx, ctx.network, position, { blockheight: false }) });
-}
-async function remember(ctx, pairs) {
-  const { txCache, nodeTips, nodes, config } = ctx.app;
-  const tipSource = nodeTips.get(ctx.network);
-  const pool = nodes.get(ctx.network);
-  if (!tipSource || !pool || txCache.bytesMax === 0) return;
-  const candidates = [];
-  for (const [call, answer2] of pairs) {
-    const lookup = cacheable(call);
-    if (!lookup?.verbose || !("result" in answer2) || !isJsonObject(answer2.result)) continue;
-    const { hex, blockhash, confirmations, blocktime } = answer2.result;
-    const conf = jsonInteger(confirmations);
-    const time = jsonInteger(blocktime);
-    if (typeof hex !== "string" || typeof blockhash !== "string") continue;
-    if (conf === void 0 || time === void 0 || conf < config.cache.minConfirmations) continue;
-    if (txCache.has(ctx.network, lookup.txid)) continue;
-    const tx = readTxHex(hex);
-    if (tx?.txid !== lookup.txid) continue;
-    candidates.push({
-      txid: lookup.txid,
-      bytes: tx.bytes,
-      blockhash,
-      confirmations: conf,
-      blocktime: time
-    });
-  }
-  if (candidates.length === 0) return;
-  const tip = await tipSource.current();
-  if (tip === null) return;
-  const heights = candidates.map((c) => tip - c.confirmations + 1);
-  const out = await pool.batch(
-    heights.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] }))
-  );
-  if (!out.ok) return;
-  candidates.forEach((c, i) => {
-    const answer2 = out.answers[i];
-    if (answer2 && "result" in answer2 && answer2.result === c.blockhash) {
-      txCache.set(ctx.network, c.txid, {
-        bytes: c.bytes,
-        blockhash: c.blockhash,
-        height: heights[i],
-        blocktime: c.blocktime
-      });
-    }
-  });
-}
-
-// src/http/drain.ts
-var InFlight = class {
-  constructor(server) {
-    this.server = server;
-  }
-  server;
-  open = /* @__PURE__ */ new Set();
-  draining = false;
-  onIdle = null;
-  get size() {
-    return this.open.size;
-  }
-  /** Runs `handle` for the request `res` answers, counting it in flight until both are done. */
-  track(res, handle2) {
-    this.open.add(res);
-    if (this.draining) res.setHeader("connection", "close");
-    const handled = handle2();
-    const ended = new Promise((resolve) => res.once("close", resolve));
-    void Promise.all([handled, ended]).then(() => {
-      this.open.delete(res);
-      if (this.draining) setImmediate(() => this.server.closeIdleConnections());
-      if (this.open.size === 0) this.onIdle?.();
-    });
-  }
-  /** From now on every answer not yet begun tells the client to close its connection. */
-  startDraining() {
-    this.draining = true;
-    for (const res of this.open) {
-      if (!res.headersSent) res.setHeader("connection", "close");
-    }
-  }
-  /** Resolves when no request is in flight. */
-  idle() {
-    if (this.open.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.onIdle = resolve;
-    });
-  }
-};
-function drain(server, requests, timeoutMs) {
-  const started = Date.now();
-  requests.startDraining();
-  const closed = new Promise((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  return (async () => {
-    const answered = await within(
-      requests.idle().then(() => true),
-      timeoutMs,
-      false
-    );
-    const cut = answered ? 0 : requests.size;
-    if (answered) {
-      server.closeIdleConnections();
-      const left = timeoutMs - (Date.now() - started);
-      if (!await within(
-        closed.then(() => true),
-        left,
-        false
-      ))
-        server.closeAllConnections();
-    } else {
-      server.closeAllConnections();
-    }
-    await closed;
-    return { cut, ms: Date.now() - started };
-  })();
-}
-
-// src/http/operator-routes.ts
-async function handleOperator(app, req, res, parts) {
-  const header = req.headers.authorization;
-  const isCli = parts.length === 2 && parts[0] === "admin" && parts[1] === "cli";
-  const operator = operatorAuthorized(header, app.config.operator.tokenSha256);
-  const cliSecret = isCli && app.adminSecret !== void 0 && adminAuthorized(header, app.adminSecret);
-  if (!operator && !cliSecret) {
-    app.log.warn({ route: parts[0] }, "operator credential missing or refused");
-    return sendJson(res, {
-      ...plainFailure(gatewayError("UNAUTHENTICATED", "operator credential required")),
-      headers: { "www-authenticate": "Bearer" }
-    });
-  }
-  if (parts.length === 1 && parts[0] === "metrics") {
-    if (req.method !== "GET") return methodNotAllowed(res, "GET");
-    const text = await app.metrics.registry.metrics();
-    res.writeHead(200, { "content-type": app.metrics.registry.contentType });
-    res.end(text);
-    return;
-  }
-  if (isCli && app.adminSecret !== void 0) {
-    if (req.method !== "POST") return methodNotAllowed(res, "POST");
-    return runCli(app, req, res);
-  }
-  return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
-}
-async function runCli(app, req, res) {
-  let argv;
-  try {
-    const body = JSON.parse(await readBody(req, 64 * 1024));
-    argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
-  } catch (err) {
-    if (!(err instanceof SyntaxError || err instanceof BodyTooLarge)) throw err;
-    return sendJson(res, plainFailure(gatewayError("BAD_REQUEST", 'expected {"argv": [...]}')));
-  }
-  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
-}
-function methodNotAllowed(res, allow) {
-  sendJson(res, {
-    ...plainFailure(gatewayError("METHOD_NOT_ALLOWED", `use ${allow}`)),
-    headers: { allow }
-  });
-}
-
-// src/http/server.ts
-var ROUTES = {
-  node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
-  electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc" },
-  // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
-  gateway: {
-    handler: async (ctx, body, req) => (await unifiedApi()).handleGateway(ctx, body, req),
-    methods: ["GET", "POST"],
-    protocol: "graphql"
-  },
-  graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" }
-};
-async function startHttpServer(app, host, port) {
-  const server = createServer((req, res) => {
-    const started = process.hrtime.bigint();
-    res.on("finish", () => observe(app, req, res, started));
-    requests.track(
-      res,
-      () => handle(app, req, res).catch((err) => {
-        if (err instanceof BodyTooLarge && !res.headersSent) {
-          res.setHeader("connection", "close");
-          return sendJson(
-            res,
-            plainFailure(gatewayError("PAYLOAD_TOO_LARGE", "request body over the limit"))
-          );
-        }
-        if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
-        app.log.error({ err }, "unhandled error");
-        if (!res.headersSent)
-          sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
-        else res.destroy();
-      })
-    );
-  });
-  const requests = new InFlight(server);
-  server.requestTimeout = 6e4;
-  server.headersTimeout = 1e4;
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
-  warmUnifiedApi(app);
-  const address = server.address();
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
-  return {
-    server,
-    url,
-    drain: (timeoutMs) => drain(server, requests, timeoutMs),
-    inFlight: () => requests.size
-  };
-}
-function observe(app, req, res, started) {
-  const [first = "", second = ""] = new URL(req.url ?? "/", "http://gateway").pathname.split("/").filter((p) => p !== "");
-  const kind = Object.keys(app.config.backends).find(
-    (k) => app.config.backends[k] === first
-  );
-  const route = kind ?? (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
-  const network = kind && app.config.networks.includes(second) ? second : "";
-  app.metrics.requests.inc({ route, network, status: String(res.statusCode) });
-  app.metrics.latency.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
-  const charged = Number(res.getHeader("x-credits-charged") ?? 0);
-  if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
-}
-async function handle(app, req, res) {
-  const url = new URL(req.url ?? "/", "http://gateway");
-  const parts = url.pathname.split("/").filter((p) => p !== "");
-  if (parts.length === 1 && parts[0] === "healthz" && req.method === "GET") {
-    return sendJson(res, { status: 200, body: { status: "ok" } });
-  }
-  if (parts.length === 1 && parts[0] === "readyz" && req.method === "GET") {
-    return sendJson(res, { ...await readiness(app), headers: { "cache-control": "no-store" } });
-  }
-  if (parts.length === 1 && parts[0] === "metrics" || parts[0] === "admin") {
-    return handleOperator(app, req, res, parts);
-  }
-  if (parts[0] === "dashboard") return handleDashboard(app, req, res, parts.slice(1));
-  const route = matchRoute(app, parts);
-  if (!route) {
-    return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
-  }
-  const requestId = randomUUID2();
-  const started = Date.now();
-  res.setHeader("x-request-id", requestId);
-  const logPath = `/${route.segment}/${route.network}/${tokenHint(route.token)}`;
-  res.on("finish", () => {
-    app.log.info(
-      {
-        requestId,
-        method: req.method,
-        path: logPath,
-        status: res.statusCode,
-        ms: Date.now() - started
-      },
-      "request"
-    );
-  });
-  const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
-  if (!route.methods.includes(req.method ?? "")) {
-    res.setHeader("allow", route.methods.join(", "));
-    return sendJson(
-      res,
-      failure(gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`))
-    );
-  }
-  const owner = await authenticate(app.db, route.token);
-  if (!owner) {
-    await insertAudit(app.db, {
-      requestId,
-      accountId: null,
-      tokenId: null,
-      backend: route.segment,
-      network: route.network,
-      method: "(unauthenticated)",
-      outcome: "unauthenticated",
-      errorCode: "UNAUTHENTICATED",
-      httpStatus: 401,
-      estimatedCc: 0,
-      chargedCc: 0
-    });
-    return sendJson(
-      res,
-      failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"))
-    );
-  }
-  let body;
-  try {
-    body = await readBody(req, app.config.server.bodyBytesMax);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) {
-      res.setHeader("connection", "close");
-      return sendJson(
-        res,
-        failure(
-          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`)
-        )
-      );
-    }
-    throw err;
-  }
-  const ctx = {
-    app,
-    requestId,
-    owner,
-    backend: route.backend,
-    backendSegment: route.segment,
-    network: route.network,
-    startedAt: started
-  };
-  return sendJson(res, await route.handler(ctx, body, req));
-}
-function matchRoute(app, parts) {
-  if (parts.length !== 3) return null;
-  const [segment, network, token] = parts;
-  const backend = Object.keys(app.config.backends).find(
-    (kind) => app.config.backends[kind] === segment
-  );
-  if (!backend) return null;
-  const route = ROUTES[backend];
-  if (!route || !app.config.networks.includes(network)) return null;
-  if (backend === "graph" && !app.indexers.has(network)) return null;
-  return { backend, segment, network, token, ...route };
-}
-
-// src/log/logger.ts
-import { pino } from "pino";
-function createLogger(level, destination) {
-  return pino(
-    {
-      level,
-      base: { service: "blockgate" },
-      redact: {
-        paths: [
-          "token",
-          "*.token",
-          "authorization",
-          "*.authorization",
-          "headers.authorization",
-          "url",
-          "*.url"
-        ],
-        censor: "[redacted]"
-      }
-    },
-    destination
-  );
 }
 
 // src/upstreams/failover.ts
@@ -2290,6 +1127,1185 @@ var IndexerPool = class {
     return this.pool.close(abort);
   }
 };
+
+// src/app/readiness.ts
+function databaseCheck(db) {
+  return new CachedCheck(async () => {
+    await db.query("SELECT 1");
+    return true;
+  });
+}
+async function readiness(app) {
+  const draining = { status: 503, body: { status: "draining" } };
+  if (app.draining) return draining;
+  const opts = app.config.readiness;
+  const each = async (pools2) => Object.fromEntries(
+    await Promise.all(
+      [...pools2].map(async ([network, pool]) => [network, await pool.health(opts)])
+    )
+  );
+  const [databaseUp, node, electrum, graph] = await Promise.all([
+    app.databaseCheck.get(opts.timeoutMs, opts.cacheMs),
+    each(app.nodes),
+    each(app.electrum),
+    each(app.indexers)
+  ]);
+  if (app.draining) return draining;
+  const nodeless = app.config.networks.some((n) => (node[n]?.status ?? "down") === "down");
+  const pools = [node, electrum, graph].flatMap((byNetwork) => Object.values(byNetwork));
+  const status = !databaseUp || nodeless ? "down" : pools.every((p) => p.status === "healthy") ? "ready" : "degraded";
+  const body = {
+    status,
+    database: { status: databaseUp ? "up" : "down" },
+    upstreams: { node, electrum, graph }
+  };
+  return { status: status === "down" ? 503 : 200, body };
+}
+
+// src/app/server.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { createServer } from "node:http";
+
+// src/http/body.ts
+var BodyTooLarge = class extends Error {
+};
+async function readBody(req, bytesMax) {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > bytesMax) throw new BodyTooLarge();
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > bytesMax) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+// src/http/reply.ts
+function sendJson(res, reply3) {
+  if (reply3.raw) {
+    res.writeHead(reply3.status, { "content-length": reply3.raw.byteLength, ...reply3.headers });
+    res.end(reply3.raw);
+    return;
+  }
+  const text = stringifyJson(reply3.body);
+  res.writeHead(reply3.status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...reply3.headers
+  });
+  res.end(text);
+}
+function jsonRpcFailure(error, id = null) {
+  return {
+    status: httpStatusOf(error.code),
+    body: { jsonrpc: "2.0", id, error: rpcErrorObject(error) }
+  };
+}
+function plainFailure(error) {
+  return { status: httpStatusOf(error.code), body: plainErrorObject(error) };
+}
+function graphqlFailure(error) {
+  return { status: httpStatusOf(error.code), body: { errors: [graphqlErrorObject(error)] } };
+}
+
+// src/admin/routes.ts
+async function handleOperator(app, req, res, parts) {
+  const header = req.headers.authorization;
+  const isCli = parts.length === 2 && parts[0] === "admin" && parts[1] === "cli";
+  const operator = operatorAuthorized(header, app.config.operator.tokenSha256);
+  const cliSecret = isCli && app.adminSecret !== void 0 && adminAuthorized(header, app.adminSecret);
+  if (!operator && !cliSecret) {
+    app.log.warn({ route: parts[0] }, "operator credential missing or refused");
+    return sendJson(res, {
+      ...plainFailure(gatewayError("UNAUTHENTICATED", "operator credential required")),
+      headers: { "www-authenticate": "Bearer" }
+    });
+  }
+  if (parts.length === 1 && parts[0] === "metrics") {
+    if (req.method !== "GET") return methodNotAllowed(res, "GET");
+    const text = await app.metrics.registry.metrics();
+    res.writeHead(200, { "content-type": app.metrics.registry.contentType });
+    res.end(text);
+    return;
+  }
+  if (isCli && app.adminSecret !== void 0) {
+    if (req.method !== "POST") return methodNotAllowed(res, "POST");
+    return runCli(app, req, res);
+  }
+  return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+}
+async function runCli(app, req, res) {
+  let argv;
+  try {
+    const body = JSON.parse(await readBody(req, 64 * 1024));
+    argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
+  } catch (err) {
+    if (!(err instanceof SyntaxError || err instanceof BodyTooLarge)) throw err;
+    return sendJson(res, plainFailure(gatewayError("BAD_REQUEST", 'expected {"argv": [...]}')));
+  }
+  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
+}
+function methodNotAllowed(res, allow) {
+  sendJson(res, {
+    ...plainFailure(gatewayError("METHOD_NOT_ALLOWED", `use ${allow}`)),
+    headers: { allow }
+  });
+}
+
+// src/dashboard/routes.ts
+import { randomUUID } from "node:crypto";
+
+// src/graphql/load.ts
+var unifiedApi = () => import("./chunks/route-FJVBVTAC.js");
+function warmUnifiedApi(app) {
+  unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
+}
+
+// src/dashboard/assets.ts
+import { readFile } from "node:fs/promises";
+var bundle;
+function dashboardScript() {
+  bundle ??= true ? readFile(projectPath("dist", "dashboard.js"), "utf8") : bundleFromSources();
+  return bundle;
+}
+var DASHBOARD_CSS = `
+:root { font-family: system-ui, sans-serif; color: #1d2330; background: #f5f6f8; }
+body { margin: 0; }
+header { display: flex; align-items: center; gap: 1rem; padding: .75rem 1.5rem; background: #1d2330; color: #fff; }
+header h1 { font-size: 1.1rem; margin: 0; }
+header .account { flex: 1; opacity: .8; }
+main { max-width: 1100px; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+section { margin: 1.25rem 0; }
+h2 { font-size: .95rem; text-transform: uppercase; letter-spacing: .04em; color: #5a6275; display: inline-block; margin: 0 .5rem .5rem 0; }
+.cards { display: grid; grid-template-columns: repeat(3, 1fr); gap: 1rem; }
+.card { background: #fff; border-radius: 8px; padding: .75rem 1rem; box-shadow: 0 1px 2px #0001; }
+.card p { font-size: 1.4rem; margin: .25rem 0 0; font-variant-numeric: tabular-nums; }
+table { width: 100%; border-collapse: collapse; background: #fff; border-radius: 8px; overflow: hidden; box-shadow: 0 1px 2px #0001; }
+th, td { text-align: left; padding: .4rem .75rem; border-bottom: 1px solid #eceef2; font-size: .9rem; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.empty { color: #8a91a3; text-align: center; }
+svg { width: 100%; height: 160px; background: #fff; border-radius: 8px; box-shadow: 0 1px 2px #0001; }
+svg rect { fill: #f7931a; }
+svg text { font-size: 9px; fill: #8a91a3; }
+form.signin { max-width: 420px; margin: 15vh auto; background: #fff; padding: 1.5rem; border-radius: 8px; box-shadow: 0 1px 3px #0002; }
+form.signin input { width: 100%; box-sizing: border-box; padding: .5rem; font-family: monospace; margin: .5rem 0 1rem; }
+.error { color: #b42318; }
+button { cursor: pointer; }
+`;
+
+// src/dashboard/sessions.ts
+import { createHash, randomBytes } from "node:crypto";
+var SESSION_COOKIE = "bg_session";
+var hash = (value) => createHash("sha256").update(value, "utf8").digest();
+async function createSession(db, owner, ttlMs) {
+  const value = randomBytes(32).toString("base64url");
+  await db.query(
+    `INSERT INTO dashboard_sessions(hash, account_id, token_id, expires_at)
+     VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))`,
+    [hash(value), owner.accountId, owner.tokenId, ttlMs]
+  );
+  return value;
+}
+async function sessionOwner(db, value) {
+  if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) return null;
+  const { rows } = await db.query(
+    `SELECT s.account_id, s.token_id, t.hint FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
+     WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL`,
+    [hash(value)]
+  );
+  const row = rows[0];
+  return row ? { accountId: row.account_id, tokenId: row.token_id, hint: row.hint } : null;
+}
+async function endSession(db, value) {
+  if (value) await db.query("DELETE FROM dashboard_sessions WHERE hash = $1", [hash(value)]);
+}
+function readCookie(header, name) {
+  for (const part of (header ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return v.join("=");
+  }
+  return void 0;
+}
+
+// src/dashboard/routes.ts
+var SECURITY_HEADERS = {
+  // Everything is served by the gateway itself: no CDN, no inline script, no framing.
+  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-store"
+};
+function send(res, status, type, body, headers = {}) {
+  res.writeHead(status, {
+    "content-type": type,
+    "content-length": Buffer.byteLength(body),
+    ...SECURITY_HEADERS,
+    ...headers
+  });
+  res.end(body);
+}
+var page = (title, body, script = false) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><link rel="stylesheet" href="/dashboard/style.css"></head>
+<body>${body}${script ? '<script type="module" src="/dashboard/app.js"></script>' : ""}</body></html>`;
+var signIn = (error) => page(
+  "blockgate \u2014 sign in",
+  `<form class="signin" method="post" action="/dashboard/session" autocomplete="off">
+<h1>blockgate usage</h1><p>Sign in with an access token. It is exchanged for a session cookie and never appears in a URL.</p>
+${error ? `<p class="error" data-testid="signin-error">${error}</p>` : ""}
+<label for="token">Access token</label><input id="token" name="token" type="password" required spellcheck="false">
+<button type="submit">Sign in</button></form>`
+);
+async function handleDashboard(app, req, res, rest) {
+  const path = rest.join("/");
+  const method = req.method ?? "GET";
+  const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
+  if (path === "style.css" && method === "GET")
+    return send(res, 200, "text/css; charset=utf-8", DASHBOARD_CSS);
+  if (path === "app.js" && method === "GET")
+    return send(res, 200, "text/javascript; charset=utf-8", await dashboardScript());
+  if (path === "session" && method === "POST") {
+    const form = new URLSearchParams(await readBody(req, 4096));
+    const owner2 = await authenticate(app.db, (form.get("token") ?? "").trim());
+    if (!owner2)
+      return send(
+        res,
+        401,
+        "text/html; charset=utf-8",
+        signIn("That token is unknown or revoked.")
+      );
+    const value = await createSession(app.db, owner2, app.config.dashboard.sessionTtlMs);
+    const maxAge = Math.floor(app.config.dashboard.sessionTtlMs / 1e3);
+    return send(res, 303, "text/plain", "", {
+      location: "/dashboard",
+      "set-cookie": `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=${maxAge}`
+    });
+  }
+  if (path === "logout" && method === "POST") {
+    await endSession(app.db, cookie);
+    return send(res, 303, "text/plain", "", {
+      location: "/dashboard",
+      "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`
+    });
+  }
+  const owner = await sessionOwner(app.db, cookie);
+  if (path === "" && method === "GET") {
+    return owner ? send(
+      res,
+      200,
+      "text/html; charset=utf-8",
+      page("blockgate \u2014 usage", '<main id="app">Loading\u2026</main>', true)
+    ) : send(res, 200, "text/html; charset=utf-8", signIn());
+  }
+  if (!owner) {
+    return sendJson(res, {
+      status: 401,
+      body: { errors: [{ message: "sign in first", extensions: { code: "UNAUTHENTICATED" } }] }
+    });
+  }
+  if (path === "graphql" && method === "POST") {
+    if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
+      return sendJson(res, {
+        status: 415,
+        body: {
+          errors: [{ message: "send application/json", extensions: { code: "BAD_USER_INPUT" } }]
+        }
+      });
+    }
+    const body = await readBody(req, app.config.server.bodyBytesMax);
+    return sendJson(
+      res,
+      await (await unifiedApi()).executeGraphQL(
+        {
+          app,
+          owner,
+          // The dashboard is a client of the unified API; its records say where it was asked.
+          backend: "gateway",
+          backendSegment: "dashboard",
+          network: app.config.networks[0],
+          requestId: randomUUID(),
+          startedAt: Date.now()
+        },
+        { req, body, publicPath: "/dashboard/graphql" }
+      )
+    );
+  }
+  if (path === "export.csv" && method === "GET") {
+    const account = await findAccount(app.db, owner.accountId);
+    if (!account) return send(res, 404, "text/plain", "no account");
+    const url = new URL(req.url ?? "/", "http://gateway");
+    const rule = app.config.billing.cycle;
+    const current = cycleContaining(account.createdAt, /* @__PURE__ */ new Date(), rule);
+    const index = url.searchParams.has("cycle") ? Number(url.searchParams.get("cycle")) : current.index;
+    if (!Number.isInteger(index) || index < 0 || index > current.index)
+      return send(res, 400, "text/plain", "no such cycle");
+    const cycle = cycleAt(account.createdAt, index, rule);
+    const kind = url.searchParams.get("kind") === "usage" ? "usage" : "audit";
+    const csv = kind === "usage" ? await usageCsv(app.db, account.id, cycle) : await auditCsv(app.db, account.id, cycle);
+    const name = `blockgate-${account.name}-${kind}-${cycle.start.toISOString().slice(0, 10)}.csv`;
+    return send(res, 200, "text/csv; charset=utf-8", csv, {
+      "content-disposition": `attachment; filename="${name}"`
+    });
+  }
+  return send(res, 404, "text/plain", "not found");
+}
+
+// src/http/drain.ts
+var InFlight = class {
+  constructor(server) {
+    this.server = server;
+  }
+  server;
+  open = /* @__PURE__ */ new Set();
+  draining = false;
+  onIdle = null;
+  get size() {
+    return this.open.size;
+  }
+  /** Runs `handle` for the request `res` answers, counting it in flight until both are done. */
+  track(res, handle2) {
+    this.open.add(res);
+    if (this.draining) res.setHeader("connection", "close");
+    const handled = handle2();
+    const ended = new Promise((resolve) => res.once("close", resolve));
+    void Promise.all([handled, ended]).then(() => {
+      this.open.delete(res);
+      if (this.draining) setImmediate(() => this.server.closeIdleConnections());
+      if (this.open.size === 0) this.onIdle?.();
+    });
+  }
+  /** From now on every answer not yet begun tells the client to close its connection. */
+  startDraining() {
+    this.draining = true;
+    for (const res of this.open) {
+      if (!res.headersSent) res.setHeader("connection", "close");
+    }
+  }
+  /** Resolves when no request is in flight. */
+  idle() {
+    if (this.open.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.onIdle = resolve;
+    });
+  }
+};
+function drain(server, requests, timeoutMs) {
+  const started = Date.now();
+  requests.startDraining();
+  const closed = new Promise((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  return (async () => {
+    const answered = await within(
+      requests.idle().then(() => true),
+      timeoutMs,
+      false
+    );
+    const cut = answered ? 0 : requests.size;
+    if (answered) {
+      server.closeIdleConnections();
+      const left = timeoutMs - (Date.now() - started);
+      if (!await within(
+        closed.then(() => true),
+        left,
+        false
+      ))
+        server.closeAllConnections();
+    } else {
+      server.closeAllConnections();
+    }
+    await closed;
+    return { cut, ms: Date.now() - started };
+  })();
+}
+
+// src/jsonrpc/envelope.ts
+function parseRequestBody(body) {
+  let value;
+  try {
+    value = parseJson(body);
+  } catch {
+    return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
+  }
+  if (Array.isArray(value)) return { kind: "batch", items: value.map(parseRequestItem) };
+  if (isJsonObject(value)) return { kind: "single", item: parseRequestItem(value) };
+  return { kind: "fatal", error: { code: -32700, message: "Top-level object parse error" } };
+}
+function parseRequestItem(value) {
+  if (!isJsonObject(value)) {
+    return {
+      kind: "invalid",
+      id: null,
+      version: "1.0",
+      error: { code: -32600, message: "Invalid Request object" }
+    };
+  }
+  const id = "id" in value ? value.id : void 0;
+  let version = "1.0";
+  const invalid = (message) => ({
+    kind: "invalid",
+    id,
+    version,
+    error: { code: -32600, message }
+  });
+  const v = value.jsonrpc;
+  if (v !== void 0 && v !== null) {
+    if (typeof v !== "string") return invalid("jsonrpc field must be a string");
+    if (v === "2.0") version = "2.0";
+    else if (v !== "1.0") return invalid("JSON-RPC version not supported");
+  }
+  const method = value.method;
+  if (method === void 0 || method === null) return invalid("Missing method");
+  if (typeof method !== "string") return invalid("Method must be a string");
+  const params = value.params;
+  if (params === void 0 || params === null)
+    return { kind: "call", id, version, method, params: [] };
+  if (Array.isArray(params) || isJsonObject(params))
+    return { kind: "call", id, version, method, params };
+  return invalid("Params must be an array or object");
+}
+function replyObject(version, id, answer2) {
+  const reply3 = {};
+  if (version === "2.0") reply3.jsonrpc = "2.0";
+  const isError = "error" in answer2;
+  if (version === "1.0" || !isError) reply3.result = isError ? null : answer2.result;
+  if (version === "1.0" || isError) reply3.error = isError ? answer2.error : null;
+  if (id !== void 0) reply3.id = id;
+  return reply3;
+}
+function legacyErrorStatus(code) {
+  return code === -32600 ? 400 : code === -32601 ? 404 : 500;
+}
+
+// src/mirror/rpc-route.ts
+async function handleRpcMirror(ctx, body, protocol) {
+  const { app } = ctx;
+  const request = parseRequestBody(body);
+  if (request.kind === "fatal" || request.kind === "batch" && request.items.length > app.config.server.batchItemsMax) {
+    const error = request.kind === "fatal" ? request.error : {
+      code: -32600,
+      message: `Batch too large: at most ${app.config.server.batchItemsMax} requests`
+    };
+    await auditOnly(ctx, [
+      {
+        method: "(invalid)",
+        outcome: "rejected",
+        // A batch over the limit is well formed; only its size is refused.
+        errorCode: request.kind === "fatal" ? fromRpcRefusal(error.code) : "LIMIT_EXCEEDED",
+        upstreamCode: String(error.code),
+        httpStatus: 200
+      }
+    ]);
+    return { status: 200, body: replyObject("2.0", null, { error }) };
+  }
+  const items = request.kind === "single" ? [request.item] : request.items;
+  if (items.length === 0) return { status: 200, body: [] };
+  const slots = items.map((item) => plan(ctx, item, protocol));
+  const calls = slots.flatMap((s) => s.kind === "call" ? [s.call] : []);
+  const metered = await meter(ctx, {
+    calls: slots.map(
+      (s) => s.kind === "call" ? { kind: "priced", method: s.call.method, price: s.call.price } : {
+        kind: "refused",
+        method: s.method,
+        outcome: s.outcome,
+        errorCode: fromRpcRefusal(s.error.code),
+        upstreamCode: String(s.error.code),
+        httpStatus: protocol.errorStatus(s.version, s.error.code)
+      }
+    ),
+    execute: async () => {
+      const answered = calls.length > 0 ? await protocol.execute(ctx, calls) : [];
+      const results2 = calls.map(
+        (_, i) => answered[i] ?? { kind: "failure", error: gatewayError("INTERNAL", "no answer") }
+      );
+      return { value: results2, outcomes: results2.map((r, i) => outcomeOf(r, calls[i], protocol)) };
+    }
+  });
+  if (!metered.ok) {
+    const replies2 = slots.map(
+      (s) => s.kind === "call" ? replyObject(s.call.version, s.call.id, { error: toRpcError(metered.error) }) : replyObject(s.version, s.id, { error: s.error })
+    );
+    return {
+      status: httpStatusOf(metered.error.code),
+      body: request.kind === "single" ? replies2[0] : replies2,
+      headers: metered.headers
+    };
+  }
+  const results = metered.value;
+  const replies = [];
+  let single = 200;
+  let failure = null;
+  let resultIndex = 0;
+  for (const slot of slots) {
+    if (slot.kind === "reply") {
+      replies.push(replyObject(slot.version, slot.id, { error: slot.error }));
+      single = protocol.errorStatus(slot.version, slot.error.code);
+      continue;
+    }
+    const c = slot.call;
+    const result = results[resultIndex++];
+    if (result.kind === "failure") {
+      failure ??= result.error;
+      replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
+      single = httpStatusOf(result.error.code);
+    } else {
+      replies.push(replyObject(c.version, c.id, result.answer));
+      single = "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
+    }
+  }
+  const allFailed = failure !== null && slots.every((s) => s.kind === "call") && results.every((r) => r.kind === "failure");
+  const batchStatus = allFailed ? httpStatusOf(failure.code) : 200;
+  return {
+    status: request.kind === "single" ? single : batchStatus,
+    body: request.kind === "single" ? replies[0] : replies,
+    headers: metered.headers
+  };
+}
+function outcomeOf(result, call, protocol) {
+  if (result.kind === "failure") return { kind: "failed", error: result.error };
+  const { answer: answer2, upstream } = result;
+  if ("error" in answer2) {
+    return {
+      kind: "answered",
+      outcome: "upstream_error",
+      errorCode: "UPSTREAM_ERROR",
+      upstreamCode: String(answer2.error.code),
+      httpStatus: protocol.errorStatus(call.version, answer2.error.code),
+      upstream
+    };
+  }
+  return { kind: "answered", outcome: "ok", httpStatus: 200, upstream };
+}
+function plan(ctx, item, protocol) {
+  if (item.kind === "invalid") {
+    return {
+      kind: "reply",
+      id: item.id,
+      version: item.version,
+      method: "(invalid)",
+      error: item.error,
+      outcome: "rejected"
+    };
+  }
+  const reply3 = (error, id = item.id) => ({
+    kind: "reply",
+    id,
+    version: item.version,
+    method: item.method.slice(0, 64),
+    error,
+    outcome: "rejected"
+  });
+  if (item.version === "2.0" && item.id === void 0) {
+    return reply3(
+      {
+        code: -32600,
+        message: "Notifications are not supported: every call is charged, so give it an id"
+      },
+      null
+    );
+  }
+  const check = Object.hasOwn(protocol.methods, item.method) ? protocol.methods[item.method] : void 0;
+  const price = priceOf(ctx.app.config, item.method, ctx.network);
+  if (!check || price === void 0) return reply3(protocol.unknownMethod(item.method));
+  const checked = check(item.params, ctx);
+  if (!checked.ok) return reply3(checked.error);
+  return {
+    kind: "call",
+    call: {
+      id: item.id,
+      version: item.version,
+      method: item.method,
+      params: checked.params,
+      price
+    }
+  };
+}
+function toRpcError(error) {
+  return rpcErrorObject(error);
+}
+
+// src/mirror/electrum-route.ts
+var ELECTRUM = {
+  methods: { "blockchain.transaction.get": (params) => checkTransactionGet(params) },
+  unknownMethod: (method) => ({ code: -32601, message: `unknown method "${method}"` }),
+  errorStatus: () => 200,
+  execute: (ctx, calls) => {
+    const source = electrumTxSource(ctx.app, ctx.network);
+    return Promise.all(
+      calls.map(async (c) => {
+        const verbose = c.params[1] === true;
+        const out = await electrumTransaction(source, c.params[0], verbose);
+        return render(out, verbose, ctx.network);
+      })
+    );
+  }
+};
+function render(out, verbose, network) {
+  if (out.kind === "failure") return out;
+  if (out.kind === "refused") {
+    return { kind: "answer", answer: { error: out.error }, upstream: out.upstream };
+  }
+  const result = verbose ? decodedTx(out.tx(), network, out.position, { blockheight: true }) : out.hex();
+  return { kind: "answer", answer: { result }, upstream: out.upstream };
+}
+function handleElectrumRpc(ctx, body) {
+  return handleRpcMirror(ctx, body, ELECTRUM);
+}
+
+// src/upstreams/indexer/hasura/introspection.ts
+import { execute } from "graphql";
+function executeIntrospection(schema, query) {
+  const result = execute({
+    schema,
+    document: query.document,
+    variableValues: query.variableValues,
+    ...query.operation.name ? { operationName: query.operation.name.value } : {}
+  });
+  if ("then" in result) throw new Error("introspection resolved asynchronously");
+  return result.data;
+}
+
+// src/upstreams/indexer/hasura/request.ts
+function parseGraphRequest(body) {
+  let parsed;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { ok: false, error: hasuraError("invalid json", "$", "invalid-json") };
+  }
+  const wrong = (expected, value, path) => ({
+    ok: false,
+    error: hasuraError(
+      `expected ${expected}, but encountered ${jsonKind(value)}`,
+      path,
+      "parse-failed"
+    )
+  });
+  const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(parsed)) return wrong("Object", parsed, "$");
+  const o = parsed;
+  if (o.query === void 0) {
+    return { ok: false, error: hasuraError('key "query" not found', "$", "parse-failed") };
+  }
+  if (typeof o.query !== "string") return wrong("String", o.query, "$.query");
+  if (o.variables != null && !isObject(o.variables)) {
+    return wrong("Object", o.variables, "$.variables");
+  }
+  if (o.operationName != null && typeof o.operationName !== "string") {
+    return wrong("String", o.operationName, "$.operationName");
+  }
+  return {
+    ok: true,
+    request: {
+      query: o.query,
+      variables: o.variables ?? {},
+      operationName: o.operationName ?? void 0
+    }
+  };
+}
+function jsonKind(v) {
+  if (v === null) return "Null";
+  if (Array.isArray(v)) return "Array";
+  switch (typeof v) {
+    case "string":
+      return "String";
+    case "number":
+      return "Number";
+    case "boolean":
+      return "Boolean";
+    default:
+      return "Object";
+  }
+}
+
+// src/mirror/graph-route.ts
+async function handleGraphQuery(ctx, body) {
+  const { app } = ctx;
+  const schema = indexerSchema();
+  const parsed = parseGraphRequest(body);
+  if (!parsed.ok) return refuse(ctx, "(invalid)", parsed.error);
+  const { request } = parsed;
+  const checked = checkGraphQuery(schema, request);
+  if (!checked.ok) return refuse(ctx, "(invalid)", checked.error);
+  const { query } = checked;
+  const method = rootFieldNames(query);
+  if (query.fields.every((f) => f.introspection)) {
+    const metered2 = await meter(ctx, {
+      calls: [{ kind: "priced", method, price: 0, complexity: 0 }],
+      execute: async () => ({
+        value: executeIntrospection(schema, query),
+        outcomes: [{ kind: "answered", outcome: "ok", httpStatus: 200 }]
+      })
+    });
+    if (!metered2.ok) return { ...graphqlFailure(metered2.error), headers: metered2.headers };
+    return answer(metered2.value, 0, metered2);
+  }
+  const limits = app.config.graph;
+  const overLimit = checkGraphLimits(query.fields, limits);
+  if (overLimit) return refuse(ctx, method, overLimit);
+  const complexity = graphComplexity(query.fields, limits);
+  if (complexity > limits.complexityMax) {
+    return refuse(
+      ctx,
+      method,
+      hasuraErrorObject(
+        gatewayError(
+          "LIMIT_EXCEEDED",
+          `the query's complexity is ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`
+        ),
+        { variant: "complexity-limit-exceeded" }
+      )
+    );
+  }
+  const metered = await meter(ctx, {
+    // Charged as estimated: the price is of the query asked, known before it ran.
+    calls: [
+      {
+        kind: "priced",
+        method,
+        price: graphPrice(app.config, ctx.network, complexity),
+        complexity
+      }
+    ],
+    execute: async () => {
+      const pool = app.indexers.get(ctx.network);
+      const out2 = pool ? await pool.query(request, AbortSignal.timeout(limits.queryTimeoutMs)) : {
+        ok: false,
+        error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
+      };
+      const outcome = out2.ok ? { kind: "answered", outcome: "ok", httpStatus: 200, upstream: out2.upstream } : { kind: "failed", error: out2.error };
+      return { value: out2, outcomes: [outcome] };
+    }
+  });
+  if (!metered.ok) return { ...graphqlFailure(metered.error), headers: metered.headers };
+  const out = metered.value;
+  if (!out.ok) return { ...graphqlFailure(out.error), headers: metered.headers };
+  return answer(out.data, complexity, metered);
+}
+function answer(data, complexity, cost) {
+  const { charged, available: balance } = cost;
+  return {
+    status: 200,
+    body: {
+      data,
+      extensions: { cost: { complexity, estimated: charged, actual: charged, charged, balance } }
+    },
+    headers: cost.headers
+  };
+}
+async function refuse(ctx, method, error) {
+  const audited = await auditOnly(ctx, [
+    {
+      method,
+      outcome: "rejected",
+      errorCode: fromHasuraCode(error.extensions.code),
+      upstreamCode: error.extensions.code,
+      httpStatus: 200
+    }
+  ]);
+  return { status: 200, body: { errors: [error] }, headers: audited.headers };
+}
+function rootFieldNames(query) {
+  return [...new Set(query.fields.map((f) => f.name))].join(",");
+}
+
+// src/jsonrpc/core-params.ts
+var RPC_MISC_ERROR = -1;
+var RPC_TYPE_ERROR = -3;
+var RPC_INVALID_ADDRESS_OR_KEY = -5;
+var RPC_INVALID_PARAMETER = -8;
+function uvTypeName(value) {
+  if (value === null || value === void 0) return "null";
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "string") return "string";
+  if (isJsonNumber(value)) return "number";
+  return Array.isArray(value) ? "array" : "object";
+}
+function checkHash(value, name) {
+  if (value.length !== 64) {
+    return {
+      code: RPC_INVALID_PARAMETER,
+      message: `${name} must be of length 64 (not ${value.length}, for '${value}')`
+    };
+  }
+  if (!/^[0-9a-fA-F]{64}$/.test(value)) {
+    return {
+      code: RPC_INVALID_PARAMETER,
+      message: `${name} must be hexadecimal string (not '${value}')`
+    };
+  }
+  return null;
+}
+function writeIndented4(entries) {
+  const lines = entries.map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  return `{
+${lines.join(",\n")}
+}`;
+}
+function namedToPositional(params, names) {
+  const out = [];
+  let last = -1;
+  const seen = /* @__PURE__ */ new Set();
+  for (const [key, value] of Object.entries(params)) {
+    const position = names.findIndex((n) => n.split("|").includes(key));
+    if (position < 0)
+      return { code: RPC_INVALID_PARAMETER, message: `Unknown named parameter ${key}` };
+    if (seen.has(position)) {
+      return { code: RPC_INVALID_PARAMETER, message: `Parameter ${key} specified multiple times` };
+    }
+    seen.add(position);
+    out[position] = value;
+    last = Math.max(last, position);
+  }
+  for (let i = 0; i <= last; i++) if (out[i] === void 0) out[i] = null;
+  return out;
+}
+function asPositional(params, names) {
+  return isJsonObject(params) ? namedToPositional(params, names) : params;
+}
+function isRpcError(value) {
+  return isJsonObject(value) && typeof value.code === "number";
+}
+
+// src/jsonrpc/core-methods.ts
+var GENESIS_COINBASE = {
+  mainnet: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+  testnet: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+  signet: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+  regtest: "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+  testnet4: "7aa0a7ae1e223414cb807e40cd57e667b718e42aaf9306db9102fe28912b7b4e"
+};
+var GETRAWTRANSACTION_NAMES = ["txid", "verbosity|verbose", "blockhash"];
+function checkGetRawTransaction(raw, network) {
+  const positional = asPositional(raw, GETRAWTRANSACTION_NAMES);
+  if (isRpcError(positional)) return { ok: false, error: positional };
+  const params = positional;
+  if (params.length < 1 || params.length > 3) {
+    return {
+      ok: false,
+      error: {
+        code: RPC_MISC_ERROR,
+        message: `getrawtransaction "txid" ( verbosity "blockhash" )
+
+By default, this call only returns a transaction if it is in the mempool. If -txindex is enabled and no blockhash argument is passed, it will return the transaction if it is in a block in the blockchain.
+(blockgate gives Core's usage line only: pass 1 to 3 parameters)`
+      }
+    };
+  }
+  const [txid, verbosity = null, blockhash = null] = params;
+  const mismatches = [];
+  if (typeof txid !== "string") {
+    mismatches.push([
+      "Position 1 (txid)",
+      `JSON value of type ${uvTypeName(txid)} is not of expected type string`
+    ]);
+  }
+  if (blockhash !== null && typeof blockhash !== "string") {
+    mismatches.push([
+      "Position 3 (blockhash)",
+      `JSON value of type ${uvTypeName(blockhash)} is not of expected type string`
+    ]);
+  }
+  if (mismatches.length > 0) {
+    return {
+      ok: false,
+      error: { code: RPC_TYPE_ERROR, message: `Wrong type passed:
+${writeIndented4(mismatches)}` }
+    };
+  }
+  const txidError = checkHash(txid, "parameter 1");
+  if (txidError) return { ok: false, error: txidError };
+  if (txid.toLowerCase() === GENESIS_COINBASE[network]) return { ok: true, params };
+  const verbosityError = checkVerbosity(verbosity);
+  if (verbosityError) return { ok: false, error: verbosityError };
+  if (typeof blockhash === "string") {
+    const blockError = checkHash(blockhash, "parameter 3");
+    if (blockError) return { ok: false, error: blockError };
+  }
+  return { ok: true, params };
+}
+function checkVerbosity(value) {
+  if (value === null || typeof value === "boolean") return null;
+  if (!isJsonNumber(value)) {
+    return {
+      code: RPC_TYPE_ERROR,
+      message: `JSON value of type ${uvTypeName(value)} is not of expected type number`
+    };
+  }
+  const text = value.value;
+  if (!/^-?\d+$/.test(text) || Number(text) > 2147483647 || Number(text) < -2147483648) {
+    return { code: RPC_MISC_ERROR, message: "JSON integer out of range" };
+  }
+  return null;
+}
+
+// src/mirror/node-route.ts
+var NODE = {
+  methods: { getrawtransaction: (params, ctx) => checkGetRawTransaction(params, ctx.network) },
+  unknownMethod: () => ({ code: -32601, message: "Method not found" }),
+  errorStatus: (version, code) => version === "1.0" ? legacyErrorStatus(code) : 200,
+  execute: executeNodeCalls
+};
+function handleNodeRpc(ctx, body) {
+  return handleRpcMirror(ctx, body, NODE);
+}
+async function executeNodeCalls(ctx, calls) {
+  const results = await Promise.all(calls.map((c) => fromCache(ctx, c)));
+  const missing = calls.flatMap((_, i) => results[i] ? [] : [i]);
+  if (missing.length > 0) {
+    const pool = ctx.app.nodes.get(ctx.network);
+    const out = pool ? await pool.batch(
+      missing.map((i) => ({ method: calls[i].method, params: calls[i].params }))
+    ) : {
+      ok: false,
+      error: gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network")
+    };
+    missing.forEach((i, k) => {
+      results[i] = out.ok ? { kind: "answer", answer: out.answers[k], upstream: out.upstream } : { kind: "failure", error: out.error };
+    });
+    if (out.ok)
+      await remember(
+        ctx,
+        missing.map((i, k) => [calls[i], out.answers[k]])
+      );
+  }
+  return results;
+}
+function cacheable(call) {
+  if (call.method !== "getrawtransaction") return null;
+  const [txid, verbosity = null, blockhash = null] = call.params;
+  if (typeof txid !== "string" || blockhash !== null) return null;
+  const level = verbosity === null ? 0 : typeof verbosity === "boolean" ? Number(verbosity) : jsonInteger(verbosity);
+  if (level === void 0 || level >= 2) return null;
+  return { txid: txid.toLowerCase(), verbose: level >= 1 };
+}
+async function fromCache(ctx, call) {
+  const lookup = cacheable(call);
+  if (!lookup) return null;
+  const { txCache, nodeTips } = ctx.app;
+  const entry = txCache.get(ctx.network, lookup.txid);
+  if (!entry) return null;
+  const hit = (answer2) => ({ kind: "answer", answer: answer2, upstream: "cache" });
+  if (!lookup.verbose) return hit({ result: toHex(entry.bytes) });
+  const tip = await nodeTips.get(ctx.network)?.current();
+  if (tip === void 0 || tip === null) return null;
+  if (tip < entry.height) {
+    txCache.evict(ctx.network, lookup.txid);
+    return null;
+  }
+  const position = { ...entry, confirmations: tip - entry.height + 1 };
+  const tx = parseTransaction(entry.bytes);
+  return hit({ result: decodedTx(tx, ctx.network, position, { blockheight: false }) });
+}
+async function remember(ctx, pairs) {
+  const { txCache, nodeTips, nodes, config } = ctx.app;
+  const tipSource = nodeTips.get(ctx.network);
+  const pool = nodes.get(ctx.network);
+  if (!tipSource || !pool || txCache.bytesMax === 0) return;
+  const candidates = [];
+  for (const [call, answer2] of pairs) {
+    const lookup = cacheable(call);
+    if (!lookup?.verbose || !("result" in answer2) || !isJsonObject(answer2.result)) continue;
+    const { hex, blockhash, confirmations, blocktime } = answer2.result;
+    const conf = jsonInteger(confirmations);
+    const time = jsonInteger(blocktime);
+    if (typeof hex !== "string" || typeof blockhash !== "string") continue;
+    if (conf === void 0 || time === void 0 || conf < config.cache.minConfirmations) continue;
+    if (txCache.has(ctx.network, lookup.txid)) continue;
+    const tx = readTxHex(hex);
+    if (tx?.txid !== lookup.txid) continue;
+    candidates.push({
+      txid: lookup.txid,
+      bytes: tx.bytes,
+      blockhash,
+      confirmations: conf,
+      blocktime: time
+    });
+  }
+  if (candidates.length === 0) return;
+  const tip = await tipSource.current();
+  if (tip === null) return;
+  const heights = candidates.map((c) => tip - c.confirmations + 1);
+  const out = await pool.batch(
+    heights.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] }))
+  );
+  if (!out.ok) return;
+  candidates.forEach((c, i) => {
+    const answer2 = out.answers[i];
+    if (answer2 && "result" in answer2 && answer2.result === c.blockhash) {
+      txCache.set(ctx.network, c.txid, {
+        bytes: c.bytes,
+        blockhash: c.blockhash,
+        height: heights[i],
+        blocktime: c.blocktime
+      });
+    }
+  });
+}
+
+// src/app/server.ts
+var ROUTES = {
+  node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
+  electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc" },
+  // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
+  gateway: {
+    handler: async (ctx, body, req) => (await unifiedApi()).handleGateway(ctx, body, req),
+    methods: ["GET", "POST"],
+    protocol: "graphql"
+  },
+  graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" }
+};
+async function startHttpServer(app, host, port) {
+  const server = createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => observe(app, req, res, started));
+    requests.track(
+      res,
+      () => handle(app, req, res).catch((err) => {
+        if (err instanceof BodyTooLarge && !res.headersSent) {
+          res.setHeader("connection", "close");
+          return sendJson(
+            res,
+            plainFailure(gatewayError("PAYLOAD_TOO_LARGE", "request body over the limit"))
+          );
+        }
+        if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
+        app.log.error({ err }, "unhandled error");
+        if (!res.headersSent)
+          sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
+        else res.destroy();
+      })
+    );
+  });
+  const requests = new InFlight(server);
+  server.requestTimeout = 6e4;
+  server.headersTimeout = 1e4;
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  warmUnifiedApi(app);
+  const address = server.address();
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+  return {
+    server,
+    url,
+    drain: (timeoutMs) => drain(server, requests, timeoutMs),
+    inFlight: () => requests.size
+  };
+}
+function observe(app, req, res, started) {
+  const [first = "", second = ""] = new URL(req.url ?? "/", "http://gateway").pathname.split("/").filter((p) => p !== "");
+  const kind = Object.keys(app.config.backends).find(
+    (k) => app.config.backends[k] === first
+  );
+  const route = kind ?? (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
+  const network = kind && app.config.networks.includes(second) ? second : "";
+  app.metrics.requests.inc({ route, network, status: String(res.statusCode) });
+  app.metrics.latency.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
+  const charged = Number(res.getHeader("x-credits-charged") ?? 0);
+  if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
+}
+async function handle(app, req, res) {
+  const url = new URL(req.url ?? "/", "http://gateway");
+  const parts = url.pathname.split("/").filter((p) => p !== "");
+  if (parts.length === 1 && parts[0] === "healthz" && req.method === "GET") {
+    return sendJson(res, { status: 200, body: { status: "ok" } });
+  }
+  if (parts.length === 1 && parts[0] === "readyz" && req.method === "GET") {
+    return sendJson(res, { ...await readiness(app), headers: { "cache-control": "no-store" } });
+  }
+  if (parts.length === 1 && parts[0] === "metrics" || parts[0] === "admin") {
+    return handleOperator(app, req, res, parts);
+  }
+  if (parts[0] === "dashboard") return handleDashboard(app, req, res, parts.slice(1));
+  const route = matchRoute(app, parts);
+  if (!route) {
+    return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+  }
+  const requestId = randomUUID2();
+  const started = Date.now();
+  res.setHeader("x-request-id", requestId);
+  const logPath = `/${route.segment}/${route.network}/${tokenHint(route.token)}`;
+  res.on("finish", () => {
+    app.log.info(
+      {
+        requestId,
+        method: req.method,
+        path: logPath,
+        status: res.statusCode,
+        ms: Date.now() - started
+      },
+      "request"
+    );
+  });
+  const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
+  if (!route.methods.includes(req.method ?? "")) {
+    res.setHeader("allow", route.methods.join(", "));
+    return sendJson(
+      res,
+      failure(gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`))
+    );
+  }
+  const owner = await authenticate(app.db, route.token);
+  if (!owner) {
+    await insertAudit(app.db, {
+      requestId,
+      accountId: null,
+      tokenId: null,
+      backend: route.segment,
+      network: route.network,
+      method: "(unauthenticated)",
+      outcome: "unauthenticated",
+      errorCode: "UNAUTHENTICATED",
+      httpStatus: 401,
+      estimatedCc: 0,
+      chargedCc: 0
+    });
+    return sendJson(
+      res,
+      failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"))
+    );
+  }
+  let body;
+  try {
+    body = await readBody(req, app.config.server.bodyBytesMax);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) {
+      res.setHeader("connection", "close");
+      return sendJson(
+        res,
+        failure(
+          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`)
+        )
+      );
+    }
+    throw err;
+  }
+  const ctx = {
+    app,
+    requestId,
+    owner,
+    backend: route.backend,
+    backendSegment: route.segment,
+    network: route.network,
+    startedAt: started
+  };
+  return sendJson(res, await route.handler(ctx, body, req));
+}
+function matchRoute(app, parts) {
+  if (parts.length !== 3) return null;
+  const [segment, network, token] = parts;
+  const backend = Object.keys(app.config.backends).find(
+    (kind) => app.config.backends[kind] === segment
+  );
+  if (!backend) return null;
+  const route = ROUTES[backend];
+  if (!route || !app.config.networks.includes(network)) return null;
+  if (backend === "graph" && !app.indexers.has(network)) return null;
+  return { backend, segment, network, token, ...route };
+}
 
 // src/app/app.ts
 function openStore(config, opts) {

@@ -1,4 +1,5 @@
 import type { DestinationStream } from "pino";
+import { writeAdminFile } from "../admin/admin-file.ts";
 import { NodeTip } from "../cache/node-tip.ts";
 import { TxCache } from "../cache/tx-cache.ts";
 import type {
@@ -9,17 +10,16 @@ import type {
 } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open.ts";
-import { Metrics } from "../http/metrics.ts";
-import { type RunningServer, startHttpServer } from "../http/server.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
 import { createLogger } from "../log/logger.ts";
+import { Metrics } from "../log/metrics.ts";
+import type { App } from "../metering/context.ts";
 import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 import { IndexerPool } from "../upstreams/indexer/pool.ts";
-import { writeAdminFile } from "./admin.ts";
-import type { App } from "./context.ts";
 import { databaseCheck } from "./readiness.ts";
+import { type RunningServer, startHttpServer } from "./server.ts";
 
 export interface StartOptions {
   databaseUrl?: string | undefined;

@@ -1,9 +1,9 @@
 import type { NetworkName } from "../config/schema.ts";
 import type { Queryable } from "../db/database.ts";
 import type { HttpReply } from "../http/reply.ts";
-import { CachedCheck } from "../upstreams/cached-check.ts";
+import type { App } from "../metering/context.ts";
 import type { HealthOptions, PoolHealth } from "../upstreams/failover.ts";
-import type { App } from "./context.ts";
+import { CachedCheck } from "../util/cached-check.ts";
 
 /**
  * ready: everything answers. degraded: the gateway can serve, but some upstream member (or a

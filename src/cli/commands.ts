@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
 import { AccountExists, createAccount, findAccount, listAccounts } from "../accounts/accounts.ts";
 import { issueToken, listTokens, revokeToken } from "../auth/tokens.ts";
-import { cycleAt, cycleContaining } from "../billing/cycles.ts";
 import type { Config } from "../config/schema.ts";
-import { auditCsv, usageCsv } from "../dashboard/csv.ts";
 import type { Database } from "../db/database.ts";
 import { checkLedger, grantCredits } from "../ledger/ledger.ts";
-import { latestAudit, usageByMethod } from "../ledger/usage.ts";
+import { auditCsv, usageCsv } from "../usage/csv.ts";
+import { cycleAt, cycleContaining } from "../usage/cycles.ts";
+import { latestAudit, usageByMethod } from "../usage/usage.ts";
 
 /** A command's result: text for the terminal and an exit code. */
 export interface CommandOutput {

@@ -1,4 +1,4 @@
-import { adminFilePath, readAdminFile } from "../app/admin.ts";
+import { adminFilePath, readAdminFile } from "../admin/admin-file.ts";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import { openDatabase } from "../db/open.ts";
 import { type CommandOutput, helpText, runDbCommand } from "./commands.ts";

@@ -1,4 +1,4 @@
-import { issueOperatorToken } from "../auth/operator.ts";
+import { issueOperatorToken } from "../admin/operator-token.ts";
 import type { CommandOutput } from "./commands.ts";
 
 /**

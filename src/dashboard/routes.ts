@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { findAccount } from "../accounts/accounts.ts";
-import type { App } from "../app/context.ts";
 import { authenticate } from "../auth/tokens.ts";
-import { cycleAt, cycleContaining } from "../billing/cycles.ts";
 import { unifiedApi } from "../graphql/load.ts";
 import { readBody } from "../http/body.ts";
 import { sendJson } from "../http/reply.ts";
+import type { App } from "../metering/context.ts";
+import { auditCsv, usageCsv } from "../usage/csv.ts";
+import { cycleAt, cycleContaining } from "../usage/cycles.ts";
 import { DASHBOARD_CSS, dashboardScript } from "./assets.ts";
-import { auditCsv, usageCsv } from "./csv.ts";
 import { createSession, endSession, readCookie, SESSION_COOKIE, sessionOwner } from "./sessions.ts";
 
 const SECURITY_HEADERS = {

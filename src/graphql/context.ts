@@ -1,6 +1,6 @@
 import type DataLoader from "dataloader";
 import type { GraphQLError } from "graphql";
-import type { CallContext } from "../app/context.ts";
+import type { CallContext } from "../metering/context.ts";
 import type { TransactionModel } from "./models.ts";
 
 /** Upstream work done for one request: what settles the charge. */

@@ -21,10 +21,10 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import { gatewayError } from "../errors/codes.ts";
-import { checkGraphQuery } from "../graph/check.ts";
-import type { GraphRequest } from "../graph/request.ts";
-import { indexerSchema } from "../graph/schema.ts";
 import { toPlainJson } from "../jsonrpc/json.ts";
+import { checkGraphQuery } from "../upstreams/indexer/hasura/check.ts";
+import type { GraphRequest } from "../upstreams/indexer/hasura/request.ts";
+import { indexerSchema } from "../upstreams/indexer/hasura/schema.ts";
 import type { IndexerSite } from "./builder.ts";
 import type { GraphQLContext } from "./context.ts";
 import { sitePath } from "./cost/site-path.ts";

@@ -1,4 +1,4 @@
-import type { App } from "../app/context.ts";
+import type { App } from "../metering/context.ts";
 
 /**
  * The unified API's modules (graphql-yoga, Pothos, graphql-tools, GraphiQL) take about a second

@@ -1,12 +1,12 @@
 import DataLoader from "dataloader";
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
-import type { App } from "../app/context.ts";
 import { fromHex, type Prevout, parseAmount, parseTransaction } from "../bitcoin/index.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
-import { electrumTransaction } from "../mirror/electrum-tx.ts";
+import { type App, electrumTxSource } from "../metering/context.ts";
 import { priceOf } from "../pricing/prices.ts";
+import { electrumTransaction } from "../upstreams/electrum/transaction.ts";
 import type { GraphQLContext, Meter } from "./context.ts";
 import { codedError, fromGatewayError, fromNodeError } from "./errors.ts";
 import { delegateToIndexer } from "./indexer.ts";
@@ -96,9 +96,10 @@ export function nodeTransactionLoader(
 
 /**
  * Transactions from the network's Electrum servers, per request: deduplicated, and sent
- * concurrently so that they travel pipelined on the pool's persistent connections. The answer is
- * what the Electrum route builds (codec-decoded, block position verified, cache included); a cache
- * hit is metered like a miss (spec §8.2).
+ * concurrently so that they travel pipelined on the pool's persistent connections. The service is
+ * the Electrum route's (bytes checked, block position verified, cache included) and its model — the
+ * bytes and the position — becomes the Transaction type's directly; a cache hit is metered like a
+ * miss (spec §8.2).
  */
 export function electrumTransactionLoader(
   app: App,
@@ -106,26 +107,37 @@ export function electrumTransactionLoader(
   meter: Meter,
 ): DataLoader<string, TransactionModel | GraphQLError | null> {
   const price = priceOf(app.config, ELECTRUM_METHOD, network) ?? 0;
+  const source = electrumTxSource(app, network);
   return new DataLoader(
     (txids) =>
       Promise.all(
         txids.map(async (txid) => {
-          const out = await electrumTransaction({ app, network }, txid, true);
+          const out = await electrumTransaction(source, txid, true);
           if (out.kind === "failure") return fromGatewayError(out.error);
           const used = meter.calls.get(ELECTRUM_METHOD) ?? { count: 0, price };
           used.count += 1;
           meter.calls.set(ELECTRUM_METHOD, used);
-          if ("error" in out.answer) {
+          if (out.kind === "refused") {
             // ElectrumX wraps the node's refusal: code 2, `daemon error: … -5 …`.
-            return /'code': -5\b|"code": ?-5\b/.test(out.answer.error.message)
+            return /'code': -5\b|"code": ?-5\b/.test(out.error.message)
               ? null
-              : codedErrorFromElectrum(out.answer.error.message);
+              : codedErrorFromElectrum(out.error.message);
           }
-          try {
-            return modelFromVerbose(out.answer.result, network);
-          } catch (err) {
-            return err instanceof GraphQLError ? err : badAnswer("Electrum");
-          }
+          const at = out.position;
+          return {
+            tx: out.tx(),
+            network,
+            origin: "FULL_NODE",
+            block: at
+              ? {
+                  hash: at.blockhash,
+                  confirmations: at.confirmations,
+                  time: at.blocktime,
+                  blocktime: at.blocktime,
+                }
+              : null,
+            prevouts: null,
+          } satisfies TransactionModel;
         }),
       ),
     { maxBatchSize: app.config.graphql.batchSize },

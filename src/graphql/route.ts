@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import type { App, CallContext } from "../app/context.ts";
 import type { HttpReply } from "../http/reply.ts";
+import type { App, CallContext } from "../metering/context.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
 import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
 import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";

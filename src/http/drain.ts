@@ -1,5 +1,5 @@
 import type { Server, ServerResponse } from "node:http";
-import { within } from "../upstreams/cached-check.ts";
+import { within } from "../util/cached-check.ts";
 
 /**
  * The requests a server is handling, so that shutdown can wait for them. A request counts until

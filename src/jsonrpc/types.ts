@@ -15,3 +15,6 @@ export interface RpcCall {
   method: string;
   params: Json[];
 }
+
+/** A call's parameters after its method's checks: positional and ready to forward, or refused. */
+export type Checked = { ok: true; params: Json[] } | { ok: false; error: RpcErrorObject };

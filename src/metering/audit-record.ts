@@ -1,6 +1,6 @@
-import type { CallContext } from "../app/context.ts";
 import type { ErrorCode } from "../errors/codes.ts";
 import type { AuditInput, Outcome } from "../ledger/audit.ts";
+import type { CallContext } from "./context.ts";
 
 /** Who made a call and where: what every audit record of a request shares. */
 export type AuditSubject = Pick<

@@ -1,8 +1,8 @@
-import type { CallContext } from "../app/context.ts";
 import { type ErrorCode, type GatewayError, httpStatusOf } from "../errors/codes.ts";
 import type { AuditInput, Outcome } from "../ledger/audit.ts";
 import { settle } from "../ledger/ledger.ts";
 import { type AuditFields, auditRecord } from "./audit-record.ts";
+import type { CallContext } from "./context.ts";
 import { creditHeaders } from "./credit-headers.ts";
 import { reserveFor } from "./reserve.ts";
 

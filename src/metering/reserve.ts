@@ -1,6 +1,6 @@
-import type { CallContext } from "../app/context.ts";
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { type ReserveResult, reserve } from "../ledger/ledger.ts";
+import type { CallContext } from "./context.ts";
 
 export type Reservation =
   | Extract<ReserveResult, { ok: true }>

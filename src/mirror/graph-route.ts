@@ -1,16 +1,16 @@
-import type { CallContext } from "../app/context.ts";
 import { fromHasuraCode, gatewayError } from "../errors/codes.ts";
 import { hasuraErrorObject } from "../errors/render.ts";
-import { type CheckedQuery, checkGraphQuery } from "../graph/check.ts";
-import type { HasuraError } from "../graph/hasura-error.ts";
-import { parseGraphRequest } from "../graph/request.ts";
-import { indexerSchema } from "../graph/schema.ts";
 import { graphqlFailure, type HttpReply } from "../http/reply.ts";
+import type { CallContext } from "../metering/context.ts";
 import { auditOnly, type CallOutcome, meter } from "../metering/pipeline.ts";
 import { graphComplexity } from "../pricing/graph-complexity.ts";
 import { graphPrice } from "../pricing/prices.ts";
-import { executeIntrospection } from "./graph-introspection.ts";
-import { checkGraphLimits } from "./graph-limits.ts";
+import { type CheckedQuery, checkGraphQuery } from "../upstreams/indexer/hasura/check.ts";
+import type { HasuraError } from "../upstreams/indexer/hasura/hasura-error.ts";
+import { executeIntrospection } from "../upstreams/indexer/hasura/introspection.ts";
+import { checkGraphLimits } from "../upstreams/indexer/hasura/limits.ts";
+import { parseGraphRequest } from "../upstreams/indexer/hasura/request.ts";
+import { indexerSchema } from "../upstreams/indexer/hasura/schema.ts";
 
 /**
  * The graph mirror: POST /<graph>/<network>/<token> with `{query, variables, operationName}`,

@@ -1,12 +1,12 @@
-import type { CallContext } from "../app/context.ts";
 import { parseTransaction, toHex } from "../bitcoin/index.ts";
 import { gatewayError } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
+import { checkGetRawTransaction } from "../jsonrpc/core-methods.ts";
+import { decodedTx, readTxHex } from "../jsonrpc/decoded-tx.ts";
 import { legacyErrorStatus } from "../jsonrpc/envelope.ts";
 import { isJsonObject, jsonInteger, jsonNumber } from "../jsonrpc/json.ts";
 import type { RpcAnswer } from "../jsonrpc/types.ts";
-import { decodedTx, readTxHex } from "./decoded-tx.ts";
-import { checkGetRawTransaction } from "./node-methods.ts";
+import type { CallContext } from "../metering/context.ts";
 import {
   type AcceptedCall,
   type CallResult,

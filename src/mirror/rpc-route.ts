@@ -1,4 +1,3 @@
-import type { CallContext } from "../app/context.ts";
 import { fromRpcRefusal, type GatewayError, gatewayError, httpStatusOf } from "../errors/codes.ts";
 import { rpcErrorObject } from "../errors/render.ts";
 import type { HttpReply } from "../http/reply.ts";
@@ -9,8 +8,9 @@ import {
   replyObject,
 } from "../jsonrpc/envelope.ts";
 import type { Json } from "../jsonrpc/json.ts";
-import type { RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
+import type { Checked, RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
 import type { Outcome } from "../ledger/audit.ts";
+import type { CallContext } from "../metering/context.ts";
 import { auditOnly, type CallOutcome, meter } from "../metering/pipeline.ts";
 import { priceOf } from "../pricing/prices.ts";
 
@@ -31,8 +31,6 @@ export interface AcceptedCall {
 export type CallResult =
   | { kind: "answer"; answer: RpcAnswer; upstream: string }
   | { kind: "failure"; error: GatewayError };
-
-export type Checked = { ok: true; params: Json[] } | { ok: false; error: RpcErrorObject };
 
 /** What differs between the JSON-RPC mirrors; everything else is handleRpcMirror. */
 export interface MirrorProtocol {

@@ -1,4 +1,4 @@
-import type { SelectedField } from "../graph/check.ts";
+import type { SelectedField } from "../upstreams/indexer/hasura/check.ts";
 
 export interface ComplexitySettings {
   /** `<type>.<field>` → weight; `default` for every other field. */

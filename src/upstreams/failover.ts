@@ -1,5 +1,5 @@
 import type { GatewayError } from "../errors/codes.ts";
-import { CachedCheck } from "./cached-check.ts";
+import { CachedCheck } from "../util/cached-check.ts";
 
 /** One upstream's failure: the pool decides from `retryable` whether to try the next one. */
 export type UpstreamFailure = { ok: false; retryable: boolean; error: GatewayError };

@@ -77,4 +77,15 @@ describe("the dependency rules in npm run check", () => {
     expect(out.out).toContain("store-and-ledger-below-routes");
     expect(out.out).toContain("devnet-only-from-wiring");
   });
+
+  it("fail when one route family imports another, or a protocol helper imports a route", async () => {
+    const out = await cruise({
+      "src/graphql/loader.ts": 'import { x } from "../mirror/x.ts";\nexport const l = x;\n',
+      "src/mirror/x.ts": "export const x = 1;\n",
+      "src/jsonrpc/params.ts": 'import { x } from "../mirror/x.ts";\nexport const p = x;\n',
+    });
+    expect(out.code).not.toBe(0);
+    expect(out.out).toContain("routes-not-from-each-other");
+    expect(out.out).toContain("foundations-stand-alone");
+  });
 });

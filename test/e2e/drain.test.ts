@@ -6,7 +6,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.ts";
-import { readAdminFile } from "../../src/app/admin.ts";
+import { readAdminFile } from "../../src/admin/admin-file.ts";
 import { issueToken } from "../../src/auth/tokens.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Database } from "../../src/db/database.ts";

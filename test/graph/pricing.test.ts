@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { latestAudit } from "../../src/ledger/usage.ts";
+import { latestAudit } from "../../src/usage/usage.ts";
 import { BLOCK_170, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { available, type GraphAnswer, viaGateway } from "./support.ts";
 

@@ -6,7 +6,7 @@ import {
   TransactionBlockDocument,
 } from "../../src/generated/operations.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
-import { latestAudit } from "../../src/ledger/usage.ts";
+import { latestAudit } from "../../src/usage/usage.ts";
 import { type GraphAnswer, viaGateway, viaIndexer } from "../graph/support.ts";
 import { execute, gql } from "../support/graphql.ts";
 import { BLOCK_170, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";

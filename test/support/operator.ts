@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { readAdminFile } from "../../src/app/admin.ts";
+import { readAdminFile } from "../../src/admin/admin-file.ts";
+import { issueOperatorToken } from "../../src/admin/operator-token.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
   resolveElectrumUpstreams,
   resolveGraphUpstreams,
   resolveNodeUpstreams,
 } from "../../src/app/upstreams.ts";
-import { issueOperatorToken } from "../../src/auth/operator.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 

@@ -6,7 +6,7 @@ import {
   txToUniv,
 } from "../../bitcoin/index.ts";
 import type { NetworkName } from "../../config/schema.ts";
-import { isJsonNumber, type Json } from "../../jsonrpc/json.ts";
+import { checkGetRawTransaction } from "../../jsonrpc/core-methods.ts";
 import {
   asPositional,
   isRpcError,
@@ -14,8 +14,8 @@ import {
   RPC_TYPE_ERROR,
   uvTypeName,
   writeIndented4,
-} from "../../mirror/core-params.ts";
-import { checkGetRawTransaction } from "../../mirror/node-methods.ts";
+} from "../../jsonrpc/core-params.ts";
+import { isJsonNumber, type Json } from "../../jsonrpc/json.ts";
 import type { ChainBlock, DevnetChain } from "../chain.ts";
 import type { RpcMethod } from "./http.ts";
 import { RpcError } from "./rpc-error.ts";

@@ -1,6 +1,4 @@
 import { toHex } from "../../bitcoin/hex.ts";
-import { isJsonNumber, type Json, jsonNumber } from "../../jsonrpc/json.ts";
-import { pyStr, pyThousands } from "../../jsonrpc/python-text.ts";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -9,7 +7,9 @@ import {
   pyBoolValue,
   TRANSACTION_GET,
   txHashError,
-} from "../../mirror/electrum-params.ts";
+} from "../../jsonrpc/electrum-params.ts";
+import { isJsonNumber, type Json, jsonNumber } from "../../jsonrpc/json.ts";
+import { pyStr, pyThousands } from "../../jsonrpc/python-text.ts";
 import type { DevnetChain } from "../chain.ts";
 import { type Daemon, DaemonError } from "./daemon.ts";
 import type { HistoryEntry } from "./history.ts";

@@ -1,9 +1,9 @@
 import { EventEmitter } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
+import { BAD_REQUEST, bindArgs } from "../../jsonrpc/electrum-params.ts";
 import { isJsonNumber, isJsonObject, type Json, parseJson } from "../../jsonrpc/json.ts";
 import { LineSplitter } from "../../jsonrpc/lines.ts";
 import { pyJsonDumps, pyStr, pyThousands } from "../../jsonrpc/python-text.ts";
-import { BAD_REQUEST, bindArgs } from "../../mirror/electrum-params.ts";
 import { ElectrumRpcError, type Handler, type SessionState } from "./methods.ts";
 
 /** What devnet counts, so tests can tell what reached the server. */

@@ -1,11 +1,11 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { execute } from "graphql";
-import { checkGraphQuery } from "../../graph/check.ts";
-import { type HasuraError, hasuraError } from "../../graph/hasura-error.ts";
-import { parseGraphRequest } from "../../graph/request.ts";
-import { indexerSchema } from "../../graph/schema.ts";
 import { BodyTooLarge, readBody } from "../../http/body.ts";
+import { checkGraphQuery } from "../../upstreams/indexer/hasura/check.ts";
+import { type HasuraError, hasuraError } from "../../upstreams/indexer/hasura/hasura-error.ts";
+import { parseGraphRequest } from "../../upstreams/indexer/hasura/request.ts";
+import { indexerSchema } from "../../upstreams/indexer/hasura/schema.ts";
 import type { DevnetChain } from "../chain.ts";
 import { Gate } from "../gate.ts";
 import { listenDevnet } from "../listen.ts";

@@ -18,10 +18,14 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { Config } from "../../config/schema.ts";
-import { refusedArguments, type SelectedField, selectedField } from "../../graph/check.ts";
-import { indexerSchema } from "../../graph/schema.ts";
-import { checkGraphLimits } from "../../mirror/graph-limits.ts";
 import { graphComplexity, listSize } from "../../pricing/graph-complexity.ts";
+import {
+  refusedArguments,
+  type SelectedField,
+  selectedField,
+} from "../../upstreams/indexer/hasura/check.ts";
+import { checkGraphLimits } from "../../upstreams/indexer/hasura/limits.ts";
+import { indexerSchema } from "../../upstreams/indexer/hasura/schema.ts";
 import type { FieldCost, IndexerSite } from "../builder.ts";
 import { codedError } from "../errors.ts";
 import { indexerColumn, indexerRootField, indexerTypeOf, isReservedAlias } from "../indexer.ts";

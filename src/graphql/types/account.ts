@@ -1,5 +1,5 @@
 import { findAccount } from "../../accounts/accounts.ts";
-import { type Cycle, cycleAt, cycleContaining } from "../../billing/cycles.ts";
+import { type Cycle, cycleAt, cycleContaining } from "../../usage/cycles.ts";
 import {
   type AuditRow,
   auditInRange,
@@ -10,7 +10,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome,
-} from "../../ledger/usage.ts";
+} from "../../usage/usage.ts";
 import { builder } from "../builder.ts";
 
 interface AccountModel {

@@ -9,7 +9,7 @@ import {
   isNonNullType,
   isScalarType,
 } from "graphql";
-import { indexerSchema } from "../../graph/schema.ts";
+import { indexerSchema } from "../../upstreams/indexer/hasura/schema.ts";
 import { type BuilderTypes, builder } from "../builder.ts";
 
 /**

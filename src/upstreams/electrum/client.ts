@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
 import { gatewayError } from "../../errors/codes.ts";
 import type { Json } from "../../jsonrpc/json.ts";
-import { within } from "../cached-check.ts";
+import { within } from "../../util/cached-check.ts";
 import {
   type ConnectionOptions,
   ElectrumConnection,

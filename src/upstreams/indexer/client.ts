@@ -1,9 +1,9 @@
 import { Pool } from "undici";
 import { type GatewayError, gatewayError } from "../../errors/codes.ts";
-import type { GraphRequest } from "../../graph/request.ts";
 import { isJsonObject, type Json, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
 import type { UpstreamFailure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
+import type { GraphRequest } from "./hasura/request.ts";
 
 /** One indexer as the gateway reaches it (config resolved: the secret read from the environment). */
 export interface IndexerUpstreamConfig {

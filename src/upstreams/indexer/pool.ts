@@ -1,5 +1,4 @@
 import type { GatewayError } from "../../errors/codes.ts";
-import type { GraphRequest } from "../../graph/request.ts";
 import type { Json } from "../../jsonrpc/json.ts";
 import {
   FailoverPool,
@@ -8,6 +7,7 @@ import {
   type UpstreamObserver,
 } from "../failover.ts";
 import { IndexerClient, type IndexerUpstreamConfig } from "./client.ts";
+import type { GraphRequest } from "./hasura/request.ts";
 
 export type IndexerOutcome =
   | { ok: true; data: { [key: string]: Json }; upstream: string }

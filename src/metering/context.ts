@@ -4,11 +4,12 @@ import type { NodeTip } from "../cache/node-tip.ts";
 import type { TxCache } from "../cache/tx-cache.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
-import type { Metrics } from "../http/metrics.ts";
+import type { Metrics } from "../log/metrics.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
-import type { CachedCheck } from "../upstreams/cached-check.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
+import type { ElectrumTxSource } from "../upstreams/electrum/transaction.ts";
 import type { IndexerPool } from "../upstreams/indexer/pool.ts";
+import type { CachedCheck } from "../util/cached-check.ts";
 
 /** Long-lived parts of a running gateway, built once in app.ts. */
 export interface App {
@@ -47,4 +48,14 @@ export interface CallContext {
   backendSegment: string;
   network: NetworkName;
   startedAt: number;
+}
+
+/** What the Electrum transaction service needs of a running gateway, for one network. */
+export function electrumTxSource(app: App, network: NetworkName): ElectrumTxSource {
+  return {
+    network,
+    pool: app.electrum.get(network),
+    cache: app.txCache,
+    minConfirmations: app.config.cache.minConfirmations,
+  };
 }

@@ -1,6 +1,6 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 
-// src/auth/operator.ts
+// src/admin/operator-token.ts
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 var OPERATOR_TOKEN_PREFIX = "bgo_";
 var OPERATOR_TOKEN_RE = /^bgo_[A-Za-z0-9_-]{43}$/;

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { adminAuthorized } from "../app/admin.ts";
-import type { App } from "../app/context.ts";
-import { operatorAuthorized } from "../auth/operator.ts";
 import { runDbCommand } from "../cli/commands.ts";
 import { gatewayError } from "../errors/codes.ts";
-import { BodyTooLarge, readBody } from "./body.ts";
-import { plainFailure, sendJson } from "./reply.ts";
+import { BodyTooLarge, readBody } from "../http/body.ts";
+import { plainFailure, sendJson } from "../http/reply.ts";
+import type { App } from "../metering/context.ts";
+import { adminAuthorized } from "./admin-file.ts";
+import { operatorAuthorized } from "./operator-token.ts";
 
 /**
  * /metrics and /admin/*: for operators only. The credential is checked before anything else —

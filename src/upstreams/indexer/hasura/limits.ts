@@ -1,8 +1,8 @@
-import type { Config } from "../config/schema.ts";
-import { gatewayError, type HasuraCode } from "../errors/codes.ts";
-import { hasuraErrorObject } from "../errors/render.ts";
-import type { SelectedField } from "../graph/check.ts";
-import type { HasuraError } from "../graph/hasura-error.ts";
+import type { Config } from "../../../config/schema.ts";
+import { gatewayError, type HasuraCode } from "../../../errors/codes.ts";
+import { hasuraErrorObject } from "../../../errors/render.ts";
+import type { SelectedField } from "./check.ts";
+import type { HasuraError } from "./hasura-error.ts";
 
 /**
  * The gateway's limits on a graph query, checked before it is priced or forwarded: a `limit`

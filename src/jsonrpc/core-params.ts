@@ -1,5 +1,5 @@
-import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
-import type { RpcErrorObject } from "../jsonrpc/types.ts";
+import { isJsonNumber, isJsonObject, type Json } from "./json.ts";
+import type { RpcErrorObject } from "./types.ts";
 
 /** Bitcoin Core's RPC error codes used here (src/rpc/protocol.h). */
 export const RPC_MISC_ERROR = -1;

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { buildSchema, type GraphQLSchema } from "graphql";
-import { projectPath } from "../paths.ts";
+import { projectPath } from "../../../paths.ts";
 
 const SDL_PATH = projectPath("schema", "indexer.graphql");
 

@@ -4,6 +4,7 @@ import {
   checkGraphLimits,
   checkGraphQuery,
   electrumTransaction,
+  electrumTxSource,
   fromGraphQLCode,
   gatewayError,
   graphComplexity,
@@ -15,7 +16,7 @@ import {
   priceOf,
   refusedArguments,
   selectedField
-} from "./chunk-4DUJPM4J.js";
+} from "./chunk-NVWOREWL.js";
 import {
   auditInRange,
   cycleAt,
@@ -25,7 +26,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-HE2IOMQ6.js";
+} from "./chunk-FAGMJ5ZN.js";
 import {
   DecodeError,
   formatAmount,
@@ -274,22 +275,31 @@ function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
 }
 function electrumTransactionLoader(app, network, meter2) {
   const price = priceOf(app.config, ELECTRUM_METHOD, network) ?? 0;
+  const source = electrumTxSource(app, network);
   return new DataLoader(
     (txids) => Promise.all(
       txids.map(async (txid) => {
-        const out = await electrumTransaction({ app, network }, txid, true);
+        const out = await electrumTransaction(source, txid, true);
         if (out.kind === "failure") return fromGatewayError(out.error);
         const used = meter2.calls.get(ELECTRUM_METHOD) ?? { count: 0, price };
         used.count += 1;
         meter2.calls.set(ELECTRUM_METHOD, used);
-        if ("error" in out.answer) {
-          return /'code': -5\b|"code": ?-5\b/.test(out.answer.error.message) ? null : codedErrorFromElectrum(out.answer.error.message);
+        if (out.kind === "refused") {
+          return /'code': -5\b|"code": ?-5\b/.test(out.error.message) ? null : codedErrorFromElectrum(out.error.message);
         }
-        try {
-          return modelFromVerbose(out.answer.result, network);
-        } catch (err) {
-          return err instanceof GraphQLError2 ? err : badAnswer("Electrum");
-        }
+        const at = out.position;
+        return {
+          tx: out.tx(),
+          network,
+          origin: "FULL_NODE",
+          block: at ? {
+            hash: at.blockhash,
+            confirmations: at.confirmations,
+            time: at.blocktime,
+            blocktime: at.blocktime
+          } : null,
+          prevouts: null
+        };
       })
     ),
     { maxBatchSize: app.config.graphql.batchSize }

@@ -1,5 +1,5 @@
 import { execute, type GraphQLSchema } from "graphql";
-import type { CheckedQuery } from "../graph/check.ts";
+import type { CheckedQuery } from "./check.ts";
 
 /**
  * Answers a query made only of introspection fields (`__schema`, `__type`, `__typename`) from the

@@ -1,22 +1,28 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { App, BackendKind, CallContext } from "../app/context.ts";
-import { readiness } from "../app/readiness.ts";
+import { handleOperator } from "../admin/routes.ts";
 import { authenticate, tokenHint } from "../auth/tokens.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { handleDashboard } from "../dashboard/routes.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { unifiedApi, warmUnifiedApi } from "../graphql/load.ts";
+import { BodyTooLarge, readBody } from "../http/body.ts";
+import { type DrainOutcome, drain, InFlight } from "../http/drain.ts";
+import {
+  graphqlFailure,
+  type HttpReply,
+  jsonRpcFailure,
+  plainFailure,
+  sendJson,
+} from "../http/reply.ts";
 import { insertAudit } from "../ledger/audit.ts";
 import { LedgerError } from "../ledger/ledger.ts";
+import type { App, BackendKind, CallContext } from "../metering/context.ts";
 import { handleElectrumRpc } from "../mirror/electrum-route.ts";
 import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
-import { BodyTooLarge, readBody } from "./body.ts";
-import { type DrainOutcome, drain, InFlight } from "./drain.ts";
-import { handleOperator } from "./operator-routes.ts";
-import { graphqlFailure, type HttpReply, jsonRpcFailure, plainFailure, sendJson } from "./reply.ts";
+import { readiness } from "./readiness.ts";
 
 /** What a backend route gets: its context, the body read within limits, and the request itself. */
 export type RouteHandler = (

@@ -1,8 +1,3 @@
-import type { CallContext } from "../app/context.ts";
-
-/** What a look-up needs of its caller: the gateway and the network (a route's or GraphQL's). */
-export type ElectrumCaller = Pick<CallContext, "app" | "network">;
-
 import {
   type BlockHeader,
   fromHex,
@@ -10,14 +5,48 @@ import {
   parseTransaction,
   type Transaction,
   toHex,
-} from "../bitcoin/index.ts";
-import { electrumScripthash, isUnspendable } from "../bitcoin/scripthash.ts";
-import { type GatewayError, gatewayError } from "../errors/codes.ts";
-import { isJsonObject, type Json, jsonInteger, jsonNumber } from "../jsonrpc/json.ts";
-import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
-import { type BlockPosition, decodedTx, readTxHex } from "./decoded-tx.ts";
-import { DAEMON_ERROR } from "./electrum-params.ts";
-import type { CallResult } from "./rpc-route.ts";
+} from "../../bitcoin/index.ts";
+import { electrumScripthash, isUnspendable } from "../../bitcoin/scripthash.ts";
+import type { TxCache } from "../../cache/tx-cache.ts";
+import type { NetworkName } from "../../config/schema.ts";
+import { type GatewayError, gatewayError } from "../../errors/codes.ts";
+import { type BlockPosition, readTxHex } from "../../jsonrpc/decoded-tx.ts";
+import { DAEMON_ERROR } from "../../jsonrpc/electrum-params.ts";
+import { isJsonObject, jsonInteger, jsonNumber } from "../../jsonrpc/json.ts";
+import type { RpcErrorObject } from "../../jsonrpc/types.ts";
+import type { ElectrumPool } from "./pool.ts";
+
+/** What a look-up needs: the network's servers and the confirmed-transaction cache. */
+export interface ElectrumTxSource {
+  network: NetworkName;
+  pool: ElectrumPool | undefined;
+  cache: TxCache;
+  /** Confirmations from which a transaction is immutable enough to cache. */
+  minConfirmations: number;
+}
+
+/**
+ * A transaction as the Electrum servers gave it: the bytes (checked to be the transaction asked
+ * for) and where it was mined. Each protocol renders it (the Electrum route as hex or Core's
+ * decoded form, the unified API as its Transaction type). `position` is null for a mempool
+ * transaction, and also when it was not asked for (`located: false`).
+ */
+export interface ElectrumTx {
+  kind: "tx";
+  /** The parsed transaction; parsed on first use for a cache hit served as hex. */
+  tx(): Transaction;
+  hex(): string;
+  position: BlockPosition | null;
+  located: boolean;
+  /** Who answered, for the audit record ("cache" for a hit). */
+  upstream: string;
+}
+
+/** The outcomes of a look-up: the transaction, the server's own JSON-RPC refusal, or a failure. */
+export type ElectrumTxResult =
+  | ElectrumTx
+  | { kind: "refused"; error: RpcErrorObject; upstream: string }
+  | { kind: "failure"; error: GatewayError };
 
 const METHOD = "blockchain.transaction.get";
 
@@ -27,9 +56,10 @@ const METHOD = "blockchain.transaction.get";
  *
  * - The server is always asked for the verbose form: it carries the raw bytes (`hex`) and where
  *   the transaction was mined, so one round trip answers either form and fills the cache.
- * - The decoded object is built here from those bytes with the codec (Core's TxToUniv), never
- *   passed through: ElectrumX re-encodes bitcoind's amounts as Python floats (`10.0`), electrs adds
- *   `in_active_chain`, none of them gives `blockheight`.
+ * - Only the bytes and the block position are kept: the protocols build their decoded forms from
+ *   the bytes with the codec (Core's TxToUniv), never pass the server's through: ElectrumX
+ *   re-encodes bitcoind's amounts as Python floats (`10.0`), electrs adds `in_active_chain`, none
+ *   of them gives `blockheight`.
  * - `blockheight` is the height whose header (blockchain.block.header) hashes to the answer's
  *   `blockhash`, tried first at tip − confirmations + 1 (the tip comes from the headers
  *   subscription); the header also gives `blocktime`.
@@ -39,19 +69,18 @@ const METHOD = "blockchain.transaction.get";
  *   charged) rather than guess at confirmations.
  */
 export async function electrumTransaction(
-  ctx: ElectrumCaller,
+  source: ElectrumTxSource,
   txHash: string,
-  verbose: boolean,
-): Promise<CallResult> {
-  const { app, network } = ctx;
-  const pool = app.electrum.get(network);
+  locate: boolean,
+): Promise<ElectrumTxResult> {
+  const { pool, cache, minConfirmations } = source;
   if (!pool) {
     return failure(gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"));
   }
   // Only a plain txid is looked up: ElectrumX also takes hex with spaces, which the server answers.
   const txid = /^[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : null;
   if (txid) {
-    const cached = fromCache(ctx, pool, txid, verbose);
+    const cached = fromCache(source, pool, txid, locate);
     if (cached) return cached;
   }
 
@@ -59,10 +88,10 @@ export async function electrumTransaction(
   if (!out.ok) return failure(out.error);
   if ("error" in out.answer) {
     if (out.answer.error.code === DAEMON_ERROR) {
-      return { kind: "answer", answer: out.answer, upstream: out.upstream };
+      return { kind: "refused", error: out.answer.error, upstream: out.upstream };
     }
     // Not the daemon's refusal but the server's: it will not give the verbose form.
-    return withoutVerbose(ctx, pool, txHash, txid, verbose, out.answer.error.message);
+    return withoutVerbose(source, pool, txHash, txid, locate, out.answer.error.message);
   }
   const bad = (why: string) =>
     failure(
@@ -77,59 +106,69 @@ export async function electrumTransaction(
   const tx = readTxHex(result.hex);
   if (!tx) return bad("hex is not a transaction");
   if (txid && tx.txid !== txid) return bad(`asked for ${txid}, got ${tx.txid}`);
-  const answer = (value: Json): CallResult => ({
-    kind: "answer",
-    answer: { result: value },
-    upstream: out.upstream,
-  });
+  const found = (position: BlockPosition | null, located: boolean) =>
+    parsed(tx, position, located, out.upstream);
 
-  if (typeof result.blockhash !== "string") {
-    // In the mempool: no block fields, and never cached.
-    return answer(verbose ? decodedTx(tx, network, null, { blockheight: true }) : tx.hex);
-  }
+  // In the mempool: no block position, and never cached.
+  if (typeof result.blockhash !== "string") return found(null, true);
   const confirmations = jsonInteger(result.confirmations);
-  const deep = confirmations !== undefined && confirmations >= app.config.cache.minConfirmations;
-  if (!verbose && !(deep && txid && app.txCache.bytesMax > 0)) return answer(tx.hex);
-  const position = await locate(
+  const deep = confirmations !== undefined && confirmations >= minConfirmations;
+  if (!locate && !(deep && txid && cache.bytesMax > 0)) return found(null, false);
+  const position = await locateBlock(
     pool,
     result.blockhash,
     confirmations,
     jsonInteger(result.blockheight),
   );
   if (!position) {
-    if (!verbose) return answer(tx.hex);
+    if (!locate) return found(null, false);
     return bad(`cannot find the height of block ${result.blockhash}`);
   }
-  if (deep && txid) app.txCache.set(network, txid, { ...position, bytes: tx.bytes });
-  return answer(verbose ? decodedTx(tx, network, position, { blockheight: true }) : tx.hex);
+  if (deep && txid) cache.set(source.network, txid, { ...position, bytes: tx.bytes });
+  return found(position, true);
 }
 
 /** A cached confirmed transaction, with confirmations from the live tip; null to ask upstream. */
 function fromCache(
-  ctx: ElectrumCaller,
+  source: ElectrumTxSource,
   pool: ElectrumPool,
   txid: string,
-  verbose: boolean,
-): CallResult | null {
-  const { txCache } = ctx.app;
-  const entry = txCache.get(ctx.network, txid);
+  locate: boolean,
+): ElectrumTxResult | null {
+  const { cache, network } = source;
+  const entry = cache.get(network, txid);
   if (!entry) return null;
-  const hit = (result: Json): CallResult => ({
-    kind: "answer",
-    answer: { result },
+  let tx: Transaction | undefined;
+  const hit = (position: BlockPosition | null): ElectrumTx => ({
+    kind: "tx",
+    tx: () => {
+      tx ??= parseTransaction(entry.bytes);
+      return tx;
+    },
+    hex: () => toHex(entry.bytes),
+    position,
+    located: position !== null,
     upstream: "cache",
   });
-  if (!verbose) return hit(toHex(entry.bytes));
+  if (!locate) return hit(null);
   // No live headers subscription, no vouched-for tip: confirmations would be a guess.
   const tip = pool.tip();
   if (!tip) return null;
   if (tip.height < entry.height) {
-    txCache.evict(ctx.network, txid);
+    cache.evict(network, txid);
     return null;
   }
-  const tx = parseTransaction(entry.bytes);
-  const position = { ...entry, confirmations: tip.height - entry.height + 1 };
-  return hit(decodedTx(tx, ctx.network, position, { blockheight: true }));
+  return hit({ ...entry, confirmations: tip.height - entry.height + 1 });
+}
+
+/** A transaction parsed from an upstream's hex, as a look-up's result. */
+function parsed(
+  tx: Transaction,
+  position: BlockPosition | null,
+  located: boolean,
+  upstream: string,
+): ElectrumTx {
+  return { kind: "tx", tx: () => tx, hex: () => tx.hex, position, located, upstream };
 }
 
 /**
@@ -137,7 +176,7 @@ function fromCache(
  * The expected height is the server's `blockheight` if it gives one, else tip − confirmations + 1;
  * the next height is tried too, for an index a block behind its daemon.
  */
-async function locate(
+async function locateBlock(
   pool: ElectrumPool,
   blockhash: string,
   confirmations: number | undefined,
@@ -163,21 +202,23 @@ async function locate(
 /**
  * For a server that refuses the verbose form (ElectrumX answers `response too large` when the
  * decoded transaction exceeds its MAX_SEND; some servers have no verbose form at all): the hex
- * alone, and for a verbose request the block found through the Electrum index itself — the
+ * alone, and for a located request the block found through the Electrum index itself — the
  * history of a script the transaction pays to lists it with its height (0 or -1: mempool), and
  * the header at that height gives the block hash and time.
  */
 async function withoutVerbose(
-  ctx: ElectrumCaller,
+  source: ElectrumTxSource,
   pool: ElectrumPool,
   txHash: string,
   txid: string | null,
-  verbose: boolean,
+  locate: boolean,
   refusal: string,
-): Promise<CallResult> {
+): Promise<ElectrumTxResult> {
   const out = await pool.request(METHOD, [txHash, false]);
   if (!out.ok) return failure(out.error);
-  if ("error" in out.answer) return { kind: "answer", answer: out.answer, upstream: out.upstream };
+  if ("error" in out.answer) {
+    return { kind: "refused", error: out.answer.error, upstream: out.upstream };
+  }
   const bad = (why: string) =>
     failure(
       gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
@@ -187,15 +228,10 @@ async function withoutVerbose(
   const hex = out.answer.result;
   const tx = typeof hex === "string" ? readTxHex(hex) : null;
   if (!tx || (txid && tx.txid !== txid)) return bad(`the hex is not transaction ${txid ?? txHash}`);
-  const answer = (value: Json): CallResult => ({
-    kind: "answer",
-    answer: { result: value },
-    upstream: out.upstream,
-  });
-  if (!verbose) return answer(tx.hex);
+  if (!locate) return parsed(tx, null, false, out.upstream);
   const height = await historyHeight(pool, tx);
   if (height === null) return bad(`${tx.txid} is in none of its scripts' histories`);
-  if (height <= 0) return answer(decodedTx(tx, ctx.network, null, { blockheight: true }));
+  if (height <= 0) return parsed(tx, null, true, out.upstream);
   const tip = pool.tip();
   const header = await headerAt(pool, height);
   if (!tip || !header || tip.height < height) return bad(`no header at height ${height}`);
@@ -205,10 +241,10 @@ async function withoutVerbose(
     blocktime: header.time,
     confirmations: tip.height - height + 1,
   };
-  if (position.confirmations >= ctx.app.config.cache.minConfirmations) {
-    ctx.app.txCache.set(ctx.network, tx.txid, { ...position, bytes: tx.bytes });
+  if (position.confirmations >= source.minConfirmations) {
+    source.cache.set(source.network, tx.txid, { ...position, bytes: tx.bytes });
   }
-  return answer(decodedTx(tx, ctx.network, position, { blockheight: true }));
+  return parsed(tx, position, true, out.upstream);
 }
 
 /** Outputs whose script histories are looked at before giving up (a history may be too large). */
@@ -242,6 +278,6 @@ async function headerAt(pool: ElectrumPool, height: number): Promise<BlockHeader
   return /^[0-9a-fA-F]{160}$/.test(hex) ? parseBlockHeader(fromHex(hex)) : null;
 }
 
-function failure(error: GatewayError): CallResult {
+function failure(error: GatewayError): ElectrumTxResult {
   return { kind: "failure", error };
 }

@@ -12,10 +12,41 @@ import {
   listAccounts,
   projectPath,
   usageByMethod
-} from "./chunk-HE2IOMQ6.js";
+} from "./chunk-FAGMJ5ZN.js";
+
+// src/admin/admin-file.ts
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+function adminFilePath(config) {
+  return `${config.database.pgliteDir.replace(/\/+$/, "")}.admin.json`;
+}
+function writeAdminFile(config, url) {
+  const secret = randomBytes(32).toString("hex");
+  const path = adminFilePath(config);
+  writeFileSync(path, JSON.stringify({ url, secret, pid: process.pid }), { mode: 384 });
+  return { url, secret, remove: () => rmSync(path, { force: true }) };
+}
+function readAdminFile(config) {
+  try {
+    const parsed = JSON.parse(readFileSync(adminFilePath(config), "utf8"));
+    if (typeof parsed.url !== "string" || typeof parsed.secret !== "string") return null;
+    return {
+      url: parsed.url,
+      secret: parsed.secret,
+      ...Number.isSafeInteger(parsed.pid) ? { pid: parsed.pid } : {}
+    };
+  } catch {
+    return null;
+  }
+}
+function adminAuthorized(header, secret) {
+  const expected = Buffer.from(`Bearer ${secret}`);
+  const given = Buffer.from(header ?? "");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
 
 // src/db/migrate.ts
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
 var MIGRATIONS_DIR = `${projectPath("src", "db", "migrations")}/`;
 async function migrate(db) {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -23,7 +54,7 @@ async function migrate(db) {
   const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
   const applied = [];
   for (const name of files) {
-    const sql = readFileSync(MIGRATIONS_DIR + name, "utf8");
+    const sql = readFileSync2(MIGRATIONS_DIR + name, "utf8");
     const done = await db.transaction(async (tx) => {
       if (db.kind === "postgres") await tx.query("SELECT pg_advisory_xact_lock(7001001)");
       const seen = await tx.query("SELECT 1 FROM schema_migrations WHERE name = $1", [name]);
@@ -70,37 +101,6 @@ async function openDatabase(opts) {
     throw err;
   }
   return db;
-}
-
-// src/app/admin.ts
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync as readFileSync2, rmSync, writeFileSync } from "node:fs";
-function adminFilePath(config) {
-  return `${config.database.pgliteDir.replace(/\/+$/, "")}.admin.json`;
-}
-function writeAdminFile(config, url) {
-  const secret = randomBytes(32).toString("hex");
-  const path = adminFilePath(config);
-  writeFileSync(path, JSON.stringify({ url, secret, pid: process.pid }), { mode: 384 });
-  return { url, secret, remove: () => rmSync(path, { force: true }) };
-}
-function readAdminFile(config) {
-  try {
-    const parsed = JSON.parse(readFileSync2(adminFilePath(config), "utf8"));
-    if (typeof parsed.url !== "string" || typeof parsed.secret !== "string") return null;
-    return {
-      url: parsed.url,
-      secret: parsed.secret,
-      ...Number.isSafeInteger(parsed.pid) ? { pid: parsed.pid } : {}
-    };
-  } catch {
-    return null;
-  }
-}
-function adminAuthorized(header, secret) {
-  const expected = Buffer.from(`Bearer ${secret}`);
-  const given = Buffer.from(header ?? "");
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 // src/cli/commands.ts
@@ -159,7 +159,7 @@ async function listTokens(db, accountId) {
   }));
 }
 
-// src/dashboard/csv.ts
+// src/usage/csv.ts
 function field(value) {
   const text = value === null || value === void 0 ? "" : value instanceof Date ? value.toISOString() : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
@@ -375,16 +375,16 @@ async function usage(db, ref, limitText) {
 }
 
 export {
+  adminFilePath,
+  writeAdminFile,
+  readAdminFile,
+  adminAuthorized,
   openDatabase,
   tokenHint,
   issueToken,
   authenticate,
   auditCsv,
   usageCsv,
-  adminFilePath,
-  writeAdminFile,
-  readAdminFile,
-  adminAuthorized,
   helpText,
   runDbCommand
 };

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   issueOperatorToken
-} from "./chunk-FXTJKHIU.js";
+} from "./chunk-LLDYJS6Y.js";
 
 // src/cli/operator-token.ts
 function runOperatorToken(args) {

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database.ts";
-import type { Range } from "../ledger/usage.ts";
-import { auditInRange, usageByMethod } from "../ledger/usage.ts";
+import type { Range } from "./usage.ts";
+import { auditInRange, usageByMethod } from "./usage.ts";
 
 /** RFC 4180: quote fields holding a comma, quote or line break; double inner quotes. */
 function field(value: unknown): string {

@@ -3,7 +3,7 @@ import {
   projectPath,
   reserve,
   settle
-} from "./chunk-HE2IOMQ6.js";
+} from "./chunk-FAGMJ5ZN.js";
 import {
   fromHex,
   isJsonNumber,
@@ -194,6 +194,27 @@ function gatewayError(code, message, extra = {}) {
   return { code, message, ...extra };
 }
 
+// src/metering/context.ts
+function electrumTxSource(app, network) {
+  return {
+    network,
+    pool: app.electrum.get(network),
+    cache: app.txCache,
+    minConfirmations: app.config.cache.minConfirmations
+  };
+}
+
+// src/pricing/prices.ts
+function priceOf(config, method, network) {
+  if (method === "graph" || !Object.hasOwn(config.pricing, method)) return void 0;
+  const table = config.pricing[method];
+  return table[network] ?? table.default;
+}
+function graphPrice(config, network, complexity) {
+  const { base, perPoint } = config.pricing.graph;
+  return (base[network] ?? base.default) + Math.ceil(complexity * (perPoint[network] ?? perPoint.default));
+}
+
 // src/bitcoin/scripthash.ts
 function electrumScripthash(scriptPubKey) {
   return toHexReversed(sha256(scriptPubKey));
@@ -202,7 +223,7 @@ function isUnspendable(scriptPubKey) {
   return scriptPubKey[0] === 106;
 }
 
-// src/mirror/decoded-tx.ts
+// src/jsonrpc/decoded-tx.ts
 function decodedTx(tx, network, position, opts) {
   const result = { ...txToUniv(tx, { network }) };
   if (position) {
@@ -295,7 +316,7 @@ function pyThousands(n) {
   return n.toLocaleString("en-US");
 }
 
-// src/mirror/electrum-params.ts
+// src/jsonrpc/electrum-params.ts
 var BAD_REQUEST = 1;
 var DAEMON_ERROR = 2;
 var INVALID_ARGS = -32602;
@@ -377,26 +398,25 @@ function checkTransactionGet(params) {
   return { ok: true, params: [txHash, pyBoolValue(verbose)] };
 }
 
-// src/mirror/electrum-tx.ts
+// src/upstreams/electrum/transaction.ts
 var METHOD = "blockchain.transaction.get";
-async function electrumTransaction(ctx, txHash, verbose) {
-  const { app, network } = ctx;
-  const pool = app.electrum.get(network);
+async function electrumTransaction(source, txHash, locate) {
+  const { pool, cache, minConfirmations } = source;
   if (!pool) {
     return failure(gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"));
   }
   const txid = /^[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : null;
   if (txid) {
-    const cached2 = fromCache(ctx, pool, txid, verbose);
+    const cached2 = fromCache(source, pool, txid, locate);
     if (cached2) return cached2;
   }
   const out = await pool.request(METHOD, [txHash, true]);
   if (!out.ok) return failure(out.error);
   if ("error" in out.answer) {
     if (out.answer.error.code === DAEMON_ERROR) {
-      return { kind: "answer", answer: out.answer, upstream: out.upstream };
+      return { kind: "refused", error: out.answer.error, upstream: out.upstream };
     }
-    return withoutVerbose(ctx, pool, txHash, txid, verbose, out.answer.error.message);
+    return withoutVerbose(source, pool, txHash, txid, locate, out.answer.error.message);
   }
   const bad = (why) => failure(
     gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
@@ -410,51 +430,53 @@ async function electrumTransaction(ctx, txHash, verbose) {
   const tx = readTxHex(result.hex);
   if (!tx) return bad("hex is not a transaction");
   if (txid && tx.txid !== txid) return bad(`asked for ${txid}, got ${tx.txid}`);
-  const answer = (value) => ({
-    kind: "answer",
-    answer: { result: value },
-    upstream: out.upstream
-  });
-  if (typeof result.blockhash !== "string") {
-    return answer(verbose ? decodedTx(tx, network, null, { blockheight: true }) : tx.hex);
-  }
+  const found = (position2, located) => parsed(tx, position2, located, out.upstream);
+  if (typeof result.blockhash !== "string") return found(null, true);
   const confirmations = jsonInteger(result.confirmations);
-  const deep = confirmations !== void 0 && confirmations >= app.config.cache.minConfirmations;
-  if (!verbose && !(deep && txid && app.txCache.bytesMax > 0)) return answer(tx.hex);
-  const position = await locate(
+  const deep = confirmations !== void 0 && confirmations >= minConfirmations;
+  if (!locate && !(deep && txid && cache.bytesMax > 0)) return found(null, false);
+  const position = await locateBlock(
     pool,
     result.blockhash,
     confirmations,
     jsonInteger(result.blockheight)
   );
   if (!position) {
-    if (!verbose) return answer(tx.hex);
+    if (!locate) return found(null, false);
     return bad(`cannot find the height of block ${result.blockhash}`);
   }
-  if (deep && txid) app.txCache.set(network, txid, { ...position, bytes: tx.bytes });
-  return answer(verbose ? decodedTx(tx, network, position, { blockheight: true }) : tx.hex);
+  if (deep && txid) cache.set(source.network, txid, { ...position, bytes: tx.bytes });
+  return found(position, true);
 }
-function fromCache(ctx, pool, txid, verbose) {
-  const { txCache } = ctx.app;
-  const entry = txCache.get(ctx.network, txid);
+function fromCache(source, pool, txid, locate) {
+  const { cache, network } = source;
+  const entry = cache.get(network, txid);
   if (!entry) return null;
-  const hit = (result) => ({
-    kind: "answer",
-    answer: { result },
+  let tx;
+  const hit = (position) => ({
+    kind: "tx",
+    tx: () => {
+      tx ??= parseTransaction(entry.bytes);
+      return tx;
+    },
+    hex: () => toHex(entry.bytes),
+    position,
+    located: position !== null,
     upstream: "cache"
   });
-  if (!verbose) return hit(toHex(entry.bytes));
+  if (!locate) return hit(null);
   const tip = pool.tip();
   if (!tip) return null;
   if (tip.height < entry.height) {
-    txCache.evict(ctx.network, txid);
+    cache.evict(network, txid);
     return null;
   }
-  const tx = parseTransaction(entry.bytes);
-  const position = { ...entry, confirmations: tip.height - entry.height + 1 };
-  return hit(decodedTx(tx, ctx.network, position, { blockheight: true }));
+  return hit({ ...entry, confirmations: tip.height - entry.height + 1 });
 }
-async function locate(pool, blockhash, confirmations, blockheight) {
+function parsed(tx, position, located, upstream) {
+  return { kind: "tx", tx: () => tx, hex: () => tx.hex, position, located, upstream };
+}
+async function locateBlock(pool, blockhash, confirmations, blockheight) {
   const tip = pool.tip();
   const expected = blockheight ?? (tip && confirmations !== void 0 ? tip.height - confirmations + 1 : void 0);
   if (expected === void 0) return null;
@@ -468,10 +490,12 @@ async function locate(pool, blockhash, confirmations, blockheight) {
   }
   return null;
 }
-async function withoutVerbose(ctx, pool, txHash, txid, verbose, refusal) {
+async function withoutVerbose(source, pool, txHash, txid, locate, refusal) {
   const out = await pool.request(METHOD, [txHash, false]);
   if (!out.ok) return failure(out.error);
-  if ("error" in out.answer) return { kind: "answer", answer: out.answer, upstream: out.upstream };
+  if ("error" in out.answer) {
+    return { kind: "refused", error: out.answer.error, upstream: out.upstream };
+  }
   const bad = (why) => failure(
     gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
       detail: `${out.upstream}: ${why} (verbose refused: ${refusal.slice(0, 200)})`
@@ -480,15 +504,10 @@ async function withoutVerbose(ctx, pool, txHash, txid, verbose, refusal) {
   const hex = out.answer.result;
   const tx = typeof hex === "string" ? readTxHex(hex) : null;
   if (!tx || txid && tx.txid !== txid) return bad(`the hex is not transaction ${txid ?? txHash}`);
-  const answer = (value) => ({
-    kind: "answer",
-    answer: { result: value },
-    upstream: out.upstream
-  });
-  if (!verbose) return answer(tx.hex);
+  if (!locate) return parsed(tx, null, false, out.upstream);
   const height = await historyHeight(pool, tx);
   if (height === null) return bad(`${tx.txid} is in none of its scripts' histories`);
-  if (height <= 0) return answer(decodedTx(tx, ctx.network, null, { blockheight: true }));
+  if (height <= 0) return parsed(tx, null, true, out.upstream);
   const tip = pool.tip();
   const header = await headerAt(pool, height);
   if (!tip || !header || tip.height < height) return bad(`no header at height ${height}`);
@@ -498,10 +517,10 @@ async function withoutVerbose(ctx, pool, txHash, txid, verbose, refusal) {
     blocktime: header.time,
     confirmations: tip.height - height + 1
   };
-  if (position.confirmations >= ctx.app.config.cache.minConfirmations) {
-    ctx.app.txCache.set(ctx.network, tx.txid, { ...position, bytes: tx.bytes });
+  if (position.confirmations >= source.minConfirmations) {
+    source.cache.set(source.network, tx.txid, { ...position, bytes: tx.bytes });
   }
-  return answer(decodedTx(tx, ctx.network, position, { blockheight: true }));
+  return parsed(tx, position, true, out.upstream);
 }
 var HISTORY_TRIES = 3;
 async function historyHeight(pool, tx) {
@@ -530,18 +549,7 @@ function failure(error) {
   return { kind: "failure", error };
 }
 
-// src/pricing/prices.ts
-function priceOf(config, method, network) {
-  if (method === "graph" || !Object.hasOwn(config.pricing, method)) return void 0;
-  const table = config.pricing[method];
-  return table[network] ?? table.default;
-}
-function graphPrice(config, network, complexity) {
-  const { base, perPoint } = config.pricing.graph;
-  return (base[network] ?? base.default) + Math.ceil(complexity * (perPoint[network] ?? perPoint.default));
-}
-
-// src/graph/hasura-error.ts
+// src/upstreams/indexer/hasura/hasura-error.ts
 function hasuraError(message, path = "$", code = "validation-failed", extra = {}) {
   return { message, extensions: { path, code, ...extra } };
 }
@@ -550,7 +558,7 @@ function englishOr(items) {
   return `${items.slice(0, -1).join(", ")}, or ${items[items.length - 1]}`;
 }
 
-// src/graph/check.ts
+// src/upstreams/indexer/hasura/check.ts
 import {
   GraphQLError,
   GraphQLIncludeDirective,
@@ -570,7 +578,7 @@ import {
   validate
 } from "graphql";
 
-// src/graph/paths.ts
+// src/upstreams/indexer/hasura/paths.ts
 import {
   Kind
 } from "graphql";
@@ -628,7 +636,7 @@ function hasuraPaths(document, operation) {
   return paths;
 }
 
-// src/graph/validation-errors.ts
+// src/upstreams/indexer/hasura/validation-errors.ts
 import {
   isEnumType,
   isInputObjectType,
@@ -792,7 +800,7 @@ function namedType(printed) {
   return printed.replace(/[[\]!]/g, "");
 }
 
-// src/graph/check.ts
+// src/upstreams/indexer/hasura/check.ts
 var RULES = specifiedRules.filter((rule) => rule !== NoUnusedVariablesRule);
 function checkGraphQuery(schema, request) {
   let document;
@@ -1018,7 +1026,7 @@ function variableError(schema, operation, request, error) {
   return hasuraError(m, path);
 }
 
-// src/graph/schema.ts
+// src/upstreams/indexer/hasura/schema.ts
 import { readFileSync } from "node:fs";
 import { buildSchema } from "graphql";
 var SDL_PATH = projectPath("schema", "indexer.graphql");
@@ -1203,50 +1211,6 @@ function plainErrorObject(error) {
   return { error: { code: error.code, message: error.message, ...error.data } };
 }
 
-// src/mirror/graph-limits.ts
-function checkGraphLimits(fields, limits) {
-  let aliases = 0;
-  const visit = (field) => {
-    if (field.introspection) return null;
-    if (field.aliased) aliases += 1;
-    if (field.depth > limits.depthMax) {
-      return limitError(
-        `the query is nested ${field.depth} levels deep; the limit is ${limits.depthMax}`,
-        field.path,
-        "depth-limit-exceeded"
-      );
-    }
-    const limit = field.args.limit;
-    if (typeof limit === "number" && limit > limits.pageSizeMax) {
-      return limitError(
-        `limit ${limit} is above the maximum page size of ${limits.pageSizeMax} rows; ask for at most ${limits.pageSizeMax} and page with offset or a height cursor`,
-        `${field.path}.args.limit`,
-        "page-size-exceeded"
-      );
-    }
-    for (const child of field.children) {
-      const problem = visit(child);
-      if (problem) return problem;
-    }
-    return null;
-  };
-  for (const field of fields) {
-    const problem = visit(field);
-    if (problem) return problem;
-  }
-  if (aliases > limits.aliasesMax) {
-    return limitError(
-      `the query uses ${aliases} aliases; the limit is ${limits.aliasesMax}`,
-      "$",
-      "alias-limit-exceeded"
-    );
-  }
-  return null;
-}
-function limitError(message, path, variant) {
-  return hasuraErrorObject(gatewayError("LIMIT_EXCEEDED", message), { path, variant });
-}
-
 // src/pricing/graph-complexity.ts
 function graphComplexity(fields, settings) {
   let total = 0;
@@ -1292,6 +1256,50 @@ function heightRangeSize(where) {
   return Number.isFinite(size) ? size : void 0;
 }
 
+// src/upstreams/indexer/hasura/limits.ts
+function checkGraphLimits(fields, limits) {
+  let aliases = 0;
+  const visit = (field) => {
+    if (field.introspection) return null;
+    if (field.aliased) aliases += 1;
+    if (field.depth > limits.depthMax) {
+      return limitError(
+        `the query is nested ${field.depth} levels deep; the limit is ${limits.depthMax}`,
+        field.path,
+        "depth-limit-exceeded"
+      );
+    }
+    const limit = field.args.limit;
+    if (typeof limit === "number" && limit > limits.pageSizeMax) {
+      return limitError(
+        `limit ${limit} is above the maximum page size of ${limits.pageSizeMax} rows; ask for at most ${limits.pageSizeMax} and page with offset or a height cursor`,
+        `${field.path}.args.limit`,
+        "page-size-exceeded"
+      );
+    }
+    for (const child of field.children) {
+      const problem = visit(child);
+      if (problem) return problem;
+    }
+    return null;
+  };
+  for (const field of fields) {
+    const problem = visit(field);
+    if (problem) return problem;
+  }
+  if (aliases > limits.aliasesMax) {
+    return limitError(
+      `the query uses ${aliases} aliases; the limit is ${limits.aliasesMax}`,
+      "$",
+      "alias-limit-exceeded"
+    );
+  }
+  return null;
+}
+function limitError(message, path, variant) {
+  return hasuraErrorObject(gatewayError("LIMIT_EXCEEDED", message), { path, variant });
+}
+
 export {
   httpStatusOf,
   graphqlCodeOf,
@@ -1299,6 +1307,13 @@ export {
   fromHasuraCode,
   fromRpcRefusal,
   gatewayError,
+  rpcErrorObject,
+  graphqlErrorObject,
+  hasuraErrorObject,
+  plainErrorObject,
+  electrumTxSource,
+  priceOf,
+  graphPrice,
   electrumScripthash,
   isUnspendable,
   decodedTx,
@@ -1317,8 +1332,6 @@ export {
   TRANSACTION_GET,
   checkTransactionGet,
   electrumTransaction,
-  priceOf,
-  graphPrice,
   hasuraError,
   checkGraphQuery,
   selectedField,
@@ -1326,11 +1339,7 @@ export {
   indexerSchema,
   meter,
   auditOnly,
-  rpcErrorObject,
-  graphqlErrorObject,
-  hasuraErrorObject,
-  plainErrorObject,
-  checkGraphLimits,
   graphComplexity,
-  listSize
+  listSize,
+  checkGraphLimits
 };

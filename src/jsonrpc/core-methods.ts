@@ -1,6 +1,4 @@
 import type { NetworkName } from "../config/schema.ts";
-import { isJsonNumber, type Json } from "../jsonrpc/json.ts";
-import type { RpcErrorObject } from "../jsonrpc/types.ts";
 import {
   asPositional,
   checkHash,
@@ -10,7 +8,8 @@ import {
   uvTypeName,
   writeIndented4,
 } from "./core-params.ts";
-import type { Checked } from "./rpc-route.ts";
+import { isJsonNumber, type Json } from "./json.ts";
+import type { Checked, RpcErrorObject } from "./types.ts";
 
 /** The genesis coinbase's txid (its block's merkle root), which Core refuses to look up. */
 const GENESIS_COINBASE: Record<NetworkName, string> = {

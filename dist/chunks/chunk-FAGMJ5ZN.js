@@ -1,79 +1,5 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 
-// src/accounts/accounts.ts
-var toAccount = (r) => ({
-  id: r.id,
-  name: r.name,
-  createdAt: r.created_at,
-  balance: r.balance,
-  held: r.held
-});
-var AccountExists = class extends Error {
-};
-async function createAccount(db, name) {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name)) {
-    throw new Error("account name: 1-64 characters of letters, digits, '.', '_', '@', '-'");
-  }
-  const { rows } = await db.query(
-    `INSERT INTO accounts(name) VALUES ($1) ON CONFLICT (name) DO NOTHING
-     RETURNING id, name, created_at, balance, held`,
-    [name]
-  );
-  if (!rows[0]) throw new AccountExists(`account "${name}" exists`);
-  return toAccount(rows[0]);
-}
-async function findAccount(db, ref) {
-  const byId = typeof ref === "number" || /^\d+$/.test(ref);
-  const { rows } = await db.query(
-    `SELECT id, name, created_at, balance, held FROM accounts WHERE ${byId ? "id" : "name"} = $1`,
-    [byId ? Number(ref) : ref]
-  );
-  return rows[0] ? toAccount(rows[0]) : null;
-}
-async function listAccounts(db) {
-  const { rows } = await db.query(
-    "SELECT id, name, created_at, balance, held FROM accounts ORDER BY id"
-  );
-  return rows.map(toAccount);
-}
-
-// src/billing/cycles.ts
-var MONTHLY = { unit: "month", length: 1 };
-var DAY_MS = 864e5;
-function monthsAfter(anchor, months) {
-  const total = anchor.getUTCMonth() + months;
-  const year = anchor.getUTCFullYear() + Math.floor(total / 12);
-  const month = (total % 12 + 12) % 12;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return new Date(
-    Date.UTC(
-      year,
-      month,
-      Math.min(anchor.getUTCDate(), lastDay),
-      anchor.getUTCHours(),
-      anchor.getUTCMinutes(),
-      anchor.getUTCSeconds(),
-      anchor.getUTCMilliseconds()
-    )
-  );
-}
-function boundary(anchor, rule, index) {
-  return rule.unit === "day" ? new Date(anchor.getTime() + index * rule.length * DAY_MS) : monthsAfter(anchor, index * rule.length);
-}
-function cycleAt(anchor, index, rule = MONTHLY) {
-  return { index, start: boundary(anchor, rule, index), end: boundary(anchor, rule, index + 1) };
-}
-function cycleContaining(anchor, at, rule = MONTHLY) {
-  const elapsed = at.getTime() - anchor.getTime();
-  const approx = rule.unit === "day" ? Math.floor(elapsed / (rule.length * DAY_MS)) : Math.floor(
-    ((at.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + at.getUTCMonth() - anchor.getUTCMonth()) / rule.length
-  ) - 1;
-  let index = Math.max(0, approx);
-  while (index > 0 && cycleAt(anchor, index, rule).start > at) index--;
-  while (cycleAt(anchor, index, rule).end <= at) index++;
-  return cycleAt(anchor, index, rule);
-}
-
 // src/ledger/audit.ts
 var NAME_CHARS_MAX = 64;
 function storableText(text, charsMax = NAME_CHARS_MAX) {
@@ -283,7 +209,44 @@ async function checkLedger(db) {
   }));
 }
 
-// src/ledger/usage.ts
+// src/accounts/accounts.ts
+var toAccount = (r) => ({
+  id: r.id,
+  name: r.name,
+  createdAt: r.created_at,
+  balance: r.balance,
+  held: r.held
+});
+var AccountExists = class extends Error {
+};
+async function createAccount(db, name) {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name)) {
+    throw new Error("account name: 1-64 characters of letters, digits, '.', '_', '@', '-'");
+  }
+  const { rows } = await db.query(
+    `INSERT INTO accounts(name) VALUES ($1) ON CONFLICT (name) DO NOTHING
+     RETURNING id, name, created_at, balance, held`,
+    [name]
+  );
+  if (!rows[0]) throw new AccountExists(`account "${name}" exists`);
+  return toAccount(rows[0]);
+}
+async function findAccount(db, ref) {
+  const byId = typeof ref === "number" || /^\d+$/.test(ref);
+  const { rows } = await db.query(
+    `SELECT id, name, created_at, balance, held FROM accounts WHERE ${byId ? "id" : "name"} = $1`,
+    [byId ? Number(ref) : ref]
+  );
+  return rows[0] ? toAccount(rows[0]) : null;
+}
+async function listAccounts(db) {
+  const { rows } = await db.query(
+    "SELECT id, name, created_at, balance, held FROM accounts ORDER BY id"
+  );
+  return rows.map(toAccount);
+}
+
+// src/usage/usage.ts
 var IN_RANGE = "($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)";
 var rangeParams = (accountId, range) => [
   accountId,
@@ -328,6 +291,43 @@ async function latestAudit(db, accountId, limit) {
   return auditInRange(db, accountId, void 0, limit);
 }
 
+// src/usage/cycles.ts
+var MONTHLY = { unit: "month", length: 1 };
+var DAY_MS = 864e5;
+function monthsAfter(anchor, months) {
+  const total = anchor.getUTCMonth() + months;
+  const year = anchor.getUTCFullYear() + Math.floor(total / 12);
+  const month = (total % 12 + 12) % 12;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(
+    Date.UTC(
+      year,
+      month,
+      Math.min(anchor.getUTCDate(), lastDay),
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds()
+    )
+  );
+}
+function boundary(anchor, rule, index) {
+  return rule.unit === "day" ? new Date(anchor.getTime() + index * rule.length * DAY_MS) : monthsAfter(anchor, index * rule.length);
+}
+function cycleAt(anchor, index, rule = MONTHLY) {
+  return { index, start: boundary(anchor, rule, index), end: boundary(anchor, rule, index + 1) };
+}
+function cycleContaining(anchor, at, rule = MONTHLY) {
+  const elapsed = at.getTime() - anchor.getTime();
+  const approx = rule.unit === "day" ? Math.floor(elapsed / (rule.length * DAY_MS)) : Math.floor(
+    ((at.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + at.getUTCMonth() - anchor.getUTCMonth()) / rule.length
+  ) - 1;
+  let index = Math.max(0, approx);
+  while (index > 0 && cycleAt(anchor, index, rule).start > at) index--;
+  while (cycleAt(anchor, index, rule).end <= at) index++;
+  return cycleAt(anchor, index, rule);
+}
+
 // src/paths.ts
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -345,12 +345,6 @@ function projectPath(...parts) {
 
 export {
   projectPath,
-  AccountExists,
-  createAccount,
-  findAccount,
-  listAccounts,
-  cycleAt,
-  cycleContaining,
   insertAudit,
   LedgerError,
   grantCredits,
@@ -358,9 +352,15 @@ export {
   settle,
   voidStaleHolds,
   checkLedger,
+  AccountExists,
+  createAccount,
+  findAccount,
+  listAccounts,
   usageByMethod,
   usageByDay,
   usageByOutcome,
   auditInRange,
-  latestAudit
+  latestAudit,
+  cycleAt,
+  cycleContaining
 };

@@ -1,7 +1,6 @@
-import { isJsonNumber, type Json } from "../jsonrpc/json.ts";
-import { pyStr } from "../jsonrpc/python-text.ts";
-import type { RpcErrorObject } from "../jsonrpc/types.ts";
-import type { Checked } from "./rpc-route.ts";
+import { isJsonNumber, type Json } from "./json.ts";
+import { pyStr } from "./python-text.ts";
+import type { Checked, RpcErrorObject } from "./types.ts";
 
 /** ElectrumX's error codes (electrumx/server/session.py); -32602 is aiorpcx's INVALID_ARGS. */
 export const BAD_REQUEST = 1;

@@ -3,7 +3,7 @@ import type { Network } from "../bitcoin/network.ts";
 import { parseTransaction, type Transaction } from "../bitcoin/transaction.ts";
 import { txToUniv } from "../bitcoin/tx-json.ts";
 import type { NetworkName } from "../config/schema.ts";
-import type { Json } from "../jsonrpc/json.ts";
+import type { Json } from "./json.ts";
 
 /** Where a mined transaction sits, as the decoded form shows it. */
 export interface BlockPosition {
