@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { DestinationStream } from "pino";
 import { writeAdminFile } from "../admin/admin-file.ts";
 import { NodeTip } from "../cache/node-tip.ts";
@@ -14,6 +16,7 @@ import { voidStaleHolds } from "../ledger/ledger.ts";
 import { createLogger } from "../log/logger.ts";
 import { Metrics } from "../log/metrics.ts";
 import type { App } from "../metering/context.ts";
+import { Credits } from "../metering/credits.ts";
 import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
@@ -65,6 +68,19 @@ export function openStore(
   });
 }
 
+/**
+ * This gateway's name among processes sharing the database (src/ledger/leases.ts): the config's,
+ * else host and port. PGlite is one process, so any earlier incarnation on it is dead; port 0
+ * means no stable identity (tests, benchmarks), so a random one that no restart will claim.
+ */
+function instanceName(config: Config, db: Database, storeGiven: boolean): string {
+  if (config.ledger.instance) return config.ledger.instance;
+  const dir = config.database.pgliteDir;
+  if (db.kind === "pglite" && !storeGiven && !dir.startsWith("memory://")) return `pglite:${dir}`;
+  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID()}`;
+  return `${hostname()}:${config.server.port}`;
+}
+
 /** Opens the store (unless given one being opened), builds the upstream pools and listens. */
 export async function startGateway(config: Config, opts: StartOptions): Promise<RunningGateway> {
   const log = createLogger(config.log.level, opts.logDestination);
@@ -99,9 +115,21 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     }
   }
   const txCache = new TxCache(config.cache.bytesMax);
+  const credits = new Credits(db, log, {
+    processId: randomUUID(),
+    instance: instanceName(config, db, opts.store !== undefined),
+    ttlMs: config.ledger.holdTimeoutMs,
+    leaseWindowMs: config.ledger.leaseWindowMs,
+    leaseMinCalls: config.ledger.leaseMinCalls,
+    leaseKeepFactor: config.ledger.leaseKeepFactor,
+    leaseIdleMs: config.ledger.leaseIdleMs,
+    batchRowsMax: config.ledger.batchRowsMax,
+    pendingRowsMax: config.ledger.pendingRowsMax,
+  });
   const app: App = {
     config,
     db,
+    credits,
     log,
     nodes,
     indexers,
@@ -112,8 +140,10 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     databaseCheck: databaseCheck(db),
     draining: false,
   };
-  // Holds left open by a process that died between reserve and settle are voided, not charged.
-  const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
+  // Leases and holds of this instance's dead predecessor come back at once; holds left by a
+  // process that died between reserve and settle are voided, not charged.
+  const restarted = await credits.start();
+  const voided = restarted.voided + (await voidStaleHolds(db, config.ledger.holdTimeoutMs));
   if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");
   const sweeper = setInterval(() => {
     voidStaleHolds(db, config.ledger.holdTimeoutMs).catch((err: unknown) =>
@@ -133,12 +163,15 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining");
     const { cut, ms } = await drained;
     if (cut === 0) {
+      // Every call has settled: the leases go back, and the process leaves the table.
+      await credits.stop().catch((err: unknown) => log.warn({ err }, "returning credit leases"));
       await Promise.all(pools.map((p) => p.close()));
       await db.close();
     } else {
       // The database closes first: a cut call still waiting on its upstream can then never
       // settle, so it is never charged; its hold stays open until the hold sweeper voids it.
       log.warn({ cut }, "drain timed out: calls cut, their holds are left to the hold sweeper");
+      credits.abandon();
       await db.close();
       await Promise.all(pools.map((p) => p.close(true)));
     }

@@ -70,10 +70,33 @@ export function parseConfig(input: unknown): Config {
   if (config.graph.listSizeDefault > config.graph.pageSizeMax) {
     problems.push("graph.listSizeDefault must not exceed graph.pageSizeMax");
   }
+  const longest = longestUpstreamTimeout(config);
+  if (config.ledger.holdTimeoutMs < longest.ms) {
+    problems.push(
+      `ledger.holdTimeoutMs (${config.ledger.holdTimeoutMs}) must be at least the longest upstream timeout, ${longest.where} (${longest.ms})`,
+    );
+  }
   const segments = Object.values(config.backends);
   if (new Set(segments).size !== segments.length) problems.push("backends: segments must differ");
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The longest a call may wait on its upstreams, and the setting that says so. */
+function longestUpstreamTimeout(config: Config): { ms: number; where: string } {
+  let longest = { ms: config.graph.queryTimeoutMs, where: "graph.queryTimeoutMs" };
+  for (const kind of ["node", "electrum", "graph"] as const) {
+    for (const [network, list] of Object.entries(config.upstreams[kind] ?? {})) {
+      (list as readonly unknown[]).forEach((u, i) => {
+        const ms =
+          typeof u === "object" && u !== null ? (u as { timeoutMs?: number }).timeoutMs : 0;
+        if (ms !== undefined && ms > longest.ms) {
+          longest = { ms, where: `upstreams.${kind}.${network}[${i}].timeoutMs` };
+        }
+      });
+    }
+  }
+  return longest;
 }
 
 /** A config file's content as parsed YAML (JSON is YAML); unreadable or unparsable: ConfigError. */

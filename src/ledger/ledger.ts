@@ -60,6 +60,8 @@ export async function reserve(
   db: Database,
   accountId: number,
   amount: number,
+  /** The gateway process making the hold, so its death frees it at once (src/ledger/leases.ts). */
+  processId: string | null = null,
 ): Promise<ReserveResult> {
   if (!Number.isSafeInteger(amount) || amount < 0) throw new Error("reserve: an integer >= 0");
   if (amount === 0) return { ok: true, hold: null, available: await available(db, accountId) };
@@ -73,11 +75,11 @@ export async function reserve(
          UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2
          RETURNING balance - held AS available
        ), hold AS (
-         INSERT INTO ledger_entries(account_id, kind, amount)
-         SELECT $1, 'hold', -($2::int8) FROM taken RETURNING id
+         INSERT INTO ledger_entries(account_id, kind, amount, process_id)
+         SELECT $1, 'hold', -($2::int8), $3 FROM taken RETURNING id
        )
        SELECT (SELECT id FROM hold) AS hold_id, (SELECT available FROM taken) AS available`,
-      [accountId, amount],
+      [accountId, amount, processId],
     );
     const row = rows[0];
     if (!row || row.hold_id === null || row.available === null) {
@@ -188,7 +190,7 @@ async function settleOnce(
   });
 }
 
-async function available(db: Queryable, accountId: number): Promise<number> {
+export async function available(db: Queryable, accountId: number): Promise<number> {
   const { rows } = await db.query<{ available: number }>(
     "SELECT balance - held AS available FROM accounts WHERE id = $1",
     [accountId],
@@ -238,8 +240,9 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheck[]> {
        COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'grant'), 0)::int8 AS granted,
        COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'charge'), 0)::int8 AS charged,
        COALESCE((SELECT sum(charged_cc) FROM audit_records r WHERE r.account_id = a.id), 0)::int8 AS "auditCharged",
-       COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind IN ('hold', 'release')), 0)::int8 AS "openHolds",
-       COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id), 0)::int8 AS "entriesSum"
+       (COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind IN ('hold', 'release', 'lease', 'lease_return')), 0)
+        + COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'charge' AND hold_id IS NOT NULL), 0))::int8 AS "openHolds",
+       COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND NOT (kind = 'charge' AND hold_id IS NOT NULL)), 0)::int8 AS "entriesSum"
      FROM accounts a ORDER BY a.id`,
   );
   return rows.map((r) => ({

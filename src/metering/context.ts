@@ -10,11 +10,14 @@ import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { ElectrumTxSource } from "../upstreams/electrum/transaction.ts";
 import type { IndexerPool } from "../upstreams/indexer/pool.ts";
 import type { CachedCheck } from "../util/cached-check.ts";
+import type { Credits } from "./credits.ts";
 
 /** Long-lived parts of a running gateway, built once in app.ts. */
 export interface App {
   config: Config;
   db: Database;
+  /** Credit leases, per-call holds and the settle queue: every reserve and settle goes here. */
+  credits: Credits;
   log: Logger;
   nodes: Map<NetworkName, BitcoinCorePool>;
   indexers: Map<NetworkName, IndexerPool>;

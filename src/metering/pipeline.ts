@@ -1,6 +1,5 @@
 import { type ErrorCode, type GatewayError, httpStatusOf } from "../errors/codes.ts";
 import type { AuditInput, Outcome } from "../ledger/audit.ts";
-import { settle } from "../ledger/ledger.ts";
 import { type AuditFields, auditRecord } from "./audit-record.ts";
 import type { CallContext } from "./context.ts";
 import { creditHeaders } from "./credit-headers.ts";
@@ -86,10 +85,9 @@ export async function meter<T>(ctx: CallContext, plan: MeterPlan<T>): Promise<Me
     const { error } = reservation;
     // The whole request was answered 429, so each of its records says so.
     const status = httpStatusOf(error.code);
-    const settled = await settle(
-      ctx.app.db,
+    const settled = await ctx.app.credits.settle(
       ctx.owner.accountId,
-      null,
+      { kind: "none" },
       plan.calls.map((c) =>
         auditRecord(
           ctx,
@@ -137,7 +135,7 @@ export async function meter<T>(ctx: CallContext, plan: MeterPlan<T>): Promise<Me
         }),
   );
   // Invariant 3: the route answers only after the charges and their records are committed.
-  const settled = await settle(ctx.app.db, ctx.owner.accountId, reservation.hold, records);
+  const settled = await ctx.app.credits.settle(ctx.owner.accountId, reservation.claim, records);
   return {
     ok: true,
     value,
@@ -196,10 +194,9 @@ export async function auditOnly(
   ctx: CallContext,
   records: readonly AuditFields[],
 ): Promise<{ available: number; auditIds: number[]; headers: Record<string, string> }> {
-  const settled = await settle(
-    ctx.app.db,
+  const settled = await ctx.app.credits.settle(
     ctx.owner.accountId,
-    null,
+    { kind: "none" },
     records.map((r) => auditRecord(ctx, r)),
   );
   return {

@@ -1,17 +1,18 @@
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
-import { type ReserveResult, reserve } from "../ledger/ledger.ts";
 import type { CallContext } from "./context.ts";
+import type { ClaimResult } from "./credits.ts";
 
 export type Reservation =
-  | Extract<ReserveResult, { ok: true }>
+  | Extract<ClaimResult, { ok: true }>
   | { ok: false; available: number; required: number; error: GatewayError };
 
 /**
- * Reserves `estimate` CC for the caller's account before anything is forwarded; a shortfall comes
- * back as INSUFFICIENT_CREDITS (429), worded once here for every protocol that renders it.
+ * Reserves `estimate` CC for the caller's account before anything is forwarded (from a credit
+ * lease of this process, or a per-call hold: src/metering/credits.ts); a shortfall comes back as
+ * INSUFFICIENT_CREDITS (429), worded once here for every protocol that renders it.
  */
 export async function reserveFor(ctx: CallContext, estimate: number): Promise<Reservation> {
-  const reservation = await reserve(ctx.app.db, ctx.owner.accountId, estimate);
+  const reservation = await ctx.app.credits.reserve(ctx.owner.accountId, estimate);
   if (reservation.ok) return reservation;
   return {
     ...reservation,

@@ -1,0 +1,237 @@
+import type { Database } from "../db/database.ts";
+import { type AuditInput, storableAudit } from "./audit.ts";
+import { LedgerError } from "./ledger.ts";
+
+/**
+ * Group commit for settles: what concurrent calls settle — charges, the release of their holds,
+ * their audit records — is written together, one SQL statement (one implicit transaction, one WAL
+ * flush, one update of each account row) per batch. A batch starts as soon as the previous one has
+ * committed, so under load batches grow by themselves and an idle gateway commits at once (no
+ * timer: the added latency at concurrency 1 is one statement). Each caller's promise resolves only
+ * when its batch has committed (invariant 3); a batch that fails is retried item by item, so one
+ * bad item fails alone, with nothing of it written.
+ */
+
+/** One request's settle: what it releases, and its audit records (their charges included). */
+export interface SettleItem {
+  accountId: number;
+  /** A per-call hold to release in full (the charges are taken from the balance). */
+  hold: { id: number; amount: number } | null;
+  /** A lease the charges are taken from (held and balance go down together). */
+  leaseId: number | null;
+  records: readonly AuditInput[];
+}
+
+export interface Settled {
+  auditIds: number[];
+  charged: number;
+  /** The account's balance − held after the batch that wrote this item. */
+  available: number;
+}
+
+export interface SettleQueueOptions {
+  /** Most audit records one statement writes. */
+  batchRowsMax: number;
+  /** Most records waiting; a caller beyond it waits for room (rows are never dropped). */
+  pendingRowsMax: number;
+}
+
+interface Pending {
+  item: SettleItem;
+  rows: number;
+  resolve(out: Settled): void;
+  reject(err: unknown): void;
+}
+
+export class SettleQueue {
+  private queue: Pending[] = [];
+  private queuedRows = 0;
+  private flushing: Promise<void> | null = null;
+  private waitingForRoom: (() => void)[] = [];
+  /** Statements written and items settled, for metrics and benchmarks. */
+  readonly stats = { batches: 0, items: 0, rows: 0, failedBatches: 0 };
+
+  constructor(
+    private readonly db: Database,
+    private readonly opts: SettleQueueOptions,
+  ) {}
+
+  /** Settles one request's records; resolves once they and their charges are committed. */
+  async settle(item: SettleItem): Promise<Settled> {
+    const rows = Math.max(1, item.records.length);
+    // Backpressure: a full queue slows callers down; it never drops what they settle.
+    while (this.queuedRows > 0 && this.queuedRows + rows > this.opts.pendingRowsMax) {
+      await new Promise<void>((resolve) => this.waitingForRoom.push(resolve));
+    }
+    return new Promise<Settled>((resolve, reject) => {
+      this.queue.push({ item, rows, resolve, reject });
+      this.queuedRows += rows;
+      this.kick();
+    });
+  }
+
+  /** Resolves when everything queued so far has been written (or has failed). */
+  async flushed(): Promise<void> {
+    while (this.flushing || this.queue.length > 0) {
+      this.kick();
+      await this.flushing;
+    }
+  }
+
+  private kick(): void {
+    if (this.flushing) return;
+    this.flushing = this.drain().finally(() => {
+      this.flushing = null;
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    // Let the calls that are settling in this turn of the event loop join the first batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.queue.length > 0) {
+      const batch: Pending[] = [];
+      let rows = 0;
+      while (this.queue.length > 0) {
+        const next = this.queue[0] as Pending;
+        if (batch.length > 0 && rows + next.rows > this.opts.batchRowsMax) break;
+        this.queue.shift();
+        batch.push(next);
+        rows += next.rows;
+      }
+      await this.write(batch);
+      this.queuedRows -= rows;
+      for (const wake of this.waitingForRoom.splice(0)) wake();
+    }
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    try {
+      const out = await writeBatch(
+        this.db,
+        batch.map((p) => p.item),
+      );
+      this.stats.batches += 1;
+      this.stats.items += batch.length;
+      this.stats.rows += out.reduce((n, o) => n + o.auditIds.length, 0);
+      batch.forEach((p, i) => p.resolve(out[i] as Settled));
+    } catch (err) {
+      this.stats.failedBatches += 1;
+      if (batch.length === 1) {
+        (batch[0] as Pending).reject(
+          err instanceof LedgerError ? err : new LedgerError("settle", err),
+        );
+        return;
+      }
+      // One bad item (or a deadlock with another process) must not fail the others: each is
+      // written alone, and only what fails alone is failed.
+      for (const p of batch) await this.write([p]);
+    }
+  }
+}
+
+/** Writes the items in one statement; one result per item, in order. */
+async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<Settled[]> {
+  const itemAccount: number[] = [];
+  const itemCharged: number[] = [];
+  const itemReleased: number[] = [];
+  const itemHold: (number | null)[] = [];
+  const itemHoldAmount: number[] = [];
+  const recItem: number[] = [];
+  const recLease: (number | null)[] = [];
+  const recs: AuditInput[] = [];
+  items.forEach((item, i) => {
+    const charged = item.records.reduce((sum, r) => sum + r.chargedCc, 0);
+    const held = item.hold?.amount ?? 0;
+    if (item.hold && charged > held) {
+      throw new LedgerError("settle", new Error(`charge ${charged} exceeds hold ${held}`));
+    }
+    itemAccount.push(item.accountId);
+    itemCharged.push(charged);
+    // A per-call hold is released whole; a lease gives up exactly what was charged from it.
+    itemReleased.push(item.hold ? held : item.leaseId !== null ? charged : 0);
+    itemHold.push(item.hold?.id ?? null);
+    itemHoldAmount.push(held);
+    for (const r of item.records) {
+      recItem.push(i + 1);
+      recLease.push(item.leaseId);
+      recs.push(storableAudit(r));
+    }
+  });
+  if (itemCharged.some((c, i) => c > 0 && itemHold[i] === null && itemReleased[i] === 0)) {
+    throw new LedgerError("settle", new Error("a charge without a hold or a lease"));
+  }
+  const col = <K extends keyof AuditInput>(k: K) => recs.map((r) => r[k] ?? null);
+  // The CHECKs on accounts (balance ≥ 0, 0 ≤ held ≤ balance) are the guard: should any account
+  // be taken below them, the statement fails and nothing of the batch is written.
+  const { rows } = await db.query<{ item: number; available: number; audit_ids: number[] | null }>(
+    `WITH items AS (
+       SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[])
+         WITH ORDINALITY AS i(account_id, charged, released, hold_id, hold_amount, item)
+     ), acc AS (
+       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released
+       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released
+             FROM items GROUP BY account_id) s
+       WHERE a.id = s.account_id
+       RETURNING a.id, a.balance - a.held AS available
+     ), rel AS (
+       INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
+       SELECT account_id, 'release', hold_amount, hold_id FROM items WHERE hold_id IS NOT NULL
+     ), recs AS MATERIALIZED (
+       SELECT nextval(pg_get_serial_sequence('audit_records', 'id')) AS id, r.*
+       FROM unnest($6::int8[], $7::int8[], $8::text[], $9::int8[], $10::text[], $11::text[],
+         $12::text[], $13::text[], $14::text[], $15::int[], $16::int8[], $17::int8[], $18::int[],
+         $19::text[], $20::int[], $21::text[])
+         WITH ORDINALITY AS r(item, lease_id, request_id, token_id, backend, network, method,
+           outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
+           duration_ms, upstream_code, ord)
+     ), aud AS (
+       INSERT INTO audit_records(id, account_id, request_id, token_id, backend, network, method,
+         outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
+         duration_ms, upstream_code)
+       SELECT r.id, i.account_id, r.request_id, r.token_id, r.backend, r.network, r.method,
+         r.outcome, r.error_code, r.http_status, r.estimated_cc, r.charged_cc, r.complexity,
+         r.upstream, r.duration_ms, r.upstream_code
+       FROM recs r JOIN items i ON i.item = r.item
+       RETURNING id
+     ), chg AS (
+       INSERT INTO ledger_entries(account_id, kind, amount, audit_id, hold_id)
+       SELECT i.account_id, 'charge', -r.charged_cc, r.id, r.lease_id
+       FROM recs r JOIN items i ON i.item = r.item WHERE r.charged_cc > 0
+     )
+     SELECT i.item, (SELECT available FROM acc WHERE acc.id = i.account_id) AS available,
+       (SELECT array_agg(r.id ORDER BY r.ord) FROM recs r WHERE r.item = i.item) AS audit_ids
+     FROM items i ORDER BY i.item`,
+    [
+      itemAccount,
+      itemCharged,
+      itemReleased,
+      itemHold,
+      itemHoldAmount,
+      recItem,
+      recLease,
+      col("requestId"),
+      col("tokenId"),
+      col("backend"),
+      col("network"),
+      col("method"),
+      col("outcome"),
+      col("errorCode"),
+      col("httpStatus"),
+      col("estimatedCc"),
+      col("chargedCc"),
+      col("complexity"),
+      col("upstream"),
+      col("durationMs"),
+      col("upstreamCode"),
+    ],
+  );
+  if (rows.length !== items.length || rows.some((r) => r.available === null)) {
+    throw new LedgerError("settle", new Error("an account of the batch does not exist"));
+  }
+  return rows.map((r, i) => ({
+    auditIds: (r.audit_ids ?? []).map(Number),
+    charged: itemCharged[i] as number,
+    available: Number(r.available),
+  }));
+}

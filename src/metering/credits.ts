@@ -1,0 +1,340 @@
+import type { Logger } from "pino";
+import type { Database } from "../db/database.ts";
+import type { AuditInput } from "../ledger/audit.ts";
+import {
+  heartbeat,
+  type Lease,
+  registerProcess,
+  returnLease,
+  sweepDeadProcesses,
+  takeLease,
+  unregisterProcess,
+} from "../ledger/leases.ts";
+import { available, type Hold, LedgerError, reserve } from "../ledger/ledger.ts";
+import { type Settled, SettleQueue } from "../ledger/settle-queue.ts";
+
+/**
+ * Where a process's calls get their credits: leases taken from the account and reserved against
+ * in memory, or per-call holds when the balance is small, and one settle queue (group commit)
+ * for everything they charge. The only caller of the ledger's reserve and settle operations.
+ */
+
+export interface CreditsOptions {
+  processId: string;
+  /** Stable across restarts of the same gateway: a new incarnation voids the old one's leases. */
+  instance: string;
+  /** A process silent for this long is dead; its leases and holds are given back. */
+  ttlMs: number;
+  /** How much of an account's recent rate one lease covers. */
+  leaseWindowMs: number;
+  /** A lease covers at least this many calls of the size being reserved. */
+  leaseMinCalls: number;
+  /** Leases are taken only while the account keeps this many times the lease available besides. */
+  leaseKeepFactor: number;
+  /** A lease unused this long is given back. */
+  leaseIdleMs: number;
+  batchRowsMax: number;
+  pendingRowsMax: number;
+}
+
+/** What a call's credits were reserved from. */
+export type Claim =
+  | { kind: "none" }
+  | { kind: "hold"; hold: Hold }
+  | { kind: "lease"; lease: LeaseState; amount: number };
+
+export type ClaimResult =
+  | { ok: true; claim: Claim; available: number }
+  | { ok: false; available: number; required: number };
+
+interface LeaseState {
+  lease: Lease;
+  /** Credits of the lease not reserved by a call in flight nor charged. */
+  free: number;
+  /** Calls reserved against it and not yet settled. */
+  inFlight: number;
+  /** No new calls: given back once the calls in flight have settled. */
+  retired: boolean;
+  takenAt: number;
+  lastUse: number;
+}
+
+interface AccountCredits {
+  current: LeaseState | null;
+  /** Leases retired but not yet given back (calls in flight). */
+  retiring: Set<LeaseState>;
+  acquiring: Promise<void> | null;
+  /** Exponentially weighted CC per second reserved on this account by this process. */
+  rate: number;
+  rateAt: number;
+  /** No lease is tried before this time (the balance was too small at the last try). */
+  noLeaseUntil: number;
+  /** balance − held as last seen by this process. */
+  lastAvailable: number;
+}
+
+/** Half-life of the rate estimate, ms. */
+const RATE_HALF_LIFE_MS = 1_000;
+/** After a lease could not be taken, per-call holds are used for this long before trying again. */
+const LEASE_RETRY_MS = 1_000;
+
+export class Credits {
+  readonly queue: SettleQueue;
+  private readonly accounts = new Map<number, AccountCredits>();
+  private timer: NodeJS.Timeout | null = null;
+  private alive = true;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: Logger,
+    readonly opts: CreditsOptions,
+  ) {
+    this.queue = new SettleQueue(db, {
+      batchRowsMax: opts.batchRowsMax,
+      pendingRowsMax: opts.pendingRowsMax,
+    });
+  }
+
+  /** Registers the process (voiding a dead predecessor's leases) and starts the heartbeat. */
+  async start(): Promise<{ voided: number }> {
+    const out = await registerProcess(this.db, this.opts.processId, this.opts.instance);
+    const every = Math.max(50, Math.floor(this.opts.ttlMs / 4));
+    this.timer = setInterval(() => {
+      this.tick().catch((err: unknown) => this.log.warn({ err }, "credit lease upkeep failed"));
+    }, every);
+    this.timer.unref();
+    return out;
+  }
+
+  /** Heartbeat, the sweep of dead processes, and giving back idle or old leases. */
+  async tick(): Promise<void> {
+    this.alive = await heartbeat(this.db, this.opts.processId);
+    if (!this.alive) {
+      // Declared dead (a long pause, a lost database): the sweep voided our leases, so none of
+      // them may be used again; what is in flight settles as per-call charges could not.
+      this.log.error("this process was declared dead: its credit leases are void");
+      for (const acct of this.accounts.values()) acct.current = null;
+    }
+    await sweepDeadProcesses(this.db, this.opts.ttlMs);
+    const now = Date.now();
+    for (const acct of this.accounts.values()) {
+      const l = acct.current;
+      if (
+        l &&
+        (now - l.lastUse >= this.opts.leaseIdleMs || now - l.takenAt >= this.opts.ttlMs / 2)
+      ) {
+        this.retire(acct, l);
+      }
+    }
+  }
+
+  /** Reserves `amount` CC for one request of `accountId`. */
+  async reserve(accountId: number, amount: number): Promise<ClaimResult> {
+    if (amount === 0) {
+      return { ok: true, claim: { kind: "none" }, available: await available(this.db, accountId) };
+    }
+    const acct = this.account(accountId);
+    this.observe(acct, amount);
+    const fromLease = this.fromLease(acct, amount);
+    if (fromLease) return fromLease;
+    if (!this.stopped && this.alive && Date.now() >= acct.noLeaseUntil) {
+      await this.acquire(acct, accountId, amount);
+      const leased = this.fromLease(acct, amount);
+      if (leased) return leased;
+    }
+    const r = await reserve(this.db, accountId, amount, this.opts.processId);
+    if (!r.ok) return r;
+    acct.lastAvailable = r.available;
+    return {
+      ok: true,
+      claim: r.hold ? { kind: "hold", hold: r.hold } : { kind: "none" },
+      available: r.available + this.leased(acct),
+    };
+  }
+
+  /**
+   * Settles what `claim` reserved: the records (charges included) go into the next batch, and
+   * this resolves once it is committed. A failed settle charges nothing and frees the credits it
+   * reserved at once: a hold is released in its own statement, a lease's credits go back to it.
+   */
+  async settle(accountId: number, claim: Claim, records: readonly AuditInput[]): Promise<Settled> {
+    const acct = this.account(accountId);
+    if (claim.kind === "lease") {
+      const l = claim.lease;
+      try {
+        const out = await this.queue.settle({
+          accountId,
+          hold: null,
+          leaseId: l.lease.id,
+          records,
+        });
+        l.free += claim.amount - out.charged;
+        acct.lastAvailable = out.available;
+        return { ...out, available: out.available + this.leased(acct) };
+      } catch (err) {
+        l.free += claim.amount;
+        throw err;
+      } finally {
+        l.inFlight -= 1;
+        if (l.retired && l.inFlight === 0) this.giveBack(acct, l);
+      }
+    }
+    const hold = claim.kind === "hold" ? claim.hold : null;
+    try {
+      const out = await this.queue.settle({ accountId, hold, leaseId: null, records });
+      acct.lastAvailable = out.available;
+      return { ...out, available: out.available + this.leased(acct) };
+    } catch (err) {
+      if (hold) {
+        await this.queue
+          .settle({ accountId, hold, leaseId: null, records: [] })
+          .catch((e: unknown) => this.log.error({ err: e }, "releasing a failed settle's hold"));
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Shutdown without the database (a drain that timed out closes it first): nothing more is
+   * written; the leases are given back by the next start of this instance or by the sweep.
+   */
+  abandon(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Shutdown: no new leases; every lease given back once its calls have settled. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    const pending: Promise<void>[] = [];
+    for (const acct of this.accounts.values()) {
+      if (acct.current) this.retire(acct, acct.current);
+      if (acct.acquiring) pending.push(acct.acquiring);
+    }
+    await Promise.all(pending);
+    for (const acct of this.accounts.values()) if (acct.current) this.retire(acct, acct.current);
+    await this.queue.flushed();
+    // Leases with calls still in flight are given back by those calls' settles; wait for them.
+    while ([...this.accounts.values()].some((a) => a.retiring.size > 0)) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 5));
+    }
+    await unregisterProcess(this.db, this.opts.processId).catch(() => {});
+  }
+
+  private account(accountId: number): AccountCredits {
+    let acct = this.accounts.get(accountId);
+    if (!acct) {
+      acct = {
+        current: null,
+        retiring: new Set(),
+        acquiring: null,
+        rate: 0,
+        rateAt: Date.now(),
+        noLeaseUntil: 0,
+        lastAvailable: 0,
+      };
+      this.accounts.set(accountId, acct);
+    }
+    return acct;
+  }
+
+  private observe(acct: AccountCredits, amount: number): void {
+    const now = Date.now();
+    const dt = Math.max(1, now - acct.rateAt);
+    const decay = 0.5 ** (dt / RATE_HALF_LIFE_MS);
+    // A rate in CC/s: the decayed rate plus this reservation spread over the half-life.
+    acct.rate = acct.rate * decay + (amount * 1000) / RATE_HALF_LIFE_MS;
+    acct.rateAt = now;
+  }
+
+  private fromLease(acct: AccountCredits, amount: number): ClaimResult | null {
+    const l = acct.current;
+    if (!l || l.retired || l.free < amount) return null;
+    l.free -= amount;
+    l.inFlight += 1;
+    l.lastUse = Date.now();
+    // Refill before it runs dry: a new lease is taken in the background at a quarter left.
+    if (l.free < l.lease.amount / 4 && !acct.acquiring && Date.now() >= acct.noLeaseUntil) {
+      void this.acquire(acct, l.lease.accountId, amount);
+    }
+    return {
+      ok: true,
+      claim: { kind: "lease", lease: l, amount },
+      available: acct.lastAvailable + this.leased(acct),
+    };
+  }
+
+  /** Takes a new lease sized for the account's recent rate; coalesced per account. */
+  private acquire(acct: AccountCredits, accountId: number, amount: number): Promise<void> {
+    if (acct.acquiring) return acct.acquiring;
+    const size = Math.max(
+      amount * this.opts.leaseMinCalls,
+      Math.ceil((acct.rate * this.opts.leaseWindowMs) / 1000),
+    );
+    acct.acquiring = takeLease(
+      this.db,
+      accountId,
+      size,
+      size * this.opts.leaseKeepFactor,
+      this.opts.processId,
+    )
+      .then((taken) => {
+        if (!taken || this.stopped || !this.alive) {
+          acct.noLeaseUntil = Date.now() + LEASE_RETRY_MS;
+          if (taken) void returnLease(this.db, taken.lease.id).catch(() => {});
+          return;
+        }
+        acct.lastAvailable = taken.available;
+        const previous = acct.current;
+        const now = Date.now();
+        acct.current = {
+          lease: taken.lease,
+          free: taken.lease.amount,
+          inFlight: 0,
+          retired: false,
+          takenAt: now,
+          lastUse: now,
+        };
+        if (previous) this.retire(acct, previous);
+      })
+      .catch((err: unknown) => {
+        acct.noLeaseUntil = Date.now() + LEASE_RETRY_MS;
+        this.log.warn({ err }, "taking a credit lease failed; per-call holds meanwhile");
+      })
+      .finally(() => {
+        acct.acquiring = null;
+      });
+    return acct.acquiring;
+  }
+
+  private retire(acct: AccountCredits, l: LeaseState): void {
+    if (acct.current === l) acct.current = null;
+    if (l.retired) return;
+    l.retired = true;
+    acct.retiring.add(l);
+    if (l.inFlight === 0) this.giveBack(acct, l);
+  }
+
+  private giveBack(acct: AccountCredits, l: LeaseState): void {
+    // Every charge of the lease has settled (none in flight), so what is left is exact.
+    returnLease(this.db, l.lease.id)
+      .then((avail) => {
+        if (avail !== null) acct.lastAvailable = avail;
+      })
+      .catch((err: unknown) =>
+        this.log.warn({ err: new LedgerError("lease return", err) }, "left to the sweep"),
+      )
+      .finally(() => acct.retiring.delete(l));
+  }
+
+  /** Credits of the account's leases not yet charged nor reserved: still the account's. */
+  private leased(acct: AccountCredits): number {
+    let free = acct.current?.free ?? 0;
+    for (const l of acct.retiring) free += l.free;
+    return free;
+  }
+}
