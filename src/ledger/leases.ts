@@ -30,7 +30,7 @@ export async function takeLease(
   try {
     const { rows } = await db.query<{ lease_id: number | null; available: number | null }>(
       `WITH taken AS (
-         UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2 + $3
+         UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2::int8 + $3::int8
          RETURNING balance - held AS available
        ), lease AS (
          INSERT INTO ledger_entries(account_id, kind, amount, process_id)

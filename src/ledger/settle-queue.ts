@@ -36,6 +36,9 @@ export interface SettleQueueOptions {
   pendingRowsMax: number;
 }
 
+/** Settle statements executing at once (see drain). */
+const BATCHES_IN_FLIGHT = 2;
+
 interface Pending {
   item: SettleItem;
   rows: number;
@@ -89,7 +92,14 @@ export class SettleQueue {
   private async drain(): Promise<void> {
     // Let the calls that are settling in this turn of the event loop join the first batch.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.queue.length > 0) {
+    // Two statements in flight: while one waits for its commit (the WAL flush), the next is
+    // executed; they meet on the account row, whose lock the second takes as the first commits.
+    const writing = new Set<Promise<void>>();
+    while (this.queue.length > 0 || writing.size > 0) {
+      if (this.queue.length === 0 || writing.size >= BATCHES_IN_FLIGHT) {
+        await Promise.race(writing);
+        continue;
+      }
       const batch: Pending[] = [];
       let rows = 0;
       while (this.queue.length > 0) {
@@ -99,9 +109,12 @@ export class SettleQueue {
         batch.push(next);
         rows += next.rows;
       }
-      await this.write(batch);
-      this.queuedRows -= rows;
-      for (const wake of this.waitingForRoom.splice(0)) wake();
+      const done: Promise<void> = this.write(batch).then(() => {
+        writing.delete(done);
+        this.queuedRows -= rows;
+        for (const wake of this.waitingForRoom.splice(0)) wake();
+      });
+      writing.add(done);
     }
   }
 

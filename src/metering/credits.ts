@@ -71,6 +71,8 @@ interface AccountCredits {
   noLeaseUntil: number;
   /** balance − held as last seen by this process. */
   lastAvailable: number;
+  /** CC wanted by callers waiting for the lease being taken. */
+  waiting: number;
 }
 
 /** Half-life of the rate estimate, ms. */
@@ -131,18 +133,31 @@ export class Credits {
 
   /** Reserves `amount` CC for one request of `accountId`. */
   async reserve(accountId: number, amount: number): Promise<ClaimResult> {
+    if (this.opts.leaseMinCalls === 0) return this.hold(accountId, amount);
     if (amount === 0) {
       return { ok: true, claim: { kind: "none" }, available: await available(this.db, accountId) };
     }
     const acct = this.account(accountId);
     this.observe(acct, amount);
-    const fromLease = this.fromLease(acct, amount);
-    if (fromLease) return fromLease;
-    if (!this.stopped && this.alive && Date.now() >= acct.noLeaseUntil) {
-      await this.acquire(acct, accountId, amount);
-      const leased = this.fromLease(acct, amount);
-      if (leased) return leased;
+    // While a lease is being taken, callers wait for it rather than each holding its own credits;
+    // the lease is sized for them too. A lease that cannot be had sends them to per-call holds.
+    for (let tries = 0; tries < 3; tries++) {
+      const fromLease = this.fromLease(acct, amount);
+      if (fromLease) return fromLease;
+      if (this.stopped || !this.alive || Date.now() < acct.noLeaseUntil) break;
+      acct.waiting += amount;
+      try {
+        await this.acquire(acct, accountId, amount);
+      } finally {
+        acct.waiting -= amount;
+      }
     }
+    return this.hold(accountId, amount);
+  }
+
+  /** A per-call hold: exact, one guarded statement per call. */
+  private async hold(accountId: number, amount: number): Promise<ClaimResult> {
+    const acct = this.account(accountId);
     const r = await reserve(this.db, accountId, amount, this.opts.processId);
     if (!r.ok) return r;
     acct.lastAvailable = r.available;
@@ -236,6 +251,7 @@ export class Credits {
         rateAt: Date.now(),
         noLeaseUntil: 0,
         lastAvailable: 0,
+        waiting: 0,
       };
       this.accounts.set(accountId, acct);
     }
@@ -274,6 +290,7 @@ export class Credits {
     const size = Math.max(
       amount * this.opts.leaseMinCalls,
       Math.ceil((acct.rate * this.opts.leaseWindowMs) / 1000),
+      2 * acct.waiting,
     );
     acct.acquiring = takeLease(
       this.db,
