@@ -5,13 +5,13 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-H3HC2JZP.js";
-import "./chunks/chunk-FAGMJ5ZN.js";
+} from "./chunks/chunk-QERC6HVY.js";
+import "./chunks/chunk-BVBIEO24.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-P37AANLV.js";
-import "./chunks/chunk-QXF3UHEY.js";
+} from "./chunks/chunk-U3Q67NPF.js";
+import "./chunks/chunk-KJYX56OV.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -31,7 +31,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-GEUS2LKV.js");
+    const { runConfigCommand } = await import("./chunks/config-check-CKCEPIKQ.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
@@ -61,7 +61,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-O5L3F4YA.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-TKBZCTY3.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -1,15 +1,22 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
+  LedgerError,
   adminAuthorized,
   auditCsv,
   authenticate,
+  available,
+  grantCredits,
+  insertAudit,
   issueToken,
   openDatabase,
+  reserve,
   runDbCommand,
+  storableAudit,
   tokenHint,
   usageCsv,
+  voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-H3HC2JZP.js";
+} from "./chunks/chunk-QERC6HVY.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -47,25 +54,21 @@ import {
   readTxHex,
   rpcErrorObject,
   txHashError
-} from "./chunks/chunk-NVWOREWL.js";
+} from "./chunks/chunk-BHGSVLXC.js";
 import {
-  LedgerError,
   createAccount,
   cycleAt,
   cycleContaining,
   findAccount,
-  grantCredits,
-  insertAudit,
-  projectPath,
-  voidStaleHolds
-} from "./chunks/chunk-FAGMJ5ZN.js";
+  projectPath
+} from "./chunks/chunk-BVBIEO24.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-P37AANLV.js";
+} from "./chunks/chunk-U3Q67NPF.js";
 import {
   isJsonNumber,
   isJsonObject,
@@ -80,7 +83,11 @@ import {
   toHex,
   txToUniv
 } from "./chunks/chunk-YNDDIEJN.js";
-import "./chunks/chunk-QXF3UHEY.js";
+import "./chunks/chunk-KJYX56OV.js";
+
+// src/app/app.ts
+import { randomUUID as randomUUID3 } from "node:crypto";
+import { hostname } from "node:os";
 
 // src/cache/node-tip.ts
 var NodeTip = class {
@@ -248,6 +255,551 @@ var Metrics = class {
       seconds
     );
     this.upstreamUp.set({ backend, network, upstream }, ok ? 1 : 0);
+  }
+};
+
+// src/ledger/leases.ts
+async function takeLease(db, accountId, amount, keep, processId) {
+  try {
+    const { rows } = await db.query(
+      `WITH taken AS (
+         UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2::int8 + $3::int8
+         RETURNING balance - held AS available
+       ), lease AS (
+         INSERT INTO ledger_entries(account_id, kind, amount, process_id)
+         SELECT $1, 'lease', -($2::int8), $4 FROM taken RETURNING id
+       )
+       SELECT (SELECT id FROM lease) AS lease_id, (SELECT available FROM taken) AS available`,
+      [accountId, amount, keep, processId]
+    );
+    const row = rows[0];
+    if (!row || row.lease_id === null || row.available === null) return null;
+    return { lease: { id: Number(row.lease_id), accountId, amount }, available: row.available };
+  } catch (err) {
+    throw new LedgerError("lease", err);
+  }
+}
+async function returnLease(db, leaseId) {
+  const { rows } = await db.query(
+    `${RETURN_LEASES}
+     SELECT (SELECT available FROM acc LIMIT 1) AS available`,
+    [[leaseId]]
+  );
+  return rows[0]?.available ?? null;
+}
+var RETURN_LEASES = `WITH open AS (
+     SELECT e.id, e.account_id, e.kind, -e.amount AS size,
+       COALESCE((SELECT -sum(c.amount) FROM ledger_entries c
+                 WHERE c.kind = 'charge' AND c.hold_id = e.id), 0) AS used
+     FROM ledger_entries e
+     WHERE e.id = ANY($1::int8[]) AND e.kind IN ('lease', 'hold')
+       AND NOT EXISTS (SELECT 1 FROM ledger_entries x
+                       WHERE x.hold_id = e.id AND x.kind IN ('lease_return', 'release'))
+   ), closed AS (
+     INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
+     SELECT account_id, CASE kind WHEN 'lease' THEN 'lease_return' ELSE 'release' END,
+       CASE kind WHEN 'lease' THEN size - used ELSE size END, id
+     FROM open RETURNING account_id, amount
+   ), acc AS (
+     UPDATE accounts a SET held = a.held - s.amount
+     FROM (SELECT account_id, sum(amount) AS amount FROM closed GROUP BY account_id) s
+     WHERE a.id = s.account_id
+     RETURNING a.id, a.balance - a.held AS available
+   )`;
+async function registerProcess(db, processId, instance) {
+  return db.transaction(async (tx) => {
+    const { rows: dead } = await tx.query(
+      `UPDATE gateway_processes SET stopped_at = now()
+       WHERE instance = $1 AND stopped_at IS NULL RETURNING id`,
+      [instance]
+    );
+    const voided = await voidOpenOf(
+      tx,
+      dead.map((d) => d.id)
+    );
+    await tx.query("INSERT INTO gateway_processes(id, instance) VALUES ($1, $2)", [
+      processId,
+      instance
+    ]);
+    return { voided };
+  });
+}
+async function heartbeat(db, processId) {
+  const { rows } = await db.query(
+    `UPDATE gateway_processes SET heartbeat_at = now()
+     WHERE id = $1 AND stopped_at IS NULL RETURNING id`,
+    [processId]
+  );
+  return rows.length > 0;
+}
+async function unregisterProcess(db, processId) {
+  await db.query("UPDATE gateway_processes SET stopped_at = now() WHERE id = $1", [processId]);
+}
+async function sweepDeadProcesses(db, ttlMs) {
+  return db.transaction(async (tx) => {
+    const { rows: dead } = await tx.query(
+      `UPDATE gateway_processes SET stopped_at = now()
+       WHERE stopped_at IS NULL
+         AND heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)
+       RETURNING id`,
+      [ttlMs]
+    );
+    return voidOpenOf(
+      tx,
+      dead.map((d) => d.id)
+    );
+  });
+}
+async function voidOpenOf(tx, processIds) {
+  if (processIds.length === 0) return 0;
+  const { rows: open } = await tx.query(
+    `SELECT e.id FROM ledger_entries e
+     WHERE e.kind IN ('lease', 'hold') AND e.process_id = ANY($1::text[])
+       AND NOT EXISTS (SELECT 1 FROM ledger_entries x
+                       WHERE x.hold_id = e.id AND x.kind IN ('lease_return', 'release'))`,
+    [processIds]
+  );
+  if (open.length === 0) return 0;
+  await tx.query(`${RETURN_LEASES} SELECT 1`, [open.map((o) => Number(o.id))]);
+  return open.length;
+}
+
+// src/ledger/settle-queue.ts
+var BATCHES_IN_FLIGHT = 2;
+var SettleQueue = class {
+  constructor(db, opts) {
+    this.db = db;
+    this.opts = opts;
+  }
+  db;
+  opts;
+  queue = [];
+  queuedRows = 0;
+  flushing = null;
+  waitingForRoom = [];
+  /** Statements written and items settled, for metrics and benchmarks. */
+  stats = { batches: 0, items: 0, rows: 0, failedBatches: 0 };
+  /** Settles one request's records; resolves once they and their charges are committed. */
+  async settle(item) {
+    const rows = Math.max(1, item.records.length);
+    while (this.queuedRows > 0 && this.queuedRows + rows > this.opts.pendingRowsMax) {
+      await new Promise((resolve) => this.waitingForRoom.push(resolve));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, rows, resolve, reject });
+      this.queuedRows += rows;
+      this.kick();
+    });
+  }
+  /** Resolves when everything queued so far has been written (or has failed). */
+  async flushed() {
+    while (this.flushing || this.queue.length > 0) {
+      this.kick();
+      await this.flushing;
+    }
+  }
+  kick() {
+    if (this.flushing) return;
+    this.flushing = this.drain().finally(() => {
+      this.flushing = null;
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+  async drain() {
+    await new Promise((resolve) => setImmediate(resolve));
+    const writing = /* @__PURE__ */ new Set();
+    while (this.queue.length > 0 || writing.size > 0) {
+      if (this.queue.length === 0 || writing.size >= BATCHES_IN_FLIGHT) {
+        await Promise.race(writing);
+        continue;
+      }
+      const batch = [];
+      let rows = 0;
+      while (this.queue.length > 0) {
+        const next = this.queue[0];
+        if (batch.length > 0 && rows + next.rows > this.opts.batchRowsMax) break;
+        this.queue.shift();
+        batch.push(next);
+        rows += next.rows;
+      }
+      const done = this.write(batch).then(() => {
+        writing.delete(done);
+        this.queuedRows -= rows;
+        for (const wake of this.waitingForRoom.splice(0)) wake();
+      });
+      writing.add(done);
+    }
+  }
+  async write(batch) {
+    try {
+      const out = await writeBatch(
+        this.db,
+        batch.map((p) => p.item)
+      );
+      this.stats.batches += 1;
+      this.stats.items += batch.length;
+      this.stats.rows += out.reduce((n, o) => n + o.auditIds.length, 0);
+      batch.forEach((p, i) => p.resolve(out[i]));
+    } catch (err) {
+      this.stats.failedBatches += 1;
+      if (batch.length === 1) {
+        batch[0].reject(
+          err instanceof LedgerError ? err : new LedgerError("settle", err)
+        );
+        return;
+      }
+      for (const p of batch) await this.write([p]);
+    }
+  }
+};
+async function writeBatch(db, items) {
+  const itemAccount = [];
+  const itemCharged = [];
+  const itemReleased = [];
+  const itemHold = [];
+  const itemHoldAmount = [];
+  const recItem = [];
+  const recLease = [];
+  const recs = [];
+  items.forEach((item, i) => {
+    const charged = item.records.reduce((sum, r) => sum + r.chargedCc, 0);
+    const held = item.hold?.amount ?? 0;
+    if (item.hold && charged > held) {
+      throw new LedgerError("settle", new Error(`charge ${charged} exceeds hold ${held}`));
+    }
+    itemAccount.push(item.accountId);
+    itemCharged.push(charged);
+    itemReleased.push(item.hold ? held : item.leaseId !== null ? charged : 0);
+    itemHold.push(item.hold?.id ?? null);
+    itemHoldAmount.push(held);
+    for (const r of item.records) {
+      recItem.push(i + 1);
+      recLease.push(item.leaseId);
+      recs.push(storableAudit(r));
+    }
+  });
+  if (itemCharged.some((c, i) => c > 0 && itemHold[i] === null && itemReleased[i] === 0)) {
+    throw new LedgerError("settle", new Error("a charge without a hold or a lease"));
+  }
+  const col = (k) => recs.map((r) => r[k] ?? null);
+  const { rows } = await db.query(
+    `WITH items AS (
+       SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[])
+         WITH ORDINALITY AS i(account_id, charged, released, hold_id, hold_amount, item)
+     ), acc AS (
+       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released
+       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released
+             FROM items GROUP BY account_id) s
+       WHERE a.id = s.account_id
+       RETURNING a.id, a.balance - a.held AS available
+     ), rel AS (
+       INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
+       SELECT account_id, 'release', hold_amount, hold_id FROM items WHERE hold_id IS NOT NULL
+     ), recs AS MATERIALIZED (
+       SELECT nextval(pg_get_serial_sequence('audit_records', 'id')) AS id, r.*
+       FROM unnest($6::int8[], $7::int8[], $8::text[], $9::int8[], $10::text[], $11::text[],
+         $12::text[], $13::text[], $14::text[], $15::int[], $16::int8[], $17::int8[], $18::int[],
+         $19::text[], $20::int[], $21::text[])
+         WITH ORDINALITY AS r(item, lease_id, request_id, token_id, backend, network, method,
+           outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
+           duration_ms, upstream_code, ord)
+     ), aud AS (
+       INSERT INTO audit_records(id, account_id, request_id, token_id, backend, network, method,
+         outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
+         duration_ms, upstream_code)
+       SELECT r.id, i.account_id, r.request_id, r.token_id, r.backend, r.network, r.method,
+         r.outcome, r.error_code, r.http_status, r.estimated_cc, r.charged_cc, r.complexity,
+         r.upstream, r.duration_ms, r.upstream_code
+       FROM recs r JOIN items i ON i.item = r.item
+       RETURNING id
+     ), chg AS (
+       INSERT INTO ledger_entries(account_id, kind, amount, audit_id, hold_id)
+       SELECT i.account_id, 'charge', -r.charged_cc, r.id, r.lease_id
+       FROM recs r JOIN items i ON i.item = r.item WHERE r.charged_cc > 0
+     )
+     SELECT i.item, (SELECT available FROM acc WHERE acc.id = i.account_id) AS available,
+       (SELECT array_agg(r.id ORDER BY r.ord) FROM recs r WHERE r.item = i.item) AS audit_ids
+     FROM items i ORDER BY i.item`,
+    [
+      itemAccount,
+      itemCharged,
+      itemReleased,
+      itemHold,
+      itemHoldAmount,
+      recItem,
+      recLease,
+      col("requestId"),
+      col("tokenId"),
+      col("backend"),
+      col("network"),
+      col("method"),
+      col("outcome"),
+      col("errorCode"),
+      col("httpStatus"),
+      col("estimatedCc"),
+      col("chargedCc"),
+      col("complexity"),
+      col("upstream"),
+      col("durationMs"),
+      col("upstreamCode")
+    ]
+  );
+  if (rows.length !== items.length || rows.some((r) => r.available === null)) {
+    throw new LedgerError("settle", new Error("an account of the batch does not exist"));
+  }
+  return rows.map((r, i) => ({
+    auditIds: (r.audit_ids ?? []).map(Number),
+    charged: itemCharged[i],
+    available: Number(r.available)
+  }));
+}
+
+// src/metering/credits.ts
+var RATE_HALF_LIFE_MS = 1e3;
+var LEASE_RETRY_MS = 1e3;
+var Credits = class {
+  constructor(db, log, opts) {
+    this.db = db;
+    this.log = log;
+    this.opts = opts;
+    this.queue = new SettleQueue(db, {
+      batchRowsMax: opts.batchRowsMax,
+      pendingRowsMax: opts.pendingRowsMax
+    });
+  }
+  db;
+  log;
+  opts;
+  queue;
+  accounts = /* @__PURE__ */ new Map();
+  timer = null;
+  alive = true;
+  stopped = false;
+  /** Registers the process (voiding a dead predecessor's leases) and starts the heartbeat. */
+  async start() {
+    const out = await registerProcess(this.db, this.opts.processId, this.opts.instance);
+    const every = Math.max(50, Math.floor(this.opts.ttlMs / 4));
+    this.timer = setInterval(() => {
+      this.tick().catch((err) => this.log.warn({ err }, "credit lease upkeep failed"));
+    }, every);
+    this.timer.unref();
+    return out;
+  }
+  /** Heartbeat, the sweep of dead processes, and giving back idle or old leases. */
+  async tick() {
+    this.alive = await heartbeat(this.db, this.opts.processId);
+    if (!this.alive) {
+      this.log.error("this process was declared dead: its credit leases are void");
+      for (const acct of this.accounts.values()) acct.current = null;
+    }
+    await sweepDeadProcesses(this.db, this.opts.ttlMs);
+    const now = Date.now();
+    for (const acct of this.accounts.values()) {
+      const l = acct.current;
+      if (l && (now - l.lastUse >= this.opts.leaseIdleMs || now - l.takenAt >= this.opts.ttlMs / 2)) {
+        this.retire(acct, l);
+      }
+    }
+  }
+  /** Reserves `amount` CC for one request of `accountId`. */
+  async reserve(accountId, amount) {
+    if (this.opts.leaseMinCalls === 0) return this.hold(accountId, amount);
+    if (amount === 0) {
+      return { ok: true, claim: { kind: "none" }, available: await available(this.db, accountId) };
+    }
+    const acct = this.account(accountId);
+    this.observe(acct, amount);
+    for (let tries = 0; tries < 3; tries++) {
+      const fromLease = this.fromLease(acct, amount);
+      if (fromLease) return fromLease;
+      if (this.stopped || !this.alive || Date.now() < acct.noLeaseUntil) break;
+      acct.waiting += amount;
+      try {
+        await this.acquire(acct, accountId, amount);
+      } finally {
+        acct.waiting -= amount;
+      }
+    }
+    return this.hold(accountId, amount);
+  }
+  /** A per-call hold: exact, one guarded statement per call. */
+  async hold(accountId, amount) {
+    const acct = this.account(accountId);
+    const r = await reserve(this.db, accountId, amount, this.opts.processId);
+    if (!r.ok) return r;
+    acct.lastAvailable = r.available;
+    return {
+      ok: true,
+      claim: r.hold ? { kind: "hold", hold: r.hold } : { kind: "none" },
+      available: r.available + this.leased(acct)
+    };
+  }
+  /**
+   * Settles what `claim` reserved: the records (charges included) go into the next batch, and
+   * this resolves once it is committed. A failed settle charges nothing and frees the credits it
+   * reserved at once: a hold is released in its own statement, a lease's credits go back to it.
+   */
+  async settle(accountId, claim, records) {
+    const acct = this.account(accountId);
+    if (claim.kind === "lease") {
+      const l = claim.lease;
+      try {
+        const out = await this.queue.settle({
+          accountId,
+          hold: null,
+          leaseId: l.lease.id,
+          records
+        });
+        l.free += claim.amount - out.charged;
+        acct.lastAvailable = out.available;
+        return { ...out, available: out.available + this.leased(acct) };
+      } catch (err) {
+        l.free += claim.amount;
+        throw err;
+      } finally {
+        l.inFlight -= 1;
+        if (l.retired && l.inFlight === 0) this.giveBack(acct, l);
+      }
+    }
+    const hold = claim.kind === "hold" ? claim.hold : null;
+    try {
+      const out = await this.queue.settle({ accountId, hold, leaseId: null, records });
+      acct.lastAvailable = out.available;
+      return { ...out, available: out.available + this.leased(acct) };
+    } catch (err) {
+      if (hold) {
+        await this.queue.settle({ accountId, hold, leaseId: null, records: [] }).catch((e) => this.log.error({ err: e }, "releasing a failed settle's hold"));
+      }
+      throw err;
+    }
+  }
+  /**
+   * Shutdown without the database (a drain that timed out closes it first): nothing more is
+   * written; the leases are given back by the next start of this instance or by the sweep.
+   */
+  abandon() {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+  /** Shutdown: no new leases; every lease given back once its calls have settled. */
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    const pending = [];
+    for (const acct of this.accounts.values()) {
+      if (acct.current) this.retire(acct, acct.current);
+      if (acct.acquiring) pending.push(acct.acquiring);
+    }
+    await Promise.all(pending);
+    for (const acct of this.accounts.values()) if (acct.current) this.retire(acct, acct.current);
+    await this.queue.flushed();
+    while ([...this.accounts.values()].some((a) => a.retiring.size > 0)) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await unregisterProcess(this.db, this.opts.processId).catch(() => {
+    });
+  }
+  account(accountId) {
+    let acct = this.accounts.get(accountId);
+    if (!acct) {
+      acct = {
+        current: null,
+        retiring: /* @__PURE__ */ new Set(),
+        acquiring: null,
+        rate: 0,
+        rateAt: Date.now(),
+        noLeaseUntil: 0,
+        lastAvailable: 0,
+        waiting: 0
+      };
+      this.accounts.set(accountId, acct);
+    }
+    return acct;
+  }
+  observe(acct, amount) {
+    const now = Date.now();
+    const dt = Math.max(1, now - acct.rateAt);
+    const decay = 0.5 ** (dt / RATE_HALF_LIFE_MS);
+    acct.rate = acct.rate * decay + amount * 1e3 / RATE_HALF_LIFE_MS;
+    acct.rateAt = now;
+  }
+  fromLease(acct, amount) {
+    const l = acct.current;
+    if (!l || l.retired || l.free < amount) return null;
+    l.free -= amount;
+    l.inFlight += 1;
+    l.lastUse = Date.now();
+    if (l.free < l.lease.amount / 4 && !acct.acquiring && Date.now() >= acct.noLeaseUntil) {
+      void this.acquire(acct, l.lease.accountId, amount);
+    }
+    return {
+      ok: true,
+      claim: { kind: "lease", lease: l, amount },
+      available: acct.lastAvailable + this.leased(acct)
+    };
+  }
+  /** Takes a new lease sized for the account's recent rate; coalesced per account. */
+  acquire(acct, accountId, amount) {
+    if (acct.acquiring) return acct.acquiring;
+    const size = Math.max(
+      amount * this.opts.leaseMinCalls,
+      Math.ceil(acct.rate * this.opts.leaseWindowMs / 1e3),
+      2 * acct.waiting
+    );
+    acct.acquiring = takeLease(
+      this.db,
+      accountId,
+      size,
+      size * this.opts.leaseKeepFactor,
+      this.opts.processId
+    ).then((taken) => {
+      if (!taken || this.stopped || !this.alive) {
+        acct.noLeaseUntil = Date.now() + LEASE_RETRY_MS;
+        if (taken) void returnLease(this.db, taken.lease.id).catch(() => {
+        });
+        return;
+      }
+      acct.lastAvailable = taken.available;
+      const previous = acct.current;
+      const now = Date.now();
+      acct.current = {
+        lease: taken.lease,
+        free: taken.lease.amount,
+        inFlight: 0,
+        retired: false,
+        takenAt: now,
+        lastUse: now
+      };
+      if (previous) this.retire(acct, previous);
+    }).catch((err) => {
+      acct.noLeaseUntil = Date.now() + LEASE_RETRY_MS;
+      this.log.warn({ err }, "taking a credit lease failed; per-call holds meanwhile");
+    }).finally(() => {
+      acct.acquiring = null;
+    });
+    return acct.acquiring;
+  }
+  retire(acct, l) {
+    if (acct.current === l) acct.current = null;
+    if (l.retired) return;
+    l.retired = true;
+    acct.retiring.add(l);
+    if (l.inFlight === 0) this.giveBack(acct, l);
+  }
+  giveBack(acct, l) {
+    returnLease(this.db, l.lease.id).then((avail) => {
+      if (avail !== null) acct.lastAvailable = avail;
+    }).catch(
+      (err) => this.log.warn({ err: new LedgerError("lease return", err) }, "left to the sweep")
+    ).finally(() => acct.retiring.delete(l));
+  }
+  /** Credits of the account's leases not yet charged nor reserved: still the account's. */
+  leased(acct) {
+    let free = acct.current?.free ?? 0;
+    for (const l of acct.retiring) free += l.free;
+    return free;
   }
 };
 
@@ -1258,7 +1810,7 @@ function methodNotAllowed(res, allow) {
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-FJVBVTAC.js");
+var unifiedApi = () => import("./chunks/route-BVDRVUCU.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }
@@ -2317,6 +2869,13 @@ function openStore(config, opts) {
     ...opts.databaseSchema ? { schema: opts.databaseSchema } : {}
   });
 }
+function instanceName(config, db, storeGiven) {
+  if (config.ledger.instance) return config.ledger.instance;
+  const dir = config.database.pgliteDir;
+  if (db.kind === "pglite" && !storeGiven && !dir.startsWith("memory://")) return `pglite:${dir}`;
+  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID3()}`;
+  return `${hostname()}:${config.server.port}`;
+}
 async function startGateway(config, opts) {
   const log = createLogger(config.log.level, opts.logDestination);
   const db = await (opts.store ?? openStore(config, opts));
@@ -2347,9 +2906,21 @@ async function startGateway(config, opts) {
     }
   }
   const txCache = new TxCache(config.cache.bytesMax);
+  const credits = new Credits(db, log, {
+    processId: randomUUID3(),
+    instance: instanceName(config, db, opts.store !== void 0),
+    ttlMs: config.ledger.holdTimeoutMs,
+    leaseWindowMs: config.ledger.leaseWindowMs,
+    leaseMinCalls: config.ledger.leaseMinCalls,
+    leaseKeepFactor: config.ledger.leaseKeepFactor,
+    leaseIdleMs: config.ledger.leaseIdleMs,
+    batchRowsMax: config.ledger.batchRowsMax,
+    pendingRowsMax: config.ledger.pendingRowsMax
+  });
   const app = {
     config,
     db,
+    credits,
     log,
     nodes,
     indexers,
@@ -2360,7 +2931,8 @@ async function startGateway(config, opts) {
     databaseCheck: databaseCheck(db),
     draining: false
   };
-  const voided = await voidStaleHolds(db, config.ledger.holdTimeoutMs);
+  const restarted = await credits.start();
+  const voided = restarted.voided + await voidStaleHolds(db, config.ledger.holdTimeoutMs);
   if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");
   const sweeper = setInterval(() => {
     voidStaleHolds(db, config.ledger.holdTimeoutMs).catch(
@@ -2379,10 +2951,12 @@ async function startGateway(config, opts) {
     log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining");
     const { cut, ms } = await drained;
     if (cut === 0) {
+      await credits.stop().catch((err) => log.warn({ err }, "returning credit leases"));
       await Promise.all(pools.map((p) => p.close()));
       await db.close();
     } else {
       log.warn({ cut }, "drain timed out: calls cut, their holds are left to the hold sweeper");
+      credits.abandon();
       await db.close();
       await Promise.all(pools.map((p) => p.close(true)));
     }

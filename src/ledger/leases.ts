@@ -30,7 +30,8 @@ export async function takeLease(
   try {
     const { rows } = await db.query<{ lease_id: number | null; available: number | null }>(
       `WITH taken AS (
-         UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2::int8 + $3::int8
+         UPDATE accounts SET leased = leased + $2
+         WHERE id = $1 AND balance - held - leased >= $2::int8 + $3::int8
          RETURNING balance - held AS available
        ), lease AS (
          INSERT INTO ledger_entries(account_id, kind, amount, process_id)
@@ -78,10 +79,13 @@ const RETURN_LEASES = `WITH open AS (
      INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
      SELECT account_id, CASE kind WHEN 'lease' THEN 'lease_return' ELSE 'release' END,
        CASE kind WHEN 'lease' THEN size - used ELSE size END, id
-     FROM open RETURNING account_id, amount
+     FROM open RETURNING account_id, kind, amount
    ), acc AS (
-     UPDATE accounts a SET held = a.held - s.amount
-     FROM (SELECT account_id, sum(amount) AS amount FROM closed GROUP BY account_id) s
+     UPDATE accounts a SET held = a.held - s.released, leased = a.leased - s.returned
+     FROM (SELECT account_id,
+             sum(CASE kind WHEN 'release' THEN amount ELSE 0 END) AS released,
+             sum(CASE kind WHEN 'lease_return' THEN amount ELSE 0 END) AS returned
+           FROM closed GROUP BY account_id) s
      WHERE a.id = s.account_id
      RETURNING a.id, a.balance - a.held AS available
    )`;

@@ -72,8 +72,8 @@ export async function reserve(
     // written by the same (atomic) statement or not at all.
     const { rows } = await db.query<{ hold_id: number | null; available: number | null }>(
       `WITH taken AS (
-         UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2
-         RETURNING balance - held AS available
+         UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held - leased >= $2
+         RETURNING balance - held - leased AS available
        ), hold AS (
          INSERT INTO ledger_entries(account_id, kind, amount, process_id)
          SELECT $1, 'hold', -($2::int8), $3 FROM taken RETURNING id
@@ -192,7 +192,7 @@ async function settleOnce(
 
 export async function available(db: Queryable, accountId: number): Promise<number> {
   const { rows } = await db.query<{ available: number }>(
-    "SELECT balance - held AS available FROM accounts WHERE id = $1",
+    "SELECT balance - held - leased AS available FROM accounts WHERE id = $1",
     [accountId],
   );
   return rows[0]?.available ?? 0;
@@ -229,6 +229,10 @@ export interface LedgerCheck {
   charged: number;
   auditCharged: number;
   openHolds: number;
+  /** Credits leased to gateway processes and not yet charged (accounts.leased). */
+  leased: number;
+  /** The same, recomputed from the lease, lease_return and lease charge entries. */
+  openLeases: number;
   entriesSum: number;
   ok: boolean;
 }
@@ -240,8 +244,10 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheck[]> {
        COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'grant'), 0)::int8 AS granted,
        COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'charge'), 0)::int8 AS charged,
        COALESCE((SELECT sum(charged_cc) FROM audit_records r WHERE r.account_id = a.id), 0)::int8 AS "auditCharged",
-       (COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind IN ('hold', 'release', 'lease', 'lease_return')), 0)
-        + COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'charge' AND hold_id IS NOT NULL), 0))::int8 AS "openHolds",
+       COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind IN ('hold', 'release')), 0)::int8 AS "openHolds",
+       a.leased,
+       (COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind IN ('lease', 'lease_return')), 0)
+        + COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'charge' AND hold_id IS NOT NULL), 0))::int8 AS "openLeases",
        COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND NOT (kind = 'charge' AND hold_id IS NOT NULL)), 0)::int8 AS "entriesSum"
      FROM accounts a ORDER BY a.id`,
   );
@@ -252,7 +258,9 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheck[]> {
       r.held >= 0 &&
       r.granted - r.charged === r.balance &&
       r.auditCharged === r.charged &&
+      r.leased >= 0 &&
       r.openHolds === r.held &&
-      r.entriesSum === r.balance - r.held,
+      r.openLeases === r.leased &&
+      r.entriesSum === r.balance - r.held - r.leased,
   }));
 }

@@ -25,7 +25,8 @@ export interface SettleItem {
 export interface Settled {
   auditIds: number[];
   charged: number;
-  /** The account's balance − held after the batch that wrote this item. */
+  /** The account's balance − held after the batch that wrote this item: what it is shown as
+   * available (credits leased to processes and not yet charged are still its own). */
   available: number;
 }
 
@@ -148,6 +149,7 @@ async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<S
   const itemAccount: number[] = [];
   const itemCharged: number[] = [];
   const itemReleased: number[] = [];
+  const itemLeaseUsed: number[] = [];
   const itemHold: (number | null)[] = [];
   const itemHoldAmount: number[] = [];
   const recItem: number[] = [];
@@ -162,7 +164,8 @@ async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<S
     itemAccount.push(item.accountId);
     itemCharged.push(charged);
     // A per-call hold is released whole; a lease gives up exactly what was charged from it.
-    itemReleased.push(item.hold ? held : item.leaseId !== null ? charged : 0);
+    itemReleased.push(held);
+    itemLeaseUsed.push(item.leaseId !== null ? charged : 0);
     itemHold.push(item.hold?.id ?? null);
     itemHoldAmount.push(held);
     for (const r of item.records) {
@@ -171,7 +174,7 @@ async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<S
       recs.push(storableAudit(r));
     }
   });
-  if (itemCharged.some((c, i) => c > 0 && itemHold[i] === null && itemReleased[i] === 0)) {
+  if (itemCharged.some((c, i) => c > 0 && itemHold[i] === null && itemLeaseUsed[i] === 0)) {
     throw new LedgerError("settle", new Error("a charge without a hold or a lease"));
   }
   const col = <K extends keyof AuditInput>(k: K) => recs.map((r) => r[k] ?? null);
@@ -179,11 +182,14 @@ async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<S
   // be taken below them, the statement fails and nothing of the batch is written.
   const { rows } = await db.query<{ item: number; available: number; audit_ids: number[] | null }>(
     `WITH items AS (
-       SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[])
-         WITH ORDINALITY AS i(account_id, charged, released, hold_id, hold_amount, item)
+       SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[],
+         $22::int8[]) WITH ORDINALITY AS i(account_id, charged, released, hold_id, hold_amount,
+           lease_used, item)
      ), acc AS (
-       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released
-       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released
+       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released,
+         leased = a.leased - s.lease_used
+       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released,
+               sum(lease_used) AS lease_used
              FROM items GROUP BY account_id) s
        WHERE a.id = s.account_id
        RETURNING a.id, a.balance - a.held AS available
@@ -237,6 +243,7 @@ async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<S
       col("upstream"),
       col("durationMs"),
       col("upstreamCode"),
+      itemLeaseUsed,
     ],
   );
   if (rows.length !== items.length || rows.some((r) => r.available === null)) {

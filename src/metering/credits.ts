@@ -164,7 +164,7 @@ export class Credits {
     return {
       ok: true,
       claim: r.hold ? { kind: "hold", hold: r.hold } : { kind: "none" },
-      available: r.available + this.leased(acct),
+      available: r.available,
     };
   }
 
@@ -186,7 +186,7 @@ export class Credits {
         });
         l.free += claim.amount - out.charged;
         acct.lastAvailable = out.available;
-        return { ...out, available: out.available + this.leased(acct) };
+        return out;
       } catch (err) {
         l.free += claim.amount;
         throw err;
@@ -199,7 +199,7 @@ export class Credits {
     try {
       const out = await this.queue.settle({ accountId, hold, leaseId: null, records });
       acct.lastAvailable = out.available;
-      return { ...out, available: out.available + this.leased(acct) };
+      return out;
     } catch (err) {
       if (hold) {
         await this.queue
@@ -280,7 +280,7 @@ export class Credits {
     return {
       ok: true,
       claim: { kind: "lease", lease: l, amount },
-      available: acct.lastAvailable + this.leased(acct),
+      available: acct.lastAvailable,
     };
   }
 
@@ -346,12 +346,5 @@ export class Credits {
         this.log.warn({ err: new LedgerError("lease return", err) }, "left to the sweep"),
       )
       .finally(() => acct.retiring.delete(l));
-  }
-
-  /** Credits of the account's leases not yet charged nor reserved: still the account's. */
-  private leased(acct: AccountCredits): number {
-    let free = acct.current?.free ?? 0;
-    for (const l of acct.retiring) free += l.free;
-    return free;
   }
 }

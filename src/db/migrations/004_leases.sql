@@ -1,10 +1,17 @@
 -- Credit leases and gateway processes (src/ledger/leases.ts, src/metering/credits.ts).
 -- A gateway process takes credits from an account in leases and reserves each call against its
--- lease in memory. A lease is a ledger entry like a hold: kind 'lease', amount −L (held += L).
--- Each charge taken from a lease is a 'charge' entry that names the lease (hold_id) and lowers
--- held and balance together; what is left is given back by one 'lease_return' entry (+R). So:
---   held = −Σ(hold, release, lease, lease_return) + Σ(charge entries that name a lease)
--- and granted − Σ charges = balance, as before (`blockgate ledger check`).
+-- lease in memory. A lease is a ledger entry like a hold: kind 'lease', amount −L, and
+-- accounts.leased += L. Each charge taken from a lease is a 'charge' entry that names the lease
+-- (hold_id) and lowers leased and balance together; what is left is given back by one
+-- 'lease_return' entry (+R, leased −= R). So (`blockgate ledger check`):
+--   held   = −Σ(hold, release)                                   (per-call holds, as before)
+--   leased = −Σ(lease, lease_return) + Σ(charges that name a lease)
+--   balance = granted − Σ charges, as before
+-- The guard of every reservation is balance − held − leased; what an account is shown as
+-- available is balance − held: credits leased to a process and not yet used are still its own.
+ALTER TABLE accounts ADD COLUMN leased bigint NOT NULL DEFAULT 0;
+ALTER TABLE accounts ADD CONSTRAINT accounts_leased_check
+  CHECK (leased >= 0 AND held + leased <= balance);
 
 -- A running gateway. `instance` is stable across restarts (config ledger.instance, or host and
 -- port): a process that starts with an instance whose earlier incarnation is still registered knows

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   configSchema
-} from "./chunk-QXF3UHEY.js";
+} from "./chunk-KJYX56OV.js";
 
 // src/config/load.ts
 import { readFileSync } from "node:fs";
@@ -64,10 +64,30 @@ function parseConfig(input) {
   if (config.graph.listSizeDefault > config.graph.pageSizeMax) {
     problems.push("graph.listSizeDefault must not exceed graph.pageSizeMax");
   }
+  const longest = longestUpstreamTimeout(config);
+  if (config.ledger.holdTimeoutMs < longest.ms) {
+    problems.push(
+      `ledger.holdTimeoutMs (${config.ledger.holdTimeoutMs}) must be at least the longest upstream timeout, ${longest.where} (${longest.ms})`
+    );
+  }
   const segments = Object.values(config.backends);
   if (new Set(segments).size !== segments.length) problems.push("backends: segments must differ");
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+function longestUpstreamTimeout(config) {
+  let longest = { ms: config.graph.queryTimeoutMs, where: "graph.queryTimeoutMs" };
+  for (const kind of ["node", "electrum", "graph"]) {
+    for (const [network, list] of Object.entries(config.upstreams[kind] ?? {})) {
+      list.forEach((u, i) => {
+        const ms = typeof u === "object" && u !== null ? u.timeoutMs : 0;
+        if (ms !== void 0 && ms > longest.ms) {
+          longest = { ms, where: `upstreams.${kind}.${network}[${i}].timeoutMs` };
+        }
+      });
+    }
+  }
+  return longest;
 }
 function readConfigFile(path) {
   let text;

@@ -1,9 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
-  projectPath,
-  reserve,
-  settle
-} from "./chunk-FAGMJ5ZN.js";
+  projectPath
+} from "./chunk-BVBIEO24.js";
 import {
   fromHex,
   isJsonNumber,
@@ -1069,7 +1067,7 @@ function creditHeaders(estimated, charged, balance) {
 
 // src/metering/reserve.ts
 async function reserveFor(ctx, estimate) {
-  const reservation = await reserve(ctx.app.db, ctx.owner.accountId, estimate);
+  const reservation = await ctx.app.credits.reserve(ctx.owner.accountId, estimate);
   if (reservation.ok) return reservation;
   return {
     ...reservation,
@@ -1088,10 +1086,9 @@ async function meter(ctx, plan) {
   if (!reservation.ok) {
     const { error } = reservation;
     const status = httpStatusOf(error.code);
-    const settled2 = await settle(
-      ctx.app.db,
+    const settled2 = await ctx.app.credits.settle(
       ctx.owner.accountId,
-      null,
+      { kind: "none" },
       plan.calls.map(
         (c) => auditRecord(
           ctx,
@@ -1133,7 +1130,7 @@ async function meter(ctx, plan) {
       httpStatus: c.httpStatus
     })
   );
-  const settled = await settle(ctx.app.db, ctx.owner.accountId, reservation.hold, records);
+  const settled = await ctx.app.credits.settle(ctx.owner.accountId, reservation.claim, records);
   return {
     ok: true,
     value,
@@ -1177,10 +1174,9 @@ function settledRecord(ctx, call, outcome) {
   });
 }
 async function auditOnly(ctx, records) {
-  const settled = await settle(
-    ctx.app.db,
+  const settled = await ctx.app.credits.settle(
     ctx.owner.accountId,
-    null,
+    { kind: "none" },
     records.map((r) => auditRecord(ctx, r))
   );
   return {

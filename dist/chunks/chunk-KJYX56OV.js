@@ -176,8 +176,32 @@ var configSchema = z.strictObject({
     tipTtlMs: z.number().int().nonnegative().max(6e4).default(1e3)
   }).prefault({}),
   ledger: z.strictObject({
-    /** A reservation older than this was orphaned by a crash; it is voided, never charged. */
-    holdTimeoutMs: z.number().int().positive().default(10 * 6e4)
+    /**
+     * The TTL of holds and credit leases: a gateway process silent this long is dead, and its
+     * leases and holds are given back (a restarted instance gives back its predecessor's at
+     * once). Must be at least the longest upstream timeout, so no call outlives its credits.
+     */
+    holdTimeoutMs: z.number().int().positive().max(36e5).default(12e4),
+    /**
+     * This gateway's name among the processes sharing a database, stable across restarts. Absent:
+     * host and port (a random name when the port is 0).
+     */
+    instance: z.string().regex(/^[A-Za-z0-9._:@-]{1,128}$/).optional(),
+    /** A credit lease holds this much of the account's recent rate (CC/s), in ms. */
+    leaseWindowMs: z.number().int().nonnegative().max(6e4).default(250),
+    /** A lease covers at least this many calls of the price being reserved; 0 turns leases off. */
+    leaseMinCalls: z.number().int().nonnegative().max(1e4).default(16),
+    /**
+     * Leases are taken only while the account keeps this many times the lease available
+     * besides; below that, each call holds its own credits, so the last credits are exact.
+     */
+    leaseKeepFactor: z.number().int().nonnegative().max(1e3).default(4),
+    /** A lease unused this long is given back. */
+    leaseIdleMs: z.number().int().positive().max(6e5).default(2e3),
+    /** Most audit records one settle statement writes (group commit). */
+    batchRowsMax: z.number().int().positive().max(1e5).default(2e3),
+    /** Most audit records waiting to be written; callers beyond it wait (none is dropped). */
+    pendingRowsMax: z.number().int().positive().max(1e7).default(5e4)
   }).prefault({}),
   /** First run with an empty database: create an account with credits and print a token for it. */
   demo: z.strictObject({

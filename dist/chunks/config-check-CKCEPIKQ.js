@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-P37AANLV.js";
-import "./chunk-QXF3UHEY.js";
+} from "./chunk-U3Q67NPF.js";
+import "./chunk-KJYX56OV.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

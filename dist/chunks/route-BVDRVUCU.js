@@ -16,7 +16,7 @@ import {
   priceOf,
   refusedArguments,
   selectedField
-} from "./chunk-NVWOREWL.js";
+} from "./chunk-BHGSVLXC.js";
 import {
   auditInRange,
   cycleAt,
@@ -26,7 +26,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-FAGMJ5ZN.js";
+} from "./chunk-BVBIEO24.js";
 import {
   DecodeError,
   formatAmount,
@@ -42,7 +42,7 @@ import {
 } from "./chunk-YNDDIEJN.js";
 import {
   NETWORK_NAMES
-} from "./chunk-QXF3UHEY.js";
+} from "./chunk-KJYX56OV.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
