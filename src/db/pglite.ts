@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { mkdirSync, readFileSync } from "node:fs";
 import { PGlite, types } from "@electric-sql/pglite";
 import type { Database, Queryable } from "./database.ts";
@@ -44,9 +45,19 @@ export function wrapPglite(db: PGlite): Database {
       return { rows: res.rows };
     },
   });
+  // One process holds a PGlite store: signals need not leave it.
+  const signals = new EventEmitter();
+  signals.setMaxListeners(0);
   return {
     kind: "pglite",
     ...queryable(db),
+    async notify(channel, payload) {
+      signals.emit(channel, payload);
+    },
+    listen(channel, fn) {
+      signals.on(channel, fn);
+    },
+    listening: () => true,
     // PGlite is one connection: its transactions run one at a time, which is what makes them safe.
     transaction: (fn) => db.transaction((tx) => fn(queryable(tx))),
     async exec(sql: string) {

@@ -1,5 +1,6 @@
+import { EventEmitter } from "node:events";
 import pg from "pg";
-import type { Database, Queryable } from "./database.ts";
+import type { Database, Queryable, SignalChannel } from "./database.ts";
 
 // int8 columns hold credits and ids; every value we store fits in 2^53, so parse them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -29,9 +30,17 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
       return { rows: res.rows as R[] };
     },
   });
+  const signals = new Signals(opts);
   return {
     kind: "postgres",
     ...queryable(pool),
+    async notify(channel, payload) {
+      await pool.query("SELECT pg_notify($1, $2)", [signals.channel(channel), payload]);
+    },
+    listen(channel, fn) {
+      signals.on(channel, fn);
+    },
+    listening: () => signals.connected,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
@@ -50,7 +59,80 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
       await pool.query(sql);
     },
     async close() {
+      await signals.close();
       await pool.end();
     },
   };
+}
+
+/**
+ * PostgreSQL NOTIFY between gateway processes, on one dedicated connection that LISTENs (opened on
+ * the first `on`, reopened with backoff when it drops). Channels carry the schema's name, as
+ * NOTIFY is database-wide and schemas keep apart stores that share a server (tests).
+ */
+class Signals {
+  private readonly events = new EventEmitter();
+  private client: pg.Client | null = null;
+  private readonly channels = new Set<SignalChannel>();
+  private closed = false;
+  private retryMs = 100;
+  connected = false;
+
+  constructor(private readonly opts: PostgresOptions) {
+    this.events.setMaxListeners(0);
+  }
+
+  channel(name: SignalChannel): string {
+    return `blockgate_${this.opts.schema ?? "public"}_${name}`;
+  }
+
+  on(name: SignalChannel, fn: (payload: string) => void): void {
+    this.events.on(name, fn);
+    if (this.channels.has(name)) return;
+    this.channels.add(name);
+    if (this.client && this.connected) {
+      this.client.query(`LISTEN "${this.channel(name)}"`).catch(() => this.client?.end());
+    } else if (!this.client) {
+      void this.connect();
+    }
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.opts.connectionString });
+    this.client = client;
+    client.on("notification", (msg) => {
+      for (const name of this.channels) {
+        if (msg.channel === this.channel(name)) this.events.emit(name, msg.payload ?? "");
+      }
+    });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.connected = false;
+      this.client = null;
+      client.end().catch(() => {});
+      if (this.closed) return;
+      const retry = setTimeout(() => void this.connect(), this.retryMs);
+      retry.unref();
+      this.retryMs = Math.min(this.retryMs * 2, 5_000);
+    };
+    client.on("error", lost);
+    client.on("end", lost);
+    try {
+      await client.connect();
+      for (const name of this.channels) await client.query(`LISTEN "${this.channel(name)}"`);
+      this.connected = true;
+      this.retryMs = 100;
+    } catch {
+      lost();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.connected = false;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
 }

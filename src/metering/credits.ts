@@ -75,6 +75,11 @@ interface AccountCredits {
   waiting: number;
 }
 
+/** After a recall, this process uses per-call holds on the account for this long. */
+const RECALL_COOLDOWN_MS = 5_000;
+/** How long a caller short of credits waits for leased credits to come back. */
+const RECALL_WAIT_MS = 250;
+
 /** Half-life of the rate estimate, ms. */
 const RATE_HALF_LIFE_MS = 1_000;
 /** After a lease could not be taken, per-call holds are used for this long before trying again. */
@@ -96,6 +101,7 @@ export class Credits {
       batchRowsMax: opts.batchRowsMax,
       pendingRowsMax: opts.pendingRowsMax,
     });
+    db.listen("lease_recall", (payload) => this.recalled(Number(payload)));
   }
 
   /** Registers the process (voiding a dead predecessor's leases) and starts the heartbeat. */
@@ -155,10 +161,17 @@ export class Credits {
     return this.hold(accountId, amount);
   }
 
-  /** A per-call hold: exact, one guarded statement per call. */
+  /**
+   * A per-call hold: exact, one guarded statement per call. Short of credits while some are
+   * leased (to this process or another), the leases are recalled and the hold tried once more:
+   * across processes, exactly the affordable number of calls succeed.
+   */
   private async hold(accountId: number, amount: number): Promise<ClaimResult> {
     const acct = this.account(accountId);
-    const r = await reserve(this.db, accountId, amount, this.opts.processId);
+    let r = await reserve(this.db, accountId, amount, this.opts.processId);
+    if (!r.ok && (await this.recall(accountId))) {
+      r = await reserve(this.db, accountId, amount, this.opts.processId);
+    }
     if (!r.ok) return r;
     acct.lastAvailable = r.available;
     return {
@@ -240,6 +253,37 @@ export class Credits {
     await unregisterProcess(this.db, this.opts.processId).catch(() => {});
   }
 
+  /**
+   * Asks every process (this one too) to give back the account's leases, and waits — briefly —
+   * until they have. False when nothing was leased, so a caller is refused at once.
+   */
+  private async recall(accountId: number): Promise<boolean> {
+    if ((await this.leasedOf(accountId)) === 0) return false;
+    await this.db.notify("lease_recall", String(accountId));
+    const deadline = Date.now() + RECALL_WAIT_MS;
+    while (Date.now() < deadline) {
+      if ((await this.leasedOf(accountId)) === 0) break;
+      await new Promise<void>((resolve) => setTimeout(resolve, 5));
+    }
+    return true;
+  }
+
+  /** A recall reached this process: the account's lease goes back; per-call holds for a while. */
+  private recalled(accountId: number): void {
+    const acct = this.accounts.get(accountId);
+    if (!acct) return;
+    acct.noLeaseUntil = Date.now() + RECALL_COOLDOWN_MS;
+    if (acct.current) this.retire(acct, acct.current);
+  }
+
+  private async leasedOf(accountId: number): Promise<number> {
+    const { rows } = await this.db.query<{ leased: number }>(
+      "SELECT leased FROM accounts WHERE id = $1",
+      [accountId],
+    );
+    return rows[0]?.leased ?? 0;
+  }
+
   private account(accountId: number): AccountCredits {
     let acct = this.accounts.get(accountId);
     if (!acct) {
@@ -300,7 +344,8 @@ export class Credits {
       this.opts.processId,
     )
       .then((taken) => {
-        if (!taken || this.stopped || !this.alive) {
+        // Recalled while it was being taken: it goes straight back.
+        if (!taken || this.stopped || !this.alive || Date.now() < acct.noLeaseUntil) {
           acct.noLeaseUntil = Date.now() + LEASE_RETRY_MS;
           if (taken) void returnLease(this.db, taken.lease.id).catch(() => {});
           return;

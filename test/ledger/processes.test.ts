@@ -1,0 +1,179 @@
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createAccount } from "../../src/accounts/accounts.ts";
+import { issueToken } from "../../src/auth/tokens.ts";
+import type { Database } from "../../src/db/database.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { checkLedger, grantCredits } from "../../src/ledger/ledger.ts";
+import { HAL_TXID, POSTGRES_URL, post, rpc } from "../support/harness.ts";
+import { startProcess, stopProcess } from "../support/spawn.ts";
+
+/**
+ * Credit leases across gateway processes on one PostgreSQL: each test runs real gateway
+ * processes (`node --import tsx src/main.ts`) on a schema of its own, against a devnet here.
+ */
+const PRICE = 200; // getrawtransaction on mainnet
+
+let devnet: Devnet;
+let dir: string;
+const schemas: string[] = [];
+const children: ChildProcess[] = [];
+beforeAll(async () => {
+  devnet = await startDevnet(["mainnet"]);
+  dir = mkdtempSync(join(tmpdir(), "bg-leases-"));
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  await devnet?.close();
+  rmSync(dir, { recursive: true, force: true });
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+});
+
+interface Store {
+  schema: string;
+  db: Database;
+  databaseUrl: string;
+}
+
+async function store(): Promise<Store> {
+  const schema = `l_${randomBytes(5).toString("hex")}`;
+  schemas.push(schema);
+  const db = await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize: 4 });
+  const databaseUrl = new URL(POSTGRES_URL);
+  databaseUrl.searchParams.set("options", `-c search_path=${schema}`);
+  return { schema, db, databaseUrl: databaseUrl.toString() };
+}
+
+async function funded(db: Database, name: string, credits: number) {
+  const account = await createAccount(db, name);
+  await grantCredits(db, account.id, credits);
+  const { token } = await issueToken(db, account.id);
+  return { id: account.id, token };
+}
+
+/** A gateway process on the store; `instance` names it across restarts. */
+async function gateway(s: Store, instance: string): Promise<{ child: ChildProcess; url: string }> {
+  const core = devnet.cores.get("mainnet")!;
+  const config = {
+    server: { port: 0 },
+    networks: ["mainnet"],
+    upstreams: {
+      node: {
+        mainnet: [{ url: core.url, user: core.user, password: core.password, connections: 64 }],
+      },
+      electrum: { mainnet: [{ url: devnet.electrum.get("mainnet")!.url }] },
+    },
+    ledger: { instance },
+    cache: { bytesMax: 0 },
+    demo: { enabled: false },
+    log: { level: "warn" },
+  };
+  const configFile = join(dir, `${s.schema}-${instance}-${randomBytes(3).toString("hex")}.json`);
+  writeFileSync(configFile, JSON.stringify(config));
+  const { child, output } = await startProcess(
+    process.execPath,
+    ["--import", "tsx", "src/main.ts"],
+    { BLOCKGATE_CONFIG: configFile, DATABASE_URL: s.databaseUrl, BLOCKGATE_LOG_LEVEL: "warn" },
+    /listening on http:\/\/\S+/,
+  );
+  children.push(child);
+  return { child, url: output().match(/listening on (http:\/\/\S+)/)![1]! };
+}
+
+async function calls(urls: string[], token: string, n: number, concurrency: number) {
+  const results: { status: number; requestId: string | null }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const url = `${urls[i % urls.length]}/node/mainnet/${token}`;
+        const r = await post(url, rpc("getrawtransaction", [HAL_TXID], i));
+        results.push({ status: r.status, requestId: r.headers.get("x-request-id") });
+      }
+    }),
+  );
+  return results;
+}
+
+async function accountRow(db: Database, id: number) {
+  const { rows } = await db.query<{ balance: number; held: number; leased: number }>(
+    "SELECT balance, held, leased FROM accounts WHERE id = $1",
+    [id],
+  );
+  return rows[0]!;
+}
+
+describe("credit leases across two gateway processes (PostgreSQL)", () => {
+  it("500 concurrent calls on an account funded for exactly 300: 300 answered, 200 refused", async () => {
+    const s = await store();
+    const K = 300;
+    const { id, token } = await funded(s.db, "shared", K * PRICE);
+    const [a, b] = await Promise.all([gateway(s, "a"), gateway(s, "b")]);
+    const urls = [a.url, b.url];
+    // A steady start, so both processes take leases; then the rest all at once, to one of them:
+    // the credits the other holds in its lease must come back (a recall), or some of the
+    // affordable calls would be refused.
+    const warm = await calls(urls, token, 60, 4);
+    const { rows: leases } = await s.db.query<{ n: number }>(
+      "SELECT count(DISTINCT process_id)::int AS n FROM ledger_entries WHERE kind = 'lease'",
+    );
+    expect(leases[0]!.n).toBe(2);
+    const burst = await calls([b.url], token, 440, 440);
+    const all = [...warm, ...burst];
+    expect(all.filter((r) => r.status === 200)).toHaveLength(K);
+    expect(all.filter((r) => r.status === 429)).toHaveLength(500 - K);
+    expect(await accountRow(s.db, id)).toEqual({ balance: 0, held: 0, leased: 0 });
+    const { rows: audit } = await s.db.query<{ outcome: string; n: number; charged: number }>(
+      `SELECT outcome, count(*)::int AS n, sum(charged_cc)::int AS charged FROM audit_records
+       WHERE account_id = $1 GROUP BY outcome ORDER BY outcome`,
+      [id],
+    );
+    expect(audit).toEqual([
+      { outcome: "insufficient_credits", n: 500 - K, charged: 0 },
+      { outcome: "ok", n: K, charged: K * PRICE },
+    ]);
+    await Promise.all([stopProcess(a.child), stopProcess(b.child)]);
+    const check = (await checkLedger(s.db)).find((c) => c.accountId === id)!;
+    expect(check).toMatchObject({ ok: true, balance: 0, held: 0, leased: 0 });
+    await s.db.close();
+  });
+
+  it("SIGKILL under load: the restarted instance gets its leases back at once, not a TTL later", async () => {
+    const s = await store();
+    const { id, token } = await funded(s.db, "killed", 10_000_000);
+    const first = await gateway(s, "gw-1");
+    // Load until the process holds a lease, then kill it with calls in flight.
+    const load = calls([first.url], token, 400, 16).catch(() => []);
+    await vi.waitFor(async () => expect((await accountRow(s.db, id)).leased).toBeGreaterThan(0), {
+      timeout: 20_000,
+      interval: 20,
+    });
+    first.child.kill("SIGKILL");
+    await load;
+    expect((await accountRow(s.db, id)).leased).toBeGreaterThan(0);
+
+    // The TTL is two minutes; the restart must not wait for it.
+    const restarted = await gateway(s, "gw-1");
+    const after = await accountRow(s.db, id);
+    expect(after.leased).toBe(0);
+    expect(after.held).toBe(0);
+    const check = (await checkLedger(s.db)).find((c) => c.accountId === id)!;
+    expect(check.ok).toBe(true);
+    // Whatever was charged has its audit record, and the restarted gateway serves.
+    const ok = await calls([restarted.url], token, 4, 2);
+    expect(ok.every((r) => r.status === 200)).toBe(true);
+    await stopProcess(restarted.child);
+    expect((await checkLedger(s.db)).find((c) => c.accountId === id)!.ok).toBe(true);
+    await s.db.close();
+  });
+});
