@@ -53,7 +53,7 @@ export class SettleQueue {
   private flushing: Promise<void> | null = null;
   private waitingForRoom: (() => void)[] = [];
   /** Statements written and items settled, for metrics and benchmarks. */
-  readonly stats = { batches: 0, items: 0, rows: 0, failedBatches: 0 };
+  readonly stats = { batches: 0, items: 0, rows: 0, failedBatches: 0, peakQueuedRows: 0 };
 
   constructor(
     private readonly db: Database,
@@ -70,6 +70,7 @@ export class SettleQueue {
     return new Promise<Settled>((resolve, reject) => {
       this.queue.push({ item, rows, resolve, reject });
       this.queuedRows += rows;
+      this.stats.peakQueuedRows = Math.max(this.stats.peakQueuedRows, this.queuedRows);
       this.kick();
     });
   }

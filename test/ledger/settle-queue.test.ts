@@ -1,0 +1,151 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount } from "../../src/accounts/accounts.ts";
+import type { Database } from "../../src/db/database.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import type { AuditInput } from "../../src/ledger/audit.ts";
+import { takeLease } from "../../src/ledger/leases.ts";
+import { checkLedger, grantCredits, reserve } from "../../src/ledger/ledger.ts";
+import { SettleQueue } from "../../src/ledger/settle-queue.ts";
+import { POSTGRES_URL, pgliteSnapshotFor } from "../support/harness.ts";
+
+/** Group commit (src/ledger/settle-queue.ts) on both stores: batching, failure, backpressure. */
+function record(accountId: number, charged: number, method = "getrawtransaction"): AuditInput {
+  return {
+    requestId: randomUUID(),
+    accountId,
+    tokenId: null,
+    backend: "node",
+    network: "mainnet",
+    method,
+    outcome: "ok",
+    httpStatus: 200,
+    estimatedCc: charged,
+    chargedCc: charged,
+  };
+}
+
+describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) => {
+  let db: Database;
+  const schema = `sq_${randomBytes(4).toString("hex")}`;
+  beforeAll(async () => {
+    db =
+      kind === "pglite"
+        ? await openDatabase({
+            pgliteDir: "memory://",
+            poolSize: 1,
+            ...pgliteSnapshotFor("memory://"),
+          })
+        : await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize: 8 });
+  });
+  afterAll(async () => {
+    if (kind === "postgres") await db.query(`DROP SCHEMA ${schema} CASCADE`);
+    await db.close();
+  });
+
+  async function account(name: string, credits: number): Promise<number> {
+    const a = await createAccount(db, `${name}-${randomBytes(3).toString("hex")}`);
+    await grantCredits(db, a.id, credits);
+    return a.id;
+  }
+
+  it("writes concurrent settles together, each with its own audit records, in fewer statements", async () => {
+    const id = await account("batched", 100_000);
+    const queue = new SettleQueue(db, { batchRowsMax: 1000, pendingRowsMax: 10_000 });
+    const holds = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const r = await reserve(db, id, 200);
+        if (!r.ok || !r.hold) throw new Error("reserve");
+        return r.hold;
+      }),
+    );
+    const out = await Promise.all(
+      holds.map((hold, i) =>
+        queue.settle({
+          accountId: id,
+          hold,
+          leaseId: null,
+          records: [record(id, i % 2 === 0 ? 200 : 150), record(id, 0, "refused")],
+        }),
+      ),
+    );
+    expect(queue.stats.batches).toBeLessThan(40);
+    expect(queue.stats.items).toBe(40);
+    expect(out.every((o) => o.auditIds.length === 2)).toBe(true);
+    expect(new Set(out.flatMap((o) => o.auditIds)).size).toBe(80);
+    // Each item's records keep their order: the charged call first, its refused sibling second.
+    for (const o of out) expect(o.auditIds[0]!).toBeLessThan(o.auditIds[1]!);
+    const check = (await checkLedger(db)).find((c) => c.accountId === id)!;
+    expect(check).toMatchObject({ ok: true, held: 0, charged: 20 * 200 + 20 * 150 });
+  });
+
+  it("a bad item fails alone, with nothing of it written; the others of its batch commit", async () => {
+    const id = await account("failing", 10_000);
+    const queue = new SettleQueue(db, { batchRowsMax: 1000, pendingRowsMax: 10_000 });
+    const taken = await takeLease(db, id, 1_000, 0, "test-process");
+    if (!taken) throw new Error("lease");
+    const before = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM audit_records WHERE account_id = $1",
+      [id],
+    );
+    const results = await Promise.allSettled([
+      queue.settle({
+        accountId: id,
+        hold: null,
+        leaseId: taken.lease.id,
+        records: [record(id, 300)],
+      }),
+      // More than the lease holds: the accounts' CHECK refuses it.
+      queue.settle({
+        accountId: id,
+        hold: null,
+        leaseId: taken.lease.id,
+        records: [record(id, 5_000)],
+      }),
+      queue.settle({
+        accountId: id,
+        hold: null,
+        leaseId: taken.lease.id,
+        records: [record(id, 300)],
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/ledger settle failed/);
+    const after = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM audit_records WHERE account_id = $1",
+      [id],
+    );
+    expect(after.rows[0]!.n - before.rows[0]!.n).toBe(2);
+    const { rows } = await db.query<{ balance: number; leased: number }>(
+      "SELECT balance, leased FROM accounts WHERE id = $1",
+      [id],
+    );
+    expect(rows[0]).toEqual({ balance: 10_000 - 600, leased: 1_000 - 600 });
+    expect((await checkLedger(db)).find((c) => c.accountId === id)!.ok).toBe(true);
+  });
+
+  it("a full queue makes callers wait; every record is written", async () => {
+    const id = await account("pressed", 1_000_000);
+    const queue = new SettleQueue(db, { batchRowsMax: 4, pendingRowsMax: 8 });
+    const taken = await takeLease(db, id, 100_000, 0, "test-process");
+    if (!taken) throw new Error("lease");
+    const out = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        queue.settle({
+          accountId: id,
+          hold: null,
+          leaseId: taken.lease.id,
+          records: [record(id, 10)],
+        }),
+      ),
+    );
+    expect(out).toHaveLength(60);
+    expect(queue.stats.peakQueuedRows).toBeLessThanOrEqual(8);
+    expect(queue.stats.rows).toBe(60);
+    const { rows } = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM audit_records WHERE account_id = $1",
+      [id],
+    );
+    expect(rows[0]!.n).toBe(60);
+  });
+});
