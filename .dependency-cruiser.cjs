@@ -57,7 +57,7 @@ module.exports = {
       comment:
         "The metering pipeline is the spine every route plugs into: routes call it, it never calls a route.",
       from: { path: "^src/metering/" },
-      to: { path: "^src/(http|mirror|graphql|dashboard|admin|app|cli|devnet)/" },
+      to: { path: "^src/(mirror|graphql|dashboard|admin|app|cli|devnet)/" },
     },
     {
       name: "foundations-stand-alone",

@@ -19,6 +19,7 @@ import {
 import { insertAudit } from "../ledger/audit.ts";
 import { LedgerError } from "../ledger/ledger.ts";
 import type { App, BackendKind, CallContext } from "../metering/context.ts";
+import { idempotent } from "../metering/idempotency.ts";
 import { handleElectrumRpc } from "../mirror/electrum-route.ts";
 import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
@@ -215,7 +216,17 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     network: route.network,
     startedAt: started,
   };
-  return sendJson(res, await route.handler(ctx, body, req));
+  // A retry with the same Idempotency-Key gets the first answer, not a second charge.
+  return sendJson(
+    res,
+    await idempotent(
+      ctx,
+      req.headers["idempotency-key"],
+      body,
+      (c) => route.handler(c, body, req),
+      failure,
+    ),
+  );
 }
 
 function matchRoute(app: App, parts: string[]) {

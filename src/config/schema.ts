@@ -327,6 +327,17 @@ export const configSchema = z.strictObject({
       pendingRowsMax: z.number().int().positive().max(10_000_000).default(50_000),
     })
     .prefault({}),
+  idempotency: z
+    .strictObject({
+      /** How long an Idempotency-Key and its stored answer are kept for retries. */
+      windowMs: z
+        .number()
+        .int()
+        .positive()
+        .max(7 * 24 * 3_600_000)
+        .default(24 * 3_600_000),
+    })
+    .prefault({}),
   /** First run with an empty database: create an account with credits and print a token for it. */
   demo: z
     .strictObject({

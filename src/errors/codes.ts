@@ -122,6 +122,20 @@ const LIST = {
     hasura: ["INSUFFICIENT_CREDITS"],
     meaning: "balance below the request's estimate; nothing ran",
   },
+  IDEMPOTENCY_IN_PROGRESS: {
+    http: 409,
+    jsonRpc: -32011,
+    graphql: "IDEMPOTENCY_IN_PROGRESS",
+    hasura: ["IDEMPOTENCY_IN_PROGRESS"],
+    meaning: "a request with this Idempotency-Key is still being answered; retry later",
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    http: 422,
+    jsonRpc: -32012,
+    graphql: "IDEMPOTENCY_KEY_REUSED",
+    hasura: ["IDEMPOTENCY_KEY_REUSED"],
+    meaning: "this Idempotency-Key was used for a different request (route, network or body)",
+  },
   UPSTREAM_ERROR: {
     http: 502,
     jsonRpc: -32023,

@@ -8,7 +8,9 @@ export type Outcome =
   | "unauthenticated"
   | "upstream_failure"
   /** An `x-dry-run` request: estimated, not executed; not an error, so no error code. */
-  | "dry_run";
+  | "dry_run"
+  /** A retry answered with the stored answer of its Idempotency-Key: not charged again. */
+  | "replayed";
 
 /** One call as the audit log keeps it. Tokens appear only as their id, never in clear. */
 export interface AuditInput {

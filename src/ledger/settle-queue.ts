@@ -20,6 +20,8 @@ export interface SettleItem {
   /** A lease the charges are taken from (held and balance go down together). */
   leaseId: number | null;
   records: readonly AuditInput[];
+  /** The request's Idempotency-Key: marked settled in the same statement as its charges. */
+  idempotencyKey?: string | null;
 }
 
 export interface Settled {
@@ -151,6 +153,7 @@ async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<S
   const itemCharged: number[] = [];
   const itemReleased: number[] = [];
   const itemLeaseUsed: number[] = [];
+  const itemIdempotencyKey: (string | null)[] = [];
   const itemHold: (number | null)[] = [];
   const itemHoldAmount: number[] = [];
   const recItem: number[] = [];
@@ -167,6 +170,7 @@ async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<S
     // A per-call hold is released whole; a lease gives up exactly what was charged from it.
     itemReleased.push(held);
     itemLeaseUsed.push(item.leaseId !== null ? charged : 0);
+    itemIdempotencyKey.push(item.idempotencyKey ?? null);
     itemHold.push(item.hold?.id ?? null);
     itemHoldAmount.push(held);
     for (const r of item.records) {
@@ -184,8 +188,8 @@ async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<S
   const { rows } = await db.query<{ item: number; available: number; audit_ids: number[] | null }>(
     `WITH items AS (
        SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[],
-         $22::int8[]) WITH ORDINALITY AS i(account_id, charged, released, hold_id, hold_amount,
-           lease_used, item)
+         $22::int8[], $23::text[]) WITH ORDINALITY AS i(account_id, charged, released, hold_id,
+           hold_amount, lease_used, idempotency_key, item)
      ), acc AS (
        UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released,
          leased = a.leased - s.lease_used
@@ -218,6 +222,10 @@ async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<S
        INSERT INTO ledger_entries(account_id, kind, amount, audit_id, hold_id)
        SELECT i.account_id, 'charge', -r.charged_cc, r.id, r.lease_id
        FROM recs r JOIN items i ON i.item = r.item WHERE r.charged_cc > 0
+     ), idem AS (
+       UPDATE idempotency_keys k SET settled_at = now()
+       FROM items i WHERE i.idempotency_key IS NOT NULL AND i.charged > 0
+         AND k.account_id = i.account_id AND k.key = i.idempotency_key
      )
      SELECT i.item, (SELECT available FROM acc WHERE acc.id = i.account_id) AS available,
        (SELECT array_agg(r.id ORDER BY r.ord) FROM recs r WHERE r.item = i.item) AS audit_ids
@@ -245,6 +253,7 @@ async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<S
       col("durationMs"),
       col("upstreamCode"),
       itemLeaseUsed,
+      itemIdempotencyKey,
     ],
   );
   if (rows.length !== items.length || rows.some((r) => r.available === null)) {

@@ -51,6 +51,11 @@ export interface CallContext {
   backendSegment: string;
   network: NetworkName;
   startedAt: number;
+  /**
+   * The request's Idempotency-Key (src/metering/idempotency.ts). `rerun`: its first attempt was
+   * charged but its answer was lost, so this one runs free of charge.
+   */
+  idempotency?: { key: string; rerun: boolean };
 }
 
 /** What the Electrum transaction service needs of a running gateway, for one network. */

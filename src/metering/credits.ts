@@ -186,7 +186,12 @@ export class Credits {
    * this resolves once it is committed. A failed settle charges nothing and frees the credits it
    * reserved at once: a hold is released in its own statement, a lease's credits go back to it.
    */
-  async settle(accountId: number, claim: Claim, records: readonly AuditInput[]): Promise<Settled> {
+  async settle(
+    accountId: number,
+    claim: Claim,
+    records: readonly AuditInput[],
+    idempotencyKey: string | null = null,
+  ): Promise<Settled> {
     const acct = this.account(accountId);
     if (claim.kind === "lease") {
       const l = claim.lease;
@@ -196,6 +201,7 @@ export class Credits {
           hold: null,
           leaseId: l.lease.id,
           records,
+          idempotencyKey,
         });
         l.free += claim.amount - out.charged;
         acct.lastAvailable = out.available;
@@ -210,7 +216,13 @@ export class Credits {
     }
     const hold = claim.kind === "hold" ? claim.hold : null;
     try {
-      const out = await this.queue.settle({ accountId, hold, leaseId: null, records });
+      const out = await this.queue.settle({
+        accountId,
+        hold,
+        leaseId: null,
+        records,
+        idempotencyKey,
+      });
       acct.lastAvailable = out.available;
       return out;
     } catch (err) {

@@ -78,7 +78,9 @@ export type Metered<T> =
     };
 
 /** Runs one request's calls through reserve → execute → settle. */
-export async function meter<T>(ctx: CallContext, plan: MeterPlan<T>): Promise<Metered<T>> {
+export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<Metered<T>> {
+  // A rerun of an idempotent request whose first attempt was charged runs free of charge.
+  const plan = ctx.idempotency?.rerun ? free(given) : given;
   const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
   const reservation = await reserveFor(ctx, estimated);
   if (!reservation.ok) {
@@ -135,7 +137,12 @@ export async function meter<T>(ctx: CallContext, plan: MeterPlan<T>): Promise<Me
         }),
   );
   // Invariant 3: the route answers only after the charges and their records are committed.
-  const settled = await ctx.app.credits.settle(ctx.owner.accountId, reservation.claim, records);
+  const settled = await ctx.app.credits.settle(
+    ctx.owner.accountId,
+    reservation.claim,
+    records,
+    ctx.idempotency?.key ?? null,
+  );
   return {
     ok: true,
     value,
@@ -144,6 +151,14 @@ export async function meter<T>(ctx: CallContext, plan: MeterPlan<T>): Promise<Me
     available: settled.available,
     auditIds: settled.auditIds,
     headers: creditHeaders(estimated, settled.charged, settled.available),
+  };
+}
+
+/** The plan with every priced call at 0 CC. */
+function free<T>(plan: MeterPlan<T>): MeterPlan<T> {
+  return {
+    ...plan,
+    calls: plan.calls.map((c) => (c.kind === "priced" ? { ...c, price: 0 } : c)),
   };
 }
 
