@@ -2268,21 +2268,6 @@ async function handle(app, req, res) {
       failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"))
     );
   }
-  let body;
-  try {
-    body = await readBody(req, app.config.server.bodyBytesMax);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) {
-      res.setHeader("connection", "close");
-      return sendJson(
-        res,
-        failure(
-          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`)
-        )
-      );
-    }
-    throw err;
-  }
   const ctx = {
     app,
     requestId,
@@ -2292,6 +2277,29 @@ async function handle(app, req, res) {
     network: route.network,
     startedAt: started
   };
+  let body;
+  try {
+    body = await readBody(req, app.config.server.bodyBytesMax);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) {
+      const audited = await auditOnly(ctx, [
+        {
+          method: "(invalid)",
+          outcome: "rejected",
+          errorCode: "PAYLOAD_TOO_LARGE",
+          httpStatus: 413
+        }
+      ]);
+      res.setHeader("connection", "close");
+      return sendJson(res, {
+        ...failure(
+          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`)
+        ),
+        headers: audited.headers
+      });
+    }
+    throw err;
+  }
   return sendJson(res, await route.handler(ctx, body, req));
 }
 function matchRoute(app, parts) {
