@@ -1258,7 +1258,7 @@ function methodNotAllowed(res, allow) {
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-FJVBVTAC.js");
+var unifiedApi = () => import("./chunks/route-LQYPP72S.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }

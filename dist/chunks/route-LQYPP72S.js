@@ -609,7 +609,9 @@ function costPlugin() {
             const complexity2 = estimate.graph ? graph.complexity : null;
             const outcome = {
               kind: "answered",
-              outcome: result2.errors?.length ? "upstream_error" : "ok",
+              // Errors and no data: graphql-js refused the request (variables it could not
+              // coerce) before any resolver ran, as validation would have.
+              outcome: !result2.errors?.length ? "ok" : result2.data === void 0 ? "rejected" : "upstream_error",
               ...firstCode(result2),
               httpStatus: 200,
               chargedCc: actual2,
@@ -700,7 +702,7 @@ function coded(error, code, message = error.message) {
     extensions: { ...extensions, code: graphqlCodeOf(code) }
   });
 }
-var isLimit = (e) => / limit of \d+ exceeded/i.test(e.message);
+var isLimit = (e) => / limit of \d+ exceeded/i.test(e.message) || /^Maximum introspection depth exceeded/.test(e.message);
 var limitMessage = (e) => e.message.replace(/^Syntax Error:\s*/, "");
 function codedByKind(error, otherwise) {
   return isLimit(error) ? coded(error, "LIMIT_EXCEEDED", limitMessage(error)) : coded(error, otherwise);
@@ -728,8 +730,12 @@ function errorCodesPlugin() {
   };
 }
 var isInvalidJson = (e) => e.extensions.code === "BAD_REQUEST" && /invalid JSON/i.test(e.message);
-function maskError(error, message, isDev) {
+function maskError(error, message, isDev, onUnexpected) {
   const masked = yogaMaskError(error, message, isDev);
+  if (masked !== error) {
+    const path = error instanceof GraphQLError5 ? error.path : void 0;
+    onUnexpected?.(error instanceof GraphQLError5 ? error.originalError ?? error : error, path);
+  }
   if (!(masked instanceof GraphQLError5)) return masked;
   if (masked !== error) {
     return new GraphQLError5(masked.message, {
@@ -1475,7 +1481,7 @@ var gatewaySchema = builder.toSchema();
 
 // src/graphql/yoga.ts
 var YOGA_PATH = "/graphql";
-function createGatewayYoga(config) {
+function createGatewayYoga(config, log) {
   return createYoga({
     schema: gatewaySchema,
     graphqlEndpoint: YOGA_PATH,
@@ -1489,7 +1495,16 @@ function createGatewayYoga(config) {
     landingPage: false,
     batching: false,
     logging: false,
-    maskedErrors: { maskError },
+    // The client reads INTERNAL and a plain message; the cause goes to the log (Yoga's own
+    // logging is off, so this is where it is kept).
+    maskedErrors: {
+      maskError: (error, message, isDev) => maskError(
+        error,
+        message,
+        isDev,
+        (cause, path) => log.error({ err: cause, path }, "unexpected error in the unified API")
+      )
+    },
     plugins: [
       EnvelopArmorPlugin({
         maxTokens: { n: config.graphql.tokensMax },
@@ -1523,7 +1538,7 @@ var yogas = /* @__PURE__ */ new WeakMap();
 function gatewayYoga(app) {
   let yoga = yogas.get(app);
   if (!yoga) {
-    yoga = createGatewayYoga(app.config);
+    yoga = createGatewayYoga(app.config, app.log);
     yogas.set(app, yoga);
   }
   return yoga;
