@@ -1238,11 +1238,12 @@ async function handleOperator(app, req, res, parts) {
 }
 async function runCli(app, req, res) {
   let argv;
+  const text = await readBody(req, 64 * 1024);
   try {
-    const body = JSON.parse(await readBody(req, 64 * 1024));
+    const body = JSON.parse(text);
     argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
   } catch (err) {
-    if (!(err instanceof SyntaxError || err instanceof BodyTooLarge)) throw err;
+    if (!(err instanceof SyntaxError)) throw err;
     return sendJson(res, plainFailure(gatewayError("BAD_REQUEST", 'expected {"argv": [...]}')));
   }
   return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
