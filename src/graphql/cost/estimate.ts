@@ -76,8 +76,9 @@ interface Place {
 }
 
 /**
- * The most a request can cost, from the document alone (variables applied, @skip/@include
- * honoured, fragments expanded). Two kinds of price, summed:
+ * The most a request can cost, from the document alone, walked as execution collects it (the one
+ * selection walker, src/gql/selection.ts: variables applied, @skip/@include honoured, fragments
+ * expanded, a field selected twice under one response key counted once). Two kinds of price, summed:
  *
  *  - per call: Σ over priced fields of unit price × items asked × the sizes of the lists enclosing
  *    them (a `txids` list's length; an indexer list's size as the graph route counts it: its
