@@ -47,7 +47,7 @@ import {
   readTxHex,
   rpcErrorObject,
   txHashError
-} from "./chunks/chunk-NVWOREWL.js";
+} from "./chunks/chunk-IZ4OPVHG.js";
 import {
   LedgerError,
   createAccount,
@@ -1259,7 +1259,7 @@ function methodNotAllowed(res, allow) {
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-LQYPP72S.js");
+var unifiedApi = () => import("./chunks/route-YCMQH2YC.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }

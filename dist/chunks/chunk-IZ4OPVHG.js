@@ -549,483 +549,6 @@ function failure(error) {
   return { kind: "failure", error };
 }
 
-// src/upstreams/indexer/hasura/hasura-error.ts
-function hasuraError(message, path = "$", code = "validation-failed", extra = {}) {
-  return { message, extensions: { path, code, ...extra } };
-}
-function englishOr(items) {
-  if (items.length <= 2) return items.join(" or ");
-  return `${items.slice(0, -1).join(", ")}, or ${items[items.length - 1]}`;
-}
-
-// src/upstreams/indexer/hasura/check.ts
-import {
-  GraphQLError,
-  GraphQLIncludeDirective,
-  GraphQLSkipDirective,
-  getArgumentValues,
-  getDirectiveValues,
-  getNamedType,
-  getNullableType,
-  getVariableValues,
-  isInputObjectType as isInputObjectType2,
-  isListType,
-  isObjectType,
-  Kind as Kind3,
-  NoUnusedVariablesRule,
-  parse,
-  specifiedRules,
-  validate
-} from "graphql";
-
-// src/upstreams/indexer/hasura/paths.ts
-import {
-  Kind
-} from "graphql";
-function hasuraPaths(document, operation) {
-  const paths = /* @__PURE__ */ new Map();
-  const fragments = /* @__PURE__ */ new Map();
-  for (const def of document.definitions) {
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  }
-  const expanding = /* @__PURE__ */ new Set();
-  const value = (node, path) => {
-    paths.set(node, path);
-    if (node.kind === Kind.LIST) {
-      for (const [i, v] of node.values.entries()) value(v, `${path}[${i}]`);
-    }
-    if (node.kind === Kind.OBJECT) {
-      for (const field of node.fields) {
-        paths.set(field, `${path}.${field.name.value}`);
-        value(field.value, `${path}.${field.name.value}`);
-      }
-    }
-  };
-  const selections = (set, path) => {
-    paths.set(set, `${path}.selectionSet`);
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        const fieldPath = `${path}.selectionSet.${selection.name.value}`;
-        paths.set(selection, fieldPath);
-        for (const arg of selection.arguments ?? []) {
-          paths.set(arg, `${fieldPath}.args.${arg.name.value}`);
-          value(arg.value, `${fieldPath}.args.${arg.name.value}`);
-        }
-        if (selection.selectionSet) selections(selection.selectionSet, fieldPath);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        paths.set(selection, path);
-        selections(selection.selectionSet, path);
-      } else {
-        paths.set(selection, path);
-        const name = selection.name.value;
-        const fragment = fragments.get(name);
-        if (fragment && !expanding.has(name)) {
-          expanding.add(name);
-          if (!paths.has(fragment)) paths.set(fragment, path);
-          selections(fragment.selectionSet, path);
-          expanding.delete(name);
-        }
-      }
-    }
-  };
-  paths.set(operation, "$");
-  for (const variable of operation.variableDefinitions ?? []) {
-    paths.set(variable, `$.variableValues.${variable.variable.name.value}`);
-  }
-  selections(operation.selectionSet, "$");
-  return paths;
-}
-
-// src/upstreams/indexer/hasura/validation-errors.ts
-import {
-  isEnumType,
-  isInputObjectType,
-  Kind as Kind2
-} from "graphql";
-function toHasuraError(error, schema, paths) {
-  const node = error.nodes?.[0];
-  const at = {
-    schema,
-    path: (node && paths.get(node)) ?? "$",
-    node,
-    second: error.nodes?.[1] ? paths.get(error.nodes[1]) : void 0
-  };
-  for (const [pattern, translate] of TRANSLATIONS) {
-    const match = error.message.match(pattern);
-    if (match) {
-      const translated = translate(match, at);
-      if (translated) return translated;
-    }
-  }
-  return hasuraError(error.message, at.path);
-}
-var givenAt = (at) => at.node ? describeValue(at.node) : "a value";
-var TRANSLATIONS = [
-  [
-    /^Cannot query field "([^"]+)" on type "([^"]+)"/,
-    ([, field, type], at) => hasuraError(`field "${field}" not found in type: '${type}'`, at.path)
-  ],
-  [
-    /^Unknown argument "([^"]+)" on field "[^".]+\.([^"]+)"/,
-    // Hasura reports an unknown argument at the field that was given it.
-    ([, arg, field], at) => hasuraError(
-      `"${field}" has no argument named "${arg}"`,
-      at.path.replace(/\.args\.[^.]+$/, "")
-    )
-  ],
-  [
-    /^Field "([^"]+)" is not defined by type "([^"]+)"/,
-    ([, field, type], at) => hasuraError(`field "${field}" not found in type: '${type}'`, at.path)
-  ],
-  [
-    /^Field "[^"]+" argument "([^"]+)" of type "[^"]+" is required/,
-    ([, arg], at) => hasuraError(`missing required field "${arg}"`, `${at.path}.args.${arg}`)
-  ],
-  [
-    /^Field "[^".]+\.([^"]+)" of required type "[^"]+" was not provided/,
-    ([, field], at) => hasuraError(`missing required field "${field}"`, `${at.path}.${field}`)
-  ],
-  [
-    /^Field "[^"]+" must not have a selection since type/,
-    // graphql-js points at the selection set; Hasura at the field that should have none.
-    (_, at) => hasuraError(
-      "unexpected subselection set for non-object field",
-      at.path.replace(/\.selectionSet$/, "")
-    )
-  ],
-  [
-    /^Field "[^"]+" of type "([^"]+)" must have a selection of subfields/,
-    ([, type], at) => hasuraError(`missing selection set for "${namedType(type)}"`, `${at.path}.selectionSet`)
-  ],
-  [
-    /^Variable "\$([^"]+)" of type "([^"]+)" used in position expecting type "([^"]+)"/,
-    ([, name, declared, expected], at) => hasuraError(
-      `variable "${name}" is declared as ${declared}, but used where ${expected} is expected`,
-      at.second ?? at.path
-    )
-  ],
-  [
-    /^Variable "\$([^"]+)" is not defined/,
-    ([, name], at) => hasuraError(`unbound variable "${name}"`, at.path)
-  ],
-  [
-    /^Value "([^"]+)" does not exist in "([^"]+)" enum/,
-    ([, value, type], at) => enumMismatch(at.schema, type, `"${value}"`, at.path)
-  ],
-  [
-    /^(?:Enum "(\w+)"|(\w+)) cannot represent /,
-    ([, enumType, scalar], at) => typeMismatch(at.schema, enumType ?? scalar, givenAt(at), at.path)
-  ],
-  [
-    /^Expected value of type "([^"]+)", found /,
-    ([, expected], at) => {
-      if (!at.node) return null;
-      if (at.node.kind === Kind2.NULL && expected.endsWith("!")) {
-        return hasuraError(`null value found for non-nullable type: ${expected}`, at.path);
-      }
-      return typeMismatch(at.schema, namedType(expected), givenAt(at), at.path);
-    }
-  ]
-];
-function typeMismatch(schema, typeName, given, path) {
-  const type = schema.getType(typeName);
-  if (isEnumType(type) && given.startsWith('"')) return enumMismatch(schema, typeName, given, path);
-  return hasuraError(
-    `expected ${expectedOf(schema, typeName)} for type "${typeName}", but found ${given}`,
-    path
-  );
-}
-function enumMismatch(schema, typeName, given, path) {
-  const type = schema.getType(typeName);
-  const values = isEnumType(type) ? type.getValues().map((v) => `"${v.name}"`) : [];
-  return hasuraError(
-    `expected one of the values ${englishOr(values)} for type "${typeName}", but found ${given}`,
-    path
-  );
-}
-function expectedOf(schema, typeName) {
-  switch (typeName) {
-    case "Int":
-      return "a 32-bit integer";
-    case "Float":
-      return "a float";
-    case "Boolean":
-      return "a boolean";
-    case "String":
-    case "ID":
-      return "a string";
-  }
-  const type = schema.getType(typeName);
-  if (isEnumType(type)) return "an enum value";
-  if (isInputObjectType(type)) return "an object";
-  return "a scalar";
-}
-function describeValue(node) {
-  switch (node.kind) {
-    case Kind2.INT:
-      return "an integer";
-    case Kind2.FLOAT:
-      return "a float";
-    case Kind2.STRING:
-      return "a string";
-    case Kind2.BOOLEAN:
-      return "a boolean";
-    case Kind2.NULL:
-      return "null";
-    case Kind2.ENUM:
-      return "an enum value";
-    case Kind2.LIST:
-      return "a list";
-    case Kind2.OBJECT:
-      return "an object";
-    case Kind2.VARIABLE:
-      return `variable "${node.name.value}"`;
-  }
-}
-function describeJson(value) {
-  if (value === null || value === void 0) return "null";
-  if (Array.isArray(value)) return "a list";
-  switch (typeof value) {
-    case "boolean":
-      return "a boolean";
-    case "string":
-      return "a string";
-    case "number":
-      return "a number";
-    default:
-      return "an object";
-  }
-}
-function namedType(printed) {
-  return printed.replace(/[[\]!]/g, "");
-}
-
-// src/upstreams/indexer/hasura/check.ts
-var RULES = specifiedRules.filter((rule) => rule !== NoUnusedVariablesRule);
-function checkGraphQuery(schema, request) {
-  let document;
-  try {
-    document = parse(request.query);
-  } catch (err) {
-    if (err instanceof GraphQLError) {
-      return {
-        ok: false,
-        error: hasuraError("not a valid graphql query", "$.query", "parse-failed")
-      };
-    }
-    throw err;
-  }
-  const operations = document.definitions.filter(
-    (d) => d.kind === Kind3.OPERATION_DEFINITION
-  );
-  let operation;
-  if (request.operationName !== void 0) {
-    operation = operations.find((o) => o.name?.value === request.operationName);
-    if (!operation) {
-      return {
-        ok: false,
-        error: hasuraError(`no such operation found in the document: "${request.operationName}"`)
-      };
-    }
-  } else if (operations.length === 1) {
-    operation = operations[0];
-  } else {
-    return {
-      ok: false,
-      error: hasuraError(
-        "exactly one operation has to be present in the document when operationName is not specified"
-      )
-    };
-  }
-  if (!operation) return { ok: false, error: hasuraError("no operation") };
-  if (operation.operation !== "query") {
-    return { ok: false, error: hasuraError(`no ${operation.operation}s exist`) };
-  }
-  const paths = hasuraPaths(document, operation);
-  const invalid = validate(schema, document, RULES, { maxErrors: 1 })[0];
-  if (invalid) return { ok: false, error: toHasuraError(invalid, schema, paths) };
-  const declared = new Set((operation.variableDefinitions ?? []).map((v) => v.variable.name.value));
-  const unexpected = Object.keys(request.variables).filter((k) => !declared.has(k));
-  if (unexpected.length > 0) {
-    return {
-      ok: false,
-      error: hasuraError(`unexpected variables in variableValues: ${unexpected.join(", ")}`)
-    };
-  }
-  const coerced = getVariableValues(
-    schema,
-    operation.variableDefinitions ?? [],
-    request.variables,
-    {
-      maxErrors: 1
-    }
-  );
-  if (coerced.errors)
-    return { ok: false, error: variableError(schema, operation, request, coerced.errors[0]) };
-  const fragments = /* @__PURE__ */ new Map();
-  for (const def of document.definitions) {
-    if (def.kind === Kind3.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  }
-  const walker = new SelectionWalker(schema, coerced.coerced, fragments);
-  const root = schema.getQueryType();
-  try {
-    const fields = walker.walk(operation.selectionSet, root, "$", 1);
-    return { ok: true, query: { document, operation, variableValues: coerced.coerced, fields } };
-  } catch (err) {
-    if (err instanceof HasuraFailure) return { ok: false, error: err.error };
-    throw err;
-  }
-}
-function selectedField(siblings, selection, at) {
-  const responseKey = selection.alias?.value ?? selection.name.value;
-  let field = siblings.find((f) => f.responseKey === responseKey);
-  if (!field) {
-    field = {
-      ...at,
-      responseKey,
-      aliased: selection.alias !== void 0,
-      introspection: at.name.startsWith("__"),
-      args: {},
-      children: []
-    };
-    siblings.push(field);
-  }
-  return field;
-}
-var HasuraFailure = class extends Error {
-  constructor(error) {
-    super(error.message);
-    this.error = error;
-  }
-  error;
-};
-var SelectionWalker = class {
-  constructor(schema, variables, fragments) {
-    this.schema = schema;
-    this.variables = variables;
-    this.fragments = fragments;
-  }
-  schema;
-  variables;
-  fragments;
-  walk(set, parent, parentPath, depth, out = []) {
-    for (const selection of set.selections) {
-      if (!this.included(selection)) continue;
-      if (selection.kind === Kind3.INLINE_FRAGMENT) {
-        this.walk(selection.selectionSet, parent, parentPath, depth, out);
-        continue;
-      }
-      if (selection.kind === Kind3.FRAGMENT_SPREAD) {
-        const fragment = this.fragments.get(selection.name.value);
-        if (fragment) this.walk(fragment.selectionSet, parent, parentPath, depth, out);
-        continue;
-      }
-      const name = selection.name.value;
-      const path = `${parentPath}.selectionSet.${name}`;
-      const def = parent.getFields()[name];
-      const field = selectedField(out, selection, {
-        name,
-        parentType: parent.name,
-        path,
-        depth,
-        list: def ? isListType(getNullableType(def.type)) : false
-      });
-      if (!def) continue;
-      const refused = refusedArguments(this.schema, def, selection, this.variables, path);
-      if (refused) throw new HasuraFailure(refused);
-      field.args = getArgumentValues(def, selection, this.variables);
-      const named = getNamedType(def.type);
-      if (selection.selectionSet && isObjectType(named)) {
-        this.walk(selection.selectionSet, named, path, depth + 1, field.children);
-      }
-    }
-    return out;
-  }
-  included(node) {
-    if (getDirectiveValues(GraphQLSkipDirective, node, this.variables)?.if === true) return false;
-    return getDirectiveValues(GraphQLIncludeDirective, node, this.variables)?.if !== false;
-  }
-};
-function refusedArguments(schema, def, selection, variables, path) {
-  const foundNull = (type, at) => {
-    const t = getNullableType(type);
-    if (isListType(t)) return hasuraError("expected a list, but found null", at);
-    return typeMismatch(schema, getNamedType(t).name, "null", at);
-  };
-  const inJson = (value, type, at) => {
-    if (value === null || value === void 0) return foundNull(type, at);
-    const t = getNullableType(type);
-    if (isListType(t)) {
-      if (!Array.isArray(value)) return inJson(value, t.ofType, `${at}[0]`);
-      for (const [i, v] of value.entries()) {
-        const problem = inJson(v, t.ofType, `${at}[${i}]`);
-        if (problem) return problem;
-      }
-    } else if (isInputObjectType2(t) && typeof value === "object") {
-      const defs = t.getFields();
-      for (const [key, v] of Object.entries(value)) {
-        const fieldDef = defs[key];
-        const problem = fieldDef ? inJson(v, fieldDef.type, `${at}.${key}`) : null;
-        if (problem) return problem;
-      }
-    }
-    return null;
-  };
-  const inAst = (node, type, at) => {
-    if (node.kind === Kind3.VARIABLE) return inJson(variables[node.name.value], type, at);
-    if (node.kind === Kind3.NULL) return foundNull(type, at);
-    const t = getNullableType(type);
-    if (isListType(t)) {
-      if (node.kind !== Kind3.LIST) return inAst(node, t.ofType, `${at}[0]`);
-      for (const [i, v] of node.values.entries()) {
-        const problem = inAst(v, t.ofType, `${at}[${i}]`);
-        if (problem) return problem;
-      }
-    } else if (isInputObjectType2(t) && node.kind === Kind3.OBJECT) {
-      const defs = t.getFields();
-      for (const f of node.fields) {
-        const fieldDef = defs[f.name.value];
-        const problem = fieldDef ? inAst(f.value, fieldDef.type, `${at}.${f.name.value}`) : null;
-        if (problem) return problem;
-      }
-    }
-    return null;
-  };
-  for (const arg of selection.arguments ?? []) {
-    const argDef = def.args.find((a) => a.name === arg.name.value);
-    const problem = argDef ? inAst(arg.value, argDef.type, `${path}.args.${arg.name.value}`) : null;
-    if (problem) return problem;
-  }
-  const args = getArgumentValues(def, selection, variables);
-  for (const key of ["limit", "offset"]) {
-    const n = args[key];
-    if (typeof n === "number" && n < 0) {
-      return hasuraError(
-        'expected a non-negative integer for type "Int", but found a negative integer',
-        `${path}.args.${key}`
-      );
-    }
-  }
-  return null;
-}
-function variableError(schema, operation, request, error) {
-  const m = error.message;
-  const name = m.match(/^Variable "\$([^"]+)"/)?.[1];
-  if (!name) return hasuraError(m);
-  const path = `$.variableValues.${name}`;
-  if (/of required type "[^"]+" was not provided/.test(m)) {
-    return hasuraError(`expecting a value for non-nullable variable: "${name}"`);
-  }
-  const nonNull = m.match(/of non-null type "([^"]+)" must not be null/);
-  if (nonNull) return hasuraError(`null value found for non-nullable type: ${nonNull[1]}`, path);
-  const def = operation.variableDefinitions?.find((v) => v.variable.name.value === name);
-  const type = def?.type.kind === Kind3.NON_NULL_TYPE ? def.type.type : def?.type;
-  if (type?.kind === Kind3.NAMED_TYPE && / got invalid value /.test(m) && !/ at "/.test(m)) {
-    return typeMismatch(schema, type.name.value, describeJson(request.variables[name]), path);
-  }
-  return hasuraError(m, path);
-}
-
 // src/upstreams/indexer/hasura/schema.ts
 import { readFileSync } from "node:fs";
 import { buildSchema } from "graphql";
@@ -1190,6 +713,478 @@ async function auditOnly(ctx, records) {
   };
 }
 
+// src/upstreams/indexer/hasura/hasura-error.ts
+function hasuraError(message, path = "$", code = "validation-failed", extra = {}) {
+  return { message, extensions: { path, code, ...extra } };
+}
+function englishOr(items) {
+  if (items.length <= 2) return items.join(" or ");
+  return `${items.slice(0, -1).join(", ")}, or ${items[items.length - 1]}`;
+}
+
+// src/upstreams/indexer/hasura/check.ts
+import {
+  GraphQLError,
+  getArgumentValues,
+  getNamedType as getNamedType2,
+  getNullableType,
+  getVariableValues,
+  isInputObjectType as isInputObjectType2,
+  isListType,
+  Kind as Kind4,
+  NoUnusedVariablesRule,
+  parse,
+  specifiedRules,
+  validate
+} from "graphql";
+
+// src/gql/selection.ts
+import { collectFields, collectSubFields } from "@graphql-tools/utils";
+import {
+  getNamedType,
+  isObjectType,
+  Kind
+} from "graphql";
+function walkSelections(schema, document, variables, root, at, visit) {
+  const fragments = {};
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  }
+  const walk = (fields, parentType, at2) => {
+    for (const [responseKey, nodes] of fields) {
+      const node = nodes[0];
+      if (!node) continue;
+      const def = parentType.getFields()[node.name.value];
+      const inner = visit({ responseKey, nodes, node, parentType, def }, at2);
+      const type2 = def && getNamedType(def.type);
+      if (inner === void 0 || !isObjectType(type2)) continue;
+      walk(collectSubFields(schema, fragments, variables, type2, nodes).fields, type2, inner);
+    }
+  };
+  const { type, selectionSet } = root;
+  walk(collectFields(schema, fragments, variables, type, selectionSet).fields, type, at);
+}
+
+// src/upstreams/indexer/hasura/paths.ts
+import {
+  Kind as Kind2
+} from "graphql";
+function hasuraPaths(document, operation) {
+  const paths = /* @__PURE__ */ new Map();
+  const fragments = /* @__PURE__ */ new Map();
+  for (const def of document.definitions) {
+    if (def.kind === Kind2.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  }
+  const expanding = /* @__PURE__ */ new Set();
+  const value = (node, path) => {
+    paths.set(node, path);
+    if (node.kind === Kind2.LIST) {
+      for (const [i, v] of node.values.entries()) value(v, `${path}[${i}]`);
+    }
+    if (node.kind === Kind2.OBJECT) {
+      for (const field of node.fields) {
+        paths.set(field, `${path}.${field.name.value}`);
+        value(field.value, `${path}.${field.name.value}`);
+      }
+    }
+  };
+  const selections = (set, path) => {
+    paths.set(set, `${path}.selectionSet`);
+    for (const selection of set.selections) {
+      if (selection.kind === Kind2.FIELD) {
+        const fieldPath = `${path}.selectionSet.${selection.name.value}`;
+        paths.set(selection, fieldPath);
+        for (const arg of selection.arguments ?? []) {
+          paths.set(arg, `${fieldPath}.args.${arg.name.value}`);
+          value(arg.value, `${fieldPath}.args.${arg.name.value}`);
+        }
+        if (selection.selectionSet) selections(selection.selectionSet, fieldPath);
+      } else if (selection.kind === Kind2.INLINE_FRAGMENT) {
+        paths.set(selection, path);
+        selections(selection.selectionSet, path);
+      } else {
+        paths.set(selection, path);
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        if (fragment && !expanding.has(name)) {
+          expanding.add(name);
+          if (!paths.has(fragment)) paths.set(fragment, path);
+          selections(fragment.selectionSet, path);
+          expanding.delete(name);
+        }
+      }
+    }
+  };
+  paths.set(operation, "$");
+  for (const variable of operation.variableDefinitions ?? []) {
+    paths.set(variable, `$.variableValues.${variable.variable.name.value}`);
+  }
+  selections(operation.selectionSet, "$");
+  return paths;
+}
+
+// src/upstreams/indexer/hasura/validation-errors.ts
+import {
+  isEnumType,
+  isInputObjectType,
+  Kind as Kind3
+} from "graphql";
+function toHasuraError(error, schema, paths) {
+  const node = error.nodes?.[0];
+  const at = {
+    schema,
+    path: (node && paths.get(node)) ?? "$",
+    node,
+    second: error.nodes?.[1] ? paths.get(error.nodes[1]) : void 0
+  };
+  for (const [pattern, translate] of TRANSLATIONS) {
+    const match = error.message.match(pattern);
+    if (match) {
+      const translated = translate(match, at);
+      if (translated) return translated;
+    }
+  }
+  return hasuraError(error.message, at.path);
+}
+var givenAt = (at) => at.node ? describeValue(at.node) : "a value";
+var TRANSLATIONS = [
+  [
+    /^Cannot query field "([^"]+)" on type "([^"]+)"/,
+    ([, field, type], at) => hasuraError(`field "${field}" not found in type: '${type}'`, at.path)
+  ],
+  [
+    /^Unknown argument "([^"]+)" on field "[^".]+\.([^"]+)"/,
+    // Hasura reports an unknown argument at the field that was given it.
+    ([, arg, field], at) => hasuraError(
+      `"${field}" has no argument named "${arg}"`,
+      at.path.replace(/\.args\.[^.]+$/, "")
+    )
+  ],
+  [
+    /^Field "([^"]+)" is not defined by type "([^"]+)"/,
+    ([, field, type], at) => hasuraError(`field "${field}" not found in type: '${type}'`, at.path)
+  ],
+  [
+    /^Field "[^"]+" argument "([^"]+)" of type "[^"]+" is required/,
+    ([, arg], at) => hasuraError(`missing required field "${arg}"`, `${at.path}.args.${arg}`)
+  ],
+  [
+    /^Field "[^".]+\.([^"]+)" of required type "[^"]+" was not provided/,
+    ([, field], at) => hasuraError(`missing required field "${field}"`, `${at.path}.${field}`)
+  ],
+  [
+    /^Field "[^"]+" must not have a selection since type/,
+    // graphql-js points at the selection set; Hasura at the field that should have none.
+    (_, at) => hasuraError(
+      "unexpected subselection set for non-object field",
+      at.path.replace(/\.selectionSet$/, "")
+    )
+  ],
+  [
+    /^Field "[^"]+" of type "([^"]+)" must have a selection of subfields/,
+    ([, type], at) => hasuraError(`missing selection set for "${namedType(type)}"`, `${at.path}.selectionSet`)
+  ],
+  [
+    /^Variable "\$([^"]+)" of type "([^"]+)" used in position expecting type "([^"]+)"/,
+    ([, name, declared, expected], at) => hasuraError(
+      `variable "${name}" is declared as ${declared}, but used where ${expected} is expected`,
+      at.second ?? at.path
+    )
+  ],
+  [
+    /^Variable "\$([^"]+)" is not defined/,
+    ([, name], at) => hasuraError(`unbound variable "${name}"`, at.path)
+  ],
+  [
+    /^Value "([^"]+)" does not exist in "([^"]+)" enum/,
+    ([, value, type], at) => enumMismatch(at.schema, type, `"${value}"`, at.path)
+  ],
+  [
+    /^(?:Enum "(\w+)"|(\w+)) cannot represent /,
+    ([, enumType, scalar], at) => typeMismatch(at.schema, enumType ?? scalar, givenAt(at), at.path)
+  ],
+  [
+    /^Expected value of type "([^"]+)", found /,
+    ([, expected], at) => {
+      if (!at.node) return null;
+      if (at.node.kind === Kind3.NULL && expected.endsWith("!")) {
+        return hasuraError(`null value found for non-nullable type: ${expected}`, at.path);
+      }
+      return typeMismatch(at.schema, namedType(expected), givenAt(at), at.path);
+    }
+  ]
+];
+function typeMismatch(schema, typeName, given, path) {
+  const type = schema.getType(typeName);
+  if (isEnumType(type) && given.startsWith('"')) return enumMismatch(schema, typeName, given, path);
+  return hasuraError(
+    `expected ${expectedOf(schema, typeName)} for type "${typeName}", but found ${given}`,
+    path
+  );
+}
+function enumMismatch(schema, typeName, given, path) {
+  const type = schema.getType(typeName);
+  const values = isEnumType(type) ? type.getValues().map((v) => `"${v.name}"`) : [];
+  return hasuraError(
+    `expected one of the values ${englishOr(values)} for type "${typeName}", but found ${given}`,
+    path
+  );
+}
+function expectedOf(schema, typeName) {
+  switch (typeName) {
+    case "Int":
+      return "a 32-bit integer";
+    case "Float":
+      return "a float";
+    case "Boolean":
+      return "a boolean";
+    case "String":
+    case "ID":
+      return "a string";
+  }
+  const type = schema.getType(typeName);
+  if (isEnumType(type)) return "an enum value";
+  if (isInputObjectType(type)) return "an object";
+  return "a scalar";
+}
+function describeValue(node) {
+  switch (node.kind) {
+    case Kind3.INT:
+      return "an integer";
+    case Kind3.FLOAT:
+      return "a float";
+    case Kind3.STRING:
+      return "a string";
+    case Kind3.BOOLEAN:
+      return "a boolean";
+    case Kind3.NULL:
+      return "null";
+    case Kind3.ENUM:
+      return "an enum value";
+    case Kind3.LIST:
+      return "a list";
+    case Kind3.OBJECT:
+      return "an object";
+    case Kind3.VARIABLE:
+      return `variable "${node.name.value}"`;
+  }
+}
+function describeJson(value) {
+  if (value === null || value === void 0) return "null";
+  if (Array.isArray(value)) return "a list";
+  switch (typeof value) {
+    case "boolean":
+      return "a boolean";
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    default:
+      return "an object";
+  }
+}
+function namedType(printed) {
+  return printed.replace(/[[\]!]/g, "");
+}
+
+// src/upstreams/indexer/hasura/check.ts
+var RULES = specifiedRules.filter((rule) => rule !== NoUnusedVariablesRule);
+function checkGraphQuery(schema, request) {
+  let document;
+  try {
+    document = parse(request.query);
+  } catch (err) {
+    if (err instanceof GraphQLError) {
+      return {
+        ok: false,
+        error: hasuraError("not a valid graphql query", "$.query", "parse-failed")
+      };
+    }
+    throw err;
+  }
+  const operations = document.definitions.filter(
+    (d) => d.kind === Kind4.OPERATION_DEFINITION
+  );
+  let operation;
+  if (request.operationName !== void 0) {
+    operation = operations.find((o) => o.name?.value === request.operationName);
+    if (!operation) {
+      return {
+        ok: false,
+        error: hasuraError(`no such operation found in the document: "${request.operationName}"`)
+      };
+    }
+  } else if (operations.length === 1) {
+    operation = operations[0];
+  } else {
+    return {
+      ok: false,
+      error: hasuraError(
+        "exactly one operation has to be present in the document when operationName is not specified"
+      )
+    };
+  }
+  if (!operation) return { ok: false, error: hasuraError("no operation") };
+  if (operation.operation !== "query") {
+    return { ok: false, error: hasuraError(`no ${operation.operation}s exist`) };
+  }
+  const invalid = validate(schema, document, RULES, { maxErrors: 1 })[0];
+  if (invalid) {
+    return { ok: false, error: toHasuraError(invalid, schema, hasuraPaths(document, operation)) };
+  }
+  const declared = new Set((operation.variableDefinitions ?? []).map((v) => v.variable.name.value));
+  const unexpected = Object.keys(request.variables).filter((k) => !declared.has(k));
+  if (unexpected.length > 0) {
+    return {
+      ok: false,
+      error: hasuraError(`unexpected variables in variableValues: ${unexpected.join(", ")}`)
+    };
+  }
+  const coerced = getVariableValues(
+    schema,
+    operation.variableDefinitions ?? [],
+    request.variables,
+    {
+      maxErrors: 1
+    }
+  );
+  if (coerced.errors)
+    return { ok: false, error: variableError(schema, operation, request, coerced.errors[0]) };
+  try {
+    const fields = selectedFields(schema, document, operation, coerced.coerced);
+    return { ok: true, query: { document, operation, variableValues: coerced.coerced, fields } };
+  } catch (err) {
+    if (err instanceof HasuraFailure) return { ok: false, error: err.error };
+    throw err;
+  }
+}
+function selectedField(field, at) {
+  return {
+    ...at,
+    responseKey: field.responseKey,
+    aliased: field.node.alias !== void 0,
+    introspection: at.name.startsWith("__"),
+    args: {},
+    children: []
+  };
+}
+var HasuraFailure = class extends Error {
+  constructor(error) {
+    super(error.message);
+    this.error = error;
+  }
+  error;
+};
+function selectedFields(schema, document, operation, variables) {
+  const fields = [];
+  const root = { type: schema.getQueryType(), selectionSet: operation.selectionSet };
+  walkSelections(
+    schema,
+    document,
+    variables,
+    root,
+    { path: "$", depth: 1, out: fields },
+    (f, at) => {
+      const name = f.node.name.value;
+      const path = `${at.path}.selectionSet.${name}`;
+      const list = f.def ? isListType(getNullableType(f.def.type)) : false;
+      const field = selectedField(f, {
+        name,
+        parentType: f.parentType.name,
+        path,
+        depth: at.depth,
+        list
+      });
+      at.out.push(field);
+      if (!f.def) return void 0;
+      const refused = refusedArguments(schema, f.def, f.node, variables, path);
+      if (refused) throw new HasuraFailure(refused);
+      field.args = getArgumentValues(f.def, f.node, variables);
+      return { path, depth: at.depth + 1, out: field.children };
+    }
+  );
+  return fields;
+}
+function refusedArguments(schema, def, selection, variables, path) {
+  const foundNull = (type, at) => {
+    const t = getNullableType(type);
+    if (isListType(t)) return hasuraError("expected a list, but found null", at);
+    return typeMismatch(schema, getNamedType2(t).name, "null", at);
+  };
+  const inJson = (value, type, at) => {
+    if (value === null || value === void 0) return foundNull(type, at);
+    const t = getNullableType(type);
+    if (isListType(t)) {
+      if (!Array.isArray(value)) return inJson(value, t.ofType, `${at}[0]`);
+      for (const [i, v] of value.entries()) {
+        const problem = inJson(v, t.ofType, `${at}[${i}]`);
+        if (problem) return problem;
+      }
+    } else if (isInputObjectType2(t) && typeof value === "object") {
+      const defs = t.getFields();
+      for (const [key, v] of Object.entries(value)) {
+        const fieldDef = defs[key];
+        const problem = fieldDef ? inJson(v, fieldDef.type, `${at}.${key}`) : null;
+        if (problem) return problem;
+      }
+    }
+    return null;
+  };
+  const inAst = (node, type, at) => {
+    if (node.kind === Kind4.VARIABLE) return inJson(variables[node.name.value], type, at);
+    if (node.kind === Kind4.NULL) return foundNull(type, at);
+    const t = getNullableType(type);
+    if (isListType(t)) {
+      if (node.kind !== Kind4.LIST) return inAst(node, t.ofType, `${at}[0]`);
+      for (const [i, v] of node.values.entries()) {
+        const problem = inAst(v, t.ofType, `${at}[${i}]`);
+        if (problem) return problem;
+      }
+    } else if (isInputObjectType2(t) && node.kind === Kind4.OBJECT) {
+      const defs = t.getFields();
+      for (const f of node.fields) {
+        const fieldDef = defs[f.name.value];
+        const problem = fieldDef ? inAst(f.value, fieldDef.type, `${at}.${f.name.value}`) : null;
+        if (problem) return problem;
+      }
+    }
+    return null;
+  };
+  for (const arg of selection.arguments ?? []) {
+    const argDef = def.args.find((a) => a.name === arg.name.value);
+    const problem = argDef ? inAst(arg.value, argDef.type, `${path}.args.${arg.name.value}`) : null;
+    if (problem) return problem;
+  }
+  const args = getArgumentValues(def, selection, variables);
+  for (const key of ["limit", "offset"]) {
+    const n = args[key];
+    if (typeof n === "number" && n < 0) {
+      return hasuraError(
+        'expected a non-negative integer for type "Int", but found a negative integer',
+        `${path}.args.${key}`
+      );
+    }
+  }
+  return null;
+}
+function variableError(schema, operation, request, error) {
+  const m = error.message;
+  const name = m.match(/^Variable "\$([^"]+)"/)?.[1];
+  if (!name) return hasuraError(m);
+  const path = `$.variableValues.${name}`;
+  if (/of required type "[^"]+" was not provided/.test(m)) {
+    return hasuraError(`expecting a value for non-nullable variable: "${name}"`);
+  }
+  const nonNull = m.match(/of non-null type "([^"]+)" must not be null/);
+  if (nonNull) return hasuraError(`null value found for non-nullable type: ${nonNull[1]}`, path);
+  const def = operation.variableDefinitions?.find((v) => v.variable.name.value === name);
+  const type = def?.type.kind === Kind4.NON_NULL_TYPE ? def.type.type : def?.type;
+  if (type?.kind === Kind4.NAMED_TYPE && / got invalid value /.test(m) && !/ at "/.test(m)) {
+    return typeMismatch(schema, type.name.value, describeJson(request.variables[name]), path);
+  }
+  return hasuraError(m, path);
+}
+
 // src/errors/render.ts
 function rpcErrorObject(error) {
   return {
@@ -1332,14 +1327,15 @@ export {
   TRANSACTION_GET,
   checkTransactionGet,
   electrumTransaction,
+  indexerSchema,
+  meter,
+  auditOnly,
+  walkSelections,
+  graphComplexity,
+  listSize,
   hasuraError,
   checkGraphQuery,
   selectedField,
   refusedArguments,
-  indexerSchema,
-  meter,
-  auditOnly,
-  graphComplexity,
-  listSize,
   checkGraphLimits
 };
