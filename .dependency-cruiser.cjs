@@ -1,9 +1,9 @@
 /**
  * Import rules for src/ (`npm run check` runs them). Layers, from the bottom: the codec
- * (src/bitcoin), protocol helpers (src/jsonrpc, src/errors) and config; the store, the ledger and
- * usage; upstream clients (with the indexer's Hasura dialect); the metering pipeline; routes (mirror,
- * unified API, dashboard, admin, CLI); wiring (src/app, src/main.ts). src/http holds HTTP helpers
- * only. Imports point down only.
+ * (src/bitcoin), protocol helpers (src/jsonrpc, src/errors), GraphQL document helpers (src/gql)
+ * and config; the store, the ledger and usage; upstream clients (with the indexer's Hasura
+ * dialect); the metering pipeline; routes (mirror, unified API, dashboard, admin, CLI); wiring
+ * (src/app, src/main.ts). src/http holds HTTP helpers only. Imports point down only.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -34,6 +34,14 @@ module.exports = {
       comment: "The Bitcoin codec knows nothing of the gateway: it is the bottom layer.",
       from: { path: "^src/bitcoin/" },
       to: { path: "^src/", pathNot: "^src/bitcoin/" },
+    },
+    {
+      name: "graphql-helpers-stand-alone",
+      comment:
+        "GraphQL document helpers (the one selection walker) serve the unified API and the indexer's Hasura checks alike: they build on graphql and graphql-tools only.",
+      severity: "error",
+      from: { path: "^src/gql/" },
+      to: { path: "^src/", pathNot: "^src/gql/" },
     },
     {
       name: "store-and-ledger-below-routes",

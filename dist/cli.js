@@ -5,13 +5,13 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-QERC6HVY.js";
+} from "./chunks/chunk-LWCVPJQ4.js";
 import "./chunks/chunk-BVBIEO24.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-U3Q67NPF.js";
-import "./chunks/chunk-KJYX56OV.js";
+} from "./chunks/chunk-7AOVUN5E.js";
+import "./chunks/chunk-IAAMWRIY.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -31,7 +31,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-CKCEPIKQ.js");
+    const { runConfigCommand } = await import("./chunks/config-check-63JVDEIX.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
@@ -61,7 +61,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-TKBZCTY3.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-FVWZ3EDO.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

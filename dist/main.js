@@ -16,7 +16,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-QERC6HVY.js";
+} from "./chunks/chunk-LWCVPJQ4.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -54,7 +54,7 @@ import {
   readTxHex,
   rpcErrorObject,
   txHashError
-} from "./chunks/chunk-BHGSVLXC.js";
+} from "./chunks/chunk-YGIKFEZ4.js";
 import {
   createAccount,
   cycleAt,
@@ -68,7 +68,7 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-U3Q67NPF.js";
+} from "./chunks/chunk-7AOVUN5E.js";
 import {
   isJsonNumber,
   isJsonObject,
@@ -83,7 +83,7 @@ import {
   toHex,
   txToUniv
 } from "./chunks/chunk-YNDDIEJN.js";
-import "./chunks/chunk-KJYX56OV.js";
+import "./chunks/chunk-IAAMWRIY.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
@@ -263,7 +263,8 @@ async function takeLease(db, accountId, amount, keep, processId) {
   try {
     const { rows } = await db.query(
       `WITH taken AS (
-         UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2::int8 + $3::int8
+         UPDATE accounts SET leased = leased + $2
+         WHERE id = $1 AND balance - held - leased >= $2::int8 + $3::int8
          RETURNING balance - held AS available
        ), lease AS (
          INSERT INTO ledger_entries(account_id, kind, amount, process_id)
@@ -299,10 +300,13 @@ var RETURN_LEASES = `WITH open AS (
      INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
      SELECT account_id, CASE kind WHEN 'lease' THEN 'lease_return' ELSE 'release' END,
        CASE kind WHEN 'lease' THEN size - used ELSE size END, id
-     FROM open RETURNING account_id, amount
+     FROM open RETURNING account_id, kind, amount
    ), acc AS (
-     UPDATE accounts a SET held = a.held - s.amount
-     FROM (SELECT account_id, sum(amount) AS amount FROM closed GROUP BY account_id) s
+     UPDATE accounts a SET held = a.held - s.released, leased = a.leased - s.returned
+     FROM (SELECT account_id,
+             sum(CASE kind WHEN 'release' THEN amount ELSE 0 END) AS released,
+             sum(CASE kind WHEN 'lease_return' THEN amount ELSE 0 END) AS returned
+           FROM closed GROUP BY account_id) s
      WHERE a.id = s.account_id
      RETURNING a.id, a.balance - a.held AS available
    )`;
@@ -378,7 +382,7 @@ var SettleQueue = class {
   flushing = null;
   waitingForRoom = [];
   /** Statements written and items settled, for metrics and benchmarks. */
-  stats = { batches: 0, items: 0, rows: 0, failedBatches: 0 };
+  stats = { batches: 0, items: 0, rows: 0, failedBatches: 0, peakQueuedRows: 0 };
   /** Settles one request's records; resolves once they and their charges are committed. */
   async settle(item) {
     const rows = Math.max(1, item.records.length);
@@ -388,6 +392,7 @@ var SettleQueue = class {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, rows, resolve, reject });
       this.queuedRows += rows;
+      this.stats.peakQueuedRows = Math.max(this.stats.peakQueuedRows, this.queuedRows);
       this.kick();
     });
   }
@@ -456,6 +461,8 @@ async function writeBatch(db, items) {
   const itemAccount = [];
   const itemCharged = [];
   const itemReleased = [];
+  const itemLeaseUsed = [];
+  const itemIdempotencyKey = [];
   const itemHold = [];
   const itemHoldAmount = [];
   const recItem = [];
@@ -469,7 +476,9 @@ async function writeBatch(db, items) {
     }
     itemAccount.push(item.accountId);
     itemCharged.push(charged);
-    itemReleased.push(item.hold ? held : item.leaseId !== null ? charged : 0);
+    itemReleased.push(held);
+    itemLeaseUsed.push(item.leaseId !== null ? charged : 0);
+    itemIdempotencyKey.push(item.idempotencyKey ?? null);
     itemHold.push(item.hold?.id ?? null);
     itemHoldAmount.push(held);
     for (const r of item.records) {
@@ -478,17 +487,20 @@ async function writeBatch(db, items) {
       recs.push(storableAudit(r));
     }
   });
-  if (itemCharged.some((c, i) => c > 0 && itemHold[i] === null && itemReleased[i] === 0)) {
+  if (itemCharged.some((c, i) => c > 0 && itemHold[i] === null && itemLeaseUsed[i] === 0)) {
     throw new LedgerError("settle", new Error("a charge without a hold or a lease"));
   }
   const col = (k) => recs.map((r) => r[k] ?? null);
   const { rows } = await db.query(
     `WITH items AS (
-       SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[])
-         WITH ORDINALITY AS i(account_id, charged, released, hold_id, hold_amount, item)
+       SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[],
+         $22::int8[], $23::text[]) WITH ORDINALITY AS i(account_id, charged, released, hold_id,
+           hold_amount, lease_used, idempotency_key, item)
      ), acc AS (
-       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released
-       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released
+       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released,
+         leased = a.leased - s.lease_used
+       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released,
+               sum(lease_used) AS lease_used
              FROM items GROUP BY account_id) s
        WHERE a.id = s.account_id
        RETURNING a.id, a.balance - a.held AS available
@@ -516,6 +528,10 @@ async function writeBatch(db, items) {
        INSERT INTO ledger_entries(account_id, kind, amount, audit_id, hold_id)
        SELECT i.account_id, 'charge', -r.charged_cc, r.id, r.lease_id
        FROM recs r JOIN items i ON i.item = r.item WHERE r.charged_cc > 0
+     ), idem AS (
+       UPDATE idempotency_keys k SET settled_at = now()
+       FROM items i WHERE i.idempotency_key IS NOT NULL AND i.charged > 0
+         AND k.account_id = i.account_id AND k.key = i.idempotency_key
      )
      SELECT i.item, (SELECT available FROM acc WHERE acc.id = i.account_id) AS available,
        (SELECT array_agg(r.id ORDER BY r.ord) FROM recs r WHERE r.item = i.item) AS audit_ids
@@ -541,7 +557,9 @@ async function writeBatch(db, items) {
       col("complexity"),
       col("upstream"),
       col("durationMs"),
-      col("upstreamCode")
+      col("upstreamCode"),
+      itemLeaseUsed,
+      itemIdempotencyKey
     ]
   );
   if (rows.length !== items.length || rows.some((r) => r.available === null)) {
@@ -555,6 +573,8 @@ async function writeBatch(db, items) {
 }
 
 // src/metering/credits.ts
+var RECALL_COOLDOWN_MS = 5e3;
+var RECALL_WAIT_MS = 250;
 var RATE_HALF_LIFE_MS = 1e3;
 var LEASE_RETRY_MS = 1e3;
 var Credits = class {
@@ -566,6 +586,7 @@ var Credits = class {
       batchRowsMax: opts.batchRowsMax,
       pendingRowsMax: opts.pendingRowsMax
     });
+    db.listen("lease_recall", (payload) => this.recalled(Number(payload)));
   }
   db;
   log;
@@ -622,16 +643,23 @@ var Credits = class {
     }
     return this.hold(accountId, amount);
   }
-  /** A per-call hold: exact, one guarded statement per call. */
+  /**
+   * A per-call hold: exact, one guarded statement per call. Short of credits while some are
+   * leased (to this process or another), the leases are recalled and the hold tried once more:
+   * across processes, exactly the affordable number of calls succeed.
+   */
   async hold(accountId, amount) {
     const acct = this.account(accountId);
-    const r = await reserve(this.db, accountId, amount, this.opts.processId);
+    let r = await reserve(this.db, accountId, amount, this.opts.processId);
+    if (!r.ok && await this.recall(accountId)) {
+      r = await reserve(this.db, accountId, amount, this.opts.processId);
+    }
     if (!r.ok) return r;
     acct.lastAvailable = r.available;
     return {
       ok: true,
       claim: r.hold ? { kind: "hold", hold: r.hold } : { kind: "none" },
-      available: r.available + this.leased(acct)
+      available: r.available
     };
   }
   /**
@@ -639,7 +667,7 @@ var Credits = class {
    * this resolves once it is committed. A failed settle charges nothing and frees the credits it
    * reserved at once: a hold is released in its own statement, a lease's credits go back to it.
    */
-  async settle(accountId, claim, records) {
+  async settle(accountId, claim, records, idempotencyKey = null) {
     const acct = this.account(accountId);
     if (claim.kind === "lease") {
       const l = claim.lease;
@@ -648,11 +676,12 @@ var Credits = class {
           accountId,
           hold: null,
           leaseId: l.lease.id,
-          records
+          records,
+          idempotencyKey
         });
         l.free += claim.amount - out.charged;
         acct.lastAvailable = out.available;
-        return { ...out, available: out.available + this.leased(acct) };
+        return out;
       } catch (err) {
         l.free += claim.amount;
         throw err;
@@ -663,9 +692,15 @@ var Credits = class {
     }
     const hold = claim.kind === "hold" ? claim.hold : null;
     try {
-      const out = await this.queue.settle({ accountId, hold, leaseId: null, records });
+      const out = await this.queue.settle({
+        accountId,
+        hold,
+        leaseId: null,
+        records,
+        idempotencyKey
+      });
       acct.lastAvailable = out.available;
-      return { ...out, available: out.available + this.leased(acct) };
+      return out;
     } catch (err) {
       if (hold) {
         await this.queue.settle({ accountId, hold, leaseId: null, records: [] }).catch((e) => this.log.error({ err: e }, "releasing a failed settle's hold"));
@@ -700,6 +735,34 @@ var Credits = class {
     }
     await unregisterProcess(this.db, this.opts.processId).catch(() => {
     });
+  }
+  /**
+   * Asks every process (this one too) to give back the account's leases, and waits — briefly —
+   * until they have. False when nothing was leased, so a caller is refused at once.
+   */
+  async recall(accountId) {
+    if (await this.leasedOf(accountId) === 0) return false;
+    await this.db.notify("lease_recall", String(accountId));
+    const deadline = Date.now() + RECALL_WAIT_MS;
+    while (Date.now() < deadline) {
+      if (await this.leasedOf(accountId) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return true;
+  }
+  /** A recall reached this process: the account's lease goes back; per-call holds for a while. */
+  recalled(accountId) {
+    const acct = this.accounts.get(accountId);
+    if (!acct) return;
+    acct.noLeaseUntil = Date.now() + RECALL_COOLDOWN_MS;
+    if (acct.current) this.retire(acct, acct.current);
+  }
+  async leasedOf(accountId) {
+    const { rows } = await this.db.query(
+      "SELECT leased FROM accounts WHERE id = $1",
+      [accountId]
+    );
+    return rows[0]?.leased ?? 0;
   }
   account(accountId) {
     let acct = this.accounts.get(accountId);
@@ -737,7 +800,7 @@ var Credits = class {
     return {
       ok: true,
       claim: { kind: "lease", lease: l, amount },
-      available: acct.lastAvailable + this.leased(acct)
+      available: acct.lastAvailable
     };
   }
   /** Takes a new lease sized for the account's recent rate; coalesced per account. */
@@ -755,7 +818,7 @@ var Credits = class {
       size * this.opts.leaseKeepFactor,
       this.opts.processId
     ).then((taken) => {
-      if (!taken || this.stopped || !this.alive) {
+      if (!taken || this.stopped || !this.alive || Date.now() < acct.noLeaseUntil) {
         acct.noLeaseUntil = Date.now() + LEASE_RETRY_MS;
         if (taken) void returnLease(this.db, taken.lease.id).catch(() => {
         });
@@ -794,12 +857,6 @@ var Credits = class {
     }).catch(
       (err) => this.log.warn({ err: new LedgerError("lease return", err) }, "left to the sweep")
     ).finally(() => acct.retiring.delete(l));
-  }
-  /** Credits of the account's leases not yet charged nor reserved: still the account's. */
-  leased(acct) {
-    let free = acct.current?.free ?? 0;
-    for (const l of acct.retiring) free += l.free;
-    return free;
   }
 };
 
@@ -1790,11 +1847,12 @@ async function handleOperator(app, req, res, parts) {
 }
 async function runCli(app, req, res) {
   let argv;
+  const text = await readBody(req, 64 * 1024);
   try {
-    const body = JSON.parse(await readBody(req, 64 * 1024));
+    const body = JSON.parse(text);
     argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
   } catch (err) {
-    if (!(err instanceof SyntaxError || err instanceof BodyTooLarge)) throw err;
+    if (!(err instanceof SyntaxError)) throw err;
     return sendJson(res, plainFailure(gatewayError("BAD_REQUEST", 'expected {"argv": [...]}')));
   }
   return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
@@ -1810,7 +1868,7 @@ function methodNotAllowed(res, allow) {
 import { randomUUID } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-BVDRVUCU.js");
+var unifiedApi = () => import("./chunks/route-USUXGSI3.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }
@@ -2070,6 +2128,104 @@ function drain(server, requests, timeoutMs) {
     await closed;
     return { cut, ms: Date.now() - started };
   })();
+}
+
+// src/metering/idempotency.ts
+import { createHash as createHash2 } from "node:crypto";
+var KEY = /^[\x21-\x7e]{1,255}$/;
+var PER_REQUEST = /^(x-request-id|x-credits-|connection$|content-length$)/i;
+async function idempotent(ctx, key, body, run, failure) {
+  if (key === void 0) return run(ctx);
+  if (typeof key !== "string" || !KEY.test(key)) {
+    return failure(
+      gatewayError("BAD_REQUEST", "Idempotency-Key: 1 to 255 visible ASCII characters, once")
+    );
+  }
+  const { db, config } = ctx.app;
+  const accountId = ctx.owner.accountId;
+  const hash2 = createHash2("sha256").update(`${ctx.backendSegment}
+${ctx.network}
+${body}`).digest();
+  await db.query(
+    `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND (
+       created_at < now() - make_interval(secs => $3::double precision / 1000)
+       OR (settled_at IS NULL AND created_at < now() - make_interval(secs => $4::double precision / 1000)))`,
+    [accountId, key, config.idempotency.windowMs, config.ledger.holdTimeoutMs]
+  );
+  const { rows: inserted } = await db.query(
+    `INSERT INTO idempotency_keys(account_id, key, request_hash) VALUES ($1, $2, $3)
+     ON CONFLICT DO NOTHING RETURNING key`,
+    [accountId, key, hash2]
+  );
+  if (inserted.length === 0) {
+    const { rows } = await db.query(
+      `SELECT request_hash, settled_at IS NOT NULL AS settled, status, headers, body
+       FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
+      [accountId, key]
+    );
+    const row = rows[0];
+    if (!row) return idempotent(ctx, key, body, run, failure);
+    if (!Buffer.from(row.request_hash).equals(hash2)) {
+      return failure(
+        gatewayError(
+          "IDEMPOTENCY_KEY_REUSED",
+          "this Idempotency-Key was used for a different request"
+        )
+      );
+    }
+    if (row.status !== null && row.body !== null) {
+      const audited = await auditOnly(ctx, [
+        { method: "(replay)", outcome: "replayed", httpStatus: row.status }
+      ]);
+      return {
+        status: row.status,
+        body: null,
+        raw: Buffer.from(row.body),
+        headers: {
+          ...row.headers ?? {},
+          ...audited.headers,
+          "idempotent-replayed": "true"
+        }
+      };
+    }
+    if (!row.settled) {
+      return failure(
+        gatewayError(
+          "IDEMPOTENCY_IN_PROGRESS",
+          "a request with this Idempotency-Key is still being answered"
+        )
+      );
+    }
+    return remember(ctx, key, await run({ ...ctx, idempotency: { key, rerun: true } }));
+  }
+  let reply3;
+  try {
+    reply3 = await run({ ...ctx, idempotency: { key, rerun: false } });
+  } catch (err) {
+    await forget(ctx, key);
+    throw err;
+  }
+  return remember(ctx, key, reply3);
+}
+async function remember(ctx, key, reply3) {
+  const bytes = reply3.raw ?? Buffer.from(stringifyJson(reply3.body));
+  const headers = Object.fromEntries(
+    Object.entries(reply3.headers ?? {}).filter(([h]) => !PER_REQUEST.test(h))
+  );
+  if (!reply3.raw) headers["content-type"] ??= "application/json";
+  const { rows } = await ctx.app.db.query(
+    `UPDATE idempotency_keys SET status = $3, headers = $4, body = $5
+     WHERE account_id = $1 AND key = $2 AND settled_at IS NOT NULL RETURNING key`,
+    [ctx.owner.accountId, key, reply3.status, JSON.stringify(headers), bytes]
+  );
+  if (rows.length === 0) await forget(ctx, key);
+  return reply3;
+}
+async function forget(ctx, key) {
+  await ctx.app.db.query(
+    "DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND settled_at IS NULL",
+    [ctx.owner.accountId, key]
+  );
 }
 
 // src/jsonrpc/envelope.ts
@@ -2617,7 +2773,7 @@ async function executeNodeCalls(ctx, calls) {
       results[i] = out.ok ? { kind: "answer", answer: out.answers[k], upstream: out.upstream } : { kind: "failure", error: out.error };
     });
     if (out.ok)
-      await remember(
+      await remember2(
         ctx,
         missing.map((i, k) => [calls[i], out.answers[k]])
       );
@@ -2650,7 +2806,7 @@ async function fromCache(ctx, call) {
   const tx = parseTransaction(entry.bytes);
   return hit({ result: decodedTx(tx, ctx.network, position, { blockheight: false }) });
 }
-async function remember(ctx, pairs) {
+async function remember2(ctx, pairs) {
   const { txCache, nodeTips, nodes, config } = ctx.app;
   const tipSource = nodeTips.get(ctx.network);
   const pool = nodes.get(ctx.network);
@@ -2820,21 +2976,6 @@ async function handle(app, req, res) {
       failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"))
     );
   }
-  let body;
-  try {
-    body = await readBody(req, app.config.server.bodyBytesMax);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) {
-      res.setHeader("connection", "close");
-      return sendJson(
-        res,
-        failure(
-          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`)
-        )
-      );
-    }
-    throw err;
-  }
   const ctx = {
     app,
     requestId,
@@ -2844,7 +2985,39 @@ async function handle(app, req, res) {
     network: route.network,
     startedAt: started
   };
-  return sendJson(res, await route.handler(ctx, body, req));
+  let body;
+  try {
+    body = await readBody(req, app.config.server.bodyBytesMax);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) {
+      const audited = await auditOnly(ctx, [
+        {
+          method: "(invalid)",
+          outcome: "rejected",
+          errorCode: "PAYLOAD_TOO_LARGE",
+          httpStatus: 413
+        }
+      ]);
+      res.setHeader("connection", "close");
+      return sendJson(res, {
+        ...failure(
+          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`)
+        ),
+        headers: audited.headers
+      });
+    }
+    throw err;
+  }
+  return sendJson(
+    res,
+    await idempotent(
+      ctx,
+      req.headers["idempotency-key"],
+      body,
+      (c) => route.handler(c, body, req),
+      failure
+    )
+  );
 }
 function matchRoute(app, parts) {
   if (parts.length !== 3) return null;

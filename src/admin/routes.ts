@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { runDbCommand } from "../cli/commands.ts";
 import { gatewayError } from "../errors/codes.ts";
-import { BodyTooLarge, readBody } from "../http/body.ts";
+import { readBody } from "../http/body.ts";
 import { plainFailure, sendJson } from "../http/reply.ts";
 import type { App } from "../metering/context.ts";
 import { adminAuthorized } from "./admin-file.ts";
@@ -51,11 +51,13 @@ export async function handleOperator(
 /** The CLI's commands, run against the store this process holds (see app/admin.ts). */
 async function runCli(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let argv: string[];
+  // A body over the limit (BodyTooLarge) is answered 413 at the edge, as everywhere.
+  const text = await readBody(req, 64 * 1024);
   try {
-    const body = JSON.parse(await readBody(req, 64 * 1024)) as { argv?: unknown };
+    const body = JSON.parse(text) as { argv?: unknown };
     argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
   } catch (err) {
-    if (!(err instanceof SyntaxError || err instanceof BodyTooLarge)) throw err;
+    if (!(err instanceof SyntaxError)) throw err;
     return sendJson(res, plainFailure(gatewayError("BAD_REQUEST", 'expected {"argv": [...]}')));
   }
   return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });

@@ -20,6 +20,7 @@ import { insertAudit } from "../ledger/audit.ts";
 import { LedgerError } from "../ledger/ledger.ts";
 import type { App, BackendKind, CallContext } from "../metering/context.ts";
 import { idempotent } from "../metering/idempotency.ts";
+import { auditOnly } from "../metering/pipeline.ts";
 import { handleElectrumRpc } from "../mirror/electrum-route.ts";
 import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
@@ -192,21 +193,6 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")),
     );
   }
-  let body: string;
-  try {
-    body = await readBody(req, app.config.server.bodyBytesMax);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) {
-      res.setHeader("connection", "close");
-      return sendJson(
-        res,
-        failure(
-          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`),
-        ),
-      );
-    }
-    throw err;
-  }
   const ctx: CallContext = {
     app,
     requestId,
@@ -216,6 +202,30 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     network: route.network,
     startedAt: started,
   };
+  let body: string;
+  try {
+    body = await readBody(req, app.config.server.bodyBytesMax);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) {
+      // Refused before anything was read or priced: audited like any refusal, not charged.
+      const audited = await auditOnly(ctx, [
+        {
+          method: "(invalid)",
+          outcome: "rejected",
+          errorCode: "PAYLOAD_TOO_LARGE",
+          httpStatus: 413,
+        },
+      ]);
+      res.setHeader("connection", "close");
+      return sendJson(res, {
+        ...failure(
+          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`),
+        ),
+        headers: audited.headers,
+      });
+    }
+    throw err;
+  }
   // A retry with the same Idempotency-Key gets the first answer, not a second charge.
   return sendJson(
     res,

@@ -22,13 +22,12 @@ import {
 } from "graphql";
 import { gatewayError } from "../errors/codes.ts";
 import { toPlainJson } from "../jsonrpc/json.ts";
-import { checkGraphQuery } from "../upstreams/indexer/hasura/check.ts";
 import type { GraphRequest } from "../upstreams/indexer/hasura/request.ts";
 import { indexerSchema } from "../upstreams/indexer/hasura/schema.ts";
 import type { IndexerSite } from "./builder.ts";
 import type { GraphQLContext } from "./context.ts";
 import { sitePath } from "./cost/site-path.ts";
-import { codedError, fromGatewayError } from "./errors.ts";
+import { fromGatewayError } from "./errors.ts";
 
 /**
  * The indexer (graph backend) as a subschema of the unified API. Pothos declares the unified
@@ -104,9 +103,12 @@ type IndexerExecutor = NonNullable<SubschemaConfig["executor"]>;
 
 /**
  * One indexer round trip for the delegated fields of one request (several delegations in the same
- * tick arrive merged into one document by the subschema's batching). The query is checked as the
- * graph route checks it — Hasura's validation, its refusal of explicit nulls and negative limits —
- * and refused here, not forwarded, when it fails; it is bounded by graph.queryTimeoutMs.
+ * tick arrive merged into one document by the subschema's batching), bounded by
+ * graph.queryTimeoutMs. Not validated again: the document is derived from the gateway's, which
+ * Yoga validated against the unified schema (whose mirror types and inputs are the indexer's),
+ * and whose delegated fields the cost estimate checked as the graph route checks a query —
+ * Hasura's refusals of explicit nulls and negative limits, the graph route's limits — before
+ * anything was reserved.
  */
 async function executeOnIndexer(request: {
   document: DocumentNode;
@@ -121,16 +123,6 @@ async function executeOnIndexer(request: {
     variables: request.variables ?? {},
     operationName: request.operationName,
   };
-  const checked = checkGraphQuery(indexerSchema(), graphRequest);
-  if (!checked.ok) {
-    return {
-      errors: [
-        codedError("INVALID_PARAMS", checked.error.message, {
-          indexerCode: checked.error.extensions.code,
-        }),
-      ],
-    };
-  }
   const pool = ctx.app.indexers.get(ctx.network);
   if (!pool) {
     return {

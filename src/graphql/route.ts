@@ -12,7 +12,7 @@ const yogas = new WeakMap<App, ReturnType<typeof createGatewayYoga>>();
 export function gatewayYoga(app: App): ReturnType<typeof createGatewayYoga> {
   let yoga = yogas.get(app);
   if (!yoga) {
-    yoga = createGatewayYoga(app.config);
+    yoga = createGatewayYoga(app.config, app.log);
     yogas.set(app, yoga);
   }
   return yoga;

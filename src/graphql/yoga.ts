@@ -1,6 +1,7 @@
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
+import type { Logger } from "pino";
 import type { Config } from "../config/schema.ts";
 import type { GraphQLContext } from "./context.ts";
 import { costPlugin } from "./cost/plugin.ts";
@@ -22,7 +23,10 @@ export const YOGA_PATH = "/graphql";
  *     429 before any body —, execute, settle charge and audit record, extensions.cost); on the
  *     way out it sets the X-Credits-* headers and audits the requests that never executed.
  */
-export function createGatewayYoga(config: Config): YogaServerInstance<GraphQLContext, object> {
+export function createGatewayYoga(
+  config: Config,
+  log: Pick<Logger, "error">,
+): YogaServerInstance<GraphQLContext, object> {
   return createYoga<GraphQLContext>({
     schema: gatewaySchema,
     graphqlEndpoint: YOGA_PATH,
@@ -36,7 +40,14 @@ export function createGatewayYoga(config: Config): YogaServerInstance<GraphQLCon
     landingPage: false,
     batching: false,
     logging: false,
-    maskedErrors: { maskError },
+    // The client reads INTERNAL and a plain message; the cause goes to the log (Yoga's own
+    // logging is off, so this is where it is kept).
+    maskedErrors: {
+      maskError: (error, message, isDev) =>
+        maskError(error, message, isDev, (cause, path) =>
+          log.error({ err: cause, path }, "unexpected error in the unified API"),
+        ),
+    },
     plugins: [
       EnvelopArmorPlugin({
         maxTokens: { n: config.graphql.tokensMax },

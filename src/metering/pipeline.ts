@@ -29,9 +29,13 @@ export type PlannedCall =
 /** What became of one priced call once executed. */
 export type CallOutcome =
   | {
-      /** An answer reached the caller (a result, or the upstream's own error): charged. */
+      /**
+       * An answer reached the caller (a result, or the upstream's own error): charged. Or the
+       * request was refused once it was executing, before any upstream call (`rejected`, the
+       * unified API's variables): charged what ran, nothing.
+       */
       kind: "answered";
-      outcome: "ok" | "upstream_error";
+      outcome: "ok" | "upstream_error" | "rejected";
       errorCode?: ErrorCode | null;
       /** The upstream's own code for its error (Core's -5), beside our UPSTREAM_ERROR. */
       upstreamCode?: string | null;

@@ -83,9 +83,12 @@ describe("the dependency rules in npm run check", () => {
       "src/graphql/loader.ts": 'import { x } from "../mirror/x.ts";\nexport const l = x;\n',
       "src/mirror/x.ts": "export const x = 1;\n",
       "src/jsonrpc/params.ts": 'import { x } from "../mirror/x.ts";\nexport const p = x;\n',
+      "src/gql/walk.ts": 'import { c } from "../config/c.ts";\nexport const w = c;\n',
+      "src/config/c.ts": "export const c = 1;\n",
     });
     expect(out.code).not.toBe(0);
     expect(out.out).toContain("routes-not-from-each-other");
     expect(out.out).toContain("foundations-stand-alone");
+    expect(out.out).toContain("graphql-helpers-stand-alone");
   });
 });

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { revokeToken } from "../../src/auth/tokens.ts";
+import { latestAudit } from "../../src/usage/usage.ts";
+import {
+  accountTotals,
+  HAL_TXID,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -25,6 +34,45 @@ describe("electrum route security", () => {
     }
     expect((await post(`${t.url}/electrum/mainnet`, {})).status).toBe(404);
     expect(txGets()).toBe(asked);
+  });
+
+  it("a revoked token fails on its next request: 401, nothing forwarded or charged", async () => {
+    const { id, token, tokenId } = await t.account("revoked", 1_000);
+    const url = `${t.url}/electrum/mainnet/${token}`;
+    expect((await post(url, rpc("blockchain.transaction.get", [HAL_TXID]))).status).toBe(200);
+    expect(await revokeToken(t.gateway.app.db, { id: tokenId })).toBe(true);
+    const asked = txGets();
+    const res = await post(url, rpc("blockchain.transaction.get", [HAL_TXID]));
+    expect(res.status).toBe(401);
+    expect((res.json as { error: { data: { code: string } } }).error.data.code).toBe(
+      "UNAUTHENTICATED",
+    );
+    expect(txGets()).toBe(asked);
+    expect((await accountTotals(t.gateway.app.db, id)).account).toEqual({ balance: 900, held: 0 });
+  });
+
+  it("a body over server.bodyBytesMax: 413 with connection: close, nothing forwarded or charged, audited", async () => {
+    const { id, token } = await t.account("bulky", 1_000);
+    const asked = txGets();
+    const limit = t.gateway.app.config.server.bodyBytesMax;
+    const res = await post(
+      `${t.url}/electrum/mainnet/${token}`,
+      rpc("blockchain.transaction.get", [HAL_TXID, "x".repeat(limit)]),
+    );
+    expect(res.status).toBe(413);
+    expect(res.headers.get("connection")).toBe("close");
+    expect((res.json as { error: { data: { code: string } } }).error.data.code).toBe(
+      "PAYLOAD_TOO_LARGE",
+    );
+    expect(txGets()).toBe(asked);
+    const [record] = await latestAudit(t.gateway.app.db, id, 5);
+    expect(record).toMatchObject({
+      backend: "electrum",
+      outcome: "rejected",
+      error_code: "PAYLOAD_TOO_LARGE",
+      charged_cc: 0,
+    });
+    expect((await accountTotals(t.gateway.app.db, id)).account).toEqual({ balance: 1000, held: 0 });
   });
 
   it("a token is not logged, and upstream addresses stay in the logs, not in answers", async () => {

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken } from "../../src/auth/tokens.ts";
-import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { latestAudit } from "../../src/usage/usage.ts";
+import {
+  accountTotals,
+  HAL_TXID,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -30,6 +38,36 @@ describe("tokens", () => {
     expect((await post(url, rpc("getrawtransaction", [HAL_TXID]))).status).toBe(200);
     expect(await revokeToken(t.gateway.app.db, { id: tokenId })).toBe(true);
     expect((await post(url, rpc("getrawtransaction", [HAL_TXID]))).status).toBe(401);
+  });
+
+  it("a body over server.bodyBytesMax: 413 with connection: close, nothing forwarded or charged, audited", async () => {
+    const { id, token } = await t.account("bulky", 1000);
+    const calls = t.devnet.cores.get("mainnet")!.stats.calls;
+    const limit = t.gateway.app.config.server.bodyBytesMax;
+    const res = await post(
+      `${t.url}/node/mainnet/${token}`,
+      rpc("getrawtransaction", [HAL_TXID, "x".repeat(limit)]),
+    );
+    expect(res.status).toBe(413);
+    expect(res.headers.get("connection")).toBe("close");
+    expect(res.json).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32005,
+        message: `body over ${limit} bytes`,
+        data: { code: "PAYLOAD_TOO_LARGE" },
+      },
+    });
+    expect(t.devnet.cores.get("mainnet")!.stats.calls).toBe(calls);
+    const [record] = await latestAudit(t.gateway.app.db, id, 5);
+    expect(record).toMatchObject({
+      outcome: "rejected",
+      error_code: "PAYLOAD_TOO_LARGE",
+      http_status: 413,
+      charged_cc: 0,
+    });
+    expect((await accountTotals(t.gateway.app.db, id)).account).toEqual({ balance: 1000, held: 0 });
   });
 
   it("tokens carry a prefix and 256 random bits, and are stored only as a hash", async () => {

@@ -1,23 +1,14 @@
 import {
   type DocumentNode,
-  type FragmentDefinitionNode,
   GraphQLError,
-  GraphQLIncludeDirective,
-  type GraphQLNamedType,
   type GraphQLSchema,
-  GraphQLSkipDirective,
   getArgumentValues,
-  getDirectiveValues,
-  getNamedType,
   getNullableType,
   getOperationAST,
-  isInterfaceType,
   isListType,
-  isObjectType,
-  Kind,
-  type SelectionSetNode,
 } from "graphql";
 import type { Config } from "../../config/schema.ts";
+import { type CollectedField, walkSelections } from "../../gql/selection.ts";
 import { graphComplexity, listSize } from "../../pricing/graph-complexity.ts";
 import {
   refusedArguments,
@@ -74,15 +65,20 @@ export interface EstimateOptions {
   graph: { limits: Config["graph"]; price(complexity: number): number };
 }
 
-/** Where the walk is inside an indexer selection: the indexer field whose children come next. */
-interface IndexerScope {
-  children: SelectedField[];
-  depth: number;
+/**
+ * Where the walk is: the response path, the product of the sizes of the lists around it, and
+ * inside an indexer selection the indexer field whose children come next.
+ */
+interface Place {
+  path: string;
+  multiplier: number;
+  scope: SelectedField | undefined;
 }
 
 /**
- * The most a request can cost, from the document alone (variables applied, @skip/@include
- * honoured, fragments expanded). Two kinds of price, summed:
+ * The most a request can cost, from the document alone, walked as execution collects it (the one
+ * selection walker, src/gql/selection.ts: variables applied, @skip/@include honoured, fragments
+ * expanded, a field selected twice under one response key counted once). Two kinds of price, summed:
  *
  *  - per call: Σ over priced fields of unit price × items asked × the sizes of the lists enclosing
  *    them (a `txids` list's length; an indexer list's size as the graph route counts it: its
@@ -110,148 +106,101 @@ export function estimateCost(
     return new GraphQLError(`no ${operation.operation} type`, {
       extensions: { code: "BAD_USER_INPUT" },
     });
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document.definitions) {
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  }
   const limits = opts.graph.limits;
   const items: CostItem[] = [];
   const sites = new Map<string, { root: SelectedField; rootField: string; count: number }>();
   let wantsPrevouts = false;
-  const included = (node: Parameters<typeof getDirectiveValues>[1]) =>
-    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
 
-  const walk = (
-    set: SelectionSetNode,
-    parent: GraphQLNamedType,
-    path: string,
-    multiplier: number,
-    scope: IndexerScope | undefined,
-  ): void => {
-    for (const selection of set.selections) {
-      if (!included(selection)) continue;
-      if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const type = selection.typeCondition
-          ? schema.getType(selection.typeCondition.name.value)
-          : parent;
-        if (type) walk(selection.selectionSet, type, path, multiplier, scope);
-        continue;
-      }
-      if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        const fragment = fragments.get(selection.name.value);
-        const type = fragment && schema.getType(fragment.typeCondition.name.value);
-        if (fragment && type) walk(fragment.selectionSet, type, path, multiplier, scope);
-        continue;
-      }
-      if (!isObjectType(parent) && !isInterfaceType(parent)) continue;
-      const name = selection.name.value;
-      if (name === "fee" || name === "prevout") wantsPrevouts = true;
-      const field = parent.getFields()[name];
-      if (!field) continue; // __typename and introspection are free
-      const key = `${path}${path ? "." : ""}${selection.alias?.value ?? name}`;
-      const list = isListType(getNullableType(field.type));
+  const visit = (f: CollectedField, at: Place): Place | undefined => {
+    const { node: selection, def: field, parentType: parent } = f;
+    const name = selection.name.value;
+    if (name === "fee" || name === "prevout") wantsPrevouts = true;
+    if (!field) return undefined; // __typename and introspection are free
+    const { multiplier, scope } = at;
+    const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
+    const list = isListType(getNullableType(field.type));
 
-      const site = field.extensions?.indexer as IndexerSite | undefined;
-      const table = scope ? indexerTypeOf(parent.name) : undefined;
-      const indexerDef = site
-        ? indexerRootField(site.rootField)
-        : table
-          ? indexerColumn(parent.name, name)
-          : undefined;
-      if (indexerDef) {
-        if (table && selection.alias && isReservedAlias(selection.alias.value)) {
-          throw codedError(
-            "INVALID_PARAMS",
-            `${key}: aliases beginning with _join_ are kept for the gateway's join keys`,
-          );
-        }
-        // What the indexer would refuse (explicit nulls, negative limits) is refused here, in its
-        // words, before anything is reserved: the graph route's own check on the indexer's field.
-        if (selection.arguments?.length) {
-          const refused = refusedArguments(
-            indexerSchema(),
-            indexerDef,
-            selection,
-            variables,
-            `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`,
-          );
-          if (refused) {
-            throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
-          }
-        }
-        const args = getArgumentValues(field, selection, variables);
-        let node: SelectedField;
-        if (site) {
-          const known = sites.get(key);
-          node =
-            known?.root ??
-            selectedField([], selection, {
-              name: site.rootField,
-              parentType: "query_root",
-              path: key,
-              depth: 1,
-              list,
-            });
-          if (!known) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
-        } else {
-          node = selectedField(scope!.children, selection, {
-            name,
-            parentType: table!,
-            path: key,
-            depth: scope!.depth,
-            list,
-          });
-        }
-        node.args = args;
-        const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
-        if (selection.selectionSet) {
-          walk(selection.selectionSet, getNamedType(field.type), key, inner, {
-            children: node.children,
-            depth: node.depth + 1,
-          });
-        }
-        continue;
+    const site = field.extensions?.indexer as IndexerSite | undefined;
+    const table = scope ? indexerTypeOf(parent.name) : undefined;
+    const indexerDef = site
+      ? indexerRootField(site.rootField)
+      : table
+        ? indexerColumn(parent.name, name)
+        : undefined;
+    if (indexerDef) {
+      if (table && selection.alias && isReservedAlias(selection.alias.value)) {
+        throw codedError(
+          "INVALID_PARAMS",
+          `${key}: aliases beginning with _join_ are kept for the gateway's join keys`,
+        );
       }
-
-      const cost = field.extensions?.cost as FieldCost | undefined;
-      let count = 1;
-      if (cost) {
-        const args = getArgumentValues(field, selection, variables);
-        if (cost.listArg) {
-          const asked = args[cost.listArg];
-          count = Array.isArray(asked) ? asked.length : 1;
+      // What the indexer would refuse (explicit nulls, negative limits) is refused here, in its
+      // words, before anything is reserved: the graph route's own check on the indexer's field.
+      if (selection.arguments?.length) {
+        const refused = refusedArguments(
+          indexerSchema(),
+          indexerDef,
+          selection,
+          variables,
+          `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`,
+        );
+        if (refused) {
+          throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
         }
-        // A list argument's length, or a join under indexer lists: either way, lookups at once.
-        if (count * multiplier > opts.listItemsMax) {
-          throw codedError(
-            "LIMIT_EXCEEDED",
-            `${key}: ${count * multiplier} items asked, at most ${opts.listItemsMax} in one request`,
-            { limit: opts.listItemsMax },
-          );
-        }
-        // Where an argument picks the upstream (source: ELECTRUM), that upstream's price applies.
-        const method = cost.methodByArg
-          ? (cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method)
-          : cost.method;
-        const unitPrice = opts.price(method);
-        items.push({
-          path: key,
-          method,
-          count: count * multiplier,
-          unitPrice,
-          subtotal: unitPrice * count * multiplier,
-        });
       }
-      if (selection.selectionSet) {
-        const inner = list ? multiplier * count : multiplier;
-        walk(selection.selectionSet, getNamedType(field.type), key, inner, undefined);
-      }
+      const at = site
+        ? { name: site.rootField, parentType: "query_root", depth: 1 }
+        : { name, parentType: table!, depth: scope!.depth + 1 };
+      const node = selectedField(f, { ...at, path: key, list });
+      if (site) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
+      else scope!.children.push(node);
+      node.args = getArgumentValues(field, selection, variables);
+      const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
+      return { path: key, multiplier: inner, scope: node };
     }
+
+    const cost = field.extensions?.cost as FieldCost | undefined;
+    let count = 1;
+    if (cost) {
+      const args = getArgumentValues(field, selection, variables);
+      if (cost.listArg) {
+        const asked = args[cost.listArg];
+        count = Array.isArray(asked) ? asked.length : 1;
+      }
+      // A list argument's length, or a join under indexer lists: either way, lookups at once.
+      if (count * multiplier > opts.listItemsMax) {
+        throw codedError(
+          "LIMIT_EXCEEDED",
+          `${key}: ${count * multiplier} items asked, at most ${opts.listItemsMax} in one request`,
+          { limit: opts.listItemsMax },
+        );
+      }
+      // Where an argument picks the upstream (source: ELECTRUM), that upstream's price applies.
+      const method = cost.methodByArg
+        ? (cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method)
+        : cost.method;
+      const unitPrice = opts.price(method);
+      items.push({
+        path: key,
+        method,
+        count: count * multiplier,
+        unitPrice,
+        subtotal: unitPrice * count * multiplier,
+      });
+    }
+    return { path: key, multiplier: list ? multiplier * count : multiplier, scope: undefined };
   };
   let graph: GraphEstimate | null = null;
   try {
-    walk(operation.selectionSet, root, "", 1, undefined);
+    const start: Place = { path: "", multiplier: 1, scope: undefined };
+    walkSelections(
+      schema,
+      document,
+      variables,
+      { type: root, selectionSet: operation.selectionSet },
+      start,
+      visit,
+    );
     if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
   } catch (err) {
     if (err instanceof GraphQLError) return err;

@@ -128,7 +128,13 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
             const complexity = estimate.graph ? graph.complexity : null;
             const outcome: CallOutcome = {
               kind: "answered",
-              outcome: result.errors?.length ? "upstream_error" : "ok",
+              // Errors and no data: graphql-js refused the request (variables it could not
+              // coerce) before any resolver ran, as validation would have.
+              outcome: !result.errors?.length
+                ? "ok"
+                : result.data === undefined
+                  ? "rejected"
+                  : "upstream_error",
               ...firstCode(result),
               httpStatus: 200,
               chargedCc: actual,

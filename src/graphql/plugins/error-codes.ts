@@ -17,8 +17,13 @@ function coded(error: GraphQLError, code: ErrorCode, message = error.message): G
   });
 }
 
-/** graphql-armor words its refusals "… limit of N exceeded"; everything else is plain validation. */
-const isLimit = (e: GraphQLError) => / limit of \d+ exceeded/i.test(e.message);
+/**
+ * graphql-armor words its refusals "… limit of N exceeded", graphql-js its bound on nested
+ * introspection "Maximum introspection depth exceeded"; everything else is plain validation.
+ */
+const isLimit = (e: GraphQLError) =>
+  / limit of \d+ exceeded/i.test(e.message) ||
+  /^Maximum introspection depth exceeded/.test(e.message);
 
 /**
  * graphql-armor reports its limits as "Syntax Error: Query depth limit of 4 exceeded, found 5.",
@@ -72,8 +77,18 @@ const isInvalidJson = (e: GraphQLError) =>
  * onValidate's result, graphql-armor's among them) and without `originalError`, which would carry
  * a parser's words or a stack to the client.
  */
-export function maskError(error: unknown, message: string, isDev?: boolean): Error {
+export function maskError(
+  error: unknown,
+  message: string,
+  isDev?: boolean,
+  /** Told the cause of every error masked as INTERNAL: for the log, the only place it goes. */
+  onUnexpected?: (cause: unknown, path: readonly (string | number)[] | undefined) => void,
+): Error {
   const masked = yogaMaskError(error, message, isDev);
+  if (masked !== error) {
+    const path = error instanceof GraphQLError ? error.path : undefined;
+    onUnexpected?.(error instanceof GraphQLError ? (error.originalError ?? error) : error, path);
+  }
   if (!(masked instanceof GraphQLError)) return masked;
   if (masked !== error) {
     return new GraphQLError(masked.message, {

@@ -1,31 +1,25 @@
 import {
   type DocumentNode,
   type FieldNode,
-  type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLField,
-  GraphQLIncludeDirective,
   type GraphQLInputType,
-  type GraphQLObjectType,
   type GraphQLSchema,
-  GraphQLSkipDirective,
   getArgumentValues,
-  getDirectiveValues,
   getNamedType,
   getNullableType,
   getVariableValues,
   isInputObjectType,
   isListType,
-  isObjectType,
   Kind,
   NoUnusedVariablesRule,
   type OperationDefinitionNode,
   parse,
-  type SelectionSetNode,
   specifiedRules,
   type ValueNode,
   validate,
 } from "graphql";
+import { type CollectedField, walkSelections } from "../../../gql/selection.ts";
 import { type HasuraError, hasuraError } from "./hasura-error.ts";
 import { hasuraPaths } from "./paths.ts";
 import type { GraphRequest } from "./request.ts";
@@ -110,9 +104,10 @@ export function checkGraphQuery(schema: GraphQLSchema, request: GraphRequest): C
   if (operation.operation !== "query") {
     return { ok: false, error: hasuraError(`no ${operation.operation}s exist`) };
   }
-  const paths = hasuraPaths(document, operation);
   const invalid = validate(schema, document, RULES, { maxErrors: 1 })[0];
-  if (invalid) return { ok: false, error: toHasuraError(invalid, schema, paths) };
+  if (invalid) {
+    return { ok: false, error: toHasuraError(invalid, schema, hasuraPaths(document, operation)) };
+  }
 
   const declared = new Set((operation.variableDefinitions ?? []).map((v) => v.variable.name.value));
   const unexpected = Object.keys(request.variables).filter((k) => !declared.has(k));
@@ -133,14 +128,8 @@ export function checkGraphQuery(schema: GraphQLSchema, request: GraphRequest): C
   if (coerced.errors)
     return { ok: false, error: variableError(schema, operation, request, coerced.errors[0]!) };
 
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document.definitions) {
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  }
-  const walker = new SelectionWalker(schema, coerced.coerced, fragments);
-  const root = schema.getQueryType()!;
   try {
-    const fields = walker.walk(operation.selectionSet, root, "$", 1);
+    const fields = selectedFields(schema, document, operation, coerced.coerced);
     return { ok: true, query: { document, operation, variableValues: coerced.coerced, fields } };
   } catch (err) {
     if (err instanceof HasuraFailure) return { ok: false, error: err.error };
@@ -149,29 +138,22 @@ export function checkGraphQuery(schema: GraphQLSchema, request: GraphRequest): C
 }
 
 /**
- * The entry for `selection` among `siblings`: selections with the same response key are one field
- * (GraphQL merges them), so a repeated one adds to the first's children. `__` names are
- * introspection. Shared with the unified API's pricing of delegated selections.
+ * A new entry for a collected field (fragments already spread and same-key selections merged by
+ * the walker): `__` names are introspection. Shared with the unified API's pricing of delegated
+ * selections, which builds the same tree for the indexer queries its fields become.
  */
 export function selectedField(
-  siblings: SelectedField[],
-  selection: FieldNode,
+  field: CollectedField,
   at: Pick<SelectedField, "name" | "parentType" | "path" | "depth" | "list">,
 ): SelectedField {
-  const responseKey = selection.alias?.value ?? selection.name.value;
-  let field = siblings.find((f) => f.responseKey === responseKey);
-  if (!field) {
-    field = {
-      ...at,
-      responseKey,
-      aliased: selection.alias !== undefined,
-      introspection: at.name.startsWith("__"),
-      args: {},
-      children: [],
-    };
-    siblings.push(field);
-  }
-  return field;
+  return {
+    ...at,
+    responseKey: field.responseKey,
+    aliased: field.node.alias !== undefined,
+    introspection: at.name.startsWith("__"),
+    args: {},
+    children: [],
+  };
 }
 
 class HasuraFailure extends Error {
@@ -180,57 +162,41 @@ class HasuraFailure extends Error {
   }
 }
 
-class SelectionWalker {
-  constructor(
-    private readonly schema: GraphQLSchema,
-    private readonly variables: Record<string, unknown>,
-    private readonly fragments: Map<string, FragmentDefinitionNode>,
-  ) {}
-
-  walk(
-    set: SelectionSetNode,
-    parent: GraphQLObjectType,
-    parentPath: string,
-    depth: number,
-    out: SelectedField[] = [],
-  ): SelectedField[] {
-    for (const selection of set.selections) {
-      if (!this.included(selection)) continue;
-      if (selection.kind === Kind.INLINE_FRAGMENT) {
-        this.walk(selection.selectionSet, parent, parentPath, depth, out);
-        continue;
-      }
-      if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        const fragment = this.fragments.get(selection.name.value);
-        if (fragment) this.walk(fragment.selectionSet, parent, parentPath, depth, out);
-        continue;
-      }
-      const name = selection.name.value;
-      const path = `${parentPath}.selectionSet.${name}`;
-      const def = parent.getFields()[name];
-      const field = selectedField(out, selection, {
+/** The validated operation's selection as a tree, each field's arguments refused as Hasura would. */
+function selectedFields(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): SelectedField[] {
+  const fields: SelectedField[] = [];
+  const root = { type: schema.getQueryType()!, selectionSet: operation.selectionSet };
+  walkSelections(
+    schema,
+    document,
+    variables,
+    root,
+    { path: "$", depth: 1, out: fields },
+    (f, at) => {
+      const name = f.node.name.value;
+      const path = `${at.path}.selectionSet.${name}`;
+      const list = f.def ? isListType(getNullableType(f.def.type)) : false;
+      const field = selectedField(f, {
         name,
-        parentType: parent.name,
+        parentType: f.parentType.name,
         path,
-        depth,
-        list: def ? isListType(getNullableType(def.type)) : false,
+        depth: at.depth,
+        list,
       });
-      if (!def) continue; // introspection meta-fields: answered from the schema
-      const refused = refusedArguments(this.schema, def, selection, this.variables, path);
+      at.out.push(field);
+      if (!f.def) return undefined; // introspection meta-fields: answered from the schema
+      const refused = refusedArguments(schema, f.def, f.node, variables, path);
       if (refused) throw new HasuraFailure(refused);
-      field.args = getArgumentValues(def, selection, this.variables);
-      const named = getNamedType(def.type);
-      if (selection.selectionSet && isObjectType(named)) {
-        this.walk(selection.selectionSet, named, path, depth + 1, field.children);
-      }
-    }
-    return out;
-  }
-
-  private included(node: Parameters<typeof getDirectiveValues>[1]): boolean {
-    if (getDirectiveValues(GraphQLSkipDirective, node, this.variables)?.if === true) return false;
-    return getDirectiveValues(GraphQLIncludeDirective, node, this.variables)?.if !== false;
-  }
+      field.args = getArgumentValues(f.def, f.node, variables);
+      return { path, depth: at.depth + 1, out: field.children };
+    },
+  );
+  return fields;
 }
 
 /**

@@ -2,7 +2,6 @@
 import {
   auditOnly,
   checkGraphLimits,
-  checkGraphQuery,
   electrumTransaction,
   electrumTxSource,
   fromGraphQLCode,
@@ -15,8 +14,9 @@ import {
   meter,
   priceOf,
   refusedArguments,
-  selectedField
-} from "./chunk-BHGSVLXC.js";
+  selectedField,
+  walkSelections
+} from "./chunk-YGIKFEZ4.js";
 import {
   auditInRange,
   cycleAt,
@@ -42,7 +42,7 @@ import {
 } from "./chunk-YNDDIEJN.js";
 import {
   NETWORK_NAMES
-} from "./chunk-KJYX56OV.js";
+} from "./chunk-IAAMWRIY.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
@@ -142,16 +142,6 @@ async function executeOnIndexer(request) {
     variables: request.variables ?? {},
     operationName: request.operationName
   };
-  const checked = checkGraphQuery(indexerSchema(), graphRequest);
-  if (!checked.ok) {
-    return {
-      errors: [
-        codedError("INVALID_PARAMS", checked.error.message, {
-          indexerCode: checked.error.extensions.code
-        })
-      ]
-    };
-  }
   const pool = ctx.app.indexers.get(ctx.network);
   if (!pool) {
     return {
@@ -329,17 +319,10 @@ import { GraphQLError as GraphQLError4 } from "graphql";
 // src/graphql/cost/estimate.ts
 import {
   GraphQLError as GraphQLError3,
-  GraphQLIncludeDirective,
-  GraphQLSkipDirective,
   getArgumentValues,
-  getDirectiveValues,
-  getNamedType,
   getNullableType,
   getOperationAST,
-  isInterfaceType,
-  isListType,
-  isObjectType as isObjectType2,
-  Kind as Kind2
+  isListType
 } from "graphql";
 function estimateCost(schema2, document, operationName, variables, opts) {
   const operation = getOperationAST(document, operationName);
@@ -350,123 +333,86 @@ function estimateCost(schema2, document, operationName, variables, opts) {
     return new GraphQLError3(`no ${operation.operation} type`, {
       extensions: { code: "BAD_USER_INPUT" }
     });
-  const fragments = /* @__PURE__ */ new Map();
-  for (const def of document.definitions) {
-    if (def.kind === Kind2.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  }
   const limits = opts.graph.limits;
   const items = [];
   const sites = /* @__PURE__ */ new Map();
   let wantsPrevouts = false;
-  const included = (node) => getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true && getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
-  const walk = (set, parent, path, multiplier, scope) => {
-    for (const selection of set.selections) {
-      if (!included(selection)) continue;
-      if (selection.kind === Kind2.INLINE_FRAGMENT) {
-        const type = selection.typeCondition ? schema2.getType(selection.typeCondition.name.value) : parent;
-        if (type) walk(selection.selectionSet, type, path, multiplier, scope);
-        continue;
+  const visit2 = (f, at) => {
+    const { node: selection, def: field, parentType: parent } = f;
+    const name = selection.name.value;
+    if (name === "fee" || name === "prevout") wantsPrevouts = true;
+    if (!field) return void 0;
+    const { multiplier, scope } = at;
+    const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
+    const list = isListType(getNullableType(field.type));
+    const site = field.extensions?.indexer;
+    const table = scope ? indexerTypeOf(parent.name) : void 0;
+    const indexerDef = site ? indexerRootField(site.rootField) : table ? indexerColumn(parent.name, name) : void 0;
+    if (indexerDef) {
+      if (table && selection.alias && isReservedAlias(selection.alias.value)) {
+        throw codedError(
+          "INVALID_PARAMS",
+          `${key}: aliases beginning with _join_ are kept for the gateway's join keys`
+        );
       }
-      if (selection.kind === Kind2.FRAGMENT_SPREAD) {
-        const fragment = fragments.get(selection.name.value);
-        const type = fragment && schema2.getType(fragment.typeCondition.name.value);
-        if (fragment && type) walk(fragment.selectionSet, type, path, multiplier, scope);
-        continue;
+      if (selection.arguments?.length) {
+        const refused = refusedArguments(
+          indexerSchema(),
+          indexerDef,
+          selection,
+          variables,
+          `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`
+        );
+        if (refused) {
+          throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
+        }
       }
-      if (!isObjectType2(parent) && !isInterfaceType(parent)) continue;
-      const name = selection.name.value;
-      if (name === "fee" || name === "prevout") wantsPrevouts = true;
-      const field = parent.getFields()[name];
-      if (!field) continue;
-      const key = `${path}${path ? "." : ""}${selection.alias?.value ?? name}`;
-      const list = isListType(getNullableType(field.type));
-      const site = field.extensions?.indexer;
-      const table = scope ? indexerTypeOf(parent.name) : void 0;
-      const indexerDef = site ? indexerRootField(site.rootField) : table ? indexerColumn(parent.name, name) : void 0;
-      if (indexerDef) {
-        if (table && selection.alias && isReservedAlias(selection.alias.value)) {
-          throw codedError(
-            "INVALID_PARAMS",
-            `${key}: aliases beginning with _join_ are kept for the gateway's join keys`
-          );
-        }
-        if (selection.arguments?.length) {
-          const refused = refusedArguments(
-            indexerSchema(),
-            indexerDef,
-            selection,
-            variables,
-            `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`
-          );
-          if (refused) {
-            throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
-          }
-        }
-        const args = getArgumentValues(field, selection, variables);
-        let node;
-        if (site) {
-          const known = sites.get(key);
-          node = known?.root ?? selectedField([], selection, {
-            name: site.rootField,
-            parentType: "query_root",
-            path: key,
-            depth: 1,
-            list
-          });
-          if (!known) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
-        } else {
-          node = selectedField(scope.children, selection, {
-            name,
-            parentType: table,
-            path: key,
-            depth: scope.depth,
-            list
-          });
-        }
-        node.args = args;
-        const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
-        if (selection.selectionSet) {
-          walk(selection.selectionSet, getNamedType(field.type), key, inner, {
-            children: node.children,
-            depth: node.depth + 1
-          });
-        }
-        continue;
-      }
-      const cost = field.extensions?.cost;
-      let count = 1;
-      if (cost) {
-        const args = getArgumentValues(field, selection, variables);
-        if (cost.listArg) {
-          const asked = args[cost.listArg];
-          count = Array.isArray(asked) ? asked.length : 1;
-        }
-        if (count * multiplier > opts.listItemsMax) {
-          throw codedError(
-            "LIMIT_EXCEEDED",
-            `${key}: ${count * multiplier} items asked, at most ${opts.listItemsMax} in one request`,
-            { limit: opts.listItemsMax }
-          );
-        }
-        const method = cost.methodByArg ? cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method : cost.method;
-        const unitPrice = opts.price(method);
-        items.push({
-          path: key,
-          method,
-          count: count * multiplier,
-          unitPrice,
-          subtotal: unitPrice * count * multiplier
-        });
-      }
-      if (selection.selectionSet) {
-        const inner = list ? multiplier * count : multiplier;
-        walk(selection.selectionSet, getNamedType(field.type), key, inner, void 0);
-      }
+      const at2 = site ? { name: site.rootField, parentType: "query_root", depth: 1 } : { name, parentType: table, depth: scope.depth + 1 };
+      const node = selectedField(f, { ...at2, path: key, list });
+      if (site) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
+      else scope.children.push(node);
+      node.args = getArgumentValues(field, selection, variables);
+      const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
+      return { path: key, multiplier: inner, scope: node };
     }
+    const cost = field.extensions?.cost;
+    let count = 1;
+    if (cost) {
+      const args = getArgumentValues(field, selection, variables);
+      if (cost.listArg) {
+        const asked = args[cost.listArg];
+        count = Array.isArray(asked) ? asked.length : 1;
+      }
+      if (count * multiplier > opts.listItemsMax) {
+        throw codedError(
+          "LIMIT_EXCEEDED",
+          `${key}: ${count * multiplier} items asked, at most ${opts.listItemsMax} in one request`,
+          { limit: opts.listItemsMax }
+        );
+      }
+      const method = cost.methodByArg ? cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method : cost.method;
+      const unitPrice = opts.price(method);
+      items.push({
+        path: key,
+        method,
+        count: count * multiplier,
+        unitPrice,
+        subtotal: unitPrice * count * multiplier
+      });
+    }
+    return { path: key, multiplier: list ? multiplier * count : multiplier, scope: void 0 };
   };
   let graph = null;
   try {
-    walk(operation.selectionSet, root, "", 1, void 0);
+    const start = { path: "", multiplier: 1, scope: void 0 };
+    walkSelections(
+      schema2,
+      document,
+      variables,
+      { type: root, selectionSet: operation.selectionSet },
+      start,
+      visit2
+    );
     if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
   } catch (err) {
     if (err instanceof GraphQLError3) return err;
@@ -609,7 +555,9 @@ function costPlugin() {
             const complexity2 = estimate.graph ? graph.complexity : null;
             const outcome = {
               kind: "answered",
-              outcome: result2.errors?.length ? "upstream_error" : "ok",
+              // Errors and no data: graphql-js refused the request (variables it could not
+              // coerce) before any resolver ran, as validation would have.
+              outcome: !result2.errors?.length ? "ok" : result2.data === void 0 ? "rejected" : "upstream_error",
               ...firstCode(result2),
               httpStatus: 200,
               chargedCc: actual2,
@@ -700,7 +648,7 @@ function coded(error, code, message = error.message) {
     extensions: { ...extensions, code: graphqlCodeOf(code) }
   });
 }
-var isLimit = (e) => / limit of \d+ exceeded/i.test(e.message);
+var isLimit = (e) => / limit of \d+ exceeded/i.test(e.message) || /^Maximum introspection depth exceeded/.test(e.message);
 var limitMessage = (e) => e.message.replace(/^Syntax Error:\s*/, "");
 function codedByKind(error, otherwise) {
   return isLimit(error) ? coded(error, "LIMIT_EXCEEDED", limitMessage(error)) : coded(error, otherwise);
@@ -728,8 +676,12 @@ function errorCodesPlugin() {
   };
 }
 var isInvalidJson = (e) => e.extensions.code === "BAD_REQUEST" && /invalid JSON/i.test(e.message);
-function maskError(error, message, isDev) {
+function maskError(error, message, isDev, onUnexpected) {
   const masked = yogaMaskError(error, message, isDev);
+  if (masked !== error) {
+    const path = error instanceof GraphQLError5 ? error.path : void 0;
+    onUnexpected?.(error instanceof GraphQLError5 ? error.originalError ?? error : error, path);
+  }
   if (!(masked instanceof GraphQLError5)) return masked;
   if (masked !== error) {
     return new GraphQLError5(masked.message, {
@@ -767,7 +719,7 @@ var builder = new SchemaBuilder({
 builder.queryType({});
 
 // src/graphql/scalars.ts
-import { GraphQLError as GraphQLError6, Kind as Kind3 } from "graphql";
+import { GraphQLError as GraphQLError6, Kind as Kind2 } from "graphql";
 var HEX64 = /^[0-9a-fA-F]{64}$/;
 function hash64(name, what) {
   const parse = (value) => {
@@ -782,7 +734,7 @@ function hash64(name, what) {
     description: `${what}: 64 hexadecimal characters, in the display (RPC) byte order.`,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral: (ast) => parse(ast.kind === Kind3.STRING ? ast.value : void 0)
+    parseLiteral: (ast) => parse(ast.kind === Kind2.STRING ? ast.value : void 0)
   });
 }
 hash64("TxId", "A transaction id");
@@ -838,7 +790,7 @@ function integerScalar(name, description, max) {
     description,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral: (ast) => parse(ast.kind === Kind3.INT ? Number(ast.value) : void 0)
+    parseLiteral: (ast) => parse(ast.kind === Kind2.INT ? Number(ast.value) : void 0)
   });
 }
 integerScalar(
@@ -1475,7 +1427,7 @@ var gatewaySchema = builder.toSchema();
 
 // src/graphql/yoga.ts
 var YOGA_PATH = "/graphql";
-function createGatewayYoga(config) {
+function createGatewayYoga(config, log) {
   return createYoga({
     schema: gatewaySchema,
     graphqlEndpoint: YOGA_PATH,
@@ -1489,7 +1441,16 @@ function createGatewayYoga(config) {
     landingPage: false,
     batching: false,
     logging: false,
-    maskedErrors: { maskError },
+    // The client reads INTERNAL and a plain message; the cause goes to the log (Yoga's own
+    // logging is off, so this is where it is kept).
+    maskedErrors: {
+      maskError: (error, message, isDev) => maskError(
+        error,
+        message,
+        isDev,
+        (cause, path) => log.error({ err: cause, path }, "unexpected error in the unified API")
+      )
+    },
     plugins: [
       EnvelopArmorPlugin({
         maxTokens: { n: config.graphql.tokensMax },
@@ -1523,7 +1484,7 @@ var yogas = /* @__PURE__ */ new WeakMap();
 function gatewayYoga(app) {
   let yoga = yogas.get(app);
   if (!yoga) {
-    yoga = createGatewayYoga(app.config);
+    yoga = createGatewayYoga(app.config, app.log);
     yogas.set(app, yoga);
   }
   return yoga;

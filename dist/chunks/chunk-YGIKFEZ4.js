@@ -121,6 +121,20 @@ var LIST = {
     hasura: ["INSUFFICIENT_CREDITS"],
     meaning: "balance below the request's estimate; nothing ran"
   },
+  IDEMPOTENCY_IN_PROGRESS: {
+    http: 409,
+    jsonRpc: -32011,
+    graphql: "IDEMPOTENCY_IN_PROGRESS",
+    hasura: ["IDEMPOTENCY_IN_PROGRESS"],
+    meaning: "a request with this Idempotency-Key is still being answered; retry later"
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    http: 422,
+    jsonRpc: -32012,
+    graphql: "IDEMPOTENCY_KEY_REUSED",
+    hasura: ["IDEMPOTENCY_KEY_REUSED"],
+    meaning: "this Idempotency-Key was used for a different request (route, network or body)"
+  },
   UPSTREAM_ERROR: {
     http: 502,
     jsonRpc: -32023,
@@ -547,6 +561,180 @@ function failure(error) {
   return { kind: "failure", error };
 }
 
+// src/upstreams/indexer/hasura/schema.ts
+import { readFileSync } from "node:fs";
+import { buildSchema } from "graphql";
+var SDL_PATH = projectPath("schema", "indexer.graphql");
+var cached;
+function indexerSchema() {
+  cached ??= buildSchema(readFileSync(SDL_PATH, "utf8"));
+  return cached;
+}
+
+// src/metering/audit-record.ts
+function auditRecord(subject, fields) {
+  return {
+    requestId: subject.requestId,
+    accountId: subject.owner.accountId,
+    tokenId: subject.owner.tokenId,
+    backend: subject.backendSegment,
+    network: subject.network,
+    // Made storable (escaped, cut) where every record is written: ledger settle and insertAudit.
+    method: fields.method,
+    outcome: fields.outcome,
+    errorCode: fields.errorCode ?? null,
+    upstreamCode: fields.upstreamCode ?? null,
+    httpStatus: fields.httpStatus,
+    estimatedCc: fields.estimatedCc ?? 0,
+    chargedCc: fields.chargedCc ?? 0,
+    complexity: fields.complexity ?? null,
+    upstream: fields.upstream ?? null,
+    durationMs: Date.now() - subject.startedAt
+  };
+}
+
+// src/metering/credit-headers.ts
+function creditHeaders(estimated, charged, balance) {
+  return {
+    "x-credits-estimated": String(estimated),
+    "x-credits-charged": String(charged),
+    "x-credits-balance": String(balance)
+  };
+}
+
+// src/metering/reserve.ts
+async function reserveFor(ctx, estimate) {
+  const reservation = await ctx.app.credits.reserve(ctx.owner.accountId, estimate);
+  if (reservation.ok) return reservation;
+  return {
+    ...reservation,
+    error: gatewayError(
+      "INSUFFICIENT_CREDITS",
+      `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
+      { data: { balance: reservation.available, required: reservation.required } }
+    )
+  };
+}
+
+// src/metering/pipeline.ts
+async function meter(ctx, given) {
+  const plan = ctx.idempotency?.rerun ? free(given) : given;
+  const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
+  const reservation = await reserveFor(ctx, estimated);
+  if (!reservation.ok) {
+    const { error } = reservation;
+    const status = httpStatusOf(error.code);
+    const settled2 = await ctx.app.credits.settle(
+      ctx.owner.accountId,
+      { kind: "none" },
+      plan.calls.map(
+        (c) => auditRecord(
+          ctx,
+          c.kind === "priced" ? {
+            method: c.method,
+            outcome: "insufficient_credits",
+            errorCode: error.code,
+            httpStatus: status,
+            estimatedCc: c.price,
+            complexity: c.complexity ?? null
+          } : {
+            method: c.method,
+            outcome: c.outcome,
+            errorCode: c.errorCode,
+            upstreamCode: c.upstreamCode ?? null,
+            httpStatus: status
+          }
+        )
+      )
+    );
+    return {
+      ok: false,
+      error,
+      estimated,
+      available: reservation.available,
+      required: reservation.required,
+      auditIds: settled2.auditIds,
+      headers: creditHeaders(estimated, 0, reservation.available)
+    };
+  }
+  const { value, outcomes } = await plan.execute();
+  let next = 0;
+  const records = plan.calls.map(
+    (c) => c.kind === "priced" ? settledRecord(ctx, c, outcomes[next++]) : auditRecord(ctx, {
+      method: c.method,
+      outcome: c.outcome,
+      errorCode: c.errorCode,
+      upstreamCode: c.upstreamCode ?? null,
+      httpStatus: c.httpStatus
+    })
+  );
+  const settled = await ctx.app.credits.settle(
+    ctx.owner.accountId,
+    reservation.claim,
+    records,
+    ctx.idempotency?.key ?? null
+  );
+  return {
+    ok: true,
+    value,
+    estimated,
+    charged: settled.charged,
+    available: settled.available,
+    auditIds: settled.auditIds,
+    headers: creditHeaders(estimated, settled.charged, settled.available)
+  };
+}
+function free(plan) {
+  return {
+    ...plan,
+    calls: plan.calls.map((c) => c.kind === "priced" ? { ...c, price: 0 } : c)
+  };
+}
+function settledRecord(ctx, call, outcome) {
+  const planned = { method: call.method, estimatedCc: call.price, complexity: call.complexity };
+  if (!outcome || outcome.kind === "failed") {
+    const error = outcome?.error;
+    if (error) ctx.app.log.warn({ requestId: ctx.requestId, detail: error.detail }, error.message);
+    const code = error?.code ?? "INTERNAL";
+    return auditRecord(ctx, {
+      ...planned,
+      outcome: "upstream_failure",
+      errorCode: code,
+      upstreamCode: error?.upstreamCode ?? null,
+      httpStatus: httpStatusOf(code)
+    });
+  }
+  const cost = outcome.chargedCc ?? call.price;
+  if (cost > call.price) {
+    ctx.app.log.error(
+      { requestId: ctx.requestId, actual: cost, estimate: call.price },
+      "cost estimate exceeded"
+    );
+  }
+  return auditRecord(ctx, {
+    ...planned,
+    outcome: outcome.outcome,
+    errorCode: outcome.errorCode ?? null,
+    upstreamCode: outcome.upstreamCode ?? null,
+    httpStatus: outcome.httpStatus,
+    chargedCc: Math.min(cost, call.price),
+    upstream: outcome.upstream ?? null,
+    complexity: outcome.complexity === void 0 ? call.complexity : outcome.complexity
+  });
+}
+async function auditOnly(ctx, records) {
+  const settled = await ctx.app.credits.settle(
+    ctx.owner.accountId,
+    { kind: "none" },
+    records.map((r) => auditRecord(ctx, r))
+  );
+  return {
+    available: settled.available,
+    auditIds: settled.auditIds,
+    headers: creditHeaders(0, 0, settled.available)
+  };
+}
+
 // src/upstreams/indexer/hasura/hasura-error.ts
 function hasuraError(message, path = "$", code = "validation-failed", extra = {}) {
   return { message, extensions: { path, code, ...extra } };
@@ -559,40 +747,63 @@ function englishOr(items) {
 // src/upstreams/indexer/hasura/check.ts
 import {
   GraphQLError,
-  GraphQLIncludeDirective,
-  GraphQLSkipDirective,
   getArgumentValues,
-  getDirectiveValues,
-  getNamedType,
+  getNamedType as getNamedType2,
   getNullableType,
   getVariableValues,
   isInputObjectType as isInputObjectType2,
   isListType,
-  isObjectType,
-  Kind as Kind3,
+  Kind as Kind4,
   NoUnusedVariablesRule,
   parse,
   specifiedRules,
   validate
 } from "graphql";
 
+// src/gql/selection.ts
+import { collectFields, collectSubFields } from "@graphql-tools/utils";
+import {
+  getNamedType,
+  isObjectType,
+  Kind
+} from "graphql";
+function walkSelections(schema, document, variables, root, at, visit) {
+  const fragments = {};
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  }
+  const walk = (fields, parentType, at2) => {
+    for (const [responseKey, nodes] of fields) {
+      const node = nodes[0];
+      if (!node) continue;
+      const def = parentType.getFields()[node.name.value];
+      const inner = visit({ responseKey, nodes, node, parentType, def }, at2);
+      const type2 = def && getNamedType(def.type);
+      if (inner === void 0 || !isObjectType(type2)) continue;
+      walk(collectSubFields(schema, fragments, variables, type2, nodes).fields, type2, inner);
+    }
+  };
+  const { type, selectionSet } = root;
+  walk(collectFields(schema, fragments, variables, type, selectionSet).fields, type, at);
+}
+
 // src/upstreams/indexer/hasura/paths.ts
 import {
-  Kind
+  Kind as Kind2
 } from "graphql";
 function hasuraPaths(document, operation) {
   const paths = /* @__PURE__ */ new Map();
   const fragments = /* @__PURE__ */ new Map();
   for (const def of document.definitions) {
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    if (def.kind === Kind2.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
   }
   const expanding = /* @__PURE__ */ new Set();
   const value = (node, path) => {
     paths.set(node, path);
-    if (node.kind === Kind.LIST) {
+    if (node.kind === Kind2.LIST) {
       for (const [i, v] of node.values.entries()) value(v, `${path}[${i}]`);
     }
-    if (node.kind === Kind.OBJECT) {
+    if (node.kind === Kind2.OBJECT) {
       for (const field of node.fields) {
         paths.set(field, `${path}.${field.name.value}`);
         value(field.value, `${path}.${field.name.value}`);
@@ -602,7 +813,7 @@ function hasuraPaths(document, operation) {
   const selections = (set, path) => {
     paths.set(set, `${path}.selectionSet`);
     for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
+      if (selection.kind === Kind2.FIELD) {
         const fieldPath = `${path}.selectionSet.${selection.name.value}`;
         paths.set(selection, fieldPath);
         for (const arg of selection.arguments ?? []) {
@@ -610,7 +821,7 @@ function hasuraPaths(document, operation) {
           value(arg.value, `${fieldPath}.args.${arg.name.value}`);
         }
         if (selection.selectionSet) selections(selection.selectionSet, fieldPath);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      } else if (selection.kind === Kind2.INLINE_FRAGMENT) {
         paths.set(selection, path);
         selections(selection.selectionSet, path);
       } else {
@@ -638,7 +849,7 @@ function hasuraPaths(document, operation) {
 import {
   isEnumType,
   isInputObjectType,
-  Kind as Kind2
+  Kind as Kind3
 } from "graphql";
 function toHasuraError(error, schema, paths) {
   const node = error.nodes?.[0];
@@ -718,7 +929,7 @@ var TRANSLATIONS = [
     /^Expected value of type "([^"]+)", found /,
     ([, expected], at) => {
       if (!at.node) return null;
-      if (at.node.kind === Kind2.NULL && expected.endsWith("!")) {
+      if (at.node.kind === Kind3.NULL && expected.endsWith("!")) {
         return hasuraError(`null value found for non-nullable type: ${expected}`, at.path);
       }
       return typeMismatch(at.schema, namedType(expected), givenAt(at), at.path);
@@ -760,23 +971,23 @@ function expectedOf(schema, typeName) {
 }
 function describeValue(node) {
   switch (node.kind) {
-    case Kind2.INT:
+    case Kind3.INT:
       return "an integer";
-    case Kind2.FLOAT:
+    case Kind3.FLOAT:
       return "a float";
-    case Kind2.STRING:
+    case Kind3.STRING:
       return "a string";
-    case Kind2.BOOLEAN:
+    case Kind3.BOOLEAN:
       return "a boolean";
-    case Kind2.NULL:
+    case Kind3.NULL:
       return "null";
-    case Kind2.ENUM:
+    case Kind3.ENUM:
       return "an enum value";
-    case Kind2.LIST:
+    case Kind3.LIST:
       return "a list";
-    case Kind2.OBJECT:
+    case Kind3.OBJECT:
       return "an object";
-    case Kind2.VARIABLE:
+    case Kind3.VARIABLE:
       return `variable "${node.name.value}"`;
   }
 }
@@ -814,7 +1025,7 @@ function checkGraphQuery(schema, request) {
     throw err;
   }
   const operations = document.definitions.filter(
-    (d) => d.kind === Kind3.OPERATION_DEFINITION
+    (d) => d.kind === Kind4.OPERATION_DEFINITION
   );
   let operation;
   if (request.operationName !== void 0) {
@@ -839,9 +1050,10 @@ function checkGraphQuery(schema, request) {
   if (operation.operation !== "query") {
     return { ok: false, error: hasuraError(`no ${operation.operation}s exist`) };
   }
-  const paths = hasuraPaths(document, operation);
   const invalid = validate(schema, document, RULES, { maxErrors: 1 })[0];
-  if (invalid) return { ok: false, error: toHasuraError(invalid, schema, paths) };
+  if (invalid) {
+    return { ok: false, error: toHasuraError(invalid, schema, hasuraPaths(document, operation)) };
+  }
   const declared = new Set((operation.variableDefinitions ?? []).map((v) => v.variable.name.value));
   const unexpected = Object.keys(request.variables).filter((k) => !declared.has(k));
   if (unexpected.length > 0) {
@@ -860,35 +1072,23 @@ function checkGraphQuery(schema, request) {
   );
   if (coerced.errors)
     return { ok: false, error: variableError(schema, operation, request, coerced.errors[0]) };
-  const fragments = /* @__PURE__ */ new Map();
-  for (const def of document.definitions) {
-    if (def.kind === Kind3.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  }
-  const walker = new SelectionWalker(schema, coerced.coerced, fragments);
-  const root = schema.getQueryType();
   try {
-    const fields = walker.walk(operation.selectionSet, root, "$", 1);
+    const fields = selectedFields(schema, document, operation, coerced.coerced);
     return { ok: true, query: { document, operation, variableValues: coerced.coerced, fields } };
   } catch (err) {
     if (err instanceof HasuraFailure) return { ok: false, error: err.error };
     throw err;
   }
 }
-function selectedField(siblings, selection, at) {
-  const responseKey = selection.alias?.value ?? selection.name.value;
-  let field = siblings.find((f) => f.responseKey === responseKey);
-  if (!field) {
-    field = {
-      ...at,
-      responseKey,
-      aliased: selection.alias !== void 0,
-      introspection: at.name.startsWith("__"),
-      args: {},
-      children: []
-    };
-    siblings.push(field);
-  }
-  return field;
+function selectedField(field, at) {
+  return {
+    ...at,
+    responseKey: field.responseKey,
+    aliased: field.node.alias !== void 0,
+    introspection: at.name.startsWith("__"),
+    args: {},
+    children: []
+  };
 }
 var HasuraFailure = class extends Error {
   constructor(error) {
@@ -897,58 +1097,41 @@ var HasuraFailure = class extends Error {
   }
   error;
 };
-var SelectionWalker = class {
-  constructor(schema, variables, fragments) {
-    this.schema = schema;
-    this.variables = variables;
-    this.fragments = fragments;
-  }
-  schema;
-  variables;
-  fragments;
-  walk(set, parent, parentPath, depth, out = []) {
-    for (const selection of set.selections) {
-      if (!this.included(selection)) continue;
-      if (selection.kind === Kind3.INLINE_FRAGMENT) {
-        this.walk(selection.selectionSet, parent, parentPath, depth, out);
-        continue;
-      }
-      if (selection.kind === Kind3.FRAGMENT_SPREAD) {
-        const fragment = this.fragments.get(selection.name.value);
-        if (fragment) this.walk(fragment.selectionSet, parent, parentPath, depth, out);
-        continue;
-      }
-      const name = selection.name.value;
-      const path = `${parentPath}.selectionSet.${name}`;
-      const def = parent.getFields()[name];
-      const field = selectedField(out, selection, {
+function selectedFields(schema, document, operation, variables) {
+  const fields = [];
+  const root = { type: schema.getQueryType(), selectionSet: operation.selectionSet };
+  walkSelections(
+    schema,
+    document,
+    variables,
+    root,
+    { path: "$", depth: 1, out: fields },
+    (f, at) => {
+      const name = f.node.name.value;
+      const path = `${at.path}.selectionSet.${name}`;
+      const list = f.def ? isListType(getNullableType(f.def.type)) : false;
+      const field = selectedField(f, {
         name,
-        parentType: parent.name,
+        parentType: f.parentType.name,
         path,
-        depth,
-        list: def ? isListType(getNullableType(def.type)) : false
+        depth: at.depth,
+        list
       });
-      if (!def) continue;
-      const refused = refusedArguments(this.schema, def, selection, this.variables, path);
+      at.out.push(field);
+      if (!f.def) return void 0;
+      const refused = refusedArguments(schema, f.def, f.node, variables, path);
       if (refused) throw new HasuraFailure(refused);
-      field.args = getArgumentValues(def, selection, this.variables);
-      const named = getNamedType(def.type);
-      if (selection.selectionSet && isObjectType(named)) {
-        this.walk(selection.selectionSet, named, path, depth + 1, field.children);
-      }
+      field.args = getArgumentValues(f.def, f.node, variables);
+      return { path, depth: at.depth + 1, out: field.children };
     }
-    return out;
-  }
-  included(node) {
-    if (getDirectiveValues(GraphQLSkipDirective, node, this.variables)?.if === true) return false;
-    return getDirectiveValues(GraphQLIncludeDirective, node, this.variables)?.if !== false;
-  }
-};
+  );
+  return fields;
+}
 function refusedArguments(schema, def, selection, variables, path) {
   const foundNull = (type, at) => {
     const t = getNullableType(type);
     if (isListType(t)) return hasuraError("expected a list, but found null", at);
-    return typeMismatch(schema, getNamedType(t).name, "null", at);
+    return typeMismatch(schema, getNamedType2(t).name, "null", at);
   };
   const inJson = (value, type, at) => {
     if (value === null || value === void 0) return foundNull(type, at);
@@ -970,16 +1153,16 @@ function refusedArguments(schema, def, selection, variables, path) {
     return null;
   };
   const inAst = (node, type, at) => {
-    if (node.kind === Kind3.VARIABLE) return inJson(variables[node.name.value], type, at);
-    if (node.kind === Kind3.NULL) return foundNull(type, at);
+    if (node.kind === Kind4.VARIABLE) return inJson(variables[node.name.value], type, at);
+    if (node.kind === Kind4.NULL) return foundNull(type, at);
     const t = getNullableType(type);
     if (isListType(t)) {
-      if (node.kind !== Kind3.LIST) return inAst(node, t.ofType, `${at}[0]`);
+      if (node.kind !== Kind4.LIST) return inAst(node, t.ofType, `${at}[0]`);
       for (const [i, v] of node.values.entries()) {
         const problem = inAst(v, t.ofType, `${at}[${i}]`);
         if (problem) return problem;
       }
-    } else if (isInputObjectType2(t) && node.kind === Kind3.OBJECT) {
+    } else if (isInputObjectType2(t) && node.kind === Kind4.OBJECT) {
       const defs = t.getFields();
       for (const f of node.fields) {
         const fieldDef = defs[f.name.value];
@@ -1017,173 +1200,11 @@ function variableError(schema, operation, request, error) {
   const nonNull = m.match(/of non-null type "([^"]+)" must not be null/);
   if (nonNull) return hasuraError(`null value found for non-nullable type: ${nonNull[1]}`, path);
   const def = operation.variableDefinitions?.find((v) => v.variable.name.value === name);
-  const type = def?.type.kind === Kind3.NON_NULL_TYPE ? def.type.type : def?.type;
-  if (type?.kind === Kind3.NAMED_TYPE && / got invalid value /.test(m) && !/ at "/.test(m)) {
+  const type = def?.type.kind === Kind4.NON_NULL_TYPE ? def.type.type : def?.type;
+  if (type?.kind === Kind4.NAMED_TYPE && / got invalid value /.test(m) && !/ at "/.test(m)) {
     return typeMismatch(schema, type.name.value, describeJson(request.variables[name]), path);
   }
   return hasuraError(m, path);
-}
-
-// src/upstreams/indexer/hasura/schema.ts
-import { readFileSync } from "node:fs";
-import { buildSchema } from "graphql";
-var SDL_PATH = projectPath("schema", "indexer.graphql");
-var cached;
-function indexerSchema() {
-  cached ??= buildSchema(readFileSync(SDL_PATH, "utf8"));
-  return cached;
-}
-
-// src/metering/audit-record.ts
-function auditRecord(subject, fields) {
-  return {
-    requestId: subject.requestId,
-    accountId: subject.owner.accountId,
-    tokenId: subject.owner.tokenId,
-    backend: subject.backendSegment,
-    network: subject.network,
-    // Made storable (escaped, cut) where every record is written: ledger settle and insertAudit.
-    method: fields.method,
-    outcome: fields.outcome,
-    errorCode: fields.errorCode ?? null,
-    upstreamCode: fields.upstreamCode ?? null,
-    httpStatus: fields.httpStatus,
-    estimatedCc: fields.estimatedCc ?? 0,
-    chargedCc: fields.chargedCc ?? 0,
-    complexity: fields.complexity ?? null,
-    upstream: fields.upstream ?? null,
-    durationMs: Date.now() - subject.startedAt
-  };
-}
-
-// src/metering/credit-headers.ts
-function creditHeaders(estimated, charged, balance) {
-  return {
-    "x-credits-estimated": String(estimated),
-    "x-credits-charged": String(charged),
-    "x-credits-balance": String(balance)
-  };
-}
-
-// src/metering/reserve.ts
-async function reserveFor(ctx, estimate) {
-  const reservation = await ctx.app.credits.reserve(ctx.owner.accountId, estimate);
-  if (reservation.ok) return reservation;
-  return {
-    ...reservation,
-    error: gatewayError(
-      "INSUFFICIENT_CREDITS",
-      `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
-      { data: { balance: reservation.available, required: reservation.required } }
-    )
-  };
-}
-
-// src/metering/pipeline.ts
-async function meter(ctx, plan) {
-  const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
-  const reservation = await reserveFor(ctx, estimated);
-  if (!reservation.ok) {
-    const { error } = reservation;
-    const status = httpStatusOf(error.code);
-    const settled2 = await ctx.app.credits.settle(
-      ctx.owner.accountId,
-      { kind: "none" },
-      plan.calls.map(
-        (c) => auditRecord(
-          ctx,
-          c.kind === "priced" ? {
-            method: c.method,
-            outcome: "insufficient_credits",
-            errorCode: error.code,
-            httpStatus: status,
-            estimatedCc: c.price,
-            complexity: c.complexity ?? null
-          } : {
-            method: c.method,
-            outcome: c.outcome,
-            errorCode: c.errorCode,
-            upstreamCode: c.upstreamCode ?? null,
-            httpStatus: status
-          }
-        )
-      )
-    );
-    return {
-      ok: false,
-      error,
-      estimated,
-      available: reservation.available,
-      required: reservation.required,
-      auditIds: settled2.auditIds,
-      headers: creditHeaders(estimated, 0, reservation.available)
-    };
-  }
-  const { value, outcomes } = await plan.execute();
-  let next = 0;
-  const records = plan.calls.map(
-    (c) => c.kind === "priced" ? settledRecord(ctx, c, outcomes[next++]) : auditRecord(ctx, {
-      method: c.method,
-      outcome: c.outcome,
-      errorCode: c.errorCode,
-      upstreamCode: c.upstreamCode ?? null,
-      httpStatus: c.httpStatus
-    })
-  );
-  const settled = await ctx.app.credits.settle(ctx.owner.accountId, reservation.claim, records);
-  return {
-    ok: true,
-    value,
-    estimated,
-    charged: settled.charged,
-    available: settled.available,
-    auditIds: settled.auditIds,
-    headers: creditHeaders(estimated, settled.charged, settled.available)
-  };
-}
-function settledRecord(ctx, call, outcome) {
-  const planned = { method: call.method, estimatedCc: call.price, complexity: call.complexity };
-  if (!outcome || outcome.kind === "failed") {
-    const error = outcome?.error;
-    if (error) ctx.app.log.warn({ requestId: ctx.requestId, detail: error.detail }, error.message);
-    const code = error?.code ?? "INTERNAL";
-    return auditRecord(ctx, {
-      ...planned,
-      outcome: "upstream_failure",
-      errorCode: code,
-      upstreamCode: error?.upstreamCode ?? null,
-      httpStatus: httpStatusOf(code)
-    });
-  }
-  const cost = outcome.chargedCc ?? call.price;
-  if (cost > call.price) {
-    ctx.app.log.error(
-      { requestId: ctx.requestId, actual: cost, estimate: call.price },
-      "cost estimate exceeded"
-    );
-  }
-  return auditRecord(ctx, {
-    ...planned,
-    outcome: outcome.outcome,
-    errorCode: outcome.errorCode ?? null,
-    upstreamCode: outcome.upstreamCode ?? null,
-    httpStatus: outcome.httpStatus,
-    chargedCc: Math.min(cost, call.price),
-    upstream: outcome.upstream ?? null,
-    complexity: outcome.complexity === void 0 ? call.complexity : outcome.complexity
-  });
-}
-async function auditOnly(ctx, records) {
-  const settled = await ctx.app.credits.settle(
-    ctx.owner.accountId,
-    { kind: "none" },
-    records.map((r) => auditRecord(ctx, r))
-  );
-  return {
-    available: settled.available,
-    auditIds: settled.auditIds,
-    headers: creditHeaders(0, 0, settled.available)
-  };
 }
 
 // src/errors/render.ts
@@ -1328,14 +1349,15 @@ export {
   TRANSACTION_GET,
   checkTransactionGet,
   electrumTransaction,
+  indexerSchema,
+  meter,
+  auditOnly,
+  walkSelections,
+  graphComplexity,
+  listSize,
   hasuraError,
   checkGraphQuery,
   selectedField,
   refusedArguments,
-  indexerSchema,
-  meter,
-  auditOnly,
-  graphComplexity,
-  listSize,
   checkGraphLimits
 };

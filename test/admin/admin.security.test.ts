@@ -42,6 +42,20 @@ describe("operator surfaces: security (PGlite, with the CLI hand-off)", () => {
     expect((await adminCli(g.url, ["account", "list"], headers)).status).toBe(401);
   });
 
+  it("an oversize /admin/cli body: 401 unread without a credential; 413 with connection: close and nothing run with one", async () => {
+    const argv = ["account", "create", "oversize", "--memo", "x".repeat(70 * 1024)];
+    const bare = await adminCli(g.url, argv);
+    expect(bare.status).toBe(401);
+    const res = await adminCli(g.url, argv, g.operator.headers);
+    expect(res.status).toBe(413);
+    expect(res.headers.get("connection")).toBe("close");
+    expect(JSON.parse(res.text)).toEqual({
+      error: { code: "PAYLOAD_TOO_LARGE", message: "request body over the limit" },
+    });
+    const listed = await adminCli(g.url, ["account", "list"], g.operator.headers);
+    expect(listed.text).not.toContain("oversize");
+  });
+
   it("neither the operator token, its digest nor the CLI secret appears in any log line", async () => {
     // Requests that succeed and requests that fail, on both surfaces.
     await fetch(`${g.url}/metrics`, { headers: g.operator.headers });

@@ -203,6 +203,10 @@ var configSchema = z.strictObject({
     /** Most audit records waiting to be written; callers beyond it wait (none is dropped). */
     pendingRowsMax: z.number().int().positive().max(1e7).default(5e4)
   }).prefault({}),
+  idempotency: z.strictObject({
+    /** How long an Idempotency-Key and its stored answer are kept for retries. */
+    windowMs: z.number().int().positive().max(7 * 24 * 36e5).default(24 * 36e5)
+  }).prefault({}),
   /** First run with an empty database: create an account with credits and print a token for it. */
   demo: z.strictObject({
     enabled: z.boolean().default(true),

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-U3Q67NPF.js";
-import "./chunk-KJYX56OV.js";
+} from "./chunk-7AOVUN5E.js";
+import "./chunk-IAAMWRIY.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

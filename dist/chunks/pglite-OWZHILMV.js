@@ -1,6 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 
 // src/db/pglite.ts
+import { EventEmitter } from "node:events";
 import { mkdirSync, readFileSync } from "node:fs";
 import { PGlite, types } from "@electric-sql/pglite";
 async function openPglite(dataDir, opts = {}) {
@@ -30,9 +31,18 @@ function wrapPglite(db) {
       return { rows: res.rows };
     }
   });
+  const signals = new EventEmitter();
+  signals.setMaxListeners(0);
   return {
     kind: "pglite",
     ...queryable(db),
+    async notify(channel, payload) {
+      signals.emit(channel, payload);
+    },
+    listen(channel, fn) {
+      signals.on(channel, fn);
+    },
+    listening: () => true,
     // PGlite is one connection: its transactions run one at a time, which is what makes them safe.
     transaction: (fn) => db.transaction((tx) => fn(queryable(tx))),
     async exec(sql) {

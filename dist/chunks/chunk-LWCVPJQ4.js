@@ -85,11 +85,11 @@ function splitStatements(sql) {
 
 // src/db/open.ts
 async function openDatabase(opts) {
-  const db = opts.databaseUrl ? await (await import("./postgres-QITOQMVP.js")).openPostgres({
+  const db = opts.databaseUrl ? await (await import("./postgres-A4BCROQY.js")).openPostgres({
     connectionString: opts.databaseUrl,
     poolSize: opts.poolSize,
     ...opts.schema ? { schema: opts.schema } : {}
-  }) : await (await import("./pglite-HVSAWIJV.js")).openPglite(opts.pgliteDir, {
+  }) : await (await import("./pglite-OWZHILMV.js")).openPglite(opts.pgliteDir, {
     fromSnapshot: opts.pgliteSnapshot
   });
   try {
@@ -239,8 +239,8 @@ async function reserve(db, accountId, amount, processId = null) {
   return guarded("reserve", async () => {
     const { rows } = await db.query(
       `WITH taken AS (
-         UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held >= $2
-         RETURNING balance - held AS available
+         UPDATE accounts SET held = held + $2 WHERE id = $1 AND balance - held - leased >= $2
+         RETURNING balance - held - leased AS available
        ), hold AS (
          INSERT INTO ledger_entries(account_id, kind, amount, process_id)
          SELECT $1, 'hold', -($2::int8), $3 FROM taken RETURNING id
@@ -328,7 +328,7 @@ async function settleOnce(db, accountId, hold, records) {
 }
 async function available(db, accountId) {
   const { rows } = await db.query(
-    "SELECT balance - held AS available FROM accounts WHERE id = $1",
+    "SELECT balance - held - leased AS available FROM accounts WHERE id = $1",
     [accountId]
   );
   return rows[0]?.available ?? 0;
@@ -356,14 +356,16 @@ async function checkLedger(db) {
        COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'grant'), 0)::int8 AS granted,
        COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'charge'), 0)::int8 AS charged,
        COALESCE((SELECT sum(charged_cc) FROM audit_records r WHERE r.account_id = a.id), 0)::int8 AS "auditCharged",
-       (COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind IN ('hold', 'release', 'lease', 'lease_return')), 0)
-        + COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'charge' AND hold_id IS NOT NULL), 0))::int8 AS "openHolds",
+       COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind IN ('hold', 'release')), 0)::int8 AS "openHolds",
+       a.leased,
+       (COALESCE((SELECT -sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind IN ('lease', 'lease_return')), 0)
+        + COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND kind = 'charge' AND hold_id IS NOT NULL), 0))::int8 AS "openLeases",
        COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.account_id = a.id AND NOT (kind = 'charge' AND hold_id IS NOT NULL)), 0)::int8 AS "entriesSum"
      FROM accounts a ORDER BY a.id`
   );
   return rows.map((r) => ({
     ...r,
-    ok: r.balance >= 0 && r.held >= 0 && r.granted - r.charged === r.balance && r.auditCharged === r.charged && r.openHolds === r.held && r.entriesSum === r.balance - r.held
+    ok: r.balance >= 0 && r.held >= 0 && r.granted - r.charged === r.balance && r.auditCharged === r.charged && r.leased >= 0 && r.openHolds === r.held && r.openLeases === r.leased && r.entriesSum === r.balance - r.held - r.leased
   }));
 }
 

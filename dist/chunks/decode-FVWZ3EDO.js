@@ -10,7 +10,7 @@ import {
 } from "./chunk-YNDDIEJN.js";
 import {
   NETWORK_NAMES
-} from "./chunk-KJYX56OV.js";
+} from "./chunk-IAAMWRIY.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

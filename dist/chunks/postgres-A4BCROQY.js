@@ -1,0 +1,127 @@
+// Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
+
+// src/db/postgres.ts
+import { EventEmitter } from "node:events";
+import pg from "pg";
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+async function openPostgres(opts) {
+  const pool = new pg.Pool({
+    connectionString: opts.connectionString,
+    max: opts.poolSize,
+    ...opts.schema ? { options: `-c search_path=${opts.schema}` } : {}
+  });
+  pool.on("error", () => {
+  });
+  if (opts.schema) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error("schema: lowercase identifier");
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
+  }
+  const queryable = (client) => ({
+    async query(sql, params) {
+      const res = await client.query(sql, params);
+      return { rows: res.rows };
+    }
+  });
+  const signals = new Signals(opts);
+  return {
+    kind: "postgres",
+    ...queryable(pool),
+    async notify(channel, payload) {
+      await pool.query("SELECT pg_notify($1, $2)", [signals.channel(channel), payload]);
+    },
+    listen(channel, fn) {
+      signals.on(channel, fn);
+    },
+    listening: () => signals.connected,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const out = await fn(queryable(client));
+        await client.query("COMMIT");
+        return out;
+      } catch (err) {
+        await client.query("ROLLBACK").catch(() => {
+        });
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async close() {
+      await signals.close();
+      await pool.end();
+    }
+  };
+}
+var Signals = class {
+  constructor(opts) {
+    this.opts = opts;
+    this.events.setMaxListeners(0);
+  }
+  opts;
+  events = new EventEmitter();
+  client = null;
+  channels = /* @__PURE__ */ new Set();
+  closed = false;
+  retryMs = 100;
+  connected = false;
+  channel(name) {
+    return `blockgate_${this.opts.schema ?? "public"}_${name}`;
+  }
+  on(name, fn) {
+    this.events.on(name, fn);
+    if (this.channels.has(name)) return;
+    this.channels.add(name);
+    if (this.client && this.connected) {
+      this.client.query(`LISTEN "${this.channel(name)}"`).catch(() => this.client?.end());
+    } else if (!this.client) {
+      void this.connect();
+    }
+  }
+  async connect() {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.opts.connectionString });
+    this.client = client;
+    client.on("notification", (msg) => {
+      for (const name of this.channels) {
+        if (msg.channel === this.channel(name)) this.events.emit(name, msg.payload ?? "");
+      }
+    });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.connected = false;
+      this.client = null;
+      client.end().catch(() => {
+      });
+      if (this.closed) return;
+      const retry = setTimeout(() => void this.connect(), this.retryMs);
+      retry.unref();
+      this.retryMs = Math.min(this.retryMs * 2, 5e3);
+    };
+    client.on("error", lost);
+    client.on("end", lost);
+    try {
+      await client.connect();
+      for (const name of this.channels) await client.query(`LISTEN "${this.channel(name)}"`);
+      this.connected = true;
+      this.retryMs = 100;
+    } catch {
+      lost();
+    }
+  }
+  async close() {
+    this.closed = true;
+    this.connected = false;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {
+    });
+  }
+};
+export {
+  openPostgres
+};
