@@ -5,8 +5,8 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-LWCVPJQ4.js";
-import "./chunks/chunk-BVBIEO24.js";
+} from "./chunks/chunk-RIN5ZR6K.js";
+import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,
   loadConfig

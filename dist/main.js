@@ -6,7 +6,9 @@ import {
   authenticate,
   available,
   grantCredits,
+  hashToken,
   insertAudit,
+  isTokenShaped,
   issueToken,
   openDatabase,
   reserve,
@@ -16,7 +18,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-LWCVPJQ4.js";
+} from "./chunks/chunk-RIN5ZR6K.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -54,14 +56,14 @@ import {
   readTxHex,
   rpcErrorObject,
   txHashError
-} from "./chunks/chunk-YGIKFEZ4.js";
+} from "./chunks/chunk-6H3ZMP5U.js";
 import {
   createAccount,
   cycleAt,
   cycleContaining,
   findAccount,
   projectPath
-} from "./chunks/chunk-BVBIEO24.js";
+} from "./chunks/chunk-F5WXMYR3.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
@@ -86,8 +88,54 @@ import {
 import "./chunks/chunk-IAAMWRIY.js";
 
 // src/app/app.ts
-import { randomUUID as randomUUID3 } from "node:crypto";
+import { randomUUID as randomUUID4 } from "node:crypto";
 import { hostname } from "node:os";
+
+// src/auth/token-cache.ts
+var TokenCache = class {
+  constructor(db, maxEntries = 1e4, ttlMs = 6e4) {
+    this.db = db;
+    this.maxEntries = maxEntries;
+    this.ttlMs = ttlMs;
+    db.listen("token_revoked", (payload) => this.revoked(Number(payload)));
+  }
+  db;
+  maxEntries;
+  ttlMs;
+  entries = /* @__PURE__ */ new Map();
+  /** Revocations seen; a lookup that raced one is not cached. */
+  revocations = 0;
+  async authenticate(token) {
+    if (!isTokenShaped(token) || this.maxEntries === 0) return authenticate(this.db, token);
+    const key = hashToken(token).toString("base64");
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now && this.db.listening()) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.owner;
+    }
+    if (hit) this.entries.delete(key);
+    const seen = this.revocations;
+    const owner = await authenticate(this.db, token);
+    if (owner && seen === this.revocations && this.db.listening()) {
+      this.entries.set(key, { owner, until: now + this.ttlMs });
+      if (this.entries.size > this.maxEntries) {
+        this.entries.delete(this.entries.keys().next().value);
+      }
+    }
+    return owner;
+  }
+  get size() {
+    return this.entries.size;
+  }
+  revoked(tokenId) {
+    this.revocations += 1;
+    for (const [key, entry] of this.entries) {
+      if (entry.owner.tokenId === tokenId || !Number.isFinite(tokenId)) this.entries.delete(key);
+    }
+  }
+};
 
 // src/cache/node-tip.ts
 var NodeTip = class {
@@ -227,6 +275,12 @@ var Metrics = class {
     labelNames: ["route", "network"],
     registers: [this.registry]
   });
+  authFailures = new Counter({
+    name: "blockgate_auth_failures_total",
+    help: "Requests refused for a missing, unknown or revoked token, by route kind.",
+    labelNames: ["route"],
+    registers: [this.registry]
+  });
   ledgerFailures = new Counter({
     name: "blockgate_ledger_failures_total",
     help: "Ledger operations that failed (the request got a 500 and was not answered with data).",
@@ -255,6 +309,70 @@ var Metrics = class {
       seconds
     );
     this.upstreamUp.set({ backend, network, upstream }, ok ? 1 : 0);
+  }
+};
+
+// src/metering/auth-failures.ts
+import { randomUUID } from "node:crypto";
+var AuthFailures = class {
+  constructor(db, onError, bucketsMax = 1e4) {
+    this.db = db;
+    this.onError = onError;
+    this.bucketsMax = bucketsMax;
+  }
+  db;
+  onError;
+  bucketsMax;
+  buckets = /* @__PURE__ */ new Map();
+  timer = null;
+  start() {
+    this.timer = setInterval(() => void this.flush(false), 5e3);
+    this.timer.unref();
+  }
+  record(f) {
+    const minute = Math.floor(Date.now() / 6e4);
+    const key = [minute, f.source, f.backendSegment, f.network, f.tokenId ?? ""].join("\0");
+    const bucket = this.buckets.get(key);
+    if (bucket) {
+      bucket.calls += 1;
+      return;
+    }
+    this.buckets.set(key, { ...f, minute, calls: 1 });
+    if (this.buckets.size > this.bucketsMax) void this.flush(false, this.buckets.size / 2);
+  }
+  /** Writes the buckets of minutes that are over (all of them with `all`, or the `oldest` n). */
+  async flush(all, oldest = 0) {
+    const now = Math.floor(Date.now() / 6e4);
+    let early = oldest;
+    const due = [];
+    for (const [key, b] of this.buckets) {
+      if (all || b.minute < now || early-- > 0) {
+        due.push(b);
+        this.buckets.delete(key);
+      }
+    }
+    for (const b of due) {
+      await insertAudit(this.db, {
+        requestId: randomUUID(),
+        accountId: b.accountId,
+        tokenId: b.tokenId,
+        backend: b.backendSegment,
+        network: b.network,
+        method: "(unauthenticated)",
+        outcome: "unauthenticated",
+        errorCode: "UNAUTHENTICATED",
+        source: b.source,
+        httpStatus: 401,
+        estimatedCc: 0,
+        chargedCc: 0,
+        calls: b.calls
+      }).catch(this.onError);
+    }
+  }
+  async stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush(true);
   }
 };
 
@@ -1772,7 +1890,7 @@ async function readiness(app) {
 }
 
 // src/app/server.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
+import { randomUUID as randomUUID3 } from "node:crypto";
 import { createServer } from "node:http";
 
 // src/http/body.ts
@@ -1865,10 +1983,10 @@ function methodNotAllowed(res, allow) {
 }
 
 // src/dashboard/routes.ts
-import { randomUUID } from "node:crypto";
+import { randomUUID as randomUUID2 } from "node:crypto";
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-USUXGSI3.js");
+var unifiedApi = () => import("./chunks/route-ALOK3YGH.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }
@@ -2035,7 +2153,7 @@ async function handleDashboard(app, req, res, rest) {
           backend: "gateway",
           backendSegment: "dashboard",
           network: app.config.networks[0],
-          requestId: randomUUID(),
+          requestId: randomUUID2(),
           startedAt: Date.now()
         },
         { req, body, publicPath: "/dashboard/graphql" }
@@ -2130,6 +2248,21 @@ function drain(server, requests, timeoutMs) {
   })();
 }
 
+// src/metering/authenticate.ts
+async function authenticateCall(app, token, from) {
+  const owner = await app.tokens.authenticate(token);
+  if (owner) return owner;
+  app.metrics.authFailures.inc({ route: from.route });
+  app.authFailures.record({
+    source: from.source,
+    backendSegment: from.backendSegment,
+    network: from.network,
+    tokenId: null,
+    accountId: null
+  });
+  return null;
+}
+
 // src/metering/idempotency.ts
 import { createHash as createHash2 } from "node:crypto";
 var KEY = /^[\x21-\x7e]{1,255}$/;
@@ -2147,15 +2280,18 @@ async function idempotent(ctx, key, body, run, failure) {
 ${ctx.network}
 ${body}`).digest();
   await db.query(
-    `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND (
+    `DELETE FROM idempotency_keys k WHERE account_id = $1 AND key = $2 AND (
        created_at < now() - make_interval(secs => $3::double precision / 1000)
-       OR (settled_at IS NULL AND created_at < now() - make_interval(secs => $4::double precision / 1000)))`,
+       OR (settled_at IS NULL AND (
+         created_at < now() - make_interval(secs => $4::double precision / 1000)
+         OR EXISTS (SELECT 1 FROM gateway_processes p
+                    WHERE p.id = k.process_id AND p.stopped_at IS NOT NULL))))`,
     [accountId, key, config.idempotency.windowMs, config.ledger.holdTimeoutMs]
   );
   const { rows: inserted } = await db.query(
-    `INSERT INTO idempotency_keys(account_id, key, request_hash) VALUES ($1, $2, $3)
-     ON CONFLICT DO NOTHING RETURNING key`,
-    [accountId, key, hash2]
+    `INSERT INTO idempotency_keys(account_id, key, request_hash, process_id)
+     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING key`,
+    [accountId, key, hash2, ctx.app.credits.opts.processId]
   );
   if (inserted.length === 0) {
     const { rows } = await db.query(
@@ -2932,7 +3068,7 @@ async function handle(app, req, res) {
   if (!route) {
     return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
   }
-  const requestId = randomUUID2();
+  const requestId = randomUUID3();
   const started = Date.now();
   res.setHeader("x-request-id", requestId);
   const logPath = `/${route.segment}/${route.network}/${tokenHint(route.token)}`;
@@ -2956,21 +3092,13 @@ async function handle(app, req, res) {
       failure(gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`))
     );
   }
-  const owner = await authenticate(app.db, route.token);
+  const owner = await authenticateCall(app, route.token, {
+    source: req.socket.remoteAddress ?? "unknown",
+    backendSegment: route.segment,
+    network: route.network,
+    route: route.backend
+  });
   if (!owner) {
-    await insertAudit(app.db, {
-      requestId,
-      accountId: null,
-      tokenId: null,
-      backend: route.segment,
-      network: route.network,
-      method: "(unauthenticated)",
-      outcome: "unauthenticated",
-      errorCode: "UNAUTHENTICATED",
-      httpStatus: 401,
-      estimatedCc: 0,
-      chargedCc: 0
-    });
     return sendJson(
       res,
       failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"))
@@ -3046,7 +3174,7 @@ function instanceName(config, db, storeGiven) {
   if (config.ledger.instance) return config.ledger.instance;
   const dir = config.database.pgliteDir;
   if (db.kind === "pglite" && !storeGiven && !dir.startsWith("memory://")) return `pglite:${dir}`;
-  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID3()}`;
+  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID4()}`;
   return `${hostname()}:${config.server.port}`;
 }
 async function startGateway(config, opts) {
@@ -3080,7 +3208,7 @@ async function startGateway(config, opts) {
   }
   const txCache = new TxCache(config.cache.bytesMax);
   const credits = new Credits(db, log, {
-    processId: randomUUID3(),
+    processId: randomUUID4(),
     instance: instanceName(config, db, opts.store !== void 0),
     ttlMs: config.ledger.holdTimeoutMs,
     leaseWindowMs: config.ledger.leaseWindowMs,
@@ -3090,10 +3218,14 @@ async function startGateway(config, opts) {
     batchRowsMax: config.ledger.batchRowsMax,
     pendingRowsMax: config.ledger.pendingRowsMax
   });
+  const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
+  authFailures.start();
   const app = {
     config,
     db,
     credits,
+    tokens: new TokenCache(db),
+    authFailures,
     log,
     nodes,
     indexers,
@@ -3125,11 +3257,13 @@ async function startGateway(config, opts) {
     const { cut, ms } = await drained;
     if (cut === 0) {
       await credits.stop().catch((err) => log.warn({ err }, "returning credit leases"));
+      await authFailures.stop();
       await Promise.all(pools.map((p) => p.close()));
       await db.close();
     } else {
       log.warn({ cut }, "drain timed out: calls cut, their holds are left to the hold sweeper");
       credits.abandon();
+      await authFailures.stop();
       await db.close();
       await Promise.all(pools.map((p) => p.close(true)));
     }

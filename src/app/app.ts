@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { DestinationStream } from "pino";
 import { writeAdminFile } from "../admin/admin-file.ts";
+import { TokenCache } from "../auth/token-cache.ts";
 import { NodeTip } from "../cache/node-tip.ts";
 import { TxCache } from "../cache/tx-cache.ts";
 import type {
@@ -15,6 +16,7 @@ import { openDatabase } from "../db/open.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
 import { createLogger } from "../log/logger.ts";
 import { Metrics } from "../log/metrics.ts";
+import { AuthFailures } from "../metering/auth-failures.ts";
 import type { App } from "../metering/context.ts";
 import { Credits } from "../metering/credits.ts";
 import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
@@ -126,10 +128,14 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     batchRowsMax: config.ledger.batchRowsMax,
     pendingRowsMax: config.ledger.pendingRowsMax,
   });
+  const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
+  authFailures.start();
   const app: App = {
     config,
     db,
     credits,
+    tokens: new TokenCache(db),
+    authFailures,
     log,
     nodes,
     indexers,
@@ -165,6 +171,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     if (cut === 0) {
       // Every call has settled: the leases go back, and the process leaves the table.
       await credits.stop().catch((err: unknown) => log.warn({ err }, "returning credit leases"));
+      await authFailures.stop();
       await Promise.all(pools.map((p) => p.close()));
       await db.close();
     } else {
@@ -172,6 +179,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       // settle, so it is never charged; its hold stays open until the hold sweeper voids it.
       log.warn({ cut }, "drain timed out: calls cut, their holds are left to the hold sweeper");
       credits.abandon();
+      await authFailures.stop();
       await db.close();
       await Promise.all(pools.map((p) => p.close(true)));
     }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { handleOperator } from "../admin/routes.ts";
-import { authenticate, tokenHint } from "../auth/tokens.ts";
+import { tokenHint } from "../auth/tokens.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { handleDashboard } from "../dashboard/routes.ts";
 import { gatewayError } from "../errors/codes.ts";
@@ -16,8 +16,8 @@ import {
   plainFailure,
   sendJson,
 } from "../http/reply.ts";
-import { insertAudit } from "../ledger/audit.ts";
 import { LedgerError } from "../ledger/ledger.ts";
+import { authenticateCall } from "../metering/authenticate.ts";
 import type { App, BackendKind, CallContext } from "../metering/context.ts";
 import { idempotent } from "../metering/idempotency.ts";
 import { auditOnly } from "../metering/pipeline.ts";
@@ -173,21 +173,13 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       failure(gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`)),
     );
   }
-  const owner = await authenticate(app.db, route.token);
+  const owner = await authenticateCall(app, route.token, {
+    source: req.socket.remoteAddress ?? "unknown",
+    backendSegment: route.segment,
+    network: route.network,
+    route: route.backend,
+  });
   if (!owner) {
-    await insertAudit(app.db, {
-      requestId,
-      accountId: null,
-      tokenId: null,
-      backend: route.segment,
-      network: route.network,
-      method: "(unauthenticated)",
-      outcome: "unauthenticated",
-      errorCode: "UNAUTHENTICATED",
-      httpStatus: 401,
-      estimatedCc: 0,
-      chargedCc: 0,
-    });
     return sendJson(
       res,
       failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")),

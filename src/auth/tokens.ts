@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Queryable } from "../db/database.ts";
+import type { Database, Queryable } from "../db/database.ts";
 
 /** `bgt_` + 43 base64url characters: 256 random bits, recognisable in logs and secret scanners. */
 export const TOKEN_PREFIX = "bgt_";
@@ -63,16 +63,17 @@ export async function authenticate(db: Queryable, token: string): Promise<TokenO
 }
 
 /**
- * Revokes by token id, or by the token itself. Returns false when nothing live matched.
- * Revocation is checked on every request (no cache), so the next request fails.
+ * Revokes by token id, or by the token itself. Returns false when nothing live matched. Every
+ * gateway process is told (src/auth/token-cache.ts): this one at once, others within a second.
  */
-export async function revokeToken(db: Queryable, ref: { id: number } | { token: string }) {
-  const { rows } = await db.query(
+export async function revokeToken(db: Database, ref: { id: number } | { token: string }) {
+  const { rows } = await db.query<{ id: number }>(
     "id" in ref
       ? "UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id"
       : "UPDATE tokens SET revoked_at = now() WHERE hash = $1 AND revoked_at IS NULL RETURNING id",
     ["id" in ref ? ref.id : hashToken(ref.token)],
   );
+  for (const row of rows) await db.notify("token_revoked", String(row.id));
   return rows.length > 0;
 }
 

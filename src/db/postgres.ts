@@ -30,12 +30,18 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
       return { rows: res.rows as R[] };
     },
   });
-  const signals = new Signals(opts);
+  // Signals are scoped to the schema in effect, however it was chosen (option or search_path).
+  const { rows: current } = await pool.query<{ schema: string }>(
+    "SELECT current_schema() AS schema",
+  );
+  const signals = new Signals(opts.connectionString, current[0]?.schema ?? "public");
   return {
     kind: "postgres",
     ...queryable(pool),
     async notify(channel, payload) {
       await pool.query("SELECT pg_notify($1, $2)", [signals.channel(channel), payload]);
+      // This process acts on it at once; the NOTIFY's echo on our own connection comes later.
+      signals.emitLocal(channel, payload);
     },
     listen(channel, fn) {
       signals.on(channel, fn);
@@ -78,12 +84,19 @@ class Signals {
   private retryMs = 100;
   connected = false;
 
-  constructor(private readonly opts: PostgresOptions) {
+  constructor(
+    private readonly connectionString: string,
+    private readonly schema: string,
+  ) {
     this.events.setMaxListeners(0);
   }
 
+  emitLocal(name: SignalChannel, payload: string): void {
+    this.events.emit(name, payload);
+  }
+
   channel(name: SignalChannel): string {
-    return `blockgate_${this.opts.schema ?? "public"}_${name}`;
+    return `blockgate_${this.schema}_${name}`;
   }
 
   on(name: SignalChannel, fn: (payload: string) => void): void {
@@ -99,7 +112,7 @@ class Signals {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.opts.connectionString });
+    const client = new pg.Client({ connectionString: this.connectionString });
     this.client = client;
     client.on("notification", (msg) => {
       for (const name of this.channels) {

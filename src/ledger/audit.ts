@@ -32,6 +32,10 @@ export interface AuditInput {
   complexity?: number | null;
   upstream?: string | null;
   durationMs?: number | null;
+  /** How many calls the record stands for: 1, except aggregated failed authentications. */
+  calls?: number;
+  /** The client's address: kept for aggregated failed authentications only. */
+  source?: string | null;
 }
 
 /** Most characters of a client-supplied name (a method) an audit record keeps. */
@@ -69,8 +73,9 @@ export async function insertAudit(db: Queryable, record: AuditInput): Promise<nu
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
        error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
-       upstream_code)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+       upstream_code, calls, source)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+     RETURNING id`,
     [
       r.requestId,
       r.accountId,
@@ -87,6 +92,8 @@ export async function insertAudit(db: Queryable, record: AuditInput): Promise<nu
       r.upstream ?? null,
       r.durationMs ?? null,
       r.upstreamCode ?? null,
+      r.calls ?? 1,
+      r.source == null ? null : storableText(r.source),
     ],
   );
   return rows[0]!.id;

@@ -26,6 +26,12 @@ export class Metrics {
     labelNames: ["route", "network"] as const,
     registers: [this.registry],
   });
+  readonly authFailures = new Counter({
+    name: "blockgate_auth_failures_total",
+    help: "Requests refused for a missing, unknown or revoked token, by route kind.",
+    labelNames: ["route"] as const,
+    registers: [this.registry],
+  });
   readonly ledgerFailures = new Counter({
     name: "blockgate_ledger_failures_total",
     help: "Ledger operations that failed (the request got a 500 and was not answered with data).",

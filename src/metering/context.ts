@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { TokenCache } from "../auth/token-cache.ts";
 import type { TokenOwner } from "../auth/tokens.ts";
 import type { NodeTip } from "../cache/node-tip.ts";
 import type { TxCache } from "../cache/tx-cache.ts";
@@ -10,12 +11,17 @@ import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { ElectrumTxSource } from "../upstreams/electrum/transaction.ts";
 import type { IndexerPool } from "../upstreams/indexer/pool.ts";
 import type { CachedCheck } from "../util/cached-check.ts";
+import type { AuthFailures } from "./auth-failures.ts";
 import type { Credits } from "./credits.ts";
 
 /** Long-lived parts of a running gateway, built once in app.ts. */
 export interface App {
   config: Config;
   db: Database;
+  /** Token hash → owner, dropped on revocation (every process is told). */
+  tokens: TokenCache;
+  /** Failed authentications, written aggregated per source and minute. */
+  authFailures: AuthFailures;
   /** Credit leases, per-call holds and the settle queue: every reserve and settle goes here. */
   credits: Credits;
   log: Logger;

@@ -44,17 +44,21 @@ export async function idempotent(
   const hash = createHash("sha256")
     .update(`${ctx.backendSegment}\n${ctx.network}\n${body}`)
     .digest();
-  // Keys past the window, or left by a first attempt that died before it was charged, are free.
+  // Keys past the window, or left uncharged by a first attempt whose process died (known dead, or
+  // silent past the TTL), are free.
   await db.query(
-    `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND (
+    `DELETE FROM idempotency_keys k WHERE account_id = $1 AND key = $2 AND (
        created_at < now() - make_interval(secs => $3::double precision / 1000)
-       OR (settled_at IS NULL AND created_at < now() - make_interval(secs => $4::double precision / 1000)))`,
+       OR (settled_at IS NULL AND (
+         created_at < now() - make_interval(secs => $4::double precision / 1000)
+         OR EXISTS (SELECT 1 FROM gateway_processes p
+                    WHERE p.id = k.process_id AND p.stopped_at IS NOT NULL))))`,
     [accountId, key, config.idempotency.windowMs, config.ledger.holdTimeoutMs],
   );
   const { rows: inserted } = await db.query(
-    `INSERT INTO idempotency_keys(account_id, key, request_hash) VALUES ($1, $2, $3)
-     ON CONFLICT DO NOTHING RETURNING key`,
-    [accountId, key, hash],
+    `INSERT INTO idempotency_keys(account_id, key, request_hash, process_id)
+     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING key`,
+    [accountId, key, hash, ctx.app.credits.opts.processId],
   );
   if (inserted.length === 0) {
     const { rows } = await db.query<{

@@ -42,7 +42,7 @@ export async function usageByMethod(
   range?: Range,
 ): Promise<UsageRow[]> {
   const { rows } = await db.query<UsageRow>(
-    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+    `SELECT backend, network, method, sum(calls)::int8 AS calls, sum(charged_cc)::int8 AS charged
      FROM audit_records WHERE account_id = $1 AND ${IN_RANGE}
      GROUP BY backend, network, method ORDER BY backend, network, method`,
     rangeParams(accountId, range),
@@ -57,7 +57,7 @@ export async function usageByDay(
   range?: Range,
 ): Promise<DayUsage[]> {
   const { rows } = await db.query<DayUsage>(
-    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(calls)::int8 AS calls, sum(charged_cc)::int8 AS charged
      FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1 ORDER BY 1`,
     rangeParams(accountId, range),
   );
@@ -71,7 +71,7 @@ export async function usageByOutcome(
   range?: Range,
 ): Promise<OutcomeUsage[]> {
   const { rows } = await db.query<OutcomeUsage>(
-    `SELECT outcome, http_status AS "httpStatus", count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+    `SELECT outcome, http_status AS "httpStatus", sum(calls)::int8 AS calls, sum(charged_cc)::int8 AS charged
      FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1, 2 ORDER BY 1, 2`,
     rangeParams(accountId, range),
   );

@@ -73,6 +73,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("audit rows on %s", (store) => 
     await gql(gateway, "{ __typename }", {}, { "x-dry-run": "true" });
     await post(`${t.url}/gateway/mainnet/bgt_${"x".repeat(43)}`, { query: "{ __typename }" });
 
+    await t.gateway.app.authFailures.flush(true);
     const { rows } = await t.gateway.app.db.query<{
       backend: string;
       method: string;

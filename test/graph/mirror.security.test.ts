@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken } from "../../src/auth/tokens.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import { latestAudit } from "../../src/usage/usage.ts";
-import { BLOCK_170, post, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  BLOCK_170,
+  latestAuthFailure,
+  post,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 import { available, type GraphAnswer, viaGateway } from "./support.ts";
 
 /**
@@ -51,9 +57,12 @@ describe("graph route: tokens", () => {
     expect(res.headers.get("x-credits-charged")).toBeNull();
     expect(forwarded()).toBe(before.forwarded);
     expect(await available(t, id)).toBe(before.balance);
-    // One record, of no account: the token's owner is not told of it, nor billed.
-    expect(await auditOf(res.headers.get("x-request-id"))).toEqual([
+    // One record, of no account: the token's owner is not told of it, nor billed. It stands for
+    // every 401 of its source and minute (src/metering/auth-failures.ts).
+    expect(await auditOf(res.headers.get("x-request-id"))).toEqual([]);
+    expect(await latestAuthFailure(t, "graph")).toEqual([
       {
+        calls: 1,
         account_id: null,
         token_id: null,
         backend: "graph",

@@ -6,12 +6,12 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.ts";
-import { issueToken } from "../../src/auth/tokens.ts";
+import { issueToken, revokeToken } from "../../src/auth/tokens.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { checkLedger, grantCredits } from "../../src/ledger/ledger.ts";
-import { HAL_TXID, POSTGRES_URL, post, rpc } from "../support/harness.ts";
+import { HAL_TXID, POSTGRES_URL, rpc } from "../support/harness.ts";
 import { startProcess, stopProcess } from "../support/spawn.ts";
 
 /**
@@ -89,16 +89,26 @@ async function gateway(s: Store, instance: string): Promise<{ child: ChildProces
   return { child, url: output().match(/listening on (http:\/\/\S+)/)![1]! };
 }
 
-async function calls(urls: string[], token: string, n: number, concurrency: number) {
-  const results: { status: number; requestId: string | null }[] = [];
+/** `n` calls, `concurrency` at a time; with `keyed`, call i carries Idempotency-Key `call-i`. */
+async function calls(urls: string[], token: string, n: number, concurrency: number, keyed = false) {
+  const results: { i: number; status: number; requestId: string | null }[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < n) {
         const i = next++;
         const url = `${urls[i % urls.length]}/node/mainnet/${token}`;
-        const r = await post(url, rpc("getrawtransaction", [HAL_TXID], i));
-        results.push({ status: r.status, requestId: r.headers.get("x-request-id") });
+        try {
+          const res = await fetch(url, {
+            method: "POST",
+            headers: keyed ? { "idempotency-key": `call-${i}` } : {},
+            body: JSON.stringify(rpc("getrawtransaction", [HAL_TXID], i)),
+          });
+          await res.text();
+          results.push({ i, status: res.status, requestId: res.headers.get("x-request-id") });
+        } catch {
+          results.push({ i, status: 0, requestId: null }); // the connection was reset
+        }
       }
     }),
   );
@@ -148,18 +158,46 @@ describe("credit leases across two gateway processes (PostgreSQL)", () => {
     await s.db.close();
   });
 
+  it("a token revoked elsewhere is refused by a process that had it cached within one second", async () => {
+    const s = await store();
+    const account = await createAccount(s.db, "revoked");
+    await grantCredits(s.db, account.id, 1_000_000);
+    const issued = await issueToken(s.db, account.id);
+    const [a, b] = await Promise.all([gateway(s, "ra"), gateway(s, "rb")]);
+    // Both processes have the token in their caches.
+    for (const url of [a.url, b.url, a.url, b.url]) {
+      expect((await calls([url], issued.token, 1, 1))[0]!.status).toBe(200);
+    }
+    const revoked = Date.now();
+    expect(await revokeToken(s.db, { id: issued.id })).toBe(true);
+    await vi.waitFor(
+      async () => {
+        const [ra, rb] = await Promise.all([
+          calls([a.url], issued.token, 1, 1),
+          calls([b.url], issued.token, 1, 1),
+        ]);
+        expect([ra[0]!.status, rb[0]!.status]).toEqual([401, 401]);
+      },
+      { timeout: 1_000, interval: 20 },
+    );
+    expect(Date.now() - revoked).toBeLessThan(1_000);
+    await Promise.all([stopProcess(a.child), stopProcess(b.child)]);
+    await s.db.close();
+  });
+
   it("SIGKILL under load: the restarted instance gets its leases back at once, not a TTL later", async () => {
     const s = await store();
     const { id, token } = await funded(s.db, "killed", 10_000_000);
     const first = await gateway(s, "gw-1");
-    // Load until the process holds a lease, then kill it with calls in flight.
-    const load = calls([first.url], token, 400, 16).catch(() => []);
+    // Load (each call with its Idempotency-Key) until the process holds a lease, then kill it
+    // with calls in flight.
+    const load = calls([first.url], token, 400, 16, true);
     await vi.waitFor(async () => expect((await accountRow(s.db, id)).leased).toBeGreaterThan(0), {
       timeout: 20_000,
       interval: 20,
     });
     first.child.kill("SIGKILL");
-    await load;
+    const seen = await load;
     expect((await accountRow(s.db, id)).leased).toBeGreaterThan(0);
 
     // The TTL is two minutes; the restart must not wait for it.
@@ -167,13 +205,23 @@ describe("credit leases across two gateway processes (PostgreSQL)", () => {
     const after = await accountRow(s.db, id);
     expect(after.leased).toBe(0);
     expect(after.held).toBe(0);
-    const check = (await checkLedger(s.db)).find((c) => c.accountId === id)!;
-    expect(check.ok).toBe(true);
-    // Whatever was charged has its audit record, and the restarted gateway serves.
-    const ok = await calls([restarted.url], token, 4, 2);
-    expect(ok.every((r) => r.status === 200)).toBe(true);
-    await stopProcess(restarted.child);
     expect((await checkLedger(s.db)).find((c) => c.accountId === id)!.ok).toBe(true);
+    // Every 200 the client received has its audit record, with its charge.
+    const answered = seen.filter((r) => r.status === 200).map((r) => r.requestId as string);
+    const { rows: audited } = await s.db.query<{ request_id: string }>(
+      "SELECT request_id FROM audit_records WHERE account_id = $1 AND charged_cc = $2",
+      [id, PRICE],
+    );
+    const charged = new Set(audited.map((r) => r.request_id));
+    expect(answered.filter((r) => !charged.has(r))).toEqual([]);
+
+    // Every call retried with its key: each key is charged exactly once, whatever the first
+    // attempt's fate (answered, cut before its charge, or charged with its answer lost).
+    const retried = await calls([restarted.url], token, 400, 16, true);
+    expect(retried.filter((r) => r.status !== 200)).toEqual([]);
+    await stopProcess(restarted.child);
+    const check = (await checkLedger(s.db)).find((c) => c.accountId === id)!;
+    expect(check).toMatchObject({ ok: true, charged: 400 * PRICE, held: 0, leased: 0 });
     await s.db.close();
   });
 });

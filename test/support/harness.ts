@@ -190,3 +190,18 @@ export async function askDevnetCore(
   });
   return res.text();
 }
+
+/**
+ * The latest aggregated failed-authentication record of a route (src/metering/auth-failures.ts),
+ * written now rather than when its minute is over: a 401 has no record of its own.
+ */
+export async function latestAuthFailure(t: TestGateway, backend: string) {
+  await t.gateway.app.authFailures.flush(true);
+  const { rows } = await t.gateway.app.db.query<Record<string, unknown>>(
+    `SELECT account_id, token_id, backend, network, method, outcome, error_code, http_status,
+       estimated_cc, charged_cc, calls FROM audit_records
+     WHERE outcome = 'unauthenticated' AND backend = $1 ORDER BY id DESC LIMIT 1`,
+    [backend],
+  );
+  return rows;
+}

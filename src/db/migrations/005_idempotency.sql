@@ -7,6 +7,8 @@ CREATE TABLE idempotency_keys (
   account_id    bigint NOT NULL REFERENCES accounts(id),
   key           text NOT NULL,
   request_hash  bytea NOT NULL,
+  -- The gateway process answering it: a pending key of a process known dead is free again.
+  process_id    text,
   created_at    timestamptz NOT NULL DEFAULT now(),
   settled_at    timestamptz,
   status        integer,

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-BVBIEO24.js";
+} from "./chunk-F5WXMYR3.js";
 import {
   fromHex,
   isJsonNumber,

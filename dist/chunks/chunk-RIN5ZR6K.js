@@ -10,7 +10,7 @@ import {
   listAccounts,
   projectPath,
   usageByMethod
-} from "./chunk-BVBIEO24.js";
+} from "./chunk-F5WXMYR3.js";
 
 // src/admin/admin-file.ts
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -85,7 +85,7 @@ function splitStatements(sql) {
 
 // src/db/open.ts
 async function openDatabase(opts) {
-  const db = opts.databaseUrl ? await (await import("./postgres-A4BCROQY.js")).openPostgres({
+  const db = opts.databaseUrl ? await (await import("./postgres-KHHTD2TZ.js")).openPostgres({
     connectionString: opts.databaseUrl,
     poolSize: opts.poolSize,
     ...opts.schema ? { schema: opts.schema } : {}
@@ -141,6 +141,7 @@ async function revokeToken(db, ref) {
     "id" in ref ? "UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id" : "UPDATE tokens SET revoked_at = now() WHERE hash = $1 AND revoked_at IS NULL RETURNING id",
     ["id" in ref ? ref.id : hashToken(ref.token)]
   );
+  for (const row of rows) await db.notify("token_revoked", String(row.id));
   return rows.length > 0;
 }
 async function listTokens(db, accountId) {
@@ -181,8 +182,9 @@ async function insertAudit(db, record) {
   const { rows } = await db.query(
     `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
        error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
-       upstream_code)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+       upstream_code, calls, source)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+     RETURNING id`,
     [
       r.requestId,
       r.accountId,
@@ -198,7 +200,9 @@ async function insertAudit(db, record) {
       r.complexity ?? null,
       r.upstream ?? null,
       r.durationMs ?? null,
-      r.upstreamCode ?? null
+      r.upstreamCode ?? null,
+      r.calls ?? 1,
+      r.source == null ? null : storableText(r.source)
     ]
   );
   return rows[0].id;
@@ -589,6 +593,11 @@ export {
   writeAdminFile,
   readAdminFile,
   adminAuthorized,
+  isTokenShaped,
+  hashToken,
+  tokenHint,
+  issueToken,
+  authenticate,
   openDatabase,
   storableAudit,
   insertAudit,
@@ -597,9 +606,6 @@ export {
   reserve,
   available,
   voidStaleHolds,
-  tokenHint,
-  issueToken,
-  authenticate,
   auditCsv,
   usageCsv,
   helpText,

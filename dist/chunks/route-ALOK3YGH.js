@@ -16,7 +16,7 @@ import {
   refusedArguments,
   selectedField,
   walkSelections
-} from "./chunk-YGIKFEZ4.js";
+} from "./chunk-6H3ZMP5U.js";
 import {
   auditInRange,
   cycleAt,
@@ -26,7 +26,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-BVBIEO24.js";
+} from "./chunk-F5WXMYR3.js";
 import {
   DecodeError,
   formatAmount,

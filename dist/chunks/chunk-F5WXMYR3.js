@@ -46,7 +46,7 @@ var rangeParams = (accountId, range) => [
 ];
 async function usageByMethod(db, accountId, range) {
   const { rows } = await db.query(
-    `SELECT backend, network, method, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+    `SELECT backend, network, method, sum(calls)::int8 AS calls, sum(charged_cc)::int8 AS charged
      FROM audit_records WHERE account_id = $1 AND ${IN_RANGE}
      GROUP BY backend, network, method ORDER BY backend, network, method`,
     rangeParams(accountId, range)
@@ -55,7 +55,7 @@ async function usageByMethod(db, accountId, range) {
 }
 async function usageByDay(db, accountId, range) {
   const { rows } = await db.query(
-    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(calls)::int8 AS calls, sum(charged_cc)::int8 AS charged
      FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1 ORDER BY 1`,
     rangeParams(accountId, range)
   );
@@ -63,7 +63,7 @@ async function usageByDay(db, accountId, range) {
 }
 async function usageByOutcome(db, accountId, range) {
   const { rows } = await db.query(
-    `SELECT outcome, http_status AS "httpStatus", count(*)::int8 AS calls, sum(charged_cc)::int8 AS charged
+    `SELECT outcome, http_status AS "httpStatus", sum(calls)::int8 AS calls, sum(charged_cc)::int8 AS charged
      FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1, 2 ORDER BY 1, 2`,
     rangeParams(accountId, range)
   );

@@ -22,12 +22,16 @@ async function openPostgres(opts) {
       return { rows: res.rows };
     }
   });
-  const signals = new Signals(opts);
+  const { rows: current } = await pool.query(
+    "SELECT current_schema() AS schema"
+  );
+  const signals = new Signals(opts.connectionString, current[0]?.schema ?? "public");
   return {
     kind: "postgres",
     ...queryable(pool),
     async notify(channel, payload) {
       await pool.query("SELECT pg_notify($1, $2)", [signals.channel(channel), payload]);
+      signals.emitLocal(channel, payload);
     },
     listen(channel, fn) {
       signals.on(channel, fn);
@@ -58,19 +62,24 @@ async function openPostgres(opts) {
   };
 }
 var Signals = class {
-  constructor(opts) {
-    this.opts = opts;
+  constructor(connectionString, schema) {
+    this.connectionString = connectionString;
+    this.schema = schema;
     this.events.setMaxListeners(0);
   }
-  opts;
+  connectionString;
+  schema;
   events = new EventEmitter();
   client = null;
   channels = /* @__PURE__ */ new Set();
   closed = false;
   retryMs = 100;
   connected = false;
+  emitLocal(name, payload) {
+    this.events.emit(name, payload);
+  }
   channel(name) {
-    return `blockgate_${this.opts.schema ?? "public"}_${name}`;
+    return `blockgate_${this.schema}_${name}`;
   }
   on(name, fn) {
     this.events.on(name, fn);
@@ -84,7 +93,7 @@ var Signals = class {
   }
   async connect() {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.opts.connectionString });
+    const client = new pg.Client({ connectionString: this.connectionString });
     this.client = client;
     client.on("notification", (msg) => {
       for (const name of this.channels) {

@@ -1,0 +1,58 @@
+import type { Database } from "../db/database.ts";
+import { authenticate, hashToken, isTokenShaped, type TokenOwner } from "./tokens.ts";
+
+/**
+ * Token hash → owner, in process memory, bounded (LRU), so a request does not pay a database round
+ * trip to be authenticated. Revocation: `revokeToken` signals every process (PostgreSQL NOTIFY;
+ * in-process at once for the process that revoked), and each drops the token; while signals
+ * cannot be received (the listening connection is down) the cache is not used at all, and entries
+ * also expire after `ttlMs` whatever happens. Unknown tokens are never cached (a token issued a
+ * moment later must work), so a flood of bad tokens cannot fill it. Keys are hashes, never tokens.
+ */
+export class TokenCache {
+  private readonly entries = new Map<string, { owner: TokenOwner; until: number }>();
+  /** Revocations seen; a lookup that raced one is not cached. */
+  private revocations = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly maxEntries = 10_000,
+    private readonly ttlMs = 60_000,
+  ) {
+    db.listen("token_revoked", (payload) => this.revoked(Number(payload)));
+  }
+
+  async authenticate(token: string): Promise<TokenOwner | null> {
+    if (!isTokenShaped(token) || this.maxEntries === 0) return authenticate(this.db, token);
+    const key = hashToken(token).toString("base64");
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now && this.db.listening()) {
+      // Most recently used last: Map order is the LRU order.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.owner;
+    }
+    if (hit) this.entries.delete(key);
+    const seen = this.revocations;
+    const owner = await authenticate(this.db, token);
+    if (owner && seen === this.revocations && this.db.listening()) {
+      this.entries.set(key, { owner, until: now + this.ttlMs });
+      if (this.entries.size > this.maxEntries) {
+        this.entries.delete(this.entries.keys().next().value as string);
+      }
+    }
+    return owner;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private revoked(tokenId: number): void {
+    this.revocations += 1;
+    for (const [key, entry] of this.entries) {
+      if (entry.owner.tokenId === tokenId || !Number.isFinite(tokenId)) this.entries.delete(key);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from "node:crypto";
+import type { Database } from "../db/database.ts";
+import { insertAudit } from "../ledger/audit.ts";
+
+/** Where a refused request came from and what it asked for. */
+export interface AuthFailure {
+  /** The client's address. */
+  source: string;
+  backendSegment: string;
+  network: string;
+  /** A revoked token's id and account (an unknown token has neither). */
+  tokenId: number | null;
+  accountId: number | null;
+}
+
+interface Bucket extends AuthFailure {
+  minute: number;
+  calls: number;
+}
+
+/**
+ * Failed authentications, aggregated: one audit record per source, route, token (if known) and
+ * minute, carrying how many calls it stands for (`calls`), written when its minute is over (and
+ * at shutdown). So a flood of bad tokens costs a handful of rows, never a row per request; the
+ * dashboard and CLI sum `calls`. Buckets kept in memory are bounded: past `bucketsMax`, the oldest
+ * are written early.
+ */
+export class AuthFailures {
+  private readonly buckets = new Map<string, Bucket>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly onError: (err: unknown) => void,
+    private readonly bucketsMax = 10_000,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.flush(false), 5_000);
+    this.timer.unref();
+  }
+
+  record(f: AuthFailure): void {
+    const minute = Math.floor(Date.now() / 60_000);
+    const key = [minute, f.source, f.backendSegment, f.network, f.tokenId ?? ""].join("\u0000");
+    const bucket = this.buckets.get(key);
+    if (bucket) {
+      bucket.calls += 1;
+      return;
+    }
+    this.buckets.set(key, { ...f, minute, calls: 1 });
+    if (this.buckets.size > this.bucketsMax) void this.flush(false, this.buckets.size / 2);
+  }
+
+  /** Writes the buckets of minutes that are over (all of them with `all`, or the `oldest` n). */
+  async flush(all: boolean, oldest = 0): Promise<void> {
+    const now = Math.floor(Date.now() / 60_000);
+    let early = oldest;
+    const due: Bucket[] = [];
+    for (const [key, b] of this.buckets) {
+      if (all || b.minute < now || early-- > 0) {
+        due.push(b);
+        this.buckets.delete(key);
+      }
+    }
+    for (const b of due) {
+      await insertAudit(this.db, {
+        requestId: randomUUID(),
+        accountId: b.accountId,
+        tokenId: b.tokenId,
+        backend: b.backendSegment,
+        network: b.network,
+        method: "(unauthenticated)",
+        outcome: "unauthenticated",
+        errorCode: "UNAUTHENTICATED",
+        source: b.source,
+        httpStatus: 401,
+        estimatedCc: 0,
+        chargedCc: 0,
+        calls: b.calls,
+      }).catch(this.onError);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush(true);
+  }
+}
