@@ -12,7 +12,8 @@ import { loadConfig } from "../../src/config/load.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
-import { checkLedger, grantCredits, voidStaleHolds } from "../../src/ledger/ledger.ts";
+import { sweepDeadProcesses } from "../../src/ledger/leases.ts";
+import { checkLedger, grantCredits } from "../../src/ledger/ledger.ts";
 import { HAL_TXID, POSTGRES_URL, post, rpc } from "../support/harness.ts";
 import { connectOutcome } from "../support/net.ts";
 import { blockgate, startProcess, stopProcess } from "../support/spawn.ts";
@@ -208,7 +209,7 @@ describe("SIGTERM drains the gateway", () => {
     }
   }, 120_000);
 
-  it("past server.drainTimeoutMs the calls left are cut, never charged, their holds left to the sweeper", async () => {
+  it("past server.drainTimeoutMs the calls left are cut, never charged, their credits left to the sweep", async () => {
     const p = await startGatewayProcess(1_000);
     const core = devnet.cores.get("mainnet")!;
     const release = core.hold();
@@ -235,11 +236,14 @@ describe("SIGTERM drains the gateway", () => {
 
       expect(await auditOf(p.db, p.accountId)).toEqual([]);
       const check = (await checkLedger(p.db)).find((c) => c.accountId === p.accountId)!;
-      expect(check).toMatchObject({ charged: 0, balance: GRANTED, held: 10 * PRICE, ok: true });
-      // The sweeper (of the next start, or of another gateway on this ledger) voids them.
-      expect(await voidStaleHolds(p.db, 0)).toBe(10);
+      expect(check).toMatchObject({ charged: 0, balance: GRANTED, ok: true });
+      // Their credits are still reserved: held per call, or in the process's lease.
+      expect(check.held + check.leased).toBeGreaterThanOrEqual(10 * PRICE);
+      // The sweep (of the next start, or of another gateway on this ledger once the process's
+      // heartbeat is older than the TTL; here a TTL of 0) gives them back, charging nothing.
+      expect(await sweepDeadProcesses(p.db, 0)).toBeGreaterThanOrEqual(1);
       const after = (await checkLedger(p.db)).find((c) => c.accountId === p.accountId)!;
-      expect(after).toMatchObject({ charged: 0, balance: GRANTED, held: 0, ok: true });
+      expect(after).toMatchObject({ charged: 0, balance: GRANTED, held: 0, leased: 0, ok: true });
     } finally {
       release();
       await stopProcess(p.child);
