@@ -1,37 +1,44 @@
-// Throughput of the node route: getrawtransaction through the gateway (auth, reserve, forward,
-// settle + audit in one transaction) against the same calls sent straight to devnet's Core, in
-// one process. Loopback only; bounded by count. Usage: npx tsx bench/node-route.ts [calls] [concurrency]
-// With DATABASE_URL set, the gateway uses PostgreSQL; otherwise PGlite in memory.
+// Throughput of the node route, side by side in one run: getrawtransaction sent (1) straight to
+// devnet's Core, (2) through a bare pass-through proxy (node:http + undici: no auth, no billing,
+// in this process like the gateway), (3) through the gateway on PGlite and (4) on PostgreSQL
+// (when DATABASE_URL is set), with billing and durable audit. Devnet runs in its own process.
+// Each is measured `rounds` times, the order rotating, and medians are printed with the spread.
+// Then concurrency 1: what the gateway adds to a call's p50 over the bare proxy.
+// Loopback only; bounded by count. Usage:
+//   [DATABASE_URL=postgres://…] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { Agent, request } from "undici";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { Agent, Pool, request } from "undici";
 import { createAccount } from "../src/accounts/accounts.ts";
-import { startGateway } from "../src/app/app.ts";
-import {
-  resolveElectrumUpstreams,
-  resolveGraphUpstreams,
-  resolveNodeUpstreams,
-} from "../src/app/upstreams.ts";
+import { type RunningGateway, startGateway } from "../src/app/app.ts";
 import { issueToken } from "../src/auth/tokens.ts";
 import { parseConfig } from "../src/config/load.ts";
-import { startDevnet } from "../src/devnet/devnet.ts";
+import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
 import { grantCredits } from "../src/ledger/ledger.ts";
 
-const CALLS = Number(process.argv[2] ?? 2000);
-const CONCURRENCY = Number(process.argv[3] ?? 32);
+const CALLS = Number(process.argv[2] ?? 4000);
+const CONCURRENCY = Number(process.argv[3] ?? 64);
+const ROUNDS = Number(process.argv[4] ?? 3);
 const TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
 const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getrawtransaction", params: [TXID] });
-const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 10_000 });
 
-async function run(
-  url: string,
-  headers: Record<string, string>,
-): Promise<{ perSecond: number; p50: number; p99: number }> {
+interface Figures {
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+async function run(url: string, headers: Record<string, string>, n: number, c: number) {
+  const dispatcher = new Agent({ connections: c, keepAliveTimeout: 10_000 });
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < CALLS) {
+    Array.from({ length: c }, async () => {
+      while (next < n) {
         next++;
         const t = performance.now();
         const res = await request(url, {
@@ -41,59 +48,166 @@ async function run(
           dispatcher,
         });
         await res.body.text();
-        if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
+        if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode} from ${url}`);
         latencies.push(performance.now() - t);
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  await dispatcher.close();
   latencies.sort((a, b) => a - b);
   return {
-    perSecond: CALLS / seconds,
-    p50: latencies[Math.floor(CALLS * 0.5)]!,
-    p99: latencies[Math.floor(CALLS * 0.99)]!,
+    perSecond: n / seconds,
+    p50: latencies[Math.floor(n * 0.5)] ?? 0,
+    p99: latencies[Math.floor(n * 0.99)] ?? 0,
   };
 }
 
-const config = parseConfig({
-  server: { port: 0 },
-  database: { pgliteDir: "memory://" },
-  demo: { enabled: false },
-  log: { level: "silent" },
-  networks: ["mainnet"],
-});
-const devnet = await startDevnet(config.networks);
-const schema = process.env.DATABASE_URL ? `bench_${randomBytes(4).toString("hex")}` : undefined;
-const gateway = await startGateway(config, {
-  databaseUrl: process.env.DATABASE_URL,
-  ...(schema ? { databaseSchema: schema } : {}),
-  nodeUpstreams: resolveNodeUpstreams(config, devnet),
-  graphUpstreams: resolveGraphUpstreams(config, devnet),
-  electrumUpstreams: resolveElectrumUpstreams(config, devnet),
-  noAdminFile: true,
-});
-const account = await createAccount(gateway.app.db, "bench");
-await grantCredits(gateway.app.db, account.id, CALLS * 200 * 3);
-const { token } = await issueToken(gateway.app.db, account.id);
-const core = devnet.cores.get("mainnet")!;
-const auth = {
-  authorization: `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`,
-};
+/** Devnet in its own process (bench/devnet-process.ts). */
+async function devnetProcess() {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(new URL("./devnet-process.ts", import.meta.url))],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) resolve(out.split("\n")[0] as string);
+    });
+    child.once("exit", (code) => reject(new Error(`devnet exited ${code}`)));
+  });
+  const info = JSON.parse(line) as { core: { url: string; user: string; password: string } };
+  return { ...info, stop: () => child.stdin.end() };
+}
 
-await run(core.url, auth); // warm-up both paths
-await run(`${gateway.url}/node/mainnet/${token}`, {});
-const direct = await run(core.url, auth);
-const viaGateway = await run(`${gateway.url}/node/mainnet/${token}`, {});
-const store = process.env.DATABASE_URL ? "PostgreSQL" : "PGlite (memory)";
-const fmt = (r: typeof direct) =>
-  `${r.perSecond.toFixed(0)} calls/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`;
-console.log(`${CALLS} getrawtransaction calls, ${CONCURRENCY} in flight, store ${store}`);
-console.log(`BASELINE devnet Core directly:  ${fmt(direct)}`);
-console.log(`through the gateway:            ${fmt(viaGateway)}`);
+/** The bare proxy: every POST forwarded to Core as it came, the answer sent back as it came. */
+async function bareProxy(core: { url: string; user: string; password: string }) {
+  const target = new URL(core.url);
+  const pool = new Pool(target.origin, { connections: CONCURRENCY * 2 });
+  const auth = `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      pool
+        .request({
+          path: target.pathname,
+          method: "POST",
+          body: Buffer.concat(chunks),
+          headers: { "content-type": "application/json", authorization: auth },
+        })
+        .then(async (up) => {
+          const answer = Buffer.from(await up.body.arrayBuffer());
+          res.writeHead(up.statusCode, { "content-type": "application/json" });
+          res.end(answer);
+        })
+        .catch(() => {
+          res.writeHead(502);
+          res.end();
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await pool.close();
+    },
+  };
+}
+
+async function gatewayOn(
+  core: { url: string; user: string; password: string },
+  databaseUrl: string | undefined,
+) {
+  const config = parseConfig({
+    server: { port: 0 },
+    database: { pgliteDir: "memory://" },
+    demo: { enabled: false },
+    log: { level: "silent" },
+    networks: ["mainnet"],
+    cache: { bytesMax: 0 }, // every call goes to Core, as through the proxy
+    upstreams: {
+      node: { mainnet: [{ ...core, connections: CONCURRENCY * 2 }] },
+    },
+  });
+  const schema = databaseUrl ? `bench_${randomBytes(4).toString("hex")}` : undefined;
+  const gateway: RunningGateway = await startGateway(config, {
+    databaseUrl,
+    ...(schema ? { databaseSchema: schema } : {}),
+    nodeUpstreams: {
+      mainnet: (config.upstreams.node?.mainnet ?? []).filter(
+        (u): u is BitcoinCoreUpstreamConfig => u !== "devnet",
+      ),
+    },
+    noAdminFile: true,
+  });
+  const account = await createAccount(gateway.app.db, "bench");
+  await grantCredits(gateway.app.db, account.id, 1_000_000_000_000);
+  const { token } = await issueToken(gateway.app.db, account.id);
+  return {
+    url: `${gateway.url}/node/mainnet/${token}`,
+    close: async () => {
+      if (schema) await gateway.app.db.query(`DROP SCHEMA ${schema} CASCADE`);
+      await gateway.close();
+    },
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+const devnet = await devnetProcess();
+const coreAuth = {
+  authorization: `Basic ${Buffer.from(`${devnet.core.user}:${devnet.core.password}`).toString("base64")}`,
+};
+const proxy = await bareProxy(devnet.core);
+const targets: { label: string; url: string; headers: Record<string, string> }[] = [
+  { label: "devnet Core directly", url: devnet.core.url, headers: coreAuth },
+  { label: "bare proxy (no auth, no billing)", url: proxy.url, headers: {} },
+];
+const pglite = await gatewayOn(devnet.core, undefined);
+targets.push({ label: "gateway, PGlite", url: pglite.url, headers: {} });
+const pg = process.env.DATABASE_URL
+  ? await gatewayOn(devnet.core, process.env.DATABASE_URL)
+  : undefined;
+if (pg) targets.push({ label: "gateway, PostgreSQL", url: pg.url, headers: {} });
+
+for (const t of targets) await run(t.url, t.headers, Math.min(CALLS, 500), CONCURRENCY); // warm-up
+const results = new Map<string, Figures[]>();
+for (let round = 0; round < ROUNDS; round++) {
+  for (let k = 0; k < targets.length; k++) {
+    const t = targets[(k + round) % targets.length]!;
+    const r = await run(t.url, t.headers, CALLS, CONCURRENCY);
+    results.set(t.label, [...(results.get(t.label) ?? []), r]);
+  }
+}
 console.log(
-  `ratio gateway / direct throughput = ${(viaGateway.perSecond / direct.perSecond).toFixed(2)}x`,
+  `${CALLS} getrawtransaction calls, ${CONCURRENCY} in flight, ${ROUNDS} rounds (median [min–max])`,
 );
-if (schema) await gateway.app.db.query(`DROP SCHEMA ${schema} CASCADE`);
-await gateway.close();
-await devnet.close();
-await dispatcher.close();
+const proxyRate = median((results.get(targets[1]!.label) ?? []).map((r) => r.perSecond));
+for (const t of targets) {
+  const rs = results.get(t.label) ?? [];
+  const rates = rs.map((r) => r.perSecond);
+  const ratio = t.label.startsWith("gateway")
+    ? `  ÷ proxy ${(median(rates) / proxyRate).toFixed(2)}x`
+    : "";
+  console.log(
+    `${t.label.padEnd(34)} ${median(rates).toFixed(0).padStart(6)} calls/s [${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}]  p50 ${median(rs.map((r) => r.p50)).toFixed(2)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(2)} ms${ratio}`,
+  );
+}
+// Concurrency 1: the latency a call gains through the gateway over the bare proxy.
+const serial = Math.min(CALLS, 1000);
+for (const t of targets.slice(1)) {
+  const r = await run(t.url, t.headers, serial, 1);
+  console.log(
+    `concurrency 1, ${t.label.padEnd(34)} p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`,
+  );
+}
+await pg?.close();
+await pglite.close();
+await proxy.close();
+devnet.stop();
