@@ -45,6 +45,21 @@ describe("config", () => {
     ]);
   });
 
+  it("refuses a hold and lease TTL shorter than the longest upstream timeout", () => {
+    expect(
+      problems({
+        networks: ["mainnet"],
+        upstreams: {
+          node: { mainnet: [{ url: "http://127.0.0.1:8332", timeoutMs: 90_000 }] },
+        },
+        ledger: { holdTimeoutMs: 60_000 },
+      }),
+    ).toEqual([
+      "ledger.holdTimeoutMs (60000) must be at least the longest upstream timeout, upstreams.node.mainnet[0].timeoutMs (90000)",
+    ]);
+    expect(problems({ ledger: { holdTimeoutMs: 15_000 } })).toEqual([]);
+  });
+
   it("reads YAML files, and says which file is broken", () => {
     const dir = mkdtempSync(join(tmpdir(), "bg-"));
     const good = join(dir, "good.yaml");
