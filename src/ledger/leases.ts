@@ -1,5 +1,5 @@
 import type { Database, Queryable } from "../db/database.ts";
-import { LedgerError } from "./ledger.ts";
+import { LedgerError } from "./errors.ts";
 
 /**
  * Credit leases and the processes that own them (migration 004). A lease takes credits from an

@@ -1,5 +1,9 @@
 import type { Database, Queryable } from "../db/database.ts";
-import { type AuditInput, storableAudit } from "./audit.ts";
+import type { AuditInput } from "./audit.ts";
+import { guarded, LedgerError } from "./errors.ts";
+import { writeBatch } from "./settle-queue.ts";
+
+export { LedgerError } from "./errors.ts";
 
 /**
  * The two-phase ledger (reserve, then settle or void), after TigerBeetle's pending transfers.
@@ -7,22 +11,6 @@ import { type AuditInput, storableAudit } from "./audit.ts";
  * those entries updated in the same transaction, guarded in the SQL statement itself so that no
  * interleaving of gateway processes can take a balance below zero.
  */
-
-/** A ledger operation failed (database down, constraint refused): the call is not answered. */
-export class LedgerError extends Error {
-  constructor(operation: string, cause: unknown) {
-    super(`ledger ${operation} failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
-    this.name = "LedgerError";
-  }
-}
-
-async function guarded<T>(operation: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    throw err instanceof LedgerError ? err : new LedgerError(operation, err);
-  }
-}
 
 export async function grantCredits(
   db: Database,
@@ -126,68 +114,20 @@ async function settleOnce(
   hold: Hold | null,
   records: readonly AuditInput[],
 ): Promise<SettleResult> {
-  const charged = records.reduce((sum, r) => sum + r.chargedCc, 0);
-  const held = hold?.amount ?? 0;
-  if (charged > held)
-    throw new LedgerError("settle", new Error(`charge ${charged} exceeds hold ${held}`));
-  return guarded("settle", async () => {
-    // One atomic statement: the account update carries the guard, and every insert hangs off its
-    // row (`FROM acc`), so if the guard fails nothing at all is written. Release, audit records
-    // and their charge entries are thus always committed together (invariants 2 and 3).
-    const rows = records.map(storableAudit);
-    const col = <K extends keyof AuditInput>(k: K) => rows.map((r) => r[k] ?? null);
-    const { rows: out } = await db.query<{
-      available: number | null;
-      audit_ids: number[] | null;
-    }>(
-      `WITH acc AS (
-         UPDATE accounts SET held = held - $2, balance = balance - $3
-         WHERE id = $1 AND held >= $2 AND balance >= $3
-         RETURNING balance - held AS available
-       ), rel AS (
-         INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
-         SELECT $1, 'release', $2, $4::int8 FROM acc WHERE $4::int8 IS NOT NULL
-       ), aud AS (
-         INSERT INTO audit_records(account_id, request_id, token_id, backend, network, method, outcome,
-           error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
-           upstream_code)
-         SELECT $1, r.* FROM unnest($5::text[], $6::int8[], $7::text[], $8::text[], $9::text[],
-           $10::text[], $11::text[], $12::int[], $13::int8[], $14::int8[], $15::int[], $16::text[],
-           $17::int[], $18::text[]) AS r, acc
-         RETURNING id, charged_cc
-       ), chg AS (
-         INSERT INTO ledger_entries(account_id, kind, amount, audit_id)
-         SELECT $1, 'charge', -charged_cc, id FROM aud WHERE charged_cc > 0
-       )
-       SELECT (SELECT available FROM acc) AS available,
-              (SELECT array_agg(id ORDER BY id) FROM aud) AS audit_ids`,
-      [
+  // One atomic statement (the settle queue's, with one item): release, audit records and their
+  // charge entries are always committed together (invariants 2 and 3).
+  const [out] = await guarded("settle", () =>
+    writeBatch(db, [
+      {
         accountId,
-        held,
-        charged,
-        hold?.id ?? null,
-        col("requestId"),
-        col("tokenId"),
-        col("backend"),
-        col("network"),
-        col("method"),
-        col("outcome"),
-        col("errorCode"),
-        col("httpStatus"),
-        col("estimatedCc"),
-        col("chargedCc"),
-        col("complexity"),
-        col("upstream"),
-        col("durationMs"),
-        col("upstreamCode"),
-      ],
-    );
-    const row = out[0];
-    if (!row || row.available === null) {
-      throw new Error(`settle: account ${accountId} cannot cover ${charged}`);
-    }
-    return { auditIds: (row.audit_ids ?? []).map(Number), charged, available: row.available };
-  });
+        hold: hold ? { id: hold.id, amount: hold.amount } : null,
+        leaseId: null,
+        records,
+      },
+    ]),
+  );
+  if (!out) throw new LedgerError("settle", new Error(`no account ${accountId}`));
+  return out;
 }
 
 export async function available(db: Queryable, accountId: number): Promise<number> {

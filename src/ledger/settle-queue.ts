@@ -1,6 +1,6 @@
 import type { Database } from "../db/database.ts";
 import { type AuditInput, storableAudit } from "./audit.ts";
-import { LedgerError } from "./ledger.ts";
+import { LedgerError } from "./errors.ts";
 
 /**
  * Group commit for settles: what concurrent calls settle — charges, the release of their holds,
@@ -148,7 +148,7 @@ export class SettleQueue {
 }
 
 /** Writes the items in one statement; one result per item, in order. */
-async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<Settled[]> {
+export async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<Settled[]> {
   const itemAccount: number[] = [];
   const itemCharged: number[] = [];
   const itemReleased: number[] = [];
