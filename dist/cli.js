@@ -5,7 +5,7 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-RIN5ZR6K.js";
+} from "./chunks/chunk-72YHQZ34.js";
 import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,

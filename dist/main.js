@@ -1,6 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   LedgerError,
+  SettleQueue,
   adminAuthorized,
   auditCsv,
   authenticate,
@@ -13,12 +14,11 @@ import {
   openDatabase,
   reserve,
   runDbCommand,
-  storableAudit,
   tokenHint,
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-RIN5ZR6K.js";
+} from "./chunks/chunk-72YHQZ34.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -484,210 +484,6 @@ async function voidOpenOf(tx, processIds) {
   if (open.length === 0) return 0;
   await tx.query(`${RETURN_LEASES} SELECT 1`, [open.map((o) => Number(o.id))]);
   return open.length;
-}
-
-// src/ledger/settle-queue.ts
-var BATCHES_IN_FLIGHT = 2;
-var SettleQueue = class {
-  constructor(db, opts) {
-    this.db = db;
-    this.opts = opts;
-  }
-  db;
-  opts;
-  queue = [];
-  queuedRows = 0;
-  flushing = null;
-  waitingForRoom = [];
-  /** Statements written and items settled, for metrics and benchmarks. */
-  stats = { batches: 0, items: 0, rows: 0, failedBatches: 0, peakQueuedRows: 0 };
-  /** Settles one request's records; resolves once they and their charges are committed. */
-  async settle(item) {
-    const rows = Math.max(1, item.records.length);
-    while (this.queuedRows > 0 && this.queuedRows + rows > this.opts.pendingRowsMax) {
-      await new Promise((resolve) => this.waitingForRoom.push(resolve));
-    }
-    return new Promise((resolve, reject) => {
-      this.queue.push({ item, rows, resolve, reject });
-      this.queuedRows += rows;
-      this.stats.peakQueuedRows = Math.max(this.stats.peakQueuedRows, this.queuedRows);
-      this.kick();
-    });
-  }
-  /** Resolves when everything queued so far has been written (or has failed). */
-  async flushed() {
-    while (this.flushing || this.queue.length > 0) {
-      this.kick();
-      await this.flushing;
-    }
-  }
-  kick() {
-    if (this.flushing) return;
-    this.flushing = this.drain().finally(() => {
-      this.flushing = null;
-      if (this.queue.length > 0) this.kick();
-    });
-  }
-  async drain() {
-    await new Promise((resolve) => setImmediate(resolve));
-    const writing = /* @__PURE__ */ new Set();
-    while (this.queue.length > 0 || writing.size > 0) {
-      if (this.queue.length === 0 || writing.size >= BATCHES_IN_FLIGHT) {
-        await Promise.race(writing);
-        continue;
-      }
-      const batch = [];
-      let rows = 0;
-      while (this.queue.length > 0) {
-        const next = this.queue[0];
-        if (batch.length > 0 && rows + next.rows > this.opts.batchRowsMax) break;
-        this.queue.shift();
-        batch.push(next);
-        rows += next.rows;
-      }
-      const done = this.write(batch).then(() => {
-        writing.delete(done);
-        this.queuedRows -= rows;
-        for (const wake of this.waitingForRoom.splice(0)) wake();
-      });
-      writing.add(done);
-    }
-  }
-  async write(batch) {
-    try {
-      const out = await writeBatch(
-        this.db,
-        batch.map((p) => p.item)
-      );
-      this.stats.batches += 1;
-      this.stats.items += batch.length;
-      this.stats.rows += out.reduce((n, o) => n + o.auditIds.length, 0);
-      batch.forEach((p, i) => p.resolve(out[i]));
-    } catch (err) {
-      this.stats.failedBatches += 1;
-      if (batch.length === 1) {
-        batch[0].reject(
-          err instanceof LedgerError ? err : new LedgerError("settle", err)
-        );
-        return;
-      }
-      for (const p of batch) await this.write([p]);
-    }
-  }
-};
-async function writeBatch(db, items) {
-  const itemAccount = [];
-  const itemCharged = [];
-  const itemReleased = [];
-  const itemLeaseUsed = [];
-  const itemIdempotencyKey = [];
-  const itemHold = [];
-  const itemHoldAmount = [];
-  const recItem = [];
-  const recLease = [];
-  const recs = [];
-  items.forEach((item, i) => {
-    const charged = item.records.reduce((sum, r) => sum + r.chargedCc, 0);
-    const held = item.hold?.amount ?? 0;
-    if (item.hold && charged > held) {
-      throw new LedgerError("settle", new Error(`charge ${charged} exceeds hold ${held}`));
-    }
-    itemAccount.push(item.accountId);
-    itemCharged.push(charged);
-    itemReleased.push(held);
-    itemLeaseUsed.push(item.leaseId !== null ? charged : 0);
-    itemIdempotencyKey.push(item.idempotencyKey ?? null);
-    itemHold.push(item.hold?.id ?? null);
-    itemHoldAmount.push(held);
-    for (const r of item.records) {
-      recItem.push(i + 1);
-      recLease.push(item.leaseId);
-      recs.push(storableAudit(r));
-    }
-  });
-  if (itemCharged.some((c, i) => c > 0 && itemHold[i] === null && itemLeaseUsed[i] === 0)) {
-    throw new LedgerError("settle", new Error("a charge without a hold or a lease"));
-  }
-  const col = (k) => recs.map((r) => r[k] ?? null);
-  const { rows } = await db.query(
-    `WITH items AS (
-       SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[],
-         $22::int8[], $23::text[]) WITH ORDINALITY AS i(account_id, charged, released, hold_id,
-           hold_amount, lease_used, idempotency_key, item)
-     ), acc AS (
-       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released,
-         leased = a.leased - s.lease_used
-       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released,
-               sum(lease_used) AS lease_used
-             FROM items GROUP BY account_id) s
-       WHERE a.id = s.account_id
-       RETURNING a.id, a.balance - a.held AS available
-     ), rel AS (
-       INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
-       SELECT account_id, 'release', hold_amount, hold_id FROM items WHERE hold_id IS NOT NULL
-     ), recs AS MATERIALIZED (
-       SELECT nextval(pg_get_serial_sequence('audit_records', 'id')) AS id, r.*
-       FROM unnest($6::int8[], $7::int8[], $8::text[], $9::int8[], $10::text[], $11::text[],
-         $12::text[], $13::text[], $14::text[], $15::int[], $16::int8[], $17::int8[], $18::int[],
-         $19::text[], $20::int[], $21::text[])
-         WITH ORDINALITY AS r(item, lease_id, request_id, token_id, backend, network, method,
-           outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
-           duration_ms, upstream_code, ord)
-     ), aud AS (
-       INSERT INTO audit_records(id, account_id, request_id, token_id, backend, network, method,
-         outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
-         duration_ms, upstream_code)
-       SELECT r.id, i.account_id, r.request_id, r.token_id, r.backend, r.network, r.method,
-         r.outcome, r.error_code, r.http_status, r.estimated_cc, r.charged_cc, r.complexity,
-         r.upstream, r.duration_ms, r.upstream_code
-       FROM recs r JOIN items i ON i.item = r.item
-       RETURNING id
-     ), chg AS (
-       INSERT INTO ledger_entries(account_id, kind, amount, audit_id, hold_id)
-       SELECT i.account_id, 'charge', -r.charged_cc, r.id, r.lease_id
-       FROM recs r JOIN items i ON i.item = r.item WHERE r.charged_cc > 0
-     ), idem AS (
-       UPDATE idempotency_keys k SET settled_at = now()
-       FROM items i WHERE i.idempotency_key IS NOT NULL AND i.charged > 0
-         AND k.account_id = i.account_id AND k.key = i.idempotency_key
-     )
-     SELECT i.item, (SELECT available FROM acc WHERE acc.id = i.account_id) AS available,
-       (SELECT array_agg(r.id ORDER BY r.ord) FROM recs r WHERE r.item = i.item) AS audit_ids
-     FROM items i ORDER BY i.item`,
-    [
-      itemAccount,
-      itemCharged,
-      itemReleased,
-      itemHold,
-      itemHoldAmount,
-      recItem,
-      recLease,
-      col("requestId"),
-      col("tokenId"),
-      col("backend"),
-      col("network"),
-      col("method"),
-      col("outcome"),
-      col("errorCode"),
-      col("httpStatus"),
-      col("estimatedCc"),
-      col("chargedCc"),
-      col("complexity"),
-      col("upstream"),
-      col("durationMs"),
-      col("upstreamCode"),
-      itemLeaseUsed,
-      itemIdempotencyKey
-    ]
-  );
-  if (rows.length !== items.length || rows.some((r) => r.available === null)) {
-    throw new LedgerError("settle", new Error("an account of the batch does not exist"));
-  }
-  return rows.map((r, i) => ({
-    auditIds: (r.audit_ids ?? []).map(Number),
-    charged: itemCharged[i],
-    available: Number(r.available)
-  }));
 }
 
 // src/metering/credits.ts

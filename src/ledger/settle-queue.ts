@@ -202,7 +202,7 @@ export async function writeBatch(db: Database, items: readonly SettleItem[]): Pr
        INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
        SELECT account_id, 'release', hold_amount, hold_id FROM items WHERE hold_id IS NOT NULL
      ), recs AS MATERIALIZED (
-       SELECT nextval(pg_get_serial_sequence('audit_records', 'id')) AS id, r.*
+       SELECT nextval('audit_records_id_seq') AS id, r.*
        FROM unnest($6::int8[], $7::int8[], $8::text[], $9::int8[], $10::text[], $11::text[],
          $12::text[], $13::text[], $14::text[], $15::int[], $16::int8[], $17::int8[], $18::int[],
          $19::text[], $20::int[], $21::text[])
@@ -227,9 +227,11 @@ export async function writeBatch(db: Database, items: readonly SettleItem[]): Pr
        FROM items i WHERE i.idempotency_key IS NOT NULL AND i.charged > 0
          AND k.account_id = i.account_id AND k.key = i.idempotency_key
      )
-     SELECT i.item, (SELECT available FROM acc WHERE acc.id = i.account_id) AS available,
-       (SELECT array_agg(r.id ORDER BY r.ord) FROM recs r WHERE r.item = i.item) AS audit_ids
-     FROM items i ORDER BY i.item`,
+     SELECT i.item, acc.available, ids.audit_ids
+     FROM items i JOIN acc ON acc.id = i.account_id
+       LEFT JOIN (SELECT item, array_agg(id ORDER BY ord) AS audit_ids FROM recs GROUP BY item) ids
+         ON ids.item = i.item
+     ORDER BY i.item`,
     [
       itemAccount,
       itemCharged,
