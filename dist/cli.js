@@ -5,7 +5,7 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-72YHQZ34.js";
+} from "./chunks/chunk-B3PY7SAS.js";
 import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,

@@ -18,7 +18,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-72YHQZ34.js";
+} from "./chunks/chunk-B3PY7SAS.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,

@@ -131,7 +131,7 @@ export class SettleQueue {
       this.stats.batches += 1;
       this.stats.items += batch.length;
       this.stats.rows += out.reduce((n, o) => n + o.auditIds.length, 0);
-      batch.forEach((p, i) => p.resolve(out[i] as Settled));
+      for (const [i, p] of batch.entries()) p.resolve(out[i] as Settled);
     } catch (err) {
       this.stats.failedBatches += 1;
       if (batch.length === 1) {

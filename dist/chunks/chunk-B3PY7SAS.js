@@ -299,7 +299,7 @@ var SettleQueue = class {
       this.stats.batches += 1;
       this.stats.items += batch.length;
       this.stats.rows += out.reduce((n, o) => n + o.auditIds.length, 0);
-      batch.forEach((p, i) => p.resolve(out[i]));
+      for (const [i, p] of batch.entries()) p.resolve(out[i]);
     } catch (err) {
       this.stats.failedBatches += 1;
       if (batch.length === 1) {
@@ -363,7 +363,7 @@ async function writeBatch(db, items) {
        INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
        SELECT account_id, 'release', hold_amount, hold_id FROM items WHERE hold_id IS NOT NULL
      ), recs AS MATERIALIZED (
-       SELECT nextval(pg_get_serial_sequence('audit_records', 'id')) AS id, r.*
+       SELECT nextval('audit_records_id_seq') AS id, r.*
        FROM unnest($6::int8[], $7::int8[], $8::text[], $9::int8[], $10::text[], $11::text[],
          $12::text[], $13::text[], $14::text[], $15::int[], $16::int8[], $17::int8[], $18::int[],
          $19::text[], $20::int[], $21::text[])
@@ -388,9 +388,11 @@ async function writeBatch(db, items) {
        FROM items i WHERE i.idempotency_key IS NOT NULL AND i.charged > 0
          AND k.account_id = i.account_id AND k.key = i.idempotency_key
      )
-     SELECT i.item, (SELECT available FROM acc WHERE acc.id = i.account_id) AS available,
-       (SELECT array_agg(r.id ORDER BY r.ord) FROM recs r WHERE r.item = i.item) AS audit_ids
-     FROM items i ORDER BY i.item`,
+     SELECT i.item, acc.available, ids.audit_ids
+     FROM items i JOIN acc ON acc.id = i.account_id
+       LEFT JOIN (SELECT item, array_agg(id ORDER BY ord) AS audit_ids FROM recs GROUP BY item) ids
+         ON ids.item = i.item
+     ORDER BY i.item`,
     [
       itemAccount,
       itemCharged,
