@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { FastifyReply } from "fastify";
 import { type GatewayError, httpStatusOf } from "../errors/codes.ts";
 import { graphqlErrorObject, plainErrorObject, rpcErrorObject } from "../errors/render.ts";
 import { stringifyJson } from "../jsonrpc/json.ts";
@@ -13,19 +13,26 @@ export interface HttpReply {
   headers?: Record<string, string>;
 }
 
-export function sendJson(res: ServerResponse, reply: HttpReply): void {
-  if (reply.raw) {
-    res.writeHead(reply.status, { "content-length": reply.raw.byteLength, ...reply.headers });
-    res.end(reply.raw);
-    return;
-  }
-  const text = stringifyJson(reply.body);
-  res.writeHead(reply.status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...reply.headers,
-  });
-  res.end(text);
+/**
+ * Sends a reply as the gateway always has: JSON with number literals kept and content-type
+ * `application/json` as is (bytes, so the framework adds no charset), or the bytes given.
+ */
+export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
+  const bytes = r.raw ? Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength) : null;
+  if (!bytes) reply.header("content-type", "application/json");
+  if (r.headers) reply.headers(r.headers);
+  return reply.code(r.status).send(bytes ?? Buffer.from(stringifyJson(r.body)));
+}
+
+/** A page, a script or a file: its content type and bytes, sent as they are. */
+export function sendText(
+  reply: FastifyReply,
+  status: number,
+  type: string,
+  body: string,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return reply.code(status).header("content-type", type).headers(headers).send(Buffer.from(body));
 }
 
 /** A gateway failure on a JSON-RPC route: the protocol's envelope, our status. */
