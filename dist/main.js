@@ -1191,14 +1191,18 @@ function createFramework(options) {
   http.server.removeAllListeners("clientError");
   http.removeAllContentTypeParsers();
   http.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
-  http.setNotFoundHandler(options.notFound);
-  http.addHook("onRequest", async (request, reply3) => {
-    if (request.is404) return options.notFound(request, reply3);
+  http.addHook("onRequest", async (request) => {
     if (request.raw.headers["content-type"] !== void 0) {
       request.headers = { "content-type": void 0 };
     }
   });
   return http;
+}
+function notFoundBeforeBody(http, notFound) {
+  http.setNotFoundHandler(notFound);
+  http.addHook("onRequest", async (request, reply3) => {
+    if (request.is404) return notFound(request, reply3);
+  });
 }
 function withoutBodies(http, routes) {
   http.register(async (scope) => {
@@ -1230,10 +1234,15 @@ function isTooLarge(err) {
 
 // src/http/reply.ts
 function sendReply(reply3, r) {
-  const bytes = r.raw ? Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength) : null;
-  if (!bytes) reply3.header("content-type", "application/json");
+  reply3.code(r.status);
+  if (!r.raw) {
+    reply3.header("content-type", "application/json");
+    if (r.headers) reply3.headers(r.headers);
+    return reply3.send(Buffer.from(stringifyJson(r.body)));
+  }
   if (r.headers) reply3.headers(r.headers);
-  return reply3.code(r.status).send(bytes ?? Buffer.from(stringifyJson(r.body)));
+  if (r.raw.byteLength === 0 && !reply3.hasHeader("content-type")) return reply3.send();
+  return reply3.send(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength));
 }
 function sendText(reply3, status, type, body, headers = {}) {
   return reply3.code(status).header("content-type", type).headers(headers).send(Buffer.from(body));
@@ -2316,11 +2325,14 @@ async function startHttpServer(app, host, port) {
   const http = createFramework({
     requestTimeoutMs: 6e4,
     headersTimeoutMs: 1e4,
-    bodyBytesMax: app.config.server.bodyBytesMax,
-    notFound: async (_request, reply3) => sendReply(reply3, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")))
+    bodyBytesMax: app.config.server.bodyBytesMax
   });
   const requests = new InFlight(http.server);
   countInFlight(http, requests);
+  notFoundBeforeBody(
+    http,
+    async (_request, reply3) => sendReply(reply3, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")))
+  );
   http.addHook("onResponse", async (request, reply3) => observe(app, request, reply3));
   http.setErrorHandler((err, _request, reply3) => unhandled(app, err, reply3));
   http.get(

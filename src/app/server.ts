@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { operatorRoutes } from "../admin/routes.ts";
@@ -13,6 +13,7 @@ import {
   bodyText,
   createFramework,
   isTooLarge,
+  notFoundBeforeBody,
   pathParts,
 } from "../http/framework.ts";
 import {
@@ -34,7 +35,7 @@ import { readiness } from "./readiness.ts";
 export type RouteHandler = (
   ctx: CallContext,
   body: string,
-  req: FastifyRequest["raw"],
+  req: IncomingMessage,
 ) => Promise<HttpReply>;
 
 interface Route {
@@ -76,12 +77,12 @@ export interface RunningServer {
 /**
  * The HTTP server composed from the routes: health, operator surfaces, the dashboard and one
  * route per backend and network. Hooks, in the order a request meets them:
- *   onRequest (every request)  counted in flight (drain waits for it)
- *   onRequest (backend route)  request id, the method, then authenticate (401 audited) — all
- *                              before the body is read, so a refused request costs no body
+ *   onRequest (every request)  counted in flight (drain waits for it); no route: 404
+ *   onRequest (backend route)  request id, the method (405), then authenticate (401, audited):
+ *                              all before the body is read, so a refused request costs no body
  *   body                       read as text within the route's limit (413 in its protocol)
  *   handler                    the route: parse, price, reserve, execute, settle, render
- *   onResponse (every request) metrics; on backend routes, the request log line
+ *   onResponse                 metrics (every request); the request log line (backend routes)
  */
 export async function startHttpServer(
   app: App,
@@ -92,11 +93,12 @@ export async function startHttpServer(
     requestTimeoutMs: 60_000,
     headersTimeoutMs: 10_000,
     bodyBytesMax: app.config.server.bodyBytesMax,
-    notFound: async (_request, reply) =>
-      sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route"))),
   });
   const requests = new InFlight(http.server);
   countInFlight(http, requests);
+  notFoundBeforeBody(http, async (_request, reply) =>
+    sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route"))),
+  );
   http.addHook("onResponse", async (request, reply) => observe(app, request, reply));
   http.setErrorHandler((err, _request, reply) => unhandled(app, err, reply));
 

@@ -13,7 +13,10 @@ import Fastify, {
  * src/app/server.ts; this file holds only conventions that hold for every route.
  */
 
-/** Every method node:http parses (CONNECT never reaches a request handler): a route answers 405 for the ones it does not take, not the framework 404. */
+/**
+ * Every method node:http parses (CONNECT never reaches a request handler), so that a route
+ * answers 405 for the ones it does not take, where the framework would answer 404.
+ */
 export const ALL_METHODS = METHODS.filter((m) => m !== "CONNECT") as HTTPMethods[];
 
 export interface FrameworkOptions {
@@ -23,8 +26,6 @@ export interface FrameworkOptions {
   headersTimeoutMs: number;
   /** Largest body any route reads, unless the route says less. */
   bodyBytesMax: number;
-  /** The answer for a path or method no route has, given before any body is read. */
-  notFound: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 }
 
 export function createFramework(options: FrameworkOptions): FastifyInstance {
@@ -56,9 +57,7 @@ export function createFramework(options: FrameworkOptions): FastifyInstance {
   // JSON, so its parse errors are worded in its protocol (Core's, GraphQL's).
   http.removeAllContentTypeParsers();
   http.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
-  http.setNotFoundHandler(options.notFound);
-  http.addHook("onRequest", async (request, reply) => {
-    if (request.is404) return options.notFound(request, reply);
+  http.addHook("onRequest", async (request) => {
     // Fastify refuses a content type it cannot parse (415) before any parser runs; no route
     // reads the header through the framework (request.raw.headers keep it), so it is hidden
     // from the framework's body handling and the catch-all parser above reads every body.
@@ -67,6 +66,17 @@ export function createFramework(options: FrameworkOptions): FastifyInstance {
     }
   });
   return http;
+}
+
+/** Answers a path or method no route has with `notFound`, before any body is read. */
+export function notFoundBeforeBody(
+  http: FastifyInstance,
+  notFound: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+): void {
+  http.setNotFoundHandler(notFound);
+  http.addHook("onRequest", async (request, reply) => {
+    if (request.is404) return notFound(request, reply);
+  });
 }
 
 /**

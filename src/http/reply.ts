@@ -18,10 +18,17 @@ export interface HttpReply {
  * `application/json` as is (bytes, so the framework adds no charset), or the bytes given.
  */
 export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
-  const bytes = r.raw ? Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength) : null;
-  if (!bytes) reply.header("content-type", "application/json");
+  reply.code(r.status);
+  if (!r.raw) {
+    reply.header("content-type", "application/json");
+    if (r.headers) reply.headers(r.headers);
+    return reply.send(Buffer.from(stringifyJson(r.body)));
+  }
   if (r.headers) reply.headers(r.headers);
-  return reply.code(r.status).send(bytes ?? Buffer.from(stringifyJson(r.body)));
+  // No bytes and no type (Yoga's bare 415): nothing, as node sent it; the framework would call
+  // an empty buffer application/octet-stream.
+  if (r.raw.byteLength === 0 && !reply.hasHeader("content-type")) return reply.send();
+  return reply.send(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength));
 }
 
 /** A page, a script or a file: its content type and bytes, sent as they are. */
