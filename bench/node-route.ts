@@ -30,18 +30,20 @@ const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 10_00
 async function run(
   url: string,
   headers: Record<string, string>,
+  method: "POST" | "GET" = "POST",
+  calls = CALLS,
 ): Promise<{ perSecond: number; p50: number; p99: number }> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < CALLS) {
+      while (next < calls) {
         next++;
         const t = performance.now();
         const res = await request(url, {
-          method: "POST",
-          body,
+          method,
+          ...(method === "POST" ? { body } : {}),
           headers: { "content-type": "application/json", ...headers },
           dispatcher,
         });
@@ -54,9 +56,9 @@ async function run(
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   return {
-    perSecond: CALLS / seconds,
-    p50: latencies[Math.floor(CALLS * 0.5)]!,
-    p99: latencies[Math.floor(CALLS * 0.99)]!,
+    perSecond: calls / seconds,
+    p50: latencies[Math.floor(calls * 0.5)]!,
+    p99: latencies[Math.floor(calls * 0.99)]!,
   };
 }
 
@@ -94,11 +96,21 @@ await run(viaBaseline, {});
 await run(viaFastify, {});
 const direct = await run(core.url, auth);
 const runs: { baseline: Result[]; fastify: Result[] } = { baseline: [], fastify: [] };
+// The HTTP layer alone: GET /healthz asks no database and no upstream, so what it costs is the
+// router's and the framework's own work per request.
+const health: { baseline: Result[]; fastify: Result[] } = { baseline: [], fastify: [] };
+const HEALTH_CALLS = CALLS * 5;
+await run(`${baseline.url}/healthz`, {}, "GET", HEALTH_CALLS);
+await run(`${gateway.url}/healthz`, {}, "GET", HEALTH_CALLS);
 for (let round = 0; round < ROUNDS; round++) {
   const order =
     round % 2 === 0 ? (["baseline", "fastify"] as const) : (["fastify", "baseline"] as const);
   for (const which of order) {
     runs[which].push(await run(which === "baseline" ? viaBaseline : viaFastify, {}));
+  }
+  for (const which of order) {
+    const url = `${which === "baseline" ? baseline.url : gateway.url}/healthz`;
+    health[which].push(await run(url, {}, "GET", HEALTH_CALLS));
   }
 }
 const median = (xs: number[]) => {
@@ -116,6 +128,16 @@ const summary = (rs: Result[]) => {
     p99: median(rs.map((r) => r.p99)),
   };
 };
+/**
+ * Two views of the same runs: the ratio of the medians, and the median of each round's ratio
+ * (the two runs of a round are back to back, so they share whatever else the machine was doing).
+ */
+const compare = (rs: { baseline: Result[]; fastify: Result[] }) => {
+  const ofMedians = summary(rs.fastify).perSecond / summary(rs.baseline).perSecond;
+  const perRound = rs.fastify.map((r, i) => r.perSecond / rs.baseline[i]!.perSecond);
+  const pct = (x: number) => `${x >= 1 ? "+" : ""}${((x - 1) * 100).toFixed(1)}%`;
+  return `of medians ${pct(ofMedians)}, median of rounds ${pct(median(perRound))} (rounds ${perRound.map(pct).join(" ")})`;
+};
 const store = process.env.DATABASE_URL ? "PostgreSQL" : "PGlite (memory)";
 const fmt = (r: Result) =>
   `${r.perSecond.toFixed(0)} calls/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`;
@@ -129,10 +151,12 @@ console.log(
 console.log(`BASELINE devnet Core directly:        ${fmt(direct)}`);
 console.log(`BASELINE gateway, node:http router:   ${fmtRounds(runs.baseline)}`);
 console.log(`gateway, Fastify:                     ${fmtRounds(runs.fastify)}`);
-const ratio = summary(runs.fastify).perSecond / summary(runs.baseline).perSecond;
-console.log(
-  `Fastify / node:http router throughput (medians) = ${ratio.toFixed(3)} (${((ratio - 1) * 100).toFixed(1)}%)`,
-);
+console.log(`Fastify / node:http router throughput: ${compare(runs)}`);
+
+console.log(`${HEALTH_CALLS} GET /healthz, the HTTP layer alone:`);
+console.log(`BASELINE node:http router:            ${fmtRounds(health.baseline)}`);
+console.log(`Fastify:                              ${fmtRounds(health.fastify)}`);
+console.log(`Fastify / node:http router throughput: ${compare(health)}`);
 console.log(
   `ratio gateway (Fastify) / direct throughput = ${(summary(runs.fastify).perSecond / direct.perSecond).toFixed(2)}x`,
 );

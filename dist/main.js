@@ -1191,17 +1191,19 @@ function createFramework(options) {
   http.server.removeAllListeners("clientError");
   http.removeAllContentTypeParsers();
   http.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
-  http.addHook("onRequest", async (request) => {
+  http.addHook("onRequest", (request, _reply, done) => {
     if (request.raw.headers["content-type"] !== void 0) {
       request.headers = { "content-type": void 0 };
     }
+    done();
   });
   return http;
 }
 function notFoundBeforeBody(http, notFound) {
   http.setNotFoundHandler(notFound);
-  http.addHook("onRequest", async (request, reply3) => {
-    if (request.is404) return notFound(request, reply3);
+  http.addHook("onRequest", (request, reply3, done) => {
+    if (request.is404) notFound(request, reply3).catch(done);
+    else done();
   });
 }
 function withoutBodies(http, routes) {
@@ -1610,7 +1612,10 @@ var InFlight = class {
   }
 };
 function countInFlight(http, requests) {
-  http.addHook("onRequest", async (_request, reply3) => requests.track(reply3.raw));
+  http.addHook("onRequest", (_request, reply3, done) => {
+    requests.track(reply3.raw);
+    done();
+  });
   http.addHook("onRoute", (route) => {
     const handler = route.handler;
     route.handler = function(request, reply3) {
@@ -2333,7 +2338,10 @@ async function startHttpServer(app, host, port) {
     http,
     async (_request, reply3) => sendReply(reply3, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")))
   );
-  http.addHook("onResponse", async (request, reply3) => observe(app, request, reply3));
+  http.addHook("onResponse", (request, reply3, done) => {
+    observe(app, request, reply3);
+    done();
+  });
   http.setErrorHandler((err, _request, reply3) => unhandled(app, err, reply3));
   http.get(
     "/healthz",

@@ -99,7 +99,10 @@ export async function startHttpServer(
   notFoundBeforeBody(http, async (_request, reply) =>
     sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route"))),
   );
-  http.addHook("onResponse", async (request, reply) => observe(app, request, reply));
+  http.addHook("onResponse", (request, reply, done) => {
+    observe(app, request, reply);
+    done();
+  });
   http.setErrorHandler((err, _request, reply) => unhandled(app, err, reply));
 
   // Liveness: the process answers. Nothing else is asked, so a slow database or upstream can

@@ -83,7 +83,10 @@ export class InFlight {
  * routes.
  */
 export function countInFlight(http: FastifyInstance, requests: InFlight): void {
-  http.addHook("onRequest", async (_request, reply) => requests.track(reply.raw));
+  http.addHook("onRequest", (_request, reply, done) => {
+    requests.track(reply.raw);
+    done();
+  });
   http.addHook("onRoute", (route) => {
     const handler = route.handler;
     route.handler = function (request, reply) {

@@ -57,13 +57,14 @@ export function createFramework(options: FrameworkOptions): FastifyInstance {
   // JSON, so its parse errors are worded in its protocol (Core's, GraphQL's).
   http.removeAllContentTypeParsers();
   http.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
-  http.addHook("onRequest", async (request) => {
+  http.addHook("onRequest", (request, _reply, done) => {
     // Fastify refuses a content type it cannot parse (415) before any parser runs; no route
     // reads the header through the framework (request.raw.headers keep it), so it is hidden
     // from the framework's body handling and the catch-all parser above reads every body.
     if (request.raw.headers["content-type"] !== undefined) {
       request.headers = { "content-type": undefined };
     }
+    done();
   });
   return http;
 }
@@ -74,8 +75,10 @@ export function notFoundBeforeBody(
   notFound: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
 ): void {
   http.setNotFoundHandler(notFound);
-  http.addHook("onRequest", async (request, reply) => {
-    if (request.is404) return notFound(request, reply);
+  http.addHook("onRequest", (request, reply, done) => {
+    // Answered, the request goes no further (done is not called).
+    if (request.is404) notFound(request, reply).catch(done);
+    else done();
   });
 }
 
