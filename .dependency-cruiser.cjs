@@ -91,7 +91,7 @@ module.exports = {
       name: "http-helpers-only",
       severity: "error",
       comment:
-        "src/http holds HTTP helpers (bodies, replies, drain, metrics); it composes no routes.",
+        "src/http holds HTTP helpers (the framework's conventions, bodies, replies, drain); it composes no routes.",
       from: { path: "^src/http/" },
       to: {
         path: "^src/(mirror|graphql|dashboard|admin|app|cli|metering|upstreams|ledger|db|usage)/",

@@ -88,7 +88,7 @@ import {
 import "./chunks/chunk-IAAMWRIY.js";
 
 // src/app/app.ts
-import { randomUUID as randomUUID4 } from "node:crypto";
+import { randomUUID as randomUUID3 } from "node:crypto";
 import { hostname } from "node:os";
 
 // src/auth/token-cache.ts
@@ -1685,40 +1685,92 @@ async function readiness(app) {
   return { status: status === "down" ? 503 : 200, body };
 }
 
-// src/app/server.ts
-import { randomUUID as randomUUID3 } from "node:crypto";
-import { createServer } from "node:http";
-
-// src/http/body.ts
-var BodyTooLarge = class extends Error {
-};
-async function readBody(req, bytesMax) {
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > bytesMax) throw new BodyTooLarge();
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > bytesMax) throw new BodyTooLarge();
-    chunks.push(chunk);
+// src/http/framework.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { METHODS } from "node:http";
+import Fastify from "fastify";
+var ALL_METHODS = METHODS.filter((m) => m !== "CONNECT");
+function createFramework(options) {
+  const http = Fastify({
+    // Our own request line (src/app/server.ts) logs the path with the token's hint only; the
+    // framework's request logging and serializers would log the URL, token included.
+    logger: false,
+    requestTimeout: options.requestTimeoutMs,
+    // node's default (Fastify's is 72 s): idle keep-alive connections go as they did.
+    keepAliveTimeout: 5e3,
+    bodyLimit: options.bodyBytesMax,
+    // Routing sees the canonical path (canonicalUrl): the same segments the old splitting saw.
+    rewriteUrl: (req) => canonicalUrl(req.url ?? "/"),
+    // Tokens are path parameters; a long one is an unknown token (401), not an unknown route.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    // HEAD is a method a route takes or refuses (405), not GET without the body.
+    exposeHeadRoutes: false,
+    genReqId: () => randomUUID2()
+  });
+  for (const method of ALL_METHODS) {
+    if (!http.supportedMethods.includes(method)) http.addHttpMethod(method);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  http.server.headersTimeout = options.headersTimeoutMs;
+  http.server.removeAllListeners("clientError");
+  http.removeAllContentTypeParsers();
+  http.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+  http.addHook("onRequest", (request, _reply, done) => {
+    if (request.raw.headers["content-type"] !== void 0) {
+      request.headers = { "content-type": void 0 };
+    }
+    done();
+  });
+  return http;
+}
+function notFoundBeforeBody(http, notFound) {
+  http.setNotFoundHandler(notFound);
+  http.addHook("onRequest", (request, reply3, done) => {
+    if (request.is404) notFound(request, reply3).catch(done);
+    else done();
+  });
+}
+function withoutBodies(http, routes) {
+  http.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", (_request, _payload, done) => done(null, void 0));
+    routes(scope);
+  });
+}
+function canonicalUrl(url) {
+  const parsed = new URL(url, "http://gateway");
+  let path = "";
+  for (const part of parsed.pathname.split("/")) {
+    if (part !== "") path += `/${part.includes("%") ? part.replaceAll("%", "%25") : part}`;
+  }
+  return (path || "/") + parsed.search;
+}
+function pathParts(request) {
+  const url = request.url;
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  return path === "/" ? [] : path.slice(1).split("/");
+}
+function bodyText(request) {
+  return typeof request.body === "string" ? request.body : "";
+}
+function isTooLarge(err) {
+  return err instanceof Error && "code" in err && err.code === "FST_ERR_CTP_BODY_TOO_LARGE";
 }
 
 // src/http/reply.ts
-function sendJson(res, reply3) {
-  if (reply3.raw) {
-    res.writeHead(reply3.status, { "content-length": reply3.raw.byteLength, ...reply3.headers });
-    res.end(reply3.raw);
-    return;
+function sendReply(reply3, r) {
+  reply3.code(r.status);
+  if (!r.raw) {
+    reply3.header("content-type", "application/json");
+    if (r.headers) reply3.headers(r.headers);
+    return reply3.send(Buffer.from(stringifyJson(r.body)));
   }
-  const text = stringifyJson(reply3.body);
-  res.writeHead(reply3.status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...reply3.headers
-  });
-  res.end(text);
+  if (r.headers) reply3.headers(r.headers);
+  if (r.raw.byteLength === 0 && !reply3.hasHeader("content-type")) return reply3.send();
+  return reply3.send(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength));
+}
+function sendText(reply3, status, type, body, headers = {}) {
+  return reply3.code(status).header("content-type", type).headers(headers).send(Buffer.from(body));
 }
 function jsonRpcFailure(error, id = null) {
   return {
@@ -1734,52 +1786,76 @@ function graphqlFailure(error) {
 }
 
 // src/admin/routes.ts
-async function handleOperator(app, req, res, parts) {
-  const header = req.headers.authorization;
+var CLI_BODY_BYTES_MAX = 64 * 1024;
+function operatorRoutes(http, app) {
+  const gate = (request, reply3) => operatorGate(app, request, reply3);
+  http.route({
+    method: ALL_METHODS,
+    url: "/metrics",
+    onRequest: gate,
+    handler: async (_request, reply3) => sendText(reply3, 200, app.metrics.registry.contentType, await app.metrics.registry.metrics())
+  });
+  http.route({
+    method: "POST",
+    url: "/admin/cli",
+    onRequest: gate,
+    bodyLimit: CLI_BODY_BYTES_MAX,
+    // A body over the limit is answered 413 at the edge (server.ts), as on every other route.
+    handler: async (request, reply3) => runCli(app, bodyText(request), reply3)
+  });
+  for (const url of ["/admin", "/admin/*"]) {
+    http.route({
+      method: ALL_METHODS,
+      url,
+      onRequest: gate,
+      handler: async (_r, reply3) => noSuchRoute(reply3)
+    });
+  }
+}
+async function operatorGate(app, request, reply3) {
+  const parts = pathParts(request);
+  const header = request.headers.authorization;
   const isCli = parts.length === 2 && parts[0] === "admin" && parts[1] === "cli";
   const operator = operatorAuthorized(header, app.config.operator.tokenSha256);
   const cliSecret = isCli && app.adminSecret !== void 0 && adminAuthorized(header, app.adminSecret);
   if (!operator && !cliSecret) {
     app.log.warn({ route: parts[0] }, "operator credential missing or refused");
-    return sendJson(res, {
+    return sendReply(reply3, {
       ...plainFailure(gatewayError("UNAUTHENTICATED", "operator credential required")),
       headers: { "www-authenticate": "Bearer" }
     });
   }
   if (parts.length === 1 && parts[0] === "metrics") {
-    if (req.method !== "GET") return methodNotAllowed(res, "GET");
-    const text = await app.metrics.registry.metrics();
-    res.writeHead(200, { "content-type": app.metrics.registry.contentType });
-    res.end(text);
-    return;
+    return request.method === "GET" ? void 0 : methodNotAllowed(reply3, "GET");
   }
   if (isCli && app.adminSecret !== void 0) {
-    if (req.method !== "POST") return methodNotAllowed(res, "POST");
-    return runCli(app, req, res);
+    return request.method === "POST" ? void 0 : methodNotAllowed(reply3, "POST");
   }
-  return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+  return noSuchRoute(reply3);
 }
-async function runCli(app, req, res) {
+function noSuchRoute(reply3) {
+  return sendReply(reply3, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+}
+async function runCli(app, body, reply3) {
   let argv;
-  const text = await readBody(req, 64 * 1024);
   try {
-    const body = JSON.parse(text);
-    argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
+    const parsed = JSON.parse(body);
+    argv = Array.isArray(parsed.argv) ? parsed.argv.map(String) : [];
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err;
-    return sendJson(res, plainFailure(gatewayError("BAD_REQUEST", 'expected {"argv": [...]}')));
+    return notACommand(reply3);
   }
-  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
+  return sendReply(reply3, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
 }
-function methodNotAllowed(res, allow) {
-  sendJson(res, {
+function notACommand(reply3) {
+  return sendReply(reply3, plainFailure(gatewayError("BAD_REQUEST", 'expected {"argv": [...]}')));
+}
+function methodNotAllowed(reply3, allow) {
+  return sendReply(reply3, {
     ...plainFailure(gatewayError("METHOD_NOT_ALLOWED", `use ${allow}`)),
     headers: { allow }
   });
 }
-
-// src/dashboard/routes.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
 
 // src/graphql/load.ts
 var unifiedApi = () => import("./chunks/route-ALOK3YGH.js");
@@ -1861,14 +1937,9 @@ var SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
   "cache-control": "no-store"
 };
-function send(res, status, type, body, headers = {}) {
-  res.writeHead(status, {
-    "content-type": type,
-    "content-length": Buffer.byteLength(body),
-    ...SECURITY_HEADERS,
-    ...headers
-  });
-  res.end(body);
+var SIGN_IN_BODY_BYTES_MAX = 4096;
+function send(reply3, status, type, body, headers = {}) {
+  return sendText(reply3, status, type, body, { ...SECURITY_HEADERS, ...headers });
 }
 var page = (title, body, script = false) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -1882,98 +1953,124 @@ ${error ? `<p class="error" data-testid="signin-error">${error}</p>` : ""}
 <label for="token">Access token</label><input id="token" name="token" type="password" required spellcheck="false">
 <button type="submit">Sign in</button></form>`
 );
-async function handleDashboard(app, req, res, rest) {
-  const path = rest.join("/");
-  const method = req.method ?? "GET";
-  const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
-  if (path === "style.css" && method === "GET")
-    return send(res, 200, "text/css; charset=utf-8", DASHBOARD_CSS);
-  if (path === "app.js" && method === "GET")
-    return send(res, 200, "text/javascript; charset=utf-8", await dashboardScript());
-  if (path === "session" && method === "POST") {
-    const form = new URLSearchParams(await readBody(req, 4096));
-    const owner2 = await authenticate(app.db, (form.get("token") ?? "").trim());
-    if (!owner2)
+function dashboardRoutes(http, app) {
+  http.decorateRequest("dashboardOwner", null);
+  const cookieOf = (request) => readCookie(request.headers.cookie, SESSION_COOKIE);
+  const ownerOf = (request) => sessionOwner(app.db, cookieOf(request));
+  http.post("/dashboard/session", { bodyLimit: SIGN_IN_BODY_BYTES_MAX }, async (request, reply3) => {
+    const form = new URLSearchParams(bodyText(request));
+    const owner = await authenticate(app.db, (form.get("token") ?? "").trim());
+    if (!owner)
       return send(
-        res,
+        reply3,
         401,
         "text/html; charset=utf-8",
         signIn("That token is unknown or revoked.")
       );
-    const value = await createSession(app.db, owner2, app.config.dashboard.sessionTtlMs);
+    const value = await createSession(app.db, owner, app.config.dashboard.sessionTtlMs);
     const maxAge = Math.floor(app.config.dashboard.sessionTtlMs / 1e3);
-    return send(res, 303, "text/plain", "", {
+    return send(reply3, 303, "text/plain", "", {
       location: "/dashboard",
       "set-cookie": `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=${maxAge}`
     });
-  }
-  if (path === "logout" && method === "POST") {
-    await endSession(app.db, cookie);
-    return send(res, 303, "text/plain", "", {
-      location: "/dashboard",
-      "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`
-    });
-  }
-  const owner = await sessionOwner(app.db, cookie);
-  if (path === "" && method === "GET") {
-    return owner ? send(
-      res,
-      200,
-      "text/html; charset=utf-8",
-      page("blockgate \u2014 usage", '<main id="app">Loading\u2026</main>', true)
-    ) : send(res, 200, "text/html; charset=utf-8", signIn());
-  }
-  if (!owner) {
-    return sendJson(res, {
-      status: 401,
-      body: { errors: [{ message: "sign in first", extensions: { code: "UNAUTHENTICATED" } }] }
-    });
-  }
-  if (path === "graphql" && method === "POST") {
-    if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
-      return sendJson(res, {
-        status: 415,
-        body: {
-          errors: [{ message: "send application/json", extensions: { code: "BAD_USER_INPUT" } }]
+  });
+  http.post(
+    "/dashboard/graphql",
+    {
+      onRequest: async (request, reply3) => {
+        const owner = await ownerOf(request);
+        if (!owner) return signInFirst(reply3);
+        if (!(request.raw.headers["content-type"] ?? "").startsWith("application/json")) {
+          return sendReply(reply3, {
+            status: 415,
+            body: {
+              errors: [
+                { message: "send application/json", extensions: { code: "BAD_USER_INPUT" } }
+              ]
+            }
+          });
         }
-      });
-    }
-    const body = await readBody(req, app.config.server.bodyBytesMax);
-    return sendJson(
-      res,
+        request.setDecorator("dashboardOwner", owner);
+      }
+    },
+    async (request, reply3) => sendReply(
+      reply3,
       await (await unifiedApi()).executeGraphQL(
         {
           app,
-          owner,
+          owner: request.getDecorator("dashboardOwner"),
           // The dashboard is a client of the unified API; its records say where it was asked.
           backend: "gateway",
           backendSegment: "dashboard",
           network: app.config.networks[0],
-          requestId: randomUUID2(),
+          requestId: request.id,
           startedAt: Date.now()
         },
-        { req, body, publicPath: "/dashboard/graphql" }
+        { req: request.raw, body: bodyText(request), publicPath: "/dashboard/graphql" }
       )
+    )
+  );
+  withoutBodies(http, (scope) => {
+    scope.get(
+      "/dashboard/style.css",
+      async (_request, reply3) => send(reply3, 200, "text/css; charset=utf-8", DASHBOARD_CSS)
     );
-  }
-  if (path === "export.csv" && method === "GET") {
-    const account = await findAccount(app.db, owner.accountId);
-    if (!account) return send(res, 404, "text/plain", "no account");
-    const url = new URL(req.url ?? "/", "http://gateway");
-    const rule = app.config.billing.cycle;
-    const current = cycleContaining(account.createdAt, /* @__PURE__ */ new Date(), rule);
-    const index = url.searchParams.has("cycle") ? Number(url.searchParams.get("cycle")) : current.index;
-    if (!Number.isInteger(index) || index < 0 || index > current.index)
-      return send(res, 400, "text/plain", "no such cycle");
-    const cycle = cycleAt(account.createdAt, index, rule);
-    const kind = url.searchParams.get("kind") === "usage" ? "usage" : "audit";
-    const csv = kind === "usage" ? await usageCsv(app.db, account.id, cycle) : await auditCsv(app.db, account.id, cycle);
-    const name = `blockgate-${account.name}-${kind}-${cycle.start.toISOString().slice(0, 10)}.csv`;
-    return send(res, 200, "text/csv; charset=utf-8", csv, {
-      "content-disposition": `attachment; filename="${name}"`
+    scope.get(
+      "/dashboard/app.js",
+      async (_request, reply3) => send(reply3, 200, "text/javascript; charset=utf-8", await dashboardScript())
+    );
+    scope.post("/dashboard/logout", async (request, reply3) => {
+      await endSession(app.db, cookieOf(request));
+      return send(reply3, 303, "text/plain", "", {
+        location: "/dashboard",
+        "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`
+      });
     });
-  }
-  return send(res, 404, "text/plain", "not found");
+    scope.get(
+      "/dashboard",
+      async (request, reply3) => await ownerOf(request) ? send(
+        reply3,
+        200,
+        "text/html; charset=utf-8",
+        page("blockgate \u2014 usage", '<main id="app">Loading\u2026</main>', true)
+      ) : send(reply3, 200, "text/html; charset=utf-8", signIn())
+    );
+    scope.get("/dashboard/export.csv", async (request, reply3) => {
+      const owner = await ownerOf(request);
+      if (!owner) return signInFirst(reply3);
+      return exportCsv(app, owner, request, reply3);
+    });
+    const other = async (request, reply3) => await ownerOf(request) ? send(reply3, 404, "text/plain", "not found") : signInFirst(reply3);
+    scope.route({ method: ALL_METHODS, url: "/dashboard/*", handler: other });
+    scope.route({
+      method: ALL_METHODS.filter((m) => m !== "GET"),
+      url: "/dashboard",
+      handler: other
+    });
+  });
+}
+function signInFirst(reply3) {
+  return sendReply(reply3, {
+    status: 401,
+    body: { errors: [{ message: "sign in first", extensions: { code: "UNAUTHENTICATED" } }] }
+  });
+}
+async function exportCsv(app, owner, request, reply3) {
+  const account = await findAccount(app.db, owner.accountId);
+  if (!account) return send(reply3, 404, "text/plain", "no account");
+  const url = new URL(request.url, "http://gateway");
+  const rule = app.config.billing.cycle;
+  const current = cycleContaining(account.createdAt, /* @__PURE__ */ new Date(), rule);
+  const index = url.searchParams.has("cycle") ? Number(url.searchParams.get("cycle")) : current.index;
+  if (!Number.isInteger(index) || index < 0 || index > current.index)
+    return send(reply3, 400, "text/plain", "no such cycle");
+  const cycle = cycleAt(account.createdAt, index, rule);
+  const kind = url.searchParams.get("kind") === "usage" ? "usage" : "audit";
+  const csv = kind === "usage" ? await usageCsv(app.db, account.id, cycle) : await auditCsv(app.db, account.id, cycle);
+  const name = `blockgate-${account.name}-${kind}-${cycle.start.toISOString().slice(0, 10)}.csv`;
+  return send(reply3, 200, "text/csv; charset=utf-8", csv, {
+    "content-disposition": `attachment; filename="${name}"`
+  });
 }
 
 // src/http/drain.ts
@@ -1982,28 +2079,47 @@ var InFlight = class {
     this.server = server;
   }
   server;
-  open = /* @__PURE__ */ new Set();
+  open = /* @__PURE__ */ new Map();
   draining = false;
   onIdle = null;
   get size() {
     return this.open.size;
   }
-  /** Runs `handle` for the request `res` answers, counting it in flight until both are done. */
-  track(res, handle2) {
-    this.open.add(res);
+  /** Counts the request `res` answers, from now until its response has ended and its work is done. */
+  track(res) {
+    const entry = { work: 0, ended: false };
+    this.open.set(res, entry);
     if (this.draining) res.setHeader("connection", "close");
-    const handled = handle2();
-    const ended = new Promise((resolve) => res.once("close", resolve));
-    void Promise.all([handled, ended]).then(() => {
-      this.open.delete(res);
-      if (this.draining) setImmediate(() => this.server.closeIdleConnections());
-      if (this.open.size === 0) this.onIdle?.();
+    res.once("close", () => {
+      entry.ended = true;
+      this.release(res, entry);
     });
+  }
+  /** Runs work of the request `res` answers; the request stays in flight until it has finished. */
+  async run(res, work) {
+    let entry = this.open.get(res);
+    if (!entry) {
+      entry = { work: 0, ended: true };
+      this.open.set(res, entry);
+    }
+    entry.work++;
+    try {
+      return await work();
+    } finally {
+      entry.work--;
+      this.release(res, entry);
+    }
+  }
+  release(res, entry) {
+    if (!entry.ended || entry.work > 0 || this.open.get(res) !== entry) return;
+    this.open.delete(res);
+    if (this.draining) setImmediate(() => this.server.closeIdleConnections());
+    if (this.open.size === 0) this.onIdle?.();
   }
   /** From now on every answer not yet begun tells the client to close its connection. */
   startDraining() {
     this.draining = true;
-    for (const res of this.open) {
+    for (const res of this.open.keys()) {
       if (!res.headersSent) res.setHeader("connection", "close");
     }
   }
@@ -2015,6 +2131,35 @@ var InFlight = class {
     });
   }
 };
+function countInFlight(http, requests) {
+  http.addHook("onRequest", (_request, reply3, done) => {
+    requests.track(reply3.raw);
+    done();
+  });
+  http.addHook("onRoute", (route) => {
+    const handler = route.handler;
+    route.handler = function(request, reply3) {
+      return requests.run(reply3.raw, async () => handler.call(this, request, reply3));
+    };
+    const hooks = route.onRequest;
+    if (hooks === void 0) return;
+    const wrap = (hook) => async function(request, reply3) {
+      await requests.run(
+        reply3.raw,
+        () => new Promise((resolve, reject) => {
+          const result = hook.call(
+            this,
+            request,
+            reply3,
+            (err) => err ? reject(err) : resolve()
+          );
+          if (result instanceof Promise) result.then(() => resolve(), reject);
+        })
+      );
+    };
+    route.onRequest = Array.isArray(hooks) ? hooks.map(wrap) : wrap(hooks);
+  });
+}
 function drain(server, requests, timeoutMs) {
   const started = Date.now();
   requests.startDraining();
@@ -2796,31 +2941,37 @@ var ROUTES = {
   },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" }
 };
+var OWN_SEGMENTS = /* @__PURE__ */ new Set(["dashboard", "admin"]);
 async function startHttpServer(app, host, port) {
-  const server = createServer((req, res) => {
-    const started = process.hrtime.bigint();
-    res.on("finish", () => observe(app, req, res, started));
-    requests.track(
-      res,
-      () => handle(app, req, res).catch((err) => {
-        if (err instanceof BodyTooLarge && !res.headersSent) {
-          res.setHeader("connection", "close");
-          return sendJson(
-            res,
-            plainFailure(gatewayError("PAYLOAD_TOO_LARGE", "request body over the limit"))
-          );
-        }
-        if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
-        app.log.error({ err }, "unhandled error");
-        if (!res.headersSent)
-          sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
-        else res.destroy();
-      })
-    );
+  const http = createFramework({
+    requestTimeoutMs: 6e4,
+    headersTimeoutMs: 1e4,
+    bodyBytesMax: app.config.server.bodyBytesMax
   });
-  const requests = new InFlight(server);
-  server.requestTimeout = 6e4;
-  server.headersTimeout = 1e4;
+  const requests = new InFlight(http.server);
+  countInFlight(http, requests);
+  notFoundBeforeBody(
+    http,
+    async (_request, reply3) => sendReply(reply3, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")))
+  );
+  http.addHook("onResponse", (request, reply3, done) => {
+    observe(app, request, reply3);
+    done();
+  });
+  http.setErrorHandler((err, _request, reply3) => unhandled(app, err, reply3));
+  http.get(
+    "/healthz",
+    async (_request, reply3) => sendReply(reply3, { status: 200, body: { status: "ok" } })
+  );
+  http.get(
+    "/readyz",
+    async (_request, reply3) => sendReply(reply3, { ...await readiness(app), headers: { "cache-control": "no-store" } })
+  );
+  operatorRoutes(http, app);
+  dashboardRoutes(http, app);
+  backendRoutes(http, app);
+  await http.ready();
+  const server = http.server;
   await new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -2835,86 +2986,79 @@ async function startHttpServer(app, host, port) {
     inFlight: () => requests.size
   };
 }
-function observe(app, req, res, started) {
-  const [first = "", second = ""] = new URL(req.url ?? "/", "http://gateway").pathname.split("/").filter((p) => p !== "");
-  const kind = Object.keys(app.config.backends).find(
-    (k) => app.config.backends[k] === first
-  );
-  const route = kind ?? (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
-  const network = kind && app.config.networks.includes(second) ? second : "";
-  app.metrics.requests.inc({ route, network, status: String(res.statusCode) });
-  app.metrics.latency.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
-  const charged = Number(res.getHeader("x-credits-charged") ?? 0);
-  if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
+function backendRoutes(http, app) {
+  http.decorateRequest("call", null);
+  const taken = /* @__PURE__ */ new Set();
+  for (const backend of Object.keys(app.config.backends)) {
+    const segment = app.config.backends[backend];
+    if (taken.has(segment) || OWN_SEGMENTS.has(segment)) continue;
+    taken.add(segment);
+    const route = ROUTES[backend];
+    if (!route) continue;
+    for (const network of app.config.networks) {
+      if (backend === "graph" && !app.indexers.has(network)) continue;
+      backendRoute(http, app, { ...route, backend, segment, network });
+    }
+  }
 }
-async function handle(app, req, res) {
-  const url = new URL(req.url ?? "/", "http://gateway");
-  const parts = url.pathname.split("/").filter((p) => p !== "");
-  if (parts.length === 1 && parts[0] === "healthz" && req.method === "GET") {
-    return sendJson(res, { status: 200, body: { status: "ok" } });
-  }
-  if (parts.length === 1 && parts[0] === "readyz" && req.method === "GET") {
-    return sendJson(res, { ...await readiness(app), headers: { "cache-control": "no-store" } });
-  }
-  if (parts.length === 1 && parts[0] === "metrics" || parts[0] === "admin") {
-    return handleOperator(app, req, res, parts);
-  }
-  if (parts[0] === "dashboard") return handleDashboard(app, req, res, parts.slice(1));
-  const route = matchRoute(app, parts);
-  if (!route) {
-    return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
-  }
-  const requestId = randomUUID3();
-  const started = Date.now();
-  res.setHeader("x-request-id", requestId);
-  const logPath = `/${route.segment}/${route.network}/${tokenHint(route.token)}`;
-  res.on("finish", () => {
-    app.log.info(
-      {
-        requestId,
-        method: req.method,
-        path: logPath,
-        status: res.statusCode,
-        ms: Date.now() - started
-      },
-      "request"
-    );
-  });
-  const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
-  if (!route.methods.includes(req.method ?? "")) {
-    res.setHeader("allow", route.methods.join(", "));
-    return sendJson(
-      res,
-      failure(gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`))
-    );
-  }
-  const owner = await authenticateCall(app, route.token, {
-    source: req.socket.remoteAddress ?? "unknown",
-    backendSegment: route.segment,
-    network: route.network,
-    route: route.backend
-  });
-  if (!owner) {
-    return sendJson(
-      res,
-      failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"))
-    );
-  }
-  const ctx = {
-    app,
-    requestId,
-    owner,
-    backend: route.backend,
-    backendSegment: route.segment,
-    network: route.network,
-    startedAt: started
+function backendRoute(http, app, route) {
+  const contextOf = (request) => {
+    const call = request.getDecorator("call");
+    return {
+      app,
+      requestId: request.id,
+      owner: call.owner,
+      backend: route.backend,
+      backendSegment: route.segment,
+      network: route.network,
+      startedAt: call.started
+    };
   };
-  let body;
-  try {
-    body = await readBody(req, app.config.server.bodyBytesMax);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) {
-      const audited = await auditOnly(ctx, [
+  const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
+  const fail = (reply3, error) => sendReply(reply3, failure(error));
+  const bodyBytesMax = app.config.server.bodyBytesMax;
+  const tokenOf = (request) => request.params.token;
+  http.route({
+    method: ALL_METHODS,
+    url: `/${route.segment}/${route.network}/:token`,
+    bodyLimit: bodyBytesMax,
+    onRequest: async (request, reply3) => {
+      const call = { token: tokenOf(request), started: Date.now(), owner: null };
+      request.setDecorator("call", call);
+      reply3.header("x-request-id", request.id);
+      if (!route.methods.includes(request.method)) {
+        reply3.header("allow", route.methods.join(", "));
+        return fail(reply3, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
+      }
+      call.owner = await authenticateCall(app, call.token, {
+        source: request.socket.remoteAddress ?? "unknown",
+        backendSegment: route.segment,
+        network: route.network,
+        route: route.backend
+      });
+      if (!call.owner) {
+        return fail(
+          reply3,
+          gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")
+        );
+      }
+    },
+    handler: async (request, reply3) => {
+      const ctx = contextOf(request);
+      request.raw.url = request.originalUrl;
+      const body = bodyText(request);
+      const answer2 = await idempotent(
+        ctx,
+        request.headers["idempotency-key"],
+        body,
+        (c) => route.handler(c, body, request.raw),
+        failure
+      );
+      return sendReply(reply3, answer2);
+    },
+    errorHandler: async (err, request, reply3) => {
+      if (!isTooLarge(err)) throw err;
+      const audited = await auditOnly(contextOf(request), [
         {
           method: "(invalid)",
           outcome: "rejected",
@@ -2922,38 +3066,52 @@ async function handle(app, req, res) {
           httpStatus: 413
         }
       ]);
-      res.setHeader("connection", "close");
-      return sendJson(res, {
-        ...failure(
-          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`)
-        ),
-        headers: audited.headers
-      });
+      reply3.headers(audited.headers);
+      return fail(reply3, gatewayError("PAYLOAD_TOO_LARGE", `body over ${bodyBytesMax} bytes`));
+    },
+    // The request line: the token only as its hint.
+    onResponse: async (request, reply3) => {
+      const call = request.getDecorator("call");
+      app.log.info(
+        {
+          requestId: request.id,
+          method: request.method,
+          path: `/${route.segment}/${route.network}/${tokenHint(call.token)}`,
+          status: reply3.statusCode,
+          ms: Date.now() - call.started
+        },
+        "request"
+      );
     }
-    throw err;
-  }
-  return sendJson(
-    res,
-    await idempotent(
-      ctx,
-      req.headers["idempotency-key"],
-      body,
-      (c) => route.handler(c, body, req),
-      failure
-    )
-  );
+  });
 }
-function matchRoute(app, parts) {
-  if (parts.length !== 3) return null;
-  const [segment, network, token] = parts;
-  const backend = Object.keys(app.config.backends).find(
-    (kind) => app.config.backends[kind] === segment
+function unhandled(app, err, reply3) {
+  if (isTooLarge(err) && !reply3.raw.headersSent) {
+    reply3.header("connection", "close");
+    return sendReply(
+      reply3,
+      plainFailure(gatewayError("PAYLOAD_TOO_LARGE", "request body over the limit"))
+    );
+  }
+  if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
+  app.log.error({ err }, "unhandled error");
+  if (!reply3.raw.headersSent) {
+    return sendReply(reply3, plainFailure(gatewayError("INTERNAL", "internal error")));
+  }
+  reply3.raw.destroy();
+  return reply3;
+}
+function observe(app, request, reply3) {
+  const [first = "", second = ""] = pathParts(request);
+  const kind = Object.keys(app.config.backends).find(
+    (k) => app.config.backends[k] === first
   );
-  if (!backend) return null;
-  const route = ROUTES[backend];
-  if (!route || !app.config.networks.includes(network)) return null;
-  if (backend === "graph" && !app.indexers.has(network)) return null;
-  return { backend, segment, network, token, ...route };
+  const route = kind ?? (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
+  const network = kind && app.config.networks.includes(second) ? second : "";
+  app.metrics.requests.inc({ route, network, status: String(reply3.statusCode) });
+  app.metrics.latency.observe({ route }, reply3.elapsedTime / 1e3);
+  const charged = Number(reply3.getHeader("x-credits-charged") ?? 0);
+  if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
 }
 
 // src/app/app.ts
@@ -2970,7 +3128,7 @@ function instanceName(config, db, storeGiven) {
   if (config.ledger.instance) return config.ledger.instance;
   const dir = config.database.pgliteDir;
   if (db.kind === "pglite" && !storeGiven && !dir.startsWith("memory://")) return `pglite:${dir}`;
-  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID4()}`;
+  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID3()}`;
   return `${hostname()}:${config.server.port}`;
 }
 async function startGateway(config, opts) {
@@ -3004,7 +3162,7 @@ async function startGateway(config, opts) {
   }
   const txCache = new TxCache(config.cache.bytesMax);
   const credits = new Credits(db, log, {
-    processId: randomUUID4(),
+    processId: randomUUID3(),
     instance: instanceName(config, db, opts.store !== void 0),
     ttlMs: config.ledger.holdTimeoutMs,
     leaseWindowMs: config.ledger.leaseWindowMs,
@@ -3255,9 +3413,9 @@ var Gate = class {
 };
 
 // src/devnet/listen.ts
-import { createServer as createServer2 } from "node:http";
+import { createServer } from "node:http";
 async function listenDevnet(serve, opts) {
-  const server = createServer2((req, res) => {
+  const server = createServer((req, res) => {
     serve(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -3842,7 +4000,7 @@ function versionString(tuple) {
 
 // src/devnet/electrum/server.ts
 import { EventEmitter as EventEmitter2 } from "node:events";
-import { createServer as createServer3 } from "node:net";
+import { createServer as createServer2 } from "node:net";
 async function startElectrumTcp(opts) {
   const host = opts.host ?? "127.0.0.1";
   const recvBytesMax = opts.recvBytesMax ?? 1e6;
@@ -3982,7 +4140,7 @@ async function startElectrumTcp(opts) {
     }
   }
   async function listen() {
-    server = createServer3(accept);
+    server = createServer2(accept);
     await new Promise((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, host, () => resolve());
@@ -4065,6 +4223,22 @@ function startDevnetElectrum(chain, core, prevouts, opts = {}) {
 // src/devnet/indexer/server.ts
 import { timingSafeEqual as timingSafeEqual2 } from "node:crypto";
 import { execute as execute2 } from "graphql";
+
+// src/http/body.ts
+var BodyTooLarge = class extends Error {
+};
+async function readBody(req, bytesMax) {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > bytesMax) throw new BodyTooLarge();
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > bytesMax) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 // src/devnet/indexer/bool-exp.ts
 function matches(exp, row, relationships = {}) {

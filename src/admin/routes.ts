@@ -1,24 +1,54 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { runDbCommand } from "../cli/commands.ts";
 import { gatewayError } from "../errors/codes.ts";
-import { readBody } from "../http/body.ts";
-import { plainFailure, sendJson } from "../http/reply.ts";
+import { ALL_METHODS, bodyText, isTooLarge, pathParts } from "../http/framework.ts";
+import { plainFailure, sendReply, sendText } from "../http/reply.ts";
 import type { App } from "../metering/context.ts";
 import { adminAuthorized } from "./admin-file.ts";
 import { operatorAuthorized } from "./operator-token.ts";
 
+/** Largest body /admin/cli reads: a command line. */
+const CLI_BODY_BYTES_MAX = 64 * 1024;
+
 /**
  * /metrics and /admin/*: for operators only. The credential is checked before anything else —
- * the path, the method, the body — so a caller without one learns nothing, not even which admin
- * paths exist: every such request gets the same 401.
+ * the path, the method, the body (so in `onRequest`, before the body is read) — so a caller
+ * without one learns nothing, not even which admin paths exist: every such request gets the
+ * same 401.
  */
-export async function handleOperator(
-  app: App,
-  req: IncomingMessage,
-  res: ServerResponse,
-  parts: readonly string[],
-): Promise<void> {
-  const header = req.headers.authorization;
+export function operatorRoutes(http: FastifyInstance, app: App): void {
+  const gate = (request: FastifyRequest, reply: FastifyReply) => operatorGate(app, request, reply);
+  http.route({
+    method: ALL_METHODS,
+    url: "/metrics",
+    onRequest: gate,
+    handler: async (_request, reply) =>
+      sendText(reply, 200, app.metrics.registry.contentType, await app.metrics.registry.metrics()),
+  });
+  // /admin/cli exists while this gateway holds a PGlite store; with PostgreSQL the CLI talks to
+  // the database itself, so there is nothing to hand off (the gate answers 404).
+  http.route({
+    method: "POST",
+    url: "/admin/cli",
+    onRequest: gate,
+    bodyLimit: CLI_BODY_BYTES_MAX,
+    // A body over the limit is answered 413 at the edge (server.ts), as on every other route.
+    handler: async (request, reply) => runCli(app, bodyText(request), reply),
+  });
+  for (const url of ["/admin", "/admin/*"]) {
+    // Every other /admin path and method is answered by the gate (401, 404 or 405).
+    http.route({
+      method: ALL_METHODS,
+      url,
+      onRequest: gate,
+      handler: async (_r, reply) => noSuchRoute(reply),
+    });
+  }
+}
+
+async function operatorGate(app: App, request: FastifyRequest, reply: FastifyReply) {
+  const parts = pathParts(request);
+  const header = request.headers.authorization;
   const isCli = parts.length === 2 && parts[0] === "admin" && parts[1] === "cli";
   const operator = operatorAuthorized(header, app.config.operator.tokenSha256);
   // The per-start secret the PGlite hand-off writes (app/admin.ts) is a credential for the CLI's
@@ -27,44 +57,43 @@ export async function handleOperator(
     isCli && app.adminSecret !== undefined && adminAuthorized(header, app.adminSecret);
   if (!operator && !cliSecret) {
     app.log.warn({ route: parts[0] }, "operator credential missing or refused");
-    return sendJson(res, {
+    return sendReply(reply, {
       ...plainFailure(gatewayError("UNAUTHENTICATED", "operator credential required")),
       headers: { "www-authenticate": "Bearer" },
     });
   }
   if (parts.length === 1 && parts[0] === "metrics") {
-    if (req.method !== "GET") return methodNotAllowed(res, "GET");
-    const text = await app.metrics.registry.metrics();
-    res.writeHead(200, { "content-type": app.metrics.registry.contentType });
-    res.end(text);
-    return;
+    return request.method === "GET" ? undefined : methodNotAllowed(reply, "GET");
   }
-  // /admin/cli exists while this gateway holds a PGlite store; with PostgreSQL the CLI talks to
-  // the database itself, so there is nothing to hand off.
   if (isCli && app.adminSecret !== undefined) {
-    if (req.method !== "POST") return methodNotAllowed(res, "POST");
-    return runCli(app, req, res);
+    return request.method === "POST" ? undefined : methodNotAllowed(reply, "POST");
   }
-  return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+  return noSuchRoute(reply);
+}
+
+function noSuchRoute(reply: FastifyReply) {
+  return sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
 }
 
 /** The CLI's commands, run against the store this process holds (see app/admin.ts). */
-async function runCli(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function runCli(app: App, body: string, reply: FastifyReply) {
   let argv: string[];
-  // A body over the limit (BodyTooLarge) is answered 413 at the edge, as everywhere.
-  const text = await readBody(req, 64 * 1024);
   try {
-    const body = JSON.parse(text) as { argv?: unknown };
-    argv = Array.isArray(body.argv) ? body.argv.map(String) : [];
+    const parsed = JSON.parse(body) as { argv?: unknown };
+    argv = Array.isArray(parsed.argv) ? parsed.argv.map(String) : [];
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err;
-    return sendJson(res, plainFailure(gatewayError("BAD_REQUEST", 'expected {"argv": [...]}')));
+    return notACommand(reply);
   }
-  return sendJson(res, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
+  return sendReply(reply, { status: 200, body: await runDbCommand(app.db, argv, app.config) });
 }
 
-function methodNotAllowed(res: ServerResponse, allow: string): void {
-  sendJson(res, {
+function notACommand(reply: FastifyReply) {
+  return sendReply(reply, plainFailure(gatewayError("BAD_REQUEST", 'expected {"argv": [...]}')));
+}
+
+function methodNotAllowed(reply: FastifyReply, allow: string) {
+  return sendReply(reply, {
     ...plainFailure(gatewayError("METHOD_NOT_ALLOWED", `use ${allow}`)),
     headers: { allow },
   });

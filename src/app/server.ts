@@ -1,20 +1,27 @@
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { handleOperator } from "../admin/routes.ts";
-import { tokenHint } from "../auth/tokens.ts";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { operatorRoutes } from "../admin/routes.ts";
+import { type TokenOwner, tokenHint } from "../auth/tokens.ts";
 import type { NetworkName } from "../config/schema.ts";
-import { handleDashboard } from "../dashboard/routes.ts";
-import { gatewayError } from "../errors/codes.ts";
+import { dashboardRoutes } from "../dashboard/routes.ts";
+import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { unifiedApi, warmUnifiedApi } from "../graphql/load.ts";
-import { BodyTooLarge, readBody } from "../http/body.ts";
-import { type DrainOutcome, drain, InFlight } from "../http/drain.ts";
+import { countInFlight, type DrainOutcome, drain, InFlight } from "../http/drain.ts";
+import {
+  ALL_METHODS,
+  bodyText,
+  createFramework,
+  isTooLarge,
+  notFoundBeforeBody,
+  pathParts,
+} from "../http/framework.ts";
 import {
   graphqlFailure,
   type HttpReply,
   jsonRpcFailure,
   plainFailure,
-  sendJson,
+  sendReply,
 } from "../http/reply.ts";
 import { LedgerError } from "../ledger/ledger.ts";
 import { authenticateCall } from "../metering/authenticate.ts";
@@ -53,6 +60,9 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },
 };
 
+/** Paths the gateway's own surfaces hold, whatever a backend's configured segment says. */
+const OWN_SEGMENTS = new Set(["dashboard", "admin"]);
+
 export interface RunningServer {
   server: Server;
   url: string;
@@ -66,37 +76,53 @@ export interface RunningServer {
   inFlight(): number;
 }
 
+/**
+ * The HTTP server composed from the routes: health, operator surfaces, the dashboard and one
+ * route per backend and network. Hooks, in the order a request meets them:
+ *   onRequest (every request)  counted in flight (drain waits for it); no route: 404
+ *   onRequest (backend route)  request id, the method (405), then authenticate (401, audited):
+ *                              all before the body is read, so a refused request costs no body
+ *   body                       read as text within the route's limit (413 in its protocol)
+ *   handler                    the route: parse, price, reserve, execute, settle, render
+ *   onResponse                 metrics (every request); the request log line (backend routes)
+ */
 export async function startHttpServer(
   app: App,
   host: string,
   port: number,
 ): Promise<RunningServer> {
-  const server = createServer((req, res) => {
-    const started = process.hrtime.bigint();
-    res.on("finish", () => observe(app, req, res, started));
-    requests.track(res, () =>
-      handle(app, req, res).catch((err: unknown) => {
-        // A body over its limit, wherever it was read (the dashboard's forms and queries too):
-        // the client's mistake, answered 413, and the rest of the body is not read.
-        if (err instanceof BodyTooLarge && !res.headersSent) {
-          res.setHeader("connection", "close");
-          return sendJson(
-            res,
-            plainFailure(gatewayError("PAYLOAD_TOO_LARGE", "request body over the limit")),
-          );
-        }
-        // The edge of the process: log the cause, answer without a stack trace.
-        if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
-        app.log.error({ err }, "unhandled error");
-        if (!res.headersSent)
-          sendJson(res, plainFailure(gatewayError("INTERNAL", "internal error")));
-        else res.destroy();
-      }),
-    );
+  const http = createFramework({
+    requestTimeoutMs: 60_000,
+    headersTimeoutMs: 10_000,
+    bodyBytesMax: app.config.server.bodyBytesMax,
   });
-  const requests = new InFlight(server);
-  server.requestTimeout = 60_000;
-  server.headersTimeout = 10_000;
+  const requests = new InFlight(http.server);
+  countInFlight(http, requests);
+  notFoundBeforeBody(http, async (_request, reply) =>
+    sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route"))),
+  );
+  http.addHook("onResponse", (request, reply, done) => {
+    observe(app, request, reply);
+    done();
+  });
+  http.setErrorHandler((err, _request, reply) => unhandled(app, err, reply));
+
+  // Liveness: the process answers. Nothing else is asked, so a slow database or upstream can
+  // never get a live gateway restarted; that is /readyz's business.
+  http.get("/healthz", async (_request, reply) =>
+    sendReply(reply, { status: 200, body: { status: "ok" } }),
+  );
+  http.get("/readyz", async (_request, reply) =>
+    sendReply(reply, { ...(await readiness(app)), headers: { "cache-control": "no-store" } }),
+  );
+  operatorRoutes(http, app);
+  dashboardRoutes(http, app);
+  backendRoutes(http, app);
+
+  await http.ready();
+  // Listening as node:http does, on one socket (fastify.listen binds `localhost` twice), which
+  // drain closes.
+  const server = http.server;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -112,95 +138,101 @@ export async function startHttpServer(
   };
 }
 
-/** Metrics of one answered request: labels are route kinds and configured names only. */
-function observe(app: App, req: IncomingMessage, res: ServerResponse, started: bigint): void {
-  const [first = "", second = ""] = new URL(req.url ?? "/", "http://gateway").pathname
-    .split("/")
-    .filter((p) => p !== "");
-  const kind = (Object.keys(app.config.backends) as BackendKind[]).find(
-    (k) => app.config.backends[k] === first,
-  );
-  const route =
-    kind ??
-    (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
-  const network = kind && app.config.networks.includes(second as NetworkName) ? second : "";
-  app.metrics.requests.inc({ route, network, status: String(res.statusCode) });
-  app.metrics.latency.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
-  const charged = Number(res.getHeader("x-credits-charged") ?? 0);
-  if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
+/** One route per backend and network: `/<segment>/<network>/<token>`. */
+function backendRoutes(http: FastifyInstance, app: App): void {
+  http.decorateRequest("call", null);
+  const taken = new Set<string>();
+  for (const backend of Object.keys(app.config.backends) as BackendKind[]) {
+    const segment = app.config.backends[backend];
+    // As the path matcher this replaces did: the first backend given a segment has it.
+    if (taken.has(segment) || OWN_SEGMENTS.has(segment)) continue;
+    taken.add(segment);
+    const route = ROUTES[backend];
+    if (!route) continue;
+    for (const network of app.config.networks) {
+      // A network without an indexer has no graph route, as one without the backend has none.
+      if (backend === "graph" && !app.indexers.has(network)) continue;
+      backendRoute(http, app, { ...route, backend, segment, network });
+    }
+  }
 }
 
-async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? "/", "http://gateway");
-  const parts = url.pathname.split("/").filter((p) => p !== "");
-  if (parts.length === 1 && parts[0] === "healthz" && req.method === "GET") {
-    // Liveness: the process answers. Nothing else is asked, so a slow database or upstream can
-    // never get a live gateway restarted; that is /readyz's business.
-    return sendJson(res, { status: 200, body: { status: "ok" } });
-  }
-  if (parts.length === 1 && parts[0] === "readyz" && req.method === "GET") {
-    return sendJson(res, { ...(await readiness(app)), headers: { "cache-control": "no-store" } });
-  }
-  if ((parts.length === 1 && parts[0] === "metrics") || parts[0] === "admin") {
-    return handleOperator(app, req, res, parts);
-  }
-  if (parts[0] === "dashboard") return handleDashboard(app, req, res, parts.slice(1));
-  const route = matchRoute(app, parts);
-  if (!route) {
-    return sendJson(res, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
-  }
-  const requestId = randomUUID();
-  const started = Date.now();
-  res.setHeader("x-request-id", requestId);
-  const logPath = `/${route.segment}/${route.network}/${tokenHint(route.token)}`;
-  res.on("finish", () => {
-    app.log.info(
-      {
-        requestId,
-        method: req.method,
-        path: logPath,
-        status: res.statusCode,
-        ms: Date.now() - started,
-      },
-      "request",
-    );
-  });
-  const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
-  if (!route.methods.includes(req.method ?? "")) {
-    res.setHeader("allow", route.methods.join(", "));
-    return sendJson(
-      res,
-      failure(gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`)),
-    );
-  }
-  const owner = await authenticateCall(app, route.token, {
-    source: req.socket.remoteAddress ?? "unknown",
-    backendSegment: route.segment,
-    network: route.network,
-    route: route.backend,
-  });
-  if (!owner) {
-    return sendJson(
-      res,
-      failure(gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")),
-    );
-  }
-  const ctx: CallContext = {
-    app,
-    requestId,
-    owner,
-    backend: route.backend,
-    backendSegment: route.segment,
-    network: route.network,
-    startedAt: started,
+interface BackendRoute extends Route {
+  backend: BackendKind;
+  segment: string;
+  network: NetworkName;
+}
+
+/** What the hooks before the body learn of a backend call, for the handler. */
+interface PendingCall {
+  token: string;
+  started: number;
+  owner: TokenOwner | null;
+}
+
+function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): void {
+  /** The request's context, once authenticated (onRequest refuses everyone else). */
+  const contextOf = (request: FastifyRequest): CallContext => {
+    const call = request.getDecorator<PendingCall>("call");
+    return {
+      app,
+      requestId: request.id,
+      owner: call.owner as TokenOwner,
+      backend: route.backend,
+      backendSegment: route.segment,
+      network: route.network,
+      startedAt: call.started,
+    };
   };
-  let body: string;
-  try {
-    body = await readBody(req, app.config.server.bodyBytesMax);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) {
-      // Refused before anything was read or priced: audited like any refusal, not charged.
-      const audited = await auditOnly(ctx, [
+  const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
+  const fail = (reply: FastifyReply, error: GatewayError) => sendReply(reply, failure(error));
+  const bodyBytesMax = app.config.server.bodyBytesMax;
+  const tokenOf = (request: FastifyRequest) => (request.params as { token: string }).token;
+  http.route({
+    method: ALL_METHODS,
+    url: `/${route.segment}/${route.network}/:token`,
+    bodyLimit: bodyBytesMax,
+    onRequest: async (request, reply) => {
+      const call: PendingCall = { token: tokenOf(request), started: Date.now(), owner: null };
+      request.setDecorator<PendingCall>("call", call);
+      reply.header("x-request-id", request.id);
+      if (!route.methods.includes(request.method)) {
+        reply.header("allow", route.methods.join(", "));
+        return fail(reply, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
+      }
+      call.owner = await authenticateCall(app, call.token, {
+        source: request.socket.remoteAddress ?? "unknown",
+        backendSegment: route.segment,
+        network: route.network,
+        route: route.backend,
+      });
+      if (!call.owner) {
+        return fail(
+          reply,
+          gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"),
+        );
+      }
+    },
+    handler: async (request, reply) => {
+      const ctx = contextOf(request);
+      // The route sees the URL as the client sent it (GraphiQL posts back to it).
+      request.raw.url = request.originalUrl;
+      const body = bodyText(request);
+      // A retry with the same Idempotency-Key gets the first answer, not a second charge.
+      const answer = await idempotent(
+        ctx,
+        request.headers["idempotency-key"],
+        body,
+        (c) => route.handler(c, body, request.raw),
+        failure,
+      );
+      return sendReply(reply, answer);
+    },
+    errorHandler: async (err, request, reply) => {
+      if (!isTooLarge(err)) throw err;
+      // Refused before anything was read or priced: audited like any refusal, not charged. The
+      // rest of the body is not read; the connection closes after the answer.
+      const audited = await auditOnly(contextOf(request), [
         {
           method: "(invalid)",
           outcome: "rejected",
@@ -208,39 +240,60 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
           httpStatus: 413,
         },
       ]);
-      res.setHeader("connection", "close");
-      return sendJson(res, {
-        ...failure(
-          gatewayError("PAYLOAD_TOO_LARGE", `body over ${app.config.server.bodyBytesMax} bytes`),
-        ),
-        headers: audited.headers,
-      });
-    }
-    throw err;
-  }
-  // A retry with the same Idempotency-Key gets the first answer, not a second charge.
-  return sendJson(
-    res,
-    await idempotent(
-      ctx,
-      req.headers["idempotency-key"],
-      body,
-      (c) => route.handler(c, body, req),
-      failure,
-    ),
-  );
+      reply.headers(audited.headers);
+      return fail(reply, gatewayError("PAYLOAD_TOO_LARGE", `body over ${bodyBytesMax} bytes`));
+    },
+    // The request line: the token only as its hint.
+    onResponse: async (request, reply) => {
+      const call = request.getDecorator<PendingCall>("call");
+      app.log.info(
+        {
+          requestId: request.id,
+          method: request.method,
+          path: `/${route.segment}/${route.network}/${tokenHint(call.token)}`,
+          status: reply.statusCode,
+          ms: Date.now() - call.started,
+        },
+        "request",
+      );
+    },
+  });
 }
 
-function matchRoute(app: App, parts: string[]) {
-  if (parts.length !== 3) return null;
-  const [segment, network, token] = parts as [string, string, string];
-  const backend = (Object.keys(app.config.backends) as BackendKind[]).find(
-    (kind) => app.config.backends[kind] === segment,
+/**
+ * The edge of the process. A body over its limit, wherever it was read (the dashboard's forms and
+ * queries too), is the client's mistake: 413, the rest of the body unread and the connection
+ * closed. Anything else is logged with its cause and answered 500 without a stack trace.
+ */
+function unhandled(app: App, err: unknown, reply: FastifyReply) {
+  if (isTooLarge(err) && !reply.raw.headersSent) {
+    reply.header("connection", "close");
+    return sendReply(
+      reply,
+      plainFailure(gatewayError("PAYLOAD_TOO_LARGE", "request body over the limit")),
+    );
+  }
+  if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
+  app.log.error({ err }, "unhandled error");
+  if (!reply.raw.headersSent) {
+    return sendReply(reply, plainFailure(gatewayError("INTERNAL", "internal error")));
+  }
+  reply.raw.destroy();
+  return reply;
+}
+
+/** Metrics of one answered request: labels are route kinds and configured names only. */
+function observe(app: App, request: FastifyRequest, reply: FastifyReply): void {
+  const [first = "", second = ""] = pathParts(request);
+  const kind = (Object.keys(app.config.backends) as BackendKind[]).find(
+    (k) => app.config.backends[k] === first,
   );
-  if (!backend) return null;
-  const route = ROUTES[backend];
-  if (!route || !app.config.networks.includes(network as NetworkName)) return null;
-  // A network without an indexer has no graph route, as one without the backend has none at all.
-  if (backend === "graph" && !app.indexers.has(network as NetworkName)) return null;
-  return { backend, segment, network: network as NetworkName, token, ...route };
+  const route =
+    kind ??
+    (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
+  const network = kind && app.config.networks.includes(second as NetworkName) ? second : "";
+  app.metrics.requests.inc({ route, network, status: String(reply.statusCode) });
+  app.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
+  const charged = Number(reply.getHeader("x-credits-charged") ?? 0);
+  if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
 }

@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { findAccount } from "../accounts/accounts.ts";
-import { authenticate } from "../auth/tokens.ts";
+import { authenticate, type TokenOwner } from "../auth/tokens.ts";
 import { unifiedApi } from "../graphql/load.ts";
-import { readBody } from "../http/body.ts";
-import { sendJson } from "../http/reply.ts";
+import { ALL_METHODS, bodyText, withoutBodies } from "../http/framework.ts";
+import { sendReply, sendText } from "../http/reply.ts";
 import type { App } from "../metering/context.ts";
 import { auditCsv, usageCsv } from "../usage/csv.ts";
 import { cycleAt, cycleContaining } from "../usage/cycles.ts";
@@ -20,20 +19,17 @@ const SECURITY_HEADERS = {
   "cache-control": "no-store",
 };
 
+/** Largest sign-in form read: one token. */
+const SIGN_IN_BODY_BYTES_MAX = 4096;
+
 function send(
-  res: ServerResponse,
+  reply: FastifyReply,
   status: number,
   type: string,
   body: string,
   headers: Record<string, string> = {},
 ) {
-  res.writeHead(status, {
-    "content-type": type,
-    "content-length": Buffer.byteLength(body),
-    ...SECURITY_HEADERS,
-    ...headers,
-  });
-  res.end(body);
+  return sendText(reply, status, type, body, { ...SECURITY_HEADERS, ...headers });
 }
 
 const page = (title: string, body: string, script = false) => `<!doctype html>
@@ -56,108 +52,140 @@ ${error ? `<p class="error" data-testid="signin-error">${error}</p>` : ""}
  * an HttpOnly, SameSite=Strict session cookie; the page then reads the unified GraphQL API at
  * /dashboard/graphql with that cookie. JSON-only GraphQL plus SameSite keeps other sites out.
  */
-export async function handleDashboard(
-  app: App,
-  req: IncomingMessage,
-  res: ServerResponse,
-  rest: string[],
-): Promise<void> {
-  const path = rest.join("/");
-  const method = req.method ?? "GET";
-  const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
-  if (path === "style.css" && method === "GET")
-    return send(res, 200, "text/css; charset=utf-8", DASHBOARD_CSS);
-  if (path === "app.js" && method === "GET")
-    return send(res, 200, "text/javascript; charset=utf-8", await dashboardScript());
-  if (path === "session" && method === "POST") {
-    const form = new URLSearchParams(await readBody(req, 4096));
+export function dashboardRoutes(http: FastifyInstance, app: App): void {
+  http.decorateRequest("dashboardOwner", null);
+  const cookieOf = (request: FastifyRequest) => readCookie(request.headers.cookie, SESSION_COOKIE);
+  const ownerOf = (request: FastifyRequest) => sessionOwner(app.db, cookieOf(request));
+
+  http.post("/dashboard/session", { bodyLimit: SIGN_IN_BODY_BYTES_MAX }, async (request, reply) => {
+    const form = new URLSearchParams(bodyText(request));
     const owner = await authenticate(app.db, (form.get("token") ?? "").trim());
     if (!owner)
       return send(
-        res,
+        reply,
         401,
         "text/html; charset=utf-8",
         signIn("That token is unknown or revoked."),
       );
     const value = await createSession(app.db, owner, app.config.dashboard.sessionTtlMs);
     const maxAge = Math.floor(app.config.dashboard.sessionTtlMs / 1000);
-    return send(res, 303, "text/plain", "", {
+    return send(reply, 303, "text/plain", "", {
       location: "/dashboard",
       "set-cookie": `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=${maxAge}`,
     });
-  }
-  if (path === "logout" && method === "POST") {
-    await endSession(app.db, cookie);
-    return send(res, 303, "text/plain", "", {
-      location: "/dashboard",
-      "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`,
-    });
-  }
-  const owner = await sessionOwner(app.db, cookie);
-  if (path === "" && method === "GET") {
-    return owner
-      ? send(
-          res,
-          200,
-          "text/html; charset=utf-8",
-          page("blockgate — usage", '<main id="app">Loading…</main>', true),
-        )
-      : send(res, 200, "text/html; charset=utf-8", signIn());
-  }
-  if (!owner) {
-    return sendJson(res, {
-      status: 401,
-      body: { errors: [{ message: "sign in first", extensions: { code: "UNAUTHENTICATED" } }] },
-    });
-  }
-  if (path === "graphql" && method === "POST") {
-    if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
-      return sendJson(res, {
-        status: 415,
-        body: {
-          errors: [{ message: "send application/json", extensions: { code: "BAD_USER_INPUT" } }],
-        },
-      });
-    }
-    const body = await readBody(req, app.config.server.bodyBytesMax);
-    return sendJson(
-      res,
-      await (await unifiedApi()).executeGraphQL(
-        {
-          app,
-          owner,
-          // The dashboard is a client of the unified API; its records say where it was asked.
-          backend: "gateway",
-          backendSegment: "dashboard",
-          network: app.config.networks[0]!,
-          requestId: randomUUID(),
-          startedAt: Date.now(),
-        },
-        { req, body, publicPath: "/dashboard/graphql" },
+  });
+
+  // The session and the content type are checked before the body is read.
+  http.post(
+    "/dashboard/graphql",
+    {
+      onRequest: async (request, reply) => {
+        const owner = await ownerOf(request);
+        if (!owner) return signInFirst(reply);
+        if (!(request.raw.headers["content-type"] ?? "").startsWith("application/json")) {
+          return sendReply(reply, {
+            status: 415,
+            body: {
+              errors: [
+                { message: "send application/json", extensions: { code: "BAD_USER_INPUT" } },
+              ],
+            },
+          });
+        }
+        request.setDecorator<TokenOwner>("dashboardOwner", owner);
+      },
+    },
+    async (request, reply) =>
+      sendReply(
+        reply,
+        await (await unifiedApi()).executeGraphQL(
+          {
+            app,
+            owner: request.getDecorator<TokenOwner>("dashboardOwner"),
+            // The dashboard is a client of the unified API; its records say where it was asked.
+            backend: "gateway",
+            backendSegment: "dashboard",
+            network: app.config.networks[0]!,
+            requestId: request.id,
+            startedAt: Date.now(),
+          },
+          { req: request.raw, body: bodyText(request), publicPath: "/dashboard/graphql" },
+        ),
       ),
+  );
+
+  withoutBodies(http, (scope) => {
+    scope.get("/dashboard/style.css", async (_request, reply) =>
+      send(reply, 200, "text/css; charset=utf-8", DASHBOARD_CSS),
     );
-  }
-  if (path === "export.csv" && method === "GET") {
-    const account = await findAccount(app.db, owner.accountId);
-    if (!account) return send(res, 404, "text/plain", "no account");
-    const url = new URL(req.url ?? "/", "http://gateway");
-    const rule = app.config.billing.cycle;
-    const current = cycleContaining(account.createdAt, new Date(), rule);
-    const index = url.searchParams.has("cycle")
-      ? Number(url.searchParams.get("cycle"))
-      : current.index;
-    if (!Number.isInteger(index) || index < 0 || index > current.index)
-      return send(res, 400, "text/plain", "no such cycle");
-    const cycle = cycleAt(account.createdAt, index, rule);
-    const kind = url.searchParams.get("kind") === "usage" ? "usage" : "audit";
-    const csv =
-      kind === "usage"
-        ? await usageCsv(app.db, account.id, cycle)
-        : await auditCsv(app.db, account.id, cycle);
-    const name = `blockgate-${account.name}-${kind}-${cycle.start.toISOString().slice(0, 10)}.csv`;
-    return send(res, 200, "text/csv; charset=utf-8", csv, {
-      "content-disposition": `attachment; filename="${name}"`,
+    scope.get("/dashboard/app.js", async (_request, reply) =>
+      send(reply, 200, "text/javascript; charset=utf-8", await dashboardScript()),
+    );
+    scope.post("/dashboard/logout", async (request, reply) => {
+      await endSession(app.db, cookieOf(request));
+      return send(reply, 303, "text/plain", "", {
+        location: "/dashboard",
+        "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`,
+      });
     });
-  }
-  return send(res, 404, "text/plain", "not found");
+    scope.get("/dashboard", async (request, reply) =>
+      (await ownerOf(request))
+        ? send(
+            reply,
+            200,
+            "text/html; charset=utf-8",
+            page("blockgate — usage", '<main id="app">Loading…</main>', true),
+          )
+        : send(reply, 200, "text/html; charset=utf-8", signIn()),
+    );
+    scope.get("/dashboard/export.csv", async (request, reply) => {
+      const owner = await ownerOf(request);
+      if (!owner) return signInFirst(reply);
+      return exportCsv(app, owner, request, reply);
+    });
+    // Any other path or method: signed in, 404; otherwise, sign in first.
+    const other = async (request: FastifyRequest, reply: FastifyReply) =>
+      (await ownerOf(request)) ? send(reply, 404, "text/plain", "not found") : signInFirst(reply);
+    scope.route({ method: ALL_METHODS, url: "/dashboard/*", handler: other });
+    scope.route({
+      method: ALL_METHODS.filter((m) => m !== "GET"),
+      url: "/dashboard",
+      handler: other,
+    });
+  });
+}
+
+function signInFirst(reply: FastifyReply) {
+  return sendReply(reply, {
+    status: 401,
+    body: { errors: [{ message: "sign in first", extensions: { code: "UNAUTHENTICATED" } }] },
+  });
+}
+
+async function exportCsv(
+  app: App,
+  owner: TokenOwner,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const account = await findAccount(app.db, owner.accountId);
+  if (!account) return send(reply, 404, "text/plain", "no account");
+  const url = new URL(request.url, "http://gateway");
+  const rule = app.config.billing.cycle;
+  const current = cycleContaining(account.createdAt, new Date(), rule);
+  const index = url.searchParams.has("cycle")
+    ? Number(url.searchParams.get("cycle"))
+    : current.index;
+  if (!Number.isInteger(index) || index < 0 || index > current.index)
+    return send(reply, 400, "text/plain", "no such cycle");
+  const cycle = cycleAt(account.createdAt, index, rule);
+  const kind = url.searchParams.get("kind") === "usage" ? "usage" : "audit";
+  const csv =
+    kind === "usage"
+      ? await usageCsv(app.db, account.id, cycle)
+      : await auditCsv(app.db, account.id, cycle);
+  const name = `blockgate-${account.name}-${kind}-${cycle.start.toISOString().slice(0, 10)}.csv`;
+  return send(reply, 200, "text/csv; charset=utf-8", csv, {
+    "content-disposition": `attachment; filename="${name}"`,
+  });
 }

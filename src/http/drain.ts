@@ -1,13 +1,16 @@
 import type { Server, ServerResponse } from "node:http";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import { within } from "../util/cached-check.ts";
 
 /**
- * The requests a server is handling, so that shutdown can wait for them. A request counts until
- * both its handler has returned (its charge and audit record are settled) and its response has
- * ended (the bytes are handed to the socket), whichever comes last.
+ * The requests a server is handling, so that shutdown can wait for them. A request counts from
+ * the moment it is routed until both its response has ended (the bytes are handed to the socket)
+ * and the work run for it (`run`: authentication, the route's handler — its charge and audit
+ * record settled) has finished, whichever comes last: a client that goes away does not stop the
+ * work its call started, and drain waits for that work too.
  */
 export class InFlight {
-  private readonly open = new Set<ServerResponse>();
+  private readonly open = new Map<ServerResponse, { work: number; ended: boolean }>();
   private draining = false;
   private onIdle: (() => void) | null = null;
 
@@ -17,27 +20,50 @@ export class InFlight {
     return this.open.size;
   }
 
-  /** Runs `handle` for the request `res` answers, counting it in flight until both are done. */
-  track(res: ServerResponse, handle: () => Promise<void>): void {
-    this.open.add(res);
+  /** Counts the request `res` answers, from now until its response has ended and its work is done. */
+  track(res: ServerResponse): void {
+    const entry = { work: 0, ended: false };
+    this.open.set(res, entry);
     // A request that arrives during the drain (on a connection that was mid-request when it
-    // began) is still answered, but its connection closes after it. Set before the handler runs:
+    // began) is still answered, but its connection closes after it. Set before the route runs:
     // some answer synchronously.
     if (this.draining) res.setHeader("connection", "close");
-    const handled = handle();
-    const ended = new Promise<void>((resolve) => res.once("close", resolve));
-    void Promise.all([handled, ended]).then(() => {
-      this.open.delete(res);
-      // Its connection may be kept alive (the response began before the drain): close it now.
-      if (this.draining) setImmediate(() => this.server.closeIdleConnections());
-      if (this.open.size === 0) this.onIdle?.();
+    res.once("close", () => {
+      entry.ended = true;
+      this.release(res, entry);
     });
+  }
+
+  /** Runs work of the request `res` answers; the request stays in flight until it has finished. */
+  async run<T>(res: ServerResponse, work: () => Promise<T>): Promise<T> {
+    let entry = this.open.get(res);
+    if (!entry) {
+      // Its response has already ended (the client went away between two phases): the work
+      // still counts.
+      entry = { work: 0, ended: true };
+      this.open.set(res, entry);
+    }
+    entry.work++;
+    try {
+      return await work();
+    } finally {
+      entry.work--;
+      this.release(res, entry);
+    }
+  }
+
+  private release(res: ServerResponse, entry: { work: number; ended: boolean }): void {
+    if (!entry.ended || entry.work > 0 || this.open.get(res) !== entry) return;
+    this.open.delete(res);
+    // Its connection may be kept alive (the response began before the drain): close it now.
+    if (this.draining) setImmediate(() => this.server.closeIdleConnections());
+    if (this.open.size === 0) this.onIdle?.();
   }
 
   /** From now on every answer not yet begun tells the client to close its connection. */
   startDraining(): void {
     this.draining = true;
-    for (const res of this.open) {
+    for (const res of this.open.keys()) {
       if (!res.headersSent) res.setHeader("connection", "close");
     }
   }
@@ -49,6 +75,41 @@ export class InFlight {
       this.onIdle = resolve;
     });
   }
+}
+
+/**
+ * Counts every request `http` routes in `requests`, and makes every route's own work (its
+ * `onRequest` hooks and its handler) part of its request's time in flight. Call before adding
+ * routes.
+ */
+export function countInFlight(http: FastifyInstance, requests: InFlight): void {
+  http.addHook("onRequest", (_request, reply, done) => {
+    requests.track(reply.raw);
+    done();
+  });
+  http.addHook("onRoute", (route) => {
+    const handler = route.handler;
+    route.handler = function (request, reply) {
+      return requests.run(reply.raw, async () => handler.call(this, request, reply));
+    };
+    const hooks = route.onRequest;
+    if (hooks === undefined) return;
+    const wrap = (hook: onRequestHookHandler): onRequestHookHandler =>
+      async function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+        // A hook may call `done` or return a promise: either ends it.
+        await requests.run(
+          reply.raw,
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const result: unknown = hook.call(this, request, reply, (err) =>
+                err ? reject(err) : resolve(),
+              );
+              if (result instanceof Promise) result.then(() => resolve(), reject);
+            }),
+        );
+      };
+    route.onRequest = Array.isArray(hooks) ? hooks.map(wrap) : wrap(hooks);
+  });
 }
 
 export interface DrainOutcome {

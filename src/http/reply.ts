@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { FastifyReply } from "fastify";
 import { type GatewayError, httpStatusOf } from "../errors/codes.ts";
 import { graphqlErrorObject, plainErrorObject, rpcErrorObject } from "../errors/render.ts";
 import { stringifyJson } from "../jsonrpc/json.ts";
@@ -13,19 +13,33 @@ export interface HttpReply {
   headers?: Record<string, string>;
 }
 
-export function sendJson(res: ServerResponse, reply: HttpReply): void {
-  if (reply.raw) {
-    res.writeHead(reply.status, { "content-length": reply.raw.byteLength, ...reply.headers });
-    res.end(reply.raw);
-    return;
+/**
+ * Sends a reply as the gateway always has: JSON with number literals kept and content-type
+ * `application/json` as is (bytes, so the framework adds no charset), or the bytes given.
+ */
+export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
+  reply.code(r.status);
+  if (!r.raw) {
+    reply.header("content-type", "application/json");
+    if (r.headers) reply.headers(r.headers);
+    return reply.send(Buffer.from(stringifyJson(r.body)));
   }
-  const text = stringifyJson(reply.body);
-  res.writeHead(reply.status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...reply.headers,
-  });
-  res.end(text);
+  if (r.headers) reply.headers(r.headers);
+  // No bytes and no type (Yoga's bare 415): nothing, as node sent it; the framework would call
+  // an empty buffer application/octet-stream.
+  if (r.raw.byteLength === 0 && !reply.hasHeader("content-type")) return reply.send();
+  return reply.send(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength));
+}
+
+/** A page, a script or a file: its content type and bytes, sent as they are. */
+export function sendText(
+  reply: FastifyReply,
+  status: number,
+  type: string,
+  body: string,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return reply.code(status).header("content-type", type).headers(headers).send(Buffer.from(body));
 }
 
 /** A gateway failure on a JSON-RPC route: the protocol's envelope, our status. */

@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { METHODS } from "node:http";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type HTTPMethods,
+} from "fastify";
+
+/**
+ * The HTTP framework as the gateway uses it: Fastify, set up so that what a client sees is what the
+ * hand-written node:http router it replaced answered (README, Decisions). Routes are composed in
+ * src/app/server.ts; this file holds only conventions that hold for every route.
+ */
+
+/**
+ * Every method node:http parses (CONNECT never reaches a request handler), so that a route
+ * answers 405 for the ones it does not take, where the framework would answer 404.
+ */
+export const ALL_METHODS = METHODS.filter((m) => m !== "CONNECT") as HTTPMethods[];
+
+export interface FrameworkOptions {
+  /** Whole request, headers and body (node's server.requestTimeout). */
+  requestTimeoutMs: number;
+  /** Headers alone (node's server.headersTimeout). */
+  headersTimeoutMs: number;
+  /** Largest body any route reads, unless the route says less. */
+  bodyBytesMax: number;
+}
+
+export function createFramework(options: FrameworkOptions): FastifyInstance {
+  const http = Fastify({
+    // Our own request line (src/app/server.ts) logs the path with the token's hint only; the
+    // framework's request logging and serializers would log the URL, token included.
+    logger: false,
+    requestTimeout: options.requestTimeoutMs,
+    // node's default (Fastify's is 72 s): idle keep-alive connections go as they did.
+    keepAliveTimeout: 5_000,
+    bodyLimit: options.bodyBytesMax,
+    // Routing sees the canonical path (canonicalUrl): the same segments the old splitting saw.
+    rewriteUrl: (req) => canonicalUrl(req.url ?? "/"),
+    // Tokens are path parameters; a long one is an unknown token (401), not an unknown route.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    // HEAD is a method a route takes or refuses (405), not GET without the body.
+    exposeHeadRoutes: false,
+    genReqId: () => randomUUID(),
+  });
+  for (const method of ALL_METHODS) {
+    if (!http.supportedMethods.includes(method)) http.addHttpMethod(method);
+  }
+  http.server.headersTimeout = options.headersTimeoutMs;
+  // Malformed HTTP (bad request line, headers too large, timeouts) is answered by node itself, as
+  // before: Fastify's handler would answer it with a JSON body of its own.
+  http.server.removeAllListeners("clientError");
+  // Bodies reach routes as the bytes sent, decoded as UTF-8, whatever the content type says or
+  // whether it says anything (Core's clients send text/plain or none); each route parses its own
+  // JSON, so its parse errors are worded in its protocol (Core's, GraphQL's).
+  http.removeAllContentTypeParsers();
+  http.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+  http.addHook("onRequest", (request, _reply, done) => {
+    // Fastify refuses a content type it cannot parse (415) before any parser runs; no route
+    // reads the header through the framework (request.raw.headers keep it), so it is hidden
+    // from the framework's body handling and the catch-all parser above reads every body.
+    if (request.raw.headers["content-type"] !== undefined) {
+      request.headers = { "content-type": undefined };
+    }
+    done();
+  });
+  return http;
+}
+
+/** Answers a path or method no route has with `notFound`, before any body is read. */
+export function notFoundBeforeBody(
+  http: FastifyInstance,
+  notFound: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+): void {
+  http.setNotFoundHandler(notFound);
+  http.addHook("onRequest", (request, reply, done) => {
+    // Answered, the request goes no further (done is not called).
+    if (request.is404) notFound(request, reply).catch(done);
+    else done();
+  });
+}
+
+/**
+ * A route family whose requests carry no body it reads (sign-out, pages, fallbacks): a body sent
+ * anyway is left unread, as it always was, rather than read up to a limit and refused.
+ */
+export function withoutBodies(http: FastifyInstance, routes: (scope: FastifyInstance) => void) {
+  http.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
+    routes(scope);
+  });
+}
+
+/**
+ * The path as the gateway reads it: the URL's pathname split on `/` with empty segments dropped
+ * (so `//a/b/` is `/a/b`), each segment kept as sent. `%` is escaped once more because the router
+ * decodes percent-escapes in paths and parameters: routing and parameters then see the segments
+ * exactly as sent (`%41` stays `%41`, as it always did, and an invalid escape is no error).
+ */
+export function canonicalUrl(url: string): string {
+  const parsed = new URL(url, "http://gateway");
+  let path = "";
+  for (const part of parsed.pathname.split("/")) {
+    if (part !== "") path += `/${part.includes("%") ? part.replaceAll("%", "%25") : part}`;
+  }
+  return (path || "/") + parsed.search;
+}
+
+/** The path's segments, as canonicalUrl left them in `request.url`. */
+export function pathParts(request: FastifyRequest): string[] {
+  const url = request.url;
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  return path === "/" ? [] : path.slice(1).split("/");
+}
+
+/** The body a route received: the text of the catch-all parser, or none. */
+export function bodyText(request: FastifyRequest): string {
+  return typeof request.body === "string" ? request.body : "";
+}
+
+/** A body over the route's limit, as the framework reports it. */
+export function isTooLarge(err: unknown): boolean {
+  return err instanceof Error && "code" in err && err.code === "FST_ERR_CTP_BODY_TOO_LARGE";
+}
