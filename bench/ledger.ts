@@ -152,7 +152,6 @@ async function verify(db: Database): Promise<string> {
 const fmt = (label: string, r: Result) =>
   `${label.padEnd(44)} ${(r.charges / r.seconds).toFixed(0).padStart(7)} charges/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`;
 
-if (isWorker) await new Promise(() => {}); // the worker's work is above; never fall through
 console.log(`one hot account, ${CALLERS} concurrent callers per process, ${SECONDS} s per run`);
 const rows: [string, Result][] = [];
 if (url) {

@@ -509,6 +509,8 @@ var Credits = class {
   accounts = /* @__PURE__ */ new Map();
   timer = null;
   alive = true;
+  /** Set by stop() while it waits for the last retiring lease to be given back. */
+  allReturned = null;
   stopped = false;
   /** Registers the process (voiding a dead predecessor's leases) and starts the heartbeat. */
   async start() {
@@ -644,8 +646,10 @@ var Credits = class {
     await Promise.all(pending);
     for (const acct of this.accounts.values()) if (acct.current) this.retire(acct, acct.current);
     await this.queue.flushed();
-    while ([...this.accounts.values()].some((a) => a.retiring.size > 0)) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    if (this.retiringCount() > 0) {
+      await new Promise((resolve) => {
+        this.allReturned = resolve;
+      });
     }
     await unregisterProcess(this.db, this.opts.processId).catch(() => {
     });
@@ -770,7 +774,18 @@ var Credits = class {
       if (avail !== null) acct.lastAvailable = avail;
     }).catch(
       (err) => this.log.warn({ err: new LedgerError("lease return", err) }, "left to the sweep")
-    ).finally(() => acct.retiring.delete(l));
+    ).finally(() => {
+      acct.retiring.delete(l);
+      if (this.allReturned && this.retiringCount() === 0) {
+        this.allReturned();
+        this.allReturned = null;
+      }
+    });
+  }
+  retiringCount() {
+    let n = 0;
+    for (const acct of this.accounts.values()) n += acct.retiring.size;
+    return n;
   }
 };
 

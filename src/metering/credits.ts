@@ -90,6 +90,8 @@ export class Credits {
   private readonly accounts = new Map<number, AccountCredits>();
   private timer: NodeJS.Timeout | null = null;
   private alive = true;
+  /** Set by stop() while it waits for the last retiring lease to be given back. */
+  private allReturned: (() => void) | null = null;
   private stopped = false;
 
   constructor(
@@ -259,8 +261,10 @@ export class Credits {
     for (const acct of this.accounts.values()) if (acct.current) this.retire(acct, acct.current);
     await this.queue.flushed();
     // Leases with calls still in flight are given back by those calls' settles; wait for them.
-    while ([...this.accounts.values()].some((a) => a.retiring.size > 0)) {
-      await new Promise<void>((resolve) => setTimeout(resolve, 5));
+    if (this.retiringCount() > 0) {
+      await new Promise<void>((resolve) => {
+        this.allReturned = resolve;
+      });
     }
     await unregisterProcess(this.db, this.opts.processId).catch(() => {});
   }
@@ -402,6 +406,18 @@ export class Credits {
       .catch((err: unknown) =>
         this.log.warn({ err: new LedgerError("lease return", err) }, "left to the sweep"),
       )
-      .finally(() => acct.retiring.delete(l));
+      .finally(() => {
+        acct.retiring.delete(l);
+        if (this.allReturned && this.retiringCount() === 0) {
+          this.allReturned();
+          this.allReturned = null;
+        }
+      });
+  }
+
+  private retiringCount(): number {
+    let n = 0;
+    for (const acct of this.accounts.values()) n += acct.retiring.size;
+    return n;
   }
 }
