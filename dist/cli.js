@@ -5,7 +5,7 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-B3PY7SAS.js";
+} from "./chunks/chunk-YKCFB7IG.js";
 import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,

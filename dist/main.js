@@ -18,7 +18,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-B3PY7SAS.js";
+} from "./chunks/chunk-YKCFB7IG.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -1752,6 +1752,7 @@ function withoutBodies(http, routes) {
   });
 }
 function canonicalUrl(url) {
+  if (PLAIN_PATH.test(url)) return url;
   const parsed = new URL(url, "http://gateway");
   let path = "";
   for (const part of parsed.pathname.split("/")) {
@@ -1759,6 +1760,7 @@ function canonicalUrl(url) {
   }
   return (path || "/") + parsed.search;
 }
+var PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
 function pathParts(request) {
   const url = request.url;
   const query = url.indexOf("?");
@@ -3086,6 +3088,7 @@ function backendRoute(http, app, route) {
     },
     // The request line: the token only as its hint.
     onResponse: async (request, reply3) => {
+      if (!app.log.isLevelEnabled("info")) return;
       const call = request.getDecorator("call");
       app.log.info(
         {
@@ -3118,15 +3121,28 @@ function unhandled(app, err, reply3) {
 }
 function observe(app, request, reply3) {
   const [first = "", second = ""] = pathParts(request);
-  const kind = Object.keys(app.config.backends).find(
-    (k) => app.config.backends[k] === first
-  );
-  const route = kind ?? (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
-  const network = kind && app.config.networks.includes(second) ? second : "";
+  const labels = routeLabels(app);
+  const kind = labels.backends.get(first);
+  const route = kind ?? (OWN_ROUTES.has(first) ? first : "unknown");
+  const network = kind && labels.networks.has(second) ? second : "";
   app.metrics.requests.inc({ route, network, status: String(reply3.statusCode) });
   app.metrics.latency.observe({ route }, reply3.elapsedTime / 1e3);
   const charged = Number(reply3.getHeader("x-credits-charged") ?? 0);
   if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
+}
+var OWN_ROUTES = /* @__PURE__ */ new Set(["dashboard", "healthz", "readyz", "metrics", "admin"]);
+var labelsOf = /* @__PURE__ */ new WeakMap();
+function routeLabels(app) {
+  let labels = labelsOf.get(app);
+  if (!labels) {
+    const backends = /* @__PURE__ */ new Map();
+    for (const k of Object.keys(app.config.backends)) {
+      if (!backends.has(app.config.backends[k])) backends.set(app.config.backends[k], k);
+    }
+    labels = { backends, networks: new Set(app.config.networks) };
+    labelsOf.set(app, labels);
+  }
+  return labels;
 }
 
 // src/app/app.ts

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { runDbCommand } from "../cli/commands.ts";
 import { gatewayError } from "../errors/codes.ts";
-import { ALL_METHODS, bodyText, isTooLarge, pathParts } from "../http/framework.ts";
+import { ALL_METHODS, bodyText, pathParts } from "../http/framework.ts";
 import { plainFailure, sendReply, sendText } from "../http/reply.ts";
 import type { App } from "../metering/context.ts";
 import { adminAuthorized } from "./admin-file.ts";

@@ -245,6 +245,8 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
     },
     // The request line: the token only as its hint.
     onResponse: async (request, reply) => {
+      // Built only when it is written: at wire speed the line's object is a cost of its own.
+      if (!app.log.isLevelEnabled("info")) return;
       const call = request.getDecorator<PendingCall>("call");
       app.log.info(
         {
@@ -285,15 +287,30 @@ function unhandled(app: App, err: unknown, reply: FastifyReply) {
 /** Metrics of one answered request: labels are route kinds and configured names only. */
 function observe(app: App, request: FastifyRequest, reply: FastifyReply): void {
   const [first = "", second = ""] = pathParts(request);
-  const kind = (Object.keys(app.config.backends) as BackendKind[]).find(
-    (k) => app.config.backends[k] === first,
-  );
-  const route =
-    kind ??
-    (["dashboard", "healthz", "readyz", "metrics", "admin"].includes(first) ? first : "unknown");
-  const network = kind && app.config.networks.includes(second as NetworkName) ? second : "";
+  const labels = routeLabels(app);
+  const kind = labels.backends.get(first);
+  const route = kind ?? (OWN_ROUTES.has(first) ? first : "unknown");
+  const network = kind && labels.networks.has(second) ? second : "";
   app.metrics.requests.inc({ route, network, status: String(reply.statusCode) });
   app.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
   const charged = Number(reply.getHeader("x-credits-charged") ?? 0);
   if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
+}
+
+const OWN_ROUTES = new Set(["dashboard", "healthz", "readyz", "metrics", "admin"]);
+
+/** Segment → backend kind and the networks, made once per app (config does not change). */
+const labelsOf = new WeakMap<App, { backends: Map<string, BackendKind>; networks: Set<string> }>();
+function routeLabels(app: App) {
+  let labels = labelsOf.get(app);
+  if (!labels) {
+    const backends = new Map<string, BackendKind>();
+    for (const k of Object.keys(app.config.backends) as BackendKind[]) {
+      // The first backend given a segment has it, as in routing.
+      if (!backends.has(app.config.backends[k])) backends.set(app.config.backends[k], k);
+    }
+    labels = { backends, networks: new Set(app.config.networks) };
+    labelsOf.set(app, labels);
+  }
+  return labels;
 }

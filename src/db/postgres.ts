@@ -26,7 +26,9 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
   }
   const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
     async query<R extends object>(sql: string, params?: readonly unknown[]) {
-      const res = await client.query(sql, params as unknown[] | undefined);
+      const values = params as unknown[] | undefined;
+      const name = values ? statementName(sql) : undefined;
+      const res = await client.query(name ? { name, text: sql, values } : { text: sql, values });
       return { rows: res.rows as R[] };
     },
   });
@@ -148,4 +150,21 @@ class Signals {
     this.client = null;
     await client?.end().catch(() => {});
   }
+}
+
+/**
+ * Statements with parameters run as named prepared statements: each connection parses and plans
+ * one the first time and then only binds values (the settle batch's plan alone took 0.5 ms to
+ * make, on every call). Our SQL texts are constants; the bound keeps a process that builds texts
+ * at run time from preparing without end (past it, statements run unnamed, as before).
+ */
+const names = new Map<string, string>();
+const NAMED_MAX = 500;
+function statementName(sql: string): string | undefined {
+  const known = names.get(sql);
+  if (known) return known;
+  if (names.size >= NAMED_MAX) return undefined;
+  const name = `blockgate_${names.size}`;
+  names.set(sql, name);
+  return name;
 }

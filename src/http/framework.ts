@@ -101,6 +101,8 @@ export function withoutBodies(http: FastifyInstance, routes: (scope: FastifyInst
  * exactly as sent (`%41` stays `%41`, as it always did, and an invalid escape is no error).
  */
 export function canonicalUrl(url: string): string {
+  // Already canonical (the usual case: no empty, dot or escaped segment, no query): as it is.
+  if (PLAIN_PATH.test(url)) return url;
   const parsed = new URL(url, "http://gateway");
   let path = "";
   for (const part of parsed.pathname.split("/")) {
@@ -108,6 +110,9 @@ export function canonicalUrl(url: string): string {
   }
   return (path || "/") + parsed.search;
 }
+
+/** Segments of unreserved characters, none empty or starting with a dot: what URL would keep. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
 
 /** The path's segments, as canonicalUrl left them in `request.url`. */
 export function pathParts(request: FastifyRequest): string[] {

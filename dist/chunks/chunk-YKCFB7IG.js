@@ -85,7 +85,7 @@ function splitStatements(sql) {
 
 // src/db/open.ts
 async function openDatabase(opts) {
-  const db = opts.databaseUrl ? await (await import("./postgres-KHHTD2TZ.js")).openPostgres({
+  const db = opts.databaseUrl ? await (await import("./postgres-T5C7MD4N.js")).openPostgres({
     connectionString: opts.databaseUrl,
     poolSize: opts.poolSize,
     ...opts.schema ? { schema: opts.schema } : {}

@@ -18,7 +18,9 @@ async function openPostgres(opts) {
   }
   const queryable = (client) => ({
     async query(sql, params) {
-      const res = await client.query(sql, params);
+      const values = params;
+      const name = values ? statementName(sql) : void 0;
+      const res = await client.query(name ? { name, text: sql, values } : { text: sql, values });
       return { rows: res.rows };
     }
   });
@@ -131,6 +133,16 @@ var Signals = class {
     });
   }
 };
+var names = /* @__PURE__ */ new Map();
+var NAMED_MAX = 500;
+function statementName(sql) {
+  const known = names.get(sql);
+  if (known) return known;
+  if (names.size >= NAMED_MAX) return void 0;
+  const name = `blockgate_${names.size}`;
+  names.set(sql, name);
+  return name;
+}
 export {
   openPostgres
 };
