@@ -1753,7 +1753,12 @@ function withoutBodies(http, routes) {
 }
 function canonicalUrl(url) {
   if (PLAIN_PATH.test(url)) return url;
-  const parsed = new URL(url, "http://gateway");
+  let parsed;
+  try {
+    parsed = url.startsWith("/") ? new URL(`http://gateway${url}`) : new URL(url, "http://gateway");
+  } catch {
+    return url.startsWith("/") ? url : `/${url}`;
+  }
   let path = "";
   for (const part of parsed.pathname.split("/")) {
     if (part !== "") path += `/${part.includes("%") ? part.replaceAll("%", "%25") : part}`;

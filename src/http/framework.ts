@@ -103,7 +103,15 @@ export function withoutBodies(http: FastifyInstance, routes: (scope: FastifyInst
 export function canonicalUrl(url: string): string {
   // Already canonical (the usual case: no empty, dot or escaped segment, no query): as it is.
   if (PLAIN_PATH.test(url)) return url;
-  const parsed = new URL(url, "http://gateway");
+  // A target that starts with `/` is a path, however many slashes lead it (`//x` names no host):
+  // read after an origin. Anything else (absolute-form `http://h/p`, `*`) as a URL of its own;
+  // what cannot be read at all goes to routing as sent (404), never as an exception.
+  let parsed: URL;
+  try {
+    parsed = url.startsWith("/") ? new URL(`http://gateway${url}`) : new URL(url, "http://gateway");
+  } catch {
+    return url.startsWith("/") ? url : `/${url}`;
+  }
   let path = "";
   for (const part of parsed.pathname.split("/")) {
     if (part !== "") path += `/${part.includes("%") ? part.replaceAll("%", "%25") : part}`;

@@ -3,7 +3,7 @@ import { canonicalUrl } from "../../src/http/framework.ts";
 
 /** The canonical form by the WHATWG URL parser alone: what canonicalUrl's fast path must equal. */
 function byUrlParser(url: string): string {
-  const parsed = new URL(url, "http://gateway");
+  const parsed = new URL(`http://gateway${url}`);
   let path = "";
   for (const part of parsed.pathname.split("/")) {
     if (part !== "") path += `/${part.includes("%") ? part.replaceAll("%", "%25") : part}`;
@@ -12,6 +12,16 @@ function byUrlParser(url: string): string {
 }
 
 describe("canonicalUrl", () => {
+  it("reads a target of leading slashes as a path, never as a host, and never throws", () => {
+    expect(canonicalUrl("//")).toBe("/");
+    expect(canonicalUrl("///x")).toBe("/x");
+    expect(canonicalUrl("//a/b/")).toBe("/a/b");
+    expect(canonicalUrl("//node/mainnet/t?x=1")).toBe("/node/mainnet/t?x=1");
+    expect(canonicalUrl("http://elsewhere/node/mainnet/t")).toBe("/node/mainnet/t");
+    expect(canonicalUrl("*")).toBe("/*");
+    expect(() => canonicalUrl("http://[bad")).not.toThrow();
+  });
+
   it("keeps a plain path as sent and agrees with the URL parser on 20,000 generated paths", () => {
     const token = "bgt_Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg";
     expect(canonicalUrl(`/node/mainnet/${token}`)).toBe(`/node/mainnet/${token}`);

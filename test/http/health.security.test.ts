@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway } from "../../src/app/app.ts";
 import type { ReadyReport } from "../../src/app/readiness.ts";
@@ -156,5 +157,30 @@ describe("health: security", () => {
       expect(res.headers.get("content-type")).toBe("application/json");
       expect(await res.json()).toEqual(NOT_FOUND);
     }
+  });
+
+  it("request targets of bare slashes, absolute-form and `*` are answered, never a crash", async () => {
+    // `GET //` once made the URL parser throw in routing and took the process down.
+    const port = new URL(t.url).port;
+    const raw = (target: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1", () =>
+          socket.end(`GET ${target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`),
+        );
+        let text = "";
+        socket.on("data", (d: Buffer) => {
+          text += d.toString();
+        });
+        socket.on("end", () => resolve(text));
+        socket.on("error", reject);
+      });
+    for (const target of ["//", "///", "//x/y", "http://elsewhere/nowhere", "*"]) {
+      const answer = await raw(target);
+      expect(answer.split("\r\n")[0], target).toBe("HTTP/1.1 404 Not Found");
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), target).toEqual(NOT_FOUND);
+    }
+    // Leading slashes name no host: `//healthz` is /healthz.
+    expect((await raw("//healthz")).split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
+    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
   });
 });
