@@ -28,7 +28,25 @@ export interface DevnetCoreServer {
    * keep calls in flight (a shutdown while the node is slow) without sleeping.
    */
   hold(): () => void;
+  /**
+   * Requests read from now on are answered with this HTTP status and a plain-text body, unexecuted
+   * (503 with "Work queue depth exceeded" is Core's answer when its work queue is full), until the
+   * returned function is called: how tests make the node fail without stopping it.
+   */
+  failWith(status: number): () => void;
+  /**
+   * Calls `seen` with the calls of every request read from now on, in the request's order (a
+   * single call is a list of one), until the returned function is called: what tests use to see
+   * how the gateway grouped its calls into round trips.
+   */
+  watch(seen: (calls: WatchedCall[]) => void): () => void;
   close(): Promise<void>;
+}
+
+/** One call as devnet's Core read it (see DevnetCoreServer.watch). */
+export interface WatchedCall {
+  method: string;
+  params: Json[] | { [key: string]: Json };
 }
 
 const BODY_BYTES_MAX = 32 * 1024 * 1024;
@@ -48,6 +66,8 @@ export async function startCoreHttp(opts: {
 }): Promise<DevnetCoreServer> {
   const stats: CoreStats = { httpRequests: 0, calls: 0 };
   const gate = new Gate();
+  let failing: number | null = null;
+  const watchers = new Set<(calls: WatchedCall[]) => void>();
   const expected = Buffer.from(
     `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`,
   );
@@ -83,6 +103,11 @@ export async function startCoreHttp(opts: {
       chunks.push(chunk);
     }
     await gate.passed();
+    if (failing !== null) {
+      res.writeHead(failing);
+      res.end(failing === 503 ? "Work queue depth exceeded" : "Internal Server Error");
+      return;
+    }
     const reply = handleBody(Buffer.concat(chunks).toString("utf8"));
     if (reply.status === 204) {
       res.writeHead(204);
@@ -96,6 +121,13 @@ export async function startCoreHttp(opts: {
 
   function handleBody(body: string): { status: number; body?: unknown } {
     const request = parseRequestBody(body);
+    if (watchers.size > 0 && request.kind !== "fatal") {
+      const items = request.kind === "single" ? [request.item] : request.items;
+      const calls = items.flatMap((i) =>
+        i.kind === "invalid" ? [] : [{ method: i.method, params: i.params }],
+      );
+      for (const seen of watchers) seen(calls);
+    }
     if (request.kind === "fatal") {
       // Nothing parsed yet: JSONRPCRequest's defaults, a null id and the legacy version.
       return {
@@ -162,6 +194,16 @@ export async function startCoreHttp(opts: {
     password: opts.password,
     stats,
     hold: () => gate.hold(),
+    failWith(status) {
+      failing = status;
+      return () => {
+        failing = null;
+      };
+    },
+    watch(seen) {
+      watchers.add(seen);
+      return () => watchers.delete(seen);
+    },
     close,
   };
 }
