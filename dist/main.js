@@ -3574,7 +3574,7 @@ var RpcError = class extends Error {
 var BODY_BYTES_MAX = 32 * 1024 * 1024;
 var WWW_AUTHENTICATE = 'Basic realm="jsonrpc"';
 async function startCoreHttp(opts) {
-  const stats = { httpRequests: 0, calls: 0 };
+  const stats = { httpRequests: 0, callsRead: 0, calls: 0 };
   const gate = new Gate();
   let failing = null;
   const watchers = /* @__PURE__ */ new Set();
@@ -3612,13 +3612,22 @@ async function startCoreHttp(opts) {
       }
       chunks.push(chunk);
     }
+    const request = parseRequestBody(Buffer.concat(chunks).toString("utf8"));
+    if (request.kind !== "fatal") {
+      const items = request.kind === "single" ? [request.item] : request.items;
+      const calls = items.flatMap(
+        (i) => i.kind === "invalid" ? [] : [{ method: i.method, params: i.params }]
+      );
+      stats.callsRead += calls.length;
+      for (const seen of watchers) seen(calls);
+    }
     await gate.passed();
     if (failing !== null) {
       res.writeHead(failing);
       res.end(failing === 503 ? "Work queue depth exceeded" : "Internal Server Error");
       return;
     }
-    const reply3 = handleBody(Buffer.concat(chunks).toString("utf8"));
+    const reply3 = handleBody(request);
     if (reply3.status === 204) {
       res.writeHead(204);
       res.end();
@@ -3629,15 +3638,7 @@ async function startCoreHttp(opts) {
     res.writeHead(reply3.status, { "content-type": "application/json" });
     res.end(text);
   }
-  function handleBody(body) {
-    const request = parseRequestBody(body);
-    if (watchers.size > 0 && request.kind !== "fatal") {
-      const items = request.kind === "single" ? [request.item] : request.items;
-      const calls = items.flatMap(
-        (i) => i.kind === "invalid" ? [] : [{ method: i.method, params: i.params }]
-      );
-      for (const seen of watchers) seen(calls);
-    }
+  function handleBody(request) {
     if (request.kind === "fatal") {
       return {
         status: legacyErrorStatus(request.error.code),
