@@ -185,7 +185,7 @@ describe("combining on (the default, at most 16 calls per batch)", () => {
     ]);
   });
 
-  it("calls one at a time each go out alone and at once", async () => {
+  it("calls one at a time each go out alone", async () => {
     const seen = await watching(t, async () => {
       for (let i = 0; i < 5; i++) {
         const res = await post(
