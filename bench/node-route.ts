@@ -5,7 +5,9 @@
 // Each is measured `rounds` times, the order rotating, and medians are printed with the spread.
 // Then concurrency 1: what the gateway adds to a call's p50 over the bare proxy.
 // Loopback only; bounded by count. Usage:
-//   [DATABASE_URL=postgres://…] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
+//   [DATABASE_URL=postgres://…] [COALESCE_CALLS_MAX=16,0] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
+// COALESCE_CALLS_MAX: one gateway per store for each value of its coalesceCallsMax (0: each
+// request goes to Core as it came), measured side by side; unset, one with the config's default.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -55,11 +57,14 @@ async function run(url: string, headers: Record<string, string>, n: number, c: n
   );
   const seconds = (performance.now() - started) / 1000;
   await dispatcher.close();
-  latencies.sort((a, b) => a - b);
+  return { perSecond: n / seconds, ...percentiles(latencies), latencies };
+}
+
+function percentiles(latencies: number[]) {
+  const sorted = [...latencies].sort((a, b) => a - b);
   return {
-    perSecond: n / seconds,
-    p50: latencies[Math.floor(n * 0.5)] ?? 0,
-    p99: latencies[Math.floor(n * 0.99)] ?? 0,
+    p50: sorted[Math.floor(sorted.length * 0.5)] ?? 0,
+    p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0,
   };
 }
 
@@ -123,6 +128,7 @@ async function bareProxy(core: { url: string; user: string; password: string }) 
 async function gatewayOn(
   core: { url: string; user: string; password: string },
   databaseUrl: string | undefined,
+  coalesceCallsMax: number | undefined,
 ) {
   const config = parseConfig({
     server: { port: 0 },
@@ -132,7 +138,7 @@ async function gatewayOn(
     networks: ["mainnet"],
     cache: { bytesMax: 0 }, // every call goes to Core, as through the proxy
     upstreams: {
-      node: { mainnet: [{ ...core, connections: CONCURRENCY * 2 }] },
+      node: { mainnet: [{ ...core, connections: CONCURRENCY * 2, coalesceCallsMax }] },
     },
   });
   const schema = databaseUrl ? `bench_${randomBytes(4).toString("hex")}` : undefined;
@@ -169,12 +175,21 @@ const targets: { label: string; url: string; headers: Record<string, string> }[]
   { label: "devnet Core directly", url: devnet.core.url, headers: coreAuth },
   { label: "bare proxy (no auth, no billing)", url: proxy.url, headers: {} },
 ];
-const pglite = await gatewayOn(devnet.core, undefined);
-targets.push({ label: "gateway, PGlite", url: pglite.url, headers: {} });
-const pg = process.env.DATABASE_URL
-  ? await gatewayOn(devnet.core, process.env.DATABASE_URL)
-  : undefined;
-if (pg) targets.push({ label: "gateway, PostgreSQL", url: pg.url, headers: {} });
+const coalesceSettings = process.env.COALESCE_CALLS_MAX
+  ? process.env.COALESCE_CALLS_MAX.split(",").map(Number)
+  : [undefined];
+const gateways: { close(): Promise<void> }[] = [];
+const stores: [string, string | undefined][] = [["PGlite", undefined]];
+if (process.env.DATABASE_URL) stores.push(["PostgreSQL", process.env.DATABASE_URL]);
+for (const [store, databaseUrl] of stores) {
+  for (const calls of coalesceSettings) {
+    const gateway = await gatewayOn(devnet.core, databaseUrl, calls);
+    gateways.push(gateway);
+    const setting =
+      calls === undefined ? "" : calls === 0 ? ", no combining" : `, combining ≤${calls}`;
+    targets.push({ label: `gateway, ${store}${setting}`, url: gateway.url, headers: {} });
+  }
+}
 
 for (const t of targets) await run(t.url, t.headers, Math.min(CALLS, 500), CONCURRENCY); // warm-up
 const results = new Map<string, Figures[]>();
@@ -196,18 +211,28 @@ for (const t of targets) {
     ? `  ÷ proxy ${(median(rates) / proxyRate).toFixed(2)}x`
     : "";
   console.log(
-    `${t.label.padEnd(34)} ${median(rates).toFixed(0).padStart(6)} calls/s [${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}]  p50 ${median(rs.map((r) => r.p50)).toFixed(2)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(2)} ms${ratio}`,
+    `${t.label.padEnd(45)} ${median(rates).toFixed(0).padStart(6)} calls/s [${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}]  p50 ${median(rs.map((r) => r.p50)).toFixed(2)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(2)} ms${ratio}`,
   );
 }
-// Concurrency 1: the latency a call gains through the gateway over the bare proxy.
+// Concurrency 1: the latency a call gains through the gateway over the bare proxy. The calls are
+// made in `rounds` slices, the targets taking turns, so that a shared machine's load falls on all.
 const serial = Math.min(CALLS, 1000);
+const serialLatencies = new Map<string, number[]>();
+const slice = Math.ceil(serial / ROUNDS);
+for (let round = 0; round < ROUNDS; round++) {
+  const rest = targets.slice(1);
+  for (let k = 0; k < rest.length; k++) {
+    const t = rest[(k + round) % rest.length]!;
+    const r = await run(t.url, t.headers, slice, 1);
+    serialLatencies.set(t.label, [...(serialLatencies.get(t.label) ?? []), ...r.latencies]);
+  }
+}
 for (const t of targets.slice(1)) {
-  const r = await run(t.url, t.headers, serial, 1);
+  const r = percentiles(serialLatencies.get(t.label) ?? []);
   console.log(
-    `concurrency 1, ${t.label.padEnd(34)} p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`,
+    `concurrency 1, ${t.label.padEnd(45)} p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`,
   );
 }
-await pg?.close();
-await pglite.close();
+for (const gateway of gateways.reverse()) await gateway.close();
 await proxy.close();
 devnet.stop();

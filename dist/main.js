@@ -70,7 +70,7 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-7AOVUN5E.js";
+} from "./chunks/chunk-MLW7BN63.js";
 import {
   isJsonNumber,
   isJsonObject,
@@ -85,7 +85,9 @@ import {
   toHex,
   txToUniv
 } from "./chunks/chunk-YNDDIEJN.js";
-import "./chunks/chunk-IAAMWRIY.js";
+import {
+  CORE_COALESCE_CALLS_MAX_DEFAULT
+} from "./chunks/chunk-3IBGBRMP.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
@@ -299,6 +301,20 @@ var Metrics = class {
     labelNames: ["backend", "network", "upstream"],
     registers: [this.registry]
   });
+  coalescedRequests = new Histogram({
+    name: "blockgate_node_coalesced_requests",
+    help: "Requests whose calls went to the full node as one combined JSON-RPC batch, per batch.",
+    labelNames: ["network"],
+    buckets: [2, 4, 8, 16, 32, 64, 128],
+    registers: [this.registry]
+  });
+  coalescedCalls = new Histogram({
+    name: "blockgate_node_coalesced_calls",
+    help: "Calls in each JSON-RPC batch that combined several requests to the full node.",
+    labelNames: ["network"],
+    buckets: [2, 4, 8, 16, 32, 64, 128, 256, 512, 1e3],
+    registers: [this.registry]
+  });
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "blockgate_" });
   }
@@ -309,6 +325,11 @@ var Metrics = class {
       seconds
     );
     this.upstreamUp.set({ backend, network, upstream }, ok ? 1 : 0);
+  }
+  /** One JSON-RPC batch to a full node that combined `requests` requests' `calls` calls. */
+  coalesced(network, requests, calls) {
+    this.coalescedRequests.observe({ network }, requests);
+    this.coalescedCalls.observe({ network }, calls);
   }
 };
 
@@ -964,12 +985,18 @@ var BitcoinCoreClient = class {
       }
     }
   }
-  /** Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order. */
-  async batch(calls, timeoutMs = this.config.timeoutMs) {
-    const first = await this.post(calls, timeoutMs);
+  /**
+   * Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order.
+   * `requests`: how many callers' requests the calls combine (coalesce.ts). The answer's size limit,
+   * which guards against a broken node, stays per request: a combined answer may be as large as
+   * their answers could have been apart.
+   */
+  async batch(calls, timeoutMs = this.config.timeoutMs, requests = 1) {
+    const bytesMax = RESPONSE_BYTES_MAX * requests;
+    const first = await this.post(calls, timeoutMs, bytesMax);
     if (!first.ok && first.status === 401 && this.config.cookieFile) {
       this.loadCredentials();
-      return this.finish(calls, await this.post(calls, timeoutMs));
+      return this.finish(calls, await this.post(calls, timeoutMs, bytesMax));
     }
     return this.finish(calls, first);
   }
@@ -983,7 +1010,7 @@ var BitcoinCoreClient = class {
     const answer2 = out.ok ? out.answers[0] : void 0;
     return answer2 !== void 0 && "result" in answer2 && jsonInteger(answer2.result) !== void 0;
   }
-  async post(calls, timeoutMs) {
+  async post(calls, timeoutMs, bytesMax) {
     const ids = calls.map(() => this.nextId++);
     const body = stringifyJson(
       calls.map((c, i) => ({ jsonrpc: "2.0", id: ids[i], method: c.method, params: c.params }))
@@ -998,7 +1025,7 @@ var BitcoinCoreClient = class {
         body,
         signal: AbortSignal.timeout(timeoutMs)
       });
-      const text = await readLimited(res.body, RESPONSE_BYTES_MAX);
+      const text = await readLimited(res.body, bytesMax);
       if (res.statusCode === 200) return { ok: true, ids, text };
       const retryable = res.statusCode === 503 || res.statusCode >= 500;
       return {
@@ -1065,23 +1092,97 @@ function basic(user, password) {
   return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 }
 
+// src/upstreams/bitcoin-core/coalesce.ts
+var COMBINABLE_METHODS = /* @__PURE__ */ new Set([
+  "getrawtransaction",
+  "getblockhash",
+  "getblockcount"
+]);
+var Coalescer = class {
+  constructor(send2, callsMax, onCombined = () => {
+  }) {
+    this.send = send2;
+    this.callsMax = callsMax;
+    this.onCombined = onCombined;
+  }
+  send;
+  callsMax;
+  onCombined;
+  group = [];
+  groupCalls = 0;
+  tick = null;
+  submit(calls) {
+    if (calls.length === 0 || calls.length >= this.callsMax || !calls.every((c) => COMBINABLE_METHODS.has(c.method))) {
+      return this.send(calls, 1);
+    }
+    if (this.groupCalls + calls.length > this.callsMax) this.flush();
+    const out = new Promise((resolve, reject) => {
+      this.group.push({ calls, resolve, reject });
+    });
+    this.groupCalls += calls.length;
+    if (this.groupCalls === this.callsMax) this.flush();
+    else this.tick ??= setImmediate(() => this.flush());
+    return out;
+  }
+  /** Sends what is waiting now (the turn ended, the bound was reached, or the pool closes). */
+  flush() {
+    if (this.tick) clearImmediate(this.tick);
+    this.tick = null;
+    const group = this.group;
+    this.group = [];
+    this.groupCalls = 0;
+    if (group.length === 0) return;
+    if (group.length === 1) {
+      const only = group[0];
+      this.send(only.calls, 1).then(only.resolve, only.reject);
+      return;
+    }
+    const calls = group.flatMap((w) => w.calls);
+    this.onCombined(group.length, calls.length);
+    this.send(calls, group.length).then(
+      (out) => {
+        let end = 0;
+        for (const w of group) {
+          const start = end;
+          end += w.calls.length;
+          w.resolve(
+            out.ok ? { ok: true, answers: out.answers.slice(start, end), upstream: out.upstream } : out
+          );
+        }
+      },
+      (err) => {
+        for (const w of group) w.reject(err);
+      }
+    );
+  }
+};
+
 // src/upstreams/bitcoin-core/pool.ts
 var BitcoinCorePool = class {
   pool;
-  constructor(configs, observe2) {
+  coalescer;
+  constructor(configs, observe2, onCombined) {
     this.pool = new FailoverPool(
       configs.map((c) => new BitcoinCoreClient(c)),
       observe2
     );
+    const callsMax = Math.min(...configs.map((c) => c.coalesceCallsMax));
+    this.coalescer = new Coalescer(
+      (calls, requests) => this.pool.run((client) => client.batch(calls, void 0, requests)),
+      callsMax,
+      onCombined
+    );
   }
+  /** A request's calls, answered in its order (one round trip, perhaps shared with others). */
   batch(calls) {
-    return this.pool.run((client) => client.batch(calls));
+    return this.coalescer.submit(calls);
   }
   /** For /readyz: each member up or down (see FailoverPool.health). */
   health(opts) {
     return this.pool.health(opts);
   }
   close(abort = false) {
+    this.coalescer.flush();
     return this.pool.close(abort);
   }
 };
@@ -1880,7 +1981,7 @@ function methodNotAllowed(reply3, allow) {
 }
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-ALOK3YGH.js");
+var unifiedApi = () => import("./chunks/route-LNVDJ5UF.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }
@@ -3178,7 +3279,11 @@ async function startGateway(config, opts) {
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
     if (upstreams && upstreams.length > 0) {
-      const pool = new BitcoinCorePool(upstreams, observer("node", network));
+      const pool = new BitcoinCorePool(
+        upstreams,
+        observer("node", network),
+        (requests, calls) => metrics.coalesced(network, requests, calls)
+      );
       nodes.set(network, pool);
       nodeTips.set(network, new NodeTip(pool, config.cache.tipTtlMs));
     }
@@ -3382,7 +3487,7 @@ function resolveElectrumUpstreams(config, devnet, devnetSettings = {}) {
     (entry) => entry
   );
 }
-function resolveNodeUpstreams(config, devnet, env = process.env) {
+function resolveNodeUpstreams(config, devnet, env = process.env, devnetSettings = {}) {
   return resolveEach(
     config,
     "node",
@@ -3396,7 +3501,9 @@ function resolveNodeUpstreams(config, devnet, env = process.env) {
         user: core.user,
         password: core.password,
         timeoutMs: 1e4,
-        connections: 16
+        connections: 16,
+        coalesceCallsMax: CORE_COALESCE_CALLS_MAX_DEFAULT,
+        ...devnetSettings
       };
     },
     (entry, fromEnv) => entry.passwordEnv ? { ...entry, password: fromEnv("passwordEnv", entry.passwordEnv) } : entry
@@ -3488,8 +3595,10 @@ var RpcError = class extends Error {
 var BODY_BYTES_MAX = 32 * 1024 * 1024;
 var WWW_AUTHENTICATE = 'Basic realm="jsonrpc"';
 async function startCoreHttp(opts) {
-  const stats = { httpRequests: 0, calls: 0 };
+  const stats = { httpRequests: 0, callsRead: 0, calls: 0 };
   const gate = new Gate();
+  let failing = null;
+  const watchers = /* @__PURE__ */ new Set();
   const expected = Buffer.from(
     `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`
   );
@@ -3524,8 +3633,22 @@ async function startCoreHttp(opts) {
       }
       chunks.push(chunk);
     }
+    const request = parseRequestBody(Buffer.concat(chunks).toString("utf8"));
+    if (request.kind !== "fatal") {
+      const items = request.kind === "single" ? [request.item] : request.items;
+      const calls = items.flatMap(
+        (i) => i.kind === "invalid" ? [] : [{ method: i.method, params: i.params }]
+      );
+      stats.callsRead += calls.length;
+      for (const seen of watchers) seen(calls);
+    }
     await gate.passed();
-    const reply3 = handleBody(Buffer.concat(chunks).toString("utf8"));
+    if (failing !== null) {
+      res.writeHead(failing);
+      res.end(failing === 503 ? "Work queue depth exceeded" : "Internal Server Error");
+      return;
+    }
+    const reply3 = handleBody(request);
     if (reply3.status === 204) {
       res.writeHead(204);
       res.end();
@@ -3536,8 +3659,7 @@ async function startCoreHttp(opts) {
     res.writeHead(reply3.status, { "content-type": "application/json" });
     res.end(text);
   }
-  function handleBody(body) {
-    const request = parseRequestBody(body);
+  function handleBody(request) {
     if (request.kind === "fatal") {
       return {
         status: legacyErrorStatus(request.error.code),
@@ -3595,6 +3717,16 @@ async function startCoreHttp(opts) {
     password: opts.password,
     stats,
     hold: () => gate.hold(),
+    failWith(status) {
+      failing = status;
+      return () => {
+        failing = null;
+      };
+    },
+    watch(seen) {
+      watchers.add(seen);
+      return () => watchers.delete(seen);
+    },
     close
   };
 }

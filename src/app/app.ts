@@ -97,7 +97,9 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
     if (upstreams && upstreams.length > 0) {
-      const pool = new BitcoinCorePool(upstreams, observer("node", network));
+      const pool = new BitcoinCorePool(upstreams, observer("node", network), (requests, calls) =>
+        metrics.coalesced(network, requests, calls),
+      );
       nodes.set(network, pool);
       nodeTips.set(network, new NodeTip(pool, config.cache.tipTtlMs));
     }

@@ -1,9 +1,10 @@
 import { ConfigError } from "../config/load.ts";
-import type {
-  BitcoinCoreUpstreamConfig,
-  Config,
-  ElectrumUpstreamConfig,
-  NetworkName,
+import {
+  type BitcoinCoreUpstreamConfig,
+  CORE_COALESCE_CALLS_MAX_DEFAULT,
+  type Config,
+  type ElectrumUpstreamConfig,
+  type NetworkName,
 } from "../config/schema.ts";
 import type { Devnet } from "../devnet/devnet.ts";
 import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
@@ -90,6 +91,8 @@ export function resolveNodeUpstreams(
   config: Config,
   devnet: Devnet | null,
   env: NodeJS.ProcessEnv = process.env,
+  /** Settings for the devnet entries (tests turn combining off or shorten the timeout). */
+  devnetSettings: Partial<Omit<BitcoinCoreUpstreamConfig, "url" | "user" | "password">> = {},
 ): Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>> {
   return resolveEach<BitcoinCoreUpstreamConfig, BitcoinCoreUpstreamConfig>(
     config,
@@ -105,6 +108,8 @@ export function resolveNodeUpstreams(
         password: core.password,
         timeoutMs: 10_000,
         connections: 16,
+        coalesceCallsMax: CORE_COALESCE_CALLS_MAX_DEFAULT,
+        ...devnetSettings,
       };
     },
     (entry, fromEnv) =>

@@ -6,6 +6,12 @@ export type NetworkName = (typeof NETWORK_NAMES)[number];
 
 const networkName = z.enum(NETWORK_NAMES);
 
+/**
+ * Calls of concurrent requests combined into one JSON-RPC batch to a node, at most (see
+ * src/upstreams/bitcoin-core/coalesce.ts for why 16). devnet's entries use it too.
+ */
+export const CORE_COALESCE_CALLS_MAX_DEFAULT = 16;
+
 /** Bitcoin Core upstream: basic auth, a cookie file, or none (devnet fills its own in). */
 const bitcoinCoreUpstream = z.strictObject({
   url: z.url({ protocol: /^https?$/ }),
@@ -20,6 +26,17 @@ const bitcoinCoreUpstream = z.strictObject({
   cookieFile: z.string().min(1).optional(),
   timeoutMs: z.number().int().positive().max(300_000).default(10_000),
   connections: z.number().int().positive().max(256).default(16),
+  /**
+   * The calls of concurrent requests that arrive within one turn of the event loop go to the
+   * node as one JSON-RPC batch of at most this many calls (a request's calls are never split). The network's pool combines before
+   * failover, so it keeps to the smallest value among its node upstreams; 0 turns combining off.
+   */
+  coalesceCallsMax: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(1_000)
+    .default(CORE_COALESCE_CALLS_MAX_DEFAULT),
 });
 export type BitcoinCoreUpstreamConfig = z.infer<typeof bitcoinCoreUpstream>;
 

@@ -51,6 +51,21 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly coalescedRequests = new Histogram({
+    name: "blockgate_node_coalesced_requests",
+    help: "Requests whose calls went to the full node as one combined JSON-RPC batch, per batch.",
+    labelNames: ["network"] as const,
+    buckets: [2, 4, 8, 16, 32, 64, 128],
+    registers: [this.registry],
+  });
+  readonly coalescedCalls = new Histogram({
+    name: "blockgate_node_coalesced_calls",
+    help: "Calls in each JSON-RPC batch that combined several requests to the full node.",
+    labelNames: ["network"] as const,
+    buckets: [2, 4, 8, 16, 32, 64, 128, 256, 512, 1000],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "blockgate_" });
   }
@@ -62,5 +77,11 @@ export class Metrics {
       seconds,
     );
     this.upstreamUp.set({ backend, network, upstream }, ok ? 1 : 0);
+  }
+
+  /** One JSON-RPC batch to a full node that combined `requests` requests' `calls` calls. */
+  coalesced(network: string, requests: number, calls: number): void {
+    this.coalescedRequests.observe({ network }, requests);
+    this.coalescedCalls.observe({ network }, calls);
   }
 }

@@ -69,7 +69,7 @@ describe("health: security", () => {
     const indexer = t.devnet.indexers.get("regtest")!;
     const gw = await startGateway(config, {
       ...pgliteSnapshotFor("memory://"),
-      nodeUpstreams: { regtest: [{ url, timeoutMs: 5_000, connections: 2 }] },
+      nodeUpstreams: { regtest: [{ url, timeoutMs: 5_000, connections: 2, coalesceCallsMax: 16 }] },
       graphUpstreams: {
         regtest: [
           { url: indexer.url, adminSecret: indexer.secret, timeoutMs: 5_000, connections: 2 },

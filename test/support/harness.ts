@@ -11,7 +11,11 @@ import {
 } from "../../src/app/upstreams.ts";
 import { issueToken } from "../../src/auth/tokens.ts";
 import { parseConfig } from "../../src/config/load.ts";
-import type { ConfigInput, ElectrumUpstreamConfig } from "../../src/config/schema.ts";
+import type {
+  BitcoinCoreUpstreamConfig,
+  ConfigInput,
+  ElectrumUpstreamConfig,
+} from "../../src/config/schema.ts";
 import type { Database } from "../../src/db/database.ts";
 import { type Devnet, type DevnetOptions, startDevnet } from "../../src/devnet/devnet.ts";
 import { checkLedger, grantCredits } from "../../src/ledger/ledger.ts";
@@ -53,9 +57,10 @@ export async function startTestGateway(
   overrides: ConfigInput = {},
   /** Join an existing PostgreSQL schema (a second gateway process on the same ledger). */
   sharedSchema?: string,
-  /** devnet's server settings, and the gateway's settings for its devnet Electrum entries. */
+  /** devnet's server settings, and the gateway's settings for its devnet Electrum and node entries. */
   devnetOptions: DevnetOptions & {
     electrumClient?: Partial<Omit<ElectrumUpstreamConfig, "url">>;
+    coreClient?: Partial<Omit<BitcoinCoreUpstreamConfig, "url" | "user" | "password">>;
   } = {},
 ): Promise<TestGateway> {
   const config = parseConfig({
@@ -73,7 +78,7 @@ export async function startTestGateway(
     databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
     ...(store === "pglite" ? pgliteSnapshotFor(config.database.pgliteDir) : {}),
     ...(schema ? { databaseSchema: schema } : {}),
-    nodeUpstreams: resolveNodeUpstreams(config, devnet),
+    nodeUpstreams: resolveNodeUpstreams(config, devnet, process.env, devnetOptions.coreClient),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
     electrumUpstreams: resolveElectrumUpstreams(config, devnet, devnetOptions.electrumClient),
     noAdminFile: true,

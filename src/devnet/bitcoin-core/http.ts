@@ -1,7 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { legacyErrorStatus, parseRequestBody, replyObject } from "../../jsonrpc/envelope.ts";
+import {
+  legacyErrorStatus,
+  parseRequestBody,
+  type RequestBody,
+  replyObject,
+} from "../../jsonrpc/envelope.ts";
 import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcErrorObject } from "../../jsonrpc/types.ts";
 import { Gate } from "../gate.ts";
@@ -14,6 +19,9 @@ export type RpcMethod = (params: Json[] | { [key: string]: Json }) => unknown;
 /** What devnet counts, so tests can assert on round trips the gateway made. */
 export interface CoreStats {
   httpRequests: number;
+  /** Calls read from requests' bodies, counted before any hold (the node has them). */
+  callsRead: number;
+  /** Calls executed (a held call counts once released). */
   calls: number;
 }
 
@@ -28,7 +36,25 @@ export interface DevnetCoreServer {
    * keep calls in flight (a shutdown while the node is slow) without sleeping.
    */
   hold(): () => void;
+  /**
+   * Requests read from now on are answered with this HTTP status and a plain-text body, unexecuted
+   * (503 with "Work queue depth exceeded" is Core's answer when its work queue is full), until the
+   * returned function is called: how tests make the node fail without stopping it.
+   */
+  failWith(status: number): () => void;
+  /**
+   * Calls `seen` with the calls of every request read from now on (held or failed ones too), in
+   * the request's order (a single call is a list of one), until the returned function is called:
+   * what tests use to see how the gateway grouped its calls into round trips.
+   */
+  watch(seen: (calls: WatchedCall[]) => void): () => void;
   close(): Promise<void>;
+}
+
+/** One call as devnet's Core read it (see DevnetCoreServer.watch). */
+export interface WatchedCall {
+  method: string;
+  params: Json[] | { [key: string]: Json };
 }
 
 const BODY_BYTES_MAX = 32 * 1024 * 1024;
@@ -46,8 +72,10 @@ export async function startCoreHttp(opts: {
   host?: string;
   port?: number;
 }): Promise<DevnetCoreServer> {
-  const stats: CoreStats = { httpRequests: 0, calls: 0 };
+  const stats: CoreStats = { httpRequests: 0, callsRead: 0, calls: 0 };
   const gate = new Gate();
+  let failing: number | null = null;
+  const watchers = new Set<(calls: WatchedCall[]) => void>();
   const expected = Buffer.from(
     `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`,
   );
@@ -82,8 +110,22 @@ export async function startCoreHttp(opts: {
       }
       chunks.push(chunk);
     }
+    const request = parseRequestBody(Buffer.concat(chunks).toString("utf8"));
+    if (request.kind !== "fatal") {
+      const items = request.kind === "single" ? [request.item] : request.items;
+      const calls = items.flatMap((i) =>
+        i.kind === "invalid" ? [] : [{ method: i.method, params: i.params }],
+      );
+      stats.callsRead += calls.length;
+      for (const seen of watchers) seen(calls);
+    }
     await gate.passed();
-    const reply = handleBody(Buffer.concat(chunks).toString("utf8"));
+    if (failing !== null) {
+      res.writeHead(failing);
+      res.end(failing === 503 ? "Work queue depth exceeded" : "Internal Server Error");
+      return;
+    }
+    const reply = handleBody(request);
     if (reply.status === 204) {
       res.writeHead(204);
       res.end();
@@ -94,8 +136,7 @@ export async function startCoreHttp(opts: {
     res.end(text);
   }
 
-  function handleBody(body: string): { status: number; body?: unknown } {
-    const request = parseRequestBody(body);
+  function handleBody(request: RequestBody): { status: number; body?: unknown } {
     if (request.kind === "fatal") {
       // Nothing parsed yet: JSONRPCRequest's defaults, a null id and the legacy version.
       return {
@@ -162,6 +203,16 @@ export async function startCoreHttp(opts: {
     password: opts.password,
     stats,
     hold: () => gate.hold(),
+    failWith(status) {
+      failing = status;
+      return () => {
+        failing = null;
+      };
+    },
+    watch(seen) {
+      watchers.add(seen);
+      return () => watchers.delete(seen);
+    },
     close,
   };
 }

@@ -7,7 +7,11 @@ import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
 import type { UpstreamFailure as Failure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
 
+/** One request's answer; a batch combining several requests' calls may have this each. */
 const RESPONSE_BYTES_MAX = 64 * 1024 * 1024;
+
+/** What one client needs: combining (coalesceCallsMax) is the pool's business. */
+export type BitcoinCoreClientConfig = Omit<BitcoinCoreUpstreamConfig, "coalesceCallsMax">;
 
 /**
  * One Bitcoin Core node over HTTP JSON-RPC: keep-alive connections, basic or cookie auth, a
@@ -21,7 +25,7 @@ export class BitcoinCoreClient {
   private authorization: string | undefined;
   private nextId = 1;
 
-  constructor(private readonly config: BitcoinCoreUpstreamConfig) {
+  constructor(private readonly config: BitcoinCoreClientConfig) {
     const url = new URL(config.url);
     this.name = `${url.hostname}:${url.port || (url.protocol === "https:" ? 443 : 80)}`;
     this.path = url.pathname || "/";
@@ -55,16 +59,23 @@ export class BitcoinCoreClient {
     }
   }
 
-  /** Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order. */
+  /**
+   * Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order.
+   * `requests`: how many callers' requests the calls combine (coalesce.ts). The answer's size limit,
+   * which guards against a broken node, stays per request: a combined answer may be as large as
+   * their answers could have been apart.
+   */
   async batch(
     calls: readonly RpcCall[],
     timeoutMs = this.config.timeoutMs,
+    requests = 1,
   ): Promise<{ ok: true; answers: RpcAnswer[] } | Failure> {
-    const first = await this.post(calls, timeoutMs);
+    const bytesMax = RESPONSE_BYTES_MAX * requests;
+    const first = await this.post(calls, timeoutMs, bytesMax);
     // Core rewrites its cookie on restart: read it again once before giving up.
     if (!first.ok && first.status === 401 && this.config.cookieFile) {
       this.loadCredentials();
-      return this.finish(calls, await this.post(calls, timeoutMs));
+      return this.finish(calls, await this.post(calls, timeoutMs, bytesMax));
     }
     return this.finish(calls, first);
   }
@@ -83,6 +94,7 @@ export class BitcoinCoreClient {
   private async post(
     calls: readonly RpcCall[],
     timeoutMs: number,
+    bytesMax: number,
   ): Promise<
     { ok: true; ids: number[]; text: string } | { ok: false; status?: number; failure: Failure }
   > {
@@ -100,7 +112,7 @@ export class BitcoinCoreClient {
         body,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      const text = await readLimited(res.body, RESPONSE_BYTES_MAX);
+      const text = await readLimited(res.body, bytesMax);
       if (res.statusCode === 200) return { ok: true, ids, text };
       const retryable = res.statusCode === 503 || res.statusCode >= 500;
       return {

@@ -10,7 +10,7 @@ import {
 } from "./chunk-YNDDIEJN.js";
 import {
   NETWORK_NAMES
-} from "./chunk-IAAMWRIY.js";
+} from "./chunk-3IBGBRMP.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

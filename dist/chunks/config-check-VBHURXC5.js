@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-7AOVUN5E.js";
-import "./chunk-IAAMWRIY.js";
+} from "./chunk-MLW7BN63.js";
+import "./chunk-3IBGBRMP.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -42,7 +42,7 @@ import {
 } from "./chunk-YNDDIEJN.js";
 import {
   NETWORK_NAMES
-} from "./chunk-IAAMWRIY.js";
+} from "./chunk-3IBGBRMP.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

@@ -4,6 +4,7 @@
 import { z } from "zod";
 var NETWORK_NAMES = ["mainnet", "testnet", "testnet4", "signet", "regtest"];
 var networkName = z.enum(NETWORK_NAMES);
+var CORE_COALESCE_CALLS_MAX_DEFAULT = 16;
 var bitcoinCoreUpstream = z.strictObject({
   url: z.url({ protocol: /^https?$/ }),
   user: z.string().min(1).optional(),
@@ -13,7 +14,13 @@ var bitcoinCoreUpstream = z.strictObject({
   /** `<datadir>/.cookie`, read at start and re-read after a 401 (Core rewrites it on restart). */
   cookieFile: z.string().min(1).optional(),
   timeoutMs: z.number().int().positive().max(3e5).default(1e4),
-  connections: z.number().int().positive().max(256).default(16)
+  connections: z.number().int().positive().max(256).default(16),
+  /**
+   * The calls of concurrent requests that arrive within one turn of the event loop go to the
+   * node as one JSON-RPC batch of at most this many calls (a request's calls are never split). The network's pool combines before
+   * failover, so it keeps to the smallest value among its node upstreams; 0 turns combining off.
+   */
+  coalesceCallsMax: z.number().int().nonnegative().max(1e3).default(CORE_COALESCE_CALLS_MAX_DEFAULT)
 });
 var nodeUpstream = z.union([z.literal("devnet"), bitcoinCoreUpstream]);
 var indexerUpstream = z.strictObject({
@@ -219,5 +226,6 @@ var configSchema = z.strictObject({
 
 export {
   NETWORK_NAMES,
+  CORE_COALESCE_CALLS_MAX_DEFAULT,
   configSchema
 };
