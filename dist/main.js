@@ -682,8 +682,8 @@ var Credits = class {
   async recall(accountId) {
     if (await this.leasedOf(accountId) === 0) return false;
     await this.db.notify("lease_recall", String(accountId));
-    const deadline = Date.now() + RECALL_WAIT_MS;
-    while (Date.now() < deadline) {
+    const deadline2 = Date.now() + RECALL_WAIT_MS;
+    while (Date.now() < deadline2) {
       if (await this.leasedOf(accountId) === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -914,6 +914,18 @@ var FailoverPool = class {
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
 
+// src/upstreams/deadline.ts
+function deadline(ms) {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(
+      new DOMException("The operation was aborted due to timeout", "TimeoutError")
+    ),
+    ms
+  );
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
 // src/upstreams/http.ts
 async function readLimited(body, bytesMax) {
   const chunks = [];
@@ -1017,13 +1029,14 @@ var BitcoinCoreClient = class {
     );
     const headers = { "content-type": "application/json" };
     if (this.authorization) headers.authorization = this.authorization;
+    const timer = deadline(timeoutMs);
     try {
       const res = await this.pool.request({
         path: this.path,
         method: "POST",
         headers,
         body,
-        signal: AbortSignal.timeout(timeoutMs)
+        signal: timer.signal
       });
       const text = await readLimited(res.body, bytesMax);
       if (res.statusCode === 200) return { ok: true, ids, text };
@@ -1041,6 +1054,8 @@ var BitcoinCoreClient = class {
       };
     } catch (err) {
       return { ok: false, failure: transportFailure(err, this.name, "the full node") };
+    } finally {
+      timer.clear();
     }
   }
   finish(calls, posted) {
@@ -1660,7 +1675,7 @@ var IndexerClient = class {
   name;
   pool;
   path;
-  async query(request, deadline) {
+  async query(request, deadline2) {
     const headers = { "content-type": "application/json" };
     if (this.config.adminSecret !== void 0) {
       headers["x-hasura-admin-secret"] = this.config.adminSecret;
@@ -1678,7 +1693,7 @@ var IndexerClient = class {
           variables: request.variables,
           ...request.operationName !== void 0 ? { operationName: request.operationName } : {}
         }),
-        signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout
+        signal: deadline2 ? AbortSignal.any([timeout, deadline2]) : timeout
       });
       status = res.statusCode;
       text = await readLimited(res.body, RESPONSE_BYTES_MAX2);
@@ -1755,8 +1770,8 @@ var IndexerPool = class {
     );
   }
   /** One query; `deadline` bounds the whole attempt, failover included. */
-  query(request, deadline) {
-    return this.pool.run((client) => client.query(request, deadline));
+  query(request, deadline2) {
+    return this.pool.run((client) => client.query(request, deadline2));
   }
   /** For /readyz: each member up or down (see FailoverPool.health). */
   health(opts) {

@@ -4,6 +4,7 @@ import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
 import { gatewayError } from "../../errors/codes.ts";
 import { isJsonObject, jsonInteger, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
+import { deadline } from "../deadline.ts";
 import type { UpstreamFailure as Failure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
 
@@ -104,13 +105,14 @@ export class BitcoinCoreClient {
     );
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.authorization) headers.authorization = this.authorization;
+    const timer = deadline(timeoutMs);
     try {
       const res = await this.pool.request({
         path: this.path,
         method: "POST",
         headers,
         body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: timer.signal,
       });
       const text = await readLimited(res.body, bytesMax);
       if (res.statusCode === 200) return { ok: true, ids, text };
@@ -128,6 +130,8 @@ export class BitcoinCoreClient {
       };
     } catch (err) {
       return { ok: false, failure: transportFailure(err, this.name, "the full node") };
+    } finally {
+      timer.clear();
     }
   }
 

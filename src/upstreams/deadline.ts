@@ -1,0 +1,35 @@
+/**
+ * A deadline for one upstream request: `signal` aborts with a TimeoutError (the reason
+ * AbortSignal.timeout gives, which transportFailure reads as a timeout) after `ms`, unless
+ * `clear` is called first — as every request does once it has its answer.
+ *
+ * Why not AbortSignal.timeout: its timer stays armed for the whole timeout after the request is
+ * done (it is dropped only when the signal is collected, through a weak reference and a
+ * finalization registry). At a few thousand requests per second with 30 s timeouts that is tens of
+ * thousands of live timers, weak references and registry entries: most of what the heap held
+ * under load, and garbage collection to match.
+ */
+export function deadline(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new DOMException("The operation was aborted due to timeout", "TimeoutError"),
+      ),
+    ms,
+  );
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+/** Runs `work` under a deadline of `ms`, cleared whether it succeeds or fails. */
+export async function withDeadline<T>(
+  ms: number,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const d = deadline(ms);
+  try {
+    return await work(d.signal);
+  } finally {
+    d.clear();
+  }
+}
