@@ -95,18 +95,22 @@ import { hostname } from "node:os";
 
 // src/auth/token-cache.ts
 var TokenCache = class {
-  constructor(db, maxEntries = 1e4, ttlMs = 6e4) {
+  constructor(db, opts = {}) {
     this.db = db;
-    this.maxEntries = maxEntries;
-    this.ttlMs = ttlMs;
+    this.maxEntries = opts.maxEntries ?? 1e4;
+    this.ttlMs = opts.ttlMs ?? 6e4;
+    this.onRevoked = opts.onRevoked ?? (() => {
+    });
     db.listen("token_revoked", (payload) => this.revoked(Number(payload)));
   }
   db;
-  maxEntries;
-  ttlMs;
   entries = /* @__PURE__ */ new Map();
   /** Revocations seen; a lookup that raced one is not cached. */
   revocations = 0;
+  maxEntries;
+  ttlMs;
+  /** Told of each revocation signal as it arrives (logged: operators and tests see when). */
+  onRevoked;
   async authenticate(token) {
     if (!isTokenShaped(token) || this.maxEntries === 0) return authenticate(this.db, token);
     const key = hashToken(token).toString("base64");
@@ -133,9 +137,14 @@ var TokenCache = class {
   }
   revoked(tokenId) {
     this.revocations += 1;
+    let dropped = 0;
     for (const [key, entry] of this.entries) {
-      if (entry.owner.tokenId === tokenId || !Number.isFinite(tokenId)) this.entries.delete(key);
+      if (entry.owner.tokenId === tokenId || !Number.isFinite(tokenId)) {
+        this.entries.delete(key);
+        dropped += 1;
+      }
     }
+    this.onRevoked(tokenId, dropped);
   }
 };
 
@@ -3334,7 +3343,9 @@ async function startGateway(config, opts) {
     config,
     db,
     credits,
-    tokens: new TokenCache(db),
+    tokens: new TokenCache(db, {
+      onRevoked: (tokenId, dropped) => log.info({ tokenId, dropped }, "token revocation received")
+    }),
     authFailures,
     log,
     nodes,

@@ -136,7 +136,9 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     config,
     db,
     credits,
-    tokens: new TokenCache(db),
+    tokens: new TokenCache(db, {
+      onRevoked: (tokenId, dropped) => log.info({ tokenId, dropped }, "token revocation received"),
+    }),
     authFailures,
     log,
     nodes,

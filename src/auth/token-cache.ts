@@ -14,11 +14,22 @@ export class TokenCache {
   /** Revocations seen; a lookup that raced one is not cached. */
   private revocations = 0;
 
+  private readonly maxEntries: number;
+  private readonly ttlMs: number;
+  /** Told of each revocation signal as it arrives (logged: operators and tests see when). */
+  private readonly onRevoked: (tokenId: number, dropped: number) => void;
+
   constructor(
     private readonly db: Database,
-    private readonly maxEntries = 10_000,
-    private readonly ttlMs = 60_000,
+    opts: {
+      maxEntries?: number;
+      ttlMs?: number;
+      onRevoked?: (tokenId: number, dropped: number) => void;
+    } = {},
   ) {
+    this.maxEntries = opts.maxEntries ?? 10_000;
+    this.ttlMs = opts.ttlMs ?? 60_000;
+    this.onRevoked = opts.onRevoked ?? (() => {});
     db.listen("token_revoked", (payload) => this.revoked(Number(payload)));
   }
 
@@ -51,8 +62,13 @@ export class TokenCache {
 
   private revoked(tokenId: number): void {
     this.revocations += 1;
+    let dropped = 0;
     for (const [key, entry] of this.entries) {
-      if (entry.owner.tokenId === tokenId || !Number.isFinite(tokenId)) this.entries.delete(key);
+      if (entry.owner.tokenId === tokenId || !Number.isFinite(tokenId)) {
+        this.entries.delete(key);
+        dropped += 1;
+      }
     }
+    this.onRevoked(tokenId, dropped);
   }
 }
