@@ -4,8 +4,9 @@ import {
   helpText,
   openDatabase,
   readAdminFile,
-  runDbCommand
-} from "./chunks/chunk-YKCFB7IG.js";
+  runDbCommand,
+  unknownCommand
+} from "./chunks/chunk-YOGMO4R3.js";
 import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,
@@ -34,6 +35,8 @@ async function cli(argv) {
     const { runConfigCommand } = await import("./chunks/config-check-VBHURXC5.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
+  const unknown = unknownCommand(command);
+  if (unknown) return print(unknown);
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {

@@ -18,7 +18,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-YKCFB7IG.js";
+} from "./chunks/chunk-YOGMO4R3.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,

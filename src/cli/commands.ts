@@ -63,6 +63,18 @@ function positiveInt(value: string | undefined, what: string): number {
   return Number(value);
 }
 
+/** The first words of the commands `runDbCommand` knows. */
+const DB_COMMAND_GROUPS = new Set(["account", "token", "credits", "usage", "export", "ledger"]);
+
+/**
+ * A word that can start no database command: answered with the usage before any store is opened,
+ * so a typo neither waits for PGlite to load nor creates its folder. (Options may come first.)
+ */
+export function unknownCommand(command: string): CommandOutput | null {
+  if (command.startsWith("-") || DB_COMMAND_GROUPS.has(command)) return null;
+  return { text: HELP, code: 2 };
+}
+
 /** Commands that need the database; run in the CLI process or, for PGlite, inside the gateway. */
 export async function runDbCommand(
   db: Database,

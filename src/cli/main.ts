@@ -1,7 +1,7 @@
 import { adminFilePath, readAdminFile } from "../admin/admin-file.ts";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import { openDatabase } from "../db/open.ts";
-import { type CommandOutput, helpText, runDbCommand } from "./commands.ts";
+import { type CommandOutput, helpText, runDbCommand, unknownCommand } from "./commands.ts";
 
 /** `blockgate …` / `npm run cli -- …`. */
 async function cli(argv: string[]): Promise<number> {
@@ -24,6 +24,8 @@ async function cli(argv: string[]): Promise<number> {
     const { runConfigCommand } = await import("./config-check.ts");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
+  const unknown = unknownCommand(command);
+  if (unknown) return print(unknown);
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {

@@ -626,6 +626,11 @@ function positiveInt(value, what) {
   }
   return Number(value);
 }
+var DB_COMMAND_GROUPS = /* @__PURE__ */ new Set(["account", "token", "credits", "usage", "export", "ledger"]);
+function unknownCommand(command) {
+  if (command.startsWith("-") || DB_COMMAND_GROUPS.has(command)) return null;
+  return { text: HELP, code: 2 };
+}
 async function runDbCommand(db, argv, config) {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -774,5 +779,6 @@ export {
   auditCsv,
   usageCsv,
   helpText,
+  unknownCommand,
   runDbCommand
 };
