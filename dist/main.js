@@ -2004,6 +2004,17 @@ function methodNotAllowed(reply3, allow) {
   });
 }
 
+// src/auth/token-source.ts
+var BEARER_RE = /^bearer +(\S+) *$/i;
+function presentedToken(pathToken, headers) {
+  if (pathToken !== void 0) return { token: pathToken, inPath: true };
+  const apiKey = headers["x-api-key"];
+  const key = Array.isArray(apiKey) ? apiKey[0] : apiKey;
+  if (key !== void 0) return { token: key.trim(), inPath: false };
+  const bearer = BEARER_RE.exec(headers.authorization ?? "");
+  return { token: bearer?.[1] ?? "", inPath: false };
+}
+
 // src/graphql/load.ts
 var unifiedApi = () => import("./chunks/route-LNVDJ5UF.js");
 function warmUnifiedApi(app) {
@@ -3164,74 +3175,87 @@ function backendRoute(http, app, route) {
   const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
   const fail = (reply3, error) => sendReply(reply3, failure(error));
   const bodyBytesMax = app.config.server.bodyBytesMax;
-  const tokenOf = (request) => request.params.token;
-  http.route({
-    method: ALL_METHODS,
-    url: `/${route.segment}/${route.network}/:token`,
-    bodyLimit: bodyBytesMax,
-    onRequest: async (request, reply3) => {
-      const call = { token: tokenOf(request), started: Date.now(), owner: null };
-      request.setDecorator("call", call);
-      reply3.header("x-request-id", request.id);
-      if (!route.methods.includes(request.method)) {
-        reply3.header("allow", route.methods.join(", "));
-        return fail(reply3, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
-      }
-      call.owner = await authenticateCall(app, call.token, {
-        source: request.socket.remoteAddress ?? "unknown",
-        backendSegment: route.segment,
-        network: route.network,
-        route: route.backend
-      });
-      if (!call.owner) {
-        return fail(
-          reply3,
-          gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")
-        );
-      }
-    },
-    handler: async (request, reply3) => {
-      const ctx = contextOf(request);
-      request.raw.url = request.originalUrl;
-      const body = bodyText(request);
-      const answer2 = await idempotent(
-        ctx,
-        request.headers["idempotency-key"],
-        body,
-        (c) => route.handler(c, body, request.raw),
-        failure
-      );
-      return sendReply(reply3, answer2);
-    },
-    errorHandler: async (err, request, reply3) => {
-      if (!isTooLarge(err)) throw err;
-      const audited = await auditOnly(contextOf(request), [
-        {
-          method: "(invalid)",
-          outcome: "rejected",
-          errorCode: "PAYLOAD_TOO_LARGE",
-          httpStatus: 413
-        }
-      ]);
-      reply3.headers(audited.headers);
-      return fail(reply3, gatewayError("PAYLOAD_TOO_LARGE", `body over ${bodyBytesMax} bytes`));
-    },
-    // The request line: the token only as its hint.
-    onResponse: async (request, reply3) => {
-      if (!app.log.isLevelEnabled("info")) return;
-      const call = request.getDecorator("call");
-      app.log.info(
-        {
-          requestId: request.id,
-          method: request.method,
-          path: `/${route.segment}/${route.network}/${tokenHint(call.token)}`,
-          status: reply3.statusCode,
-          ms: Date.now() - call.started
-        },
-        "request"
+  const onRequest = async (request, reply3) => {
+    const presented = presentedToken(request.params.token, request.headers);
+    const call = {
+      token: presented.token,
+      tokenInPath: presented.inPath,
+      started: Date.now(),
+      owner: null
+    };
+    request.setDecorator("call", call);
+    reply3.header("x-request-id", request.id);
+    if (!route.methods.includes(request.method)) {
+      reply3.header("allow", route.methods.join(", "));
+      return fail(reply3, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
+    }
+    call.owner = await authenticateCall(app, call.token, {
+      source: request.socket.remoteAddress ?? "unknown",
+      backendSegment: route.segment,
+      network: route.network,
+      route: route.backend
+    });
+    if (!call.owner) {
+      reply3.header("www-authenticate", 'Bearer realm="blockgate"');
+      return fail(
+        reply3,
+        gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")
       );
     }
-  });
+  };
+  for (const url of [
+    `/${route.segment}/${route.network}/:token`,
+    `/${route.segment}/${route.network}`
+  ]) {
+    http.route({
+      method: ALL_METHODS,
+      url,
+      bodyLimit: bodyBytesMax,
+      onRequest,
+      handler: async (request, reply3) => {
+        const ctx = contextOf(request);
+        request.raw.url = request.originalUrl;
+        const body = bodyText(request);
+        const answer2 = await idempotent(
+          ctx,
+          request.headers["idempotency-key"],
+          body,
+          (c) => route.handler(c, body, request.raw),
+          failure
+        );
+        return sendReply(reply3, answer2);
+      },
+      errorHandler: async (err, request, reply3) => {
+        if (!isTooLarge(err)) throw err;
+        const audited = await auditOnly(contextOf(request), [
+          {
+            method: "(invalid)",
+            outcome: "rejected",
+            errorCode: "PAYLOAD_TOO_LARGE",
+            httpStatus: 413
+          }
+        ]);
+        reply3.headers(audited.headers);
+        return fail(reply3, gatewayError("PAYLOAD_TOO_LARGE", `body over ${bodyBytesMax} bytes`));
+      },
+      // The request line: the token only as its hint.
+      onResponse: async (request, reply3) => {
+        if (!app.log.isLevelEnabled("info")) return;
+        const call = request.getDecorator("call");
+        app.log.info(
+          {
+            requestId: request.id,
+            method: request.method,
+            path: `/${route.segment}/${route.network}${call.tokenInPath ? `/${tokenHint(call.token)}` : ""}`,
+            ...call.tokenInPath || !call.token ? {} : { tokenHint: tokenHint(call.token) },
+            status: reply3.statusCode,
+            ms: Date.now() - call.started
+          },
+          "request"
+        );
+      }
+    });
+  }
 }
 function unhandled(app, err, reply3) {
   if (isTooLarge(err) && !reply3.raw.headersSent) {

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { operatorRoutes } from "../admin/routes.ts";
+import { presentedToken } from "../auth/token-source.ts";
 import { type TokenOwner, tokenHint } from "../auth/tokens.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { dashboardRoutes } from "../dashboard/routes.ts";
@@ -166,6 +167,8 @@ interface BackendRoute extends Route {
 /** What the hooks before the body learn of a backend call, for the handler. */
 interface PendingCall {
   token: string;
+  /** Whether the token came in the path (the request line logs its hint there). */
+  tokenInPath: boolean;
   started: number;
   owner: TokenOwner | null;
 }
@@ -187,79 +190,94 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
   const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
   const fail = (reply: FastifyReply, error: GatewayError) => sendReply(reply, failure(error));
   const bodyBytesMax = app.config.server.bodyBytesMax;
-  const tokenOf = (request: FastifyRequest) => (request.params as { token: string }).token;
-  http.route({
-    method: ALL_METHODS,
-    url: `/${route.segment}/${route.network}/:token`,
-    bodyLimit: bodyBytesMax,
-    onRequest: async (request, reply) => {
-      const call: PendingCall = { token: tokenOf(request), started: Date.now(), owner: null };
-      request.setDecorator<PendingCall>("call", call);
-      reply.header("x-request-id", request.id);
-      if (!route.methods.includes(request.method)) {
-        reply.header("allow", route.methods.join(", "));
-        return fail(reply, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
-      }
-      call.owner = await authenticateCall(app, call.token, {
-        source: request.socket.remoteAddress ?? "unknown",
-        backendSegment: route.segment,
-        network: route.network,
-        route: route.backend,
-      });
-      if (!call.owner) {
-        return fail(
-          reply,
-          gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"),
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+    const presented = presentedToken((request.params as { token?: string }).token, request.headers);
+    const call: PendingCall = {
+      token: presented.token,
+      tokenInPath: presented.inPath,
+      started: Date.now(),
+      owner: null,
+    };
+    request.setDecorator<PendingCall>("call", call);
+    reply.header("x-request-id", request.id);
+    if (!route.methods.includes(request.method)) {
+      reply.header("allow", route.methods.join(", "));
+      return fail(reply, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
+    }
+    call.owner = await authenticateCall(app, call.token, {
+      source: request.socket.remoteAddress ?? "unknown",
+      backendSegment: route.segment,
+      network: route.network,
+      route: route.backend,
+    });
+    if (!call.owner) {
+      // RFC 6750 §3: a 401 names the scheme it takes (the path form works as well).
+      reply.header("www-authenticate", 'Bearer realm="blockgate"');
+      return fail(
+        reply,
+        gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"),
+      );
+    }
+  };
+  // The token in the path, as the interface gives it, or in a header on the same path without it.
+  for (const url of [
+    `/${route.segment}/${route.network}/:token`,
+    `/${route.segment}/${route.network}`,
+  ]) {
+    http.route({
+      method: ALL_METHODS,
+      url,
+      bodyLimit: bodyBytesMax,
+      onRequest,
+      handler: async (request, reply) => {
+        const ctx = contextOf(request);
+        // The route sees the URL as the client sent it (GraphiQL posts back to it).
+        request.raw.url = request.originalUrl;
+        const body = bodyText(request);
+        // A retry with the same Idempotency-Key gets the first answer, not a second charge.
+        const answer = await idempotent(
+          ctx,
+          request.headers["idempotency-key"],
+          body,
+          (c) => route.handler(c, body, request.raw),
+          failure,
         );
-      }
-    },
-    handler: async (request, reply) => {
-      const ctx = contextOf(request);
-      // The route sees the URL as the client sent it (GraphiQL posts back to it).
-      request.raw.url = request.originalUrl;
-      const body = bodyText(request);
-      // A retry with the same Idempotency-Key gets the first answer, not a second charge.
-      const answer = await idempotent(
-        ctx,
-        request.headers["idempotency-key"],
-        body,
-        (c) => route.handler(c, body, request.raw),
-        failure,
-      );
-      return sendReply(reply, answer);
-    },
-    errorHandler: async (err, request, reply) => {
-      if (!isTooLarge(err)) throw err;
-      // Refused before anything was read or priced: audited like any refusal, not charged. The
-      // rest of the body is not read; the connection closes after the answer.
-      const audited = await auditOnly(contextOf(request), [
-        {
-          method: "(invalid)",
-          outcome: "rejected",
-          errorCode: "PAYLOAD_TOO_LARGE",
-          httpStatus: 413,
-        },
-      ]);
-      reply.headers(audited.headers);
-      return fail(reply, gatewayError("PAYLOAD_TOO_LARGE", `body over ${bodyBytesMax} bytes`));
-    },
-    // The request line: the token only as its hint.
-    onResponse: async (request, reply) => {
-      // Built only when it is written: at wire speed the line's object is a cost of its own.
-      if (!app.log.isLevelEnabled("info")) return;
-      const call = request.getDecorator<PendingCall>("call");
-      app.log.info(
-        {
-          requestId: request.id,
-          method: request.method,
-          path: `/${route.segment}/${route.network}/${tokenHint(call.token)}`,
-          status: reply.statusCode,
-          ms: Date.now() - call.started,
-        },
-        "request",
-      );
-    },
-  });
+        return sendReply(reply, answer);
+      },
+      errorHandler: async (err, request, reply) => {
+        if (!isTooLarge(err)) throw err;
+        // Refused before anything was read or priced: audited like any refusal, not charged. The
+        // rest of the body is not read; the connection closes after the answer.
+        const audited = await auditOnly(contextOf(request), [
+          {
+            method: "(invalid)",
+            outcome: "rejected",
+            errorCode: "PAYLOAD_TOO_LARGE",
+            httpStatus: 413,
+          },
+        ]);
+        reply.headers(audited.headers);
+        return fail(reply, gatewayError("PAYLOAD_TOO_LARGE", `body over ${bodyBytesMax} bytes`));
+      },
+      // The request line: the token only as its hint.
+      onResponse: async (request, reply) => {
+        // Built only when it is written: at wire speed the line's object is a cost of its own.
+        if (!app.log.isLevelEnabled("info")) return;
+        const call = request.getDecorator<PendingCall>("call");
+        app.log.info(
+          {
+            requestId: request.id,
+            method: request.method,
+            path: `/${route.segment}/${route.network}${call.tokenInPath ? `/${tokenHint(call.token)}` : ""}`,
+            ...(call.tokenInPath || !call.token ? {} : { tokenHint: tokenHint(call.token) }),
+            status: reply.statusCode,
+            ms: Date.now() - call.started,
+          },
+          "request",
+        );
+      },
+    });
+  }
 }
 
 /**

@@ -32,7 +32,7 @@ describe("electrum route security", () => {
         "UNAUTHENTICATED",
       );
     }
-    expect((await post(`${t.url}/electrum/mainnet`, {})).status).toBe(404);
+    expect((await post(`${t.url}/electrum/mainnet`, {})).status).toBe(401);
     expect(txGets()).toBe(asked);
   });
 

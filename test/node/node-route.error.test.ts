@@ -215,7 +215,8 @@ describe("routes", () => {
   it("404 for an unknown backend or network, 405 for GET, 200 for /healthz", async () => {
     expect((await post(`${t.url}/nope/mainnet/${token}`, {})).status).toBe(404);
     expect((await post(`${t.url}/node/mainnet2/${token}`, {})).status).toBe(404);
-    expect((await post(`${t.url}/node/mainnet`, {})).status).toBe(404);
+    // No token at all is 401, not 404 (test/http/token-header.security.test.ts).
+    expect((await post(`${t.url}/node/mainnet`, {})).status).toBe(401);
     expect((await fetch(url())).status).toBe(405);
     const health = await fetch(`${t.url}/healthz`);
     expect(health.status).toBe(200);

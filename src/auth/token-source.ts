@@ -1,0 +1,32 @@
+import type { IncomingHttpHeaders } from "node:http";
+
+/** A call's access token, and whether it came in the path (the request line logs its hint there). */
+export interface PresentedToken {
+  token: string;
+  inPath: boolean;
+}
+
+/** RFC 6750 §2.1: the scheme is case-insensitive; one or more spaces before the credentials. */
+const BEARER_RE = /^bearer +(\S+) *$/i;
+
+/**
+ * The token a backend call presents: in the path (`/<backend>/<network>/<token>`, as the interface
+ * gives it) or, so that tokens need not appear in proxy and browser logs, as `X-Api-Key: <token>`
+ * or `Authorization: Bearer <token>` on `/<backend>/<network>`. When several are given the most
+ * explicit wins: the path, then X-Api-Key (a header only we read), then Authorization (which a
+ * proxy in front may set for itself). Nothing at all is the empty token, which authenticates no
+ * one: 401.
+ */
+export function presentedToken(
+  pathToken: string | undefined,
+  headers: IncomingHttpHeaders,
+): PresentedToken {
+  if (pathToken !== undefined) return { token: pathToken, inPath: true };
+  const apiKey = headers["x-api-key"];
+  // Sent twice, the header is ambiguous: the first one is used, as for any repeated header.
+  const key = Array.isArray(apiKey) ? apiKey[0] : apiKey;
+  if (key !== undefined) return { token: key.trim(), inPath: false };
+  // Another scheme (a proxy's Basic credentials, say) is not our token.
+  const bearer = BEARER_RE.exec(headers.authorization ?? "");
+  return { token: bearer?.[1] ?? "", inPath: false };
+}
