@@ -11,8 +11,8 @@ import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-MLW7BN63.js";
-import "./chunks/chunk-3IBGBRMP.js";
+} from "./chunks/chunk-4IGGC3TY.js";
+import "./chunks/chunk-BRAGKWRO.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,7 +32,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-VBHURXC5.js");
+    const { runConfigCommand } = await import("./chunks/config-check-JNHPBO7J.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const unknown = unknownCommand(command);
@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-MYKET7CR.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-HLH6PPAC.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -56,7 +56,7 @@ import {
   readTxHex,
   rpcErrorObject,
   txHashError
-} from "./chunks/chunk-6H3ZMP5U.js";
+} from "./chunks/chunk-SEVJCECP.js";
 import {
   createAccount,
   cycleAt,
@@ -70,10 +70,12 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-MLW7BN63.js";
+} from "./chunks/chunk-4IGGC3TY.js";
 import {
+  JSON_DEPTH_MAX,
   isJsonNumber,
   isJsonObject,
+  jsonDepthOver,
   jsonInteger,
   jsonNumber,
   loadPrevoutsFile,
@@ -84,10 +86,10 @@ import {
   stringifyJson,
   toHex,
   txToUniv
-} from "./chunks/chunk-YNDDIEJN.js";
+} from "./chunks/chunk-EHLAYJ2U.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-3IBGBRMP.js";
+} from "./chunks/chunk-BRAGKWRO.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
@@ -2016,7 +2018,7 @@ function presentedToken(pathToken, headers) {
 }
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-LNVDJ5UF.js");
+var unifiedApi = () => import("./chunks/route-QYGNPIDS.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }
@@ -2464,10 +2466,10 @@ async function forget(ctx, key) {
 }
 
 // src/jsonrpc/envelope.ts
-function parseRequestBody(body) {
+function parseRequestBody(body, depthMax) {
   let value;
   try {
-    value = parseJson(body);
+    value = parseJson(body, depthMax);
   } catch {
     return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
   }
@@ -2524,7 +2526,7 @@ function legacyErrorStatus(code) {
 // src/mirror/rpc-route.ts
 async function handleRpcMirror(ctx, body, protocol) {
   const { app } = ctx;
-  const request = parseRequestBody(body);
+  const request = parseRequestBody(body, ctx.app.config.server.jsonDepthMax);
   if (request.kind === "fatal" || request.kind === "batch" && request.items.length > app.config.server.batchItemsMax) {
     const error = request.kind === "fatal" ? request.error : {
       code: -32600,
@@ -2710,9 +2712,10 @@ function executeIntrospection(schema, query) {
 }
 
 // src/upstreams/indexer/hasura/request.ts
-function parseGraphRequest(body) {
+function parseGraphRequest(body, depthMax = JSON_DEPTH_MAX) {
   let parsed;
   try {
+    if (jsonDepthOver(body, depthMax)) throw new SyntaxError("nested too deep");
     parsed = JSON.parse(body);
   } catch {
     return { ok: false, error: hasuraError("invalid json", "$", "invalid-json") };
@@ -2766,7 +2769,7 @@ function jsonKind(v) {
 async function handleGraphQuery(ctx, body) {
   const { app } = ctx;
   const schema = indexerSchema();
-  const parsed = parseGraphRequest(body);
+  const parsed = parseGraphRequest(body, ctx.app.config.server.jsonDepthMax);
   if (!parsed.ok) return refuse(ctx, "(invalid)", parsed.error);
   const { request } = parsed;
   const checked = checkGraphQuery(schema, request);

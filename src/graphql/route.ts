@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { HttpReply } from "../http/reply.ts";
+import { jsonDepthOver } from "../jsonrpc/json-depth.ts";
 import type { App, CallContext } from "../metering/context.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
 import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
@@ -66,7 +67,7 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
     new Request(`http://gateway${YOGA_PATH}${url.search}`, {
       method,
       headers,
-      ...(method === "GET" || method === "HEAD" ? {} : { body: call.body }),
+      ...(method === "GET" || method === "HEAD" ? {} : { body: readableBody(app, call.body) }),
     }),
     context,
   );
@@ -80,6 +81,15 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
     raw: new Uint8Array(await response.arrayBuffer()),
     headers: out,
   };
+}
+
+/**
+ * The body Yoga is given. One nested past `server.jsonDepthMax` is given to it as text that is not
+ * JSON, so it takes the very path of any unreadable body (400 INVALID_JSON, audited by the cost
+ * plugin) without Yoga parsing, and our plugins walking, a value deep enough to stall the process.
+ */
+function readableBody(app: App, body: string): string {
+  return jsonDepthOver(body, app.config.server.jsonDepthMax) ? "{" : body;
 }
 
 /** The unified GraphQL API at /<gateway>/<network>/<token>. */

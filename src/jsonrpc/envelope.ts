@@ -22,10 +22,11 @@ export type RequestBody =
   /** The body as a whole is unusable (Core answers it as a legacy error with a null id). */
   | { kind: "fatal"; error: RpcErrorObject };
 
-export function parseRequestBody(body: string): RequestBody {
+/** `depthMax`: nested deeper, the body is "Parse error", as Core answers one past its bound. */
+export function parseRequestBody(body: string, depthMax?: number): RequestBody {
   let value: Json;
   try {
-    value = parseJson(body);
+    value = parseJson(body, depthMax);
   } catch {
     return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
   }

@@ -1,5 +1,6 @@
 import { isLosslessNumber, LosslessNumber, parse } from "lossless-json";
 import { toJsonText } from "../bitcoin/json-text.ts";
+import { JSON_DEPTH_MAX, jsonDepthOver } from "./json-depth.ts";
 
 /**
  * JSON as Bitcoin Core writes it: numbers keep their literal text (Core prints amounts as
@@ -9,7 +10,9 @@ import { toJsonText } from "../bitcoin/json-text.ts";
 export type Json = null | boolean | string | number | JsonNumber | Json[] | { [key: string]: Json };
 export type JsonNumber = LosslessNumber;
 
-export function parseJson(text: string): Json {
+/** Throws a SyntaxError for text that is not JSON or is nested deeper than `depthMax`. */
+export function parseJson(text: string, depthMax = JSON_DEPTH_MAX): Json {
+  if (jsonDepthOver(text, depthMax)) throw new SyntaxError(`JSON nested deeper than ${depthMax}`);
   return parse(text) as Json;
 }
 

@@ -29,7 +29,7 @@ import { indexerSchema } from "../upstreams/indexer/hasura/schema.ts";
 export async function handleGraphQuery(ctx: CallContext, body: string): Promise<HttpReply> {
   const { app } = ctx;
   const schema = indexerSchema();
-  const parsed = parseGraphRequest(body);
+  const parsed = parseGraphRequest(body, ctx.app.config.server.jsonDepthMax);
   if (!parsed.ok) return refuse(ctx, "(invalid)", parsed.error);
   const { request } = parsed;
   const checked = checkGraphQuery(schema, request);

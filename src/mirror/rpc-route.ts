@@ -67,7 +67,7 @@ export async function handleRpcMirror(
   protocol: MirrorProtocol,
 ): Promise<HttpReply> {
   const { app } = ctx;
-  const request = parseRequestBody(body);
+  const request = parseRequestBody(body, ctx.app.config.server.jsonDepthMax);
   if (
     request.kind === "fatal" ||
     (request.kind === "batch" && request.items.length > app.config.server.batchItemsMax)

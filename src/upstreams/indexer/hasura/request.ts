@@ -1,3 +1,4 @@
+import { JSON_DEPTH_MAX, jsonDepthOver } from "../../../jsonrpc/json-depth.ts";
 import { type HasuraError, hasuraError } from "./hasura-error.ts";
 
 /** A GraphQL-over-HTTP request body as Hasura reads it. */
@@ -10,9 +11,12 @@ export interface GraphRequest {
 /** Reads `{query, variables, operationName}`; failures in Hasura's shape and codes. */
 export function parseGraphRequest(
   body: string,
+  depthMax = JSON_DEPTH_MAX,
 ): { ok: true; request: GraphRequest } | { ok: false; error: HasuraError } {
   let parsed: unknown;
   try {
+    // Nested past the bound, the body is refused as JSON that cannot be read, before parsing.
+    if (jsonDepthOver(body, depthMax)) throw new SyntaxError("nested too deep");
     parsed = JSON.parse(body);
   } catch {
     return { ok: false, error: hasuraError("invalid json", "$", "invalid-json") };

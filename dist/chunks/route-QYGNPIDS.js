@@ -16,7 +16,7 @@ import {
   refusedArguments,
   selectedField,
   walkSelections
-} from "./chunk-6H3ZMP5U.js";
+} from "./chunk-SEVJCECP.js";
 import {
   auditInRange,
   cycleAt,
@@ -33,16 +33,17 @@ import {
   fromHex,
   isJsonNumber,
   isJsonObject,
+  jsonDepthOver,
   parseAmount,
   parseTransaction,
   scriptPubKeyToJson,
   scriptToAsm,
   toHex,
   toPlainJson
-} from "./chunk-YNDDIEJN.js";
+} from "./chunk-EHLAYJ2U.js";
 import {
   NETWORK_NAMES
-} from "./chunk-3IBGBRMP.js";
+} from "./chunk-BRAGKWRO.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
@@ -1524,7 +1525,7 @@ async function executeGraphQL(ctx, call) {
     new Request(`http://gateway${YOGA_PATH}${url.search}`, {
       method,
       headers,
-      ...method === "GET" || method === "HEAD" ? {} : { body: call.body }
+      ...method === "GET" || method === "HEAD" ? {} : { body: readableBody(app, call.body) }
     }),
     context
   );
@@ -1538,6 +1539,9 @@ async function executeGraphQL(ctx, call) {
     raw: new Uint8Array(await response.arrayBuffer()),
     headers: out
   };
+}
+function readableBody(app, body) {
+  return jsonDepthOver(body, app.config.server.jsonDepthMax) ? "{" : body;
 }
 function handleGateway(ctx, body, req) {
   return executeGraphQL(ctx, {

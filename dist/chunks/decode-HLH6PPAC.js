@@ -7,10 +7,10 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-YNDDIEJN.js";
+} from "./chunk-EHLAYJ2U.js";
 import {
   NETWORK_NAMES
-} from "./chunk-3IBGBRMP.js";
+} from "./chunk-BRAGKWRO.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -14,7 +14,7 @@ import {
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-YNDDIEJN.js";
+} from "./chunk-EHLAYJ2U.js";
 
 // src/errors/codes.ts
 var LIST = {

@@ -82,6 +82,11 @@ var configSchema = z.strictObject({
     /** Requests in one JSON-RPC batch; each is charged, so this also caps one request's cost. */
     batchItemsMax: z.number().int().positive().max(1e4).default(100),
     /**
+     * Arrays and objects inside one another in a request body; deeper is refused as unreadable
+     * JSON before any parser runs (Bitcoin Core's own bound is 512).
+     */
+    jsonDepthMax: z.number().int().positive().max(1e4).default(512),
+    /**
      * On SIGTERM/SIGINT, how long calls in flight may take to finish (and settle) before the
      * rest are cut; a cut call is never charged, its hold is left to the hold sweeper.
      */
