@@ -56,7 +56,7 @@ import {
   readTxHex,
   rpcErrorObject,
   txHashError
-} from "./chunks/chunk-SEVJCECP.js";
+} from "./chunks/chunk-PTCGIJUV.js";
 import {
   createAccount,
   cycleAt,
@@ -70,7 +70,7 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-4IGGC3TY.js";
+} from "./chunks/chunk-QKIM4EMJ.js";
 import {
   JSON_DEPTH_MAX,
   isJsonNumber,
@@ -89,7 +89,7 @@ import {
 } from "./chunks/chunk-EHLAYJ2U.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-BRAGKWRO.js";
+} from "./chunks/chunk-67CO3LZV.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
@@ -286,6 +286,11 @@ var Metrics = class {
     name: "blockgate_credits_charged_total",
     help: "Credits (CC) charged, by route kind and network.",
     labelNames: ["route", "network"],
+    registers: [this.registry]
+  });
+  connectionsRefused = new Counter({
+    name: "blockgate_connections_refused_total",
+    help: "Connections answered 429 and closed: their address had server.connectionsPerAddressMax open.",
     registers: [this.registry]
   });
   authFailures = new Counter({
@@ -1838,8 +1843,18 @@ function createFramework(options) {
     // framework's request logging and serializers would log the URL, token included.
     logger: false,
     requestTimeout: options.requestTimeoutMs,
-    // node's default (Fastify's is 72 s): idle keep-alive connections go as they did.
-    keepAliveTimeout: 5e3,
+    // node enforces headersTimeout and requestTimeout only when it checks its connections, every
+    // 30 s by default: a 10 s header bound held a trickling client for up to 40 s. A quarter of
+    // the header bound (within 0.1–1 s) keeps each bound within a quarter of itself.
+    http: {
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.min(1e3, Math.floor(options.headersTimeoutMs / 4))
+      )
+    },
+    // node's default is 5 s (Fastify's 72 s): idle keep-alive connections are a slow client's
+    // cheapest way to hold a socket.
+    keepAliveTimeout: options.keepAliveTimeoutMs,
     bodyLimit: options.bodyBytesMax,
     // Routing sees the canonical path (canonicalUrl): the same segments the old splitting saw.
     rewriteUrl: (req) => canonicalUrl(req.url ?? "/"),
@@ -2018,7 +2033,7 @@ function presentedToken(pathToken, headers) {
 }
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-QYGNPIDS.js");
+var unifiedApi = () => import("./chunks/route-AYVMFERW.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }
@@ -2231,6 +2246,43 @@ async function exportCsv(app, owner, request, reply3) {
   return send(reply3, 200, "text/csv; charset=utf-8", csv, {
     "content-disposition": `attachment; filename="${name}"`
   });
+}
+
+// src/http/connection-limit.ts
+function limitConnectionsPerAddress(server, max, refused2) {
+  if (max === 0) return;
+  const open = /* @__PURE__ */ new Map();
+  const refusal = refusalBytes();
+  server.prependListener("connection", (socket) => {
+    const address = socket.remoteAddress ?? "";
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      refused2();
+      socket.end(refusal, () => socket.destroy());
+      return;
+    }
+    open.set(address, count);
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+function refusalBytes() {
+  const failure = plainFailure(
+    gatewayError("RATE_LIMITED", "too many open connections from this address")
+  );
+  const body = JSON.stringify(failure.body);
+  return Buffer.from(
+    `HTTP/1.1 429 Too Many Requests\r
+content-type: application/json\r
+content-length: ${Buffer.byteLength(body)}\r
+retry-after: 1\r
+connection: close\r
+\r
+${body}`
+  );
 }
 
 // src/http/drain.ts
@@ -3105,10 +3157,16 @@ var ROUTES = {
 var OWN_SEGMENTS = /* @__PURE__ */ new Set(["dashboard", "admin"]);
 async function startHttpServer(app, host, port) {
   const http = createFramework({
-    requestTimeoutMs: 6e4,
-    headersTimeoutMs: 1e4,
+    requestTimeoutMs: app.config.server.requestTimeoutMs,
+    headersTimeoutMs: app.config.server.headersTimeoutMs,
+    keepAliveTimeoutMs: app.config.server.keepAliveTimeoutMs,
     bodyBytesMax: app.config.server.bodyBytesMax
   });
+  limitConnectionsPerAddress(
+    http.server,
+    app.config.server.connectionsPerAddressMax,
+    () => app.metrics.connectionsRefused.inc()
+  );
   const requests = new InFlight(http.server);
   countInFlight(http, requests);
   notFoundBeforeBody(

@@ -8,6 +8,7 @@ import type { NetworkName } from "../config/schema.ts";
 import { dashboardRoutes } from "../dashboard/routes.ts";
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { unifiedApi, warmUnifiedApi } from "../graphql/load.ts";
+import { limitConnectionsPerAddress } from "../http/connection-limit.ts";
 import { countInFlight, type DrainOutcome, drain, InFlight } from "../http/drain.ts";
 import {
   ALL_METHODS,
@@ -93,10 +94,14 @@ export async function startHttpServer(
   port: number,
 ): Promise<RunningServer> {
   const http = createFramework({
-    requestTimeoutMs: 60_000,
-    headersTimeoutMs: 10_000,
+    requestTimeoutMs: app.config.server.requestTimeoutMs,
+    headersTimeoutMs: app.config.server.headersTimeoutMs,
+    keepAliveTimeoutMs: app.config.server.keepAliveTimeoutMs,
     bodyBytesMax: app.config.server.bodyBytesMax,
   });
+  limitConnectionsPerAddress(http.server, app.config.server.connectionsPerAddressMax, () =>
+    app.metrics.connectionsRefused.inc(),
+  );
   const requests = new InFlight(http.server);
   countInFlight(http, requests);
   notFoundBeforeBody(http, async (_request, reply) =>

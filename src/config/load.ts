@@ -70,6 +70,10 @@ export function parseConfig(input: unknown): Config {
   if (config.graph.listSizeDefault > config.graph.pageSizeMax) {
     problems.push("graph.listSizeDefault must not exceed graph.pageSizeMax");
   }
+  if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
+    // node refuses it too: the headers are part of the request.
+    problems.push("server.headersTimeoutMs must not exceed server.requestTimeoutMs");
+  }
   const longest = longestUpstreamTimeout(config);
   if (config.ledger.holdTimeoutMs < longest.ms) {
     problems.push(

@@ -158,6 +158,17 @@ export const configSchema = z.strictObject({
        * JSON before any parser runs (Bitcoin Core's own bound is 512).
        */
       jsonDepthMax: z.number().int().positive().max(10_000).default(512),
+      /** Slow clients: a request's headers must arrive within this (node's headersTimeout). */
+      headersTimeoutMs: z.number().int().positive().max(600_000).default(10_000),
+      /** ... and the whole request, headers and body, within this (node's requestTimeout). */
+      requestTimeoutMs: z.number().int().positive().max(3_600_000).default(60_000),
+      /** An idle keep-alive connection is closed after this. */
+      keepAliveTimeoutMs: z.number().int().positive().max(600_000).default(5_000),
+      /**
+       * Open connections from one client address; the next is answered 429 RATE_LIMITED and
+       * closed. 0: no limit (behind a proxy every client shares its address: limit there).
+       */
+      connectionsPerAddressMax: z.number().int().nonnegative().max(1_000_000).default(256),
       /**
        * On SIGTERM/SIGINT, how long calls in flight may take to finish (and settle) before the
        * rest are cut; a cut call is never charged, its hold is left to the hold sweeper.

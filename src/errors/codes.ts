@@ -122,6 +122,14 @@ const LIST = {
     hasura: ["INSUFFICIENT_CREDITS"],
     meaning: "balance below the request's estimate; nothing ran",
   },
+  RATE_LIMITED: {
+    http: 429,
+    jsonRpc: -32013,
+    graphql: "RATE_LIMITED",
+    hasura: ["RATE_LIMITED"],
+    meaning:
+      "over a rate or connection limit; nothing ran, nothing charged (Retry-After says when)",
+  },
   IDEMPOTENCY_IN_PROGRESS: {
     http: 409,
     jsonRpc: -32011,

@@ -24,6 +24,8 @@ export interface FrameworkOptions {
   requestTimeoutMs: number;
   /** Headers alone (node's server.headersTimeout). */
   headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
   /** Largest body any route reads, unless the route says less. */
   bodyBytesMax: number;
 }
@@ -34,8 +36,18 @@ export function createFramework(options: FrameworkOptions): FastifyInstance {
     // framework's request logging and serializers would log the URL, token included.
     logger: false,
     requestTimeout: options.requestTimeoutMs,
-    // node's default (Fastify's is 72 s): idle keep-alive connections go as they did.
-    keepAliveTimeout: 5_000,
+    // node enforces headersTimeout and requestTimeout only when it checks its connections, every
+    // 30 s by default: a 10 s header bound held a trickling client for up to 40 s. A quarter of
+    // the header bound (within 0.1–1 s) keeps each bound within a quarter of itself.
+    http: {
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.min(1_000, Math.floor(options.headersTimeoutMs / 4)),
+      ),
+    },
+    // node's default is 5 s (Fastify's 72 s): idle keep-alive connections are a slow client's
+    // cheapest way to hold a socket.
+    keepAliveTimeout: options.keepAliveTimeoutMs,
     bodyLimit: options.bodyBytesMax,
     // Routing sees the canonical path (canonicalUrl): the same segments the old splitting saw.
     rewriteUrl: (req) => canonicalUrl(req.url ?? "/"),

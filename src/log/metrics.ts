@@ -26,6 +26,11 @@ export class Metrics {
     labelNames: ["route", "network"] as const,
     registers: [this.registry],
   });
+  readonly connectionsRefused = new Counter({
+    name: "blockgate_connections_refused_total",
+    help: "Connections answered 429 and closed: their address had server.connectionsPerAddressMax open.",
+    registers: [this.registry],
+  });
   readonly authFailures = new Counter({
     name: "blockgate_auth_failures_total",
     help: "Requests refused for a missing, unknown or revoked token, by route kind.",

@@ -86,6 +86,17 @@ var configSchema = z.strictObject({
      * JSON before any parser runs (Bitcoin Core's own bound is 512).
      */
     jsonDepthMax: z.number().int().positive().max(1e4).default(512),
+    /** Slow clients: a request's headers must arrive within this (node's headersTimeout). */
+    headersTimeoutMs: z.number().int().positive().max(6e5).default(1e4),
+    /** ... and the whole request, headers and body, within this (node's requestTimeout). */
+    requestTimeoutMs: z.number().int().positive().max(36e5).default(6e4),
+    /** An idle keep-alive connection is closed after this. */
+    keepAliveTimeoutMs: z.number().int().positive().max(6e5).default(5e3),
+    /**
+     * Open connections from one client address; the next is answered 429 RATE_LIMITED and
+     * closed. 0: no limit (behind a proxy every client shares its address: limit there).
+     */
+    connectionsPerAddressMax: z.number().int().nonnegative().max(1e6).default(256),
     /**
      * On SIGTERM/SIGINT, how long calls in flight may take to finish (and settle) before the
      * rest are cut; a cut call is never charged, its hold is left to the hold sweeper.

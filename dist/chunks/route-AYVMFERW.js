@@ -16,7 +16,7 @@ import {
   refusedArguments,
   selectedField,
   walkSelections
-} from "./chunk-SEVJCECP.js";
+} from "./chunk-PTCGIJUV.js";
 import {
   auditInRange,
   cycleAt,
@@ -43,7 +43,7 @@ import {
 } from "./chunk-EHLAYJ2U.js";
 import {
   NETWORK_NAMES
-} from "./chunk-BRAGKWRO.js";
+} from "./chunk-67CO3LZV.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

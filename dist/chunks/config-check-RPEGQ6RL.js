@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-4IGGC3TY.js";
-import "./chunk-BRAGKWRO.js";
+} from "./chunk-QKIM4EMJ.js";
+import "./chunk-67CO3LZV.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

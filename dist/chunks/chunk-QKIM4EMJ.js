@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   configSchema
-} from "./chunk-BRAGKWRO.js";
+} from "./chunk-67CO3LZV.js";
 
 // src/config/load.ts
 import { readFileSync } from "node:fs";
@@ -63,6 +63,9 @@ function parseConfig(input) {
   }
   if (config.graph.listSizeDefault > config.graph.pageSizeMax) {
     problems.push("graph.listSizeDefault must not exceed graph.pageSizeMax");
+  }
+  if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
+    problems.push("server.headersTimeoutMs must not exceed server.requestTimeoutMs");
   }
   const longest = longestUpstreamTimeout(config);
   if (config.ledger.holdTimeoutMs < longest.ms) {
