@@ -11,8 +11,8 @@ import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-QKIM4EMJ.js";
-import "./chunks/chunk-67CO3LZV.js";
+} from "./chunks/chunk-KGKMTJWR.js";
+import "./chunks/chunk-YSIO3WCL.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,7 +32,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-RPEGQ6RL.js");
+    const { runConfigCommand } = await import("./chunks/config-check-KHL5PJTB.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const unknown = unknownCommand(command);
@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-4J2Q7TOP.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-C7BPRVBU.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -70,7 +70,7 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-QKIM4EMJ.js";
+} from "./chunks/chunk-KGKMTJWR.js";
 import {
   JSON_DEPTH_MAX,
   isJsonNumber,
@@ -89,7 +89,7 @@ import {
 } from "./chunks/chunk-EHLAYJ2U.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-67CO3LZV.js";
+} from "./chunks/chunk-YSIO3WCL.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
@@ -2033,7 +2033,7 @@ function presentedToken(pathToken, headers) {
 }
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-AYVMFERW.js");
+var unifiedApi = () => import("./chunks/route-FCQJRXYE.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }

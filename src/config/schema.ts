@@ -166,9 +166,10 @@ export const configSchema = z.strictObject({
       keepAliveTimeoutMs: z.number().int().positive().max(600_000).default(5_000),
       /**
        * Open connections from one client address; the next is answered 429 RATE_LIMITED and
-       * closed. 0: no limit (behind a proxy every client shares its address: limit there).
+       * closed. 0: no limit (behind a proxy every client shares its address: limit there). The
+       * default leaves room for a wallet backend with hundreds of calls in flight on one address.
        */
-      connectionsPerAddressMax: z.number().int().nonnegative().max(1_000_000).default(256),
+      connectionsPerAddressMax: z.number().int().nonnegative().max(1_000_000).default(1_024),
       /**
        * On SIGTERM/SIGINT, how long calls in flight may take to finish (and settle) before the
        * rest are cut; a cut call is never charged, its hold is left to the hold sweeper.

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-QKIM4EMJ.js";
-import "./chunk-67CO3LZV.js";
+} from "./chunk-KGKMTJWR.js";
+import "./chunk-YSIO3WCL.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

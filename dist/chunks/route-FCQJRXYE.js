@@ -43,7 +43,7 @@ import {
 } from "./chunk-EHLAYJ2U.js";
 import {
   NETWORK_NAMES
-} from "./chunk-67CO3LZV.js";
+} from "./chunk-YSIO3WCL.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

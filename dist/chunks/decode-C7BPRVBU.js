@@ -10,7 +10,7 @@ import {
 } from "./chunk-EHLAYJ2U.js";
 import {
   NETWORK_NAMES
-} from "./chunk-67CO3LZV.js";
+} from "./chunk-YSIO3WCL.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {
