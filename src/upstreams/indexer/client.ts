@@ -1,6 +1,7 @@
 import { Pool } from "undici";
 import { type GatewayError, gatewayError } from "../../errors/codes.ts";
 import { isJsonObject, type Json, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
+import { deadline } from "../deadline.ts";
 import type { UpstreamFailure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
 import type { GraphRequest } from "./hasura/request.ts";
@@ -41,12 +42,13 @@ export class IndexerClient {
     });
   }
 
-  async query(request: GraphRequest, deadline?: AbortSignal): Promise<IndexerAnswer> {
+  async query(request: GraphRequest, outer?: AbortSignal): Promise<IndexerAnswer> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.config.adminSecret !== undefined) {
       headers["x-hasura-admin-secret"] = this.config.adminSecret;
     }
-    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    // This attempt's timeout, ended early by the caller's deadline (failover included) if given.
+    const timeout = deadline(this.config.timeoutMs, outer);
     let status: number;
     let text: string;
     try {
@@ -59,12 +61,14 @@ export class IndexerClient {
           variables: request.variables,
           ...(request.operationName !== undefined ? { operationName: request.operationName } : {}),
         }),
-        signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout,
+        signal: timeout.signal,
       });
       status = res.statusCode;
       text = await readLimited(res.body, RESPONSE_BYTES_MAX);
     } catch (err) {
       return transportFailure(err, this.name, "the indexer");
+    } finally {
+      timeout.clear();
     }
     if (status !== 200) {
       return {
