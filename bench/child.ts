@@ -14,10 +14,12 @@ export async function startChild<T>(
   script: string,
   args: string[] = [],
   env: NodeJS.ProcessEnv = process.env,
+  /** Node's own flags for the child, e.g. `--cpu-prof` to profile it. */
+  nodeArgs: string[] = [],
 ): Promise<Child<T>> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", fileURLToPath(new URL(script, import.meta.url)), ...args],
+    [...nodeArgs, "--import", "tsx", fileURLToPath(new URL(script, import.meta.url)), ...args],
     { stdio: ["pipe", "pipe", "inherit"], env },
   );
   const waiting: ((line: string) => void)[] = [];

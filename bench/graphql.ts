@@ -12,7 +12,8 @@
 // (bench/*-process.ts), so the CPU time each spends per request is read from the process itself;
 // devnet counts the upstream requests each side made, against the client requests it was sent.
 // Loopback only; bounded in time and count. Usage:
-//   [DATABASE_URL=postgres://…] npx tsx bench/graphql.ts [seconds per run] [concurrency] [rounds]
+//   [DATABASE_URL=postgres://…] npx tsx bench/graphql.ts [seconds per run] [concurrency] [rounds] [shapes]
+// shapes: which of a, b, c to run (default abc).
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { type Child, cpuSpent, startChild } from "./child.ts";
@@ -20,6 +21,7 @@ import { type Child, cpuSpent, startChild } from "./child.ts";
 const SECONDS = Number(process.argv[2] ?? 2);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
 const ROUNDS = Number(process.argv[4] ?? 2);
+const SHAPES = process.argv[5] ?? "abc";
 const REQUESTS_MAX = 20_000; // per run, whatever the time bound
 
 // Real data devnet serves (data/chain): block 277647 and the first fifty of its transactions.
@@ -292,7 +294,7 @@ function load(): string {
 console.log(
   `bench/graphql: ${SECONDS} s per run, ${CONCURRENCY} in flight, ${ROUNDS} rounds (order rotating); load average ${load()}`,
 );
-for (const scenario of scenarios) {
+for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? ""))) {
   await firstAnswers(scenario.targets);
   for (const t of scenario.targets) await run(t, devnet, Math.min(1, SECONDS)); // warm-up
   const runs = new Map<Target, Run[]>();
