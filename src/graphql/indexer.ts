@@ -21,7 +21,6 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import { gatewayError } from "../errors/codes.ts";
-import { toPlainJson } from "../jsonrpc/json.ts";
 import { withDeadline } from "../upstreams/deadline.ts";
 import type { GraphRequest } from "../upstreams/indexer/hasura/request.ts";
 import { indexerSchema } from "../upstreams/indexer/hasura/schema.ts";
@@ -157,14 +156,16 @@ async function executeOnIndexer(request: {
   }
   // A deadline cleared with the answer: AbortSignal.timeout's timer would stay armed (and held)
   // for the whole timeout after every query (see src/upstreams/deadline.ts).
+  // Read with JSON.parse: the mirror types' numbers are Int columns, doubles either way (what
+  // toPlainJson made of the lossless parse, at several times the cost).
   const out = await withDeadline(ctx.app.config.graph.queryTimeoutMs, (signal) =>
-    pool.query(graphRequest, signal),
+    pool.query(graphRequest, signal, JSON.parse),
   );
   if (!out.ok) {
     ctx.app.log.warn({ requestId: ctx.requestId, detail: out.error.detail }, out.error.message);
     return { errors: [fromGatewayError(out.error)] };
   }
-  return { data: toPlainJson(out.data) as Record<string, unknown> };
+  return { data: out.data as Record<string, unknown> };
 }
 
 /**

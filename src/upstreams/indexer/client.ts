@@ -42,7 +42,16 @@ export class IndexerClient {
     });
   }
 
-  async query(request: GraphRequest, outer?: AbortSignal): Promise<IndexerAnswer> {
+  /**
+   * One query. `parse` reads the answer's text: lossless by default (the graph route relays
+   * numbers as they came); a caller that turns every number into a double anyway may pass a plain
+   * parser, which is several times faster on a list of rows.
+   */
+  async query(
+    request: GraphRequest,
+    outer?: AbortSignal,
+    parse: (text: string) => Json = parseJson,
+  ): Promise<IndexerAnswer> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.config.adminSecret !== undefined) {
       headers["x-hasura-admin-secret"] = this.config.adminSecret;
@@ -79,7 +88,7 @@ export class IndexerClient {
         }),
       };
     }
-    return this.read(text);
+    return this.read(text, parse);
   }
 
   /** For /readyz: the indexer answers `{ __typename }` (no table is read). */
@@ -91,7 +100,7 @@ export class IndexerClient {
     return out.ok;
   }
 
-  private read(text: string): IndexerAnswer {
+  private read(text: string, parse: (text: string) => Json): IndexerAnswer {
     const bad = (why: string, upstreamCode?: string): IndexerAnswer => ({
       ok: false,
       retryable: false,
@@ -104,7 +113,7 @@ export class IndexerClient {
     });
     let body: Json;
     try {
-      body = parseJson(text);
+      body = parse(text);
     } catch {
       return bad("not JSON");
     }
