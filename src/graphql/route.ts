@@ -57,18 +57,21 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
     electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
     blocksBySite: new Map(),
   };
-  const headers = new Headers();
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) headers.set(name, value.join(", "));
+    if (typeof value === "string") headers[name] = value;
+    else if (Array.isArray(value)) headers[name] = value.join(", ");
   }
   const method = req.method ?? "GET";
+  // URL and init rather than a Request: Yoga then builds its own fetch API's Request, a few
+  // microseconds where Node's built-in Request and Headers cost some 3% of a request's CPU.
   const response = await yoga.fetch(
-    new Request(`http://gateway${YOGA_PATH}${url.search}`, {
+    `http://gateway${YOGA_PATH}${url.search}`,
+    {
       method,
       headers,
       ...(method === "GET" || method === "HEAD" ? {} : { body: readableBody(app, call.body) }),
-    }),
+    },
     context,
   );
   const out: Record<string, string> = {};

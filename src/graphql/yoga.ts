@@ -39,6 +39,15 @@ export function createGatewayYoga(
     }),
     landingPage: false,
     batching: false,
+    // Parse and validation results kept per document text (LRUs of 1,024, keyed by schema too):
+    // Yoga's default, said here because the cost plugin's memo (cost/estimate-memo.ts) relies on
+    // it to hand every request with the same text one DocumentNode.
+    parserAndValidationCache: true,
+    // Bodies reach Yoga as text already read within server.bodyBytesMax (Fastify's bodyLimit for
+    // every route, the dashboard's too: 413 at the edge). Yoga's own bound would pipe each body
+    // through a TransformStream and build a second Request to count it again: ~2% of a request's
+    // CPU, protecting nothing.
+    maxRequestBodySize: false,
     logging: false,
     // The client reads INTERNAL and a plain message; the cause goes to the log (Yoga's own
     // logging is off, so this is where it is kept).

@@ -6,13 +6,14 @@ import { graphPrice, priceOf } from "../../pricing/prices.ts";
 import type { GraphQLContext, RequestState } from "../context.ts";
 import { codedError } from "../errors.ts";
 import { estimateCost } from "./estimate.ts";
+import { EstimateMemo } from "./estimate-memo.ts";
 
 /** The audit log's method for every request of the unified API. */
 const METHOD = "graphql";
 
 /**
  * Prices a request before it runs and meters it through the pipeline (src/metering/pipeline.ts):
- * estimate from the document, reserve the estimate (HTTP 429 before any body when the balance is
+ * estimate from the document (memoised per document and variables: estimate-memo.ts), reserve the estimate (HTTP 429 before any body when the balance is
  * short — nothing executes), execute, then charge the upstream calls actually answered, write the
  * one audit record, and report it all in `extensions.cost` and the X-Credits-* headers. A request
  * that costs nothing reserves nothing and is never blocked. Requests that never reach execution
@@ -23,23 +24,28 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
   // own state object (the one both contexts share); kept here, so the route reads nothing back.
   const metered = new WeakMap<RequestState, Record<string, string>>();
   const refusals = new WeakMap<RequestState, Codes>();
+  // One per Yoga, and so per gateway: its config (prices, limits) is fixed, the network is a key.
+  const estimates = new EstimateMemo();
   return {
     async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       const { app } = ctx;
-      const estimate = estimateCost(
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const estimate = estimates.estimate(
         args.schema,
         args.document,
         args.operationName,
-        (args.variableValues ?? {}) as Record<string, unknown>,
-        {
-          price: (method) => priceOf(app.config, method, ctx.network) ?? 0,
-          listItemsMax: app.config.graphql.listItemsMax,
-          graph: {
-            limits: app.config.graph,
-            price: (complexity) => graphPrice(app.config, ctx.network, complexity),
-          },
-        },
+        variables,
+        ctx.network,
+        () =>
+          estimateCost(args.schema, args.document, args.operationName, variables, {
+            price: (method) => priceOf(app.config, method, ctx.network) ?? 0,
+            listItemsMax: app.config.graphql.listItemsMax,
+            graph: {
+              limits: app.config.graph,
+              price: (complexity) => graphPrice(app.config, ctx.network, complexity),
+            },
+          }),
       );
       if (estimate instanceof GraphQLError) {
         await auditOnly(ctx, [

@@ -1,6 +1,7 @@
 import { Pool } from "undici";
 import { type GatewayError, gatewayError } from "../../errors/codes.ts";
 import { isJsonObject, type Json, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
+import { deadline } from "../deadline.ts";
 import type { UpstreamFailure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
 import type { GraphRequest } from "./hasura/request.ts";
@@ -41,12 +42,22 @@ export class IndexerClient {
     });
   }
 
-  async query(request: GraphRequest, deadline?: AbortSignal): Promise<IndexerAnswer> {
+  /**
+   * One query. `parse` reads the answer's text: lossless by default (the graph route relays
+   * numbers as they came); a caller that turns every number into a double anyway may pass a plain
+   * parser, which is several times faster on a list of rows.
+   */
+  async query(
+    request: GraphRequest,
+    outer?: AbortSignal,
+    parse: (text: string) => Json = parseJson,
+  ): Promise<IndexerAnswer> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.config.adminSecret !== undefined) {
       headers["x-hasura-admin-secret"] = this.config.adminSecret;
     }
-    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    // This attempt's timeout, ended early by the caller's deadline (failover included) if given.
+    const timeout = deadline(this.config.timeoutMs, outer);
     let status: number;
     let text: string;
     try {
@@ -59,12 +70,14 @@ export class IndexerClient {
           variables: request.variables,
           ...(request.operationName !== undefined ? { operationName: request.operationName } : {}),
         }),
-        signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout,
+        signal: timeout.signal,
       });
       status = res.statusCode;
       text = await readLimited(res.body, RESPONSE_BYTES_MAX);
     } catch (err) {
       return transportFailure(err, this.name, "the indexer");
+    } finally {
+      timeout.clear();
     }
     if (status !== 200) {
       return {
@@ -75,7 +88,7 @@ export class IndexerClient {
         }),
       };
     }
-    return this.read(text);
+    return this.read(text, parse);
   }
 
   /** For /readyz: the indexer answers `{ __typename }` (no table is read). */
@@ -87,7 +100,7 @@ export class IndexerClient {
     return out.ok;
   }
 
-  private read(text: string): IndexerAnswer {
+  private read(text: string, parse: (text: string) => Json): IndexerAnswer {
     const bad = (why: string, upstreamCode?: string): IndexerAnswer => ({
       ok: false,
       retryable: false,
@@ -100,7 +113,7 @@ export class IndexerClient {
     });
     let body: Json;
     try {
-      body = parseJson(text);
+      body = parse(text);
     } catch {
       return bad("not JSON");
     }

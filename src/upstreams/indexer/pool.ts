@@ -27,9 +27,16 @@ export class IndexerPool {
     );
   }
 
-  /** One query; `deadline` bounds the whole attempt, failover included. */
-  query(request: GraphRequest, deadline?: AbortSignal): Promise<IndexerOutcome> {
-    return this.pool.run((client) => client.query(request, deadline));
+  /**
+   * One query; `deadline` bounds the whole attempt, failover included; `parse` reads the answer
+   * (lossless unless the caller says otherwise: see IndexerClient.query).
+   */
+  query(
+    request: GraphRequest,
+    deadline?: AbortSignal,
+    parse?: (text: string) => Json,
+  ): Promise<IndexerOutcome> {
+    return this.pool.run((client) => client.query(request, deadline, parse));
   }
 
   /** For /readyz: each member up or down (see FailoverPool.health). */

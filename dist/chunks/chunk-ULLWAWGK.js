@@ -14,7 +14,7 @@ import {
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-EHLAYJ2U.js";
+} from "./chunk-WBCW7PD2.js";
 
 // src/errors/codes.ts
 var LIST = {
@@ -566,6 +566,36 @@ async function headerAt(pool, height) {
 }
 function failure(error) {
   return { kind: "failure", error };
+}
+
+// src/upstreams/deadline.ts
+function deadline(ms, outer) {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(
+      new DOMException("The operation was aborted due to timeout", "TimeoutError")
+    ),
+    ms
+  );
+  if (!outer) return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  const follow = () => controller.abort(outer.reason);
+  if (outer.aborted) follow();
+  else outer.addEventListener("abort", follow, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      outer.removeEventListener("abort", follow);
+    }
+  };
+}
+async function withDeadline(ms, work) {
+  const d = deadline(ms);
+  try {
+    return await work(d.signal);
+  } finally {
+    d.clear();
+  }
 }
 
 // src/upstreams/indexer/hasura/schema.ts
@@ -1331,6 +1361,8 @@ export {
   fromHasuraCode,
   fromRpcRefusal,
   gatewayError,
+  deadline,
+  withDeadline,
   rpcErrorObject,
   graphqlErrorObject,
   hasuraErrorObject,

@@ -70,16 +70,6 @@ function isJsonObject(value) {
 function jsonNumber(value) {
   return new LosslessNumber(String(value));
 }
-function toPlainJson(value) {
-  if (isJsonNumber(value)) return Number(value.value);
-  if (Array.isArray(value)) return value.map(toPlainJson);
-  if (isJsonObject(value)) {
-    const out = {};
-    for (const [key, v] of Object.entries(value)) out[key] = toPlainJson(v);
-    return out;
-  }
-  return value;
-}
 
 // src/bitcoin/errors.ts
 var DecodeError = class extends Error {
@@ -1317,7 +1307,6 @@ export {
   jsonInteger,
   isJsonObject,
   jsonNumber,
-  toPlainJson,
   sha256,
   formatAmount,
   parseAmount,

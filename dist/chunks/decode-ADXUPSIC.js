@@ -7,7 +7,7 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-EHLAYJ2U.js";
+} from "./chunk-WBCW7PD2.js";
 import {
   NETWORK_NAMES
 } from "./chunk-YSIO3WCL.js";

@@ -15,8 +15,9 @@ import {
   priceOf,
   refusedArguments,
   selectedField,
-  walkSelections
-} from "./chunk-PTCGIJUV.js";
+  walkSelections,
+  withDeadline
+} from "./chunk-ULLWAWGK.js";
 import {
   auditInRange,
   cycleAt,
@@ -38,9 +39,8 @@ import {
   parseTransaction,
   scriptPubKeyToJson,
   scriptToAsm,
-  toHex,
-  toPlainJson
-} from "./chunk-EHLAYJ2U.js";
+  toHex
+} from "./chunk-WBCW7PD2.js";
 import {
   NETWORK_NAMES
 } from "./chunk-YSIO3WCL.js";
@@ -108,8 +108,18 @@ var JOINS = {
 var JOIN_KEY_PREFIX = "_join_";
 var joinKey = (column2) => `${JOIN_KEY_PREFIX}${column2}`;
 var isReservedAlias = (alias) => alias.startsWith(JOIN_KEY_PREFIX);
+var JOIN_FIELDS = new Set(Object.values(JOINS).flatMap((joins) => Object.keys(joins)));
+function namesAJoin(document) {
+  const inSet = (set) => set?.selections.some(
+    (s) => s.kind === Kind.FIELD ? JOIN_FIELDS.has(s.name.value) || inSet(s.selectionSet) : s.kind === Kind.INLINE_FRAGMENT && inSet(s.selectionSet)
+  ) ?? false;
+  return document.definitions.some(
+    (d) => (d.kind === Kind.OPERATION_DEFINITION || d.kind === Kind.FRAGMENT_DEFINITION) && inSet(d.selectionSet)
+  );
+}
 var joinKeys = {
   transformRequest(request, delegationContext) {
+    if (!namesAJoin(request.document)) return request;
     const typeInfo = new TypeInfo(delegationContext.transformedSchema);
     const document = visit(
       request.document,
@@ -151,15 +161,15 @@ async function executeOnIndexer(request) {
       ]
     };
   }
-  const out = await pool.query(
-    graphRequest,
-    AbortSignal.timeout(ctx.app.config.graph.queryTimeoutMs)
+  const out = await withDeadline(
+    ctx.app.config.graph.queryTimeoutMs,
+    (signal) => pool.query(graphRequest, signal, JSON.parse)
   );
   if (!out.ok) {
     ctx.app.log.warn({ requestId: ctx.requestId, detail: out.error.detail }, out.error.message);
     return { errors: [fromGatewayError(out.error)] };
   }
-  return { data: toPlainJson(out.data) };
+  return { data: out.data };
 }
 var indexerSubschema = new Subschema({
   schema: indexerSchema(),
@@ -315,7 +325,7 @@ import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga } from "graphql-yoga";
 
 // src/graphql/cost/plugin.ts
-import { GraphQLError as GraphQLError4 } from "graphql";
+import { GraphQLError as GraphQLError5 } from "graphql";
 
 // src/graphql/cost/estimate.ts
 import {
@@ -451,30 +461,123 @@ function graphEstimate(sites, graph) {
   return { complexity, price: graph.price(complexity), sites: costs };
 }
 
+// src/graphql/cost/estimate-memo.ts
+import { GraphQLError as GraphQLError4, getOperationAST as getOperationAST2 } from "graphql";
+
+// src/util/lru.ts
+var LruMap = class {
+  constructor(entriesMax) {
+    this.entriesMax = entriesMax;
+    if (!Number.isInteger(entriesMax) || entriesMax < 1) {
+      throw new Error(`LruMap: entriesMax must be a positive integer, got ${entriesMax}`);
+    }
+  }
+  entriesMax;
+  entries = /* @__PURE__ */ new Map();
+  get size() {
+    return this.entries.size;
+  }
+  get(key) {
+    const value = this.entries.get(key);
+    if (value === void 0) return void 0;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+  set(key, value) {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.entriesMax) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+  }
+};
+
+// src/graphql/cost/estimate-memo.ts
+var ESTIMATES_MAX = 512;
+var VARIABLES_KEY_MAX = 32 * 1024;
+var EstimateMemo = class {
+  constructor(entriesMax = ESTIMATES_MAX, variablesKeyMax = VARIABLES_KEY_MAX) {
+    this.entriesMax = entriesMax;
+    this.variablesKeyMax = variablesKeyMax;
+  }
+  entriesMax;
+  variablesKeyMax;
+  bySchema = /* @__PURE__ */ new WeakMap();
+  documentIds = /* @__PURE__ */ new WeakMap();
+  documentsSeen = 0;
+  /** The estimate for this request, from the memo or from `compute` (kept when it is one). */
+  estimate(schema2, document, operationName, variables, network, compute) {
+    const key = this.keyOf(document, operationName, variables, network);
+    if (key === void 0) return compute();
+    let memo = this.bySchema.get(schema2);
+    if (!memo) {
+      memo = new LruMap(this.entriesMax);
+      this.bySchema.set(schema2, memo);
+    }
+    const hit = memo.get(key);
+    if (hit) return hit;
+    const computed = compute();
+    if (!(computed instanceof GraphQLError4)) memo.set(key, deepFreeze(computed));
+    return computed;
+  }
+  /** Entries held for `schema` (tests: the memo stays bounded). */
+  sizeFor(schema2) {
+    return this.bySchema.get(schema2)?.size ?? 0;
+  }
+  keyOf(document, operationName, variables, network) {
+    const operation = getOperationAST2(document, operationName);
+    if (!operation) return void 0;
+    let id = this.documentIds.get(document);
+    if (id === void 0) {
+      id = ++this.documentsSeen;
+      this.documentIds.set(document, id);
+    }
+    const values = (operation.variableDefinitions ?? []).map((v) => {
+      const name = v.variable.name.value;
+      return Object.hasOwn(variables, name) ? [variables[name]] : 0;
+    });
+    const variablesKey = values.length === 0 ? "" : JSON.stringify(values);
+    if (variablesKey.length > this.variablesKeyMax) return void 0;
+    return `${id}\0${operationName ?? ""}\0${network}\0${variablesKey}`;
+  }
+};
+function deepFreeze(value) {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 // src/graphql/cost/plugin.ts
 var METHOD = "graphql";
 function costPlugin() {
   const metered = /* @__PURE__ */ new WeakMap();
   const refusals = /* @__PURE__ */ new WeakMap();
+  const estimates = new EstimateMemo();
   return {
     async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       const { app } = ctx;
-      const estimate = estimateCost(
+      const variables = args.variableValues ?? {};
+      const estimate = estimates.estimate(
         args.schema,
         args.document,
         args.operationName,
-        args.variableValues ?? {},
-        {
+        variables,
+        ctx.network,
+        () => estimateCost(args.schema, args.document, args.operationName, variables, {
           price: (method) => priceOf(app.config, method, ctx.network) ?? 0,
           listItemsMax: app.config.graphql.listItemsMax,
           graph: {
             limits: app.config.graph,
             price: (complexity) => graphPrice(app.config, ctx.network, complexity)
           }
-        }
+        })
       );
-      if (estimate instanceof GraphQLError4) {
+      if (estimate instanceof GraphQLError5) {
         await auditOnly(ctx, [
           {
             method: METHOD,
@@ -571,7 +674,7 @@ function costPlugin() {
         if (!cost.ok) {
           return {
             errors: [
-              new GraphQLError4(cost.error.message, {
+              new GraphQLError5(cost.error.message, {
                 extensions: {
                   code: cost.error.code,
                   balance: cost.available,
@@ -637,11 +740,11 @@ function firstCode(result) {
 }
 
 // src/graphql/plugins/error-codes.ts
-import { GraphQLError as GraphQLError5 } from "graphql";
+import { GraphQLError as GraphQLError6 } from "graphql";
 import { maskError as yogaMaskError } from "graphql-yoga";
 function coded(error, code, message = error.message) {
   const { originalError: _internal, code: _code, ...extensions } = error.extensions;
-  return new GraphQLError5(message, {
+  return new GraphQLError6(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
@@ -658,7 +761,7 @@ function errorCodesPlugin() {
   return {
     onParse() {
       return ({ result, replaceParseResult }) => {
-        if (result instanceof GraphQLError5 && typeof result.extensions.code !== "string") {
+        if (result instanceof GraphQLError6 && typeof result.extensions.code !== "string") {
           replaceParseResult(codedByKind(result, "GRAPHQL_PARSE_FAILED"));
         }
       };
@@ -680,12 +783,12 @@ var isInvalidJson = (e) => e.extensions.code === "BAD_REQUEST" && /invalid JSON/
 function maskError(error, message, isDev, onUnexpected) {
   const masked = yogaMaskError(error, message, isDev);
   if (masked !== error) {
-    const path = error instanceof GraphQLError5 ? error.path : void 0;
-    onUnexpected?.(error instanceof GraphQLError5 ? error.originalError ?? error : error, path);
+    const path = error instanceof GraphQLError6 ? error.path : void 0;
+    onUnexpected?.(error instanceof GraphQLError6 ? error.originalError ?? error : error, path);
   }
-  if (!(masked instanceof GraphQLError5)) return masked;
+  if (!(masked instanceof GraphQLError6)) return masked;
   if (masked !== error) {
-    return new GraphQLError5(masked.message, {
+    return new GraphQLError6(masked.message, {
       nodes: masked.nodes,
       positions: masked.positions,
       path: masked.path,
@@ -695,7 +798,7 @@ function maskError(error, message, isDev, onUnexpected) {
   }
   const code = masked.extensions.code;
   if (isInvalidJson(masked)) {
-    return new GraphQLError5("the request body is not valid JSON", {
+    return new GraphQLError6("the request body is not valid JSON", {
       extensions: { code: graphqlCodeOf("INVALID_JSON"), http: { status: 400 } }
     });
   }
@@ -720,12 +823,12 @@ var builder = new SchemaBuilder({
 builder.queryType({});
 
 // src/graphql/scalars.ts
-import { GraphQLError as GraphQLError6, Kind as Kind2 } from "graphql";
+import { GraphQLError as GraphQLError7, Kind as Kind2 } from "graphql";
 var HEX64 = /^[0-9a-fA-F]{64}$/;
 function hash64(name, what) {
   const parse = (value) => {
     if (typeof value !== "string" || !HEX64.test(value)) {
-      throw new GraphQLError6(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
+      throw new GraphQLError7(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -745,7 +848,7 @@ builder.scalarType("Hex", {
   serialize: (v) => v,
   parseValue: (v) => {
     if (typeof v !== "string" || !/^([0-9a-fA-F]{2})*$/.test(v)) {
-      throw new GraphQLError6("Hex must be an even number of hexadecimal characters", {
+      throw new GraphQLError7("Hex must be an even number of hexadecimal characters", {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -756,12 +859,12 @@ builder.scalarType("Satoshis", {
   description: "An amount in satoshis, as a JSON integer. Every amount Bitcoin can hold (\u2264 2.1 \xD7 10^15) is exact in IEEE doubles, so this is never a rounded float.",
   serialize: (v) => {
     const n = Number(v);
-    if (!Number.isSafeInteger(n)) throw new GraphQLError6("amount out of range");
+    if (!Number.isSafeInteger(n)) throw new GraphQLError7("amount out of range");
     return n;
   },
   parseValue: (v) => {
     if (typeof v !== "number" || !Number.isSafeInteger(v)) {
-      throw new GraphQLError6("Satoshis must be an integer", {
+      throw new GraphQLError7("Satoshis must be an integer", {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -781,7 +884,7 @@ builder.scalarType("DateTime", {
 function integerScalar(name, description, max) {
   const parse = (v) => {
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > max) {
-      throw new GraphQLError6(`${name} must be an integer from 0 to ${max}`, {
+      throw new GraphQLError7(`${name} must be an integer from 0 to ${max}`, {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1441,6 +1544,15 @@ function createGatewayYoga(config, log) {
     }),
     landingPage: false,
     batching: false,
+    // Parse and validation results kept per document text (LRUs of 1,024, keyed by schema too):
+    // Yoga's default, said here because the cost plugin's memo (cost/estimate-memo.ts) relies on
+    // it to hand every request with the same text one DocumentNode.
+    parserAndValidationCache: true,
+    // Bodies reach Yoga as text already read within server.bodyBytesMax (Fastify's bodyLimit for
+    // every route, the dashboard's too: 413 at the edge). Yoga's own bound would pipe each body
+    // through a TransformStream and build a second Request to count it again: ~2% of a request's
+    // CPU, protecting nothing.
+    maxRequestBodySize: false,
     logging: false,
     // The client reads INTERNAL and a plain message; the cause goes to the log (Yoga's own
     // logging is off, so this is where it is kept).
@@ -1515,18 +1627,19 @@ async function executeGraphQL(ctx, call) {
     electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
     blocksBySite: /* @__PURE__ */ new Map()
   };
-  const headers = new Headers();
+  const headers = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) headers.set(name, value.join(", "));
+    if (typeof value === "string") headers[name] = value;
+    else if (Array.isArray(value)) headers[name] = value.join(", ");
   }
   const method = req.method ?? "GET";
   const response = await yoga.fetch(
-    new Request(`http://gateway${YOGA_PATH}${url.search}`, {
+    `http://gateway${YOGA_PATH}${url.search}`,
+    {
       method,
       headers,
       ...method === "GET" || method === "HEAD" ? {} : { body: readableBody(app, call.body) }
-    }),
+    },
     context
   );
   const out = {};

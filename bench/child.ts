@@ -1,0 +1,50 @@
+// A benchmark's helper process (bench/*-process.ts) run under tsx: its first stdout line is what
+// it offers (JSON), and each line written to its stdin is answered by one JSON line (`cpu`, `stats`).
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+export interface Child<T> {
+  info: T;
+  ask<R>(command: string): Promise<R>;
+  stop(): Promise<void>;
+}
+
+export async function startChild<T>(
+  script: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+  /** Node's own flags for the child, e.g. `--cpu-prof` to profile it. */
+  nodeArgs: string[] = [],
+): Promise<Child<T>> {
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, "--import", "tsx", fileURLToPath(new URL(script, import.meta.url)), ...args],
+    { stdio: ["pipe", "pipe", "inherit"], env },
+  );
+  const waiting: ((line: string) => void)[] = [];
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  createInterface({ input: child.stdout }).on("line", (line) => waiting.shift()?.(line));
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      waiting.push(resolve);
+      void exited.then(() => reject(new Error(`${script} exited`)));
+    });
+  const info = JSON.parse(await next()) as T;
+  return {
+    info,
+    async ask<R>(command: string) {
+      const answer = next();
+      child.stdin.write(`${command}\n`);
+      return JSON.parse(await answer) as R;
+    },
+    async stop() {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+/** CPU time a child spent between two `cpu` answers, in µs. */
+export const cpuSpent = (before: NodeJS.CpuUsage, after: NodeJS.CpuUsage): number =>
+  after.user - before.user + (after.system - before.system);

@@ -1,0 +1,71 @@
+// The blockgate gateway in a process of its own, billing on, for bench/graphql.ts: started against
+// the devnet Core and indexer named in argv[2] (JSON, as bench/devnet-process.ts prints them), on
+// PostgreSQL when DATABASE_URL is set (a schema of its own, dropped on exit), else PGlite in memory.
+// Prints `{url, token}` (an account granted plenty of credits) as one JSON line; a line `cpu` on
+// stdin is answered with process.cpuUsage() (user and system µs) as one JSON line, so the bench can
+// tell the CPU time this process spent per request. Runs until its stdin closes.
+import { randomBytes } from "node:crypto";
+import { createInterface } from "node:readline";
+import { createAccount } from "../src/accounts/accounts.ts";
+import { startGateway } from "../src/app/app.ts";
+import { issueToken } from "../src/auth/tokens.ts";
+import { parseConfig } from "../src/config/load.ts";
+import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
+import { grantCredits } from "../src/ledger/ledger.ts";
+
+interface Upstreams {
+  core: { url: string; user: string; password: string };
+  indexer: { url: string; secret: string };
+}
+
+const upstreams = JSON.parse(process.argv[2] ?? "{}") as Upstreams;
+const CONNECTIONS = 64;
+const config = parseConfig({
+  server: { port: 0 },
+  database: { pgliteDir: "memory://" },
+  demo: { enabled: false },
+  log: { level: "silent" },
+  networks: ["mainnet"],
+  cache: { bytesMax: 0 }, // every transaction goes to Core, as the raw batch does
+  upstreams: { node: { mainnet: [{ ...upstreams.core, connections: CONNECTIONS }] } },
+});
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const schema = databaseUrl ? `bench_${randomBytes(4).toString("hex")}` : undefined;
+const gateway = await startGateway(config, {
+  databaseUrl,
+  ...(schema ? { databaseSchema: schema } : {}),
+  nodeUpstreams: {
+    mainnet: (config.upstreams.node?.mainnet ?? []).filter(
+      (u): u is BitcoinCoreUpstreamConfig => u !== "devnet",
+    ),
+  },
+  graphUpstreams: {
+    mainnet: [
+      {
+        url: upstreams.indexer.url,
+        adminSecret: upstreams.indexer.secret,
+        timeoutMs: 10_000,
+        connections: CONNECTIONS,
+      },
+    ],
+  },
+  noAdminFile: true,
+});
+const account = await createAccount(gateway.app.db, "bench");
+await grantCredits(gateway.app.db, account.id, 1_000_000_000_000);
+const { token } = await issueToken(gateway.app.db, account.id);
+process.stdout.write(
+  `${JSON.stringify({ url: gateway.url, token, store: schema ? "PostgreSQL" : "PGlite" })}\n`,
+);
+
+const lines = createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  if (line.trim() === "cpu") process.stdout.write(`${JSON.stringify(process.cpuUsage())}\n`);
+});
+lines.on("close", () => {
+  void (async () => {
+    if (schema) await gateway.app.db.query(`DROP SCHEMA ${schema} CASCADE`);
+    await gateway.close();
+    process.exit(0);
+  })();
+});

@@ -1,0 +1,71 @@
+// Profiles the gateway process on one query shape of bench/graphql.ts: devnet and the gateway as
+// there, the gateway under `node --cpu-prof` (profile written to the directory given), loaded for
+// a few seconds. Usage: npx tsx bench/profile-gateway.ts <profile dir> [seconds] [concurrency] [a|b]
+import { readFileSync } from "node:fs";
+import { Agent, request } from "undici";
+import { startChild } from "./child.ts";
+
+const DIR = process.argv[2] ?? ".";
+const SECONDS = Number(process.argv[3] ?? 5);
+const CONCURRENCY = Number(process.argv[4] ?? 8);
+const SHAPE = process.argv[5] ?? "a";
+// (a) and (b) of bench/graphql.ts: ten blocks, or fifty transactions by txid (block 277647's).
+const index = JSON.parse(
+  readFileSync(new URL("../data/chain/blocks/INDEX.json", import.meta.url), "utf8"),
+) as Record<string, { blocks: { height: number; tx: string[] }[] }>;
+const txids = Object.values(index)
+  .flatMap((f) => f.blocks)
+  .find((b) => b.height === 277647)
+  ?.tx.slice(0, 50);
+const BODY = JSON.stringify(
+  SHAPE === "b"
+    ? {
+        query:
+          "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
+        variables: { txids },
+      }
+    : {
+        query:
+          "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }",
+      },
+);
+
+interface Devnet {
+  core: { url: string; user: string; password: string };
+  indexer: { url: string; secret: string };
+}
+const devnet = await startChild<Devnet>("./devnet-process.ts");
+const gateway = await startChild<{ url: string; token: string }>(
+  "./gateway-process.ts",
+  [JSON.stringify(devnet.info)],
+  process.env,
+  ["--cpu-prof", `--cpu-prof-dir=${DIR}`],
+);
+const url = `${gateway.info.url}/gateway/mainnet/${gateway.info.token}`;
+const dispatcher = new Agent({ connections: CONCURRENCY });
+let deadline = 0;
+let done = 0;
+const load = () =>
+  Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < deadline && done < 50_000) {
+        const res = await request(url, {
+          method: "POST",
+          body: BODY,
+          headers: { "content-type": "application/json" },
+          dispatcher,
+        });
+        await res.body.text();
+        done++;
+      }
+    }),
+  );
+deadline = performance.now() + 2000; // warm-up: lazy imports and compilation out of the way
+await load();
+done = 0;
+deadline = performance.now() + SECONDS * 1000;
+await load();
+await dispatcher.close();
+console.log(`${done} requests in ${SECONDS} s`);
+await gateway.stop();
+await devnet.stop();
