@@ -97,15 +97,20 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
     if (upstreams && upstreams.length > 0) {
-      const pool = new BitcoinCorePool(upstreams, observer("node", network), (requests, calls) =>
-        metrics.coalesced(network, requests, calls),
+      const pool = new BitcoinCorePool(
+        upstreams,
+        observer("node", network),
+        (requests, calls) => metrics.coalesced(network, requests, calls),
+        () => metrics.shared("node", network),
       );
       nodes.set(network, pool);
       nodeTips.set(network, new NodeTip(pool, config.cache.tipTtlMs));
     }
     const servers = opts.electrumUpstreams?.[network];
     if (servers && servers.length > 0) {
-      const pool = new ElectrumPool(servers, observer("electrum", network));
+      const pool = new ElectrumPool(servers, observer("electrum", network), () =>
+        metrics.shared("electrum", network),
+      );
       // Connections open now, so the first request does not pay for the handshake.
       pool.start();
       electrum.set(network, pool);
@@ -115,7 +120,12 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   for (const network of config.networks) {
     const upstreams = opts.graphUpstreams?.[network];
     if (upstreams && upstreams.length > 0) {
-      indexers.set(network, new IndexerPool(upstreams, observer("graph", network)));
+      indexers.set(
+        network,
+        new IndexerPool(upstreams, observer("graph", network), () =>
+          metrics.shared("graph", network),
+        ),
+      );
     }
   }
   const txCache = new TxCache(config.cache.bytesMax);

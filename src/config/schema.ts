@@ -8,7 +8,7 @@ const networkName = z.enum(NETWORK_NAMES);
 
 /**
  * Calls of concurrent requests combined into one JSON-RPC batch to a node, at most (see
- * src/upstreams/bitcoin-core/coalesce.ts for why 16). devnet's entries use it too.
+ * src/upstreams/bitcoin-core/combine.ts for why 16). devnet's entries use it too.
  */
 export const CORE_COALESCE_CALLS_MAX_DEFAULT = 16;
 

@@ -1,11 +1,12 @@
 import type { GatewayError } from "../../errors/codes.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import {
   FailoverPool,
   type HealthOptions,
   type PoolHealth,
   type UpstreamObserver,
 } from "../failover.ts";
+import { SharedTrips } from "../shared-trips.ts";
 import { IndexerClient, type IndexerUpstreamConfig } from "./client.ts";
 import type { GraphRequest } from "./hasura/request.ts";
 
@@ -19,17 +20,31 @@ export type IndexerOutcome =
  */
 export class IndexerPool {
   private readonly pool: FailoverPool<IndexerClient>;
+  /** Identical queries in flight share one trip (../shared-trips.ts). */
+  readonly shared: SharedTrips<IndexerOutcome>;
 
-  constructor(configs: readonly IndexerUpstreamConfig[], observe?: UpstreamObserver) {
+  constructor(
+    configs: readonly IndexerUpstreamConfig[],
+    observe?: UpstreamObserver,
+    onShared?: () => void,
+  ) {
     this.pool = new FailoverPool(
       configs.map((c) => new IndexerClient(c)),
       observe,
     );
+    this.shared = new SharedTrips(onShared);
   }
 
-  /** One query; `deadline` bounds the whole attempt, failover included. */
+  /**
+   * One query; `deadline` bounds the whole attempt, failover included. An identical query (same
+   * text, variables and operation name) already in flight is joined instead of sent again: the
+   * indexer only reads, so both callers get the one answer. A joiner waits under the first
+   * caller's deadline, which every caller of a route sets alike (graph.queryTimeoutMs) and which
+   * started earlier, so it never waits longer than its own would have let it.
+   */
   query(request: GraphRequest, deadline?: AbortSignal): Promise<IndexerOutcome> {
-    return this.pool.run((client) => client.query(request, deadline));
+    const key = `${request.operationName ?? ""}\u0000${request.query}\u0000${stringifyJson(request.variables as Json)}`;
+    return this.shared.run(key, () => this.pool.run((client) => client.query(request, deadline)));
   }
 
   /** For /readyz: each member up or down (see FailoverPool.health). */
