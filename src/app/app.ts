@@ -3,8 +3,10 @@ import { hostname } from "node:os";
 import type { DestinationStream } from "pino";
 import { writeAdminFile } from "../admin/admin-file.ts";
 import { TokenCache } from "../auth/token-cache.ts";
-import { NodeTip } from "../cache/node-tip.ts";
+import { ChainGuard } from "../cache/chain-guard.ts";
+import { RedisTier } from "../cache/redis-tier.ts";
 import { TxCache } from "../cache/tx-cache.ts";
+import { TxStore } from "../cache/tx-store.ts";
 import type {
   BitcoinCoreUpstreamConfig,
   Config,
@@ -43,6 +45,8 @@ export interface StartOptions {
   store?: Promise<Database>;
   /** A migrated PGlite snapshot to start a `memory://` store from (tests; see openPglite). */
   pgliteSnapshot?: string | undefined;
+  /** REDIS_URL: the response cache's shared tier (none: this process's memory only). */
+  redisUrl?: string | undefined;
 }
 
 export interface RunningGateway {
@@ -92,7 +96,8 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     (backend: string, network: NetworkName) => (upstream: string, ok: boolean, seconds: number) =>
       metrics.upstream(backend, network, upstream, ok, seconds);
   const nodes = new Map<NetworkName, BitcoinCorePool>();
-  const nodeTips = new Map<NetworkName, NodeTip>();
+  const txMemory = new TxCache(config.cache.bytesMax);
+  const guards = new Map<NetworkName, ChainGuard>();
   const electrum = new Map<NetworkName, ElectrumPool>();
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
@@ -104,7 +109,14 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
         () => metrics.shared("node", network),
       );
       nodes.set(network, pool);
-      nodeTips.set(network, new NodeTip(pool, config.cache.tipTtlMs));
+      guards.set(
+        network,
+        // A block the best chain no longer has: what the cache holds of it goes.
+        new ChainGuard(pool, config.cache.tipTtlMs, (height) => {
+          const dropped = txMemory.dropHeight(network, height);
+          log.info({ network, height, dropped }, "reorganisation: cached block evicted");
+        }),
+      );
     }
     const servers = opts.electrumUpstreams?.[network];
     if (servers && servers.length > 0) {
@@ -128,7 +140,18 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       );
     }
   }
-  const txCache = new TxCache(config.cache.bytesMax);
+  const redis = opts.redisUrl
+    ? new RedisTier({ url: opts.redisUrl, ...config.cache.redis }, log)
+    : null;
+  const txCache = new TxStore(
+    txMemory,
+    redis,
+    guards,
+    config.cache.minConfirmations,
+    (network, tier, result, count) => {
+      if (count > 0) metrics.cacheLookups.inc({ network, tier, result }, count);
+    },
+  );
   const credits = new Credits(db, log, {
     processId: randomUUID(),
     instance: instanceName(config, db, opts.store !== undefined),
@@ -153,7 +176,6 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     indexers,
     electrum,
     txCache,
-    nodeTips,
     metrics,
     databaseCheck: databaseCheck(db),
     draining: false,
@@ -185,6 +207,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       await credits.stop().catch((err: unknown) => log.warn({ err }, "returning credit leases"));
       await authFailures.stop();
       await Promise.all(pools.map((p) => p.close()));
+      await txCache.close();
       await db.close();
     } else {
       // The database closes first: a cut call still waiting on its upstream can then never
@@ -194,6 +217,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       await authFailures.stop();
       await db.close();
       await Promise.all(pools.map((p) => p.close(true)));
+      await txCache.close();
     }
     // Only now: while the store was open, the CLI had to hand its commands to this process.
     admin?.remove();

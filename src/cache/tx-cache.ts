@@ -27,6 +27,7 @@ const ENTRY_OVERHEAD_BYTES = 200;
  * current tip whenever an entry is served. Mempool transactions are never put here.
  */
 export class TxCache {
+  // Map keeps insertion order: its first entry is the least recently used.
   private readonly entries = new Map<string, CachedTx>();
   private size = 0;
   readonly stats: TxCacheStats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
@@ -66,10 +67,29 @@ export class TxCache {
     this.updateStats();
   }
 
-  /** Drops an entry that can no longer be trusted (its block is above the tip). */
+  /** Drops an entry that can no longer be trusted (its block left the best chain). */
   evict(network: NetworkName, txid: string): void {
     this.delete(`${network}:${txid}`);
     this.updateStats();
+  }
+
+  /**
+   * Drops every entry mined at `height` on `network`: a reorganisation replaced that block. A
+   * scan, not an index: reorganisations that reach cached depths are rare, and an index per
+   * height would cost memory on every entry for them.
+   */
+  dropHeight(network: NetworkName, height: number): number {
+    const prefix = `${network}:`;
+    let dropped = 0;
+    for (const [key, entry] of this.entries) {
+      if (entry.height === height && key.startsWith(prefix)) {
+        this.delete(key, entry);
+        dropped += 1;
+      }
+    }
+    this.stats.evictions += dropped;
+    this.updateStats();
+    return dropped;
   }
 
   private delete(key: string, entry = this.entries.get(key)): void {

@@ -32,7 +32,7 @@ export function handleNodeRpc(ctx: CallContext, body: string): Promise<HttpReply
 }
 
 async function executeNodeCalls(ctx: CallContext, calls: AcceptedCall[]): Promise<CallResult[]> {
-  const results = await Promise.all(calls.map((c) => fromCache(ctx, c)));
+  const results: (CallResult | null)[] = await fromCache(ctx, calls);
   const missing = calls.flatMap((_, i) => (results[i] ? [] : [i]));
   if (missing.length > 0) {
     const pool = ctx.app.nodes.get(ctx.network);
@@ -74,23 +74,31 @@ function cacheable(call: AcceptedCall): { txid: string; verbose: boolean } | nul
   return { txid: txid.toLowerCase(), verbose: level >= 1 };
 }
 
-async function fromCache(ctx: CallContext, call: AcceptedCall): Promise<CallResult | null> {
-  const lookup = cacheable(call);
-  if (!lookup) return null;
-  const { txCache, nodeTips } = ctx.app;
-  const entry = txCache.get(ctx.network, lookup.txid);
-  if (!entry) return null;
-  const hit = (answer: RpcAnswer): CallResult => ({ kind: "answer", answer, upstream: "cache" });
-  if (!lookup.verbose) return hit({ result: toHex(entry.bytes) });
-  const tip = await nodeTips.get(ctx.network)?.current();
-  if (tip === undefined || tip === null) return null;
-  if (tip < entry.height) {
-    txCache.evict(ctx.network, lookup.txid);
-    return null;
-  }
-  const position = { ...entry, confirmations: tip - entry.height + 1 };
-  const tx = parseTransaction(entry.bytes);
-  return hit({ result: decodedTx(tx, ctx.network, position, { blockheight: false }) });
+/** The calls the response cache answers (a hit is billed as a miss), null for the rest. */
+async function fromCache(ctx: CallContext, calls: AcceptedCall[]): Promise<(CallResult | null)[]> {
+  const lookups = calls.map(cacheable);
+  const asked = lookups.flatMap((l, i) => (l ? [i] : []));
+  const results: (CallResult | null)[] = calls.map(() => null);
+  if (asked.length === 0) return results;
+  const cached = await ctx.app.txCache.lookup(
+    ctx.network,
+    asked.map((i) => lookups[i]!.txid),
+  );
+  if (!cached) return results;
+  asked.forEach((i, k) => {
+    const entry = cached.found[k];
+    if (!entry) return;
+    const result = lookups[i]!.verbose
+      ? decodedTx(
+          parseTransaction(entry.bytes),
+          ctx.network,
+          { ...entry, confirmations: cached.tip - entry.height + 1 },
+          { blockheight: false },
+        )
+      : toHex(entry.bytes);
+    results[i] = { kind: "answer", answer: { result }, upstream: "cache" };
+  });
+  return results;
 }
 
 /**
@@ -100,10 +108,10 @@ async function fromCache(ctx: CallContext, call: AcceptedCall): Promise<CallResu
  * leave a wrong height in the cache.
  */
 async function remember(ctx: CallContext, pairs: [AcceptedCall, RpcAnswer][]): Promise<void> {
-  const { txCache, nodeTips, nodes, config } = ctx.app;
-  const tipSource = nodeTips.get(ctx.network);
+  const { txCache, nodes, config } = ctx.app;
+  const guard = txCache.guard(ctx.network);
   const pool = nodes.get(ctx.network);
-  if (!tipSource || !pool || txCache.bytesMax === 0) return;
+  if (!guard || !pool || !txCache.enabled) return;
   const candidates: {
     txid: string;
     bytes: Uint8Array;
@@ -119,7 +127,7 @@ async function remember(ctx: CallContext, pairs: [AcceptedCall, RpcAnswer][]): P
     const time = jsonInteger(blocktime);
     if (typeof hex !== "string" || typeof blockhash !== "string") continue;
     if (conf === undefined || time === undefined || conf < config.cache.minConfirmations) continue;
-    if (txCache.has(ctx.network, lookup.txid)) continue;
+    if (txCache.memory.has(ctx.network, lookup.txid)) continue;
     const tx = readTxHex(hex);
     if (tx?.txid !== lookup.txid) continue;
     candidates.push({
@@ -131,7 +139,7 @@ async function remember(ctx: CallContext, pairs: [AcceptedCall, RpcAnswer][]): P
     });
   }
   if (candidates.length === 0) return;
-  const tip = await tipSource.current();
+  const tip = await guard.tip();
   if (tip === null) return;
   const heights = candidates.map((c) => tip - c.confirmations + 1);
   const out = await pool.batch(
@@ -141,7 +149,7 @@ async function remember(ctx: CallContext, pairs: [AcceptedCall, RpcAnswer][]): P
   candidates.forEach((c, i) => {
     const answer = out.answers[i];
     if (answer && "result" in answer && answer.result === c.blockhash) {
-      txCache.set(ctx.network, c.txid, {
+      txCache.remember(ctx.network, c.txid, {
         bytes: c.bytes,
         blockhash: c.blockhash,
         height: heights[i]!,
