@@ -1,10 +1,11 @@
 import { parseTransaction, toHex } from "../bitcoin/index.ts";
+import { rememberFromCore } from "../cache/from-core.ts";
 import { gatewayError } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
 import { checkGetRawTransaction } from "../jsonrpc/core-methods.ts";
-import { decodedTx, readTxHex } from "../jsonrpc/decoded-tx.ts";
+import { decodedTx } from "../jsonrpc/decoded-tx.ts";
 import { legacyErrorStatus } from "../jsonrpc/envelope.ts";
-import { isJsonObject, jsonInteger, jsonNumber } from "../jsonrpc/json.ts";
+import { jsonInteger } from "../jsonrpc/json.ts";
 import type { RpcAnswer } from "../jsonrpc/types.ts";
 import type { CallContext } from "../metering/context.ts";
 import {
@@ -101,60 +102,15 @@ async function fromCache(ctx: CallContext, calls: AcceptedCall[]): Promise<(Call
   return results;
 }
 
-/**
- * Keeps deeply confirmed transactions from verbose node answers. Core's answer has the block hash
- * and confirmations but not the height: the height is the node's block count less the
- * confirmations plus one, checked with getblockhash so that a block found in between cannot
- * leave a wrong height in the cache.
- */
+/** Keeps the deeply confirmed transactions of the node's verbose answers (src/cache/from-core.ts). */
 async function remember(ctx: CallContext, pairs: [AcceptedCall, RpcAnswer][]): Promise<void> {
-  const { txCache, nodes, config } = ctx.app;
-  const guard = txCache.guard(ctx.network);
-  const pool = nodes.get(ctx.network);
-  if (!guard || !pool || !txCache.enabled) return;
-  const candidates: {
-    txid: string;
-    bytes: Uint8Array;
-    blockhash: string;
-    confirmations: number;
-    blocktime: number;
-  }[] = [];
-  for (const [call, answer] of pairs) {
+  const pool = ctx.app.nodes.get(ctx.network);
+  if (!pool) return;
+  const answers = pairs.flatMap(([call, answer]) => {
     const lookup = cacheable(call);
-    if (!lookup?.verbose || !("result" in answer) || !isJsonObject(answer.result)) continue;
-    const { hex, blockhash, confirmations, blocktime } = answer.result;
-    const conf = jsonInteger(confirmations);
-    const time = jsonInteger(blocktime);
-    if (typeof hex !== "string" || typeof blockhash !== "string") continue;
-    if (conf === undefined || time === undefined || conf < config.cache.minConfirmations) continue;
-    if (txCache.memory.has(ctx.network, lookup.txid)) continue;
-    const tx = readTxHex(hex);
-    if (tx?.txid !== lookup.txid) continue;
-    candidates.push({
-      txid: lookup.txid,
-      bytes: tx.bytes,
-      blockhash,
-      confirmations: conf,
-      blocktime: time,
-    });
-  }
-  if (candidates.length === 0) return;
-  const tip = await guard.tip();
-  if (tip === null) return;
-  const heights = candidates.map((c) => tip - c.confirmations + 1);
-  const out = await pool.batch(
-    heights.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] })),
-  );
-  if (!out.ok) return;
-  candidates.forEach((c, i) => {
-    const answer = out.answers[i];
-    if (answer && "result" in answer && answer.result === c.blockhash) {
-      txCache.remember(ctx.network, c.txid, {
-        bytes: c.bytes,
-        blockhash: c.blockhash,
-        height: heights[i]!,
-        blocktime: c.blocktime,
-      });
-    }
+    return lookup?.verbose && "result" in answer
+      ? [{ txid: lookup.txid, result: answer.result }]
+      : [];
   });
+  await rememberFromCore(ctx.app.txCache, pool, ctx.network, answers);
 }
