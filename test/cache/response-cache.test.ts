@@ -102,7 +102,8 @@ describe("the memory tier", () => {
     expect(again.value.json).toEqual(first.value.json);
     expect(again.value.headers.get("x-credits-charged")).toBe(String(50 * 200));
 
-    const query = "query($ids: [TxId!]!) { transactions(txids: $ids) { txid confirmations blockhash } }";
+    const query =
+      "query($ids: [TxId!]!) { transactions(txids: $ids) { txid confirmations blockhash } }";
     const viaGateway = await coreCalls(t, () =>
       gql(`${t.url}/gateway/mainnet/${who.token}`, query, { ids: DEEP }),
     );
