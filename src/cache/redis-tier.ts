@@ -49,6 +49,11 @@ export class RedisTier {
     });
   }
 
+  /** Connected: until then (and while reconnecting) every command is a miss. */
+  get ready(): boolean {
+    return this.redis.status === "ready";
+  }
+
   private key(network: NetworkName, txid: string): string {
     return `${this.opts.keyPrefix}${network}:tx:${txid}`;
   }

@@ -7,6 +7,12 @@ export interface CachedTx {
   height: number;
   /** The block's header time (Core's `time` and `blocktime`). */
   blocktime: number;
+  /**
+   * The decoded form's JSON text without the block fields, memoised at the first verbose hit
+   * (see TxCache.rendered): a hit then costs no decoding and no JSON writing. Counted in the
+   * budget; this process's only (never written to Redis).
+   */
+  text?: string;
 }
 
 export interface TxCacheStats {
@@ -59,12 +65,32 @@ export class TxCache {
     this.delete(key);
     this.entries.set(key, entry);
     this.size += cost;
+    this.evictOverBudget();
+    this.updateStats();
+  }
+
+  private evictOverBudget(): void {
     for (const [oldest, old] of this.entries) {
       if (this.size <= this.bytesMax) break;
       this.delete(oldest, old);
       this.stats.evictions += 1;
     }
+  }
+
+  /**
+   * The entry's memoised rendering, made by `render` the first time. Kept only while the entry is
+   * still the cached one, and its size counted: a budget that ignored it would be off by the
+   * decoded form's 3–4× the raw bytes.
+   */
+  rendered(network: NetworkName, txid: string, entry: CachedTx, render: () => string): string {
+    if (entry.text !== undefined) return entry.text;
+    const text = render();
+    if (this.entries.get(`${network}:${txid}`) !== entry) return text;
+    entry.text = text;
+    this.size += text.length;
+    this.evictOverBudget();
     this.updateStats();
+    return text;
   }
 
   /** Drops an entry that can no longer be trusted (its block left the best chain). */
@@ -105,5 +131,5 @@ export class TxCache {
 }
 
 function costOf(entry: CachedTx): number {
-  return entry.bytes.length + ENTRY_OVERHEAD_BYTES;
+  return entry.bytes.length + (entry.text?.length ?? 0) + ENTRY_OVERHEAD_BYTES;
 }

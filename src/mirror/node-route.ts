@@ -3,7 +3,7 @@ import { rememberFromCore } from "../cache/from-core.ts";
 import { gatewayError } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
 import { checkGetRawTransaction } from "../jsonrpc/core-methods.ts";
-import { decodedTx } from "../jsonrpc/decoded-tx.ts";
+import { decodedTxBaseText, decodedTxFromBase } from "../jsonrpc/decoded-tx.ts";
 import { legacyErrorStatus } from "../jsonrpc/envelope.ts";
 import { jsonInteger } from "../jsonrpc/json.ts";
 import type { RpcAnswer } from "../jsonrpc/types.ts";
@@ -86,13 +86,17 @@ async function fromCache(ctx: CallContext, calls: AcceptedCall[]): Promise<(Call
     asked.map((i) => lookups[i]!.txid),
   );
   if (!cached) return results;
+  const { memory } = ctx.app.txCache;
   asked.forEach((i, k) => {
     const entry = cached.found[k];
     if (!entry) return;
+    const txid = lookups[i]!.txid;
+    // The decoded form is written once per entry and memoised: a hit appends the block fields.
     const result = lookups[i]!.verbose
-      ? decodedTx(
-          parseTransaction(entry.bytes),
-          ctx.network,
+      ? decodedTxFromBase(
+          memory.rendered(ctx.network, txid, entry, () =>
+            decodedTxBaseText(parseTransaction(entry.bytes), ctx.network),
+          ),
           { ...entry, confirmations: cached.tip - entry.height + 1 },
           { blockheight: false },
         )

@@ -32,7 +32,11 @@ describe("two gateway processes share one Redis", () => {
   let a: TestGateway;
   let b: TestGateway;
   beforeAll(async () => {
-    const config = { networks: ["mainnet" as const], cache: { redis: { keyPrefix } } };
+    // A generous timeout: this machine is shared, and a slow command would be a (correct) miss.
+    const config = {
+      networks: ["mainnet" as const],
+      cache: { redis: { keyPrefix, timeoutMs: 2_000 } },
+    };
     a = await startTestGateway("pglite", config, undefined, { redisUrl: REDIS_URL });
     // The second gateway on the same upstreams, with a memory tier of its own (empty).
     b = await startTestGateway("pglite", config, undefined, {
@@ -63,6 +67,8 @@ describe("two gateway processes share one Redis", () => {
       );
     });
     expect(b.gateway.app.txCache.memory.has("mainnet", TXIDS[0]!)).toBe(false);
+    // Until connected, Redis commands fail at once (misses): wait for b's connection.
+    await vi.waitFor(() => expect(b.gateway.app.txCache.redis?.ready).toBe(true));
     const second = await getrawtransactionCalls(b, () =>
       post(`${b.url}/node/mainnet/${bob.token}`, batch),
     );
