@@ -5,13 +5,13 @@ import {
   openDatabase,
   readAdminFile,
   runDbCommand
-} from "./chunks/chunk-YKCFB7IG.js";
+} from "./chunks/chunk-UCIUEOUO.js";
 import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-MLW7BN63.js";
-import "./chunks/chunk-3IBGBRMP.js";
+} from "./chunks/chunk-WYNYWQSX.js";
+import "./chunks/chunk-SNJVU5DP.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -31,7 +31,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-VBHURXC5.js");
+    const { runConfigCommand } = await import("./chunks/config-check-LC7JM245.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
@@ -61,7 +61,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-MYKET7CR.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-SAU33CCE.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

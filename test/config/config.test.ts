@@ -90,6 +90,7 @@ describe("config", () => {
       bytesMax: 64 * 1024 * 1024,
       minConfirmations: 6,
       tipTtlMs: 1000,
+      redis: { keyPrefix: "blockgate:cache:", timeoutMs: 50, ttlMs: 7 * 86_400_000 },
     });
     const tls = parseConfig({
       upstreams: { electrum: { mainnet: [{ url: "ssl://10.0.0.7:50002" }] } },

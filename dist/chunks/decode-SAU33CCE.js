@@ -7,10 +7,10 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-YNDDIEJN.js";
+} from "./chunk-TC37BKPZ.js";
 import {
   NETWORK_NAMES
-} from "./chunk-3IBGBRMP.js";
+} from "./chunk-SNJVU5DP.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

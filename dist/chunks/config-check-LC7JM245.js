@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-MLW7BN63.js";
-import "./chunk-3IBGBRMP.js";
+} from "./chunk-WYNYWQSX.js";
+import "./chunk-SNJVU5DP.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";
