@@ -6,7 +6,13 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  askDevnetCore,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const full = loadDevnetChain();
@@ -82,6 +88,43 @@ describe("two gateway processes share one Redis", () => {
     expect(rows[0]).toEqual({ n: TXIDS.length, hits: TXIDS.length });
     // Now in b's memory tier too.
     expect(b.gateway.app.txCache.memory.has("mainnet", TXIDS[0]!)).toBe(true);
+  });
+
+  it("an entry whose block left the best chain is not served from Redis, and is deleted there", async () => {
+    // A third process, which never saw these blocks: what it reads from Redis it checks first.
+    const c = await startTestGateway(
+      "pglite",
+      { networks: ["mainnet"], cache: { redis: { keyPrefix, timeoutMs: 2_000 } } },
+      undefined,
+      { redisUrl: REDIS_URL, devnet: a.devnet },
+    );
+    const block = full.byHeight.get(277647)!.block.hash;
+    try {
+      const carol = await c.account("carol", 1_000_000);
+      await vi.waitFor(() => expect(c.gateway.app.txCache.redis?.ready).toBe(true));
+      const key = `${keyPrefix}mainnet:tx:${TXIDS[3]}`;
+      expect(await redis.exists(key)).toBe(1);
+      // The node abandons block 277647 (devnet's chain is this file's own worker's).
+      const invalidated = JSON.parse(await askDevnetCore(a.devnet, "invalidateblock", [block]));
+      expect(invalidated).toMatchObject({ result: null });
+      const seen = await getrawtransactionCalls(c, () =>
+        post(`${c.url}/node/mainnet/${carol.token}`, rpc("getrawtransaction", [TXIDS[3], true])),
+      );
+      expect(seen.calls).toBe(1);
+      // The node's answer now: back in the mempool, no block.
+      const result = (seen.value.json as { result: Record<string, unknown> }).result;
+      expect(result.txid).toBe(TXIDS[3]);
+      expect(result.blockhash).toBeUndefined();
+      await vi.waitFor(async () => expect(await redis.exists(key)).toBe(0));
+      const { rows } = await c.gateway.app.db.query<{ cache_hits: number }>(
+        "SELECT cache_hits FROM audit_records WHERE account_id = $1",
+        [carol.id],
+      );
+      expect(rows).toEqual([{ cache_hits: 0 }]);
+    } finally {
+      await askDevnetCore(a.devnet, "reconsiderblock", [block]);
+      await c.close();
+    }
   });
 });
 
