@@ -10,8 +10,8 @@ import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-WYNYWQSX.js";
-import "./chunks/chunk-SNJVU5DP.js";
+} from "./chunks/chunk-64A2WWPJ.js";
+import "./chunks/chunk-UPKGSLYO.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -31,7 +31,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-LC7JM245.js");
+    const { runConfigCommand } = await import("./chunks/config-check-EH5BIHXY.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
@@ -61,7 +61,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-SAU33CCE.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-4W5FMA56.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

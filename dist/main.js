@@ -72,7 +72,7 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-WYNYWQSX.js";
+} from "./chunks/chunk-64A2WWPJ.js";
 import {
   isJsonNumber,
   isJsonObject,
@@ -89,7 +89,7 @@ import {
 } from "./chunks/chunk-TC37BKPZ.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-SNJVU5DP.js";
+} from "./chunks/chunk-UPKGSLYO.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
@@ -138,6 +138,63 @@ var TokenCache = class {
     for (const [key, entry] of this.entries) {
       if (entry.owner.tokenId === tokenId || !Number.isFinite(tokenId)) this.entries.delete(key);
     }
+  }
+};
+
+// src/cache/block-answers.ts
+var BlockAnswerCache = class {
+  constructor(bytesMax) {
+    this.bytesMax = bytesMax;
+  }
+  bytesMax;
+  // Map keeps insertion order: its first entry is the least recently used.
+  entries = /* @__PURE__ */ new Map();
+  size = 0;
+  stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
+  get(key) {
+    const entry = this.entries.get(key);
+    if (!entry) {
+      this.stats.misses += 1;
+      return void 0;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.stats.hits += 1;
+    return entry;
+  }
+  set(key, entry) {
+    if (entry.bytes > this.bytesMax) return;
+    this.delete(key);
+    this.entries.set(key, entry);
+    this.size += entry.bytes;
+    for (const [oldest, old] of this.entries) {
+      if (this.size <= this.bytesMax) break;
+      this.delete(oldest, old);
+      this.stats.evictions += 1;
+    }
+    this.updateStats();
+  }
+  delete(key, entry = this.entries.get(key)) {
+    if (!entry) return;
+    this.entries.delete(key);
+    this.size -= entry.bytes;
+    this.updateStats();
+  }
+  /** Drops every answer about a block at `height` on `network` (a scan: reorgs are rare). */
+  dropHeight(network, height) {
+    let dropped = 0;
+    for (const [key, entry] of this.entries) {
+      if (entry.network === network && entry.blocks.some((b) => b.height === height)) {
+        this.delete(key, entry);
+        dropped += 1;
+      }
+    }
+    this.stats.evictions += dropped;
+    return dropped;
+  }
+  updateStats() {
+    this.stats.entries = this.entries.size;
+    this.stats.bytes = this.size;
   }
 };
 
@@ -440,18 +497,20 @@ function costOf(entry) {
 // src/cache/tx-store.ts
 var TxStore = class {
   constructor(memory, redis, guards, minConfirmations, observe2 = () => {
-  }) {
+  }, blocks = null) {
     this.memory = memory;
     this.redis = redis;
     this.guards = guards;
     this.minConfirmations = minConfirmations;
     this.observe = observe2;
+    this.blocks = blocks;
   }
   memory;
   redis;
   guards;
   minConfirmations;
   observe;
+  blocks;
   get enabled() {
     return this.memory.bytesMax > 0 || this.redis !== null;
   }
@@ -509,6 +568,36 @@ var TxStore = class {
     this.memory.set(network, txid, entry);
     this.redis?.set(network, txid, entry);
     this.guards.get(network)?.anchor(entry.height, entry.blockhash);
+  }
+  /**
+   * A cached indexer answer about deep blocks, served only while the guard vouches for each of its
+   * blocks on the best chain; null to ask the indexer.
+   */
+  async blockAnswer(network, key) {
+    const guard = this.guards.get(network);
+    const entry = this.blocks?.get(key);
+    if (!entry || !guard) return null;
+    const tip = await guard.tip();
+    if (tip === null) return null;
+    const onChain = await guard.onBestChain(entry.blocks);
+    if (onChain.every(Boolean) && entry.blocks.every((b) => b.height <= tip)) return entry.data;
+    this.blocks?.delete(key);
+    return null;
+  }
+  /**
+   * Keeps an indexer answer about these blocks when every one is at least minConfirmations deep
+   * and on the best chain now (the guard asks the node for heights it has not seen).
+   */
+  async rememberBlockAnswer(network, key, data, blocks) {
+    const guard = this.guards.get(network);
+    if (!this.blocks || this.blocks.bytesMax === 0 || !guard || blocks.length === 0) return;
+    const tip = await guard.tip();
+    if (tip === null) return;
+    if (!blocks.every((b) => tip - b.height + 1 >= this.minConfirmations)) return;
+    const onChain = await guard.onBestChain(blocks);
+    if (!onChain.every(Boolean)) return;
+    const bytes = stringifyJson(data).length + key.length;
+    this.blocks.set(key, { network, data, blocks: [...blocks], bytes });
   }
   async close() {
     await this.redis?.close();
@@ -2380,7 +2469,7 @@ function methodNotAllowed(reply3, allow) {
 }
 
 // src/graphql/load.ts
-var unifiedApi = () => import("./chunks/route-PCV7SPIK.js");
+var unifiedApi = () => import("./chunks/route-PG44V53A.js");
 function warmUnifiedApi(app) {
   unifiedApi().then((api) => api.gatewayYoga(app)).catch((err) => app.log.error({ err }, "loading the unified GraphQL API failed"));
 }
@@ -3179,12 +3268,31 @@ async function handleGraphQuery(ctx, body) {
       }
     ],
     execute: async () => {
+      const cacheKey = finalBlocks(query) ? answerKey(ctx, request) : null;
+      const hit = cacheKey ? await app.txCache.blockAnswer(ctx.network, cacheKey) : null;
+      if (hit) {
+        const outcome2 = {
+          kind: "answered",
+          outcome: "ok",
+          httpStatus: 200,
+          upstream: CACHE_UPSTREAM,
+          cacheHits: 1
+        };
+        return {
+          value: { ok: true, data: hit, upstream: CACHE_UPSTREAM },
+          outcomes: [outcome2]
+        };
+      }
       const pool = app.indexers.get(ctx.network);
       const out2 = pool ? await pool.query(request, AbortSignal.timeout(limits.queryTimeoutMs)) : {
         ok: false,
         error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
       };
       const outcome = out2.ok ? { kind: "answered", outcome: "ok", httpStatus: 200, upstream: out2.upstream } : { kind: "failed", error: out2.error };
+      const blocks = out2.ok && cacheKey ? blocksOf(query, out2.data) : null;
+      if (cacheKey && blocks && out2.ok) {
+        await app.txCache.rememberBlockAnswer(ctx.network, cacheKey, out2.data, blocks);
+      }
       return { value: out2, outcomes: [outcome] };
     }
   });
@@ -3215,6 +3323,24 @@ async function refuse(ctx, method, error) {
     }
   ]);
   return { status: 200, body: { errors: [error] }, headers: audited.headers };
+}
+function finalBlocks(query) {
+  return query.fields.every(
+    (f) => f.name === "block_by_pk" && !f.introspection && typeof f.args.hash === "string" && f.children.some((c) => c.name === "height" && c.responseKey === "height")
+  );
+}
+function blocksOf(query, data) {
+  const blocks = [];
+  for (const f of query.fields) {
+    const row = data[f.responseKey];
+    const height = isJsonObject(row) ? jsonInteger(row.height) : void 0;
+    if (height === void 0) return null;
+    blocks.push({ height, blockhash: String(f.args.hash).toLowerCase() });
+  }
+  return blocks;
+}
+function answerKey(ctx, request) {
+  return `${ctx.network}\0${request.operationName ?? ""}\0${request.query}\0${stringifyJson(request.variables)}`;
 }
 function rootFieldNames(query) {
   return [...new Set(query.fields.map((f) => f.name))].join(",");
@@ -3652,6 +3778,7 @@ async function startGateway(config, opts) {
   const observer = (backend, network) => (upstream, ok, seconds) => metrics.upstream(backend, network, upstream, ok, seconds);
   const nodes = /* @__PURE__ */ new Map();
   const txMemory = new TxCache(config.cache.bytesMax);
+  const blockAnswers = new BlockAnswerCache(config.cache.blockBytesMax);
   const guards = /* @__PURE__ */ new Map();
   const electrum = /* @__PURE__ */ new Map();
   for (const network of config.networks) {
@@ -3668,7 +3795,7 @@ async function startGateway(config, opts) {
         network,
         // A block the best chain no longer has: what the cache holds of it goes.
         new ChainGuard(pool, config.cache.tipTtlMs, (height) => {
-          const dropped = txMemory.dropHeight(network, height);
+          const dropped = txMemory.dropHeight(network, height) + blockAnswers.dropHeight(network, height);
           log.info({ network, height, dropped }, "reorganisation: cached block evicted");
         })
       );
@@ -3706,7 +3833,8 @@ async function startGateway(config, opts) {
     config.cache.minConfirmations,
     (network, tier, result, count) => {
       if (count > 0) metrics.cacheLookups.inc({ network, tier, result }, count);
-    }
+    },
+    blockAnswers
   );
   const credits = new Credits(db, log, {
     processId: randomUUID3(),

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import type { DestinationStream } from "pino";
 import { writeAdminFile } from "../admin/admin-file.ts";
 import { TokenCache } from "../auth/token-cache.ts";
+import { BlockAnswerCache } from "../cache/block-answers.ts";
 import { ChainGuard } from "../cache/chain-guard.ts";
 import { RedisTier } from "../cache/redis-tier.ts";
 import { TxCache } from "../cache/tx-cache.ts";
@@ -97,6 +98,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       metrics.upstream(backend, network, upstream, ok, seconds);
   const nodes = new Map<NetworkName, BitcoinCorePool>();
   const txMemory = new TxCache(config.cache.bytesMax);
+  const blockAnswers = new BlockAnswerCache(config.cache.blockBytesMax);
   const guards = new Map<NetworkName, ChainGuard>();
   const electrum = new Map<NetworkName, ElectrumPool>();
   for (const network of config.networks) {
@@ -113,7 +115,8 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
         network,
         // A block the best chain no longer has: what the cache holds of it goes.
         new ChainGuard(pool, config.cache.tipTtlMs, (height) => {
-          const dropped = txMemory.dropHeight(network, height);
+          const dropped =
+            txMemory.dropHeight(network, height) + blockAnswers.dropHeight(network, height);
           log.info({ network, height, dropped }, "reorganisation: cached block evicted");
         }),
       );
@@ -151,6 +154,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     (network, tier, result, count) => {
       if (count > 0) metrics.cacheLookups.inc({ network, tier, result }, count);
     },
+    blockAnswers,
   );
   const credits = new Credits(db, log, {
     processId: randomUUID(),

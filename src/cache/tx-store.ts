@@ -1,5 +1,7 @@
 import type { NetworkName } from "../config/schema.ts";
-import type { ChainGuard } from "./chain-guard.ts";
+import { type Json, stringifyJson } from "../jsonrpc/json.ts";
+import type { BlockAnswerCache } from "./block-answers.ts";
+import type { BlockRef, ChainGuard } from "./chain-guard.ts";
 import type { RedisTier } from "./redis-tier.ts";
 import type { CachedTx, TxCache } from "./tx-cache.ts";
 
@@ -34,6 +36,8 @@ export class TxStore {
     private readonly guards: ReadonlyMap<NetworkName, ChainGuard>,
     readonly minConfirmations: number,
     private readonly observe: CacheObserver = () => {},
+    /** Indexer answers about deep blocks (memory only); none: not cached. */
+    readonly blocks: BlockAnswerCache | null = null,
   ) {}
 
   get enabled(): boolean {
@@ -96,6 +100,43 @@ export class TxStore {
     this.memory.set(network, txid, entry);
     this.redis?.set(network, txid, entry);
     this.guards.get(network)?.anchor(entry.height, entry.blockhash);
+  }
+
+  /**
+   * A cached indexer answer about deep blocks, served only while the guard vouches for each of its
+   * blocks on the best chain; null to ask the indexer.
+   */
+  async blockAnswer(network: NetworkName, key: string): Promise<{ [key: string]: Json } | null> {
+    const guard = this.guards.get(network);
+    const entry = this.blocks?.get(key);
+    if (!entry || !guard) return null;
+    const tip = await guard.tip();
+    if (tip === null) return null;
+    const onChain = await guard.onBestChain(entry.blocks);
+    if (onChain.every(Boolean) && entry.blocks.every((b) => b.height <= tip)) return entry.data;
+    this.blocks?.delete(key);
+    return null;
+  }
+
+  /**
+   * Keeps an indexer answer about these blocks when every one is at least minConfirmations deep
+   * and on the best chain now (the guard asks the node for heights it has not seen).
+   */
+  async rememberBlockAnswer(
+    network: NetworkName,
+    key: string,
+    data: { [key: string]: Json },
+    blocks: readonly BlockRef[],
+  ): Promise<void> {
+    const guard = this.guards.get(network);
+    if (!this.blocks || this.blocks.bytesMax === 0 || !guard || blocks.length === 0) return;
+    const tip = await guard.tip();
+    if (tip === null) return;
+    if (!blocks.every((b) => tip - b.height + 1 >= this.minConfirmations)) return;
+    const onChain = await guard.onBestChain(blocks);
+    if (!onChain.every(Boolean)) return;
+    const bytes = stringifyJson(data).length + key.length;
+    this.blocks.set(key, { network, data, blocks: [...blocks], bytes });
   }
 
   async close(): Promise<void> {

@@ -218,4 +218,41 @@ describe("a reorganisation evicts the cached blocks it replaced", () => {
     expect(rows.map((r) => r.cache_hits)).toEqual([0, 0, 1, 0, 0, 1]);
     expect(rows.every((r) => r.charged_cc === 200)).toBe(true);
   });
+
+  it("a deep block's block_by_pk answer is cached until a reorganisation replaces the block; a shallow one never", async () => {
+    const who = await t.account("blocks", 10_000_000);
+    const indexer = t.devnet.indexers.get("mainnet")!;
+    const query =
+      "query($h: String!) { block_by_pk(hash: $h) { hash height transactions(limit: 2) { hash } } }";
+    const ask = (hash: string) =>
+      post(`${t.url}/graph/mainnet/${who.token}`, { query, variables: { h: hash } });
+    const data = (r: { json: unknown }) => (r.json as { data: unknown }).data;
+    const deep = full.byHeight.get(LOW)!.block.hash;
+    const queries = indexer.stats.queries;
+    const first = await ask(deep);
+    const second = await ask(deep);
+    expect(indexer.stats.queries - queries).toBe(1);
+    expect(data(second)).toEqual(data(first));
+    expect(data(first)).toMatchObject({ block_by_pk: { hash: deep, height: LOW } });
+
+    const shallow = chain.tip.block.hash;
+    await ask(shallow);
+    await ask(shallow);
+    expect(indexer.stats.queries - queries).toBe(3);
+
+    await askDevnetCore(t.devnet, "invalidateblock", [deep]);
+    try {
+      await ask(deep);
+      expect(indexer.stats.queries - queries).toBe(4);
+      expect(t.gateway.app.txCache.blocks?.stats.entries).toBe(0);
+    } finally {
+      await askDevnetCore(t.devnet, "reconsiderblock", [deep]);
+    }
+    const rows = await audit(t, who.id);
+    expect(rows.map((r) => r.cache_hits)).toEqual([0, 1, 0, 0, 0]);
+    // Charged alike: the graph price of the query, hit or miss.
+    expect(
+      new Set(rows.filter((r) => r.method === "block_by_pk").map((r) => r.charged_cc)).size,
+    ).toBe(1);
+  });
 });

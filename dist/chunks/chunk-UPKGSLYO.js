@@ -177,6 +177,11 @@ var configSchema = z.strictObject({
   cache: z.strictObject({
     /** Bytes of raw transactions held; 0 turns the cache off. */
     bytesMax: z.number().int().nonnegative().max(16 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
+    /**
+     * Bytes of indexer answers about deep blocks (the graph route's block_by_pk), beside
+     * bytesMax; 0 turns them off.
+     */
+    blockBytesMax: z.number().int().nonnegative().max(16 * 1024 * 1024 * 1024).default(16 * 1024 * 1024),
     /** Only transactions this deep are kept, so a reorganisation cannot move them. */
     minConfirmations: z.number().int().positive().max(1e6).default(6),
     /**

@@ -43,7 +43,7 @@ import {
 } from "./chunk-TC37BKPZ.js";
 import {
   NETWORK_NAMES
-} from "./chunk-SNJVU5DP.js";
+} from "./chunk-UPKGSLYO.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

@@ -10,7 +10,7 @@ import {
 } from "./chunk-TC37BKPZ.js";
 import {
   NETWORK_NAMES
-} from "./chunk-SNJVU5DP.js";
+} from "./chunk-UPKGSLYO.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

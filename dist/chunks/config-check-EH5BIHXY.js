@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-WYNYWQSX.js";
-import "./chunk-SNJVU5DP.js";
+} from "./chunk-64A2WWPJ.js";
+import "./chunk-UPKGSLYO.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";
