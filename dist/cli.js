@@ -6,13 +6,13 @@ import {
   readAdminFile,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-YOGMO4R3.js";
+} from "./chunks/chunk-H453JC2I.js";
 import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-KGKMTJWR.js";
-import "./chunks/chunk-YSIO3WCL.js";
+} from "./chunks/chunk-XZJGVETY.js";
+import "./chunks/chunk-KBVKOFMZ.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,7 +32,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-KHL5PJTB.js");
+    const { runConfigCommand } = await import("./chunks/config-check-C2TOQ633.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const unknown = unknownCommand(command);
@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-ADXUPSIC.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-IEMD2JYK.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -18,7 +18,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-YOGMO4R3.js";
+} from "./chunks/chunk-H453JC2I.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -30,6 +30,8 @@ import {
   checkTransactionGet,
   deadline,
   decodedTx,
+  decodedTxBaseText,
+  decodedTxFromBase,
   electrumScripthash,
   electrumTransaction,
   electrumTxSource,
@@ -54,10 +56,10 @@ import {
   pyStr,
   pyStrRepr,
   pyThousands,
-  readTxHex,
+  rememberFromCore,
   rpcErrorObject,
   txHashError
-} from "./chunks/chunk-ULLWAWGK.js";
+} from "./chunks/chunk-24Y7CPOM.js";
 import {
   createAccount,
   cycleAt,
@@ -71,7 +73,7 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-KGKMTJWR.js";
+} from "./chunks/chunk-XZJGVETY.js";
 import {
   JSON_DEPTH_MAX,
   isJsonNumber,
@@ -87,10 +89,10 @@ import {
   stringifyJson,
   toHex,
   txToUniv
-} from "./chunks/chunk-WBCW7PD2.js";
+} from "./chunks/chunk-KSHIDGLB.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-YSIO3WCL.js";
+} from "./chunks/chunk-KBVKOFMZ.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
@@ -151,29 +153,88 @@ var TokenCache = class {
   }
 };
 
-// src/cache/node-tip.ts
-var NodeTip = class {
-  constructor(pool, ttlMs) {
+// src/cache/block-answers.ts
+var BlockAnswerCache = class {
+  constructor(bytesMax) {
+    this.bytesMax = bytesMax;
+  }
+  bytesMax;
+  // Map keeps insertion order: its first entry is the least recently used.
+  entries = /* @__PURE__ */ new Map();
+  size = 0;
+  stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
+  get(key) {
+    const entry = this.entries.get(key);
+    if (!entry) {
+      this.stats.misses += 1;
+      return void 0;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.stats.hits += 1;
+    return entry;
+  }
+  set(key, entry) {
+    if (entry.bytes > this.bytesMax) return;
+    this.delete(key);
+    this.entries.set(key, entry);
+    this.size += entry.bytes;
+    for (const [oldest, old] of this.entries) {
+      if (this.size <= this.bytesMax) break;
+      this.delete(oldest, old);
+      this.stats.evictions += 1;
+    }
+    this.updateStats();
+  }
+  delete(key, entry = this.entries.get(key)) {
+    if (!entry) return;
+    this.entries.delete(key);
+    this.size -= entry.bytes;
+    this.updateStats();
+  }
+  /** Drops every answer about a block at `height` on `network` (a scan: reorgs are rare). */
+  dropHeight(network, height) {
+    let dropped = 0;
+    for (const [key, entry] of this.entries) {
+      if (entry.network === network && entry.blocks.some((b) => b.height === height)) {
+        this.delete(key, entry);
+        dropped += 1;
+      }
+    }
+    this.stats.evictions += dropped;
+    return dropped;
+  }
+  updateStats() {
+    this.stats.entries = this.entries.size;
+    this.stats.bytes = this.size;
+  }
+};
+
+// src/cache/chain-guard.ts
+var ANCHORS_MAX = 1e4;
+var CHECKS_PER_TRIP = 8;
+var ChainGuard = class {
+  constructor(pool, ttlMs, onStale) {
     this.pool = pool;
     this.ttlMs = ttlMs;
+    this.onStale = onStale;
   }
   pool;
   ttlMs;
+  onStale;
   height = null;
   at = 0;
-  inflight = null;
-  async current() {
-    if (this.height !== null && Date.now() - this.at < this.ttlMs) return this.height;
-    this.inflight ??= this.pool.batch([{ method: "getblockcount", params: [] }]).then((out) => {
-      this.inflight = null;
-      const answer2 = out.ok ? out.answers[0] : void 0;
-      const height = answer2 && "result" in answer2 ? jsonInteger(answer2.result) : void 0;
-      if (height === void 0) return null;
-      this.height = height;
-      this.at = Date.now();
-      return height;
+  refreshing = null;
+  anchors = /* @__PURE__ */ new Map();
+  /** The node's block count, refreshed (and the anchors re-checked) when older than ttlMs. */
+  tip() {
+    if (this.height !== null && Date.now() - this.at < this.ttlMs) {
+      return Promise.resolve(this.height);
+    }
+    this.refreshing ??= this.refresh().finally(() => {
+      this.refreshing = null;
     });
-    return this.inflight;
+    return this.refreshing;
   }
   /** A height learned on the side (a node answer that implies the tip), kept if newer. */
   note(height) {
@@ -182,7 +243,173 @@ var NodeTip = class {
       this.at = Date.now();
     }
   }
+  /**
+   * For each block, whether it is on the best chain as far as the guard knows now: remembered
+   * heights are compared, others asked of the node in one batch. A block found replaced is
+   * reported stale (evicting what the cache holds of it) and answered false.
+   */
+  async onBestChain(blocks) {
+    const unknown = [...new Set(blocks.map((b) => b.height))].filter((h) => !this.anchors.has(h));
+    if (unknown.length > 0) {
+      const hashes = await this.hashesAt(unknown);
+      if (hashes === null) return blocks.map(() => false);
+      unknown.forEach((h, i) => {
+        const hash2 = hashes[i];
+        if (hash2) this.anchor(h, hash2);
+      });
+    }
+    return blocks.map((b) => {
+      const hash2 = this.anchors.get(b.height);
+      if (hash2 === void 0) return false;
+      if (hash2 === b.blockhash) return true;
+      return false;
+    });
+  }
+  /** Remembers a block the caller knows is on the best chain now (an answer the node just gave). */
+  anchor(height, blockhash) {
+    const known = this.anchors.get(height);
+    if (known !== void 0 && known !== blockhash) this.onStale(height);
+    this.anchors.delete(height);
+    this.anchors.set(height, blockhash);
+    if (this.anchors.size > ANCHORS_MAX) {
+      const oldest = this.anchors.keys().next().value;
+      if (oldest !== void 0) this.anchors.delete(oldest);
+    }
+  }
+  async refresh() {
+    const heights = [...this.anchors.keys()].sort((a, b) => b - a);
+    let checked = 0;
+    let tip = null;
+    while (true) {
+      const batch = heights.slice(checked, checked + CHECKS_PER_TRIP);
+      const first = tip === null;
+      const out = await this.pool.batch([
+        ...first ? [{ method: "getblockcount", params: [] }] : [],
+        ...batch.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] }))
+      ]);
+      if (!out.ok) return null;
+      const answers = first ? out.answers.slice(1) : out.answers;
+      if (first) {
+        const count = out.answers[0];
+        const height = count && "result" in count ? jsonInteger(count.result) : void 0;
+        if (height === void 0) return null;
+        tip = height;
+      }
+      let matched = false;
+      batch.forEach((h, i) => {
+        if (matched) return;
+        const answer2 = answers[i];
+        const hash2 = answer2 && "result" in answer2 ? answer2.result : void 0;
+        if (hash2 === this.anchors.get(h)) {
+          matched = true;
+          return;
+        }
+        this.anchors.delete(h);
+        this.onStale(h);
+      });
+      checked += batch.length;
+      if (matched || checked >= heights.length) break;
+    }
+    this.height = tip;
+    this.at = Date.now();
+    return tip;
+  }
+  /** The best chain's block hashes at these heights (undefined where it has none); null: no node. */
+  async hashesAt(heights) {
+    const out = await this.pool.batch(
+      heights.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] }))
+    );
+    if (!out.ok) return null;
+    return out.answers.map(
+      (a) => "result" in a && typeof a.result === "string" ? a.result : void 0
+    );
+  }
 };
+
+// src/cache/redis-tier.ts
+import { Redis } from "ioredis";
+var HEADER_BYTES = 40;
+var RedisTier = class {
+  constructor(opts, log) {
+    this.opts = opts;
+    this.log = log;
+    this.redis = new Redis(opts.url, {
+      commandTimeout: opts.timeoutMs,
+      connectTimeout: Math.max(opts.timeoutMs, 1e3),
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      // Reconnect forever, backing off to 2 s: Redis may come back at any time.
+      retryStrategy: (times) => Math.min(times * 100, 2e3)
+    });
+    this.redis.on("error", (err) => this.failed(err));
+    this.redis.on("ready", () => {
+      this.warned = false;
+    });
+  }
+  opts;
+  log;
+  redis;
+  /** Failures seen (commands that failed or timed out): misses, for tests and logs. */
+  failures = 0;
+  warned = false;
+  /** Connected: until then (and while reconnecting) every command is a miss. */
+  get ready() {
+    return this.redis.status === "ready";
+  }
+  key(network, txid) {
+    return `${this.opts.keyPrefix}${network}:tx:${txid}`;
+  }
+  /** The entries stored for these txids; undefined for misses, and for all of them on failure. */
+  async getMany(network, txids) {
+    if (txids.length === 0) return [];
+    try {
+      const values = await this.redis.mgetBuffer(...txids.map((t) => this.key(network, t)));
+      return values.map((v) => v ? decode(v) : void 0);
+    } catch (err) {
+      this.failed(err);
+      return txids.map(() => void 0);
+    }
+  }
+  /** Stores an entry; not awaited by callers (a failure only means another process misses). */
+  set(network, txid, entry) {
+    this.redis.set(this.key(network, txid), encode(entry), "PX", this.opts.ttlMs).catch((err) => this.failed(err));
+  }
+  /** Deletes entries whose block left the best chain. */
+  delete(network, txids) {
+    if (txids.length === 0) return;
+    this.redis.del(...txids.map((t) => this.key(network, t))).catch((err) => this.failed(err));
+  }
+  failed(err) {
+    this.failures += 1;
+    if (this.warned) return;
+    this.warned = true;
+    this.log.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      "Redis cache unavailable: answering from the upstreams"
+    );
+  }
+  async close() {
+    this.redis.disconnect();
+  }
+};
+function encode(entry) {
+  const out = Buffer.allocUnsafe(HEADER_BYTES + entry.bytes.length);
+  out.writeUInt32BE(entry.height, 0);
+  out.writeUInt32BE(entry.blocktime, 4);
+  out.write(entry.blockhash, 8, 32, "hex");
+  out.set(entry.bytes, HEADER_BYTES);
+  return out;
+}
+function decode(value) {
+  if (value.length <= HEADER_BYTES) return void 0;
+  return {
+    height: value.readUInt32BE(0),
+    blocktime: value.readUInt32BE(4),
+    blockhash: value.toString("hex", 8, 40),
+    // A copy: the entry outlives the reply buffer, and the codec keeps views into its bytes.
+    bytes: new Uint8Array(value.subarray(HEADER_BYTES))
+  };
+}
 
 // src/cache/tx-cache.ts
 var ENTRY_OVERHEAD_BYTES = 200;
@@ -191,6 +418,7 @@ var TxCache = class {
     this.bytesMax = bytesMax;
   }
   bytesMax;
+  // Map keeps insertion order: its first entry is the least recently used.
   entries = /* @__PURE__ */ new Map();
   size = 0;
   stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
@@ -216,17 +444,53 @@ var TxCache = class {
     this.delete(key);
     this.entries.set(key, entry);
     this.size += cost;
+    this.evictOverBudget();
+    this.updateStats();
+  }
+  evictOverBudget() {
     for (const [oldest, old] of this.entries) {
       if (this.size <= this.bytesMax) break;
       this.delete(oldest, old);
       this.stats.evictions += 1;
     }
-    this.updateStats();
   }
-  /** Drops an entry that can no longer be trusted (its block is above the tip). */
+  /**
+   * The entry's memoised rendering, made by `render` the first time. Kept only while the entry is
+   * still the cached one, and its size counted: a budget that ignored it would be off by the
+   * decoded form's 3–4× the raw bytes.
+   */
+  rendered(network, txid, entry, render2) {
+    if (entry.text !== void 0) return entry.text;
+    const text = render2();
+    if (this.entries.get(`${network}:${txid}`) !== entry) return text;
+    entry.text = text;
+    this.size += text.length;
+    this.evictOverBudget();
+    this.updateStats();
+    return text;
+  }
+  /** Drops an entry that can no longer be trusted (its block left the best chain). */
   evict(network, txid) {
     this.delete(`${network}:${txid}`);
     this.updateStats();
+  }
+  /**
+   * Drops every entry mined at `height` on `network`: a reorganisation replaced that block. A
+   * scan, not an index: reorganisations that reach cached depths are rare, and an index per
+   * height would cost memory on every entry for them.
+   */
+  dropHeight(network, height) {
+    const prefix = `${network}:`;
+    let dropped = 0;
+    for (const [key, entry] of this.entries) {
+      if (entry.height === height && key.startsWith(prefix)) {
+        this.delete(key, entry);
+        dropped += 1;
+      }
+    }
+    this.stats.evictions += dropped;
+    this.updateStats();
+    return dropped;
   }
   delete(key, entry = this.entries.get(key)) {
     if (!entry) return;
@@ -239,8 +503,118 @@ var TxCache = class {
   }
 };
 function costOf(entry) {
-  return entry.bytes.length + ENTRY_OVERHEAD_BYTES;
+  return entry.bytes.length + (entry.text?.length ?? 0) + ENTRY_OVERHEAD_BYTES;
 }
+
+// src/cache/tx-store.ts
+var TxStore = class {
+  constructor(memory, redis, guards, minConfirmations, observe2 = () => {
+  }, blocks = null) {
+    this.memory = memory;
+    this.redis = redis;
+    this.guards = guards;
+    this.minConfirmations = minConfirmations;
+    this.observe = observe2;
+    this.blocks = blocks;
+  }
+  memory;
+  redis;
+  guards;
+  minConfirmations;
+  observe;
+  blocks;
+  get enabled() {
+    return this.memory.bytesMax > 0 || this.redis !== null;
+  }
+  guard(network) {
+    return this.guards.get(network);
+  }
+  /**
+   * The cached entries of these txids (lower-case hex), each checked against the best chain.
+   * null: the cache can vouch for nothing now (off, or the node could not be asked), so every
+   * answer comes from the upstream.
+   */
+  async lookup(network, txids) {
+    const guard = this.guards.get(network);
+    if (!this.enabled || !guard || txids.length === 0) return null;
+    const found = txids.map((t) => this.memory.get(network, t));
+    const inMemory = found.filter((f) => f !== void 0).length;
+    this.observe(network, "memory", "hit", inMemory);
+    this.observe(network, "memory", "miss", txids.length - inMemory);
+    if (this.redis && inMemory < txids.length) {
+      const missing = txids.flatMap((_, i) => found[i] ? [] : [i]);
+      const shared = await this.redis.getMany(
+        network,
+        missing.map((i) => txids[i])
+      );
+      let hits = 0;
+      missing.forEach((i, k) => {
+        const entry = shared[k];
+        if (!entry) return;
+        hits += 1;
+        found[i] = entry;
+        this.memory.set(network, txids[i], entry);
+      });
+      this.observe(network, "redis", "hit", hits);
+      this.observe(network, "redis", "miss", missing.length - hits);
+    }
+    if (found.every((f) => f === void 0)) return { tip: 0, found };
+    const tip = await guard.tip();
+    if (tip === null) return null;
+    const present = found.flatMap((f, i) => f ? [i] : []);
+    const onChain = await guard.onBestChain(present.map((i) => found[i]));
+    const stale = [];
+    present.forEach((i, k) => {
+      const entry = found[i];
+      if (onChain[k] && entry.height <= tip) return;
+      this.memory.evict(network, txids[i]);
+      stale.push(txids[i]);
+      found[i] = void 0;
+    });
+    this.redis?.delete(network, stale);
+    return { tip, found };
+  }
+  /** Keeps a transaction the upstream just placed at least minConfirmations deep. */
+  remember(network, txid, entry) {
+    if (!this.enabled) return;
+    this.memory.set(network, txid, entry);
+    this.redis?.set(network, txid, entry);
+    this.guards.get(network)?.anchor(entry.height, entry.blockhash);
+  }
+  /**
+   * A cached indexer answer about deep blocks, served only while the guard vouches for each of its
+   * blocks on the best chain; null to ask the indexer.
+   */
+  async blockAnswer(network, key) {
+    const guard = this.guards.get(network);
+    const entry = this.blocks?.get(key);
+    if (!entry || !guard) return null;
+    const tip = await guard.tip();
+    if (tip === null) return null;
+    const onChain = await guard.onBestChain(entry.blocks);
+    if (onChain.every(Boolean) && entry.blocks.every((b) => b.height <= tip)) return entry.data;
+    this.blocks?.delete(key);
+    return null;
+  }
+  /**
+   * Keeps an indexer answer about these blocks when every one is at least minConfirmations deep
+   * and on the best chain now (the guard asks the node for heights it has not seen).
+   */
+  async rememberBlockAnswer(network, key, data, blocks) {
+    const guard = this.guards.get(network);
+    if (!this.blocks || this.blocks.bytesMax === 0 || !guard || blocks.length === 0) return;
+    const tip = await guard.tip();
+    if (tip === null) return;
+    if (!blocks.every((b) => tip - b.height + 1 >= this.minConfirmations)) return;
+    const onChain = await guard.onBestChain(blocks);
+    if (!onChain.every(Boolean)) return;
+    const bytes = stringifyJson(data).length + key.length;
+    this.blocks.set(key, { network, data, blocks: [...blocks], bytes });
+  }
+  async close() {
+    await this.redis?.close();
+  }
+};
 
 // src/log/logger.ts
 import { pino } from "pino";
@@ -332,6 +706,18 @@ var Metrics = class {
     buckets: [2, 4, 8, 16, 32, 64, 128, 256, 512, 1e3],
     registers: [this.registry]
   });
+  sharedTrips = new Counter({
+    name: "blockgate_upstream_shared_total",
+    help: "Upstream calls not sent because an identical one was in flight (its answer shared).",
+    labelNames: ["backend", "network"],
+    registers: [this.registry]
+  });
+  cacheLookups = new Counter({
+    name: "blockgate_cache_lookups_total",
+    help: "Response cache look-ups, by network, tier (memory, redis) and result (hit, miss, error).",
+    labelNames: ["network", "tier", "result"],
+    registers: [this.registry]
+  });
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "blockgate_" });
   }
@@ -342,6 +728,10 @@ var Metrics = class {
       seconds
     );
     this.upstreamUp.set({ backend, network, upstream }, ok ? 1 : 0);
+  }
+  /** A caller that joined an identical upstream request in flight. */
+  shared(backend, network) {
+    this.sharedTrips.inc({ backend, network });
   }
   /** One JSON-RPC batch to a full node that combined `requests` requests' `calls` calls. */
   coalesced(network, requests, calls) {
@@ -927,6 +1317,39 @@ var FailoverPool = class {
   }
 };
 
+// src/upstreams/shared-trips.ts
+var SharedTrips = class {
+  constructor(onJoined = () => {
+  }) {
+    this.onJoined = onJoined;
+  }
+  onJoined;
+  inflight = /* @__PURE__ */ new Map();
+  /** Trips started, and callers that joined one already in flight (for tests and metrics). */
+  stats = { trips: 0, joined: 0 };
+  /** The outcome of the trip in flight for `key`, or of a new one made by `trip`. */
+  run(key, trip) {
+    const current = this.inflight.get(key);
+    if (current) {
+      this.stats.joined += 1;
+      this.onJoined();
+      return current;
+    }
+    this.stats.trips += 1;
+    const started = trip();
+    this.inflight.set(key, started);
+    const forget2 = () => {
+      if (this.inflight.get(key) === started) this.inflight.delete(key);
+    };
+    started.then(forget2, forget2);
+    return started;
+  }
+  /** Requests in flight now (distinct keys). */
+  get size() {
+    return this.inflight.size;
+  }
+};
+
 // src/upstreams/bitcoin-core/client.ts
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
@@ -1004,7 +1427,7 @@ var BitcoinCoreClient = class {
   }
   /**
    * Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order.
-   * `requests`: how many callers' requests the calls combine (coalesce.ts). The answer's size limit,
+   * `requests`: how many callers' requests the calls combine (combine.ts). The answer's size limit,
    * which guards against a broken node, stays per request: a combined answer may be as large as
    * their answers could have been apart.
    */
@@ -1112,13 +1535,13 @@ function basic(user, password) {
   return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 }
 
-// src/upstreams/bitcoin-core/coalesce.ts
+// src/upstreams/bitcoin-core/combine.ts
 var COMBINABLE_METHODS = /* @__PURE__ */ new Set([
   "getrawtransaction",
   "getblockhash",
   "getblockcount"
 ]);
-var Coalescer = class {
+var Combiner = class {
   constructor(send2, callsMax, onCombined = () => {
   }) {
     this.send = send2;
@@ -1180,29 +1603,59 @@ var Coalescer = class {
 // src/upstreams/bitcoin-core/pool.ts
 var BitcoinCorePool = class {
   pool;
-  coalescer;
-  constructor(configs, observe2, onCombined) {
+  combiner;
+  shared;
+  constructor(configs, observe2, onCombined, onShared) {
     this.pool = new FailoverPool(
       configs.map((c) => new BitcoinCoreClient(c)),
       observe2
     );
     const callsMax = Math.min(...configs.map((c) => c.coalesceCallsMax));
-    this.coalescer = new Coalescer(
+    this.combiner = new Combiner(
       (calls, requests) => this.pool.run((client) => client.batch(calls, void 0, requests)),
       callsMax,
       onCombined
     );
+    this.shared = new SharedTrips(onShared);
   }
-  /** A request's calls, answered in its order (one round trip, perhaps shared with others). */
-  batch(calls) {
-    return this.coalescer.submit(calls);
+  /**
+   * A request's calls, answered in its order: each either shares a trip already in flight for the
+   * same call, or goes in one new round trip with the request's other new calls (perhaps combined
+   * with other requests'). When any trip the request depends on fails as a whole, the request
+   * fails with that error, as it would have had it made the trip alone.
+   */
+  async batch(calls) {
+    if (calls.length === 0 || !calls.every((c) => COMBINABLE_METHODS.has(c.method)))
+      return this.combiner.submit(calls);
+    const keys = calls.map((c) => `${c.method} ${stringifyJson(c.params)}`);
+    const own = [];
+    let sent = null;
+    const send2 = () => {
+      sent ??= Promise.resolve().then(() => this.combiner.submit(own));
+      return sent;
+    };
+    const shares = calls.map(
+      (call, i) => this.shared.run(keys[i], () => {
+        own.push(call);
+        const at = own.length - 1;
+        return send2().then(
+          (out) => out.ok ? { ok: true, answer: out.answers[at], upstream: out.upstream } : out
+        );
+      })
+    );
+    const outcomes = await Promise.all(shares);
+    const failed = outcomes.find((o) => !o.ok);
+    if (failed && !failed.ok) return failed;
+    const answers = outcomes.map((o) => o.ok ? o.answer : { result: null });
+    const first = outcomes[0];
+    return { ok: true, answers, upstream: first?.ok ? first.upstream : "" };
   }
   /** For /readyz: each member up or down (see FailoverPool.health). */
   health(opts) {
     return this.pool.health(opts);
   }
   close(abort = false) {
-    this.coalescer.flush();
+    this.combiner.flush();
     return this.pool.close(abort);
   }
 };
@@ -1626,21 +2079,31 @@ var ElectrumUpstream = class extends EventEmitter {
 };
 
 // src/upstreams/electrum/pool.ts
+var SHAREABLE_METHODS = /* @__PURE__ */ new Set([
+  "blockchain.transaction.get",
+  "blockchain.block.header",
+  "blockchain.scripthash.get_history"
+]);
 var ElectrumPool = class {
   upstreams;
   pool;
-  constructor(configs, observe2) {
+  /** Identical look-ups in flight share one trip (see SHAREABLE_METHODS). */
+  shared;
+  constructor(configs, observe2, onShared) {
     this.upstreams = configs.map((c) => new ElectrumUpstream(c));
     this.pool = new FailoverPool(this.upstreams, observe2);
+    this.shared = new SharedTrips(onShared);
   }
   start() {
     for (const u of this.upstreams) u.start();
   }
   request(method, params) {
-    return this.pool.run(async (upstream) => {
+    const trip = () => this.pool.run(async (upstream) => {
       const out = await upstream.request(method, params);
       return out.ok ? { ok: true, answer: out.answer } : out;
     });
+    if (!SHAREABLE_METHODS.has(method)) return trip();
+    return this.shared.run(`${method} ${stringifyJson(params)}`, trip);
   }
   /** The highest tip any live headers subscription reports, or null when none is live. */
   tip() {
@@ -1775,18 +2238,30 @@ function refused(name, message) {
 // src/upstreams/indexer/pool.ts
 var IndexerPool = class {
   pool;
-  constructor(configs, observe2) {
+  /** Identical queries in flight share one trip (../shared-trips.ts). */
+  shared;
+  constructor(configs, observe2, onShared) {
     this.pool = new FailoverPool(
       configs.map((c) => new IndexerClient(c)),
       observe2
     );
+    this.shared = new SharedTrips(onShared);
   }
   /**
    * One query; `deadline` bounds the whole attempt, failover included; `parse` reads the answer
-   * (lossless unless the caller says otherwise: see IndexerClient.query).
+   * (lossless unless the caller says otherwise: see IndexerClient.query). An identical query
+   * (same text, variables, operation name and reader) already in flight is joined instead of sent
+   * again: the indexer only reads, so both callers get the one answer. A joiner waits under the
+   * first caller's deadline, which every caller of a route sets alike (graph.queryTimeoutMs) and
+   * which started earlier, so it never waits longer than its own would have let it.
    */
   query(request, deadline2, parse) {
-    return this.pool.run((client) => client.query(request, deadline2, parse));
+    const reader = parse === void 0 ? 0 : readerId(parse);
+    const key = `${reader}\0${request.operationName ?? ""}\0${request.query}\0${stringifyJson(request.variables)}`;
+    return this.shared.run(
+      key,
+      () => this.pool.run((client) => client.query(request, deadline2, parse))
+    );
   }
   /** For /readyz: each member up or down (see FailoverPool.health). */
   health(opts) {
@@ -1796,6 +2271,17 @@ var IndexerPool = class {
     return this.pool.close(abort);
   }
 };
+var readers = /* @__PURE__ */ new WeakMap();
+var readersSeen = 0;
+function readerId(parse) {
+  let id = readers.get(parse);
+  if (id === void 0) {
+    readersSeen += 1;
+    id = readersSeen;
+    readers.set(parse, id);
+  }
+  return id;
+}
 
 // src/app/readiness.ts
 function databaseCheck(db) {
@@ -2033,7 +2519,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-IQTXLXA5.js").catch((err) => {
+  loading ??= import("./chunks/route-4FRJ635M.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -2582,6 +3068,7 @@ function legacyErrorStatus(code) {
 }
 
 // src/mirror/rpc-route.ts
+var CACHE_UPSTREAM = "cache";
 async function handleRpcMirror(ctx, body, protocol) {
   const { app } = ctx;
   const request = parseRequestBody(body, ctx.app.config.server.jsonDepthMax);
@@ -2668,6 +3155,7 @@ async function handleRpcMirror(ctx, body, protocol) {
 function outcomeOf(result, call, protocol) {
   if (result.kind === "failure") return { kind: "failed", error: result.error };
   const { answer: answer2, upstream } = result;
+  const cacheHits = upstream === CACHE_UPSTREAM ? 1 : 0;
   if ("error" in answer2) {
     return {
       kind: "answered",
@@ -2675,10 +3163,11 @@ function outcomeOf(result, call, protocol) {
       errorCode: "UPSTREAM_ERROR",
       upstreamCode: String(answer2.error.code),
       httpStatus: protocol.errorStatus(call.version, answer2.error.code),
-      upstream
+      upstream,
+      cacheHits
     };
   }
-  return { kind: "answered", outcome: "ok", httpStatus: 200, upstream };
+  return { kind: "answered", outcome: "ok", httpStatus: 200, upstream, cacheHits };
 }
 function plan(ctx, item, protocol) {
   if (item.kind === "invalid") {
@@ -2873,12 +3362,31 @@ async function handleGraphQuery(ctx, body) {
       }
     ],
     execute: async () => {
+      const cacheKey = finalBlocks(query) ? answerKey(ctx, request) : null;
+      const hit = cacheKey ? await app.txCache.blockAnswer(ctx.network, cacheKey) : null;
+      if (hit) {
+        const outcome2 = {
+          kind: "answered",
+          outcome: "ok",
+          httpStatus: 200,
+          upstream: CACHE_UPSTREAM,
+          cacheHits: 1
+        };
+        return {
+          value: { ok: true, data: hit, upstream: CACHE_UPSTREAM },
+          outcomes: [outcome2]
+        };
+      }
       const pool = app.indexers.get(ctx.network);
       const out2 = pool ? await pool.query(request, AbortSignal.timeout(limits.queryTimeoutMs)) : {
         ok: false,
         error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
       };
       const outcome = out2.ok ? { kind: "answered", outcome: "ok", httpStatus: 200, upstream: out2.upstream } : { kind: "failed", error: out2.error };
+      const blocks = out2.ok && cacheKey ? blocksOf(query, out2.data) : null;
+      if (cacheKey && blocks && out2.ok) {
+        await app.txCache.rememberBlockAnswer(ctx.network, cacheKey, out2.data, blocks);
+      }
       return { value: out2, outcomes: [outcome] };
     }
   });
@@ -2909,6 +3417,24 @@ async function refuse(ctx, method, error) {
     }
   ]);
   return { status: 200, body: { errors: [error] }, headers: audited.headers };
+}
+function finalBlocks(query) {
+  return query.fields.every(
+    (f) => f.name === "block_by_pk" && !f.introspection && typeof f.args.hash === "string" && f.children.some((c) => c.name === "height" && c.responseKey === "height")
+  );
+}
+function blocksOf(query, data) {
+  const blocks = [];
+  for (const f of query.fields) {
+    const row = data[f.responseKey];
+    const height = isJsonObject(row) ? jsonInteger(row.height) : void 0;
+    if (height === void 0) return null;
+    blocks.push({ height, blockhash: String(f.args.hash).toLowerCase() });
+  }
+  return blocks;
+}
+function answerKey(ctx, request) {
+  return `${ctx.network}\0${request.operationName ?? ""}\0${request.query}\0${stringifyJson(request.variables)}`;
 }
 function rootFieldNames(query) {
   return [...new Set(query.fields.map((f) => f.name))].join(",");
@@ -3055,7 +3581,7 @@ function handleNodeRpc(ctx, body) {
   return handleRpcMirror(ctx, body, NODE);
 }
 async function executeNodeCalls(ctx, calls) {
-  const results = await Promise.all(calls.map((c) => fromCache(ctx, c)));
+  const results = await fromCache(ctx, calls);
   const missing = calls.flatMap((_, i) => results[i] ? [] : [i]);
   if (missing.length > 0) {
     const pool = ctx.app.nodes.get(ctx.network);
@@ -3084,68 +3610,43 @@ function cacheable(call) {
   if (level === void 0 || level >= 2) return null;
   return { txid: txid.toLowerCase(), verbose: level >= 1 };
 }
-async function fromCache(ctx, call) {
-  const lookup = cacheable(call);
-  if (!lookup) return null;
-  const { txCache, nodeTips } = ctx.app;
-  const entry = txCache.get(ctx.network, lookup.txid);
-  if (!entry) return null;
-  const hit = (answer2) => ({ kind: "answer", answer: answer2, upstream: "cache" });
-  if (!lookup.verbose) return hit({ result: toHex(entry.bytes) });
-  const tip = await nodeTips.get(ctx.network)?.current();
-  if (tip === void 0 || tip === null) return null;
-  if (tip < entry.height) {
-    txCache.evict(ctx.network, lookup.txid);
-    return null;
-  }
-  const position = { ...entry, confirmations: tip - entry.height + 1 };
-  const tx = parseTransaction(entry.bytes);
-  return hit({ result: decodedTx(tx, ctx.network, position, { blockheight: false }) });
+async function fromCache(ctx, calls) {
+  const lookups = calls.map(cacheable);
+  const asked = lookups.flatMap((l, i) => l ? [i] : []);
+  const results = calls.map(() => null);
+  if (asked.length === 0) return results;
+  const cached2 = await ctx.app.txCache.lookup(
+    ctx.network,
+    asked.map((i) => lookups[i].txid)
+  );
+  if (!cached2) return results;
+  const { memory } = ctx.app.txCache;
+  asked.forEach((i, k) => {
+    const entry = cached2.found[k];
+    if (!entry) return;
+    const txid = lookups[i].txid;
+    const result = lookups[i].verbose ? decodedTxFromBase(
+      memory.rendered(
+        ctx.network,
+        txid,
+        entry,
+        () => decodedTxBaseText(parseTransaction(entry.bytes), ctx.network)
+      ),
+      { ...entry, confirmations: cached2.tip - entry.height + 1 },
+      { blockheight: false }
+    ) : toHex(entry.bytes);
+    results[i] = { kind: "answer", answer: { result }, upstream: "cache" };
+  });
+  return results;
 }
 async function remember2(ctx, pairs) {
-  const { txCache, nodeTips, nodes, config } = ctx.app;
-  const tipSource = nodeTips.get(ctx.network);
-  const pool = nodes.get(ctx.network);
-  if (!tipSource || !pool || txCache.bytesMax === 0) return;
-  const candidates = [];
-  for (const [call, answer2] of pairs) {
+  const pool = ctx.app.nodes.get(ctx.network);
+  if (!pool) return;
+  const answers = pairs.flatMap(([call, answer2]) => {
     const lookup = cacheable(call);
-    if (!lookup?.verbose || !("result" in answer2) || !isJsonObject(answer2.result)) continue;
-    const { hex, blockhash, confirmations, blocktime } = answer2.result;
-    const conf = jsonInteger(confirmations);
-    const time = jsonInteger(blocktime);
-    if (typeof hex !== "string" || typeof blockhash !== "string") continue;
-    if (conf === void 0 || time === void 0 || conf < config.cache.minConfirmations) continue;
-    if (txCache.has(ctx.network, lookup.txid)) continue;
-    const tx = readTxHex(hex);
-    if (tx?.txid !== lookup.txid) continue;
-    candidates.push({
-      txid: lookup.txid,
-      bytes: tx.bytes,
-      blockhash,
-      confirmations: conf,
-      blocktime: time
-    });
-  }
-  if (candidates.length === 0) return;
-  const tip = await tipSource.current();
-  if (tip === null) return;
-  const heights = candidates.map((c) => tip - c.confirmations + 1);
-  const out = await pool.batch(
-    heights.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] }))
-  );
-  if (!out.ok) return;
-  candidates.forEach((c, i) => {
-    const answer2 = out.answers[i];
-    if (answer2 && "result" in answer2 && answer2.result === c.blockhash) {
-      txCache.set(ctx.network, c.txid, {
-        bytes: c.bytes,
-        blockhash: c.blockhash,
-        height: heights[i],
-        blocktime: c.blocktime
-      });
-    }
+    return lookup?.verbose && "result" in answer2 ? [{ txid: lookup.txid, result: answer2.result }] : [];
   });
+  await rememberFromCore(ctx.app.txCache, pool, ctx.network, answers);
 }
 
 // src/app/server.ts
@@ -3389,7 +3890,9 @@ async function startGateway(config, opts) {
   const metrics = new Metrics();
   const observer = (backend, network) => (upstream, ok, seconds) => metrics.upstream(backend, network, upstream, ok, seconds);
   const nodes = /* @__PURE__ */ new Map();
-  const nodeTips = /* @__PURE__ */ new Map();
+  const txMemory = new TxCache(config.cache.bytesMax);
+  const blockAnswers = new BlockAnswerCache(config.cache.blockBytesMax);
+  const guards = /* @__PURE__ */ new Map();
   const electrum = /* @__PURE__ */ new Map();
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
@@ -3397,14 +3900,26 @@ async function startGateway(config, opts) {
       const pool = new BitcoinCorePool(
         upstreams,
         observer("node", network),
-        (requests, calls) => metrics.coalesced(network, requests, calls)
+        (requests, calls) => metrics.coalesced(network, requests, calls),
+        () => metrics.shared("node", network)
       );
       nodes.set(network, pool);
-      nodeTips.set(network, new NodeTip(pool, config.cache.tipTtlMs));
+      guards.set(
+        network,
+        // A block the best chain no longer has: what the cache holds of it goes.
+        new ChainGuard(pool, config.cache.tipTtlMs, (height) => {
+          const dropped = txMemory.dropHeight(network, height) + blockAnswers.dropHeight(network, height);
+          log.info({ network, height, dropped }, "reorganisation: cached block evicted");
+        })
+      );
     }
     const servers = opts.electrumUpstreams?.[network];
     if (servers && servers.length > 0) {
-      const pool = new ElectrumPool(servers, observer("electrum", network));
+      const pool = new ElectrumPool(
+        servers,
+        observer("electrum", network),
+        () => metrics.shared("electrum", network)
+      );
       pool.start();
       electrum.set(network, pool);
     }
@@ -3413,10 +3928,27 @@ async function startGateway(config, opts) {
   for (const network of config.networks) {
     const upstreams = opts.graphUpstreams?.[network];
     if (upstreams && upstreams.length > 0) {
-      indexers.set(network, new IndexerPool(upstreams, observer("graph", network)));
+      indexers.set(
+        network,
+        new IndexerPool(
+          upstreams,
+          observer("graph", network),
+          () => metrics.shared("graph", network)
+        )
+      );
     }
   }
-  const txCache = new TxCache(config.cache.bytesMax);
+  const redis = opts.redisUrl ? new RedisTier({ url: opts.redisUrl, ...config.cache.redis }, log) : null;
+  const txCache = new TxStore(
+    txMemory,
+    redis,
+    guards,
+    config.cache.minConfirmations,
+    (network, tier, result, count) => {
+      if (count > 0) metrics.cacheLookups.inc({ network, tier, result }, count);
+    },
+    blockAnswers
+  );
   const credits = new Credits(db, log, {
     processId: randomUUID3(),
     instance: instanceName(config, db, opts.store !== void 0),
@@ -3443,7 +3975,6 @@ async function startGateway(config, opts) {
     indexers,
     electrum,
     txCache,
-    nodeTips,
     metrics,
     databaseCheck: databaseCheck(db),
     draining: false
@@ -3471,6 +4002,7 @@ async function startGateway(config, opts) {
       await credits.stop().catch((err) => log.warn({ err }, "returning credit leases"));
       await authFailures.stop();
       await Promise.all(pools.map((p) => p.close()));
+      await txCache.close();
       await db.close();
     } else {
       log.warn({ cut }, "drain timed out: calls cut, their holds are left to the hold sweeper");
@@ -3478,6 +4010,7 @@ async function startGateway(config, opts) {
       await authFailures.stop();
       await db.close();
       await Promise.all(pools.map((p) => p.close(true)));
+      await txCache.close();
     }
     admin?.remove();
     log.info({ ms, cut }, "drained");
@@ -3939,6 +4472,18 @@ ${writeIndented4([["Position 2 (iswitness)", `JSON value of type ${uvTypeName(is
     decoderawtransaction,
     getblockcount: () => chain.tip.height,
     getbestblockhash: () => chain.tip.block.hash,
+    // Core's own way to stage a reorganisation (tests of the gateway's cache eviction).
+    invalidateblock: (raw) => {
+      const [hash2] = asPositional(raw, ["blockhash"]);
+      if (typeof hash2 !== "string" || !chain.invalidateBlock(hash2.toLowerCase())) {
+        throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
+      }
+      return null;
+    },
+    reconsiderblock: () => {
+      chain.reconsiderBlocks();
+      return null;
+    },
     getblockhash: (raw) => {
       const [height] = asPositional(raw, ["height"]);
       if (!isJsonNumber(height)) {
@@ -3978,6 +4523,40 @@ var DevnetChain = class {
   /** Confirmations as Core counts them: the tip has 1. */
   confirmations(entry) {
     return this.tip.height - entry.height + 1;
+  }
+  /** Blocks taken off the best chain by invalidateBlock, until reconsidered. */
+  invalid = [];
+  /**
+   * Core's `invalidateblock`: the block and every block above it leave the best chain (the tip
+   * falls to the highest block below), their transactions other than coinbases return to the
+   * mempool, and the blocks stay known by hash. How tests stage a reorganisation; devnet's
+   * chain does not validate, so there is nothing else to undo.
+   */
+  invalidateBlock(hash2) {
+    const entry = this.byHash.get(hash2);
+    if (!entry || this.byHeight.get(entry.height) !== entry) return false;
+    for (const height of this.heights()) {
+      if (height < entry.height) continue;
+      const block = this.byHeight.get(height);
+      this.byHeight.delete(height);
+      for (const tx of block.block.transactions) {
+        if (this.txIndex.get(tx.txid)?.block !== block) continue;
+        this.txIndex.delete(tx.txid);
+        if (!tx.isCoinbase) this.mempool.set(tx.txid, tx);
+      }
+      this.invalid.push(block);
+    }
+    const heights = this.heights();
+    this.tip = this.byHeight.get(heights[heights.length - 1]);
+    return true;
+  }
+  /** Core's `reconsiderblock` (of every invalidated block): they are the best chain again. */
+  reconsiderBlocks() {
+    const blocks = this.invalid.splice(0).sort((a, b) => a.height - b.height);
+    for (const b of blocks) {
+      for (const tx of b.block.transactions) this.mempool.delete(tx.txid);
+      this.addBlock(b.block, b.height);
+    }
   }
   /** Heights held, ascending. */
   heights() {
@@ -4828,6 +5407,7 @@ async function main() {
   const gateway = await startGateway(config, {
     store,
     databaseUrl: process.env.DATABASE_URL,
+    redisUrl: process.env.REDIS_URL,
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
     electrumUpstreams: resolveElectrumUpstreams(config, devnet)

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   const gateway = await startGateway(config, {
     store,
     databaseUrl: process.env.DATABASE_URL,
+    redisUrl: process.env.REDIS_URL,
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
     electrumUpstreams: resolveElectrumUpstreams(config, devnet),

@@ -3,8 +3,11 @@ import { hostname } from "node:os";
 import type { DestinationStream } from "pino";
 import { writeAdminFile } from "../admin/admin-file.ts";
 import { TokenCache } from "../auth/token-cache.ts";
-import { NodeTip } from "../cache/node-tip.ts";
+import { BlockAnswerCache } from "../cache/block-answers.ts";
+import { ChainGuard } from "../cache/chain-guard.ts";
+import { RedisTier } from "../cache/redis-tier.ts";
 import { TxCache } from "../cache/tx-cache.ts";
+import { TxStore } from "../cache/tx-store.ts";
 import type {
   BitcoinCoreUpstreamConfig,
   Config,
@@ -43,6 +46,8 @@ export interface StartOptions {
   store?: Promise<Database>;
   /** A migrated PGlite snapshot to start a `memory://` store from (tests; see openPglite). */
   pgliteSnapshot?: string | undefined;
+  /** REDIS_URL: the response cache's shared tier (none: this process's memory only). */
+  redisUrl?: string | undefined;
 }
 
 export interface RunningGateway {
@@ -92,20 +97,35 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     (backend: string, network: NetworkName) => (upstream: string, ok: boolean, seconds: number) =>
       metrics.upstream(backend, network, upstream, ok, seconds);
   const nodes = new Map<NetworkName, BitcoinCorePool>();
-  const nodeTips = new Map<NetworkName, NodeTip>();
+  const txMemory = new TxCache(config.cache.bytesMax);
+  const blockAnswers = new BlockAnswerCache(config.cache.blockBytesMax);
+  const guards = new Map<NetworkName, ChainGuard>();
   const electrum = new Map<NetworkName, ElectrumPool>();
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
     if (upstreams && upstreams.length > 0) {
-      const pool = new BitcoinCorePool(upstreams, observer("node", network), (requests, calls) =>
-        metrics.coalesced(network, requests, calls),
+      const pool = new BitcoinCorePool(
+        upstreams,
+        observer("node", network),
+        (requests, calls) => metrics.coalesced(network, requests, calls),
+        () => metrics.shared("node", network),
       );
       nodes.set(network, pool);
-      nodeTips.set(network, new NodeTip(pool, config.cache.tipTtlMs));
+      guards.set(
+        network,
+        // A block the best chain no longer has: what the cache holds of it goes.
+        new ChainGuard(pool, config.cache.tipTtlMs, (height) => {
+          const dropped =
+            txMemory.dropHeight(network, height) + blockAnswers.dropHeight(network, height);
+          log.info({ network, height, dropped }, "reorganisation: cached block evicted");
+        }),
+      );
     }
     const servers = opts.electrumUpstreams?.[network];
     if (servers && servers.length > 0) {
-      const pool = new ElectrumPool(servers, observer("electrum", network));
+      const pool = new ElectrumPool(servers, observer("electrum", network), () =>
+        metrics.shared("electrum", network),
+      );
       // Connections open now, so the first request does not pay for the handshake.
       pool.start();
       electrum.set(network, pool);
@@ -115,10 +135,27 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   for (const network of config.networks) {
     const upstreams = opts.graphUpstreams?.[network];
     if (upstreams && upstreams.length > 0) {
-      indexers.set(network, new IndexerPool(upstreams, observer("graph", network)));
+      indexers.set(
+        network,
+        new IndexerPool(upstreams, observer("graph", network), () =>
+          metrics.shared("graph", network),
+        ),
+      );
     }
   }
-  const txCache = new TxCache(config.cache.bytesMax);
+  const redis = opts.redisUrl
+    ? new RedisTier({ url: opts.redisUrl, ...config.cache.redis }, log)
+    : null;
+  const txCache = new TxStore(
+    txMemory,
+    redis,
+    guards,
+    config.cache.minConfirmations,
+    (network, tier, result, count) => {
+      if (count > 0) metrics.cacheLookups.inc({ network, tier, result }, count);
+    },
+    blockAnswers,
+  );
   const credits = new Credits(db, log, {
     processId: randomUUID(),
     instance: instanceName(config, db, opts.store !== undefined),
@@ -145,7 +182,6 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     indexers,
     electrum,
     txCache,
-    nodeTips,
     metrics,
     databaseCheck: databaseCheck(db),
     draining: false,
@@ -177,6 +213,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       await credits.stop().catch((err: unknown) => log.warn({ err }, "returning credit leases"));
       await authFailures.stop();
       await Promise.all(pools.map((p) => p.close()));
+      await txCache.close();
       await db.close();
     } else {
       // The database closes first: a cut call still waiting on its upstream can then never
@@ -186,6 +223,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       await authFailures.stop();
       await db.close();
       await Promise.all(pools.map((p) => p.close(true)));
+      await txCache.close();
     }
     // Only now: while the store was open, the CLI had to hand its commands to this process.
     admin?.remove();

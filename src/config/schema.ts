@@ -8,7 +8,7 @@ const networkName = z.enum(NETWORK_NAMES);
 
 /**
  * Calls of concurrent requests combined into one JSON-RPC batch to a node, at most (see
- * src/upstreams/bitcoin-core/coalesce.ts for why 16). devnet's entries use it too.
+ * src/upstreams/bitcoin-core/combine.ts for why 16). devnet's entries use it too.
  */
 export const CORE_COALESCE_CALLS_MAX_DEFAULT = 16;
 
@@ -322,10 +322,42 @@ export const configSchema = z.strictObject({
         .nonnegative()
         .max(16 * 1024 * 1024 * 1024)
         .default(64 * 1024 * 1024),
+      /**
+       * Bytes of indexer answers about deep blocks (the graph route's block_by_pk), beside
+       * bytesMax; 0 turns them off.
+       */
+      blockBytesMax: z
+        .number()
+        .int()
+        .nonnegative()
+        .max(16 * 1024 * 1024 * 1024)
+        .default(16 * 1024 * 1024),
       /** Only transactions this deep are kept, so a reorganisation cannot move them. */
       minConfirmations: z.number().int().positive().max(1_000_000).default(6),
-      /** How long a full node's block count is trusted when answering from the cache. */
+      /**
+       * How long the node's tip is trusted when answering from the cache: a reorganisation is
+       * noticed (and what it touched evicted) at most this long after the node made it.
+       */
       tipTtlMs: z.number().int().nonnegative().max(60_000).default(1_000),
+      /** The shared tier, used when REDIS_URL is set: what every gateway process can read. */
+      redis: z
+        .strictObject({
+          /** Prepended to every key, so several deployments can share one Redis. */
+          keyPrefix: z
+            .string()
+            .regex(/^[A-Za-z0-9:._-]{0,64}$/)
+            .default("blockgate:cache:"),
+          /** A Redis command slower than this counts as a miss: the upstream answers instead. */
+          timeoutMs: z.number().int().positive().max(10_000).default(50),
+          /** How long an entry lives in Redis (reorganisations evict sooner). */
+          ttlMs: z
+            .number()
+            .int()
+            .positive()
+            .max(365 * 86_400_000)
+            .default(7 * 86_400_000),
+        })
+        .prefault({}),
     })
     .prefault({}),
   ledger: z

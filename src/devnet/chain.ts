@@ -52,6 +52,43 @@ export class DevnetChain {
     return this.tip.height - entry.height + 1;
   }
 
+  /** Blocks taken off the best chain by invalidateBlock, until reconsidered. */
+  private readonly invalid: ChainBlock[] = [];
+
+  /**
+   * Core's `invalidateblock`: the block and every block above it leave the best chain (the tip
+   * falls to the highest block below), their transactions other than coinbases return to the
+   * mempool, and the blocks stay known by hash. How tests stage a reorganisation; devnet's
+   * chain does not validate, so there is nothing else to undo.
+   */
+  invalidateBlock(hash: string): boolean {
+    const entry = this.byHash.get(hash);
+    if (!entry || this.byHeight.get(entry.height) !== entry) return false;
+    for (const height of this.heights()) {
+      if (height < entry.height) continue;
+      const block = this.byHeight.get(height)!;
+      this.byHeight.delete(height);
+      for (const tx of block.block.transactions) {
+        if (this.txIndex.get(tx.txid)?.block !== block) continue;
+        this.txIndex.delete(tx.txid);
+        if (!tx.isCoinbase) this.mempool.set(tx.txid, tx);
+      }
+      this.invalid.push(block);
+    }
+    const heights = this.heights();
+    this.tip = this.byHeight.get(heights[heights.length - 1]!)!;
+    return true;
+  }
+
+  /** Core's `reconsiderblock` (of every invalidated block): they are the best chain again. */
+  reconsiderBlocks(): void {
+    const blocks = this.invalid.splice(0).sort((a, b) => a.height - b.height);
+    for (const b of blocks) {
+      for (const tx of b.block.transactions) this.mempool.delete(tx.txid);
+      this.addBlock(b.block, b.height);
+    }
+  }
+
   /** Heights held, ascending. */
   heights(): number[] {
     return [...this.byHeight.keys()].sort((a, b) => a - b);

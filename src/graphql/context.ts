@@ -9,6 +9,8 @@ export interface Meter {
   calls: Map<string, { count: number; price: number }>;
   /** Indexer queries the indexer answered, and the sum of their sites' complexities. */
   graph: { answered: number; complexity: number };
+  /** Of the calls, how many the response cache answered (charged alike; flagged in the audit). */
+  cacheHits: number;
 }
 
 /**

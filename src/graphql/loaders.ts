@@ -1,6 +1,7 @@
 import DataLoader from "dataloader";
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import { fromHex, type Prevout, parseAmount, parseTransaction } from "../bitcoin/index.ts";
+import { rememberFromCore } from "../cache/from-core.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
@@ -74,23 +75,86 @@ export function nodeTransactionLoader(
         return txids.map(() => err);
       }
       const verbosity = wantsPrevouts() ? 2 : 1;
-      const out = await pool.batch(
-        txids.map((txid) => ({ method: "getrawtransaction", params: [txid, verbosity] })),
-      );
-      if (!out.ok) return txids.map(() => fromGatewayError(out.error));
-      const used = meter.calls.get("getrawtransaction") ?? { count: 0, price };
-      used.count += txids.length;
-      meter.calls.set("getrawtransaction", used);
-      return out.answers.map((answer) => {
-        if ("error" in answer) return answer.error.code === -5 ? null : fromNodeError(answer.error);
-        try {
-          return modelFromVerbose(answer.result, network);
-        } catch (err) {
-          return err instanceof GraphQLError ? err : badAnswer("full node's");
+      // Verbosity 2 needs the node's undo data (fee, prevouts): the cache answers verbosity 1 only.
+      const cached = verbosity === 1 ? await cachedModels(app, network, txids) : null;
+      const results: (TransactionModel | GraphQLError | null)[] = txids.map(() => null);
+      const missing = txids.flatMap((_, i) => (cached?.[i] ? [] : [i]));
+      let answered = txids.length - missing.length;
+      meter.cacheHits += answered;
+      for (let i = 0; i < txids.length; i++) if (cached?.[i]) results[i] = cached[i]!;
+      if (missing.length > 0) {
+        const out = await pool.batch(
+          missing.map((i) => ({ method: "getrawtransaction", params: [txids[i]!, verbosity] })),
+        );
+        if (!out.ok) {
+          for (const i of missing) results[i] = fromGatewayError(out.error);
+        } else {
+          answered += missing.length;
+          out.answers.forEach((answer, k) => {
+            const i = missing[k]!;
+            if ("error" in answer) {
+              results[i] = answer.error.code === -5 ? null : fromNodeError(answer.error);
+              return;
+            }
+            try {
+              results[i] = modelFromVerbose(answer.result, network);
+            } catch (err) {
+              results[i] = err instanceof GraphQLError ? err : badAnswer("full node's");
+            }
+          });
+          await rememberFromCore(
+            app.txCache,
+            pool,
+            network,
+            missing.flatMap((i, k) => {
+              const answer = out.answers[k]!;
+              return "result" in answer
+                ? [{ txid: txids[i]!.toLowerCase(), result: answer.result }]
+                : [];
+            }),
+          );
         }
-      });
+      }
+      if (answered > 0) {
+        const used = meter.calls.get("getrawtransaction") ?? { count: 0, price };
+        used.count += answered;
+        meter.calls.set("getrawtransaction", used);
+      }
+      return results;
     },
     { maxBatchSize: app.config.graphql.batchSize },
+  );
+}
+
+/**
+ * Transactions the response cache holds, as the Transaction type's model (what getrawtransaction
+ * verbosity 1 would have said: confirmations from the node's tip); null where it holds none.
+ */
+async function cachedModels(
+  app: App,
+  network: NetworkName,
+  txids: readonly string[],
+): Promise<(TransactionModel | null)[] | null> {
+  const lookup = await app.txCache.lookup(
+    network,
+    txids.map((t) => t.toLowerCase()),
+  );
+  if (!lookup) return null;
+  return lookup.found.map((entry) =>
+    entry
+      ? {
+          tx: parseTransaction(entry.bytes),
+          network,
+          origin: "FULL_NODE",
+          block: {
+            hash: entry.blockhash,
+            confirmations: lookup.tip - entry.height + 1,
+            time: entry.blocktime,
+            blocktime: entry.blocktime,
+          },
+          prevouts: null,
+        }
+      : null,
   );
 }
 
@@ -114,6 +178,7 @@ export function electrumTransactionLoader(
         txids.map(async (txid) => {
           const out = await electrumTransaction(source, txid, true);
           if (out.kind === "failure") return fromGatewayError(out.error);
+          if (out.upstream === "cache") meter.cacheHits += 1;
           const used = meter.calls.get(ELECTRUM_METHOD) ?? { count: 0, price };
           used.count += 1;
           meter.calls.set(ELECTRUM_METHOD, used);

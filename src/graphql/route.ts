@@ -38,7 +38,7 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
   const state: RequestState = {
-    meter: { calls: new Map(), graph: { answered: 0, complexity: 0 } },
+    meter: { calls: new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
     wantsPrevouts: false,
     graphSites: new Map(),
     joinBudget: new Map(),

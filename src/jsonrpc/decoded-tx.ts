@@ -3,7 +3,7 @@ import type { Network } from "../bitcoin/network.ts";
 import { parseTransaction, type Transaction } from "../bitcoin/transaction.ts";
 import { txToUniv } from "../bitcoin/tx-json.ts";
 import type { NetworkName } from "../config/schema.ts";
-import type { Json } from "./json.ts";
+import { type Json, RawJsonText, stringifyJson } from "./json.ts";
 
 /** Where a mined transaction sits, as the decoded form shows it. */
 export interface BlockPosition {
@@ -35,6 +35,27 @@ export function decodedTx(
   }
   // Plain JS numbers (sizes, heights) serialise exactly as JSON numbers do; amounts are lossless.
   return result as unknown as Json;
+}
+
+/** The JSON text of the decoded form without its block fields: what the cache memoises. */
+export function decodedTxBaseText(tx: Transaction, network: NetworkName): string {
+  return stringifyJson(txToUniv(tx, { network: network as Network }));
+}
+
+/**
+ * decodedTx's text from the memoised base (decodedTxBaseText): the block fields appended in the
+ * same order, as raw JSON text the reply writer places as it is. Same bytes as decodedTx's.
+ */
+export function decodedTxFromBase(
+  base: string,
+  position: BlockPosition,
+  opts: { blockheight: boolean },
+): RawJsonText {
+  const block =
+    `"blockhash":${JSON.stringify(position.blockhash)},"confirmations":${position.confirmations},` +
+    `"time":${position.blocktime},"blocktime":${position.blocktime}` +
+    (opts.blockheight ? `,"blockheight":${position.height}` : "");
+  return new RawJsonText(`${base.slice(0, -1)},${block}}`);
 }
 
 /** An upstream's hex, decoded; null when it is not a transaction we can read. */

@@ -1,13 +1,24 @@
 import { isLosslessNumber, LosslessNumber, parse } from "lossless-json";
-import { toJsonText } from "../bitcoin/json-text.ts";
+import { RawJsonText, toJsonText } from "../bitcoin/json-text.ts";
 import { JSON_DEPTH_MAX, jsonDepthOver } from "./json-depth.ts";
+
+export { RawJsonText };
 
 /**
  * JSON as Bitcoin Core writes it: numbers keep their literal text (Core prints amounts as
  * `0.00100000`; JSON.parse would turn that into 0.001 and lose the faithful form). Parsed values
  * never hold JS numbers; values we build may.
  */
-export type Json = null | boolean | string | number | JsonNumber | Json[] | { [key: string]: Json };
+export type Json =
+  | null
+  | boolean
+  | string
+  | number
+  | JsonNumber
+  | Json[]
+  | { [key: string]: Json }
+  /** Text already written, placed as it is (only in values we build: a cached rendering). */
+  | RawJsonText;
 export type JsonNumber = LosslessNumber;
 
 /** Throws a SyntaxError for text that is not JSON or is nested deeper than `depthMax`. */
@@ -34,7 +45,11 @@ export function jsonInteger(value: unknown): number | undefined {
 
 export function isJsonObject(value: unknown): value is { [key: string]: Json } {
   return (
-    typeof value === "object" && value !== null && !Array.isArray(value) && !isJsonNumber(value)
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !isJsonNumber(value) &&
+    !(value instanceof RawJsonText)
   );
 }
 

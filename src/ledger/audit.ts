@@ -36,6 +36,8 @@ export interface AuditInput {
   calls?: number;
   /** The client's address: kept for aggregated failed authentications only. */
   source?: string | null;
+  /** Calls of the record answered from the response cache (charged as misses). */
+  cacheHits?: number;
 }
 
 /** Most characters of a client-supplied name (a method) an audit record keeps. */
@@ -73,8 +75,8 @@ export async function insertAudit(db: Queryable, record: AuditInput): Promise<nu
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
        error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
-       upstream_code, calls, source)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+       upstream_code, calls, source, cache_hits)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
      RETURNING id`,
     [
       r.requestId,
@@ -94,6 +96,7 @@ export async function insertAudit(db: Queryable, record: AuditInput): Promise<nu
       r.upstreamCode ?? null,
       r.calls ?? 1,
       r.source == null ? null : storableText(r.source),
+      r.cacheHits ?? 0,
     ],
   );
   return rows[0]!.id;

@@ -205,17 +205,17 @@ export async function writeBatch(db: Database, items: readonly SettleItem[]): Pr
        SELECT nextval('audit_records_id_seq') AS id, r.*
        FROM unnest($6::int8[], $7::int8[], $8::text[], $9::int8[], $10::text[], $11::text[],
          $12::text[], $13::text[], $14::text[], $15::int[], $16::int8[], $17::int8[], $18::int[],
-         $19::text[], $20::int[], $21::text[])
+         $19::text[], $20::int[], $21::text[], $24::int[])
          WITH ORDINALITY AS r(item, lease_id, request_id, token_id, backend, network, method,
            outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
-           duration_ms, upstream_code, ord)
+           duration_ms, upstream_code, cache_hits, ord)
      ), aud AS (
        INSERT INTO audit_records(id, account_id, request_id, token_id, backend, network, method,
          outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
-         duration_ms, upstream_code)
+         duration_ms, upstream_code, cache_hits)
        SELECT r.id, i.account_id, r.request_id, r.token_id, r.backend, r.network, r.method,
          r.outcome, r.error_code, r.http_status, r.estimated_cc, r.charged_cc, r.complexity,
-         r.upstream, r.duration_ms, r.upstream_code
+         r.upstream, r.duration_ms, r.upstream_code, r.cache_hits
        FROM recs r JOIN items i ON i.item = r.item
        RETURNING id
      ), chg AS (
@@ -256,6 +256,7 @@ export async function writeBatch(db: Database, items: readonly SettleItem[]): Pr
       col("upstreamCode"),
       itemLeaseUsed,
       itemIdempotencyKey,
+      recs.map((r) => r.cacheHits ?? 0),
     ],
   );
   if (rows.length !== items.length || rows.some((r) => r.available === null)) {

@@ -71,6 +71,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly sharedTrips = new Counter({
+    name: "blockgate_upstream_shared_total",
+    help: "Upstream calls not sent because an identical one was in flight (its answer shared).",
+    labelNames: ["backend", "network"] as const,
+    registers: [this.registry],
+  });
+  readonly cacheLookups = new Counter({
+    name: "blockgate_cache_lookups_total",
+    help: "Response cache look-ups, by network, tier (memory, redis) and result (hit, miss, error).",
+    labelNames: ["network", "tier", "result"] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "blockgate_" });
   }
@@ -82,6 +95,11 @@ export class Metrics {
       seconds,
     );
     this.upstreamUp.set({ backend, network, upstream }, ok ? 1 : 0);
+  }
+
+  /** A caller that joined an identical upstream request in flight. */
+  shared(backend: string, network: string): void {
+    this.sharedTrips.inc({ backend, network });
   }
 
   /** One JSON-RPC batch to a full node that combined `requests` requests' `calls` calls. */

@@ -20,6 +20,8 @@ export interface AuditFields {
   chargedCc?: number;
   upstream?: string | null;
   complexity?: number | null;
+  /** Calls answered from the response cache. */
+  cacheHits?: number;
 }
 
 /**
@@ -44,5 +46,6 @@ export function auditRecord(subject: AuditSubject, fields: AuditFields): AuditIn
     complexity: fields.complexity ?? null,
     upstream: fields.upstream ?? null,
     durationMs: Date.now() - subject.startedAt,
+    cacheHits: fields.cacheHits ?? 0,
   };
 }

@@ -1,8 +1,7 @@
 import type { Logger } from "pino";
 import type { TokenCache } from "../auth/token-cache.ts";
 import type { TokenOwner } from "../auth/tokens.ts";
-import type { NodeTip } from "../cache/node-tip.ts";
-import type { TxCache } from "../cache/tx-cache.ts";
+import type { TxStore } from "../cache/tx-store.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import type { Metrics } from "../log/metrics.ts";
@@ -29,10 +28,11 @@ export interface App {
   indexers: Map<NetworkName, IndexerPool>;
   metrics: Metrics;
   electrum: Map<NetworkName, ElectrumPool>;
-  /** Confirmed transactions, for both routes (src/cache/). */
-  txCache: TxCache;
-  /** Each network's node block count, for confirmations of cached transactions. */
-  nodeTips: Map<NetworkName, NodeTip>;
+  /**
+   * The finality-aware response cache: confirmed transactions in memory and Redis, each network's
+   * chain followed for reorganisations (src/cache/).
+   */
+  txCache: TxStore;
   /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */
   adminSecret?: string;
   /** /readyz's database check (bounded, cached). */

@@ -45,6 +45,8 @@ export type CallOutcome =
       upstream?: string | null;
       /** The complexity measured while executing, instead of the planned one. */
       complexity?: number | null;
+      /** Calls answered from the response cache (charged as misses; flagged in the audit row). */
+      cacheHits?: number;
     }
   /** The gateway could not get an answer (no upstream, timeout): not charged. */
   | { kind: "failed"; error: GatewayError };
@@ -201,6 +203,7 @@ function settledRecord(
     chargedCc: Math.min(cost, call.price),
     upstream: outcome.upstream ?? null,
     complexity: outcome.complexity === undefined ? call.complexity : outcome.complexity,
+    cacheHits: outcome.cacheHits ?? 0,
   });
 }
 

@@ -1,6 +1,8 @@
+import type { BlockRef } from "../cache/chain-guard.ts";
 import { fromHasuraCode, gatewayError } from "../errors/codes.ts";
 import { hasuraErrorObject } from "../errors/render.ts";
 import { graphqlFailure, type HttpReply } from "../http/reply.ts";
+import { isJsonObject, type Json, jsonInteger, stringifyJson } from "../jsonrpc/json.ts";
 import type { CallContext } from "../metering/context.ts";
 import { auditOnly, type CallOutcome, meter } from "../metering/pipeline.ts";
 import { graphComplexity } from "../pricing/graph-complexity.ts";
@@ -9,8 +11,9 @@ import { type CheckedQuery, checkGraphQuery } from "../upstreams/indexer/hasura/
 import type { HasuraError } from "../upstreams/indexer/hasura/hasura-error.ts";
 import { executeIntrospection } from "../upstreams/indexer/hasura/introspection.ts";
 import { checkGraphLimits } from "../upstreams/indexer/hasura/limits.ts";
-import { parseGraphRequest } from "../upstreams/indexer/hasura/request.ts";
+import { type GraphRequest, parseGraphRequest } from "../upstreams/indexer/hasura/request.ts";
 import { indexerSchema } from "../upstreams/indexer/hasura/schema.ts";
+import { CACHE_UPSTREAM } from "./rpc-route.ts";
 
 /**
  * The graph mirror: POST /<graph>/<network>/<token> with `{query, variables, operationName}`,
@@ -79,6 +82,21 @@ export async function handleGraphQuery(ctx: CallContext, body: string): Promise<
       },
     ],
     execute: async () => {
+      const cacheKey = finalBlocks(query) ? answerKey(ctx, request) : null;
+      const hit = cacheKey ? await app.txCache.blockAnswer(ctx.network, cacheKey) : null;
+      if (hit) {
+        const outcome: CallOutcome = {
+          kind: "answered",
+          outcome: "ok",
+          httpStatus: 200,
+          upstream: CACHE_UPSTREAM,
+          cacheHits: 1,
+        };
+        return {
+          value: { ok: true as const, data: hit, upstream: CACHE_UPSTREAM },
+          outcomes: [outcome],
+        };
+      }
       const pool = app.indexers.get(ctx.network);
       const out = pool
         ? await pool.query(request, AbortSignal.timeout(limits.queryTimeoutMs))
@@ -89,6 +107,10 @@ export async function handleGraphQuery(ctx: CallContext, body: string): Promise<
       const outcome: CallOutcome = out.ok
         ? { kind: "answered", outcome: "ok", httpStatus: 200, upstream: out.upstream }
         : { kind: "failed", error: out.error };
+      const blocks = out.ok && cacheKey ? blocksOf(query, out.data) : null;
+      if (cacheKey && blocks && out.ok) {
+        await app.txCache.rememberBlockAnswer(ctx.network, cacheKey, out.data, blocks);
+      }
       return { value: out, outcomes: [outcome] };
     },
   });
@@ -127,6 +149,40 @@ async function refuse(ctx: CallContext, method: string, error: HasuraError): Pro
     },
   ]);
   return { status: 200, body: { errors: [error] }, headers: audited.headers };
+}
+
+/**
+ * Whether the query's answer is final once its blocks are deep: every root field is `block_by_pk`
+ * (a block named by its hash: the same rows for as long as that block is on the best chain) and
+ * selects `height` unaliased, so the answer says how deep each block is. Any other shape — a
+ * `block` list, whose rows depend on where the tip is unless its filter bounds them — is not
+ * cached.
+ */
+function finalBlocks(query: CheckedQuery): boolean {
+  return query.fields.every(
+    (f) =>
+      f.name === "block_by_pk" &&
+      !f.introspection &&
+      typeof f.args.hash === "string" &&
+      f.children.some((c) => c.name === "height" && c.responseKey === "height"),
+  );
+}
+
+/** The blocks an answer of such a query is about; null when one is missing (not yet final). */
+function blocksOf(query: CheckedQuery, data: { [key: string]: Json }): BlockRef[] | null {
+  const blocks: BlockRef[] = [];
+  for (const f of query.fields) {
+    const row = data[f.responseKey];
+    const height = isJsonObject(row) ? jsonInteger(row.height) : undefined;
+    if (height === undefined) return null;
+    blocks.push({ height, blockhash: String(f.args.hash).toLowerCase() });
+  }
+  return blocks;
+}
+
+/** One cached answer per network and request as written (query text, variables, operation). */
+function answerKey(ctx: CallContext, request: GraphRequest): string {
+  return `${ctx.network}\u0000${request.operationName ?? ""}\u0000${request.query}\u0000${stringifyJson(request.variables)}`;
 }
 
 /** The audit log's `method` for a query: its root fields, `block` or `block,block_by_pk`. */

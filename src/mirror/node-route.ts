@@ -1,10 +1,11 @@
 import { parseTransaction, toHex } from "../bitcoin/index.ts";
+import { rememberFromCore } from "../cache/from-core.ts";
 import { gatewayError } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
 import { checkGetRawTransaction } from "../jsonrpc/core-methods.ts";
-import { decodedTx, readTxHex } from "../jsonrpc/decoded-tx.ts";
+import { decodedTxBaseText, decodedTxFromBase } from "../jsonrpc/decoded-tx.ts";
 import { legacyErrorStatus } from "../jsonrpc/envelope.ts";
-import { isJsonObject, jsonInteger, jsonNumber } from "../jsonrpc/json.ts";
+import { jsonInteger } from "../jsonrpc/json.ts";
 import type { RpcAnswer } from "../jsonrpc/types.ts";
 import type { CallContext } from "../metering/context.ts";
 import {
@@ -32,7 +33,7 @@ export function handleNodeRpc(ctx: CallContext, body: string): Promise<HttpReply
 }
 
 async function executeNodeCalls(ctx: CallContext, calls: AcceptedCall[]): Promise<CallResult[]> {
-  const results = await Promise.all(calls.map((c) => fromCache(ctx, c)));
+  const results: (CallResult | null)[] = await fromCache(ctx, calls);
   const missing = calls.flatMap((_, i) => (results[i] ? [] : [i]));
   if (missing.length > 0) {
     const pool = ctx.app.nodes.get(ctx.network);
@@ -74,79 +75,46 @@ function cacheable(call: AcceptedCall): { txid: string; verbose: boolean } | nul
   return { txid: txid.toLowerCase(), verbose: level >= 1 };
 }
 
-async function fromCache(ctx: CallContext, call: AcceptedCall): Promise<CallResult | null> {
-  const lookup = cacheable(call);
-  if (!lookup) return null;
-  const { txCache, nodeTips } = ctx.app;
-  const entry = txCache.get(ctx.network, lookup.txid);
-  if (!entry) return null;
-  const hit = (answer: RpcAnswer): CallResult => ({ kind: "answer", answer, upstream: "cache" });
-  if (!lookup.verbose) return hit({ result: toHex(entry.bytes) });
-  const tip = await nodeTips.get(ctx.network)?.current();
-  if (tip === undefined || tip === null) return null;
-  if (tip < entry.height) {
-    txCache.evict(ctx.network, lookup.txid);
-    return null;
-  }
-  const position = { ...entry, confirmations: tip - entry.height + 1 };
-  const tx = parseTransaction(entry.bytes);
-  return hit({ result: decodedTx(tx, ctx.network, position, { blockheight: false }) });
+/** The calls the response cache answers (a hit is billed as a miss), null for the rest. */
+async function fromCache(ctx: CallContext, calls: AcceptedCall[]): Promise<(CallResult | null)[]> {
+  const lookups = calls.map(cacheable);
+  const asked = lookups.flatMap((l, i) => (l ? [i] : []));
+  const results: (CallResult | null)[] = calls.map(() => null);
+  if (asked.length === 0) return results;
+  const cached = await ctx.app.txCache.lookup(
+    ctx.network,
+    asked.map((i) => lookups[i]!.txid),
+  );
+  if (!cached) return results;
+  const { memory } = ctx.app.txCache;
+  asked.forEach((i, k) => {
+    const entry = cached.found[k];
+    if (!entry) return;
+    const txid = lookups[i]!.txid;
+    // The decoded form is written once per entry and memoised: a hit appends the block fields.
+    const result = lookups[i]!.verbose
+      ? decodedTxFromBase(
+          memory.rendered(ctx.network, txid, entry, () =>
+            decodedTxBaseText(parseTransaction(entry.bytes), ctx.network),
+          ),
+          { ...entry, confirmations: cached.tip - entry.height + 1 },
+          { blockheight: false },
+        )
+      : toHex(entry.bytes);
+    results[i] = { kind: "answer", answer: { result }, upstream: "cache" };
+  });
+  return results;
 }
 
-/**
- * Keeps deeply confirmed transactions from verbose node answers. Core's answer has the block hash
- * and confirmations but not the height: the height is the node's block count less the
- * confirmations plus one, checked with getblockhash so that a block found in between cannot
- * leave a wrong height in the cache.
- */
+/** Keeps the deeply confirmed transactions of the node's verbose answers (src/cache/from-core.ts). */
 async function remember(ctx: CallContext, pairs: [AcceptedCall, RpcAnswer][]): Promise<void> {
-  const { txCache, nodeTips, nodes, config } = ctx.app;
-  const tipSource = nodeTips.get(ctx.network);
-  const pool = nodes.get(ctx.network);
-  if (!tipSource || !pool || txCache.bytesMax === 0) return;
-  const candidates: {
-    txid: string;
-    bytes: Uint8Array;
-    blockhash: string;
-    confirmations: number;
-    blocktime: number;
-  }[] = [];
-  for (const [call, answer] of pairs) {
+  const pool = ctx.app.nodes.get(ctx.network);
+  if (!pool) return;
+  const answers = pairs.flatMap(([call, answer]) => {
     const lookup = cacheable(call);
-    if (!lookup?.verbose || !("result" in answer) || !isJsonObject(answer.result)) continue;
-    const { hex, blockhash, confirmations, blocktime } = answer.result;
-    const conf = jsonInteger(confirmations);
-    const time = jsonInteger(blocktime);
-    if (typeof hex !== "string" || typeof blockhash !== "string") continue;
-    if (conf === undefined || time === undefined || conf < config.cache.minConfirmations) continue;
-    if (txCache.has(ctx.network, lookup.txid)) continue;
-    const tx = readTxHex(hex);
-    if (tx?.txid !== lookup.txid) continue;
-    candidates.push({
-      txid: lookup.txid,
-      bytes: tx.bytes,
-      blockhash,
-      confirmations: conf,
-      blocktime: time,
-    });
-  }
-  if (candidates.length === 0) return;
-  const tip = await tipSource.current();
-  if (tip === null) return;
-  const heights = candidates.map((c) => tip - c.confirmations + 1);
-  const out = await pool.batch(
-    heights.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] })),
-  );
-  if (!out.ok) return;
-  candidates.forEach((c, i) => {
-    const answer = out.answers[i];
-    if (answer && "result" in answer && answer.result === c.blockhash) {
-      txCache.set(ctx.network, c.txid, {
-        bytes: c.bytes,
-        blockhash: c.blockhash,
-        height: heights[i]!,
-        blocktime: c.blocktime,
-      });
-    }
+    return lookup?.verbose && "result" in answer
+      ? [{ txid: lookup.txid, result: answer.result }]
+      : [];
   });
+  await rememberFromCore(ctx.app.txCache, pool, ctx.network, answers);
 }

@@ -14,6 +14,9 @@ import type { CallContext } from "../metering/context.ts";
 import { auditOnly, type CallOutcome, meter } from "../metering/pipeline.ts";
 import { priceOf } from "../pricing/prices.ts";
 
+/** The `upstream` of an answer served from the response cache (src/cache/). */
+export const CACHE_UPSTREAM = "cache";
+
 /** A call that passed the gateway's checks: priced, and to be executed. */
 export interface AcceptedCall {
   id: Json | undefined;
@@ -172,6 +175,7 @@ export async function handleRpcMirror(
 function outcomeOf(result: CallResult, call: AcceptedCall, protocol: MirrorProtocol): CallOutcome {
   if (result.kind === "failure") return { kind: "failed", error: result.error };
   const { answer, upstream } = result;
+  const cacheHits = upstream === CACHE_UPSTREAM ? 1 : 0;
   if ("error" in answer) {
     return {
       kind: "answered",
@@ -180,9 +184,10 @@ function outcomeOf(result: CallResult, call: AcceptedCall, protocol: MirrorProto
       upstreamCode: String(answer.error.code),
       httpStatus: protocol.errorStatus(call.version, answer.error.code),
       upstream,
+      cacheHits,
     };
   }
-  return { kind: "answered", outcome: "ok", httpStatus: 200, upstream };
+  return { kind: "answered", outcome: "ok", httpStatus: 200, upstream, cacheHits };
 }
 
 function plan(ctx: CallContext, item: RequestItem, protocol: MirrorProtocol): Slot {

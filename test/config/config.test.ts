@@ -88,8 +88,10 @@ describe("config", () => {
     expect(config.pricing["blockchain.transaction.get"]).toEqual({ default: 50, mainnet: 100 });
     expect(config.cache).toEqual({
       bytesMax: 64 * 1024 * 1024,
+      blockBytesMax: 16 * 1024 * 1024,
       minConfirmations: 6,
       tipTtlMs: 1000,
+      redis: { keyPrefix: "blockgate:cache:", timeoutMs: 50, ttlMs: 7 * 86_400_000 },
     });
     const tls = parseConfig({
       upstreams: { electrum: { mainnet: [{ url: "ssl://10.0.0.7:50002" }] } },

@@ -222,7 +222,7 @@ describe("misbehaving Electrum servers cost the caller nothing and hang nobody",
   });
 
   it("nothing was charged or cached", async () => {
-    expect(g.gateway.app.txCache.stats.entries).toBe(0);
+    expect(g.gateway.app.txCache.memory.stats.entries).toBe(0);
     const check = await checkLedger(g.gateway.app.db);
     expect(check.every((c) => c.ok && c.charged === 0)).toBe(true);
   });

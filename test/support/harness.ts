@@ -61,6 +61,10 @@ export async function startTestGateway(
   devnetOptions: DevnetOptions & {
     electrumClient?: Partial<Omit<ElectrumUpstreamConfig, "url">>;
     coreClient?: Partial<Omit<BitcoinCoreUpstreamConfig, "url" | "user" | "password">>;
+    /** The response cache's Redis (none: memory only, whatever REDIS_URL says). */
+    redisUrl?: string;
+    /** devnet already running (a second gateway on the same upstreams); not closed by close(). */
+    devnet?: Devnet;
   } = {},
 ): Promise<TestGateway> {
   const config = parseConfig({
@@ -70,7 +74,8 @@ export async function startTestGateway(
     log: { level: "info" },
     ...overrides,
   });
-  const devnet = await startDevnet(config.networks, devnetOptions);
+  const ownDevnet = devnetOptions.devnet === undefined;
+  const devnet = devnetOptions.devnet ?? (await startDevnet(config.networks, devnetOptions));
   const schema =
     store === "postgres" ? (sharedSchema ?? `t_${randomBytes(6).toString("hex")}`) : null;
   const logs: string[] = [];
@@ -82,6 +87,7 @@ export async function startTestGateway(
     graphUpstreams: resolveGraphUpstreams(config, devnet),
     electrumUpstreams: resolveElectrumUpstreams(config, devnet, devnetOptions.electrumClient),
     noAdminFile: true,
+    redisUrl: devnetOptions.redisUrl,
     logDestination: new Writable({
       write(chunk: Buffer, _enc, done) {
         logs.push(chunk.toString("utf8"));
@@ -104,7 +110,7 @@ export async function startTestGateway(
     },
     async close() {
       await gateway.close();
-      await devnet.close();
+      if (ownDevnet) await devnet.close();
       if (schema && !sharedSchema) {
         const client = new pg.Client({ connectionString: POSTGRES_URL });
         await client.connect();

@@ -124,6 +124,18 @@ export function coreMethods(
     decoderawtransaction,
     getblockcount: () => chain.tip.height,
     getbestblockhash: () => chain.tip.block.hash,
+    // Core's own way to stage a reorganisation (tests of the gateway's cache eviction).
+    invalidateblock: (raw) => {
+      const [hash] = asPositional(raw, ["blockhash"]) as Json[];
+      if (typeof hash !== "string" || !chain.invalidateBlock(hash.toLowerCase())) {
+        throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
+      }
+      return null;
+    },
+    reconsiderblock: () => {
+      chain.reconsiderBlocks();
+      return null;
+    },
     getblockhash: (raw) => {
       const [height] = asPositional(raw, ["height"]) as Json[];
       if (!isJsonNumber(height)) {

@@ -145,6 +145,7 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
               httpStatus: 200,
               chargedCc: actual,
               complexity,
+              cacheHits: ctx.state.meter.cacheHits,
             };
             return { value: { result, actual, complexity }, outcomes: [outcome] };
           },

@@ -62,7 +62,7 @@ export class BitcoinCoreClient {
 
   /**
    * Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order.
-   * `requests`: how many callers' requests the calls combine (coalesce.ts). The answer's size limit,
+   * `requests`: how many callers' requests the calls combine (combine.ts). The answer's size limit,
    * which guards against a broken node, stays per request: a combined answer may be as large as
    * their answers could have been apart.
    */

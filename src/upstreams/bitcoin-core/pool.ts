@@ -1,31 +1,50 @@
 import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
-import type { RpcCall } from "../../jsonrpc/types.ts";
+import type { GatewayError } from "../../errors/codes.ts";
+import { stringifyJson } from "../../jsonrpc/json.ts";
+import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
 import {
   FailoverPool,
   type HealthOptions,
   type PoolHealth,
   type UpstreamObserver,
 } from "../failover.ts";
+import { SharedTrips } from "../shared-trips.ts";
 import { BitcoinCoreClient } from "./client.ts";
-import { Coalescer, type PoolOutcome } from "./coalesce.ts";
+import { COMBINABLE_METHODS, Combiner, type PoolOutcome } from "./combine.ts";
 
-export type { PoolOutcome } from "./coalesce.ts";
+export type { PoolOutcome } from "./combine.ts";
 
 /** Told of each JSON-RPC batch that combined several requests' calls (for metrics). */
 export type CombinedObserver = (requests: number, calls: number) => void;
 
+/** One call's share of a round trip. */
+type CallOutcome =
+  | { ok: true; answer: RpcAnswer; upstream: string }
+  | { ok: false; error: GatewayError };
+
 /**
- * The full nodes of one network: concurrent requests' calls combined into JSON-RPC batches
- * (coalesce.ts), each batch sent with failover (see FailoverPool).
+ * The full nodes of one network, in three layers, top down:
+ *
+ * 1. identical calls in flight share one trip (shared-trips.ts): a call that another request
+ *    already sent, and whose answer has not come back, waits for that answer instead of being sent
+ *    again; only read-only look-ups (COMBINABLE_METHODS) are shared;
+ * 2. the calls still to send, of concurrent requests, are combined into JSON-RPC batches
+ *    (combine.ts);
+ * 3. each batch is sent with failover (see FailoverPool).
+ *
+ * Sharing sits above combining so that a call shared by fifty requests is one item of one batch,
+ * not fifty items.
  */
 export class BitcoinCorePool {
   private readonly pool: FailoverPool<BitcoinCoreClient>;
-  private readonly coalescer: Coalescer;
+  private readonly combiner: Combiner;
+  readonly shared: SharedTrips<CallOutcome>;
 
   constructor(
     configs: readonly BitcoinCoreUpstreamConfig[],
     observe?: UpstreamObserver,
     onCombined?: CombinedObserver,
+    onShared?: () => void,
   ) {
     this.pool = new FailoverPool(
       configs.map((c) => new BitcoinCoreClient(c)),
@@ -34,16 +53,47 @@ export class BitcoinCorePool {
     // Combining comes before failover, so a combined batch may go to any member: it is sized for
     // the strictest one, and a member with combining off (0) turns it off for the network.
     const callsMax = Math.min(...configs.map((c) => c.coalesceCallsMax));
-    this.coalescer = new Coalescer(
+    this.combiner = new Combiner(
       (calls, requests) => this.pool.run((client) => client.batch(calls, undefined, requests)),
       callsMax,
       onCombined,
     );
+    this.shared = new SharedTrips(onShared);
   }
 
-  /** A request's calls, answered in its order (one round trip, perhaps shared with others). */
-  batch(calls: readonly RpcCall[]): Promise<PoolOutcome> {
-    return this.coalescer.submit(calls);
+  /**
+   * A request's calls, answered in its order: each either shares a trip already in flight for the
+   * same call, or goes in one new round trip with the request's other new calls (perhaps combined
+   * with other requests'). When any trip the request depends on fails as a whole, the request
+   * fails with that error, as it would have had it made the trip alone.
+   */
+  async batch(calls: readonly RpcCall[]): Promise<PoolOutcome> {
+    if (calls.length === 0 || !calls.every((c) => COMBINABLE_METHODS.has(c.method)))
+      return this.combiner.submit(calls);
+    const keys = calls.map((c) => `${c.method} ${stringifyJson(c.params)}`);
+    // The calls this request sends itself: the first of each key that no trip in flight covers.
+    const own: RpcCall[] = [];
+    let sent: Promise<PoolOutcome> | null = null;
+    const send = () => {
+      sent ??= Promise.resolve().then(() => this.combiner.submit(own));
+      return sent;
+    };
+    const shares = calls.map((call, i) =>
+      this.shared.run(keys[i]!, () => {
+        own.push(call);
+        const at = own.length - 1;
+        return send().then(
+          (out): CallOutcome =>
+            out.ok ? { ok: true, answer: out.answers[at]!, upstream: out.upstream } : out,
+        );
+      }),
+    );
+    const outcomes = await Promise.all(shares);
+    const failed = outcomes.find((o) => !o.ok);
+    if (failed && !failed.ok) return failed;
+    const answers = outcomes.map((o) => (o.ok ? o.answer : { result: null }));
+    const first = outcomes[0];
+    return { ok: true, answers, upstream: first?.ok ? first.upstream : "" };
   }
 
   /** For /readyz: each member up or down (see FailoverPool.health). */
@@ -53,7 +103,7 @@ export class BitcoinCorePool {
 
   close(abort = false): Promise<void> {
     // Calls waiting for the end of the turn are sent before the connections close, not stranded.
-    this.coalescer.flush();
+    this.combiner.flush();
     return this.pool.close(abort);
   }
 }

@@ -1,6 +1,6 @@
 import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
 import type { GatewayError } from "../../errors/codes.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcAnswer } from "../../jsonrpc/types.ts";
 import {
   FailoverPool,
@@ -8,12 +8,24 @@ import {
   type PoolHealth,
   type UpstreamObserver,
 } from "../failover.ts";
+import { SharedTrips } from "../shared-trips.ts";
 import { ElectrumUpstream } from "./client.ts";
 import type { ElectrumTip } from "./connection.ts";
 
 export type ElectrumPoolOutcome =
   | { ok: true; answer: RpcAnswer; upstream: string }
   | { ok: false; error: GatewayError };
+
+/**
+ * Read-only methods whose identical requests in flight share one trip (../shared-trips.ts): the
+ * gateway's look-ups. Subscriptions and broadcasts are never shared (a broadcast has effects, a
+ * subscription is per connection).
+ */
+const SHAREABLE_METHODS: ReadonlySet<string> = new Set([
+  "blockchain.transaction.get",
+  "blockchain.block.header",
+  "blockchain.scripthash.get_history",
+]);
 
 /**
  * Several Electrum servers for one network, with failover (see FailoverPool): a server that
@@ -23,10 +35,17 @@ export type ElectrumPoolOutcome =
 export class ElectrumPool {
   readonly upstreams: ElectrumUpstream[];
   private readonly pool: FailoverPool<ElectrumUpstream>;
+  /** Identical look-ups in flight share one trip (see SHAREABLE_METHODS). */
+  readonly shared: SharedTrips<ElectrumPoolOutcome>;
 
-  constructor(configs: readonly ElectrumUpstreamConfig[], observe?: UpstreamObserver) {
+  constructor(
+    configs: readonly ElectrumUpstreamConfig[],
+    observe?: UpstreamObserver,
+    onShared?: () => void,
+  ) {
     this.upstreams = configs.map((c) => new ElectrumUpstream(c));
     this.pool = new FailoverPool(this.upstreams, observe);
+    this.shared = new SharedTrips(onShared);
   }
 
   start(): void {
@@ -34,10 +53,13 @@ export class ElectrumPool {
   }
 
   request(method: string, params: Json[]): Promise<ElectrumPoolOutcome> {
-    return this.pool.run(async (upstream) => {
-      const out = await upstream.request(method, params);
-      return out.ok ? { ok: true as const, answer: out.answer } : out;
-    });
+    const trip = () =>
+      this.pool.run(async (upstream) => {
+        const out = await upstream.request(method, params);
+        return out.ok ? { ok: true as const, answer: out.answer } : out;
+      });
+    if (!SHAREABLE_METHODS.has(method)) return trip();
+    return this.shared.run(`${method} ${stringifyJson(params)}`, trip);
   }
 
   /** The highest tip any live headers subscription reports, or null when none is live. */

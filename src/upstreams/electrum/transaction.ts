@@ -7,7 +7,7 @@ import {
   toHex,
 } from "../../bitcoin/index.ts";
 import { electrumScripthash, isUnspendable } from "../../bitcoin/scripthash.ts";
-import type { TxCache } from "../../cache/tx-cache.ts";
+import type { TxStore } from "../../cache/tx-store.ts";
 import type { NetworkName } from "../../config/schema.ts";
 import { type GatewayError, gatewayError } from "../../errors/codes.ts";
 import { type BlockPosition, readTxHex } from "../../jsonrpc/decoded-tx.ts";
@@ -20,7 +20,7 @@ import type { ElectrumPool } from "./pool.ts";
 export interface ElectrumTxSource {
   network: NetworkName;
   pool: ElectrumPool | undefined;
-  cache: TxCache;
+  cache: TxStore;
   /** Confirmations from which a transaction is immutable enough to cache. */
   minConfirmations: number;
 }
@@ -80,7 +80,7 @@ export async function electrumTransaction(
   // Only a plain txid is looked up: ElectrumX also takes hex with spaces, which the server answers.
   const txid = /^[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : null;
   if (txid) {
-    const cached = fromCache(source, pool, txid, locate);
+    const cached = await fromCache(source, pool, txid, locate);
     if (cached) return cached;
   }
 
@@ -113,7 +113,7 @@ export async function electrumTransaction(
   if (typeof result.blockhash !== "string") return found(null, true);
   const confirmations = jsonInteger(result.confirmations);
   const deep = confirmations !== undefined && confirmations >= minConfirmations;
-  if (!locate && !(deep && txid && cache.bytesMax > 0)) return found(null, false);
+  if (!locate && !(deep && txid && cache.enabled)) return found(null, false);
   const position = await locateBlock(
     pool,
     result.blockhash,
@@ -124,19 +124,23 @@ export async function electrumTransaction(
     if (!locate) return found(null, false);
     return bad(`cannot find the height of block ${result.blockhash}`);
   }
-  if (deep && txid) cache.set(source.network, txid, { ...position, bytes: tx.bytes });
+  if (deep && txid) cache.remember(source.network, txid, { ...position, bytes: tx.bytes });
   return found(position, true);
 }
 
-/** A cached confirmed transaction, with confirmations from the live tip; null to ask upstream. */
-function fromCache(
+/**
+ * A cached confirmed transaction, vouched for on the best chain by the network's chain guard, with
+ * confirmations from the Electrum servers' live tip (what a miss would have counted from); null to
+ * ask upstream.
+ */
+async function fromCache(
   source: ElectrumTxSource,
   pool: ElectrumPool,
   txid: string,
   locate: boolean,
-): ElectrumTxResult | null {
-  const { cache, network } = source;
-  const entry = cache.get(network, txid);
+): Promise<ElectrumTxResult | null> {
+  const cached = await source.cache.lookup(source.network, [txid]);
+  const entry = cached?.found[0];
   if (!entry) return null;
   let tx: Transaction | undefined;
   const hit = (position: BlockPosition | null): ElectrumTx => ({
@@ -153,11 +157,7 @@ function fromCache(
   if (!locate) return hit(null);
   // No live headers subscription, no vouched-for tip: confirmations would be a guess.
   const tip = pool.tip();
-  if (!tip) return null;
-  if (tip.height < entry.height) {
-    cache.evict(network, txid);
-    return null;
-  }
+  if (!tip || tip.height < entry.height) return null;
   return hit({ ...entry, confirmations: tip.height - entry.height + 1 });
 }
 
@@ -242,7 +242,7 @@ async function withoutVerbose(
     confirmations: tip.height - height + 1,
   };
   if (position.confirmations >= source.minConfirmations) {
-    source.cache.set(source.network, tx.txid, { ...position, bytes: tx.bytes });
+    source.cache.remember(source.network, tx.txid, { ...position, bytes: tx.bytes });
   }
   return parsed(tx, position, true, out.upstream);
 }

@@ -1,11 +1,12 @@
 import type { GatewayError } from "../../errors/codes.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import {
   FailoverPool,
   type HealthOptions,
   type PoolHealth,
   type UpstreamObserver,
 } from "../failover.ts";
+import { SharedTrips } from "../shared-trips.ts";
 import { IndexerClient, type IndexerUpstreamConfig } from "./client.ts";
 import type { GraphRequest } from "./hasura/request.ts";
 
@@ -19,24 +20,40 @@ export type IndexerOutcome =
  */
 export class IndexerPool {
   private readonly pool: FailoverPool<IndexerClient>;
+  /** Identical queries in flight share one trip (../shared-trips.ts). */
+  readonly shared: SharedTrips<IndexerOutcome>;
 
-  constructor(configs: readonly IndexerUpstreamConfig[], observe?: UpstreamObserver) {
+  constructor(
+    configs: readonly IndexerUpstreamConfig[],
+    observe?: UpstreamObserver,
+    onShared?: () => void,
+  ) {
     this.pool = new FailoverPool(
       configs.map((c) => new IndexerClient(c)),
       observe,
     );
+    this.shared = new SharedTrips(onShared);
   }
 
   /**
    * One query; `deadline` bounds the whole attempt, failover included; `parse` reads the answer
-   * (lossless unless the caller says otherwise: see IndexerClient.query).
+   * (lossless unless the caller says otherwise: see IndexerClient.query). An identical query
+   * (same text, variables, operation name and reader) already in flight is joined instead of sent
+   * again: the indexer only reads, so both callers get the one answer. A joiner waits under the
+   * first caller's deadline, which every caller of a route sets alike (graph.queryTimeoutMs) and
+   * which started earlier, so it never waits longer than its own would have let it.
    */
   query(
     request: GraphRequest,
     deadline?: AbortSignal,
     parse?: (text: string) => Json,
   ): Promise<IndexerOutcome> {
-    return this.pool.run((client) => client.query(request, deadline, parse));
+    // The reader is part of the key: an answer read losslessly is not one read with JSON.parse.
+    const reader = parse === undefined ? 0 : readerId(parse);
+    const key = `${reader}\u0000${request.operationName ?? ""}\u0000${request.query}\u0000${stringifyJson(request.variables as Json)}`;
+    return this.shared.run(key, () =>
+      this.pool.run((client) => client.query(request, deadline, parse)),
+    );
   }
 
   /** For /readyz: each member up or down (see FailoverPool.health). */
@@ -47,4 +64,17 @@ export class IndexerPool {
   close(abort = false): Promise<void> {
     return this.pool.close(abort);
   }
+}
+
+const readers = new WeakMap<(text: string) => Json, number>();
+let readersSeen = 0;
+/** A number per answer reader, for shared-trip keys. */
+function readerId(parse: (text: string) => Json): number {
+  let id = readers.get(parse);
+  if (id === undefined) {
+    readersSeen += 1;
+    id = readersSeen;
+    readers.set(parse, id);
+  }
+  return id;
 }

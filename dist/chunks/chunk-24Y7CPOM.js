@@ -3,6 +3,7 @@ import {
   projectPath
 } from "./chunk-F5WXMYR3.js";
 import {
+  RawJsonText,
   fromHex,
   isJsonNumber,
   isJsonObject,
@@ -11,10 +12,11 @@ import {
   parseBlockHeader,
   parseTransaction,
   sha256,
+  stringifyJson,
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-WBCW7PD2.js";
+} from "./chunk-KSHIDGLB.js";
 
 // src/errors/codes.ts
 var LIST = {
@@ -213,6 +215,75 @@ function gatewayError(code, message, extra = {}) {
   return { code, message, ...extra };
 }
 
+// src/jsonrpc/decoded-tx.ts
+function decodedTx(tx, network, position, opts) {
+  const result = { ...txToUniv(tx, { network }) };
+  if (position) {
+    result.blockhash = position.blockhash;
+    result.confirmations = position.confirmations;
+    result.time = position.blocktime;
+    result.blocktime = position.blocktime;
+    if (opts.blockheight) result.blockheight = position.height;
+  }
+  return result;
+}
+function decodedTxBaseText(tx, network) {
+  return stringifyJson(txToUniv(tx, { network }));
+}
+function decodedTxFromBase(base, position, opts) {
+  const block = `"blockhash":${JSON.stringify(position.blockhash)},"confirmations":${position.confirmations},"time":${position.blocktime},"blocktime":${position.blocktime}` + (opts.blockheight ? `,"blockheight":${position.height}` : "");
+  return new RawJsonText(`${base.slice(0, -1)},${block}}`);
+}
+function readTxHex(hex) {
+  try {
+    return /^([0-9a-fA-F]{2})+$/.test(hex) ? parseTransaction(fromHex(hex)) : null;
+  } catch {
+    return null;
+  }
+}
+
+// src/cache/from-core.ts
+async function rememberFromCore(store, pool, network, answers) {
+  const guard = store.guard(network);
+  if (!guard || !store.enabled) return;
+  const candidates = [];
+  for (const { txid, result } of answers) {
+    if (!isJsonObject(result)) continue;
+    const { hex, blockhash, confirmations, blocktime } = result;
+    const conf = jsonInteger(confirmations);
+    const time = jsonInteger(blocktime);
+    if (typeof hex !== "string" || typeof blockhash !== "string") continue;
+    if (conf === void 0 || time === void 0 || conf < store.minConfirmations) continue;
+    if (store.memory.has(network, txid)) continue;
+    const tx = readTxHex(hex);
+    if (tx?.txid !== txid) continue;
+    candidates.push({ txid, bytes: tx.bytes, blockhash, confirmations: conf, blocktime: time });
+  }
+  if (candidates.length === 0) return;
+  const tip = await guard.tip();
+  if (tip === null) return;
+  const heights = [...new Set(candidates.map((c) => tip - c.confirmations + 1))];
+  const out = await pool.batch(
+    heights.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] }))
+  );
+  if (!out.ok) return;
+  const hashAt = /* @__PURE__ */ new Map();
+  heights.forEach((h, i) => {
+    const answer = out.answers[i];
+    if (answer && "result" in answer) hashAt.set(h, answer.result);
+  });
+  for (const c of candidates) {
+    const height = tip - c.confirmations + 1;
+    if (hashAt.get(height) !== c.blockhash) continue;
+    store.remember(network, c.txid, {
+      bytes: c.bytes,
+      blockhash: c.blockhash,
+      height,
+      blocktime: c.blocktime
+    });
+  }
+}
+
 // src/metering/context.ts
 function electrumTxSource(app, network) {
   return {
@@ -240,26 +311,6 @@ function electrumScripthash(scriptPubKey) {
 }
 function isUnspendable(scriptPubKey) {
   return scriptPubKey[0] === 106;
-}
-
-// src/jsonrpc/decoded-tx.ts
-function decodedTx(tx, network, position, opts) {
-  const result = { ...txToUniv(tx, { network }) };
-  if (position) {
-    result.blockhash = position.blockhash;
-    result.confirmations = position.confirmations;
-    result.time = position.blocktime;
-    result.blocktime = position.blocktime;
-    if (opts.blockheight) result.blockheight = position.height;
-  }
-  return result;
-}
-function readTxHex(hex) {
-  try {
-    return /^([0-9a-fA-F]{2})+$/.test(hex) ? parseTransaction(fromHex(hex)) : null;
-  } catch {
-    return null;
-  }
 }
 
 // src/jsonrpc/python-text.ts
@@ -426,7 +477,7 @@ async function electrumTransaction(source, txHash, locate) {
   }
   const txid = /^[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : null;
   if (txid) {
-    const cached2 = fromCache(source, pool, txid, locate);
+    const cached2 = await fromCache(source, pool, txid, locate);
     if (cached2) return cached2;
   }
   const out = await pool.request(METHOD, [txHash, true]);
@@ -453,7 +504,7 @@ async function electrumTransaction(source, txHash, locate) {
   if (typeof result.blockhash !== "string") return found(null, true);
   const confirmations = jsonInteger(result.confirmations);
   const deep = confirmations !== void 0 && confirmations >= minConfirmations;
-  if (!locate && !(deep && txid && cache.bytesMax > 0)) return found(null, false);
+  if (!locate && !(deep && txid && cache.enabled)) return found(null, false);
   const position = await locateBlock(
     pool,
     result.blockhash,
@@ -464,12 +515,12 @@ async function electrumTransaction(source, txHash, locate) {
     if (!locate) return found(null, false);
     return bad(`cannot find the height of block ${result.blockhash}`);
   }
-  if (deep && txid) cache.set(source.network, txid, { ...position, bytes: tx.bytes });
+  if (deep && txid) cache.remember(source.network, txid, { ...position, bytes: tx.bytes });
   return found(position, true);
 }
-function fromCache(source, pool, txid, locate) {
-  const { cache, network } = source;
-  const entry = cache.get(network, txid);
+async function fromCache(source, pool, txid, locate) {
+  const cached2 = await source.cache.lookup(source.network, [txid]);
+  const entry = cached2?.found[0];
   if (!entry) return null;
   let tx;
   const hit = (position) => ({
@@ -485,11 +536,7 @@ function fromCache(source, pool, txid, locate) {
   });
   if (!locate) return hit(null);
   const tip = pool.tip();
-  if (!tip) return null;
-  if (tip.height < entry.height) {
-    cache.evict(network, txid);
-    return null;
-  }
+  if (!tip || tip.height < entry.height) return null;
   return hit({ ...entry, confirmations: tip.height - entry.height + 1 });
 }
 function parsed(tx, position, located, upstream) {
@@ -537,7 +584,7 @@ async function withoutVerbose(source, pool, txHash, txid, locate, refusal) {
     confirmations: tip.height - height + 1
   };
   if (position.confirmations >= source.minConfirmations) {
-    source.cache.set(source.network, tx.txid, { ...position, bytes: tx.bytes });
+    source.cache.remember(source.network, tx.txid, { ...position, bytes: tx.bytes });
   }
   return parsed(tx, position, true, out.upstream);
 }
@@ -626,7 +673,8 @@ function auditRecord(subject, fields) {
     chargedCc: fields.chargedCc ?? 0,
     complexity: fields.complexity ?? null,
     upstream: fields.upstream ?? null,
-    durationMs: Date.now() - subject.startedAt
+    durationMs: Date.now() - subject.startedAt,
+    cacheHits: fields.cacheHits ?? 0
   };
 }
 
@@ -756,7 +804,8 @@ function settledRecord(ctx, call, outcome) {
     httpStatus: outcome.httpStatus,
     chargedCc: Math.min(cost, call.price),
     upstream: outcome.upstream ?? null,
-    complexity: outcome.complexity === void 0 ? call.complexity : outcome.complexity
+    complexity: outcome.complexity === void 0 ? call.complexity : outcome.complexity,
+    cacheHits: outcome.cacheHits ?? 0
   });
 }
 async function auditOnly(ctx, records) {
@@ -1367,13 +1416,15 @@ export {
   graphqlErrorObject,
   hasuraErrorObject,
   plainErrorObject,
+  decodedTx,
+  decodedTxBaseText,
+  decodedTxFromBase,
+  rememberFromCore,
   electrumTxSource,
   priceOf,
   graphPrice,
   electrumScripthash,
   isUnspendable,
-  decodedTx,
-  readTxHex,
   pyStrRepr,
   pyStr,
   pyJsonDumps,

@@ -53,9 +53,10 @@ interface Waiting {
  * Combining happens before failover: the combined batch goes to one member and fails over as a
  * whole, and when it fails (HTTP error, timeout, unreadable answer) every request in it gets that
  * same failure, as each would have alone. An RPC error of one item (Core's -5) is an answer, and
- * stays with the request that asked. Identical calls stay separate items: nothing is deduplicated.
+ * stays with the request that asked. Identical calls stay separate items here: the pool shares
+ * identical calls in flight before they reach the combiner (pool.ts, ../shared-trips.ts).
  */
-export class Coalescer {
+export class Combiner {
   private group: Waiting[] = [];
   private groupCalls = 0;
   private tick: NodeJS.Immediate | null = null;

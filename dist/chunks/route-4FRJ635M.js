@@ -14,10 +14,11 @@ import {
   meter,
   priceOf,
   refusedArguments,
+  rememberFromCore,
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-ULLWAWGK.js";
+} from "./chunk-24Y7CPOM.js";
 import {
   auditInRange,
   cycleAt,
@@ -40,10 +41,10 @@ import {
   scriptPubKeyToJson,
   scriptToAsm,
   toHex
-} from "./chunk-WBCW7PD2.js";
+} from "./chunk-KSHIDGLB.js";
 import {
   NETWORK_NAMES
-} from "./chunk-YSIO3WCL.js";
+} from "./chunk-KBVKOFMZ.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
@@ -255,23 +256,72 @@ function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
         return txids.map(() => err);
       }
       const verbosity = wantsPrevouts() ? 2 : 1;
-      const out = await pool.batch(
-        txids.map((txid) => ({ method: "getrawtransaction", params: [txid, verbosity] }))
-      );
-      if (!out.ok) return txids.map(() => fromGatewayError(out.error));
-      const used = meter2.calls.get("getrawtransaction") ?? { count: 0, price };
-      used.count += txids.length;
-      meter2.calls.set("getrawtransaction", used);
-      return out.answers.map((answer) => {
-        if ("error" in answer) return answer.error.code === -5 ? null : fromNodeError(answer.error);
-        try {
-          return modelFromVerbose(answer.result, network);
-        } catch (err) {
-          return err instanceof GraphQLError2 ? err : badAnswer("full node's");
+      const cached = verbosity === 1 ? await cachedModels(app, network, txids) : null;
+      const results = txids.map(() => null);
+      const missing = txids.flatMap((_, i) => cached?.[i] ? [] : [i]);
+      let answered = txids.length - missing.length;
+      meter2.cacheHits += answered;
+      for (let i = 0; i < txids.length; i++) if (cached?.[i]) results[i] = cached[i];
+      if (missing.length > 0) {
+        const out = await pool.batch(
+          missing.map((i) => ({ method: "getrawtransaction", params: [txids[i], verbosity] }))
+        );
+        if (!out.ok) {
+          for (const i of missing) results[i] = fromGatewayError(out.error);
+        } else {
+          answered += missing.length;
+          out.answers.forEach((answer, k) => {
+            const i = missing[k];
+            if ("error" in answer) {
+              results[i] = answer.error.code === -5 ? null : fromNodeError(answer.error);
+              return;
+            }
+            try {
+              results[i] = modelFromVerbose(answer.result, network);
+            } catch (err) {
+              results[i] = err instanceof GraphQLError2 ? err : badAnswer("full node's");
+            }
+          });
+          await rememberFromCore(
+            app.txCache,
+            pool,
+            network,
+            missing.flatMap((i, k) => {
+              const answer = out.answers[k];
+              return "result" in answer ? [{ txid: txids[i].toLowerCase(), result: answer.result }] : [];
+            })
+          );
         }
-      });
+      }
+      if (answered > 0) {
+        const used = meter2.calls.get("getrawtransaction") ?? { count: 0, price };
+        used.count += answered;
+        meter2.calls.set("getrawtransaction", used);
+      }
+      return results;
     },
     { maxBatchSize: app.config.graphql.batchSize }
+  );
+}
+async function cachedModels(app, network, txids) {
+  const lookup = await app.txCache.lookup(
+    network,
+    txids.map((t) => t.toLowerCase())
+  );
+  if (!lookup) return null;
+  return lookup.found.map(
+    (entry) => entry ? {
+      tx: parseTransaction(entry.bytes),
+      network,
+      origin: "FULL_NODE",
+      block: {
+        hash: entry.blockhash,
+        confirmations: lookup.tip - entry.height + 1,
+        time: entry.blocktime,
+        blocktime: entry.blocktime
+      },
+      prevouts: null
+    } : null
   );
 }
 function electrumTransactionLoader(app, network, meter2) {
@@ -282,6 +332,7 @@ function electrumTransactionLoader(app, network, meter2) {
       txids.map(async (txid) => {
         const out = await electrumTransaction(source, txid, true);
         if (out.kind === "failure") return fromGatewayError(out.error);
+        if (out.upstream === "cache") meter2.cacheHits += 1;
         const used = meter2.calls.get(ELECTRUM_METHOD) ?? { count: 0, price };
         used.count += 1;
         meter2.calls.set(ELECTRUM_METHOD, used);
@@ -665,7 +716,8 @@ function costPlugin() {
               ...firstCode(result2),
               httpStatus: 200,
               chargedCc: actual2,
-              complexity: complexity2
+              complexity: complexity2,
+              cacheHits: ctx.state.meter.cacheHits
             };
             return { value: { result: result2, actual: actual2, complexity: complexity2 }, outcomes: [outcome] };
           }
@@ -1608,7 +1660,7 @@ async function executeGraphQL(ctx, call) {
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
   const state = {
-    meter: { calls: /* @__PURE__ */ new Map(), graph: { answered: 0, complexity: 0 } },
+    meter: { calls: /* @__PURE__ */ new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
     wantsPrevouts: false,
     graphSites: /* @__PURE__ */ new Map(),
     joinBudget: /* @__PURE__ */ new Map()

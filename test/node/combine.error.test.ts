@@ -1,6 +1,6 @@
 // When a JSON-RPC batch that combined several requests fails as a whole, each request fails as it
 // would have alone — same status, same error — and none is charged (src/upstreams/bitcoin-core/
-// coalesce.ts).
+// combine.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type BurstReply, burst } from "../support/burst.ts";

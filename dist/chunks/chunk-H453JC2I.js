@@ -197,8 +197,8 @@ async function insertAudit(db, record) {
   const { rows } = await db.query(
     `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
        error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
-       upstream_code, calls, source)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+       upstream_code, calls, source, cache_hits)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
      RETURNING id`,
     [
       r.requestId,
@@ -217,7 +217,8 @@ async function insertAudit(db, record) {
       r.durationMs ?? null,
       r.upstreamCode ?? null,
       r.calls ?? 1,
-      r.source == null ? null : storableText(r.source)
+      r.source == null ? null : storableText(r.source),
+      r.cacheHits ?? 0
     ]
   );
   return rows[0].id;
@@ -366,17 +367,17 @@ async function writeBatch(db, items) {
        SELECT nextval('audit_records_id_seq') AS id, r.*
        FROM unnest($6::int8[], $7::int8[], $8::text[], $9::int8[], $10::text[], $11::text[],
          $12::text[], $13::text[], $14::text[], $15::int[], $16::int8[], $17::int8[], $18::int[],
-         $19::text[], $20::int[], $21::text[])
+         $19::text[], $20::int[], $21::text[], $24::int[])
          WITH ORDINALITY AS r(item, lease_id, request_id, token_id, backend, network, method,
            outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
-           duration_ms, upstream_code, ord)
+           duration_ms, upstream_code, cache_hits, ord)
      ), aud AS (
        INSERT INTO audit_records(id, account_id, request_id, token_id, backend, network, method,
          outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
-         duration_ms, upstream_code)
+         duration_ms, upstream_code, cache_hits)
        SELECT r.id, i.account_id, r.request_id, r.token_id, r.backend, r.network, r.method,
          r.outcome, r.error_code, r.http_status, r.estimated_cc, r.charged_cc, r.complexity,
-         r.upstream, r.duration_ms, r.upstream_code
+         r.upstream, r.duration_ms, r.upstream_code, r.cache_hits
        FROM recs r JOIN items i ON i.item = r.item
        RETURNING id
      ), chg AS (
@@ -416,7 +417,8 @@ async function writeBatch(db, items) {
       col("durationMs"),
       col("upstreamCode"),
       itemLeaseUsed,
-      itemIdempotencyKey
+      itemIdempotencyKey,
+      recs.map((r) => r.cacheHits ?? 0)
     ]
   );
   if (rows.length !== items.length || rows.some((r) => r.available === null)) {

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-KGKMTJWR.js";
-import "./chunk-YSIO3WCL.js";
+} from "./chunk-XZJGVETY.js";
+import "./chunk-KBVKOFMZ.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

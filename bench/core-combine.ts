@@ -2,7 +2,7 @@
 // devnet's Core (in this process), with coalesceCallsMax 16 and 0 (off) taking turns call by
 // call, so that a shared machine's load falls on both alike. The difference is the one
 // setImmediate a call waits for others to join it. Usage:
-//   npx tsx bench/core-coalesce.ts [calls]
+//   npx tsx bench/core-combine.ts [calls]
 import { startDevnet } from "../src/devnet/devnet.ts";
 import { BitcoinCorePool } from "../src/upstreams/bitcoin-core/pool.ts";
 

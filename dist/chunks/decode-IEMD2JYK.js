@@ -7,10 +7,10 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-WBCW7PD2.js";
+} from "./chunk-KSHIDGLB.js";
 import {
   NETWORK_NAMES
-} from "./chunk-YSIO3WCL.js";
+} from "./chunk-KBVKOFMZ.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -21,37 +21,63 @@ function jsonDepthOver(text, max) {
 }
 
 // src/jsonrpc/json.ts
-import { isLosslessNumber as isLosslessNumber2, LosslessNumber, parse } from "lossless-json";
+import { isLosslessNumber as isLosslessNumber2, LosslessNumber, parse as parse2 } from "lossless-json";
 
 // src/bitcoin/json-text.ts
-import { isLosslessNumber, stringify } from "lossless-json";
+import { isLosslessNumber, parse, stringify } from "lossless-json";
 var MARK = "";
 var MARKED = /"\\u0001(-?[0-9][0-9.eE+-]*)"/g;
+var RAW = /"\\u0001R(\d+)"/g;
+var RawJsonText = class {
+  constructor(text) {
+    this.text = text;
+  }
+  text;
+};
 var Collision = class extends Error {
 };
-function replacer(key, value) {
-  if (typeof value === "string") {
-    if (value.includes(MARK)) throw new Collision();
+function replacerWith(raws) {
+  return (key, value) => {
+    if (typeof value === "string") {
+      if (value.includes(MARK)) throw new Collision();
+      return value;
+    }
+    if (key.includes(MARK)) throw new Collision();
+    if (isLosslessNumber(value)) return MARK + value.toString();
+    if (value instanceof RawJsonText) {
+      raws.push(value.text);
+      return `${MARK}R${raws.length - 1}`;
+    }
     return value;
+  };
+}
+function withoutRaw(value) {
+  if (value instanceof RawJsonText) return parse(value.text);
+  if (Array.isArray(value)) return value.map(withoutRaw);
+  if (typeof value === "object" && value !== null && !isLosslessNumber(value)) {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = withoutRaw(v);
+    return out;
   }
-  if (key.includes(MARK)) throw new Collision();
-  if (isLosslessNumber(value)) return MARK + value.toString();
   return value;
 }
 function toJsonText(value) {
+  const raws = [];
   try {
-    const text = JSON.stringify(value, replacer);
-    return text === void 0 ? "" : text.replace(MARKED, "$1");
+    const text = JSON.stringify(value, replacerWith(raws));
+    if (text === void 0) return "";
+    const numbers = text.replace(MARKED, "$1");
+    return raws.length === 0 ? numbers : numbers.replace(RAW, (_, i) => raws[Number(i)]);
   } catch (e) {
     if (!(e instanceof Collision)) throw e;
-    return stringify(value) ?? "";
+    return stringify(withoutRaw(value)) ?? "";
   }
 }
 
 // src/jsonrpc/json.ts
 function parseJson(text, depthMax = JSON_DEPTH_MAX) {
   if (jsonDepthOver(text, depthMax)) throw new SyntaxError(`JSON nested deeper than ${depthMax}`);
-  return parse(text);
+  return parse2(text);
 }
 function stringifyJson(value) {
   if (value === void 0) throw new TypeError("value has no JSON form");
@@ -65,7 +91,7 @@ function jsonInteger(value) {
   return /^-?\d+$/.test(value.value) ? Number(value.value) : void 0;
 }
 function isJsonObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !isJsonNumber(value);
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !isJsonNumber(value) && !(value instanceof RawJsonText);
 }
 function jsonNumber(value) {
   return new LosslessNumber(String(value));
@@ -1299,6 +1325,7 @@ function* readBlockRecords(bytes, magic = MAINNET_MAGIC) {
 }
 
 export {
+  RawJsonText,
   JSON_DEPTH_MAX,
   jsonDepthOver,
   parseJson,

@@ -194,10 +194,27 @@ var configSchema = z.strictObject({
   cache: z.strictObject({
     /** Bytes of raw transactions held; 0 turns the cache off. */
     bytesMax: z.number().int().nonnegative().max(16 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
+    /**
+     * Bytes of indexer answers about deep blocks (the graph route's block_by_pk), beside
+     * bytesMax; 0 turns them off.
+     */
+    blockBytesMax: z.number().int().nonnegative().max(16 * 1024 * 1024 * 1024).default(16 * 1024 * 1024),
     /** Only transactions this deep are kept, so a reorganisation cannot move them. */
     minConfirmations: z.number().int().positive().max(1e6).default(6),
-    /** How long a full node's block count is trusted when answering from the cache. */
-    tipTtlMs: z.number().int().nonnegative().max(6e4).default(1e3)
+    /**
+     * How long the node's tip is trusted when answering from the cache: a reorganisation is
+     * noticed (and what it touched evicted) at most this long after the node made it.
+     */
+    tipTtlMs: z.number().int().nonnegative().max(6e4).default(1e3),
+    /** The shared tier, used when REDIS_URL is set: what every gateway process can read. */
+    redis: z.strictObject({
+      /** Prepended to every key, so several deployments can share one Redis. */
+      keyPrefix: z.string().regex(/^[A-Za-z0-9:._-]{0,64}$/).default("blockgate:cache:"),
+      /** A Redis command slower than this counts as a miss: the upstream answers instead. */
+      timeoutMs: z.number().int().positive().max(1e4).default(50),
+      /** How long an entry lives in Redis (reorganisations evict sooner). */
+      ttlMs: z.number().int().positive().max(365 * 864e5).default(7 * 864e5)
+    }).prefault({})
   }).prefault({}),
   ledger: z.strictObject({
     /**

@@ -1,0 +1,122 @@
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { NetworkName } from "../config/schema.ts";
+import type { CachedTx } from "./tx-cache.ts";
+
+export interface RedisTierOptions {
+  url: string;
+  keyPrefix: string;
+  timeoutMs: number;
+  ttlMs: number;
+}
+
+/** Fixed part of a stored entry: height (4 bytes), block time (4), block hash (32). */
+const HEADER_BYTES = 40;
+
+/**
+ * The response cache's shared tier: confirmed transactions in Redis, so every gateway process
+ * serves what any of them fetched. Redis is a cache here and may lose anything (DESIGN.md):
+ * a command that fails or takes longer than timeoutMs is a miss, and the upstream answers — never
+ * an error to the client. While Redis is unreachable commands fail at once (no offline queue) and
+ * ioredis reconnects in the background. Values are bytes, not JSON: height and block time as
+ * 32-bit integers, the block hash as 32 bytes, then the raw transaction.
+ *
+ * Reorganisations: an entry read from here is served only after the reader's chain guard vouches
+ * that its block is still on the best chain (src/cache/chain-guard.ts); one found stale is
+ * deleted. Entries nobody reads again expire after ttlMs.
+ */
+export class RedisTier {
+  private readonly redis: Redis;
+  /** Failures seen (commands that failed or timed out): misses, for tests and logs. */
+  failures = 0;
+  private warned = false;
+
+  constructor(
+    private readonly opts: RedisTierOptions,
+    private readonly log: Logger,
+  ) {
+    this.redis = new Redis(opts.url, {
+      commandTimeout: opts.timeoutMs,
+      connectTimeout: Math.max(opts.timeoutMs, 1_000),
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      // Reconnect forever, backing off to 2 s: Redis may come back at any time.
+      retryStrategy: (times) => Math.min(times * 100, 2_000),
+    });
+    this.redis.on("error", (err: Error) => this.failed(err));
+    this.redis.on("ready", () => {
+      this.warned = false;
+    });
+  }
+
+  /** Connected: until then (and while reconnecting) every command is a miss. */
+  get ready(): boolean {
+    return this.redis.status === "ready";
+  }
+
+  private key(network: NetworkName, txid: string): string {
+    return `${this.opts.keyPrefix}${network}:tx:${txid}`;
+  }
+
+  /** The entries stored for these txids; undefined for misses, and for all of them on failure. */
+  async getMany(network: NetworkName, txids: readonly string[]): Promise<(CachedTx | undefined)[]> {
+    if (txids.length === 0) return [];
+    try {
+      const values = await this.redis.mgetBuffer(...txids.map((t) => this.key(network, t)));
+      return values.map((v) => (v ? decode(v) : undefined));
+    } catch (err) {
+      this.failed(err);
+      return txids.map(() => undefined);
+    }
+  }
+
+  /** Stores an entry; not awaited by callers (a failure only means another process misses). */
+  set(network: NetworkName, txid: string, entry: CachedTx): void {
+    this.redis
+      .set(this.key(network, txid), encode(entry), "PX", this.opts.ttlMs)
+      .catch((err: unknown) => this.failed(err));
+  }
+
+  /** Deletes entries whose block left the best chain. */
+  delete(network: NetworkName, txids: readonly string[]): void {
+    if (txids.length === 0) return;
+    this.redis
+      .del(...txids.map((t) => this.key(network, t)))
+      .catch((err: unknown) => this.failed(err));
+  }
+
+  private failed(err: unknown): void {
+    this.failures += 1;
+    // One warning per outage, not one per command.
+    if (this.warned) return;
+    this.warned = true;
+    this.log.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      "Redis cache unavailable: answering from the upstreams",
+    );
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}
+
+function encode(entry: CachedTx): Buffer {
+  const out = Buffer.allocUnsafe(HEADER_BYTES + entry.bytes.length);
+  out.writeUInt32BE(entry.height, 0);
+  out.writeUInt32BE(entry.blocktime, 4);
+  out.write(entry.blockhash, 8, 32, "hex");
+  out.set(entry.bytes, HEADER_BYTES);
+  return out;
+}
+
+function decode(value: Buffer): CachedTx | undefined {
+  if (value.length <= HEADER_BYTES) return undefined;
+  return {
+    height: value.readUInt32BE(0),
+    blocktime: value.readUInt32BE(4),
+    blockhash: value.toString("hex", 8, 40),
+    // A copy: the entry outlives the reply buffer, and the codec keeps views into its bytes.
+    bytes: new Uint8Array(value.subarray(HEADER_BYTES)),
+  };
+}

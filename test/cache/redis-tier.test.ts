@@ -1,0 +1,170 @@
+// The response cache's Redis tier (src/cache/redis-tier.ts): what one gateway process cached,
+// another serves without an upstream trip; a Redis that is down costs nothing but the cache.
+// Redis is the real server at REDIS_URL (default 127.0.0.1:6379); each run uses its own key prefix.
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
+import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import {
+  askDevnetCore,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const full = loadDevnetChain();
+const TXIDS = full.byHeight
+  .get(277647)!
+  .block.transactions.slice(100, 110)
+  .map((tx) => tx.txid);
+
+async function getrawtransactionCalls<T>(t: TestGateway, run: () => Promise<T>) {
+  const calls: WatchedCall[] = [];
+  const stop = t.devnet.cores.get("mainnet")!.watch((seen) => calls.push(...seen));
+  try {
+    const value = await run();
+    return { value, calls: calls.filter((c) => c.method === "getrawtransaction").length };
+  } finally {
+    stop();
+  }
+}
+
+describe("two gateway processes share one Redis", () => {
+  const keyPrefix = `blockgate-test-${randomBytes(6).toString("hex")}:`;
+  const redis = new Redis(REDIS_URL);
+  let a: TestGateway;
+  let b: TestGateway;
+  beforeAll(async () => {
+    // A generous timeout: this machine is shared, and a slow command would be a (correct) miss.
+    const config = {
+      networks: ["mainnet" as const],
+      cache: { redis: { keyPrefix, timeoutMs: 2_000 } },
+    };
+    a = await startTestGateway("pglite", config, undefined, { redisUrl: REDIS_URL });
+    // The second gateway on the same upstreams, with a memory tier of its own (empty).
+    b = await startTestGateway("pglite", config, undefined, {
+      redisUrl: REDIS_URL,
+      devnet: a.devnet,
+    });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    const keys = await redis.keys(`${keyPrefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it("what one fetched, the other serves without asking the node, charged and flagged", async () => {
+    const alice = await a.account("alice", 1_000_000);
+    const bob = await b.account("bob", 1_000_000);
+    const batch = TXIDS.map((txid, i) => rpc("getrawtransaction", [txid, true], i));
+    const first = await getrawtransactionCalls(a, () =>
+      post(`${a.url}/node/mainnet/${alice.token}`, batch),
+    );
+    expect(first.calls).toBe(TXIDS.length);
+    // Redis is written after the answer (not on its path): wait until every entry is there.
+    await vi.waitFor(async () => {
+      expect(await redis.exists(...TXIDS.map((t) => `${keyPrefix}mainnet:tx:${t}`))).toBe(
+        TXIDS.length,
+      );
+    });
+    expect(b.gateway.app.txCache.memory.has("mainnet", TXIDS[0]!)).toBe(false);
+    // Until connected, Redis commands fail at once (misses): wait for b's connection.
+    await vi.waitFor(() => expect(b.gateway.app.txCache.redis?.ready).toBe(true));
+    const second = await getrawtransactionCalls(b, () =>
+      post(`${b.url}/node/mainnet/${bob.token}`, batch),
+    );
+    expect(second.calls).toBe(0);
+    expect(second.value.json).toEqual(first.value.json);
+    expect(second.value.headers.get("x-credits-charged")).toBe(String(TXIDS.length * 200));
+    const { rows } = await b.gateway.app.db.query<{ n: number; hits: number }>(
+      "SELECT count(*)::int AS n, sum(cache_hits)::int AS hits FROM audit_records WHERE account_id = $1",
+      [bob.id],
+    );
+    expect(rows[0]).toEqual({ n: TXIDS.length, hits: TXIDS.length });
+    // Now in b's memory tier too.
+    expect(b.gateway.app.txCache.memory.has("mainnet", TXIDS[0]!)).toBe(true);
+  });
+
+  it("an entry whose block left the best chain is not served from Redis, and is deleted there", async () => {
+    // A third process, which never saw these blocks: what it reads from Redis it checks first.
+    const c = await startTestGateway(
+      "pglite",
+      { networks: ["mainnet"], cache: { redis: { keyPrefix, timeoutMs: 2_000 } } },
+      undefined,
+      { redisUrl: REDIS_URL, devnet: a.devnet },
+    );
+    const block = full.byHeight.get(277647)!.block.hash;
+    try {
+      const carol = await c.account("carol", 1_000_000);
+      await vi.waitFor(() => expect(c.gateway.app.txCache.redis?.ready).toBe(true));
+      const key = `${keyPrefix}mainnet:tx:${TXIDS[3]}`;
+      expect(await redis.exists(key)).toBe(1);
+      // The node abandons block 277647 (devnet's chain is this file's own worker's).
+      const invalidated = JSON.parse(await askDevnetCore(a.devnet, "invalidateblock", [block]));
+      expect(invalidated).toMatchObject({ result: null });
+      const seen = await getrawtransactionCalls(c, () =>
+        post(`${c.url}/node/mainnet/${carol.token}`, rpc("getrawtransaction", [TXIDS[3], true])),
+      );
+      expect(seen.calls).toBe(1);
+      // The node's answer now: back in the mempool, no block.
+      const result = (seen.value.json as { result: Record<string, unknown> }).result;
+      expect(result.txid).toBe(TXIDS[3]);
+      expect(result.blockhash).toBeUndefined();
+      await vi.waitFor(async () => expect(await redis.exists(key)).toBe(0));
+      const { rows } = await c.gateway.app.db.query<{ cache_hits: number }>(
+        "SELECT cache_hits FROM audit_records WHERE account_id = $1",
+        [carol.id],
+      );
+      expect(rows).toEqual([{ cache_hits: 0 }]);
+    } finally {
+      await askDevnetCore(a.devnet, "reconsiderblock", [block]);
+      await c.close();
+    }
+  });
+});
+
+describe("Redis down", () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    // Nothing listens on port 1: every Redis command fails at once.
+    t = await startTestGateway("pglite", { networks: ["mainnet"] }, undefined, {
+      redisUrl: "redis://127.0.0.1:1",
+    });
+  });
+  afterAll(() => t?.close());
+
+  it("still answers, from the node and then from memory, and says so once in the log", async () => {
+    const who = await t.account("no-redis", 1_000_000);
+    const ask = () =>
+      post(`${t.url}/node/mainnet/${who.token}`, rpc("getrawtransaction", [TXIDS[0], true], 7));
+    const first = await getrawtransactionCalls(t, ask);
+    expect(first.value.status).toBe(200);
+    expect(first.calls).toBe(1);
+    expect((first.value.json as { id: number; result: { txid: string } }).result.txid).toBe(
+      TXIDS[0],
+    );
+    const second = await getrawtransactionCalls(t, ask);
+    expect(second.value.status).toBe(200);
+    expect(second.calls).toBe(0);
+    expect(t.gateway.app.txCache.redis!.failures).toBeGreaterThan(0);
+    const warnings = t.logs.filter((l) => l.includes("Redis cache unavailable"));
+    expect(warnings.length).toBe(1);
+  });
+
+  it("a miss that Redis cannot answer goes to the node, not to an error", async () => {
+    const who = await t.account("no-redis-2", 1_000_000);
+    const res = await post(
+      `${t.url}/node/mainnet/${who.token}`,
+      TXIDS.slice(1).map((txid, i) => rpc("getrawtransaction", [txid], i)),
+    );
+    expect(res.status).toBe(200);
+    expect((res.json as { result: string }[]).every((r) => typeof r.result === "string")).toBe(
+      true,
+    );
+  });
+});
