@@ -10,6 +10,7 @@
 // request goes to Core as it came), measured side by side; unset, one with the config's default.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -24,8 +25,23 @@ import { grantCredits } from "../src/ledger/ledger.ts";
 const CALLS = Number(process.argv[2] ?? 4000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
 const ROUNDS = Number(process.argv[4] ?? 3);
-const TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
-const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getrawtransaction", params: [TXID] });
+// The calls take turns over the 213 transactions of block 277647 (real data devnet serves), so
+// calls in flight together ask for different transactions: the gateway shares one trip among
+// identical calls in flight (issue 14), which a bare proxy does not, and one txid for every call
+// would measure that sharing rather than what billing costs.
+const TXIDS = (
+  Object.values(
+    JSON.parse(
+      readFileSync(new URL("../data/chain/blocks/INDEX.json", import.meta.url), "utf8"),
+    ) as Record<string, { blocks: { height: number; tx: string[] }[] }>,
+  )
+    .flatMap((f) => f.blocks)
+    .find((b) => b.height === 277647) ?? { tx: [] }
+).tx;
+if (TXIDS.length < 200) throw new Error("block 277647 is not in data/chain/blocks/INDEX.json");
+const bodies = TXIDS.map((txid, i) =>
+  JSON.stringify({ jsonrpc: "2.0", id: i, method: "getrawtransaction", params: [txid] }),
+);
 
 interface Figures {
   perSecond: number;
@@ -41,7 +57,7 @@ async function run(url: string, headers: Record<string, string>, n: number, c: n
   await Promise.all(
     Array.from({ length: c }, async () => {
       while (next < n) {
-        next++;
+        const body = bodies[next++ % bodies.length]!;
         const t = performance.now();
         const res = await request(url, {
           method: "POST",

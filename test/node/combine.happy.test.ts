@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromHex } from "../../src/bitcoin/hex.ts";
 import { parseTransaction } from "../../src/bitcoin/index.ts";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
-import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { burst } from "../support/burst.ts";
 import {
   accountTotals,
+  blockTxids,
   HAL_TXID,
   post,
   rpc,
@@ -22,9 +22,7 @@ const NOT_FOUND = {
 };
 
 /** Real txids devnet's Core knows (block 277647's), distinct, in a stable order. */
-const KNOWN = [...loadDevnetChain().txIndex.entries()]
-  .filter(([, at]) => at.block.height === 277647)
-  .map(([txid]) => txid);
+const KNOWN = blockTxids();
 /** Well-formed txids no chain has: Core answers -5. */
 const unknown = (i: number) => (i + 1).toString(16).padStart(64, "f");
 

@@ -17,6 +17,7 @@ import type {
   ElectrumUpstreamConfig,
 } from "../../src/config/schema.ts";
 import type { Database } from "../../src/db/database.ts";
+import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, type DevnetOptions, startDevnet } from "../../src/devnet/devnet.ts";
 import { checkLedger, grantCredits } from "../../src/ledger/ledger.ts";
 
@@ -180,6 +181,16 @@ export function rpc(method: string, params: unknown[] | Record<string, unknown>,
 }
 
 /** Real mainnet facts the tests lean on (see data/chain/README.md). */
+/**
+ * Real txids devnet's Core knows (block 277647's 213), distinct, in a stable order: for calls
+ * that must each reach the node (identical calls in flight share one trip).
+ */
+export function blockTxids(height = 277647): string[] {
+  return [...loadDevnetChain().txIndex.entries()]
+    .filter(([, at]) => at.block.height === height)
+    .map(([txid]) => txid);
+}
+
 export const HAL_TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
 export const BLOCK_170 = "00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee";
 export const GENESIS_COINBASE = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";

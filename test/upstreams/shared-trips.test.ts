@@ -3,14 +3,17 @@
 // charged its own price, gets its own audit row and its own JSON-RPC id. The upstream is held
 // (devnet's gates) until every client has joined the trip, so the trip is in flight for all of them.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { burst } from "../support/burst.ts";
-import { HAL_TXID, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  blockTxids,
+  HAL_TXID,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 
 const N = 20;
-const BLOCK_TXIDS = [...loadDevnetChain().txIndex.entries()]
-  .filter(([, at]) => at.block.height === 277647)
-  .map(([txid]) => txid);
+const BLOCK_TXIDS = blockTxids();
 
 interface Reply {
   id: unknown;
