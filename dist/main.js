@@ -58,7 +58,8 @@ import {
   pyThousands,
   rememberFromCore,
   rpcErrorObject,
-  txHashError
+  txHashError,
+  withDeadline
 } from "./chunks/chunk-24Y7CPOM.js";
 import {
   createAccount,
@@ -2188,9 +2189,9 @@ var IndexerClient = class {
   }
   /** For /readyz: the indexer answers `{ __typename }` (no table is read). */
   async probe(timeoutMs) {
-    const out = await this.query(
-      { query: "{ __typename }", variables: {}, operationName: void 0 },
-      AbortSignal.timeout(timeoutMs)
+    const out = await withDeadline(
+      timeoutMs,
+      (signal) => this.query({ query: "{ __typename }", variables: {}, operationName: void 0 }, signal)
     );
     return out.ok;
   }
@@ -3378,7 +3379,7 @@ async function handleGraphQuery(ctx, body) {
         };
       }
       const pool = app.indexers.get(ctx.network);
-      const out2 = pool ? await pool.query(request, AbortSignal.timeout(limits.queryTimeoutMs)) : {
+      const out2 = pool ? await withDeadline(limits.queryTimeoutMs, (signal) => pool.query(request, signal)) : {
         ok: false,
         error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
       };

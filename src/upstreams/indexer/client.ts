@@ -1,7 +1,7 @@
 import { Pool } from "undici";
 import { type GatewayError, gatewayError } from "../../errors/codes.ts";
 import { isJsonObject, type Json, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
-import { deadline } from "../deadline.ts";
+import { deadline, withDeadline } from "../deadline.ts";
 import type { UpstreamFailure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
 import type { GraphRequest } from "./hasura/request.ts";
@@ -93,9 +93,8 @@ export class IndexerClient {
 
   /** For /readyz: the indexer answers `{ __typename }` (no table is read). */
   async probe(timeoutMs: number): Promise<boolean> {
-    const out = await this.query(
-      { query: "{ __typename }", variables: {}, operationName: undefined },
-      AbortSignal.timeout(timeoutMs),
+    const out = await withDeadline(timeoutMs, (signal) =>
+      this.query({ query: "{ __typename }", variables: {}, operationName: undefined }, signal),
     );
     return out.ok;
   }
