@@ -154,60 +154,112 @@ var TokenCache = class {
   }
 };
 
-// src/cache/block-answers.ts
-var BlockAnswerCache = class {
-  constructor(bytesMax) {
+// src/util/byte-lru.ts
+var ByteLru = class {
+  constructor(bytesMax, costOf2) {
     this.bytesMax = bytesMax;
+    this.costOf = costOf2;
   }
   bytesMax;
-  // Map keeps insertion order: its first entry is the least recently used.
+  costOf;
   entries = /* @__PURE__ */ new Map();
   size = 0;
   stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
   get(key) {
-    const entry = this.entries.get(key);
-    if (!entry) {
+    const value = this.entries.get(key);
+    if (value === void 0) {
       this.stats.misses += 1;
       return void 0;
     }
     this.entries.delete(key);
-    this.entries.set(key, entry);
+    this.entries.set(key, value);
     this.stats.hits += 1;
-    return entry;
+    return value;
   }
-  set(key, entry) {
-    if (entry.bytes > this.bytesMax) return;
-    this.delete(key);
-    this.entries.set(key, entry);
-    this.size += entry.bytes;
-    for (const [oldest, old] of this.entries) {
-      if (this.size <= this.bytesMax) break;
-      this.delete(oldest, old);
-      this.stats.evictions += 1;
-    }
+  has(key) {
+    return this.entries.has(key);
+  }
+  set(key, value) {
+    if (this.costOf(value) > this.bytesMax) return;
+    this.remove(key);
+    this.entries.set(key, value);
+    this.size += this.costOf(value);
+    this.fitBudget();
+  }
+  /**
+   * Changes `value` in place with `change` while it is still the entry at `key`, counting what
+   * that adds to its cost (older entries make room); false, and nothing changed, when it is not.
+   */
+  grow(key, value, change) {
+    if (this.entries.get(key) !== value) return false;
+    const before = this.costOf(value);
+    change();
+    this.size += this.costOf(value) - before;
+    this.fitBudget();
+    return true;
+  }
+  delete(key) {
+    this.remove(key);
     this.updateStats();
   }
-  delete(key, entry = this.entries.get(key)) {
-    if (!entry) return;
-    this.entries.delete(key);
-    this.size -= entry.bytes;
-    this.updateStats();
-  }
-  /** Drops every answer about a block at `height` on `network` (a scan: reorgs are rare). */
-  dropHeight(network, height) {
+  /** Drops every entry `doomed` names (a scan: what calls it, a reorganisation, is rare). */
+  dropWhere(doomed) {
     let dropped = 0;
-    for (const [key, entry] of this.entries) {
-      if (entry.network === network && entry.blocks.some((b) => b.height === height)) {
-        this.delete(key, entry);
+    for (const [key, value] of this.entries) {
+      if (doomed(key, value)) {
+        this.remove(key);
         dropped += 1;
       }
     }
     this.stats.evictions += dropped;
+    this.updateStats();
     return dropped;
+  }
+  remove(key) {
+    const value = this.entries.get(key);
+    if (value === void 0) return;
+    this.entries.delete(key);
+    this.size -= this.costOf(value);
+  }
+  fitBudget() {
+    for (const key of this.entries.keys()) {
+      if (this.size <= this.bytesMax) break;
+      this.remove(key);
+      this.stats.evictions += 1;
+    }
+    this.updateStats();
   }
   updateStats() {
     this.stats.entries = this.entries.size;
     this.stats.bytes = this.size;
+  }
+};
+
+// src/cache/block-answers.ts
+var BlockAnswerCache = class {
+  constructor(bytesMax) {
+    this.bytesMax = bytesMax;
+    this.lru = new ByteLru(bytesMax, (entry) => entry.bytes);
+  }
+  bytesMax;
+  lru;
+  get stats() {
+    return this.lru.stats;
+  }
+  get(key) {
+    return this.lru.get(key);
+  }
+  set(key, entry) {
+    this.lru.set(key, entry);
+  }
+  delete(key) {
+    this.lru.delete(key);
+  }
+  /** Drops every answer about a block at `height` on `network` (a scan: reorgs are rare). */
+  dropHeight(network, height) {
+    return this.lru.dropWhere(
+      (_key, entry) => entry.network === network && entry.blocks.some((b) => b.height === height)
+    );
   }
 };
 
@@ -417,43 +469,21 @@ var ENTRY_OVERHEAD_BYTES = 200;
 var TxCache = class {
   constructor(bytesMax) {
     this.bytesMax = bytesMax;
+    this.lru = new ByteLru(bytesMax, costOf);
   }
   bytesMax;
-  // Map keeps insertion order: its first entry is the least recently used.
-  entries = /* @__PURE__ */ new Map();
-  size = 0;
-  stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
+  lru;
+  get stats() {
+    return this.lru.stats;
+  }
   get(network, txid) {
-    const key = `${network}:${txid}`;
-    const entry = this.entries.get(key);
-    if (!entry) {
-      this.stats.misses += 1;
-      return void 0;
-    }
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    this.stats.hits += 1;
-    return entry;
+    return this.lru.get(`${network}:${txid}`);
   }
   has(network, txid) {
-    return this.entries.has(`${network}:${txid}`);
+    return this.lru.has(`${network}:${txid}`);
   }
   set(network, txid, entry) {
-    const cost = costOf(entry);
-    if (cost > this.bytesMax) return;
-    const key = `${network}:${txid}`;
-    this.delete(key);
-    this.entries.set(key, entry);
-    this.size += cost;
-    this.evictOverBudget();
-    this.updateStats();
-  }
-  evictOverBudget() {
-    for (const [oldest, old] of this.entries) {
-      if (this.size <= this.bytesMax) break;
-      this.delete(oldest, old);
-      this.stats.evictions += 1;
-    }
+    this.lru.set(`${network}:${txid}`, entry);
   }
   /**
    * The entry's memoised rendering, made by `render` the first time. Kept only while the entry is
@@ -463,17 +493,14 @@ var TxCache = class {
   rendered(network, txid, entry, render2) {
     if (entry.text !== void 0) return entry.text;
     const text = render2();
-    if (this.entries.get(`${network}:${txid}`) !== entry) return text;
-    entry.text = text;
-    this.size += text.length;
-    this.evictOverBudget();
-    this.updateStats();
+    this.lru.grow(`${network}:${txid}`, entry, () => {
+      entry.text = text;
+    });
     return text;
   }
   /** Drops an entry that can no longer be trusted (its block left the best chain). */
   evict(network, txid) {
-    this.delete(`${network}:${txid}`);
-    this.updateStats();
+    this.lru.delete(`${network}:${txid}`);
   }
   /**
    * Drops every entry mined at `height` on `network`: a reorganisation replaced that block. A
@@ -482,25 +509,7 @@ var TxCache = class {
    */
   dropHeight(network, height) {
     const prefix = `${network}:`;
-    let dropped = 0;
-    for (const [key, entry] of this.entries) {
-      if (entry.height === height && key.startsWith(prefix)) {
-        this.delete(key, entry);
-        dropped += 1;
-      }
-    }
-    this.stats.evictions += dropped;
-    this.updateStats();
-    return dropped;
-  }
-  delete(key, entry = this.entries.get(key)) {
-    if (!entry) return;
-    this.entries.delete(key);
-    this.size -= costOf(entry);
-  }
-  updateStats() {
-    this.stats.entries = this.entries.size;
-    this.stats.bytes = this.size;
+    return this.lru.dropWhere((key, entry) => entry.height === height && key.startsWith(prefix));
   }
 };
 function costOf(entry) {

@@ -1,5 +1,6 @@
 import type { NetworkName } from "../config/schema.ts";
 import type { Json } from "../jsonrpc/json.ts";
+import { ByteLru, type ByteLruStats } from "../util/byte-lru.ts";
 import type { BlockRef } from "./chain-guard.ts";
 
 /** An indexer answer about deep blocks, and the blocks it is about (what a reorg must evict). */
@@ -18,60 +19,32 @@ export interface BlockAnswer {
  * block at a height a reorganisation replaced.
  */
 export class BlockAnswerCache {
-  // Map keeps insertion order: its first entry is the least recently used.
-  private readonly entries = new Map<string, BlockAnswer>();
-  private size = 0;
-  readonly stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
+  private readonly lru: ByteLru<BlockAnswer>;
 
-  constructor(readonly bytesMax: number) {}
+  constructor(readonly bytesMax: number) {
+    this.lru = new ByteLru(bytesMax, (entry) => entry.bytes);
+  }
+
+  get stats(): ByteLruStats {
+    return this.lru.stats;
+  }
 
   get(key: string): BlockAnswer | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) {
-      this.stats.misses += 1;
-      return undefined;
-    }
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    this.stats.hits += 1;
-    return entry;
+    return this.lru.get(key);
   }
 
   set(key: string, entry: BlockAnswer): void {
-    if (entry.bytes > this.bytesMax) return;
-    this.delete(key);
-    this.entries.set(key, entry);
-    this.size += entry.bytes;
-    for (const [oldest, old] of this.entries) {
-      if (this.size <= this.bytesMax) break;
-      this.delete(oldest, old);
-      this.stats.evictions += 1;
-    }
-    this.updateStats();
+    this.lru.set(key, entry);
   }
 
-  delete(key: string, entry = this.entries.get(key)): void {
-    if (!entry) return;
-    this.entries.delete(key);
-    this.size -= entry.bytes;
-    this.updateStats();
+  delete(key: string): void {
+    this.lru.delete(key);
   }
 
   /** Drops every answer about a block at `height` on `network` (a scan: reorgs are rare). */
   dropHeight(network: NetworkName, height: number): number {
-    let dropped = 0;
-    for (const [key, entry] of this.entries) {
-      if (entry.network === network && entry.blocks.some((b) => b.height === height)) {
-        this.delete(key, entry);
-        dropped += 1;
-      }
-    }
-    this.stats.evictions += dropped;
-    return dropped;
-  }
-
-  private updateStats(): void {
-    this.stats.entries = this.entries.size;
-    this.stats.bytes = this.size;
+    return this.lru.dropWhere(
+      (_key, entry) => entry.network === network && entry.blocks.some((b) => b.height === height),
+    );
   }
 }

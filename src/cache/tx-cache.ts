@@ -1,4 +1,5 @@
 import type { NetworkName } from "../config/schema.ts";
+import { ByteLru, type ByteLruStats } from "../util/byte-lru.ts";
 
 /** A confirmed transaction: its bytes never change; where it was mined is kept beside them. */
 export interface CachedTx {
@@ -15,13 +16,7 @@ export interface CachedTx {
   text?: string;
 }
 
-export interface TxCacheStats {
-  hits: number;
-  misses: number;
-  evictions: number;
-  entries: number;
-  bytes: number;
-}
+export type TxCacheStats = ByteLruStats;
 
 /** What an entry costs beside its bytes: key, block hash and bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 200;
@@ -33,48 +28,26 @@ const ENTRY_OVERHEAD_BYTES = 200;
  * current tip whenever an entry is served. Mempool transactions are never put here.
  */
 export class TxCache {
-  // Map keeps insertion order: its first entry is the least recently used.
-  private readonly entries = new Map<string, CachedTx>();
-  private size = 0;
-  readonly stats: TxCacheStats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
+  private readonly lru: ByteLru<CachedTx>;
 
-  constructor(readonly bytesMax: number) {}
+  constructor(readonly bytesMax: number) {
+    this.lru = new ByteLru(bytesMax, costOf);
+  }
+
+  get stats(): TxCacheStats {
+    return this.lru.stats;
+  }
 
   get(network: NetworkName, txid: string): CachedTx | undefined {
-    const key = `${network}:${txid}`;
-    const entry = this.entries.get(key);
-    if (!entry) {
-      this.stats.misses += 1;
-      return undefined;
-    }
-    // Map keeps insertion order: re-inserting makes this the most recently used entry.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    this.stats.hits += 1;
-    return entry;
+    return this.lru.get(`${network}:${txid}`);
   }
 
   has(network: NetworkName, txid: string): boolean {
-    return this.entries.has(`${network}:${txid}`);
+    return this.lru.has(`${network}:${txid}`);
   }
 
   set(network: NetworkName, txid: string, entry: CachedTx): void {
-    const cost = costOf(entry);
-    if (cost > this.bytesMax) return;
-    const key = `${network}:${txid}`;
-    this.delete(key);
-    this.entries.set(key, entry);
-    this.size += cost;
-    this.evictOverBudget();
-    this.updateStats();
-  }
-
-  private evictOverBudget(): void {
-    for (const [oldest, old] of this.entries) {
-      if (this.size <= this.bytesMax) break;
-      this.delete(oldest, old);
-      this.stats.evictions += 1;
-    }
+    this.lru.set(`${network}:${txid}`, entry);
   }
 
   /**
@@ -85,18 +58,15 @@ export class TxCache {
   rendered(network: NetworkName, txid: string, entry: CachedTx, render: () => string): string {
     if (entry.text !== undefined) return entry.text;
     const text = render();
-    if (this.entries.get(`${network}:${txid}`) !== entry) return text;
-    entry.text = text;
-    this.size += text.length;
-    this.evictOverBudget();
-    this.updateStats();
+    this.lru.grow(`${network}:${txid}`, entry, () => {
+      entry.text = text;
+    });
     return text;
   }
 
   /** Drops an entry that can no longer be trusted (its block left the best chain). */
   evict(network: NetworkName, txid: string): void {
-    this.delete(`${network}:${txid}`);
-    this.updateStats();
+    this.lru.delete(`${network}:${txid}`);
   }
 
   /**
@@ -106,27 +76,7 @@ export class TxCache {
    */
   dropHeight(network: NetworkName, height: number): number {
     const prefix = `${network}:`;
-    let dropped = 0;
-    for (const [key, entry] of this.entries) {
-      if (entry.height === height && key.startsWith(prefix)) {
-        this.delete(key, entry);
-        dropped += 1;
-      }
-    }
-    this.stats.evictions += dropped;
-    this.updateStats();
-    return dropped;
-  }
-
-  private delete(key: string, entry = this.entries.get(key)): void {
-    if (!entry) return;
-    this.entries.delete(key);
-    this.size -= costOf(entry);
-  }
-
-  private updateStats(): void {
-    this.stats.entries = this.entries.size;
-    this.stats.bytes = this.size;
+    return this.lru.dropWhere((key, entry) => entry.height === height && key.startsWith(prefix));
   }
 }
 
