@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-IEMD2JYK.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-HRAMDSOZ.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

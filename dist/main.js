@@ -22,6 +22,7 @@ import {
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
+  JSON_DEPTH_MAX,
   TRANSACTION_GET,
   auditOnly,
   bindArgs,
@@ -48,6 +49,7 @@ import {
   indexerSchema,
   isPyBool,
   isUnspendable,
+  jsonDepthOver,
   meter,
   plainErrorObject,
   priceOf,
@@ -60,7 +62,7 @@ import {
   rpcErrorObject,
   txHashError,
   withDeadline
-} from "./chunks/chunk-24Y7CPOM.js";
+} from "./chunks/chunk-Y5MA7QWJ.js";
 import {
   createAccount,
   cycleAt,
@@ -76,10 +78,8 @@ import {
   loadConfig
 } from "./chunks/chunk-XZJGVETY.js";
 import {
-  JSON_DEPTH_MAX,
   isJsonNumber,
   isJsonObject,
-  jsonDepthOver,
   jsonInteger,
   jsonNumber,
   loadPrevoutsFile,
@@ -90,7 +90,7 @@ import {
   stringifyJson,
   toHex,
   txToUniv
-} from "./chunks/chunk-KSHIDGLB.js";
+} from "./chunks/chunk-YDJ6PAYG.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
 } from "./chunks/chunk-KBVKOFMZ.js";
@@ -2529,7 +2529,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-4FRJ635M.js").catch((err) => {
+  loading ??= import("./chunks/route-SZKMXWMH.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -3020,10 +3020,11 @@ async function forget(ctx, key) {
 }
 
 // src/jsonrpc/envelope.ts
-function parseRequestBody(body, depthMax) {
+function parseRequestBody(body, depthMax = JSON_DEPTH_MAX) {
   let value;
   try {
-    value = parseJson(body, depthMax);
+    if (jsonDepthOver(body, depthMax)) throw new SyntaxError(`nested deeper than ${depthMax}`);
+    value = parseJson(body);
   } catch {
     return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
   }

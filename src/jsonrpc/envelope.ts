@@ -1,4 +1,5 @@
 import { isJsonObject, type Json, parseJson } from "./json.ts";
+import { JSON_DEPTH_MAX, jsonDepthOver } from "./json-depth.ts";
 import type { RpcErrorObject } from "./types.ts";
 
 /** "2.0" is the spec's envelope; "1.0" is Core's legacy one (no `jsonrpc` key, or "1.0"). */
@@ -23,10 +24,13 @@ export type RequestBody =
   | { kind: "fatal"; error: RpcErrorObject };
 
 /** `depthMax`: nested deeper, the body is "Parse error", as Core answers one past its bound. */
-export function parseRequestBody(body: string, depthMax?: number): RequestBody {
+export function parseRequestBody(body: string, depthMax = JSON_DEPTH_MAX): RequestBody {
   let value: Json;
   try {
-    value = parseJson(body, depthMax);
+    // Clients' bodies only: upstream answers are not scanned (they are the operator's servers,
+    // and a verbose batch is hundreds of kilobytes on the hot path).
+    if (jsonDepthOver(body, depthMax)) throw new SyntaxError(`nested deeper than ${depthMax}`);
+    value = parseJson(body);
   } catch {
     return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
   }

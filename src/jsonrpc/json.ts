@@ -1,6 +1,5 @@
 import { isLosslessNumber, LosslessNumber, parse } from "lossless-json";
 import { RawJsonText, toJsonText } from "../bitcoin/json-text.ts";
-import { JSON_DEPTH_MAX, jsonDepthOver } from "./json-depth.ts";
 
 export { RawJsonText };
 
@@ -21,9 +20,7 @@ export type Json =
   | RawJsonText;
 export type JsonNumber = LosslessNumber;
 
-/** Throws a SyntaxError for text that is not JSON or is nested deeper than `depthMax`. */
-export function parseJson(text: string, depthMax = JSON_DEPTH_MAX): Json {
-  if (jsonDepthOver(text, depthMax)) throw new SyntaxError(`JSON nested deeper than ${depthMax}`);
+export function parseJson(text: string): Json {
   return parse(text) as Json;
 }
 

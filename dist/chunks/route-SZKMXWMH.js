@@ -10,6 +10,7 @@ import {
   graphPrice,
   graphqlCodeOf,
   indexerSchema,
+  jsonDepthOver,
   listSize,
   meter,
   priceOf,
@@ -18,7 +19,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-24Y7CPOM.js";
+} from "./chunk-Y5MA7QWJ.js";
 import {
   auditInRange,
   cycleAt,
@@ -35,13 +36,12 @@ import {
   fromHex,
   isJsonNumber,
   isJsonObject,
-  jsonDepthOver,
   parseAmount,
   parseTransaction,
   scriptPubKeyToJson,
   scriptToAsm,
   toHex
-} from "./chunk-KSHIDGLB.js";
+} from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
 } from "./chunk-KBVKOFMZ.js";

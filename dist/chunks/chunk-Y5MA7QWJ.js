@@ -16,7 +16,27 @@ import {
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-KSHIDGLB.js";
+} from "./chunk-YDJ6PAYG.js";
+
+// src/jsonrpc/json-depth.ts
+var JSON_DEPTH_MAX = 512;
+function jsonDepthOver(text, max) {
+  if (text.length <= max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
 
 // src/errors/codes.ts
 var LIST = {
@@ -1416,6 +1436,8 @@ export {
   graphqlErrorObject,
   hasuraErrorObject,
   plainErrorObject,
+  JSON_DEPTH_MAX,
+  jsonDepthOver,
   decodedTx,
   decodedTxBaseText,
   decodedTxFromBase,

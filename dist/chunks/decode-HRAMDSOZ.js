@@ -7,7 +7,7 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-KSHIDGLB.js";
+} from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
 } from "./chunk-KBVKOFMZ.js";

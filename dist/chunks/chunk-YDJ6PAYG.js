@@ -1,25 +1,5 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 
-// src/jsonrpc/json-depth.ts
-var JSON_DEPTH_MAX = 512;
-function jsonDepthOver(text, max) {
-  if (text.length <= max) return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) return true;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return false;
-}
-
 // src/jsonrpc/json.ts
 import { isLosslessNumber as isLosslessNumber2, LosslessNumber, parse as parse2 } from "lossless-json";
 
@@ -75,8 +55,7 @@ function toJsonText(value) {
 }
 
 // src/jsonrpc/json.ts
-function parseJson(text, depthMax = JSON_DEPTH_MAX) {
-  if (jsonDepthOver(text, depthMax)) throw new SyntaxError(`JSON nested deeper than ${depthMax}`);
+function parseJson(text) {
   return parse2(text);
 }
 function stringifyJson(value) {
@@ -1326,8 +1305,6 @@ function* readBlockRecords(bytes, magic = MAINNET_MAGIC) {
 
 export {
   RawJsonText,
-  JSON_DEPTH_MAX,
-  jsonDepthOver,
   parseJson,
   stringifyJson,
   isJsonNumber,
