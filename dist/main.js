@@ -18,11 +18,12 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-H453JC2I.js";
+} from "./chunks/chunk-Q4URZWGD.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
   JSON_DEPTH_MAX,
+  LruMap,
   TRANSACTION_GET,
   auditOnly,
   bindArgs,
@@ -62,21 +63,21 @@ import {
   rpcErrorObject,
   txHashError,
   withDeadline
-} from "./chunks/chunk-Y5MA7QWJ.js";
+} from "./chunks/chunk-5525SP3N.js";
 import {
   createAccount,
   cycleAt,
   cycleContaining,
   findAccount,
   projectPath
-} from "./chunks/chunk-F5WXMYR3.js";
+} from "./chunks/chunk-MIEZG4K7.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-XZJGVETY.js";
+} from "./chunks/chunk-6R6VJSLZ.js";
 import {
   isJsonNumber,
   isJsonObject,
@@ -93,10 +94,10 @@ import {
 } from "./chunks/chunk-YDJ6PAYG.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-KBVKOFMZ.js";
+} from "./chunks/chunk-GQTZWIQN.js";
 
 // src/app/app.ts
-import { randomUUID as randomUUID3 } from "node:crypto";
+import { randomUUID as randomUUID4 } from "node:crypto";
 import { hostname } from "node:os";
 
 // src/auth/token-cache.ts
@@ -626,6 +627,454 @@ var TxStore = class {
   }
 };
 
+// src/limits/limits.ts
+import { Redis as Redis2 } from "ioredis";
+
+// src/limits/concurrency.ts
+import { randomUUID } from "node:crypto";
+var MemorySlots = class {
+  counts = /* @__PURE__ */ new Map();
+  async acquire(key, max) {
+    const n = this.counts.get(key) ?? 0;
+    if (n >= max) return null;
+    this.counts.set(key, n + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const left = (this.counts.get(key) ?? 1) - 1;
+      if (left <= 0) this.counts.delete(key);
+      else this.counts.set(key, left);
+    };
+    return { inFlight: n + 1, release };
+  }
+};
+var ACQUIRE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+local n = redis.call('ZCARD', KEYS[1])
+if n >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return n + 1`;
+var RedisSlots = class {
+  constructor(redis, prefix, leaseMs, fallback = new MemorySlots()) {
+    this.redis = redis;
+    this.prefix = prefix;
+    this.leaseMs = leaseMs;
+    this.fallback = fallback;
+  }
+  redis;
+  prefix;
+  leaseMs;
+  fallback;
+  async acquire(key, max) {
+    const redisKey = `${this.prefix}slots:${key}`;
+    const member = randomUUID();
+    const now = Date.now();
+    let taken;
+    try {
+      if (this.redis.status !== "ready") throw new Error("redis not ready");
+      taken = await this.redis.eval(
+        ACQUIRE,
+        1,
+        redisKey,
+        now,
+        now + this.leaseMs,
+        max,
+        member,
+        this.leaseMs
+      );
+    } catch {
+      return this.fallback.acquire(key, max);
+    }
+    if (typeof taken !== "number" || taken < 1) return null;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.redis.zrem(redisKey, member).catch(() => {
+      });
+    };
+    return { inFlight: taken, release };
+  }
+};
+
+// src/limits/headers.ts
+function rateLimitHeaders(states) {
+  if (states.length === 0) return {};
+  const policy = states.map(
+    (s) => `${s.name};q=${s.quota}${s.windowSeconds === void 0 ? "" : `;w=${s.windowSeconds}`}${s.unit && s.unit !== "requests" ? `;qu="${s.unit}"` : ""}`
+  ).join(", ");
+  let lowest = states[0];
+  for (const s of states) {
+    if (s.remaining < lowest.remaining) lowest = s;
+    else if (s.remaining === lowest.remaining && s.resetSeconds > lowest.resetSeconds) lowest = s;
+  }
+  return {
+    "ratelimit-policy": policy,
+    ratelimit: `${lowest.name};r=${Math.max(0, lowest.remaining)};t=${Math.max(0, lowest.resetSeconds)}`
+  };
+}
+
+// src/limits/plans.ts
+function planOf(config, accountPlan) {
+  if (accountPlan !== null) {
+    const plan3 = config.plans[accountPlan];
+    if (plan3) return { name: accountPlan, plan: plan3 };
+  }
+  const fallback = config.limits.defaultPlan;
+  if (fallback === null) return null;
+  const plan2 = config.plans[fallback];
+  return plan2 ? { name: fallback, plan: plan2 } : null;
+}
+function plansInForce(config) {
+  return Object.keys(config.plans).length > 0;
+}
+
+// src/limits/request-rates.ts
+import { RateLimiterRes } from "rate-limiter-flexible";
+var RequestRate = class {
+  constructor(store, scope, rule, burstWindowSeconds, keyPrefix) {
+    this.scope = scope;
+    this.rule = rule;
+    this.burstWindowSeconds = burstWindowSeconds;
+    this.rate = store.limiter({
+      keyPrefix: `${keyPrefix}:rate`,
+      points: rule.requestsPerSecond,
+      duration: 1
+    });
+    this.reserve = rule.burst > 0 ? store.limiter({
+      keyPrefix: `${keyPrefix}:burst`,
+      points: rule.burst,
+      duration: burstWindowSeconds
+    }) : null;
+  }
+  scope;
+  rule;
+  burstWindowSeconds;
+  rate;
+  reserve;
+  async take(key) {
+    const [rate, reserve2] = await Promise.all([
+      settle(this.rate.consume(key)),
+      this.reserve ? this.reserve.get(key) : Promise.resolve(null)
+    ]);
+    const states = [
+      {
+        name: this.scope,
+        quota: this.rule.requestsPerSecond,
+        windowSeconds: 1,
+        remaining: rate.res.remainingPoints,
+        resetSeconds: Math.ceil(rate.res.msBeforeNext / 1e3)
+      }
+    ];
+    if (rate.ok) {
+      if (this.reserve) states.push(this.reserveState(reserve2));
+      return { ok: true, states, retryAfterMs: 0 };
+    }
+    if (!this.reserve) return { ok: false, states, retryAfterMs: rate.res.msBeforeNext };
+    const burst = await settle(this.reserve.consume(key));
+    states.push(this.reserveState(burst.res));
+    return burst.ok ? { ok: true, states, retryAfterMs: 0 } : (
+      // The rate's next window comes first, whatever is left of the burst window.
+      {
+        ok: false,
+        states,
+        retryAfterMs: Math.min(rate.res.msBeforeNext, burst.res.msBeforeNext)
+      }
+    );
+  }
+  reserveState(res) {
+    return {
+      name: `${this.scope}-burst`,
+      quota: this.rule.burst,
+      windowSeconds: this.burstWindowSeconds,
+      remaining: res ? res.remainingPoints : this.rule.burst,
+      resetSeconds: res ? Math.ceil(res.msBeforeNext / 1e3) : 0
+    };
+  }
+};
+async function settle(p) {
+  try {
+    return { ok: true, res: await p };
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return { ok: false, res: err };
+    throw err;
+  }
+}
+
+// src/limits/spending-caps.ts
+import { RateLimiterRes as RateLimiterRes2 } from "rate-limiter-flexible";
+var SpendingCaps = class {
+  constructor(store, spentSince) {
+    this.store = store;
+    this.spentSince = spentSince;
+  }
+  store;
+  spentSince;
+  limiters = /* @__PURE__ */ new Map();
+  /** Counters known to exist: their start from the ledger is not read again. */
+  started = new LruMap(1e4);
+  async spend(accountId, windows, amount) {
+    if (amount <= 0) return { ok: true };
+    const taken = [];
+    for (const w of windows) {
+      const { limiter, key } = await this.counter(accountId, w);
+      try {
+        await limiter.consume(key, amount, { customDuration: secondsLeft(w) });
+        taken.push(w);
+      } catch (err) {
+        await this.refund(accountId, [...taken, w], amount);
+        if (!(err instanceof RateLimiterRes2)) throw err;
+        return {
+          ok: false,
+          window: w,
+          spent: Math.max(0, err.consumedPoints - amount),
+          retryAfterMs: Math.max(0, w.end.getTime() - Date.now())
+        };
+      }
+    }
+    return { ok: true };
+  }
+  /** What a call was estimated at but did not cost goes back to its windows. */
+  async refund(accountId, windows, amount) {
+    if (amount <= 0) return;
+    for (const w of windows) {
+      const { limiter, key } = await this.counter(accountId, w);
+      await limiter.reward(key, amount);
+    }
+  }
+  async counter(accountId, w) {
+    const name = `${w.kind}:${w.cap}`;
+    let limiter = this.limiters.get(name);
+    if (!limiter) {
+      limiter = this.store.limiter({ keyPrefix: `cap:${name}`, points: w.cap, duration: 86400 });
+      this.limiters.set(name, limiter);
+    }
+    const key = `${accountId}:${w.start.getTime()}`;
+    const known = `${name}:${key}`;
+    if (!this.started.get(known)) {
+      if (await limiter.get(key) === null) {
+        const spent = await this.spentSince(accountId, w.start);
+        await limiter.set(key, spent, secondsLeft(w));
+      }
+      this.started.set(known, true);
+    }
+    return { limiter, key };
+  }
+};
+function secondsLeft(w) {
+  return Math.max(1, Math.ceil((w.end.getTime() - Date.now()) / 1e3));
+}
+var DAY_MS = 864e5;
+function dayWindow(at, cap) {
+  const start = new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+  return { kind: "day", cap, start, end: new Date(start.getTime() + DAY_MS) };
+}
+
+// src/limits/stores.ts
+import {
+  RateLimiterMemory,
+  RateLimiterRedis
+} from "rate-limiter-flexible";
+var memoryStore = {
+  kind: "memory",
+  limiter: (shape) => new RateLimiterMemory(shape)
+};
+function redisStore(client, prefix) {
+  return {
+    kind: "redis",
+    limiter: (shape) => new RateLimiterRedis({
+      ...shape,
+      keyPrefix: `${prefix}${shape.keyPrefix}`,
+      storeClient: client,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory(shape)
+    })
+  };
+}
+
+// src/limits/limits.ts
+var ADMITTED = { ok: true, headers: {}, release: null };
+var TERMS_TTL_MS = 6e4;
+var Limits = class _Limits {
+  constructor(config, db, store, slots, redis) {
+    this.config = config;
+    this.db = db;
+    this.store = store;
+    this.slots = slots;
+    this.redis = redis;
+    this.inForce = plansInForce(config);
+    this.caps = new SpendingCaps(store, async (accountId, since) => {
+      const { rows } = await db.query(
+        "SELECT coalesce(sum(charged_cc), 0)::text AS spent FROM audit_records WHERE account_id = $1 AND at >= $2",
+        [accountId, since]
+      );
+      return Number(rows[0]?.spent ?? 0);
+    });
+    db.listen("account_changed", (payload) => this.terms.delete(Number(payload)));
+  }
+  config;
+  db;
+  store;
+  slots;
+  redis;
+  rates = /* @__PURE__ */ new Map();
+  terms = new LruMap(1e4);
+  caps;
+  inForce;
+  static create(config, db, log, redisUrl) {
+    if (!redisUrl || !plansInForce(config)) {
+      return new _Limits(config, db, memoryStore, new MemorySlots(), null);
+    }
+    const redis = new Redis2(redisUrl, {
+      commandTimeout: config.limits.redisTimeoutMs,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (times) => Math.min(times * 100, 2e3)
+    });
+    let warned = false;
+    redis.on("error", (err) => {
+      if (!warned)
+        log.warn({ err: err.message }, "rate limits: Redis unreachable, limits held per process");
+      warned = true;
+    });
+    redis.on("ready", () => {
+      warned = false;
+    });
+    const leaseMs = config.server.requestTimeoutMs + 5e3;
+    return new _Limits(
+      config,
+      db,
+      redisStore(redis, config.limits.redisKeyPrefix),
+      new RedisSlots(redis, config.limits.redisKeyPrefix, leaseMs),
+      redis
+    );
+  }
+  /** Request rates and calls in flight, before anything of the request is read or priced. */
+  async admit(owner) {
+    if (!this.inForce) return ADMITTED;
+    const chosen = planOf(this.config, (await this.termsOf(owner.accountId)).plan);
+    if (!chosen) return ADMITTED;
+    const { name, plan: plan2 } = chosen;
+    const states = [];
+    for (const [scope, rule, key] of [
+      ["token", plan2.token, owner.tokenId],
+      ["account", plan2.account, owner.accountId]
+    ]) {
+      if (!rule) continue;
+      const verdict = await this.rate(name, scope, rule).take(String(key));
+      states.push(...verdict.states);
+      if (!verdict.ok) {
+        return this.refused(
+          states,
+          verdict.retryAfterMs,
+          `rate limit of plan "${name}": ${rule.requestsPerSecond} requests per second per ${scope}, burst ${rule.burst}`
+        );
+      }
+    }
+    if (plan2.concurrentCalls === void 0) {
+      return { ok: true, headers: rateLimitHeaders(states), release: null };
+    }
+    const slot = await this.slots.acquire(String(owner.accountId), plan2.concurrentCalls);
+    const inFlight = slot ? slot.inFlight : plan2.concurrentCalls;
+    states.push({
+      name: "concurrency",
+      quota: plan2.concurrentCalls,
+      unit: "concurrent-requests",
+      remaining: plan2.concurrentCalls - inFlight,
+      resetSeconds: 0
+    });
+    if (!slot) {
+      return this.refused(
+        states,
+        1e3,
+        `plan "${name}" allows ${plan2.concurrentCalls} calls in flight per account`
+      );
+    }
+    return { ok: true, headers: rateLimitHeaders(states), release: slot.release };
+  }
+  /**
+   * Takes a request's estimate from the account's spending caps before it is reserved: null when
+   * within them, else the refusal. What the request did not cost is given back by `refund`.
+   */
+  async spend(owner, estimate) {
+    if (!this.inForce || estimate <= 0) return null;
+    const windows = await this.windowsOf(owner.accountId);
+    if (windows.length === 0) return null;
+    const verdict = await this.caps.spend(owner.accountId, windows, estimate);
+    if (verdict.ok) return null;
+    const { window } = verdict;
+    const per = window.kind === "day" ? "per day (UTC)" : "per billing cycle";
+    return {
+      error: gatewayError(
+        "CREDIT_CAP_REACHED",
+        `Credit cap reached: ${window.cap} CC ${per}, ${verdict.spent} CC spent, ${estimate} CC required`,
+        {
+          data: { cap: window.cap, spent: verdict.spent, required: estimate, window: window.kind }
+        }
+      ),
+      retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1e3)
+    };
+  }
+  async refund(owner, amount) {
+    if (!this.inForce || amount <= 0) return;
+    const windows = await this.windowsOf(owner.accountId);
+    await this.caps.refund(owner.accountId, windows, amount);
+  }
+  async close() {
+    this.redis?.disconnect();
+  }
+  refused(states, retryAfterMs, message) {
+    const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1e3));
+    return {
+      ok: false,
+      headers: { ...rateLimitHeaders(states), "retry-after": String(retryAfterSeconds) },
+      error: gatewayError("RATE_LIMITED", message, { data: { retryAfter: retryAfterSeconds } }),
+      retryAfterSeconds
+    };
+  }
+  rate(plan2, scope, rule) {
+    const name = `${plan2}:${scope}`;
+    let rate = this.rates.get(name);
+    if (!rate) {
+      rate = new RequestRate(this.store, scope, rule, this.config.limits.burstWindowSeconds, name);
+      this.rates.set(name, rate);
+    }
+    return rate;
+  }
+  async windowsOf(accountId) {
+    const terms = await this.termsOf(accountId);
+    const plan2 = planOf(this.config, terms.plan)?.plan;
+    const windows = [];
+    if (!plan2) return windows;
+    const now = /* @__PURE__ */ new Date();
+    if (plan2.creditsPerDay !== void 0) windows.push(dayWindow(now, plan2.creditsPerDay));
+    if (plan2.creditsPerCycle !== void 0) {
+      const cycle = cycleContaining(terms.createdAt, now, this.config.billing.cycle);
+      windows.push({
+        kind: "cycle",
+        cap: plan2.creditsPerCycle,
+        start: cycle.start,
+        end: cycle.end
+      });
+    }
+    return windows;
+  }
+  async termsOf(accountId) {
+    const now = Date.now();
+    const known = this.terms.get(accountId);
+    if (known && known.until > now && this.db.listening()) return known;
+    const { rows } = await this.db.query(
+      "SELECT plan, created_at FROM accounts WHERE id = $1",
+      [accountId]
+    );
+    const terms = { plan: rows[0]?.plan ?? null, createdAt: rows[0]?.created_at ?? /* @__PURE__ */ new Date(0) };
+    this.terms.set(accountId, { ...terms, until: now + TERMS_TTL_MS });
+    return terms;
+  }
+};
+
 // src/log/logger.ts
 import { pino } from "pino";
 function createLogger(level, destination) {
@@ -681,6 +1130,18 @@ var Metrics = class {
   authFailures = new Counter({
     name: "blockgate_auth_failures_total",
     help: "Requests refused for a missing, unknown or revoked token, by route kind.",
+    labelNames: ["route"],
+    registers: [this.registry]
+  });
+  rateLimited = new Counter({
+    name: "blockgate_rate_limited_total",
+    help: "Requests refused 429 RATE_LIMITED by their plan's request rate or calls in flight, by route kind.",
+    labelNames: ["route"],
+    registers: [this.registry]
+  });
+  creditCapped = new Counter({
+    name: "blockgate_credit_capped_total",
+    help: "Requests refused 429 CREDIT_CAP_REACHED by their plan's credit cap per day or cycle, by route kind.",
     labelNames: ["route"],
     registers: [this.registry]
   });
@@ -751,7 +1212,11 @@ var Metrics = class {
 };
 
 // src/metering/auth-failures.ts
-import { randomUUID } from "node:crypto";
+import { randomUUID as randomUUID2 } from "node:crypto";
+var REFUSALS = {
+  unauthenticated: { method: "(unauthenticated)", errorCode: "UNAUTHENTICATED", httpStatus: 401 },
+  rate_limited: { method: "(rate limited)", errorCode: "RATE_LIMITED", httpStatus: 429 }
+};
 var AuthFailures = class {
   constructor(db, onError, bucketsMax = 1e4) {
     this.db = db;
@@ -769,7 +1234,14 @@ var AuthFailures = class {
   }
   record(f) {
     const minute = Math.floor(Date.now() / 6e4);
-    const key = [minute, f.source, f.backendSegment, f.network, f.tokenId ?? ""].join("\0");
+    const key = [
+      minute,
+      f.refusal ?? "unauthenticated",
+      f.source,
+      f.backendSegment,
+      f.network,
+      f.tokenId ?? ""
+    ].join("\0");
     const bucket = this.buckets.get(key);
     if (bucket) {
       bucket.calls += 1;
@@ -790,17 +1262,18 @@ var AuthFailures = class {
       }
     }
     for (const b of due) {
+      const refusal = b.refusal ?? "unauthenticated";
       await insertAudit(this.db, {
-        requestId: randomUUID(),
+        requestId: randomUUID2(),
         accountId: b.accountId,
         tokenId: b.tokenId,
         backend: b.backendSegment,
         network: b.network,
-        method: "(unauthenticated)",
-        outcome: "unauthenticated",
-        errorCode: "UNAUTHENTICATED",
+        method: REFUSALS[refusal].method,
+        outcome: refusal,
+        errorCode: REFUSALS[refusal].errorCode,
         source: b.source,
-        httpStatus: 401,
+        httpStatus: REFUSALS[refusal].httpStatus,
         estimatedCc: 0,
         chargedCc: 0,
         calls: b.calls
@@ -2328,7 +2801,7 @@ async function readiness(app) {
 }
 
 // src/http/framework.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
+import { randomUUID as randomUUID3 } from "node:crypto";
 import { METHODS } from "node:http";
 import Fastify from "fastify";
 var ALL_METHODS = METHODS.filter((m) => m !== "CONNECT");
@@ -2357,7 +2830,7 @@ function createFramework(options) {
     routerOptions: { maxParamLength: 16 * 1024 },
     // HEAD is a method a route takes or refuses (405), not GET without the body.
     exposeHeadRoutes: false,
-    genReqId: () => randomUUID2()
+    genReqId: () => randomUUID3()
   });
   for (const method of ALL_METHODS) {
     if (!http.supportedMethods.includes(method)) http.addHttpMethod(method);
@@ -2529,7 +3002,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-SZKMXWMH.js").catch((err) => {
+  loading ??= import("./chunks/route-H3HEH5ZF.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -2901,6 +3374,22 @@ function drain(server, requests, timeoutMs) {
     await closed;
     return { cut, ms: Date.now() - started };
   })();
+}
+
+// src/metering/admit.ts
+async function admitCall(app, owner, from) {
+  const admission = await app.limits.admit(owner);
+  if (admission.ok) return admission;
+  app.metrics.rateLimited.inc({ route: from.route });
+  app.authFailures.record({
+    refusal: "rate_limited",
+    source: from.source,
+    backendSegment: from.backendSegment,
+    network: from.network,
+    tokenId: owner.tokenId,
+    accountId: owner.accountId
+  });
+  return admission;
 }
 
 // src/metering/authenticate.ts
@@ -3781,6 +4270,20 @@ function backendRoute(http, app, route) {
         gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")
       );
     }
+    const admission = await admitCall(app, call.owner, {
+      source: request.socket.remoteAddress ?? "unknown",
+      backendSegment: route.segment,
+      network: route.network,
+      route: route.backend
+    });
+    if (!admission.ok) {
+      reply3.headers(admission.headers);
+      return fail(reply3, admission.error);
+    }
+    if (admission.release) {
+      reply3.raw.once("close", admission.release);
+    }
+    for (const name in admission.headers) reply3.header(name, admission.headers[name]);
   };
   for (const url of [
     `/${route.segment}/${route.network}/:token`,
@@ -3892,7 +4395,7 @@ function instanceName(config, db, storeGiven) {
   if (config.ledger.instance) return config.ledger.instance;
   const dir = config.database.pgliteDir;
   if (db.kind === "pglite" && !storeGiven && !dir.startsWith("memory://")) return `pglite:${dir}`;
-  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID3()}`;
+  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID4()}`;
   return `${hostname()}:${config.server.port}`;
 }
 async function startGateway(config, opts) {
@@ -3961,7 +4464,7 @@ async function startGateway(config, opts) {
     blockAnswers
   );
   const credits = new Credits(db, log, {
-    processId: randomUUID3(),
+    processId: randomUUID4(),
     instance: instanceName(config, db, opts.store !== void 0),
     ttlMs: config.ledger.holdTimeoutMs,
     leaseWindowMs: config.ledger.leaseWindowMs,
@@ -3972,11 +4475,13 @@ async function startGateway(config, opts) {
     pendingRowsMax: config.ledger.pendingRowsMax
   });
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
+  const limits = Limits.create(config, db, log, opts.redisUrl);
   authFailures.start();
   const app = {
     config,
     db,
     credits,
+    limits,
     tokens: new TokenCache(db, {
       onRevoked: (tokenId, dropped) => log.info({ tokenId, dropped }, "token revocation received")
     }),
@@ -4014,6 +4519,7 @@ async function startGateway(config, opts) {
       await authFailures.stop();
       await Promise.all(pools.map((p) => p.close()));
       await txCache.close();
+      await limits.close();
       await db.close();
     } else {
       log.warn({ cut }, "drain timed out: calls cut, their holds are left to the hold sweeper");
@@ -4022,6 +4528,7 @@ async function startGateway(config, opts) {
       await db.close();
       await Promise.all(pools.map((p) => p.close(true)));
       await txCache.close();
+      await limits.close();
     }
     admin?.remove();
     log.info({ ms, cut }, "drained");

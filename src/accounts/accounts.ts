@@ -1,4 +1,4 @@
-import type { Queryable } from "../db/database.ts";
+import type { Database, Queryable } from "../db/database.ts";
 
 export interface Account {
   id: number;
@@ -8,6 +8,8 @@ export interface Account {
   balance: number;
   /** Credits reserved by calls in flight. */
   held: number;
+  /** The plan it is on (config `plans`); null: the default plan. */
+  plan: string | null;
 }
 
 interface AccountRow {
@@ -16,6 +18,7 @@ interface AccountRow {
   created_at: Date;
   balance: number;
   held: number;
+  plan: string | null;
 }
 
 const toAccount = (r: AccountRow): Account => ({
@@ -24,6 +27,7 @@ const toAccount = (r: AccountRow): Account => ({
   createdAt: r.created_at,
   balance: r.balance,
   held: r.held,
+  plan: r.plan,
 });
 
 export class AccountExists extends Error {}
@@ -34,7 +38,7 @@ export async function createAccount(db: Queryable, name: string): Promise<Accoun
   }
   const { rows } = await db.query<AccountRow>(
     `INSERT INTO accounts(name) VALUES ($1) ON CONFLICT (name) DO NOTHING
-     RETURNING id, name, created_at, balance, held`,
+     RETURNING id, name, created_at, balance, held, plan`,
     [name],
   );
   if (!rows[0]) throw new AccountExists(`account "${name}" exists`);
@@ -45,7 +49,7 @@ export async function createAccount(db: Queryable, name: string): Promise<Accoun
 export async function findAccount(db: Queryable, ref: string | number): Promise<Account | null> {
   const byId = typeof ref === "number" || /^\d+$/.test(ref);
   const { rows } = await db.query<AccountRow>(
-    `SELECT id, name, created_at, balance, held FROM accounts WHERE ${byId ? "id" : "name"} = $1`,
+    `SELECT id, name, created_at, balance, held, plan FROM accounts WHERE ${byId ? "id" : "name"} = $1`,
     [byId ? Number(ref) : ref],
   );
   return rows[0] ? toAccount(rows[0]) : null;
@@ -53,7 +57,25 @@ export async function findAccount(db: Queryable, ref: string | number): Promise<
 
 export async function listAccounts(db: Queryable): Promise<Account[]> {
   const { rows } = await db.query<AccountRow>(
-    "SELECT id, name, created_at, balance, held FROM accounts ORDER BY id",
+    "SELECT id, name, created_at, balance, held, plan FROM accounts ORDER BY id",
   );
   return rows.map(toAccount);
+}
+
+/**
+ * Puts an account on a plan (null: the default plan). Every gateway process is told, so the new
+ * limits apply within a second (the one that changed it at once).
+ */
+export async function setAccountPlan(
+  db: Database,
+  accountId: number,
+  plan: string | null,
+): Promise<boolean> {
+  const { rows } = await db.query<{ id: number }>(
+    "UPDATE accounts SET plan = $2 WHERE id = $1 RETURNING id",
+    [accountId, plan],
+  );
+  if (rows.length === 0) return false;
+  await db.notify("account_changed", String(accountId));
+  return true;
 }

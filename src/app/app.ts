@@ -17,6 +17,7 @@ import type {
 import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
+import { Limits } from "../limits/limits.ts";
 import { createLogger } from "../log/logger.ts";
 import { Metrics } from "../log/metrics.ts";
 import { AuthFailures } from "../metering/auth-failures.ts";
@@ -168,11 +169,13 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     pendingRowsMax: config.ledger.pendingRowsMax,
   });
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
+  const limits = Limits.create(config, db, log, opts.redisUrl);
   authFailures.start();
   const app: App = {
     config,
     db,
     credits,
+    limits,
     tokens: new TokenCache(db, {
       onRevoked: (tokenId, dropped) => log.info({ tokenId, dropped }, "token revocation received"),
     }),
@@ -214,6 +217,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       await authFailures.stop();
       await Promise.all(pools.map((p) => p.close()));
       await txCache.close();
+      await limits.close();
       await db.close();
     } else {
       // The database closes first: a cut call still waiting on its upstream can then never
@@ -224,6 +228,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       await db.close();
       await Promise.all(pools.map((p) => p.close(true)));
       await txCache.close();
+      await limits.close();
     }
     // Only now: while the store was open, the CLI had to hand its commands to this process.
     admin?.remove();

@@ -26,6 +26,7 @@ import {
   sendReply,
 } from "../http/reply.ts";
 import { LedgerError } from "../ledger/ledger.ts";
+import { admitCall } from "../metering/admit.ts";
 import { authenticateCall } from "../metering/authenticate.ts";
 import type { App, BackendKind, CallContext } from "../metering/context.ts";
 import { idempotent } from "../metering/idempotency.ts";
@@ -82,8 +83,9 @@ export interface RunningServer {
  * The HTTP server composed from the routes: health, operator surfaces, the dashboard and one
  * route per backend and network. Hooks, in the order a request meets them:
  *   onRequest (every request)  counted in flight (drain waits for it); no route: 404
- *   onRequest (backend route)  request id, the method (405), then authenticate (401, audited):
- *                              all before the body is read, so a refused request costs no body
+ *   onRequest (backend route)  request id, the method (405), authenticate (401, audited), then
+ *                              the plan's rates and calls in flight (429, audited): all before
+ *                              the body is read, so a refused request costs no body
  *   body                       read as text within the route's limit (413 in its protocol)
  *   handler                    the route: parse, price, reserve, execute, settle, render
  *   onResponse                 metrics (every request); the request log line (backend routes)
@@ -223,6 +225,21 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
         gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"),
       );
     }
+    const admission = await admitCall(app, call.owner, {
+      source: request.socket.remoteAddress ?? "unknown",
+      backendSegment: route.segment,
+      network: route.network,
+      route: route.backend,
+    });
+    if (!admission.ok) {
+      reply.headers(admission.headers);
+      return fail(reply, admission.error);
+    }
+    if (admission.release) {
+      // The call's slot goes back when its answer is done, or its connection is gone.
+      reply.raw.once("close", admission.release);
+    }
+    for (const name in admission.headers) reply.header(name, admission.headers[name]);
   };
   // The token in the path, as the interface gives it, or in a header on the same path without it.
   for (const url of [

@@ -1,5 +1,11 @@
 import { parseArgs } from "node:util";
-import { AccountExists, createAccount, findAccount, listAccounts } from "../accounts/accounts.ts";
+import {
+  AccountExists,
+  createAccount,
+  findAccount,
+  listAccounts,
+  setAccountPlan,
+} from "../accounts/accounts.ts";
 import { issueToken, listTokens, revokeToken } from "../auth/tokens.ts";
 import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
@@ -20,7 +26,8 @@ const HELP = `usage: blockgate <command>
 
   serve                                  start the gateway (same as npm start)
   account create <name> [--credits N]    create an account, optionally with credits
-  account list                           accounts with their balances
+  account list                           accounts with their balances and plans
+  account plan <account> <plan|default>  put an account on a plan of the config (limits apply within 1 s)
   token issue <account> [--label L]      issue an access token (printed once, stored hashed)
   token list <account>                   an account's tokens (hints only)
   token revoke <token-id | token>        revoke a token; its next request gets 401
@@ -114,9 +121,25 @@ export async function runDbCommand(
         const rows = await listAccounts(db);
         return out(
           rows
-            .map((a) => `${a.id}\t${a.name}\tbalance ${a.balance} CC\theld ${a.held} CC`)
+            .map(
+              (a) =>
+                `${a.id}\t${a.name}\tbalance ${a.balance} CC\theld ${a.held} CC\tplan ${a.plan ?? "default"}`,
+            )
             .join("\n") || "no accounts",
         );
+      }
+      case "account plan": {
+        const owner = await account(db, rest[0]);
+        const name = rest[1];
+        if (!name) throw new UsageError("name a plan, or `default`");
+        if (name !== "default" && !config.plans[name]) {
+          const known = Object.keys(config.plans);
+          throw new UsageError(
+            `no plan "${name}" in the config (${known.length > 0 ? `plans: ${known.join(", ")}` : "it has no plans"})`,
+          );
+        }
+        await setAccountPlan(db, owner.id, name === "default" ? null : name);
+        return out(`account ${owner.name} (id ${owner.id}) is on plan ${name}`);
       }
       case "token issue": {
         const owner = await account(db, rest[0]);

@@ -82,6 +82,14 @@ export function parseConfig(input: unknown): Config {
   }
   const segments = Object.values(config.backends);
   if (new Set(segments).size !== segments.length) problems.push("backends: segments must differ");
+  const fallback = config.limits.defaultPlan;
+  if (config.plans.default) {
+    // `blockgate account plan <account> default` means "no plan of its own".
+    problems.push('plans: "default" is reserved (it names the default plan); choose another name');
+  }
+  if (fallback !== null && !config.plans[fallback]) {
+    problems.push(`limits.defaultPlan: no plan named "${fallback}" in plans`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

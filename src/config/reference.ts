@@ -127,7 +127,9 @@ function leaf(
  * (`pricing."blockchain.transaction.get"`), so every path reads one way.
  */
 export function joinPath(path: string, key: string): string {
-  const part = /^(?:[A-Za-z_][A-Za-z0-9_]*|<network>)$/.test(key) ? key : JSON.stringify(key);
+  const part = /^(?:[A-Za-z_][A-Za-z0-9_]*|<network>|<name>)$/.test(key)
+    ? key
+    : JSON.stringify(key);
   return path === "" ? part : `${path}.${part}`;
 }
 
@@ -167,7 +169,16 @@ function walk(schema: z.ZodType, path: string, defaultValue: unknown, out: Setti
     return;
   }
   if (schema instanceof z.ZodRecord) {
-    walk(schema._zod.def.valueType as z.ZodType, joinPath(path, "<network>"), undefined, out);
+    // Keyed by network (upstreams), or by a name of the operator's choosing (plans).
+    const keys = schema._zod.def.keyType;
+    const placeholder = keys instanceof z.ZodEnum ? "<network>" : "<name>";
+    walk(schema._zod.def.valueType as z.ZodType, joinPath(path, placeholder), undefined, out);
+    return;
+  }
+  if (schema instanceof z.ZodNullable) {
+    const inner: Setting[] = [];
+    walk(schema._zod.def.innerType as z.ZodType, path, defaultValue, inner);
+    for (const setting of inner) out.push({ ...setting, type: `${setting.type} or null` });
     return;
   }
   if (schema instanceof z.ZodArray) {

@@ -140,6 +140,27 @@ export const DEFAULT_GRAPH_WEIGHTS = {
   "block.transactions": 2,
 } as const;
 
+/** A request rate with a burst, for one scope of a plan. */
+const rateRule = z.strictObject({
+  requestsPerSecond: z.number().int().positive().max(1_000_000),
+  /** Requests allowed above the rate, once per `limits.burstWindowSeconds`. */
+  burst: z.number().int().nonnegative().max(1_000_000).default(0),
+});
+
+/** A plan: every limit optional (absent: none). */
+const plan = z.strictObject({
+  /** Per token. */
+  token: rateRule.optional(),
+  /** Per account, all its tokens together. */
+  account: rateRule.optional(),
+  /** Calls in flight per account. */
+  concurrentCalls: z.number().int().positive().max(100_000).optional(),
+  /** Credits an account may be charged per UTC day. */
+  creditsPerDay: z.number().int().positive().optional(),
+  /** Credits an account may be charged per billing cycle (`billing.cycle`). */
+  creditsPerCycle: z.number().int().positive().optional(),
+});
+
 export const configSchema = z.strictObject({
   server: z
     .strictObject({
@@ -358,6 +379,26 @@ export const configSchema = z.strictObject({
             .default(7 * 86_400_000),
         })
         .prefault({}),
+    })
+    .prefault({}),
+  /**
+   * Plans by name (src/limits/): request rates, calls in flight and credit caps. An account is put
+   * on one with `blockgate account plan`; an account on none is on `limits.defaultPlan`.
+   */
+  plans: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/), plan).default({}),
+  limits: z
+    .strictObject({
+      /** The plan of accounts put on none; null: such accounts have credits only. */
+      defaultPlan: z.string().nullable().default(null),
+      /** A plan's `burst` is available once per this many seconds. */
+      burstWindowSeconds: z.number().int().positive().max(3_600).default(60),
+      /** Prepended to the limits' Redis keys (REDIS_URL set). */
+      redisKeyPrefix: z
+        .string()
+        .regex(/^[A-Za-z0-9:._-]{0,64}$/)
+        .default("blockgate:limits:"),
+      /** A Redis command slower than this fails: that process holds limits on its own meanwhile. */
+      redisTimeoutMs: z.number().int().positive().max(10_000).default(100),
     })
     .prefault({}),
   ledger: z

@@ -27,5 +27,8 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-/** What processes tell each other: a token revoked, an account's leased credits wanted back. */
-export type SignalChannel = "token_revoked" | "lease_recall";
+/**
+ * What processes tell each other: a token revoked, an account's leased credits wanted back, an
+ * account's terms (its plan) changed.
+ */
+export type SignalChannel = "token_revoked" | "lease_recall" | "account_changed";

@@ -130,6 +130,14 @@ const LIST = {
     meaning:
       "over a rate or connection limit; nothing ran, nothing charged (Retry-After says when)",
   },
+  CREDIT_CAP_REACHED: {
+    http: 429,
+    jsonRpc: -32014,
+    graphql: "CREDIT_CAP_REACHED",
+    hasura: ["CREDIT_CAP_REACHED"],
+    meaning:
+      "the plan's credit cap per day or per billing cycle is spent; nothing ran (Retry-After says when it resets)",
+  },
   IDEMPOTENCY_IN_PROGRESS: {
     http: 409,
     jsonRpc: -32011,

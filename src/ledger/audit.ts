@@ -6,6 +6,10 @@ export type Outcome =
   | "rejected"
   | "insufficient_credits"
   | "unauthenticated"
+  /** Over the plan's request rate or calls in flight: aggregated like failed logins. */
+  | "rate_limited"
+  /** Over the plan's credit cap per day or cycle: refused before reserving, nothing charged. */
+  | "credit_cap"
   | "upstream_failure"
   /** An `x-dry-run` request: estimated, not executed; not an error, so no error code. */
   | "dry_run"

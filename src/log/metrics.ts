@@ -37,6 +37,18 @@ export class Metrics {
     labelNames: ["route"] as const,
     registers: [this.registry],
   });
+  readonly rateLimited = new Counter({
+    name: "blockgate_rate_limited_total",
+    help: "Requests refused 429 RATE_LIMITED by their plan's request rate or calls in flight, by route kind.",
+    labelNames: ["route"] as const,
+    registers: [this.registry],
+  });
+  readonly creditCapped = new Counter({
+    name: "blockgate_credit_capped_total",
+    help: "Requests refused 429 CREDIT_CAP_REACHED by their plan's credit cap per day or cycle, by route kind.",
+    labelNames: ["route"] as const,
+    registers: [this.registry],
+  });
   readonly ledgerFailures = new Counter({
     name: "blockgate_ledger_failures_total",
     help: "Ledger operations that failed (the request got a 500 and was not answered with data).",

@@ -2,13 +2,26 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "../db/database.ts";
 import { insertAudit } from "../ledger/audit.ts";
 
+/**
+ * What a request was refused for before its body was read: a bad token (401), or its plan's
+ * request rate or calls in flight (429, not executed, not charged).
+ */
+export type EarlyRefusal = "unauthenticated" | "rate_limited";
+
+const REFUSALS: Record<EarlyRefusal, { method: string; errorCode: string; httpStatus: number }> = {
+  unauthenticated: { method: "(unauthenticated)", errorCode: "UNAUTHENTICATED", httpStatus: 401 },
+  rate_limited: { method: "(rate limited)", errorCode: "RATE_LIMITED", httpStatus: 429 },
+};
+
 /** Where a refused request came from and what it asked for. */
 export interface AuthFailure {
+  /** Absent: unauthenticated. */
+  refusal?: EarlyRefusal;
   /** The client's address. */
   source: string;
   backendSegment: string;
   network: string;
-  /** A revoked token's id and account (an unknown token has neither). */
+  /** The token's id and account (an unknown token has neither; a revoked one has both). */
   tokenId: number | null;
   accountId: number | null;
 }
@@ -19,10 +32,11 @@ interface Bucket extends AuthFailure {
 }
 
 /**
- * Failed authentications, aggregated: one audit record per source, route, token (if known) and
- * minute, carrying how many calls it stands for (`calls`), written when its minute is over (and
- * at shutdown). So a flood of bad tokens costs a handful of rows, never a row per request; the
- * dashboard and CLI sum `calls`. Buckets kept in memory are bounded: past `bucketsMax`, the oldest
+ * Failed authentications and rate-limited requests, aggregated: one audit record per refusal,
+ * source, route, token (if known) and minute, carrying how many calls it stands for (`calls`),
+ * written when its minute is over (and at shutdown). So a flood of bad tokens, or a runaway loop
+ * on a good one, costs a handful of rows, never a row per request; the dashboard and CLI sum
+ * `calls`. Buckets kept in memory are bounded: past `bucketsMax`, the oldest
  * are written early.
  */
 export class AuthFailures {
@@ -42,7 +56,14 @@ export class AuthFailures {
 
   record(f: AuthFailure): void {
     const minute = Math.floor(Date.now() / 60_000);
-    const key = [minute, f.source, f.backendSegment, f.network, f.tokenId ?? ""].join("\u0000");
+    const key = [
+      minute,
+      f.refusal ?? "unauthenticated",
+      f.source,
+      f.backendSegment,
+      f.network,
+      f.tokenId ?? "",
+    ].join("\u0000");
     const bucket = this.buckets.get(key);
     if (bucket) {
       bucket.calls += 1;
@@ -64,17 +85,18 @@ export class AuthFailures {
       }
     }
     for (const b of due) {
+      const refusal = b.refusal ?? "unauthenticated";
       await insertAudit(this.db, {
         requestId: randomUUID(),
         accountId: b.accountId,
         tokenId: b.tokenId,
         backend: b.backendSegment,
         network: b.network,
-        method: "(unauthenticated)",
-        outcome: "unauthenticated",
-        errorCode: "UNAUTHENTICATED",
+        method: REFUSALS[refusal].method,
+        outcome: refusal,
+        errorCode: REFUSALS[refusal].errorCode,
         source: b.source,
-        httpStatus: 401,
+        httpStatus: REFUSALS[refusal].httpStatus,
         estimatedCc: 0,
         chargedCc: 0,
         calls: b.calls,

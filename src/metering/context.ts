@@ -4,6 +4,7 @@ import type { TokenOwner } from "../auth/tokens.ts";
 import type { TxStore } from "../cache/tx-store.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
+import type { Limits } from "../limits/limits.ts";
 import type { Metrics } from "../log/metrics.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
@@ -21,6 +22,8 @@ export interface App {
   tokens: TokenCache;
   /** Failed authentications, written aggregated per source and minute. */
   authFailures: AuthFailures;
+  /** Plans: request rates, calls in flight and credit caps (src/limits/). */
+  limits: Limits;
   /** Credit leases, per-call holds and the settle queue: every reserve and settle goes here. */
   credits: Credits;
   log: Logger;

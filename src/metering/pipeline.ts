@@ -88,43 +88,35 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
   // A rerun of an idempotent request whose first attempt was charged runs free of charge.
   const plan = ctx.idempotency?.rerun ? free(given) : given;
   const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
-  const reservation = await reserveFor(ctx, estimated);
-  if (!reservation.ok) {
-    const { error } = reservation;
-    // The whole request was answered 429, so each of its records says so.
-    const status = httpStatusOf(error.code);
-    const settled = await ctx.app.credits.settle(
-      ctx.owner.accountId,
-      { kind: "none" },
-      plan.calls.map((c) =>
-        auditRecord(
-          ctx,
-          c.kind === "priced"
-            ? {
-                method: c.method,
-                outcome: "insufficient_credits",
-                errorCode: error.code,
-                httpStatus: status,
-                estimatedCc: c.price,
-                complexity: c.complexity ?? null,
-              }
-            : {
-                method: c.method,
-                outcome: c.outcome,
-                errorCode: c.errorCode,
-                upstreamCode: c.upstreamCode ?? null,
-                httpStatus: status,
-              },
-        ),
-      ),
-    );
+  // The plan's credit caps take the estimate first; what the calls do not cost goes back below.
+  const capped = await ctx.app.limits.spend(ctx.owner, estimated);
+  if (capped) {
+    ctx.app.metrics.creditCapped.inc({ route: ctx.backend });
+    const refused = await refuseAll(ctx, plan, capped.error, "credit_cap");
     return {
       ok: false,
-      error,
+      error: capped.error,
+      estimated,
+      available: refused.available,
+      required: estimated,
+      auditIds: refused.auditIds,
+      headers: {
+        ...creditHeaders(estimated, 0, refused.available),
+        "retry-after": String(capped.retryAfterSeconds),
+      },
+    };
+  }
+  const reservation = await reserveFor(ctx, estimated);
+  if (!reservation.ok) {
+    await ctx.app.limits.refund(ctx.owner, estimated);
+    const refused = await refuseAll(ctx, plan, reservation.error, "insufficient_credits");
+    return {
+      ok: false,
+      error: reservation.error,
       estimated,
       available: reservation.available,
       required: reservation.required,
-      auditIds: settled.auditIds,
+      auditIds: refused.auditIds,
       headers: creditHeaders(estimated, 0, reservation.available),
     };
   }
@@ -149,6 +141,7 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
     records,
     ctx.idempotency?.key ?? null,
   );
+  await ctx.app.limits.refund(ctx.owner, estimated - settled.charged);
   return {
     ok: true,
     value,
@@ -158,6 +151,44 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
     auditIds: settled.auditIds,
     headers: creditHeaders(estimated, settled.charged, settled.available),
   };
+}
+
+/**
+ * The whole request refused before anything ran (429: credits short of its estimate, or its
+ * plan's credit cap spent): each of its records says so, and nothing is charged.
+ */
+function refuseAll<T>(
+  ctx: CallContext,
+  plan: MeterPlan<T>,
+  error: GatewayError,
+  outcome: "insufficient_credits" | "credit_cap",
+) {
+  const status = httpStatusOf(error.code);
+  return ctx.app.credits.settle(
+    ctx.owner.accountId,
+    { kind: "none" },
+    plan.calls.map((c) =>
+      auditRecord(
+        ctx,
+        c.kind === "priced"
+          ? {
+              method: c.method,
+              outcome,
+              errorCode: error.code,
+              httpStatus: status,
+              estimatedCc: c.price,
+              complexity: c.complexity ?? null,
+            }
+          : {
+              method: c.method,
+              outcome: c.outcome,
+              errorCode: c.errorCode,
+              upstreamCode: c.upstreamCode ?? null,
+              httpStatus: status,
+            },
+      ),
+    ),
+  );
 }
 
 /** The plan with every priced call at 0 CC. */

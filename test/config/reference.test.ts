@@ -42,7 +42,13 @@ function written(): Written[] {
         const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
         const asNetwork = byPath.has(joinPath(path, "<network>"));
         if (asNetwork) expect(NETWORK_NAMES).toContain(key);
-        visit(pair.value, joinPath(path, asNetwork ? "<network>" : key));
+        // A table keyed by names of the operator's choosing (plans).
+        const named = joinPath(path, "<name>");
+        const asName = [...byPath.keys()].some((p) => p.startsWith(`${named}.`));
+        visit(
+          pair.value,
+          asNetwork ? joinPath(path, "<network>") : asName ? named : joinPath(path, key),
+        );
       }
       return;
     }

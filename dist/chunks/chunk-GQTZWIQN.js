@@ -74,6 +74,23 @@ var DEFAULT_GRAPH_WEIGHTS = {
   "query_root.block": 2,
   "block.transactions": 2
 };
+var rateRule = z.strictObject({
+  requestsPerSecond: z.number().int().positive().max(1e6),
+  /** Requests allowed above the rate, once per `limits.burstWindowSeconds`. */
+  burst: z.number().int().nonnegative().max(1e6).default(0)
+});
+var plan = z.strictObject({
+  /** Per token. */
+  token: rateRule.optional(),
+  /** Per account, all its tokens together. */
+  account: rateRule.optional(),
+  /** Calls in flight per account. */
+  concurrentCalls: z.number().int().positive().max(1e5).optional(),
+  /** Credits an account may be charged per UTC day. */
+  creditsPerDay: z.number().int().positive().optional(),
+  /** Credits an account may be charged per billing cycle (`billing.cycle`). */
+  creditsPerCycle: z.number().int().positive().optional()
+});
 var configSchema = z.strictObject({
   server: z.strictObject({
     host: z.string().default("127.0.0.1"),
@@ -215,6 +232,21 @@ var configSchema = z.strictObject({
       /** How long an entry lives in Redis (reorganisations evict sooner). */
       ttlMs: z.number().int().positive().max(365 * 864e5).default(7 * 864e5)
     }).prefault({})
+  }).prefault({}),
+  /**
+   * Plans by name (src/limits/): request rates, calls in flight and credit caps. An account is put
+   * on one with `blockgate account plan`; an account on none is on `limits.defaultPlan`.
+   */
+  plans: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/), plan).default({}),
+  limits: z.strictObject({
+    /** The plan of accounts put on none; null: such accounts have credits only. */
+    defaultPlan: z.string().nullable().default(null),
+    /** A plan's `burst` is available once per this many seconds. */
+    burstWindowSeconds: z.number().int().positive().max(3600).default(60),
+    /** Prepended to the limits' Redis keys (REDIS_URL set). */
+    redisKeyPrefix: z.string().regex(/^[A-Za-z0-9:._-]{0,64}$/).default("blockgate:limits:"),
+    /** A Redis command slower than this fails: that process holds limits on its own meanwhile. */
+    redisTimeoutMs: z.number().int().positive().max(1e4).default(100)
   }).prefault({}),
   ledger: z.strictObject({
     /**

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-XZJGVETY.js";
-import "./chunk-KBVKOFMZ.js";
+} from "./chunk-6R6VJSLZ.js";
+import "./chunk-GQTZWIQN.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -9,8 +9,9 @@ import {
   latestAudit,
   listAccounts,
   projectPath,
+  setAccountPlan,
   usageByMethod
-} from "./chunk-F5WXMYR3.js";
+} from "./chunk-MIEZG4K7.js";
 
 // src/admin/admin-file.ts
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -594,7 +595,8 @@ var HELP = `usage: blockgate <command>
 
   serve                                  start the gateway (same as npm start)
   account create <name> [--credits N]    create an account, optionally with credits
-  account list                           accounts with their balances
+  account list                           accounts with their balances and plans
+  account plan <account> <plan|default>  put an account on a plan of the config (limits apply within 1 s)
   token issue <account> [--label L]      issue an access token (printed once, stored hashed)
   token list <account>                   an account's tokens (hints only)
   token revoke <token-id | token>        revoke a token; its next request gets 401
@@ -666,8 +668,23 @@ async function runDbCommand(db, argv, config) {
       case "account list": {
         const rows = await listAccounts(db);
         return out(
-          rows.map((a) => `${a.id}	${a.name}	balance ${a.balance} CC	held ${a.held} CC`).join("\n") || "no accounts"
+          rows.map(
+            (a) => `${a.id}	${a.name}	balance ${a.balance} CC	held ${a.held} CC	plan ${a.plan ?? "default"}`
+          ).join("\n") || "no accounts"
         );
+      }
+      case "account plan": {
+        const owner = await account(db, rest[0]);
+        const name = rest[1];
+        if (!name) throw new UsageError("name a plan, or `default`");
+        if (name !== "default" && !config.plans[name]) {
+          const known = Object.keys(config.plans);
+          throw new UsageError(
+            `no plan "${name}" in the config (${known.length > 0 ? `plans: ${known.join(", ")}` : "it has no plans"})`
+          );
+        }
+        await setAccountPlan(db, owner.id, name === "default" ? null : name);
+        return out(`account ${owner.name} (id ${owner.id}) is on plan ${name}`);
       }
       case "token issue": {
         const owner = await account(db, rest[0]);

@@ -1,5 +1,6 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
+  LruMap,
   auditOnly,
   checkGraphLimits,
   electrumTransaction,
@@ -19,7 +20,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-Y5MA7QWJ.js";
+} from "./chunk-5525SP3N.js";
 import {
   auditInRange,
   cycleAt,
@@ -29,7 +30,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-F5WXMYR3.js";
+} from "./chunk-MIEZG4K7.js";
 import {
   DecodeError,
   formatAmount,
@@ -44,7 +45,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-KBVKOFMZ.js";
+} from "./chunk-GQTZWIQN.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
@@ -514,38 +515,6 @@ function graphEstimate(sites, graph) {
 
 // src/graphql/cost/estimate-memo.ts
 import { GraphQLError as GraphQLError4, getOperationAST as getOperationAST2 } from "graphql";
-
-// src/util/lru.ts
-var LruMap = class {
-  constructor(entriesMax) {
-    this.entriesMax = entriesMax;
-    if (!Number.isInteger(entriesMax) || entriesMax < 1) {
-      throw new Error(`LruMap: entriesMax must be a positive integer, got ${entriesMax}`);
-    }
-  }
-  entriesMax;
-  entries = /* @__PURE__ */ new Map();
-  get size() {
-    return this.entries.size;
-  }
-  get(key) {
-    const value = this.entries.get(key);
-    if (value === void 0) return void 0;
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    return value;
-  }
-  set(key, value) {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.entriesMax) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-  }
-};
-
-// src/graphql/cost/estimate-memo.ts
 var ESTIMATES_MAX = 512;
 var VARIABLES_KEY_MAX = 32 * 1024;
 var EstimateMemo = class {

@@ -1,12 +1,50 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 
+// src/usage/cycles.ts
+var MONTHLY = { unit: "month", length: 1 };
+var DAY_MS = 864e5;
+function monthsAfter(anchor, months) {
+  const total = anchor.getUTCMonth() + months;
+  const year = anchor.getUTCFullYear() + Math.floor(total / 12);
+  const month = (total % 12 + 12) % 12;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(
+    Date.UTC(
+      year,
+      month,
+      Math.min(anchor.getUTCDate(), lastDay),
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds()
+    )
+  );
+}
+function boundary(anchor, rule, index) {
+  return rule.unit === "day" ? new Date(anchor.getTime() + index * rule.length * DAY_MS) : monthsAfter(anchor, index * rule.length);
+}
+function cycleAt(anchor, index, rule = MONTHLY) {
+  return { index, start: boundary(anchor, rule, index), end: boundary(anchor, rule, index + 1) };
+}
+function cycleContaining(anchor, at, rule = MONTHLY) {
+  const elapsed = at.getTime() - anchor.getTime();
+  const approx = rule.unit === "day" ? Math.floor(elapsed / (rule.length * DAY_MS)) : Math.floor(
+    ((at.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + at.getUTCMonth() - anchor.getUTCMonth()) / rule.length
+  ) - 1;
+  let index = Math.max(0, approx);
+  while (index > 0 && cycleAt(anchor, index, rule).start > at) index--;
+  while (cycleAt(anchor, index, rule).end <= at) index++;
+  return cycleAt(anchor, index, rule);
+}
+
 // src/accounts/accounts.ts
 var toAccount = (r) => ({
   id: r.id,
   name: r.name,
   createdAt: r.created_at,
   balance: r.balance,
-  held: r.held
+  held: r.held,
+  plan: r.plan
 });
 var AccountExists = class extends Error {
 };
@@ -16,7 +54,7 @@ async function createAccount(db, name) {
   }
   const { rows } = await db.query(
     `INSERT INTO accounts(name) VALUES ($1) ON CONFLICT (name) DO NOTHING
-     RETURNING id, name, created_at, balance, held`,
+     RETURNING id, name, created_at, balance, held, plan`,
     [name]
   );
   if (!rows[0]) throw new AccountExists(`account "${name}" exists`);
@@ -25,16 +63,25 @@ async function createAccount(db, name) {
 async function findAccount(db, ref) {
   const byId = typeof ref === "number" || /^\d+$/.test(ref);
   const { rows } = await db.query(
-    `SELECT id, name, created_at, balance, held FROM accounts WHERE ${byId ? "id" : "name"} = $1`,
+    `SELECT id, name, created_at, balance, held, plan FROM accounts WHERE ${byId ? "id" : "name"} = $1`,
     [byId ? Number(ref) : ref]
   );
   return rows[0] ? toAccount(rows[0]) : null;
 }
 async function listAccounts(db) {
   const { rows } = await db.query(
-    "SELECT id, name, created_at, balance, held FROM accounts ORDER BY id"
+    "SELECT id, name, created_at, balance, held, plan FROM accounts ORDER BY id"
   );
   return rows.map(toAccount);
+}
+async function setAccountPlan(db, accountId, plan) {
+  const { rows } = await db.query(
+    "UPDATE accounts SET plan = $2 WHERE id = $1 RETURNING id",
+    [accountId, plan]
+  );
+  if (rows.length === 0) return false;
+  await db.notify("account_changed", String(accountId));
+  return true;
 }
 
 // src/usage/usage.ts
@@ -82,43 +129,6 @@ async function latestAudit(db, accountId, limit) {
   return auditInRange(db, accountId, void 0, limit);
 }
 
-// src/usage/cycles.ts
-var MONTHLY = { unit: "month", length: 1 };
-var DAY_MS = 864e5;
-function monthsAfter(anchor, months) {
-  const total = anchor.getUTCMonth() + months;
-  const year = anchor.getUTCFullYear() + Math.floor(total / 12);
-  const month = (total % 12 + 12) % 12;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return new Date(
-    Date.UTC(
-      year,
-      month,
-      Math.min(anchor.getUTCDate(), lastDay),
-      anchor.getUTCHours(),
-      anchor.getUTCMinutes(),
-      anchor.getUTCSeconds(),
-      anchor.getUTCMilliseconds()
-    )
-  );
-}
-function boundary(anchor, rule, index) {
-  return rule.unit === "day" ? new Date(anchor.getTime() + index * rule.length * DAY_MS) : monthsAfter(anchor, index * rule.length);
-}
-function cycleAt(anchor, index, rule = MONTHLY) {
-  return { index, start: boundary(anchor, rule, index), end: boundary(anchor, rule, index + 1) };
-}
-function cycleContaining(anchor, at, rule = MONTHLY) {
-  const elapsed = at.getTime() - anchor.getTime();
-  const approx = rule.unit === "day" ? Math.floor(elapsed / (rule.length * DAY_MS)) : Math.floor(
-    ((at.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + at.getUTCMonth() - anchor.getUTCMonth()) / rule.length
-  ) - 1;
-  let index = Math.max(0, approx);
-  while (index > 0 && cycleAt(anchor, index, rule).start > at) index--;
-  while (cycleAt(anchor, index, rule).end <= at) index++;
-  return cycleAt(anchor, index, rule);
-}
-
 // src/paths.ts
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -136,15 +146,16 @@ function projectPath(...parts) {
 
 export {
   projectPath,
+  cycleAt,
+  cycleContaining,
   AccountExists,
   createAccount,
   findAccount,
   listAccounts,
+  setAccountPlan,
   usageByMethod,
   usageByDay,
   usageByOutcome,
   auditInRange,
-  latestAudit,
-  cycleAt,
-  cycleContaining
+  latestAudit
 };

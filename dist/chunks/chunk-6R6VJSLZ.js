@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   configSchema
-} from "./chunk-KBVKOFMZ.js";
+} from "./chunk-GQTZWIQN.js";
 
 // src/config/load.ts
 import { readFileSync } from "node:fs";
@@ -75,6 +75,13 @@ function parseConfig(input) {
   }
   const segments = Object.values(config.backends);
   if (new Set(segments).size !== segments.length) problems.push("backends: segments must differ");
+  const fallback = config.limits.defaultPlan;
+  if (config.plans.default) {
+    problems.push('plans: "default" is reserved (it names the default plan); choose another name');
+  }
+  if (fallback !== null && !config.plans[fallback]) {
+    problems.push(`limits.defaultPlan: no plan named "${fallback}" in plans`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-F5WXMYR3.js";
+} from "./chunk-MIEZG4K7.js";
 import {
   RawJsonText,
   fromHex,
@@ -149,6 +149,13 @@ var LIST = {
     graphql: "RATE_LIMITED",
     hasura: ["RATE_LIMITED"],
     meaning: "over a rate or connection limit; nothing ran, nothing charged (Retry-After says when)"
+  },
+  CREDIT_CAP_REACHED: {
+    http: 429,
+    jsonRpc: -32014,
+    graphql: "CREDIT_CAP_REACHED",
+    hasura: ["CREDIT_CAP_REACHED"],
+    meaning: "the plan's credit cap per day or per billing cycle is spent; nothing ran (Retry-After says when it resets)"
   },
   IDEMPOTENCY_IN_PROGRESS: {
     http: 409,
@@ -635,6 +642,39 @@ function failure(error) {
   return { kind: "failure", error };
 }
 
+// src/util/lru.ts
+var LruMap = class {
+  constructor(entriesMax) {
+    this.entriesMax = entriesMax;
+    if (!Number.isInteger(entriesMax) || entriesMax < 1) {
+      throw new Error(`LruMap: entriesMax must be a positive integer, got ${entriesMax}`);
+    }
+  }
+  entriesMax;
+  entries = /* @__PURE__ */ new Map();
+  get size() {
+    return this.entries.size;
+  }
+  get(key) {
+    const value = this.entries.get(key);
+    if (value === void 0) return void 0;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+  delete(key) {
+    return this.entries.delete(key);
+  }
+  set(key, value) {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.entriesMax) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+  }
+};
+
 // src/upstreams/deadline.ts
 function deadline(ms, outer) {
   const controller = new AbortController();
@@ -725,40 +765,34 @@ async function reserveFor(ctx, estimate) {
 async function meter(ctx, given) {
   const plan = ctx.idempotency?.rerun ? free(given) : given;
   const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
-  const reservation = await reserveFor(ctx, estimated);
-  if (!reservation.ok) {
-    const { error } = reservation;
-    const status = httpStatusOf(error.code);
-    const settled2 = await ctx.app.credits.settle(
-      ctx.owner.accountId,
-      { kind: "none" },
-      plan.calls.map(
-        (c) => auditRecord(
-          ctx,
-          c.kind === "priced" ? {
-            method: c.method,
-            outcome: "insufficient_credits",
-            errorCode: error.code,
-            httpStatus: status,
-            estimatedCc: c.price,
-            complexity: c.complexity ?? null
-          } : {
-            method: c.method,
-            outcome: c.outcome,
-            errorCode: c.errorCode,
-            upstreamCode: c.upstreamCode ?? null,
-            httpStatus: status
-          }
-        )
-      )
-    );
+  const capped = await ctx.app.limits.spend(ctx.owner, estimated);
+  if (capped) {
+    ctx.app.metrics.creditCapped.inc({ route: ctx.backend });
+    const refused = await refuseAll(ctx, plan, capped.error, "credit_cap");
     return {
       ok: false,
-      error,
+      error: capped.error,
+      estimated,
+      available: refused.available,
+      required: estimated,
+      auditIds: refused.auditIds,
+      headers: {
+        ...creditHeaders(estimated, 0, refused.available),
+        "retry-after": String(capped.retryAfterSeconds)
+      }
+    };
+  }
+  const reservation = await reserveFor(ctx, estimated);
+  if (!reservation.ok) {
+    await ctx.app.limits.refund(ctx.owner, estimated);
+    const refused = await refuseAll(ctx, plan, reservation.error, "insufficient_credits");
+    return {
+      ok: false,
+      error: reservation.error,
       estimated,
       available: reservation.available,
       required: reservation.required,
-      auditIds: settled2.auditIds,
+      auditIds: refused.auditIds,
       headers: creditHeaders(estimated, 0, reservation.available)
     };
   }
@@ -779,6 +813,7 @@ async function meter(ctx, given) {
     records,
     ctx.idempotency?.key ?? null
   );
+  await ctx.app.limits.refund(ctx.owner, estimated - settled.charged);
   return {
     ok: true,
     value,
@@ -788,6 +823,32 @@ async function meter(ctx, given) {
     auditIds: settled.auditIds,
     headers: creditHeaders(estimated, settled.charged, settled.available)
   };
+}
+function refuseAll(ctx, plan, error, outcome) {
+  const status = httpStatusOf(error.code);
+  return ctx.app.credits.settle(
+    ctx.owner.accountId,
+    { kind: "none" },
+    plan.calls.map(
+      (c) => auditRecord(
+        ctx,
+        c.kind === "priced" ? {
+          method: c.method,
+          outcome,
+          errorCode: error.code,
+          httpStatus: status,
+          estimatedCc: c.price,
+          complexity: c.complexity ?? null
+        } : {
+          method: c.method,
+          outcome: c.outcome,
+          errorCode: c.errorCode,
+          upstreamCode: c.upstreamCode ?? null,
+          httpStatus: status
+        }
+      )
+    )
+  );
 }
 function free(plan) {
   return {
@@ -1430,6 +1491,7 @@ export {
   fromHasuraCode,
   fromRpcRefusal,
   gatewayError,
+  LruMap,
   deadline,
   withDeadline,
   rpcErrorObject,

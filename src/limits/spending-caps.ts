@@ -1,0 +1,104 @@
+import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
+import { LruMap } from "../util/lru.ts";
+import type { LimiterStore } from "./stores.ts";
+
+/** One spending window of an account: a UTC day, or its billing cycle. */
+export interface CapWindow {
+  kind: "day" | "cycle";
+  cap: number;
+  start: Date;
+  end: Date;
+}
+
+export type CapVerdict =
+  | { ok: true }
+  | { ok: false; window: CapWindow; spent: number; retryAfterMs: number };
+
+/**
+ * Credit caps per day and per billing cycle. Each window's spending is a counter (memory or
+ * Redis, like the rate limits) that a call's estimate is taken from before it runs and what it did
+ * not cost is given back to after it settles, so concurrent calls cannot overshoot a cap by more
+ * than they were estimated at. A counter starts from what the ledger says the account was charged
+ * in the window so far, so a restart does not reset anyone's spending (in Redis, where two
+ * processes start one counter at the same instant, the later start wins; both read the same
+ * ledger, so the two differ by at most the calls of that instant).
+ */
+export class SpendingCaps {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  /** Counters known to exist: their start from the ledger is not read again. */
+  private readonly started = new LruMap<string, true>(10_000);
+
+  constructor(
+    private readonly store: LimiterStore,
+    private readonly spentSince: (accountId: number, since: Date) => Promise<number>,
+  ) {}
+
+  async spend(
+    accountId: number,
+    windows: readonly CapWindow[],
+    amount: number,
+  ): Promise<CapVerdict> {
+    if (amount <= 0) return { ok: true };
+    const taken: CapWindow[] = [];
+    for (const w of windows) {
+      const { limiter, key } = await this.counter(accountId, w);
+      try {
+        await limiter.consume(key, amount, { customDuration: secondsLeft(w) });
+        taken.push(w);
+      } catch (err) {
+        // A refused consume still counted its points: they go back, with the windows taken.
+        await this.refund(accountId, [...taken, w], amount);
+        if (!(err instanceof RateLimiterRes)) throw err;
+        return {
+          ok: false,
+          window: w,
+          spent: Math.max(0, err.consumedPoints - amount),
+          retryAfterMs: Math.max(0, w.end.getTime() - Date.now()),
+        };
+      }
+    }
+    return { ok: true };
+  }
+
+  /** What a call was estimated at but did not cost goes back to its windows. */
+  async refund(accountId: number, windows: readonly CapWindow[], amount: number): Promise<void> {
+    if (amount <= 0) return;
+    for (const w of windows) {
+      const { limiter, key } = await this.counter(accountId, w);
+      await limiter.reward(key, amount);
+    }
+  }
+
+  private async counter(accountId: number, w: CapWindow) {
+    // The cap is part of the limiter: an account moved to another plan starts a counter afresh,
+    // from the ledger, under its new cap.
+    const name = `${w.kind}:${w.cap}`;
+    let limiter = this.limiters.get(name);
+    if (!limiter) {
+      limiter = this.store.limiter({ keyPrefix: `cap:${name}`, points: w.cap, duration: 86_400 });
+      this.limiters.set(name, limiter);
+    }
+    const key = `${accountId}:${w.start.getTime()}`;
+    const known = `${name}:${key}`;
+    if (!this.started.get(known)) {
+      if ((await limiter.get(key)) === null) {
+        const spent = await this.spentSince(accountId, w.start);
+        await limiter.set(key, spent, secondsLeft(w));
+      }
+      this.started.set(known, true);
+    }
+    return { limiter, key };
+  }
+}
+
+function secondsLeft(w: CapWindow): number {
+  return Math.max(1, Math.ceil((w.end.getTime() - Date.now()) / 1000));
+}
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day containing `at`. */
+export function dayWindow(at: Date, cap: number): CapWindow {
+  const start = new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+  return { kind: "day", cap, start, end: new Date(start.getTime() + DAY_MS) };
+}

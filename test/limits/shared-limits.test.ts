@@ -1,0 +1,75 @@
+// Two gateway processes sharing Redis hold one plan limit together: 10 calls/s per token with a
+// burst of 5, whichever process each call reaches. Redis is the real server at REDIS_URL (default
+// 127.0.0.1:6379); the ledger is PostgreSQL, shared by both. Each run uses its own key prefix.
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setAccountPlan } from "../../src/accounts/accounts.ts";
+import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const TXIDS = blockTxids();
+const RATE = 10;
+const BURST = 5;
+/** How long both processes are driven as hard as their callers can. */
+const LOAD_MS = 2_500;
+
+describe("two gateway processes share one Redis for limits", () => {
+  const redisKeyPrefix = `blockgate-test-${randomBytes(6).toString("hex")}:`;
+  const redis = new Redis(REDIS_URL);
+  let a: TestGateway;
+  let b: TestGateway;
+  beforeAll(async () => {
+    const config = {
+      networks: ["mainnet" as const],
+      plans: { metered: { token: { requestsPerSecond: RATE, burst: BURST } } },
+      limits: { redisKeyPrefix, redisTimeoutMs: 2_000 },
+    };
+    a = await startTestGateway("postgres", config, undefined, { redisUrl: REDIS_URL });
+    b = await startTestGateway("postgres", config, a.schema!, {
+      redisUrl: REDIS_URL,
+      devnet: a.devnet,
+    });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    const keys = await redis.keys(`${redisKeyPrefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it(`hold ${RATE} calls/s per token together (± one burst), with the RateLimit fields`, async () => {
+    const acc = await a.account("shared-limit", 10_000_000);
+    await setAccountPlan(a.gateway.app.db, acc.id, "metered");
+    const started = Date.now();
+    const statuses: number[] = [];
+    const worker = async (t: TestGateway, n: number) => {
+      for (let i = 0; Date.now() - started < LOAD_MS; i++) {
+        const r = await post(
+          `${t.url}/node/mainnet/${acc.token}`,
+          rpc("getrawtransaction", [TXIDS[(n * 50 + i) % TXIDS.length]!], i),
+        );
+        statuses.push(r.status);
+        if (r.status === 200) {
+          expect(r.headers.get("ratelimit-policy")).toBe(
+            `token;q=${RATE};w=1, token-burst;q=${BURST};w=60`,
+          );
+        } else {
+          expect(r.status).toBe(429);
+          expect(r.json).toMatchObject({ error: { code: -32013 } });
+          expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+        }
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map((n) => worker(n % 2 === 0 ? a : b, n)));
+    const elapsed = (Date.now() - started) / 1000;
+    const ok = statuses.filter((s) => s === 200).length;
+    // A fixed window of one second opens at the first call: ceil(elapsed) windows at most, and
+    // every whole second of load fills one. Limits held per process would let through twice the
+    // upper bound (each process its own rate and burst).
+    expect(ok).toBeLessThanOrEqual(RATE * Math.ceil(elapsed) + BURST);
+    expect(ok).toBeGreaterThanOrEqual(RATE * Math.floor(elapsed) + BURST);
+    expect(statuses.length).toBeGreaterThan(ok);
+  });
+});
