@@ -11,8 +11,8 @@ import "./chunks/chunk-MIEZG4K7.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-6R6VJSLZ.js";
-import "./chunks/chunk-GQTZWIQN.js";
+} from "./chunks/chunk-EX5HBM5R.js";
+import "./chunks/chunk-2TKVNQBA.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,7 +32,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-SGZTUNJH.js");
+    const { runConfigCommand } = await import("./chunks/config-check-LH43323Z.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const unknown = unknownCommand(command);
@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-SN7WYYRB.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-PTH7LJDC.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

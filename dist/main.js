@@ -63,7 +63,7 @@ import {
   rpcErrorObject,
   txHashError,
   withDeadline
-} from "./chunks/chunk-5525SP3N.js";
+} from "./chunks/chunk-RUOKIO6P.js";
 import {
   createAccount,
   cycleAt,
@@ -77,7 +77,7 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-6R6VJSLZ.js";
+} from "./chunks/chunk-EX5HBM5R.js";
 import {
   isJsonNumber,
   isJsonObject,
@@ -94,7 +94,7 @@ import {
 } from "./chunks/chunk-YDJ6PAYG.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-GQTZWIQN.js";
+} from "./chunks/chunk-2TKVNQBA.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID4 } from "node:crypto";
@@ -138,6 +138,12 @@ var TokenCache = class {
       }
     }
     return owner;
+  }
+  /** The owner of a token this process holds in its cache, without asking the database. */
+  cached(token) {
+    if (!isTokenShaped(token) || !this.db.listening()) return null;
+    const hit = this.entries.get(hashToken(token).toString("base64"));
+    return hit && hit.until > Date.now() ? hit.owner : null;
   }
   get size() {
     return this.entries.size;
@@ -624,6 +630,50 @@ var TxStore = class {
   }
   async close() {
     await this.redis?.close();
+  }
+};
+
+// src/limits/auth-throttle.ts
+var AuthThrottle = class {
+  constructor(opts) {
+    this.opts = opts;
+    this.addresses = new LruMap(opts.addressesMax ?? 1e5);
+  }
+  opts;
+  addresses;
+  get enabled() {
+    return this.opts.baseMs > 0;
+  }
+  /** Before authenticating: whether the address is locked out, and until when. */
+  verdict(address, now = Date.now()) {
+    const entry = this.current(address, now);
+    if (!entry || entry.failures < this.opts.free + this.delaySteps()) return { locked: false };
+    return { locked: true, retryAfterMs: entry.since + this.opts.windowMs - now };
+  }
+  /** After a failed authentication: how long to wait before answering it. */
+  failed(address, now = Date.now()) {
+    if (!this.enabled) return 0;
+    const entry = this.current(address, now) ?? { failures: 0, since: now };
+    entry.failures += 1;
+    this.addresses.set(address, entry);
+    const k = entry.failures - this.opts.free;
+    if (k <= 0) return 0;
+    return Math.min(this.opts.baseMs * 2 ** (k - 1), this.opts.maxMs);
+  }
+  /** Delays from baseMs doubling up to maxMs: how many failures are delayed before a lock-out. */
+  delaySteps() {
+    const { baseMs, maxMs } = this.opts;
+    if (baseMs <= 0) return Number.POSITIVE_INFINITY;
+    return Math.max(1, Math.floor(Math.log2(Math.max(maxMs, baseMs) / baseMs)) + 1);
+  }
+  current(address, now) {
+    const entry = this.addresses.get(address);
+    if (!entry) return void 0;
+    if (now - entry.since >= this.opts.windowMs) {
+      this.addresses.delete(address);
+      return void 0;
+    }
+    return entry;
   }
 };
 
@@ -1214,8 +1264,25 @@ var Metrics = class {
 // src/metering/auth-failures.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 var REFUSALS = {
-  unauthenticated: { method: "(unauthenticated)", errorCode: "UNAUTHENTICATED", httpStatus: 401 },
-  rate_limited: { method: "(rate limited)", errorCode: "RATE_LIMITED", httpStatus: 429 }
+  unauthenticated: {
+    method: "(unauthenticated)",
+    outcome: "unauthenticated",
+    errorCode: "UNAUTHENTICATED",
+    httpStatus: 401
+  },
+  // An address locked out after too many failures: refused 429 before its token is looked up.
+  auth_locked: {
+    method: "(unauthenticated)",
+    outcome: "unauthenticated",
+    errorCode: "RATE_LIMITED",
+    httpStatus: 429
+  },
+  rate_limited: {
+    method: "(rate limited)",
+    outcome: "rate_limited",
+    errorCode: "RATE_LIMITED",
+    httpStatus: 429
+  }
 };
 var AuthFailures = class {
   constructor(db, onError, bucketsMax = 1e4) {
@@ -1262,18 +1329,18 @@ var AuthFailures = class {
       }
     }
     for (const b of due) {
-      const refusal = b.refusal ?? "unauthenticated";
+      const refusal2 = b.refusal ?? "unauthenticated";
       await insertAudit(this.db, {
         requestId: randomUUID2(),
         accountId: b.accountId,
         tokenId: b.tokenId,
         backend: b.backendSegment,
         network: b.network,
-        method: REFUSALS[refusal].method,
-        outcome: refusal,
-        errorCode: REFUSALS[refusal].errorCode,
+        method: REFUSALS[refusal2].method,
+        outcome: REFUSALS[refusal2].outcome,
+        errorCode: REFUSALS[refusal2].errorCode,
         source: b.source,
-        httpStatus: REFUSALS[refusal].httpStatus,
+        httpStatus: REFUSALS[refusal2].httpStatus,
         estimatedCc: 0,
         chargedCc: 0,
         calls: b.calls
@@ -3002,7 +3069,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-H3HEH5ZF.js").catch((err) => {
+  loading ??= import("./chunks/route-5TARXFTO.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -3227,13 +3294,13 @@ async function exportCsv(app, owner, request, reply3) {
 function limitConnectionsPerAddress(server, max, refused2) {
   if (max === 0) return;
   const open = /* @__PURE__ */ new Map();
-  const refusal = refusalBytes();
+  const refusal2 = refusalBytes();
   server.prependListener("connection", (socket) => {
     const address = socket.remoteAddress ?? "";
     const count = (open.get(address) ?? 0) + 1;
     if (count > max) {
       refused2();
-      socket.end(refusal, () => socket.destroy());
+      socket.end(refusal2, () => socket.destroy());
       return;
     }
     open.set(address, count);
@@ -3393,18 +3460,47 @@ async function admitCall(app, owner, from) {
 }
 
 // src/metering/authenticate.ts
+import { setTimeout as sleep } from "node:timers/promises";
 async function authenticateCall(app, token, from) {
+  const throttle = app.authThrottle;
+  const verdict = throttle.verdict(from.source);
+  if (verdict.locked) {
+    const owner2 = app.tokens.cached(token);
+    if (owner2) return { ok: true, owner: owner2 };
+    const retryAfter = Math.max(1, Math.ceil(verdict.retryAfterMs / 1e3));
+    app.metrics.authFailures.inc({ route: from.route });
+    app.authFailures.record({ ...refusal(from), refusal: "auth_locked" });
+    return {
+      ok: false,
+      error: gatewayError(
+        "RATE_LIMITED",
+        "too many failed authentications from this address; try again later",
+        { data: { retryAfter } }
+      ),
+      headers: { "retry-after": String(retryAfter) }
+    };
+  }
   const owner = await app.tokens.authenticate(token);
-  if (owner) return owner;
+  if (owner) return { ok: true, owner };
   app.metrics.authFailures.inc({ route: from.route });
-  app.authFailures.record({
+  app.authFailures.record(refusal(from));
+  const delayMs = throttle.failed(from.source);
+  if (delayMs > 0) await sleep(delayMs);
+  return {
+    ok: false,
+    error: gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"),
+    // RFC 6750 §3: a 401 names the scheme it takes (the path form works as well).
+    headers: { "www-authenticate": 'Bearer realm="blockgate"' }
+  };
+}
+function refusal(from) {
+  return {
     source: from.source,
     backendSegment: from.backendSegment,
     network: from.network,
     tokenId: null,
     accountId: null
-  });
-  return null;
+  };
 }
 
 // src/metering/idempotency.ts
@@ -4257,25 +4353,19 @@ function backendRoute(http, app, route) {
       reply3.header("allow", route.methods.join(", "));
       return fail(reply3, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
     }
-    call.owner = await authenticateCall(app, call.token, {
+    const from = {
       source: request.socket.remoteAddress ?? "unknown",
       backendSegment: route.segment,
       network: route.network,
       route: route.backend
-    });
-    if (!call.owner) {
-      reply3.header("www-authenticate", 'Bearer realm="blockgate"');
-      return fail(
-        reply3,
-        gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token")
-      );
+    };
+    const authenticated = await authenticateCall(app, call.token, from);
+    if (!authenticated.ok) {
+      reply3.headers(authenticated.headers);
+      return fail(reply3, authenticated.error);
     }
-    const admission = await admitCall(app, call.owner, {
-      source: request.socket.remoteAddress ?? "unknown",
-      backendSegment: route.segment,
-      network: route.network,
-      route: route.backend
-    });
+    call.owner = authenticated.owner;
+    const admission = await admitCall(app, call.owner, from);
     if (!admission.ok) {
       reply3.headers(admission.headers);
       return fail(reply3, admission.error);
@@ -4482,6 +4572,12 @@ async function startGateway(config, opts) {
     db,
     credits,
     limits,
+    authThrottle: new AuthThrottle({
+      free: config.server.authFailuresFree,
+      baseMs: config.server.authDelayBaseMs,
+      maxMs: config.server.authDelayMaxMs,
+      windowMs: config.server.authFailureWindowMs
+    }),
     tokens: new TokenCache(db, {
       onRevoked: (tokenId, dropped) => log.info({ tokenId, dropped }, "token revocation received")
     }),
@@ -4702,7 +4798,7 @@ import { randomBytes as randomBytes2 } from "node:crypto";
 
 // src/devnet/bitcoin-core/http.ts
 import { timingSafeEqual } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
+import { setTimeout as sleep2 } from "node:timers/promises";
 
 // src/devnet/gate.ts
 var Gate = class {
@@ -4785,7 +4881,7 @@ async function startCoreHttp(opts) {
     }
     const given = Buffer.from(auth);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      await sleep(250);
+      await sleep2(250);
       res.writeHead(401, { "www-authenticate": WWW_AUTHENTICATE });
       res.end();
       return;
@@ -5127,7 +5223,7 @@ function loadDevnetChain() {
 }
 
 // src/devnet/electrum/daemon.ts
-import { setTimeout as sleep2 } from "node:timers/promises";
+import { setTimeout as sleep3 } from "node:timers/promises";
 var DaemonError = class extends Error {
   constructor(error) {
     super(error.message);
@@ -5162,7 +5258,7 @@ var Daemon = class {
         const code = answer2.error.code;
         if (code !== RPC_IN_WARMUP && code !== RPC_PARSE_ERROR) throw new DaemonError(answer2.error);
       }
-      await sleep2(delay, void 0, { signal });
+      await sleep3(delay, void 0, { signal });
       delay = Math.min(delay * 2, RETRY_MAX_MS);
     }
   }

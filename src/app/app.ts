@@ -17,6 +17,7 @@ import type {
 import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
+import { AuthThrottle } from "../limits/auth-throttle.ts";
 import { Limits } from "../limits/limits.ts";
 import { createLogger } from "../log/logger.ts";
 import { Metrics } from "../log/metrics.ts";
@@ -176,6 +177,12 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     db,
     credits,
     limits,
+    authThrottle: new AuthThrottle({
+      free: config.server.authFailuresFree,
+      baseMs: config.server.authDelayBaseMs,
+      maxMs: config.server.authDelayMaxMs,
+      windowMs: config.server.authFailureWindowMs,
+    }),
     tokens: new TokenCache(db, {
       onRevoked: (tokenId, dropped) => log.info({ tokenId, dropped }, "token revocation received"),
     }),

@@ -211,26 +211,19 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
       reply.header("allow", route.methods.join(", "));
       return fail(reply, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
     }
-    call.owner = await authenticateCall(app, call.token, {
+    const from = {
       source: request.socket.remoteAddress ?? "unknown",
       backendSegment: route.segment,
       network: route.network,
       route: route.backend,
-    });
-    if (!call.owner) {
-      // RFC 6750 §3: a 401 names the scheme it takes (the path form works as well).
-      reply.header("www-authenticate", 'Bearer realm="blockgate"');
-      return fail(
-        reply,
-        gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"),
-      );
+    };
+    const authenticated = await authenticateCall(app, call.token, from);
+    if (!authenticated.ok) {
+      reply.headers(authenticated.headers);
+      return fail(reply, authenticated.error);
     }
-    const admission = await admitCall(app, call.owner, {
-      source: request.socket.remoteAddress ?? "unknown",
-      backendSegment: route.segment,
-      network: route.network,
-      route: route.backend,
-    });
+    call.owner = authenticated.owner;
+    const admission = await admitCall(app, call.owner, from);
     if (!admission.ok) {
       reply.headers(admission.headers);
       return fail(reply, admission.error);

@@ -56,6 +56,13 @@ export class TokenCache {
     return owner;
   }
 
+  /** The owner of a token this process holds in its cache, without asking the database. */
+  cached(token: string): TokenOwner | null {
+    if (!isTokenShaped(token) || !this.db.listening()) return null;
+    const hit = this.entries.get(hashToken(token).toString("base64"));
+    return hit && hit.until > Date.now() ? hit.owner : null;
+  }
+
   get size(): number {
     return this.entries.size;
   }

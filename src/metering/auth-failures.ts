@@ -1,16 +1,36 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/database.ts";
-import { insertAudit } from "../ledger/audit.ts";
+import { insertAudit, type Outcome } from "../ledger/audit.ts";
 
 /**
  * What a request was refused for before its body was read: a bad token (401), or its plan's
  * request rate or calls in flight (429, not executed, not charged).
  */
-export type EarlyRefusal = "unauthenticated" | "rate_limited";
+export type EarlyRefusal = "unauthenticated" | "auth_locked" | "rate_limited";
 
-const REFUSALS: Record<EarlyRefusal, { method: string; errorCode: string; httpStatus: number }> = {
-  unauthenticated: { method: "(unauthenticated)", errorCode: "UNAUTHENTICATED", httpStatus: 401 },
-  rate_limited: { method: "(rate limited)", errorCode: "RATE_LIMITED", httpStatus: 429 },
+const REFUSALS: Record<
+  EarlyRefusal,
+  { method: string; outcome: Outcome; errorCode: string; httpStatus: number }
+> = {
+  unauthenticated: {
+    method: "(unauthenticated)",
+    outcome: "unauthenticated",
+    errorCode: "UNAUTHENTICATED",
+    httpStatus: 401,
+  },
+  // An address locked out after too many failures: refused 429 before its token is looked up.
+  auth_locked: {
+    method: "(unauthenticated)",
+    outcome: "unauthenticated",
+    errorCode: "RATE_LIMITED",
+    httpStatus: 429,
+  },
+  rate_limited: {
+    method: "(rate limited)",
+    outcome: "rate_limited",
+    errorCode: "RATE_LIMITED",
+    httpStatus: 429,
+  },
 };
 
 /** Where a refused request came from and what it asked for. */
@@ -93,7 +113,7 @@ export class AuthFailures {
         backend: b.backendSegment,
         network: b.network,
         method: REFUSALS[refusal].method,
-        outcome: refusal,
+        outcome: REFUSALS[refusal].outcome,
         errorCode: REFUSALS[refusal].errorCode,
         source: b.source,
         httpStatus: REFUSALS[refusal].httpStatus,

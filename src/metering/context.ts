@@ -4,6 +4,7 @@ import type { TokenOwner } from "../auth/tokens.ts";
 import type { TxStore } from "../cache/tx-store.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
+import type { AuthThrottle } from "../limits/auth-throttle.ts";
 import type { Limits } from "../limits/limits.ts";
 import type { Metrics } from "../log/metrics.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
@@ -20,6 +21,8 @@ export interface App {
   db: Database;
   /** Token hash → owner, dropped on revocation (every process is told). */
   tokens: TokenCache;
+  /** Failed authentications per client address: growing delays, then a lock-out. */
+  authThrottle: AuthThrottle;
   /** Failed authentications, written aggregated per source and minute. */
   authFailures: AuthFailures;
   /** Plans: request rates, calls in flight and credit caps (src/limits/). */

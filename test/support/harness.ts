@@ -69,11 +69,13 @@ export async function startTestGateway(
   } = {},
 ): Promise<TestGateway> {
   const config = parseConfig({
-    server: { port: 0 },
     database: { pgliteDir: "memory://" },
     demo: { enabled: false },
     log: { level: "info" },
     ...overrides,
+    // Tests send bad tokens by the hundred from 127.0.0.1: the failed-authentication throttle is
+    // off unless a test turns it on (test/http/auth-throttle.security.test.ts).
+    server: { port: 0, authDelayBaseMs: 0, ...overrides.server },
   });
   const ownDevnet = devnetOptions.devnet === undefined;
   const devnet = devnetOptions.devnet ?? (await startDevnet(config.networks, devnetOptions));

@@ -20,7 +20,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-5525SP3N.js";
+} from "./chunk-RUOKIO6P.js";
 import {
   auditInRange,
   cycleAt,
@@ -45,7 +45,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-GQTZWIQN.js";
+} from "./chunk-2TKVNQBA.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

@@ -10,7 +10,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-GQTZWIQN.js";
+} from "./chunk-2TKVNQBA.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -1485,13 +1485,13 @@ function limitError(message, path, variant) {
 }
 
 export {
+  LruMap,
   httpStatusOf,
   graphqlCodeOf,
   fromGraphQLCode,
   fromHasuraCode,
   fromRpcRefusal,
   gatewayError,
-  LruMap,
   deadline,
   withDeadline,
   rpcErrorObject,

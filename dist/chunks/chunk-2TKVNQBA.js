@@ -116,6 +116,17 @@ var configSchema = z.strictObject({
      */
     connectionsPerAddressMax: z.number().int().nonnegative().max(1e6).default(1024),
     /**
+     * Failed authentications from one client address, per `authFailureWindowMs`, answered at
+     * once; each further one waits `authDelayBaseMs`, doubling up to `authDelayMaxMs` (Bitcoin
+     * Core waits 250 ms after a wrong RPC password), and past that the address is locked out
+     * until its window ends: a token this process has not seen recently gets 429 RATE_LIMITED at
+     * once, without a database lookup. 0 for authDelayBaseMs: no delay and no lock-out.
+     */
+    authFailuresFree: z.number().int().nonnegative().max(1e6).default(20),
+    authDelayBaseMs: z.number().int().nonnegative().max(6e4).default(250),
+    authDelayMaxMs: z.number().int().nonnegative().max(6e4).default(4e3),
+    authFailureWindowMs: z.number().int().positive().max(36e5).default(6e4),
+    /**
      * On SIGTERM/SIGINT, how long calls in flight may take to finish (and settle) before the
      * rest are cut; a cut call is never charged, its hold is left to the hold sweeper.
      */

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-6R6VJSLZ.js";
-import "./chunk-GQTZWIQN.js";
+} from "./chunk-EX5HBM5R.js";
+import "./chunk-2TKVNQBA.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";
