@@ -6,8 +6,8 @@ import {
   readAdminFile,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-Q4URZWGD.js";
-import "./chunks/chunk-MIEZG4K7.js";
+} from "./chunks/chunk-NYW7SXGW.js";
+import "./chunks/chunk-Z6XYUOTS.js";
 import {
   ConfigError,
   loadConfig

@@ -18,7 +18,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-Q4URZWGD.js";
+} from "./chunks/chunk-NYW7SXGW.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -29,6 +29,7 @@ import {
   bindArgs,
   checkGraphLimits,
   checkGraphQuery,
+  checkScope,
   checkTransactionGet,
   deadline,
   decodedTx,
@@ -63,14 +64,16 @@ import {
   rpcErrorObject,
   txHashError,
   withDeadline
-} from "./chunks/chunk-RUOKIO6P.js";
+} from "./chunks/chunk-4JWTR3OS.js";
 import {
   createAccount,
   cycleAt,
   cycleContaining,
   findAccount,
-  projectPath
-} from "./chunks/chunk-MIEZG4K7.js";
+  originAllowed,
+  projectPath,
+  requestOutOfScope
+} from "./chunks/chunk-Z6XYUOTS.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
@@ -132,7 +135,8 @@ var TokenCache = class {
     const seen = this.revocations;
     const owner = await authenticate(this.db, token);
     if (owner && seen === this.revocations && this.db.listening()) {
-      this.entries.set(key, { owner, until: now + this.ttlMs });
+      const expires = owner.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
+      this.entries.set(key, { owner, until: Math.min(now + this.ttlMs, expires) });
       if (this.entries.size > this.maxEntries) {
         this.entries.delete(this.entries.keys().next().value);
       }
@@ -1189,6 +1193,12 @@ var Metrics = class {
     labelNames: ["route"],
     registers: [this.registry]
   });
+  outOfScope = new Counter({
+    name: "blockgate_out_of_scope_total",
+    help: "Requests refused 403 for using a token outside its scope, by route kind and scope.",
+    labelNames: ["route", "scope"],
+    registers: [this.registry]
+  });
   creditCapped = new Counter({
     name: "blockgate_credit_capped_total",
     help: "Requests refused 429 CREDIT_CAP_REACHED by their plan's credit cap per day or cycle, by route kind.",
@@ -1282,6 +1292,13 @@ var REFUSALS = {
     outcome: "rate_limited",
     errorCode: "RATE_LIMITED",
     httpStatus: 429
+  },
+  // Outside the token's scope; the record's code names which (SCOPE_ORIGIN, …).
+  forbidden: {
+    method: "(out of scope)",
+    outcome: "forbidden",
+    errorCode: "SCOPE_BACKEND",
+    httpStatus: 403
   }
 };
 var AuthFailures = class {
@@ -1304,6 +1321,7 @@ var AuthFailures = class {
     const key = [
       minute,
       f.refusal ?? "unauthenticated",
+      f.errorCode ?? "",
       f.source,
       f.backendSegment,
       f.network,
@@ -1338,7 +1356,7 @@ var AuthFailures = class {
         network: b.network,
         method: REFUSALS[refusal2].method,
         outcome: REFUSALS[refusal2].outcome,
-        errorCode: REFUSALS[refusal2].errorCode,
+        errorCode: b.errorCode ?? REFUSALS[refusal2].errorCode,
         source: b.source,
         httpStatus: REFUSALS[refusal2].httpStatus,
         estimatedCc: 0,
@@ -3069,7 +3087,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-5TARXFTO.js").catch((err) => {
+  loading ??= import("./chunks/route-2O4FWQ6U.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -3129,7 +3147,8 @@ async function sessionOwner(db, value) {
   if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) return null;
   const { rows } = await db.query(
     `SELECT s.account_id, s.token_id, t.hint FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
-     WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL`,
+     WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL
+       AND (t.expires_at IS NULL OR t.expires_at > now())`,
     [hash(value)]
   );
   const row = rows[0];
@@ -3325,6 +3344,35 @@ connection: close\r
 \r
 ${body}`
   );
+}
+
+// src/http/cors.ts
+var ALLOW_HEADERS = "authorization, content-type, idempotency-key, x-api-key, x-dry-run";
+var EXPOSE_HEADERS = "x-request-id, x-credits-estimated, x-credits-charged, x-credits-balance, ratelimit, ratelimit-policy, retry-after";
+function crossOrigin(headers) {
+  const origin = headers.origin;
+  if (!origin || origin === "null") return origin === "null" ? origin : null;
+  try {
+    return new URL(origin).host === headers.host ? null : origin;
+  } catch {
+    return origin;
+  }
+}
+function corsHeaders(origin) {
+  return {
+    "access-control-allow-origin": origin,
+    "access-control-expose-headers": EXPOSE_HEADERS,
+    vary: "origin"
+  };
+}
+function preflightHeaders(origin, methods) {
+  return {
+    "access-control-allow-origin": origin,
+    "access-control-allow-methods": methods.join(", "),
+    "access-control-allow-headers": ALLOW_HEADERS,
+    "access-control-max-age": "600",
+    vary: "origin"
+  };
 }
 
 // src/http/drain.ts
@@ -4349,6 +4397,10 @@ function backendRoute(http, app, route) {
     };
     request.setDecorator("call", call);
     reply3.header("x-request-id", request.id);
+    const origin = crossOrigin(request.headers);
+    if (request.method === "OPTIONS" && origin !== null) {
+      return preflight(app, route, reply3, origin, presented.inPath ? presented.token : null);
+    }
     if (!route.methods.includes(request.method)) {
       reply3.header("allow", route.methods.join(", "));
       return fail(reply3, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
@@ -4365,6 +4417,11 @@ function backendRoute(http, app, route) {
       return fail(reply3, authenticated.error);
     }
     call.owner = authenticated.owner;
+    const outside = checkScope(app, call.owner, { ...from, backend: route.backend, origin });
+    if (outside) return fail(reply3, outside);
+    if (origin !== null && originAllowed(call.owner.scope ?? null, origin)) {
+      reply3.headers(corsHeaders(origin));
+    }
     const admission = await admitCall(app, call.owner, from);
     if (!admission.ok) {
       reply3.headers(admission.headers);
@@ -4428,6 +4485,23 @@ function backendRoute(http, app, route) {
       }
     });
   }
+}
+async function preflight(app, route, reply3, origin, pathToken) {
+  const allowed = [...route.methods, "OPTIONS"];
+  if (pathToken !== null) {
+    const owner = await app.tokens.authenticate(pathToken);
+    const inScope = owner !== null && originAllowed(owner.scope ?? null, origin) && requestOutOfScope(owner.scope ?? null, {
+      backend: route.backend,
+      network: route.network,
+      address: reply3.request.socket.remoteAddress ?? "",
+      origin
+    }) === null;
+    if (!inScope) {
+      return sendReply(reply3, plainFailure(gatewayError("SCOPE_ORIGIN", "origin not allowed")));
+    }
+  }
+  reply3.headers(preflightHeaders(origin, allowed));
+  return reply3.code(204).send();
 }
 function unhandled(app, err, reply3) {
   if (isTooLarge(err) && !reply3.raw.headersSent) {

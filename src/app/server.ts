@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { operatorRoutes } from "../admin/routes.ts";
+import { originAllowed, requestOutOfScope } from "../auth/scope.ts";
 import { presentedToken } from "../auth/token-source.ts";
 import { type TokenOwner, tokenHint } from "../auth/tokens.ts";
 import type { NetworkName } from "../config/schema.ts";
@@ -9,6 +10,7 @@ import { dashboardRoutes } from "../dashboard/routes.ts";
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { unifiedApi, warmUnifiedApi } from "../graphql/load.ts";
 import { limitConnectionsPerAddress } from "../http/connection-limit.ts";
+import { corsHeaders, crossOrigin, preflightHeaders } from "../http/cors.ts";
 import { countInFlight, type DrainOutcome, drain, InFlight } from "../http/drain.ts";
 import {
   ALL_METHODS,
@@ -31,6 +33,7 @@ import { authenticateCall } from "../metering/authenticate.ts";
 import type { App, BackendKind, CallContext } from "../metering/context.ts";
 import { idempotent } from "../metering/idempotency.ts";
 import { auditOnly } from "../metering/pipeline.ts";
+import { checkScope } from "../metering/scope.ts";
 import { handleElectrumRpc } from "../mirror/electrum-route.ts";
 import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
@@ -207,6 +210,10 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
     };
     request.setDecorator<PendingCall>("call", call);
     reply.header("x-request-id", request.id);
+    const origin = crossOrigin(request.headers);
+    if (request.method === "OPTIONS" && origin !== null) {
+      return preflight(app, route, reply, origin, presented.inPath ? presented.token : null);
+    }
     if (!route.methods.includes(request.method)) {
       reply.header("allow", route.methods.join(", "));
       return fail(reply, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
@@ -223,6 +230,12 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
       return fail(reply, authenticated.error);
     }
     call.owner = authenticated.owner;
+    const outside = checkScope(app, call.owner, { ...from, backend: route.backend, origin });
+    if (outside) return fail(reply, outside);
+    // A page on an origin the token allows may read every answer from here on, refusals included.
+    if (origin !== null && originAllowed(call.owner.scope ?? null, origin)) {
+      reply.headers(corsHeaders(origin));
+    }
     const admission = await admitCall(app, call.owner, from);
     if (!admission.ok) {
       reply.headers(admission.headers);
@@ -293,6 +306,41 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
       },
     });
   }
+}
+
+/**
+ * A browser's CORS preflight (OPTIONS with an Origin). With the token in the path it is answered
+ * per token: the allowed headers only for an origin the token's scope lists (and a token in scope
+ * for this route, network and address); anything else gets a 403 without them, so the browser
+ * never sends the call. A preflight cannot carry the Authorization or X-Api-Key header, so with
+ * the token in a header the preflight is allowed for any origin and the call itself is refused
+ * 403 SCOPE_ORIGIN (not run, not charged, unreadable to the page) when its origin is not listed.
+ */
+async function preflight(
+  app: App,
+  route: BackendRoute,
+  reply: FastifyReply,
+  origin: string,
+  pathToken: string | null,
+) {
+  const allowed = [...route.methods, "OPTIONS"];
+  if (pathToken !== null) {
+    const owner = await app.tokens.authenticate(pathToken);
+    const inScope =
+      owner !== null &&
+      originAllowed(owner.scope ?? null, origin) &&
+      requestOutOfScope(owner.scope ?? null, {
+        backend: route.backend,
+        network: route.network,
+        address: reply.request.socket.remoteAddress ?? "",
+        origin,
+      }) === null;
+    if (!inScope) {
+      return sendReply(reply, plainFailure(gatewayError("SCOPE_ORIGIN", "origin not allowed")));
+    }
+  }
+  reply.headers(preflightHeaders(origin, allowed));
+  return reply.code(204).send();
 }
 
 /**

@@ -48,7 +48,9 @@ export class TokenCache {
     const seen = this.revocations;
     const owner = await authenticate(this.db, token);
     if (owner && seen === this.revocations && this.db.listening()) {
-      this.entries.set(key, { owner, until: now + this.ttlMs });
+      // An expiring token (rotation's deadline) leaves the cache when it stops working.
+      const expires = owner.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
+      this.entries.set(key, { owner, until: Math.min(now + this.ttlMs, expires) });
       if (this.entries.size > this.maxEntries) {
         this.entries.delete(this.entries.keys().next().value as string);
       }

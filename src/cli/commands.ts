@@ -6,13 +6,14 @@ import {
   listAccounts,
   setAccountPlan,
 } from "../accounts/accounts.ts";
-import { issueToken, listTokens, revokeToken } from "../auth/tokens.ts";
+import { issueToken, listTokens, restrictToken, revokeToken, rotateToken } from "../auth/tokens.ts";
 import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import { checkLedger, grantCredits } from "../ledger/ledger.ts";
 import { auditCsv, usageCsv } from "../usage/csv.ts";
 import { cycleAt, cycleContaining } from "../usage/cycles.ts";
 import { latestAudit, usageByMethod } from "../usage/usage.ts";
+import { durationMs, expiryFrom, SCOPE_OPTIONS, scopeFrom, tokenLine } from "./token-terms.ts";
 
 /** A command's result: text for the terminal and an exit code. */
 export interface CommandOutput {
@@ -31,6 +32,12 @@ const HELP = `usage: blockgate <command>
   token issue <account> [--label L]      issue an access token (printed once, stored hashed)
   token list <account>                   an account's tokens (hints only)
   token revoke <token-id | token>        revoke a token; its next request gets 401
+  token restrict <token-id> [scope] | --unrestricted   replace a token's scope
+  token rotate <token-id> [--grace 24h]  a new token; the old one works until the grace ends
+    scope, for token issue and restrict (comma-separated lists; absent: unrestricted):
+    --backends node,electrum,graph,gateway  --networks mainnet,…  --methods getrawtransaction,…
+    --origins https://app.example (or *: any; lets browsers on them call, CORS)
+    --ips 203.0.113.0/24,2001:db8::/32  and, for issue, --expires 30d | 2027-01-01T00:00:00Z
   credits grant <account> <CC> [--memo M]  add credits to an account
   usage <account> [--limit N]            balance, usage by method and network, latest calls
   export <account> [--cycle N] [--kind audit|usage]  a billing cycle as CSV (current cycle, audit records by default)
@@ -49,6 +56,18 @@ BLOCKGATE_CONFIG (config file).`;
 
 export function helpText(): string {
   return HELP;
+}
+
+/** The scope the options give, or null; a bad value is the user's mistake (exit 2). */
+function scopeOption(values: Parameters<typeof scopeFrom>[0]) {
+  const given = scopeFrom(values);
+  if ("problem" in given) throw new UsageError(given.problem);
+  return given.scope;
+}
+
+function tokenId(ref: string | undefined): number {
+  if (!ref || !/^\d+$/.test(ref)) throw new UsageError("name a token by its id (token list)");
+  return Number(ref);
 }
 
 async function account(db: Database, ref: string | undefined) {
@@ -98,6 +117,7 @@ export async function runDbCommand(
       limit: { type: "string" },
       cycle: { type: "string" },
       kind: { type: "string" },
+      ...SCOPE_OPTIONS,
     },
   });
   const [group, verb, ...rest] = positionals;
@@ -143,22 +163,42 @@ export async function runDbCommand(
       }
       case "token issue": {
         const owner = await account(db, rest[0]);
-        const issued = await issueToken(db, owner.id, values.label);
+        const scope = scopeOption(values);
+        let expiresAt: Date | null = null;
+        if (values.expires !== undefined) {
+          expiresAt = expiryFrom(values.expires);
+          if (!expiresAt) {
+            throw new UsageError("--expires: a duration (30d, 12h) or a future ISO 8601 instant");
+          }
+        }
+        const issued = await issueToken(db, owner.id, { label: values.label, scope, expiresAt });
         return out(
           `token ${issued.id} for ${owner.name} (shown once, store it now):\n${issued.token}`,
+        );
+      }
+      case "token restrict": {
+        const id = tokenId(rest[0]);
+        const scope = values.unrestricted ? null : scopeOption(values);
+        if (!scope && !values.unrestricted) {
+          throw new UsageError("give the new scope (--backends … --ips), or --unrestricted");
+        }
+        const row = await restrictToken(db, id, scope);
+        return row ? out(tokenLine(row)) : { text: "no live token matched", code: 1 };
+      }
+      case "token rotate": {
+        const id = tokenId(rest[0]);
+        const graceMs = durationMs(values.grace ?? "24h");
+        if (graceMs === null) throw new UsageError("--grace: a duration such as 90s, 30m, 24h, 7d");
+        const rotated = await rotateToken(db, id, graceMs);
+        if (!rotated) return { text: "no live token matched", code: 1 };
+        return out(
+          `token ${rotated.issued.id} replaces token ${id}, which works until ${rotated.oldExpiresAt.toISOString()} (shown once, store it now):\n${rotated.issued.token}`,
         );
       }
       case "token list": {
         const owner = await account(db, rest[0]);
         const rows = await listTokens(db, owner.id);
-        return out(
-          rows
-            .map(
-              (t) =>
-                `${t.id}\t${t.hint}\t${t.label ?? ""}\tissued ${t.createdAt.toISOString()}\t${t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : "live"}`,
-            )
-            .join("\n") || "no tokens",
-        );
+        return out(rows.map((t) => tokenLine(t)).join("\n") || "no tokens");
       }
       case "token revoke": {
         const ref = rest[0];

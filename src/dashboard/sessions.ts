@@ -29,7 +29,8 @@ export async function sessionOwner(
   if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) return null;
   const { rows } = await db.query<{ account_id: number; token_id: number; hint: string }>(
     `SELECT s.account_id, s.token_id, t.hint FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
-     WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL`,
+     WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL
+       AND (t.expires_at IS NULL OR t.expires_at > now())`,
     [hash(value)],
   );
   const row = rows[0];

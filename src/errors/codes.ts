@@ -138,6 +138,41 @@ const LIST = {
     meaning:
       "the plan's credit cap per day or per billing cycle is spent; nothing ran (Retry-After says when it resets)",
   },
+  SCOPE_BACKEND: {
+    http: 403,
+    jsonRpc: -32030,
+    graphql: "SCOPE_BACKEND",
+    hasura: ["SCOPE_BACKEND"],
+    meaning: "the token may not call this backend (its scope lists others)",
+  },
+  SCOPE_NETWORK: {
+    http: 403,
+    jsonRpc: -32031,
+    graphql: "SCOPE_NETWORK",
+    hasura: ["SCOPE_NETWORK"],
+    meaning: "the token may not call this network (its scope lists others)",
+  },
+  SCOPE_METHOD: {
+    http: 403,
+    jsonRpc: -32032,
+    graphql: "SCOPE_METHOD",
+    hasura: ["SCOPE_METHOD"],
+    meaning: "the token may not call this method (its scope lists others); nothing ran",
+  },
+  SCOPE_ORIGIN: {
+    http: 403,
+    jsonRpc: -32033,
+    graphql: "SCOPE_ORIGIN",
+    hasura: ["SCOPE_ORIGIN"],
+    meaning: "the token may not be used from this browser origin (its scope lists others)",
+  },
+  SCOPE_ADDRESS: {
+    http: 403,
+    jsonRpc: -32034,
+    graphql: "SCOPE_ADDRESS",
+    hasura: ["SCOPE_ADDRESS"],
+    meaning: "the token may not be used from this client address (its scope lists ranges)",
+  },
   IDEMPOTENCY_IN_PROGRESS: {
     http: 409,
     jsonRpc: -32011,

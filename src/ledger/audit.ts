@@ -6,6 +6,8 @@ export type Outcome =
   | "rejected"
   | "insufficient_credits"
   | "unauthenticated"
+  /** Outside the token's scope (backend, network, method, origin, address): 403, not charged. */
+  | "forbidden"
   /** Over the plan's request rate or calls in flight: aggregated like failed logins. */
   | "rate_limited"
   /** Over the plan's credit cap per day or cycle: refused before reserving, nothing charged. */

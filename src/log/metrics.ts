@@ -43,6 +43,12 @@ export class Metrics {
     labelNames: ["route"] as const,
     registers: [this.registry],
   });
+  readonly outOfScope = new Counter({
+    name: "blockgate_out_of_scope_total",
+    help: "Requests refused 403 for using a token outside its scope, by route kind and scope.",
+    labelNames: ["route", "scope"] as const,
+    registers: [this.registry],
+  });
   readonly creditCapped = new Counter({
     name: "blockgate_credit_capped_total",
     help: "Requests refused 429 CREDIT_CAP_REACHED by their plan's credit cap per day or cycle, by route kind.",

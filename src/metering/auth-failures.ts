@@ -6,7 +6,7 @@ import { insertAudit, type Outcome } from "../ledger/audit.ts";
  * What a request was refused for before its body was read: a bad token (401), or its plan's
  * request rate or calls in flight (429, not executed, not charged).
  */
-export type EarlyRefusal = "unauthenticated" | "auth_locked" | "rate_limited";
+export type EarlyRefusal = "unauthenticated" | "auth_locked" | "rate_limited" | "forbidden";
 
 const REFUSALS: Record<
   EarlyRefusal,
@@ -31,12 +31,21 @@ const REFUSALS: Record<
     errorCode: "RATE_LIMITED",
     httpStatus: 429,
   },
+  // Outside the token's scope; the record's code names which (SCOPE_ORIGIN, …).
+  forbidden: {
+    method: "(out of scope)",
+    outcome: "forbidden",
+    errorCode: "SCOPE_BACKEND",
+    httpStatus: 403,
+  },
 };
 
 /** Where a refused request came from and what it asked for. */
 export interface AuthFailure {
   /** Absent: unauthenticated. */
   refusal?: EarlyRefusal;
+  /** The code the refusal was answered with, where its kind has several (forbidden). */
+  errorCode?: string;
   /** The client's address. */
   source: string;
   backendSegment: string;
@@ -79,6 +88,7 @@ export class AuthFailures {
     const key = [
       minute,
       f.refusal ?? "unauthenticated",
+      f.errorCode ?? "",
       f.source,
       f.backendSegment,
       f.network,
@@ -114,7 +124,7 @@ export class AuthFailures {
         network: b.network,
         method: REFUSALS[refusal].method,
         outcome: REFUSALS[refusal].outcome,
-        errorCode: REFUSALS[refusal].errorCode,
+        errorCode: b.errorCode ?? REFUSALS[refusal].errorCode,
         source: b.source,
         httpStatus: REFUSALS[refusal].httpStatus,
         estimatedCc: 0,

@@ -1,9 +1,11 @@
+import { methodOutOfScope } from "../auth/scope.ts";
 import { type ErrorCode, type GatewayError, httpStatusOf } from "../errors/codes.ts";
 import type { AuditInput, Outcome } from "../ledger/audit.ts";
 import { type AuditFields, auditRecord } from "./audit-record.ts";
 import type { CallContext } from "./context.ts";
 import { creditHeaders } from "./credit-headers.ts";
 import { reserveFor } from "./reserve.ts";
+import { scopeError } from "./scope.ts";
 
 /**
  * The metering pipeline every priced route runs: price (the plan) → reserve → execute → settle
@@ -88,6 +90,25 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
   // A rerun of an idempotent request whose first attempt was charged runs free of charge.
   const plan = ctx.idempotency?.rerun ? free(given) : given;
   const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
+  // The token's methods, once the body says which: one call outside them refuses the request.
+  const method = methodOutOfScope(
+    ctx.owner.scope ?? null,
+    plan.calls.flatMap((c) => (c.kind === "priced" ? [c.method] : [])),
+  );
+  if (method !== null) {
+    const error = scopeError("method", method);
+    ctx.app.metrics.outOfScope.inc({ route: ctx.backend, scope: "method" });
+    const refused = await refuseAll(ctx, plan, error, "forbidden");
+    return {
+      ok: false,
+      error,
+      estimated,
+      available: refused.available,
+      required: estimated,
+      auditIds: refused.auditIds,
+      headers: creditHeaders(estimated, 0, refused.available),
+    };
+  }
   // The plan's credit caps take the estimate first; what the calls do not cost goes back below.
   const capped = await ctx.app.limits.spend(ctx.owner, estimated);
   if (capped) {
@@ -161,7 +182,7 @@ function refuseAll<T>(
   ctx: CallContext,
   plan: MeterPlan<T>,
   error: GatewayError,
-  outcome: "insufficient_credits" | "credit_cap",
+  outcome: "insufficient_credits" | "credit_cap" | "forbidden",
 ) {
   const status = httpStatusOf(error.code);
   return ctx.app.credits.settle(

@@ -1,6 +1,6 @@
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { type ErrorCode, fromGraphQLCode, gatewayError } from "../../errors/codes.ts";
+import { type ErrorCode, fromGraphQLCode, gatewayError, httpStatusOf } from "../../errors/codes.ts";
 import { auditOnly, type CallOutcome, meter } from "../../metering/pipeline.ts";
 import { graphPrice, priceOf } from "../../pricing/prices.ts";
 import type { GraphQLContext, RequestState } from "../context.ts";
@@ -156,10 +156,12 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
             errors: [
               new GraphQLError(cost.error.message, {
                 extensions: {
+                  ...cost.error.data,
                   code: cost.error.code,
                   balance: cost.available,
                   required: cost.required,
-                  http: { status: 429 },
+                  // 429 for credits and caps, 403 for a method outside the token's scope.
+                  http: { status: httpStatusOf(cost.error.code) },
                 },
               }),
             ],

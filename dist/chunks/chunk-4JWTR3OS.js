@@ -1,7 +1,9 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
-  projectPath
-} from "./chunk-MIEZG4K7.js";
+  methodOutOfScope,
+  projectPath,
+  requestOutOfScope
+} from "./chunk-Z6XYUOTS.js";
 import {
   RawJsonText,
   fromHex,
@@ -156,6 +158,41 @@ var LIST = {
     graphql: "CREDIT_CAP_REACHED",
     hasura: ["CREDIT_CAP_REACHED"],
     meaning: "the plan's credit cap per day or per billing cycle is spent; nothing ran (Retry-After says when it resets)"
+  },
+  SCOPE_BACKEND: {
+    http: 403,
+    jsonRpc: -32030,
+    graphql: "SCOPE_BACKEND",
+    hasura: ["SCOPE_BACKEND"],
+    meaning: "the token may not call this backend (its scope lists others)"
+  },
+  SCOPE_NETWORK: {
+    http: 403,
+    jsonRpc: -32031,
+    graphql: "SCOPE_NETWORK",
+    hasura: ["SCOPE_NETWORK"],
+    meaning: "the token may not call this network (its scope lists others)"
+  },
+  SCOPE_METHOD: {
+    http: 403,
+    jsonRpc: -32032,
+    graphql: "SCOPE_METHOD",
+    hasura: ["SCOPE_METHOD"],
+    meaning: "the token may not call this method (its scope lists others); nothing ran"
+  },
+  SCOPE_ORIGIN: {
+    http: 403,
+    jsonRpc: -32033,
+    graphql: "SCOPE_ORIGIN",
+    hasura: ["SCOPE_ORIGIN"],
+    meaning: "the token may not be used from this browser origin (its scope lists others)"
+  },
+  SCOPE_ADDRESS: {
+    http: 403,
+    jsonRpc: -32034,
+    graphql: "SCOPE_ADDRESS",
+    hasura: ["SCOPE_ADDRESS"],
+    meaning: "the token may not be used from this client address (its scope lists ranges)"
   },
   IDEMPOTENCY_IN_PROGRESS: {
     http: 409,
@@ -715,6 +752,48 @@ function indexerSchema() {
   return cached;
 }
 
+// src/metering/scope.ts
+var CODES = {
+  backend: "SCOPE_BACKEND",
+  network: "SCOPE_NETWORK",
+  method: "SCOPE_METHOD",
+  origin: "SCOPE_ORIGIN",
+  address: "SCOPE_ADDRESS"
+};
+function scopeError(scope, what) {
+  return gatewayError(CODES[scope], `this token may not be used for ${scope} ${what}`, {
+    data: { scope }
+  });
+}
+function checkScope(app, owner, from) {
+  const outside = requestOutOfScope(owner.scope ?? null, {
+    backend: from.backend,
+    network: from.network,
+    address: from.source,
+    origin: from.origin
+  });
+  if (!outside) return null;
+  const what = {
+    backend: from.backend,
+    network: from.network,
+    method: "",
+    origin: from.origin ?? "",
+    address: from.source
+  }[outside];
+  const error = scopeError(outside, what);
+  app.metrics.outOfScope.inc({ route: from.backend, scope: outside });
+  app.authFailures.record({
+    refusal: "forbidden",
+    errorCode: error.code,
+    source: from.source,
+    backendSegment: from.backendSegment,
+    network: from.network,
+    tokenId: owner.tokenId,
+    accountId: owner.accountId
+  });
+  return error;
+}
+
 // src/metering/audit-record.ts
 function auditRecord(subject, fields) {
   return {
@@ -765,6 +844,24 @@ async function reserveFor(ctx, estimate) {
 async function meter(ctx, given) {
   const plan = ctx.idempotency?.rerun ? free(given) : given;
   const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
+  const method = methodOutOfScope(
+    ctx.owner.scope ?? null,
+    plan.calls.flatMap((c) => c.kind === "priced" ? [c.method] : [])
+  );
+  if (method !== null) {
+    const error = scopeError("method", method);
+    ctx.app.metrics.outOfScope.inc({ route: ctx.backend, scope: "method" });
+    const refused = await refuseAll(ctx, plan, error, "forbidden");
+    return {
+      ok: false,
+      error,
+      estimated,
+      available: refused.available,
+      required: estimated,
+      auditIds: refused.auditIds,
+      headers: creditHeaders(estimated, 0, refused.available)
+    };
+  }
   const capped = await ctx.app.limits.spend(ctx.owner, estimated);
   if (capped) {
     ctx.app.metrics.creditCapped.inc({ route: ctx.backend });
@@ -1524,6 +1621,7 @@ export {
   checkTransactionGet,
   electrumTransaction,
   indexerSchema,
+  checkScope,
   meter,
   auditOnly,
   walkSelections,

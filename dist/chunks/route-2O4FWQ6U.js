@@ -10,6 +10,7 @@ import {
   graphComplexity,
   graphPrice,
   graphqlCodeOf,
+  httpStatusOf,
   indexerSchema,
   jsonDepthOver,
   listSize,
@@ -20,7 +21,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-RUOKIO6P.js";
+} from "./chunk-4JWTR3OS.js";
 import {
   auditInRange,
   cycleAt,
@@ -30,7 +31,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-MIEZG4K7.js";
+} from "./chunk-Z6XYUOTS.js";
 import {
   DecodeError,
   formatAmount,
@@ -697,10 +698,12 @@ function costPlugin() {
             errors: [
               new GraphQLError5(cost.error.message, {
                 extensions: {
+                  ...cost.error.data,
                   code: cost.error.code,
                   balance: cost.available,
                   required: cost.required,
-                  http: { status: 429 }
+                  // 429 for credits and caps, 403 for a method outside the token's scope.
+                  http: { status: httpStatusOf(cost.error.code) }
                 }
               })
             ]

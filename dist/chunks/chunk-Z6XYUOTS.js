@@ -1,4 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
+import {
+  NETWORK_NAMES
+} from "./chunk-2TKVNQBA.js";
 
 // src/usage/cycles.ts
 var MONTHLY = { unit: "month", length: 1 };
@@ -129,6 +132,89 @@ async function latestAudit(db, accountId, limit) {
   return auditInRange(db, accountId, void 0, limit);
 }
 
+// src/auth/scope.ts
+import { BlockList, isIP } from "node:net";
+import { z } from "zod";
+var BACKEND_KINDS = ["node", "electrum", "graph", "gateway"];
+var list = (item) => z.array(item).min(1).max(100).optional();
+var origin = z.string().refine((value) => {
+  if (value === "*") return true;
+  try {
+    const url = new URL(value);
+    return url.origin === value && (url.protocol === "https:" || url.protocol === "http:");
+  } catch {
+    return false;
+  }
+}, "an origin is scheme://host[:port], without path or trailing slash (or *)");
+var addressRange = z.string().refine((value) => parseRange(value) !== null, {
+  message: "an address range is an IPv4 or IPv6 address, or a CIDR range such as 10.0.0.0/8"
+});
+var tokenScopeSchema = z.strictObject({
+  backends: list(z.enum(BACKEND_KINDS)),
+  networks: list(z.enum(NETWORK_NAMES)),
+  /** JSON-RPC methods, Hasura root fields (graph route); the unified API is one method, `graphql`. */
+  methods: list(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/)),
+  origins: list(origin),
+  ips: list(addressRange)
+});
+function compileScope(raw) {
+  if (!raw) return null;
+  let addresses = null;
+  if (raw.ips) {
+    addresses = new BlockList();
+    for (const r of raw.ips) {
+      const range = parseRange(r);
+      addresses.addSubnet(range.address, range.prefix, range.family);
+    }
+  }
+  return {
+    raw,
+    backends: raw.backends ? new Set(raw.backends) : null,
+    networks: raw.networks ? new Set(raw.networks) : null,
+    methods: raw.methods ? new Set(raw.methods) : null,
+    origins: raw.origins ? raw.origins.includes("*") ? "*" : new Set(raw.origins) : null,
+    addresses
+  };
+}
+function requestOutOfScope(scope, request) {
+  if (!scope) return null;
+  if (scope.backends && !scope.backends.has(request.backend)) return "backend";
+  if (scope.networks && !scope.networks.has(request.network)) return "network";
+  if (scope.addresses && !inRanges(scope.addresses, request.address)) return "address";
+  if (scope.origins && request.origin !== null && !originAllowed(scope, request.origin)) {
+    return "origin";
+  }
+  return null;
+}
+function methodOutOfScope(scope, methods) {
+  if (!scope?.methods) return null;
+  for (const m of methods) {
+    for (const part of m.split(",")) if (!scope.methods.has(part)) return part;
+  }
+  return null;
+}
+function originAllowed(scope, origin2) {
+  if (!scope?.origins) return false;
+  return scope.origins === "*" || scope.origins.has(origin2);
+}
+function inRanges(list2, address) {
+  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+  const family = isIP(v4);
+  if (family === 0) return false;
+  return list2.check(v4, family === 4 ? "ipv4" : "ipv6");
+}
+function parseRange(value) {
+  const [address = "", prefixText, ...rest] = value.split("/");
+  if (rest.length > 0) return null;
+  const version = isIP(address);
+  if (version === 0) return null;
+  const max = version === 4 ? 32 : 128;
+  if (prefixText !== void 0 && !/^\d{1,3}$/.test(prefixText)) return null;
+  const prefix = prefixText === void 0 ? max : Number(prefixText);
+  if (prefix > max) return null;
+  return { address, prefix, family: version === 4 ? "ipv4" : "ipv6" };
+}
+
 // src/paths.ts
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -145,6 +231,11 @@ function projectPath(...parts) {
 }
 
 export {
+  tokenScopeSchema,
+  compileScope,
+  requestOutOfScope,
+  methodOutOfScope,
+  originAllowed,
   projectPath,
   cycleAt,
   cycleContaining,

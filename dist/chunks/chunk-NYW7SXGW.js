@@ -2,6 +2,7 @@
 import {
   AccountExists,
   auditInRange,
+  compileScope,
   createAccount,
   cycleAt,
   cycleContaining,
@@ -10,8 +11,9 @@ import {
   listAccounts,
   projectPath,
   setAccountPlan,
+  tokenScopeSchema,
   usageByMethod
-} from "./chunk-MIEZG4K7.js";
+} from "./chunk-Z6XYUOTS.js";
 
 // src/admin/admin-file.ts
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -119,44 +121,100 @@ function hashToken(token) {
 function tokenHint(token) {
   return `${TOKEN_PREFIX}\u2026${token.slice(-4)}`;
 }
-async function issueToken(db, accountId, label) {
+async function issueToken(db, accountId, terms = {}) {
+  const { label, scope, expiresAt } = typeof terms === "string" ? { label: terms } : terms;
   const token = TOKEN_PREFIX + randomBytes2(TOKEN_BYTES).toString("base64url");
   const hint = tokenHint(token);
   const { rows } = await db.query(
-    "INSERT INTO tokens(account_id, hash, hint, label) VALUES ($1, $2, $3, $4) RETURNING id",
-    [accountId, hashToken(token), hint, label ?? null]
+    `INSERT INTO tokens(account_id, hash, hint, label, scope, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [
+      accountId,
+      hashToken(token),
+      hint,
+      label ?? null,
+      scope ? JSON.stringify(tokenScopeSchema.parse(scope)) : null,
+      expiresAt ?? null
+    ]
   );
   return { id: rows[0].id, accountId, token, hint };
 }
 async function authenticate(db, token) {
   if (!isTokenShaped(token)) return null;
   const { rows } = await db.query(
-    "SELECT id, account_id, hint FROM tokens WHERE hash = $1 AND revoked_at IS NULL",
+    `SELECT id, account_id, hint, scope, expires_at FROM tokens
+     WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
     [hashToken(token)]
   );
   const row = rows[0];
-  return row ? { tokenId: row.id, accountId: row.account_id, hint: row.hint } : null;
+  return row ? {
+    tokenId: row.id,
+    accountId: row.account_id,
+    hint: row.hint,
+    scope: compileScope(row.scope),
+    expiresAt: row.expires_at
+  } : null;
 }
-async function revokeToken(db, ref) {
+async function revokeToken(db, ref, accountId) {
   const { rows } = await db.query(
-    "id" in ref ? "UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id" : "UPDATE tokens SET revoked_at = now() WHERE hash = $1 AND revoked_at IS NULL RETURNING id",
-    ["id" in ref ? ref.id : hashToken(ref.token)]
+    `UPDATE tokens SET revoked_at = now()
+     WHERE ${"id" in ref ? "id" : "hash"} = $1 AND revoked_at IS NULL
+       AND ($2::bigint IS NULL OR account_id = $2)
+     RETURNING id`,
+    ["id" in ref ? ref.id : hashToken(ref.token), accountId ?? null]
   );
   for (const row of rows) await db.notify("token_revoked", String(row.id));
   return rows.length > 0;
 }
+var TOKEN_COLUMNS = "id, hint, label, created_at, revoked_at, scope, expires_at";
+var toRow = (r) => ({
+  id: r.id,
+  hint: r.hint,
+  label: r.label,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+  scope: r.scope,
+  expiresAt: r.expires_at
+});
 async function listTokens(db, accountId) {
   const { rows } = await db.query(
-    "SELECT id, hint, label, created_at, revoked_at FROM tokens WHERE account_id = $1 ORDER BY id",
+    `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE account_id = $1 ORDER BY id`,
     [accountId]
   );
-  return rows.map((r) => ({
-    id: r.id,
-    hint: r.hint,
-    label: r.label,
-    createdAt: r.created_at,
-    revokedAt: r.revoked_at
-  }));
+  return rows.map(toRow);
+}
+async function restrictToken(db, tokenId2, scope, accountId) {
+  const { rows } = await db.query(
+    `UPDATE tokens SET scope = $2 WHERE id = $1 AND revoked_at IS NULL
+       AND (expires_at IS NULL OR expires_at > now()) AND ($3::bigint IS NULL OR account_id = $3)
+     RETURNING ${TOKEN_COLUMNS}`,
+    [tokenId2, scope ? JSON.stringify(tokenScopeSchema.parse(scope)) : null, accountId ?? null]
+  );
+  if (!rows[0]) return null;
+  await db.notify("token_revoked", String(tokenId2));
+  return toRow(rows[0]);
+}
+async function rotateToken(db, tokenId2, graceMs, accountId) {
+  const rotated = await db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `UPDATE tokens SET expires_at = LEAST(coalesce(expires_at, 'infinity'),
+                                             now() + make_interval(secs => $2::double precision / 1000))
+       WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+         AND ($3::bigint IS NULL OR account_id = $3)
+       RETURNING ${TOKEN_COLUMNS}, account_id`,
+      [tokenId2, graceMs, accountId ?? null]
+    );
+    const old = rows[0];
+    if (!old) return null;
+    const issued = await issueToken(tx, old.account_id, {
+      label: old.label,
+      scope: old.scope,
+      expiresAt: null
+    });
+    return { issued, oldExpiresAt: old.expires_at };
+  });
+  if (rotated) await db.notify("token_revoked", String(tokenId2));
+  return rotated;
 }
 
 // src/ledger/errors.ts
@@ -588,6 +646,47 @@ async function usageCsv(db, accountId, range) {
   return line(["backend", "network", "method", "calls", "charged_cc"]) + rows.map((r) => line([r.backend, r.network, r.method, r.calls, r.charged])).join("");
 }
 
+// src/cli/token-terms.ts
+var SCOPE_OPTIONS = {
+  backends: { type: "string" },
+  networks: { type: "string" },
+  methods: { type: "string" },
+  origins: { type: "string" },
+  ips: { type: "string" },
+  expires: { type: "string" },
+  grace: { type: "string" },
+  unrestricted: { type: "boolean" }
+};
+function scopeFrom(values) {
+  const given = {};
+  for (const key of ["backends", "networks", "methods", "origins", "ips"]) {
+    const value = values[key];
+    if (value !== void 0) given[key] = value.split(",").map((s) => s.trim());
+  }
+  if (Object.keys(given).length === 0) return { scope: null };
+  const parsed = tokenScopeSchema.safeParse(given);
+  if (parsed.success) return { scope: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { problem: `--${issue.path.join(".")}: ${issue.message}` };
+}
+var UNITS = { s: 1e3, m: 6e4, h: 36e5, d: 864e5 };
+function durationMs(text) {
+  const m = /^(\d{1,6})([smhd])$/.exec(text);
+  return m ? Number(m[1]) * UNITS[m[2]] : null;
+}
+function expiryFrom(text, now = Date.now()) {
+  const ms = durationMs(text);
+  if (ms !== null) return new Date(now + ms);
+  if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(text)) return null;
+  const at = new Date(text);
+  return Number.isNaN(at.getTime()) || at.getTime() <= now ? null : at;
+}
+function tokenLine(t, now = /* @__PURE__ */ new Date()) {
+  const state = t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : t.expiresAt && t.expiresAt <= now ? `expired ${t.expiresAt.toISOString()}` : t.expiresAt ? `live until ${t.expiresAt.toISOString()}` : "live";
+  const scope = t.scope ? Object.entries(t.scope).map(([k, v]) => `${k}=${v.join(",")}`).join(" ") : "unrestricted";
+  return `${t.id}	${t.hint}	${t.label ?? ""}	issued ${t.createdAt.toISOString()}	${state}	${scope}`;
+}
+
 // src/cli/commands.ts
 var UsageError = class extends Error {
 };
@@ -600,6 +699,12 @@ var HELP = `usage: blockgate <command>
   token issue <account> [--label L]      issue an access token (printed once, stored hashed)
   token list <account>                   an account's tokens (hints only)
   token revoke <token-id | token>        revoke a token; its next request gets 401
+  token restrict <token-id> [scope] | --unrestricted   replace a token's scope
+  token rotate <token-id> [--grace 24h]  a new token; the old one works until the grace ends
+    scope, for token issue and restrict (comma-separated lists; absent: unrestricted):
+    --backends node,electrum,graph,gateway  --networks mainnet,\u2026  --methods getrawtransaction,\u2026
+    --origins https://app.example (or *: any; lets browsers on them call, CORS)
+    --ips 203.0.113.0/24,2001:db8::/32  and, for issue, --expires 30d | 2027-01-01T00:00:00Z
   credits grant <account> <CC> [--memo M]  add credits to an account
   usage <account> [--limit N]            balance, usage by method and network, latest calls
   export <account> [--cycle N] [--kind audit|usage]  a billing cycle as CSV (current cycle, audit records by default)
@@ -617,6 +722,15 @@ Environment: DATABASE_URL (PostgreSQL; default is the embedded PGlite store),
 BLOCKGATE_CONFIG (config file).`;
 function helpText() {
   return HELP;
+}
+function scopeOption(values) {
+  const given = scopeFrom(values);
+  if ("problem" in given) throw new UsageError(given.problem);
+  return given.scope;
+}
+function tokenId(ref) {
+  if (!ref || !/^\d+$/.test(ref)) throw new UsageError("name a token by its id (token list)");
+  return Number(ref);
 }
 async function account(db, ref) {
   if (!ref) throw new UsageError("name an account");
@@ -645,7 +759,8 @@ async function runDbCommand(db, argv, config) {
       memo: { type: "string" },
       limit: { type: "string" },
       cycle: { type: "string" },
-      kind: { type: "string" }
+      kind: { type: "string" },
+      ...SCOPE_OPTIONS
     }
   });
   const [group, verb, ...rest] = positionals;
@@ -688,20 +803,44 @@ async function runDbCommand(db, argv, config) {
       }
       case "token issue": {
         const owner = await account(db, rest[0]);
-        const issued = await issueToken(db, owner.id, values.label);
+        const scope = scopeOption(values);
+        let expiresAt = null;
+        if (values.expires !== void 0) {
+          expiresAt = expiryFrom(values.expires);
+          if (!expiresAt) {
+            throw new UsageError("--expires: a duration (30d, 12h) or a future ISO 8601 instant");
+          }
+        }
+        const issued = await issueToken(db, owner.id, { label: values.label, scope, expiresAt });
         return out(
           `token ${issued.id} for ${owner.name} (shown once, store it now):
 ${issued.token}`
         );
       }
+      case "token restrict": {
+        const id = tokenId(rest[0]);
+        const scope = values.unrestricted ? null : scopeOption(values);
+        if (!scope && !values.unrestricted) {
+          throw new UsageError("give the new scope (--backends \u2026 --ips), or --unrestricted");
+        }
+        const row = await restrictToken(db, id, scope);
+        return row ? out(tokenLine(row)) : { text: "no live token matched", code: 1 };
+      }
+      case "token rotate": {
+        const id = tokenId(rest[0]);
+        const graceMs = durationMs(values.grace ?? "24h");
+        if (graceMs === null) throw new UsageError("--grace: a duration such as 90s, 30m, 24h, 7d");
+        const rotated = await rotateToken(db, id, graceMs);
+        if (!rotated) return { text: "no live token matched", code: 1 };
+        return out(
+          `token ${rotated.issued.id} replaces token ${id}, which works until ${rotated.oldExpiresAt.toISOString()} (shown once, store it now):
+${rotated.issued.token}`
+        );
+      }
       case "token list": {
         const owner = await account(db, rest[0]);
         const rows = await listTokens(db, owner.id);
-        return out(
-          rows.map(
-            (t) => `${t.id}	${t.hint}	${t.label ?? ""}	issued ${t.createdAt.toISOString()}	${t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : "live"}`
-          ).join("\n") || "no tokens"
-        );
+        return out(rows.map((t) => tokenLine(t)).join("\n") || "no tokens");
       }
       case "token revoke": {
         const ref = rest[0];
