@@ -6,8 +6,8 @@ import {
   readAdminFile,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-NYW7SXGW.js";
-import "./chunks/chunk-Z6XYUOTS.js";
+} from "./chunks/chunk-VHLH3J5P.js";
+import "./chunks/chunk-OUNTQDAR.js";
 import {
   ConfigError,
   loadConfig

@@ -4,21 +4,16 @@ import {
   SettleQueue,
   adminAuthorized,
   auditCsv,
-  authenticate,
   available,
   grantCredits,
-  hashToken,
   insertAudit,
-  isTokenShaped,
-  issueToken,
   openDatabase,
   reserve,
   runDbCommand,
-  tokenHint,
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-NYW7SXGW.js";
+} from "./chunks/chunk-VHLH3J5P.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -64,16 +59,22 @@ import {
   rpcErrorObject,
   txHashError,
   withDeadline
-} from "./chunks/chunk-4JWTR3OS.js";
+} from "./chunks/chunk-C2EEPZRU.js";
 import {
+  authenticate,
+  compileScope,
   createAccount,
   cycleAt,
   cycleContaining,
   findAccount,
+  hashToken,
+  isTokenShaped,
+  issueToken,
   originAllowed,
   projectPath,
-  requestOutOfScope
-} from "./chunks/chunk-Z6XYUOTS.js";
+  requestOutOfScope,
+  tokenHint
+} from "./chunks/chunk-OUNTQDAR.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
@@ -3087,7 +3088,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-2O4FWQ6U.js").catch((err) => {
+  loading ??= import("./chunks/route-3FMMS6AF.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -3128,6 +3129,29 @@ form.signin { max-width: 420px; margin: 15vh auto; background: #fff; padding: 1.
 form.signin input { width: 100%; box-sizing: border-box; padding: .5rem; font-family: monospace; margin: .5rem 0 1rem; }
 .error { color: #b42318; }
 button { cursor: pointer; }
+.card p.sub { font-size: .85rem; color: #5a6275; }
+.scroll { overflow-x: auto; max-width: 100%; }
+svg line.axis { stroke: #8a91a3; stroke-width: 1; }
+svg line.grid { stroke: #eceef2; stroke-width: 1; }
+svg text.value { font-size: 8px; fill: #1d2330; }
+svg text.axis-title { font-size: 10px; fill: #5a6275; }
+.note { margin: .25rem 0 .75rem; }
+.card.reveal p { font-size: .9rem; }
+.reveal code { display: block; word-break: break-all; font-size: .9rem; padding: .5rem; background: #f5f6f8; }
+.actions { display: flex; flex-wrap: wrap; gap: .4rem; align-items: flex-start; }
+.scope-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: .5rem; margin: .5rem 0; }
+.scope-form label { display: flex; flex-direction: column; font-size: .8rem; color: #5a6275; }
+.scope-form input { padding: .35rem; font: inherit; min-width: 0; }
+details.new-key { margin-top: .75rem; }
+/* A phone (420 px and less wide): one column, nothing wider than the screen; wide tables scroll
+   inside their own box. */
+@media (max-width: 640px) {
+  header { flex-wrap: wrap; padding: .6rem 1rem; }
+  main { padding: .75rem .75rem 2rem; }
+  .cards { grid-template-columns: 1fr; }
+  th, td { padding: .35rem .5rem; font-size: .85rem; }
+  .scope-form { grid-template-columns: 1fr; }
+}
 `;
 
 // src/dashboard/sessions.ts
@@ -3146,13 +3170,20 @@ async function createSession(db, owner, ttlMs) {
 async function sessionOwner(db, value) {
   if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) return null;
   const { rows } = await db.query(
-    `SELECT s.account_id, s.token_id, t.hint FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
+    `SELECT s.account_id, s.token_id, t.hint, t.scope, t.expires_at
+     FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
      WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL
        AND (t.expires_at IS NULL OR t.expires_at > now())`,
     [hash(value)]
   );
   const row = rows[0];
-  return row ? { accountId: row.account_id, tokenId: row.token_id, hint: row.hint } : null;
+  return row ? {
+    accountId: row.account_id,
+    tokenId: row.token_id,
+    hint: row.hint,
+    scope: compileScope(row.scope),
+    expiresAt: row.expires_at
+  } : null;
 }
 async function endSession(db, value) {
   if (value) await db.query("DELETE FROM dashboard_sessions WHERE hash = $1", [hash(value)]);

@@ -54,4 +54,27 @@ form.signin { max-width: 420px; margin: 15vh auto; background: #fff; padding: 1.
 form.signin input { width: 100%; box-sizing: border-box; padding: .5rem; font-family: monospace; margin: .5rem 0 1rem; }
 .error { color: #b42318; }
 button { cursor: pointer; }
+.card p.sub { font-size: .85rem; color: #5a6275; }
+.scroll { overflow-x: auto; max-width: 100%; }
+svg line.axis { stroke: #8a91a3; stroke-width: 1; }
+svg line.grid { stroke: #eceef2; stroke-width: 1; }
+svg text.value { font-size: 8px; fill: #1d2330; }
+svg text.axis-title { font-size: 10px; fill: #5a6275; }
+.note { margin: .25rem 0 .75rem; }
+.card.reveal p { font-size: .9rem; }
+.reveal code { display: block; word-break: break-all; font-size: .9rem; padding: .5rem; background: #f5f6f8; }
+.actions { display: flex; flex-wrap: wrap; gap: .4rem; align-items: flex-start; }
+.scope-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: .5rem; margin: .5rem 0; }
+.scope-form label { display: flex; flex-direction: column; font-size: .8rem; color: #5a6275; }
+.scope-form input { padding: .35rem; font: inherit; min-width: 0; }
+details.new-key { margin-top: .75rem; }
+/* A phone (420 px and less wide): one column, nothing wider than the screen; wide tables scroll
+   inside their own box. */
+@media (max-width: 640px) {
+  header { flex-wrap: wrap; padding: .6rem 1rem; }
+  main { padding: .75rem .75rem 2rem; }
+  .cards { grid-template-columns: 1fr; }
+  th, td { padding: .35rem .5rem; font-size: .85rem; }
+  .scope-form { grid-template-columns: 1fr; }
+}
 `;

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { compileScope, type TokenScope } from "../auth/scope.ts";
 import type { TokenOwner } from "../auth/tokens.ts";
 import type { Queryable } from "../db/database.ts";
 
@@ -27,14 +28,30 @@ export async function sessionOwner(
   value: string | undefined,
 ): Promise<TokenOwner | null> {
   if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) return null;
-  const { rows } = await db.query<{ account_id: number; token_id: number; hint: string }>(
-    `SELECT s.account_id, s.token_id, t.hint FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
+  const { rows } = await db.query<{
+    account_id: number;
+    token_id: number;
+    hint: string;
+    scope: TokenScope | null;
+    expires_at: Date | null;
+  }>(
+    `SELECT s.account_id, s.token_id, t.hint, t.scope, t.expires_at
+     FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
      WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL
        AND (t.expires_at IS NULL OR t.expires_at > now())`,
     [hash(value)],
   );
   const row = rows[0];
-  return row ? { accountId: row.account_id, tokenId: row.token_id, hint: row.hint } : null;
+  // The signing-in token's scope comes along: a scoped token's session cannot manage keys.
+  return row
+    ? {
+        accountId: row.account_id,
+        tokenId: row.token_id,
+        hint: row.hint,
+        scope: compileScope(row.scope),
+        expiresAt: row.expires_at,
+      }
+    : null;
 }
 
 export async function endSession(db: Queryable, value: string | undefined): Promise<void> {

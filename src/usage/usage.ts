@@ -11,8 +11,26 @@ export interface UsageRow {
   network: string;
   method: string;
   calls: number;
+  /** Of the calls, those refused before anything ran (REFUSED_OUTCOMES): never charged. */
+  refused: number;
   charged: number;
 }
+
+/**
+ * Outcomes of calls refused before execution — a bad envelope or parameters, an unknown method, a
+ * bad token, a scope, a plan's limit, credits short — apart from calls that ran (and were billed,
+ * or failed upstream uncharged), so a dashboard can show "refused" apart from "billed".
+ */
+export const REFUSED_OUTCOMES = [
+  "rejected",
+  "unauthenticated",
+  "forbidden",
+  "rate_limited",
+  "credit_cap",
+  "insufficient_credits",
+] as const;
+
+const REFUSED_SQL = `outcome IN (${REFUSED_OUTCOMES.map((o) => `'${o}'`).join(", ")})`;
 
 export interface DayUsage {
   /** YYYY-MM-DD, UTC. */
@@ -42,7 +60,9 @@ export async function usageByMethod(
   range?: Range,
 ): Promise<UsageRow[]> {
   const { rows } = await db.query<UsageRow>(
-    `SELECT backend, network, method, sum(calls)::int8 AS calls, sum(charged_cc)::int8 AS charged
+    `SELECT backend, network, method, sum(calls)::int8 AS calls,
+       coalesce(sum(calls) FILTER (WHERE ${REFUSED_SQL}), 0)::int8 AS refused,
+       sum(charged_cc)::int8 AS charged
      FROM audit_records WHERE account_id = $1 AND ${IN_RANGE}
      GROUP BY backend, network, method ORDER BY backend, network, method`,
     rangeParams(accountId, range),

@@ -66,18 +66,33 @@ describe("the usage dashboard", () => {
     const rows = await page.$$eval("[data-testid=usage-table] tbody tr", (trs) =>
       trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)),
     );
-    // The bad txid is a call too (rejected before forwarding, 0 CC); the miss was answered, so charged.
+    // The bad txid is a call too, refused before forwarding (0 CC): counted apart from the
+    // billed calls. The miss was answered, so charged.
     expect(rows).toEqual([
-      ["gateway", "mainnet", "graphql", "1", "200"],
-      ["node", "mainnet", "getrawtransaction", "5", "800"],
-      ["node", "regtest", "getrawtransaction", "2", "200"],
+      ["gateway", "mainnet", "graphql", "1", "0", "200"],
+      ["node", "mainnet", "getrawtransaction", "4", "1", "800"],
+      ["node", "regtest", "getrawtransaction", "2", "0", "200"],
     ]);
     // Today's bar carries today's charges.
     const today = new Date().toISOString().slice(0, 10);
     expect(
       await page.getAttribute(`[data-testid=usage-chart] rect[data-day="${today}"]`, "data-cc"),
     ).toBe("1200");
-    expect(await page.textContent("[data-testid=cycle-charged]")).toBe("1,200 CC · 8 calls");
+    expect(await page.textContent("[data-testid=cycle-charged]")).toBe("1,200 CC · 7 calls");
+    expect(await page.textContent("[data-testid=cycle-refused]")).toBe("1 refused, not billed");
+    // The chart's axes are labelled, with values: ticks up to the highest day, today's value.
+    expect(await page.textContent("[data-testid=y-axis-title]")).toBe("CC / day");
+    expect(await page.textContent("[data-testid=x-axis-title]")).toBe("day (UTC)");
+    expect(
+      await page.$$eval("[data-testid=usage-chart] text[data-tick]", (ts) =>
+        ts.map((t) => t.textContent),
+      ),
+    ).toEqual(["0", "600", "1.2k"]);
+    expect(
+      await page.$$eval("[data-testid=usage-chart] text.value", (ts) =>
+        ts.map((t) => t.textContent),
+      ),
+    ).toContain("1.2k");
 
     // The earlier cycle.
     await page.selectOption("[data-testid=cycle-select]", "0");
@@ -86,7 +101,7 @@ describe("the usage dashboard", () => {
       await page.$$eval("[data-testid=usage-table] tbody tr", (trs) =>
         trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)),
       ),
-    ).toEqual([["node", "mainnet", "getrawtransaction", "2", "400"]]);
+    ).toEqual([["node", "mainnet", "getrawtransaction", "2", "0", "400"]]);
 
     const [download] = await Promise.all([
       page.waitForEvent("download"),
@@ -151,5 +166,83 @@ describe("dashboard security", () => {
     expect((await ask("application/json")).status).toBe(200);
     await t.gateway.app.db.query("UPDATE tokens SET revoked_at = now() WHERE id = $1", [tokenId]);
     expect((await ask("application/json")).status).toBe(401);
+  });
+});
+
+describe("the Keys view, on a phone", () => {
+  it("creates a key shown once, restricts, rotates and revokes keys, without horizontal overflow at 420 px", async () => {
+    const { token } = await t.account("keyholder", 100_000);
+    // Some usage, so the tables and the chart are drawn too.
+    await post(`${t.url}/node/mainnet/${token}`, rpc("getrawtransaction", [HAL_TXID]));
+    await post(`${t.url}/node/mainnet/${token}`, rpc("getrawtransaction", ["bad"]));
+    const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
+    const page = await context.newPage();
+    page.on("dialog", (d) => void d.accept());
+    await page.goto(`${t.url}/dashboard`);
+    await page.fill("#token", token);
+    await page.click("button[type=submit]");
+    await page.waitForSelector("[data-testid=keys-table]");
+    const overflow = () =>
+      page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+    expect(await overflow()).toBe(0);
+
+    // Create, with a scope: the token is shown once, and it works within its scope only.
+    await page.click("details.new-key summary");
+    await page.fill("[data-testid=key-label]", "phone app");
+    await page.fill("[data-testid=create-key] [data-testid=scope-networks]", "mainnet");
+    await page.click("[data-testid=create-key-submit]");
+    const created = (await page.locator("[data-testid=new-token-value]").textContent())!;
+    expect(created).toMatch(/^bgt_[A-Za-z0-9_-]{43}$/);
+    expect(
+      (await post(`${t.url}/node/mainnet/${created}`, rpc("getrawtransaction", [HAL_TXID]))).status,
+    ).toBe(200);
+    expect(
+      (await post(`${t.url}/node/regtest/${created}`, rpc("getrawtransaction", [HAL_TXID]))).status,
+    ).toBe(403);
+    const row = page.locator("[data-testid=keys-table] tr", { hasText: "phone app" });
+    await expect.poll(() => row.textContent()).toContain("networks: mainnet");
+    expect(await overflow()).toBe(0);
+    const { rows } = await t.gateway.app.db.query<{ id: number }>(
+      "SELECT id FROM tokens WHERE label = 'phone app'",
+    );
+    const id = rows[0]!.id;
+
+    // Restrict: the scope is replaced at once.
+    await row.locator("details summary").click();
+    await page.fill(`[data-testid=restrict-${id}] [data-testid=scope-networks]`, "regtest");
+    await page.click(`[data-testid=restrict-${id}] button[type=submit]`);
+    await expect.poll(() => page.textContent("[data-testid=keys-message]")).toContain("saved");
+    expect(
+      (await post(`${t.url}/node/mainnet/${created}`, rpc("getrawtransaction", [HAL_TXID]))).status,
+    ).toBe(403);
+
+    // Rotate: a new key is shown; the old one keeps working through its grace period.
+    await page.click(`[data-testid=rotate-${id}]`);
+    await expect
+      .poll(() => page.locator("[data-testid=new-token-value]").textContent())
+      .not.toBe(created);
+    const successor = (await page.locator("[data-testid=new-token-value]").textContent())!;
+    expect(
+      (await post(`${t.url}/node/regtest/${successor}`, rpc("getrawtransaction", [HAL_TXID])))
+        .status,
+    ).toBe(200);
+    expect(
+      (await post(`${t.url}/node/regtest/${created}`, rpc("getrawtransaction", [HAL_TXID]))).status,
+    ).toBe(200);
+
+    // Revoke: its next call gets 401.
+    await page.click(`[data-testid=revoke-${id}]`);
+    await expect.poll(() => page.textContent("[data-testid=keys-message]")).toContain("revoked");
+    expect(
+      (await post(`${t.url}/node/regtest/${created}`, rpc("getrawtransaction", [HAL_TXID]))).status,
+    ).toBe(401);
+    expect(await overflow()).toBe(0);
+    await page
+      .screenshot({ path: "test-results/dashboard-phone.png", fullPage: true })
+      .catch(() => {});
+    // The token is shown in the page, never put in a URL.
+    await context.close();
   });
 });

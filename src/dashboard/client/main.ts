@@ -1,119 +1,14 @@
 // The dashboard in the browser: everything it shows comes from the unified GraphQL API through
-// the generated, typed DashboardCycle operation. Bundled by esbuild when the gateway starts.
-import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import { print } from "graphql";
+// the generated, typed operations (schema/operations/dashboard.graphql). Bundled by esbuild.
 import {
   DashboardCycleDocument,
-  type DashboardCycleQuery,
   type DashboardCycleQueryVariables,
 } from "../../generated/operations.ts";
+import { chart } from "./chart.ts";
+import { day, el, fmt, query, table } from "./dom.ts";
+import { renderKeys } from "./keys.ts";
 
-type Cycle = NonNullable<DashboardCycleQuery["account"]["cycle"]>;
-
-async function query<R, V>(document: TypedDocumentNode<R, V>, variables: V): Promise<R> {
-  const res = await fetch("/dashboard/graphql", {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json", accept: "application/graphql-response+json" },
-    body: JSON.stringify({ query: print(document), variables }),
-  });
-  if (res.status === 401) {
-    location.assign("/dashboard");
-    throw new Error("signed out");
-  }
-  const body = (await res.json()) as { data?: R; errors?: { message: string }[] };
-  if (!body.data) throw new Error(body.errors?.[0]?.message ?? `HTTP ${res.status}`);
-  return body.data;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string> = {},
-  ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
-}
-
-const fmt = (n: number) => n.toLocaleString("en-US");
-const day = (iso: string) => iso.slice(0, 10);
-
-function table(testId: string, head: string[], rows: (string | number)[][]): HTMLTableElement {
-  return el(
-    "table",
-    { "data-testid": testId },
-    el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))),
-    el(
-      "tbody",
-      {},
-      ...(rows.length === 0
-        ? [
-            el(
-              "tr",
-              {},
-              el("td", { colspan: String(head.length), class: "empty" }, "No calls in this cycle"),
-            ),
-          ]
-        : rows.map((r) =>
-            el(
-              "tr",
-              {},
-              ...r.map((c) =>
-                el(
-                  "td",
-                  typeof c === "number" ? { class: "num" } : {},
-                  typeof c === "number" ? fmt(c) : c,
-                ),
-              ),
-            ),
-          )),
-    ),
-  );
-}
-
-/** One bar per day of the cycle (up to today), height by credits charged; SVG, no library. */
-function chart(cycle: Cycle): SVGSVGElement {
-  const ns = "http://www.w3.org/2000/svg";
-  const byDay = new Map(cycle.byDay.map((d) => [d.day, d]));
-  const days: string[] = [];
-  const last = Math.min(new Date(cycle.end).getTime() - 1, Date.now());
-  for (let t = Date.parse(day(cycle.start)); t <= last; t += 86_400_000)
-    days.push(new Date(t).toISOString().slice(0, 10));
-  const max = Math.max(1, ...cycle.byDay.map((d) => d.chargedCc));
-  const width = Math.max(days.length, 1) * 24;
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} 140`);
-  svg.setAttribute("data-testid", "usage-chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Credits charged per day");
-  days.forEach((d, i) => {
-    const usage = byDay.get(d);
-    const cc = usage?.chargedCc ?? 0;
-    const h = Math.round((cc / max) * 110);
-    const rect = document.createElementNS(ns, "rect");
-    rect.setAttribute("x", String(i * 24 + 4));
-    rect.setAttribute("y", String(120 - h));
-    rect.setAttribute("width", "16");
-    rect.setAttribute("height", String(Math.max(h, cc > 0 ? 1 : 0)));
-    rect.setAttribute("data-day", d);
-    rect.setAttribute("data-cc", String(cc));
-    rect.setAttribute("data-calls", String(usage?.calls ?? 0));
-    const title = document.createElementNS(ns, "title");
-    title.textContent = `${d}: ${fmt(cc)} CC, ${fmt(usage?.calls ?? 0)} calls`;
-    rect.append(title);
-    svg.append(rect);
-    if (i % 7 === 0) {
-      const label = document.createElementNS(ns, "text");
-      label.setAttribute("x", String(i * 24 + 4));
-      label.setAttribute("y", "136");
-      label.textContent = d.slice(5);
-      svg.append(label);
-    }
-  });
-  return svg;
-}
+const calls = (n: number) => `${fmt(n)} call${n === 1 ? "" : "s"}`;
 
 async function render(index: number | null): Promise<void> {
   const variables: DashboardCycleQueryVariables = { index, auditLimit: 50 };
@@ -141,6 +36,8 @@ async function render(index: number | null): Promise<void> {
       },
       `${kind} CSV`,
     );
+  const refused = cycle?.refusedCalls ?? 0;
+  const keys = el("section", { "data-testid": "keys" });
   root.replaceChildren(
     el(
       "header",
@@ -175,7 +72,14 @@ async function render(index: number | null): Promise<void> {
         el(
           "p",
           { "data-testid": "cycle-charged" },
-          `${fmt(cycle?.chargedCc ?? 0)} CC · ${fmt(cycle?.calls ?? 0)} calls`,
+          `${fmt(cycle?.chargedCc ?? 0)} CC · ${calls((cycle?.calls ?? 0) - refused)}`,
+        ),
+        // Calls turned away before anything ran (bad input, unknown method, limits) are not
+        // billed: shown apart, so they are not read as usage.
+        el(
+          "p",
+          { class: "sub", "data-testid": "cycle-refused" },
+          `${fmt(refused)} refused, not billed`,
         ),
       ),
     ),
@@ -189,8 +93,15 @@ async function render(index: number | null): Promise<void> {
             el("h2", {}, "By method and network"),
             table(
               "usage-table",
-              ["Backend", "Network", "Method", "Calls", "CC"],
-              cycle.usage.map((u) => [u.backend, u.network, u.method, u.calls, u.chargedCc]),
+              ["Backend", "Network", "Method", "Calls", "Refused", "CC"],
+              cycle.usage.map((u) => [
+                u.backend,
+                u.network,
+                u.method,
+                u.calls - u.refusedCalls,
+                u.refusedCalls,
+                u.chargedCc,
+              ]),
             ),
           ),
           el(
@@ -224,7 +135,9 @@ async function render(index: number | null): Promise<void> {
           ),
         ]
       : []),
+    keys,
   );
+  await renderKeys(keys);
   document.body.dataset.loadedCycle = String(cycle?.index ?? "");
 }
 

@@ -6,6 +6,7 @@ import {
   type DayUsage,
   latestAudit,
   type OutcomeUsage,
+  REFUSED_OUTCOMES,
   type UsageRow as UsageModel,
   usageByDay,
   usageByMethod,
@@ -52,7 +53,12 @@ const UsageRow = builder.objectRef<UsageModel>("UsageRow").implement({
     backend: t.string({ resolve: (r) => r.backend }),
     network: t.string({ resolve: (r) => r.network }),
     method: t.string({ resolve: (r) => r.method }),
-    calls: t.int({ resolve: (r) => r.calls }),
+    calls: t.int({ description: "Every call, refused ones included.", resolve: (r) => r.calls }),
+    refusedCalls: t.int({
+      description:
+        "Of the calls, those refused before anything ran (bad input, unknown method, scope, limits, credits): never charged.",
+      resolve: (r) => r.refused,
+    }),
     chargedCc: t.field({ type: "Credits", resolve: (r) => r.charged }),
   }),
 });
@@ -84,6 +90,13 @@ export const CycleRef = builder.objectRef<CycleModel>("BillingCycle").implement(
     calls: t.int({
       resolve: async (c, _a, ctx) =>
         (await usageByDay(ctx.app.db, c.accountId, c)).reduce((n, d) => n + d.calls, 0),
+    }),
+    refusedCalls: t.int({
+      description: "Of the calls, those refused before anything ran: shown apart from billed ones.",
+      resolve: async (c, _a, ctx) =>
+        (await usageByOutcome(ctx.app.db, c.accountId, c))
+          .filter((o) => (REFUSED_OUTCOMES as readonly string[]).includes(o.outcome))
+          .reduce((n, o) => n + o.calls, 0),
     }),
     chargedCc: t.field({
       type: "Credits",

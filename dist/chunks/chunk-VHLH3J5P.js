@@ -2,18 +2,22 @@
 import {
   AccountExists,
   auditInRange,
-  compileScope,
   createAccount,
   cycleAt,
   cycleContaining,
   findAccount,
+  issueToken,
   latestAudit,
   listAccounts,
+  listTokens,
   projectPath,
+  restrictToken,
+  revokeToken,
+  rotateToken,
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-Z6XYUOTS.js";
+} from "./chunk-OUNTQDAR.js";
 
 // src/admin/admin-file.ts
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -106,116 +110,6 @@ async function openDatabase(opts) {
 
 // src/cli/commands.ts
 import { parseArgs } from "node:util";
-
-// src/auth/tokens.ts
-import { createHash, randomBytes as randomBytes2 } from "node:crypto";
-var TOKEN_PREFIX = "bgt_";
-var TOKEN_RE = /^bgt_[A-Za-z0-9_-]{43}$/;
-var TOKEN_BYTES = 32;
-function isTokenShaped(value) {
-  return TOKEN_RE.test(value);
-}
-function hashToken(token) {
-  return createHash("sha256").update(token, "utf8").digest();
-}
-function tokenHint(token) {
-  return `${TOKEN_PREFIX}\u2026${token.slice(-4)}`;
-}
-async function issueToken(db, accountId, terms = {}) {
-  const { label, scope, expiresAt } = typeof terms === "string" ? { label: terms } : terms;
-  const token = TOKEN_PREFIX + randomBytes2(TOKEN_BYTES).toString("base64url");
-  const hint = tokenHint(token);
-  const { rows } = await db.query(
-    `INSERT INTO tokens(account_id, hash, hint, label, scope, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [
-      accountId,
-      hashToken(token),
-      hint,
-      label ?? null,
-      scope ? JSON.stringify(tokenScopeSchema.parse(scope)) : null,
-      expiresAt ?? null
-    ]
-  );
-  return { id: rows[0].id, accountId, token, hint };
-}
-async function authenticate(db, token) {
-  if (!isTokenShaped(token)) return null;
-  const { rows } = await db.query(
-    `SELECT id, account_id, hint, scope, expires_at FROM tokens
-     WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-    [hashToken(token)]
-  );
-  const row = rows[0];
-  return row ? {
-    tokenId: row.id,
-    accountId: row.account_id,
-    hint: row.hint,
-    scope: compileScope(row.scope),
-    expiresAt: row.expires_at
-  } : null;
-}
-async function revokeToken(db, ref, accountId) {
-  const { rows } = await db.query(
-    `UPDATE tokens SET revoked_at = now()
-     WHERE ${"id" in ref ? "id" : "hash"} = $1 AND revoked_at IS NULL
-       AND ($2::bigint IS NULL OR account_id = $2)
-     RETURNING id`,
-    ["id" in ref ? ref.id : hashToken(ref.token), accountId ?? null]
-  );
-  for (const row of rows) await db.notify("token_revoked", String(row.id));
-  return rows.length > 0;
-}
-var TOKEN_COLUMNS = "id, hint, label, created_at, revoked_at, scope, expires_at";
-var toRow = (r) => ({
-  id: r.id,
-  hint: r.hint,
-  label: r.label,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-  scope: r.scope,
-  expiresAt: r.expires_at
-});
-async function listTokens(db, accountId) {
-  const { rows } = await db.query(
-    `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE account_id = $1 ORDER BY id`,
-    [accountId]
-  );
-  return rows.map(toRow);
-}
-async function restrictToken(db, tokenId2, scope, accountId) {
-  const { rows } = await db.query(
-    `UPDATE tokens SET scope = $2 WHERE id = $1 AND revoked_at IS NULL
-       AND (expires_at IS NULL OR expires_at > now()) AND ($3::bigint IS NULL OR account_id = $3)
-     RETURNING ${TOKEN_COLUMNS}`,
-    [tokenId2, scope ? JSON.stringify(tokenScopeSchema.parse(scope)) : null, accountId ?? null]
-  );
-  if (!rows[0]) return null;
-  await db.notify("token_revoked", String(tokenId2));
-  return toRow(rows[0]);
-}
-async function rotateToken(db, tokenId2, graceMs, accountId) {
-  const rotated = await db.transaction(async (tx) => {
-    const { rows } = await tx.query(
-      `UPDATE tokens SET expires_at = LEAST(coalesce(expires_at, 'infinity'),
-                                             now() + make_interval(secs => $2::double precision / 1000))
-       WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
-         AND ($3::bigint IS NULL OR account_id = $3)
-       RETURNING ${TOKEN_COLUMNS}, account_id`,
-      [tokenId2, graceMs, accountId ?? null]
-    );
-    const old = rows[0];
-    if (!old) return null;
-    const issued = await issueToken(tx, old.account_id, {
-      label: old.label,
-      scope: old.scope,
-      expiresAt: null
-    });
-    return { issued, oldExpiresAt: old.expires_at };
-  });
-  if (rotated) await db.notify("token_revoked", String(tokenId2));
-  return rotated;
-}
 
 // src/ledger/errors.ts
 var LedgerError = class extends Error {
@@ -921,11 +815,6 @@ export {
   writeAdminFile,
   readAdminFile,
   adminAuthorized,
-  isTokenShaped,
-  hashToken,
-  tokenHint,
-  issueToken,
-  authenticate,
   openDatabase,
   LedgerError,
   insertAudit,

@@ -3,7 +3,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-Z6XYUOTS.js";
+} from "./chunk-OUNTQDAR.js";
 import {
   RawJsonText,
   fromHex,
