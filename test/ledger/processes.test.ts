@@ -148,8 +148,10 @@ describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 9
     expect(leases[0]!.n).toBe(2);
     const burst = await calls([b.url], token, 440, 440);
     const all = [...warm, ...burst];
-    expect(all.filter((r) => r.status === 200)).toHaveLength(K);
-    expect(all.filter((r) => r.status === 429)).toHaveLength(500 - K);
+    // As a histogram, so an answer of any other status (a reset is 0) shows what it was.
+    const statuses: Record<number, number> = {};
+    for (const r of all) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    expect(statuses).toEqual({ 200: K, 429: 500 - K });
     expect(await accountRow(s.db, id)).toEqual({ balance: 0, held: 0, leased: 0 });
     const { rows: audit } = await s.db.query<{ outcome: string; n: number; charged: number }>(
       `SELECT outcome, count(*)::int AS n, sum(charged_cc)::int AS charged FROM audit_records
