@@ -8,6 +8,9 @@
 //   [DATABASE_URL=postgres://…] [COALESCE_CALLS_MAX=16,0] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
 // COALESCE_CALLS_MAX: one gateway per store for each value of its coalesceCallsMax (0: each
 // request goes to Core as it came), measured side by side; unset, one with the config's default.
+// PLANS=none,memory,redis: one gateway per store for each, the account on a plan whose every limit
+// (token and account rates, calls in flight, credit caps per day and cycle) is checked and never
+// reached, counters in memory or in Redis (REDIS_URL): what the limits phase costs a call.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -145,8 +148,27 @@ async function gatewayOn(
   core: { url: string; user: string; password: string },
   databaseUrl: string | undefined,
   coalesceCallsMax: number | undefined,
+  plan: "memory" | "redis" | undefined = undefined,
 ) {
+  const huge = { requestsPerSecond: 1_000_000, burst: 1_000_000 };
   const config = parseConfig({
+    ...(plan
+      ? {
+          plans: {
+            bench: {
+              token: huge,
+              account: huge,
+              concurrentCalls: 100_000,
+              creditsPerDay: 1e15,
+              creditsPerCycle: 1e15,
+            },
+          },
+          limits: {
+            defaultPlan: "bench",
+            redisKeyPrefix: `bench-${randomBytes(4).toString("hex")}:`,
+          },
+        }
+      : {}),
     server: { port: 0 },
     database: { pgliteDir: "memory://" },
     demo: { enabled: false },
@@ -167,6 +189,7 @@ async function gatewayOn(
       ),
     },
     noAdminFile: true,
+    redisUrl: plan === "redis" ? (process.env.REDIS_URL ?? "redis://127.0.0.1:6379") : undefined,
   });
   const account = await createAccount(gateway.app.db, "bench");
   await grantCredits(gateway.app.db, account.id, 1_000_000_000_000);
@@ -197,13 +220,19 @@ const coalesceSettings = process.env.COALESCE_CALLS_MAX
 const gateways: { close(): Promise<void> }[] = [];
 const stores: [string, string | undefined][] = [["PGlite", undefined]];
 if (process.env.DATABASE_URL) stores.push(["PostgreSQL", process.env.DATABASE_URL]);
+const planSettings = process.env.PLANS
+  ? process.env.PLANS.split(",").map((p) => (p === "none" ? undefined : (p as "memory" | "redis")))
+  : [undefined];
 for (const [store, databaseUrl] of stores) {
   for (const calls of coalesceSettings) {
-    const gateway = await gatewayOn(devnet.core, databaseUrl, calls);
-    gateways.push(gateway);
-    const setting =
-      calls === undefined ? "" : calls === 0 ? ", no combining" : `, combining ≤${calls}`;
-    targets.push({ label: `gateway, ${store}${setting}`, url: gateway.url, headers: {} });
+    for (const plan of planSettings) {
+      const gateway = await gatewayOn(devnet.core, databaseUrl, calls, plan);
+      gateways.push(gateway);
+      const setting =
+        (calls === undefined ? "" : calls === 0 ? ", no combining" : `, combining ≤${calls}`) +
+        (process.env.PLANS ? (plan ? `, plan (${plan})` : ", no plan") : "");
+      targets.push({ label: `gateway, ${store}${setting}`, url: gateway.url, headers: {} });
+    }
   }
 }
 

@@ -868,7 +868,7 @@ var SpendingCaps = class {
   store;
   spentSince;
   limiters = /* @__PURE__ */ new Map();
-  /** Counters known to exist: their start from the ledger is not read again. */
+  /** Counters known to exist, until when: their start from the ledger is not read again. */
   started = new LruMap(1e4);
   async spend(accountId, windows, amount) {
     if (amount <= 0) return { ok: true };
@@ -908,18 +908,24 @@ var SpendingCaps = class {
     }
     const key = `${accountId}:${w.start.getTime()}`;
     const known = `${name}:${key}`;
-    if (!this.started.get(known)) {
-      if (await limiter.get(key) === null) {
+    const now = Date.now();
+    if ((this.started.get(known) ?? 0) <= now) {
+      const res = await limiter.get(key);
+      if (res === null) {
         const spent = await this.spentSince(accountId, w.start);
         await limiter.set(key, spent, secondsLeft(w));
+        this.started.set(known, now + secondsLeft(w) * 1e3);
+      } else {
+        this.started.set(known, now + res.msBeforeNext);
       }
-      this.started.set(known, true);
     }
     return { limiter, key };
   }
 };
+var COUNTER_SECONDS_MAX = 20 * 86400;
 function secondsLeft(w) {
-  return Math.max(1, Math.ceil((w.end.getTime() - Date.now()) / 1e3));
+  const left = Math.ceil((w.end.getTime() - Date.now()) / 1e3);
+  return Math.max(1, Math.min(left, COUNTER_SECONDS_MAX));
 }
 var DAY_MS = 864e5;
 function dayWindow(at, cap) {

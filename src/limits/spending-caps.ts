@@ -25,8 +25,8 @@ export type CapVerdict =
  */
 export class SpendingCaps {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
-  /** Counters known to exist: their start from the ledger is not read again. */
-  private readonly started = new LruMap<string, true>(10_000);
+  /** Counters known to exist, until when: their start from the ledger is not read again. */
+  private readonly started = new LruMap<string, number>(10_000);
 
   constructor(
     private readonly store: LimiterStore,
@@ -80,19 +80,32 @@ export class SpendingCaps {
     }
     const key = `${accountId}:${w.start.getTime()}`;
     const known = `${name}:${key}`;
-    if (!this.started.get(known)) {
-      if ((await limiter.get(key)) === null) {
+    const now = Date.now();
+    if ((this.started.get(known) ?? 0) <= now) {
+      const res = await limiter.get(key);
+      if (res === null) {
         const spent = await this.spentSince(accountId, w.start);
         await limiter.set(key, spent, secondsLeft(w));
+        this.started.set(known, now + secondsLeft(w) * 1000);
+      } else {
+        this.started.set(known, now + res.msBeforeNext);
       }
-      this.started.set(known, true);
     }
     return { limiter, key };
   }
 }
 
+/**
+ * A counter's life: to its window's end, but never past 20 days. The memory limiter expires keys
+ * with setTimeout, whose delay is a 32-bit count of ms (24.8 days): a month-long cycle's key would
+ * otherwise be set to expire after 1 ms. A counter that expires before its window ends is started
+ * again from the ledger, so nothing is lost.
+ */
+const COUNTER_SECONDS_MAX = 20 * 86_400;
+
 function secondsLeft(w: CapWindow): number {
-  return Math.max(1, Math.ceil((w.end.getTime() - Date.now()) / 1000));
+  const left = Math.ceil((w.end.getTime() - Date.now()) / 1000);
+  return Math.max(1, Math.min(left, COUNTER_SECONDS_MAX));
 }
 
 const DAY_MS = 86_400_000;
