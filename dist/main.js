@@ -872,32 +872,34 @@ var SpendingCaps = class {
   started = new LruMap(1e4);
   async spend(accountId, windows, amount) {
     if (amount <= 0) return { ok: true };
-    const taken = [];
-    for (const w of windows) {
-      const { limiter, key } = await this.counter(accountId, w);
-      try {
-        await limiter.consume(key, amount, { customDuration: secondsLeft(w) });
-        taken.push(w);
-      } catch (err) {
-        await this.refund(accountId, [...taken, w], amount);
-        if (!(err instanceof RateLimiterRes2)) throw err;
-        return {
-          ok: false,
-          window: w,
-          spent: Math.max(0, err.consumedPoints - amount),
-          retryAfterMs: Math.max(0, w.end.getTime() - Date.now())
-        };
-      }
-    }
-    return { ok: true };
+    const outcomes = await Promise.allSettled(
+      windows.map(async (w2) => {
+        const { limiter, key } = await this.counter(accountId, w2);
+        return limiter.consume(key, amount, { customDuration: secondsLeft(w2) });
+      })
+    );
+    const refused2 = outcomes.findIndex((o) => o.status === "rejected");
+    if (refused2 < 0) return { ok: true };
+    await this.refund(accountId, windows, amount);
+    const reason = outcomes[refused2].reason;
+    if (!(reason instanceof RateLimiterRes2)) throw reason;
+    const w = windows[refused2];
+    return {
+      ok: false,
+      window: w,
+      spent: Math.max(0, reason.consumedPoints - amount),
+      retryAfterMs: Math.max(0, w.end.getTime() - Date.now())
+    };
   }
   /** What a call was estimated at but did not cost goes back to its windows. */
   async refund(accountId, windows, amount) {
     if (amount <= 0) return;
-    for (const w of windows) {
-      const { limiter, key } = await this.counter(accountId, w);
-      await limiter.reward(key, amount);
-    }
+    await Promise.all(
+      windows.map(async (w) => {
+        const { limiter, key } = await this.counter(accountId, w);
+        await limiter.reward(key, amount);
+      })
+    );
   }
   async counter(accountId, w) {
     const name = `${w.kind}:${w.cap}`;
@@ -1019,20 +1021,22 @@ var Limits = class _Limits {
     if (!chosen) return ADMITTED;
     const { name, plan: plan2 } = chosen;
     const states = [];
-    for (const [scope, rule, key] of [
+    const scopes = [
       ["token", plan2.token, owner.tokenId],
       ["account", plan2.account, owner.accountId]
-    ]) {
-      if (!rule) continue;
-      const verdict = await this.rate(name, scope, rule).take(String(key));
-      states.push(...verdict.states);
-      if (!verdict.ok) {
-        return this.refused(
-          states,
-          verdict.retryAfterMs,
-          `rate limit of plan "${name}": ${rule.requestsPerSecond} requests per second per ${scope}, burst ${rule.burst}`
-        );
-      }
+    ].flatMap(([scope, rule, key]) => rule ? [{ scope, rule, key }] : []);
+    const verdicts = await Promise.all(
+      scopes.map(({ scope, rule, key }) => this.rate(name, scope, rule).take(String(key)))
+    );
+    for (const v of verdicts) states.push(...v.states);
+    const refusedAt = verdicts.findIndex((v) => !v.ok);
+    if (refusedAt >= 0) {
+      const { scope, rule } = scopes[refusedAt];
+      return this.refused(
+        states,
+        verdicts[refusedAt].retryAfterMs,
+        `rate limit of plan "${name}": ${rule.requestsPerSecond} requests per second per ${scope}, burst ${rule.burst}`
+      );
     }
     if (plan2.concurrentCalls === void 0) {
       return { ok: true, headers: rateLimitHeaders(states), release: null };

@@ -96,20 +96,26 @@ export class Limits {
     if (!chosen) return ADMITTED;
     const { name, plan } = chosen;
     const states: PolicyState[] = [];
-    for (const [scope, rule, key] of [
-      ["token", plan.token, owner.tokenId],
-      ["account", plan.account, owner.accountId],
-    ] as const) {
-      if (!rule) continue;
-      const verdict = await this.rate(name, scope, rule).take(String(key));
-      states.push(...verdict.states);
-      if (!verdict.ok) {
-        return this.refused(
-          states,
-          verdict.retryAfterMs,
-          `rate limit of plan "${name}": ${rule.requestsPerSecond} requests per second per ${scope}, burst ${rule.burst}`,
-        );
-      }
+    // Token and account at once (with Redis: their round trips overlap). A call the token's rate
+    // refuses still counts against the account's: the account's rate counts attempts.
+    const scopes = (
+      [
+        ["token", plan.token, owner.tokenId],
+        ["account", plan.account, owner.accountId],
+      ] as const
+    ).flatMap(([scope, rule, key]) => (rule ? [{ scope, rule, key }] : []));
+    const verdicts = await Promise.all(
+      scopes.map(({ scope, rule, key }) => this.rate(name, scope, rule).take(String(key))),
+    );
+    for (const v of verdicts) states.push(...v.states);
+    const refusedAt = verdicts.findIndex((v) => !v.ok);
+    if (refusedAt >= 0) {
+      const { scope, rule } = scopes[refusedAt]!;
+      return this.refused(
+        states,
+        verdicts[refusedAt]!.retryAfterMs,
+        `rate limit of plan "${name}": ${rule.requestsPerSecond} requests per second per ${scope}, burst ${rule.burst}`,
+      );
     }
     if (plan.concurrentCalls === undefined) {
       return { ok: true, headers: rateLimitHeaders(states), release: null };
