@@ -19,7 +19,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-Y5MA7QWJ.js";
+} from "./chunk-BE6YX4YY.js";
 import {
   auditInRange,
   cycleAt,
@@ -44,7 +44,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-KBVKOFMZ.js";
+} from "./chunk-R6ITF3AJ.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
