@@ -282,10 +282,16 @@ export class FailoverPool<C extends Upstream> {
         if (!picked) return false;
         const [member, admission] = picked;
         tried.add(member);
-        // A read with another upstream to go to gets a shorter attempt, so that a frozen upstream
-        // leaves time to ask another within the budget.
+        // A read with another upstream left to go to gets a shorter attempt, so that a frozen
+        // upstream leaves time to ask another within the budget. With none left (the others
+        // tried, or their breakers open) a slow answer is still better than none: the whole budget.
+        const anotherLeft = this.members.some(
+          (m) => m !== member && !tried.has(m) && m.breaker.available,
+        );
         const ms =
-          idempotent && several ? Math.min(this.policy.attemptTimeoutMs, remainingMs) : remainingMs;
+          idempotent && anotherLeft
+            ? Math.min(this.policy.attemptTimeoutMs, remainingMs)
+            : remainingMs;
         const cancel = new AbortController();
         const timer = deadline(ms, cancel.signal);
         const a: Attempt<C> = {
