@@ -11,7 +11,9 @@ const PRICE = 200; // getrawtransaction on mainnet
 const TXIDS = blockTxids();
 const WORKERS = 8;
 const HEDGE_MAX_MS = 200;
-const ATTEMPT_TIMEOUT_MS = 2_000;
+// Long, so that a call that waited for an attempt to time out stands out from one slowed by a
+// busy machine.
+const ATTEMPT_TIMEOUT_MS = 5_000;
 
 interface Result {
   status: number;
@@ -123,11 +125,15 @@ describe("one of two Cores frozen (SIGSTOP) under load", () => {
     }
     const results = await run.stop();
 
-    expect(results.filter((r) => r.status !== 200)).toEqual([]);
     // Hedged around after at most the hedge delay; an attempt timeout was never what a client
     // waited for (the machine is shared: the margin is for its load, not for the mechanism).
     const afterFreeze = results.filter((r) => r.at >= frozenAt);
-    expect(Math.max(...afterFreeze.map((r) => r.ms))).toBeLessThan(ATTEMPT_TIMEOUT_MS / 2);
+    const slowest = Math.max(...afterFreeze.map((r) => r.ms));
+    expect({ failed: results.filter((r) => r.status !== 200), slowest }).toEqual({
+      failed: [],
+      slowest: expect.any(Number),
+    });
+    expect(slowest).toBeLessThan(ATTEMPT_TIMEOUT_MS / 2);
     expect(
       await metricOf(t, "blockgate_upstream_breaker_opens_total", hostOf(frozen)),
     ).toBeGreaterThanOrEqual(1);
