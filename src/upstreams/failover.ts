@@ -304,8 +304,9 @@ export class FailoverPool<C extends Upstream> {
         attempts.push(a);
         if (kind === "retry") this.observer.retried(member.client.name);
         if (kind === "hedge") this.observer.hedged(member.client.name);
-        // The deadline ends the attempt whether or not the client honours the signal (an
-        // Electrum request has its own timer and cannot be withdrawn).
+
+        // The deadline ends the attempt even if a client does not honour the signal at once
+        // (the pool's rules must not rest on every client's).
         const expired = new Promise<UpstreamFailure>((res) => {
           timer.signal.addEventListener(
             "abort",

@@ -75,8 +75,8 @@ export class ElectrumPool {
   request(method: string, params: Json[]): Promise<ElectrumPoolOutcome> {
     const trip = () =>
       this.pool.run(
-        async (upstream) => {
-          const out = await upstream.request(method, params);
+        async (upstream, signal) => {
+          const out = await upstream.request(method, params, signal);
           return out.ok ? { ok: true as const, answer: out.answer } : out;
         },
         { idempotent: READ_METHODS.has(method) },
