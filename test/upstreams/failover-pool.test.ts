@@ -2,6 +2,7 @@
 // test decides: reads are hedged and retried, calls with effects are not, an open breaker passes
 // its upstream over, and no upstream admitting a call fails at once. The pool itself is the real one.
 import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/config/load.ts";
 import { gatewayError } from "../../src/errors/codes.ts";
 import {
   DEFAULT_POLICY,
@@ -64,6 +65,14 @@ function pool(members: TestUpstream[], over: Partial<FailoverPolicy> = {}) {
 }
 
 describe("FailoverPool", () => {
+  it("DEFAULT_POLICY (pools built outside a gateway) is the config's defaults for the node", () => {
+    const { failover } = parseConfig({});
+    expect(DEFAULT_POLICY).toEqual({
+      ...failover,
+      attemptTimeoutMs: failover.attemptTimeoutMs.node,
+    });
+  });
+
   it("a read to a frozen upstream is hedged to the other after the hedge delay, not its timeout", async () => {
     const a = new TestUpstream("a", "frozen");
     const b = new TestUpstream("b", "answer");
