@@ -1583,7 +1583,10 @@ var FailoverPool = class {
         if (!picked) return false;
         const [member, admission] = picked;
         tried.add(member);
-        const ms = idempotent2 && several ? Math.min(this.policy.attemptTimeoutMs, remainingMs) : remainingMs;
+        const anotherLeft = this.members.some(
+          (m) => m !== member && !tried.has(m) && m.breaker.available
+        );
+        const ms = idempotent2 && anotherLeft ? Math.min(this.policy.attemptTimeoutMs, remainingMs) : remainingMs;
         const cancel = new AbortController();
         const timer = deadline(ms, cancel.signal);
         const a = {
@@ -2190,7 +2193,12 @@ var ElectrumConnection = class _ElectrumConnection {
     return null;
   }
   /** Sends one request; resolves with its answer or failure, never later than timeoutMs. */
-  request(method, params) {
+  /**
+   * `signal`: the pool's, when it stops waiting (its attempt timed out, or another server
+   * answered first): the request is forgotten at once, so it no longer counts against
+   * inFlightMax; a late answer is dropped like one after a timeout.
+   */
+  request(method, params, signal) {
     if (this.closed) {
       return Promise.resolve({
         ok: false,
@@ -2224,6 +2232,21 @@ var ElectrumConnection = class _ElectrumConnection {
         if (this.lastReceivedAt < sentAt) this.close();
       }, this.opts.timeoutMs);
       this.pending.set(id, { resolve, timer, sentAt });
+      signal?.addEventListener(
+        "abort",
+        () => {
+          if (!this.pending.delete(id)) return;
+          clearTimeout(timer);
+          resolve({
+            ok: false,
+            retryable: false,
+            error: gatewayError("UPSTREAM_TIMEOUT", "the Electrum server did not answer in time", {
+              detail: `${this.opts.name}: ${method} abandoned by the pool`
+            })
+          });
+        },
+        { once: true }
+      );
       this.socket.write(`${stringifyJson({ jsonrpc: "2.0", method, params, id })}
 `);
       this.armPing();
@@ -2380,7 +2403,8 @@ var ElectrumUpstream = class extends EventEmitter {
   tip() {
     return this.connected && this.latestTip ? { height: this.latestTip.height, hex: this.latestTip.hex } : null;
   }
-  async request(method, params) {
+  /** `signal`: the pool's, when it stops waiting (see ElectrumConnection.request). */
+  async request(method, params, signal) {
     let connection = this.pick();
     if (!connection) {
       const connecting = this.slots.flatMap((s) => s.connecting ? [s.connecting] : []);
@@ -2398,7 +2422,16 @@ var ElectrumUpstream = class extends EventEmitter {
         })
       };
     }
-    return connection.request(method, params);
+    if (signal?.aborted) {
+      return {
+        ok: false,
+        retryable: false,
+        error: gatewayError("UPSTREAM_TIMEOUT", "the Electrum server did not answer in time", {
+          detail: `${this.name}: abandoned by the pool before it was sent`
+        })
+      };
+    }
+    return connection.request(method, params, signal);
   }
   /**
    * For /readyz: `server.ping` on an open connection (or one being opened). With none, the
@@ -2498,8 +2531,8 @@ var ElectrumPool = class {
   }
   request(method, params) {
     const trip = () => this.pool.run(
-      async (upstream) => {
-        const out = await upstream.request(method, params);
+      async (upstream, signal) => {
+        const out = await upstream.request(method, params, signal);
         return out.ok ? { ok: true, answer: out.answer } : out;
       },
       { idempotent: READ_METHODS2.has(method) }
