@@ -11,8 +11,8 @@ import "./chunks/chunk-F5WXMYR3.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-2RLJOEEC.js";
-import "./chunks/chunk-R6ITF3AJ.js";
+} from "./chunks/chunk-XZJGVETY.js";
+import "./chunks/chunk-KBVKOFMZ.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,7 +32,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-UM5XRN2X.js");
+    const { runConfigCommand } = await import("./chunks/config-check-C2TOQ633.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const unknown = unknownCommand(command);
@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-EMMRTOV3.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-HRAMDSOZ.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -19,7 +19,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-BE6YX4YY.js";
+} from "./chunk-Y5MA7QWJ.js";
 import {
   auditInRange,
   cycleAt,
@@ -44,7 +44,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-R6ITF3AJ.js";
+} from "./chunk-KBVKOFMZ.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

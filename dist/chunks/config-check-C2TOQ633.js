@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-2RLJOEEC.js";
-import "./chunk-R6ITF3AJ.js";
+} from "./chunk-XZJGVETY.js";
+import "./chunk-KBVKOFMZ.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -172,8 +172,7 @@ var LIST = {
     meaning: "the upstream answered with an error of its own (charged); its code is kept apart"
   },
   UPSTREAM_UNAVAILABLE: {
-    // 503, not 502: nothing bad came from an upstream; none could serve (down, or its breaker open).
-    http: 503,
+    http: 502,
     jsonRpc: -32020,
     graphql: "UPSTREAM_UNAVAILABLE",
     hasura: ["UPSTREAM_UNAVAILABLE"],

@@ -10,7 +10,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-R6ITF3AJ.js";
+} from "./chunk-KBVKOFMZ.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {
