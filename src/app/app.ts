@@ -26,6 +26,7 @@ import type { App } from "../metering/context.ts";
 import { Credits } from "../metering/credits.ts";
 import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import { ElectrumPool } from "../upstreams/electrum/pool.ts";
+import type { FailoverPolicy } from "../upstreams/failover.ts";
 import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 import { IndexerPool } from "../upstreams/indexer/pool.ts";
 import { databaseCheck } from "./readiness.ts";
@@ -95,9 +96,11 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   const log = createLogger(config.log.level, opts.logDestination);
   const db = await (opts.store ?? openStore(config, opts));
   const metrics = new Metrics();
-  const observer =
-    (backend: string, network: NetworkName) => (upstream: string, ok: boolean, seconds: number) =>
-      metrics.upstream(backend, network, upstream, ok, seconds);
+  // One policy for every pool; only the attempt timeout differs by backend.
+  const policy = (backend: "node" | "electrum" | "graph"): FailoverPolicy => ({
+    ...config.failover,
+    attemptTimeoutMs: config.failover.attemptTimeoutMs[backend],
+  });
   const nodes = new Map<NetworkName, BitcoinCorePool>();
   const txMemory = new TxCache(config.cache.bytesMax);
   const blockAnswers = new BlockAnswerCache(config.cache.blockBytesMax);
@@ -106,12 +109,12 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
     if (upstreams && upstreams.length > 0) {
-      const pool = new BitcoinCorePool(
-        upstreams,
-        observer("node", network),
-        (requests, calls) => metrics.coalesced(network, requests, calls),
-        () => metrics.shared("node", network),
-      );
+      const pool = new BitcoinCorePool(upstreams, {
+        policy: policy("node"),
+        observer: metrics.pool("node", network),
+        onCombined: (requests, calls) => metrics.coalesced(network, requests, calls),
+        onShared: () => metrics.shared("node", network),
+      });
       nodes.set(network, pool);
       guards.set(
         network,
@@ -125,9 +128,11 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     }
     const servers = opts.electrumUpstreams?.[network];
     if (servers && servers.length > 0) {
-      const pool = new ElectrumPool(servers, observer("electrum", network), () =>
-        metrics.shared("electrum", network),
-      );
+      const pool = new ElectrumPool(servers, {
+        policy: policy("electrum"),
+        observer: metrics.pool("electrum", network),
+        onShared: () => metrics.shared("electrum", network),
+      });
       // Connections open now, so the first request does not pay for the handshake.
       pool.start();
       electrum.set(network, pool);
@@ -139,9 +144,11 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     if (upstreams && upstreams.length > 0) {
       indexers.set(
         network,
-        new IndexerPool(upstreams, observer("graph", network), () =>
-          metrics.shared("graph", network),
-        ),
+        new IndexerPool(upstreams, {
+          policy: policy("graph"),
+          observer: metrics.pool("graph", network),
+          onShared: () => metrics.shared("graph", network),
+        }),
       );
     }
   }

@@ -222,6 +222,60 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   /**
+   * Upstream resilience, for every pool of several upstreams (README "Upstream resilience"): a
+   * circuit breaker per upstream, reads retried on another upstream after a failure or a timeout,
+   * and hedged (sent to a second upstream too) when the first is slow. Calls with effects are
+   * never retried after they may have reached an upstream, nor hedged.
+   */
+  failover: z
+    .strictObject({
+      /**
+       * One attempt of a read, per backend, when the pool has another upstream to try: past it the
+       * attempt counts as a timeout and the read goes to another upstream. Shorter than the
+       * upstream's own timeoutMs (the whole call's budget) so there is time left to try another.
+       */
+      attemptTimeoutMs: z
+        .strictObject({
+          node: z.number().int().positive().max(300_000).default(2_000),
+          electrum: z.number().int().positive().max(300_000).default(2_000),
+          graph: z.number().int().positive().max(300_000).default(5_000),
+        })
+        .prefault({}),
+      /** Attempts of one read, hedges and retries included, each on a different upstream. */
+      attemptsMax: z.number().int().min(1).max(10).default(3),
+      hedge: z
+        .strictObject({
+          /** false: a read waits for its attempt's answer or timeout before another is tried. */
+          enabled: z.boolean().default(true),
+          /**
+           * A read not answered after this quantile of the pool's recent answer times (clamped to
+           * minMs – maxMs) is also sent to another upstream; the first answer wins.
+           */
+          quantile: z.number().min(0.5).max(0.999).default(0.95),
+          minMs: z.number().int().nonnegative().max(60_000).default(50),
+          /** Also the delay used until the pool has seen 20 answers. */
+          maxMs: z.number().int().positive().max(60_000).default(500),
+        })
+        .prefault({}),
+      breaker: z
+        .strictObject({
+          /** Consecutive failures (refused, dropped, timed out, outpaced by a hedge) that open it. */
+          failuresMax: z.number().int().positive().max(1_000).default(5),
+          /** ... or this share of failures among the last windowCalls outcomes. */
+          failureRate: z.number().min(0.01).max(1).default(0.5),
+          windowCalls: z.number().int().min(2).max(10_000).default(20),
+          /** Open this long (no calls) before one trial call may pass (half-open). */
+          openMs: z.number().int().positive().max(600_000).default(5_000),
+        })
+        .prefault({}),
+      /**
+       * Each upstream without a recent answer, or with its breaker not closed, is probed this
+       * often in the background; a probe that answers closes its breaker. 0: no background probes.
+       */
+      healthCheckIntervalMs: z.number().int().nonnegative().max(600_000).default(2_000),
+    })
+    .prefault({}),
+  /**
    * Operator credentials for /metrics and /admin/*: SHA-256 digests (hex) of `bgo_` bearer tokens
    * (`blockgate operator-token` makes one); the tokens themselves are never stored.
    */
@@ -471,4 +525,5 @@ export const configSchema = z.strictObject({
 });
 
 export type Config = z.infer<typeof configSchema>;
+export type FailoverConfig = Config["failover"];
 export type ConfigInput = z.input<typeof configSchema>;

@@ -195,7 +195,8 @@ const LIST = {
     meaning: "the upstream answered with an error of its own (charged); its code is kept apart",
   },
   UPSTREAM_UNAVAILABLE: {
-    http: 502,
+    // 503, not 502: nothing bad came from an upstream; none could serve (down, or its breaker open).
+    http: 503,
     jsonRpc: -32020,
     graphql: "UPSTREAM_UNAVAILABLE",
     hasura: ["UPSTREAM_UNAVAILABLE"],

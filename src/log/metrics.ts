@@ -1,4 +1,9 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { BreakerState } from "../upstreams/breaker.ts";
+import type { PoolObserver } from "../upstreams/failover.ts";
+
+/** The breaker gauge's values: 0 is the normal state, so a sum over upstreams shows trouble. */
+const BREAKER_VALUE: Record<BreakerState, number> = { closed: 0, "half-open": 1, open: 2 };
 
 /**
  * Prometheus metrics of one gateway (its own registry, so several gateways in one process — the
@@ -62,7 +67,7 @@ export class Metrics {
   });
   readonly upstreamLatency = new Histogram({
     name: "blockgate_upstream_request_duration_seconds",
-    help: "Upstream round trips, by backend, network, upstream and outcome.",
+    help: "Upstream attempts, by backend, network, upstream and outcome (ok, failed, timeout, outpaced: abandoned for a later attempt that answered first, cancelled: abandoned otherwise).",
     labelNames: ["backend", "network", "upstream", "outcome"] as const,
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
@@ -70,6 +75,30 @@ export class Metrics {
   readonly upstreamUp = new Gauge({
     name: "blockgate_upstream_up",
     help: "1 when the upstream's last round trip succeeded, 0 when it failed.",
+    labelNames: ["backend", "network", "upstream"] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamBreaker = new Gauge({
+    name: "blockgate_upstream_breaker_state",
+    help: "The upstream's circuit breaker: 0 closed, 1 half-open (one trial call may pass), 2 open (passed over).",
+    labelNames: ["backend", "network", "upstream"] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamBreakerOpens = new Counter({
+    name: "blockgate_upstream_breaker_opens_total",
+    help: "Times the upstream's circuit breaker opened.",
+    labelNames: ["backend", "network", "upstream"] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamRetries = new Counter({
+    name: "blockgate_upstream_retries_total",
+    help: "Attempts sent to this upstream after another upstream failed or timed out on the same call.",
+    labelNames: ["backend", "network", "upstream"] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamHedges = new Counter({
+    name: "blockgate_upstream_hedges_total",
+    help: "Attempts sent to this upstream because another was slow to answer the same read (hedging).",
     labelNames: ["backend", "network", "upstream"] as const,
     registers: [this.registry],
   });
@@ -106,13 +135,23 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry, prefix: "blockgate_" });
   }
 
-  /** One upstream round trip, for latency and health. */
-  upstream(backend: string, network: string, upstream: string, ok: boolean, seconds: number): void {
-    this.upstreamLatency.observe(
-      { backend, network, upstream, outcome: ok ? "ok" : "failed" },
-      seconds,
-    );
-    this.upstreamUp.set({ backend, network, upstream }, ok ? 1 : 0);
+  /** What one pool of upstreams reports: attempts, retries, hedges, breaker states. */
+  pool(backend: string, network: string): PoolObserver {
+    return {
+      attempt: (upstream, outcome, seconds) => {
+        this.upstreamLatency.observe({ backend, network, upstream, outcome }, seconds);
+        // An abandoned attempt did not finish: it says nothing of the last round trip.
+        if (outcome !== "cancelled" && outcome !== "outpaced") {
+          this.upstreamUp.set({ backend, network, upstream }, outcome === "ok" ? 1 : 0);
+        }
+      },
+      retried: (upstream) => this.upstreamRetries.inc({ backend, network, upstream }),
+      hedged: (upstream) => this.upstreamHedges.inc({ backend, network, upstream }),
+      breaker: (upstream, state) => {
+        this.upstreamBreaker.set({ backend, network, upstream }, BREAKER_VALUE[state]);
+        if (state === "open") this.upstreamBreakerOpens.inc({ backend, network, upstream });
+      },
+    };
   }
 
   /** A caller that joined an identical upstream request in flight. */

@@ -1,5 +1,8 @@
-import type { GatewayError } from "../errors/codes.ts";
+import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { CachedCheck } from "../util/cached-check.ts";
+import { type Admission, Breaker, type BreakerOptions, type BreakerState } from "./breaker.ts";
+import { deadline } from "./deadline.ts";
+import { HedgeDelay, type HedgeOptions } from "./hedge-delay.ts";
 
 /** One upstream's failure: the pool decides from `retryable` whether to try the next one. */
 export type UpstreamFailure = { ok: false; retryable: boolean; error: GatewayError };
@@ -30,89 +33,376 @@ export interface HealthOptions {
   cacheMs: number;
 }
 
-/** Told of every round trip: which upstream, whether it answered, how long it took. */
-export type UpstreamObserver = (upstream: string, ok: boolean, seconds: number) => void;
+/**
+ * How an attempt ended: answered; failed (refused, dropped, an error status, an unreadable
+ * answer); timed out; outpaced (abandoned because an attempt started after it answered first: a
+ * slow upstream); cancelled (abandoned, having started after the one that answered: says nothing).
+ */
+export type AttemptOutcome = "ok" | "failed" | "timeout" | "outpaced" | "cancelled";
 
-/** How long an upstream that failed at the transport level is passed over. */
-const DOWN_MS = 5_000;
+/** Told of every attempt, retry, hedge and change of breaker state (for metrics). */
+export interface PoolObserver {
+  attempt(upstream: string, outcome: AttemptOutcome, seconds: number): void;
+  retried(upstream: string): void;
+  hedged(upstream: string): void;
+  breaker(upstream: string, state: BreakerState): void;
+}
+
+const NO_OBSERVER: PoolObserver = {
+  attempt: () => {},
+  retried: () => {},
+  hedged: () => {},
+  breaker: () => {},
+};
+
+export interface FailoverPolicy {
+  /** One attempt of a read when there is another upstream to try (see config failover.attemptTimeoutMs). */
+  attemptTimeoutMs: number;
+  attemptsMax: number;
+  hedge: HedgeOptions;
+  breaker: BreakerOptions;
+  /** 0: no background probes. */
+  healthCheckIntervalMs: number;
+}
+
+/** The schema's defaults (src/config/schema.ts), for pools built outside a gateway (tests, benches). */
+export const DEFAULT_POLICY: FailoverPolicy = {
+  attemptTimeoutMs: 2_000,
+  attemptsMax: 3,
+  hedge: { enabled: true, quantile: 0.95, minMs: 50, maxMs: 500 },
+  breaker: { failuresMax: 5, failureRate: 0.5, windowCalls: 20, openMs: 5_000 },
+  healthCheckIntervalMs: 2_000,
+};
+
+export interface PoolOptions {
+  policy?: FailoverPolicy | undefined;
+  observer?: PoolObserver | undefined;
+  /** The whole call's budget, retries and hedges included: the members' own timeout. */
+  budgetMs: number;
+  /** The upstream kind in public messages: "the full node". */
+  what: string;
+}
+
+export interface RunOptions {
+  /**
+   * A read, safe to send twice: retried on another upstream after a timeout too, and hedged.
+   * Otherwise (a call with effects) it goes to another upstream only when the first refused it
+   * before it could have run (a retryable transport failure), never after a timeout.
+   */
+  idempotent?: boolean;
+  /** The caller's own deadline: when it fires every attempt is abandoned. */
+  signal?: AbortSignal | undefined;
+}
+
+/** How long a background probe may take, at most. */
+const PROBE_TIMEOUT_MS_MAX = 2_000;
+
+interface Member<C> {
+  client: C;
+  breaker: Breaker;
+  /** For /readyz: the latest evidence, a call's outcome or a probe. */
+  health: CachedCheck;
+}
+
+interface Attempt<C> {
+  member: Member<C>;
+  admission: Admission;
+  cancel: AbortController;
+  startedAt: number;
+  /** Accounted for: answered, failed, or abandoned. A late outcome is then ignored. */
+  done: boolean;
+}
+
+/** Why an abandoned attempt was aborted (never read as the call's failure). */
+const ABANDONED = new DOMException("another upstream answered first", "AbortError");
 
 /**
- * Several upstreams for one network: round-robin over the healthy ones; one that refuses or drops
- * the connection is marked down for a while and the call goes to the next. Timeouts are not
- * retried: the client's wait is bounded by one timeout, not one per upstream.
+ * Several upstreams for one network (issue 15 item 6). Calls go round-robin over the members
+ * whose circuit breaker admits them (breaker.ts). A read (`idempotent`) that fails, or does not
+ * answer within the attempt timeout, goes to another member; one not answered after the hedge
+ * delay (hedge-delay.ts) is also sent to another member, and the first answer wins, the others
+ * are aborted. Every way an attempt can fail counts against its member's breaker, timeouts and
+ * being outpaced by a hedge included: a frozen upstream (SIGSTOP: connections accepted, nothing
+ * answered) opens its breaker after a few calls and is then passed over, instead of costing every
+ * other call a timeout. When no member admits a call, it fails at once with UPSTREAM_UNAVAILABLE.
+ *
+ * The caller gets one outcome however many attempts were made: billing sees one call.
  */
 export class FailoverPool<C extends Upstream> {
-  private readonly members: { client: C; downUntil: number; health: CachedCheck }[];
+  private readonly members: Member<C>[];
   private cursor = 0;
+  private readonly policy: FailoverPolicy;
+  private readonly observer: PoolObserver;
+  private readonly hedgeDelay: HedgeDelay;
+  private readonly budgetMs: number;
+  private readonly what: string;
+  private healthTimer: NodeJS.Timeout | undefined;
 
-  constructor(
-    clients: readonly C[],
-    private readonly observe: UpstreamObserver = () => {},
-  ) {
+  constructor(clients: readonly C[], opts: PoolOptions) {
+    this.policy = opts.policy ?? DEFAULT_POLICY;
+    this.observer = opts.observer ?? NO_OBSERVER;
+    this.budgetMs = opts.budgetMs;
+    this.what = opts.what;
+    this.hedgeDelay = new HedgeDelay(this.policy.hedge);
     this.members = clients.map((client) => {
-      const member = {
+      const member: Member<C> = {
         client,
-        downUntil: 0,
-        // A probe counts as a round trip: one that fails passes the member over like a refused
-        // call does, one that answers puts it back in the rotation.
+        breaker: new Breaker(this.policy.breaker, (state) =>
+          this.observer.breaker(client.name, state),
+        ),
+        // A probe counts like a call: one that fails counts against the breaker, one that
+        // answers closes it.
         health: new CachedCheck(async (timeoutMs) => {
           const ok = await client.probe(timeoutMs);
-          member.downUntil = ok ? 0 : Date.now() + DOWN_MS;
+          member.breaker.probed(ok);
           return ok;
         }),
       };
       return member;
     });
+    for (const m of this.members) this.observer.breaker(m.client.name, "closed");
+    const every = this.policy.healthCheckIntervalMs;
+    if (every > 0) {
+      this.healthTimer = setInterval(() => this.checkHealth(every), every);
+      // Background work: it must not keep a process alive that has nothing else to do.
+      this.healthTimer.unref();
+    }
   }
 
-  async run<T extends { ok: true }>(
-    call: (client: C) => Promise<T | UpstreamFailure>,
-  ): Promise<(T & { upstream: string }) | { ok: false; error: GatewayError }> {
-    const now = Date.now();
-    const order = this.members.map(
-      (_, i) => this.members[(this.cursor + i) % this.members.length]!,
-    );
-    this.cursor = (this.cursor + 1) % this.members.length;
-    // Healthy upstreams first; down ones are still tried last rather than failing outright.
-    order.sort((a, b) => Number(a.downUntil > now) - Number(b.downUntil > now));
-    let last: GatewayError | undefined;
-    for (const member of order) {
-      const started = performance.now();
-      const out = await call(member.client);
-      this.observe(member.client.name, out.ok, (performance.now() - started) / 1000);
-      if (out.ok) {
-        member.downUntil = 0;
-        member.health.note(true);
-        return { ...out, upstream: member.client.name };
-      }
-      last = out.error;
-      // A timeout or an unreadable answer says nothing about whether the member is reachable.
-      if (!out.retryable) return { ok: false, error: out.error };
-      member.downUntil = Date.now() + DOWN_MS;
-      member.health.note(false);
+  /**
+   * Probes each member whose breaker is not closed, or whose latest call or probe failed: so that a
+   * recovered upstream is back before its cool-down ends, and a failing one is found failing
+   * without a client's call paying for it. A member that answers its calls is not probed: the
+   * calls are the evidence (and /readyz probes an idle one when asked).
+   */
+  private checkHealth(every: number): void {
+    for (const m of this.members) {
+      if (m.breaker.state === "closed" && m.health.lastOk !== false) continue;
+      void m.health.get(Math.min(every, PROBE_TIMEOUT_MS_MAX), 0);
     }
-    return { ok: false, error: last! };
+  }
+
+  /** The member an upstream event vouches for (a reconnected Electrum server): its breaker closes. */
+  recovered(client: C): void {
+    const m = this.members.find((x) => x.client === client);
+    if (m && m.breaker.state !== "closed") m.breaker.success();
+  }
+
+  run<T extends { ok: true }>(
+    call: (client: C, signal: AbortSignal) => Promise<T | UpstreamFailure>,
+    opts: RunOptions = {},
+  ): Promise<(T & { upstream: string }) | { ok: false; error: GatewayError }> {
+    const idempotent = opts.idempotent ?? false;
+    const several = this.members.length > 1;
+    const attemptsMax = idempotent ? this.policy.attemptsMax : this.members.length;
+    const started = performance.now();
+    const attempts: Attempt<C>[] = [];
+    const tried = new Set<Member<C>>();
+    type Out = (T & { upstream: string }) | { ok: false; error: GatewayError };
+
+    return new Promise<Out>((resolve, reject) => {
+      let settled = false;
+      let last: GatewayError | undefined;
+      let hedgeTimer: NodeJS.Timeout | undefined;
+      const outer = opts.signal;
+
+      const finish = (out: Out) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(hedgeTimer);
+        outer?.removeEventListener("abort", onOuter);
+        resolve(out);
+      };
+      const abandon = (winner: Attempt<C> | null) => {
+        for (const a of attempts) {
+          if (a.done) continue;
+          a.done = true;
+          a.cancel.abort(ABANDONED);
+          const seconds = (performance.now() - a.startedAt) / 1000;
+          // An attempt that a later one beat was slow: that counts against its upstream, or a
+          // frozen one would never trip. One that started after the winner says nothing.
+          if (winner && a.startedAt < winner.startedAt) {
+            a.member.breaker.failure();
+            this.observer.attempt(a.member.client.name, "outpaced", seconds);
+          } else {
+            a.member.breaker.neutral(a.admission);
+            this.observer.attempt(a.member.client.name, "cancelled", seconds);
+          }
+        }
+      };
+      const onOuter = () => {
+        abandon(null);
+        finish({
+          ok: false,
+          error: gatewayError("UPSTREAM_TIMEOUT", `${this.what} did not answer in time`, {
+            detail: "the caller's deadline passed",
+          }),
+        });
+      };
+
+      const settle = (a: Attempt<C>, out: T | UpstreamFailure) => {
+        if (a.done) return;
+        a.done = true;
+        const name = a.member.client.name;
+        const elapsedMs = performance.now() - a.startedAt;
+        if (out.ok) {
+          a.member.breaker.success();
+          a.member.health.note(true);
+          this.hedgeDelay.add(elapsedMs);
+          this.observer.attempt(name, "ok", elapsedMs / 1000);
+          abandon(a);
+          finish({ ...out, upstream: name });
+          return;
+        }
+        last = out.error;
+        const timedOut = out.error.code === "UPSTREAM_TIMEOUT";
+        if (out.retryable || timedOut) {
+          // No answer at all: the upstream is unreachable or too slow.
+          a.member.breaker.failure();
+          a.member.health.note(false);
+        } else {
+          // It answered, with something we cannot use: alive, so its breaker is left as it is.
+          a.member.breaker.neutral(a.admission);
+        }
+        this.observer.attempt(name, timedOut ? "timeout" : "failed", elapsedMs / 1000);
+        if (settled) return;
+        // A read may be tried again after any failure to get an answer; a call with effects only
+        // when it cannot have run (refused): after a timeout it may have.
+        const again = idempotent ? out.retryable || timedOut : out.retryable;
+        if (again && launch("retry")) return;
+        if (attempts.some((x) => !x.done)) return; // a hedge is still running: its answer may do
+        finish({ ok: false, error: out.error });
+      };
+
+      const launch = (kind: "first" | "retry" | "hedge"): boolean => {
+        if (attempts.length >= attemptsMax) return false;
+        const remainingMs = this.budgetMs - (performance.now() - started);
+        if (remainingMs <= 0) return false;
+        const picked = this.pick(tried);
+        if (!picked) return false;
+        const [member, admission] = picked;
+        tried.add(member);
+        // A read with another upstream left to go to gets a shorter attempt, so that a frozen
+        // upstream leaves time to ask another within the budget. With none left (the others
+        // tried, or their breakers open) a slow answer is still better than none: the whole budget.
+        const anotherLeft = this.members.some(
+          (m) => m !== member && !tried.has(m) && m.breaker.available,
+        );
+        const ms =
+          idempotent && anotherLeft
+            ? Math.min(this.policy.attemptTimeoutMs, remainingMs)
+            : remainingMs;
+        const cancel = new AbortController();
+        const timer = deadline(ms, cancel.signal);
+        const a: Attempt<C> = {
+          member,
+          admission,
+          cancel,
+          startedAt: performance.now(),
+          done: false,
+        };
+        attempts.push(a);
+        if (kind === "retry") this.observer.retried(member.client.name);
+        if (kind === "hedge") this.observer.hedged(member.client.name);
+
+        // The deadline ends the attempt even if a client does not honour the signal at once
+        // (the pool's rules must not rest on every client's).
+        const expired = new Promise<UpstreamFailure>((res) => {
+          timer.signal.addEventListener(
+            "abort",
+            () =>
+              res({
+                ok: false,
+                retryable: false,
+                error: gatewayError("UPSTREAM_TIMEOUT", `${this.what} did not answer in time`, {
+                  detail: `${member.client.name}: no answer within ${Math.round(ms)} ms`,
+                }),
+              }),
+            { once: true },
+          );
+        });
+        Promise.race([call(member.client, timer.signal), expired])
+          .then(
+            (out) => settle(a, out),
+            (err: unknown) => {
+              // A fault of ours, not the upstream's: the call fails with it, as it did before.
+              a.done = true;
+              a.member.breaker.neutral(a.admission);
+              if (!settled) {
+                settled = true;
+                clearTimeout(hedgeTimer);
+                outer?.removeEventListener("abort", onOuter);
+                abandon(null);
+                reject(err);
+              }
+            },
+          )
+          .finally(() => timer.clear());
+        return true;
+      };
+
+      if (outer?.aborted) {
+        onOuter();
+        return;
+      }
+      outer?.addEventListener("abort", onOuter, { once: true });
+      if (!launch("first")) {
+        finish({
+          ok: false,
+          error:
+            last ??
+            gatewayError("UPSTREAM_UNAVAILABLE", `${this.what} is unavailable`, {
+              detail: `every upstream's circuit breaker is open: ${this.members.map((m) => m.client.name).join(", ")}`,
+            }),
+        });
+        return;
+      }
+      if (idempotent && several && this.policy.hedge.enabled) {
+        hedgeTimer = setTimeout(() => {
+          if (!settled && attempts.some((x) => !x.done)) launch("hedge");
+        }, this.hedgeDelay.ms);
+      }
+    });
+  }
+
+  /** The next member in round-robin order, not yet tried by this call, that its breaker admits. */
+  private pick(tried: ReadonlySet<Member<C>>): [Member<C>, Admission] | null {
+    const n = this.members.length;
+    for (let i = 0; i < n; i++) {
+      const m = this.members[(this.cursor + i) % n]!;
+      if (tried.has(m)) continue;
+      const admission = m.breaker.admit();
+      if (!admission) continue;
+      this.cursor = (this.cursor + i + 1) % n;
+      return [m, admission];
+    }
+    return null;
   }
 
   /**
    * Each member's state from its latest evidence — a call's outcome or a probe — no older than
-   * `cacheMs`; a member with none that fresh is probed (at most one probe each at a time).
+   * `cacheMs`; a member with none that fresh is probed (at most one probe each at a time). A member
+   * whose breaker is open is down, whatever its last probe said: calls pass it over.
    */
   async health(opts: HealthOptions): Promise<PoolHealth> {
     const members = await Promise.all(
-      this.members.map(async (m) => ({
-        name: m.client.name,
-        status: (await m.health.get(opts.timeoutMs, opts.cacheMs))
-          ? ("up" as const)
-          : ("down" as const),
-      })),
+      this.members.map(async (m) => {
+        const up = (await m.health.get(opts.timeoutMs, opts.cacheMs)) && m.breaker.state !== "open";
+        return { name: m.client.name, status: up ? ("up" as const) : ("down" as const) };
+      }),
     );
     const up = members.filter((m) => m.status === "up").length;
     const status = up === members.length ? "healthy" : up > 0 ? "degraded" : "down";
     return { status, members };
   }
 
+  /** Each member's breaker state (for tests and /readyz's callers). */
+  breakers(): { name: string; state: BreakerState }[] {
+    return this.members.map((m) => ({ name: m.client.name, state: m.breaker.state }));
+  }
+
   async close(abort = false): Promise<void> {
+    clearInterval(this.healthTimer);
     await Promise.all(this.members.map((m) => m.client.close(abort)));
   }
 }

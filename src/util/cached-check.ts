@@ -10,6 +10,11 @@ export class CachedCheck {
 
   constructor(private readonly run: (timeoutMs: number) => Promise<boolean>) {}
 
+  /** The latest result, or undefined before the first. */
+  get lastOk(): boolean | undefined {
+    return this.last?.ok;
+  }
+
   /** Evidence from elsewhere, as fresh as a check made now. */
   note(ok: boolean): void {
     this.last = { at: Date.now(), ok };

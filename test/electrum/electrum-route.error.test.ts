@@ -128,10 +128,10 @@ describe("the envelope and the gateway's own refusals", () => {
     expect((await post(url(), [])).json).toEqual([]);
   });
 
-  it("a network without an Electrum server: 502, not charged", async () => {
+  it("a network without an Electrum server: 503, not charged", async () => {
     const before = await available();
     const res = await post(url("regtest"), rpc("blockchain.transaction.get", [HAL_TXID]));
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(503);
     expect((res.json as { error: { data: { code: string } } }).error.data.code).toBe(
       "UPSTREAM_UNAVAILABLE",
     );
@@ -154,12 +154,12 @@ describe("the envelope and the gateway's own refusals", () => {
     expect(txGets()).toBe(asked);
   });
 
-  it("an Electrum server that is down: 502, not charged", async () => {
+  it("an Electrum server that is down: 503, not charged", async () => {
     const testnet = t.devnet.electrum.get("testnet")!;
     await testnet.stop();
     const before = await available();
     const res = await post(url("testnet"), rpc("blockchain.transaction.get", [OTHER_TXID, true]));
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(503);
     expect(await available()).toBe(before);
     await testnet.restart();
   });

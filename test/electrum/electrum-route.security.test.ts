@@ -84,7 +84,7 @@ describe("electrum route security", () => {
       rpc("blockchain.transaction.get", [HAL_TXID]),
     );
     await testnet.restart();
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(503);
     expect(res.text).not.toContain(String(testnet.port));
     expect(t.logs.join("\n")).toContain(String(testnet.port));
     expect(t.logs.join("\n")).not.toContain(token.slice(4, 24));

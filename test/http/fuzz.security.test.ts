@@ -254,7 +254,7 @@ function send(port: number, c: Case): Promise<{ status: number; type: string; te
  * JSON-RPC 1.0 envelope answers an RPC error with 500 and the node route mirrors it.
  */
 const DOCUMENTED = new Set([
-  200, 204, 303, 400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 429, 502, 504,
+  200, 204, 303, 400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 429, 502, 503, 504,
 ]);
 
 function coreLegacyError(text: string): boolean {

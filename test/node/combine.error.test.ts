@@ -13,7 +13,13 @@ let account: { id: number; token: string };
 beforeAll(async () => {
   t = await startTestGateway(
     "pglite",
-    { networks: ["mainnet"], cache: { bytesMax: 0 } },
+    {
+      networks: ["mainnet"],
+      cache: { bytesMax: 0 },
+      // Each case must reach Core to see its failure: a breaker opened by the previous case would
+      // answer every call at once with UPSTREAM_UNAVAILABLE (test/upstreams/ covers breakers).
+      failover: { breaker: { failuresMax: 1_000, windowCalls: 10_000 } },
+    },
     undefined,
     // The timeout case waits this long three times; a loaded machine answers well within it.
     { coreClient: { timeoutMs: 1_000 } },
@@ -88,11 +94,11 @@ async function expectNothingCharged(calls: number) {
 describe("a combined batch that fails fails every request in it, as each would fail alone", () => {
   let failed = 0;
 
-  it("Core answers HTTP 500: 502 UPSTREAM_UNAVAILABLE for each, not charged", async () => {
+  it("Core answers HTTP 500: 503 UPSTREAM_UNAVAILABLE for each, not charged", async () => {
     const restore = core().failWith(500);
     try {
       const { read, calls } = await aloneThenCombined({
-        status: 502,
+        status: 503,
         code: "UPSTREAM_UNAVAILABLE",
       });
       // 18 requests reached Core in a handful of round trips: the failures were of combined batches.
@@ -116,9 +122,9 @@ describe("a combined batch that fails fails every request in it, as each would f
     await expectNothingCharged(failed);
   });
 
-  it("Core is down: 502 UPSTREAM_UNAVAILABLE for each, not charged", async () => {
+  it("Core is down: 503 UPSTREAM_UNAVAILABLE for each, not charged", async () => {
     await core().close();
-    const { calls } = await aloneThenCombined({ status: 502, code: "UPSTREAM_UNAVAILABLE" });
+    const { calls } = await aloneThenCombined({ status: 503, code: "UPSTREAM_UNAVAILABLE" });
     failed += calls;
     await expectNothingCharged(failed);
   });

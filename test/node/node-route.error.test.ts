@@ -223,12 +223,12 @@ describe("routes", () => {
     expect(await health.json()).toEqual({ status: "ok" });
   });
 
-  it("an unreachable node: 502, not charged", async () => {
+  it("an unreachable node: 503, not charged", async () => {
     const core = t.devnet.cores.get("mainnet")!;
     await core.close();
     const spent = await charged(async () => {
       const res = await post(url(), rpc("getrawtransaction", [HAL_TXID]));
-      expect(res.status).toBe(502);
+      expect(res.status).toBe(503);
       expect((res.json as { error: { data: { code: string } } }).error.data.code).toBe(
         "UPSTREAM_UNAVAILABLE",
       );

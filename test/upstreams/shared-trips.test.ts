@@ -166,7 +166,7 @@ describe("identical requests in flight share one upstream trip", () => {
           ),
       );
       for (const r of failed) {
-        expect(r.status).toBe(502);
+        expect(r.status).toBe(503);
         expect((r.json as Reply).error?.message).toMatch(/unavailable/);
       }
     } finally {

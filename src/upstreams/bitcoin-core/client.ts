@@ -70,13 +70,15 @@ export class BitcoinCoreClient {
     calls: readonly RpcCall[],
     timeoutMs = this.config.timeoutMs,
     requests = 1,
+    /** The pool's: ends the request early (its attempt timed out, or another node answered). */
+    signal?: AbortSignal,
   ): Promise<{ ok: true; answers: RpcAnswer[] } | Failure> {
     const bytesMax = RESPONSE_BYTES_MAX * requests;
-    const first = await this.post(calls, timeoutMs, bytesMax);
+    const first = await this.post(calls, timeoutMs, bytesMax, signal);
     // Core rewrites its cookie on restart: read it again once before giving up.
     if (!first.ok && first.status === 401 && this.config.cookieFile) {
       this.loadCredentials();
-      return this.finish(calls, await this.post(calls, timeoutMs, bytesMax));
+      return this.finish(calls, await this.post(calls, timeoutMs, bytesMax, signal));
     }
     return this.finish(calls, first);
   }
@@ -96,6 +98,7 @@ export class BitcoinCoreClient {
     calls: readonly RpcCall[],
     timeoutMs: number,
     bytesMax: number,
+    signal: AbortSignal | undefined,
   ): Promise<
     { ok: true; ids: number[]; text: string } | { ok: false; status?: number; failure: Failure }
   > {
@@ -105,7 +108,7 @@ export class BitcoinCoreClient {
     );
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.authorization) headers.authorization = this.authorization;
-    const timer = deadline(timeoutMs);
+    const timer = deadline(timeoutMs, signal);
     try {
       const res = await this.pool.request({
         path: this.path,

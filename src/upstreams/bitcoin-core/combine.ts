@@ -21,6 +21,21 @@ export const COMBINABLE_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Methods that only read: a call of one may be sent to a second node when the first is slow or
+ * fails (the pool's retries and hedges), since running it twice changes nothing. Anything not
+ * named here (`sendrawtransaction`) is sent once.
+ */
+export const READ_METHODS: ReadonlySet<string> = new Set([
+  ...COMBINABLE_METHODS,
+  "getbestblockhash",
+  "getblock",
+  "getblockchaininfo",
+  "getblockheader",
+  "getmempoolentry",
+  "gettxout",
+]);
+
+/**
  * Sends calls as one upstream request, failover included. `requests`: how many callers' requests
  * the calls stand for (the client allows the answer that many single answers' size).
  */

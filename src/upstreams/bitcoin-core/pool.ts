@@ -3,19 +3,27 @@ import type { GatewayError } from "../../errors/codes.ts";
 import { stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
 import {
+  type FailoverPolicy,
   FailoverPool,
   type HealthOptions,
   type PoolHealth,
-  type UpstreamObserver,
+  type PoolObserver,
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
 import { BitcoinCoreClient } from "./client.ts";
-import { COMBINABLE_METHODS, Combiner, type PoolOutcome } from "./combine.ts";
+import { COMBINABLE_METHODS, Combiner, type PoolOutcome, READ_METHODS } from "./combine.ts";
 
 export type { PoolOutcome } from "./combine.ts";
 
 /** Told of each JSON-RPC batch that combined several requests' calls (for metrics). */
 export type CombinedObserver = (requests: number, calls: number) => void;
+
+export interface BitcoinCorePoolOptions {
+  policy?: FailoverPolicy | undefined;
+  observer?: PoolObserver | undefined;
+  onCombined?: CombinedObserver | undefined;
+  onShared?: (() => void) | undefined;
+}
 
 /** One call's share of a round trip. */
 type CallOutcome =
@@ -30,7 +38,8 @@ type CallOutcome =
  *    again; only read-only look-ups (COMBINABLE_METHODS) are shared;
  * 2. the calls still to send, of concurrent requests, are combined into JSON-RPC batches
  *    (combine.ts);
- * 3. each batch is sent with failover (see FailoverPool).
+ * 3. each batch is sent with failover (see FailoverPool): a batch of reads only (READ_METHODS)
+ *    is retried on another node and hedged; any other goes to one node.
  *
  * Sharing sits above combining so that a call shared by fifty requests is one item of one batch,
  * not fifty items.
@@ -40,25 +49,28 @@ export class BitcoinCorePool {
   private readonly combiner: Combiner;
   readonly shared: SharedTrips<CallOutcome>;
 
-  constructor(
-    configs: readonly BitcoinCoreUpstreamConfig[],
-    observe?: UpstreamObserver,
-    onCombined?: CombinedObserver,
-    onShared?: () => void,
-  ) {
+  constructor(configs: readonly BitcoinCoreUpstreamConfig[], opts: BitcoinCorePoolOptions = {}) {
     this.pool = new FailoverPool(
       configs.map((c) => new BitcoinCoreClient(c)),
-      observe,
+      {
+        policy: opts.policy,
+        observer: opts.observer,
+        budgetMs: Math.max(...configs.map((c) => c.timeoutMs)),
+        what: "the full node",
+      },
     );
     // Combining comes before failover, so a combined batch may go to any member: it is sized for
     // the strictest one, and a member with combining off (0) turns it off for the network.
     const callsMax = Math.min(...configs.map((c) => c.coalesceCallsMax));
     this.combiner = new Combiner(
-      (calls, requests) => this.pool.run((client) => client.batch(calls, undefined, requests)),
+      (calls, requests) =>
+        this.pool.run((client, signal) => client.batch(calls, undefined, requests, signal), {
+          idempotent: calls.every((c) => READ_METHODS.has(c.method)),
+        }),
       callsMax,
-      onCombined,
+      opts.onCombined,
     );
-    this.shared = new SharedTrips(onShared);
+    this.shared = new SharedTrips(opts.onShared);
   }
 
   /**
@@ -94,6 +106,11 @@ export class BitcoinCorePool {
     const answers = outcomes.map((o) => (o.ok ? o.answer : { result: null }));
     const first = outcomes[0];
     return { ok: true, answers, upstream: first?.ok ? first.upstream : "" };
+  }
+
+  /** Each node's breaker state (tests). */
+  breakers() {
+    return this.pool.breakers();
   }
 
   /** For /readyz: each member up or down (see FailoverPool.health). */

@@ -91,7 +91,8 @@ export class ElectrumUpstream extends EventEmitter {
       : null;
   }
 
-  async request(method: string, params: Json[]): Promise<ElectrumOutcome> {
+  /** `signal`: the pool's, when it stops waiting (see ElectrumConnection.request). */
+  async request(method: string, params: Json[], signal?: AbortSignal): Promise<ElectrumOutcome> {
     let connection = this.pick();
     if (!connection) {
       const connecting = this.slots.flatMap((s) => (s.connecting ? [s.connecting] : []));
@@ -109,7 +110,16 @@ export class ElectrumUpstream extends EventEmitter {
         }),
       };
     }
-    return connection.request(method, params);
+    if (signal?.aborted) {
+      return {
+        ok: false,
+        retryable: false,
+        error: gatewayError("UPSTREAM_TIMEOUT", "the Electrum server did not answer in time", {
+          detail: `${this.name}: abandoned by the pool before it was sent`,
+        }),
+      };
+    }
+    return connection.request(method, params, signal);
   }
 
   /**

@@ -162,7 +162,12 @@ export class ElectrumConnection {
   }
 
   /** Sends one request; resolves with its answer or failure, never later than timeoutMs. */
-  request(method: string, params: Json[]): Promise<ElectrumOutcome> {
+  /**
+   * `signal`: the pool's, when it stops waiting (its attempt timed out, or another server
+   * answered first): the request is forgotten at once, so it no longer counts against
+   * inFlightMax; a late answer is dropped like one after a timeout.
+   */
+  request(method: string, params: Json[], signal?: AbortSignal): Promise<ElectrumOutcome> {
     if (this.closed) {
       return Promise.resolve({
         ok: false,
@@ -200,6 +205,21 @@ export class ElectrumConnection {
         if (this.lastReceivedAt < sentAt) this.close();
       }, this.opts.timeoutMs);
       this.pending.set(id, { resolve, timer, sentAt });
+      signal?.addEventListener(
+        "abort",
+        () => {
+          if (!this.pending.delete(id)) return;
+          clearTimeout(timer);
+          resolve({
+            ok: false,
+            retryable: false,
+            error: gatewayError("UPSTREAM_TIMEOUT", "the Electrum server did not answer in time", {
+              detail: `${this.opts.name}: ${method} abandoned by the pool`,
+            }),
+          });
+        },
+        { once: true },
+      );
       this.socket.write(`${stringifyJson({ jsonrpc: "2.0", method, params, id })}\n`);
       this.armPing();
     });

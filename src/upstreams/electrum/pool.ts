@@ -3,10 +3,11 @@ import type { GatewayError } from "../../errors/codes.ts";
 import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcAnswer } from "../../jsonrpc/types.ts";
 import {
+  type FailoverPolicy,
   FailoverPool,
   type HealthOptions,
   type PoolHealth,
-  type UpstreamObserver,
+  type PoolObserver,
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
 import { ElectrumUpstream } from "./client.ts";
@@ -28,9 +29,26 @@ const SHAREABLE_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Read-only methods a pool may send to a second server (retry, hedge): the shared ones and the
+ * probes. A broadcast is sent once.
+ */
+const READ_METHODS: ReadonlySet<string> = new Set([
+  ...SHAREABLE_METHODS,
+  "server.ping",
+  "server.features",
+]);
+
+export interface ElectrumPoolOptions {
+  policy?: FailoverPolicy | undefined;
+  observer?: PoolObserver | undefined;
+  onShared?: (() => void) | undefined;
+}
+
+/**
  * Several Electrum servers for one network, with failover (see FailoverPool): a server that
- * cannot take the request (no connection, connection lost, too busy) is passed over for a while
- * and the request goes to the next; timeouts are not retried, so a caller waits at most one.
+ * cannot take the request (no connection, connection lost, too busy), or does not answer a read
+ * in time, counts against its breaker and the request goes to the next; slow reads are hedged.
+ * A server that reconnects has its breaker closed at once: the connection is the evidence.
  */
 export class ElectrumPool {
   readonly upstreams: ElectrumUpstream[];
@@ -38,14 +56,16 @@ export class ElectrumPool {
   /** Identical look-ups in flight share one trip (see SHAREABLE_METHODS). */
   readonly shared: SharedTrips<ElectrumPoolOutcome>;
 
-  constructor(
-    configs: readonly ElectrumUpstreamConfig[],
-    observe?: UpstreamObserver,
-    onShared?: () => void,
-  ) {
+  constructor(configs: readonly ElectrumUpstreamConfig[], opts: ElectrumPoolOptions = {}) {
     this.upstreams = configs.map((c) => new ElectrumUpstream(c));
-    this.pool = new FailoverPool(this.upstreams, observe);
-    this.shared = new SharedTrips(onShared);
+    this.pool = new FailoverPool(this.upstreams, {
+      policy: opts.policy,
+      observer: opts.observer,
+      budgetMs: Math.max(...configs.map((c) => c.timeoutMs)),
+      what: "the Electrum server",
+    });
+    for (const u of this.upstreams) u.on("connected", () => this.pool.recovered(u));
+    this.shared = new SharedTrips(opts.onShared);
   }
 
   start(): void {
@@ -54,10 +74,13 @@ export class ElectrumPool {
 
   request(method: string, params: Json[]): Promise<ElectrumPoolOutcome> {
     const trip = () =>
-      this.pool.run(async (upstream) => {
-        const out = await upstream.request(method, params);
-        return out.ok ? { ok: true as const, answer: out.answer } : out;
-      });
+      this.pool.run(
+        async (upstream, signal) => {
+          const out = await upstream.request(method, params, signal);
+          return out.ok ? { ok: true as const, answer: out.answer } : out;
+        },
+        { idempotent: READ_METHODS.has(method) },
+      );
     if (!SHAREABLE_METHODS.has(method)) return trip();
     return this.shared.run(`${method} ${stringifyJson(params)}`, trip);
   }

@@ -1,10 +1,11 @@
 import type { GatewayError } from "../../errors/codes.ts";
 import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import {
+  type FailoverPolicy,
   FailoverPool,
   type HealthOptions,
   type PoolHealth,
-  type UpstreamObserver,
+  type PoolObserver,
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
 import { IndexerClient, type IndexerUpstreamConfig } from "./client.ts";
@@ -14,8 +15,15 @@ export type IndexerOutcome =
   | { ok: true; data: { [key: string]: Json }; upstream: string }
   | { ok: false; error: GatewayError };
 
+export interface IndexerPoolOptions {
+  policy?: FailoverPolicy | undefined;
+  observer?: PoolObserver | undefined;
+  onShared?: (() => void) | undefined;
+}
+
 /**
- * The indexers of one network, with failover (see FailoverPool). Reusable beyond the graph
+ * The indexers of one network, with failover (see FailoverPool); every query only reads, so
+ * every one may be retried on another indexer and hedged. Reusable beyond the graph
  * mirror: anything that needs the indexer's data (the unified schema's delegation) asks here.
  */
 export class IndexerPool {
@@ -23,16 +31,17 @@ export class IndexerPool {
   /** Identical queries in flight share one trip (../shared-trips.ts). */
   readonly shared: SharedTrips<IndexerOutcome>;
 
-  constructor(
-    configs: readonly IndexerUpstreamConfig[],
-    observe?: UpstreamObserver,
-    onShared?: () => void,
-  ) {
+  constructor(configs: readonly IndexerUpstreamConfig[], opts: IndexerPoolOptions = {}) {
     this.pool = new FailoverPool(
       configs.map((c) => new IndexerClient(c)),
-      observe,
+      {
+        policy: opts.policy,
+        observer: opts.observer,
+        budgetMs: Math.max(...configs.map((c) => c.timeoutMs)),
+        what: "the indexer",
+      },
     );
-    this.shared = new SharedTrips(onShared);
+    this.shared = new SharedTrips(opts.onShared);
   }
 
   /**
@@ -52,7 +61,10 @@ export class IndexerPool {
     const reader = parse === undefined ? 0 : readerId(parse);
     const key = `${reader}\u0000${request.operationName ?? ""}\u0000${request.query}\u0000${stringifyJson(request.variables as Json)}`;
     return this.shared.run(key, () =>
-      this.pool.run((client) => client.query(request, deadline, parse)),
+      this.pool.run((client, signal) => client.query(request, signal, parse), {
+        idempotent: true,
+        signal: deadline,
+      }),
     );
   }
 
