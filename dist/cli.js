@@ -6,13 +6,13 @@ import {
   readAdminFile,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-VHLH3J5P.js";
-import "./chunks/chunk-OUNTQDAR.js";
+} from "./chunks/chunk-EVQTNUOZ.js";
+import "./chunks/chunk-4HBMOMRP.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-EX5HBM5R.js";
-import "./chunks/chunk-2TKVNQBA.js";
+} from "./chunks/chunk-THYRAVPO.js";
+import "./chunks/chunk-U3MGVDW7.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,7 +32,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-LH43323Z.js");
+    const { runConfigCommand } = await import("./chunks/config-check-VIYG2DXA.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const unknown = unknownCommand(command);
@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-PTH7LJDC.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-7NYW7BMD.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -13,7 +13,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-VHLH3J5P.js";
+} from "./chunks/chunk-EVQTNUOZ.js";
 import {
   BAD_REQUEST,
   DAEMON_ERROR,
@@ -59,7 +59,7 @@ import {
   rpcErrorObject,
   txHashError,
   withDeadline
-} from "./chunks/chunk-C2EEPZRU.js";
+} from "./chunks/chunk-255KDVS6.js";
 import {
   authenticate,
   compileScope,
@@ -74,14 +74,14 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-OUNTQDAR.js";
+} from "./chunks/chunk-4HBMOMRP.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-EX5HBM5R.js";
+} from "./chunks/chunk-THYRAVPO.js";
 import {
   isJsonNumber,
   isJsonObject,
@@ -98,7 +98,7 @@ import {
 } from "./chunks/chunk-YDJ6PAYG.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-2TKVNQBA.js";
+} from "./chunks/chunk-U3MGVDW7.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID4 } from "node:crypto";
@@ -1166,6 +1166,7 @@ function createLogger(level, destination) {
 
 // src/log/metrics.ts
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+var BREAKER_VALUE = { closed: 0, "half-open": 1, open: 2 };
 var Metrics = class {
   registry = new Registry();
   requests = new Counter({
@@ -1223,7 +1224,7 @@ var Metrics = class {
   });
   upstreamLatency = new Histogram({
     name: "blockgate_upstream_request_duration_seconds",
-    help: "Upstream round trips, by backend, network, upstream and outcome.",
+    help: "Upstream attempts, by backend, network, upstream and outcome (ok, failed, timeout, outpaced: abandoned for a later attempt that answered first, cancelled: abandoned otherwise).",
     labelNames: ["backend", "network", "upstream", "outcome"],
     buckets: [1e-3, 5e-3, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry]
@@ -1231,6 +1232,30 @@ var Metrics = class {
   upstreamUp = new Gauge({
     name: "blockgate_upstream_up",
     help: "1 when the upstream's last round trip succeeded, 0 when it failed.",
+    labelNames: ["backend", "network", "upstream"],
+    registers: [this.registry]
+  });
+  upstreamBreaker = new Gauge({
+    name: "blockgate_upstream_breaker_state",
+    help: "The upstream's circuit breaker: 0 closed, 1 half-open (one trial call may pass), 2 open (passed over).",
+    labelNames: ["backend", "network", "upstream"],
+    registers: [this.registry]
+  });
+  upstreamBreakerOpens = new Counter({
+    name: "blockgate_upstream_breaker_opens_total",
+    help: "Times the upstream's circuit breaker opened.",
+    labelNames: ["backend", "network", "upstream"],
+    registers: [this.registry]
+  });
+  upstreamRetries = new Counter({
+    name: "blockgate_upstream_retries_total",
+    help: "Attempts sent to this upstream after another upstream failed or timed out on the same call.",
+    labelNames: ["backend", "network", "upstream"],
+    registers: [this.registry]
+  });
+  upstreamHedges = new Counter({
+    name: "blockgate_upstream_hedges_total",
+    help: "Attempts sent to this upstream because another was slow to answer the same read (hedging).",
     labelNames: ["backend", "network", "upstream"],
     registers: [this.registry]
   });
@@ -1263,13 +1288,22 @@ var Metrics = class {
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "blockgate_" });
   }
-  /** One upstream round trip, for latency and health. */
-  upstream(backend, network, upstream, ok, seconds) {
-    this.upstreamLatency.observe(
-      { backend, network, upstream, outcome: ok ? "ok" : "failed" },
-      seconds
-    );
-    this.upstreamUp.set({ backend, network, upstream }, ok ? 1 : 0);
+  /** What one pool of upstreams reports: attempts, retries, hedges, breaker states. */
+  pool(backend, network) {
+    return {
+      attempt: (upstream, outcome, seconds) => {
+        this.upstreamLatency.observe({ backend, network, upstream, outcome }, seconds);
+        if (outcome !== "cancelled" && outcome !== "outpaced") {
+          this.upstreamUp.set({ backend, network, upstream }, outcome === "ok" ? 1 : 0);
+        }
+      },
+      retried: (upstream) => this.upstreamRetries.inc({ backend, network, upstream }),
+      hedged: (upstream) => this.upstreamHedges.inc({ backend, network, upstream }),
+      breaker: (upstream, state) => {
+        this.upstreamBreaker.set({ backend, network, upstream }, BREAKER_VALUE[state]);
+        if (state === "open") this.upstreamBreakerOpens.inc({ backend, network, upstream });
+      }
+    };
   }
   /** A caller that joined an identical upstream request in flight. */
   shared(backend, network) {
@@ -1804,6 +1838,10 @@ var CachedCheck = class {
   run;
   last = null;
   running = null;
+  /** The latest result, or undefined before the first. */
+  get lastOk() {
+    return this.last?.ok;
+  }
   /** Evidence from elsewhere, as fresh as a check made now. */
   note(ok) {
     this.last = { at: Date.now(), ok };
@@ -1828,70 +1866,393 @@ function within(promise, ms, fallback) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+// src/upstreams/breaker.ts
+var Breaker = class {
+  constructor(opts, onChange = () => {
+  }, now = Date.now) {
+    this.opts = opts;
+    this.onChange = onChange;
+    this.now = now;
+  }
+  opts;
+  onChange;
+  now;
+  current = "closed";
+  consecutive = 0;
+  openUntil = 0;
+  trialInFlight = false;
+  /** The last `windowCalls` outcomes, true for a failure, as a ring. */
+  window = [];
+  windowNext = 0;
+  windowFailures = 0;
+  get state() {
+    if (this.current === "open" && this.now() >= this.openUntil) this.become("half-open");
+    return this.current;
+  }
+  /** Whether a call may go now, without taking the trial slot (for choosing among upstreams). */
+  get available() {
+    const state = this.state;
+    return state === "closed" || state === "half-open" && !this.trialInFlight;
+  }
+  /** Lets a call go, taking the trial slot when half-open; null when none may go now. */
+  admit() {
+    const state = this.state;
+    if (state === "closed") return "call";
+    if (state === "half-open" && !this.trialInFlight) {
+      this.trialInFlight = true;
+      return "trial";
+    }
+    return null;
+  }
+  success() {
+    this.consecutive = 0;
+    this.record(false);
+    if (this.current !== "closed") this.close();
+  }
+  failure() {
+    this.consecutive += 1;
+    this.record(true);
+    if (this.current === "half-open") {
+      this.open();
+      return;
+    }
+    if (this.current !== "closed") return;
+    const full = this.window.length >= this.opts.windowCalls;
+    if (this.consecutive >= this.opts.failuresMax || full && this.windowFailures / this.window.length >= this.opts.failureRate) {
+      this.open();
+    }
+  }
+  /** A call that ended without telling anything about the upstream (cancelled because another answered). */
+  neutral(admission) {
+    if (admission === "trial") this.trialInFlight = false;
+  }
+  /** A background probe's outcome: an answer closes the breaker; no answer counts as a failure. */
+  probed(ok) {
+    if (ok) this.success();
+    else if (this.current === "closed") this.failure();
+    else this.open();
+  }
+  record(failed) {
+    if (this.window.length < this.opts.windowCalls) {
+      this.window.push(failed);
+    } else {
+      if (this.window[this.windowNext]) this.windowFailures -= 1;
+      this.window[this.windowNext] = failed;
+      this.windowNext = (this.windowNext + 1) % this.opts.windowCalls;
+    }
+    if (failed) this.windowFailures += 1;
+  }
+  open() {
+    this.openUntil = this.now() + this.opts.openMs;
+    this.trialInFlight = false;
+    this.become("open");
+  }
+  close() {
+    this.trialInFlight = false;
+    this.consecutive = 0;
+    this.window.length = 0;
+    this.windowNext = 0;
+    this.windowFailures = 0;
+    this.become("closed");
+  }
+  become(state) {
+    if (this.current === state) return;
+    this.current = state;
+    this.onChange(state);
+  }
+};
+
+// src/upstreams/hedge-delay.ts
+var SAMPLES_MAX = 256;
+var SAMPLES_MIN = 20;
+var RECOMPUTE_EVERY = 32;
+var HedgeDelay = class {
+  constructor(opts) {
+    this.opts = opts;
+    this.delay = opts.maxMs;
+  }
+  opts;
+  samples = [];
+  next = 0;
+  sinceComputed = 0;
+  delay;
+  /** One answer's time, in ms. */
+  add(ms) {
+    if (this.samples.length < SAMPLES_MAX) this.samples.push(ms);
+    else {
+      this.samples[this.next] = ms;
+      this.next = (this.next + 1) % SAMPLES_MAX;
+    }
+    this.sinceComputed += 1;
+    if (this.samples.length >= SAMPLES_MIN && this.sinceComputed >= RECOMPUTE_EVERY) {
+      this.sinceComputed = 0;
+      const sorted = [...this.samples].sort((a, b) => a - b);
+      const at = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * this.opts.quantile))];
+      this.delay = Math.min(this.opts.maxMs, Math.max(this.opts.minMs, Math.ceil(at)));
+    }
+  }
+  get ms() {
+    return this.delay;
+  }
+};
+
 // src/upstreams/failover.ts
-var DOWN_MS = 5e3;
+var NO_OBSERVER = {
+  attempt: () => {
+  },
+  retried: () => {
+  },
+  hedged: () => {
+  },
+  breaker: () => {
+  }
+};
+var DEFAULT_POLICY = {
+  attemptTimeoutMs: 2e3,
+  attemptsMax: 3,
+  hedge: { enabled: true, quantile: 0.95, minMs: 50, maxMs: 500 },
+  breaker: { failuresMax: 5, failureRate: 0.5, windowCalls: 20, openMs: 5e3 },
+  healthCheckIntervalMs: 2e3
+};
+var PROBE_TIMEOUT_MS_MAX = 2e3;
+var ABANDONED = new DOMException("another upstream answered first", "AbortError");
 var FailoverPool = class {
-  constructor(clients, observe2 = () => {
-  }) {
-    this.observe = observe2;
+  members;
+  cursor = 0;
+  policy;
+  observer;
+  hedgeDelay;
+  budgetMs;
+  what;
+  healthTimer;
+  constructor(clients, opts) {
+    this.policy = opts.policy ?? DEFAULT_POLICY;
+    this.observer = opts.observer ?? NO_OBSERVER;
+    this.budgetMs = opts.budgetMs;
+    this.what = opts.what;
+    this.hedgeDelay = new HedgeDelay(this.policy.hedge);
     this.members = clients.map((client) => {
       const member = {
         client,
-        downUntil: 0,
-        // A probe counts as a round trip: one that fails passes the member over like a refused
-        // call does, one that answers puts it back in the rotation.
+        breaker: new Breaker(
+          this.policy.breaker,
+          (state) => this.observer.breaker(client.name, state)
+        ),
+        // A probe counts like a call: one that fails counts against the breaker, one that
+        // answers closes it.
         health: new CachedCheck(async (timeoutMs) => {
           const ok = await client.probe(timeoutMs);
-          member.downUntil = ok ? 0 : Date.now() + DOWN_MS;
+          member.breaker.probed(ok);
           return ok;
         })
       };
       return member;
     });
-  }
-  observe;
-  members;
-  cursor = 0;
-  async run(call) {
-    const now = Date.now();
-    const order = this.members.map(
-      (_, i) => this.members[(this.cursor + i) % this.members.length]
-    );
-    this.cursor = (this.cursor + 1) % this.members.length;
-    order.sort((a, b) => Number(a.downUntil > now) - Number(b.downUntil > now));
-    let last;
-    for (const member of order) {
-      const started = performance.now();
-      const out = await call(member.client);
-      this.observe(member.client.name, out.ok, (performance.now() - started) / 1e3);
-      if (out.ok) {
-        member.downUntil = 0;
-        member.health.note(true);
-        return { ...out, upstream: member.client.name };
-      }
-      last = out.error;
-      if (!out.retryable) return { ok: false, error: out.error };
-      member.downUntil = Date.now() + DOWN_MS;
-      member.health.note(false);
+    for (const m of this.members) this.observer.breaker(m.client.name, "closed");
+    const every = this.policy.healthCheckIntervalMs;
+    if (every > 0) {
+      this.healthTimer = setInterval(() => this.checkHealth(every), every);
+      this.healthTimer.unref();
     }
-    return { ok: false, error: last };
+  }
+  /**
+   * Probes each member whose breaker is not closed, or whose latest call or probe failed: so that a
+   * recovered upstream is back before its cool-down ends, and a failing one is found failing
+   * without a client's call paying for it. A member that answers its calls is not probed: the
+   * calls are the evidence (and /readyz probes an idle one when asked).
+   */
+  checkHealth(every) {
+    for (const m of this.members) {
+      if (m.breaker.state === "closed" && m.health.lastOk !== false) continue;
+      void m.health.get(Math.min(every, PROBE_TIMEOUT_MS_MAX), 0);
+    }
+  }
+  /** The member an upstream event vouches for (a reconnected Electrum server): its breaker closes. */
+  recovered(client) {
+    const m = this.members.find((x) => x.client === client);
+    if (m && m.breaker.state !== "closed") m.breaker.success();
+  }
+  run(call, opts = {}) {
+    const idempotent2 = opts.idempotent ?? false;
+    const several = this.members.length > 1;
+    const attemptsMax = idempotent2 ? this.policy.attemptsMax : this.members.length;
+    const started = performance.now();
+    const attempts = [];
+    const tried = /* @__PURE__ */ new Set();
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      let last;
+      let hedgeTimer;
+      const outer = opts.signal;
+      const finish = (out) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(hedgeTimer);
+        outer?.removeEventListener("abort", onOuter);
+        resolve(out);
+      };
+      const abandon = (winner) => {
+        for (const a of attempts) {
+          if (a.done) continue;
+          a.done = true;
+          a.cancel.abort(ABANDONED);
+          const seconds = (performance.now() - a.startedAt) / 1e3;
+          if (winner && a.startedAt < winner.startedAt) {
+            a.member.breaker.failure();
+            this.observer.attempt(a.member.client.name, "outpaced", seconds);
+          } else {
+            a.member.breaker.neutral(a.admission);
+            this.observer.attempt(a.member.client.name, "cancelled", seconds);
+          }
+        }
+      };
+      const onOuter = () => {
+        abandon(null);
+        finish({
+          ok: false,
+          error: gatewayError("UPSTREAM_TIMEOUT", `${this.what} did not answer in time`, {
+            detail: "the caller's deadline passed"
+          })
+        });
+      };
+      const settle2 = (a, out) => {
+        if (a.done) return;
+        a.done = true;
+        const name = a.member.client.name;
+        const elapsedMs = performance.now() - a.startedAt;
+        if (out.ok) {
+          a.member.breaker.success();
+          a.member.health.note(true);
+          this.hedgeDelay.add(elapsedMs);
+          this.observer.attempt(name, "ok", elapsedMs / 1e3);
+          abandon(a);
+          finish({ ...out, upstream: name });
+          return;
+        }
+        last = out.error;
+        const timedOut = out.error.code === "UPSTREAM_TIMEOUT";
+        if (out.retryable || timedOut) {
+          a.member.breaker.failure();
+          a.member.health.note(false);
+        } else {
+          a.member.breaker.neutral(a.admission);
+        }
+        this.observer.attempt(name, timedOut ? "timeout" : "failed", elapsedMs / 1e3);
+        if (settled) return;
+        const again = idempotent2 ? out.retryable || timedOut : out.retryable;
+        if (again && launch("retry")) return;
+        if (attempts.some((x) => !x.done)) return;
+        finish({ ok: false, error: out.error });
+      };
+      const launch = (kind) => {
+        if (attempts.length >= attemptsMax) return false;
+        const remainingMs = this.budgetMs - (performance.now() - started);
+        if (remainingMs <= 0) return false;
+        const picked = this.pick(tried);
+        if (!picked) return false;
+        const [member, admission] = picked;
+        tried.add(member);
+        const anotherLeft = this.members.some(
+          (m) => m !== member && !tried.has(m) && m.breaker.available
+        );
+        const ms = idempotent2 && anotherLeft ? Math.min(this.policy.attemptTimeoutMs, remainingMs) : remainingMs;
+        const cancel = new AbortController();
+        const timer = deadline(ms, cancel.signal);
+        const a = {
+          member,
+          admission,
+          cancel,
+          startedAt: performance.now(),
+          done: false
+        };
+        attempts.push(a);
+        if (kind === "retry") this.observer.retried(member.client.name);
+        if (kind === "hedge") this.observer.hedged(member.client.name);
+        const expired = new Promise((res) => {
+          timer.signal.addEventListener(
+            "abort",
+            () => res({
+              ok: false,
+              retryable: false,
+              error: gatewayError("UPSTREAM_TIMEOUT", `${this.what} did not answer in time`, {
+                detail: `${member.client.name}: no answer within ${Math.round(ms)} ms`
+              })
+            }),
+            { once: true }
+          );
+        });
+        Promise.race([call(member.client, timer.signal), expired]).then(
+          (out) => settle2(a, out),
+          (err) => {
+            a.done = true;
+            a.member.breaker.neutral(a.admission);
+            if (!settled) {
+              settled = true;
+              clearTimeout(hedgeTimer);
+              outer?.removeEventListener("abort", onOuter);
+              abandon(null);
+              reject(err);
+            }
+          }
+        ).finally(() => timer.clear());
+        return true;
+      };
+      if (outer?.aborted) {
+        onOuter();
+        return;
+      }
+      outer?.addEventListener("abort", onOuter, { once: true });
+      if (!launch("first")) {
+        finish({
+          ok: false,
+          error: last ?? gatewayError("UPSTREAM_UNAVAILABLE", `${this.what} is unavailable`, {
+            detail: `every upstream's circuit breaker is open: ${this.members.map((m) => m.client.name).join(", ")}`
+          })
+        });
+        return;
+      }
+      if (idempotent2 && several && this.policy.hedge.enabled) {
+        hedgeTimer = setTimeout(() => {
+          if (!settled && attempts.some((x) => !x.done)) launch("hedge");
+        }, this.hedgeDelay.ms);
+      }
+    });
+  }
+  /** The next member in round-robin order, not yet tried by this call, that its breaker admits. */
+  pick(tried) {
+    const n = this.members.length;
+    for (let i = 0; i < n; i++) {
+      const m = this.members[(this.cursor + i) % n];
+      if (tried.has(m)) continue;
+      const admission = m.breaker.admit();
+      if (!admission) continue;
+      this.cursor = (this.cursor + i + 1) % n;
+      return [m, admission];
+    }
+    return null;
   }
   /**
    * Each member's state from its latest evidence — a call's outcome or a probe — no older than
-   * `cacheMs`; a member with none that fresh is probed (at most one probe each at a time).
+   * `cacheMs`; a member with none that fresh is probed (at most one probe each at a time). A member
+   * whose breaker is open is down, whatever its last probe said: calls pass it over.
    */
   async health(opts) {
     const members = await Promise.all(
-      this.members.map(async (m) => ({
-        name: m.client.name,
-        status: await m.health.get(opts.timeoutMs, opts.cacheMs) ? "up" : "down"
-      }))
+      this.members.map(async (m) => {
+        const up2 = await m.health.get(opts.timeoutMs, opts.cacheMs) && m.breaker.state !== "open";
+        return { name: m.client.name, status: up2 ? "up" : "down" };
+      })
     );
     const up = members.filter((m) => m.status === "up").length;
     const status = up === members.length ? "healthy" : up > 0 ? "degraded" : "down";
     return { status, members };
   }
+  /** Each member's breaker state (for tests and /readyz's callers). */
+  breakers() {
+    return this.members.map((m) => ({ name: m.client.name, state: m.breaker.state }));
+  }
   async close(abort = false) {
+    clearInterval(this.healthTimer);
     await Promise.all(this.members.map((m) => m.client.close(abort)));
   }
 };
@@ -2010,12 +2371,12 @@ var BitcoinCoreClient = class {
    * which guards against a broken node, stays per request: a combined answer may be as large as
    * their answers could have been apart.
    */
-  async batch(calls, timeoutMs = this.config.timeoutMs, requests = 1) {
+  async batch(calls, timeoutMs = this.config.timeoutMs, requests = 1, signal) {
     const bytesMax = RESPONSE_BYTES_MAX * requests;
-    const first = await this.post(calls, timeoutMs, bytesMax);
+    const first = await this.post(calls, timeoutMs, bytesMax, signal);
     if (!first.ok && first.status === 401 && this.config.cookieFile) {
       this.loadCredentials();
-      return this.finish(calls, await this.post(calls, timeoutMs, bytesMax));
+      return this.finish(calls, await this.post(calls, timeoutMs, bytesMax, signal));
     }
     return this.finish(calls, first);
   }
@@ -2029,14 +2390,14 @@ var BitcoinCoreClient = class {
     const answer2 = out.ok ? out.answers[0] : void 0;
     return answer2 !== void 0 && "result" in answer2 && jsonInteger(answer2.result) !== void 0;
   }
-  async post(calls, timeoutMs, bytesMax) {
+  async post(calls, timeoutMs, bytesMax, signal) {
     const ids = calls.map(() => this.nextId++);
     const body = stringifyJson(
       calls.map((c, i) => ({ jsonrpc: "2.0", id: ids[i], method: c.method, params: c.params }))
     );
     const headers = { "content-type": "application/json" };
     if (this.authorization) headers.authorization = this.authorization;
-    const timer = deadline(timeoutMs);
+    const timer = deadline(timeoutMs, signal);
     try {
       const res = await this.pool.request({
         path: this.path,
@@ -2120,6 +2481,15 @@ var COMBINABLE_METHODS = /* @__PURE__ */ new Set([
   "getblockhash",
   "getblockcount"
 ]);
+var READ_METHODS = /* @__PURE__ */ new Set([
+  ...COMBINABLE_METHODS,
+  "getbestblockhash",
+  "getblock",
+  "getblockchaininfo",
+  "getblockheader",
+  "getmempoolentry",
+  "gettxout"
+]);
 var Combiner = class {
   constructor(send2, callsMax, onCombined = () => {
   }) {
@@ -2184,18 +2554,25 @@ var BitcoinCorePool = class {
   pool;
   combiner;
   shared;
-  constructor(configs, observe2, onCombined, onShared) {
+  constructor(configs, opts = {}) {
     this.pool = new FailoverPool(
       configs.map((c) => new BitcoinCoreClient(c)),
-      observe2
+      {
+        policy: opts.policy,
+        observer: opts.observer,
+        budgetMs: Math.max(...configs.map((c) => c.timeoutMs)),
+        what: "the full node"
+      }
     );
     const callsMax = Math.min(...configs.map((c) => c.coalesceCallsMax));
     this.combiner = new Combiner(
-      (calls, requests) => this.pool.run((client) => client.batch(calls, void 0, requests)),
+      (calls, requests) => this.pool.run((client, signal) => client.batch(calls, void 0, requests, signal), {
+        idempotent: calls.every((c) => READ_METHODS.has(c.method))
+      }),
       callsMax,
-      onCombined
+      opts.onCombined
     );
-    this.shared = new SharedTrips(onShared);
+    this.shared = new SharedTrips(opts.onShared);
   }
   /**
    * A request's calls, answered in its order: each either shares a trip already in flight for the
@@ -2228,6 +2605,10 @@ var BitcoinCorePool = class {
     const answers = outcomes.map((o) => o.ok ? o.answer : { result: null });
     const first = outcomes[0];
     return { ok: true, answers, upstream: first?.ok ? first.upstream : "" };
+  }
+  /** Each node's breaker state (tests). */
+  breakers() {
+    return this.pool.breakers();
   }
   /** For /readyz: each member up or down (see FailoverPool.health). */
   health(opts) {
@@ -2381,7 +2762,12 @@ var ElectrumConnection = class _ElectrumConnection {
     return null;
   }
   /** Sends one request; resolves with its answer or failure, never later than timeoutMs. */
-  request(method, params) {
+  /**
+   * `signal`: the pool's, when it stops waiting (its attempt timed out, or another server
+   * answered first): the request is forgotten at once, so it no longer counts against
+   * inFlightMax; a late answer is dropped like one after a timeout.
+   */
+  request(method, params, signal) {
     if (this.closed) {
       return Promise.resolve({
         ok: false,
@@ -2415,6 +2801,21 @@ var ElectrumConnection = class _ElectrumConnection {
         if (this.lastReceivedAt < sentAt) this.close();
       }, this.opts.timeoutMs);
       this.pending.set(id, { resolve, timer, sentAt });
+      signal?.addEventListener(
+        "abort",
+        () => {
+          if (!this.pending.delete(id)) return;
+          clearTimeout(timer);
+          resolve({
+            ok: false,
+            retryable: false,
+            error: gatewayError("UPSTREAM_TIMEOUT", "the Electrum server did not answer in time", {
+              detail: `${this.opts.name}: ${method} abandoned by the pool`
+            })
+          });
+        },
+        { once: true }
+      );
       this.socket.write(`${stringifyJson({ jsonrpc: "2.0", method, params, id })}
 `);
       this.armPing();
@@ -2571,7 +2972,8 @@ var ElectrumUpstream = class extends EventEmitter {
   tip() {
     return this.connected && this.latestTip ? { height: this.latestTip.height, hex: this.latestTip.hex } : null;
   }
-  async request(method, params) {
+  /** `signal`: the pool's, when it stops waiting (see ElectrumConnection.request). */
+  async request(method, params, signal) {
     let connection = this.pick();
     if (!connection) {
       const connecting = this.slots.flatMap((s) => s.connecting ? [s.connecting] : []);
@@ -2589,7 +2991,16 @@ var ElectrumUpstream = class extends EventEmitter {
         })
       };
     }
-    return connection.request(method, params);
+    if (signal?.aborted) {
+      return {
+        ok: false,
+        retryable: false,
+        error: gatewayError("UPSTREAM_TIMEOUT", "the Electrum server did not answer in time", {
+          detail: `${this.name}: abandoned by the pool before it was sent`
+        })
+      };
+    }
+    return connection.request(method, params, signal);
   }
   /**
    * For /readyz: `server.ping` on an open connection (or one being opened). With none, the
@@ -2663,24 +3074,38 @@ var SHAREABLE_METHODS = /* @__PURE__ */ new Set([
   "blockchain.block.header",
   "blockchain.scripthash.get_history"
 ]);
+var READ_METHODS2 = /* @__PURE__ */ new Set([
+  ...SHAREABLE_METHODS,
+  "server.ping",
+  "server.features"
+]);
 var ElectrumPool = class {
   upstreams;
   pool;
   /** Identical look-ups in flight share one trip (see SHAREABLE_METHODS). */
   shared;
-  constructor(configs, observe2, onShared) {
+  constructor(configs, opts = {}) {
     this.upstreams = configs.map((c) => new ElectrumUpstream(c));
-    this.pool = new FailoverPool(this.upstreams, observe2);
-    this.shared = new SharedTrips(onShared);
+    this.pool = new FailoverPool(this.upstreams, {
+      policy: opts.policy,
+      observer: opts.observer,
+      budgetMs: Math.max(...configs.map((c) => c.timeoutMs)),
+      what: "the Electrum server"
+    });
+    for (const u of this.upstreams) u.on("connected", () => this.pool.recovered(u));
+    this.shared = new SharedTrips(opts.onShared);
   }
   start() {
     for (const u of this.upstreams) u.start();
   }
   request(method, params) {
-    const trip = () => this.pool.run(async (upstream) => {
-      const out = await upstream.request(method, params);
-      return out.ok ? { ok: true, answer: out.answer } : out;
-    });
+    const trip = () => this.pool.run(
+      async (upstream, signal) => {
+        const out = await upstream.request(method, params, signal);
+        return out.ok ? { ok: true, answer: out.answer } : out;
+      },
+      { idempotent: READ_METHODS2.has(method) }
+    );
     if (!SHAREABLE_METHODS.has(method)) return trip();
     return this.shared.run(`${method} ${stringifyJson(params)}`, trip);
   }
@@ -2819,12 +3244,17 @@ var IndexerPool = class {
   pool;
   /** Identical queries in flight share one trip (../shared-trips.ts). */
   shared;
-  constructor(configs, observe2, onShared) {
+  constructor(configs, opts = {}) {
     this.pool = new FailoverPool(
       configs.map((c) => new IndexerClient(c)),
-      observe2
+      {
+        policy: opts.policy,
+        observer: opts.observer,
+        budgetMs: Math.max(...configs.map((c) => c.timeoutMs)),
+        what: "the indexer"
+      }
     );
-    this.shared = new SharedTrips(onShared);
+    this.shared = new SharedTrips(opts.onShared);
   }
   /**
    * One query; `deadline` bounds the whole attempt, failover included; `parse` reads the answer
@@ -2839,7 +3269,10 @@ var IndexerPool = class {
     const key = `${reader}\0${request.operationName ?? ""}\0${request.query}\0${stringifyJson(request.variables)}`;
     return this.shared.run(
       key,
-      () => this.pool.run((client) => client.query(request, deadline2, parse))
+      () => this.pool.run((client, signal) => client.query(request, signal, parse), {
+        idempotent: true,
+        signal: deadline2
+      })
     );
   }
   /** For /readyz: each member up or down (see FailoverPool.health). */
@@ -3098,7 +3531,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-3FMMS6AF.js").catch((err) => {
+  loading ??= import("./chunks/route-65FKJ6JN.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -4607,7 +5040,10 @@ async function startGateway(config, opts) {
   const log = createLogger(config.log.level, opts.logDestination);
   const db = await (opts.store ?? openStore(config, opts));
   const metrics = new Metrics();
-  const observer = (backend, network) => (upstream, ok, seconds) => metrics.upstream(backend, network, upstream, ok, seconds);
+  const policy = (backend) => ({
+    ...config.failover,
+    attemptTimeoutMs: config.failover.attemptTimeoutMs[backend]
+  });
   const nodes = /* @__PURE__ */ new Map();
   const txMemory = new TxCache(config.cache.bytesMax);
   const blockAnswers = new BlockAnswerCache(config.cache.blockBytesMax);
@@ -4616,12 +5052,12 @@ async function startGateway(config, opts) {
   for (const network of config.networks) {
     const upstreams = opts.nodeUpstreams[network];
     if (upstreams && upstreams.length > 0) {
-      const pool = new BitcoinCorePool(
-        upstreams,
-        observer("node", network),
-        (requests, calls) => metrics.coalesced(network, requests, calls),
-        () => metrics.shared("node", network)
-      );
+      const pool = new BitcoinCorePool(upstreams, {
+        policy: policy("node"),
+        observer: metrics.pool("node", network),
+        onCombined: (requests, calls) => metrics.coalesced(network, requests, calls),
+        onShared: () => metrics.shared("node", network)
+      });
       nodes.set(network, pool);
       guards.set(
         network,
@@ -4634,11 +5070,11 @@ async function startGateway(config, opts) {
     }
     const servers = opts.electrumUpstreams?.[network];
     if (servers && servers.length > 0) {
-      const pool = new ElectrumPool(
-        servers,
-        observer("electrum", network),
-        () => metrics.shared("electrum", network)
-      );
+      const pool = new ElectrumPool(servers, {
+        policy: policy("electrum"),
+        observer: metrics.pool("electrum", network),
+        onShared: () => metrics.shared("electrum", network)
+      });
       pool.start();
       electrum.set(network, pool);
     }
@@ -4649,11 +5085,11 @@ async function startGateway(config, opts) {
     if (upstreams && upstreams.length > 0) {
       indexers.set(
         network,
-        new IndexerPool(
-          upstreams,
-          observer("graph", network),
-          () => metrics.shared("graph", network)
-        )
+        new IndexerPool(upstreams, {
+          policy: policy("graph"),
+          observer: metrics.pool("graph", network),
+          onShared: () => metrics.shared("graph", network)
+        })
       );
     }
   }

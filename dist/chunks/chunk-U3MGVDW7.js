@@ -143,6 +143,52 @@ var configSchema = z.strictObject({
     cacheMs: z.number().int().min(100).max(6e4).default(2e3)
   }).prefault({}),
   /**
+   * Upstream resilience, for every pool of several upstreams (README "Upstream resilience"): a
+   * circuit breaker per upstream, reads retried on another upstream after a failure or a timeout,
+   * and hedged (sent to a second upstream too) when the first is slow. Calls with effects are
+   * never retried after they may have reached an upstream, nor hedged.
+   */
+  failover: z.strictObject({
+    /**
+     * One attempt of a read, per backend, when the pool has another upstream to try: past it the
+     * attempt counts as a timeout and the read goes to another upstream. Shorter than the
+     * upstream's own timeoutMs (the whole call's budget) so there is time left to try another.
+     */
+    attemptTimeoutMs: z.strictObject({
+      node: z.number().int().positive().max(3e5).default(2e3),
+      electrum: z.number().int().positive().max(3e5).default(2e3),
+      graph: z.number().int().positive().max(3e5).default(5e3)
+    }).prefault({}),
+    /** Attempts of one read, hedges and retries included, each on a different upstream. */
+    attemptsMax: z.number().int().min(1).max(10).default(3),
+    hedge: z.strictObject({
+      /** false: a read waits for its attempt's answer or timeout before another is tried. */
+      enabled: z.boolean().default(true),
+      /**
+       * A read not answered after this quantile of the pool's recent answer times (clamped to
+       * minMs – maxMs) is also sent to another upstream; the first answer wins.
+       */
+      quantile: z.number().min(0.5).max(0.999).default(0.95),
+      minMs: z.number().int().nonnegative().max(6e4).default(50),
+      /** Also the delay used until the pool has seen 20 answers. */
+      maxMs: z.number().int().positive().max(6e4).default(500)
+    }).prefault({}),
+    breaker: z.strictObject({
+      /** Consecutive failures (refused, dropped, timed out, outpaced by a hedge) that open it. */
+      failuresMax: z.number().int().positive().max(1e3).default(5),
+      /** ... or this share of failures among the last windowCalls outcomes. */
+      failureRate: z.number().min(0.01).max(1).default(0.5),
+      windowCalls: z.number().int().min(2).max(1e4).default(20),
+      /** Open this long (no calls) before one trial call may pass (half-open). */
+      openMs: z.number().int().positive().max(6e5).default(5e3)
+    }).prefault({}),
+    /**
+     * Each upstream without a recent answer, or with its breaker not closed, is probed this
+     * often in the background; a probe that answers closes its breaker. 0: no background probes.
+     */
+    healthCheckIntervalMs: z.number().int().nonnegative().max(6e5).default(2e3)
+  }).prefault({}),
+  /**
    * Operator credentials for /metrics and /admin/*: SHA-256 digests (hex) of `bgo_` bearer tokens
    * (`blockgate operator-token` makes one); the tokens themselves are never stored.
    */

@@ -3,7 +3,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-OUNTQDAR.js";
+} from "./chunk-4HBMOMRP.js";
 import {
   RawJsonText,
   fromHex,
@@ -216,7 +216,8 @@ var LIST = {
     meaning: "the upstream answered with an error of its own (charged); its code is kept apart"
   },
   UPSTREAM_UNAVAILABLE: {
-    http: 502,
+    // 503, not 502: nothing bad came from an upstream; none could serve (down, or its breaker open).
+    http: 503,
     jsonRpc: -32020,
     graphql: "UPSTREAM_UNAVAILABLE",
     hasura: ["UPSTREAM_UNAVAILABLE"],

@@ -17,7 +17,7 @@ import {
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-OUNTQDAR.js";
+} from "./chunk-4HBMOMRP.js";
 
 // src/admin/admin-file.ts
 import { randomBytes, timingSafeEqual } from "node:crypto";

@@ -21,7 +21,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-C2EEPZRU.js";
+} from "./chunk-255KDVS6.js";
 import {
   REFUSED_OUTCOMES,
   auditInRange,
@@ -38,7 +38,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-OUNTQDAR.js";
+} from "./chunk-4HBMOMRP.js";
 import {
   DecodeError,
   formatAmount,
@@ -53,7 +53,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-2TKVNQBA.js";
+} from "./chunk-U3MGVDW7.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

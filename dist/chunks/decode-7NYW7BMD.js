@@ -10,7 +10,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-2TKVNQBA.js";
+} from "./chunk-U3MGVDW7.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-EX5HBM5R.js";
-import "./chunk-2TKVNQBA.js";
+} from "./chunk-THYRAVPO.js";
+import "./chunk-U3MGVDW7.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";
