@@ -67,13 +67,13 @@ describe("one of two Electrum servers stopped and restarted under load", () => {
         }
       }
     };
-    const after = (n: number) =>
+    const answered = (n: number) =>
       new Promise<void>((resolve) => waiting.push({ count: statuses.length + n, resolve }));
     const workers = Array.from({ length: WORKERS }, worker);
 
-    await after(30);
+    await answered(30);
     await second.stop();
-    await after(100);
+    await answered(100);
     const upstream = t.gateway.app.electrum.get("mainnet")!.upstreams[1]!;
     const reconnected = once(upstream, "connected");
     const served = () => second.stats.methods["blockchain.transaction.get"] ?? 0;
@@ -81,7 +81,7 @@ describe("one of two Electrum servers stopped and restarted under load", () => {
     await second.restart();
     await reconnected;
     // Back in the rotation: it answers some of the next calls itself.
-    while (served() === servedBefore) await after(10);
+    while (served() === servedBefore) await answered(10);
     stopped = true;
     await Promise.all(workers);
 
