@@ -1,7 +1,6 @@
 // Scoped tokens: a token limited to backends, networks, methods and client address ranges, with
 // an expiry, restriction and rotation. A call outside its scope gets 403 with a code naming the
 // scope, is not executed, not charged, and is audited; a changed scope applies at once.
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken, restrictToken, rotateToken } from "../../src/auth/tokens.ts";
 import {
@@ -12,6 +11,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { postFrom } from "../support/local-address.ts";
 
 const ELECTRUM_GET = {
   jsonrpc: "2.0",
@@ -20,30 +20,6 @@ const ELECTRUM_GET = {
   params: [HAL_TXID],
 };
 const CORE_GET = rpc("getrawtransaction", [HAL_TXID]);
-
-/** A POST from a given loopback address (127.0.0.2 is loopback too). */
-function postFrom(url: string, body: unknown, localAddress: string) {
-  return new Promise<{ status: number; json: { error?: { code: number; message: string } } }>(
-    (resolve, reject) => {
-      const req = request(
-        url,
-        { method: "POST", localAddress, headers: { "content-type": "application/json" } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              json: JSON.parse(Buffer.concat(chunks).toString("utf8")),
-            }),
-          );
-        },
-      );
-      req.on("error", reject);
-      req.end(JSON.stringify(body));
-    },
-  );
-}
 
 describe("scoped tokens", () => {
   let t: TestGateway;

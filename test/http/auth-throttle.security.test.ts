@@ -3,45 +3,18 @@
 // here doubling), then a lock-out for the rest of the window in which an unknown token is refused
 // 429 without a database lookup. Other addresses, and tokens this process has just served, are
 // not affected. Requests come from two loopback addresses, 127.0.0.1 and 127.0.0.2.
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/auth/tokens.ts";
 import { blockTxids, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { type AddressedAnswer, postFrom } from "../support/local-address.ts";
 
 const BAD = `bgt_${"A".repeat(43)}`;
 const TXID = blockTxids()[0]!;
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  json: { error?: { code: number; message: string } };
-  ms: number;
-}
+type Answer = AddressedAnswer;
 
-function call(url: string, localAddress: string): Promise<Answer> {
-  const body = JSON.stringify(rpc("getrawtransaction", [TXID]));
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: "POST", localAddress, headers: { "content-type": "application/json" } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            json: JSON.parse(Buffer.concat(chunks).toString("utf8")),
-            ms: performance.now() - started,
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const call = (url: string, localAddress: string) =>
+  postFrom(url, rpc("getrawtransaction", [TXID]), localAddress);
 
 describe("failed authentications from one address", () => {
   let t: TestGateway;
