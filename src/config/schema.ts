@@ -289,6 +289,16 @@ export const configSchema = z.strictObject({
       depthMax: z.number().int().positive().max(100).default(12),
       aliasesMax: z.number().int().positive().max(1000).default(30),
       tokensMax: z.number().int().positive().max(100_000).default(5000),
+      /**
+       * Parsed documents kept by their text, in bytes (estimated: text and AST); a document over
+       * 1/64 of it is parsed each time. 0: every request is parsed and validated anew.
+       */
+      documentCacheBytesMax: z
+        .number()
+        .int()
+        .nonnegative()
+        .max(1024 * 1024 * 1024)
+        .default(32 * 1024 * 1024),
     })
     .prefault({}),
   /** Billing cycles, anchored at each account's creation: monthly by default. */

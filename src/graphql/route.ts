@@ -4,16 +4,26 @@ import { jsonDepthOver } from "../jsonrpc/json-depth.ts";
 import type { App, CallContext } from "../metering/context.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
 import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
+import { DocumentCache } from "./plugins/document-cache.ts";
 import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
 
 /** One Yoga per running gateway (its limits come from that gateway's config). */
 const yogas = new WeakMap<App, ReturnType<typeof createGatewayYoga>>();
+/** Each Yoga's parsed documents (bounded in bytes), for its tests and the fuzz bench to read. */
+const documentCaches = new WeakMap<App, DocumentCache>();
+
+/** The running gateway's document cache (undefined until its Yoga is built). */
+export function documentCacheOf(app: App): DocumentCache | undefined {
+  return documentCaches.get(app);
+}
 
 /** The gateway's Yoga, built on first use (also by the warm-up right after the server listens). */
 export function gatewayYoga(app: App): ReturnType<typeof createGatewayYoga> {
   let yoga = yogas.get(app);
   if (!yoga) {
-    yoga = createGatewayYoga(app.config, app.log);
+    const documents = new DocumentCache(app.config.graphql.documentCacheBytesMax);
+    documentCaches.set(app, documents);
+    yoga = createGatewayYoga(app.config, app.log, documents);
     yogas.set(app, yoga);
   }
   return yoga;
