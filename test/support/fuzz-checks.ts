@@ -141,13 +141,19 @@ function graphqlProblems(body: Json | undefined, status: number, hasura: boolean
   return problems;
 }
 
+/** Core's HTTP 500 for an RPC error to a legacy 1.0 request, mirrored by the node route. */
+export function coreLegacy500(c: FuzzCase, a: Answer): boolean {
+  return a.status === 500 && c.path.startsWith("/node/") && coreLegacyError(parse(a.text));
+}
+
 /** What is wrong with an answer (nothing: an empty list). */
 export function problemsOf(c: FuzzCase, a: Answer): string[] {
   const problems: string[] = [];
   const body = a.type.includes("json") ? parse(a.text) : undefined;
   if (a.type.includes("json") && body === undefined) problems.push("JSON content type, not JSON");
-  const legacy = a.status === 500 && c.path.startsWith("/node/") && coreLegacyError(body);
-  if (a.status >= 500 && a.status !== 503 && !legacy) problems.push(`HTTP ${a.status}`);
+  if (a.status >= 500 && a.status !== 503 && !coreLegacy500(c, a)) {
+    problems.push(`HTTP ${a.status}`);
+  }
   if (/\bat .+\.(ts|js|cjs|mjs):\d+/.test(a.text)) problems.push("a stack trace in the answer");
   // A refusal before any route (unknown path, bad method) is plain JSON, in no backend protocol.
   const plain = isObject(body) && isObject(body.error) && typeof body.error.code === "string";
