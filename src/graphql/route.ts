@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import type { HttpReply } from "../http/reply.ts";
+import { gatewayError } from "../errors/codes.ts";
+import { graphqlFailure, type HttpReply } from "../http/reply.ts";
 import { jsonDepthOver } from "../jsonrpc/json-depth.ts";
 import type { App, CallContext } from "../metering/context.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
@@ -88,12 +89,19 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;
   });
-  return {
-    status: response.status,
-    body: null,
-    raw: new Uint8Array(await response.arrayBuffer()),
-    headers: out,
-  };
+  const raw = new Uint8Array(await response.arrayBuffer());
+  // Yoga refuses a POST body of a type it does not read (none, text/plain, a form) with a bare
+  // 415: no body, no type. Every refusal of a route is in its protocol (README, Errors), so the
+  // client gets GraphQL's errors array with our code (found by bench/fuzz, issue 15 item 7).
+  if (response.status === 415 && raw.byteLength === 0) {
+    return graphqlFailure(
+      gatewayError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "send the request as application/json (or the query in the URL, with GET)",
+      ),
+    );
+  }
+  return { status: response.status, body: null, raw, headers: out };
 }
 
 /**
