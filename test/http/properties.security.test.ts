@@ -6,6 +6,7 @@ import {
   type FuzzCase,
   gatewayCase,
   graphCase,
+  largeCase,
   nodeCase,
   pathCase,
 } from "../support/arbitraries.ts";
@@ -47,7 +48,7 @@ describe("properties of generated inputs on every route", () => {
     return rows[0]?.charged ?? 0;
   };
 
-  const holds = (arb: fc.Arbitrary<FuzzCase>) =>
+  const holds = (arb: fc.Arbitrary<FuzzCase>, runs = RUNS) =>
     fc.assert(
       fc.asyncProperty(arb, async (c) => {
         const before = await chargedSoFar();
@@ -63,7 +64,7 @@ describe("properties of generated inputs on every route", () => {
           );
         }
       }),
-      { numRuns: RUNS, ...(seed === undefined ? {} : { seed }) },
+      { numRuns: runs, ...(seed === undefined ? {} : { seed }) },
     );
 
   it("node route: JSON-RPC envelopes and getrawtransaction parameters", () => holds(nodeCase));
@@ -73,6 +74,8 @@ describe("properties of generated inputs on every route", () => {
     holds(gatewayCase));
   it("graph route: Hasura arguments of every type", () => holds(graphCase));
   it("paths: unknown backends and networks, odd tokens, percent-escapes", () => holds(pathCase));
+  it("large inputs: long literals and parameters, big variables and lists, past the body limit", () =>
+    holds(largeCase, Math.ceil(RUNS / 6)));
 
   it("the gateway is alive and the ledger checks out afterwards", async () => {
     expect((await fetch(`${t.url}/healthz`)).status).toBe(200);

@@ -401,33 +401,148 @@ export const indexerBody = graphqlBody(indexer.doc);
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
+/**
+ * Headers a client may add or get wrong: the content type, the token in `Authorization` instead
+ * of the path (`{token}` is filled in as in paths), an Idempotency-Key (a handful of values, so
+ * keys repeat with other bodies), a dry run. Mostly just JSON.
+ */
+const headers: fc.Arbitrary<Record<string, string>> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant(JSON_HEADERS) },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      {
+        "content-type": fc.constantFrom(
+          "application/json",
+          "application/json; charset=latin1",
+          "text/plain",
+          "application/x-www-form-urlencoded",
+          "application/graphql",
+          "multipart/form-data; boundary=x",
+        ),
+        authorization: fc.constantFrom(
+          "Bearer {token}",
+          "Bearer",
+          "Basic x",
+          `Bearer ${"x".repeat(300)}`,
+        ),
+        "idempotency-key": fc.constantFrom("k1", "k2", "", "x".repeat(300)),
+        "x-dry-run": fc.constantFrom("true", "false", "1"),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+);
+
+/** The token in the path, or (with an Authorization header) sometimes not. */
+const tokenSegment = fc.constantFrom("/{token}", "/{token}", "/{token}", "");
+
 const rpcCase = (kind: "node" | "electrum", method: string): fc.Arbitrary<FuzzCase> =>
-  rpcBody(method).map((body) => ({
+  fc.tuple(rpcBody(method), headers, tokenSegment).map(([body, h, token]) => ({
     kind,
     method: "POST",
-    path: `/${kind}/{network}/{token}`,
-    headers: JSON_HEADERS,
+    path: `/${kind}/{network}${token}`,
+    headers: h,
     body,
   }));
 
 export const nodeCase = rpcCase("node", "getrawtransaction");
 export const electrumCase = rpcCase("electrum", "blockchain.transaction.get");
 
-export const gatewayCase: fc.Arbitrary<FuzzCase> = unifiedBody.map((body) => ({
-  kind: "gateway",
-  method: "POST",
-  path: "/gateway/{network}/{token}",
-  headers: { ...JSON_HEADERS, accept: "application/graphql-response+json, application/json" },
-  body,
-}));
+/** The unified API also reads GraphQL over GET: the same documents in the query string. */
+const unifiedGet: fc.Arbitrary<FuzzCase> = fc
+  .tuple(unified.doc, jsonValue)
+  .map(([query, variables]) => ({
+    kind: "gateway",
+    method: "GET",
+    path: `/gateway/{network}/{token}?${new URLSearchParams({
+      query,
+      variables: JSON.stringify(variables) ?? "",
+    })}`,
+    headers: { accept: "application/graphql-response+json, application/json" },
+    body: undefined,
+  }));
 
-export const graphCase: fc.Arbitrary<FuzzCase> = indexerBody.map((body) => ({
-  kind: "graph",
-  method: "POST",
-  path: "/graph/{network}/{token}",
-  headers: JSON_HEADERS,
-  body,
-}));
+export const gatewayCase: fc.Arbitrary<FuzzCase> = fc.oneof(
+  {
+    weight: 9,
+    arbitrary: fc.tuple(unifiedBody, headers, tokenSegment).map(([body, h, token]) => ({
+      kind: "gateway" as const,
+      method: "POST",
+      path: `/gateway/{network}${token}`,
+      headers: { ...h, accept: "application/graphql-response+json, application/json" },
+      body,
+    })),
+  },
+  { weight: 1, arbitrary: unifiedGet },
+);
+
+export const graphCase: fc.Arbitrary<FuzzCase> = fc
+  .tuple(indexerBody, headers, tokenSegment)
+  .map(([body, h, token]) => ({
+    kind: "graph",
+    method: "POST",
+    path: `/graph/{network}${token}`,
+    headers: h,
+    body,
+  }));
+
+/**
+ * Large inputs, the kind that fill memory if anything keeps them: documents with one long string
+ * literal (up to the body limit and past it), distinct invalid documents beside large variables,
+ * long parameters, big `_in` lists. Each text is distinct (a counter in it), as a hostile client
+ * would make them, so no cache can answer two alike.
+ */
+export const largeCase: fc.Arbitrary<FuzzCase> = fc
+  .tuple(
+    fc.constantFrom("literal", "variables", "param", "in-list"),
+    fc.integer({ min: 10_000, max: 1_100_000 }),
+    fc.nat(),
+  )
+  .map(([shape, n, salt]) => {
+    const pad = "a".repeat(n);
+    switch (shape) {
+      case "literal":
+        return {
+          kind: "gateway",
+          method: "POST",
+          path: "/gateway/{network}/{token}",
+          headers: { ...JSON_HEADERS, accept: "application/graphql-response+json" },
+          body: JSON.stringify({ query: `{ transaction(txid: "${salt}${pad}") { txid } }` }),
+        };
+      case "variables":
+        return {
+          kind: "gateway",
+          method: "POST",
+          path: "/gateway/{network}/{token}",
+          headers: { ...JSON_HEADERS, accept: "application/graphql-response+json" },
+          body: JSON.stringify({ query: `{ nope${salt} }`, variables: { pad } }),
+        };
+      case "param":
+        return {
+          kind: "node",
+          method: "POST",
+          path: "/node/{network}/{token}",
+          headers: JSON_HEADERS,
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: salt,
+            method: "getrawtransaction",
+            params: [pad, true],
+          }),
+        };
+      default:
+        return {
+          kind: "graph",
+          method: "POST",
+          path: "/graph/{network}/{token}",
+          headers: JSON_HEADERS,
+          body: JSON.stringify({
+            query: `{ block(where: {height: {_in: [${Array.from({ length: n / 8 }, (_, i) => i + salt).join(",")}]}}) { height } }`,
+          }),
+        };
+    }
+  });
 
 /** A byte an HTTP client puts in a request target as it is (printable, or Latin-1). */
 const pathChar = fc.oneof(
@@ -488,11 +603,12 @@ export const pathCase: fc.Arbitrary<FuzzCase> = fc
     body: method === "GET" ? undefined : body,
   }));
 
-/** Any of the above, each route in turn about equally. */
+/** Any of the above, each route about equally, large inputs now and then. */
 export const anyCase: fc.Arbitrary<FuzzCase> = fc.oneof(
-  nodeCase,
-  electrumCase,
-  gatewayCase,
-  graphCase,
-  pathCase,
+  { weight: 10, arbitrary: nodeCase },
+  { weight: 10, arbitrary: electrumCase },
+  { weight: 10, arbitrary: gatewayCase },
+  { weight: 10, arbitrary: graphCase },
+  { weight: 10, arbitrary: pathCase },
+  { weight: 1, arbitrary: largeCase },
 );

@@ -37,7 +37,12 @@ export function send(
         port: origin.port,
         method: c.method,
         path: pathOf(c, token, network),
-        headers: { ...c.headers, connection: "close" },
+        headers: {
+          ...Object.fromEntries(
+            Object.entries(c.headers).map(([k, v]) => [k, v.replaceAll("{token}", token)]),
+          ),
+          connection: "close",
+        },
         timeout: timeoutMs,
       },
       (res) => {
