@@ -7,7 +7,7 @@
 // (a full collection first, when started with --expose-gc, then as `mem`), `ledger` (the ledger
 // check of `blockgate ledger check`). Runs until its stdin closes.
 import { createInterface } from "node:readline";
-import { getHeapStatistics, writeHeapSnapshot } from "node:v8";
+import { getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from "node:v8";
 import { createAccount } from "../src/accounts/accounts.ts";
 import { startGateway } from "../src/app/app.ts";
 import { issueToken } from "../src/auth/tokens.ts";
@@ -71,6 +71,9 @@ function memory() {
     ...process.memoryUsage(),
     heapSizeLimit: heap.heap_size_limit,
     mallocedMemory: heap.malloced_memory,
+    /** Large objects (strings and arrays past ~256 KiB), live or not yet collected. */
+    largeObjects: getHeapSpaceStatistics().find((sp) => sp.space_name === "large_object_space")
+      ?.space_used_size,
     caches: {
       documents: documentCacheOf(gateway.app)?.stats,
       tokens: gateway.app.tokens.size,
