@@ -9,11 +9,13 @@ import { startDevnet } from "../src/devnet/devnet.ts";
 const devnet = await startDevnet(["mainnet"]);
 const core = devnet.cores.get("mainnet");
 const indexer = devnet.indexers.get("mainnet");
-if (!core || !indexer) throw new Error("no devnet Core or indexer");
+const electrum = devnet.electrum.get("mainnet");
+if (!core || !indexer || !electrum) throw new Error("no devnet Core, indexer or Electrum server");
 process.stdout.write(
   `${JSON.stringify({
     core: { url: core.url, user: core.user, password: core.password },
     indexer: { url: indexer.url, secret: indexer.secret },
+    electrum: { url: electrum.url },
   })}\n`,
 );
 const lines = createInterface({ input: process.stdin });

@@ -6,13 +6,13 @@ import {
   readAdminFile,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-EVQTNUOZ.js";
-import "./chunks/chunk-4HBMOMRP.js";
+} from "./chunks/chunk-4OQVDSYG.js";
+import "./chunks/chunk-AZLMFG6C.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-THYRAVPO.js";
-import "./chunks/chunk-U3MGVDW7.js";
+} from "./chunks/chunk-AGPVIYKC.js";
+import "./chunks/chunk-XWSRGHSS.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,7 +32,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-VIYG2DXA.js");
+    const { runConfigCommand } = await import("./chunks/config-check-CZFDF5VU.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const unknown = unknownCommand(command);
@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-7NYW7BMD.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-3KDRKPJF.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -13,9 +13,10 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-EVQTNUOZ.js";
+} from "./chunks/chunk-4OQVDSYG.js";
 import {
   BAD_REQUEST,
+  ByteLru,
   DAEMON_ERROR,
   JSON_DEPTH_MAX,
   LruMap,
@@ -38,7 +39,7 @@ import {
   gatewayError,
   graphComplexity,
   graphPrice,
-  graphqlErrorObject,
+  graphqlFailure,
   hash32Hex,
   hasuraError,
   hasuraErrorObject,
@@ -47,8 +48,9 @@ import {
   isPyBool,
   isUnspendable,
   jsonDepthOver,
+  jsonRpcFailure,
   meter,
-  plainErrorObject,
+  plainFailure,
   priceOf,
   pyBoolValue,
   pyJsonDumps,
@@ -57,9 +59,11 @@ import {
   pyThousands,
   rememberFromCore,
   rpcErrorObject,
+  sendReply,
+  sendText,
   txHashError,
   withDeadline
-} from "./chunks/chunk-255KDVS6.js";
+} from "./chunks/chunk-A3KEWLV5.js";
 import {
   authenticate,
   compileScope,
@@ -74,14 +78,14 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-4HBMOMRP.js";
+} from "./chunks/chunk-AZLMFG6C.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-THYRAVPO.js";
+} from "./chunks/chunk-AGPVIYKC.js";
 import {
   isJsonNumber,
   isJsonObject,
@@ -98,7 +102,7 @@ import {
 } from "./chunks/chunk-YDJ6PAYG.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-U3MGVDW7.js";
+} from "./chunks/chunk-XWSRGHSS.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID4 } from "node:crypto";
@@ -163,87 +167,6 @@ var TokenCache = class {
       }
     }
     this.onRevoked(tokenId, dropped);
-  }
-};
-
-// src/util/byte-lru.ts
-var ByteLru = class {
-  constructor(bytesMax, costOf2) {
-    this.bytesMax = bytesMax;
-    this.costOf = costOf2;
-  }
-  bytesMax;
-  costOf;
-  entries = /* @__PURE__ */ new Map();
-  size = 0;
-  stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
-  get(key) {
-    const value = this.entries.get(key);
-    if (value === void 0) {
-      this.stats.misses += 1;
-      return void 0;
-    }
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    this.stats.hits += 1;
-    return value;
-  }
-  has(key) {
-    return this.entries.has(key);
-  }
-  set(key, value) {
-    if (this.costOf(value) > this.bytesMax) return;
-    this.remove(key);
-    this.entries.set(key, value);
-    this.size += this.costOf(value);
-    this.fitBudget();
-  }
-  /**
-   * Changes `value` in place with `change` while it is still the entry at `key`, counting what
-   * that adds to its cost (older entries make room); false, and nothing changed, when it is not.
-   */
-  grow(key, value, change) {
-    if (this.entries.get(key) !== value) return false;
-    const before = this.costOf(value);
-    change();
-    this.size += this.costOf(value) - before;
-    this.fitBudget();
-    return true;
-  }
-  delete(key) {
-    this.remove(key);
-    this.updateStats();
-  }
-  /** Drops every entry `doomed` names (a scan: what calls it, a reorganisation, is rare). */
-  dropWhere(doomed) {
-    let dropped = 0;
-    for (const [key, value] of this.entries) {
-      if (doomed(key, value)) {
-        this.remove(key);
-        dropped += 1;
-      }
-    }
-    this.stats.evictions += dropped;
-    this.updateStats();
-    return dropped;
-  }
-  remove(key) {
-    const value = this.entries.get(key);
-    if (value === void 0) return;
-    this.entries.delete(key);
-    this.size -= this.costOf(value);
-  }
-  fitBudget() {
-    for (const key of this.entries.keys()) {
-      if (this.size <= this.bytesMax) break;
-      this.remove(key);
-      this.stats.evictions += 1;
-    }
-    this.updateStats();
-  }
-  updateStats() {
-    this.stats.entries = this.entries.size;
-    this.stats.bytes = this.size;
   }
 };
 
@@ -3418,34 +3341,6 @@ function isTooLarge(err) {
   return err instanceof Error && "code" in err && err.code === "FST_ERR_CTP_BODY_TOO_LARGE";
 }
 
-// src/http/reply.ts
-function sendReply(reply3, r) {
-  reply3.code(r.status);
-  if (!r.raw) {
-    reply3.header("content-type", "application/json");
-    if (r.headers) reply3.headers(r.headers);
-    return reply3.send(Buffer.from(stringifyJson(r.body)));
-  }
-  if (r.headers) reply3.headers(r.headers);
-  if (r.raw.byteLength === 0 && !reply3.hasHeader("content-type")) return reply3.send();
-  return reply3.send(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength));
-}
-function sendText(reply3, status, type, body, headers = {}) {
-  return reply3.code(status).header("content-type", type).headers(headers).send(Buffer.from(body));
-}
-function jsonRpcFailure(error, id = null) {
-  return {
-    status: httpStatusOf(error.code),
-    body: { jsonrpc: "2.0", id, error: rpcErrorObject(error) }
-  };
-}
-function plainFailure(error) {
-  return { status: httpStatusOf(error.code), body: plainErrorObject(error) };
-}
-function graphqlFailure(error) {
-  return { status: httpStatusOf(error.code), body: { errors: [graphqlErrorObject(error)] } };
-}
-
 // src/admin/routes.ts
 var CLI_BODY_BYTES_MAX = 64 * 1024;
 function operatorRoutes(http, app) {
@@ -3531,7 +3426,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-65FKJ6JN.js").catch((err) => {
+  loading ??= import("./chunks/route-4AOH6KQK.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -4126,12 +4021,83 @@ async function forget(ctx, key) {
   );
 }
 
+// src/jsonrpc/long-strings.ts
+var LIFT_CHARS_MIN = 256;
+var MARK = "\uE000";
+var QUOTE = 34;
+var BACKSLASH = 92;
+var COLON = 58;
+var isWhitespace = (c) => c === 32 || c === 10 || c === 13 || c === 9;
+function parseJsonLiftingStrings(text) {
+  if (text.length < LIFT_CHARS_MIN) return parseJson(text);
+  const lifted = [];
+  const indexOf = /* @__PURE__ */ new Map();
+  const parts = [];
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (text.charCodeAt(i) !== QUOTE) {
+      i += 1;
+      continue;
+    }
+    let end = i + 1;
+    let plain2 = true;
+    for (; end < text.length; end++) {
+      const c = text.charCodeAt(end);
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) {
+        plain2 = false;
+        end += 1;
+      } else if (c < 32) plain2 = false;
+    }
+    if (end >= text.length) break;
+    const content = text.slice(i + 1, end);
+    let next = end + 1;
+    while (next < text.length && isWhitespace(text.charCodeAt(next))) next += 1;
+    const isKey = text.charCodeAt(next) === COLON;
+    if (plain2 && !isKey && (content.length >= LIFT_CHARS_MIN || content.startsWith(MARK))) {
+      let index = indexOf.get(content);
+      if (index === void 0) {
+        index = lifted.push(content) - 1;
+        indexOf.set(content, index);
+      }
+      parts.push(text.slice(copied, i), `"${MARK}${index}"`);
+      copied = end + 1;
+    }
+    i = end + 1;
+  }
+  if (lifted.length === 0) return parseJson(text);
+  parts.push(text.slice(copied));
+  return restore(parseJson(parts.join("")), lifted);
+}
+function restore(value, lifted) {
+  if (typeof value === "string") {
+    return value.startsWith(MARK) ? lifted[Number(value.slice(MARK.length))] ?? value : value;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = restore(value[i], lifted);
+  } else if (isJsonObject(value)) {
+    for (const key of Object.keys(value)) {
+      const was = value[key];
+      const now = restore(was, lifted);
+      if (now !== was)
+        Object.defineProperty(value, key, {
+          value: now,
+          enumerable: true,
+          writable: true,
+          configurable: true
+        });
+    }
+  }
+  return value;
+}
+
 // src/jsonrpc/envelope.ts
 function parseRequestBody(body, depthMax = JSON_DEPTH_MAX) {
   let value;
   try {
     if (jsonDepthOver(body, depthMax)) throw new SyntaxError(`nested deeper than ${depthMax}`);
-    value = parseJson(body);
+    value = parseJsonLiftingStrings(body);
   } catch {
     return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
   }
@@ -4437,7 +4403,7 @@ async function handleGraphQuery(ctx, body) {
   const parsed = parseGraphRequest(body, ctx.app.config.server.jsonDepthMax);
   if (!parsed.ok) return refuse(ctx, "(invalid)", parsed.error);
   const { request } = parsed;
-  const checked = checkGraphQuery(schema, request);
+  const checked = checkGraphQuery(schema, request, app.config.graph.tokensMax);
   if (!checked.ok) return refuse(ctx, "(invalid)", checked.error);
   const { query } = checked;
   const method = rootFieldNames(query);

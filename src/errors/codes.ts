@@ -105,6 +105,7 @@ const LIST = {
       "page-size-exceeded",
       "alias-limit-exceeded",
       "complexity-limit-exceeded",
+      "token-limit-exceeded",
     ],
     meaning: "over a gateway limit: depth, aliases, tokens, list or page size, complexity, batch",
   },

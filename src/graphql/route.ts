@@ -1,19 +1,30 @@
 import type { IncomingMessage } from "node:http";
-import type { HttpReply } from "../http/reply.ts";
+import { gatewayError } from "../errors/codes.ts";
+import { graphqlFailure, type HttpReply } from "../http/reply.ts";
 import { jsonDepthOver } from "../jsonrpc/json-depth.ts";
 import type { App, CallContext } from "../metering/context.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
 import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
+import { DocumentCache } from "./plugins/document-cache.ts";
 import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
 
 /** One Yoga per running gateway (its limits come from that gateway's config). */
 const yogas = new WeakMap<App, ReturnType<typeof createGatewayYoga>>();
+/** Each Yoga's parsed documents (bounded in bytes), for its tests and the fuzz bench to read. */
+const documentCaches = new WeakMap<App, DocumentCache>();
+
+/** The running gateway's document cache (undefined until its Yoga is built). */
+export function documentCacheOf(app: App): DocumentCache | undefined {
+  return documentCaches.get(app);
+}
 
 /** The gateway's Yoga, built on first use (also by the warm-up right after the server listens). */
 export function gatewayYoga(app: App): ReturnType<typeof createGatewayYoga> {
   let yoga = yogas.get(app);
   if (!yoga) {
-    yoga = createGatewayYoga(app.config, app.log);
+    const documents = new DocumentCache(app.config.graphql.documentCacheBytesMax);
+    documentCaches.set(app, documents);
+    yoga = createGatewayYoga(app.config, app.log, documents);
     yogas.set(app, yoga);
   }
   return yoga;
@@ -78,12 +89,19 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;
   });
-  return {
-    status: response.status,
-    body: null,
-    raw: new Uint8Array(await response.arrayBuffer()),
-    headers: out,
-  };
+  const raw = new Uint8Array(await response.arrayBuffer());
+  // Yoga refuses a POST body of a type it does not read (none, text/plain, a form) with a bare
+  // 415: no body, no type. Every refusal of a route is in its protocol (README, Errors), so the
+  // client gets GraphQL's errors array with our code (found by bench/fuzz, issue 15 item 7).
+  if (response.status === 415 && raw.byteLength === 0) {
+    return graphqlFailure(
+      gatewayError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "send the request as application/json (or the query in the URL, with GET)",
+      ),
+    );
+  }
+  return { status: response.status, body: null, raw, headers: out };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/schema.ts";
 import type { GraphQLContext } from "./context.ts";
 import { costPlugin } from "./cost/plugin.ts";
+import { type DocumentCache, documentCachePlugin } from "./plugins/document-cache.ts";
 import { errorCodesPlugin, maskError } from "./plugins/error-codes.ts";
 import { gatewaySchema } from "./schema.ts";
 
@@ -15,6 +16,9 @@ export const YOGA_PATH = "/graphql";
  * The unified API's server. The plugin array is the request pipeline, in order; authentication,
  * the account and the per-request state (loaders, meter) arrive before it, as the server context
  * built by the route (src/graphql/route.ts):
+ *  0. the document cache — parsed documents by text and the documents that passed validation,
+ *     bounded in bytes; first, so that a repeated document skips parsing and validation, armor's
+ *     included (it passed them with the same text and limits);
  *  1. graphql-armor — token, depth and alias limits at parse/validate time, first so that a hostile
  *     document is refused cheaply, before any cost is estimated, and never reaches the ledger;
  *  2. error codes — after armor, so its refusals too get a code from our closed set, and before
@@ -26,6 +30,7 @@ export const YOGA_PATH = "/graphql";
 export function createGatewayYoga(
   config: Config,
   log: Pick<Logger, "error">,
+  documents: DocumentCache,
 ): YogaServerInstance<GraphQLContext, object> {
   return createYoga<GraphQLContext>({
     schema: gatewaySchema,
@@ -39,10 +44,10 @@ export function createGatewayYoga(
     }),
     landingPage: false,
     batching: false,
-    // Parse and validation results kept per document text (LRUs of 1,024, keyed by schema too):
-    // Yoga's default, said here because the cost plugin's memo (cost/estimate-memo.ts) relies on
-    // it to hand every request with the same text one DocumentNode.
-    parserAndValidationCache: true,
+    // Yoga's own cache keeps parse and validation errors, each holding its request's context
+    // through its stack, and is bounded by count only: the document cache plugin (below) keeps
+    // documents within graphql.documentCacheBytesMax and remembers only successes.
+    parserAndValidationCache: false,
     // Bodies reach Yoga as text already read within server.bodyBytesMax (Fastify's bodyLimit for
     // every route, the dashboard's too: 413 at the edge). Yoga's own bound would pipe each body
     // through a TransformStream and build a second Request to count it again: ~2% of a request's
@@ -58,6 +63,7 @@ export function createGatewayYoga(
         ),
     },
     plugins: [
+      documentCachePlugin(documents),
       EnvelopArmorPlugin({
         maxTokens: { n: config.graphql.tokensMax },
         maxDepth: { n: config.graphql.depthMax, ignoreIntrospection: true },

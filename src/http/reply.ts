@@ -25,7 +25,7 @@ export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
     return reply.send(Buffer.from(stringifyJson(r.body)));
   }
   if (r.headers) reply.headers(r.headers);
-  // No bytes and no type (Yoga's bare 415): nothing, as node sent it; the framework would call
+  // No bytes and no type (an empty answer): nothing, as node sent it; the framework would call
   // an empty buffer application/octet-stream.
   if (r.raw.byteLength === 0 && !reply.hasHeader("content-type")) return reply.send();
   return reply.send(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength));

@@ -1,5 +1,6 @@
-import { isJsonObject, type Json, parseJson } from "./json.ts";
+import { isJsonObject, type Json } from "./json.ts";
 import { JSON_DEPTH_MAX, jsonDepthOver } from "./json-depth.ts";
+import { parseJsonLiftingStrings } from "./long-strings.ts";
 import type { RpcErrorObject } from "./types.ts";
 
 /** "2.0" is the spec's envelope; "1.0" is Core's legacy one (no `jsonrpc` key, or "1.0"). */
@@ -30,7 +31,7 @@ export function parseRequestBody(body: string, depthMax = JSON_DEPTH_MAX): Reque
     // Clients' bodies only: upstream answers are not scanned (they are the operator's servers,
     // and a verbose batch is hundreds of kilobytes on the hot path).
     if (jsonDepthOver(body, depthMax)) throw new SyntaxError(`nested deeper than ${depthMax}`);
-    value = parseJson(body);
+    value = parseJsonLiftingStrings(body);
   } catch {
     return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
   }

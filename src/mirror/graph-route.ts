@@ -36,7 +36,7 @@ export async function handleGraphQuery(ctx: CallContext, body: string): Promise<
   const parsed = parseGraphRequest(body, ctx.app.config.server.jsonDepthMax);
   if (!parsed.ok) return refuse(ctx, "(invalid)", parsed.error);
   const { request } = parsed;
-  const checked = checkGraphQuery(schema, request);
+  const checked = checkGraphQuery(schema, request, app.config.graph.tokensMax);
   if (!checked.ok) return refuse(ctx, "(invalid)", checked.error);
   const { query } = checked;
   const method = rootFieldNames(query);

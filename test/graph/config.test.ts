@@ -25,6 +25,7 @@ describe("graph config", () => {
       pageSizeMax: 1000,
       depthMax: 5,
       aliasesMax: 10,
+      tokensMax: 10_000,
       complexityMax: 10_000_000,
       queryTimeoutMs: 15_000,
     });

@@ -118,6 +118,24 @@ describe("graph route: limits", () => {
     });
     expect(error.extensions.code).toBe("complexity-limit-exceeded");
   });
+
+  it("stops parsing a document past tokensMax (found by bench/fuzz: an _in list of 130,000 heights took 5 s)", async () => {
+    const heights = (n: number) => Array.from({ length: n }, (_, i) => i).join(",");
+    const started = performance.now();
+    const error = await refused({
+      query: `{ block(where: {height: {_in: [${heights(130_000)}]}}) { height } }`,
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error).toEqual({
+      message: expect.stringMatching(/more than 10000 tokens; the limit is 10000/),
+      extensions: { code: "token-limit-exceeded", path: "$.query" },
+    });
+    // Within the bound, the same shape of query is checked as usual (here: over the page size).
+    const under = await refused({
+      query: `{ block(where: {height: {_in: [${heights(2_000)}]}}, limit: 1000) { height } }`,
+    });
+    expect(under.extensions.code).toBe("page-size-exceeded");
+  });
 });
 
 describe("graph route: upstream failures", () => {

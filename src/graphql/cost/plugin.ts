@@ -203,13 +203,21 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
         {
           method: METHOD,
           outcome: "rejected",
-          ...(refusals.get(ctx.state) ??
-            (response.status >= 400 ? { errorCode: "INTERNAL" as const } : {})),
+          ...(refusals.get(ctx.state) ?? bareRefusal(response.status)),
           httpStatus: response.status,
         },
       ]);
     },
   };
+}
+
+/**
+ * The audit code of an answer Yoga gave without a GraphQL result: a body type it does not read
+ * (415, refused before any parsing) is the client's; anything else unexplained is ours.
+ */
+function bareRefusal(status: number): Codes | Record<string, never> {
+  if (status === 415) return { errorCode: "UNSUPPORTED_MEDIA_TYPE" };
+  return status >= 400 ? { errorCode: "INTERNAL" } : {};
 }
 
 function isSingleResult(result: unknown): result is ExecutionResult {

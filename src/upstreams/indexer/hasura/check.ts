@@ -19,6 +19,8 @@ import {
   type ValueNode,
   validate,
 } from "graphql";
+import { gatewayError } from "../../../errors/codes.ts";
+import { hasuraErrorObject } from "../../../errors/render.ts";
 import { type CollectedField, walkSelections } from "../../../gql/selection.ts";
 import { type HasuraError, hasuraError } from "./hasura-error.ts";
 import { hasuraPaths } from "./paths.ts";
@@ -56,6 +58,9 @@ export interface CheckedQuery {
 
 export type CheckOutcome = { ok: true; query: CheckedQuery } | { ok: false; error: HasuraError };
 
+/** graphql-js's words when parse() stops at its maxTokens (16 spells it "more that N tokens"). */
+const TOKENS_OVER = /Document contains more th(?:an|at) \d+ tokens/;
+
 // Hasura ignores declared variables that go unused; graphql-js's rule would refuse them.
 const RULES = specifiedRules.filter((rule) => rule !== NoUnusedVariablesRule);
 
@@ -65,11 +70,28 @@ const RULES = specifiedRules.filter((rule) => rule !== NoUnusedVariablesRule);
  * null in `where` or `limit` is an error, never "no filter"). On success, the selection as a tree
  * — what the devnet indexer executes and what the gateway prices.
  */
-export function checkGraphQuery(schema: GraphQLSchema, request: GraphRequest): CheckOutcome {
+export function checkGraphQuery(
+  schema: GraphQLSchema,
+  request: GraphRequest,
+  /** The gateway's bound on the document's tokens (graph.tokensMax); Hasura itself has none. */
+  tokensMax?: number,
+): CheckOutcome {
   let document: DocumentNode;
   try {
-    document = parse(request.query);
+    document = parse(request.query, tokensMax === undefined ? {} : { maxTokens: tokensMax });
   } catch (err) {
+    if (err instanceof GraphQLError && tokensMax !== undefined && TOKENS_OVER.test(err.message)) {
+      return {
+        ok: false,
+        error: hasuraErrorObject(
+          gatewayError(
+            "LIMIT_EXCEEDED",
+            `the query has more than ${tokensMax} tokens; the limit is ${tokensMax}: ask for fewer heights or fields, or send several queries`,
+          ),
+          { path: "$.query", variant: "token-limit-exceeded" },
+        ),
+      };
+    }
     if (err instanceof GraphQLError) {
       return {
         ok: false,

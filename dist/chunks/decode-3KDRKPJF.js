@@ -10,7 +10,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-U3MGVDW7.js";
+} from "./chunk-XWSRGHSS.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -1,5 +1,6 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
+  ByteLru,
   LruMap,
   auditOnly,
   checkGraphLimits,
@@ -10,6 +11,7 @@ import {
   graphComplexity,
   graphPrice,
   graphqlCodeOf,
+  graphqlFailure,
   httpStatusOf,
   indexerSchema,
   jsonDepthOver,
@@ -21,7 +23,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-255KDVS6.js";
+} from "./chunk-A3KEWLV5.js";
 import {
   REFUSED_OUTCOMES,
   auditInRange,
@@ -38,7 +40,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-4HBMOMRP.js";
+} from "./chunk-AZLMFG6C.js";
 import {
   DecodeError,
   formatAmount,
@@ -53,7 +55,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-U3MGVDW7.js";
+} from "./chunk-XWSRGHSS.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
@@ -377,6 +379,82 @@ function blockLoader(ctx, info) {
   return new DataLoader(
     (hashes) => Promise.all(hashes.map((hash) => delegateToIndexer(ctx, info, "block_by_pk", { hash })))
   );
+}
+
+// src/graphql/plugins/document-cache.ts
+var TOKEN_BYTES = 320;
+var ENTRY_SHARE_MAX = 64;
+function documentBytes(text, document) {
+  let tokens = 0;
+  for (let t = document.loc?.startToken ?? null; t; t = t.next) tokens += 1;
+  return 2 * text.length + TOKEN_BYTES * tokens;
+}
+var DocumentCache = class {
+  constructor(bytesMax) {
+    this.bytesMax = bytesMax;
+    this.lru = new ByteLru(bytesMax, (e) => e.bytes);
+    this.entryBytesMax = bytesMax / ENTRY_SHARE_MAX;
+  }
+  bytesMax;
+  lru;
+  entryBytesMax;
+  /** Rule set (names) → schema → documents that passed it. */
+  valid = /* @__PURE__ */ new Map();
+  get stats() {
+    return this.lru.stats;
+  }
+  document(text) {
+    return this.bytesMax > 0 ? this.lru.get(text)?.document : void 0;
+  }
+  keep(text, document) {
+    if (this.bytesMax === 0) return;
+    const bytes = documentBytes(text, document);
+    if (bytes <= this.entryBytesMax) this.lru.set(text, { document, bytes });
+  }
+  passed(schema2, rules, document) {
+    return this.valid.get(rulesKey(rules))?.get(schema2)?.has(document) ?? false;
+  }
+  markPassed(schema2, rules, document) {
+    const key = rulesKey(rules);
+    let bySchema = this.valid.get(key);
+    if (!bySchema) {
+      if (this.valid.size >= 16) this.valid.clear();
+      bySchema = /* @__PURE__ */ new WeakMap();
+      this.valid.set(key, bySchema);
+    }
+    let documents = bySchema.get(schema2);
+    if (!documents) {
+      documents = /* @__PURE__ */ new WeakSet();
+      bySchema.set(schema2, documents);
+    }
+    documents.add(document);
+  }
+};
+var rulesKey = (rules) => rules.map((r) => r.name).join(",");
+function documentCachePlugin(cache) {
+  return {
+    onParse({ params, setParsedDocument }) {
+      const text = typeof params.source === "string" ? params.source : params.source.body;
+      const cached = cache.document(text);
+      if (cached) {
+        setParsedDocument(cached);
+        return;
+      }
+      return ({ result }) => {
+        if (result && !(result instanceof Error)) cache.keep(text, result);
+      };
+    },
+    onValidate({ params: { schema: schema2, documentAST, rules }, setResult }) {
+      const ruleList = rules ?? [];
+      if (cache.passed(schema2, ruleList, documentAST)) {
+        setResult([]);
+        return;
+      }
+      return ({ result }) => {
+        if (result.length === 0) cache.markPassed(schema2, ruleList, documentAST);
+      };
+    }
+  };
 }
 
 // src/graphql/yoga.ts
@@ -750,12 +828,16 @@ function costPlugin() {
         {
           method: METHOD,
           outcome: "rejected",
-          ...refusals.get(ctx.state) ?? (response.status >= 400 ? { errorCode: "INTERNAL" } : {}),
+          ...refusals.get(ctx.state) ?? bareRefusal(response.status),
           httpStatus: response.status
         }
       ]);
     }
   };
+}
+function bareRefusal(status) {
+  if (status === 415) return { errorCode: "UNSUPPORTED_MEDIA_TYPE" };
+  return status >= 400 ? { errorCode: "INTERNAL" } : {};
 }
 function isSingleResult(result) {
   return typeof result === "object" && result !== null && !(Symbol.asyncIterator in result);
@@ -1751,7 +1833,7 @@ var gatewaySchema = builder.toSchema();
 
 // src/graphql/yoga.ts
 var YOGA_PATH = "/graphql";
-function createGatewayYoga(config, log) {
+function createGatewayYoga(config, log, documents) {
   return createYoga({
     schema: gatewaySchema,
     graphqlEndpoint: YOGA_PATH,
@@ -1764,10 +1846,10 @@ function createGatewayYoga(config, log) {
     }),
     landingPage: false,
     batching: false,
-    // Parse and validation results kept per document text (LRUs of 1,024, keyed by schema too):
-    // Yoga's default, said here because the cost plugin's memo (cost/estimate-memo.ts) relies on
-    // it to hand every request with the same text one DocumentNode.
-    parserAndValidationCache: true,
+    // Yoga's own cache keeps parse and validation errors, each holding its request's context
+    // through its stack, and is bounded by count only: the document cache plugin (below) keeps
+    // documents within graphql.documentCacheBytesMax and remembers only successes.
+    parserAndValidationCache: false,
     // Bodies reach Yoga as text already read within server.bodyBytesMax (Fastify's bodyLimit for
     // every route, the dashboard's too: 413 at the edge). Yoga's own bound would pipe each body
     // through a TransformStream and build a second Request to count it again: ~2% of a request's
@@ -1785,6 +1867,7 @@ function createGatewayYoga(config, log) {
       )
     },
     plugins: [
+      documentCachePlugin(documents),
       EnvelopArmorPlugin({
         maxTokens: { n: config.graphql.tokensMax },
         maxDepth: { n: config.graphql.depthMax, ignoreIntrospection: true },
@@ -1814,10 +1897,16 @@ query FirstPayment {
 
 // src/graphql/route.ts
 var yogas = /* @__PURE__ */ new WeakMap();
+var documentCaches = /* @__PURE__ */ new WeakMap();
+function documentCacheOf(app) {
+  return documentCaches.get(app);
+}
 function gatewayYoga(app) {
   let yoga = yogas.get(app);
   if (!yoga) {
-    yoga = createGatewayYoga(app.config, app.log);
+    const documents = new DocumentCache(app.config.graphql.documentCacheBytesMax);
+    documentCaches.set(app, documents);
+    yoga = createGatewayYoga(app.config, app.log, documents);
     yogas.set(app, yoga);
   }
   return yoga;
@@ -1866,12 +1955,16 @@ async function executeGraphQL(ctx, call) {
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;
   });
-  return {
-    status: response.status,
-    body: null,
-    raw: new Uint8Array(await response.arrayBuffer()),
-    headers: out
-  };
+  const raw = new Uint8Array(await response.arrayBuffer());
+  if (response.status === 415 && raw.byteLength === 0) {
+    return graphqlFailure(
+      gatewayError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "send the request as application/json (or the query in the URL, with GET)"
+      )
+    );
+  }
+  return { status: response.status, body: null, raw, headers: out };
 }
 function readableBody(app, body) {
   return jsonDepthOver(body, app.config.server.jsonDepthMax) ? "{" : body;
@@ -1884,6 +1977,7 @@ function handleGateway(ctx, body, req) {
   });
 }
 export {
+  documentCacheOf,
   executeGraphQL,
   gatewayYoga,
   handleGateway

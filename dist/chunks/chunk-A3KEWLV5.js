@@ -3,7 +3,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-4HBMOMRP.js";
+} from "./chunk-AZLMFG6C.js";
 import {
   RawJsonText,
   fromHex,
@@ -19,26 +19,6 @@ import {
   toHexReversed,
   txToUniv
 } from "./chunk-YDJ6PAYG.js";
-
-// src/jsonrpc/json-depth.ts
-var JSON_DEPTH_MAX = 512;
-function jsonDepthOver(text, max) {
-  if (text.length <= max) return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) return true;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return false;
-}
 
 // src/errors/codes.ts
 var LIST = {
@@ -127,7 +107,8 @@ var LIST = {
       "depth-limit-exceeded",
       "page-size-exceeded",
       "alias-limit-exceeded",
-      "complexity-limit-exceeded"
+      "complexity-limit-exceeded",
+      "token-limit-exceeded"
     ],
     meaning: "over a gateway limit: depth, aliases, tokens, list or page size, complexity, batch"
   },
@@ -279,6 +260,156 @@ function fromRpcRefusal(code) {
 function gatewayError(code, message, extra = {}) {
   return { code, message, ...extra };
 }
+
+// src/errors/render.ts
+function rpcErrorObject(error) {
+  return {
+    code: jsonRpcCodeOf(error.code),
+    message: error.message,
+    data: { code: error.code, ...error.data }
+  };
+}
+function graphqlErrorObject(error) {
+  return { message: error.message, extensions: { code: graphqlCodeOf(error.code), ...error.data } };
+}
+function hasuraErrorObject(error, at = {}) {
+  return {
+    message: error.message,
+    extensions: { path: at.path ?? "$", code: hasuraCodeOf(error.code, at.variant), ...error.data }
+  };
+}
+function plainErrorObject(error) {
+  return { error: { code: error.code, message: error.message, ...error.data } };
+}
+
+// src/http/reply.ts
+function sendReply(reply, r) {
+  reply.code(r.status);
+  if (!r.raw) {
+    reply.header("content-type", "application/json");
+    if (r.headers) reply.headers(r.headers);
+    return reply.send(Buffer.from(stringifyJson(r.body)));
+  }
+  if (r.headers) reply.headers(r.headers);
+  if (r.raw.byteLength === 0 && !reply.hasHeader("content-type")) return reply.send();
+  return reply.send(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength));
+}
+function sendText(reply, status, type, body, headers = {}) {
+  return reply.code(status).header("content-type", type).headers(headers).send(Buffer.from(body));
+}
+function jsonRpcFailure(error, id = null) {
+  return {
+    status: httpStatusOf(error.code),
+    body: { jsonrpc: "2.0", id, error: rpcErrorObject(error) }
+  };
+}
+function plainFailure(error) {
+  return { status: httpStatusOf(error.code), body: plainErrorObject(error) };
+}
+function graphqlFailure(error) {
+  return { status: httpStatusOf(error.code), body: { errors: [graphqlErrorObject(error)] } };
+}
+
+// src/jsonrpc/json-depth.ts
+var JSON_DEPTH_MAX = 512;
+function jsonDepthOver(text, max) {
+  if (text.length <= max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+// src/util/byte-lru.ts
+var ByteLru = class {
+  constructor(bytesMax, costOf) {
+    this.bytesMax = bytesMax;
+    this.costOf = costOf;
+  }
+  bytesMax;
+  costOf;
+  entries = /* @__PURE__ */ new Map();
+  size = 0;
+  stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
+  get(key) {
+    const value = this.entries.get(key);
+    if (value === void 0) {
+      this.stats.misses += 1;
+      return void 0;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    this.stats.hits += 1;
+    return value;
+  }
+  has(key) {
+    return this.entries.has(key);
+  }
+  set(key, value) {
+    if (this.costOf(value) > this.bytesMax) return;
+    this.remove(key);
+    this.entries.set(key, value);
+    this.size += this.costOf(value);
+    this.fitBudget();
+  }
+  /**
+   * Changes `value` in place with `change` while it is still the entry at `key`, counting what
+   * that adds to its cost (older entries make room); false, and nothing changed, when it is not.
+   */
+  grow(key, value, change) {
+    if (this.entries.get(key) !== value) return false;
+    const before = this.costOf(value);
+    change();
+    this.size += this.costOf(value) - before;
+    this.fitBudget();
+    return true;
+  }
+  delete(key) {
+    this.remove(key);
+    this.updateStats();
+  }
+  /** Drops every entry `doomed` names (a scan: what calls it, a reorganisation, is rare). */
+  dropWhere(doomed) {
+    let dropped = 0;
+    for (const [key, value] of this.entries) {
+      if (doomed(key, value)) {
+        this.remove(key);
+        dropped += 1;
+      }
+    }
+    this.stats.evictions += dropped;
+    this.updateStats();
+    return dropped;
+  }
+  remove(key) {
+    const value = this.entries.get(key);
+    if (value === void 0) return;
+    this.entries.delete(key);
+    this.size -= this.costOf(value);
+  }
+  fitBudget() {
+    for (const key of this.entries.keys()) {
+      if (this.size <= this.bytesMax) break;
+      this.remove(key);
+      this.stats.evictions += 1;
+    }
+    this.updateStats();
+  }
+  updateStats() {
+    this.stats.entries = this.entries.size;
+    this.stats.bytes = this.size;
+  }
+};
 
 // src/jsonrpc/decoded-tx.ts
 function decodedTx(tx, network, position, opts) {
@@ -1275,12 +1406,25 @@ function namedType(printed) {
 }
 
 // src/upstreams/indexer/hasura/check.ts
+var TOKENS_OVER = /Document contains more th(?:an|at) \d+ tokens/;
 var RULES = specifiedRules.filter((rule) => rule !== NoUnusedVariablesRule);
-function checkGraphQuery(schema, request) {
+function checkGraphQuery(schema, request, tokensMax) {
   let document;
   try {
-    document = parse(request.query);
+    document = parse(request.query, tokensMax === void 0 ? {} : { maxTokens: tokensMax });
   } catch (err) {
+    if (err instanceof GraphQLError && tokensMax !== void 0 && TOKENS_OVER.test(err.message)) {
+      return {
+        ok: false,
+        error: hasuraErrorObject(
+          gatewayError(
+            "LIMIT_EXCEEDED",
+            `the query has more than ${tokensMax} tokens; the limit is ${tokensMax}: ask for fewer heights or fields, or send several queries`
+          ),
+          { path: "$.query", variant: "token-limit-exceeded" }
+        )
+      };
+    }
     if (err instanceof GraphQLError) {
       return {
         ok: false,
@@ -1472,27 +1616,6 @@ function variableError(schema, operation, request, error) {
   return hasuraError(m, path);
 }
 
-// src/errors/render.ts
-function rpcErrorObject(error) {
-  return {
-    code: jsonRpcCodeOf(error.code),
-    message: error.message,
-    data: { code: error.code, ...error.data }
-  };
-}
-function graphqlErrorObject(error) {
-  return { message: error.message, extensions: { code: graphqlCodeOf(error.code), ...error.data } };
-}
-function hasuraErrorObject(error, at = {}) {
-  return {
-    message: error.message,
-    extensions: { path: at.path ?? "$", code: hasuraCodeOf(error.code, at.variant), ...error.data }
-  };
-}
-function plainErrorObject(error) {
-  return { error: { code: error.code, message: error.message, ...error.data } };
-}
-
 // src/pricing/graph-complexity.ts
 function graphComplexity(fields, settings) {
   let total = 0;
@@ -1583,6 +1706,7 @@ function limitError(message, path, variant) {
 }
 
 export {
+  ByteLru,
   LruMap,
   httpStatusOf,
   graphqlCodeOf,
@@ -1593,9 +1717,12 @@ export {
   deadline,
   withDeadline,
   rpcErrorObject,
-  graphqlErrorObject,
   hasuraErrorObject,
-  plainErrorObject,
+  sendReply,
+  sendText,
+  jsonRpcFailure,
+  plainFailure,
+  graphqlFailure,
   JSON_DEPTH_MAX,
   jsonDepthOver,
   decodedTx,

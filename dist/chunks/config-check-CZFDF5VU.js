@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-THYRAVPO.js";
-import "./chunk-U3MGVDW7.js";
+} from "./chunk-AGPVIYKC.js";
+import "./chunk-XWSRGHSS.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -238,6 +238,12 @@ var configSchema = z.strictObject({
     depthMax: z.number().int().positive().max(50).default(5),
     /** Aliased fields in one query: aliases fan one request out into many selects. */
     aliasesMax: z.number().int().nonnegative().max(1e3).default(10),
+    /**
+     * Most lexical tokens in one document, counted while parsing and stopped past it: a body
+     * within server.bodyBytesMax can hold some 260,000 (an `_in` list of heights), each
+     * costing its AST some 300 bytes and the parser time, before any other limit looks.
+     */
+    tokensMax: z.number().int().positive().max(1e6).default(1e4),
     /** Highest complexity accepted (the audit log keeps it as a 32-bit integer). */
     complexityMax: z.number().int().positive().max(2e9).default(1e7),
     /** The indexer's whole answer, failover included; past it the query is not charged. */
@@ -251,7 +257,12 @@ var configSchema = z.strictObject({
     listItemsMax: z.number().int().positive().max(1e4).default(500),
     depthMax: z.number().int().positive().max(100).default(12),
     aliasesMax: z.number().int().positive().max(1e3).default(30),
-    tokensMax: z.number().int().positive().max(1e5).default(5e3)
+    tokensMax: z.number().int().positive().max(1e5).default(5e3),
+    /**
+     * Parsed documents kept by their text, in bytes (estimated: text and AST); a document over
+     * 1/64 of it is parsed each time. 0: every request is parsed and validated anew.
+     */
+    documentCacheBytesMax: z.number().int().nonnegative().max(1024 * 1024 * 1024).default(32 * 1024 * 1024)
   }).prefault({}),
   /** Billing cycles, anchored at each account's creation: monthly by default. */
   billing: z.strictObject({

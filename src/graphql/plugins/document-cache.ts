@@ -1,0 +1,115 @@
+import type { DocumentNode, GraphQLSchema, ValidationRule } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { ByteLru, type ByteLruStats } from "../../util/byte-lru.ts";
+
+/**
+ * What a parsed document holds per token, in bytes: its share of AST nodes, Location objects and
+ * the lexer's Token (graphql-js keeps every token of a document alive through the Locations'
+ * linked list). Measured on graphql 16: 290–320 bytes per token for queries of the schema.
+ */
+const TOKEN_BYTES = 320;
+
+/** A document whose cost is over this share of the budget is parsed each time, never kept. */
+const ENTRY_SHARE_MAX = 64;
+
+/** Bytes a parsed document and its text (the key) hold in memory, estimated. */
+export function documentBytes(text: string, document: DocumentNode): number {
+  let tokens = 0;
+  for (let t = document.loc?.startToken ?? null; t; t = t.next) tokens += 1;
+  return 2 * text.length + TOKEN_BYTES * tokens;
+}
+
+interface Entry {
+  document: DocumentNode;
+  bytes: number;
+}
+
+/**
+ * Parsed documents by their text, bounded in bytes (`graphql.documentCacheBytesMax`), and the
+ * documents that passed validation. In place of Yoga's parser and validation cache, which is
+ * bounded by count only (1,024 texts) and keeps two things a hostile client can fill memory with:
+ *  - parse errors, each holding the stack it was thrown with, whose frames hold the request's
+ *    context (the Request, its body, loaders): up to 1,024 whole requests, bodies of up to
+ *    server.bodyBytesMax each, kept for an hour (fuzzing took the gateway from 288 to 823 MB);
+ *  - validation errors, the same way, for as long as their document is cached.
+ * Here neither is kept: a document that did not parse is parsed again next time (it fails fast),
+ * and only a successful validation is remembered (per schema and rule set, by document identity,
+ * in weak maps that go with the document). The unified API's cost memo
+ * (cost/estimate-memo.ts) relies on this cache handing every request with the same text the same
+ * DocumentNode, as Yoga's did.
+ */
+export class DocumentCache {
+  private readonly lru: ByteLru<Entry>;
+  private readonly entryBytesMax: number;
+  /** Rule set (names) → schema → documents that passed it. */
+  private readonly valid = new Map<string, WeakMap<GraphQLSchema, WeakSet<DocumentNode>>>();
+
+  constructor(readonly bytesMax: number) {
+    this.lru = new ByteLru<Entry>(bytesMax, (e) => e.bytes);
+    this.entryBytesMax = bytesMax / ENTRY_SHARE_MAX;
+  }
+
+  get stats(): Readonly<ByteLruStats> {
+    return this.lru.stats;
+  }
+
+  document(text: string): DocumentNode | undefined {
+    return this.bytesMax > 0 ? this.lru.get(text)?.document : undefined;
+  }
+
+  keep(text: string, document: DocumentNode): void {
+    if (this.bytesMax === 0) return;
+    const bytes = documentBytes(text, document);
+    if (bytes <= this.entryBytesMax) this.lru.set(text, { document, bytes });
+  }
+
+  passed(schema: GraphQLSchema, rules: readonly ValidationRule[], document: DocumentNode): boolean {
+    return this.valid.get(rulesKey(rules))?.get(schema)?.has(document) ?? false;
+  }
+
+  markPassed(schema: GraphQLSchema, rules: readonly ValidationRule[], document: DocumentNode) {
+    const key = rulesKey(rules);
+    let bySchema = this.valid.get(key);
+    if (!bySchema) {
+      // The rule set is the same for every request of one Yoga; a handful at most.
+      if (this.valid.size >= 16) this.valid.clear();
+      bySchema = new WeakMap();
+      this.valid.set(key, bySchema);
+    }
+    let documents = bySchema.get(schema);
+    if (!documents) {
+      documents = new WeakSet();
+      bySchema.set(schema, documents);
+    }
+    documents.add(document);
+  }
+}
+
+const rulesKey = (rules: readonly ValidationRule[]) => rules.map((r) => r.name).join(",");
+
+/** The cache as an Envelop plugin: first in the array, so a hit skips every parser after it. */
+export function documentCachePlugin(cache: DocumentCache): Plugin {
+  return {
+    onParse({ params, setParsedDocument }) {
+      const text = typeof params.source === "string" ? params.source : params.source.body;
+      const cached = cache.document(text);
+      if (cached) {
+        setParsedDocument(cached);
+        return;
+      }
+      return ({ result }) => {
+        if (result && !(result instanceof Error)) cache.keep(text, result as DocumentNode);
+      };
+    },
+    onValidate({ params: { schema, documentAST, rules }, setResult }) {
+      const ruleList = rules ?? [];
+      if (cache.passed(schema, ruleList, documentAST)) {
+        setResult([]);
+        return;
+      }
+      return ({ result }) => {
+        if (result.length === 0) cache.markPassed(schema, ruleList, documentAST);
+      };
+    },
+  };
+}
