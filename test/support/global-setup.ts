@@ -19,12 +19,35 @@ declare module "vitest" {
  * found (and unpacked, on a fresh install) once, so parallel browser test files never race on it.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  // Vitest runs a global setup once per project (the root and each of vitest.config.ts's
+  // projects): the snapshot (~6 s of initdb and migrations) and the browser are made once and
+  // given to every project; the last teardown removes them.
+  // Each project imports this file afresh, so what they share lives on the process's global.
+  const shared = ((globalThis as { [SHARED]?: Shared })[SHARED] ??= {
+    prepared: prepare(),
+    users: 0,
+  });
+  shared.users += 1;
+  const { file, chromium, dir } = await shared.prepared;
+  project.provide("pgliteSnapshot", file);
+  project.provide("chromium", chromium);
+  return () => {
+    shared.users -= 1;
+    if (shared.users === 0) rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+const SHARED = Symbol.for("blockgate.test.global-setup");
+interface Shared {
+  prepared: ReturnType<typeof prepare>;
+  users: number;
+}
+
+async function prepare() {
   const dir = mkdtempSync(join(tmpdir(), "blockgate-pglite-"));
   const file = join(dir, "migrated.tar");
   const [, chromium] = await Promise.all([writeMigratedSnapshot(file), findChromium()]);
-  project.provide("pgliteSnapshot", file);
-  project.provide("chromium", chromium);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return { dir, file, chromium };
 }
 
 /** A missing browser fails the browser tests only, with this message; the other tests still run. */
