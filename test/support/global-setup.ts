@@ -23,10 +23,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // projects): the snapshot (~6 s of initdb and migrations) and the browser are made once and
   // given to every project; the last teardown removes them.
   // Each project imports this file afresh, so what they share lives on the process's global.
-  const shared = ((globalThis as { [SHARED]?: Shared })[SHARED] ??= {
-    prepared: prepare(),
-    users: 0,
-  });
+  const holder = globalThis as { [SHARED]?: Shared };
+  holder[SHARED] ??= { prepared: prepare(), users: 0 };
+  const shared = holder[SHARED];
   shared.users += 1;
   const { file, chromium, dir } = await shared.prepared;
   project.provide("pgliteSnapshot", file);
