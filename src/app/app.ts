@@ -49,7 +49,7 @@ export interface StartOptions {
   store?: Promise<Database>;
   /** A migrated PGlite snapshot to start a `memory://` store from (tests; see openPglite). */
   pgliteSnapshot?: string | undefined;
-  /** REDIS_URL: the response cache's shared tier (none: this process's memory only). */
+  /** REDIS_URL: the response cache's shared tier and the plans' counters (none: this process's memory only). */
   redisUrl?: string | undefined;
 }
 
