@@ -6,8 +6,8 @@ import {
   readAdminFile,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-4OQVDSYG.js";
-import "./chunks/chunk-AZLMFG6C.js";
+} from "./chunks/chunk-LN6TXXIE.js";
+import "./chunks/chunk-PGI2ALDJ.js";
 import {
   ConfigError,
   loadConfig

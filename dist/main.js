@@ -13,7 +13,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-4OQVDSYG.js";
+} from "./chunks/chunk-LN6TXXIE.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -63,7 +63,7 @@ import {
   sendText,
   txHashError,
   withDeadline
-} from "./chunks/chunk-A3KEWLV5.js";
+} from "./chunks/chunk-TLAE2NVE.js";
 import {
   authenticate,
   compileScope,
@@ -78,7 +78,7 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-AZLMFG6C.js";
+} from "./chunks/chunk-PGI2ALDJ.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
@@ -130,13 +130,12 @@ var TokenCache = class {
     if (!isTokenShaped(token) || this.maxEntries === 0) return authenticate(this.db, token);
     const key = hashToken(token).toString("base64");
     const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.until > now && this.db.listening()) {
-      this.entries.delete(key);
+    const hit = this.live(key, now);
+    this.entries.delete(key);
+    if (hit) {
       this.entries.set(key, hit);
       return hit.owner;
     }
-    if (hit) this.entries.delete(key);
     const seen = this.revocations;
     const owner = await authenticate(this.db, token);
     if (owner && seen === this.revocations && this.db.listening()) {
@@ -150,9 +149,13 @@ var TokenCache = class {
   }
   /** The owner of a token this process holds in its cache, without asking the database. */
   cached(token) {
-    if (!isTokenShaped(token) || !this.db.listening()) return null;
-    const hit = this.entries.get(hashToken(token).toString("base64"));
-    return hit && hit.until > Date.now() ? hit.owner : null;
+    if (!isTokenShaped(token)) return null;
+    return this.live(hashToken(token).toString("base64"), Date.now())?.owner ?? null;
+  }
+  /** An entry that may be used: within its time, and while revocations can be heard. */
+  live(key, now) {
+    const hit = this.entries.get(key);
+    return hit && hit.until > now && this.db.listening() ? hit : void 0;
   }
   get size() {
     return this.entries.size;
@@ -3426,7 +3429,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-4AOH6KQK.js").catch((err) => {
+  loading ??= import("./chunks/route-N4W6TW7R.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -4863,14 +4866,9 @@ function backendRoute(http, app, route) {
       reply3.headers(corsHeaders(origin));
     }
     const admission = await admitCall(app, call.owner, from);
-    if (!admission.ok) {
-      reply3.headers(admission.headers);
-      return fail(reply3, admission.error);
-    }
-    if (admission.release) {
-      reply3.raw.once("close", admission.release);
-    }
-    for (const name in admission.headers) reply3.header(name, admission.headers[name]);
+    reply3.headers(admission.headers);
+    if (!admission.ok) return fail(reply3, admission.error);
+    if (admission.release) reply3.raw.once("close", admission.release);
   };
   for (const url of [
     `/${route.segment}/${route.network}/:token`,

@@ -86,9 +86,11 @@ export interface RunningServer {
  * The HTTP server composed from the routes: health, operator surfaces, the dashboard and one
  * route per backend and network. Hooks, in the order a request meets them:
  *   onRequest (every request)  counted in flight (drain waits for it); no route: 404
- *   onRequest (backend route)  request id, the method (405), authenticate (401, audited), then
- *                              the plan's rates and calls in flight (429, audited): all before
- *                              the body is read, so a refused request costs no body
+ *   onRequest (backend route)  request id, a CORS preflight (answered per token), the method
+ *                              (405), authenticate (401 or a lock-out's 429), the token's scope
+ *                              (403), the plan's rates and calls in flight (429), each refusal
+ *                              audited: all before the body is read, so a refused request costs
+ *                              no body
  *   body                       read as text within the route's limit (413 in its protocol)
  *   handler                    the route: parse, price, reserve, execute, settle, render
  *   onResponse                 metrics (every request); the request log line (backend routes)
@@ -237,15 +239,10 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
       reply.headers(corsHeaders(origin));
     }
     const admission = await admitCall(app, call.owner, from);
-    if (!admission.ok) {
-      reply.headers(admission.headers);
-      return fail(reply, admission.error);
-    }
-    if (admission.release) {
-      // The call's slot goes back when its answer is done, or its connection is gone.
-      reply.raw.once("close", admission.release);
-    }
-    for (const name in admission.headers) reply.header(name, admission.headers[name]);
+    reply.headers(admission.headers);
+    if (!admission.ok) return fail(reply, admission.error);
+    // The call's slot goes back when its answer is done, or its connection is gone.
+    if (admission.release) reply.raw.once("close", admission.release);
   };
   // The token in the path, as the interface gives it, or in a header on the same path without it.
   for (const url of [

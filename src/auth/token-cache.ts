@@ -37,14 +37,13 @@ export class TokenCache {
     if (!isTokenShaped(token) || this.maxEntries === 0) return authenticate(this.db, token);
     const key = hashToken(token).toString("base64");
     const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.until > now && this.db.listening()) {
-      // Most recently used last: Map order is the LRU order.
-      this.entries.delete(key);
+    const hit = this.live(key, now);
+    // Most recently used last (Map order is the LRU order); a stale entry simply goes.
+    this.entries.delete(key);
+    if (hit) {
       this.entries.set(key, hit);
       return hit.owner;
     }
-    if (hit) this.entries.delete(key);
     const seen = this.revocations;
     const owner = await authenticate(this.db, token);
     if (owner && seen === this.revocations && this.db.listening()) {
@@ -60,9 +59,14 @@ export class TokenCache {
 
   /** The owner of a token this process holds in its cache, without asking the database. */
   cached(token: string): TokenOwner | null {
-    if (!isTokenShaped(token) || !this.db.listening()) return null;
-    const hit = this.entries.get(hashToken(token).toString("base64"));
-    return hit && hit.until > Date.now() ? hit.owner : null;
+    if (!isTokenShaped(token)) return null;
+    return this.live(hashToken(token).toString("base64"), Date.now())?.owner ?? null;
+  }
+
+  /** An entry that may be used: within its time, and while revocations can be heard. */
+  private live(key: string, now: number) {
+    const hit = this.entries.get(key);
+    return hit && hit.until > now && this.db.listening() ? hit : undefined;
   }
 
   get size(): number {

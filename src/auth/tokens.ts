@@ -151,6 +151,19 @@ const toRow = (r: TokenRecord): TokenRow => ({
   expiresAt: r.expires_at,
 });
 
+/** One token of an account (revoked and expired ones too), or null. */
+export async function findToken(
+  db: Queryable,
+  accountId: number,
+  tokenId: number,
+): Promise<TokenRow | null> {
+  const { rows } = await db.query<TokenRecord>(
+    `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE id = $1 AND account_id = $2`,
+    [tokenId, accountId],
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
 export async function listTokens(db: Queryable, accountId: number): Promise<TokenRow[]> {
   const { rows } = await db.query<TokenRecord>(
     `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE account_id = $1 ORDER BY id`,

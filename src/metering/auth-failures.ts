@@ -3,8 +3,9 @@ import type { Database } from "../db/database.ts";
 import { insertAudit, type Outcome } from "../ledger/audit.ts";
 
 /**
- * What a request was refused for before its body was read: a bad token (401), or its plan's
- * request rate or calls in flight (429, not executed, not charged).
+ * What a request was refused for before its body was read: a bad token (401), an address locked
+ * out after failed authentications (429), the token's scope (403, the code naming which), or its
+ * plan's request rate or calls in flight (429). None was executed or charged.
  */
 export type EarlyRefusal = "unauthenticated" | "auth_locked" | "rate_limited" | "forbidden";
 

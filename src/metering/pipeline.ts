@@ -96,50 +96,24 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
     plan.calls.flatMap((c) => (c.kind === "priced" ? [c.method] : [])),
   );
   if (method !== null) {
-    const error = scopeError("method", method);
     ctx.app.metrics.outOfScope.inc({ route: ctx.backend, scope: "method" });
-    const refused = await refuseAll(ctx, plan, error, "forbidden");
-    return {
-      ok: false,
-      error,
-      estimated,
-      available: refused.available,
-      required: estimated,
-      auditIds: refused.auditIds,
-      headers: creditHeaders(estimated, 0, refused.available),
-    };
+    return refuseAll(ctx, plan, estimated, scopeError("method", method), "forbidden");
   }
   // The plan's credit caps take the estimate first; what the calls do not cost goes back below.
   const capped = await ctx.app.limits.spend(ctx.owner, estimated);
   if (capped) {
     ctx.app.metrics.creditCapped.inc({ route: ctx.backend });
-    const refused = await refuseAll(ctx, plan, capped.error, "credit_cap");
-    return {
-      ok: false,
-      error: capped.error,
-      estimated,
-      available: refused.available,
-      required: estimated,
-      auditIds: refused.auditIds,
-      headers: {
-        ...creditHeaders(estimated, 0, refused.available),
-        "retry-after": String(capped.retryAfterSeconds),
-      },
-    };
+    return refuseAll(ctx, plan, estimated, capped.error, "credit_cap", {
+      headers: { "retry-after": String(capped.retryAfterSeconds) },
+    });
   }
   const reservation = await reserveFor(ctx, estimated);
   if (!reservation.ok) {
     await ctx.app.limits.refund(ctx.owner, estimated);
-    const refused = await refuseAll(ctx, plan, reservation.error, "insufficient_credits");
-    return {
-      ok: false,
-      error: reservation.error,
-      estimated,
+    return refuseAll(ctx, plan, estimated, reservation.error, "insufficient_credits", {
       available: reservation.available,
       required: reservation.required,
-      auditIds: refused.auditIds,
-      headers: creditHeaders(estimated, 0, reservation.available),
-    };
+    });
   }
 
   const { value, outcomes } = await plan.execute();
@@ -176,16 +150,19 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
 
 /**
  * The whole request refused before anything ran (429: credits short of its estimate, or its
- * plan's credit cap spent): each of its records says so, and nothing is charged.
+ * plan's credit cap spent; 403: a method outside the token's scope): each of its records says so,
+ * nothing is charged. `known`: the balance the reserve saw, and headers the refusal adds.
  */
-function refuseAll<T>(
+async function refuseAll<T>(
   ctx: CallContext,
   plan: MeterPlan<T>,
+  estimated: number,
   error: GatewayError,
   outcome: "insufficient_credits" | "credit_cap" | "forbidden",
-) {
+  known: { available?: number; required?: number; headers?: Record<string, string> } = {},
+): Promise<Metered<T>> {
   const status = httpStatusOf(error.code);
-  return ctx.app.credits.settle(
+  const settled = await ctx.app.credits.settle(
     ctx.owner.accountId,
     { kind: "none" },
     plan.calls.map((c) =>
@@ -210,6 +187,16 @@ function refuseAll<T>(
       ),
     ),
   );
+  const available = known.available ?? settled.available;
+  return {
+    ok: false,
+    error,
+    estimated,
+    available,
+    required: known.required ?? estimated,
+    auditIds: settled.auditIds,
+    headers: { ...creditHeaders(estimated, 0, available), ...known.headers },
+  };
 }
 
 /** The plan with every priced call at 0 CC. */

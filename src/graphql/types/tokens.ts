@@ -1,5 +1,6 @@
 import { type TokenScope, tokenScopeSchema } from "../../auth/scope.ts";
 import {
+  findToken,
   issueToken,
   listTokens,
   restrictToken,
@@ -132,7 +133,7 @@ const notFound = (id: string | number) =>
   codedError("NOT_FOUND", `no live token ${id} on this account`);
 
 async function rowOf(ctx: GraphQLContext, accountId: number, id: number): Promise<TokenRow> {
-  const row = (await listTokens(ctx.app.db, accountId)).find((r) => r.id === id);
+  const row = await findToken(ctx.app.db, accountId, id);
   if (!row) throw notFound(id);
   return row;
 }

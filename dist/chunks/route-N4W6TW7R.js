@@ -23,13 +23,14 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-A3KEWLV5.js";
+} from "./chunk-TLAE2NVE.js";
 import {
   REFUSED_OUTCOMES,
   auditInRange,
   cycleAt,
   cycleContaining,
   findAccount,
+  findToken,
   issueToken,
   latestAudit,
   listTokens,
@@ -40,7 +41,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-AZLMFG6C.js";
+} from "./chunk-PGI2ALDJ.js";
 import {
   DecodeError,
   formatAmount,
@@ -1270,7 +1271,7 @@ function tokenIdOf(id) {
 }
 var notFound = (id) => codedError("NOT_FOUND", `no live token ${id} on this account`);
 async function rowOf(ctx, accountId, id) {
-  const row = (await listTokens(ctx.app.db, accountId)).find((r) => r.id === id);
+  const row = await findToken(ctx.app.db, accountId, id);
   if (!row) throw notFound(id);
   return row;
 }

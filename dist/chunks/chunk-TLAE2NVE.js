@@ -3,7 +3,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-AZLMFG6C.js";
+} from "./chunk-PGI2ALDJ.js";
 import {
   RawJsonText,
   fromHex,
@@ -981,49 +981,23 @@ async function meter(ctx, given) {
     plan.calls.flatMap((c) => c.kind === "priced" ? [c.method] : [])
   );
   if (method !== null) {
-    const error = scopeError("method", method);
     ctx.app.metrics.outOfScope.inc({ route: ctx.backend, scope: "method" });
-    const refused = await refuseAll(ctx, plan, error, "forbidden");
-    return {
-      ok: false,
-      error,
-      estimated,
-      available: refused.available,
-      required: estimated,
-      auditIds: refused.auditIds,
-      headers: creditHeaders(estimated, 0, refused.available)
-    };
+    return refuseAll(ctx, plan, estimated, scopeError("method", method), "forbidden");
   }
   const capped = await ctx.app.limits.spend(ctx.owner, estimated);
   if (capped) {
     ctx.app.metrics.creditCapped.inc({ route: ctx.backend });
-    const refused = await refuseAll(ctx, plan, capped.error, "credit_cap");
-    return {
-      ok: false,
-      error: capped.error,
-      estimated,
-      available: refused.available,
-      required: estimated,
-      auditIds: refused.auditIds,
-      headers: {
-        ...creditHeaders(estimated, 0, refused.available),
-        "retry-after": String(capped.retryAfterSeconds)
-      }
-    };
+    return refuseAll(ctx, plan, estimated, capped.error, "credit_cap", {
+      headers: { "retry-after": String(capped.retryAfterSeconds) }
+    });
   }
   const reservation = await reserveFor(ctx, estimated);
   if (!reservation.ok) {
     await ctx.app.limits.refund(ctx.owner, estimated);
-    const refused = await refuseAll(ctx, plan, reservation.error, "insufficient_credits");
-    return {
-      ok: false,
-      error: reservation.error,
-      estimated,
+    return refuseAll(ctx, plan, estimated, reservation.error, "insufficient_credits", {
       available: reservation.available,
-      required: reservation.required,
-      auditIds: refused.auditIds,
-      headers: creditHeaders(estimated, 0, reservation.available)
-    };
+      required: reservation.required
+    });
   }
   const { value, outcomes } = await plan.execute();
   let next = 0;
@@ -1053,9 +1027,9 @@ async function meter(ctx, given) {
     headers: creditHeaders(estimated, settled.charged, settled.available)
   };
 }
-function refuseAll(ctx, plan, error, outcome) {
+async function refuseAll(ctx, plan, estimated, error, outcome, known = {}) {
   const status = httpStatusOf(error.code);
-  return ctx.app.credits.settle(
+  const settled = await ctx.app.credits.settle(
     ctx.owner.accountId,
     { kind: "none" },
     plan.calls.map(
@@ -1078,6 +1052,16 @@ function refuseAll(ctx, plan, error, outcome) {
       )
     )
   );
+  const available = known.available ?? settled.available;
+  return {
+    ok: false,
+    error,
+    estimated,
+    available,
+    required: known.required ?? estimated,
+    auditIds: settled.auditIds,
+    headers: { ...creditHeaders(estimated, 0, available), ...known.headers }
+  };
 }
 function free(plan) {
   return {

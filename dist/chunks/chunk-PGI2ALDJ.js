@@ -157,6 +157,13 @@ var toRow = (r) => ({
   scope: r.scope,
   expiresAt: r.expires_at
 });
+async function findToken(db, accountId, tokenId) {
+  const { rows } = await db.query(
+    `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE id = $1 AND account_id = $2`,
+    [tokenId, accountId]
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
 async function listTokens(db, accountId) {
   const { rows } = await db.query(
     `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE account_id = $1 ORDER BY id`,
@@ -365,6 +372,7 @@ export {
   issueToken,
   authenticate,
   revokeToken,
+  findToken,
   listTokens,
   restrictToken,
   rotateToken,
