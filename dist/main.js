@@ -13,7 +13,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-LN6TXXIE.js";
+} from "./chunks/chunk-NRB32MDR.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -63,7 +63,7 @@ import {
   sendText,
   txHashError,
   withDeadline
-} from "./chunks/chunk-TLAE2NVE.js";
+} from "./chunks/chunk-ZHCDWWUZ.js";
 import {
   authenticate,
   compileScope,
@@ -78,14 +78,14 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-PGI2ALDJ.js";
+} from "./chunks/chunk-HYZ3IJ2J.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-AGPVIYKC.js";
+} from "./chunks/chunk-NQKIMZDZ.js";
 import {
   isJsonNumber,
   isJsonObject,
@@ -102,7 +102,7 @@ import {
 } from "./chunks/chunk-YDJ6PAYG.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-XWSRGHSS.js";
+} from "./chunks/chunk-XVDGXTOS.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID4 } from "node:crypto";
@@ -3429,7 +3429,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-N4W6TW7R.js").catch((err) => {
+  loading ??= import("./chunks/route-SGEE7QAQ.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -4285,10 +4285,13 @@ function plan(ctx, item, protocol) {
     );
   }
   const check = Object.hasOwn(protocol.methods, item.method) ? protocol.methods[item.method] : void 0;
-  const price = priceOf(ctx.app.config, item.method, ctx.network);
-  if (!check || price === void 0) return reply3(protocol.unknownMethod(item.method));
+  if (!check || priceOf(ctx.app.config, item.method, ctx.network) === void 0) {
+    return reply3(protocol.unknownMethod(item.method));
+  }
   const checked = check(item.params, ctx);
   if (!checked.ok) return reply3(checked.error);
+  const key = checked.variant ? `${item.method}/${checked.variant}` : item.method;
+  const price = priceOf(ctx.app.config, key, ctx.network);
   return {
     kind: "call",
     call: {

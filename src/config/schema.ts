@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_PRICES, type PricedMethod } from "./prices.ts";
 
 /** Networks the gateway may offer; each route's network segment must be one of the configured ones. */
 export const NETWORK_NAMES = ["mainnet", "testnet", "testnet4", "signet", "regtest"] as const;
@@ -118,6 +119,14 @@ const unknownNetwork = (key: string) => `unknown network "${key}"`;
 
 /** A price per network: `default` applies to every network not named. */
 const priceTable = keyedTable(z.number().int().nonnegative(), isNetwork, unknownNetwork);
+
+/** Every JSON-RPC method's price table, defaulting to src/config/prices.ts. */
+const methodPrices = Object.fromEntries(
+  Object.entries(DEFAULT_PRICES).map(([method, prices]) => [
+    method,
+    priceTable.default({ ...prices }),
+  ]),
+) as { [M in PricedMethod]: z.ZodDefault<typeof priceTable> };
 
 /** CC per complexity point per network: `default` applies to every network not named. */
 const rateTable = keyedTable(z.number().nonnegative().max(1_000_000), isNetwork, unknownNetwork);
@@ -336,8 +345,7 @@ export const configSchema = z.strictObject({
     .prefault({}),
   pricing: z
     .strictObject({
-      getrawtransaction: priceTable.default({ default: 100, mainnet: 200 }),
-      "blockchain.transaction.get": priceTable.default({ default: 50, mainnet: 100 }),
+      ...methodPrices,
       /** A graph query costs `base` + ceil(complexity × `perPoint`): half price off mainnet. */
       graph: z
         .strictObject({

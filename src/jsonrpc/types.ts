@@ -17,4 +17,11 @@ export interface RpcCall {
 }
 
 /** A call's parameters after its method's checks: positional and ready to forward, or refused. */
-export type Checked = { ok: true; params: Json[] } | { ok: false; error: RpcErrorObject };
+export type Checked =
+  | {
+      ok: true;
+      params: Json[];
+      /** The form of the method the call asks for, priced apart when configured (getblock/2). */
+      variant?: string;
+    }
+  | { ok: false; error: RpcErrorObject };

@@ -223,10 +223,13 @@ function plan(ctx: CallContext, item: RequestItem, protocol: MirrorProtocol): Sl
   const check = Object.hasOwn(protocol.methods, item.method)
     ? protocol.methods[item.method]
     : undefined;
-  const price = priceOf(ctx.app.config, item.method, ctx.network);
-  if (!check || price === undefined) return reply(protocol.unknownMethod(item.method));
+  if (!check || priceOf(ctx.app.config, item.method, ctx.network) === undefined) {
+    return reply(protocol.unknownMethod(item.method));
+  }
   const checked = check(item.params, ctx);
   if (!checked.ok) return reply(checked.error);
+  const key = checked.variant ? `${item.method}/${checked.variant}` : item.method;
+  const price = priceOf(ctx.app.config, key, ctx.network) as number;
   return {
     kind: "call",
     call: {

@@ -3,11 +3,22 @@ import type { Config, NetworkName } from "../config/schema.ts";
 /** Methods priced per call; the graph route is priced by complexity (graphPrice). */
 type PerCallMethod = Exclude<keyof Config["pricing"], "graph">;
 
-/** CC per call of a priced method on a network; undefined for a method with no price. */
-export function priceOf(config: Config, method: string, network: NetworkName): number | undefined {
-  if (method === "graph" || !Object.hasOwn(config.pricing, method)) return undefined;
-  const table = config.pricing[method as PerCallMethod];
+/**
+ * CC per call of a priced method on a network; undefined for a method with no price. `key` is a
+ * method or one of its forms, `<method>/<variant>` (getblock/2): a form with no price of its own
+ * costs the method's price.
+ */
+export function priceOf(config: Config, key: string, network: NetworkName): number | undefined {
+  const slash = key.indexOf("/");
+  const table =
+    priceTable(config, key) ?? (slash > 0 ? priceTable(config, key.slice(0, slash)) : undefined);
+  if (!table) return undefined;
   return table[network] ?? table.default;
+}
+
+function priceTable(config: Config, key: string): Config["pricing"][PerCallMethod] | undefined {
+  if (key === "graph" || key === "" || !Object.hasOwn(config.pricing, key)) return undefined;
+  return config.pricing[key as PerCallMethod];
 }
 
 /** CC for a graph query of the given complexity: `base` + ceil(complexity × `perPoint`). */

@@ -2,6 +2,58 @@
 
 // src/config/schema.ts
 import { z } from "zod";
+
+// src/config/prices.ts
+var DEFAULT_PRICES = {
+  // Bitcoin Core
+  getrawtransaction: { default: 100, mainnet: 200 },
+  getblock: { default: 100, mainnet: 200 },
+  "getblock/2": { default: 300, mainnet: 600 },
+  "getblock/3": { default: 500, mainnet: 1e3 },
+  getblockhash: { default: 10, mainnet: 20 },
+  getblockheader: { default: 20, mainnet: 40 },
+  getblockcount: { default: 10, mainnet: 20 },
+  getbestblockhash: { default: 10, mainnet: 20 },
+  getblockchaininfo: { default: 20, mainnet: 40 },
+  getblockstats: { default: 300, mainnet: 600 },
+  getchaintips: { default: 20, mainnet: 40 },
+  getdifficulty: { default: 10, mainnet: 20 },
+  getmempoolinfo: { default: 20, mainnet: 40 },
+  getrawmempool: { default: 50, mainnet: 100 },
+  "getrawmempool/verbose": { default: 200, mainnet: 400 },
+  getmempoolentry: { default: 20, mainnet: 40 },
+  gettxout: { default: 30, mainnet: 60 },
+  gettxoutproof: { default: 100, mainnet: 200 },
+  estimatesmartfee: { default: 20, mainnet: 40 },
+  decoderawtransaction: { default: 20, mainnet: 40 },
+  decodescript: { default: 10, mainnet: 20 },
+  validateaddress: { default: 10, mainnet: 20 },
+  getnetworkinfo: { default: 10, mainnet: 20 },
+  uptime: { default: 5, mainnet: 10 },
+  sendrawtransaction: { default: 200, mainnet: 400 },
+  testmempoolaccept: { default: 100, mainnet: 200 },
+  // Electrum protocol 1.4
+  "blockchain.transaction.get": { default: 50, mainnet: 100 },
+  "server.version": { default: 1, mainnet: 1 },
+  "server.features": { default: 1, mainnet: 1 },
+  "server.banner": { default: 1, mainnet: 1 },
+  "server.ping": { default: 1, mainnet: 1 },
+  "blockchain.block.header": { default: 20, mainnet: 40 },
+  "blockchain.block.headers": { default: 50, mainnet: 100 },
+  "blockchain.headers.subscribe": { default: 10, mainnet: 20 },
+  "blockchain.estimatefee": { default: 20, mainnet: 40 },
+  "blockchain.relayfee": { default: 5, mainnet: 10 },
+  "blockchain.scripthash.get_balance": { default: 50, mainnet: 100 },
+  "blockchain.scripthash.get_history": { default: 100, mainnet: 200 },
+  "blockchain.scripthash.get_mempool": { default: 50, mainnet: 100 },
+  "blockchain.scripthash.listunspent": { default: 100, mainnet: 200 },
+  "blockchain.transaction.get_merkle": { default: 50, mainnet: 100 },
+  "blockchain.transaction.id_from_pos": { default: 50, mainnet: 100 },
+  "blockchain.transaction.broadcast": { default: 200, mainnet: 400 },
+  "mempool.get_fee_histogram": { default: 20, mainnet: 40 }
+};
+
+// src/config/schema.ts
 var NETWORK_NAMES = ["mainnet", "testnet", "testnet4", "signet", "regtest"];
 var networkName = z.enum(NETWORK_NAMES);
 var CORE_COALESCE_CALLS_MAX_DEFAULT = 16;
@@ -61,6 +113,12 @@ var keyedTable = (value, keyOk, expected) => z.strictObject({ default: value }).
 var isNetwork = (key) => NETWORK_NAMES.includes(key);
 var unknownNetwork = (key) => `unknown network "${key}"`;
 var priceTable = keyedTable(z.number().int().nonnegative(), isNetwork, unknownNetwork);
+var methodPrices = Object.fromEntries(
+  Object.entries(DEFAULT_PRICES).map(([method, prices]) => [
+    method,
+    priceTable.default({ ...prices })
+  ])
+);
 var rateTable = keyedTable(z.number().nonnegative().max(1e6), isNetwork, unknownNetwork);
 var weightTable = keyedTable(
   z.number().int().nonnegative().max(1e3),
@@ -219,8 +277,7 @@ var configSchema = z.strictObject({
     electrum: perNetwork(electrumUpstreamEntry).optional()
   }).prefault({}),
   pricing: z.strictObject({
-    getrawtransaction: priceTable.default({ default: 100, mainnet: 200 }),
-    "blockchain.transaction.get": priceTable.default({ default: 50, mainnet: 100 }),
+    ...methodPrices,
     /** A graph query costs `base` + ceil(complexity × `perPoint`): half price off mainnet. */
     graph: z.strictObject({
       base: priceTable.default({ default: 150, mainnet: 300 }),

@@ -17,7 +17,7 @@ import {
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-PGI2ALDJ.js";
+} from "./chunk-HYZ3IJ2J.js";
 
 // src/admin/admin-file.ts
 import { randomBytes, timingSafeEqual } from "node:crypto";

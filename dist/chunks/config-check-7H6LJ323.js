@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-AGPVIYKC.js";
-import "./chunk-XWSRGHSS.js";
+} from "./chunk-NQKIMZDZ.js";
+import "./chunk-XVDGXTOS.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -23,7 +23,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-TLAE2NVE.js";
+} from "./chunk-ZHCDWWUZ.js";
 import {
   REFUSED_OUTCOMES,
   auditInRange,
@@ -41,7 +41,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-PGI2ALDJ.js";
+} from "./chunk-HYZ3IJ2J.js";
 import {
   DecodeError,
   formatAmount,
@@ -56,7 +56,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-XWSRGHSS.js";
+} from "./chunk-XVDGXTOS.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

@@ -10,7 +10,7 @@ import {
 } from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-XWSRGHSS.js";
+} from "./chunk-XVDGXTOS.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -3,7 +3,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-PGI2ALDJ.js";
+} from "./chunk-HYZ3IJ2J.js";
 import {
   RawJsonText,
   fromHex,
@@ -491,10 +491,15 @@ function electrumTxSource(app, network) {
 }
 
 // src/pricing/prices.ts
-function priceOf(config, method, network) {
-  if (method === "graph" || !Object.hasOwn(config.pricing, method)) return void 0;
-  const table = config.pricing[method];
+function priceOf(config, key, network) {
+  const slash = key.indexOf("/");
+  const table = priceTable(config, key) ?? (slash > 0 ? priceTable(config, key.slice(0, slash)) : void 0);
+  if (!table) return void 0;
   return table[network] ?? table.default;
+}
+function priceTable(config, key) {
+  if (key === "graph" || key === "" || !Object.hasOwn(config.pricing, key)) return void 0;
+  return config.pricing[key];
 }
 function graphPrice(config, network, complexity) {
   const { base, perPoint } = config.pricing.graph;

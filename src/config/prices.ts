@@ -1,0 +1,61 @@
+/**
+ * Default prices (CC per call) of every method the JSON-RPC mirrors serve, per network: `default`
+ * for every network not named. Weighted by the work the upstream does for the call: a counter
+ * read (getblockcount) is 10, a block header 20, a whole block 100, its decoded transactions
+ * (getblock verbosity 2) 300 and with every prevout (verbosity 3) 500, a script's whole history
+ * 100. Mainnet costs twice the rest, as the interface's own two prices do.
+ *
+ * A key `<method>/<variant>` prices one form of a method (the mirrors name the form: getblock's
+ * verbosity); a form with no key of its own costs the method's price. `getrawtransaction` and
+ * `blockchain.transaction.get` keep the prices the interface states.
+ */
+export const DEFAULT_PRICES = {
+  // Bitcoin Core
+  getrawtransaction: { default: 100, mainnet: 200 },
+  getblock: { default: 100, mainnet: 200 },
+  "getblock/2": { default: 300, mainnet: 600 },
+  "getblock/3": { default: 500, mainnet: 1000 },
+  getblockhash: { default: 10, mainnet: 20 },
+  getblockheader: { default: 20, mainnet: 40 },
+  getblockcount: { default: 10, mainnet: 20 },
+  getbestblockhash: { default: 10, mainnet: 20 },
+  getblockchaininfo: { default: 20, mainnet: 40 },
+  getblockstats: { default: 300, mainnet: 600 },
+  getchaintips: { default: 20, mainnet: 40 },
+  getdifficulty: { default: 10, mainnet: 20 },
+  getmempoolinfo: { default: 20, mainnet: 40 },
+  getrawmempool: { default: 50, mainnet: 100 },
+  "getrawmempool/verbose": { default: 200, mainnet: 400 },
+  getmempoolentry: { default: 20, mainnet: 40 },
+  gettxout: { default: 30, mainnet: 60 },
+  gettxoutproof: { default: 100, mainnet: 200 },
+  estimatesmartfee: { default: 20, mainnet: 40 },
+  decoderawtransaction: { default: 20, mainnet: 40 },
+  decodescript: { default: 10, mainnet: 20 },
+  validateaddress: { default: 10, mainnet: 20 },
+  getnetworkinfo: { default: 10, mainnet: 20 },
+  uptime: { default: 5, mainnet: 10 },
+  sendrawtransaction: { default: 200, mainnet: 400 },
+  testmempoolaccept: { default: 100, mainnet: 200 },
+  // Electrum protocol 1.4
+  "blockchain.transaction.get": { default: 50, mainnet: 100 },
+  "server.version": { default: 1, mainnet: 1 },
+  "server.features": { default: 1, mainnet: 1 },
+  "server.banner": { default: 1, mainnet: 1 },
+  "server.ping": { default: 1, mainnet: 1 },
+  "blockchain.block.header": { default: 20, mainnet: 40 },
+  "blockchain.block.headers": { default: 50, mainnet: 100 },
+  "blockchain.headers.subscribe": { default: 10, mainnet: 20 },
+  "blockchain.estimatefee": { default: 20, mainnet: 40 },
+  "blockchain.relayfee": { default: 5, mainnet: 10 },
+  "blockchain.scripthash.get_balance": { default: 50, mainnet: 100 },
+  "blockchain.scripthash.get_history": { default: 100, mainnet: 200 },
+  "blockchain.scripthash.get_mempool": { default: 50, mainnet: 100 },
+  "blockchain.scripthash.listunspent": { default: 100, mainnet: 200 },
+  "blockchain.transaction.get_merkle": { default: 50, mainnet: 100 },
+  "blockchain.transaction.id_from_pos": { default: 50, mainnet: 100 },
+  "blockchain.transaction.broadcast": { default: 200, mainnet: 400 },
+  "mempool.get_fee_histogram": { default: 20, mainnet: 40 },
+} as const satisfies Record<string, { default: number; mainnet: number }>;
+
+export type PricedMethod = keyof typeof DEFAULT_PRICES;
