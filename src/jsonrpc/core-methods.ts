@@ -1,4 +1,5 @@
 import type { NetworkName } from "../config/schema.ts";
+import { parseVerbosity } from "./core-args.ts";
 import {
   asPositional,
   checkHash,
@@ -8,7 +9,7 @@ import {
   uvTypeName,
   writeIndented4,
 } from "./core-params.ts";
-import { isJsonNumber, type Json } from "./json.ts";
+import type { Json } from "./json.ts";
 import type { Checked, RpcErrorObject } from "./types.ts";
 
 /** The genesis coinbase's txid (its block's merkle root), which Core refuses to look up. */
@@ -82,17 +83,6 @@ export function checkGetRawTransaction(
 
 /** Core's ParseVerbosity with allow_bool: null, a boolean, or an integer that fits an int. */
 function checkVerbosity(value: Json): RpcErrorObject | null {
-  if (value === null || typeof value === "boolean") return null;
-  if (!isJsonNumber(value)) {
-    return {
-      code: RPC_TYPE_ERROR,
-      message: `JSON value of type ${uvTypeName(value)} is not of expected type number`,
-    };
-  }
-  // UniValue::getInt<int> takes only plain decimal integers inside int's range.
-  const text = value.value;
-  if (!/^-?\d+$/.test(text) || Number(text) > 2147483647 || Number(text) < -2147483648) {
-    return { code: RPC_MISC_ERROR, message: "JSON integer out of range" };
-  }
-  return null;
+  const verbosity = parseVerbosity(value, 0, true);
+  return typeof verbosity === "number" ? null : verbosity;
 }

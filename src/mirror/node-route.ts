@@ -2,10 +2,12 @@ import { parseTransaction, toHex } from "../bitcoin/index.ts";
 import { rememberFromCore } from "../cache/from-core.ts";
 import { gatewayError } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
+import { checkCoreArgs } from "../jsonrpc/core-args.ts";
+import { CORE_METHOD_ARGS } from "../jsonrpc/core-method-args.ts";
 import { checkGetRawTransaction } from "../jsonrpc/core-methods.ts";
 import { decodedTxBaseText, decodedTxFromBase } from "../jsonrpc/decoded-tx.ts";
 import { legacyErrorStatus } from "../jsonrpc/envelope.ts";
-import { jsonInteger } from "../jsonrpc/json.ts";
+import { type Json, jsonInteger } from "../jsonrpc/json.ts";
 import type { RpcAnswer } from "../jsonrpc/types.ts";
 import type { CallContext } from "../metering/context.ts";
 import {
@@ -22,7 +24,15 @@ import {
  * checks them and forwarded as one upstream batch, except what the transaction cache can answer.
  */
 const NODE: MirrorProtocol = {
-  methods: { getrawtransaction: (params, ctx) => checkGetRawTransaction(params, ctx.network) },
+  methods: {
+    getrawtransaction: (params, ctx) => checkGetRawTransaction(params, ctx.network),
+    ...Object.fromEntries(
+      Object.entries(CORE_METHOD_ARGS).map(([method, spec]) => [
+        method,
+        (params: Json[] | { [key: string]: Json }) => checkCoreArgs(spec, params),
+      ]),
+    ),
+  },
   unknownMethod: () => ({ code: -32601, message: "Method not found" }),
   errorStatus: (version, code) => (version === "1.0" ? legacyErrorStatus(code) : 200),
   execute: executeNodeCalls,
