@@ -5,6 +5,7 @@ import { operatorRoutes } from "../admin/routes.ts";
 import { originAllowed, requestOutOfScope } from "../auth/scope.ts";
 import { presentedToken } from "../auth/token-source.ts";
 import { type TokenOwner, tokenHint } from "../auth/tokens.ts";
+import { catalogueRoutes } from "../catalogue/routes.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { dashboardRoutes } from "../dashboard/routes.ts";
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
@@ -130,6 +131,7 @@ export async function startHttpServer(
   );
   operatorRoutes(http, app);
   dashboardRoutes(http, app);
+  catalogueRoutes(http, app);
   backendRoutes(http, app);
 
   await http.ready();

@@ -20,6 +20,8 @@ export interface CoreArg {
   optional?: true;
   /** RPCArgOptions.skip_type_check: the method reads the value itself (a number or a bool). */
   anyType?: true;
+  /** How the catalogue names the types such an argument takes. */
+  shownType?: string;
 }
 
 export interface CoreMethodArgs {

@@ -21,7 +21,13 @@ export const CORE_METHOD_ARGS: Record<string, CoreMethodArgs> = {
     usage: 'getblock "blockhash" ( verbosity )',
     args: [
       { names: "blockhash", type: "hex" },
-      { names: "verbosity|verbose", type: "num", optional: true, anyType: true },
+      {
+        names: "verbosity|verbose",
+        type: "num",
+        optional: true,
+        anyType: true,
+        shownType: "number or boolean",
+      },
     ],
     check(params) {
       const bad = hashParam(params[0], "blockhash");
@@ -47,7 +53,7 @@ export const CORE_METHOD_ARGS: Record<string, CoreMethodArgs> = {
   getblockstats: {
     usage: "getblockstats hash_or_height ( stats )",
     args: [
-      { names: "hash_or_height", type: "num", anyType: true },
+      { names: "hash_or_height", type: "num", anyType: true, shownType: "hex string or number" },
       { names: "stats", type: "arr", optional: true },
     ],
   },

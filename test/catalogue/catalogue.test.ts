@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATALOGUE } from "../../src/catalogue/methods.ts";
+import { withCatalogueTable } from "../../src/catalogue/render.ts";
+import { parseConfig } from "../../src/config/load.ts";
+import { DEFAULT_PRICES } from "../../src/config/prices.ts";
+import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+
+let t: TestGateway;
+let token: string;
+beforeAll(async () => {
+  t = await startTestGateway("pglite", {
+    pricing: { "blockchain.relayfee": { default: 3, regtest: 1 }, "getblock/2": { default: 333 } },
+  });
+  ({ token } = await t.account("catalogue-reader", 1_000_000));
+});
+afterAll(() => t.close());
+
+describe("the method catalogue", () => {
+  it("README's table is the catalogue at the default prices", () => {
+    const readme = readFileSync("README.md", "utf8");
+    expect(withCatalogueTable(readme, parseConfig({}))).toBe(readme);
+  });
+
+  it("prices every method it lists, and lists every method priced", () => {
+    const listed = CATALOGUE.flatMap((m) => [
+      m.method,
+      ...(m.variants ?? []).map((v) => `${m.method}/${v.variant}`),
+    ]);
+    expect(new Set(listed)).toEqual(new Set(Object.keys(DEFAULT_PRICES)));
+  });
+
+  it("GET /methods.json gives each method's parameters, example and the running config's prices", async () => {
+    const res = await fetch(`${t.url}/methods.json`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      networks: string[];
+      methods: {
+        method: string;
+        backend: string;
+        prices: Record<string, Record<string, number>>;
+      }[];
+    };
+    expect(body.networks).toEqual(t.gateway.app.config.networks);
+    const relay = body.methods.find((m) => m.method === "blockchain.relayfee")!;
+    expect(relay.backend).toBe("electrum");
+    expect(relay.prices["blockchain.relayfee"]).toMatchObject({ mainnet: 3, regtest: 1 });
+    const getblock = body.methods.find((m) => m.method === "getblock")!;
+    expect(getblock.prices).toMatchObject({
+      getblock: { mainnet: 200, regtest: 100 },
+      "getblock/2": { mainnet: 333, regtest: 333 },
+      "getblock/3": { mainnet: 1000, regtest: 500 },
+    });
+    expect(body.methods.map((m) => m.method)).toEqual(CATALOGUE.map((m) => m.method));
+  });
+
+  it("GET /methods is a page naming every method with a call to copy, public and uncharged", async () => {
+    const res = await fetch(`${t.url}/methods`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.headers.get("x-credits-charged")).toBeNull();
+    const html = await res.text();
+    for (const m of CATALOGUE) expect(html).toContain(`id="${m.method}"`);
+    expect(html).toContain("curl -s -X POST");
+    expect(html).toContain("/node/mainnet/$TOKEN");
+  });
+});
+
+describe("every example call in the catalogue is answered through the gateway on devnet", () => {
+  it.each(
+    CATALOGUE.map((m) => [m.backend, m.method, m] as const),
+  )("%s %s", async (backend, method, m) => {
+    const res = await post(`${t.url}/${backend}/mainnet/${token}`, rpc(method, m.example));
+    expect(res.status).toBe(200);
+    const body = res.json as { result?: unknown; error?: { code: number; message: string } };
+    // An upstream's refusal of the example (a spent output, a transaction already mined) is
+    // still an answer; what must not happen is an unknown method or refused arguments.
+    if (body.error) {
+      expect(body.error.code, body.error.message).not.toBe(-32601);
+      expect([-1, -3, -8, -32602], body.error.message).not.toContain(body.error.code);
+    }
+    expect(Number(res.headers.get("x-credits-charged"))).toBeGreaterThan(0);
+  });
+});
