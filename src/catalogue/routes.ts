@@ -12,7 +12,7 @@ const HEADERS = {
   "cache-control": "no-cache",
 };
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
@@ -26,11 +26,11 @@ const escape = (text: string) =>
 export function catalogueRoutes(http: FastifyInstance, app: App): void {
   const networks = app.config.networks;
   const methods = pricedCatalogue(app.config, networks);
-  const html = page(app, methods);
+  const text = page(app, methods);
   const json = JSON.stringify({ networks, methods }, null, 2);
   withoutBodies(http, (scope) => {
     scope.get("/methods", async (_request, reply) =>
-      sendText(reply, 200, "text/html; charset=utf-8", html, HEADERS),
+      sendText(reply, 200, "text/html; charset=utf-8", text, HEADERS),
     );
     scope.get("/methods.json", async (_request, reply) =>
       sendText(reply, 200, "application/json", json, HEADERS),
@@ -48,20 +48,20 @@ function page(app: App, methods: PricedMethod[]): string {
           .map(([key, byNetwork]) => {
             const variant = m.variants?.find((v) => `${m.method}/${v.variant}` === key);
             const cells = networks.map((n) => `<td>${byNetwork[n]}</td>`).join("");
-            return `<tr class="price"><th>${escape(variant ? variant.when : "per call")}</th>${cells}</tr>`;
+            return `<tr class="price"><th>${escapeHtml(variant ? variant.when : "per call")}</th>${cells}</tr>`;
           })
           .join("");
         const params = m.params
           .map(
             (p) =>
-              `<li><code>${escape(p.name)}</code> ${escape(p.type)}${p.optional ? " (optional)" : ""}</li>`,
+              `<li><code>${escapeHtml(p.name)}</code> ${escapeHtml(p.type)}${p.optional ? " (optional)" : ""}</li>`,
           )
           .join("");
         const curl = `curl -s -X POST -H 'content-type: application/json' \\\n  --data '${exampleBody(m)}' \\\n  http://HOST/${backends[backend]}/${networks[0]}/$TOKEN`;
-        return `<section id="${escape(m.method)}"><h3><code>${escape(signature(m))}</code></h3>
-<p>${escape(m.summary)}</p>${params ? `<ul>${params}</ul>` : "<p>No parameters.</p>"}
+        return `<section id="${escapeHtml(m.method)}"><h3><code>${escapeHtml(signature(m))}</code></h3>
+<p>${escapeHtml(m.summary)}</p>${params ? `<ul>${params}</ul>` : "<p>No parameters.</p>"}
 <table><tr><th>CC</th>${networks.map((n) => `<th>${n}</th>`).join("")}</tr>${prices}</table>
-<pre>${escape(curl)}</pre></section>`;
+<pre>${escapeHtml(curl)}</pre></section>`;
       })
       .join("\n");
     return `<h2>${title} — <code>POST /${backends[backend]}/&lt;network&gt;/&lt;token&gt;</code></h2>\n${rows}`;
