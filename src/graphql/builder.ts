@@ -9,6 +9,10 @@ export interface FieldCost {
   methodByArg?: { arg: string; methods: Record<string, string> };
   /** Argument holding a list whose length is the item count; absent means one item. */
   listArg?: string;
+  /** Argument holding the item count itself (a page's `limit`), and the count when left out. */
+  countArg?: { arg: string; default: number };
+  /** A second call made when an argument is given (a block by height asks its hash first). */
+  alsoWhenArg?: { arg: string; method: string };
 }
 
 /**

@@ -2,6 +2,7 @@ import type DataLoader from "dataloader";
 import type { GraphQLError } from "graphql";
 import type { CallContext } from "../metering/context.ts";
 import type { TransactionModel } from "./models.ts";
+import type { CallLoader } from "./upstream-calls.ts";
 
 /** Upstream work done for one request: what settles the charge. */
 export interface Meter {
@@ -45,6 +46,10 @@ export interface GraphQLContext extends CallContext {
   nodeTransactions: DataLoader<string, TransactionModel | GraphQLError | null>;
   /** The same from the Electrum servers (`source: ELECTRUM`). */
   electrumTransactions: DataLoader<string, TransactionModel | GraphQLError | null>;
+  /** The typed fields' other calls to the full node (blocks, headers, fees), batched per tick. */
+  nodeCalls: CallLoader;
+  /** The typed fields' calls to the Electrum servers (addresses, merkle branches). */
+  electrumCalls: CallLoader;
   /** Blocks from the indexer by hash, one loader per Transaction.block site (batched, deduplicated). */
   blocksBySite: Map<string, DataLoader<string, unknown>>;
 }

@@ -6,6 +6,7 @@ import type { App, CallContext } from "../metering/context.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
 import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
 import { DocumentCache } from "./plugins/document-cache.ts";
+import { electrumCallLoader, nodeCallLoader } from "./upstream-calls.ts";
 import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
 
 /** One Yoga per running gateway (its limits come from that gateway's config). */
@@ -66,6 +67,8 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
       () => state.wantsPrevouts,
     ),
     electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
+    nodeCalls: nodeCallLoader(ctx, state.meter),
+    electrumCalls: electrumCallLoader(ctx, state.meter),
     blocksBySite: new Map(),
   };
   const headers: Record<string, string> = {};

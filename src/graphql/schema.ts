@@ -5,6 +5,8 @@ import "./types/account.ts";
 import "./types/tokens.ts";
 import "./types/transaction-queries.ts";
 import "./types/block.ts";
+import "./types/chain.ts";
+import "./types/address.ts";
 
 /** The unified API's schema, built once per process from the Pothos definitions. */
 export const gatewaySchema = builder.toSchema();

@@ -88,4 +88,31 @@ query FirstPayment {
   }
   account { available }
 }
+
+# More to run (the ▶ button lists each operation); each field is priced as the call it makes.
+query Block170 {
+  nodeBlock(height: 170) {
+    hash time confirmations transactionCount
+    transactions(limit: 2) { txid fee { btc } }
+  }
+}
+
+query Chain {
+  chain { name height difficulty mempool { transactionCount totalFee { btc } } }
+  feeEstimates(targets: [1, 6, 144]) { target blocks satPerVbyte errors }
+}
+
+query BusyAddress {
+  address(address: "1HckjUpRGcrrRAtFaaCAUaGjsPx9oYmLaZ") {
+    balance { confirmed { btc } unconfirmed { btc } }
+    history(limit: 10) { total entries { txid height } }
+    utxos { txid vout value { btc } }
+  }
+}
+
+query Proof {
+  transaction(txid: "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16") {
+    merkleProof { blockHash hex }
+  }
+}
 `;

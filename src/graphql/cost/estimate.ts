@@ -167,6 +167,10 @@ export function estimateCost(
         const asked = args[cost.listArg];
         count = Array.isArray(asked) ? asked.length : 1;
       }
+      if (cost.countArg) {
+        const asked = args[cost.countArg.arg];
+        count = typeof asked === "number" ? Math.max(0, asked) : cost.countArg.default;
+      }
       // A list argument's length, or a join under indexer lists: either way, lookups at once.
       if (count * multiplier > opts.listItemsMax) {
         throw codedError(
@@ -187,6 +191,17 @@ export function estimateCost(
         unitPrice,
         subtotal: unitPrice * count * multiplier,
       });
+      const also = cost.alsoWhenArg;
+      if (also && args[also.arg] !== undefined && args[also.arg] !== null) {
+        const alsoPrice = opts.price(also.method);
+        items.push({
+          path: key,
+          method: also.method,
+          count: multiplier,
+          unitPrice: alsoPrice,
+          subtotal: alsoPrice * multiplier,
+        });
+      }
     }
     return { path: key, multiplier: list ? multiplier * count : multiplier, scope: undefined };
   };

@@ -1,0 +1,104 @@
+import DataLoader from "dataloader";
+import type { GraphQLError } from "graphql";
+import type { NetworkName } from "../config/schema.ts";
+import { gatewayError } from "../errors/codes.ts";
+import type { Json } from "../jsonrpc/json.ts";
+import type { App } from "../metering/context.ts";
+import { priceOf } from "../pricing/prices.ts";
+import { codedError, fromGatewayError, fromNodeError } from "./errors.ts";
+
+/** One priced call of a typed field: the method, its parameters, and the price key it is charged at. */
+export interface UpstreamCall {
+  method: string;
+  params: Json[];
+  /** `<method>/<variant>` when a form is priced apart (getblock/2); the method by default. */
+  priceKey?: string;
+}
+
+export type CallLoader = DataLoader<UpstreamCall, Json | GraphQLError, string>;
+
+/** Where the calls go and are priced (a request's context). */
+interface CallSite {
+  app: App;
+  network: NetworkName;
+}
+
+/** The part of a request's meter (context.ts's Meter) the calls write to. */
+interface CallMeter {
+  calls: Map<string, { count: number; price: number }>;
+}
+
+const keyOf = (c: UpstreamCall) => JSON.stringify([c.method, c.params, c.priceKey ?? c.method]);
+
+/** Meters a call an upstream answered (a result or its own error), at its configured price. */
+function charge(ctx: CallSite, meter: CallMeter, call: UpstreamCall) {
+  const key = call.priceKey ?? call.method;
+  const price = priceOf(ctx.app.config, key, ctx.network) ?? 0;
+  const used = meter.calls.get(key) ?? { count: 0, price };
+  used.count += 1;
+  meter.calls.set(key, used);
+}
+
+/**
+ * The typed fields' calls to the full node, per request: identical calls are asked once, and the
+ * calls of one tick go as one JSON-RPC batch (one round trip). Each answered call is metered at its
+ * method's price from the same table as the node route; a call that got no answer is not.
+ */
+export function nodeCallLoader(ctx: CallSite, meter: CallMeter) {
+  return new DataLoader<UpstreamCall, Json | GraphQLError, string>(
+    async (calls) => {
+      const pool = ctx.app.nodes.get(ctx.network);
+      if (!pool) {
+        const err = fromGatewayError(
+          gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network"),
+        );
+        return calls.map(() => err);
+      }
+      const out = await pool.batch(calls.map((c) => ({ method: c.method, params: c.params })));
+      if (!out.ok) return calls.map(() => fromGatewayError(out.error));
+      return out.answers.map((answer, i) => {
+        charge(ctx, meter, calls[i]!);
+        return "error" in answer ? fromNodeError(answer.error) : answer.result;
+      });
+    },
+    { cacheKeyFn: keyOf, maxBatchSize: ctx.app.config.graphql.batchSize },
+  );
+}
+
+/**
+ * The same for the network's Electrum servers: the calls of a tick go concurrently, pipelined on
+ * the pool's connections. The server's own refusal is an answer (metered), as on the Electrum route.
+ */
+export function electrumCallLoader(ctx: CallSite, meter: CallMeter) {
+  return new DataLoader<UpstreamCall, Json | GraphQLError, string>(
+    (calls) => {
+      const pool = ctx.app.electrum.get(ctx.network);
+      return Promise.all(
+        calls.map(async (call): Promise<Json | GraphQLError> => {
+          if (!pool) {
+            return fromGatewayError(
+              gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"),
+            );
+          }
+          const out = await pool.request(call.method, call.params);
+          if (!out.ok) return fromGatewayError(out.error);
+          charge(ctx, meter, call);
+          if ("error" in out.answer) {
+            return codedError("UPSTREAM_ERROR", out.answer.error.message, {
+              electrumCode: out.answer.error.code,
+            });
+          }
+          return out.answer.result;
+        }),
+      );
+    },
+    { cacheKeyFn: keyOf, maxBatchSize: ctx.app.config.graphql.batchSize },
+  );
+}
+
+/** A typed field's call: its answer, or the error it failed with thrown at the field. */
+export async function ask(loader: CallLoader, call: UpstreamCall): Promise<Json> {
+  const out = await loader.load(call);
+  if (out instanceof Error) throw out;
+  return out;
+}
