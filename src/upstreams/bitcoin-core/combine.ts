@@ -8,16 +8,29 @@ export type PoolOutcome =
 
 /**
  * Methods whose calls may share a JSON-RPC batch with other requests' calls: read-only lookups
- * Core answers at once from its indexes (all the gateway sends today). Anything else goes in an
- * upstream request of its own: `waitfornewblock` and its kin hold Core's worker for up to their
- * timeout, and a batch runs in one worker, item after item, so every call behind them would wait
- * too; a call with effects (`sendrawtransaction`) must succeed or fail on its own; and a method not
- * named here is one nobody has judged.
+ * Core answers at once from its indexes or its in-memory state, in small answers. Anything else
+ * goes in an upstream request of its own: a batch runs in one Core worker, item after item, so a
+ * slow item delays every call behind it — a whole block (`getblock`, `gettxoutproof`,
+ * `getblockstats` read it from disk, verbosity 3 with its undo data), the whole mempool
+ * (`getrawmempool`), `waitfornewblock` and its kin (held up to their timeout); a call with effects
+ * (`sendrawtransaction`) must succeed or fail on its own; and a method not named here is one nobody
+ * has judged.
  */
 export const COMBINABLE_METHODS: ReadonlySet<string> = new Set([
   "getrawtransaction",
   "getblockhash",
   "getblockcount",
+  "getbestblockhash",
+  "getblockheader",
+  "getblockchaininfo",
+  "getdifficulty",
+  "getmempoolinfo",
+  "getmempoolentry",
+  "gettxout",
+  "estimatesmartfee",
+  "getnetworkinfo",
+  "uptime",
+  "validateaddress",
 ]);
 
 /**
@@ -27,12 +40,15 @@ export const COMBINABLE_METHODS: ReadonlySet<string> = new Set([
  */
 export const READ_METHODS: ReadonlySet<string> = new Set([
   ...COMBINABLE_METHODS,
-  "getbestblockhash",
   "getblock",
-  "getblockchaininfo",
-  "getblockheader",
-  "getmempoolentry",
-  "gettxout",
+  "getblockstats",
+  "getchaintips",
+  "getrawmempool",
+  "gettxoutproof",
+  "decoderawtransaction",
+  "decodescript",
+  // Checks against the mempool without adding to it: no effects.
+  "testmempoolaccept",
 ]);
 
 /**
