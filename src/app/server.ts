@@ -1,6 +1,8 @@
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import websocket from "@fastify/websocket";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
+import type { WebSocket } from "ws";
 import { operatorRoutes } from "../admin/routes.ts";
 import { originAllowed, requestOutOfScope } from "../auth/scope.ts";
 import { presentedToken } from "../auth/token-source.ts";
@@ -36,6 +38,7 @@ import { idempotent } from "../metering/idempotency.ts";
 import { auditOnly } from "../metering/pipeline.ts";
 import { checkScope } from "../metering/scope.ts";
 import { handleElectrumRpc } from "../mirror/electrum-route.ts";
+import { serveElectrumSocket } from "../mirror/electrum-socket.ts";
 import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
 import { readiness } from "./readiness.ts";
@@ -52,12 +55,14 @@ interface Route {
   methods: readonly string[];
   /** How failures before the handler (401, 405, 413) are worded: the route's own protocol. */
   protocol: "jsonrpc" | "graphql";
+  /** The route also takes a WebSocket upgrade (GET), one JSON-RPC message per frame. */
+  webSocket?: true;
 }
 
 /** Backends served so far; a configured segment without a route answers 404 like any unknown. */
 const ROUTES: Partial<Record<BackendKind, Route>> = {
   node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
-  electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc" },
+  electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc", webSocket: true },
   // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
   gateway: {
     handler: async (ctx, body, req) => (await unifiedApi()).handleGateway(ctx, body, req),
@@ -112,6 +117,10 @@ export async function startHttpServer(
   );
   const requests = new InFlight(http.server);
   countInFlight(http, requests);
+  // WebSocket upgrades are routed like requests (their onRequest hooks authenticate them) before
+  // `ws` takes the socket; a message may be as large as a body.
+  await http.register(websocket, { options: { maxPayload: app.config.server.bodyBytesMax } });
+  const sockets = new Set<WebSocket>();
   notFoundBeforeBody(http, async (_request, reply) =>
     sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route"))),
   );
@@ -132,7 +141,7 @@ export async function startHttpServer(
   operatorRoutes(http, app);
   dashboardRoutes(http, app);
   catalogueRoutes(http, app);
-  backendRoutes(http, app);
+  backendRoutes(http, app, { requests, sockets });
 
   await http.ready();
   // Listening as node:http does, on one socket (fastify.listen binds `localhost` twice), which
@@ -148,13 +157,24 @@ export async function startHttpServer(
   return {
     server,
     url,
-    drain: (timeoutMs) => drain(server, requests, timeoutMs),
+    drain: (timeoutMs) => {
+      // WebSocket sessions are told the server is going away (1001); the message each is
+      // answering is finished first (it runs in flight, below), then their connections close.
+      for (const socket of sockets) socket.close(1001, "server shutting down");
+      return drain(server, requests, timeoutMs);
+    },
     inFlight: () => requests.size,
   };
 }
 
 /** One route per backend and network: `/<segment>/<network>/<token>`. */
-function backendRoutes(http: FastifyInstance, app: App): void {
+/** What WebSocket sessions share with the server: in-flight work (drain waits) and the open set. */
+interface SocketRegistry {
+  requests: InFlight;
+  sockets: Set<WebSocket>;
+}
+
+function backendRoutes(http: FastifyInstance, app: App, registry: SocketRegistry): void {
   http.decorateRequest("call", null);
   const taken = new Set<string>();
   for (const backend of Object.keys(app.config.backends) as BackendKind[]) {
@@ -167,7 +187,7 @@ function backendRoutes(http: FastifyInstance, app: App): void {
     for (const network of app.config.networks) {
       // A network without an indexer has no graph route, as one without the backend has none.
       if (backend === "graph" && !app.indexers.has(network)) continue;
-      backendRoute(http, app, { ...route, backend, segment, network });
+      backendRoute(http, app, { ...route, backend, segment, network }, registry);
     }
   }
 }
@@ -185,9 +205,16 @@ interface PendingCall {
   tokenInPath: boolean;
   started: number;
   owner: TokenOwner | null;
+  /** The response the request is tracked in flight by (a WebSocket session's messages too). */
+  response?: ServerResponse;
 }
 
-function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): void {
+function backendRoute(
+  http: FastifyInstance,
+  app: App,
+  route: BackendRoute,
+  registry: SocketRegistry,
+): void {
   /** The request's context, once authenticated (onRequest refuses everyone else). */
   const contextOf = (request: FastifyRequest): CallContext => {
     const call = request.getDecorator<PendingCall>("call");
@@ -201,6 +228,12 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
       startedAt: call.started,
     };
   };
+  const fromOf = (request: FastifyRequest) => ({
+    source: request.socket.remoteAddress ?? "unknown",
+    backendSegment: route.segment,
+    network: route.network,
+    route: route.backend,
+  });
   const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
   const fail = (reply: FastifyReply, error: GatewayError) => sendReply(reply, failure(error));
   const bodyBytesMax = app.config.server.bodyBytesMax;
@@ -218,16 +251,12 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
     if (request.method === "OPTIONS" && origin !== null) {
       return preflight(app, route, reply, origin, presented.inPath ? presented.token : null);
     }
-    if (!route.methods.includes(request.method)) {
+    const upgrade = route.webSocket === true && request.ws;
+    if (!route.methods.includes(request.method) && !upgrade) {
       reply.header("allow", route.methods.join(", "));
       return fail(reply, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
     }
-    const from = {
-      source: request.socket.remoteAddress ?? "unknown",
-      backendSegment: route.segment,
-      network: route.network,
-      route: route.backend,
-    };
+    const from = fromOf(request);
     const authenticated = await authenticateCall(app, call.token, from);
     if (!authenticated.ok) {
       reply.headers(authenticated.headers);
@@ -243,16 +272,20 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
     const admission = await admitCall(app, call.owner, from);
     reply.headers(admission.headers);
     if (!admission.ok) return fail(reply, admission.error);
-    // The call's slot goes back when its answer is done, or its connection is gone.
-    if (admission.release) reply.raw.once("close", admission.release);
+    // The call's slot goes back when its answer is done, or its connection is gone. A WebSocket
+    // session is no call: each of its messages is admitted (and takes a slot) on its own.
+    if (admission.release) {
+      if (upgrade) admission.release();
+      else reply.raw.once("close", admission.release);
+    }
+    call.response = reply.raw;
   };
   // The token in the path, as the interface gives it, or in a header on the same path without it.
   for (const url of [
     `/${route.segment}/${route.network}/:token`,
     `/${route.segment}/${route.network}`,
   ]) {
-    http.route({
-      method: ALL_METHODS,
+    const options = {
       url,
       bodyLimit: bodyBytesMax,
       onRequest,
@@ -302,6 +335,30 @@ function backendRoute(http: FastifyInstance, app: App, route: BackendRoute): voi
           },
           "request",
         );
+      },
+    } satisfies Omit<RouteOptions, "method">;
+    if (!route.webSocket) {
+      http.route({ ...options, method: ALL_METHODS });
+      continue;
+    }
+    // GET apart, for the plugin's upgrade (a plain GET still meets the route's 405).
+    http.route({ ...options, method: ALL_METHODS.filter((m) => m !== "GET") });
+    http.route({
+      ...options,
+      method: "GET",
+      exposeHeadRoute: false,
+      wsHandler: (socket, request) => {
+        const call = request.getDecorator<PendingCall>("call");
+        const from = fromOf(request);
+        registry.sockets.add(socket);
+        socket.once("close", () => registry.sockets.delete(socket));
+        serveElectrumSocket(socket, {
+          ctx: contextOf(request),
+          stillValid: () => app.tokens.authenticate(call.token),
+          admit: (owner) => admitCall(app, owner, from),
+          // Each message's work counts in flight on the opening request: drain waits for it.
+          inFlight: (work) => registry.requests.run(call.response!, work),
+        });
       },
     });
   }

@@ -1,0 +1,123 @@
+import { ElectrumClient } from "@electrum-cash/network";
+import { ElectrumWebSocket } from "@electrum-cash/web-socket";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { revokeToken } from "../../src/auth/tokens.ts";
+import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+
+let t: TestGateway;
+let port: number;
+beforeAll(async () => {
+  t = await startTestGateway();
+  port = Number(new URL(t.url).port);
+});
+afterAll(() => t.close());
+
+/** A raw WebSocket session on the Electrum route: each answer, in order, parsed. */
+async function open(path: string): Promise<{ ws: WebSocket; next(): Promise<unknown> }> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`);
+  const inbox: unknown[] = [];
+  const waiting: ((v: unknown) => void)[] = [];
+  ws.on("message", (data) => {
+    const value = JSON.parse(String(data));
+    const w = waiting.shift();
+    if (w) w(value);
+    else inbox.push(value);
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  return {
+    ws,
+    next: () =>
+      inbox.length > 0 ? Promise.resolve(inbox.shift()) : new Promise((r) => waiting.push(r)),
+  };
+}
+
+async function audit(accountId: number) {
+  const { rows } = await t.gateway.app.db.query<{ method: string; charged_cc: number }>(
+    "SELECT method, charged_cc FROM audit_records WHERE account_id = $1 ORDER BY id",
+    [accountId],
+  );
+  return rows;
+}
+
+describe("the Electrum route over WebSocket: one JSON-RPC message per frame, metered per call", () => {
+  it("an unmodified Electrum client library (electrum-cash) negotiates and calls through the gateway", async () => {
+    const { id, token } = await t.account("ws-library", 10_000);
+    // The library builds ws://host:port; the route's path travels in the port's place.
+    const socket = new ElectrumWebSocket(
+      "127.0.0.1",
+      `${port}/electrum/mainnet/${token}` as unknown as number,
+      false,
+    );
+    const client = new ElectrumClient("blockgate-test", "1.4", socket);
+    await client.connect();
+    try {
+      const hex = await client.request("blockchain.transaction.get", HAL_TXID);
+      expect(typeof hex).toBe("string");
+      expect(String(hex)).toContain("0100000001c997a5e56e104102");
+      const header = await client.request("blockchain.block.header", 170);
+      expect(typeof header).toBe("string");
+    } finally {
+      await client.disconnect(true);
+    }
+    const rows = await audit(id);
+    expect(rows.map((r) => r.method)).toEqual([
+      "server.version",
+      "blockchain.transaction.get",
+      "blockchain.block.header",
+    ]);
+    expect(rows.map((r) => r.charged_cc)).toEqual([1, 100, 40]);
+  });
+
+  it("a batch in a frame is answered in a frame; a bad message gets the protocol's error", async () => {
+    const { token } = await t.account("ws-raw", 10_000);
+    const { ws, next } = await open(`/electrum/mainnet/${token}`);
+    ws.send(
+      JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "blockchain.transaction.get", params: [HAL_TXID] },
+        { jsonrpc: "2.0", id: 2, method: "blockchain.nosuch", params: [] },
+      ]),
+    );
+    const batch = (await next()) as { id: number; result?: string; error?: { code: number } }[];
+    expect(batch.map((a) => a.id)).toEqual([1, 2]);
+    expect(batch[1]!.error!.code).toBe(-32601);
+    ws.send("{not json");
+    expect(await next()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
+    ws.close();
+  });
+
+  it("a bad token is refused at the upgrade with HTTP 401; the node route takes no upgrade", async () => {
+    const status = (path: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`);
+        ws.on("unexpected-response", (_req, res) => {
+          resolve(res.statusCode ?? 0);
+          ws.terminate();
+        });
+        ws.on("open", () => resolve(101));
+        ws.on("error", () => {});
+      });
+    expect(await status(`/electrum/mainnet/${"a".repeat(40)}`)).toBe(401);
+    const { token } = await t.account("ws-node", 10);
+    expect(await status(`/node/mainnet/${token}`)).toBe(405);
+  });
+
+  it("a token revoked mid-session is refused at its next message, and the session closed (1008)", async () => {
+    const { token } = await t.account("ws-revoked", 10_000);
+    const { ws, next } = await open(`/electrum/mainnet/${token}`);
+    ws.send(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "blockchain.block.header", params: [170] }),
+    );
+    expect(await next()).toMatchObject({ id: 1 });
+    await revokeToken(t.gateway.app.db, { token });
+    const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
+    ws.send(
+      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "blockchain.block.header", params: [170] }),
+    );
+    expect(await next()).toMatchObject({ error: { code: -32001 } });
+    expect(await closed).toBe(1008);
+  });
+});
