@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import Client from "bitcoin-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGUE } from "../../src/catalogue/methods.ts";
 import { withCatalogueTable } from "../../src/catalogue/render.ts";
@@ -6,13 +7,30 @@ import { parseConfig } from "../../src/config/load.ts";
 import { DEFAULT_PRICES } from "../../src/config/prices.ts";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
+interface StockClient {
+  command(...args: unknown[]): Promise<unknown>;
+}
+type ClientCtor = new (opts: Record<string, unknown>) => StockClient;
+
 let t: TestGateway;
 let token: string;
+let viaGateway: StockClient;
+let direct: StockClient;
 beforeAll(async () => {
   t = await startTestGateway("pglite", {
     pricing: { "blockchain.relayfee": { default: 3, regtest: 1 }, "getblock/2": { default: 333 } },
   });
   ({ token } = await t.account("catalogue-reader", 1_000_000));
+  const core = t.devnet.cores.get("mainnet")!;
+  const Ctor = Client as unknown as ClientCtor;
+  const logger = quiet();
+  viaGateway = new Ctor({ host: `${t.url}/node/mainnet/${token}`, logger });
+  direct = new Ctor({
+    host: core.url.replace(/\/$/, ""),
+    username: core.user,
+    password: core.password,
+    logger,
+  });
 });
 afterAll(() => t.close());
 
@@ -80,5 +98,47 @@ describe("every example call in the catalogue is answered through the gateway on
       expect([-1, -3, -8, -32602], body.error.message).not.toContain(body.error.code);
     }
     expect(Number(res.headers.get("x-credits-charged"))).toBeGreaterThan(0);
+  });
+});
+
+function quiet() {
+  const noop = () => {};
+  const logger = { info: noop, debug: noop, error: noop, warn: noop, trace: noop, fatal: noop };
+  return { ...logger, child: () => logger };
+}
+
+const settle = (p: Promise<unknown>) =>
+  p.then(
+    (value) => ({ value }),
+    (err: { code?: number; message?: string }) => ({
+      error: { code: err.code, message: err.message },
+    }),
+  );
+
+/** Answers that move between two calls a moment apart (seconds since start). */
+const MOVING = new Set(["uptime"]);
+
+describe("the npm bitcoin-core client calls every Core method of the catalogue through the gateway unchanged", () => {
+  it.each(
+    CATALOGUE.filter((m) => m.backend === "node").map((m) => [m.method, m.example] as const),
+  )("%s", async (method, example) => {
+    const gateway = await settle(viaGateway.command(method, ...example));
+    const node = await settle(direct.command(method, ...example));
+    if (MOVING.has(method)) {
+      expect(typeof (gateway as { value: unknown }).value).toBe("number");
+      return;
+    }
+    expect(gateway).toEqual(node);
+    // The catalogue's examples are answered; broadcasting a mined transaction is refused (-27).
+    if (method === "sendrawtransaction") expect(gateway).toMatchObject({ error: { code: -27 } });
+    else expect(Object.keys(gateway)).toEqual(["value"]);
+  });
+
+  it("a wallet call and stop are refused by the gateway as Core refuses an unknown method", async () => {
+    for (const method of ["getbalance", "stop", "generatetoaddress"]) {
+      expect(await settle(viaGateway.command(method))).toEqual({
+        error: { code: -32601, message: "Method not found" },
+      });
+    }
   });
 });
