@@ -5,7 +5,7 @@
 // Each is measured `rounds` times, the order rotating, and medians are printed with the spread.
 // Then concurrency 1: what the gateway adds to a call's p50 over the bare proxy.
 // Loopback only; bounded by count. Usage:
-//   [DATABASE_URL=postgres://…] [COALESCE_CALLS_MAX=16,0] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
+//   [METHOD=getrawtransaction|getblockheader|getblock] [DATABASE_URL=postgres://…] [COALESCE_CALLS_MAX=16,0] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
 // COALESCE_CALLS_MAX: one gateway per store for each value of its coalesceCallsMax (0: each
 // request goes to Core as it came), measured side by side; unset, one with the config's default.
 // PLANS=none,memory,redis: one gateway per store for each, the account on a plan whose every limit
@@ -32,19 +32,30 @@ const ROUNDS = Number(process.argv[4] ?? 3);
 // calls in flight together ask for different transactions: the gateway shares one trip among
 // identical calls in flight (issue 14), which a bare proxy does not, and one txid for every call
 // would measure that sharing rather than what billing costs.
-const TXIDS = (
-  Object.values(
-    JSON.parse(
-      readFileSync(new URL("../data/chain/blocks/INDEX.json", import.meta.url), "utf8"),
-    ) as Record<string, { blocks: { height: number; tx: string[] }[] }>,
-  )
-    .flatMap((f) => f.blocks)
-    .find((b) => b.height === 277647) ?? { tx: [] }
-).tx;
+const BLOCKS = Object.values(
+  JSON.parse(
+    readFileSync(new URL("../data/chain/blocks/INDEX.json", import.meta.url), "utf8"),
+  ) as Record<string, { blocks: { height: number; hash: string; tx: string[] }[] }>,
+).flatMap((f) => f.blocks);
+const TXIDS = (BLOCKS.find((b) => b.height === 277647) ?? { tx: [] }).tx;
 if (TXIDS.length < 200) throw new Error("block 277647 is not in data/chain/blocks/INDEX.json");
-const bodies = TXIDS.map((txid, i) =>
-  JSON.stringify({ jsonrpc: "2.0", id: i, method: "getrawtransaction", params: [txid] }),
-);
+// METHOD=getblockheader | getblock (verbosity 1) over the blocks of heights 1–255 (small blocks,
+// so the figure is the route's cost, not the block's size); getrawtransaction by default.
+const METHOD = process.env.METHOD ?? "getrawtransaction";
+const SMALL_BLOCKS = BLOCKS.filter((b) => b.height >= 1 && b.height <= 255).map((b) => b.hash);
+const bodies =
+  METHOD === "getrawtransaction"
+    ? TXIDS.map((txid, i) =>
+        JSON.stringify({ jsonrpc: "2.0", id: i, method: "getrawtransaction", params: [txid] }),
+      )
+    : SMALL_BLOCKS.map((hash, i) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: i,
+          method: METHOD,
+          params: METHOD === "getblock" ? [hash, 1] : [hash],
+        }),
+      );
 
 interface Figures {
   perSecond: number;
@@ -246,7 +257,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 console.log(
-  `${CALLS} getrawtransaction calls, ${CONCURRENCY} in flight, ${ROUNDS} rounds (median [min–max])`,
+  `${CALLS} ${METHOD} calls, ${CONCURRENCY} in flight, ${ROUNDS} rounds (median [min–max])`,
 );
 const proxyRate = median((results.get(targets[1]!.label) ?? []).map((r) => r.perSecond));
 for (const t of targets) {
