@@ -1,0 +1,99 @@
+import { LosslessNumber } from "lossless-json";
+import type { Prevout } from "../../bitcoin/prevouts.ts";
+import { isJsonObject, type Json, jsonNumber } from "../../jsonrpc/json.ts";
+import { pyFloatRepr } from "../../jsonrpc/python-text.ts";
+import type { DevnetChain } from "../chain.ts";
+import { checked, daemonRequest, type ElectrumBackend, type Handler } from "./handler.ts";
+
+/** mempool.py refreshes its histogram with tranches of at least this many vbytes. */
+const HISTOGRAM_BIN_VBYTES = 100_000;
+
+/**
+ * Fees: estimatefee and relayfee ask the daemon as ElectrumX does (estimatesmartfee's feerate in
+ * BTC/kB or -1, getnetworkinfo's relayfee); the fee histogram is built from devnet's mempool, as
+ * ElectrumX builds it from its own copy of the daemon's.
+ */
+export function feeMethods({ chain, daemon, prevouts }: ElectrumBackend): Record<string, Handler> {
+  return {
+    "blockchain.estimatefee": checked("blockchain.estimatefee", async (session, [n, mode]) => {
+      const target = jsonNumber(feeTarget(Number(n)));
+      const params = mode === undefined ? [target] : [target, mode];
+      const estimate = await daemonRequest(daemon, session, "estimatesmartfee", params);
+      // daemon.estimatefee: `estimate.get('feerate', -1)`.
+      return isJsonObject(estimate) && estimate.feerate !== undefined
+        ? estimate.feerate
+        : jsonNumber(-1);
+    }),
+    "blockchain.relayfee": checked("blockchain.relayfee", async (session) => {
+      const info = await daemonRequest(daemon, session, "getnetworkinfo", []);
+      return isJsonObject(info) ? (info.relayfee ?? null) : null;
+    }),
+    "mempool.get_fee_histogram": checked("mempool.get_fee_histogram", () =>
+      compactHistogram(chain, prevouts),
+    ),
+  };
+}
+
+/** BitcoinMixin.bucket_estimatefee_block_target: the targets Core's estimator distinguishes. */
+function feeTarget(n: number): number {
+  if (n <= 1) return 1;
+  if (n <= 12) return n;
+  if (n === 25) return n;
+  if (n <= 48) return Math.floor(n / 2) * 2;
+  if (n <= 1008) return Math.floor(n / 24) * 24;
+  return 1008;
+}
+
+/**
+ * mempool._compress_histogram: [fee_rate, vsize] pairs from the highest fee rate down, each
+ * tranche holding more than the bin size (which grows by 10% per tranche); a lump more than twice
+ * the bin size closes the tranche before it. Fee rates are sat/vB as Python floats. devnet counts
+ * only mempool transactions whose every spent output it knows (ElectrumX knows them all).
+ */
+function compactHistogram(
+  chain: DevnetChain,
+  prevouts: (txid: string, vout: number) => Prevout | undefined,
+): Json {
+  const histogram = new Map<number, number>();
+  for (const tx of chain.mempool.values()) {
+    let fee = 0n;
+    let known = true;
+    for (const input of tx.inputs) {
+      const spent = prevouts(input.prevTxid, input.vout)?.valueSats ?? mempoolOutput(chain, input);
+      if (spent === undefined) known = false;
+      else fee += spent;
+    }
+    if (!known) continue;
+    for (const o of tx.outputs) fee -= o.value;
+    const rate = Number(fee) / tx.vsize;
+    histogram.set(rate, (histogram.get(rate) ?? 0) + tx.vsize);
+  }
+  const compact: Json[] = [];
+  let binSize = HISTOGRAM_BIN_VBYTES;
+  let cumSize = 0;
+  let prevRate: number | null = null;
+  const rateJson = (rate: number) => new LosslessNumber(pyFloatRepr(rate));
+  for (const [rate, size] of [...histogram].sort((a, b) => b[0] - a[0])) {
+    if (size > 2 * binSize && prevRate !== null && cumSize > 0) {
+      compact.push([rateJson(prevRate), jsonNumber(cumSize)]);
+      cumSize = 0;
+      binSize *= 1.1;
+    }
+    cumSize += size;
+    if (cumSize > binSize) {
+      compact.push([rateJson(rate), jsonNumber(cumSize)]);
+      cumSize = 0;
+      binSize *= 1.1;
+    }
+    prevRate = rate;
+  }
+  return compact;
+}
+
+/** The value of an output of another mempool transaction, which Core's prevouts do not hold. */
+function mempoolOutput(
+  chain: DevnetChain,
+  input: { prevTxid: string; vout: number },
+): bigint | undefined {
+  return chain.mempool.get(input.prevTxid)?.outputs[input.vout]?.value;
+}

@@ -1,0 +1,54 @@
+import type { Json } from "./json.ts";
+
+/** The protocol versions ElectrumX 1.18 speaks (session.py PROTOCOL_MIN, PROTOCOL_MAX). */
+export const ELECTRUMX_PROTOCOL_MIN = [1, 4];
+export const ELECTRUMX_PROTOCOL_MAX = [1, 6];
+
+/** util.protocol_tuple: "1.4.2" → [1, 4, 2]; anything unreadable → [0]. */
+export function protocolTuple(value: Json | undefined): number[] {
+  if (typeof value !== "string") return [0];
+  const parts = value.split(".");
+  if (!parts.every((p) => /^\s*[+-]?\d+\s*$/.test(p))) return [0];
+  return parts.map((p) => Number(p.trim()));
+}
+
+function compare(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i]! - b[i]!;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * util.protocol_version: the highest version both sides speak, or null. The client asks with a
+ * version string or [min, max]; asking nothing means the server's minimum.
+ */
+export function negotiateProtocol(
+  request: Json | undefined,
+  min: number[],
+  max: number[],
+): number[] | null {
+  let clientMin: number[];
+  let clientMax: number[];
+  if (request === null || request === undefined) {
+    clientMin = min;
+    clientMax = min;
+  } else if (Array.isArray(request) && request.length === 2) {
+    clientMin = protocolTuple(request[0]);
+    clientMax = protocolTuple(request[1]);
+  } else {
+    clientMin = protocolTuple(request);
+    clientMax = clientMin;
+  }
+  const result = compare(clientMax, max) < 0 ? clientMax : max;
+  const floor = compare(clientMin, min) > 0 ? clientMin : min;
+  if (compare(result, floor) < 0 || compare(result, [0]) === 0) return null;
+  return result;
+}
+
+/** util.version_string: at least one dot, so [1] is "1.0". */
+export function versionString(tuple: number[]): string {
+  const padded = [...tuple];
+  while (padded.length < 2) padded.push(0);
+  return padded.join(".");
+}
