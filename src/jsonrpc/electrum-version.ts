@@ -1,4 +1,7 @@
+import { BAD_REQUEST, bindArgs } from "./electrum-params.ts";
 import type { Json } from "./json.ts";
+import { pyStr } from "./python-text.ts";
+import type { Checked } from "./types.ts";
 
 /** The protocol versions ElectrumX 1.18 speaks (session.py PROTOCOL_MIN, PROTOCOL_MAX). */
 export const ELECTRUMX_PROTOCOL_MIN = [1, 4];
@@ -51,4 +54,28 @@ export function versionString(tuple: number[]): string {
   const padded = [...tuple];
   while (padded.length < 2) padded.push(0);
   return padded.join(".");
+}
+
+/**
+ * server.version as the gateway answers it (HTTP has no session to negotiate once for): the
+ * client's request is negotiated as ElectrumX negotiates it, between 1.4 and the protocol the
+ * gateway's own connections agreed with the server (`upstreamProtocol`; ElectrumX's maximum while
+ * none is open). Returns the agreed version, or ElectrumX's refusal.
+ */
+export function checkServerVersion(
+  params: Json[] | { [key: string]: Json },
+  upstreamProtocol: string | null,
+): Checked {
+  const args = bindArgs("server.version", params, [], ["client_name", "protocol_version"]);
+  if (!Array.isArray(args)) return { ok: false, error: args };
+  const requested = args[1] ?? null;
+  const max = upstreamProtocol ? protocolTuple(upstreamProtocol) : ELECTRUMX_PROTOCOL_MAX;
+  const agreed = negotiateProtocol(requested, ELECTRUMX_PROTOCOL_MIN, max);
+  if (!agreed) {
+    return {
+      ok: false,
+      error: { code: BAD_REQUEST, message: `unsupported protocol version: ${pyStr(requested)}` },
+    };
+  }
+  return { ok: true, params: [versionString(agreed)] };
 }

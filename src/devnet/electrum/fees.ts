@@ -45,10 +45,9 @@ function feeTarget(n: number): number {
 }
 
 /**
- * mempool._compress_histogram: [fee_rate, vsize] pairs from the highest fee rate down, each
- * tranche holding more than the bin size (which grows by 10% per tranche); a lump more than twice
- * the bin size closes the tranche before it. Fee rates are sat/vB as Python floats. devnet counts
- * only mempool transactions whose every spent output it knows (ElectrumX knows them all).
+ * mempool._update_histogram: vsize per fee rate (sat/vB, a Python float) over the mempool, then
+ * compressed. devnet counts only mempool transactions whose every spent output it knows
+ * (ElectrumX knows them all).
  */
 function compactHistogram(
   chain: DevnetChain,
@@ -68,20 +67,34 @@ function compactHistogram(
     const rate = Number(fee) / tx.vsize;
     histogram.set(rate, (histogram.get(rate) ?? 0) + tx.vsize);
   }
-  const compact: Json[] = [];
-  let binSize = HISTOGRAM_BIN_VBYTES;
+  return compressHistogram(histogram, HISTOGRAM_BIN_VBYTES).map(([rate, size]) => [
+    new LosslessNumber(pyFloatRepr(rate)),
+    jsonNumber(size),
+  ]);
+}
+
+/**
+ * mempool._compress_histogram over fee rate → vsize: from the highest rate down, a tranche is
+ * closed once it holds more than the bin size, which then grows by 10%; a lump over twice the bin
+ * size first closes the tranche before it. What is left below the bin size is not reported.
+ */
+export function compressHistogram(
+  histogram: ReadonlyMap<number, number>,
+  binVbytes: number,
+): [number, number][] {
+  const compact: [number, number][] = [];
+  let binSize = binVbytes;
   let cumSize = 0;
   let prevRate: number | null = null;
-  const rateJson = (rate: number) => new LosslessNumber(pyFloatRepr(rate));
   for (const [rate, size] of [...histogram].sort((a, b) => b[0] - a[0])) {
     if (size > 2 * binSize && prevRate !== null && cumSize > 0) {
-      compact.push([rateJson(prevRate), jsonNumber(cumSize)]);
+      compact.push([prevRate, cumSize]);
       cumSize = 0;
       binSize *= 1.1;
     }
     cumSize += size;
     if (cumSize > binSize) {
-      compact.push([rateJson(rate), jsonNumber(cumSize)]);
+      compact.push([rate, cumSize]);
       cumSize = 0;
       binSize *= 1.1;
     }

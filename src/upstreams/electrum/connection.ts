@@ -39,6 +39,12 @@ export interface ConnectionOptions {
   onClose(): void;
 }
 
+/** What a server said to our server.version: its software and the protocol agreed. */
+export interface ElectrumServerVersion {
+  software: string;
+  protocol: string;
+}
+
 /** The protocol versions we speak: 1.4 has everything the gateway asks for. */
 export const PROTOCOL_RANGE = ["1.4", "1.6"];
 
@@ -61,6 +67,8 @@ export class ElectrumConnection {
   private lastReceivedAt = Date.now();
   private pingTimer: NodeJS.Timeout | undefined;
   private closeError: GatewayError | undefined;
+  /** Set once the handshake's server.version was answered. */
+  serverVersion: ElectrumServerVersion | null = null;
 
   private constructor(
     private readonly socket: Socket,
@@ -156,6 +164,10 @@ export class ElectrumConnection {
         },
       );
     }
+    this.serverVersion = {
+      software: typeof result[0] === "string" ? result[0] : "",
+      protocol: result[1],
+    };
     const headers = await this.request("blockchain.headers.subscribe", []);
     if (headers.ok && "result" in headers.answer) this.noteTip(headers.answer.result);
     return null;
