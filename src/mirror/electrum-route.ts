@@ -59,7 +59,7 @@ const ELECTRUM: MirrorProtocol = {
           const out = await electrumTransaction(source, c.params[0] as string, verbose);
           return render(out, verbose, ctx.network);
         }
-        if (c.method === "server.version") return serverVersion(poolOf(ctx), c.params[0]!);
+        if (c.method === "server.version") return await serverVersion(poolOf(ctx), c.params[0]!);
         return forward(poolOf(ctx), c);
       }),
     ),
@@ -83,13 +83,20 @@ async function forward(pool: ElectrumPool | undefined, call: AcceptedCall): Prom
  * ElectrumX's [server_software, protocol_version]: the software the server named when the
  * gateway's connection identified itself, and the version agreed with this client (its check).
  */
-function serverVersion(pool: ElectrumPool | undefined, agreed: Json): CallResult {
-  const version = pool?.serverVersion();
+async function serverVersion(pool: ElectrumPool | undefined, agreed: Json): Promise<CallResult> {
+  if (!pool) return noServer();
+  if (!pool.serverVersion()) {
+    // No connection has identified the server yet (the gateway just started, or every server is
+    // reconnecting): a ping through the pool waits for one, with its failover, as any call does.
+    const ping = await pool.request("server.ping", []);
+    if (!ping.ok) return { kind: "failure", error: ping.error };
+  }
+  const version = pool.serverVersion();
   if (!version) {
     return {
       kind: "failure",
       error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
-        detail: "no open connection has identified the server yet",
+        detail: "no open connection has identified the server",
       }),
     };
   }
