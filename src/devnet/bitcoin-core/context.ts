@@ -11,4 +11,9 @@ export interface CoreContext {
   utxos: DevnetUtxos;
   /** When this Core started (uptime), ms since the epoch. */
   startedAt: number;
+  /**
+   * When each mempool transaction entered, and the tip's height then (getmempoolentry's time and
+   * height); a transaction loaded with the chain entered when this Core started.
+   */
+  entered: Map<string, { time: number; height: number }>;
 }

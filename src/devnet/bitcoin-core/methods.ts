@@ -10,6 +10,7 @@ import { miningMethods } from "./mining-methods.ts";
 import { readParams } from "./params.ts";
 import { RpcError } from "./rpc-error.ts";
 import { txReadMethods } from "./tx-methods.ts";
+import { txSubmitMethods } from "./tx-submit-methods.ts";
 
 /**
  * devnet's Core methods over one network's devnet chain, gathered from the files of each area.
@@ -27,10 +28,12 @@ export function coreMethods(
     prevouts,
     utxos: new DevnetUtxos(chain),
     startedAt: Date.now(),
+    entered: new Map(),
   };
   return {
     ...blockMethods(ctx),
     ...txReadMethods(ctx),
+    ...txSubmitMethods(ctx),
     ...miningMethods(ctx),
     // Core's own way to stage a reorganisation (tests of the gateway's cache eviction).
     invalidateblock: (raw) => {
