@@ -52,7 +52,7 @@ export function scriptIndex(chain: DevnetChain, prevouts: Prevouts): (hash: stri
   let index: Map<string, ScriptEntry> | undefined;
   let builtFor = "";
   return (scripthash) => {
-    const state = `${chain.tip.block.hash} ${chain.mempool.size}`;
+    const state = `${chain.tip.block.hash} ${chain.mempool.size} ${[...chain.mempool.keys()].at(-1) ?? ""}`;
     if (!index || builtFor !== state) {
       index = build(chain, prevouts);
       builtFor = state;
