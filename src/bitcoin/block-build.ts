@@ -3,14 +3,8 @@ import { sha256d } from "./hash.ts";
 import { type HeaderFields, serializeHeader } from "./header-bytes.ts";
 import { toHexReversed } from "./hex.ts";
 import { computeMerkleRoot } from "./merkle.ts";
-import { concatBytes } from "./script-build.ts";
+import { compactSizeBytes, concatBytes } from "./script-build.ts";
 import type { Transaction } from "./transaction.ts";
-
-function compactSizeBytes(n: number): Uint8Array {
-  if (n < 253) return Uint8Array.of(n);
-  if (n <= 0xffff) return Uint8Array.of(253, n & 0xff, n >> 8);
-  return Uint8Array.of(254, n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, n >>> 24);
-}
 
 /** The header fields a block builder chooses; the merkle root comes from the transactions. */
 export type BlockTemplate = Omit<HeaderFields, "merkleroot">;

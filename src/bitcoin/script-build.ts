@@ -50,3 +50,10 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** Bitcoin's CompactSize length prefix. */
+export function compactSizeBytes(n: number): Uint8Array {
+  if (n < 253) return Uint8Array.of(n);
+  if (n <= 0xffff) return Uint8Array.of(253, n & 0xff, n >> 8);
+  return Uint8Array.of(254, n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, n >>> 24);
+}

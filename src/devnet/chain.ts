@@ -97,6 +97,11 @@ export class DevnetChain {
     return true;
   }
 
+  /** The blocks invalidateBlock took off the best chain (getchaintips' invalid branch). */
+  invalidated(): readonly ChainBlock[] {
+    return this.invalid;
+  }
+
   /** Core's `reconsiderblock` (of every invalidated block): they are the best chain again. */
   reconsiderBlocks(): void {
     const blocks = this.invalid.splice(0).sort((a, b) => a.height - b.height);

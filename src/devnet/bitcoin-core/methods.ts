@@ -4,13 +4,18 @@ import type { Json } from "../../jsonrpc/json.ts";
 import type { DevnetChain } from "../chain.ts";
 import { DevnetUtxos } from "../utxo.ts";
 import { blockMethods } from "./block-methods.ts";
+import { chainInfoMethods } from "./chain-info-methods.ts";
 import type { CoreContext } from "./context.ts";
 import type { RpcMethod } from "./http.ts";
+import { mempoolMethods } from "./mempool-methods.ts";
 import { miningMethods } from "./mining-methods.ts";
+import { networkMethods } from "./network-methods.ts";
 import { readParams } from "./params.ts";
 import { RpcError } from "./rpc-error.ts";
 import { txReadMethods } from "./tx-methods.ts";
 import { txSubmitMethods } from "./tx-submit-methods.ts";
+import { utilMethods } from "./util-methods.ts";
+import { utxoMethods } from "./utxo-methods.ts";
 
 /**
  * devnet's Core methods over one network's devnet chain, gathered from the files of each area.
@@ -32,6 +37,11 @@ export function coreMethods(
   };
   return {
     ...blockMethods(ctx),
+    ...chainInfoMethods(ctx),
+    ...mempoolMethods(ctx),
+    ...utxoMethods(ctx),
+    ...utilMethods(ctx),
+    ...networkMethods(ctx),
     ...txReadMethods(ctx),
     ...txSubmitMethods(ctx),
     ...miningMethods(ctx),
