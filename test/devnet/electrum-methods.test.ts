@@ -6,6 +6,7 @@ import { computeMerkleRoot } from "../../src/bitcoin/merkle.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { compressHistogram } from "../../src/devnet/electrum/fees.ts";
+import { coreCaller } from "../support/devnet-core.ts";
 import { BLOCK_170, HAL_TXID } from "../support/harness.ts";
 
 /**
@@ -288,6 +289,23 @@ describe("devnet ElectrumX: fees", () => {
       [20, 300_000],
     ]);
     expect(compressHistogram(new Map([[5, 99_999]]), 100_000)).toEqual([]);
+  });
+
+  it("estimatefee: the daemon's estimatesmartfee feerate (BTC/kB), as ElectrumX relays it", async () => {
+    const core = coreCaller(devnet);
+    const smart = (await core("estimatesmartfee", [6])).result as { feerate?: unknown };
+    const expected = smart.feerate === undefined ? -1 : Number(String(smart.feerate));
+    expect(await client.request("blockchain.estimatefee", [6])).toBe(expected);
+    // ElectrumX buckets targets as Core's estimator does: 13 is asked as 12.
+    const twelve = (await core("estimatesmartfee", [12])).result as { feerate?: unknown };
+    expect(await client.request("blockchain.estimatefee", [13])).toBe(
+      twelve.feerate === undefined ? -1 : Number(String(twelve.feerate)),
+    );
+  });
+
+  it("relayfee: the daemon's getnetworkinfo relayfee", async () => {
+    const info = (await coreCaller(devnet)("getnetworkinfo")).result as { relayfee: unknown };
+    expect(await client.request("blockchain.relayfee", [])).toBe(Number(String(info.relayfee)));
   });
 
   it("estimatefee refuses an unknown mode in ElectrumX's words", async () => {

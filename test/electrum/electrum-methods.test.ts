@@ -3,8 +3,10 @@ import { sha256d } from "../../src/bitcoin/hash.ts";
 import { fromHex, fromHexReversed, toHex, toHexReversed } from "../../src/bitcoin/hex.ts";
 import { computeMerkleRoot } from "../../src/bitcoin/merkle.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import { pyFloatRepr } from "../../src/jsonrpc/python-text.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import { priceOf } from "../../src/pricing/prices.ts";
+import { coreCaller } from "../support/devnet-core.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /**
@@ -211,10 +213,15 @@ describe("electrum route: script hashes and fees", () => {
   });
 
   it("estimatefee, relayfee, get_fee_histogram are forwarded and charged", async () => {
+    // The server's floats pass through as it wrote them (ElectrumX: Python's repr of Core's value).
+    const core = coreCaller(t.devnet);
+    const smart = (await core("estimatesmartfee", [6])).result as { feerate?: unknown };
     const estimate = await call("blockchain.estimatefee", [6]);
-    expect("result" in estimate || "error" in estimate).toBe(true);
+    expect(estimate.result).toBe(smart.feerate === undefined ? -1 : Number(String(smart.feerate)));
+    const info = (await core("getnetworkinfo")).result as { relayfee: unknown };
     const relay = await call("blockchain.relayfee", []);
-    expect("result" in relay || "error" in relay).toBe(true);
+    expect(relay.result).toBe(Number(String(info.relayfee)));
+    expect(relay.text).toContain(`"result":${pyFloatRepr(Number(String(info.relayfee)))}`);
     expect((await call("mempool.get_fee_histogram", [])).result).toEqual([]);
     expect(await refused("blockchain.estimatefee", [6, "FAST"])).toEqual({
       code: 1,
