@@ -6,6 +6,7 @@ import { computeMerkleRoot } from "../../src/bitcoin/merkle.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { compressHistogram } from "../../src/devnet/electrum/fees.ts";
+import { foldBranch } from "../electrum/merkle-fold.ts";
 import { coreCaller } from "../support/devnet-core.ts";
 import { BLOCK_170, HAL_TXID } from "../support/harness.ts";
 
@@ -49,16 +50,6 @@ afterAll(async () => {
   client.close();
   await devnet.close();
 });
-
-/** Folds a merkle branch (display-order hex, leaves up) from a leaf at `pos`: the root, wire order. */
-function foldBranch(leaf: Uint8Array, branch: string[], pos: number): Uint8Array {
-  let hash = leaf;
-  branch.forEach((sibling, level) => {
-    const other = fromHexReversed(sibling);
-    hash = (pos >> level) & 1 ? sha256d(other, hash) : sha256d(hash, other);
-  });
-  return hash;
-}
 
 const headerHex = (height: number) => toHex(chain.byHeight.get(height)!.block.headerBytes);
 

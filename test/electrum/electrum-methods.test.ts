@@ -8,6 +8,7 @@ import { checkLedger } from "../../src/ledger/ledger.ts";
 import { priceOf } from "../../src/pricing/prices.ts";
 import { coreCaller } from "../support/devnet-core.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { foldBranch } from "./merkle-fold.ts";
 
 /**
  * Electrum 1.4's read API through the gateway's Electrum route, over real sockets, against
@@ -60,15 +61,6 @@ async function refused(method: string, params: unknown[] | Record<string, unknow
   return (res.json as Answer).error;
 }
 
-function foldBranch(leaf: Uint8Array, branch: string[], pos: number): Uint8Array {
-  let hash = leaf;
-  branch.forEach((sibling, level) => {
-    const other = fromHexReversed(sibling);
-    hash = (pos >> level) & 1 ? sha256d(other, hash) : sha256d(hash, other);
-  });
-  return hash;
-}
-
 describe("electrum route: server methods", () => {
   it("server.version: the server's software, the version agreed with this client", async () => {
     const { result } = await call("server.version", ["wallet", "1.4"]);
@@ -98,6 +90,14 @@ describe("electrum route: server methods", () => {
       protocol_min: "1.4",
       protocol_max: "1.6",
     });
+    // Each network is its own chain: testnet's features name testnet's genesis.
+    const testnet = await post(url("testnet"), rpc("server.features", []));
+    expect((testnet.json as Answer).result).toMatchObject({
+      genesis_hash: "000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943",
+    });
+    expect(testnet.headers.get("x-credits-charged")).toBe(
+      String(priceOf(t.gateway.app.config, "server.features", "testnet")),
+    );
     expect((await call("server.banner", [])).result).toMatch(/^You are connected to an ElectrumX/);
     expect((await call("server.ping", [])).result).toBeNull();
   });
@@ -227,6 +227,31 @@ describe("electrum route: script hashes and fees", () => {
       code: 1,
       message: "unknown estimatefee mode: FAST",
     });
+  });
+
+  it("a batch: each call checked, priced and answered on its own", async () => {
+    const res = await post(url(), [
+      rpc("blockchain.block.header", [0], 1),
+      rpc("blockchain.scripthash.get_balance", [SATOSHI], 2),
+      rpc("blockchain.scripthash.subscribe", [SATOSHI], 3),
+      rpc("blockchain.transaction.id_from_pos", [0, 0], 4),
+    ]);
+    const answers = res.json as (Answer & { id: number })[];
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3, 4]);
+    expect(answers[0]!.result).toBe(toHex(chain.byHeight.get(0)!.block.headerBytes));
+    expect(answers[2]!.error).toEqual({
+      code: -32601,
+      message: 'unknown method "blockchain.scripthash.subscribe"',
+    });
+    expect(answers[3]!.result).toBe(chain.byHeight.get(0)!.block.transactions[0]!.txid);
+    const price = (m: string) => priceOf(t.gateway.app.config, m, "mainnet")!;
+    expect(res.headers.get("x-credits-charged")).toBe(
+      String(
+        price("blockchain.block.header") +
+          price("blockchain.scripthash.get_balance") +
+          price("blockchain.transaction.id_from_pos"),
+      ),
+    );
   });
 
   it("the ledger balances after all of it", async () => {
