@@ -67,13 +67,22 @@ const n = (value: number): Json => jsonNumber(value);
  * Electrum protocol 1.4's read API as ElectrumX 1.18 declares it (session.py's handlers), with
  * the argument checks each handler makes. Shared by the gateway's Electrum route (which checks
  * before forwarding or charging) and devnet's ElectrumX (which checks before answering).
- * blockchain.transaction.get keeps its own check (electrum-params.ts).
  */
 export const ELECTRUM_SIGNATURES: Readonly<Record<string, ElectrumSignature>> = {
   "server.version": {
     required: [],
     optional: ["client_name", "protocol_version"],
     check: (args) => args.filter((a): a is Json => a !== undefined),
+  },
+  // The hash goes to the daemon as the client wrote it (ElectrumX checks it, then passes it on).
+  "blockchain.transaction.get": {
+    required: ["tx_hash"],
+    optional: ["verbose"],
+    check: ([hash, verbose = false]) => {
+      txHash(hash);
+      if (!isPyBool(verbose)) refuse('"verbose" must be a boolean');
+      return [hash as Json, pyBoolValue(verbose)];
+    },
   },
   "server.features": none,
   "server.banner": none,

@@ -3,7 +3,6 @@ import { gatewayError } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
 import { decodedTx } from "../jsonrpc/decoded-tx.ts";
 import { checkElectrumArgs, ELECTRUM_SIGNATURES } from "../jsonrpc/electrum-args.ts";
-import { checkTransactionGet } from "../jsonrpc/electrum-params.ts";
 import { checkServerVersion } from "../jsonrpc/electrum-version.ts";
 import type { Json } from "../jsonrpc/json.ts";
 import type { Checked, RpcErrorObject } from "../jsonrpc/types.ts";
@@ -19,8 +18,8 @@ import {
 
 type Params = Json[] | { [key: string]: Json };
 
-/** Methods forwarded to the network's Electrum servers, checked first as ElectrumX checks them. */
-const FORWARDED = Object.keys(ELECTRUM_SIGNATURES).filter((m) => m !== "server.version");
+/** Methods checked as ElectrumX checks them; server.version is the gateway's own (see below). */
+const CHECKED = Object.keys(ELECTRUM_SIGNATURES).filter((m) => m !== "server.version");
 
 const poolOf = (ctx: CallContext) => ctx.app.electrum.get(ctx.network);
 
@@ -35,11 +34,10 @@ const poolOf = (ctx: CallContext) => ctx.app.electrum.get(ctx.network);
  */
 const ELECTRUM: MirrorProtocol = {
   methods: {
-    "blockchain.transaction.get": (params) => checkTransactionGet(params),
     "server.version": (params, ctx) =>
       checkServerVersion(params, poolOf(ctx)?.serverVersion()?.protocol ?? null),
     ...Object.fromEntries(
-      FORWARDED.map((method): [string, (params: Params) => Checked] => [
+      CHECKED.map((method): [string, (params: Params) => Checked] => [
         method,
         (params) => checkElectrumArgs(method, ELECTRUM_SIGNATURES[method]!, params),
       ]),

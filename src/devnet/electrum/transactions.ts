@@ -1,11 +1,5 @@
 import { toHexReversed } from "../../bitcoin/hex.ts";
-import {
-  BAD_REQUEST,
-  isPyBool,
-  pyBoolValue,
-  TRANSACTION_GET,
-  txHashError,
-} from "../../jsonrpc/electrum-params.ts";
+import { BAD_REQUEST } from "../../jsonrpc/electrum-params.ts";
 import { type Json, jsonNumber } from "../../jsonrpc/json.ts";
 import { pyStr, pyThousands } from "../../jsonrpc/python-text.ts";
 import type { DevnetChain } from "../chain.ts";
@@ -21,19 +15,14 @@ import { ElectrumRpcError } from "./rpc-error.ts";
  */
 export function transactionMethods({ chain, daemon }: ElectrumBackend): Record<string, Handler> {
   return {
-    "blockchain.transaction.get": {
-      ...TRANSACTION_GET,
-      run(session, [txHash, verbose = false]) {
-        const hashError = txHashError(txHash);
-        if (hashError) throw new ElectrumRpcError(hashError.code, hashError.message);
-        if (!isPyBool(verbose)) {
-          throw new ElectrumRpcError(BAD_REQUEST, '"verbose" must be a boolean');
-        }
+    "blockchain.transaction.get": checked(
+      "blockchain.transaction.get",
+      (session, [txHash, verbose]) => {
         // daemon.py casts to int "because some coin daemons are old and require it".
-        const flag = jsonNumber(pyBoolValue(verbose) ? 1 : 0);
+        const flag = jsonNumber(verbose === true ? 1 : 0);
         return daemonRequest(daemon, session, "getrawtransaction", [txHash as Json, flag]);
       },
-    },
+    ),
     "blockchain.transaction.get_merkle": checked(
       "blockchain.transaction.get_merkle",
       (_session, [hash, h]) => {
