@@ -15,7 +15,8 @@ export function protocolTuple(value: Json | undefined): number[] {
   return parts.map((p) => Number(p.trim()));
 }
 
-function compare(a: number[], b: number[]): number {
+/** Python's tuple comparison of two protocol versions: negative, zero or positive. */
+export function compareProtocols(a: number[], b: number[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     if (a[i] !== b[i]) return a[i]! - b[i]!;
   }
@@ -43,9 +44,9 @@ export function negotiateProtocol(
     clientMin = protocolTuple(request);
     clientMax = clientMin;
   }
-  const result = compare(clientMax, max) < 0 ? clientMax : max;
-  const floor = compare(clientMin, min) > 0 ? clientMin : min;
-  if (compare(result, floor) < 0 || compare(result, [0]) === 0) return null;
+  const result = compareProtocols(clientMax, max) < 0 ? clientMax : max;
+  const floor = compareProtocols(clientMin, min) > 0 ? clientMin : min;
+  if (compareProtocols(result, floor) < 0 || compareProtocols(result, [0]) === 0) return null;
   return result;
 }
 

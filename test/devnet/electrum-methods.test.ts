@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { connect } from "node:net";
 import ElectrumClient from "@mempool/electrum-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256d } from "../../src/bitcoin/hash.ts";
@@ -150,6 +152,33 @@ describe("devnet ElectrumX: headers and checkpoint proofs", () => {
     // A run stops where devnet's chain has its first gap (256).
     const gap = (await client.request("blockchain.block.headers", [250, 10])) as { count: number };
     expect(gap.count).toBe(6);
+  });
+});
+
+describe("devnet ElectrumX: protocol 1.6", () => {
+  it("block.headers lists the headers (block_headers_array), after count and max", async () => {
+    const socket = connect(port, "127.0.0.1");
+    await once(socket, "connect");
+    const lines: string[] = [];
+    let buffer = "";
+    socket.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      let end = buffer.indexOf("\n");
+      while (end >= 0) {
+        lines.push(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        end = buffer.indexOf("\n");
+      }
+    });
+    socket.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["t", "1.6"] })}\n` +
+        `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "blockchain.block.headers", params: [169, 2, 200] })}\n`,
+    );
+    while (lines.length < 2) await once(socket, "data");
+    socket.destroy();
+    const result = JSON.parse(lines[1]!).result as Record<string, unknown>;
+    expect(Object.keys(result)).toEqual(["count", "max", "headers", "branch", "root"]);
+    expect(result.headers).toEqual([headerHex(169), headerHex(170)]);
   });
 });
 

@@ -65,11 +65,16 @@ describe("electrum route: server methods", () => {
   it("server.version: the server's software, the version agreed with this client", async () => {
     const { result } = await call("server.version", ["wallet", "1.4"]);
     expect(result).toEqual(["ElectrumX 1.18.0 (blockgate devnet)", "1.4"]);
-    // The gateway's connections agreed 1.6 with devnet: a client may ask for a range.
+    // The route serves protocol 1.4 (its connections agree 1.4): a range is met at 1.4, and a
+    // client that will speak only 1.6 is refused as ElectrumX refuses it.
     expect((await call("server.version", ["w", ["1.4", "1.6"]])).result).toEqual([
       "ElectrumX 1.18.0 (blockgate devnet)",
-      "1.6",
+      "1.4",
     ]);
+    expect(await refused("server.version", ["w", "1.6"])).toEqual({
+      code: 1,
+      message: "unsupported protocol version: 1.6",
+    });
     // No version asked: ElectrumX's minimum.
     expect((await call("server.version", [])).result).toEqual([
       "ElectrumX 1.18.0 (blockgate devnet)",

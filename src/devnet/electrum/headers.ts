@@ -1,5 +1,6 @@
 import { toHex, toHexReversed } from "../../bitcoin/hex.ts";
 import { BAD_REQUEST } from "../../jsonrpc/electrum-params.ts";
+import { compareProtocols, protocolTuple } from "../../jsonrpc/electrum-version.ts";
 import { type Json, jsonNumber } from "../../jsonrpc/json.ts";
 import { pyThousands } from "../../jsonrpc/python-text.ts";
 import type { DevnetChain } from "../chain.ts";
@@ -36,7 +37,7 @@ export function headerMethods(chain: DevnetChain): Record<string, Handler> {
       if (cpHeight === 0) return hex;
       return { header: hex, ...merkleProof(chain, cpHeight, height) };
     }),
-    "blockchain.block.headers": checked("blockchain.block.headers", (_session, [s, c, cp]) => {
+    "blockchain.block.headers": checked("blockchain.block.headers", (session, [s, c, cp]) => {
       const start = Number(s);
       const cpHeight = Number(cp);
       // db.read_headers: no further than the tip; on devnet, no further than the first gap.
@@ -48,15 +49,23 @@ export function headerMethods(chain: DevnetChain): Record<string, Handler> {
         parts.push(toHex(entry.block.headerBytes));
       }
       const count = parts.length;
-      const result: { [key: string]: Json } = {
+      const proof =
+        count > 0 && cpHeight !== 0 ? merkleProof(chain, cpHeight, start + count - 1) : {};
+      // Protocol 1.6 (block_headers_array) lists the headers, after count and max.
+      if (compareProtocols(protocolTuple(session.protocol ?? ""), [1, 6]) >= 0) {
+        return {
+          count: jsonNumber(count),
+          max: jsonNumber(MAX_CHUNK_SIZE),
+          headers: parts,
+          ...proof,
+        };
+      }
+      return {
         hex: parts.join(""),
         count: jsonNumber(count),
         max: jsonNumber(MAX_CHUNK_SIZE),
+        ...proof,
       };
-      if (count > 0 && cpHeight !== 0) {
-        Object.assign(result, merkleProof(chain, cpHeight, start + count - 1));
-      }
-      return result;
     }),
   };
 }

@@ -45,8 +45,12 @@ export interface ElectrumServerVersion {
   protocol: string;
 }
 
-/** The protocol versions we speak: 1.4 has everything the gateway asks for. */
-export const PROTOCOL_RANGE = ["1.4", "1.6"];
+/**
+ * The protocol version we speak: 1.4, as [min, max]. The Electrum route serves protocol 1.4's
+ * answers and passes servers' answers through, so its connections must not agree a later version
+ * whose shapes differ (1.6's blockchain.block.headers gives a list of headers, not one hex string).
+ */
+export const PROTOCOL_RANGE = ["1.4", "1.4"];
 
 interface Pending {
   resolve(outcome: ElectrumOutcome): void;
