@@ -45,9 +45,9 @@ function feeTarget(n: number): number {
 }
 
 /**
- * mempool._update_histogram: vsize per fee rate (sat/vB, a Python float) over the mempool, then
- * compressed. devnet counts only mempool transactions whose every spent output it knows
- * (ElectrumX knows them all).
+ * mempool._update_histogram: vsize per fee rate (sat/vB to 0.1, rounded down; a Python float)
+ * over the mempool, then compressed. devnet counts only mempool transactions whose every spent
+ * output it knows (ElectrumX knows them all).
  */
 function compactHistogram(
   chain: DevnetChain,
@@ -64,7 +64,8 @@ function compactHistogram(
     }
     if (!known) continue;
     for (const o of tx.outputs) fee -= o.value;
-    const rate = Number(fee) / tx.vsize;
+    // 0.1 sat/vB resolution, rounded down so a transaction lands in the tranche its rate is in.
+    const rate = Math.floor(10 * (Number(fee) / tx.vsize)) / 10;
     histogram.set(rate, (histogram.get(rate) ?? 0) + tx.vsize);
   }
   return compressHistogram(histogram, HISTOGRAM_BIN_VBYTES).map(([rate, size]) => [
