@@ -182,7 +182,10 @@ describe("electrum route: transactions", () => {
   });
 
   it("broadcast: forwarded once; the daemon's refusal as ElectrumX words it, charged", async () => {
+    const stats = t.devnet.electrum.get("mainnet")!.stats.methods;
+    const sent = stats["blockchain.transaction.broadcast"] ?? 0;
     const { error } = await call("blockchain.transaction.broadcast", ["00"]);
+    expect(stats["blockchain.transaction.broadcast"]).toBe(sent + 1);
     expect(error?.code).toBe(1);
     expect(error?.message).toMatch(
       /^the transaction was rejected by network rules\.\n\n.*\n\[00\]$/s,
