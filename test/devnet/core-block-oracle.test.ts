@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { describe, expect, it } from "vitest";
 import { projectPath } from "../../src/paths.ts";
-import { coreCaller, lossless } from "../support/devnet-core.ts";
+import { lossless, useDevnetCore } from "../support/devnet-core.ts";
 
 // Core's `getblock <951658> 1` (with the raw block under `block`, added by ElectrumX's author).
 const ORACLE_TEXT = readFileSync(
@@ -11,13 +10,7 @@ const ORACLE_TEXT = readFileSync(
 );
 const HASH = "00000000000000000001cbe4b4add61d60d9a470e0958f1b4024f202db9ca628";
 
-let devnet: Devnet;
-let call: ReturnType<typeof coreCaller>;
-beforeAll(async () => {
-  devnet = await startDevnet(["mainnet"]);
-  call = coreCaller(devnet);
-});
-afterAll(() => devnet.close());
+const { call } = useDevnetCore(["mainnet"]);
 
 /** The oracle without what was true only when it was captured, or is not Core's. */
 function oracle(): Record<string, unknown> {

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
-import { coreCaller } from "../support/devnet-core.ts";
+import { useDevnetCore } from "../support/devnet-core.ts";
 
-let devnet: Devnet;
-let call: ReturnType<typeof coreCaller>;
-beforeAll(async () => {
-  devnet = await startDevnet(["mainnet"]);
-  call = coreCaller(devnet);
-});
-afterAll(() => devnet.close());
+const { call } = useDevnetCore(["mainnet"]);
 
 // Core's ret_all, in the order rpc/blockchain.cpp pushes it.
 const KEYS = [

@@ -1,19 +1,12 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toHex } from "../../src/bitcoin/index.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { projectPath } from "../../src/paths.ts";
-import { coreCaller } from "../support/devnet-core.ts";
+import { useDevnetCore } from "../support/devnet-core.ts";
 import { BLOCK_170, HAL_TXID } from "../support/harness.ts";
 
-let devnet: Devnet;
-let call: ReturnType<typeof coreCaller>;
-beforeAll(async () => {
-  devnet = await startDevnet(["mainnet", "signet", "regtest"]);
-  call = coreCaller(devnet);
-});
-afterAll(() => devnet.close());
+const { call } = useDevnetCore(["mainnet", "signet", "regtest"]);
 
 // Key orders from the RPCResult lists in Core's sources (v29): rpc/blockchain.cpp
 // getblockchaininfo, rpc/net.cpp getnetworkinfo, rpc/mempool.cpp getmempoolinfo.

@@ -1,5 +1,5 @@
 import { stringify } from "lossless-json";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { blockSubsidy } from "../../src/bitcoin/consensus.ts";
 import {
   addressToScript,
@@ -8,16 +8,9 @@ import {
   serializeTransaction,
   toHex,
 } from "../../src/bitcoin/index.ts";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
-import { coreCaller, someAddress } from "../support/devnet-core.ts";
+import { someAddress, useDevnetCore } from "../support/devnet-core.ts";
 
-let devnet: Devnet;
-let call: ReturnType<typeof coreCaller>;
-beforeAll(async () => {
-  devnet = await startDevnet(["mainnet", "regtest"]);
-  call = coreCaller(devnet);
-});
-afterAll(() => devnet.close());
+const { call } = useDevnetCore(["mainnet", "regtest"]);
 
 const PAY_TO = addressToScript(someAddress("regtest"), "regtest")!;
 
