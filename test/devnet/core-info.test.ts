@@ -89,6 +89,34 @@ describe("chain and node state in Core's shapes", () => {
     expect(signet.chain).toBe("signet");
   });
 
+  it("heights 0–255 are contiguous: exact chainwork, mediantime and nextblockhash", async () => {
+    const genesis = (await call("getblockheader", [(await call("getblockhash", [0])).result]))
+      .result as Record<string, unknown>;
+    // Every block there has nBits 0x1d00ffff, work 0x100010001.
+    expect(genesis.chainwork).toBe(
+      "0000000000000000000000000000000000000000000000000000000100010001",
+    );
+    expect(String(genesis.mediantime)).toBe("1231006505");
+    expect(genesis.previousblockhash).toBeUndefined();
+    const one = (await call("getblockheader", [genesis.nextblockhash])).result as Record<
+      string,
+      unknown
+    >;
+    expect(one.hash).toBe("00000000839a8e6886ab5951d76f411475428afc90947ee320161bbf18eb6048");
+    expect(one.chainwork).toBe("0000000000000000000000000000000000000000000000000000000200020002");
+    // The median of two times is the later one (Core takes the upper middle).
+    expect(String(one.mediantime)).toBe("1231469665");
+    const last = (await call("getblockheader", [(await call("getblockhash", [255])).result]))
+      .result as Record<string, unknown>;
+    expect(last.chainwork).toBe((0x100010001n * 256n).toString(16).padStart(64, "0"));
+    // 256 is not held: no nextblockhash rather than a made-up one; 277647 has no mediantime.
+    expect(last.nextblockhash).toBeUndefined();
+    const sparse = (await call("getblockheader", [(await call("getblockhash", [277647])).result]))
+      .result as Record<string, unknown>;
+    expect(Object.keys(sparse)).not.toContain("mediantime");
+    expect(Object.keys(sparse)).not.toContain("chainwork");
+  });
+
   it("getnetworkinfo and getmempoolinfo: Core's keys in order, Core's default fees", async () => {
     const net = (await call("getnetworkinfo")).text;
     expect(Object.keys((await call("getnetworkinfo")).result as object)).toEqual(NETWORKINFO_KEYS);
