@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { genesisBlock } from "../../src/bitcoin/genesis.ts";
 import { encodeSegwitAddress, toHex } from "../../src/bitcoin/index.ts";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { projectPath } from "../../src/paths.ts";
-import { coreCaller } from "../support/devnet-core.ts";
+import { useDevnetCore } from "../support/devnet-core.ts";
 import { HAL_TXID } from "../support/harness.ts";
 
 // Core's chainparams.cpp: consensus.hashGenesisBlock asserted per chain.
@@ -16,13 +15,7 @@ const GENESIS_HASHES = {
   regtest: "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206",
 } as const;
 
-let devnet: Devnet;
-let call: ReturnType<typeof coreCaller>;
-beforeAll(async () => {
-  devnet = await startDevnet(["mainnet", "testnet", "testnet4", "signet", "regtest"]);
-  call = coreCaller(devnet);
-});
-afterAll(() => devnet.close());
+const { call } = useDevnetCore(["mainnet", "testnet", "testnet4", "signet", "regtest"]);
 
 const REGTEST_ADDRESS = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(7));
 

@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Network, networkFromChain, solve } from "../../src/bitcoin/index.ts";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
-import { coreCaller, lossless } from "../support/devnet-core.ts";
+import { lossless, useDevnetCore } from "../support/devnet-core.ts";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 // Core's test/functional/data/rpc_decodescript.json: [script hex, decodescript's answer] on regtest.
@@ -20,13 +19,7 @@ const KEY_IO_INVALID = JSON.parse(
   readFileSync(join(FIXTURES, "vectors", "key_io_invalid.json"), "utf8"),
 ) as [string][];
 
-let devnet: Devnet;
-let call: ReturnType<typeof coreCaller>;
-beforeAll(async () => {
-  devnet = await startDevnet(["mainnet", "testnet", "testnet4", "signet", "regtest"]);
-  call = coreCaller(devnet);
-});
-afterAll(() => devnet.close());
+const { call } = useDevnetCore(["mainnet", "testnet", "testnet4", "signet", "regtest"]);
 
 describe("decodescript against Core's functional-test data", () => {
   it("answers each of the 10 scripts on regtest as Core (every key and value text)", async () => {

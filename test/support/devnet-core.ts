@@ -1,7 +1,8 @@
 import { parse } from "lossless-json";
+import { afterAll, beforeAll } from "vitest";
 import { encodeSegwitAddress } from "../../src/bitcoin/index.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
-import type { Devnet } from "../../src/devnet/devnet.ts";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 
 /** A 2.0 call to devnet's Core of one network over its HTTP socket. */
 export interface CoreAnswer {
@@ -56,4 +57,23 @@ export async function mineCoinbase(devnet: Devnet, network: NetworkName): Promis
     .result as string[];
   const block = (await call("getblock", [hash, 1], network)).result as { tx: string[] };
   return block.tx[0]!;
+}
+
+/**
+ * Starts devnet for the networks before the file's tests and closes it after; `call` asks the
+ * network's Core (mainnet by default) once started.
+ */
+export function useDevnetCore(networks: NetworkName[]): {
+  call: ReturnType<typeof coreCaller>;
+  devnet: () => Devnet;
+} {
+  let devnet: Devnet | undefined;
+  beforeAll(async () => {
+    devnet = await startDevnet(networks);
+  });
+  afterAll(() => devnet?.close());
+  return {
+    call: (method, params, network) => coreCaller(devnet!)(method, params, network),
+    devnet: () => devnet!,
+  };
 }

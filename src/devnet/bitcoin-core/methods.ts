@@ -4,6 +4,7 @@ import type { Json } from "../../jsonrpc/json.ts";
 import type { DevnetChain } from "../chain.ts";
 import { DevnetUtxos } from "../utxo.ts";
 import { blockMethods } from "./block-methods.ts";
+import { blockStatsMethod } from "./block-stats-method.ts";
 import { chainInfoMethods } from "./chain-info-methods.ts";
 import type { CoreContext } from "./context.ts";
 import type { RpcMethod } from "./http.ts";
@@ -37,6 +38,7 @@ export function coreMethods(
   };
   return {
     ...blockMethods(ctx),
+    ...blockStatsMethod(ctx),
     ...chainInfoMethods(ctx),
     ...mempoolMethods(ctx),
     ...utxoMethods(ctx),
