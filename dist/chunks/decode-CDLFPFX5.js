@@ -7,7 +7,7 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-YDJ6PAYG.js";
+} from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
 } from "./chunk-XWSRGHSS.js";

@@ -18,7 +18,7 @@ import {
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-YDJ6PAYG.js";
+} from "./chunk-AOGXHN7C.js";
 
 // src/errors/codes.ts
 var LIST = {
