@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-CDLFPFX5.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-3KDRKPJF.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

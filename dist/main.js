@@ -63,7 +63,7 @@ import {
   sendText,
   txHashError,
   withDeadline
-} from "./chunks/chunk-MJ7THM67.js";
+} from "./chunks/chunk-TLAE2NVE.js";
 import {
   authenticate,
   compileScope,
@@ -87,40 +87,19 @@ import {
   loadConfig
 } from "./chunks/chunk-AGPVIYKC.js";
 import {
-  COIN,
-  MAX_SCRIPT_SIZE,
-  OP_RETURN,
-  addressToScript,
-  amountToJson,
-  blockToUniv,
-  computeMerkleRoot,
-  decodeScriptToUniv,
-  deriveTarget,
-  fromHex,
-  fromHexReversed,
-  getDifficulty,
   isJsonNumber,
   isJsonObject,
   jsonInteger,
   jsonNumber,
   loadPrevoutsFile,
-  parseAmount,
   parseBlock,
   parseJson,
   parseTransaction,
   readBlockRecords,
-  scriptPubKeyToJson,
-  serializeTransaction,
-  sha256d,
-  solve,
   stringifyJson,
   toHex,
-  toHexReversed,
-  txFee,
-  txToUniv,
-  uint256Hex,
-  univalueDouble
-} from "./chunks/chunk-AOGXHN7C.js";
+  txToUniv
+} from "./chunks/chunk-YDJ6PAYG.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
 } from "./chunks/chunk-XWSRGHSS.js";
@@ -3450,7 +3429,7 @@ function presentedToken(pathToken, headers) {
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-6TIZD3MW.js").catch((err) => {
+  loading ??= import("./chunks/route-N4W6TW7R.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -5535,1128 +5514,16 @@ function toRpcError2(err) {
   return new RpcError(-1, err instanceof Error ? err.message : String(err));
 }
 
-// src/devnet/utxo.ts
-var MEMPOOL_HEIGHT = 2147483647;
-var DevnetUtxos = class {
-  constructor(chain) {
-    this.chain = chain;
-  }
-  chain;
-  spent;
-  builtAt = "";
-  /** The transaction that spends `txid:vout` (a block's or the mempool's), if any. */
-  spender(txid, vout) {
-    return this.spends().get(`${txid}:${vout}`);
-  }
-  /** The coin at `txid:vout`, unspent; `includeMempool` false ignores the mempool both ways. */
-  coin(txid, vout, includeMempool = true) {
-    const at = this.chain.txIndex.get(txid);
-    const pooled = includeMempool ? this.chain.mempool.get(txid) : void 0;
-    const tx = at ? at.block.block.transactions[at.index] : pooled;
-    if (!tx || vout >= tx.outputs.length) return void 0;
-    const by = this.spender(txid, vout);
-    if (by !== void 0 && (includeMempool || !this.chain.mempool.has(by))) return void 0;
-    return {
-      tx,
-      vout,
-      height: at ? at.block.height : MEMPOOL_HEIGHT,
-      coinbase: tx.isCoinbase
-    };
-  }
-  /** Outpoint → spending txid, rebuilt when the tip or the mempool changed. */
-  spends() {
-    const key = `${this.chain.tip.block.hash}:${this.chain.mempool.size}:${[...this.chain.mempool.keys()].at(-1) ?? ""}`;
-    if (this.spent && this.builtAt === key) return this.spent;
-    const spent = /* @__PURE__ */ new Map();
-    const note = (tx) => {
-      if (tx.isCoinbase) return;
-      for (const i of tx.inputs) spent.set(`${i.prevTxid}:${i.vout}`, tx.txid);
-    };
-    for (const height of this.chain.heights()) {
-      for (const tx of this.chain.byHeight.get(height).block.transactions) note(tx);
-    }
-    for (const tx of this.chain.mempool.values()) note(tx);
-    this.spent = spent;
-    this.builtAt = key;
-    return spent;
-  }
-};
-
-// src/devnet/bitcoin-core/block-methods.ts
-import { LosslessNumber } from "lossless-json";
-
-// src/devnet/chain-facts.ts
-function blockProof(bits, network) {
-  const target = deriveTarget(Number.parseInt(bits, 16), network);
-  return target === void 0 ? 0n : (1n << 256n) / (target + 1n);
-}
-function parentOf(chain, entry) {
-  if (entry.height === 0) return void 0;
-  const below = chain.byHash.get(entry.block.previousblockhash);
-  return below && below.height === entry.height - 1 ? below : void 0;
-}
-function medianTimePast(chain, entry) {
-  const anchored = chain.anchors.get(entry.block.hash);
-  if (anchored) return anchored.mediantime;
-  const times = [];
-  let at = entry;
-  for (let i = 0; i < 11 && at; i++) {
-    times.push(at.block.time);
-    if (at.height === 0) break;
-    const below = parentOf(chain, at);
-    if (!below && i < 10) return void 0;
-    at = below;
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
-function chainWork(chain, entry) {
-  const path = [];
-  let at = entry;
-  let base = 0n;
-  while (at) {
-    const cachedWork = chain.workMemo.get(at.block.hash);
-    const anchored = chain.anchors.get(at.block.hash);
-    if (cachedWork !== void 0 || anchored) {
-      base = cachedWork ?? anchored.chainwork;
-      break;
-    }
-    path.push(at);
-    if (at.height === 0) break;
-    at = parentOf(chain, at);
-    if (!at) return void 0;
-  }
-  let work = base;
-  for (let i = path.length - 1; i >= 0; i--) {
-    const b = path[i];
-    work += blockProof(b.block.bits, chain.network);
-    chain.workMemo.set(b.block.hash, work);
-  }
-  return work;
-}
-
-// src/devnet/bitcoin-core/block-context.ts
-function inActiveChain(chain, entry) {
-  return chain.byHeight.get(entry.height) === entry;
-}
-function blockContext(chain, entry) {
-  const active = inActiveChain(chain, entry);
-  const next = active ? chain.byHeight.get(entry.height + 1) : void 0;
-  const mediantime = medianTimePast(chain, entry);
-  const work = chainWork(chain, entry);
-  return {
-    confirmations: active ? chain.confirmations(entry) : -1,
-    height: entry.height,
-    ...mediantime === void 0 ? {} : { mediantime },
-    ...work === void 0 ? {} : { chainwork: uint256Hex(work) },
-    ...next && next.block.previousblockhash === entry.block.hash ? { nextblockhash: next.block.hash } : {}
-  };
-}
-
-// src/devnet/bitcoin-core/params.ts
-function kindOf(value) {
-  const t = uvTypeName(value);
-  return t;
-}
-function readParams(method, raw, specs, required) {
-  const positional = asPositional(
-    raw,
-    specs.map((s) => s[0])
-  );
-  if (isRpcError(positional)) throw new RpcError(positional.code, positional.message);
-  const args = positional;
-  if (args.length < required || args.length > specs.length) {
-    throw new RpcError(RPC_MISC_ERROR, `${method} takes ${required} to ${specs.length} arguments`);
-  }
-  const wrong = [];
-  args.forEach((value, i) => {
-    const [name, ...types] = specs[i];
-    const kind = kindOf(value);
-    if (kind === "null") {
-      if (i < required)
-        wrong.push([
-          `Position ${i + 1} (${name})`,
-          `JSON value of type null is not of expected type ${types[0]}`
-        ]);
-      return;
-    }
-    if (!types.includes(kind)) {
-      wrong.push([
-        `Position ${i + 1} (${name})`,
-        `JSON value of type ${kind} is not of expected type ${types[0]}`
-      ]);
-    }
-  });
-  if (wrong.length > 0) {
-    throw new RpcError(RPC_TYPE_ERROR, `Wrong type passed:
-${writeIndented4(wrong)}`);
-  }
-  return args;
-}
-function intArg(value, fallback) {
-  if (value === null || value === void 0) return fallback;
-  if (typeof value === "boolean") return Number(value);
-  if (!isJsonNumber(value)) return fallback;
-  if (!/^-?\d+$/.test(value.value) || !Number.isSafeInteger(Number(value.value))) {
-    throw new RpcError(RPC_MISC_ERROR, "JSON integer out of range");
-  }
-  return Number(value.value);
-}
-function hashArg(value, name) {
-  const text = value;
-  const error = checkHash(text, name);
-  if (error) throw new RpcError(error.code, error.message);
-  return text.toLowerCase();
-}
-function hexArg(value, name) {
-  const text = value;
-  if (!/^([0-9a-fA-F]{2})+$/.test(text)) {
-    throw new RpcError(RPC_INVALID_PARAMETER, `${name} must be hexadecimal string (not '${text}')`);
-  }
-  return Buffer.from(text, "hex");
-}
-
-// src/devnet/bitcoin-core/block-methods.ts
-var HEADER_KEYS = [
-  "hash",
-  "confirmations",
-  "height",
-  "version",
-  "versionHex",
-  "merkleroot",
-  "time",
-  "mediantime",
-  "nonce",
-  "bits",
-  "target",
-  "difficulty",
-  "chainwork",
-  "nTx",
-  "previousblockhash",
-  "nextblockhash"
-];
-function verbosityOf(value, fallback) {
-  if (value === null || value === void 0) return fallback;
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return intArg(value, fallback);
-}
-function blockMethods(ctx) {
-  const { chain } = ctx;
-  const find = (hash2) => {
-    const entry = chain.byHash.get(hash2);
-    if (!entry) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
-    return entry;
-  };
-  function headerJson(entry) {
-    const full = blockToUniv(entry.block, {
-      network: ctx.network,
-      verbosity: 1,
-      context: blockContext(chain, entry)
-    });
-    const out = {};
-    for (const key of HEADER_KEYS) if (key in full) out[key] = full[key];
-    return out;
-  }
-  return {
-    getblockcount: (raw) => {
-      readParams("getblockcount", raw, [], 0);
-      return chain.tip.height;
-    },
-    getbestblockhash: (raw) => {
-      readParams("getbestblockhash", raw, [], 0);
-      return chain.tip.block.hash;
-    },
-    getdifficulty: (raw) => {
-      readParams("getdifficulty", raw, [], 0);
-      return new LosslessNumber(
-        univalueDouble(getDifficulty(Number.parseInt(chain.tip.block.bits, 16)))
-      );
-    },
-    getblockhash: (raw) => {
-      const [height] = readParams("getblockhash", raw, [["height", "number"]], 1);
-      const h = intArg(height, -1);
-      const entry = chain.byHeight.get(h);
-      if (!entry) throw new RpcError(RPC_INVALID_PARAMETER, "Block height out of range");
-      return entry.block.hash;
-    },
-    getblockheader: (raw) => {
-      const [hash2, verbose = null] = readParams(
-        "getblockheader",
-        raw,
-        [
-          ["blockhash", "string"],
-          ["verbose", "bool"]
-        ],
-        1
-      );
-      const entry = find(hashArg(hash2, "hash"));
-      if (verbose === false) return toHex(entry.block.headerBytes);
-      return headerJson(entry);
-    },
-    getblock: (raw) => {
-      const [hash2, verbosityParam = null] = readParams(
-        "getblock",
-        raw,
-        [
-          ["blockhash", "string"],
-          ["verbosity|verbose", "number", "bool"]
-        ],
-        1
-      );
-      const entry = find(hashArg(hash2, "blockhash"));
-      const verbosity = verbosityOf(verbosityParam, 1);
-      if (verbosity <= 0) return toHex(entry.block.bytes);
-      const json = blockToUniv(entry.block, {
-        network: ctx.network,
-        verbosity: 1,
-        context: blockContext(chain, entry)
-      });
-      if (verbosity === 1) return json;
-      const tx = entry.block.transactions.map(
-        (t) => txToUniv(t, {
-          network: ctx.network,
-          ...t.isCoinbase ? {} : { prevouts: ctx.prevouts, prevoutDetails: verbosity >= 3 }
-        })
-      );
-      return { ...json, tx };
-    }
-  };
-}
-
-// src/devnet/bitcoin-core/block-stats-method.ts
-import { LosslessNumber as LosslessNumber2 } from "lossless-json";
-
-// src/bitcoin/consensus.ts
-var HALVING_INTERVAL = {
-  mainnet: 21e4,
-  testnet: 21e4,
-  testnet4: 21e4,
-  signet: 21e4,
-  regtest: 150
-};
-var SEGWIT_HEIGHT = {
-  mainnet: 481824,
-  testnet: 834624,
-  testnet4: 1,
-  signet: 1,
-  regtest: 0
-};
-function blockSubsidy(height, network) {
-  const halvings = Math.floor(height / HALVING_INTERVAL[network]);
-  if (halvings >= 64) return 0n;
-  return 50n * COIN >> BigInt(halvings);
-}
-var MAX_BLOCK_WEIGHT = 4e6;
-
-// src/devnet/block-stats.ts
-var PER_UTXO_OVERHEAD = 41;
-function outputSize(script) {
-  return 8 + (script.length < 253 ? 1 : script.length <= 65535 ? 3 : 5) + script.length;
-}
-function unspendable(script) {
-  return script.length > 0 && script[0] === OP_RETURN || script.length > MAX_SCRIPT_SIZE;
-}
-function truncatedMedian(values) {
-  if (values.length === 0) return 0n;
-  const sorted = [...values].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-  const n = sorted.length;
-  return n % 2 === 1 ? sorted[n >> 1] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2n;
-}
-function percentilesByWeight(scores, totalWeight) {
-  const result = [0n, 0n, 0n, 0n, 0n];
-  if (scores.length === 0) return result;
-  scores.sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]);
-  const marks = [
-    totalWeight / 10,
-    totalWeight / 4,
-    totalWeight / 2,
-    totalWeight * 3 / 4,
-    totalWeight * 9 / 10
-  ];
-  let next = 0;
-  let cumulative = 0;
-  for (const [rate, weight] of scores) {
-    cumulative += weight;
-    while (next < 5 && cumulative >= marks[next]) result[next++] = rate;
-  }
-  for (let i = next; i < 5; i++) result[i] = scores[scores.length - 1][0];
-  return result;
-}
-var UNDO_STATS = /* @__PURE__ */ new Set([
-  "utxo_size_inc",
-  "utxo_size_inc_actual",
-  "totalfee",
-  "avgfee",
-  "avgfeerate",
-  "minfee",
-  "maxfee",
-  "minfeerate",
-  "maxfeerate",
-  "medianfee",
-  "feerate_percentiles"
-]);
-function blockStats(block, height, mediantime, network, spent) {
-  let inputs = 0;
-  let outputs = 0;
-  let utxos = 0;
-  let totalOut = 0n;
-  let totalSize = 0;
-  let totalWeight = 0;
-  let swtxs = 0;
-  let swSize = 0;
-  let swWeight = 0;
-  let utxoSizeInc = 0;
-  let utxoSizeIncActual = 0;
-  let maxTxSize = 0;
-  let minTxSize;
-  let totalFee = 0n;
-  let maxFee = 0n;
-  let minFee;
-  let maxRate = 0n;
-  let minRate;
-  const sizes = [];
-  const fees = [];
-  const rates = [];
-  for (const tx of block.transactions) {
-    outputs += tx.outputs.length;
-    let txOut = 0n;
-    for (const out of tx.outputs) {
-      txOut += out.value;
-      const size = outputSize(out.scriptPubKey) + PER_UTXO_OVERHEAD;
-      utxoSizeInc += size;
-      if (height === 0 || unspendable(out.scriptPubKey)) continue;
-      utxos++;
-      utxoSizeIncActual += size;
-    }
-    if (tx.isCoinbase) continue;
-    inputs += tx.inputs.length;
-    totalOut += txOut;
-    sizes.push(BigInt(tx.size));
-    maxTxSize = Math.max(maxTxSize, tx.size);
-    minTxSize = Math.min(minTxSize ?? tx.size, tx.size);
-    totalSize += tx.size;
-    totalWeight += tx.weight;
-    if (tx.hasWitness) {
-      swtxs++;
-      swSize += tx.size;
-      swWeight += tx.weight;
-    }
-    if (!spent) continue;
-    let txIn = 0n;
-    for (const p of spent(tx)) {
-      txIn += p.valueSats;
-      const size = outputSize(p.scriptPubKey) + PER_UTXO_OVERHEAD;
-      utxoSizeInc -= size;
-      utxoSizeIncActual -= size;
-    }
-    const fee = txIn - txOut;
-    fees.push(fee);
-    maxFee = fee > maxFee ? fee : maxFee;
-    minFee = minFee === void 0 || fee < minFee ? fee : minFee;
-    totalFee += fee;
-    const rate = fee * 4n / BigInt(tx.weight);
-    rates.push([rate, tx.weight]);
-    maxRate = rate > maxRate ? rate : maxRate;
-    minRate = minRate === void 0 || rate < minRate ? rate : minRate;
-  }
-  const nonCoinbase = BigInt(block.transactions.length - 1);
-  return {
-    avgfee: nonCoinbase > 0n ? totalFee / nonCoinbase : 0n,
-    avgfeerate: totalWeight ? totalFee * 4n / BigInt(totalWeight) : 0n,
-    avgtxsize: nonCoinbase > 0n ? BigInt(totalSize) / nonCoinbase : 0n,
-    blockhash: block.hash,
-    feerate_percentiles: percentilesByWeight(rates, totalWeight),
-    height,
-    ins: inputs,
-    maxfee: maxFee,
-    maxfeerate: maxRate,
-    maxtxsize: maxTxSize,
-    medianfee: truncatedMedian(fees),
-    ...mediantime === void 0 ? {} : { mediantime },
-    mediantxsize: truncatedMedian(sizes),
-    minfee: minFee ?? 0n,
-    minfeerate: minRate ?? 0n,
-    mintxsize: minTxSize ?? 0,
-    outs: outputs,
-    subsidy: blockSubsidy(height, network),
-    swtotal_size: swSize,
-    swtotal_weight: swWeight,
-    swtxs,
-    time: block.time,
-    total_out: totalOut,
-    total_size: totalSize,
-    total_weight: totalWeight,
-    totalfee: totalFee,
-    txs: block.transactions.length,
-    utxo_increase: outputs - inputs,
-    utxo_size_inc: utxoSizeInc,
-    utxo_increase_actual: utxos - inputs,
-    utxo_size_inc_actual: utxoSizeIncActual
-  };
-}
-
-// src/devnet/bitcoin-core/block-stats-method.ts
-function toJson(value) {
-  if (typeof value === "bigint") return new LosslessNumber2(value.toString());
-  if (Array.isArray(value)) return value.map(toJson);
-  return value;
-}
-function findBlock(ctx, param) {
-  const { chain } = ctx;
-  if (typeof param === "string") {
-    const error = checkHash(param, "hash_or_height");
-    if (error) throw new RpcError(error.code, error.message);
-    const entry2 = chain.byHash.get(param.toLowerCase());
-    if (!entry2) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
-    if (!inActiveChain(chain, entry2)) {
-      throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block is not in chain");
-    }
-    return entry2;
-  }
-  const height = intArg(param, 0);
-  if (height < 0) {
-    throw new RpcError(RPC_INVALID_PARAMETER, `Target block height ${height} is negative`);
-  }
-  if (height > chain.tip.height) {
-    throw new RpcError(
-      RPC_INVALID_PARAMETER,
-      `Target block height ${height} after current tip ${chain.tip.height}`
-    );
-  }
-  const entry = chain.byHeight.get(height);
-  if (!entry) throw new RpcError(RPC_INVALID_PARAMETER, "Block height out of range");
-  return entry;
-}
-function blockStatsMethod(ctx) {
-  return {
-    getblockstats: (raw) => {
-      const [target, statsParam = null] = readParams(
-        "getblockstats",
-        raw,
-        [
-          ["hash_or_height", "number", "string"],
-          ["stats", "array"]
-        ],
-        1
-      );
-      const entry = findBlock(ctx, target);
-      const wanted = [...new Set(statsParam?.map(String) ?? [])].sort();
-      const all = wanted.length === 0;
-      const needsUndo = all || wanted.some((s) => UNDO_STATS.has(s));
-      let spent;
-      if (needsUndo) {
-        const lists = /* @__PURE__ */ new Map();
-        for (const tx of entry.block.transactions) {
-          if (tx.isCoinbase) continue;
-          const list = tx.inputs.map((i) => ctx.prevouts(i.prevTxid, i.vout));
-          if (list.some((p) => p === void 0)) {
-            throw new RpcError(RPC_MISC_ERROR, "Can't read undo data from disk");
-          }
-          lists.set(tx.txid, list);
-        }
-        spent = (tx) => lists.get(tx.txid);
-      }
-      const stats = blockStats(
-        entry.block,
-        entry.height,
-        medianTimePast(ctx.chain, entry),
-        ctx.network,
-        spent
-      );
-      const pick = all ? Object.keys(stats) : wanted;
-      const out = {};
-      for (const key of pick) {
-        if (!(key in stats)) {
-          throw new RpcError(RPC_INVALID_PARAMETER, `Invalid selected statistic '${key}'`);
-        }
-        out[key] = toJson(stats[key]);
-      }
-      return out;
-    }
-  };
-}
-
-// src/devnet/bitcoin-core/chain-info-methods.ts
-import { LosslessNumber as LosslessNumber3 } from "lossless-json";
-var CHAIN_NAME = {
-  mainnet: "main",
-  testnet: "test",
-  testnet4: "testnet4",
-  signet: "signet",
-  regtest: "regtest"
-};
-var SIGNET_CHALLENGE = "512103ad5e0edad18cb1f0fc0d28a3d4f1f3e445640337489abb10404f2d1e086be430210359ef5021964fe22d6f8e05b2463c9540ce96883fe3b278760f048f5189f2e6c452ae";
-function chainInfoMethods(ctx) {
-  const { chain } = ctx;
-  return {
-    getblockchaininfo: (raw) => {
-      readParams("getblockchaininfo", raw, [], 0);
-      const tip = chain.tip;
-      const bits = Number.parseInt(tip.block.bits, 16);
-      const mediantime = medianTimePast(chain, tip);
-      const work = chainWork(chain, tip);
-      let onDisk = 0;
-      for (const entry of chain.byHash.values()) onDisk += entry.block.size;
-      return {
-        chain: CHAIN_NAME[ctx.network],
-        blocks: tip.height,
-        headers: tip.height,
-        bestblockhash: tip.block.hash,
-        bits: tip.block.bits,
-        target: uint256Hex(deriveTarget(bits, ctx.network) ?? 0n),
-        difficulty: new LosslessNumber3(univalueDouble(getDifficulty(bits))),
-        time: tip.block.time,
-        ...mediantime === void 0 ? {} : { mediantime },
-        // devnet is always synced to its own tip.
-        verificationprogress: 1,
-        initialblockdownload: false,
-        ...work === void 0 ? {} : { chainwork: uint256Hex(work) },
-        // The bytes of the blocks devnet holds (Core adds undo files and its index).
-        size_on_disk: onDisk,
-        pruned: false,
-        ...ctx.network === "signet" ? { signet_challenge: SIGNET_CHALLENGE } : {},
-        warnings: []
-      };
-    },
-    getchaintips: (raw) => {
-      readParams("getchaintips", raw, [], 0);
-      const tips = [
-        { height: chain.tip.height, hash: chain.tip.block.hash, branchlen: 0, status: "active" }
-      ];
-      const invalid = chain.invalidated();
-      if (invalid.length > 0) {
-        const top = invalid.reduce((a, b) => b.height > a.height ? b : a);
-        const low = invalid.reduce((a, b) => b.height < a.height ? b : a);
-        tips.push({
-          height: top.height,
-          hash: top.block.hash,
-          branchlen: top.height - low.height + 1,
-          status: "invalid"
-        });
-      }
-      return tips;
-    }
-  };
-}
-
-// src/devnet/mempool-policy.ts
-var MIN_RELAY_FEERATE = 1000n;
-var DUST_RELAY_FEERATE = 3000n;
-var COINBASE_MATURITY = 100;
-var MIN_STANDARD_TX_NONWITNESS_SIZE = 65;
-function unspendable2(script) {
-  return script.length > 0 && script[0] === OP_RETURN || script.length > MAX_SCRIPT_SIZE;
-}
-function dustThreshold(script) {
-  if (unspendable2(script)) return 0n;
-  const outputSize2 = 8 + (script.length < 253 ? 1 : 3) + script.length;
-  const witness = script.length >= 4 && script.length <= 42 && (script[0] === 0 || script[0] >= 81 && script[0] <= 96) && script[1] === script.length - 2;
-  const spend = witness ? 32 + 4 + 1 + 26 + 4 : 32 + 4 + 1 + 107 + 4;
-  return BigInt(outputSize2 + spend) * DUST_RELAY_FEERATE / 1000n;
-}
-function formatMoney(sats) {
-  const neg = sats < 0n;
-  const abs = neg ? -sats : sats;
-  let frac = (abs % 100000000n).toString().padStart(8, "0");
-  while (frac.length > 2 && frac.endsWith("0")) frac = frac.slice(0, -1);
-  return `${neg ? "-" : ""}${abs / 100000000n}.${frac}`;
-}
-function checkMempoolAccept(chain, utxos, tx) {
-  if (tx.isCoinbase) return { code: -26, reason: "coinbase" };
-  if (tx.version < 1 || tx.version > 3) return { code: -26, reason: "version" };
-  if (tx.strippedSize < MIN_STANDARD_TX_NONWITNESS_SIZE)
-    return { code: -26, reason: "tx-size-small" };
-  for (const o of tx.outputs) {
-    const type = solve(o.scriptPubKey).type;
-    if (type === "nonstandard") return { code: -26, reason: "scriptpubkey" };
-    if (type !== "nulldata" && o.value < dustThreshold(o.scriptPubKey))
-      return { code: -26, reason: "dust" };
-  }
-  if (chain.mempool.has(tx.txid)) return { code: -26, reason: "txn-already-in-mempool" };
-  if (tx.outputs.some((_, n) => utxos.coin(tx.txid, n, false) !== void 0)) {
-    return { code: -27, reason: "Transaction outputs already in utxo set" };
-  }
-  let valueIn = 0n;
-  const spendHeight = chain.tip.height + 1;
-  for (const input of tx.inputs) {
-    const spender = utxos.spender(input.prevTxid, input.vout);
-    if (spender !== void 0 && chain.mempool.has(spender)) {
-      return { code: -26, reason: "txn-mempool-conflict" };
-    }
-    const coin = utxos.coin(input.prevTxid, input.vout);
-    if (!coin) return { code: -25, reason: "bad-txns-inputs-missingorspent" };
-    if (coin.coinbase && spendHeight - coin.height < COINBASE_MATURITY) {
-      return {
-        code: -26,
-        reason: "bad-txns-premature-spend-of-coinbase",
-        debug: `tried to spend coinbase at depth ${spendHeight - coin.height}`
-      };
-    }
-    valueIn += coin.tx.outputs[coin.vout].value;
-  }
-  const valueOut = tx.outputs.reduce((s, o) => s + o.value, 0n);
-  if (valueIn < valueOut) {
-    return {
-      code: -26,
-      reason: "bad-txns-in-belowout",
-      debug: `value in (${formatMoney(valueIn)}) < value out (${formatMoney(valueOut)})`
-    };
-  }
-  const fee = valueIn - valueOut;
-  const minFee = BigInt(tx.vsize) * MIN_RELAY_FEERATE / 1000n;
-  if (fee < minFee) {
-    return { code: -26, reason: "min relay fee not met", debug: `${fee} < ${minFee}` };
-  }
-  return { fee, vsize: tx.vsize };
-}
-function rejectionText(r) {
-  return r.debug === void 0 ? r.reason : `${r.reason}, ${r.debug}`;
-}
-
-// src/devnet/fee-estimate.ts
-var MAX_CONF_TARGET = 1008;
-function estimateFeerate(pool, feeOf, target) {
-  const rates = [];
-  for (const tx of pool) {
-    const fee = feeOf(tx);
-    if (fee !== void 0) rates.push(fee * 1000n / BigInt(tx.vsize));
-  }
-  if (rates.length === 0) return void 0;
-  rates.sort((a, b) => a > b ? -1 : a < b ? 1 : 0);
-  const rate = rates[Math.min(target, rates.length) - 1];
-  return rate > MIN_RELAY_FEERATE ? rate : MIN_RELAY_FEERATE;
-}
-
-// src/devnet/bitcoin-core/mempool-entry.ts
-function mempoolFee(ctx, tx) {
-  return txFee(tx, (txid, vout) => {
-    const parent = ctx.chain.mempool.get(txid);
-    const o = parent?.outputs[vout];
-    if (o) return { valueSats: o.value, scriptPubKey: o.scriptPubKey, height: 0, coinbase: false };
-    return ctx.prevouts(txid, vout);
-  });
-}
-function relatives(ctx, tx, up) {
-  const pool = ctx.chain.mempool;
-  const found = /* @__PURE__ */ new Map([[tx.txid, tx]]);
-  const queue = [tx];
-  while (queue.length > 0) {
-    const t = queue.pop();
-    const next = up ? t.inputs.map((i) => pool.get(i.prevTxid)).filter((p) => p !== void 0) : [...pool.values()].filter((c) => c.inputs.some((i) => i.prevTxid === t.txid));
-    for (const n of next) {
-      if (found.has(n.txid)) continue;
-      found.set(n.txid, n);
-      queue.push(n);
-    }
-  }
-  return [...found.values()];
-}
-function sumFees(ctx, txs) {
-  let total = 0n;
-  for (const t of txs) {
-    const fee = mempoolFee(ctx, t);
-    if (fee === void 0) return void 0;
-    total += fee;
-  }
-  return total;
-}
-function mempoolEntryJson(ctx, tx) {
-  const ancestors = relatives(ctx, tx, true);
-  const descendants = relatives(ctx, tx, false);
-  const entered = ctx.entered.get(tx.txid);
-  const fee = mempoolFee(ctx, tx);
-  const ancestorFees = sumFees(ctx, ancestors);
-  const descendantFees = sumFees(ctx, descendants);
-  const signals = ancestors.some((a) => a.inputs.some((i) => i.sequence < 4294967294));
-  return {
-    vsize: tx.vsize,
-    weight: tx.weight,
-    time: entered?.time ?? Math.floor(ctx.startedAt / 1e3),
-    height: entered?.height ?? ctx.chain.tip.height,
-    descendantcount: descendants.length,
-    descendantsize: descendants.reduce((s, t) => s + t.vsize, 0),
-    ancestorcount: ancestors.length,
-    ancestorsize: ancestors.reduce((s, t) => s + t.vsize, 0),
-    wtxid: tx.wtxid,
-    ...fee === void 0 || ancestorFees === void 0 || descendantFees === void 0 ? {} : {
-      fees: {
-        base: amountToJson(fee),
-        modified: amountToJson(fee),
-        ancestor: amountToJson(ancestorFees),
-        descendant: amountToJson(descendantFees)
-      }
-    },
-    depends: tx.inputs.map((i) => i.prevTxid).filter((id, k, all) => ctx.chain.mempool.has(id) && all.indexOf(id) === k),
-    spentby: descendants.filter((d) => d !== tx && d.inputs.some((i) => i.prevTxid === tx.txid)).map((d) => d.txid),
-    "bip125-replaceable": signals,
-    // Submitted through this Core and, with no peers to ask for it, never broadcast.
-    unbroadcast: entered !== void 0
-  };
-}
-
-// src/devnet/bitcoin-core/mempool-methods.ts
-var MAX_MEMPOOL_BYTES = 3e8;
-var ESTIMATE_MODES = ["unset", "economical", "conservative"];
-function mempoolMethods(ctx) {
-  const { chain } = ctx;
-  return {
-    getmempoolinfo: (raw) => {
-      readParams("getmempoolinfo", raw, [], 0);
-      const txs = [...chain.mempool.values()];
-      const fees = txs.map((t) => mempoolFee(ctx, t) ?? 0n).reduce((a, b) => a + b, 0n);
-      return {
-        loaded: true,
-        size: txs.length,
-        bytes: txs.reduce((s, t) => s + t.vsize, 0),
-        // Core's allocator count is not reproducible; devnet reports the serialized bytes held.
-        usage: txs.reduce((s, t) => s + t.size, 0),
-        // The fees devnet knows (see mempoolEntryJson: some inputs are in blocks it lacks).
-        total_fee: amountToJson(fees),
-        maxmempool: MAX_MEMPOOL_BYTES,
-        mempoolminfee: amountToJson(MIN_RELAY_FEERATE),
-        minrelaytxfee: amountToJson(MIN_RELAY_FEERATE),
-        incrementalrelayfee: amountToJson(MIN_RELAY_FEERATE),
-        unbroadcastcount: ctx.entered.size,
-        fullrbf: true
-      };
-    },
-    getrawmempool: (raw) => {
-      const [verbose = null, sequence = null] = readParams(
-        "getrawmempool",
-        raw,
-        [
-          ["verbose", "bool"],
-          ["mempool_sequence", "bool"]
-        ],
-        0
-      );
-      if (verbose === true && sequence === true) {
-        throw new RpcError(
-          RPC_INVALID_PARAMETER,
-          "Verbose results cannot contain mempool sequence values."
-        );
-      }
-      const txs = [...chain.mempool.values()];
-      if (verbose === true) {
-        return Object.fromEntries(txs.map((t) => [t.txid, mempoolEntryJson(ctx, t)]));
-      }
-      const txids = txs.map((t) => t.txid);
-      return sequence === true ? { txids, mempool_sequence: ctx.entered.size + 1 } : txids;
-    },
-    getmempoolentry: (raw) => {
-      const [txid] = readParams("getmempoolentry", raw, [["txid", "string"]], 1);
-      const tx = chain.mempool.get(hashArg(txid, "parameter 1"));
-      if (!tx) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Transaction not in mempool");
-      return mempoolEntryJson(ctx, tx);
-    },
-    estimatesmartfee: (raw) => {
-      const [target, mode = null] = readParams(
-        "estimatesmartfee",
-        raw,
-        [
-          ["conf_target", "number"],
-          ["estimate_mode", "string"]
-        ],
-        1
-      );
-      const n = intArg(target, 0);
-      if (n < 1 || n > MAX_CONF_TARGET) {
-        throw new RpcError(
-          RPC_INVALID_PARAMETER,
-          `Invalid conf_target, must be between 1 and ${MAX_CONF_TARGET}`
-        );
-      }
-      if (mode !== null && !ESTIMATE_MODES.includes(mode.toLowerCase())) {
-        throw new RpcError(
-          RPC_INVALID_PARAMETER,
-          'Invalid estimate_mode parameter, must be one of: "unset", "economical", "conservative"'
-        );
-      }
-      const rate = estimateFeerate(chain.mempool.values(), (t) => mempoolFee(ctx, t), n);
-      if (rate === void 0) {
-        return { errors: ["Insufficient data or no feerate found"], blocks: 0 };
-      }
-      return { feerate: amountToJson(rate), blocks: Math.max(2, n) };
-    }
-  };
-}
-
-// src/bitcoin/header-bytes.ts
-function serializeHeader(h) {
-  const out = new Uint8Array(80);
-  const dv = new DataView(out.buffer);
-  dv.setInt32(0, h.version, true);
-  out.set(fromHexReversed(h.previousblockhash), 4);
-  out.set(fromHexReversed(h.merkleroot), 36);
-  dv.setUint32(68, h.time, true);
-  dv.setUint32(72, h.bits, true);
-  dv.setUint32(76, h.nonce, true);
-  return out;
-}
-
-// src/bitcoin/script-build.ts
-function pushInt(n) {
-  if (n === 0) return Uint8Array.of(0);
-  if (n === -1) return Uint8Array.of(79);
-  if (n >= 1 && n <= 16) return Uint8Array.of(80 + n);
-  return pushBytes(scriptNum(n));
-}
-function scriptNum(n) {
-  if (n === 0) return new Uint8Array(0);
-  const neg = n < 0;
-  let abs = Math.abs(n);
-  const bytes = [];
-  while (abs > 0) {
-    bytes.push(abs & 255);
-    abs = Math.floor(abs / 256);
-  }
-  if (bytes[bytes.length - 1] & 128) bytes.push(neg ? 128 : 0);
-  else if (neg) bytes[bytes.length - 1] |= 128;
-  return Uint8Array.from(bytes);
-}
-function pushBytes(data) {
-  const n = data.length;
-  const prefix = n < 76 ? [n] : n <= 255 ? [76, n] : n <= 65535 ? [77, n & 255, n >> 8] : [78, n & 255, n >> 8 & 255, n >> 16 & 255, n >>> 24];
-  const out = new Uint8Array(prefix.length + n);
-  out.set(prefix, 0);
-  out.set(data, prefix.length);
-  return out;
-}
-function concatBytes(...parts) {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-function compactSizeBytes(n) {
-  if (n < 253) return Uint8Array.of(n);
-  if (n <= 65535) return Uint8Array.of(253, n & 255, n >> 8);
-  return Uint8Array.of(254, n & 255, n >> 8 & 255, n >> 16 & 255, n >>> 24);
-}
-
-// src/bitcoin/block-build.ts
-function assembleBlock(template, txs, grind) {
-  const merkleroot = toHexReversed(computeMerkleRoot(txs.map((t) => t.txidBytes)));
-  const fields = { ...template, merkleroot };
-  if (grind) fields.nonce = grind(fields);
-  return parseBlock(
-    concatBytes(serializeHeader(fields), compactSizeBytes(txs.length), ...txs.map((t) => t.bytes))
-  );
-}
-function grindNonce(fields, target, tries, start = 0) {
-  const header = serializeHeader(fields);
-  const dv = new DataView(header.buffer);
-  for (let i = 0; i < tries; i++) {
-    const nonce = start + i >>> 0;
-    dv.setUint32(76, nonce, true);
-    if (BigInt(`0x${toHexReversed(sha256d(header))}`) <= target) return nonce;
-  }
-  return void 0;
-}
-
-// src/devnet/produce-block.ts
-var WITNESS_COMMITMENT_HEADER = Uint8Array.of(106, 36, 170, 33, 169, 237);
-var COINBASE_RESERVED_WEIGHT = 8e3;
-var MAX_TRIES = 1e6;
-function blockVersion(chain) {
-  return chain.network === "regtest" ? 805306368 : 536870912;
-}
-function coinbaseFor(chain, height, script, txs, fees) {
-  const commit = height >= SEGWIT_HEIGHT[chain.network];
-  const outputs = [{ value: blockSubsidy(height, chain.network) + fees, scriptPubKey: script }];
-  if (commit) {
-    const root = computeMerkleRoot([new Uint8Array(32), ...txs.map((t) => t.wtxidBytes)]);
-    outputs.push({
-      value: 0n,
-      scriptPubKey: concatBytes(WITNESS_COMMITMENT_HEADER, sha256d(root, new Uint8Array(32)))
-    });
-  }
-  return parseTransaction(
-    serializeTransaction({
-      version: 2,
-      locktime: Math.max(height - 1, 0),
-      inputs: [
-        {
-          prevTxid: "00".repeat(32),
-          prevTxidBytes: new Uint8Array(32),
-          vout: 4294967295,
-          scriptSig: concatBytes(pushInt(height), Uint8Array.of(0)),
-          sequence: 4294967294,
-          witness: commit ? [new Uint8Array(32)] : []
-        }
-      ],
-      outputs
-    })
-  );
-}
-function selectFromMempool(chain, prevouts) {
-  const picked = /* @__PURE__ */ new Map();
-  const lookup = (txid, vout) => {
-    const parent = picked.get(txid);
-    if (!parent) return prevouts(txid, vout);
-    const o = parent.outputs[vout];
-    return o && { valueSats: o.value, scriptPubKey: o.scriptPubKey, height: 0, coinbase: false };
-  };
-  let weight = COINBASE_RESERVED_WEIGHT;
-  let fees = 0n;
-  let progress = true;
-  while (progress) {
-    progress = false;
-    for (const tx of chain.mempool.values()) {
-      if (picked.has(tx.txid) || weight + tx.weight > MAX_BLOCK_WEIGHT) continue;
-      const fee = txFee(tx, lookup);
-      if (fee === void 0) continue;
-      picked.set(tx.txid, tx);
-      weight += tx.weight;
-      fees += fee;
-      progress = true;
-    }
-  }
-  return { txs: [...picked.values()], fees };
-}
-function produceBlock(chain, script, txs, fees) {
-  const tip = chain.tip;
-  const height = tip.height + 1;
-  const bits = Number.parseInt(tip.block.bits, 16);
-  const mtp = medianTimePast(chain, tip) ?? tip.block.time;
-  const time = Math.max(mtp + 1, Math.floor(Date.now() / 1e3));
-  const coinbase = coinbaseFor(chain, height, script, txs, fees);
-  const target = deriveTarget(bits, chain.network);
-  const reachable = target !== void 0 && target >= 1n << 250n;
-  const block = assembleBlock(
-    { version: blockVersion(chain), previousblockhash: tip.block.hash, time, bits, nonce: 0 },
-    [coinbase, ...txs],
-    reachable ? (h) => grindNonce(h, target, MAX_TRIES) ?? 0 : void 0
-  );
-  for (const tx of txs) chain.mempool.delete(tx.txid);
-  chain.addBlock(block, height);
-  return chain.tip;
-}
-
-// src/devnet/bitcoin-core/mining-methods.ts
-var RPC_DESERIALIZATION_ERROR = -22;
-function outputScript(ctx, output) {
-  const desc = /^(addr|raw)\((.*)\)(#[0-9a-z]{8})?$/.exec(output);
-  if (desc?.[1] === "raw" && /^([0-9a-fA-F]{2})*$/.test(desc[2]))
-    return Buffer.from(desc[2], "hex");
-  return addressToScript(desc?.[1] === "addr" ? desc[2] : output, ctx.network);
-}
-function miningMethods(ctx) {
-  return {
-    generatetoaddress: (raw) => {
-      const [n, address] = readParams(
-        "generatetoaddress",
-        raw,
-        [
-          ["nblocks", "number"],
-          ["address", "string"],
-          ["maxtries", "number"]
-        ],
-        2
-      );
-      const script = addressToScript(address, ctx.network);
-      if (!script) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Error: Invalid address");
-      const hashes = [];
-      for (let i = 0; i < intArg(n, 0); i++) {
-        const { txs, fees } = selectFromMempool(ctx.chain, ctx.prevouts);
-        hashes.push(produceBlock(ctx.chain, script, txs, fees).block.hash);
-      }
-      return hashes;
-    },
-    generateblock: (raw) => {
-      const [output, list] = readParams(
-        "generateblock",
-        raw,
-        [
-          ["output", "string"],
-          ["transactions", "array"],
-          ["submit", "bool"]
-        ],
-        2
-      );
-      const script = outputScript(ctx, output);
-      if (!script) {
-        throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Error: Invalid address or descriptor");
-      }
-      const txs = [];
-      for (const item of list) {
-        const text = String(item);
-        if (/^[0-9a-fA-F]{64}$/.test(text)) {
-          const tx = ctx.chain.mempool.get(text.toLowerCase());
-          if (!tx)
-            throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `Transaction ${text} not in mempool.`);
-          txs.push(tx);
-          continue;
-        }
-        try {
-          txs.push(parseTransaction(Buffer.from(text, "hex")));
-        } catch {
-          throw new RpcError(
-            RPC_DESERIALIZATION_ERROR,
-            `Transaction decode failed for ${text}. Make sure the tx has at least one input.`
-          );
-        }
-      }
-      return { hash: produceBlock(ctx.chain, script, txs, 0n).block.hash };
-    }
-  };
-}
-
-// src/devnet/bitcoin-core/network-methods.ts
-var CORE_VERSION = 29e4;
-var SUBVERSION = "/Satoshi:29.0.0/";
-var PROTOCOL_VERSION = 70016;
-function reach(name, reachable) {
-  return { name, limited: !reachable, reachable, proxy: "", proxy_randomize_credentials: false };
-}
-function networkMethods(ctx) {
-  return {
-    uptime: (raw) => {
-      readParams("uptime", raw, [], 0);
-      return Math.floor((Date.now() - ctx.startedAt) / 1e3);
-    },
-    getnetworkinfo: (raw) => {
-      readParams("getnetworkinfo", raw, [], 0);
-      return {
-        version: CORE_VERSION,
-        subversion: SUBVERSION,
-        protocolversion: PROTOCOL_VERSION,
-        // NODE_NETWORK | NODE_WITNESS | NODE_NETWORK_LIMITED | NODE_P2P_V2, Core's defaults.
-        localservices: "0000000000000c09",
-        localservicesnames: ["NETWORK", "WITNESS", "NETWORK_LIMITED", "P2P_V2"],
-        localrelay: true,
-        timeoffset: 0,
-        networkactive: true,
-        connections: 0,
-        connections_in: 0,
-        connections_out: 0,
-        networks: [
-          reach("ipv4", true),
-          reach("ipv6", true),
-          reach("onion", false),
-          reach("i2p", false),
-          reach("cjdns", false)
-        ],
-        relayfee: amountToJson(MIN_RELAY_FEERATE),
-        incrementalfee: amountToJson(MIN_RELAY_FEERATE),
-        localaddresses: [],
-        warnings: []
-      };
-    }
-  };
-}
-
-// src/devnet/bitcoin-core/tx-methods.ts
-function txReadMethods(ctx) {
+// src/devnet/bitcoin-core/methods.ts
+var GENESIS_MERKLE_ROOT = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
+function coreMethods(chain, network, prevouts) {
+  const net = network;
   function getrawtransaction(raw) {
-    const checked = checkGetRawTransaction(raw, ctx.network);
+    const checked = checkGetRawTransaction(raw, network);
     if (!checked.ok) throw new RpcError(checked.error.code, checked.error.message);
     const [txidParam, verbosityParam = null, blockhashParam = null] = checked.params;
     const txid = txidParam.toLowerCase();
-    if (txid === ctx.chain.byHeight.get(0)?.block.merkleroot) {
+    if (txid === GENESIS_MERKLE_ROOT) {
       throw new RpcError(
         RPC_INVALID_ADDRESS_OR_KEY,
         "The genesis block coinbase is not considered an ordinary transaction and cannot be retrieved"
@@ -6665,7 +5532,7 @@ function txReadMethods(ctx) {
     const verbosity = verbosityParam === null ? 0 : typeof verbosityParam === "boolean" ? Number(verbosityParam) : Number(verbosityParam.value);
     let scope;
     if (blockhashParam !== null) {
-      scope = ctx.chain.byHash.get(blockhashParam.toLowerCase());
+      scope = chain.byHash.get(blockhashParam.toLowerCase());
       if (!scope) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block hash not found");
     }
     let tx;
@@ -6674,9 +5541,9 @@ function txReadMethods(ctx) {
       tx = scope.block.transactions.find((t) => t.txid === txid);
       home = scope;
     } else {
-      tx = ctx.chain.mempool.get(txid);
+      tx = chain.mempool.get(txid);
       if (!tx) {
-        const at = ctx.chain.txIndex.get(txid);
+        const at = chain.txIndex.get(txid);
         if (at) {
           tx = at.block.block.transactions[at.index];
           home = at.block;
@@ -6693,13 +5560,10 @@ function txReadMethods(ctx) {
     const result = {};
     if (scope) result.in_active_chain = true;
     const withPrevouts = verbosity >= 2 && home !== void 0 && !tx.isCoinbase;
-    Object.assign(
-      result,
-      txToUniv(tx, { network: ctx.network, ...withPrevouts ? { prevouts: ctx.prevouts } : {} })
-    );
+    Object.assign(result, txToUniv(tx, { network: net, ...withPrevouts ? { prevouts } : {} }));
     if (home) {
       result.blockhash = home.block.hash;
-      result.confirmations = ctx.chain.confirmations(home);
+      result.confirmations = chain.confirmations(home);
       result.time = home.block.time;
       result.blocktime = home.block.time;
     }
@@ -6730,363 +5594,17 @@ ${writeIndented4([["Position 2 (iswitness)", `JSON value of type ${uvTypeName(is
     } catch {
       throw new RpcError(-22, "TX decode failed");
     }
-    return txToUniv(tx, { network: ctx.network, includeHex: false });
+    return txToUniv(tx, { network: net, includeHex: false });
   }
-  return { getrawtransaction, decoderawtransaction };
-}
-
-// src/devnet/bitcoin-core/fee-params.ts
-var DEFAULT_MAX_FEERATE = 10000000n;
-function amountArg(value, fallback) {
-  if (value === null || value === void 0) return fallback;
-  const text = isJsonNumber(value) ? value.value : typeof value === "string" ? value : "";
-  let sats;
-  try {
-    sats = parseAmount(text);
-  } catch {
-    throw new RpcError(RPC_TYPE_ERROR, "Invalid amount");
-  }
-  if (sats < 0n) throw new RpcError(RPC_TYPE_ERROR, "Amount out of range");
-  if (sats > 21000000n * 100000000n) throw new RpcError(RPC_TYPE_ERROR, "Amount out of range");
-  return sats;
-}
-
-// src/devnet/bitcoin-core/tx-submit-methods.ts
-var RPC_DESERIALIZATION_ERROR2 = -22;
-var RPC_TRANSACTION_ERROR = -25;
-var MAX_PACKAGE_COUNT = 25;
-function decode2(hex) {
-  if (!/^([0-9a-fA-F]{2})*$/.test(hex)) return void 0;
-  try {
-    return parseTransaction(Buffer.from(hex, "hex"));
-  } catch {
-    return void 0;
-  }
-}
-function feeAt(rate, vsize) {
-  return rate * BigInt(vsize) / 1000n;
-}
-function txSubmitMethods(ctx) {
-  const { chain } = ctx;
   return {
-    sendrawtransaction: (raw) => {
-      const [hex, maxfeerate = null, maxburn = null] = readParams(
-        "sendrawtransaction",
-        raw,
-        [
-          ["hexstring", "string"],
-          ["maxfeerate", "number", "string"],
-          ["maxburnamount", "number", "string"]
-        ],
-        1
-      );
-      const tx = decode2(hex);
-      if (!tx) {
-        throw new RpcError(
-          RPC_DESERIALIZATION_ERROR2,
-          "TX decode failed. Make sure the tx has at least one input."
-        );
-      }
-      const burnMax = amountArg(maxburn, 0n);
-      for (const o of tx.outputs) {
-        const burns = o.scriptPubKey[0] === OP_RETURN || o.scriptPubKey.length > MAX_SCRIPT_SIZE;
-        if (burns && o.value > burnMax) {
-          throw new RpcError(
-            RPC_TRANSACTION_ERROR,
-            "Unspendable output exceeds maximum configured by user (maxburnamount)"
-          );
-        }
-      }
-      const rate = amountArg(maxfeerate, DEFAULT_MAX_FEERATE);
-      if (chain.mempool.has(tx.txid)) return tx.txid;
-      const verdict = checkMempoolAccept(chain, ctx.utxos, tx);
-      if ("reason" in verdict) {
-        const message = verdict.code === -26 ? rejectionText(verdict) : verdict.reason;
-        throw new RpcError(verdict.code, message);
-      }
-      if (rate !== 0n && verdict.fee > feeAt(rate, verdict.vsize)) {
-        throw new RpcError(
-          RPC_TRANSACTION_ERROR,
-          "Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)"
-        );
-      }
-      chain.addToMempool(tx);
-      ctx.entered.set(tx.txid, {
-        time: Math.floor(Date.now() / 1e3),
-        height: chain.tip.height
-      });
-      return tx.txid;
-    },
-    testmempoolaccept: (raw) => {
-      const [list, maxfeerate = null] = readParams(
-        "testmempoolaccept",
-        raw,
-        [
-          ["rawtxs", "array"],
-          ["maxfeerate", "number", "string"]
-        ],
-        1
-      );
-      const hexes = list;
-      if (hexes.length < 1 || hexes.length > MAX_PACKAGE_COUNT) {
-        throw new RpcError(
-          RPC_INVALID_PARAMETER,
-          `Array must contain between 1 and ${MAX_PACKAGE_COUNT} transactions.`
-        );
-      }
-      const rate = amountArg(maxfeerate, DEFAULT_MAX_FEERATE);
-      const txs = hexes.map((h) => {
-        const tx = typeof h === "string" ? decode2(h) : void 0;
-        if (!tx) {
-          throw new RpcError(
-            RPC_DESERIALIZATION_ERROR2,
-            `TX decode failed: ${String(h)} Make sure the tx has at least one input.`
-          );
-        }
-        return tx;
-      });
-      return txs.map((tx) => {
-        const head = { txid: tx.txid, wtxid: tx.wtxid };
-        const verdict = checkMempoolAccept(chain, ctx.utxos, tx);
-        if ("reason" in verdict) {
-          const reason = verdict.code === -25 ? "missing-inputs" : verdict.reason;
-          return {
-            ...head,
-            allowed: false,
-            "reject-reason": reason,
-            "reject-details": verdict.code === -25 ? reason : rejectionText(verdict)
-          };
-        }
-        if (rate !== 0n && verdict.fee > feeAt(rate, verdict.vsize)) {
-          return { ...head, allowed: false, "reject-reason": "max-fee-exceeded" };
-        }
-        return {
-          ...head,
-          allowed: true,
-          vsize: verdict.vsize,
-          fees: {
-            base: amountToJson(verdict.fee),
-            "effective-feerate": amountToJson(verdict.fee * 1000n / BigInt(verdict.vsize)),
-            "effective-includes": [tx.wtxid]
-          }
-        };
-      });
-    }
-  };
-}
-
-// src/devnet/bitcoin-core/util-methods.ts
-function describe(script) {
-  const sol = solve(script);
-  switch (sol.type) {
-    case "pubkeyhash":
-      return { isscript: false, iswitness: false };
-    case "scripthash":
-      return { isscript: true, iswitness: false };
-    case "witness_v0_keyhash":
-      return {
-        isscript: false,
-        iswitness: true,
-        witness_version: 0,
-        witness_program: toHex(sol.hash)
-      };
-    case "witness_v0_scripthash":
-      return {
-        isscript: true,
-        iswitness: true,
-        witness_version: 0,
-        witness_program: toHex(sol.hash)
-      };
-    case "witness_v1_taproot":
-      return {
-        isscript: true,
-        iswitness: true,
-        witness_version: 1,
-        witness_program: toHex(sol.program)
-      };
-    case "anchor":
-      return { isscript: true, iswitness: true, witness_version: 1, witness_program: "4e73" };
-    case "witness_unknown":
-      return { iswitness: true, witness_version: sol.version, witness_program: toHex(sol.program) };
-    default:
-      return {};
-  }
-}
-function utilMethods(ctx) {
-  return {
-    decodescript: (raw) => {
-      const [hex] = readParams("decodescript", raw, [["hexstring", "string"]], 1);
-      const script = hex === "" ? new Uint8Array(0) : hexArg(hex, "argument");
-      return decodeScriptToUniv(script, ctx.network);
-    },
-    validateaddress: (raw) => {
-      const [address] = readParams("validateaddress", raw, [["address", "string"]], 1);
-      const script = addressToScript(address, ctx.network);
-      if (!script) {
-        return {
-          isvalid: false,
-          error_locations: [],
-          error: "Invalid or unsupported Segwit (Bech32) or Base58 encoding."
-        };
-      }
-      return {
-        isvalid: true,
-        address,
-        scriptPubKey: toHex(script),
-        ...describe(script)
-      };
-    }
-  };
-}
-
-// src/bitcoin/merkle-block.ts
-function merkleBlockBytes(header, txids, match) {
-  const n = txids.length;
-  const width = (h) => n + (1 << h) - 1 >> h;
-  const hashAt = (h, pos) => {
-    if (h === 0) return txids[pos];
-    const left = hashAt(h - 1, pos * 2);
-    const right = pos * 2 + 1 < width(h - 1) ? hashAt(h - 1, pos * 2 + 1) : left;
-    return sha256d(left, right);
-  };
-  const bits = [];
-  const hashes = [];
-  const build2 = (h, pos) => {
-    let parentOfMatch = false;
-    for (let p = pos << h; p < pos + 1 << h && p < n; p++) parentOfMatch ||= match[p];
-    bits.push(parentOfMatch);
-    if (h === 0 || !parentOfMatch) {
-      hashes.push(hashAt(h, pos));
-      return;
-    }
-    build2(h - 1, pos * 2);
-    if (pos * 2 + 1 < width(h - 1)) build2(h - 1, pos * 2 + 1);
-  };
-  let height = 0;
-  while (width(height) > 1) height++;
-  build2(height, 0);
-  const flagBytes = new Uint8Array(bits.length + 7 >> 3);
-  bits.forEach((b, p) => {
-    if (b) flagBytes[p >> 3] |= 1 << (p & 7);
-  });
-  const count = new Uint8Array(4);
-  new DataView(count.buffer).setUint32(0, n, true);
-  return concatBytes(
-    header,
-    count,
-    compactSizeBytes(hashes.length),
-    ...hashes,
-    compactSizeBytes(flagBytes.length),
-    flagBytes
-  );
-}
-
-// src/devnet/bitcoin-core/utxo-methods.ts
-function utxoMethods(ctx) {
-  const { chain } = ctx;
-  return {
-    gettxout: (raw) => {
-      const [txid, n, includeMempool = null] = readParams(
-        "gettxout",
-        raw,
-        [
-          ["txid", "string"],
-          ["n", "number"],
-          ["include_mempool", "bool"]
-        ],
-        2
-      );
-      const coin = ctx.utxos.coin(
-        hashArg(txid, "txid"),
-        intArg(n, 0),
-        includeMempool !== false
-      );
-      if (!coin) return null;
-      const out = coin.tx.outputs[coin.vout];
-      return {
-        bestblock: chain.tip.block.hash,
-        confirmations: coin.height === MEMPOOL_HEIGHT ? 0 : chain.tip.height - coin.height + 1,
-        value: amountToJson(out.value),
-        scriptPubKey: scriptPubKeyToJson(out.scriptPubKey, ctx.network),
-        coinbase: coin.coinbase
-      };
-    },
-    gettxoutproof: (raw) => {
-      const [list, blockhash = null] = readParams(
-        "gettxoutproof",
-        raw,
-        [
-          ["txids", "array"],
-          ["blockhash", "string"]
-        ],
-        1
-      );
-      const wanted = /* @__PURE__ */ new Set();
-      for (const item of list) {
-        const txid = hashArg(item, "txid");
-        if (wanted.has(txid)) {
-          throw new RpcError(
-            RPC_INVALID_PARAMETER,
-            `Invalid parameter, duplicated txid: ${item}`
-          );
-        }
-        wanted.add(txid);
-      }
-      let entry;
-      if (blockhash !== null) {
-        entry = chain.byHash.get(hashArg(blockhash, "blockhash"));
-        if (!entry) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
-      } else {
-        for (const txid of wanted) {
-          entry = chain.txIndex.get(txid)?.block;
-          if (entry) break;
-        }
-        if (!entry) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Transaction not yet in block");
-      }
-      const txs = entry.block.transactions;
-      const match = txs.map((t) => wanted.has(t.txid));
-      if (match.filter(Boolean).length !== wanted.size) {
-        throw new RpcError(
-          RPC_INVALID_ADDRESS_OR_KEY,
-          "Not all transactions found in specified or retrieved block"
-        );
-      }
-      return toHex(
-        merkleBlockBytes(
-          entry.block.headerBytes,
-          txs.map((t) => t.txidBytes),
-          match
-        )
-      );
-    }
-  };
-}
-
-// src/devnet/bitcoin-core/methods.ts
-function coreMethods(chain, network, prevouts) {
-  const ctx = {
-    chain,
-    network,
-    prevouts,
-    utxos: new DevnetUtxos(chain),
-    startedAt: Date.now(),
-    entered: /* @__PURE__ */ new Map()
-  };
-  return {
-    ...blockMethods(ctx),
-    ...blockStatsMethod(ctx),
-    ...chainInfoMethods(ctx),
-    ...mempoolMethods(ctx),
-    ...utxoMethods(ctx),
-    ...utilMethods(ctx),
-    ...networkMethods(ctx),
-    ...txReadMethods(ctx),
-    ...txSubmitMethods(ctx),
-    ...miningMethods(ctx),
+    getrawtransaction,
+    decoderawtransaction,
+    getblockcount: () => chain.tip.height,
+    getbestblockhash: () => chain.tip.block.hash,
     // Core's own way to stage a reorganisation (tests of the gateway's cache eviction).
     invalidateblock: (raw) => {
-      const [hash2] = readParams("invalidateblock", raw, [["blockhash", "string"]], 1);
-      if (!chain.invalidateBlock(hash2.toLowerCase())) {
+      const [hash2] = asPositional(raw, ["blockhash"]);
+      if (typeof hash2 !== "string" || !chain.invalidateBlock(hash2.toLowerCase())) {
         throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
       }
       return null;
@@ -7094,118 +5612,26 @@ function coreMethods(chain, network, prevouts) {
     reconsiderblock: () => {
       chain.reconsiderBlocks();
       return null;
+    },
+    getblockhash: (raw) => {
+      const [height] = asPositional(raw, ["height"]);
+      if (!isJsonNumber(height)) {
+        throw new RpcError(
+          RPC_TYPE_ERROR,
+          `JSON value of type ${uvTypeName(height)} is not of expected type number`
+        );
+      }
+      const entry = chain.byHeight.get(Number(height.value));
+      if (!entry) throw new RpcError(-8, "Block height out of range");
+      return entry.block.hash;
     }
   };
 }
 
 // src/devnet/chain.ts
 import { readdirSync, readFileSync as readFileSync3 } from "node:fs";
-
-// src/bitcoin/genesis.ts
-var COIN2 = 100000000n;
-var OP_CHECKSIG = 172;
-var SATOSHI_TIMES = "The Times 03/Jan/2009 Chancellor on brink of second bailout for banks";
-var SATOSHI_KEY = "04678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5f";
-var GENESIS = {
-  mainnet: {
-    timestamp: SATOSHI_TIMES,
-    pubkey: SATOSHI_KEY,
-    time: 1231006505,
-    nonce: 2083236893,
-    bits: 486604799,
-    version: 1,
-    reward: 50n * COIN2
-  },
-  testnet: {
-    timestamp: SATOSHI_TIMES,
-    pubkey: SATOSHI_KEY,
-    time: 1296688602,
-    nonce: 414098458,
-    bits: 486604799,
-    version: 1,
-    reward: 50n * COIN2
-  },
-  testnet4: {
-    timestamp: "03/May/2024 000000000000000000001ebd58c244970b3aa9d783bb001011fbe8ea8e98e00e",
-    pubkey: "00".repeat(33),
-    time: 1714777860,
-    nonce: 393743547,
-    bits: 486604799,
-    version: 1,
-    reward: 50n * COIN2
-  },
-  signet: {
-    timestamp: SATOSHI_TIMES,
-    pubkey: SATOSHI_KEY,
-    time: 1598918400,
-    nonce: 52613770,
-    bits: 503543726,
-    version: 1,
-    reward: 50n * COIN2
-  },
-  regtest: {
-    timestamp: SATOSHI_TIMES,
-    pubkey: SATOSHI_KEY,
-    time: 1296688602,
-    nonce: 2,
-    bits: 545259519,
-    version: 1,
-    reward: 50n * COIN2
-  }
-};
-function genesisBlock(network) {
-  const p = GENESIS[network];
-  const scriptSig = concatBytes(
-    pushInt(486604799),
-    // CScriptNum(4) is pushed as data (01 04), not as OP_4.
-    pushBytes(scriptNum(4)),
-    pushBytes(new TextEncoder().encode(p.timestamp))
-  );
-  const coinbase = parseTransaction(
-    serializeTransaction({
-      version: 1,
-      locktime: 0,
-      inputs: [
-        {
-          prevTxid: "00".repeat(32),
-          prevTxidBytes: new Uint8Array(32),
-          vout: 4294967295,
-          scriptSig,
-          sequence: 4294967295,
-          witness: []
-        }
-      ],
-      outputs: [
-        {
-          value: p.reward,
-          scriptPubKey: concatBytes(pushBytes(fromHex(p.pubkey)), Uint8Array.of(OP_CHECKSIG))
-        }
-      ]
-    })
-  );
-  return assembleBlock(
-    {
-      version: p.version,
-      previousblockhash: "00".repeat(32),
-      time: p.time,
-      bits: p.bits,
-      nonce: p.nonce
-    },
-    [coinbase]
-  );
-}
-
-// src/devnet/chain.ts
 var DATA_DIR = `${projectPath("data", "chain")}/`;
 var DevnetChain = class {
-  constructor(network = "mainnet") {
-    this.network = network;
-  }
-  network;
-  /** Core's own mediantime and chainwork for blocks whose ancestors devnet lacks (951658). */
-  anchors = /* @__PURE__ */ new Map();
-  /** chainWork's results, by block hash (a block's work never changes). */
-  workMemo = /* @__PURE__ */ new Map();
   byHash = /* @__PURE__ */ new Map();
   byHeight = /* @__PURE__ */ new Map();
   txIndex = /* @__PURE__ */ new Map();
@@ -7253,10 +5679,6 @@ var DevnetChain = class {
     this.tip = this.byHeight.get(heights[heights.length - 1]);
     return true;
   }
-  /** The blocks invalidateBlock took off the best chain (getchaintips' invalid branch). */
-  invalidated() {
-    return this.invalid;
-  }
   /** Core's `reconsiderblock` (of every invalidated block): they are the best chain again. */
   reconsiderBlocks() {
     const blocks = this.invalid.splice(0).sort((a, b) => a.height - b.height);
@@ -7283,17 +5705,10 @@ function plain(buf) {
 function bytesOf(path) {
   return plain(readFileSync3(path));
 }
-var cached = /* @__PURE__ */ new Map();
-function loadDevnetChain(network = "mainnet") {
-  const known = cached.get(network);
-  if (known) return known;
-  const chain = network === "mainnet" ? loadMainnet() : new DevnetChain(network);
-  if (network !== "mainnet") chain.addBlock(genesisBlock(network), 0);
-  cached.set(network, chain);
-  return chain;
-}
-function loadMainnet() {
-  const chain = new DevnetChain("mainnet");
+var cached;
+function loadDevnetChain() {
+  if (cached) return cached;
+  const chain = new DevnetChain();
   const blocksDir = `${DATA_DIR}blocks/`;
   chain.addBlock(parseBlock(bytesOf(`${blocksDir}genesis.raw`)), 0);
   let height = 1;
@@ -7308,10 +5723,6 @@ function loadMainnet() {
     blocks.push(parseBlock(raw));
   const json = JSON.parse(readFileSync3(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8"));
   blocks.push(parseBlock(plain(Buffer.from(json.block, "hex"))));
-  chain.anchors.set(json.hash, {
-    mediantime: json.mediantime,
-    chainwork: BigInt(`0x${json.chainwork}`)
-  });
   for (const block of blocks) chain.addBlock(block, bip34Height(block));
   const mempool = JSON.parse(readFileSync3(`${DATA_DIR}txs/mempool.json`, "utf8"));
   for (const { hex } of mempool.txs)
@@ -7322,6 +5733,7 @@ function loadMainnet() {
     )
   );
   chain.addToMempool(parseTransaction(bytesOf(`${DATA_DIR}txs/megatx.bin`)));
+  cached = chain;
   return chain;
 }
 
@@ -8063,9 +6475,8 @@ function reply2(res, status, body) {
 
 // src/devnet/prevouts.ts
 var PREVOUTS_FILE = projectPath("data", "chain", "blocks", "277647.prevouts.json");
-var MEMPOOL_PREVOUTS_FILE = projectPath("data", "chain", "txs", "mempool.prevouts.json");
 function chainPrevouts(chain) {
-  const shipped = chain.network === "mainnet" ? new Map([...loadPrevoutsFile(PREVOUTS_FILE), ...loadPrevoutsFile(MEMPOOL_PREVOUTS_FILE)]) : /* @__PURE__ */ new Map();
+  const shipped = loadPrevoutsFile(PREVOUTS_FILE);
   return (txid, vout) => {
     const known = shipped.get(`${txid}:${vout}`);
     if (known) return known;
@@ -8085,12 +6496,12 @@ function chainPrevouts(chain) {
 
 // src/devnet/devnet.ts
 async function startDevnet(networks, opts = {}) {
+  const chain = opts.chain ?? loadDevnetChain();
+  const prevouts = chainPrevouts(chain);
   const cores = /* @__PURE__ */ new Map();
   const indexers = /* @__PURE__ */ new Map();
   const electrum = /* @__PURE__ */ new Map();
   for (const network of networks) {
-    const chain = opts.chain?.network === network ? opts.chain : loadDevnetChain(network);
-    const prevouts = chainPrevouts(chain);
     indexers.set(
       network,
       await startDevnetIndexer({ chain, secret: randomBytes2(16).toString("hex") })

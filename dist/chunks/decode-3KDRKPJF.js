@@ -7,7 +7,7 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-AOGXHN7C.js";
+} from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
 } from "./chunk-XWSRGHSS.js";

@@ -23,7 +23,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-MJ7THM67.js";
+} from "./chunk-TLAE2NVE.js";
 import {
   REFUSED_OUTCOMES,
   auditInRange,
@@ -53,7 +53,7 @@ import {
   scriptPubKeyToJson,
   scriptToAsm,
   toHex
-} from "./chunk-AOGXHN7C.js";
+} from "./chunk-YDJ6PAYG.js";
 import {
   NETWORK_NAMES
 } from "./chunk-XWSRGHSS.js";

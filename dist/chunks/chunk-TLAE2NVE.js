@@ -18,7 +18,7 @@ import {
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-AOGXHN7C.js";
+} from "./chunk-YDJ6PAYG.js";
 
 // src/errors/codes.ts
 var LIST = {
