@@ -1,5 +1,5 @@
 import { parseAmount } from "../../bitcoin/index.ts";
-import { RPC_TYPE_ERROR } from "../../jsonrpc/core-params.ts";
+import { RPC_INVALID_PARAMETER, RPC_TYPE_ERROR } from "../../jsonrpc/core-params.ts";
 import { isJsonNumber, type Json } from "../../jsonrpc/json.ts";
 import { RpcError } from "./rpc-error.ts";
 
@@ -22,4 +22,16 @@ export function amountArg(value: Json, fallback: bigint): bigint {
   if (sats < 0n) throw new RpcError(RPC_TYPE_ERROR, "Amount out of range");
   if (sats > 21_000_000n * 100_000_000n) throw new RpcError(RPC_TYPE_ERROR, "Amount out of range");
   return sats;
+}
+
+/** Core's ParseFeeRate (rpc/util.cpp): a BTC/kvB amount below 1 BTC/kvB, in sat per 1000 vbytes. */
+export function feeRateArg(value: Json, fallback: bigint): bigint {
+  const rate = amountArg(value, fallback);
+  if (rate >= 100_000_000n) {
+    throw new RpcError(
+      RPC_INVALID_PARAMETER,
+      "Fee rates larger than or equal to 1BTC/kvB are not accepted",
+    );
+  }
+  return rate;
 }

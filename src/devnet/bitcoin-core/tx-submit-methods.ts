@@ -4,7 +4,7 @@ import { RPC_INVALID_PARAMETER } from "../../jsonrpc/core-params.ts";
 import type { Json } from "../../jsonrpc/json.ts";
 import { checkMempoolAccept, rejectionText } from "../mempool-policy.ts";
 import type { CoreContext } from "./context.ts";
-import { amountArg, DEFAULT_MAX_FEERATE } from "./fee-params.ts";
+import { amountArg, DEFAULT_MAX_FEERATE, feeRateArg } from "./fee-params.ts";
 import type { RpcMethod } from "./http.ts";
 import { readParams } from "./params.ts";
 import { RpcError } from "./rpc-error.ts";
@@ -60,7 +60,7 @@ export function txSubmitMethods(ctx: CoreContext): Record<string, RpcMethod> {
           );
         }
       }
-      const rate = amountArg(maxfeerate as Json, DEFAULT_MAX_FEERATE);
+      const rate = feeRateArg(maxfeerate as Json, DEFAULT_MAX_FEERATE);
       // Already in the mempool: Core relays it again and answers its txid.
       if (chain.mempool.has(tx.txid)) return tx.txid;
       const verdict = checkMempoolAccept(chain, ctx.utxos, tx);
@@ -98,7 +98,7 @@ export function txSubmitMethods(ctx: CoreContext): Record<string, RpcMethod> {
           `Array must contain between 1 and ${MAX_PACKAGE_COUNT} transactions.`,
         );
       }
-      const rate = amountArg(maxfeerate as Json, DEFAULT_MAX_FEERATE);
+      const rate = feeRateArg(maxfeerate as Json, DEFAULT_MAX_FEERATE);
       const txs = hexes.map((h) => {
         const tx = typeof h === "string" ? decode(h) : undefined;
         if (!tx) {
