@@ -82,6 +82,11 @@ export interface TxToUnivOptions {
    * coinbase, the result gets vin[].prevout and fee, as getrawtransaction verbosity 2 does.
    */
   prevouts?: PrevoutLookup;
+  /**
+   * With prevouts, also write each input's `prevout` (default true). getblock verbosity 2 has
+   * undo data but only writes `fee` (Core's SHOW_DETAILS); 3 and getrawtransaction 2 write both.
+   */
+  prevoutDetails?: boolean;
   /** Add `hex` (default true). */
   includeHex?: boolean;
   /** TxToUniv's block_hash argument: adds `blockhash` before `hex` (getrawtransaction does not). */
@@ -135,6 +140,9 @@ export function txToUniv(tx: Transaction, opts: TxToUnivOptions): TxJson {
     if (spent !== null) {
       const p = spent[i]!;
       totalIn += p.valueSats;
+    }
+    if (spent !== null && (opts.prevoutDetails ?? true)) {
+      const p = spent[i]!;
       prevout = {
         generated: p.coinbase,
         height: p.height,

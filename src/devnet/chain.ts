@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { genesisBlock } from "../bitcoin/genesis.ts";
 import {
   type Block,
   parseBlock,
@@ -6,6 +7,7 @@ import {
   readBlockRecords,
   type Transaction,
 } from "../bitcoin/index.ts";
+import type { NetworkName } from "../config/schema.ts";
 import { projectPath } from "../paths.ts";
 
 const DATA_DIR = `${projectPath("data", "chain")}/`;
@@ -15,17 +17,32 @@ export interface ChainBlock {
   block: Block;
 }
 
+/** Values Core reported for a block whose ancestors devnet does not hold (see README, devnet). */
+export interface BlockAnchor {
+  mediantime: number;
+  chainwork: bigint;
+}
+
 export interface TxLocation {
   block: ChainBlock;
   index: number;
 }
 
 /**
- * devnet's chain: real mainnet blocks at their real heights (a sparse chain: the heights between
- * the blocks we hold are simply absent), indexed by hash, height and txid, plus a mempool of real
- * transactions found in none of them. The tip is the highest block held.
+ * One network's devnet chain, indexed by hash, height and txid, plus a mempool. Mainnet's holds
+ * real blocks at their real heights (a sparse chain: the heights between the blocks we hold are
+ * simply absent) and real transactions found in none of them; the other networks' start from
+ * their real genesis block and grow by the blocks devnet's Core produces. The tip is the highest
+ * block held.
  */
 export class DevnetChain {
+  constructor(readonly network: NetworkName = "mainnet") {}
+
+  /** Core's own mediantime and chainwork for blocks whose ancestors devnet lacks (951658). */
+  readonly anchors = new Map<string, BlockAnchor>();
+  /** chainWork's results, by block hash (a block's work never changes). */
+  readonly workMemo = new Map<string, bigint>();
+
   readonly byHash = new Map<string, ChainBlock>();
   readonly byHeight = new Map<number, ChainBlock>();
   readonly txIndex = new Map<string, TxLocation>();
@@ -80,6 +97,11 @@ export class DevnetChain {
     return true;
   }
 
+  /** The blocks invalidateBlock took off the best chain (getchaintips' invalid branch). */
+  invalidated(): readonly ChainBlock[] {
+    return this.invalid;
+  }
+
   /** Core's `reconsiderblock` (of every invalidated block): they are the best chain again. */
   reconsiderBlocks(): void {
     const blocks = this.invalid.splice(0).sort((a, b) => a.height - b.height);
@@ -117,12 +139,23 @@ function bytesOf(path: string): Uint8Array {
   return plain(readFileSync(path));
 }
 
-let cached: DevnetChain | undefined;
+const cached = new Map<NetworkName, DevnetChain>();
 
-/** Loads data/chain once per process (devnet servers for several networks share it). */
-export function loadDevnetChain(): DevnetChain {
-  if (cached) return cached;
-  const chain = new DevnetChain();
+/**
+ * The network's devnet chain, made once per process: mainnet's from data/chain, the others
+ * from their genesis block alone (built as Core's chainparams build it).
+ */
+export function loadDevnetChain(network: NetworkName = "mainnet"): DevnetChain {
+  const known = cached.get(network);
+  if (known) return known;
+  const chain = network === "mainnet" ? loadMainnet() : new DevnetChain(network);
+  if (network !== "mainnet") chain.addBlock(genesisBlock(network), 0);
+  cached.set(network, chain);
+  return chain;
+}
+
+function loadMainnet(): DevnetChain {
+  const chain = new DevnetChain("mainnet");
   const blocksDir = `${DATA_DIR}blocks/`;
   chain.addBlock(parseBlock(bytesOf(`${blocksDir}genesis.raw`)), 0);
   let height = 1;
@@ -137,8 +170,16 @@ export function loadDevnetChain(): DevnetChain {
     blocks.push(parseBlock(raw));
   const json = JSON.parse(readFileSync(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8")) as {
     block: string;
+    hash: string;
+    mediantime: number;
+    chainwork: string;
   };
   blocks.push(parseBlock(plain(Buffer.from(json.block, "hex"))));
+  // Core's getblock answer for 951658 gives what its 951,647 missing ancestors would.
+  chain.anchors.set(json.hash, {
+    mediantime: json.mediantime,
+    chainwork: BigInt(`0x${json.chainwork}`),
+  });
   for (const block of blocks) chain.addBlock(block, bip34Height(block));
 
   const mempool = JSON.parse(readFileSync(`${DATA_DIR}txs/mempool.json`, "utf8")) as {
@@ -152,6 +193,5 @@ export function loadDevnetChain(): DevnetChain {
     ),
   );
   chain.addToMempool(parseTransaction(bytesOf(`${DATA_DIR}txs/megatx.bin`)));
-  cached = chain;
   return chain;
 }

@@ -20,24 +20,29 @@ export interface Devnet {
 
 export interface DevnetOptions {
   electrum?: DevnetElectrumOptions;
-  /** A chain of the caller's (tests that mine a block); default: data/chain, loaded once. */
+  /**
+   * A chain of the caller's (tests that mine a block), served for its own network
+   * (`chain.network`); every other network gets loadDevnetChain(network), made once per process.
+   */
   chain?: DevnetChain;
 }
 
 /**
- * Starts devnet's upstreams (a Bitcoin Core, an ElectrumX and an indexer per network) on 127.0.0.1, port 0. They serve real mainnet blocks (data/chain);
+ * Starts devnet's upstreams (a Bitcoin Core, an ElectrumX and an indexer per network) on
+ * 127.0.0.1, port 0, each network's over its own chain (mainnet: the real blocks of data/chain;
+ * the others: their genesis block and what devnet's Core produces on them);
  * credentials are random per start, so nothing but the gateway that started them can call in.
  */
 export async function startDevnet(
   networks: readonly NetworkName[],
   opts: DevnetOptions = {},
 ): Promise<Devnet> {
-  const chain = opts.chain ?? loadDevnetChain();
-  const prevouts = chainPrevouts(chain);
   const cores = new Map<NetworkName, DevnetCoreServer>();
   const indexers = new Map<NetworkName, DevnetIndexerServer>();
   const electrum = new Map<NetworkName, DevnetElectrumServer>();
   for (const network of networks) {
+    const chain = opts.chain?.network === network ? opts.chain : loadDevnetChain(network);
+    const prevouts = chainPrevouts(chain);
     indexers.set(
       network,
       await startDevnetIndexer({ chain, secret: randomBytes(16).toString("hex") }),

@@ -1,6 +1,5 @@
 import { isJsonNumber, type Json } from "./json.ts";
-import { pyStr } from "./python-text.ts";
-import type { Checked, RpcErrorObject } from "./types.ts";
+import type { RpcErrorObject } from "./types.ts";
 
 /** ElectrumX's error codes (electrumx/server/session.py); -32602 is aiorpcx's INVALID_ARGS. */
 export const BAD_REQUEST = 1;
@@ -73,12 +72,6 @@ export function hash32Hex(value: Json | undefined): string | null {
   return hex.length === 64 ? hex : null;
 }
 
-/** assert_tx_hash. */
-export function txHashError(value: Json | undefined): RpcErrorObject | null {
-  if (hash32Hex(value) !== null) return null;
-  return { code: BAD_REQUEST, message: `${pyStr(value)} should be a transaction hash` };
-}
-
 /** `value in (True, False)` in Python: booleans, and numbers equal to 0 or 1. */
 export function isPyBool(value: Json | undefined): boolean {
   if (typeof value === "boolean") return true;
@@ -90,27 +83,4 @@ export function isPyBool(value: Json | undefined): boolean {
 /** Python's truth of such a value, for verbose. */
 export function pyBoolValue(value: Json | undefined): boolean {
   return value === true || (isJsonNumber(value) && Number(value.value) === 1);
-}
-
-export const TRANSACTION_GET = { required: ["tx_hash"], optional: ["verbose"] } as const;
-
-/**
- * blockchain.transaction.get(tx_hash, verbose=false), checked as ElectrumX checks it before it
- * asks its daemon. Returns [tx_hash, verbose] with verbose as a boolean.
- */
-export function checkTransactionGet(params: Json[] | { [key: string]: Json }): Checked {
-  const args = bindArgs(
-    "blockchain.transaction.get",
-    params,
-    TRANSACTION_GET.required,
-    TRANSACTION_GET.optional,
-  );
-  if (!Array.isArray(args)) return { ok: false, error: args };
-  const [txHash, verbose = false] = args;
-  const hashError = txHashError(txHash);
-  if (hashError) return { ok: false, error: hashError };
-  if (!isPyBool(verbose)) {
-    return { ok: false, error: { code: BAD_REQUEST, message: '"verbose" must be a boolean' } };
-  }
-  return { ok: true, params: [txHash as Json, pyBoolValue(verbose)] };
 }

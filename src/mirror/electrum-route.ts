@@ -1,8 +1,13 @@
 import type { NetworkName } from "../config/schema.ts";
+import { gatewayError } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
 import { decodedTx } from "../jsonrpc/decoded-tx.ts";
-import { checkTransactionGet } from "../jsonrpc/electrum-params.ts";
+import { checkElectrumArgs, ELECTRUM_SIGNATURES } from "../jsonrpc/electrum-args.ts";
+import { checkServerVersion } from "../jsonrpc/electrum-version.ts";
+import type { Json } from "../jsonrpc/json.ts";
+import type { Checked, RpcErrorObject } from "../jsonrpc/types.ts";
 import { type CallContext, electrumTxSource } from "../metering/context.ts";
+import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import { type ElectrumTxResult, electrumTransaction } from "../upstreams/electrum/transaction.ts";
 import {
   type AcceptedCall,
@@ -11,28 +16,91 @@ import {
   type MirrorProtocol,
 } from "./rpc-route.ts";
 
+type Params = Json[] | { [key: string]: Json };
+
+/** Methods checked as ElectrumX checks them; server.version is the gateway's own (see below). */
+const CHECKED = Object.keys(ELECTRUM_SIGNATURES).filter((m) => m !== "server.version");
+
+const poolOf = (ctx: CallContext) => ctx.app.electrum.get(ctx.network);
+
 /**
  * The Electrum mirror: POST /<electrum>/<network>/<token> with the spec's JSON-RPC envelope
  * (§4.1), read by the same envelope parser as the node route. Methods and parameters are checked
  * in ElectrumX's words before anything is forwarded or charged; JSON-RPC errors travel with HTTP
  * 200, as Electrum has no HTTP of its own to copy. Calls of a batch run concurrently (the
- * connections pipeline them).
+ * connections pipeline them). Electrum 1.4's read API is forwarded and its answers passed
+ * through, except blockchain.transaction.get (rendered by the gateway) and server.version
+ * (answered by the gateway: its connections have negotiated already).
  */
 const ELECTRUM: MirrorProtocol = {
-  methods: { "blockchain.transaction.get": (params) => checkTransactionGet(params) },
-  unknownMethod: (method) => ({ code: -32601, message: `unknown method "${method}"` }),
-  errorStatus: () => 200,
-  execute: (ctx: CallContext, calls: AcceptedCall[]) => {
-    const source = electrumTxSource(ctx.app, ctx.network);
-    return Promise.all(
-      calls.map(async (c) => {
-        const verbose = c.params[1] === true;
-        const out = await electrumTransaction(source, c.params[0] as string, verbose);
-        return render(out, verbose, ctx.network);
-      }),
-    );
+  methods: {
+    "server.version": (params, ctx) =>
+      checkServerVersion(params, poolOf(ctx)?.serverVersion()?.protocol ?? null),
+    ...Object.fromEntries(
+      CHECKED.map((method): [string, (params: Params) => Checked] => [
+        method,
+        (params) => checkElectrumArgs(method, ELECTRUM_SIGNATURES[method]!, params),
+      ]),
+    ),
   },
+  unknownMethod: (method): RpcErrorObject => ({
+    code: -32601,
+    message: `unknown method "${method}"`,
+  }),
+  errorStatus: () => 200,
+  execute: (ctx: CallContext, calls: AcceptedCall[]) =>
+    Promise.all(
+      calls.map(async (c): Promise<CallResult> => {
+        if (c.method === "blockchain.transaction.get") {
+          const verbose = c.params[1] === true;
+          const source = electrumTxSource(ctx.app, ctx.network);
+          const out = await electrumTransaction(source, c.params[0] as string, verbose);
+          return render(out, verbose, ctx.network);
+        }
+        if (c.method === "server.version") return await serverVersion(poolOf(ctx), c.params[0]!);
+        return forward(poolOf(ctx), c);
+      }),
+    ),
 };
+
+const noServer = () =>
+  ({
+    kind: "failure",
+    error: gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"),
+  }) as const;
+
+/** The server's answer, result or its own JSON-RPC error, passed through and charged. */
+async function forward(pool: ElectrumPool | undefined, call: AcceptedCall): Promise<CallResult> {
+  if (!pool) return noServer();
+  const out = await pool.request(call.method, call.params);
+  if (!out.ok) return { kind: "failure", error: out.error };
+  return { kind: "answer", answer: out.answer, upstream: out.upstream };
+}
+
+/**
+ * ElectrumX's [server_software, protocol_version]: the software the server named when the
+ * gateway's connection identified itself, and the version agreed with this client (its check).
+ */
+async function serverVersion(pool: ElectrumPool | undefined, agreed: Json): Promise<CallResult> {
+  if (!pool) return noServer();
+  if (!pool.serverVersion()) {
+    // No connection has identified the server yet (the gateway just started, or every server is
+    // reconnecting): a ping through the pool waits for one, with its failover, as any call does.
+    const ping = await pool.request("server.ping", []);
+    if (!ping.ok) return { kind: "failure", error: ping.error };
+  }
+  const version = pool.serverVersion();
+  if (!version) {
+    return {
+      kind: "failure",
+      error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
+        detail: "no open connection has identified the server",
+      }),
+    };
+  }
+  const result = [version.software, agreed];
+  return { kind: "answer", answer: { result }, upstream: version.upstream };
+}
 
 /**
  * The spec's answer (§2.1, §4.3): the hex, or the decoded form built by our codec from the bytes

@@ -3,32 +3,14 @@ import { parse } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { BLOCK_KEYS, TX_KEYS } from "../support/core-keys.ts";
+import { coreCaller } from "../support/devnet-core.ts";
 import { BLOCK_170, GENESIS_COINBASE, HAL_TXID } from "../support/harness.ts";
 
 let devnet: Devnet;
-let call: (
-  method: string,
-  params: unknown[],
-) => Promise<{ result?: unknown; error?: unknown; text: string }>;
+let call: ReturnType<typeof coreCaller>;
 beforeAll(async () => {
   devnet = await startDevnet(["mainnet", "regtest"]);
-  call = async (method, params, network = "mainnet") => {
-    const core = devnet.cores.get(network as "mainnet")!;
-    const res = await fetch(core.url, {
-      method: "POST",
-      headers: {
-        authorization: `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`,
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-    });
-    const text = await res.text();
-    // Results keep number literals (amounts); errors are compared as plain JSON.
-    return {
-      result: (parse(text) as { result?: unknown }).result,
-      error: JSON.parse(text).error,
-      text,
-    };
-  };
+  call = coreCaller(devnet);
 });
 afterAll(() => devnet.close());
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import { BLOCK_KEYS, TX_KEYS } from "../support/core-keys.ts";
+import { mineCoinbase } from "../support/devnet-core.ts";
 import {
   askDevnetCore,
   BLOCK_170,
@@ -99,10 +100,13 @@ describe("electrum route: blockchain.transaction.get", () => {
   });
 
   it("costs 50 CC on testnets and regtest, verbose or not", async () => {
-    for (const network of ["testnet", "testnet4", "signet", "regtest"]) {
+    for (const network of ["testnet", "testnet4", "signet", "regtest"] as const) {
+      // Each network has its own chain: a coinbase devnet produces on it.
+      const txid = await mineCoinbase(t.devnet, network);
       for (const verbose of [false, true]) {
         const before = await balance();
-        await get([HAL_TXID, verbose], network);
+        const res = await get([txid, verbose], network);
+        expect(res.json.error).toBeUndefined();
         expect(await balance()).toBe(before - 50);
       }
     }

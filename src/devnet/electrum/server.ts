@@ -4,7 +4,8 @@ import { BAD_REQUEST, bindArgs } from "../../jsonrpc/electrum-params.ts";
 import { isJsonNumber, isJsonObject, type Json, parseJson } from "../../jsonrpc/json.ts";
 import { LineSplitter } from "../../jsonrpc/lines.ts";
 import { pyJsonDumps, pyStr, pyThousands } from "../../jsonrpc/python-text.ts";
-import { ElectrumRpcError, type Handler, type SessionState } from "./methods.ts";
+import type { Handler, SessionState } from "./handler.ts";
+import { ElectrumRpcError } from "./rpc-error.ts";
 
 /** What devnet counts, so tests can tell what reached the server. */
 export interface ElectrumStats {

@@ -3,8 +3,9 @@ import { BitcoinCoreClient } from "../../upstreams/bitcoin-core/client.ts";
 import type { DevnetCoreServer } from "../bitcoin-core/http.ts";
 import type { DevnetChain } from "../chain.ts";
 import { Daemon } from "./daemon.ts";
-import { historyIndex } from "./history.ts";
-import { electrumMethods, tipHeader } from "./methods.ts";
+import { tipHeader } from "./headers.ts";
+import { electrumMethods } from "./methods.ts";
+import { scriptIndex } from "./script-index.ts";
 import { type DevnetElectrumServer, startElectrumTcp } from "./server.ts";
 
 export interface DevnetElectrumOptions {
@@ -32,10 +33,22 @@ export function startDevnetElectrum(
       connections: 4,
     }),
   );
-  return startElectrumTcp({
-    methods: electrumMethods(chain, daemon, historyIndex(chain, prevouts)),
+  let server: DevnetElectrumServer | undefined;
+  const started = startElectrumTcp({
+    methods: electrumMethods({
+      chain,
+      daemon,
+      prevouts,
+      scripts: scriptIndex(chain, prevouts),
+      // Asked only once a client is connected, so the server is listening by then.
+      address: () => ({ host: server!.host, port: server!.port }),
+    }),
     tip: () => tipHeader(chain),
     ...opts,
     onClose: () => daemon.close(),
+  });
+  return started.then((s) => {
+    server = s;
+    return s;
   });
 }

@@ -8,6 +8,7 @@ import {
   type ConnectionOptions,
   ElectrumConnection,
   type ElectrumOutcome,
+  type ElectrumServerVersion,
   type ElectrumTip,
 } from "./connection.ts";
 
@@ -89,6 +90,15 @@ export class ElectrumUpstream extends EventEmitter {
     return this.connected && this.latestTip
       ? { height: this.latestTip.height, hex: this.latestTip.hex }
       : null;
+  }
+
+  /** What the server said to server.version on an open connection, or null with none open. */
+  serverVersion(): ElectrumServerVersion | null {
+    for (const slot of this.slots) {
+      if (slot.connection?.isOpen && slot.connection.serverVersion)
+        return slot.connection.serverVersion;
+    }
+    return null;
   }
 
   /** `signal`: the pool's, when it stops waiting (see ElectrumConnection.request). */

@@ -39,8 +39,18 @@ export interface ConnectionOptions {
   onClose(): void;
 }
 
-/** The protocol versions we speak: 1.4 has everything the gateway asks for. */
-export const PROTOCOL_RANGE = ["1.4", "1.6"];
+/** What a server said to our server.version: its software and the protocol agreed. */
+export interface ElectrumServerVersion {
+  software: string;
+  protocol: string;
+}
+
+/**
+ * The protocol version we speak: 1.4, as [min, max]. The Electrum route serves protocol 1.4's
+ * answers and passes servers' answers through, so its connections must not agree a later version
+ * whose shapes differ (1.6's blockchain.block.headers gives a list of headers, not one hex string).
+ */
+export const PROTOCOL_RANGE = ["1.4", "1.4"];
 
 interface Pending {
   resolve(outcome: ElectrumOutcome): void;
@@ -61,6 +71,8 @@ export class ElectrumConnection {
   private lastReceivedAt = Date.now();
   private pingTimer: NodeJS.Timeout | undefined;
   private closeError: GatewayError | undefined;
+  /** Set once the handshake's server.version was answered. */
+  serverVersion: ElectrumServerVersion | null = null;
 
   private constructor(
     private readonly socket: Socket,
@@ -156,6 +168,10 @@ export class ElectrumConnection {
         },
       );
     }
+    this.serverVersion = {
+      software: typeof result[0] === "string" ? result[0] : "",
+      protocol: result[1],
+    };
     const headers = await this.request("blockchain.headers.subscribe", []);
     if (headers.ok && "result" in headers.answer) this.noteTip(headers.answer.result);
     return null;

@@ -11,7 +11,7 @@ import {
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
 import { ElectrumUpstream } from "./client.ts";
-import type { ElectrumTip } from "./connection.ts";
+import type { ElectrumServerVersion, ElectrumTip } from "./connection.ts";
 
 export type ElectrumPoolOutcome =
   | { ok: true; answer: RpcAnswer; upstream: string }
@@ -19,23 +19,34 @@ export type ElectrumPoolOutcome =
 
 /**
  * Read-only methods whose identical requests in flight share one trip (../shared-trips.ts): the
- * gateway's look-ups. Subscriptions and broadcasts are never shared (a broadcast has effects, a
- * subscription is per connection).
+ * look-ups, the gateway's own and its clients'. A broadcast is never shared (it has effects), nor
+ * a headers subscription (it is per connection).
  */
 const SHAREABLE_METHODS: ReadonlySet<string> = new Set([
   "blockchain.transaction.get",
+  "blockchain.transaction.get_merkle",
+  "blockchain.transaction.id_from_pos",
   "blockchain.block.header",
+  "blockchain.block.headers",
   "blockchain.scripthash.get_history",
+  "blockchain.scripthash.get_balance",
+  "blockchain.scripthash.get_mempool",
+  "blockchain.scripthash.listunspent",
+  "blockchain.estimatefee",
+  "blockchain.relayfee",
+  "mempool.get_fee_histogram",
 ]);
 
 /**
- * Read-only methods a pool may send to a second server (retry, hedge): the shared ones and the
- * probes. A broadcast is sent once.
+ * Read-only methods a pool may send to a second server (retry, hedge): the shared ones, the
+ * probes and the server's descriptions. A broadcast is sent once.
  */
 const READ_METHODS: ReadonlySet<string> = new Set([
   ...SHAREABLE_METHODS,
   "server.ping",
   "server.features",
+  "server.banner",
+  "blockchain.headers.subscribe",
 ]);
 
 export interface ElectrumPoolOptions {
@@ -83,6 +94,15 @@ export class ElectrumPool {
       );
     if (!SHAREABLE_METHODS.has(method)) return trip();
     return this.shared.run(`${method} ${stringifyJson(params)}`, trip);
+  }
+
+  /** What the first server with an open connection said to server.version, or null. */
+  serverVersion(): (ElectrumServerVersion & { upstream: string }) | null {
+    for (const u of this.upstreams) {
+      const version = u.serverVersion();
+      if (version) return { ...version, upstream: u.name };
+    }
+    return null;
   }
 
   /** The highest tip any live headers subscription reports, or null when none is live. */

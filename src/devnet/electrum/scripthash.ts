@@ -1,0 +1,50 @@
+import { type Json, jsonNumber } from "../../jsonrpc/json.ts";
+import { checked, type Handler } from "./handler.ts";
+import type { HistoryEntry, ScriptEntry } from "./script-index.ts";
+
+/** An entry of get_history / get_mempool; a mempool entry carries its fee where devnet knows it. */
+function historyJson(e: HistoryEntry): Json {
+  const entry: { [key: string]: Json } = { tx_hash: e.txid, height: jsonNumber(e.height) };
+  if (e.height <= 0 && e.feeSats !== undefined) entry.fee = jsonNumber(e.feeSats);
+  return entry;
+}
+
+/** ElectrumX's script-hash methods, answered from devnet's script index (script-index.ts). */
+export function scripthashMethods(scripts: (hash: string) => ScriptEntry): Record<string, Handler> {
+  const of = (hash: Json | undefined) => scripts(hash as string);
+  return {
+    "blockchain.scripthash.get_history": checked(
+      "blockchain.scripthash.get_history",
+      (_session, [hash]) => of(hash).history.map(historyJson),
+    ),
+    "blockchain.scripthash.get_mempool": checked(
+      "blockchain.scripthash.get_mempool",
+      (_session, [hash]) =>
+        of(hash)
+          .history.filter((e) => e.height <= 0)
+          .map(historyJson),
+    ),
+    "blockchain.scripthash.get_balance": checked(
+      "blockchain.scripthash.get_balance",
+      (_session, [hash]) => {
+        const e = of(hash);
+        return {
+          confirmed: jsonNumber(e.confirmedSats),
+          unconfirmed: jsonNumber(e.unconfirmedSats),
+        };
+      },
+    ),
+    "blockchain.scripthash.listunspent": checked(
+      "blockchain.scripthash.listunspent",
+      (_session, [hash]) =>
+        of(hash).utxos.map(
+          (u): Json => ({
+            tx_hash: u.txid,
+            tx_pos: jsonNumber(u.vout),
+            height: jsonNumber(u.height),
+            value: jsonNumber(u.value),
+          }),
+        ),
+    ),
+  };
+}
