@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { genesisBlock } from "../../src/bitcoin/genesis.ts";
-import { encodeSegwitAddress, toHex } from "../../src/bitcoin/index.ts";
+import {
+  computeMerkleRoot,
+  encodeSegwitAddress,
+  parseBlock,
+  sha256d,
+  toHex,
+} from "../../src/bitcoin/index.ts";
 import { projectPath } from "../../src/paths.ts";
 import { useDevnetCore } from "../support/devnet-core.ts";
 import { HAL_TXID } from "../support/harness.ts";
@@ -66,6 +72,34 @@ describe("each network its own chain", () => {
     expect(last.version.toString()).toBe(String(0x30000000));
     // Mainnet is untouched.
     expect(String((await call("getblockcount", [], "mainnet")).result)).toBe("951658");
+  });
+
+  it("a produced block commits to its wtxids (BIP141) with the zero reserved value as witness", async () => {
+    const [hash] = (await call("generatetoaddress", [1, REGTEST_ADDRESS], "regtest"))
+      .result as string[];
+    const block = parseBlock(
+      Buffer.from((await call("getblock", [hash, 0], "regtest")).result as string, "hex"),
+    );
+    const coinbase = block.transactions[0]!;
+    expect(coinbase.inputs[0]!.witness.map(toHex)).toEqual(["00".repeat(32)]);
+    const root = computeMerkleRoot([
+      new Uint8Array(32),
+      ...block.transactions.slice(1).map((t) => t.wtxidBytes),
+    ]);
+    const commitment = toHex(sha256d(root, new Uint8Array(32)));
+    expect(toHex(coinbase.outputs.at(-1)!.scriptPubKey)).toBe(`6a24aa21a9ed${commitment}`);
+  });
+
+  it("elsewhere a produced block keeps the tip's nBits and is not mined (devnet checks no PoW)", async () => {
+    const address = encodeSegwitAddress("tb", 0, new Uint8Array(20).fill(7));
+    const [hash] = (await call("generatetoaddress", [1, address], "testnet4")).result as string[];
+    const header = (await call("getblockheader", [hash], "testnet4")).result as Record<
+      string,
+      unknown
+    >;
+    expect(header.bits).toBe("1d00ffff");
+    expect(String(header.nonce)).toBe("0");
+    expect(String(header.version)).toBe(String(0x20000000));
   });
 
   it("refuses a wrong network's address", async () => {
