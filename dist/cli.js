@@ -6,13 +6,13 @@ import {
   readAdminFile,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-NRB32MDR.js";
-import "./chunks/chunk-HYZ3IJ2J.js";
+} from "./chunks/chunk-2T7QQUM4.js";
+import "./chunks/chunk-SKOZ7WFK.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-NQKIMZDZ.js";
-import "./chunks/chunk-XVDGXTOS.js";
+} from "./chunks/chunk-77O4N3VM.js";
+import "./chunks/chunk-ITVREDOY.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,7 +32,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-7H6LJ323.js");
+    const { runConfigCommand } = await import("./chunks/config-check-OUGBE5GC.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const unknown = unknownCommand(command);
@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-OHJ6IS6X.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-QMN5NPRK.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

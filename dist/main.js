@@ -13,20 +13,18 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-NRB32MDR.js";
+} from "./chunks/chunk-2T7QQUM4.js";
 import {
   BAD_REQUEST,
   ByteLru,
   DAEMON_ERROR,
   JSON_DEPTH_MAX,
   LruMap,
-  TRANSACTION_GET,
   auditOnly,
   bindArgs,
   checkGraphLimits,
   checkGraphQuery,
   checkScope,
-  checkTransactionGet,
   deadline,
   decodedTx,
   decodedTxBaseText,
@@ -53,17 +51,12 @@ import {
   plainFailure,
   priceOf,
   pyBoolValue,
-  pyJsonDumps,
-  pyStr,
-  pyStrRepr,
-  pyThousands,
   rememberFromCore,
   rpcErrorObject,
   sendReply,
   sendText,
-  txHashError,
   withDeadline
-} from "./chunks/chunk-ZHCDWWUZ.js";
+} from "./chunks/chunk-FJSKI5XW.js";
 import {
   authenticate,
   compileScope,
@@ -78,31 +71,52 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-HYZ3IJ2J.js";
+} from "./chunks/chunk-SKOZ7WFK.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-NQKIMZDZ.js";
+} from "./chunks/chunk-77O4N3VM.js";
 import {
+  COIN,
+  MAX_SCRIPT_SIZE,
+  OP_RETURN,
+  addressToScript,
+  amountToJson,
+  blockToUniv,
+  computeMerkleRoot,
+  decodeScriptToUniv,
+  deriveTarget,
+  fromHex,
+  fromHexReversed,
+  getDifficulty,
   isJsonNumber,
   isJsonObject,
   jsonInteger,
   jsonNumber,
   loadPrevoutsFile,
+  parseAmount,
   parseBlock,
   parseJson,
   parseTransaction,
   readBlockRecords,
+  scriptPubKeyToJson,
+  serializeTransaction,
+  sha256d,
+  solve,
   stringifyJson,
   toHex,
-  txToUniv
-} from "./chunks/chunk-YDJ6PAYG.js";
+  toHexReversed,
+  txFee,
+  txToUniv,
+  uint256Hex,
+  univalueDouble
+} from "./chunks/chunk-AOGXHN7C.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-XVDGXTOS.js";
+} from "./chunks/chunk-ITVREDOY.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID4 } from "node:crypto";
@@ -269,10 +283,10 @@ var ChainGuard = class {
   }
   async refresh() {
     const heights = [...this.anchors.keys()].sort((a, b) => b - a);
-    let checked = 0;
+    let checked2 = 0;
     let tip = null;
     while (true) {
-      const batch = heights.slice(checked, checked + CHECKS_PER_TRIP);
+      const batch = heights.slice(checked2, checked2 + CHECKS_PER_TRIP);
       const first = tip === null;
       const out = await this.pool.batch([
         ...first ? [{ method: "getblockcount", params: [] }] : [],
@@ -289,8 +303,8 @@ var ChainGuard = class {
       let matched = false;
       batch.forEach((h, i) => {
         if (matched) return;
-        const answer2 = answers[i];
-        const hash2 = answer2 && "result" in answer2 ? answer2.result : void 0;
+        const answer3 = answers[i];
+        const hash2 = answer3 && "result" in answer3 ? answer3.result : void 0;
         if (hash2 === this.anchors.get(h)) {
           matched = true;
           return;
@@ -298,8 +312,8 @@ var ChainGuard = class {
         this.anchors.delete(h);
         this.onStale(h);
       });
-      checked += batch.length;
-      if (matched || checked >= heights.length) break;
+      checked2 += batch.length;
+      if (matched || checked2 >= heights.length) break;
     }
     this.height = tip;
     this.at = Date.now();
@@ -616,9 +630,9 @@ import { randomUUID } from "node:crypto";
 var MemorySlots = class {
   counts = /* @__PURE__ */ new Map();
   async acquire(key, max) {
-    const n = this.counts.get(key) ?? 0;
-    if (n >= max) return null;
-    this.counts.set(key, n + 1);
+    const n2 = this.counts.get(key) ?? 0;
+    if (n2 >= max) return null;
+    this.counts.set(key, n2 + 1);
     let released = false;
     const release = () => {
       if (released) return;
@@ -627,7 +641,7 @@ var MemorySlots = class {
       if (left <= 0) this.counts.delete(key);
       else this.counts.set(key, left);
     };
-    return { inFlight: n + 1, release };
+    return { inFlight: n2 + 1, release };
   }
 };
 var ACQUIRE = `
@@ -1750,9 +1764,9 @@ var Credits = class {
     });
   }
   retiringCount() {
-    let n = 0;
-    for (const acct of this.accounts.values()) n += acct.retiring.size;
-    return n;
+    let n2 = 0;
+    for (const acct of this.accounts.values()) n2 += acct.retiring.size;
+    return n2;
   }
 };
 
@@ -2146,13 +2160,13 @@ var FailoverPool = class {
   }
   /** The next member in round-robin order, not yet tried by this call, that its breaker admits. */
   pick(tried) {
-    const n = this.members.length;
-    for (let i = 0; i < n; i++) {
-      const m = this.members[(this.cursor + i) % n];
+    const n2 = this.members.length;
+    for (let i = 0; i < n2; i++) {
+      const m = this.members[(this.cursor + i) % n2];
       if (tried.has(m)) continue;
       const admission = m.breaker.admit();
       if (!admission) continue;
-      this.cursor = (this.cursor + i + 1) % n;
+      this.cursor = (this.cursor + i + 1) % n2;
       return [m, admission];
     }
     return null;
@@ -2313,8 +2327,8 @@ var BitcoinCoreClient = class {
    */
   async probe(timeoutMs) {
     const out = await this.batch([{ method: "getblockcount", params: [] }], timeoutMs);
-    const answer2 = out.ok ? out.answers[0] : void 0;
-    return answer2 !== void 0 && "result" in answer2 && jsonInteger(answer2.result) !== void 0;
+    const answer3 = out.ok ? out.answers[0] : void 0;
+    return answer3 !== void 0 && "result" in answer3 && jsonInteger(answer3.result) !== void 0;
   }
   async post(calls, timeoutMs, bytesMax, signal) {
     const ids = calls.map(() => this.nextId++);
@@ -2386,9 +2400,9 @@ var BitcoinCoreClient = class {
     }
     const answers = [];
     for (const id of posted.ids) {
-      const answer2 = byId.get(id);
-      if (!answer2) return bad(`no answer for id ${id}`);
-      answers.push(answer2);
+      const answer3 = byId.get(id);
+      if (!answer3) return bad(`no answer for id ${id}`);
+      answers.push(answer3);
     }
     if (answers.length !== calls.length) return bad("answer count differs");
     return { ok: true, answers };
@@ -2405,21 +2419,35 @@ function basic(user, password) {
 var COMBINABLE_METHODS = /* @__PURE__ */ new Set([
   "getrawtransaction",
   "getblockhash",
-  "getblockcount"
+  "getblockcount",
+  "getbestblockhash",
+  "getblockheader",
+  "getblockchaininfo",
+  "getdifficulty",
+  "getmempoolinfo",
+  "getmempoolentry",
+  "gettxout",
+  "estimatesmartfee",
+  "getnetworkinfo",
+  "uptime",
+  "validateaddress"
 ]);
 var READ_METHODS = /* @__PURE__ */ new Set([
   ...COMBINABLE_METHODS,
-  "getbestblockhash",
   "getblock",
-  "getblockchaininfo",
-  "getblockheader",
-  "getmempoolentry",
-  "gettxout"
+  "getblockstats",
+  "getchaintips",
+  "getrawmempool",
+  "gettxoutproof",
+  "decoderawtransaction",
+  "decodescript",
+  // Checks against the mempool without adding to it: no effects.
+  "testmempoolaccept"
 ]);
 var Combiner = class {
-  constructor(send2, callsMax, onCombined = () => {
+  constructor(send3, callsMax, onCombined = () => {
   }) {
-    this.send = send2;
+    this.send = send3;
     this.callsMax = callsMax;
     this.onCombined = onCombined;
   }
@@ -2512,7 +2540,7 @@ var BitcoinCorePool = class {
     const keys = calls.map((c) => `${c.method} ${stringifyJson(c.params)}`);
     const own = [];
     let sent = null;
-    const send2 = () => {
+    const send3 = () => {
       sent ??= Promise.resolve().then(() => this.combiner.submit(own));
       return sent;
     };
@@ -2520,7 +2548,7 @@ var BitcoinCorePool = class {
       (call, i) => this.shared.run(keys[i], () => {
         own.push(call);
         const at = own.length - 1;
-        return send2().then(
+        return send3().then(
           (out) => out.ok ? { ok: true, answer: out.answers[at], upstream: out.upstream } : out
         );
       })
@@ -2588,7 +2616,7 @@ var LineSplitter = class {
 };
 
 // src/upstreams/electrum/connection.ts
-var PROTOCOL_RANGE = ["1.4", "1.6"];
+var PROTOCOL_RANGE = ["1.4", "1.4"];
 var ElectrumConnection = class _ElectrumConnection {
   constructor(socket, opts) {
     this.socket = socket;
@@ -2619,6 +2647,8 @@ var ElectrumConnection = class _ElectrumConnection {
   lastReceivedAt = Date.now();
   pingTimer;
   closeError;
+  /** Set once the handshake's server.version was answered. */
+  serverVersion = null;
   /** Connects, identifies with server.version and subscribes to headers. */
   static open(opts) {
     return new Promise((resolve) => {
@@ -2683,6 +2713,10 @@ var ElectrumConnection = class _ElectrumConnection {
         }
       );
     }
+    this.serverVersion = {
+      software: typeof result[0] === "string" ? result[0] : "",
+      protocol: result[1]
+    };
     const headers = await this.request("blockchain.headers.subscribe", []);
     if (headers.ok && "result" in headers.answer) this.noteTip(headers.answer.result);
     return null;
@@ -2827,13 +2861,13 @@ var ElectrumConnection = class _ElectrumConnection {
       this.socket.destroy();
       this.opts.onClose();
     }
-    const failure = this.closeError ?? gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server closed the connection", {
+    const failure2 = this.closeError ?? gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server closed the connection", {
       detail: `${this.opts.name}: connection lost`
     });
     for (const [id, entry] of this.pending) {
       this.pending.delete(id);
       clearTimeout(entry.timer);
-      entry.resolve({ ok: false, retryable: true, error: failure });
+      entry.resolve({ ok: false, retryable: true, error: failure2 });
     }
   }
 };
@@ -2897,6 +2931,14 @@ var ElectrumUpstream = class extends EventEmitter {
    */
   tip() {
     return this.connected && this.latestTip ? { height: this.latestTip.height, hex: this.latestTip.hex } : null;
+  }
+  /** What the server said to server.version on an open connection, or null with none open. */
+  serverVersion() {
+    for (const slot of this.slots) {
+      if (slot.connection?.isOpen && slot.connection.serverVersion)
+        return slot.connection.serverVersion;
+    }
+    return null;
   }
   /** `signal`: the pool's, when it stops waiting (see ElectrumConnection.request). */
   async request(method, params, signal) {
@@ -2997,13 +3039,24 @@ var ElectrumUpstream = class extends EventEmitter {
 // src/upstreams/electrum/pool.ts
 var SHAREABLE_METHODS = /* @__PURE__ */ new Set([
   "blockchain.transaction.get",
+  "blockchain.transaction.get_merkle",
+  "blockchain.transaction.id_from_pos",
   "blockchain.block.header",
-  "blockchain.scripthash.get_history"
+  "blockchain.block.headers",
+  "blockchain.scripthash.get_history",
+  "blockchain.scripthash.get_balance",
+  "blockchain.scripthash.get_mempool",
+  "blockchain.scripthash.listunspent",
+  "blockchain.estimatefee",
+  "blockchain.relayfee",
+  "mempool.get_fee_histogram"
 ]);
 var READ_METHODS2 = /* @__PURE__ */ new Set([
   ...SHAREABLE_METHODS,
   "server.ping",
-  "server.features"
+  "server.features",
+  "server.banner",
+  "blockchain.headers.subscribe"
 ]);
 var ElectrumPool = class {
   upstreams;
@@ -3034,6 +3087,14 @@ var ElectrumPool = class {
     );
     if (!SHAREABLE_METHODS.has(method)) return trip();
     return this.shared.run(`${method} ${stringifyJson(params)}`, trip);
+  }
+  /** What the first server with an open connection said to server.version, or null. */
+  serverVersion() {
+    for (const u of this.upstreams) {
+      const version = u.serverVersion();
+      if (version) return { ...version, upstream: u.name };
+    }
+    return null;
   }
   /** The highest tip any live headers subscription reports, or null when none is live. */
   tip() {
@@ -3244,7 +3305,7 @@ async function readiness(app) {
     each(app.indexers)
   ]);
   if (app.draining) return draining;
-  const nodeless = app.config.networks.some((n) => (node[n]?.status ?? "down") === "down");
+  const nodeless = app.config.networks.some((n2) => (node[n2]?.status ?? "down") === "down");
   const pools = [node, electrum, graph].flatMap((byNetwork) => Object.values(byNetwork));
   const status = !databaseUp || nodeless ? "down" : pools.every((p) => p.status === "healthy") ? "ready" : "degraded";
   const body = {
@@ -3254,6 +3315,9 @@ async function readiness(app) {
   };
   return { status: status === "down" ? 503 : 200, body };
 }
+
+// src/app/server.ts
+import websocket from "@fastify/websocket";
 
 // src/http/framework.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
@@ -3427,9 +3491,560 @@ function presentedToken(pathToken, headers) {
   return { token: bearer?.[1] ?? "", inPath: false };
 }
 
+// src/jsonrpc/core-params.ts
+var RPC_MISC_ERROR = -1;
+var RPC_TYPE_ERROR = -3;
+var RPC_INVALID_ADDRESS_OR_KEY = -5;
+var RPC_INVALID_PARAMETER = -8;
+function uvTypeName(value) {
+  if (value === null || value === void 0) return "null";
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "string") return "string";
+  if (isJsonNumber(value)) return "number";
+  return Array.isArray(value) ? "array" : "object";
+}
+function checkHash(value, name) {
+  if (value.length !== 64) {
+    return {
+      code: RPC_INVALID_PARAMETER,
+      message: `${name} must be of length 64 (not ${value.length}, for '${value}')`
+    };
+  }
+  if (!/^[0-9a-fA-F]{64}$/.test(value)) {
+    return {
+      code: RPC_INVALID_PARAMETER,
+      message: `${name} must be hexadecimal string (not '${value}')`
+    };
+  }
+  return null;
+}
+function writeIndented4(entries) {
+  const lines = entries.map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  return `{
+${lines.join(",\n")}
+}`;
+}
+function namedToPositional(params, names) {
+  const out = [];
+  let last = -1;
+  const seen = /* @__PURE__ */ new Set();
+  for (const [key, value] of Object.entries(params)) {
+    const position = names.findIndex((n2) => n2.split("|").includes(key));
+    if (position < 0)
+      return { code: RPC_INVALID_PARAMETER, message: `Unknown named parameter ${key}` };
+    if (seen.has(position)) {
+      return { code: RPC_INVALID_PARAMETER, message: `Parameter ${key} specified multiple times` };
+    }
+    seen.add(position);
+    out[position] = value;
+    last = Math.max(last, position);
+  }
+  for (let i = 0; i <= last; i++) if (out[i] === void 0) out[i] = null;
+  return out;
+}
+function asPositional(params, names) {
+  return isJsonObject(params) ? namedToPositional(params, names) : params;
+}
+function isRpcError(value) {
+  return isJsonObject(value) && typeof value.code === "number";
+}
+
+// src/jsonrpc/core-args.ts
+function expectedType(type) {
+  switch (type) {
+    case "str":
+    case "hex":
+      return "string";
+    case "num":
+      return "number";
+    case "bool":
+      return "bool";
+    case "arr":
+      return "array";
+    case "amount":
+      return void 0;
+  }
+}
+function checkCoreArgs(spec, raw) {
+  const positional = asPositional(
+    raw,
+    spec.args.map((a) => a.names)
+  );
+  if (isRpcError(positional)) return { ok: false, error: positional };
+  const params = positional;
+  let required = 0;
+  spec.args.forEach((a, i) => {
+    if (!a.optional) required = i + 1;
+  });
+  if (params.length < required || params.length > spec.args.length) {
+    return {
+      ok: false,
+      error: {
+        code: RPC_MISC_ERROR,
+        message: `${spec.usage}
+(blockgate gives Core's usage line only: pass ${required === spec.args.length ? required : `${required} to ${spec.args.length}`} parameter${spec.args.length === 1 ? "" : "s"})`
+      }
+    };
+  }
+  const mismatches = [];
+  spec.args.forEach((arg, i) => {
+    const value = params[i] ?? null;
+    if (arg.anyType || arg.optional && value === null) return;
+    const expected = expectedType(arg.type);
+    const actual = uvTypeName(value);
+    if (expected !== void 0 && expected !== actual) {
+      mismatches.push([
+        `Position ${i + 1} (${arg.names})`,
+        `JSON value of type ${actual} is not of expected type ${expected}`
+      ]);
+    }
+  });
+  if (mismatches.length > 0) {
+    return {
+      ok: false,
+      error: { code: RPC_TYPE_ERROR, message: `Wrong type passed:
+${writeIndented4(mismatches)}` }
+    };
+  }
+  const own = spec.check?.(params);
+  if (own && "code" in own) return { ok: false, error: own };
+  return own?.variant ? { ok: true, params, variant: own.variant } : { ok: true, params };
+}
+function hashParam(value, name) {
+  return typeof value === "string" ? checkHash(value, name) ?? void 0 : void 0;
+}
+function parseVerbosity(value, fallback, allowBool) {
+  if (value === null || value === void 0) return fallback;
+  if (typeof value === "boolean") {
+    if (!allowBool) {
+      return { code: RPC_TYPE_ERROR, message: "Verbosity was boolean but only integer allowed" };
+    }
+    return value ? 1 : 0;
+  }
+  if (!isJsonNumber(value)) {
+    return {
+      code: RPC_TYPE_ERROR,
+      message: `JSON value of type ${uvTypeName(value)} is not of expected type number`
+    };
+  }
+  const text = value.value;
+  if (!/^-?\d+$/.test(text) || Number(text) > 2147483647 || Number(text) < -2147483648) {
+    return { code: RPC_MISC_ERROR, message: "JSON integer out of range" };
+  }
+  return Number(text);
+}
+
+// src/jsonrpc/core-method-args.ts
+var none = (usage) => ({ usage, args: [] });
+var hashAt = (index, name) => (params) => hashParam(params[index], name);
+var CORE_METHOD_ARGS = {
+  getblock: {
+    usage: 'getblock "blockhash" ( verbosity )',
+    args: [
+      { names: "blockhash", type: "hex" },
+      {
+        names: "verbosity|verbose",
+        type: "num",
+        optional: true,
+        anyType: true,
+        shownType: "number or boolean"
+      }
+    ],
+    check(params) {
+      const bad = hashParam(params[0], "blockhash");
+      if (bad) return bad;
+      const verbosity = parseVerbosity(params[1], 1, true);
+      if (typeof verbosity !== "number") return verbosity;
+      return verbosity >= 3 ? { variant: "3" } : verbosity === 2 ? { variant: "2" } : {};
+    }
+  },
+  getblockhash: { usage: "getblockhash height", args: [{ names: "height", type: "num" }] },
+  getblockheader: {
+    usage: 'getblockheader "blockhash" ( verbose )',
+    args: [
+      { names: "blockhash", type: "hex" },
+      { names: "verbose", type: "bool", optional: true }
+    ],
+    check: hashAt(0, "hash")
+  },
+  getblockcount: none("getblockcount"),
+  getbestblockhash: none("getbestblockhash"),
+  getblockchaininfo: none("getblockchaininfo"),
+  getblockstats: {
+    usage: "getblockstats hash_or_height ( stats )",
+    args: [
+      { names: "hash_or_height", type: "num", anyType: true, shownType: "hex string or number" },
+      { names: "stats", type: "arr", optional: true }
+    ]
+  },
+  getchaintips: none("getchaintips"),
+  getdifficulty: none("getdifficulty"),
+  getmempoolinfo: none("getmempoolinfo"),
+  getrawmempool: {
+    usage: "getrawmempool ( verbose mempool_sequence )",
+    args: [
+      { names: "verbose", type: "bool", optional: true },
+      { names: "mempool_sequence", type: "bool", optional: true }
+    ],
+    check: (params) => params[0] === true ? { variant: "verbose" } : {}
+  },
+  getmempoolentry: {
+    usage: 'getmempoolentry "txid"',
+    args: [{ names: "txid", type: "hex" }],
+    check: hashAt(0, "parameter 1")
+  },
+  gettxout: {
+    usage: 'gettxout "txid" n ( include_mempool )',
+    args: [
+      { names: "txid", type: "hex" },
+      { names: "n", type: "num" },
+      { names: "include_mempool", type: "bool", optional: true }
+    ],
+    check: hashAt(0, "txid")
+  },
+  gettxoutproof: {
+    usage: 'gettxoutproof ["txid",...] ( "blockhash" )',
+    args: [
+      { names: "txids", type: "arr" },
+      { names: "blockhash", type: "hex", optional: true }
+    ]
+  },
+  estimatesmartfee: {
+    usage: 'estimatesmartfee conf_target ( "estimate_mode" )',
+    args: [
+      { names: "conf_target", type: "num" },
+      { names: "estimate_mode", type: "str", optional: true }
+    ]
+  },
+  decoderawtransaction: {
+    usage: 'decoderawtransaction "hexstring" ( iswitness )',
+    args: [
+      { names: "hexstring", type: "hex" },
+      { names: "iswitness", type: "bool", optional: true }
+    ]
+  },
+  decodescript: { usage: 'decodescript "hexstring"', args: [{ names: "hexstring", type: "hex" }] },
+  validateaddress: {
+    usage: 'validateaddress "address"',
+    args: [{ names: "address", type: "str" }]
+  },
+  getnetworkinfo: none("getnetworkinfo"),
+  uptime: none("uptime"),
+  sendrawtransaction: {
+    usage: 'sendrawtransaction "hexstring" ( maxfeerate maxburnamount )',
+    args: [
+      { names: "hexstring", type: "hex" },
+      { names: "maxfeerate", type: "amount", optional: true },
+      { names: "maxburnamount", type: "amount", optional: true }
+    ]
+  },
+  testmempoolaccept: {
+    usage: 'testmempoolaccept ["rawtx",...] ( maxfeerate )',
+    args: [
+      { names: "rawtxs", type: "arr" },
+      { names: "maxfeerate", type: "amount", optional: true }
+    ]
+  }
+};
+
+// src/catalogue/methods.ts
+var BLOCK_170 = "00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee";
+var HAL_TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
+var HAL_TX_HEX = "0100000001c997a5e56e104102fa209c6a852dd90660a20b2d9c352423edce25857fcd3704000000004847304402204e45e16932b8af514961a1d3a1a25fdf3f4f7732e9d624c6c61548ab5fb8cd410220181522ec8eca07de4860a4acdd12909d831cc56cbbac4622082221a8768d1d0901ffffffff0200ca9a3b00000000434104ae1a62fe09c5f51b13905f07f06b99a2f7159b2225f374cd378d71302fa28414e7aab37397f554a7df5f142c21c1b7303b8a0626f1baded5c72a704f7e6cd84cac00286bee0000000043410411db93e1dcdb8a016b49840f8c53bc1eb68a382e97b1482ecad7b148a6909a5cb2e0eaddfb84ccf9744464f82e160bfa9b8b64f9d4c03f999b8643f656b412a3ac00000000";
+var HAL_SCRIPT = "4104ae1a62fe09c5f51b13905f07f06b99a2f7159b2225f374cd378d71302fa28414e7aab37397f554a7df5f142c21c1b7303b8a0626f1baded5c72a704f7e6cd84cac";
+var HAL_SCRIPTHASH = "77461c6ef27087fdb3d0c1b9630d2ac583fb09167feeb026976a2e48c4489c79";
+var CORE_TYPE = {
+  str: "string",
+  hex: "hex string",
+  num: "number",
+  bool: "boolean",
+  arr: "array",
+  amount: "amount (number or string)"
+};
+var CORE = [
+  [
+    "getrawtransaction",
+    "A transaction: its hex, or decoded (verbosity 1), with prevouts and fee (2)",
+    [HAL_TXID, 1]
+  ],
+  [
+    "getblock",
+    "A block: its hex (verbosity 0), header fields and txids (1), decoded transactions (2), with every prevout (3)",
+    [BLOCK_170, 1],
+    [
+      { variant: "2", when: "verbosity 2" },
+      { variant: "3", when: "verbosity 3 or more" }
+    ]
+  ],
+  ["getblockhash", "The hash of the best chain's block at a height", [170]],
+  ["getblockheader", "A block header, decoded or as hex", [BLOCK_170, true]],
+  ["getblockcount", "The height of the best chain's tip", []],
+  ["getbestblockhash", "The hash of the best chain's tip", []],
+  ["getblockchaininfo", "The chain's state: tip, difficulty, verification progress, size", []],
+  [
+    "getblockstats",
+    "Per-block statistics (fees, sizes, feerates) by hash or height",
+    [170, ["txs", "totalfee"]]
+  ],
+  ["getchaintips", "Every known chain tip and its status", []],
+  ["getdifficulty", "The proof-of-work difficulty of the tip", []],
+  ["getmempoolinfo", "The mempool's size, bytes, fees and relay floors", []],
+  [
+    "getrawmempool",
+    "The mempool's txids, or every entry in detail (verbose)",
+    [false],
+    [{ variant: "verbose", when: "verbose true" }]
+  ],
+  [
+    "getmempoolentry",
+    "One mempool transaction's fees, sizes and ancestry",
+    ["6f9e647386c0b9330675cf05f3ce50788710f7efeb552ed06ab54663d6b5b9d7"]
+  ],
+  ["gettxout", "An unspent output (null when spent or unknown)", [HAL_TXID, 1]],
+  [
+    "gettxoutproof",
+    "A merkle proof (CMerkleBlock, hex) that transactions are in a block",
+    [[HAL_TXID]]
+  ],
+  ["estimatesmartfee", "A feerate (BTC/kvB) to confirm within a number of blocks", [6]],
+  ["decoderawtransaction", "A transaction's hex, decoded", [HAL_TX_HEX]],
+  ["decodescript", "A script's hex, decoded, with its addresses", [HAL_SCRIPT]],
+  [
+    "validateaddress",
+    "Whether an address is valid on the network, and its script",
+    ["1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa"]
+  ],
+  ["getnetworkinfo", "The node's version, relay fee and network state", []],
+  ["uptime", "Seconds since the node started", []],
+  ["sendrawtransaction", "Broadcasts a signed transaction; its txid", [HAL_TX_HEX]],
+  [
+    "testmempoolaccept",
+    "Whether transactions would enter the mempool, without broadcasting",
+    [[HAL_TX_HEX]]
+  ]
+];
+var GETRAWTRANSACTION_PARAMS = [
+  { name: "txid", type: "hex string", optional: false },
+  { name: "verbosity", type: "number or boolean", optional: true },
+  { name: "blockhash", type: "hex string", optional: true }
+];
+var ELECTRUM = [
+  [
+    "server.version",
+    "Negotiates the protocol version",
+    [
+      ["client_name", "string", true],
+      ["protocol_version", "string or [min, max]", true]
+    ],
+    ["blockgate-docs", "1.4"]
+  ],
+  ["server.features", "The server's features: genesis hash, protocol range, hash function", [], []],
+  ["server.banner", "The server's banner text", [], []],
+  ["server.ping", "Keeps the session alive; null", [], []],
+  [
+    "blockchain.block.header",
+    "A block header's hex, with a checkpoint proof when cp_height is given",
+    [
+      ["height", "number", false],
+      ["cp_height", "number", true]
+    ],
+    [170]
+  ],
+  [
+    "blockchain.block.headers",
+    "Consecutive headers' hex, with a checkpoint proof when cp_height is given",
+    [
+      ["start_height", "number", false],
+      ["count", "number", false],
+      ["cp_height", "number", true]
+    ],
+    [0, 11]
+  ],
+  ["blockchain.headers.subscribe", "The tip's header and height", [], []],
+  [
+    "blockchain.estimatefee",
+    "A feerate (BTC/kB) to confirm within a number of blocks; -1 when unknown",
+    [
+      ["number", "number", false],
+      ["mode", "string", true]
+    ],
+    [6]
+  ],
+  ["blockchain.relayfee", "The lowest feerate (BTC/kB) the server relays", [], []],
+  [
+    "blockchain.scripthash.get_balance",
+    "A script's confirmed and unconfirmed balance (sat)",
+    [["scripthash", "hex string", false]],
+    [HAL_SCRIPTHASH]
+  ],
+  [
+    "blockchain.scripthash.get_history",
+    "A script's confirmed and mempool transactions",
+    [["scripthash", "hex string", false]],
+    [HAL_SCRIPTHASH]
+  ],
+  [
+    "blockchain.scripthash.get_mempool",
+    "A script's mempool transactions",
+    [["scripthash", "hex string", false]],
+    [HAL_SCRIPTHASH]
+  ],
+  [
+    "blockchain.scripthash.listunspent",
+    "A script's unspent outputs",
+    [["scripthash", "hex string", false]],
+    [HAL_SCRIPTHASH]
+  ],
+  [
+    "blockchain.transaction.get",
+    "A transaction: its hex, or decoded (verbose)",
+    [
+      ["tx_hash", "hex string", false],
+      ["verbose", "boolean", true]
+    ],
+    [HAL_TXID, true]
+  ],
+  [
+    "blockchain.transaction.get_merkle",
+    "A transaction's merkle branch in its block",
+    [
+      ["tx_hash", "hex string", false],
+      ["height", "number", false]
+    ],
+    [HAL_TXID, 170]
+  ],
+  [
+    "blockchain.transaction.id_from_pos",
+    "The txid at a position in a block, with its merkle branch when asked",
+    [
+      ["height", "number", false],
+      ["tx_pos", "number", false],
+      ["merkle", "boolean", true]
+    ],
+    [170, 1, true]
+  ],
+  [
+    "blockchain.transaction.broadcast",
+    "Broadcasts a signed transaction; its txid",
+    [["raw_tx", "hex string", false]],
+    [HAL_TX_HEX]
+  ],
+  ["mempool.get_fee_histogram", "The mempool's fee histogram: [feerate, vsize] pairs", [], []]
+];
+var CATALOGUE = [
+  ...CORE.map(
+    ([method, summary, example, variants]) => ({
+      backend: "node",
+      method,
+      summary,
+      params: method === "getrawtransaction" ? GETRAWTRANSACTION_PARAMS : CORE_METHOD_ARGS[method].args.map((a) => ({
+        name: a.names.split("|")[0],
+        type: a.shownType ?? CORE_TYPE[a.type],
+        optional: a.optional === true
+      })),
+      example,
+      ...variants ? { variants } : {}
+    })
+  ),
+  ...ELECTRUM.map(
+    ([method, summary, params, example]) => ({
+      backend: "electrum",
+      method,
+      summary,
+      params: params.map(([name, type, optional]) => ({ name, type, optional })),
+      example
+    })
+  )
+];
+
+// src/catalogue/render.ts
+function pricedCatalogue(config, networks) {
+  return CATALOGUE.map((m) => {
+    const keys = [m.method, ...(m.variants ?? []).map((v) => `${m.method}/${v.variant}`)];
+    const prices = {};
+    for (const key of keys) {
+      prices[key] = Object.fromEntries(networks.map((n2) => [n2, priceOf(config, key, n2)]));
+    }
+    return { ...m, prices };
+  });
+}
+function signature(m) {
+  const required = m.params.filter((p) => !p.optional).map((p) => p.name);
+  const optional = m.params.filter((p) => p.optional).map((p) => p.name);
+  return [m.method, ...required, ...optional.length ? [`( ${optional.join(" ")} )`] : []].join(
+    " "
+  );
+}
+function exampleBody(m) {
+  return JSON.stringify({ jsonrpc: "2.0", id: 1, method: m.method, params: m.example });
+}
+
+// src/catalogue/routes.ts
+var HEADERS = {
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-cache"
+};
+var escapeHtml = (text) => text.replace(
+  /[&<>"']/g,
+  (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]
+);
+function catalogueRoutes(http, app) {
+  const networks = app.config.networks;
+  const methods = pricedCatalogue(app.config, networks);
+  const text = page(app, methods);
+  const json = JSON.stringify({ networks, methods }, null, 2);
+  withoutBodies(http, (scope) => {
+    scope.get(
+      "/methods",
+      async (_request, reply3) => sendText(reply3, 200, "text/html; charset=utf-8", text, HEADERS)
+    );
+    scope.get(
+      "/methods.json",
+      async (_request, reply3) => sendText(reply3, 200, "application/json", json, HEADERS)
+    );
+  });
+}
+function page(app, methods) {
+  const { networks, backends } = app.config;
+  const section = (backend, title) => {
+    const rows = methods.filter((m) => m.backend === backend).map((m) => {
+      const prices = Object.entries(m.prices).map(([key, byNetwork]) => {
+        const variant = m.variants?.find((v) => `${m.method}/${v.variant}` === key);
+        const cells = networks.map((n2) => `<td>${byNetwork[n2]}</td>`).join("");
+        return `<tr class="price"><th>${escapeHtml(variant ? variant.when : "per call")}</th>${cells}</tr>`;
+      }).join("");
+      const params = m.params.map(
+        (p) => `<li><code>${escapeHtml(p.name)}</code> ${escapeHtml(p.type)}${p.optional ? " (optional)" : ""}</li>`
+      ).join("");
+      const curl = `curl -s -X POST -H 'content-type: application/json' \\
+  --data '${exampleBody(m)}' \\
+  http://HOST/${backends[backend]}/${networks[0]}/$TOKEN`;
+      return `<section id="${escapeHtml(m.method)}"><h3><code>${escapeHtml(signature(m))}</code></h3>
+<p>${escapeHtml(m.summary)}</p>${params ? `<ul>${params}</ul>` : "<p>No parameters.</p>"}
+<table><tr><th>CC</th>${networks.map((n2) => `<th>${n2}</th>`).join("")}</tr>${prices}</table>
+<pre>${escapeHtml(curl)}</pre></section>`;
+    }).join("\n");
+    return `<h2>${title} \u2014 <code>POST /${backends[backend]}/&lt;network&gt;/&lt;token&gt;</code></h2>
+${rows}`;
+  };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>blockgate \u2014 methods and prices</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
+section{border-top:1px solid #d5d9e0;padding:.5rem 0}table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left}
+pre{background:#f5f6f8;padding:.5rem;overflow-x:auto}</style></head>
+<body><h1>Methods and prices</h1>
+<p>Every JSON-RPC method this gateway serves, its parameters, its price in credits (CC) per call on each network, and an example call. A batch is priced call by call. Any other method is refused with the upstream's own \u201Cmethod not found\u201D, and is not charged. <a href="/methods.json">As JSON</a>.</p>
+${section("node", "Bitcoin Core")}
+${section("electrum", "Electrum protocol 1.4")}
+</body></html>`;
+}
+
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-SGEE7QAQ.js").catch((err) => {
+  loading ??= import("./chunks/route-TYWFYK7Q.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -3549,11 +4164,11 @@ var SIGN_IN_BODY_BYTES_MAX = 4096;
 function send(reply3, status, type, body, headers = {}) {
   return sendText(reply3, status, type, body, { ...SECURITY_HEADERS, ...headers });
 }
-var page = (title, body, script = false) => `<!doctype html>
+var page2 = (title, body, script = false) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title><link rel="stylesheet" href="/dashboard/style.css"></head>
 <body>${body}${script ? '<script type="module" src="/dashboard/app.js"></script>' : ""}</body></html>`;
-var signIn = (error) => page(
+var signIn = (error) => page2(
   "blockgate \u2014 sign in",
   `<form class="signin" method="post" action="/dashboard/session" autocomplete="off">
 <h1>blockgate usage</h1><p>Sign in with an access token. It is exchanged for a session cookie and never appears in a URL.</p>
@@ -3640,7 +4255,7 @@ function dashboardRoutes(http, app) {
         reply3,
         200,
         "text/html; charset=utf-8",
-        page("blockgate \u2014 usage", '<main id="app">Loading\u2026</main>', true)
+        page2("blockgate \u2014 usage", '<main id="app">Loading\u2026</main>', true)
       ) : send(reply3, 200, "text/html; charset=utf-8", signIn())
     );
     scope.get("/dashboard/export.csv", async (request, reply3) => {
@@ -3703,10 +4318,10 @@ function limitConnectionsPerAddress(server, max, refused2) {
   });
 }
 function refusalBytes() {
-  const failure = plainFailure(
+  const failure2 = plainFailure(
     gatewayError("RATE_LIMITED", "too many open connections from this address")
   );
-  const body = JSON.stringify(failure.body);
+  const body = JSON.stringify(failure2.body);
   return Buffer.from(
     `HTTP/1.1 429 Too Many Requests\r
 content-type: application/json\r
@@ -3927,10 +4542,10 @@ function refusal(from) {
 import { createHash as createHash2 } from "node:crypto";
 var KEY = /^[\x21-\x7e]{1,255}$/;
 var PER_REQUEST = /^(x-request-id|x-credits-|connection$|content-length$)/i;
-async function idempotent(ctx, key, body, run, failure) {
+async function idempotent(ctx, key, body, run, failure2) {
   if (key === void 0) return run(ctx);
   if (typeof key !== "string" || !KEY.test(key)) {
-    return failure(
+    return failure2(
       gatewayError("BAD_REQUEST", "Idempotency-Key: 1 to 255 visible ASCII characters, once")
     );
   }
@@ -3960,9 +4575,9 @@ ${body}`).digest();
       [accountId, key]
     );
     const row = rows[0];
-    if (!row) return idempotent(ctx, key, body, run, failure);
+    if (!row) return idempotent(ctx, key, body, run, failure2);
     if (!Buffer.from(row.request_hash).equals(hash2)) {
-      return failure(
+      return failure2(
         gatewayError(
           "IDEMPOTENCY_KEY_REUSED",
           "this Idempotency-Key was used for a different request"
@@ -3985,7 +4600,7 @@ ${body}`).digest();
       };
     }
     if (!row.settled) {
-      return failure(
+      return failure2(
         gatewayError(
           "IDEMPOTENCY_IN_PROGRESS",
           "a request with this Idempotency-Key is still being answered"
@@ -4022,6 +4637,255 @@ async function forget(ctx, key) {
     "DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND settled_at IS NULL",
     [ctx.owner.accountId, key]
   );
+}
+
+// src/jsonrpc/python-text.ts
+function pyStrRepr(text) {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of text) {
+    const code = ch.codePointAt(0);
+    if (ch === "\\") out += "\\\\";
+    else if (ch === quote) out += `\\${quote}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "	") out += "\\t";
+    else if (code < 32 || code === 127) out += `\\x${code.toString(16).padStart(2, "0")}`;
+    else out += ch;
+  }
+  return out + quote;
+}
+function pyNumber(text) {
+  if (/^-?\d+$/.test(text)) return text.replace(/^(-?)0+(?=\d)/, "$1");
+  return pyFloatRepr(Number(text));
+}
+function pyFloatRepr(value) {
+  if (Number.isNaN(value)) return "NaN";
+  if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
+  if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
+  const sign = value < 0 ? "-" : "";
+  const [mantissa, exp] = Math.abs(value).toExponential().split("e");
+  const digits = mantissa.replace(".", "");
+  const e = Number(exp);
+  if (e < -4 || e >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${sign}${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  }
+  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits}`;
+  const whole = digits.slice(0, e + 1).padEnd(e + 1, "0");
+  const frac = digits.slice(e + 1);
+  return `${sign}${whole}.${frac === "" ? "0" : frac}`;
+}
+function pyRepr(value) {
+  if (value === null || value === void 0) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "string") return pyStrRepr(value);
+  if (isJsonNumber(value)) return pyNumber(value.value);
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  return `{${Object.entries(value).map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+}
+function pyStr(value) {
+  return typeof value === "string" ? value : pyRepr(value);
+}
+function pyJsonDumps(value) {
+  if (value === null || value === void 0) return "null";
+  if (value === true) return "true";
+  if (value === false) return "false";
+  if (typeof value === "number")
+    return Number.isInteger(value) ? String(value) : pyFloatRepr(value);
+  if (typeof value === "string") return jsonString(value);
+  if (isJsonNumber(value)) return pyNumber(value.value);
+  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(", ")}]`;
+  if (isJsonObject(value)) {
+    return `{${Object.entries(value).map(([k, v]) => `${jsonString(k)}: ${pyJsonDumps(v)}`).join(", ")}}`;
+  }
+  throw new TypeError("value has no JSON form");
+}
+function jsonString(text) {
+  return JSON.stringify(text).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+function pyThousands(n2) {
+  return n2.toLocaleString("en-US");
+}
+
+// src/jsonrpc/electrum-args.ts
+var ArgRefusal = class extends Error {
+  constructor(error) {
+    super(error.message);
+    this.error = error;
+  }
+  error;
+};
+var refuse = (message) => {
+  throw new ArgRefusal({ code: BAD_REQUEST, message });
+};
+function nonNegativeInteger(value) {
+  let n2;
+  if (typeof value === "boolean") n2 = Number(value);
+  else if (isJsonNumber(value)) n2 = Math.trunc(Number(value.value));
+  else if (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value)) n2 = Number(value.trim());
+  if (n2 !== void 0 && Number.isSafeInteger(n2) && n2 >= 0) return n2;
+  return refuse(`${n2 !== void 0 ? String(n2) : pyStr(value)} should be a non-negative integer`);
+}
+function scripthash(value) {
+  return hash32Hex(value) ?? refuse(`${pyStr(value)} is not a valid script hash`);
+}
+function txHash(value) {
+  return hash32Hex(value) ?? refuse(`${pyStr(value)} should be a transaction hash`);
+}
+var ESTIMATEFEE_MODES = [
+  void 0,
+  null,
+  "CONSERVATIVE",
+  "ECONOMICAL"
+];
+var none2 = { required: [], optional: [], check: () => [] };
+var byScripthash = {
+  required: ["scripthash"],
+  optional: [],
+  check: ([hash2]) => [scripthash(hash2)]
+};
+var n = (value) => jsonNumber(value);
+var ELECTRUM_SIGNATURES = {
+  "server.version": {
+    required: [],
+    optional: ["client_name", "protocol_version"],
+    check: (args) => args.filter((a) => a !== void 0)
+  },
+  // The hash goes to the daemon as the client wrote it (ElectrumX checks it, then passes it on).
+  "blockchain.transaction.get": {
+    required: ["tx_hash"],
+    optional: ["verbose"],
+    check: ([hash2, verbose = false]) => {
+      txHash(hash2);
+      if (!isPyBool(verbose)) refuse('"verbose" must be a boolean');
+      return [hash2, pyBoolValue(verbose)];
+    }
+  },
+  "server.features": none2,
+  "server.banner": none2,
+  "server.ping": none2,
+  "blockchain.headers.subscribe": none2,
+  "blockchain.relayfee": none2,
+  "mempool.get_fee_histogram": none2,
+  "blockchain.block.header": {
+    required: ["height"],
+    optional: ["cp_height"],
+    check: ([height, cp = n(0)]) => [n(nonNegativeInteger(height)), n(nonNegativeInteger(cp))]
+  },
+  "blockchain.block.headers": {
+    required: ["start_height", "count"],
+    optional: ["cp_height"],
+    check: ([start, count, cp = n(0)]) => [
+      n(nonNegativeInteger(start)),
+      n(nonNegativeInteger(count)),
+      n(nonNegativeInteger(cp))
+    ]
+  },
+  "blockchain.estimatefee": {
+    required: ["number"],
+    optional: ["mode"],
+    check: ([number, mode]) => {
+      const blocks = n(nonNegativeInteger(number));
+      if (!ESTIMATEFEE_MODES.includes(mode)) refuse(`unknown estimatefee mode: ${pyStr(mode)}`);
+      return mode === void 0 || mode === null ? [blocks] : [blocks, mode];
+    }
+  },
+  "blockchain.scripthash.get_balance": byScripthash,
+  "blockchain.scripthash.get_history": byScripthash,
+  "blockchain.scripthash.get_mempool": byScripthash,
+  "blockchain.scripthash.listunspent": byScripthash,
+  "blockchain.transaction.get_merkle": {
+    required: ["tx_hash", "height"],
+    optional: [],
+    check: ([hash2, height]) => [txHash(hash2), n(nonNegativeInteger(height))]
+  },
+  "blockchain.transaction.id_from_pos": {
+    required: ["height", "tx_pos"],
+    optional: ["merkle"],
+    check: ([height, pos, merkle = false]) => {
+      const txPos = nonNegativeInteger(pos);
+      const at = nonNegativeInteger(height);
+      if (!isPyBool(merkle)) refuse('"merkle" must be a boolean');
+      return [n(at), n(txPos), pyBoolValue(merkle)];
+    }
+  },
+  // ElectrumX checks nothing before it hands raw_tx to the daemon, which judges it.
+  "blockchain.transaction.broadcast": {
+    required: ["raw_tx"],
+    optional: [],
+    check: ([raw]) => [raw]
+  }
+};
+function checkElectrumArgs(method, signature2, params) {
+  const args = bindArgs(method, params, signature2.required, signature2.optional);
+  if (!Array.isArray(args)) return { ok: false, error: args };
+  return checkBoundArgs(signature2, args);
+}
+function checkBoundArgs(signature2, args) {
+  try {
+    return { ok: true, params: signature2.check(args) };
+  } catch (err) {
+    if (err instanceof ArgRefusal) return { ok: false, error: err.error };
+    throw err;
+  }
+}
+
+// src/jsonrpc/electrum-version.ts
+var ELECTRUMX_PROTOCOL_MIN = [1, 4];
+var ELECTRUMX_PROTOCOL_MAX = [1, 6];
+function protocolTuple(value) {
+  if (typeof value !== "string") return [0];
+  const parts = value.split(".");
+  if (!parts.every((p) => /^\s*[+-]?\d+\s*$/.test(p))) return [0];
+  return parts.map((p) => Number(p.trim()));
+}
+function compareProtocols(a, b) {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i] - b[i];
+  }
+  return a.length - b.length;
+}
+function negotiateProtocol(request, min, max) {
+  let clientMin;
+  let clientMax;
+  if (request === null || request === void 0) {
+    clientMin = min;
+    clientMax = min;
+  } else if (Array.isArray(request) && request.length === 2) {
+    clientMin = protocolTuple(request[0]);
+    clientMax = protocolTuple(request[1]);
+  } else {
+    clientMin = protocolTuple(request);
+    clientMax = clientMin;
+  }
+  const result = compareProtocols(clientMax, max) < 0 ? clientMax : max;
+  const floor = compareProtocols(clientMin, min) > 0 ? clientMin : min;
+  if (compareProtocols(result, floor) < 0 || compareProtocols(result, [0]) === 0) return null;
+  return result;
+}
+function versionString(tuple) {
+  const padded = [...tuple];
+  while (padded.length < 2) padded.push(0);
+  return padded.join(".");
+}
+function checkServerVersion(params, upstreamProtocol) {
+  const args = bindArgs("server.version", params, [], ["client_name", "protocol_version"]);
+  if (!Array.isArray(args)) return { ok: false, error: args };
+  const requested = args[1] ?? null;
+  const max = upstreamProtocol ? protocolTuple(upstreamProtocol) : ELECTRUMX_PROTOCOL_MAX;
+  const agreed = negotiateProtocol(requested, ELECTRUMX_PROTOCOL_MIN, max);
+  if (!agreed) {
+    return {
+      ok: false,
+      error: { code: BAD_REQUEST, message: `unsupported protocol version: ${pyStr(requested)}` }
+    };
+  }
+  return { ok: true, params: [versionString(agreed)] };
 }
 
 // src/jsonrpc/long-strings.ts
@@ -4141,12 +5005,12 @@ function parseRequestItem(value) {
     return { kind: "call", id, version, method, params };
   return invalid("Params must be an array or object");
 }
-function replyObject(version, id, answer2) {
+function replyObject(version, id, answer3) {
   const reply3 = {};
   if (version === "2.0") reply3.jsonrpc = "2.0";
-  const isError = "error" in answer2;
-  if (version === "1.0" || !isError) reply3.result = isError ? null : answer2.result;
-  if (version === "1.0" || isError) reply3.error = isError ? answer2.error : null;
+  const isError = "error" in answer3;
+  if (version === "1.0" || !isError) reply3.result = isError ? null : answer3.result;
+  if (version === "1.0" || isError) reply3.error = isError ? answer3.error : null;
   if (id !== void 0) reply3.id = id;
   return reply3;
 }
@@ -4212,7 +5076,7 @@ async function handleRpcMirror(ctx, body, protocol) {
   const results = metered.value;
   const replies = [];
   let single = 200;
-  let failure = null;
+  let failure2 = null;
   let resultIndex = 0;
   for (const slot of slots) {
     if (slot.kind === "reply") {
@@ -4223,7 +5087,7 @@ async function handleRpcMirror(ctx, body, protocol) {
     const c = slot.call;
     const result = results[resultIndex++];
     if (result.kind === "failure") {
-      failure ??= result.error;
+      failure2 ??= result.error;
       replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
       single = httpStatusOf(result.error.code);
     } else {
@@ -4231,8 +5095,8 @@ async function handleRpcMirror(ctx, body, protocol) {
       single = "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
     }
   }
-  const allFailed = failure !== null && slots.every((s) => s.kind === "call") && results.every((r) => r.kind === "failure");
-  const batchStatus = allFailed ? httpStatusOf(failure.code) : 200;
+  const allFailed = failure2 !== null && slots.every((s) => s.kind === "call") && results.every((r) => r.kind === "failure");
+  const batchStatus = allFailed ? httpStatusOf(failure2.code) : 200;
   return {
     status: request.kind === "single" ? single : batchStatus,
     body: request.kind === "single" ? replies[0] : replies,
@@ -4241,22 +5105,23 @@ async function handleRpcMirror(ctx, body, protocol) {
 }
 function outcomeOf(result, call, protocol) {
   if (result.kind === "failure") return { kind: "failed", error: result.error };
-  const { answer: answer2, upstream } = result;
+  const { answer: answer3, upstream } = result;
   const cacheHits = upstream === CACHE_UPSTREAM ? 1 : 0;
-  if ("error" in answer2) {
+  if ("error" in answer3) {
     return {
       kind: "answered",
       outcome: "upstream_error",
       errorCode: "UPSTREAM_ERROR",
-      upstreamCode: String(answer2.error.code),
-      httpStatus: protocol.errorStatus(call.version, answer2.error.code),
+      upstreamCode: String(answer3.error.code),
+      httpStatus: protocol.errorStatus(call.version, answer3.error.code),
       upstream,
       cacheHits
     };
   }
   return { kind: "answered", outcome: "ok", httpStatus: 200, upstream, cacheHits };
 }
-function plan(ctx, item, protocol) {
+function plan(ctx, asked, protocol) {
+  const item = protocol.replyVersion ? { ...asked, version: protocol.replyVersion } : asked;
   if (item.kind === "invalid") {
     return {
       kind: "reply",
@@ -4288,9 +5153,9 @@ function plan(ctx, item, protocol) {
   if (!check || priceOf(ctx.app.config, item.method, ctx.network) === void 0) {
     return reply3(protocol.unknownMethod(item.method));
   }
-  const checked = check(item.params, ctx);
-  if (!checked.ok) return reply3(checked.error);
-  const key = checked.variant ? `${item.method}/${checked.variant}` : item.method;
+  const checked2 = check(item.params, ctx);
+  if (!checked2.ok) return reply3(checked2.error);
+  const key = checked2.variant ? `${item.method}/${checked2.variant}` : item.method;
   const price = priceOf(ctx.app.config, key, ctx.network);
   return {
     kind: "call",
@@ -4298,7 +5163,7 @@ function plan(ctx, item, protocol) {
       id: item.id,
       version: item.version,
       method: item.method,
-      params: checked.params,
+      params: checked2.params,
       price
     }
   };
@@ -4308,21 +5173,65 @@ function toRpcError(error) {
 }
 
 // src/mirror/electrum-route.ts
-var ELECTRUM = {
-  methods: { "blockchain.transaction.get": (params) => checkTransactionGet(params) },
-  unknownMethod: (method) => ({ code: -32601, message: `unknown method "${method}"` }),
+var CHECKED = Object.keys(ELECTRUM_SIGNATURES).filter((m) => m !== "server.version");
+var poolOf = (ctx) => ctx.app.electrum.get(ctx.network);
+var ELECTRUM2 = {
+  methods: {
+    "server.version": (params, ctx) => checkServerVersion(params, poolOf(ctx)?.serverVersion()?.protocol ?? null),
+    ...Object.fromEntries(
+      CHECKED.map((method) => [
+        method,
+        (params) => checkElectrumArgs(method, ELECTRUM_SIGNATURES[method], params)
+      ])
+    )
+  },
+  unknownMethod: (method) => ({
+    code: -32601,
+    message: `unknown method "${method}"`
+  }),
   errorStatus: () => 200,
-  execute: (ctx, calls) => {
-    const source = electrumTxSource(ctx.app, ctx.network);
-    return Promise.all(
-      calls.map(async (c) => {
+  replyVersion: "2.0",
+  execute: (ctx, calls) => Promise.all(
+    calls.map(async (c) => {
+      if (c.method === "blockchain.transaction.get") {
         const verbose = c.params[1] === true;
+        const source = electrumTxSource(ctx.app, ctx.network);
         const out = await electrumTransaction(source, c.params[0], verbose);
         return render(out, verbose, ctx.network);
-      })
-    );
-  }
+      }
+      if (c.method === "server.version") return await serverVersion(poolOf(ctx), c.params[0]);
+      return forward(poolOf(ctx), c);
+    })
+  )
 };
+var noServer = () => ({
+  kind: "failure",
+  error: gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network")
+});
+async function forward(pool, call) {
+  if (!pool) return noServer();
+  const out = await pool.request(call.method, call.params);
+  if (!out.ok) return { kind: "failure", error: out.error };
+  return { kind: "answer", answer: out.answer, upstream: out.upstream };
+}
+async function serverVersion(pool, agreed) {
+  if (!pool) return noServer();
+  if (!pool.serverVersion()) {
+    const ping = await pool.request("server.ping", []);
+    if (!ping.ok) return { kind: "failure", error: ping.error };
+  }
+  const version = pool.serverVersion();
+  if (!version) {
+    return {
+      kind: "failure",
+      error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
+        detail: "no open connection has identified the server"
+      })
+    };
+  }
+  const result = [version.software, agreed];
+  return { kind: "answer", answer: { result }, upstream: version.upstream };
+}
 function render(out, verbose, network) {
   if (out.kind === "failure") return out;
   if (out.kind === "refused") {
@@ -4332,7 +5241,49 @@ function render(out, verbose, network) {
   return { kind: "answer", answer: { result }, upstream: out.upstream };
 }
 function handleElectrumRpc(ctx, body) {
-  return handleRpcMirror(ctx, body, ELECTRUM);
+  return handleRpcMirror(ctx, body, ELECTRUM2);
+}
+
+// src/mirror/electrum-socket.ts
+var POLICY_VIOLATION = 1008;
+function serveElectrumSocket(socket, session) {
+  let queue = Promise.resolve();
+  let sequence = 0;
+  socket.on("message", (data, isBinary) => {
+    const text = isBinary ? Buffer.from(data).toString("utf8") : String(data);
+    sequence += 1;
+    const requestId = `${session.ctx.requestId}.${sequence}`;
+    queue = queue.then(() => session.inFlight(() => answer(socket, session, text, requestId))).catch(() => socket.terminate());
+  });
+}
+async function answer(socket, session, text, requestId) {
+  if (socket.readyState !== socket.OPEN) return;
+  const owner = await session.stillValid();
+  if (!owner) {
+    send2(socket, failure(gatewayError("UNAUTHENTICATED", "the token is no longer valid")));
+    socket.close(POLICY_VIOLATION, "token no longer valid");
+    return;
+  }
+  const admission = await session.admit(owner);
+  if (!admission.ok) {
+    send2(socket, failure(admission.error));
+    return;
+  }
+  try {
+    const reply3 = await handleElectrumRpc(
+      { ...session.ctx, owner, requestId, startedAt: Date.now() },
+      text
+    );
+    send2(socket, reply3.raw ? Buffer.from(reply3.raw).toString("utf8") : stringifyJson(reply3.body));
+  } finally {
+    admission.release?.();
+  }
+}
+function failure(error) {
+  return stringifyJson({ jsonrpc: "2.0", id: null, error: rpcErrorObject(error) });
+}
+function send2(socket, text) {
+  if (socket.readyState === socket.OPEN) socket.send(text);
 }
 
 // src/upstreams/indexer/hasura/introspection.ts
@@ -4407,11 +5358,11 @@ async function handleGraphQuery(ctx, body) {
   const { app } = ctx;
   const schema = indexerSchema();
   const parsed = parseGraphRequest(body, ctx.app.config.server.jsonDepthMax);
-  if (!parsed.ok) return refuse(ctx, "(invalid)", parsed.error);
+  if (!parsed.ok) return refuse2(ctx, "(invalid)", parsed.error);
   const { request } = parsed;
-  const checked = checkGraphQuery(schema, request, app.config.graph.tokensMax);
-  if (!checked.ok) return refuse(ctx, "(invalid)", checked.error);
-  const { query } = checked;
+  const checked2 = checkGraphQuery(schema, request, app.config.graph.tokensMax);
+  if (!checked2.ok) return refuse2(ctx, "(invalid)", checked2.error);
+  const { query } = checked2;
   const method = rootFieldNames(query);
   if (query.fields.every((f) => f.introspection)) {
     const metered2 = await meter(ctx, {
@@ -4422,14 +5373,14 @@ async function handleGraphQuery(ctx, body) {
       })
     });
     if (!metered2.ok) return { ...graphqlFailure(metered2.error), headers: metered2.headers };
-    return answer(metered2.value, 0, metered2);
+    return answer2(metered2.value, 0, metered2);
   }
   const limits = app.config.graph;
   const overLimit = checkGraphLimits(query.fields, limits);
-  if (overLimit) return refuse(ctx, method, overLimit);
+  if (overLimit) return refuse2(ctx, method, overLimit);
   const complexity = graphComplexity(query.fields, limits);
   if (complexity > limits.complexityMax) {
-    return refuse(
+    return refuse2(
       ctx,
       method,
       hasuraErrorObject(
@@ -4483,9 +5434,9 @@ async function handleGraphQuery(ctx, body) {
   if (!metered.ok) return { ...graphqlFailure(metered.error), headers: metered.headers };
   const out = metered.value;
   if (!out.ok) return { ...graphqlFailure(out.error), headers: metered.headers };
-  return answer(out.data, complexity, metered);
+  return answer2(out.data, complexity, metered);
 }
-function answer(data, complexity, cost) {
+function answer2(data, complexity, cost) {
   const { charged, available: balance } = cost;
   return {
     status: 200,
@@ -4496,7 +5447,7 @@ function answer(data, complexity, cost) {
     headers: cost.headers
   };
 }
-async function refuse(ctx, method, error) {
+async function refuse2(ctx, method, error) {
   const audited = await auditOnly(ctx, [
     {
       method,
@@ -4528,64 +5479,6 @@ function answerKey(ctx, request) {
 }
 function rootFieldNames(query) {
   return [...new Set(query.fields.map((f) => f.name))].join(",");
-}
-
-// src/jsonrpc/core-params.ts
-var RPC_MISC_ERROR = -1;
-var RPC_TYPE_ERROR = -3;
-var RPC_INVALID_ADDRESS_OR_KEY = -5;
-var RPC_INVALID_PARAMETER = -8;
-function uvTypeName(value) {
-  if (value === null || value === void 0) return "null";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "string") return "string";
-  if (isJsonNumber(value)) return "number";
-  return Array.isArray(value) ? "array" : "object";
-}
-function checkHash(value, name) {
-  if (value.length !== 64) {
-    return {
-      code: RPC_INVALID_PARAMETER,
-      message: `${name} must be of length 64 (not ${value.length}, for '${value}')`
-    };
-  }
-  if (!/^[0-9a-fA-F]{64}$/.test(value)) {
-    return {
-      code: RPC_INVALID_PARAMETER,
-      message: `${name} must be hexadecimal string (not '${value}')`
-    };
-  }
-  return null;
-}
-function writeIndented4(entries) {
-  const lines = entries.map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
-  return `{
-${lines.join(",\n")}
-}`;
-}
-function namedToPositional(params, names) {
-  const out = [];
-  let last = -1;
-  const seen = /* @__PURE__ */ new Set();
-  for (const [key, value] of Object.entries(params)) {
-    const position = names.findIndex((n) => n.split("|").includes(key));
-    if (position < 0)
-      return { code: RPC_INVALID_PARAMETER, message: `Unknown named parameter ${key}` };
-    if (seen.has(position)) {
-      return { code: RPC_INVALID_PARAMETER, message: `Parameter ${key} specified multiple times` };
-    }
-    seen.add(position);
-    out[position] = value;
-    last = Math.max(last, position);
-  }
-  for (let i = 0; i <= last; i++) if (out[i] === void 0) out[i] = null;
-  return out;
-}
-function asPositional(params, names) {
-  return isJsonObject(params) ? namedToPositional(params, names) : params;
-}
-function isRpcError(value) {
-  return isJsonObject(value) && typeof value.code === "number";
 }
 
 // src/jsonrpc/core-methods.ts
@@ -4646,23 +5539,21 @@ ${writeIndented4(mismatches)}` }
   return { ok: true, params };
 }
 function checkVerbosity(value) {
-  if (value === null || typeof value === "boolean") return null;
-  if (!isJsonNumber(value)) {
-    return {
-      code: RPC_TYPE_ERROR,
-      message: `JSON value of type ${uvTypeName(value)} is not of expected type number`
-    };
-  }
-  const text = value.value;
-  if (!/^-?\d+$/.test(text) || Number(text) > 2147483647 || Number(text) < -2147483648) {
-    return { code: RPC_MISC_ERROR, message: "JSON integer out of range" };
-  }
-  return null;
+  const verbosity = parseVerbosity(value, 0, true);
+  return typeof verbosity === "number" ? null : verbosity;
 }
 
 // src/mirror/node-route.ts
 var NODE = {
-  methods: { getrawtransaction: (params, ctx) => checkGetRawTransaction(params, ctx.network) },
+  methods: {
+    getrawtransaction: (params, ctx) => checkGetRawTransaction(params, ctx.network),
+    ...Object.fromEntries(
+      Object.entries(CORE_METHOD_ARGS).map(([method, spec]) => [
+        method,
+        (params) => checkCoreArgs(spec, params)
+      ])
+    )
+  },
   unknownMethod: () => ({ code: -32601, message: "Method not found" }),
   errorStatus: (version, code) => version === "1.0" ? legacyErrorStatus(code) : 200,
   execute: executeNodeCalls
@@ -4732,9 +5623,9 @@ async function fromCache(ctx, calls) {
 async function remember2(ctx, pairs) {
   const pool = ctx.app.nodes.get(ctx.network);
   if (!pool) return;
-  const answers = pairs.flatMap(([call, answer2]) => {
+  const answers = pairs.flatMap(([call, answer3]) => {
     const lookup = cacheable(call);
-    return lookup?.verbose && "result" in answer2 ? [{ txid: lookup.txid, result: answer2.result }] : [];
+    return lookup?.verbose && "result" in answer3 ? [{ txid: lookup.txid, result: answer3.result }] : [];
   });
   await rememberFromCore(ctx.app.txCache, pool, ctx.network, answers);
 }
@@ -4742,7 +5633,7 @@ async function remember2(ctx, pairs) {
 // src/app/server.ts
 var ROUTES = {
   node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
-  electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc" },
+  electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc", webSocket: true },
   // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
   gateway: {
     handler: async (ctx, body, req) => (await unifiedApi()).handleGateway(ctx, body, req),
@@ -4766,6 +5657,8 @@ async function startHttpServer(app, host, port) {
   );
   const requests = new InFlight(http.server);
   countInFlight(http, requests);
+  await http.register(websocket, { options: { maxPayload: app.config.server.bodyBytesMax } });
+  const sockets = /* @__PURE__ */ new Set();
   notFoundBeforeBody(
     http,
     async (_request, reply3) => sendReply(reply3, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")))
@@ -4785,7 +5678,8 @@ async function startHttpServer(app, host, port) {
   );
   operatorRoutes(http, app);
   dashboardRoutes(http, app);
-  backendRoutes(http, app);
+  catalogueRoutes(http, app);
+  backendRoutes(http, app, { requests, sockets });
   await http.ready();
   const server = http.server;
   await new Promise((resolve, reject) => {
@@ -4798,11 +5692,14 @@ async function startHttpServer(app, host, port) {
   return {
     server,
     url,
-    drain: (timeoutMs) => drain(server, requests, timeoutMs),
+    drain: (timeoutMs) => {
+      for (const socket of sockets) socket.close(1001, "server shutting down");
+      return drain(server, requests, timeoutMs);
+    },
     inFlight: () => requests.size
   };
 }
-function backendRoutes(http, app) {
+function backendRoutes(http, app, registry) {
   http.decorateRequest("call", null);
   const taken = /* @__PURE__ */ new Set();
   for (const backend of Object.keys(app.config.backends)) {
@@ -4813,11 +5710,11 @@ function backendRoutes(http, app) {
     if (!route) continue;
     for (const network of app.config.networks) {
       if (backend === "graph" && !app.indexers.has(network)) continue;
-      backendRoute(http, app, { ...route, backend, segment, network });
+      backendRoute(http, app, { ...route, backend, segment, network }, registry);
     }
   }
 }
-function backendRoute(http, app, route) {
+function backendRoute(http, app, route, registry) {
   const contextOf = (request) => {
     const call = request.getDecorator("call");
     return {
@@ -4830,8 +5727,14 @@ function backendRoute(http, app, route) {
       startedAt: call.started
     };
   };
-  const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
-  const fail = (reply3, error) => sendReply(reply3, failure(error));
+  const fromOf = (request) => ({
+    source: request.socket.remoteAddress ?? "unknown",
+    backendSegment: route.segment,
+    network: route.network,
+    route: route.backend
+  });
+  const failure2 = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
+  const fail = (reply3, error) => sendReply(reply3, failure2(error));
   const bodyBytesMax = app.config.server.bodyBytesMax;
   const onRequest = async (request, reply3) => {
     const presented = presentedToken(request.params.token, request.headers);
@@ -4847,16 +5750,12 @@ function backendRoute(http, app, route) {
     if (request.method === "OPTIONS" && origin !== null) {
       return preflight(app, route, reply3, origin, presented.inPath ? presented.token : null);
     }
-    if (!route.methods.includes(request.method)) {
+    const upgrade = route.webSocket === true && request.ws;
+    if (!route.methods.includes(request.method) && !upgrade) {
       reply3.header("allow", route.methods.join(", "));
       return fail(reply3, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
     }
-    const from = {
-      source: request.socket.remoteAddress ?? "unknown",
-      backendSegment: route.segment,
-      network: route.network,
-      route: route.backend
-    };
+    const from = fromOf(request);
     const authenticated = await authenticateCall(app, call.token, from);
     if (!authenticated.ok) {
       reply3.headers(authenticated.headers);
@@ -4871,14 +5770,17 @@ function backendRoute(http, app, route) {
     const admission = await admitCall(app, call.owner, from);
     reply3.headers(admission.headers);
     if (!admission.ok) return fail(reply3, admission.error);
-    if (admission.release) reply3.raw.once("close", admission.release);
+    if (admission.release) {
+      if (upgrade) admission.release();
+      else reply3.raw.once("close", admission.release);
+    }
+    call.response = reply3.raw;
   };
   for (const url of [
     `/${route.segment}/${route.network}/:token`,
     `/${route.segment}/${route.network}`
   ]) {
-    http.route({
-      method: ALL_METHODS,
+    const options = {
       url,
       bodyLimit: bodyBytesMax,
       onRequest,
@@ -4886,14 +5788,14 @@ function backendRoute(http, app, route) {
         const ctx = contextOf(request);
         request.raw.url = request.originalUrl;
         const body = bodyText(request);
-        const answer2 = await idempotent(
+        const answer3 = await idempotent(
           ctx,
           request.headers["idempotency-key"],
           body,
           (c) => route.handler(c, body, request.raw),
-          failure
+          failure2
         );
-        return sendReply(reply3, answer2);
+        return sendReply(reply3, answer3);
       },
       errorHandler: async (err, request, reply3) => {
         if (!isTooLarge(err)) throw err;
@@ -4923,6 +5825,29 @@ function backendRoute(http, app, route) {
           },
           "request"
         );
+      }
+    };
+    if (!route.webSocket) {
+      http.route({ ...options, method: ALL_METHODS });
+      continue;
+    }
+    http.route({ ...options, method: ALL_METHODS.filter((m) => m !== "GET") });
+    http.route({
+      ...options,
+      method: "GET",
+      exposeHeadRoute: false,
+      wsHandler: (socket, request) => {
+        const call = request.getDecorator("call");
+        const from = fromOf(request);
+        registry.sockets.add(socket);
+        socket.once("close", () => registry.sockets.delete(socket));
+        serveElectrumSocket(socket, {
+          ctx: contextOf(request),
+          stillValid: () => app.tokens.authenticate(call.token),
+          admit: (owner) => admitCall(app, owner, from),
+          // Each message's work counts in flight on the opening request: drain waits for it.
+          inFlight: (work) => registry.requests.run(call.response, work)
+        });
       }
     });
   }
@@ -5160,7 +6085,7 @@ async function startGateway(config, opts) {
 }
 
 // src/app/banner.ts
-var HAL_TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
+var HAL_TXID2 = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
 function startupBanner(config, url, where, demo) {
   const lines = [`blockgate listening on ${url}  (${where})`];
   if (!demo) return `${lines.join("\n")}
@@ -5172,11 +6097,11 @@ function startupBanner(config, url, where, demo) {
     "",
     "Try it \u2014 the first Bitcoin payment, Satoshi to Hal Finney (200 CC on mainnet):",
     `curl -s ${url}/${config.backends.node}/mainnet/${token} -H 'content-type: application/json' \\`,
-    `  -d '{"jsonrpc":"2.0","id":1,"method":"getrawtransaction","params":["${HAL_TXID}"]}'`,
+    `  -d '{"jsonrpc":"2.0","id":1,"method":"getrawtransaction","params":["${HAL_TXID2}"]}'`,
     "",
     "The same transaction, decoded, from the Electrum backend (100 CC on mainnet):",
     `curl -s ${url}/${config.backends.electrum}/mainnet/${token} -H 'content-type: application/json' \\`,
-    `  -d '{"jsonrpc":"2.0","id":1,"method":"blockchain.transaction.get","params":["${HAL_TXID}",true]}'`,
+    `  -d '{"jsonrpc":"2.0","id":1,"method":"blockchain.transaction.get","params":["${HAL_TXID2}",true]}'`,
     "",
     "Or ask the block indexer for the latest block (300 CC plus its complexity):",
     `curl -s ${url}/${config.backends.graph}/mainnet/${token} -H 'content-type: application/json' \\`,
@@ -5222,7 +6147,7 @@ async function prepareDemo(db, credits) {
 // src/app/upstreams.ts
 function devnetNetworks(config) {
   return config.networks.filter(
-    (n) => config.upstreams.node?.[n]?.includes("devnet") || config.upstreams.graph?.[n]?.includes("devnet") || config.upstreams.electrum?.[n]?.includes("devnet")
+    (n2) => config.upstreams.node?.[n2]?.includes("devnet") || config.upstreams.graph?.[n2]?.includes("devnet") || config.upstreams.electrum?.[n2]?.includes("devnet")
   );
 }
 function resolveEach(config, kind, env, entries, devnetEntry, realEntry) {
@@ -5456,12 +6381,12 @@ async function startCoreHttp(opts) {
           body: replyObject(item.version, item.id, item)
         };
       }
-      const answer2 = execute3(item);
+      const answer3 = execute3(item);
       if (item.version === "2.0") {
-        return item.id === void 0 ? { status: 204 } : { status: 200, body: replyObject("2.0", item.id, answer2) };
+        return item.id === void 0 ? { status: 204 } : { status: 200, body: replyObject("2.0", item.id, answer3) };
       }
-      const status = "error" in answer2 ? legacyErrorStatus(answer2.error.code) : 200;
-      return { status, body: replyObject("1.0", item.id, answer2) };
+      const status = "error" in answer3 ? legacyErrorStatus(answer3.error.code) : 200;
+      return { status, body: replyObject("1.0", item.id, answer3) };
     }
     const replies = [];
     for (const item of request.items) {
@@ -5469,9 +6394,9 @@ async function startCoreHttp(opts) {
         replies.push(replyObject(item.version, item.id, item));
         continue;
       }
-      const answer2 = execute3(item);
+      const answer3 = execute3(item);
       if (!(item.version === "2.0" && item.id === void 0))
-        replies.push(replyObject(item.version, item.id, answer2));
+        replies.push(replyObject(item.version, item.id, answer3));
     }
     if (replies.length === 0 && request.items.length > 0) return { status: 204 };
     return { status: 200, body: replies };
@@ -5517,16 +6442,1128 @@ function toRpcError2(err) {
   return new RpcError(-1, err instanceof Error ? err.message : String(err));
 }
 
-// src/devnet/bitcoin-core/methods.ts
-var GENESIS_MERKLE_ROOT = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
-function coreMethods(chain, network, prevouts) {
-  const net = network;
+// src/devnet/utxo.ts
+var MEMPOOL_HEIGHT = 2147483647;
+var DevnetUtxos = class {
+  constructor(chain) {
+    this.chain = chain;
+  }
+  chain;
+  spent;
+  builtAt = "";
+  /** The transaction that spends `txid:vout` (a block's or the mempool's), if any. */
+  spender(txid, vout) {
+    return this.spends().get(`${txid}:${vout}`);
+  }
+  /** The coin at `txid:vout`, unspent; `includeMempool` false ignores the mempool both ways. */
+  coin(txid, vout, includeMempool = true) {
+    const at = this.chain.txIndex.get(txid);
+    const pooled = includeMempool ? this.chain.mempool.get(txid) : void 0;
+    const tx = at ? at.block.block.transactions[at.index] : pooled;
+    if (!tx || vout >= tx.outputs.length) return void 0;
+    const by = this.spender(txid, vout);
+    if (by !== void 0 && (includeMempool || !this.chain.mempool.has(by))) return void 0;
+    return {
+      tx,
+      vout,
+      height: at ? at.block.height : MEMPOOL_HEIGHT,
+      coinbase: tx.isCoinbase
+    };
+  }
+  /** Outpoint → spending txid, rebuilt when the tip or the mempool changed. */
+  spends() {
+    const key = `${this.chain.tip.block.hash}:${this.chain.mempool.size}:${[...this.chain.mempool.keys()].at(-1) ?? ""}`;
+    if (this.spent && this.builtAt === key) return this.spent;
+    const spent = /* @__PURE__ */ new Map();
+    const note = (tx) => {
+      if (tx.isCoinbase) return;
+      for (const i of tx.inputs) spent.set(`${i.prevTxid}:${i.vout}`, tx.txid);
+    };
+    for (const height of this.chain.heights()) {
+      for (const tx of this.chain.byHeight.get(height).block.transactions) note(tx);
+    }
+    for (const tx of this.chain.mempool.values()) note(tx);
+    this.spent = spent;
+    this.builtAt = key;
+    return spent;
+  }
+};
+
+// src/devnet/bitcoin-core/block-methods.ts
+import { LosslessNumber } from "lossless-json";
+
+// src/devnet/chain-facts.ts
+function blockProof(bits, network) {
+  const target = deriveTarget(Number.parseInt(bits, 16), network);
+  return target === void 0 ? 0n : (1n << 256n) / (target + 1n);
+}
+function parentOf(chain, entry) {
+  if (entry.height === 0) return void 0;
+  const below = chain.byHash.get(entry.block.previousblockhash);
+  return below && below.height === entry.height - 1 ? below : void 0;
+}
+function medianTimePast(chain, entry) {
+  const anchored = chain.anchors.get(entry.block.hash);
+  if (anchored) return anchored.mediantime;
+  const times = [];
+  let at = entry;
+  for (let i = 0; i < 11 && at; i++) {
+    times.push(at.block.time);
+    if (at.height === 0) break;
+    const below = parentOf(chain, at);
+    if (!below && i < 10) return void 0;
+    at = below;
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+function chainWork(chain, entry) {
+  const path = [];
+  let at = entry;
+  let base = 0n;
+  while (at) {
+    const cachedWork = chain.workMemo.get(at.block.hash);
+    const anchored = chain.anchors.get(at.block.hash);
+    if (cachedWork !== void 0 || anchored) {
+      base = cachedWork ?? anchored.chainwork;
+      break;
+    }
+    path.push(at);
+    if (at.height === 0) break;
+    at = parentOf(chain, at);
+    if (!at) return void 0;
+  }
+  let work = base;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const b = path[i];
+    work += blockProof(b.block.bits, chain.network);
+    chain.workMemo.set(b.block.hash, work);
+  }
+  return work;
+}
+
+// src/devnet/bitcoin-core/block-context.ts
+function inActiveChain(chain, entry) {
+  return chain.byHeight.get(entry.height) === entry;
+}
+function blockContext(chain, entry) {
+  const active = inActiveChain(chain, entry);
+  const next = active ? chain.byHeight.get(entry.height + 1) : void 0;
+  const mediantime = medianTimePast(chain, entry);
+  const work = chainWork(chain, entry);
+  return {
+    confirmations: active ? chain.confirmations(entry) : -1,
+    height: entry.height,
+    ...mediantime === void 0 ? {} : { mediantime },
+    ...work === void 0 ? {} : { chainwork: uint256Hex(work) },
+    ...next && next.block.previousblockhash === entry.block.hash ? { nextblockhash: next.block.hash } : {}
+  };
+}
+
+// src/devnet/bitcoin-core/params.ts
+function kindOf(value) {
+  const t = uvTypeName(value);
+  return t;
+}
+function readParams(method, raw, specs, required) {
+  const positional = asPositional(
+    raw,
+    specs.map((s) => s[0])
+  );
+  if (isRpcError(positional)) throw new RpcError(positional.code, positional.message);
+  const args = positional;
+  if (args.length < required || args.length > specs.length) {
+    throw new RpcError(RPC_MISC_ERROR, `${method} takes ${required} to ${specs.length} arguments`);
+  }
+  const wrong = [];
+  args.forEach((value, i) => {
+    const [name, ...types] = specs[i];
+    const kind = kindOf(value);
+    if (kind === "null") {
+      if (i < required)
+        wrong.push([
+          `Position ${i + 1} (${name})`,
+          `JSON value of type null is not of expected type ${types[0]}`
+        ]);
+      return;
+    }
+    if (!types.includes(kind)) {
+      wrong.push([
+        `Position ${i + 1} (${name})`,
+        `JSON value of type ${kind} is not of expected type ${types[0]}`
+      ]);
+    }
+  });
+  if (wrong.length > 0) {
+    throw new RpcError(RPC_TYPE_ERROR, `Wrong type passed:
+${writeIndented4(wrong)}`);
+  }
+  return args;
+}
+function intArg(value, fallback) {
+  if (value === null || value === void 0) return fallback;
+  if (typeof value === "boolean") return Number(value);
+  if (!isJsonNumber(value)) return fallback;
+  if (!/^-?\d+$/.test(value.value) || !Number.isSafeInteger(Number(value.value))) {
+    throw new RpcError(RPC_MISC_ERROR, "JSON integer out of range");
+  }
+  return Number(value.value);
+}
+function hashArg(value, name) {
+  const text = value;
+  const error = checkHash(text, name);
+  if (error) throw new RpcError(error.code, error.message);
+  return text.toLowerCase();
+}
+function hexArg(value, name) {
+  const text = value;
+  if (!/^([0-9a-fA-F]{2})+$/.test(text)) {
+    throw new RpcError(RPC_INVALID_PARAMETER, `${name} must be hexadecimal string (not '${text}')`);
+  }
+  return Buffer.from(text, "hex");
+}
+
+// src/devnet/bitcoin-core/block-methods.ts
+var HEADER_KEYS = [
+  "hash",
+  "confirmations",
+  "height",
+  "version",
+  "versionHex",
+  "merkleroot",
+  "time",
+  "mediantime",
+  "nonce",
+  "bits",
+  "target",
+  "difficulty",
+  "chainwork",
+  "nTx",
+  "previousblockhash",
+  "nextblockhash"
+];
+function verbosityOf(value, fallback) {
+  if (value === null || value === void 0) return fallback;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return intArg(value, fallback);
+}
+function blockMethods(ctx) {
+  const { chain } = ctx;
+  const find = (hash2) => {
+    const entry = chain.byHash.get(hash2);
+    if (!entry) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
+    return entry;
+  };
+  function headerJson(entry) {
+    const full = blockToUniv(entry.block, {
+      network: ctx.network,
+      verbosity: 1,
+      context: blockContext(chain, entry)
+    });
+    const out = {};
+    for (const key of HEADER_KEYS) if (key in full) out[key] = full[key];
+    return out;
+  }
+  return {
+    getblockcount: (raw) => {
+      readParams("getblockcount", raw, [], 0);
+      return chain.tip.height;
+    },
+    getbestblockhash: (raw) => {
+      readParams("getbestblockhash", raw, [], 0);
+      return chain.tip.block.hash;
+    },
+    getdifficulty: (raw) => {
+      readParams("getdifficulty", raw, [], 0);
+      return new LosslessNumber(
+        univalueDouble(getDifficulty(Number.parseInt(chain.tip.block.bits, 16)))
+      );
+    },
+    getblockhash: (raw) => {
+      const [height] = readParams("getblockhash", raw, [["height", "number"]], 1);
+      const h = intArg(height, -1);
+      const entry = chain.byHeight.get(h);
+      if (!entry) throw new RpcError(RPC_INVALID_PARAMETER, "Block height out of range");
+      return entry.block.hash;
+    },
+    getblockheader: (raw) => {
+      const [hash2, verbose = null] = readParams(
+        "getblockheader",
+        raw,
+        [
+          ["blockhash", "string"],
+          ["verbose", "bool"]
+        ],
+        1
+      );
+      const entry = find(hashArg(hash2, "hash"));
+      if (verbose === false) return toHex(entry.block.headerBytes);
+      return headerJson(entry);
+    },
+    getblock: (raw) => {
+      const [hash2, verbosityParam = null] = readParams(
+        "getblock",
+        raw,
+        [
+          ["blockhash", "string"],
+          ["verbosity|verbose", "number", "bool"]
+        ],
+        1
+      );
+      const entry = find(hashArg(hash2, "blockhash"));
+      const verbosity = verbosityOf(verbosityParam, 1);
+      if (verbosity <= 0) return toHex(entry.block.bytes);
+      const json = blockToUniv(entry.block, {
+        network: ctx.network,
+        verbosity: 1,
+        context: blockContext(chain, entry)
+      });
+      if (verbosity === 1) return json;
+      const tx = entry.block.transactions.map(
+        (t) => txToUniv(t, {
+          network: ctx.network,
+          ...t.isCoinbase ? {} : { prevouts: ctx.prevouts, prevoutDetails: verbosity >= 3 }
+        })
+      );
+      return { ...json, tx };
+    }
+  };
+}
+
+// src/devnet/bitcoin-core/block-stats-method.ts
+import { LosslessNumber as LosslessNumber2 } from "lossless-json";
+
+// src/bitcoin/consensus.ts
+var HALVING_INTERVAL = {
+  mainnet: 21e4,
+  testnet: 21e4,
+  testnet4: 21e4,
+  signet: 21e4,
+  regtest: 150
+};
+var SEGWIT_HEIGHT = {
+  mainnet: 481824,
+  testnet: 834624,
+  testnet4: 1,
+  signet: 1,
+  regtest: 0
+};
+function blockSubsidy(height, network) {
+  const halvings = Math.floor(height / HALVING_INTERVAL[network]);
+  if (halvings >= 64) return 0n;
+  return 50n * COIN >> BigInt(halvings);
+}
+var MAX_BLOCK_WEIGHT = 4e6;
+
+// src/devnet/block-stats.ts
+var PER_UTXO_OVERHEAD = 41;
+function outputSize(script) {
+  return 8 + (script.length < 253 ? 1 : script.length <= 65535 ? 3 : 5) + script.length;
+}
+function unspendable(script) {
+  return script.length > 0 && script[0] === OP_RETURN || script.length > MAX_SCRIPT_SIZE;
+}
+function truncatedMedian(values) {
+  if (values.length === 0) return 0n;
+  const sorted = [...values].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  const n2 = sorted.length;
+  return n2 % 2 === 1 ? sorted[n2 >> 1] : (sorted[n2 / 2 - 1] + sorted[n2 / 2]) / 2n;
+}
+function percentilesByWeight(scores, totalWeight) {
+  const result = [0n, 0n, 0n, 0n, 0n];
+  if (scores.length === 0) return result;
+  scores.sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]);
+  const marks = [
+    totalWeight / 10,
+    totalWeight / 4,
+    totalWeight / 2,
+    totalWeight * 3 / 4,
+    totalWeight * 9 / 10
+  ];
+  let next = 0;
+  let cumulative = 0;
+  for (const [rate, weight] of scores) {
+    cumulative += weight;
+    while (next < 5 && cumulative >= marks[next]) result[next++] = rate;
+  }
+  for (let i = next; i < 5; i++) result[i] = scores[scores.length - 1][0];
+  return result;
+}
+var UNDO_STATS = /* @__PURE__ */ new Set([
+  "utxo_size_inc",
+  "utxo_size_inc_actual",
+  "totalfee",
+  "avgfee",
+  "avgfeerate",
+  "minfee",
+  "maxfee",
+  "minfeerate",
+  "maxfeerate",
+  "medianfee",
+  "feerate_percentiles"
+]);
+function blockStats(block, height, mediantime, network, spent) {
+  let inputs = 0;
+  let outputs = 0;
+  let utxos = 0;
+  let totalOut = 0n;
+  let totalSize = 0;
+  let totalWeight = 0;
+  let swtxs = 0;
+  let swSize = 0;
+  let swWeight = 0;
+  let utxoSizeInc = 0;
+  let utxoSizeIncActual = 0;
+  let maxTxSize = 0;
+  let minTxSize;
+  let totalFee = 0n;
+  let maxFee = 0n;
+  let minFee;
+  let maxRate = 0n;
+  let minRate;
+  const sizes = [];
+  const fees = [];
+  const rates = [];
+  for (const tx of block.transactions) {
+    outputs += tx.outputs.length;
+    let txOut = 0n;
+    for (const out of tx.outputs) {
+      txOut += out.value;
+      const size = outputSize(out.scriptPubKey) + PER_UTXO_OVERHEAD;
+      utxoSizeInc += size;
+      if (height === 0 || unspendable(out.scriptPubKey)) continue;
+      utxos++;
+      utxoSizeIncActual += size;
+    }
+    if (tx.isCoinbase) continue;
+    inputs += tx.inputs.length;
+    totalOut += txOut;
+    sizes.push(BigInt(tx.size));
+    maxTxSize = Math.max(maxTxSize, tx.size);
+    minTxSize = Math.min(minTxSize ?? tx.size, tx.size);
+    totalSize += tx.size;
+    totalWeight += tx.weight;
+    if (tx.hasWitness) {
+      swtxs++;
+      swSize += tx.size;
+      swWeight += tx.weight;
+    }
+    if (!spent) continue;
+    let txIn = 0n;
+    for (const p of spent(tx)) {
+      txIn += p.valueSats;
+      const size = outputSize(p.scriptPubKey) + PER_UTXO_OVERHEAD;
+      utxoSizeInc -= size;
+      utxoSizeIncActual -= size;
+    }
+    const fee = txIn - txOut;
+    fees.push(fee);
+    maxFee = fee > maxFee ? fee : maxFee;
+    minFee = minFee === void 0 || fee < minFee ? fee : minFee;
+    totalFee += fee;
+    const rate = fee * 4n / BigInt(tx.weight);
+    rates.push([rate, tx.weight]);
+    maxRate = rate > maxRate ? rate : maxRate;
+    minRate = minRate === void 0 || rate < minRate ? rate : minRate;
+  }
+  const nonCoinbase = BigInt(block.transactions.length - 1);
+  return {
+    avgfee: nonCoinbase > 0n ? totalFee / nonCoinbase : 0n,
+    avgfeerate: totalWeight ? totalFee * 4n / BigInt(totalWeight) : 0n,
+    avgtxsize: nonCoinbase > 0n ? BigInt(totalSize) / nonCoinbase : 0n,
+    blockhash: block.hash,
+    feerate_percentiles: percentilesByWeight(rates, totalWeight),
+    height,
+    ins: inputs,
+    maxfee: maxFee,
+    maxfeerate: maxRate,
+    maxtxsize: maxTxSize,
+    medianfee: truncatedMedian(fees),
+    ...mediantime === void 0 ? {} : { mediantime },
+    mediantxsize: truncatedMedian(sizes),
+    minfee: minFee ?? 0n,
+    minfeerate: minRate ?? 0n,
+    mintxsize: minTxSize ?? 0,
+    outs: outputs,
+    subsidy: blockSubsidy(height, network),
+    swtotal_size: swSize,
+    swtotal_weight: swWeight,
+    swtxs,
+    time: block.time,
+    total_out: totalOut,
+    total_size: totalSize,
+    total_weight: totalWeight,
+    totalfee: totalFee,
+    txs: block.transactions.length,
+    utxo_increase: outputs - inputs,
+    utxo_size_inc: utxoSizeInc,
+    utxo_increase_actual: utxos - inputs,
+    utxo_size_inc_actual: utxoSizeIncActual
+  };
+}
+
+// src/devnet/bitcoin-core/block-stats-method.ts
+function toJson(value) {
+  if (typeof value === "bigint") return new LosslessNumber2(value.toString());
+  if (Array.isArray(value)) return value.map(toJson);
+  return value;
+}
+function findBlock(ctx, param) {
+  const { chain } = ctx;
+  if (typeof param === "string") {
+    const error = checkHash(param, "hash_or_height");
+    if (error) throw new RpcError(error.code, error.message);
+    const entry2 = chain.byHash.get(param.toLowerCase());
+    if (!entry2) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
+    if (!inActiveChain(chain, entry2)) {
+      throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block is not in chain");
+    }
+    return entry2;
+  }
+  const height = intArg(param, 0);
+  if (height < 0) {
+    throw new RpcError(RPC_INVALID_PARAMETER, `Target block height ${height} is negative`);
+  }
+  if (height > chain.tip.height) {
+    throw new RpcError(
+      RPC_INVALID_PARAMETER,
+      `Target block height ${height} after current tip ${chain.tip.height}`
+    );
+  }
+  const entry = chain.byHeight.get(height);
+  if (!entry) throw new RpcError(RPC_INVALID_PARAMETER, "Block height out of range");
+  return entry;
+}
+function blockStatsMethod(ctx) {
+  return {
+    getblockstats: (raw) => {
+      const [target, statsParam = null] = readParams(
+        "getblockstats",
+        raw,
+        [
+          ["hash_or_height", "number", "string"],
+          ["stats", "array"]
+        ],
+        1
+      );
+      const entry = findBlock(ctx, target);
+      const wanted = [...new Set(statsParam?.map(String) ?? [])].sort();
+      const all = wanted.length === 0;
+      const needsUndo = all || wanted.some((s) => UNDO_STATS.has(s));
+      let spent;
+      if (needsUndo) {
+        const lists = /* @__PURE__ */ new Map();
+        for (const tx of entry.block.transactions) {
+          if (tx.isCoinbase) continue;
+          const list = tx.inputs.map((i) => ctx.prevouts(i.prevTxid, i.vout));
+          if (list.some((p) => p === void 0)) {
+            throw new RpcError(RPC_MISC_ERROR, "Can't read undo data from disk");
+          }
+          lists.set(tx.txid, list);
+        }
+        spent = (tx) => lists.get(tx.txid);
+      }
+      const stats = blockStats(
+        entry.block,
+        entry.height,
+        medianTimePast(ctx.chain, entry),
+        ctx.network,
+        spent
+      );
+      const pick = all ? Object.keys(stats) : wanted;
+      const out = {};
+      for (const key of pick) {
+        if (!(key in stats)) {
+          throw new RpcError(RPC_INVALID_PARAMETER, `Invalid selected statistic '${key}'`);
+        }
+        out[key] = toJson(stats[key]);
+      }
+      return out;
+    }
+  };
+}
+
+// src/devnet/bitcoin-core/chain-info-methods.ts
+import { LosslessNumber as LosslessNumber3 } from "lossless-json";
+var CHAIN_NAME = {
+  mainnet: "main",
+  testnet: "test",
+  testnet4: "testnet4",
+  signet: "signet",
+  regtest: "regtest"
+};
+var SIGNET_CHALLENGE = "512103ad5e0edad18cb1f0fc0d28a3d4f1f3e445640337489abb10404f2d1e086be430210359ef5021964fe22d6f8e05b2463c9540ce96883fe3b278760f048f5189f2e6c452ae";
+function chainInfoMethods(ctx) {
+  const { chain } = ctx;
+  return {
+    getblockchaininfo: (raw) => {
+      readParams("getblockchaininfo", raw, [], 0);
+      const tip = chain.tip;
+      const bits = Number.parseInt(tip.block.bits, 16);
+      const mediantime = medianTimePast(chain, tip);
+      const work = chainWork(chain, tip);
+      let onDisk = 0;
+      for (const entry of chain.byHash.values()) onDisk += entry.block.size;
+      return {
+        chain: CHAIN_NAME[ctx.network],
+        blocks: tip.height,
+        headers: tip.height,
+        bestblockhash: tip.block.hash,
+        bits: tip.block.bits,
+        target: uint256Hex(deriveTarget(bits, ctx.network) ?? 0n),
+        difficulty: new LosslessNumber3(univalueDouble(getDifficulty(bits))),
+        time: tip.block.time,
+        ...mediantime === void 0 ? {} : { mediantime },
+        // devnet is always synced to its own tip.
+        verificationprogress: 1,
+        initialblockdownload: false,
+        ...work === void 0 ? {} : { chainwork: uint256Hex(work) },
+        // The bytes of the blocks devnet holds (Core adds undo files and its index).
+        size_on_disk: onDisk,
+        pruned: false,
+        ...ctx.network === "signet" ? { signet_challenge: SIGNET_CHALLENGE } : {},
+        warnings: []
+      };
+    },
+    getchaintips: (raw) => {
+      readParams("getchaintips", raw, [], 0);
+      const tips = [
+        { height: chain.tip.height, hash: chain.tip.block.hash, branchlen: 0, status: "active" }
+      ];
+      const invalid = chain.invalidated();
+      if (invalid.length > 0) {
+        const top = invalid.reduce((a, b) => b.height > a.height ? b : a);
+        const low = invalid.reduce((a, b) => b.height < a.height ? b : a);
+        tips.push({
+          height: top.height,
+          hash: top.block.hash,
+          branchlen: top.height - low.height + 1,
+          status: "invalid"
+        });
+      }
+      return tips;
+    }
+  };
+}
+
+// src/devnet/mempool-policy.ts
+var MIN_RELAY_FEERATE = 1000n;
+var DUST_RELAY_FEERATE = 3000n;
+var COINBASE_MATURITY = 100;
+var MIN_STANDARD_TX_NONWITNESS_SIZE = 65;
+function unspendable2(script) {
+  return script.length > 0 && script[0] === OP_RETURN || script.length > MAX_SCRIPT_SIZE;
+}
+function dustThreshold(script) {
+  if (unspendable2(script)) return 0n;
+  const outputSize2 = 8 + (script.length < 253 ? 1 : 3) + script.length;
+  const witness = script.length >= 4 && script.length <= 42 && (script[0] === 0 || script[0] >= 81 && script[0] <= 96) && script[1] === script.length - 2;
+  const spend = witness ? 32 + 4 + 1 + 26 + 4 : 32 + 4 + 1 + 107 + 4;
+  return BigInt(outputSize2 + spend) * DUST_RELAY_FEERATE / 1000n;
+}
+function formatMoney(sats) {
+  const neg = sats < 0n;
+  const abs = neg ? -sats : sats;
+  let frac = (abs % 100000000n).toString().padStart(8, "0");
+  while (frac.length > 2 && frac.endsWith("0")) frac = frac.slice(0, -1);
+  return `${neg ? "-" : ""}${abs / 100000000n}.${frac}`;
+}
+function checkMempoolAccept(chain, utxos, tx) {
+  if (tx.isCoinbase) return { code: -26, reason: "coinbase" };
+  if (tx.version < 1 || tx.version > 3) return { code: -26, reason: "version" };
+  if (tx.strippedSize < MIN_STANDARD_TX_NONWITNESS_SIZE)
+    return { code: -26, reason: "tx-size-small" };
+  for (const o of tx.outputs) {
+    const type = solve(o.scriptPubKey).type;
+    if (type === "nonstandard") return { code: -26, reason: "scriptpubkey" };
+    if (type !== "nulldata" && o.value < dustThreshold(o.scriptPubKey))
+      return { code: -26, reason: "dust" };
+  }
+  if (chain.mempool.has(tx.txid)) return { code: -26, reason: "txn-already-in-mempool" };
+  if (tx.outputs.some((_, n2) => utxos.coin(tx.txid, n2, false) !== void 0)) {
+    return { code: -27, reason: "Transaction outputs already in utxo set" };
+  }
+  let valueIn = 0n;
+  const spendHeight = chain.tip.height + 1;
+  for (const input of tx.inputs) {
+    const spender = utxos.spender(input.prevTxid, input.vout);
+    if (spender !== void 0 && chain.mempool.has(spender)) {
+      return { code: -26, reason: "txn-mempool-conflict" };
+    }
+    const coin = utxos.coin(input.prevTxid, input.vout);
+    if (!coin) return { code: -25, reason: "bad-txns-inputs-missingorspent" };
+    if (coin.coinbase && spendHeight - coin.height < COINBASE_MATURITY) {
+      return {
+        code: -26,
+        reason: "bad-txns-premature-spend-of-coinbase",
+        debug: `tried to spend coinbase at depth ${spendHeight - coin.height}`
+      };
+    }
+    valueIn += coin.tx.outputs[coin.vout].value;
+  }
+  const valueOut = tx.outputs.reduce((s, o) => s + o.value, 0n);
+  if (valueIn < valueOut) {
+    return {
+      code: -26,
+      reason: "bad-txns-in-belowout",
+      debug: `value in (${formatMoney(valueIn)}) < value out (${formatMoney(valueOut)})`
+    };
+  }
+  const fee = valueIn - valueOut;
+  const minFee = BigInt(tx.vsize) * MIN_RELAY_FEERATE / 1000n;
+  if (fee < minFee) {
+    return { code: -26, reason: "min relay fee not met", debug: `${fee} < ${minFee}` };
+  }
+  return { fee, vsize: tx.vsize };
+}
+function rejectionText(r) {
+  return r.debug === void 0 ? r.reason : `${r.reason}, ${r.debug}`;
+}
+
+// src/devnet/fee-estimate.ts
+var MAX_CONF_TARGET = 1008;
+function estimateFeerate(pool, feeOf, target) {
+  const rates = [];
+  for (const tx of pool) {
+    const fee = feeOf(tx);
+    if (fee !== void 0) rates.push(fee * 1000n / BigInt(tx.vsize));
+  }
+  if (rates.length === 0) return void 0;
+  rates.sort((a, b) => a > b ? -1 : a < b ? 1 : 0);
+  const rate = rates[Math.min(target, rates.length) - 1];
+  return rate > MIN_RELAY_FEERATE ? rate : MIN_RELAY_FEERATE;
+}
+
+// src/devnet/bitcoin-core/mempool-entry.ts
+function mempoolFee(ctx, tx) {
+  return txFee(tx, (txid, vout) => {
+    const parent = ctx.chain.mempool.get(txid);
+    const o = parent?.outputs[vout];
+    if (o) return { valueSats: o.value, scriptPubKey: o.scriptPubKey, height: 0, coinbase: false };
+    return ctx.prevouts(txid, vout);
+  });
+}
+function relatives(ctx, tx, up) {
+  const pool = ctx.chain.mempool;
+  const found = /* @__PURE__ */ new Map([[tx.txid, tx]]);
+  const queue = [tx];
+  while (queue.length > 0) {
+    const t = queue.pop();
+    const next = up ? t.inputs.map((i) => pool.get(i.prevTxid)).filter((p) => p !== void 0) : [...pool.values()].filter((c) => c.inputs.some((i) => i.prevTxid === t.txid));
+    for (const n2 of next) {
+      if (found.has(n2.txid)) continue;
+      found.set(n2.txid, n2);
+      queue.push(n2);
+    }
+  }
+  return [...found.values()];
+}
+function sumFees(ctx, txs) {
+  let total = 0n;
+  for (const t of txs) {
+    const fee = mempoolFee(ctx, t);
+    if (fee === void 0) return void 0;
+    total += fee;
+  }
+  return total;
+}
+function mempoolEntryJson(ctx, tx) {
+  const ancestors = relatives(ctx, tx, true);
+  const descendants = relatives(ctx, tx, false);
+  const entered = ctx.entered.get(tx.txid);
+  const fee = mempoolFee(ctx, tx);
+  const ancestorFees = sumFees(ctx, ancestors);
+  const descendantFees = sumFees(ctx, descendants);
+  const signals = ancestors.some((a) => a.inputs.some((i) => i.sequence < 4294967294));
+  return {
+    vsize: tx.vsize,
+    weight: tx.weight,
+    time: entered?.time ?? Math.floor(ctx.startedAt / 1e3),
+    height: entered?.height ?? ctx.chain.tip.height,
+    descendantcount: descendants.length,
+    descendantsize: descendants.reduce((s, t) => s + t.vsize, 0),
+    ancestorcount: ancestors.length,
+    ancestorsize: ancestors.reduce((s, t) => s + t.vsize, 0),
+    wtxid: tx.wtxid,
+    ...fee === void 0 || ancestorFees === void 0 || descendantFees === void 0 ? {} : {
+      fees: {
+        base: amountToJson(fee),
+        modified: amountToJson(fee),
+        ancestor: amountToJson(ancestorFees),
+        descendant: amountToJson(descendantFees)
+      }
+    },
+    depends: tx.inputs.map((i) => i.prevTxid).filter((id, k, all) => ctx.chain.mempool.has(id) && all.indexOf(id) === k),
+    spentby: descendants.filter((d) => d !== tx && d.inputs.some((i) => i.prevTxid === tx.txid)).map((d) => d.txid),
+    "bip125-replaceable": signals,
+    // Submitted through this Core and, with no peers to ask for it, never broadcast.
+    unbroadcast: entered !== void 0
+  };
+}
+
+// src/devnet/bitcoin-core/mempool-methods.ts
+var MAX_MEMPOOL_BYTES = 3e8;
+var ESTIMATE_MODES = ["unset", "economical", "conservative"];
+function mempoolMethods(ctx) {
+  const { chain } = ctx;
+  return {
+    getmempoolinfo: (raw) => {
+      readParams("getmempoolinfo", raw, [], 0);
+      const txs = [...chain.mempool.values()];
+      const fees = txs.map((t) => mempoolFee(ctx, t) ?? 0n).reduce((a, b) => a + b, 0n);
+      return {
+        loaded: true,
+        size: txs.length,
+        bytes: txs.reduce((s, t) => s + t.vsize, 0),
+        // Core's allocator count is not reproducible; devnet reports the serialized bytes held.
+        usage: txs.reduce((s, t) => s + t.size, 0),
+        // The fees devnet knows (see mempoolEntryJson: some inputs are in blocks it lacks).
+        total_fee: amountToJson(fees),
+        maxmempool: MAX_MEMPOOL_BYTES,
+        mempoolminfee: amountToJson(MIN_RELAY_FEERATE),
+        minrelaytxfee: amountToJson(MIN_RELAY_FEERATE),
+        incrementalrelayfee: amountToJson(MIN_RELAY_FEERATE),
+        unbroadcastcount: ctx.entered.size,
+        fullrbf: true
+      };
+    },
+    getrawmempool: (raw) => {
+      const [verbose = null, sequence = null] = readParams(
+        "getrawmempool",
+        raw,
+        [
+          ["verbose", "bool"],
+          ["mempool_sequence", "bool"]
+        ],
+        0
+      );
+      if (verbose === true && sequence === true) {
+        throw new RpcError(
+          RPC_INVALID_PARAMETER,
+          "Verbose results cannot contain mempool sequence values."
+        );
+      }
+      const txs = [...chain.mempool.values()];
+      if (verbose === true) {
+        return Object.fromEntries(txs.map((t) => [t.txid, mempoolEntryJson(ctx, t)]));
+      }
+      const txids = txs.map((t) => t.txid);
+      return sequence === true ? { txids, mempool_sequence: ctx.entered.size + 1 } : txids;
+    },
+    getmempoolentry: (raw) => {
+      const [txid] = readParams("getmempoolentry", raw, [["txid", "string"]], 1);
+      const tx = chain.mempool.get(hashArg(txid, "parameter 1"));
+      if (!tx) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Transaction not in mempool");
+      return mempoolEntryJson(ctx, tx);
+    },
+    estimatesmartfee: (raw) => {
+      const [target, mode = null] = readParams(
+        "estimatesmartfee",
+        raw,
+        [
+          ["conf_target", "number"],
+          ["estimate_mode", "string"]
+        ],
+        1
+      );
+      const n2 = intArg(target, 0);
+      if (n2 < 1 || n2 > MAX_CONF_TARGET) {
+        throw new RpcError(
+          RPC_INVALID_PARAMETER,
+          `Invalid conf_target, must be between 1 and ${MAX_CONF_TARGET}`
+        );
+      }
+      if (mode !== null && !ESTIMATE_MODES.includes(mode.toLowerCase())) {
+        throw new RpcError(
+          RPC_INVALID_PARAMETER,
+          'Invalid estimate_mode parameter, must be one of: "unset", "economical", "conservative"'
+        );
+      }
+      const rate = estimateFeerate(chain.mempool.values(), (t) => mempoolFee(ctx, t), n2);
+      if (rate === void 0) {
+        return { errors: ["Insufficient data or no feerate found"], blocks: 0 };
+      }
+      return { feerate: amountToJson(rate), blocks: Math.max(2, n2) };
+    }
+  };
+}
+
+// src/bitcoin/header-bytes.ts
+function serializeHeader(h) {
+  const out = new Uint8Array(80);
+  const dv = new DataView(out.buffer);
+  dv.setInt32(0, h.version, true);
+  out.set(fromHexReversed(h.previousblockhash), 4);
+  out.set(fromHexReversed(h.merkleroot), 36);
+  dv.setUint32(68, h.time, true);
+  dv.setUint32(72, h.bits, true);
+  dv.setUint32(76, h.nonce, true);
+  return out;
+}
+
+// src/bitcoin/script-build.ts
+function pushInt(n2) {
+  if (n2 === 0) return Uint8Array.of(0);
+  if (n2 === -1) return Uint8Array.of(79);
+  if (n2 >= 1 && n2 <= 16) return Uint8Array.of(80 + n2);
+  return pushBytes(scriptNum(n2));
+}
+function scriptNum(n2) {
+  if (n2 === 0) return new Uint8Array(0);
+  const neg = n2 < 0;
+  let abs = Math.abs(n2);
+  const bytes = [];
+  while (abs > 0) {
+    bytes.push(abs & 255);
+    abs = Math.floor(abs / 256);
+  }
+  if (bytes[bytes.length - 1] & 128) bytes.push(neg ? 128 : 0);
+  else if (neg) bytes[bytes.length - 1] |= 128;
+  return Uint8Array.from(bytes);
+}
+function pushBytes(data) {
+  const n2 = data.length;
+  const prefix = n2 < 76 ? [n2] : n2 <= 255 ? [76, n2] : n2 <= 65535 ? [77, n2 & 255, n2 >> 8] : [78, n2 & 255, n2 >> 8 & 255, n2 >> 16 & 255, n2 >>> 24];
+  const out = new Uint8Array(prefix.length + n2);
+  out.set(prefix, 0);
+  out.set(data, prefix.length);
+  return out;
+}
+function concatBytes(...parts) {
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+function compactSizeBytes(n2) {
+  if (n2 < 253) return Uint8Array.of(n2);
+  if (n2 <= 65535) return Uint8Array.of(253, n2 & 255, n2 >> 8);
+  return Uint8Array.of(254, n2 & 255, n2 >> 8 & 255, n2 >> 16 & 255, n2 >>> 24);
+}
+
+// src/bitcoin/block-build.ts
+function assembleBlock(template, txs, grind) {
+  const merkleroot = toHexReversed(computeMerkleRoot(txs.map((t) => t.txidBytes)));
+  const fields = { ...template, merkleroot };
+  if (grind) fields.nonce = grind(fields);
+  return parseBlock(
+    concatBytes(serializeHeader(fields), compactSizeBytes(txs.length), ...txs.map((t) => t.bytes))
+  );
+}
+function grindNonce(fields, target, tries, start = 0) {
+  const header = serializeHeader(fields);
+  const dv = new DataView(header.buffer);
+  for (let i = 0; i < tries; i++) {
+    const nonce = start + i >>> 0;
+    dv.setUint32(76, nonce, true);
+    if (BigInt(`0x${toHexReversed(sha256d(header))}`) <= target) return nonce;
+  }
+  return void 0;
+}
+
+// src/devnet/produce-block.ts
+var WITNESS_COMMITMENT_HEADER = Uint8Array.of(106, 36, 170, 33, 169, 237);
+var COINBASE_RESERVED_WEIGHT = 8e3;
+var MAX_TRIES = 1e6;
+function blockVersion(chain) {
+  return chain.network === "regtest" ? 805306368 : 536870912;
+}
+function coinbaseFor(chain, height, script, txs, fees) {
+  const commit = height >= SEGWIT_HEIGHT[chain.network];
+  const outputs = [{ value: blockSubsidy(height, chain.network) + fees, scriptPubKey: script }];
+  if (commit) {
+    const root = computeMerkleRoot([new Uint8Array(32), ...txs.map((t) => t.wtxidBytes)]);
+    outputs.push({
+      value: 0n,
+      scriptPubKey: concatBytes(WITNESS_COMMITMENT_HEADER, sha256d(root, new Uint8Array(32)))
+    });
+  }
+  return parseTransaction(
+    serializeTransaction({
+      version: 2,
+      locktime: Math.max(height - 1, 0),
+      inputs: [
+        {
+          prevTxid: "00".repeat(32),
+          prevTxidBytes: new Uint8Array(32),
+          vout: 4294967295,
+          scriptSig: concatBytes(pushInt(height), Uint8Array.of(0)),
+          sequence: 4294967294,
+          witness: commit ? [new Uint8Array(32)] : []
+        }
+      ],
+      outputs
+    })
+  );
+}
+function selectFromMempool(chain, prevouts) {
+  const picked = /* @__PURE__ */ new Map();
+  const lookup = (txid, vout) => {
+    const parent = picked.get(txid);
+    if (!parent) return prevouts(txid, vout);
+    const o = parent.outputs[vout];
+    return o && { valueSats: o.value, scriptPubKey: o.scriptPubKey, height: 0, coinbase: false };
+  };
+  let weight = COINBASE_RESERVED_WEIGHT;
+  let fees = 0n;
+  let progress = true;
+  while (progress) {
+    progress = false;
+    for (const tx of chain.mempool.values()) {
+      if (picked.has(tx.txid) || weight + tx.weight > MAX_BLOCK_WEIGHT) continue;
+      const fee = txFee(tx, lookup);
+      if (fee === void 0) continue;
+      picked.set(tx.txid, tx);
+      weight += tx.weight;
+      fees += fee;
+      progress = true;
+    }
+  }
+  return { txs: [...picked.values()], fees };
+}
+function produceBlock(chain, script, txs, fees) {
+  const tip = chain.tip;
+  const height = tip.height + 1;
+  const bits = Number.parseInt(tip.block.bits, 16);
+  const mtp = medianTimePast(chain, tip) ?? tip.block.time;
+  const time = Math.max(mtp + 1, Math.floor(Date.now() / 1e3));
+  const coinbase = coinbaseFor(chain, height, script, txs, fees);
+  const target = deriveTarget(bits, chain.network);
+  const reachable = target !== void 0 && target >= 1n << 250n;
+  const block = assembleBlock(
+    { version: blockVersion(chain), previousblockhash: tip.block.hash, time, bits, nonce: 0 },
+    [coinbase, ...txs],
+    reachable ? (h) => grindNonce(h, target, MAX_TRIES) ?? 0 : void 0
+  );
+  for (const tx of txs) chain.mempool.delete(tx.txid);
+  chain.addBlock(block, height);
+  return chain.tip;
+}
+
+// src/devnet/bitcoin-core/mining-methods.ts
+var RPC_DESERIALIZATION_ERROR = -22;
+function outputScript(ctx, output) {
+  const desc = /^(addr|raw)\((.*)\)(#[0-9a-z]{8})?$/.exec(output);
+  if (desc?.[1] === "raw" && /^([0-9a-fA-F]{2})*$/.test(desc[2]))
+    return Buffer.from(desc[2], "hex");
+  return addressToScript(desc?.[1] === "addr" ? desc[2] : output, ctx.network);
+}
+function miningMethods(ctx) {
+  return {
+    generatetoaddress: (raw) => {
+      const [n2, address] = readParams(
+        "generatetoaddress",
+        raw,
+        [
+          ["nblocks", "number"],
+          ["address", "string"],
+          ["maxtries", "number"]
+        ],
+        2
+      );
+      const script = addressToScript(address, ctx.network);
+      if (!script) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Error: Invalid address");
+      const hashes = [];
+      for (let i = 0; i < intArg(n2, 0); i++) {
+        const { txs, fees } = selectFromMempool(ctx.chain, ctx.prevouts);
+        hashes.push(produceBlock(ctx.chain, script, txs, fees).block.hash);
+      }
+      return hashes;
+    },
+    generateblock: (raw) => {
+      const [output, list] = readParams(
+        "generateblock",
+        raw,
+        [
+          ["output", "string"],
+          ["transactions", "array"],
+          ["submit", "bool"]
+        ],
+        2
+      );
+      const script = outputScript(ctx, output);
+      if (!script) {
+        throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Error: Invalid address or descriptor");
+      }
+      const txs = [];
+      for (const item of list) {
+        const text = String(item);
+        if (/^[0-9a-fA-F]{64}$/.test(text)) {
+          const tx = ctx.chain.mempool.get(text.toLowerCase());
+          if (!tx)
+            throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `Transaction ${text} not in mempool.`);
+          txs.push(tx);
+          continue;
+        }
+        try {
+          txs.push(parseTransaction(Buffer.from(text, "hex")));
+        } catch {
+          throw new RpcError(
+            RPC_DESERIALIZATION_ERROR,
+            `Transaction decode failed for ${text}. Make sure the tx has at least one input.`
+          );
+        }
+      }
+      return { hash: produceBlock(ctx.chain, script, txs, 0n).block.hash };
+    }
+  };
+}
+
+// src/devnet/bitcoin-core/network-methods.ts
+var CORE_VERSION = 29e4;
+var SUBVERSION = "/Satoshi:29.0.0/";
+var PROTOCOL_VERSION = 70016;
+function reach(name, reachable) {
+  return { name, limited: !reachable, reachable, proxy: "", proxy_randomize_credentials: false };
+}
+function networkMethods(ctx) {
+  return {
+    uptime: (raw) => {
+      readParams("uptime", raw, [], 0);
+      return Math.floor((Date.now() - ctx.startedAt) / 1e3);
+    },
+    getnetworkinfo: (raw) => {
+      readParams("getnetworkinfo", raw, [], 0);
+      return {
+        version: CORE_VERSION,
+        subversion: SUBVERSION,
+        protocolversion: PROTOCOL_VERSION,
+        // NODE_NETWORK | NODE_WITNESS | NODE_NETWORK_LIMITED | NODE_P2P_V2, Core's defaults.
+        localservices: "0000000000000c09",
+        localservicesnames: ["NETWORK", "WITNESS", "NETWORK_LIMITED", "P2P_V2"],
+        localrelay: true,
+        timeoffset: 0,
+        networkactive: true,
+        connections: 0,
+        connections_in: 0,
+        connections_out: 0,
+        networks: [
+          reach("ipv4", true),
+          reach("ipv6", true),
+          reach("onion", false),
+          reach("i2p", false),
+          reach("cjdns", false)
+        ],
+        relayfee: amountToJson(MIN_RELAY_FEERATE),
+        incrementalfee: amountToJson(MIN_RELAY_FEERATE),
+        localaddresses: [],
+        warnings: []
+      };
+    }
+  };
+}
+
+// src/devnet/bitcoin-core/tx-methods.ts
+function txReadMethods(ctx) {
   function getrawtransaction(raw) {
-    const checked = checkGetRawTransaction(raw, network);
-    if (!checked.ok) throw new RpcError(checked.error.code, checked.error.message);
-    const [txidParam, verbosityParam = null, blockhashParam = null] = checked.params;
+    const checked2 = checkGetRawTransaction(raw, ctx.network);
+    if (!checked2.ok) throw new RpcError(checked2.error.code, checked2.error.message);
+    const [txidParam, verbosityParam = null, blockhashParam = null] = checked2.params;
     const txid = txidParam.toLowerCase();
-    if (txid === GENESIS_MERKLE_ROOT) {
+    if (txid === ctx.chain.byHeight.get(0)?.block.merkleroot) {
       throw new RpcError(
         RPC_INVALID_ADDRESS_OR_KEY,
         "The genesis block coinbase is not considered an ordinary transaction and cannot be retrieved"
@@ -5535,7 +7572,7 @@ function coreMethods(chain, network, prevouts) {
     const verbosity = verbosityParam === null ? 0 : typeof verbosityParam === "boolean" ? Number(verbosityParam) : Number(verbosityParam.value);
     let scope;
     if (blockhashParam !== null) {
-      scope = chain.byHash.get(blockhashParam.toLowerCase());
+      scope = ctx.chain.byHash.get(blockhashParam.toLowerCase());
       if (!scope) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block hash not found");
     }
     let tx;
@@ -5544,9 +7581,9 @@ function coreMethods(chain, network, prevouts) {
       tx = scope.block.transactions.find((t) => t.txid === txid);
       home = scope;
     } else {
-      tx = chain.mempool.get(txid);
+      tx = ctx.chain.mempool.get(txid);
       if (!tx) {
-        const at = chain.txIndex.get(txid);
+        const at = ctx.chain.txIndex.get(txid);
         if (at) {
           tx = at.block.block.transactions[at.index];
           home = at.block;
@@ -5563,10 +7600,13 @@ function coreMethods(chain, network, prevouts) {
     const result = {};
     if (scope) result.in_active_chain = true;
     const withPrevouts = verbosity >= 2 && home !== void 0 && !tx.isCoinbase;
-    Object.assign(result, txToUniv(tx, { network: net, ...withPrevouts ? { prevouts } : {} }));
+    Object.assign(
+      result,
+      txToUniv(tx, { network: ctx.network, ...withPrevouts ? { prevouts: ctx.prevouts } : {} })
+    );
     if (home) {
       result.blockhash = home.block.hash;
-      result.confirmations = chain.confirmations(home);
+      result.confirmations = ctx.chain.confirmations(home);
       result.time = home.block.time;
       result.blocktime = home.block.time;
     }
@@ -5597,17 +7637,373 @@ ${writeIndented4([["Position 2 (iswitness)", `JSON value of type ${uvTypeName(is
     } catch {
       throw new RpcError(-22, "TX decode failed");
     }
-    return txToUniv(tx, { network: net, includeHex: false });
+    return txToUniv(tx, { network: ctx.network, includeHex: false });
   }
+  return { getrawtransaction, decoderawtransaction };
+}
+
+// src/devnet/bitcoin-core/fee-params.ts
+var DEFAULT_MAX_FEERATE = 10000000n;
+function amountArg(value, fallback) {
+  if (value === null || value === void 0) return fallback;
+  const text = isJsonNumber(value) ? value.value : typeof value === "string" ? value : "";
+  let sats;
+  try {
+    sats = parseAmount(text);
+  } catch {
+    throw new RpcError(RPC_TYPE_ERROR, "Invalid amount");
+  }
+  if (sats < 0n) throw new RpcError(RPC_TYPE_ERROR, "Amount out of range");
+  if (sats > 21000000n * 100000000n) throw new RpcError(RPC_TYPE_ERROR, "Amount out of range");
+  return sats;
+}
+function feeRateArg(value, fallback) {
+  const rate = amountArg(value, fallback);
+  if (rate >= 100000000n) {
+    throw new RpcError(
+      RPC_INVALID_PARAMETER,
+      "Fee rates larger than or equal to 1BTC/kvB are not accepted"
+    );
+  }
+  return rate;
+}
+
+// src/devnet/bitcoin-core/tx-submit-methods.ts
+var RPC_DESERIALIZATION_ERROR2 = -22;
+var RPC_TRANSACTION_ERROR = -25;
+var MAX_PACKAGE_COUNT = 25;
+function decode2(hex) {
+  if (!/^([0-9a-fA-F]{2})*$/.test(hex)) return void 0;
+  try {
+    return parseTransaction(Buffer.from(hex, "hex"));
+  } catch {
+    return void 0;
+  }
+}
+function feeAt(rate, vsize) {
+  return rate * BigInt(vsize) / 1000n;
+}
+function txSubmitMethods(ctx) {
+  const { chain } = ctx;
   return {
-    getrawtransaction,
-    decoderawtransaction,
-    getblockcount: () => chain.tip.height,
-    getbestblockhash: () => chain.tip.block.hash,
+    sendrawtransaction: (raw) => {
+      const [hex, maxfeerate = null, maxburn = null] = readParams(
+        "sendrawtransaction",
+        raw,
+        [
+          ["hexstring", "string"],
+          ["maxfeerate", "number", "string"],
+          ["maxburnamount", "number", "string"]
+        ],
+        1
+      );
+      const tx = decode2(hex);
+      if (!tx) {
+        throw new RpcError(
+          RPC_DESERIALIZATION_ERROR2,
+          "TX decode failed. Make sure the tx has at least one input."
+        );
+      }
+      const burnMax = amountArg(maxburn, 0n);
+      for (const o of tx.outputs) {
+        const burns = o.scriptPubKey[0] === OP_RETURN || o.scriptPubKey.length > MAX_SCRIPT_SIZE;
+        if (burns && o.value > burnMax) {
+          throw new RpcError(
+            RPC_TRANSACTION_ERROR,
+            "Unspendable output exceeds maximum configured by user (maxburnamount)"
+          );
+        }
+      }
+      const rate = feeRateArg(maxfeerate, DEFAULT_MAX_FEERATE);
+      if (chain.mempool.has(tx.txid)) return tx.txid;
+      const verdict = checkMempoolAccept(chain, ctx.utxos, tx);
+      if ("reason" in verdict) {
+        const message = verdict.code === -26 ? rejectionText(verdict) : verdict.reason;
+        throw new RpcError(verdict.code, message);
+      }
+      if (rate !== 0n && verdict.fee > feeAt(rate, verdict.vsize)) {
+        throw new RpcError(
+          RPC_TRANSACTION_ERROR,
+          "Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)"
+        );
+      }
+      chain.addToMempool(tx);
+      ctx.entered.set(tx.txid, {
+        time: Math.floor(Date.now() / 1e3),
+        height: chain.tip.height
+      });
+      return tx.txid;
+    },
+    testmempoolaccept: (raw) => {
+      const [list, maxfeerate = null] = readParams(
+        "testmempoolaccept",
+        raw,
+        [
+          ["rawtxs", "array"],
+          ["maxfeerate", "number", "string"]
+        ],
+        1
+      );
+      const hexes = list;
+      if (hexes.length < 1 || hexes.length > MAX_PACKAGE_COUNT) {
+        throw new RpcError(
+          RPC_INVALID_PARAMETER,
+          `Array must contain between 1 and ${MAX_PACKAGE_COUNT} transactions.`
+        );
+      }
+      const rate = feeRateArg(maxfeerate, DEFAULT_MAX_FEERATE);
+      const txs = hexes.map((h) => {
+        const tx = typeof h === "string" ? decode2(h) : void 0;
+        if (!tx) {
+          throw new RpcError(
+            RPC_DESERIALIZATION_ERROR2,
+            `TX decode failed: ${String(h)} Make sure the tx has at least one input.`
+          );
+        }
+        return tx;
+      });
+      return txs.map((tx) => {
+        const head = { txid: tx.txid, wtxid: tx.wtxid };
+        const verdict = checkMempoolAccept(chain, ctx.utxos, tx);
+        if ("reason" in verdict) {
+          const reason = verdict.code === -25 ? "missing-inputs" : verdict.reason;
+          return {
+            ...head,
+            allowed: false,
+            "reject-reason": reason,
+            "reject-details": verdict.code === -25 ? reason : rejectionText(verdict)
+          };
+        }
+        if (rate !== 0n && verdict.fee > feeAt(rate, verdict.vsize)) {
+          return { ...head, allowed: false, "reject-reason": "max-fee-exceeded" };
+        }
+        return {
+          ...head,
+          allowed: true,
+          vsize: verdict.vsize,
+          fees: {
+            base: amountToJson(verdict.fee),
+            "effective-feerate": amountToJson(verdict.fee * 1000n / BigInt(verdict.vsize)),
+            "effective-includes": [tx.wtxid]
+          }
+        };
+      });
+    }
+  };
+}
+
+// src/devnet/bitcoin-core/util-methods.ts
+function describe(script) {
+  const sol = solve(script);
+  switch (sol.type) {
+    case "pubkeyhash":
+      return { isscript: false, iswitness: false };
+    case "scripthash":
+      return { isscript: true, iswitness: false };
+    case "witness_v0_keyhash":
+      return {
+        isscript: false,
+        iswitness: true,
+        witness_version: 0,
+        witness_program: toHex(sol.hash)
+      };
+    case "witness_v0_scripthash":
+      return {
+        isscript: true,
+        iswitness: true,
+        witness_version: 0,
+        witness_program: toHex(sol.hash)
+      };
+    case "witness_v1_taproot":
+      return {
+        isscript: true,
+        iswitness: true,
+        witness_version: 1,
+        witness_program: toHex(sol.program)
+      };
+    case "anchor":
+      return { isscript: true, iswitness: true, witness_version: 1, witness_program: "4e73" };
+    case "witness_unknown":
+      return { iswitness: true, witness_version: sol.version, witness_program: toHex(sol.program) };
+    default:
+      return {};
+  }
+}
+function utilMethods(ctx) {
+  return {
+    decodescript: (raw) => {
+      const [hex] = readParams("decodescript", raw, [["hexstring", "string"]], 1);
+      const script = hex === "" ? new Uint8Array(0) : hexArg(hex, "argument");
+      return decodeScriptToUniv(script, ctx.network);
+    },
+    validateaddress: (raw) => {
+      const [address] = readParams("validateaddress", raw, [["address", "string"]], 1);
+      const script = addressToScript(address, ctx.network);
+      if (!script) {
+        return {
+          isvalid: false,
+          error_locations: [],
+          error: "Invalid or unsupported Segwit (Bech32) or Base58 encoding."
+        };
+      }
+      return {
+        isvalid: true,
+        address,
+        scriptPubKey: toHex(script),
+        ...describe(script)
+      };
+    }
+  };
+}
+
+// src/bitcoin/merkle-block.ts
+function merkleBlockBytes(header, txids, match) {
+  const n2 = txids.length;
+  const width = (h) => n2 + (1 << h) - 1 >> h;
+  const hashAt2 = (h, pos) => {
+    if (h === 0) return txids[pos];
+    const left = hashAt2(h - 1, pos * 2);
+    const right = pos * 2 + 1 < width(h - 1) ? hashAt2(h - 1, pos * 2 + 1) : left;
+    return sha256d(left, right);
+  };
+  const bits = [];
+  const hashes = [];
+  const build2 = (h, pos) => {
+    let parentOfMatch = false;
+    for (let p = pos << h; p < pos + 1 << h && p < n2; p++) parentOfMatch ||= match[p];
+    bits.push(parentOfMatch);
+    if (h === 0 || !parentOfMatch) {
+      hashes.push(hashAt2(h, pos));
+      return;
+    }
+    build2(h - 1, pos * 2);
+    if (pos * 2 + 1 < width(h - 1)) build2(h - 1, pos * 2 + 1);
+  };
+  let height = 0;
+  while (width(height) > 1) height++;
+  build2(height, 0);
+  const flagBytes = new Uint8Array(bits.length + 7 >> 3);
+  bits.forEach((b, p) => {
+    if (b) flagBytes[p >> 3] |= 1 << (p & 7);
+  });
+  const count = new Uint8Array(4);
+  new DataView(count.buffer).setUint32(0, n2, true);
+  return concatBytes(
+    header,
+    count,
+    compactSizeBytes(hashes.length),
+    ...hashes,
+    compactSizeBytes(flagBytes.length),
+    flagBytes
+  );
+}
+
+// src/devnet/bitcoin-core/utxo-methods.ts
+function utxoMethods(ctx) {
+  const { chain } = ctx;
+  return {
+    gettxout: (raw) => {
+      const [txid, n2, includeMempool = null] = readParams(
+        "gettxout",
+        raw,
+        [
+          ["txid", "string"],
+          ["n", "number"],
+          ["include_mempool", "bool"]
+        ],
+        2
+      );
+      const coin = ctx.utxos.coin(
+        hashArg(txid, "txid"),
+        intArg(n2, 0),
+        includeMempool !== false
+      );
+      if (!coin) return null;
+      const out = coin.tx.outputs[coin.vout];
+      return {
+        bestblock: chain.tip.block.hash,
+        confirmations: coin.height === MEMPOOL_HEIGHT ? 0 : chain.tip.height - coin.height + 1,
+        value: amountToJson(out.value),
+        scriptPubKey: scriptPubKeyToJson(out.scriptPubKey, ctx.network),
+        coinbase: coin.coinbase
+      };
+    },
+    gettxoutproof: (raw) => {
+      const [list, blockhash = null] = readParams(
+        "gettxoutproof",
+        raw,
+        [
+          ["txids", "array"],
+          ["blockhash", "string"]
+        ],
+        1
+      );
+      const wanted = /* @__PURE__ */ new Set();
+      for (const item of list) {
+        const txid = hashArg(item, "txid");
+        if (wanted.has(txid)) {
+          throw new RpcError(
+            RPC_INVALID_PARAMETER,
+            `Invalid parameter, duplicated txid: ${item}`
+          );
+        }
+        wanted.add(txid);
+      }
+      let entry;
+      if (blockhash !== null) {
+        entry = chain.byHash.get(hashArg(blockhash, "blockhash"));
+        if (!entry) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
+      } else {
+        for (const txid of wanted) {
+          entry = chain.txIndex.get(txid)?.block;
+          if (entry) break;
+        }
+        if (!entry) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Transaction not yet in block");
+      }
+      const txs = entry.block.transactions;
+      const match = txs.map((t) => wanted.has(t.txid));
+      if (match.filter(Boolean).length !== wanted.size) {
+        throw new RpcError(
+          RPC_INVALID_ADDRESS_OR_KEY,
+          "Not all transactions found in specified or retrieved block"
+        );
+      }
+      return toHex(
+        merkleBlockBytes(
+          entry.block.headerBytes,
+          txs.map((t) => t.txidBytes),
+          match
+        )
+      );
+    }
+  };
+}
+
+// src/devnet/bitcoin-core/methods.ts
+function coreMethods(chain, network, prevouts) {
+  const ctx = {
+    chain,
+    network,
+    prevouts,
+    utxos: new DevnetUtxos(chain),
+    startedAt: Date.now(),
+    entered: /* @__PURE__ */ new Map()
+  };
+  return {
+    ...blockMethods(ctx),
+    ...blockStatsMethod(ctx),
+    ...chainInfoMethods(ctx),
+    ...mempoolMethods(ctx),
+    ...utxoMethods(ctx),
+    ...utilMethods(ctx),
+    ...networkMethods(ctx),
+    ...txReadMethods(ctx),
+    ...txSubmitMethods(ctx),
+    ...miningMethods(ctx),
     // Core's own way to stage a reorganisation (tests of the gateway's cache eviction).
     invalidateblock: (raw) => {
-      const [hash2] = asPositional(raw, ["blockhash"]);
-      if (typeof hash2 !== "string" || !chain.invalidateBlock(hash2.toLowerCase())) {
+      const [hash2] = readParams("invalidateblock", raw, [["blockhash", "string"]], 1);
+      if (!chain.invalidateBlock(hash2.toLowerCase())) {
         throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
       }
       return null;
@@ -5615,26 +8011,118 @@ ${writeIndented4([["Position 2 (iswitness)", `JSON value of type ${uvTypeName(is
     reconsiderblock: () => {
       chain.reconsiderBlocks();
       return null;
-    },
-    getblockhash: (raw) => {
-      const [height] = asPositional(raw, ["height"]);
-      if (!isJsonNumber(height)) {
-        throw new RpcError(
-          RPC_TYPE_ERROR,
-          `JSON value of type ${uvTypeName(height)} is not of expected type number`
-        );
-      }
-      const entry = chain.byHeight.get(Number(height.value));
-      if (!entry) throw new RpcError(-8, "Block height out of range");
-      return entry.block.hash;
     }
   };
 }
 
 // src/devnet/chain.ts
 import { readdirSync, readFileSync as readFileSync3 } from "node:fs";
+
+// src/bitcoin/genesis.ts
+var COIN2 = 100000000n;
+var OP_CHECKSIG = 172;
+var SATOSHI_TIMES = "The Times 03/Jan/2009 Chancellor on brink of second bailout for banks";
+var SATOSHI_KEY = "04678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5f";
+var GENESIS = {
+  mainnet: {
+    timestamp: SATOSHI_TIMES,
+    pubkey: SATOSHI_KEY,
+    time: 1231006505,
+    nonce: 2083236893,
+    bits: 486604799,
+    version: 1,
+    reward: 50n * COIN2
+  },
+  testnet: {
+    timestamp: SATOSHI_TIMES,
+    pubkey: SATOSHI_KEY,
+    time: 1296688602,
+    nonce: 414098458,
+    bits: 486604799,
+    version: 1,
+    reward: 50n * COIN2
+  },
+  testnet4: {
+    timestamp: "03/May/2024 000000000000000000001ebd58c244970b3aa9d783bb001011fbe8ea8e98e00e",
+    pubkey: "00".repeat(33),
+    time: 1714777860,
+    nonce: 393743547,
+    bits: 486604799,
+    version: 1,
+    reward: 50n * COIN2
+  },
+  signet: {
+    timestamp: SATOSHI_TIMES,
+    pubkey: SATOSHI_KEY,
+    time: 1598918400,
+    nonce: 52613770,
+    bits: 503543726,
+    version: 1,
+    reward: 50n * COIN2
+  },
+  regtest: {
+    timestamp: SATOSHI_TIMES,
+    pubkey: SATOSHI_KEY,
+    time: 1296688602,
+    nonce: 2,
+    bits: 545259519,
+    version: 1,
+    reward: 50n * COIN2
+  }
+};
+function genesisBlock(network) {
+  const p = GENESIS[network];
+  const scriptSig = concatBytes(
+    pushInt(486604799),
+    // CScriptNum(4) is pushed as data (01 04), not as OP_4.
+    pushBytes(scriptNum(4)),
+    pushBytes(new TextEncoder().encode(p.timestamp))
+  );
+  const coinbase = parseTransaction(
+    serializeTransaction({
+      version: 1,
+      locktime: 0,
+      inputs: [
+        {
+          prevTxid: "00".repeat(32),
+          prevTxidBytes: new Uint8Array(32),
+          vout: 4294967295,
+          scriptSig,
+          sequence: 4294967295,
+          witness: []
+        }
+      ],
+      outputs: [
+        {
+          value: p.reward,
+          scriptPubKey: concatBytes(pushBytes(fromHex(p.pubkey)), Uint8Array.of(OP_CHECKSIG))
+        }
+      ]
+    })
+  );
+  return assembleBlock(
+    {
+      version: p.version,
+      previousblockhash: "00".repeat(32),
+      time: p.time,
+      bits: p.bits,
+      nonce: p.nonce
+    },
+    [coinbase]
+  );
+}
+
+// src/devnet/chain.ts
 var DATA_DIR = `${projectPath("data", "chain")}/`;
 var DevnetChain = class {
+  constructor(network = "mainnet") {
+    this.network = network;
+  }
+  network;
+  /** Core's own mediantime and chainwork for blocks whose ancestors devnet lacks (951658). */
+  anchors = /* @__PURE__ */ new Map();
+  /** chainWork's results, by block hash (a block's work never changes). */
+  workMemo = /* @__PURE__ */ new Map();
   byHash = /* @__PURE__ */ new Map();
   byHeight = /* @__PURE__ */ new Map();
   txIndex = /* @__PURE__ */ new Map();
@@ -5682,6 +8170,10 @@ var DevnetChain = class {
     this.tip = this.byHeight.get(heights[heights.length - 1]);
     return true;
   }
+  /** The blocks invalidateBlock took off the best chain (getchaintips' invalid branch). */
+  invalidated() {
+    return this.invalid;
+  }
   /** Core's `reconsiderblock` (of every invalidated block): they are the best chain again. */
   reconsiderBlocks() {
     const blocks = this.invalid.splice(0).sort((a, b) => a.height - b.height);
@@ -5708,10 +8200,17 @@ function plain(buf) {
 function bytesOf(path) {
   return plain(readFileSync3(path));
 }
-var cached;
-function loadDevnetChain() {
-  if (cached) return cached;
-  const chain = new DevnetChain();
+var cached = /* @__PURE__ */ new Map();
+function loadDevnetChain(network = "mainnet") {
+  const known = cached.get(network);
+  if (known) return known;
+  const chain = network === "mainnet" ? loadMainnet() : new DevnetChain(network);
+  if (network !== "mainnet") chain.addBlock(genesisBlock(network), 0);
+  cached.set(network, chain);
+  return chain;
+}
+function loadMainnet() {
+  const chain = new DevnetChain("mainnet");
   const blocksDir = `${DATA_DIR}blocks/`;
   chain.addBlock(parseBlock(bytesOf(`${blocksDir}genesis.raw`)), 0);
   let height = 1;
@@ -5726,6 +8225,10 @@ function loadDevnetChain() {
     blocks.push(parseBlock(raw));
   const json = JSON.parse(readFileSync3(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8"));
   blocks.push(parseBlock(plain(Buffer.from(json.block, "hex"))));
+  chain.anchors.set(json.hash, {
+    mediantime: json.mediantime,
+    chainwork: BigInt(`0x${json.chainwork}`)
+  });
   for (const block of blocks) chain.addBlock(block, bip34Height(block));
   const mempool = JSON.parse(readFileSync3(`${DATA_DIR}txs/mempool.json`, "utf8"));
   for (const { hex } of mempool.txs)
@@ -5736,7 +8239,6 @@ function loadDevnetChain() {
     )
   );
   chain.addToMempool(parseTransaction(bytesOf(`${DATA_DIR}txs/megatx.bin`)));
-  cached = chain;
   return chain;
 }
 
@@ -5771,10 +8273,10 @@ var Daemon = class {
       this.calls += 1;
       const out = await this.client.batch([{ method, params }]);
       if (out.ok) {
-        const answer2 = out.answers[0];
-        if ("result" in answer2) return answer2.result;
-        const code = answer2.error.code;
-        if (code !== RPC_IN_WARMUP && code !== RPC_PARSE_ERROR) throw new DaemonError(answer2.error);
+        const answer3 = out.answers[0];
+        if ("result" in answer3) return answer3.result;
+        const code = answer3.error.code;
+        if (code !== RPC_IN_WARMUP && code !== RPC_PARSE_ERROR) throw new DaemonError(answer3.error);
       }
       await sleep3(delay, void 0, { signal });
       delay = Math.min(delay * 2, RETRY_MAX_MS);
@@ -5785,60 +8287,7 @@ var Daemon = class {
   }
 };
 
-// src/devnet/electrum/history.ts
-function historyIndex(chain, prevouts) {
-  let index;
-  let builtAt = -1;
-  return (scripthash) => {
-    if (!index || builtAt !== chain.tip.height) {
-      index = build(chain, prevouts);
-      builtAt = chain.tip.height;
-    }
-    return index.get(scripthash) ?? [];
-  };
-}
-function build(chain, prevouts) {
-  const index = /* @__PURE__ */ new Map();
-  const add = (tx, entry) => {
-    const hashes = /* @__PURE__ */ new Set();
-    for (const output of tx.outputs) {
-      if (!isUnspendable(output.scriptPubKey)) hashes.add(electrumScripthash(output.scriptPubKey));
-    }
-    if (!tx.isCoinbase) {
-      for (const input of tx.inputs) {
-        const spent = prevouts(input.prevTxid, input.vout);
-        if (spent) hashes.add(electrumScripthash(spent.scriptPubKey));
-      }
-    }
-    for (const hash2 of hashes) {
-      const list = index.get(hash2) ?? [];
-      list.push(entry);
-      index.set(hash2, list);
-    }
-  };
-  for (const height of chain.heights()) {
-    for (const tx of chain.byHeight.get(height).block.transactions)
-      add(tx, { txid: tx.txid, height });
-  }
-  for (const tx of chain.mempool.values()) {
-    const unconfirmedParent = tx.inputs.some((i) => chain.mempool.has(i.prevTxid));
-    let fee = 0n;
-    for (const input of tx.inputs) {
-      const spent = prevouts(input.prevTxid, input.vout);
-      if (!spent || fee === void 0) fee = void 0;
-      else fee += spent.valueSats;
-    }
-    if (fee !== void 0) for (const o of tx.outputs) fee -= o.value;
-    add(tx, {
-      txid: tx.txid,
-      height: unconfirmedParent ? -1 : 0,
-      ...fee === void 0 ? {} : { feeSats: fee }
-    });
-  }
-  return index;
-}
-
-// src/devnet/electrum/methods.ts
+// src/devnet/electrum/rpc-error.ts
 var ElectrumRpcError = class extends Error {
   constructor(code, message, disconnect = false) {
     super(message);
@@ -5848,37 +8297,343 @@ var ElectrumRpcError = class extends Error {
   code;
   disconnect;
 };
-var SERVER_VERSION = "ElectrumX 1.18.0 (blockgate devnet)";
-var PROTOCOL_MIN = [1, 4];
-var PROTOCOL_MAX = [1, 6];
-function electrumMethods(chain, daemon, history) {
+
+// src/devnet/electrum/handler.ts
+function checked(method, run) {
+  const signature2 = ELECTRUM_SIGNATURES[method];
   return {
-    "blockchain.scripthash.get_history": {
-      required: ["scripthash"],
-      optional: [],
-      run(_session, [scripthash]) {
-        const hash2 = hash32Hex(scripthash);
-        if (hash2 === null) {
+    required: signature2.required,
+    optional: signature2.optional,
+    run(session, args) {
+      const out = checkBoundArgs(signature2, args);
+      if (!out.ok) throw new ElectrumRpcError(out.error.code, out.error.message);
+      return run(session, out.params);
+    }
+  };
+}
+async function daemonRequest(daemon, session, method, params) {
+  try {
+    return await daemon.request(method, params, session.signal);
+  } catch (err) {
+    if (err instanceof DaemonError) {
+      throw new ElectrumRpcError(DAEMON_ERROR, `daemon error: ${err.pyRepr()}`);
+    }
+    throw err;
+  }
+}
+
+// src/devnet/electrum/merkle.ts
+function branchAndRoot(hashes, index) {
+  let level = hashes.slice();
+  let at = index;
+  const branch = [];
+  while (level.length > 1) {
+    if (level.length % 2 === 1) level.push(level[level.length - 1]);
+    branch.push(level[at ^ 1]);
+    at >>= 1;
+    const next = [];
+    for (let i = 0; i < level.length; i += 2) next.push(sha256d(level[i], level[i + 1]));
+    level = next;
+  }
+  return { branch, root: level[0] };
+}
+
+// src/devnet/electrum/headers.ts
+var MAX_CHUNK_SIZE = 2016;
+function headerMethods(chain) {
+  const header = (height) => chain.byHeight.get(height);
+  return {
+    "blockchain.headers.subscribe": checked("blockchain.headers.subscribe", (session) => {
+      session.subscribedHeaders = true;
+      return tipHeader(chain);
+    }),
+    "blockchain.block.header": checked("blockchain.block.header", (_session, [h, cp]) => {
+      const height = Number(h);
+      const cpHeight = Number(cp);
+      const entry = header(height);
+      if (!entry || height > chain.tip.height) {
+        throw new ElectrumRpcError(BAD_REQUEST, `height ${pyThousands(height)} out of range`);
+      }
+      const hex = toHex(entry.block.headerBytes);
+      if (cpHeight === 0) return hex;
+      return { header: hex, ...merkleProof(chain, cpHeight, height) };
+    }),
+    "blockchain.block.headers": checked("blockchain.block.headers", (session, [s, c, cp]) => {
+      const start = Number(s);
+      const cpHeight = Number(cp);
+      const wanted = Math.max(0, Math.min(Number(c), MAX_CHUNK_SIZE, chain.tip.height + 1 - start));
+      const parts = [];
+      while (parts.length < wanted) {
+        const entry = header(start + parts.length);
+        if (!entry) break;
+        parts.push(toHex(entry.block.headerBytes));
+      }
+      const count = parts.length;
+      const proof = count > 0 && cpHeight !== 0 ? merkleProof(chain, cpHeight, start + count - 1) : {};
+      if (compareProtocols(protocolTuple(session.protocol ?? ""), [1, 6]) >= 0) {
+        return {
+          count: jsonNumber(count),
+          max: jsonNumber(MAX_CHUNK_SIZE),
+          headers: parts,
+          ...proof
+        };
+      }
+      return {
+        hex: parts.join(""),
+        count: jsonNumber(count),
+        max: jsonNumber(MAX_CHUNK_SIZE),
+        ...proof
+      };
+    })
+  };
+}
+function merkleProof(chain, cpHeight, height) {
+  const max = chain.tip.height;
+  if (!(height <= cpHeight && cpHeight <= max)) {
+    throw new ElectrumRpcError(
+      BAD_REQUEST,
+      `require header height ${pyThousands(height)} <= cp_height ${pyThousands(cpHeight)} <= chain height ${pyThousands(max)}`
+    );
+  }
+  const hashes = [];
+  for (let h = 0; h <= cpHeight; h++) {
+    const entry = chain.byHeight.get(h);
+    if (!entry) {
+      throw new ElectrumRpcError(
+        BAD_REQUEST,
+        `devnet holds a sparse chain: no header at height ${pyThousands(h)}, so no proof to cp_height ${pyThousands(cpHeight)}`
+      );
+    }
+    hashes.push(entry.block.hashBytes);
+  }
+  const { branch, root } = branchAndRoot(hashes, height);
+  return { branch: branch.map(toHexReversed), root: toHexReversed(root) };
+}
+function tipHeader(chain) {
+  return { hex: toHex(chain.tip.block.headerBytes), height: jsonNumber(chain.tip.height) };
+}
+
+// src/devnet/electrum/fees.ts
+import { LosslessNumber as LosslessNumber4 } from "lossless-json";
+var HISTOGRAM_BIN_VBYTES = 1e5;
+function feeMethods({ chain, daemon, prevouts }) {
+  return {
+    "blockchain.estimatefee": checked("blockchain.estimatefee", async (session, [n2, mode]) => {
+      const target = jsonNumber(feeTarget(Number(n2)));
+      const params = mode === void 0 ? [target] : [target, mode];
+      const estimate = await daemonRequest(daemon, session, "estimatesmartfee", params);
+      return isJsonObject(estimate) && estimate.feerate !== void 0 ? estimate.feerate : jsonNumber(-1);
+    }),
+    "blockchain.relayfee": checked("blockchain.relayfee", async (session) => {
+      const info = await daemonRequest(daemon, session, "getnetworkinfo", []);
+      return isJsonObject(info) ? info.relayfee ?? null : null;
+    }),
+    "mempool.get_fee_histogram": checked(
+      "mempool.get_fee_histogram",
+      () => compactHistogram(chain, prevouts)
+    )
+  };
+}
+function feeTarget(n2) {
+  if (n2 <= 1) return 1;
+  if (n2 <= 12) return n2;
+  if (n2 === 25) return n2;
+  if (n2 <= 48) return Math.floor(n2 / 2) * 2;
+  if (n2 <= 1008) return Math.floor(n2 / 24) * 24;
+  return 1008;
+}
+function compactHistogram(chain, prevouts) {
+  const histogram = /* @__PURE__ */ new Map();
+  for (const tx of chain.mempool.values()) {
+    let fee = 0n;
+    let known = true;
+    for (const input of tx.inputs) {
+      const spent = prevouts(input.prevTxid, input.vout)?.valueSats ?? mempoolOutput(chain, input);
+      if (spent === void 0) known = false;
+      else fee += spent;
+    }
+    if (!known) continue;
+    for (const o of tx.outputs) fee -= o.value;
+    const rate = Math.floor(10 * (Number(fee) / tx.vsize)) / 10;
+    histogram.set(rate, (histogram.get(rate) ?? 0) + tx.vsize);
+  }
+  return compressHistogram(histogram, HISTOGRAM_BIN_VBYTES).map(([rate, size]) => [
+    new LosslessNumber4(pyFloatRepr(rate)),
+    jsonNumber(size)
+  ]);
+}
+function compressHistogram(histogram, binVbytes) {
+  const compact = [];
+  let binSize = binVbytes;
+  let cumSize = 0;
+  let prevRate = null;
+  for (const [rate, size] of [...histogram].sort((a, b) => b[0] - a[0])) {
+    if (size > 2 * binSize && prevRate !== null && cumSize > 0) {
+      compact.push([prevRate, cumSize]);
+      cumSize = 0;
+      binSize *= 1.1;
+    }
+    cumSize += size;
+    if (cumSize > binSize) {
+      compact.push([rate, cumSize]);
+      cumSize = 0;
+      binSize *= 1.1;
+    }
+    prevRate = rate;
+  }
+  return compact;
+}
+function mempoolOutput(chain, input) {
+  return chain.mempool.get(input.prevTxid)?.outputs[input.vout]?.value;
+}
+
+// src/devnet/electrum/scripthash.ts
+function historyJson(e) {
+  const entry = { tx_hash: e.txid, height: jsonNumber(e.height) };
+  if (e.height <= 0 && e.feeSats !== void 0) entry.fee = jsonNumber(e.feeSats);
+  return entry;
+}
+function scripthashMethods(scripts) {
+  const of = (hash2) => scripts(hash2);
+  return {
+    "blockchain.scripthash.get_history": checked(
+      "blockchain.scripthash.get_history",
+      (_session, [hash2]) => of(hash2).history.map(historyJson)
+    ),
+    "blockchain.scripthash.get_mempool": checked(
+      "blockchain.scripthash.get_mempool",
+      (_session, [hash2]) => of(hash2).history.filter((e) => e.height <= 0).map(historyJson)
+    ),
+    "blockchain.scripthash.get_balance": checked(
+      "blockchain.scripthash.get_balance",
+      (_session, [hash2]) => {
+        const e = of(hash2);
+        return {
+          confirmed: jsonNumber(e.confirmedSats),
+          unconfirmed: jsonNumber(e.unconfirmedSats)
+        };
+      }
+    ),
+    "blockchain.scripthash.listunspent": checked(
+      "blockchain.scripthash.listunspent",
+      (_session, [hash2]) => of(hash2).utxos.map(
+        (u) => ({
+          tx_hash: u.txid,
+          tx_pos: jsonNumber(u.vout),
+          height: jsonNumber(u.height),
+          value: jsonNumber(u.value)
+        })
+      )
+    )
+  };
+}
+
+// src/devnet/electrum/transactions.ts
+function transactionMethods({ chain, daemon }) {
+  return {
+    "blockchain.transaction.get": checked(
+      "blockchain.transaction.get",
+      (session, [txHash2, verbose]) => {
+        const flag = jsonNumber(verbose === true ? 1 : 0);
+        return daemonRequest(daemon, session, "getrawtransaction", [txHash2, flag]);
+      }
+    ),
+    "blockchain.transaction.get_merkle": checked(
+      "blockchain.transaction.get_merkle",
+      (_session, [hash2, h]) => {
+        const height = Number(h);
+        const txids = txidsAt(chain, height);
+        const pos = txids.findIndex((t) => toHexReversed(t) === hash2);
+        if (pos < 0) {
           throw new ElectrumRpcError(
             BAD_REQUEST,
-            `${pyStr(scripthash)} is not a valid script hash`
+            `tx ${pyStr(hash2)} not in block at height ${pyThousands(height)}`
           );
         }
-        return history(hash2).map((e) => {
-          const entry = { tx_hash: e.txid, height: jsonNumber(e.height) };
-          if (e.height <= 0 && e.feeSats !== void 0) entry.fee = jsonNumber(e.feeSats);
-          return entry;
-        });
+        return {
+          block_height: jsonNumber(height),
+          merkle: branchAndRoot(txids, pos).branch.map(toHexReversed),
+          pos: jsonNumber(pos)
+        };
       }
-    },
+    ),
+    "blockchain.transaction.id_from_pos": checked(
+      "blockchain.transaction.id_from_pos",
+      (_session, [h, p, merkle]) => {
+        const height = Number(h);
+        const pos = Number(p);
+        const txids = txidsAt(chain, height);
+        const txid = txids[pos];
+        if (!txid) {
+          throw new ElectrumRpcError(
+            BAD_REQUEST,
+            `no tx at position ${pyThousands(pos)} in block at height ${pyThousands(height)}`
+          );
+        }
+        if (merkle !== true) return toHexReversed(txid);
+        return {
+          tx_hash: toHexReversed(txid),
+          merkle: branchAndRoot(txids, pos).branch.map(toHexReversed)
+        };
+      }
+    ),
+    "blockchain.transaction.broadcast": checked(
+      "blockchain.transaction.broadcast",
+      async (session, [rawTx]) => {
+        try {
+          return await daemon.request("sendrawtransaction", [rawTx], session.signal);
+        } catch (err) {
+          if (err instanceof DaemonError) {
+            throw new ElectrumRpcError(
+              BAD_REQUEST,
+              `the transaction was rejected by network rules.
+
+${err.error.message}
+[${pyStr(rawTx)}]`
+            );
+          }
+          throw err;
+        }
+      }
+    )
+  };
+}
+function txidsAt(chain, height) {
+  const entry = chain.byHeight.get(height);
+  if (!entry || height > chain.tip.height) {
+    const why = height > chain.tip.height ? `(>${pyThousands(chain.tip.height)})` : "(devnet holds a sparse chain)";
+    throw new ElectrumRpcError(
+      BAD_REQUEST,
+      `db error: DBError('block ${pyThousands(height)} not on disk ${why}')`
+    );
+  }
+  return entry.block.transactions.map((tx) => tx.txidBytes);
+}
+
+// src/devnet/electrum/methods.ts
+var SERVER_VERSION = "ElectrumX 1.18.0 (blockgate devnet)";
+function electrumMethods(backend) {
+  return {
+    ...serverMethods(backend),
+    ...headerMethods(backend.chain),
+    ...scripthashMethods(backend.scripts),
+    ...transactionMethods(backend),
+    ...feeMethods(backend)
+  };
+}
+function serverMethods({ chain, address }) {
+  return {
     "server.version": {
-      required: [],
-      optional: ["client_name", "protocol_version"],
+      ...ELECTRUM_SIGNATURES["server.version"],
       run(session, [clientName = "", protocolVersion = null]) {
         if (session.svSeen) throw new ElectrumRpcError(BAD_REQUEST, "server.version already sent");
         session.svSeen = true;
         if (truthy(clientName)) session.client = pyStr(clientName).slice(0, 17);
-        const negotiated = negotiate(protocolVersion);
+        const negotiated = negotiateProtocol(
+          protocolVersion,
+          ELECTRUMX_PROTOCOL_MIN,
+          ELECTRUMX_PROTOCOL_MAX
+        );
         if (!negotiated) {
           throw new ElectrumRpcError(
             BAD_REQUEST,
@@ -5890,66 +8645,26 @@ function electrumMethods(chain, daemon, history) {
         return [SERVER_VERSION, session.protocol];
       }
     },
-    "server.ping": { required: [], optional: [], run: () => null },
-    "blockchain.transaction.get": {
-      ...TRANSACTION_GET,
-      async run(session, [txHash, verbose = false]) {
-        const hashError = txHashError(txHash);
-        if (hashError) throw new ElectrumRpcError(hashError.code, hashError.message);
-        if (!isPyBool(verbose)) {
-          throw new ElectrumRpcError(BAD_REQUEST, '"verbose" must be a boolean');
-        }
-        const flag = jsonNumber(pyBoolValue(verbose) ? 1 : 0);
-        try {
-          return await daemon.request("getrawtransaction", [txHash, flag], session.signal);
-        } catch (err) {
-          if (err instanceof DaemonError) {
-            throw new ElectrumRpcError(DAEMON_ERROR, `daemon error: ${err.pyRepr()}`);
-          }
-          throw err;
-        }
-      }
-    },
-    "blockchain.headers.subscribe": {
-      required: [],
-      optional: [],
-      run(session) {
-        session.subscribedHeaders = true;
-        return tipHeader(chain);
-      }
-    },
-    "blockchain.block.header": {
-      required: ["height"],
-      optional: ["cp_height"],
-      run(_session, [heightArg, cpArg = jsonNumber(0)]) {
-        const height = nonNegativeInteger(heightArg);
-        const cpHeight = nonNegativeInteger(cpArg);
-        const entry = chain.byHeight.get(height);
-        if (!entry || height > chain.tip.height) {
-          throw new ElectrumRpcError(BAD_REQUEST, `height ${pyThousands(height)} out of range`);
-        }
-        if (cpHeight !== 0) {
-          throw new ElectrumRpcError(
-            BAD_REQUEST,
-            "devnet holds a sparse chain: no cp_height proofs"
-          );
-        }
-        return toHex(entry.block.headerBytes);
-      }
-    }
+    "server.ping": checked("server.ping", () => null),
+    "server.banner": checked(
+      "server.banner",
+      () => `You are connected to an ${SERVER_VERSION} server.`
+    ),
+    // ElectrumX's server_features, keys in its order; genesis_hash is this network's block 0.
+    "server.features": checked("server.features", () => {
+      const { host, port } = address();
+      return {
+        hosts: { [host]: { tcp_port: jsonNumber(port) } },
+        pruning: null,
+        server_version: SERVER_VERSION,
+        protocol_min: versionString(ELECTRUMX_PROTOCOL_MIN),
+        protocol_max: versionString(ELECTRUMX_PROTOCOL_MAX),
+        genesis_hash: chain.byHeight.get(0).block.hash,
+        hash_function: "sha256",
+        services: [`tcp://${host}:${port}`]
+      };
+    })
   };
-}
-function tipHeader(chain) {
-  return { hex: toHex(chain.tip.block.headerBytes), height: jsonNumber(chain.tip.height) };
-}
-function nonNegativeInteger(value) {
-  let n;
-  if (typeof value === "boolean") n = Number(value);
-  else if (isJsonNumber(value)) n = Math.trunc(Number(value.value));
-  else if (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value)) n = Number(value.trim());
-  if (n !== void 0 && Number.isSafeInteger(n) && n >= 0) return n;
-  const shown = n !== void 0 ? String(n) : pyStr(value);
-  throw new ElectrumRpcError(BAD_REQUEST, `${shown} should be a non-negative integer`);
 }
 function truthy(value) {
   if (value === null || value === void 0 || value === false || value === "") return false;
@@ -5958,40 +8673,125 @@ function truthy(value) {
   if (typeof value === "object") return Object.keys(value).length > 0;
   return true;
 }
-function protocolTuple(value) {
-  if (typeof value !== "string") return [0];
-  const parts = value.split(".");
-  if (!parts.every((p) => /^\s*[+-]?\d+\s*$/.test(p))) return [0];
-  return parts.map((p) => Number(p.trim()));
+
+// src/devnet/electrum/script-index.ts
+var EMPTY = { history: [], utxos: [], confirmedSats: 0n, unconfirmedSats: 0n };
+function scriptIndex(chain, prevouts) {
+  let index;
+  let builtFor = "";
+  return (scripthash2) => {
+    const state = `${chain.tip.block.hash} ${chain.mempool.size} ${[...chain.mempool.keys()].at(-1) ?? ""}`;
+    if (!index || builtFor !== state) {
+      index = build(chain, prevouts);
+      builtFor = state;
+    }
+    return index.get(scripthash2) ?? EMPTY;
+  };
 }
-function compare(a, b) {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return a[i] - b[i];
+function build(chain, prevouts) {
+  const index = /* @__PURE__ */ new Map();
+  const entry = (hash2) => {
+    let e = index.get(hash2);
+    if (!e) {
+      e = { history: [], utxos: [], confirmedSats: 0n, unconfirmedSats: 0n };
+      index.set(hash2, e);
+    }
+    return e;
+  };
+  const outputs = /* @__PURE__ */ new Map();
+  const spentBy = (txid, vout) => {
+    const own = outputs.get(`${txid}:${vout}`);
+    if (own) return own;
+    const p = prevouts(txid, vout);
+    return p && { scripthash: electrumScripthash(p.scriptPubKey), value: p.valueSats, height: 0 };
+  };
+  const touched = (tx) => {
+    const hashes = /* @__PURE__ */ new Set();
+    for (const output of tx.outputs) {
+      if (!isUnspendable(output.scriptPubKey)) hashes.add(electrumScripthash(output.scriptPubKey));
+    }
+    if (!tx.isCoinbase) {
+      for (const input of tx.inputs) {
+        const spent = spentBy(input.prevTxid, input.vout);
+        if (spent) hashes.add(spent.scripthash);
+      }
+    }
+    return hashes;
+  };
+  const confirmed = /* @__PURE__ */ new Map();
+  for (const height of chain.heights()) {
+    for (const tx of chain.byHeight.get(height).block.transactions) {
+      for (const hash2 of touched(tx)) entry(hash2).history.push({ txid: tx.txid, height });
+      if (!tx.isCoinbase) {
+        for (const input of tx.inputs) {
+          const key = `${input.prevTxid}:${input.vout}`;
+          outputs.delete(key);
+          confirmed.delete(key);
+        }
+      }
+      tx.outputs.forEach((output, vout) => {
+        if (isUnspendable(output.scriptPubKey)) return;
+        const out = {
+          scripthash: electrumScripthash(output.scriptPubKey),
+          value: output.value,
+          height
+        };
+        outputs.set(`${tx.txid}:${vout}`, out);
+        confirmed.set(`${tx.txid}:${vout}`, { ...out, txid: tx.txid, vout });
+      });
+    }
   }
-  return a.length - b.length;
-}
-function negotiate(request) {
-  let clientMin;
-  let clientMax;
-  if (request === null || request === void 0) {
-    clientMin = PROTOCOL_MIN;
-    clientMax = PROTOCOL_MIN;
-  } else if (Array.isArray(request) && request.length === 2) {
-    clientMin = protocolTuple(request[0]);
-    clientMax = protocolTuple(request[1]);
-  } else {
-    clientMin = protocolTuple(request);
-    clientMax = clientMin;
+  for (const tx of chain.mempool.values()) {
+    tx.outputs.forEach((output, vout) => {
+      if (isUnspendable(output.scriptPubKey)) return;
+      const out = {
+        scripthash: electrumScripthash(output.scriptPubKey),
+        value: output.value,
+        height: 0
+      };
+      outputs.set(`${tx.txid}:${vout}`, out);
+    });
   }
-  const result = compare(clientMax, PROTOCOL_MAX) < 0 ? clientMax : PROTOCOL_MAX;
-  const floor = compare(clientMin, PROTOCOL_MIN) > 0 ? clientMin : PROTOCOL_MIN;
-  if (compare(result, floor) < 0 || compare(result, [0]) === 0) return null;
-  return result;
-}
-function versionString(tuple) {
-  const padded = [...tuple];
-  while (padded.length < 2) padded.push(0);
-  return padded.join(".");
+  for (const u of confirmed.values()) {
+    const e = entry(u.scripthash);
+    e.utxos.push({ txid: u.txid, vout: u.vout, height: u.height, value: u.value });
+    e.confirmedSats += u.value;
+  }
+  const mempoolSpends = /* @__PURE__ */ new Set();
+  for (const tx of chain.mempool.values()) {
+    for (const input of tx.inputs) mempoolSpends.add(`${input.prevTxid}:${input.vout}`);
+  }
+  for (const tx of chain.mempool.values()) {
+    const unconfirmedParent = tx.inputs.some((i) => chain.mempool.has(i.prevTxid));
+    let fee = 0n;
+    for (const input of tx.inputs) {
+      const spent = spentBy(input.prevTxid, input.vout);
+      if (!spent || fee === void 0) fee = void 0;
+      else {
+        fee += spent.value;
+        entry(spent.scripthash).unconfirmedSats -= spent.value;
+      }
+    }
+    if (fee !== void 0) for (const o of tx.outputs) fee -= o.value;
+    const historyEntry = {
+      txid: tx.txid,
+      height: unconfirmedParent ? -1 : 0,
+      ...fee === void 0 ? {} : { feeSats: fee }
+    };
+    for (const hash2 of touched(tx)) entry(hash2).history.push(historyEntry);
+    tx.outputs.forEach((output, vout) => {
+      if (isUnspendable(output.scriptPubKey)) return;
+      const e = entry(electrumScripthash(output.scriptPubKey));
+      e.unconfirmedSats += output.value;
+      if (!mempoolSpends.has(`${tx.txid}:${vout}`)) {
+        e.utxos.push({ txid: tx.txid, vout, height: 0, value: output.value });
+      }
+    });
+  }
+  for (const e of index.values()) {
+    e.utxos = e.utxos.filter((u) => u.height === 0 || !mempoolSpends.has(`${u.txid}:${u.vout}`));
+  }
+  return index;
 }
 
 // src/devnet/electrum/server.ts
@@ -6041,7 +8841,7 @@ async function startElectrumTcp(opts) {
       }
       for (const line of lines) void handleLine(line);
     });
-    const send2 = (text, thenClose = false) => {
+    const send3 = (text, thenClose = false) => {
       if (socket.destroyed || closing) return;
       socket.write(`${text}
 `);
@@ -6055,20 +8855,20 @@ async function startElectrumTcp(opts) {
       try {
         payload = parseJson(line);
       } catch (err) {
-        send2(errorMessage("v2", null, -32700, `cannot decode JSON: ${err.message}`));
+        send3(errorMessage("v2", null, -32700, `cannot decode JSON: ${err.message}`));
         return;
       }
       protocol ??= detect(payload);
       const p = protocol;
       if (Array.isArray(payload)) {
         if (payload.length === 0) {
-          send2(errorMessage(p, null, -32600, "empty batch"));
+          send3(errorMessage(p, null, -32600, "empty batch"));
           return;
         }
         const parts = await Promise.all(payload.map((item) => handleRequest(p, item)));
         const replies = parts.filter((r) => r !== null);
         if (replies.length > 0) {
-          send2(
+          send3(
             `[${replies.map((r) => r.text).join(", ")}]`,
             replies.some((r) => r.disconnect)
           );
@@ -6076,7 +8876,7 @@ async function startElectrumTcp(opts) {
         return;
       }
       const reply3 = await handleRequest(p, payload);
-      if (reply3) send2(reply3.text, reply3.disconnect);
+      if (reply3) send3(reply3.text, reply3.disconnect);
     }
     async function handleRequest(p, payload) {
       if (!isJsonObject(payload)) {
@@ -6208,11 +9008,23 @@ function startDevnetElectrum(chain, core, prevouts, opts = {}) {
       connections: 4
     })
   );
-  return startElectrumTcp({
-    methods: electrumMethods(chain, daemon, historyIndex(chain, prevouts)),
+  let server;
+  const started = startElectrumTcp({
+    methods: electrumMethods({
+      chain,
+      daemon,
+      prevouts,
+      scripts: scriptIndex(chain, prevouts),
+      // Asked only once a client is connected, so the server is listening by then.
+      address: () => ({ host: server.host, port: server.port })
+    }),
     tip: () => tipHeader(chain),
     ...opts,
     onClose: () => daemon.close()
+  });
+  return started.then((s) => {
+    server = s;
+    return s;
   });
 }
 
@@ -6259,12 +9071,12 @@ function truth(exp, row, relationships) {
     } else if (relationships[key]) {
       parts.push(relationships[key](row).some((r) => matches(value, r)));
     } else {
-      parts.push(compare2(row[key], value));
+      parts.push(compare(row[key], value));
     }
   }
   return and(parts);
 }
-function compare2(column, ops) {
+function compare(column, ops) {
   const parts = [];
   for (const [op, operand] of Object.entries(ops)) {
     if (operand === void 0) continue;
@@ -6433,12 +9245,12 @@ async function startDevnetIndexer(opts) {
       stats.rejected += 1;
       return errors(res, parsed.error);
     }
-    const checked = checkGraphQuery(schema, parsed.request);
-    if (!checked.ok) {
+    const checked2 = checkGraphQuery(schema, parsed.request);
+    if (!checked2.ok) {
       stats.rejected += 1;
-      return errors(res, checked.error);
+      return errors(res, checked2.error);
     }
-    const { document, operation } = checked.query;
+    const { document, operation } = checked2.query;
     const result = await execute2({
       schema,
       document,
@@ -6478,8 +9290,9 @@ function reply2(res, status, body) {
 
 // src/devnet/prevouts.ts
 var PREVOUTS_FILE = projectPath("data", "chain", "blocks", "277647.prevouts.json");
+var MEMPOOL_PREVOUTS_FILE = projectPath("data", "chain", "txs", "mempool.prevouts.json");
 function chainPrevouts(chain) {
-  const shipped = loadPrevoutsFile(PREVOUTS_FILE);
+  const shipped = chain.network === "mainnet" ? new Map([...loadPrevoutsFile(PREVOUTS_FILE), ...loadPrevoutsFile(MEMPOOL_PREVOUTS_FILE)]) : /* @__PURE__ */ new Map();
   return (txid, vout) => {
     const known = shipped.get(`${txid}:${vout}`);
     if (known) return known;
@@ -6499,12 +9312,12 @@ function chainPrevouts(chain) {
 
 // src/devnet/devnet.ts
 async function startDevnet(networks, opts = {}) {
-  const chain = opts.chain ?? loadDevnetChain();
-  const prevouts = chainPrevouts(chain);
   const cores = /* @__PURE__ */ new Map();
   const indexers = /* @__PURE__ */ new Map();
   const electrum = /* @__PURE__ */ new Map();
   for (const network of networks) {
+    const chain = opts.chain?.network === network ? opts.chain : loadDevnetChain(network);
+    const prevouts = chainPrevouts(chain);
     indexers.set(
       network,
       await startDevnetIndexer({ chain, secret: randomBytes2(16).toString("hex") })

@@ -42,7 +42,8 @@ export const DEFAULT_PRICES = {
   "server.version": { default: 1, mainnet: 1 },
   "server.features": { default: 1, mainnet: 1 },
   "server.banner": { default: 1, mainnet: 1 },
-  "server.ping": { default: 1, mainnet: 1 },
+  // Keep-alives are free: a WebSocket client pings every few seconds while it waits.
+  "server.ping": { default: 0, mainnet: 0 },
   "blockchain.block.header": { default: 20, mainnet: 40 },
   "blockchain.block.headers": { default: 50, mainnet: 100 },
   "blockchain.headers.subscribe": { default: 10, mainnet: 20 },

@@ -48,6 +48,7 @@ const ELECTRUM: MirrorProtocol = {
     message: `unknown method "${method}"`,
   }),
   errorStatus: () => 200,
+  replyVersion: "2.0",
   execute: (ctx: CallContext, calls: AcceptedCall[]) =>
     Promise.all(
       calls.map(async (c): Promise<CallResult> => {

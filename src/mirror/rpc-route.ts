@@ -45,6 +45,11 @@ export interface MirrorProtocol {
   execute(ctx: CallContext, calls: AcceptedCall[]): Promise<CallResult[]>;
   /** The HTTP status of a single (non-batch) reply carrying this JSON-RPC error. */
   errorStatus(version: RpcVersion, code: number): number;
+  /**
+   * Every reply in this version's shape, whatever the request said: Electrum servers answer
+   * JSON-RPC 2.0 to requests without `jsonrpc` too (clients such as electrum-cash send none).
+   */
+  replyVersion?: RpcVersion;
 }
 
 type Slot =
@@ -190,7 +195,8 @@ function outcomeOf(result: CallResult, call: AcceptedCall, protocol: MirrorProto
   return { kind: "answered", outcome: "ok", httpStatus: 200, upstream, cacheHits };
 }
 
-function plan(ctx: CallContext, item: RequestItem, protocol: MirrorProtocol): Slot {
+function plan(ctx: CallContext, asked: RequestItem, protocol: MirrorProtocol): Slot {
+  const item = protocol.replyVersion ? { ...asked, version: protocol.replyVersion } : asked;
   if (item.kind === "invalid") {
     return {
       kind: "reply",

@@ -5,6 +5,7 @@ import { CATALOGUE } from "../../src/catalogue/methods.ts";
 import { withCatalogueTable } from "../../src/catalogue/render.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { DEFAULT_PRICES } from "../../src/config/prices.ts";
+import { priceOf } from "../../src/pricing/prices.ts";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 interface StockClient {
@@ -97,7 +98,9 @@ describe("every example call in the catalogue is answered through the gateway on
       expect(body.error.code, body.error.message).not.toBe(-32601);
       expect([-1, -3, -8, -32602], body.error.message).not.toContain(body.error.code);
     }
-    expect(Number(res.headers.get("x-credits-charged"))).toBeGreaterThan(0);
+    // Each at its configured price (keep-alives are free).
+    const price = priceOf(t.gateway.app.config, method, "mainnet");
+    expect(Number(res.headers.get("x-credits-charged"))).toBe(price);
   });
 });
 

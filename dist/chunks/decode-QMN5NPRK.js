@@ -7,10 +7,10 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-YDJ6PAYG.js";
+} from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-XVDGXTOS.js";
+} from "./chunk-ITVREDOY.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   NETWORK_NAMES
-} from "./chunk-XVDGXTOS.js";
+} from "./chunk-ITVREDOY.js";
 
 // src/auth/tokens.ts
 import { createHash, randomBytes } from "node:crypto";

@@ -100,6 +100,9 @@ function sha256(...parts) {
 function sha256d(...parts) {
   return sha256Once(sha256(...parts));
 }
+function hash160(data) {
+  return hash("ripemd160", sha256Once(data), "buffer");
+}
 
 // src/bitcoin/hex.ts
 function view(bytes) {
@@ -118,6 +121,9 @@ function fromHex(hex) {
   if (!HEX_RE.test(hex)) throw new DecodeError("invalid hex string");
   const buf = Buffer.from(hex, "hex");
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+function fromHexReversed(hex) {
+  return fromHex(hex).reverse();
 }
 
 // src/bitcoin/reader.ts
@@ -255,6 +261,7 @@ var OP_EQUALVERIFY = 136;
 var OP_HASH160 = 169;
 var OP_CHECKSIG = 172;
 var OP_CHECKMULTISIG = 174;
+var OP_CHECKSIGADD = 186;
 var MAX_OPCODE = 185;
 var MAX_SCRIPT_SIZE = 1e4;
 function readOp(script, pc) {
@@ -715,6 +722,66 @@ function solutionToAddress(sol, network) {
       return void 0;
   }
 }
+function concat(...parts) {
+  const len = parts.reduce((n, p) => n + (typeof p === "number" ? 1 : p.length), 0);
+  const out = new Uint8Array(len);
+  let i = 0;
+  for (const p of parts) {
+    if (typeof p === "number") out[i++] = p;
+    else {
+      out.set(p, i);
+      i += p.length;
+    }
+  }
+  return out;
+}
+function decodeSegwit(address, hrp) {
+  const lower = address.toLowerCase();
+  if (!lower.startsWith(`${hrp}1`)) return null;
+  for (const [coder, encoding] of [
+    [bech32, "bech32"],
+    [bech32m, "bech32m"]
+  ]) {
+    let decoded;
+    try {
+      decoded = coder.decode(address, 90);
+    } catch {
+      continue;
+    }
+    if (decoded.prefix !== hrp || decoded.words.length === 0) return null;
+    const version = decoded.words[0];
+    if (version > 16) return null;
+    if (version === 0 !== (encoding === "bech32")) return null;
+    let program;
+    try {
+      program = Uint8Array.from(bech32.fromWords(decoded.words.slice(1)));
+    } catch {
+      return null;
+    }
+    if (program.length < 2 || program.length > 40) return null;
+    if (version === 0 && program.length !== 20 && program.length !== 32) return null;
+    return concat(version === 0 ? OP_0 : OP_1 + version - 1, program.length, program);
+  }
+  return null;
+}
+function addressToScript(address, network) {
+  const p = NETWORKS[network];
+  const segwit = decodeSegwit(address, p.bech32Hrp);
+  if (segwit !== null) return segwit;
+  let payload;
+  try {
+    payload = base58check.decode(address);
+  } catch {
+    return null;
+  }
+  if (payload.length !== 21) return null;
+  const hash2 = payload.subarray(1);
+  if (payload[0] === p.pubkeyHash) {
+    return concat(OP_DUP, OP_HASH160, 20, hash2, OP_EQUALVERIFY, OP_CHECKSIG);
+  }
+  if (payload[0] === p.scriptHash) return concat(OP_HASH160, 20, hash2, OP_EQUAL);
+  return null;
+}
 
 // src/bitcoin/amount.ts
 import { LosslessNumber as LosslessNumber2 } from "lossless-json";
@@ -1100,6 +1167,9 @@ function txToUniv(tx, opts) {
     if (spent !== null) {
       const p = spent[i];
       totalIn += p.valueSats;
+    }
+    if (spent !== null && (opts.prevoutDetails ?? true)) {
+      const p = spent[i];
       prevout = {
         generated: p.coinbase,
         height: p.height,
@@ -1142,6 +1212,17 @@ function txToUniv(tx, opts) {
   if (opts.blockhash !== void 0) result.blockhash = opts.blockhash;
   if (opts.includeHex ?? true) result.hex = tx.hex;
   return result;
+}
+function txFee(tx, prevouts) {
+  if (tx.isCoinbase) return void 0;
+  let total = 0n;
+  for (const input of tx.inputs) {
+    const p = lookupPrevout(prevouts, input.prevTxid, input.vout);
+    if (p === void 0) return void 0;
+    total += p.valueSats;
+  }
+  for (const o of tx.outputs) total -= o.value;
+  return total;
 }
 
 // src/bitcoin/block-json.ts
@@ -1303,6 +1384,179 @@ function* readBlockRecords(bytes, magic = MAINNET_MAGIC) {
   }
 }
 
+// src/bitcoin/decode-script.ts
+function isOpSuccess(op) {
+  return op === 80 || op === 98 || op >= 126 && op <= 129 || op >= 131 && op <= 134 || op >= 137 && op <= 138 || op >= 141 && op <= 142 || op >= 149 && op <= 153 || op >= 187 && op <= 254;
+}
+function canWrap(script, sol) {
+  switch (sol.type) {
+    case "multisig":
+    case "nonstandard":
+    case "pubkey":
+    case "pubkeyhash":
+    case "witness_v0_keyhash":
+    case "witness_v0_scripthash":
+      break;
+    default:
+      return false;
+  }
+  if (!hasValidOps(script)) return false;
+  if (script.length > 0 && script[0] === OP_RETURN || script.length > MAX_SCRIPT_SIZE)
+    return false;
+  for (let pc = 0; pc < script.length; ) {
+    const op = readOp(script, pc);
+    if (op === null) return false;
+    if (op.opcode === OP_CHECKSIGADD || isOpSuccess(op.opcode)) return false;
+    pc = op.end;
+  }
+  return true;
+}
+function canWrapP2WSH(sol) {
+  switch (sol.type) {
+    case "pubkey":
+      return sol.pubkey.length === 33;
+    case "multisig":
+      return sol.pubkeys.every((k) => k.length === 33);
+    case "nonstandard":
+    case "pubkeyhash":
+      return true;
+    default:
+      return false;
+  }
+}
+function p2wpkh(hash2) {
+  const s = new Uint8Array(22);
+  s[1] = 20;
+  s.set(hash2, 2);
+  return s;
+}
+function p2wsh(script) {
+  const s = new Uint8Array(34);
+  s[1] = 32;
+  s.set(sha256(script), 2);
+  return s;
+}
+function decodeScriptToUniv(script, network) {
+  const sol = solve(script);
+  const asm = scriptToAsm(script);
+  const desc = inferDescriptorFromSolution(script, sol, network);
+  const address = solutionToAddress(sol, network);
+  const out = address === void 0 ? { asm, desc, type: sol.type } : { asm, desc, address, type: sol.type };
+  if (!canWrap(script, sol)) return out;
+  const scriptHashVersion = NETWORKS[network].scriptHash;
+  out.p2sh = encodeBase58Address(scriptHashVersion, hash160(script));
+  if (!canWrapP2WSH(sol)) return out;
+  let segwitScript;
+  let segwitDesc;
+  if (sol.type === "pubkey") {
+    segwitScript = p2wpkh(hash160(sol.pubkey));
+  } else if (sol.type === "pubkeyhash") {
+    segwitScript = p2wpkh(sol.hash);
+  } else {
+    segwitScript = p2wsh(script);
+    if (sol.type === "multisig") {
+      segwitDesc = addChecksum(`wsh(multi(${sol.required},${sol.pubkeys.map(toHex).join(",")}))`);
+    }
+  }
+  const inner = scriptPubKeyToJson(segwitScript, network);
+  out.segwit = {
+    asm: inner.asm,
+    desc: segwitDesc ?? inner.desc,
+    hex: inner.hex,
+    ...inner.address === void 0 ? {} : { address: inner.address },
+    type: inner.type,
+    "p2sh-segwit": encodeBase58Address(scriptHashVersion, hash160(segwitScript))
+  };
+  return out;
+}
+
+// src/bitcoin/serialize.ts
+var ByteWriter = class {
+  out;
+  dv;
+  pos = 0;
+  constructor(size) {
+    this.out = new Uint8Array(size);
+    this.dv = new DataView(this.out.buffer);
+  }
+  u8(v) {
+    this.out[this.pos++] = v;
+  }
+  u32(v) {
+    this.dv.setUint32(this.pos, v >>> 0, true);
+    this.pos += 4;
+  }
+  i64(v) {
+    this.dv.setBigInt64(this.pos, v, true);
+    this.pos += 8;
+  }
+  bytes(b) {
+    this.out.set(b, this.pos);
+    this.pos += b.length;
+  }
+  compactSize(n) {
+    if (n < 253) {
+      this.u8(n);
+    } else if (n <= 65535) {
+      this.u8(253);
+      this.dv.setUint16(this.pos, n, true);
+      this.pos += 2;
+    } else {
+      this.u8(254);
+      this.u32(n);
+    }
+  }
+  varBytes(b) {
+    this.compactSize(b.length);
+    this.bytes(b);
+  }
+};
+function varBytesLength(b) {
+  return compactSizeLength(b.length) + b.length;
+}
+function hasAnyWitness(tx) {
+  return tx.inputs.some((i) => i.witness.length > 0);
+}
+function serializeTransaction(tx, opts = {}) {
+  const extended = (opts.witness ?? true) && hasAnyWitness(tx);
+  let size = 4 + compactSizeLength(tx.inputs.length) + compactSizeLength(tx.outputs.length) + 4;
+  for (const i of tx.inputs) size += 32 + 4 + varBytesLength(i.scriptSig) + 4;
+  for (const o of tx.outputs) size += 8 + varBytesLength(o.scriptPubKey);
+  if (extended) {
+    size += 2;
+    for (const i of tx.inputs) {
+      size += compactSizeLength(i.witness.length);
+      for (const item of i.witness) size += varBytesLength(item);
+    }
+  }
+  const w = new ByteWriter(size);
+  w.u32(tx.version);
+  if (extended) {
+    w.u8(0);
+    w.u8(1);
+  }
+  w.compactSize(tx.inputs.length);
+  for (const i of tx.inputs) {
+    w.bytes(i.prevTxidBytes);
+    w.u32(i.vout);
+    w.varBytes(i.scriptSig);
+    w.u32(i.sequence);
+  }
+  w.compactSize(tx.outputs.length);
+  for (const o of tx.outputs) {
+    w.i64(o.value);
+    w.varBytes(o.scriptPubKey);
+  }
+  if (extended) {
+    for (const i of tx.inputs) {
+      w.compactSize(i.witness.length);
+      for (const item of i.witness) w.varBytes(item);
+    }
+  }
+  w.u32(tx.locktime);
+  return w.out;
+}
+
 export {
   RawJsonText,
   parseJson,
@@ -1312,20 +1566,36 @@ export {
   isJsonObject,
   jsonNumber,
   sha256,
+  sha256d,
+  OP_RETURN,
+  MAX_SCRIPT_SIZE,
+  solve,
+  addressToScript,
+  COIN,
   formatAmount,
+  amountToJson,
   parseAmount,
   DecodeError,
   toHex,
   toHexReversed,
   fromHex,
+  fromHexReversed,
+  computeMerkleRoot,
   parseTransaction,
   parseBlockHeader,
   parseBlock,
   checkMerkleRoot,
+  deriveTarget,
+  uint256Hex,
+  getDifficulty,
   loadPrevoutsFile,
   scriptToAsm,
   scriptPubKeyToJson,
   txToUniv,
+  txFee,
+  univalueDouble,
   blockToUniv,
-  readBlockRecords
+  readBlockRecords,
+  decodeScriptToUniv,
+  serializeTransaction
 };

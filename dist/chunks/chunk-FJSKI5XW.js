@@ -3,7 +3,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-HYZ3IJ2J.js";
+} from "./chunk-SKOZ7WFK.js";
 import {
   RawJsonText,
   fromHex,
@@ -18,7 +18,7 @@ import {
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-YDJ6PAYG.js";
+} from "./chunk-AOGXHN7C.js";
 
 // src/errors/codes.ts
 var LIST = {
@@ -411,6 +411,22 @@ var ByteLru = class {
   }
 };
 
+// src/pricing/prices.ts
+function priceOf(config, key, network) {
+  const slash = key.indexOf("/");
+  const table = priceTable(config, key) ?? (slash > 0 ? priceTable(config, key.slice(0, slash)) : void 0);
+  if (!table) return void 0;
+  return table[network] ?? table.default;
+}
+function priceTable(config, key) {
+  if (key === "graph" || key === "" || !Object.hasOwn(config.pricing, key)) return void 0;
+  return config.pricing[key];
+}
+function graphPrice(config, network, complexity) {
+  const { base, perPoint } = config.pricing.graph;
+  return (base[network] ?? base.default) + Math.ceil(complexity * (perPoint[network] ?? perPoint.default));
+}
+
 // src/jsonrpc/decoded-tx.ts
 function decodedTx(tx, network, position, opts) {
   const result = { ...txToUniv(tx, { network }) };
@@ -490,101 +506,12 @@ function electrumTxSource(app, network) {
   };
 }
 
-// src/pricing/prices.ts
-function priceOf(config, key, network) {
-  const slash = key.indexOf("/");
-  const table = priceTable(config, key) ?? (slash > 0 ? priceTable(config, key.slice(0, slash)) : void 0);
-  if (!table) return void 0;
-  return table[network] ?? table.default;
-}
-function priceTable(config, key) {
-  if (key === "graph" || key === "" || !Object.hasOwn(config.pricing, key)) return void 0;
-  return config.pricing[key];
-}
-function graphPrice(config, network, complexity) {
-  const { base, perPoint } = config.pricing.graph;
-  return (base[network] ?? base.default) + Math.ceil(complexity * (perPoint[network] ?? perPoint.default));
-}
-
 // src/bitcoin/scripthash.ts
 function electrumScripthash(scriptPubKey) {
   return toHexReversed(sha256(scriptPubKey));
 }
 function isUnspendable(scriptPubKey) {
   return scriptPubKey[0] === 106;
-}
-
-// src/jsonrpc/python-text.ts
-function pyStrRepr(text) {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of text) {
-    const code = ch.codePointAt(0);
-    if (ch === "\\") out += "\\\\";
-    else if (ch === quote) out += `\\${quote}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "	") out += "\\t";
-    else if (code < 32 || code === 127) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else out += ch;
-  }
-  return out + quote;
-}
-function pyNumber(text) {
-  if (/^-?\d+$/.test(text)) return text.replace(/^(-?)0+(?=\d)/, "$1");
-  return pyFloatRepr(Number(text));
-}
-function pyFloatRepr(value) {
-  if (Number.isNaN(value)) return "NaN";
-  if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
-  if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
-  const sign = value < 0 ? "-" : "";
-  const [mantissa, exp] = Math.abs(value).toExponential().split("e");
-  const digits = mantissa.replace(".", "");
-  const e = Number(exp);
-  if (e < -4 || e >= 16) {
-    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    return `${sign}${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-  }
-  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits}`;
-  const whole = digits.slice(0, e + 1).padEnd(e + 1, "0");
-  const frac = digits.slice(e + 1);
-  return `${sign}${whole}.${frac === "" ? "0" : frac}`;
-}
-function pyRepr(value) {
-  if (value === null || value === void 0) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (typeof value === "string") return pyStrRepr(value);
-  if (isJsonNumber(value)) return pyNumber(value.value);
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  return `{${Object.entries(value).map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
-}
-function pyStr(value) {
-  return typeof value === "string" ? value : pyRepr(value);
-}
-function pyJsonDumps(value) {
-  if (value === null || value === void 0) return "null";
-  if (value === true) return "true";
-  if (value === false) return "false";
-  if (typeof value === "number")
-    return Number.isInteger(value) ? String(value) : pyFloatRepr(value);
-  if (typeof value === "string") return jsonString(value);
-  if (isJsonNumber(value)) return pyNumber(value.value);
-  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(", ")}]`;
-  if (isJsonObject(value)) {
-    return `{${Object.entries(value).map(([k, v]) => `${jsonString(k)}: ${pyJsonDumps(v)}`).join(", ")}}`;
-  }
-  throw new TypeError("value has no JSON form");
-}
-function jsonString(text) {
-  return JSON.stringify(text).replace(
-    /[\u0080-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-}
-function pyThousands(n) {
-  return n.toLocaleString("en-US");
 }
 
 // src/jsonrpc/electrum-params.ts
@@ -638,10 +565,6 @@ function hash32Hex(value) {
   }
   return hex.length === 64 ? hex : null;
 }
-function txHashError(value) {
-  if (hash32Hex(value) !== null) return null;
-  return { code: BAD_REQUEST, message: `${pyStr(value)} should be a transaction hash` };
-}
 function isPyBool(value) {
   if (typeof value === "boolean") return true;
   if (!isJsonNumber(value)) return false;
@@ -650,23 +573,6 @@ function isPyBool(value) {
 }
 function pyBoolValue(value) {
   return value === true || isJsonNumber(value) && Number(value.value) === 1;
-}
-var TRANSACTION_GET = { required: ["tx_hash"], optional: ["verbose"] };
-function checkTransactionGet(params) {
-  const args = bindArgs(
-    "blockchain.transaction.get",
-    params,
-    TRANSACTION_GET.required,
-    TRANSACTION_GET.optional
-  );
-  if (!Array.isArray(args)) return { ok: false, error: args };
-  const [txHash, verbose = false] = args;
-  const hashError = txHashError(txHash);
-  if (hashError) return { ok: false, error: hashError };
-  if (!isPyBool(verbose)) {
-    return { ok: false, error: { code: BAD_REQUEST, message: '"verbose" must be a boolean' } };
-  }
-  return { ok: true, params: [txHash, pyBoolValue(verbose)] };
 }
 
 // src/upstreams/electrum/transaction.ts
@@ -1712,6 +1618,8 @@ export {
   jsonRpcFailure,
   plainFailure,
   graphqlFailure,
+  priceOf,
+  graphPrice,
   JSON_DEPTH_MAX,
   jsonDepthOver,
   decodedTx,
@@ -1719,23 +1627,14 @@ export {
   decodedTxFromBase,
   rememberFromCore,
   electrumTxSource,
-  priceOf,
-  graphPrice,
   electrumScripthash,
   isUnspendable,
-  pyStrRepr,
-  pyStr,
-  pyJsonDumps,
-  pyThousands,
   BAD_REQUEST,
   DAEMON_ERROR,
   bindArgs,
   hash32Hex,
-  txHashError,
   isPyBool,
   pyBoolValue,
-  TRANSACTION_GET,
-  checkTransactionGet,
   electrumTransaction,
   indexerSchema,
   checkScope,

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-NQKIMZDZ.js";
-import "./chunk-XVDGXTOS.js";
+} from "./chunk-77O4N3VM.js";
+import "./chunk-ITVREDOY.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

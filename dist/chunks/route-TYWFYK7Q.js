@@ -4,6 +4,7 @@ import {
   LruMap,
   auditOnly,
   checkGraphLimits,
+  electrumScripthash,
   electrumTransaction,
   electrumTxSource,
   fromGraphQLCode,
@@ -23,7 +24,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-ZHCDWWUZ.js";
+} from "./chunk-FJSKI5XW.js";
 import {
   REFUSED_OUTCOMES,
   auditInRange,
@@ -41,22 +42,24 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-HYZ3IJ2J.js";
+} from "./chunk-SKOZ7WFK.js";
 import {
   DecodeError,
+  addressToScript,
   formatAmount,
   fromHex,
   isJsonNumber,
   isJsonObject,
+  jsonNumber,
   parseAmount,
   parseTransaction,
   scriptPubKeyToJson,
   scriptToAsm,
   toHex
-} from "./chunk-YDJ6PAYG.js";
+} from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-XVDGXTOS.js";
+} from "./chunk-ITVREDOY.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
@@ -458,6 +461,68 @@ function documentCachePlugin(cache) {
   };
 }
 
+// src/graphql/upstream-calls.ts
+import DataLoader2 from "dataloader";
+var keyOf = (c) => JSON.stringify([c.method, c.params, c.priceKey ?? c.method]);
+function charge(ctx, meter2, call) {
+  const key = call.priceKey ?? call.method;
+  const price = priceOf(ctx.app.config, key, ctx.network) ?? 0;
+  const used = meter2.calls.get(key) ?? { count: 0, price };
+  used.count += 1;
+  meter2.calls.set(key, used);
+}
+function nodeCallLoader(ctx, meter2) {
+  return new DataLoader2(
+    async (calls) => {
+      const pool = ctx.app.nodes.get(ctx.network);
+      if (!pool) {
+        const err = fromGatewayError(
+          gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network")
+        );
+        return calls.map(() => err);
+      }
+      const out = await pool.batch(calls.map((c) => ({ method: c.method, params: c.params })));
+      if (!out.ok) return calls.map(() => fromGatewayError(out.error));
+      return out.answers.map((answer, i) => {
+        charge(ctx, meter2, calls[i]);
+        return "error" in answer ? fromNodeError(answer.error) : answer.result;
+      });
+    },
+    { cacheKeyFn: keyOf, maxBatchSize: ctx.app.config.graphql.batchSize }
+  );
+}
+function electrumCallLoader(ctx, meter2) {
+  return new DataLoader2(
+    (calls) => {
+      const pool = ctx.app.electrum.get(ctx.network);
+      return Promise.all(
+        calls.map(async (call) => {
+          if (!pool) {
+            return fromGatewayError(
+              gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network")
+            );
+          }
+          const out = await pool.request(call.method, call.params);
+          if (!out.ok) return fromGatewayError(out.error);
+          charge(ctx, meter2, call);
+          if ("error" in out.answer) {
+            return codedError("UPSTREAM_ERROR", out.answer.error.message, {
+              electrumCode: out.answer.error.code
+            });
+          }
+          return out.answer.result;
+        })
+      );
+    },
+    { cacheKeyFn: keyOf, maxBatchSize: ctx.app.config.graphql.batchSize }
+  );
+}
+async function ask(loader, call) {
+  const out = await loader.load(call);
+  if (out instanceof Error) throw out;
+  return out;
+}
+
 // src/graphql/yoga.ts
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
@@ -533,6 +598,10 @@ function estimateCost(schema2, document, operationName, variables, opts) {
         const asked = args[cost.listArg];
         count = Array.isArray(asked) ? asked.length : 1;
       }
+      if (cost.countArg) {
+        const asked = args[cost.countArg.arg];
+        count = typeof asked === "number" ? Math.max(0, asked) : cost.countArg.default;
+      }
       if (count * multiplier > opts.listItemsMax) {
         throw codedError(
           "LIMIT_EXCEEDED",
@@ -549,6 +618,17 @@ function estimateCost(schema2, document, operationName, variables, opts) {
         unitPrice,
         subtotal: unitPrice * count * multiplier
       });
+      const also = cost.alsoWhenArg;
+      if (also && args[also.arg] !== void 0 && args[also.arg] !== null) {
+        const alsoPrice = opts.price(also.method);
+        items.push({
+          path: key,
+          method: also.method,
+          count: multiplier,
+          unitPrice: alsoPrice,
+          subtotal: alsoPrice * multiplier
+        });
+      }
     }
     return { path: key, multiplier: list ? multiplier * count : multiplier, scope: void 0 };
   };
@@ -1829,6 +1909,442 @@ builder.queryFields((t) => ({
   })
 }));
 
+// src/graphql/types/chain.ts
+var num2 = (v) => isJsonNumber(v) ? Number(v.value) : null;
+var str = (v) => typeof v === "string" ? v : null;
+var btc = (v) => isJsonNumber(v) ? parseAmount(v.value) : null;
+function objectOf(answer, what) {
+  if (!isJsonObject(answer))
+    throw codedError("UPSTREAM_BAD_RESPONSE", `the node's ${what} is not an object`);
+  return answer;
+}
+var ChainBlockFields = builder.interfaceRef("ChainBlockFields").implement({
+  description: "A block header's fields, as Bitcoin Core reports them for the best chain.",
+  fields: (t) => ({
+    hash: t.field({ type: "BlockHash", resolve: (o) => str(o.hash) ?? "" }),
+    height: t.int({ resolve: (o) => num2(o.height) ?? 0 }),
+    confirmations: t.int({
+      description: "1 for the tip; -1 for a block off the best chain.",
+      resolve: (o) => num2(o.confirmations) ?? 0
+    }),
+    version: t.int({ resolve: (o) => num2(o.version) ?? 0 }),
+    merkleRoot: t.field({ type: "TxId", resolve: (o) => str(o.merkleroot) ?? "" }),
+    time: t.int({
+      description: "Unix seconds (the header's time).",
+      resolve: (o) => num2(o.time) ?? 0
+    }),
+    medianTime: t.int({
+      nullable: true,
+      description: "Median time past: the median of the 11 blocks' times up to this one.",
+      resolve: (o) => num2(o.mediantime)
+    }),
+    nonce: t.field({ type: "UInt32", resolve: (o) => num2(o.nonce) ?? 0 }),
+    bits: t.string({
+      description: "The compact target, as hex.",
+      resolve: (o) => str(o.bits) ?? ""
+    }),
+    difficulty: t.float({ resolve: (o) => num2(o.difficulty) ?? 0 }),
+    chainwork: t.string({
+      nullable: true,
+      description: "Expected hashes to produce the chain up to here, as hex.",
+      resolve: (o) => str(o.chainwork)
+    }),
+    transactionCount: t.int({ resolve: (o) => num2(o.nTx) ?? 0 }),
+    previousBlockHash: t.field({
+      type: "BlockHash",
+      nullable: true,
+      resolve: (o) => str(o.previousblockhash)
+    }),
+    nextBlockHash: t.field({
+      type: "BlockHash",
+      nullable: true,
+      resolve: (o) => str(o.nextblockhash)
+    })
+  })
+});
+var BlockHeaderRef = builder.objectRef("BlockHeader").implement({
+  description: "A block header from the full node (getblockheader).",
+  interfaces: [ChainBlockFields],
+  isTypeOf: (o) => isJsonObject(o) && !Array.isArray(o.tx),
+  fields: () => ({})
+});
+var TX_PAGE = 25;
+var NodeBlockRef = builder.objectRef("NodeBlock").implement({
+  description: "A block from the full node (getblock, verbosity 1): its header fields, sizes and txids; its transactions decoded on request.",
+  interfaces: [ChainBlockFields],
+  isTypeOf: (o) => isJsonObject(o) && Array.isArray(o.tx),
+  fields: (t) => ({
+    size: t.int({ resolve: (o) => num2(o.size) ?? 0 }),
+    strippedSize: t.int({ resolve: (o) => num2(o.strippedsize) ?? 0 }),
+    weight: t.int({ resolve: (o) => num2(o.weight) ?? 0 }),
+    txids: t.field({
+      type: ["TxId"],
+      resolve: (o) => Array.isArray(o.tx) ? o.tx.filter((x) => typeof x === "string") : []
+    }),
+    transactions: t.field({
+      type: [TransactionRef],
+      description: `A page of the block's transactions in block order (${TX_PAGE} by default), each priced as a getrawtransaction.`,
+      args: {
+        limit: t.arg.int({ defaultValue: TX_PAGE }),
+        offset: t.arg.int({ defaultValue: 0 })
+      },
+      extensions: {
+        cost: {
+          method: "getrawtransaction",
+          countArg: { arg: "limit", default: TX_PAGE }
+        }
+      },
+      resolve: (o, { limit, offset }, ctx) => {
+        const txids = Array.isArray(o.tx) ? o.tx.filter((x) => typeof x === "string") : [];
+        const from = Math.max(0, offset ?? 0);
+        const page = txids.slice(from, from + Math.max(0, limit ?? TX_PAGE));
+        return Promise.all(page.map((txid) => transactionByTxid(ctx, txid)));
+      }
+    })
+  })
+});
+async function blockHashOf(ctx, hash, height) {
+  if (hash == null === (height == null)) {
+    throw codedError("INVALID_PARAMS", "give exactly one of hash and height");
+  }
+  if (hash != null) return hash;
+  const answer = await ask(ctx.nodeCalls, {
+    method: "getblockhash",
+    params: [jsonNumber(height)]
+  });
+  if (typeof answer !== "string")
+    throw codedError("UPSTREAM_BAD_RESPONSE", "the node's block hash is not a string");
+  return answer;
+}
+var BY_HEIGHT = { arg: "height", method: "getblockhash" };
+var FeeEstimateRef = builder.objectRef("FeeEstimate").implement({
+  description: "Core's estimatesmartfee for one confirmation target.",
+  fields: (t) => ({
+    target: t.int({
+      description: "The confirmation target asked for, in blocks.",
+      resolve: (e) => e.target
+    }),
+    blocks: t.int({
+      description: "The target the estimate is actually for (Core may widen it).",
+      resolve: (e) => num2(e.answer.blocks) ?? e.target
+    }),
+    feeratePerKvB: t.field({
+      type: Amount,
+      nullable: true,
+      description: "Per 1,000 virtual bytes; null when the node has too little data.",
+      resolve: (e) => btc(e.answer.feerate)
+    }),
+    satPerVbyte: t.float({
+      nullable: true,
+      resolve: (e) => {
+        const rate = btc(e.answer.feerate);
+        return rate === null ? null : Number(rate) / 1e3;
+      }
+    }),
+    errors: t.stringList({
+      resolve: (e) => Array.isArray(e.answer.errors) ? e.answer.errors.map(String) : []
+    })
+  })
+});
+var MempoolSummaryRef = builder.objectRef("MempoolSummary").implement({
+  description: "The node's mempool (getmempoolinfo).",
+  fields: (t) => ({
+    transactionCount: t.int({ resolve: (o) => num2(o.size) ?? 0 }),
+    bytes: t.int({
+      description: "Sum of the transactions' virtual sizes.",
+      resolve: (o) => num2(o.bytes) ?? 0
+    }),
+    usage: t.int({
+      description: "Memory the node uses for it.",
+      resolve: (o) => num2(o.usage) ?? 0
+    }),
+    totalFee: t.field({ type: Amount, nullable: true, resolve: (o) => btc(o.total_fee) }),
+    minFeePerKvB: t.field({
+      type: Amount,
+      nullable: true,
+      description: "The lowest feerate the mempool admits now.",
+      resolve: (o) => btc(o.mempoolminfee)
+    })
+  })
+});
+var ChainRef = builder.objectRef("Chain").implement({
+  description: "The network's chain as the full node sees it (getblockchaininfo).",
+  fields: (t) => ({
+    name: t.string({
+      description: "Core's chain name: main, test, testnet4, signet, regtest.",
+      resolve: (o) => str(o.chain) ?? ""
+    }),
+    height: t.int({ resolve: (o) => num2(o.blocks) ?? 0 }),
+    bestBlockHash: t.field({ type: "BlockHash", resolve: (o) => str(o.bestblockhash) ?? "" }),
+    difficulty: t.float({ resolve: (o) => num2(o.difficulty) ?? 0 }),
+    medianTime: t.int({ resolve: (o) => num2(o.mediantime) ?? 0 }),
+    chainwork: t.string({ resolve: (o) => str(o.chainwork) ?? "" }),
+    tip: t.field({
+      type: BlockHeaderRef,
+      description: "The tip's header.",
+      extensions: { cost: { method: "getblockheader" } },
+      resolve: async (o, _args, ctx) => objectOf(
+        await ask(ctx.nodeCalls, {
+          method: "getblockheader",
+          params: [str(o.bestblockhash) ?? "", true]
+        }),
+        "header"
+      )
+    }),
+    mempool: t.field({
+      type: MempoolSummaryRef,
+      extensions: { cost: { method: "getmempoolinfo" } },
+      resolve: async (_o, _args, ctx) => objectOf(
+        await ask(ctx.nodeCalls, { method: "getmempoolinfo", params: [] }),
+        "mempool summary"
+      )
+    })
+  })
+});
+builder.queryFields((t) => ({
+  nodeBlock: t.field({
+    type: NodeBlockRef,
+    description: "A block of the best chain from the full node, by hash or height (getblock verbosity 1; a height costs a getblockhash too). The indexer's blocks are `block` and `block_by_pk`.",
+    args: { hash: t.arg({ type: "BlockHash" }), height: t.arg.int() },
+    extensions: { cost: { method: "getblock", alsoWhenArg: BY_HEIGHT } },
+    resolve: async (_root, { hash, height }, ctx) => {
+      const blockhash = await blockHashOf(ctx, hash, height);
+      return objectOf(
+        await ask(ctx.nodeCalls, { method: "getblock", params: [blockhash, jsonNumber(1)] }),
+        "block"
+      );
+    }
+  }),
+  blockHeader: t.field({
+    type: BlockHeaderRef,
+    description: "A block header of the best chain from the full node, by hash or height (getblockheader).",
+    args: { hash: t.arg({ type: "BlockHash" }), height: t.arg.int() },
+    extensions: { cost: { method: "getblockheader", alsoWhenArg: BY_HEIGHT } },
+    resolve: async (_root, { hash, height }, ctx) => {
+      const blockhash = await blockHashOf(ctx, hash, height);
+      return objectOf(
+        await ask(ctx.nodeCalls, { method: "getblockheader", params: [blockhash, true] }),
+        "header"
+      );
+    }
+  }),
+  chain: t.field({
+    type: ChainRef,
+    description: "The chain's tip, difficulty and (priced apart) mempool summary, from the full node.",
+    extensions: { cost: { method: "getblockchaininfo" } },
+    resolve: async (_root, _args, ctx) => objectOf(
+      await ask(ctx.nodeCalls, { method: "getblockchaininfo", params: [] }),
+      "chain state"
+    )
+  }),
+  feeEstimates: t.field({
+    type: [FeeEstimateRef],
+    description: "Core's estimatesmartfee for each confirmation target (one batch), each priced as one call.",
+    args: { targets: t.arg.intList({ required: true }) },
+    extensions: { cost: { method: "estimatesmartfee", listArg: "targets" } },
+    resolve: (_root, { targets }, ctx) => Promise.all(
+      targets.map(async (target) => ({
+        target,
+        answer: objectOf(
+          await ask(ctx.nodeCalls, { method: "estimatesmartfee", params: [jsonNumber(target)] }),
+          "fee estimate"
+        )
+      }))
+    )
+  })
+}));
+builder.mutationFields((t) => ({
+  broadcastTransaction: t.field({
+    type: "TxId",
+    description: "Broadcasts a signed transaction through the full node (sendrawtransaction, its default fee ceiling); its txid. The node's refusal is an error carrying Core's code (`rpcCode`: -25 missing inputs, -26 policy, -27 already in the chain) and is charged, as on the node route.",
+    args: { hex: t.arg({ type: "Hex", required: true }) },
+    extensions: { cost: { method: "sendrawtransaction" } },
+    resolve: async (_root, { hex }, ctx) => {
+      const txid = await ask(ctx.nodeCalls, { method: "sendrawtransaction", params: [hex] });
+      if (typeof txid !== "string")
+        throw codedError("UPSTREAM_BAD_RESPONSE", "the node's txid is not a string");
+      return txid;
+    }
+  })
+}));
+var MerkleProofRef = builder.objectRef("MerkleProof").implement({
+  description: "Proof that a transaction is in its block: Core's gettxoutproof (a serialized CMerkleBlock: the header, the transaction count, the branch hashes and flag bits), which Core's verifytxoutproof and SPV libraries read.",
+  fields: (t) => ({
+    blockHash: t.field({ type: "BlockHash", resolve: (p) => p.blockHash }),
+    hex: t.field({ type: "Hex", resolve: (p) => p.hex })
+  })
+});
+builder.objectField(
+  TransactionRef,
+  "merkleProof",
+  (t) => t.field({
+    type: MerkleProofRef,
+    nullable: true,
+    description: "The proof of inclusion in its block (gettxoutproof, priced as such); null for a mempool or decoded transaction.",
+    extensions: { cost: { method: "gettxoutproof" } },
+    resolve: async (m, _args, ctx) => {
+      if (!m.block) return null;
+      const hex = await ask(ctx.nodeCalls, {
+        method: "gettxoutproof",
+        params: [[m.tx.txid], m.block.hash]
+      });
+      if (typeof hex !== "string")
+        throw codedError("UPSTREAM_BAD_RESPONSE", "the node's proof is not hex");
+      return { blockHash: m.block.hash, hex };
+    }
+  })
+);
+
+// src/graphql/types/address.ts
+var sats = (v) => isJsonNumber(v) ? BigInt(v.value) : 0n;
+var int = (v) => isJsonNumber(v) ? Number(v.value) : 0;
+function listOf(answer, what) {
+  if (!Array.isArray(answer) || !answer.every((e) => isJsonObject(e))) {
+    throw codedError("UPSTREAM_BAD_RESPONSE", `the Electrum server's ${what} is not a list`);
+  }
+  return answer;
+}
+var BalanceRef = builder.objectRef("AddressBalance").implement({
+  description: "What the address holds (blockchain.scripthash.get_balance).",
+  fields: (t) => ({
+    confirmed: t.field({ type: Amount, resolve: (b) => b.confirmed }),
+    unconfirmed: t.field({
+      type: Amount,
+      description: "The mempool's change to it; negative when the mempool spends from it.",
+      resolve: (b) => b.unconfirmed
+    })
+  })
+});
+var HistoryEntryRef = builder.objectRef("AddressHistoryEntry").implement({
+  description: "A transaction paying to or spending from the address.",
+  fields: (t) => ({
+    txid: t.field({ type: "TxId", resolve: (e) => e.txid }),
+    height: t.int({
+      description: "The block height; 0 in the mempool, -1 in the mempool with an unconfirmed parent.",
+      resolve: (e) => e.height
+    }),
+    fee: t.field({
+      type: Amount,
+      nullable: true,
+      description: "Mempool entries only, as the server reports it.",
+      resolve: (e) => e.fee
+    }),
+    transaction: t.field({
+      type: TransactionRef,
+      description: "The transaction itself, priced as a getrawtransaction.",
+      extensions: { cost: { method: "getrawtransaction" } },
+      resolve: (e, _args, ctx) => transactionByTxid(ctx, e.txid)
+    })
+  })
+});
+var HistoryPageRef = builder.objectRef(
+  "AddressHistory"
+).implement({
+  description: "A page of the address's history, oldest first, mempool last.",
+  fields: (t) => ({
+    total: t.int({ description: "Entries in the whole history.", resolve: (p) => p.total }),
+    entries: t.field({ type: [HistoryEntryRef], resolve: (p) => p.entries })
+  })
+});
+var UtxoRef = builder.objectRef("AddressUtxo").implement({
+  description: "An unspent output of the address (blockchain.scripthash.listunspent).",
+  fields: (t) => ({
+    txid: t.field({ type: "TxId", resolve: (u) => u.txid }),
+    vout: t.int({ resolve: (u) => u.vout }),
+    height: t.int({ description: "0 when unconfirmed.", resolve: (u) => u.height }),
+    value: t.field({ type: Amount, resolve: (u) => u.value })
+  })
+});
+var HISTORY_PAGE = 50;
+var AddressRef = builder.objectRef("Address").implement({
+  description: "An address of the route's network, looked up through its Electrum servers by the script it stands for.",
+  fields: (t) => ({
+    address: t.string({ resolve: (a) => a.address }),
+    scriptPubKey: t.field({ type: "Hex", resolve: (a) => toHex(a.script) }),
+    scripthash: t.field({
+      type: "Hex",
+      description: "The Electrum protocol's script hash (sha256 of the script, reversed).",
+      resolve: (a) => a.scripthash
+    }),
+    balance: t.field({
+      type: BalanceRef,
+      extensions: { cost: { method: "blockchain.scripthash.get_balance" } },
+      resolve: async (a, _args, ctx) => {
+        const answer = await ask(ctx.electrumCalls, {
+          method: "blockchain.scripthash.get_balance",
+          params: [a.scripthash]
+        });
+        if (!isJsonObject(answer))
+          throw codedError("UPSTREAM_BAD_RESPONSE", "the balance is not an object");
+        return { confirmed: sats(answer.confirmed), unconfirmed: sats(answer.unconfirmed) };
+      }
+    }),
+    history: t.field({
+      type: HistoryPageRef,
+      description: `A page of the history (${HISTORY_PAGE} entries by default); the whole history is one call, priced once.`,
+      args: {
+        limit: t.arg.int({ defaultValue: HISTORY_PAGE }),
+        offset: t.arg.int({ defaultValue: 0 })
+      },
+      extensions: { cost: { method: "blockchain.scripthash.get_history" } },
+      resolve: async (a, { limit, offset }, ctx) => {
+        if ((limit ?? 0) < 0 || (offset ?? 0) < 0 || (limit ?? 0) > ctx.app.config.graphql.listItemsMax) {
+          throw codedError(
+            "INVALID_PARAMS",
+            `limit must be 0 \u2013 ${ctx.app.config.graphql.listItemsMax} and offset \u2265 0`
+          );
+        }
+        const all = listOf(
+          await ask(ctx.electrumCalls, {
+            method: "blockchain.scripthash.get_history",
+            params: [a.scripthash]
+          }),
+          "history"
+        );
+        const from = offset ?? 0;
+        return {
+          total: all.length,
+          entries: all.slice(from, from + (limit ?? HISTORY_PAGE)).map((e) => ({
+            txid: String(e.tx_hash),
+            height: int(e.height),
+            fee: e.fee === void 0 ? null : sats(e.fee)
+          }))
+        };
+      }
+    }),
+    utxos: t.field({
+      type: [UtxoRef],
+      extensions: { cost: { method: "blockchain.scripthash.listunspent" } },
+      resolve: async (a, _args, ctx) => listOf(
+        await ask(ctx.electrumCalls, {
+          method: "blockchain.scripthash.listunspent",
+          params: [a.scripthash]
+        }),
+        "unspent list"
+      ).map((u) => ({
+        txid: String(u.tx_hash),
+        vout: int(u.tx_pos),
+        height: int(u.height),
+        value: sats(u.value)
+      }))
+    })
+  })
+});
+builder.queryFields((t) => ({
+  address: t.field({
+    type: AddressRef,
+    description: "An address of the route's network: its balance, history (paginated) and unspent outputs, each priced as its Electrum call. Free by itself; an address of another network is INVALID_PARAMS.",
+    args: { address: t.arg.string({ required: true }) },
+    resolve: (_root, { address }, ctx) => {
+      const script = addressToScript(address, ctx.network);
+      if (!script) {
+        throw codedError("INVALID_PARAMS", `not an address of ${ctx.network}: ${address}`);
+      }
+      return { address, script, scripthash: electrumScripthash(script) };
+    }
+  })
+}));
+
 // src/graphql/schema.ts
 var gatewaySchema = builder.toSchema();
 
@@ -1894,6 +2410,33 @@ query FirstPayment {
   }
   account { available }
 }
+
+# More to run (the \u25B6 button lists each operation); each field is priced as the call it makes.
+query Block170 {
+  nodeBlock(height: 170) {
+    hash time confirmations transactionCount
+    transactions(limit: 2) { txid fee { btc } }
+  }
+}
+
+query Chain {
+  chain { name height difficulty mempool { transactionCount totalFee { btc } } }
+  feeEstimates(targets: [1, 6, 144]) { target blocks satPerVbyte errors }
+}
+
+query BusyAddress {
+  address(address: "1HckjUpRGcrrRAtFaaCAUaGjsPx9oYmLaZ") {
+    balance { confirmed { btc } unconfirmed { btc } }
+    history(limit: 10) { total entries { txid height } }
+    utxos { txid vout value { btc } }
+  }
+}
+
+query Proof {
+  transaction(txid: "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16") {
+    merkleProof { blockHash hex }
+  }
+}
 `;
 
 // src/graphql/route.ts
@@ -1935,6 +2478,8 @@ async function executeGraphQL(ctx, call) {
       () => state.wantsPrevouts
     ),
     electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
+    nodeCalls: nodeCallLoader(ctx, state.meter),
+    electrumCalls: electrumCallLoader(ctx, state.meter),
     blocksBySite: /* @__PURE__ */ new Map()
   };
   const headers = {};
