@@ -1,9 +1,10 @@
-import { ElectrumClient } from "@electrum-cash/network";
+import { ElectrumClient, type RPCParameter } from "@electrum-cash/network";
 import { ElectrumWebSocket } from "@electrum-cash/web-socket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { revokeToken } from "../../src/auth/tokens.ts";
-import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { CATALOGUE } from "../../src/catalogue/methods.ts";
+import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 let t: TestGateway;
 let port: number;
@@ -70,6 +71,33 @@ describe("the Electrum route over WebSocket: one JSON-RPC message per frame, met
       "blockchain.block.header",
     ]);
     expect(rows.map((r) => r.charged_cc)).toEqual([1, 100, 40]);
+  });
+
+  it("the library calls every Electrum method of the catalogue, and gets the HTTP route's answer", async () => {
+    const { token } = await t.account("ws-catalogue", 100_000);
+    const socket = new ElectrumWebSocket(
+      "127.0.0.1",
+      `${port}/electrum/mainnet/${token}` as unknown as number,
+      false,
+    );
+    const client = new ElectrumClient("blockgate-test", "1.4", socket);
+    await client.connect();
+    try {
+      for (const m of CATALOGUE.filter((c) => c.backend === "electrum")) {
+        const viaSocket = await client.request(m.method, ...(m.example as RPCParameter[]));
+        const viaPost = (await post(`${t.url}/electrum/mainnet/${token}`, rpc(m.method, m.example)))
+          .json as { result?: unknown; error?: { message: string } };
+        if (viaPost.error) {
+          // The library hands a server's refusal back as an Error carrying its message.
+          expect(viaSocket, m.method).toBeInstanceOf(Error);
+          expect((viaSocket as Error).message, m.method).toContain(viaPost.error.message);
+        } else {
+          expect(JSON.parse(JSON.stringify(viaSocket)), m.method).toEqual(viaPost.result);
+        }
+      }
+    } finally {
+      await client.disconnect(true);
+    }
   });
 
   it("a batch in a frame is answered in a frame; a bad message gets the protocol's error", async () => {
