@@ -35,6 +35,7 @@ export function startupBanner(
     "",
     "Then see what it cost: npm run cli -- usage demo",
     `Explore the unified GraphQL API in a browser (GraphiQL): ${url}/${config.backends.gateway}/mainnet/${token}`,
+    `Every method the node and Electrum routes serve, with its price and an example: ${url}/methods`,
   );
   return `${lines.join("\n")}\n`;
 }
