@@ -6108,7 +6108,8 @@ function startupBanner(config, url, where, demo) {
     `  -d '{"query":"{ block(limit: 1, order_by: {height: desc}) { hash height transactions(limit: 2) { hash size_bytes } } }"}'`,
     "",
     "Then see what it cost: npm run cli -- usage demo",
-    `Explore the unified GraphQL API in a browser (GraphiQL): ${url}/${config.backends.gateway}/mainnet/${token}`
+    `Explore the unified GraphQL API in a browser (GraphiQL): ${url}/${config.backends.gateway}/mainnet/${token}`,
+    `Every method the node and Electrum routes serve, with its price and an example: ${url}/methods`
   );
   return `${lines.join("\n")}
 `;
