@@ -41,6 +41,9 @@ export function createGatewayYoga(
       endpoint: ctx.publicPath,
       title: `blockgate — ${ctx.network}`,
       defaultQuery: DEFAULT_QUERY,
+      // The first payment opens; a tab per typed chain field beside it (one operation each, so
+      // ▶ runs it at once).
+      defaultTabs: [DEFAULT_QUERY, ...EXAMPLES].map((query) => ({ query })),
     }),
     landingPage: false,
     batching: false,
@@ -88,8 +91,11 @@ query FirstPayment {
   }
   account { available }
 }
+`;
 
-# More to run (the ▶ button lists each operation); each field is priced as the call it makes.
+/** GraphiQL's other tabs: the typed chain fields, each priced as the call it makes. */
+const EXAMPLES = [
+  `# A block from the full node, by height (getblockhash + getblock + a page of transactions)
 query Block170 {
   nodeBlock(height: 170) {
     hash time confirmations transactionCount
@@ -97,11 +103,15 @@ query Block170 {
   }
 }
 
+`,
+  `# The chain's state and Core's fee estimates
 query Chain {
   chain { name height difficulty mempool { transactionCount totalFee { btc } } }
   feeEstimates(targets: [1, 6, 144]) { target blocks satPerVbyte errors }
 }
 
+`,
+  `# An address through the Electrum servers: balance, a page of history, unspent outputs
 query BusyAddress {
   address(address: "1HckjUpRGcrrRAtFaaCAUaGjsPx9oYmLaZ") {
     balance { confirmed { btc } unconfirmed { btc } }
@@ -110,9 +120,12 @@ query BusyAddress {
   }
 }
 
+`,
+  `# Core's merkle proof that the first payment is in block 170
 query Proof {
   transaction(txid: "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16") {
     merkleProof { blockHash hex }
   }
 }
-`;
+`,
+];

@@ -39,6 +39,14 @@ describe("GraphiQL", () => {
     await expect.poll(text, { timeout: 20_000 }).toContain(`"txid":"${HAL_TXID}"`);
     expect(await text()).toContain('"btc":"40.00000000"');
     await page.screenshot({ path: "test-results/graphiql.png" }).catch(() => {});
+    // A tab per typed chain field beside it, ready to run.
+    expect(await page.locator(".graphiql-tab-button").allTextContents()).toEqual([
+      "FirstPayment",
+      "Block170",
+      "Chain",
+      "BusyAddress",
+      "Proof",
+    ]);
     expect(external).toEqual([]);
     // The run was charged to the token's account, like any other request.
     const { rows } = await t.gateway.app.db.query<{ charged: number }>(
