@@ -4044,7 +4044,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-RZZ5A4SU.js").catch((err) => {
+  loading ??= import("./chunks/route-AASNHJJG.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -50,7 +50,13 @@ describe("credits", () => {
     );
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ __typename: "Query", account: { available: 0 } });
-    expect(res.body.extensions?.cost).toEqual({ estimated: 0, actual: 0, charged: 0, balance: 0 });
+    expect(res.body.extensions?.cost).toEqual({
+      estimated: 0,
+      actual: 0,
+      charged: 0,
+      balance: 0,
+      calls: [],
+    });
   });
 
   it("an upstream that is down is not charged", async () => {

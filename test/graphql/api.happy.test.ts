@@ -62,6 +62,8 @@ describe("the unified GraphQL API", () => {
       actual: 200,
       charged: 200,
       balance: before - 200,
+      // The charge line by line: the one getrawtransaction at its configured price.
+      calls: [{ method: "getrawtransaction", count: 1, unitPrice: 200, subtotal: 200 }],
     });
     expect(res.headers.get("x-credits-charged")).toBe("200");
     expect(await available("gina")).toBe(before - 200 - 200); // the mirror call cost 200 too

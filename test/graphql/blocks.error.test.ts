@@ -183,6 +183,7 @@ describe("indexer failures", () => {
         actual: 0,
         charged: 0,
         balance: 10_000,
+        calls: [],
       });
       const [record] = await latestAudit(t.gateway.app.db, a.id, 1);
       expect(record).toMatchObject({

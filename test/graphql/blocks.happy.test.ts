@@ -65,6 +65,7 @@ async function same(query: string, variables: Record<string, unknown> = {}) {
     actual: price,
     charged: price,
     balance: before - price,
+    calls: [{ method: "graph", count: expect.any(Number), subtotal: price }],
   });
   return unified.body.data as Record<string, unknown>;
 }
@@ -220,6 +221,10 @@ describe("joins", () => {
       actual: price,
       charged: price,
       balance: before.balance - price,
+      calls: [
+        { method: "getrawtransaction", count: n, unitPrice: 200, subtotal: n * 200 },
+        { method: "graph", count: 1, subtotal: 300 + complexity },
+      ],
     });
     const [record] = await latestAudit(t.gateway.app.db, accountId, 1);
     expect(record).toMatchObject({
@@ -303,6 +308,10 @@ describe("joins", () => {
       actual: 4 * 200 + 300 + 2 * 5,
       charged: 4 * 200 + 300 + 2 * 5,
       balance: before.balance - (4 * 200 + 300 + 2 * 5),
+      calls: [
+        { method: "getrawtransaction", count: 4, unitPrice: 200, subtotal: 800 },
+        { method: "graph", count: expect.any(Number), subtotal: 300 + 2 * 5 },
+      ],
     });
   });
 
@@ -339,6 +348,11 @@ describe("joins", () => {
       actual: 300 + 32 + 2 * 3 + 6 * 200,
       charged: 1538,
       balance: before.balance - 1538,
+      // The README's worked example, line by line.
+      calls: [
+        { method: "getrawtransaction", count: 6, unitPrice: 200, subtotal: 1200 },
+        { method: "graph", count: expect.any(Number), subtotal: 300 + 32 + 2 * 3 },
+      ],
     });
     // The root field, then the two block lookups together.
     expect(indexerRequests() - before.indexer).toBe(2);

@@ -52,6 +52,14 @@ describe("the unified API's typed chain fields, through devnet's Core and Electr
     expect(block.transactions[1]!.outputs[0]!.value.btc).toBe("10.00000000");
     // mainnet: getblockhash 20 + getblock 200 + 2 × getrawtransaction 200.
     expect(await charges(res)).toEqual({ reported: 620, audited: 620 });
+    // Line by line, each at its configured price.
+    expect(res.body.extensions?.cost?.calls).toEqual(
+      expect.arrayContaining([
+        { method: "getblockhash", count: 1, unitPrice: 20, subtotal: 20 },
+        { method: "getblock", count: 1, unitPrice: 200, subtotal: 200 },
+        { method: "getrawtransaction", count: 2, unitPrice: 200, subtotal: 400 },
+      ]),
+    );
   });
 
   it("a block needs exactly one of hash and height", async () => {

@@ -179,6 +179,8 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
               charged: cost.charged,
               balance: cost.available,
               ...(complexity === null ? {} : { complexity }),
+              // What the actual charge is made of: each priced method's calls at its price.
+              calls: costLines(ctx),
             },
           },
         };
@@ -218,6 +220,30 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
 function bareRefusal(status: number): Codes | Record<string, never> {
   if (status === 415) return { errorCode: "UNSUPPORTED_MEDIA_TYPE" };
   return status >= 400 ? { errorCode: "INTERNAL" } : {};
+}
+
+/**
+ * The actual charge line by line: each priced method's calls at its price, then the indexer's
+ * share (one graph price over the answered sites' complexity), as `extensions.cost.calls`.
+ */
+function costLines(ctx: GraphQLContext) {
+  const { calls, graph } = ctx.state.meter;
+  const lines: { method: string; count: number; unitPrice?: number; subtotal: number }[] = [
+    ...calls,
+  ].map(([method, { count, price }]) => ({
+    method,
+    count,
+    unitPrice: price,
+    subtotal: count * price,
+  }));
+  if (graph.answered > 0) {
+    lines.push({
+      method: "graph",
+      count: graph.answered,
+      subtotal: graphPrice(ctx.app.config, ctx.network, graph.complexity),
+    });
+  }
+  return lines;
 }
 
 function isSingleResult(result: unknown): result is ExecutionResult {

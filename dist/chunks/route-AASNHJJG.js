@@ -886,7 +886,9 @@ function costPlugin() {
               actual,
               charged: cost.charged,
               balance: cost.available,
-              ...complexity === null ? {} : { complexity }
+              ...complexity === null ? {} : { complexity },
+              // What the actual charge is made of: each priced method's calls at its price.
+              calls: costLines(ctx)
             }
           }
         };
@@ -919,6 +921,25 @@ function costPlugin() {
 function bareRefusal(status) {
   if (status === 415) return { errorCode: "UNSUPPORTED_MEDIA_TYPE" };
   return status >= 400 ? { errorCode: "INTERNAL" } : {};
+}
+function costLines(ctx) {
+  const { calls, graph } = ctx.state.meter;
+  const lines = [
+    ...calls
+  ].map(([method, { count, price }]) => ({
+    method,
+    count,
+    unitPrice: price,
+    subtotal: count * price
+  }));
+  if (graph.answered > 0) {
+    lines.push({
+      method: "graph",
+      count: graph.answered,
+      subtotal: graphPrice(ctx.app.config, ctx.network, graph.complexity)
+    });
+  }
+  return lines;
 }
 function isSingleResult(result) {
   return typeof result === "object" && result !== null && !(Symbol.asyncIterator in result);
