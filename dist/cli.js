@@ -6,13 +6,13 @@ import {
   readAdminFile,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-2T7QQUM4.js";
-import "./chunks/chunk-SKOZ7WFK.js";
+} from "./chunks/chunk-AX33WWCH.js";
+import "./chunks/chunk-7RL4BSCK.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-77O4N3VM.js";
-import "./chunks/chunk-ITVREDOY.js";
+} from "./chunks/chunk-BOUSGQOT.js";
+import "./chunks/chunk-LLE6ZDB2.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,7 +32,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-OUGBE5GC.js");
+    const { runConfigCommand } = await import("./chunks/config-check-HOBBQW24.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const unknown = unknownCommand(command);
@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-QMN5NPRK.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-5EWLWROE.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

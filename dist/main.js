@@ -13,7 +13,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-2T7QQUM4.js";
+} from "./chunks/chunk-AX33WWCH.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -56,7 +56,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-FJSKI5XW.js";
+} from "./chunks/chunk-HQPXKSW3.js";
 import {
   authenticate,
   compileScope,
@@ -71,14 +71,14 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-SKOZ7WFK.js";
+} from "./chunks/chunk-7RL4BSCK.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-77O4N3VM.js";
+} from "./chunks/chunk-BOUSGQOT.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -116,10 +116,10 @@ import {
 } from "./chunks/chunk-AOGXHN7C.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-ITVREDOY.js";
+} from "./chunks/chunk-LLE6ZDB2.js";
 
 // src/app/app.ts
-import { randomUUID as randomUUID4 } from "node:crypto";
+import { randomUUID as randomUUID5 } from "node:crypto";
 import { hostname } from "node:os";
 
 // src/auth/token-cache.ts
@@ -578,6 +578,209 @@ var TxStore = class {
   }
 };
 
+// src/events/chain-events.ts
+import { EventEmitter } from "node:events";
+
+// src/events/types.ts
+import { randomUUID } from "node:crypto";
+function chainEventId() {
+  return randomUUID();
+}
+
+// src/events/tip-follower.ts
+var TipFollower = class {
+  constructor(network, pool, depthMax) {
+    this.network = network;
+    this.pool = pool;
+    this.depthMax = depthMax;
+  }
+  network;
+  pool;
+  depthMax;
+  /** height → the best chain's block there, for the last `depthMax` heights seen. */
+  known = /* @__PURE__ */ new Map();
+  tip = null;
+  /** One look at the node: the events since the last look (none on the first). */
+  async poll() {
+    const best = await this.call("getbestblockhash", []);
+    if (typeof best !== "string") throw new Error("getbestblockhash answered no hash");
+    if (this.tip?.hash === best) return [];
+    const head = await this.header(best);
+    if (!this.tip) {
+      this.remember([head]);
+      return [];
+    }
+    const connected = [];
+    const floor = this.tip.height - this.depthMax;
+    let cursor = head;
+    while (cursor && this.known.get(cursor.height)?.hash !== cursor.hash) {
+      connected.push(cursor);
+      cursor = cursor.previousHash !== null && cursor.height - 1 > floor ? await this.header(cursor.previousHash) : null;
+    }
+    const forkHeight = cursor ? cursor.height : connected[connected.length - 1].height - 1;
+    const disconnected = [...this.known.values()].filter((h) => h.height > forkHeight).sort((a, b) => b.height - a.height);
+    connected.reverse();
+    for (const h of disconnected) this.known.delete(h.height);
+    this.remember(connected);
+    if (connected.length === 0) this.tip = head;
+    return [
+      ...disconnected.map((h) => this.event("disconnected", h)),
+      ...connected.map((h) => this.event("connected", h))
+    ];
+  }
+  remember(headers) {
+    for (const h of headers) this.known.set(h.height, h);
+    this.tip = headers[headers.length - 1] ?? this.tip;
+    const below = (this.tip?.height ?? 0) - this.depthMax;
+    for (const height of this.known.keys()) if (height <= below) this.known.delete(height);
+  }
+  event(kind, h) {
+    const e = { network: this.network, kind, ...h };
+    return { id: chainEventId(), ...e };
+  }
+  async header(hash2) {
+    const answer3 = await this.call("getblockheader", [hash2, true]);
+    if (!isJsonObject(answer3) || !isJsonNumber(answer3.height) || !isJsonNumber(answer3.time)) {
+      throw new Error(`getblockheader ${hash2} answered no header`);
+    }
+    return {
+      height: Number(answer3.height.value),
+      hash: hash2,
+      previousHash: typeof answer3.previousblockhash === "string" ? answer3.previousblockhash : null,
+      time: Number(answer3.time.value)
+    };
+  }
+  async call(method, params) {
+    const out = await this.pool.batch([{ method, params }]);
+    if (!out.ok) throw new Error(out.error.message);
+    const answer3 = out.answers[0];
+    if ("error" in answer3) throw new Error(answer3.error.message);
+    return answer3.result;
+  }
+};
+
+// src/events/chain-events.ts
+var SEEN_MAX = 1e4;
+var ChainEvents = class {
+  constructor(db, nodes, config, log, counted = () => {
+  }) {
+    this.db = db;
+    this.config = config;
+    this.log = log;
+    this.counted = counted;
+    this.local.setMaxListeners(0);
+    this.followers = [...nodes].map(
+      ([network, pool]) => new TipFollower(network, pool, config.reorgDepthMax)
+    );
+  }
+  db;
+  config;
+  log;
+  counted;
+  local = new EventEmitter();
+  /** "leading" and "following", as this process gains and loses the lead. */
+  roles = new EventEmitter();
+  seen = /* @__PURE__ */ new Set();
+  followers;
+  leadership = null;
+  timer = null;
+  polling = null;
+  closed = false;
+  start() {
+    this.db.listen("chain_event", (payload) => this.deliver(payload));
+    if (this.config.pollMs === 0 || this.followers.length === 0) return;
+    this.leadership = this.db.lead(
+      "chain-follower",
+      (leader) => {
+        this.log.info(
+          { leader },
+          leader ? "following the chains" : "no longer following the chains"
+        );
+        if (leader) this.schedule(0);
+        else if (this.timer) clearTimeout(this.timer);
+        this.roles.emit(leader ? "leading" : "following");
+      },
+      this.config.leaderRetryMs
+    );
+  }
+  /** Whether this process leads (follows the chains), once its first try at the lead is over. */
+  async leading() {
+    if (!this.leadership) return false;
+    await this.leadership.firstTry;
+    return this.leadership.leading();
+  }
+  /** Resolves when this process leads: at once if it does, else when it takes the lead over. */
+  async untilLeading() {
+    if (await this.leading()) return;
+    await new Promise((resolve) => this.roles.once("leading", () => resolve()));
+  }
+  /** Calls `fn` with each event of `network` from now on; returns the way to stop. */
+  subscribe(network, fn) {
+    this.local.on(network, fn);
+    return () => this.local.off(network, fn);
+  }
+  /** Subscribers now listening, over all networks (for metrics and tests). */
+  subscribers() {
+    return this.local.eventNames().reduce((n2, name) => n2 + this.local.listenerCount(name), 0);
+  }
+  /**
+   * One look at every chain now (the leader's poll, also what tests and devnet's `mine` command
+   * use to announce a block at once rather than at the next poll). Resolves once the events are
+   * published. A process that does not lead does nothing.
+   */
+  async pollNow() {
+    if (!this.leadership?.leading()) return;
+    while (this.polling) await this.polling;
+    this.polling = this.pollOnce().finally(() => {
+      this.polling = null;
+    });
+    await this.polling;
+  }
+  async close() {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.polling;
+    await this.leadership?.stop();
+    this.local.removeAllListeners();
+  }
+  async pollOnce() {
+    for (const follower of this.followers) {
+      let events;
+      try {
+        events = await follower.poll();
+      } catch (err) {
+        this.log.warn({ err, network: follower.network }, "following the chain: the node failed");
+        continue;
+      }
+      for (const event of events) {
+        await this.db.notify("chain_event", JSON.stringify(event));
+      }
+    }
+  }
+  schedule(delayMs) {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      void this.pollNow().finally(() => {
+        if (this.leadership?.leading()) this.schedule(this.config.pollMs);
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+  deliver(payload) {
+    let event;
+    try {
+      event = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    if (this.seen.has(event.id)) return;
+    this.seen.add(event.id);
+    if (this.seen.size > SEEN_MAX) this.seen.delete(this.seen.values().next().value);
+    this.counted(event);
+    this.local.emit(event.network, event);
+  }
+};
+
 // src/limits/auth-throttle.ts
 var AuthThrottle = class {
   constructor(opts) {
@@ -626,7 +829,7 @@ var AuthThrottle = class {
 import { Redis as Redis2 } from "ioredis";
 
 // src/limits/concurrency.ts
-import { randomUUID } from "node:crypto";
+import { randomUUID as randomUUID2 } from "node:crypto";
 var MemorySlots = class {
   counts = /* @__PURE__ */ new Map();
   async acquire(key, max) {
@@ -664,7 +867,7 @@ var RedisSlots = class {
   fallback;
   async acquire(key, max) {
     const redisKey = `${this.prefix}slots:${key}`;
-    const member = randomUUID();
+    const member = randomUUID2();
     const now = Date.now();
     let taken;
     try {
@@ -1139,6 +1342,12 @@ var Metrics = class {
     labelNames: ["route"],
     registers: [this.registry]
   });
+  chainEvents = new Counter({
+    name: "blockgate_chain_events_total",
+    help: "Chain events this process heard (blocks connected, and disconnected by reorganisations), by network and kind.",
+    labelNames: ["network", "kind"],
+    registers: [this.registry]
+  });
   rateLimited = new Counter({
     name: "blockgate_rate_limited_total",
     help: "Requests refused 429 RATE_LIMITED by their plan's request rate or calls in flight, by route kind.",
@@ -1257,7 +1466,7 @@ var Metrics = class {
 };
 
 // src/metering/auth-failures.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
+import { randomUUID as randomUUID3 } from "node:crypto";
 var REFUSALS = {
   unauthenticated: {
     method: "(unauthenticated)",
@@ -1334,7 +1543,7 @@ var AuthFailures = class {
     for (const b of due) {
       const refusal2 = b.refusal ?? "unauthenticated";
       await insertAudit(this.db, {
-        requestId: randomUUID2(),
+        requestId: randomUUID3(),
         accountId: b.accountId,
         tokenId: b.tokenId,
         backend: b.backendSegment,
@@ -2575,7 +2784,7 @@ var BitcoinCorePool = class {
 };
 
 // src/upstreams/electrum/client.ts
-import { EventEmitter } from "node:events";
+import { EventEmitter as EventEmitter2 } from "node:events";
 import { readFileSync as readFileSync2 } from "node:fs";
 
 // src/upstreams/electrum/connection.ts
@@ -2877,7 +3086,7 @@ function servername(host) {
 
 // src/upstreams/electrum/client.ts
 var BACKOFF_FIRST_MS = 250;
-var ElectrumUpstream = class extends EventEmitter {
+var ElectrumUpstream = class extends EventEmitter2 {
   name;
   slots;
   options;
@@ -3320,7 +3529,7 @@ async function readiness(app) {
 import websocket from "@fastify/websocket";
 
 // src/http/framework.ts
-import { randomUUID as randomUUID3 } from "node:crypto";
+import { randomUUID as randomUUID4 } from "node:crypto";
 import { METHODS } from "node:http";
 import Fastify from "fastify";
 var ALL_METHODS = METHODS.filter((m) => m !== "CONNECT");
@@ -3349,7 +3558,7 @@ function createFramework(options) {
     routerOptions: { maxParamLength: 16 * 1024 },
     // HEAD is a method a route takes or refuses (405), not GET without the body.
     exposeHeadRoutes: false,
-    genReqId: () => randomUUID3()
+    genReqId: () => randomUUID4()
   });
   for (const method of ALL_METHODS) {
     if (!http.supportedMethods.includes(method)) http.addHttpMethod(method);
@@ -4044,7 +4253,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-AASNHJJG.js").catch((err) => {
+  loading ??= import("./chunks/route-OFRBBCJ4.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -5925,7 +6134,7 @@ function instanceName(config, db, storeGiven) {
   if (config.ledger.instance) return config.ledger.instance;
   const dir = config.database.pgliteDir;
   if (db.kind === "pglite" && !storeGiven && !dir.startsWith("memory://")) return `pglite:${dir}`;
-  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID4()}`;
+  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID5()}`;
   return `${hostname()}:${config.server.port}`;
 }
 async function startGateway(config, opts) {
@@ -5997,7 +6206,7 @@ async function startGateway(config, opts) {
     blockAnswers
   );
   const credits = new Credits(db, log, {
-    processId: randomUUID4(),
+    processId: randomUUID5(),
     instance: instanceName(config, db, opts.store !== void 0),
     ttlMs: config.ledger.holdTimeoutMs,
     leaseWindowMs: config.ledger.leaseWindowMs,
@@ -6009,6 +6218,13 @@ async function startGateway(config, opts) {
   });
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
   const limits = Limits.create(config, db, log, opts.redisUrl);
+  const events = new ChainEvents(
+    db,
+    nodes,
+    config.events,
+    log,
+    (e) => metrics.chainEvents.inc({ network: e.network, kind: e.kind })
+  );
   authFailures.start();
   const app = {
     config,
@@ -6029,6 +6245,7 @@ async function startGateway(config, opts) {
     nodes,
     indexers,
     electrum,
+    events,
     txCache,
     metrics,
     databaseCheck: databaseCheck(db),
@@ -6043,6 +6260,7 @@ async function startGateway(config, opts) {
     );
   }, config.ledger.holdTimeoutMs);
   sweeper.unref();
+  events.start();
   const http = await startHttpServer(app, config.server.host, config.server.port);
   const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
   if (admin) app.adminSecret = admin.secret;
@@ -6050,6 +6268,7 @@ async function startGateway(config, opts) {
   const shutdown = async () => {
     app.draining = true;
     clearInterval(sweeper);
+    await events.close();
     const drained = http.drain(config.server.drainTimeoutMs);
     log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining");
     const { cut, ms } = await drained;
@@ -8796,7 +9015,7 @@ function build(chain, prevouts) {
 }
 
 // src/devnet/electrum/server.ts
-import { EventEmitter as EventEmitter2 } from "node:events";
+import { EventEmitter as EventEmitter3 } from "node:events";
 import { createServer as createServer2 } from "node:net";
 async function startElectrumTcp(opts) {
   const host = opts.host ?? "127.0.0.1";
@@ -8804,7 +9023,7 @@ async function startElectrumTcp(opts) {
   const sendBytesMax = Math.max(35e4, opts.sendBytesMax ?? 81e5);
   const idleTimeoutMs = opts.idleTimeoutMs ?? 6e5;
   const stats = { connections: 0, open: 0, requests: 0, methods: {} };
-  const events = new EventEmitter2();
+  const events = new EventEmitter3();
   const sessions = /* @__PURE__ */ new Map();
   let server;
   let port = opts.port ?? 0;

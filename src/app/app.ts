@@ -16,6 +16,7 @@ import type {
 } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open.ts";
+import { ChainEvents } from "../events/chain-events.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
 import { AuthThrottle } from "../limits/auth-throttle.ts";
 import { Limits } from "../limits/limits.ts";
@@ -178,6 +179,9 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   });
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
   const limits = Limits.create(config, db, log, opts.redisUrl);
+  const events = new ChainEvents(db, nodes, config.events, log, (e) =>
+    metrics.chainEvents.inc({ network: e.network, kind: e.kind }),
+  );
   authFailures.start();
   const app: App = {
     config,
@@ -198,6 +202,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     nodes,
     indexers,
     electrum,
+    events,
     txCache,
     metrics,
     databaseCheck: databaseCheck(db),
@@ -214,6 +219,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     );
   }, config.ledger.holdTimeoutMs);
   sweeper.unref();
+  events.start();
   const http = await startHttpServer(app, config.server.host, config.server.port);
   const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
   if (admin) app.adminSecret = admin.secret;
@@ -221,6 +227,8 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   const shutdown = async (): Promise<void> => {
     app.draining = true;
     clearInterval(sweeper);
+    // No more announcements: the lead passes to another process at once.
+    await events.close();
     const drained = http.drain(config.server.drainTimeoutMs);
     // Logged once the listening socket is closed: from here a new connection is refused.
     log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining");

@@ -379,6 +379,17 @@ export const configSchema = z.strictObject({
       queryTimeoutMs: z.number().int().positive().max(300_000).default(15_000),
     })
     .prefault({}),
+  /** Chain events: each network's best chain followed through its full node (src/events/). */
+  events: z
+    .strictObject({
+      /** How often the leading process asks each node for its tip; 0 follows no chain. */
+      pollMs: z.number().int().nonnegative().max(600_000).default(1_000),
+      /** Heights of each chain remembered, so a reorganisation up to this deep is announced. */
+      reorgDepthMax: z.number().int().positive().max(10_000).default(100),
+      /** How often a process that does not lead tries to take the lead over. */
+      leaderRetryMs: z.number().int().positive().max(600_000).default(2_000),
+    })
+    .prefault({}),
   /** The unified GraphQL API. */
   graphql: z
     .strictObject({

@@ -24,11 +24,27 @@ export interface Database extends Queryable {
    * connection is up; PGlite: always). While false, what relies on them must not be cached.
    */
   listening(): boolean;
+  /**
+   * Competes for the one role `name` among every process on this database: `onChange(true)` when
+   * this process gets it, `onChange(false)` when it loses it (its connection dropped). PostgreSQL:
+   * a session advisory lock on a connection of its own, tried again every `retryMs` by those
+   * without it, so a dead leader's role passes on as soon as its session ends. PGlite is one
+   * process: it always leads.
+   */
+  lead(name: string, onChange: (leader: boolean) => void, retryMs: number): Leadership;
   close(): Promise<void>;
+}
+
+export interface Leadership {
+  leading(): boolean;
+  /** Settles once the first try is over: whether this process leads now. */
+  firstTry: Promise<boolean>;
+  /** Gives the role up (the lock's session ends) and stops competing. */
+  stop(): Promise<void>;
 }
 
 /**
  * What processes tell each other: a token revoked, an account's leased credits wanted back, an
- * account's terms (its plan) changed.
+ * account's terms (its plan) changed, a block connected to or disconnected from a chain.
  */
-export type SignalChannel = "token_revoked" | "lease_recall" | "account_changed";
+export type SignalChannel = "token_revoked" | "lease_recall" | "account_changed" | "chain_event";

@@ -58,6 +58,10 @@ export function wrapPglite(db: PGlite): Database {
       signals.on(channel, fn);
     },
     listening: () => true,
+    lead(_name, onChange) {
+      onChange(true);
+      return { leading: () => true, firstTry: Promise.resolve(true), stop: async () => {} };
+    },
     // PGlite is one connection: its transactions run one at a time, which is what makes them safe.
     transaction: (fn) => db.transaction((tx) => fn(queryable(tx))),
     async exec(sql: string) {

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import pg from "pg";
 import type { Database, Queryable, SignalChannel } from "./database.ts";
+import { leadWithAdvisoryLock } from "./leadership.ts";
 
 // int8 columns hold credits and ids; every value we store fits in 2^53, so parse them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -49,6 +50,11 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
       signals.on(channel, fn);
     },
     listening: () => signals.connected,
+    lead: (name, onChange, retryMs) =>
+      leadWithAdvisoryLock(opts.connectionString, `${signals.channel("chain_event")}:${name}`, {
+        onChange,
+        retryMs,
+      }),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {

@@ -42,6 +42,12 @@ export class Metrics {
     labelNames: ["route"] as const,
     registers: [this.registry],
   });
+  readonly chainEvents = new Counter({
+    name: "blockgate_chain_events_total",
+    help: "Chain events this process heard (blocks connected, and disconnected by reorganisations), by network and kind.",
+    labelNames: ["network", "kind"] as const,
+    registers: [this.registry],
+  });
   readonly rateLimited = new Counter({
     name: "blockgate_rate_limited_total",
     help: "Requests refused 429 RATE_LIMITED by their plan's request rate or calls in flight, by route kind.",

@@ -4,6 +4,7 @@ import type { TokenOwner } from "../auth/tokens.ts";
 import type { TxStore } from "../cache/tx-store.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
+import type { ChainEvents } from "../events/chain-events.ts";
 import type { AuthThrottle } from "../limits/auth-throttle.ts";
 import type { Limits } from "../limits/limits.ts";
 import type { Metrics } from "../log/metrics.ts";
@@ -34,6 +35,8 @@ export interface App {
   indexers: Map<NetworkName, IndexerPool>;
   metrics: Metrics;
   electrum: Map<NetworkName, ElectrumPool>;
+  /** Blocks connected and disconnected, detected by the leading process, heard in every one. */
+  events: ChainEvents;
   /**
    * The finality-aware response cache: confirmed transactions in memory and Redis, each network's
    * chain followed for reorganisations (src/cache/).

@@ -76,6 +76,9 @@ export async function startTestGateway(
     // Tests send bad tokens by the hundred from 127.0.0.1: the failed-authentication throttle is
     // off unless a test turns it on (test/http/auth-throttle.security.test.ts).
     server: { port: 0, authDelayBaseMs: 0, ...overrides.server },
+    // No chain follower polls devnet's nodes unless a test asks for one (test/events/): other
+    // tests count the calls devnet's Core receives.
+    events: { pollMs: 0, ...overrides.events },
   });
   const ownDevnet = devnetOptions.devnet === undefined;
   const devnet = devnetOptions.devnet ?? (await startDevnet(config.networks, devnetOptions));

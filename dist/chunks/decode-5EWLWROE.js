@@ -10,7 +10,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-ITVREDOY.js";
+} from "./chunk-LLE6ZDB2.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

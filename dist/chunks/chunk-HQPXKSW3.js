@@ -3,7 +3,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-SKOZ7WFK.js";
+} from "./chunk-7RL4BSCK.js";
 import {
   RawJsonText,
   fromHex,

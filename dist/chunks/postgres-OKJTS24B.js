@@ -2,10 +2,81 @@
 
 // src/db/postgres.ts
 import { EventEmitter } from "node:events";
+import pg2 from "pg";
+
+// src/db/leadership.ts
 import pg from "pg";
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+function leadWithAdvisoryLock(connectionString, key, opts) {
+  let client = null;
+  let leader = false;
+  let stopped = false;
+  let timer = null;
+  let tried = () => {
+  };
+  const firstTry = new Promise((resolve) => {
+    tried = resolve;
+  });
+  const become = (value) => {
+    if (leader === value) return;
+    leader = value;
+    opts.onChange(value);
+  };
+  const later = () => {
+    if (stopped) return;
+    timer = setTimeout(() => void attempt(), opts.retryMs);
+    timer.unref();
+  };
+  const drop = (c) => {
+    if (client !== c) return;
+    client = null;
+    c.end().catch(() => {
+    });
+    become(false);
+    later();
+  };
+  const attempt = async () => {
+    timer = null;
+    if (stopped) return;
+    try {
+      if (!client) {
+        const c = new pg.Client({ connectionString });
+        c.on("error", () => drop(c));
+        c.on("end", () => drop(c));
+        client = c;
+        await c.connect();
+      }
+      const { rows } = await client.query(
+        "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got",
+        [key]
+      );
+      if (rows[0]?.got) become(true);
+      else later();
+    } catch {
+      if (client) drop(client);
+      else later();
+    }
+    tried(leader);
+  };
+  void attempt();
+  return {
+    leading: () => leader,
+    firstTry,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      const c = client;
+      client = null;
+      become(false);
+      await c?.end().catch(() => {
+      });
+    }
+  };
+}
+
+// src/db/postgres.ts
+pg2.types.setTypeParser(pg2.types.builtins.INT8, (v) => Number(v));
 async function openPostgres(opts) {
-  const pool = new pg.Pool({
+  const pool = new pg2.Pool({
     connectionString: opts.connectionString,
     max: opts.poolSize,
     ...opts.schema ? { options: `-c search_path=${opts.schema}` } : {}
@@ -39,6 +110,10 @@ async function openPostgres(opts) {
       signals.on(channel, fn);
     },
     listening: () => signals.connected,
+    lead: (name, onChange, retryMs) => leadWithAdvisoryLock(opts.connectionString, `${signals.channel("chain_event")}:${name}`, {
+      onChange,
+      retryMs
+    }),
     async transaction(fn) {
       const client = await pool.connect();
       try {
@@ -95,7 +170,7 @@ var Signals = class {
   }
   async connect() {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.connectionString });
+    const client = new pg2.Client({ connectionString: this.connectionString });
     this.client = client;
     client.on("notification", (msg) => {
       for (const name of this.channels) {

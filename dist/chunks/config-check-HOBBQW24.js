@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-77O4N3VM.js";
-import "./chunk-ITVREDOY.js";
+} from "./chunk-BOUSGQOT.js";
+import "./chunk-LLE6ZDB2.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -24,7 +24,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-FJSKI5XW.js";
+} from "./chunk-HQPXKSW3.js";
 import {
   REFUSED_OUTCOMES,
   auditInRange,
@@ -42,7 +42,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-SKOZ7WFK.js";
+} from "./chunk-7RL4BSCK.js";
 import {
   DecodeError,
   addressToScript,
@@ -59,7 +59,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-ITVREDOY.js";
+} from "./chunk-LLE6ZDB2.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

@@ -17,7 +17,7 @@ import {
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-SKOZ7WFK.js";
+} from "./chunk-7RL4BSCK.js";
 
 // src/admin/admin-file.ts
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -92,11 +92,11 @@ function splitStatements(sql) {
 
 // src/db/open.ts
 async function openDatabase(opts) {
-  const db = opts.databaseUrl ? await (await import("./postgres-T5C7MD4N.js")).openPostgres({
+  const db = opts.databaseUrl ? await (await import("./postgres-OKJTS24B.js")).openPostgres({
     connectionString: opts.databaseUrl,
     poolSize: opts.poolSize,
     ...opts.schema ? { schema: opts.schema } : {}
-  }) : await (await import("./pglite-OWZHILMV.js")).openPglite(opts.pgliteDir, {
+  }) : await (await import("./pglite-MKCDZRHL.js")).openPglite(opts.pgliteDir, {
     fromSnapshot: opts.pgliteSnapshot
   });
   try {

@@ -307,6 +307,15 @@ var configSchema = z.strictObject({
     /** The indexer's whole answer, failover included; past it the query is not charged. */
     queryTimeoutMs: z.number().int().positive().max(3e5).default(15e3)
   }).prefault({}),
+  /** Chain events: each network's best chain followed through its full node (src/events/). */
+  events: z.strictObject({
+    /** How often the leading process asks each node for its tip; 0 follows no chain. */
+    pollMs: z.number().int().nonnegative().max(6e5).default(1e3),
+    /** Heights of each chain remembered, so a reorganisation up to this deep is announced. */
+    reorgDepthMax: z.number().int().positive().max(1e4).default(100),
+    /** How often a process that does not lead tries to take the lead over. */
+    leaderRetryMs: z.number().int().positive().max(6e5).default(2e3)
+  }).prefault({}),
   /** The unified GraphQL API. */
   graphql: z.strictObject({
     /** Transactions per JSON-RPC batch to the full node: N lookups make ceil(N / batchSize) round trips. */

@@ -1,0 +1,147 @@
+import { EventEmitter } from "node:events";
+import type { Logger } from "pino";
+import type { Config, NetworkName } from "../config/schema.ts";
+import type { Database, Leadership } from "../db/database.ts";
+import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import { TipFollower } from "./tip-follower.ts";
+import type { ChainEvent } from "./types.ts";
+
+/** Event ids remembered to drop a repeat (a process hears its own NOTIFY back). */
+const SEEN_MAX = 10_000;
+
+/**
+ * The gateway's chain events, detected once and heard everywhere. Every process competes for one
+ * role on the database (`Database.lead`); the leader follows each network's best chain through
+ * its node pool (TipFollower, every `events.pollMs`) and publishes each event as a `chain_event`
+ * signal (PostgreSQL NOTIFY: every process on the database, itself included; PGlite: this
+ * process). Every process delivers what it hears to its own subscribers, once per event id. A
+ * new leader starts by reading the tips afresh: it announces what changes from then on.
+ */
+export class ChainEvents {
+  private readonly local = new EventEmitter();
+  /** "leading" and "following", as this process gains and loses the lead. */
+  private readonly roles = new EventEmitter();
+  private readonly seen = new Set<string>();
+  private readonly followers: TipFollower[];
+  private leadership: Leadership | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private polling: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly db: Database,
+    nodes: Map<NetworkName, BitcoinCorePool>,
+    private readonly config: Config["events"],
+    private readonly log: Logger,
+    private readonly counted: (event: ChainEvent) => void = () => {},
+  ) {
+    this.local.setMaxListeners(0);
+    this.followers = [...nodes].map(
+      ([network, pool]) => new TipFollower(network, pool, config.reorgDepthMax),
+    );
+  }
+
+  start(): void {
+    this.db.listen("chain_event", (payload) => this.deliver(payload));
+    if (this.config.pollMs === 0 || this.followers.length === 0) return;
+    this.leadership = this.db.lead(
+      "chain-follower",
+      (leader) => {
+        this.log.info(
+          { leader },
+          leader ? "following the chains" : "no longer following the chains",
+        );
+        if (leader) this.schedule(0);
+        else if (this.timer) clearTimeout(this.timer);
+        this.roles.emit(leader ? "leading" : "following");
+      },
+      this.config.leaderRetryMs,
+    );
+  }
+
+  /** Whether this process leads (follows the chains), once its first try at the lead is over. */
+  async leading(): Promise<boolean> {
+    if (!this.leadership) return false;
+    await this.leadership.firstTry;
+    return this.leadership.leading();
+  }
+
+  /** Resolves when this process leads: at once if it does, else when it takes the lead over. */
+  async untilLeading(): Promise<void> {
+    if (await this.leading()) return;
+    await new Promise<void>((resolve) => this.roles.once("leading", () => resolve()));
+  }
+
+  /** Calls `fn` with each event of `network` from now on; returns the way to stop. */
+  subscribe(network: NetworkName, fn: (event: ChainEvent) => void): () => void {
+    this.local.on(network, fn);
+    return () => this.local.off(network, fn);
+  }
+
+  /** Subscribers now listening, over all networks (for metrics and tests). */
+  subscribers(): number {
+    return this.local.eventNames().reduce((n, name) => n + this.local.listenerCount(name), 0);
+  }
+
+  /**
+   * One look at every chain now (the leader's poll, also what tests and devnet's `mine` command
+   * use to announce a block at once rather than at the next poll). Resolves once the events are
+   * published. A process that does not lead does nothing.
+   */
+  async pollNow(): Promise<void> {
+    if (!this.leadership?.leading()) return;
+    // Polls never overlap: a second caller waits for the one under way, then looks again.
+    while (this.polling) await this.polling;
+    this.polling = this.pollOnce().finally(() => {
+      this.polling = null;
+    });
+    await this.polling;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.polling;
+    await this.leadership?.stop();
+    this.local.removeAllListeners();
+  }
+
+  private async pollOnce(): Promise<void> {
+    for (const follower of this.followers) {
+      let events: ChainEvent[];
+      try {
+        events = await follower.poll();
+      } catch (err) {
+        this.log.warn({ err, network: follower.network }, "following the chain: the node failed");
+        continue;
+      }
+      for (const event of events) {
+        await this.db.notify("chain_event", JSON.stringify(event));
+      }
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      void this.pollNow().finally(() => {
+        if (this.leadership?.leading()) this.schedule(this.config.pollMs);
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private deliver(payload: string): void {
+    let event: ChainEvent;
+    try {
+      event = JSON.parse(payload) as ChainEvent;
+    } catch {
+      return;
+    }
+    if (this.seen.has(event.id)) return;
+    this.seen.add(event.id);
+    if (this.seen.size > SEEN_MAX) this.seen.delete(this.seen.values().next().value!);
+    this.counted(event);
+    this.local.emit(event.network, event);
+  }
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
+import type { NetworkName } from "../../src/config/schema.ts";
+import type { ChainEvent } from "../../src/events/types.ts";
+import { someAddress } from "../support/devnet-core.ts";
+import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+
+/** devnet's Core on `network`, asked directly (the gateway refuses mining methods). */
+async function core(t: TestGateway, method: string, params: unknown[], network: NetworkName) {
+  const answer = JSON.parse(await askDevnetCore(t.devnet, method, params, network)) as {
+    result: unknown;
+    error: unknown;
+  };
+  if (answer.error) throw new Error(JSON.stringify(answer.error));
+  return answer.result;
+}
+
+/** Collects `network`'s events until `n` have come. */
+function collect(t: TestGateway, network: NetworkName, n: number): Promise<ChainEvent[]> {
+  const got: ChainEvent[] = [];
+  return new Promise((resolve) => {
+    const stop = t.gateway.app.events.subscribe(network, (e) => {
+      got.push(e);
+      if (got.length === n) {
+        stop();
+        resolve(got);
+      }
+    });
+  });
+}
+
+const brief = (e: ChainEvent) => [e.kind, e.height, e.hash];
+
+describe("chain events on one process (PGlite): the leader follows each chain", () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    // A poll interval long enough that only the test's own looks (pollNow) find anything.
+    t = await startTestGateway("pglite", {
+      networks: ["mainnet", "regtest"],
+      events: { pollMs: 60_000 },
+    });
+    expect(await t.gateway.app.events.leading()).toBe(true);
+    await t.gateway.app.events.pollNow(); // the first look: tips known, nothing announced
+  });
+  afterAll(() => t.close());
+
+  it("announces each block produced, lowest first, as the node has it", async () => {
+    const events = collect(t, "regtest", 2);
+    const hashes = (await core(
+      t,
+      "generatetoaddress",
+      [2, someAddress("regtest")],
+      "regtest",
+    )) as string[];
+    await t.gateway.app.events.pollNow();
+    const got = await events;
+    const height = Number(await core(t, "getblockcount", [], "regtest"));
+    expect(got.map(brief)).toEqual([
+      ["connected", height - 1, hashes[0]],
+      ["connected", height, hashes[1]],
+    ]);
+    expect(got[1]!.previousHash).toBe(hashes[0]);
+  });
+
+  it("a reorganisation: the replaced blocks disconnected from the old tip down, then the new branch", async () => {
+    const tipBefore = (await core(t, "getbestblockhash", [], "regtest")) as string;
+    const heightBefore = Number(await core(t, "getblockcount", [], "regtest"));
+    const below = (await core(t, "getblockhash", [heightBefore - 1], "regtest")) as string;
+    const events = collect(t, "regtest", 5);
+    // Core's own way to stage it: the top two blocks leave the best chain, three replace them,
+    // paying another address (the same template in the same second would be the same blocks).
+    await core(t, "invalidateblock", [below], "regtest");
+    const other = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(9));
+    const fresh = (await core(t, "generatetoaddress", [3, other], "regtest")) as string[];
+    await t.gateway.app.events.pollNow();
+    expect((await events).map(brief)).toEqual([
+      ["disconnected", heightBefore, tipBefore],
+      ["disconnected", heightBefore - 1, below],
+      ["connected", heightBefore - 1, fresh[0]],
+      ["connected", heightBefore, fresh[1]],
+      ["connected", heightBefore + 1, fresh[2]],
+    ]);
+  });
+
+  it("counts what it heard in blockgate_chain_events_total", async () => {
+    const metric = await t.gateway.app.metrics.chainEvents.get();
+    const connected = metric.values.find(
+      (v) => v.labels.network === "regtest" && v.labels.kind === "connected",
+    );
+    expect(connected?.value).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("chain events across processes (PostgreSQL): one leader, heard by all", () => {
+  let a: TestGateway;
+  let b: TestGateway;
+  const config = { networks: ["regtest" as const], events: { pollMs: 60_000, leaderRetryMs: 50 } };
+  beforeAll(async () => {
+    a = await startTestGateway("postgres", config);
+    b = await startTestGateway("postgres", config, a.schema!, { devnet: a.devnet });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it("exactly one process leads; a block only its follower could see reaches the other's subscribers", async () => {
+    const leaders = [await a.gateway.app.events.leading(), await b.gateway.app.events.leading()];
+    expect(leaders.filter(Boolean)).toHaveLength(1);
+    const [leader, other] = leaders[0] ? [a, b] : [b, a];
+    await leader.gateway.app.events.pollNow(); // the first look
+    const heard = collect(other, "regtest", 1);
+    const [hash] = (await core(
+      a,
+      "generatetoaddress",
+      [1, someAddress("regtest")],
+      "regtest",
+    )) as string[];
+    // The other process follows nothing: its look does nothing; the leader's announces.
+    await other.gateway.app.events.pollNow();
+    await leader.gateway.app.events.pollNow();
+    expect((await heard).map((e) => [e.kind, e.hash])).toEqual([["connected", hash]]);
+  });
+
+  it("when the leader goes, the other takes the lead over and announces from there", async () => {
+    const leaderIsA = await a.gateway.app.events.leading();
+    const [leader, other] = leaderIsA ? [a, b] : [b, a];
+    const takenOver = other.gateway.app.events.untilLeading();
+    await leader.gateway.app.events.close(); // its session ends: the advisory lock is free
+    await takenOver;
+    await other.gateway.app.events.pollNow(); // its first look
+    const heard = collect(other, "regtest", 1);
+    const [hash] = (await core(
+      a,
+      "generatetoaddress",
+      [1, someAddress("regtest")],
+      "regtest",
+    )) as string[];
+    await other.gateway.app.events.pollNow();
+    expect((await heard).map((e) => e.hash)).toEqual([hash]);
+  });
+});
