@@ -6,13 +6,13 @@ import {
   readAdminFile,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-AX33WWCH.js";
-import "./chunks/chunk-7RL4BSCK.js";
+} from "./chunks/chunk-YK6SAX2Z.js";
+import "./chunks/chunk-MBI4Z3NT.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-BOUSGQOT.js";
-import "./chunks/chunk-LLE6ZDB2.js";
+} from "./chunks/chunk-EW6QCENL.js";
+import "./chunks/chunk-63K5A2KT.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,7 +32,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-HOBBQW24.js");
+    const { runConfigCommand } = await import("./chunks/config-check-UZDEJ5MX.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   const unknown = unknownCommand(command);
@@ -64,7 +64,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-5EWLWROE.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-T4W54SFF.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -13,7 +13,7 @@ import {
   usageCsv,
   voidStaleHolds,
   writeAdminFile
-} from "./chunks/chunk-AX33WWCH.js";
+} from "./chunks/chunk-YK6SAX2Z.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -56,7 +56,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-HQPXKSW3.js";
+} from "./chunks/chunk-GQYDZKES.js";
 import {
   authenticate,
   compileScope,
@@ -71,14 +71,14 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-7RL4BSCK.js";
+} from "./chunks/chunk-MBI4Z3NT.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-BOUSGQOT.js";
+} from "./chunks/chunk-EW6QCENL.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -116,13 +116,14 @@ import {
 } from "./chunks/chunk-AOGXHN7C.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-LLE6ZDB2.js";
+} from "./chunks/chunk-63K5A2KT.js";
 
 // src/app/app.ts
 import { randomUUID as randomUUID5 } from "node:crypto";
 import { hostname } from "node:os";
 
 // src/auth/token-cache.ts
+import { EventEmitter } from "node:events";
 var TokenCache = class {
   constructor(db, opts = {}) {
     this.db = db;
@@ -130,10 +131,13 @@ var TokenCache = class {
     this.ttlMs = opts.ttlMs ?? 6e4;
     this.onRevoked = opts.onRevoked ?? (() => {
     });
+    this.watchers.setMaxListeners(0);
     db.listen("token_revoked", (payload) => this.revoked(Number(payload)));
   }
   db;
   entries = /* @__PURE__ */ new Map();
+  /** Sessions of a token waiting to hear of its revocation, by token id. */
+  watchers = new EventEmitter();
   /** Revocations seen; a lookup that raced one is not cached. */
   revocations = 0;
   maxEntries;
@@ -184,6 +188,15 @@ var TokenCache = class {
       }
     }
     this.onRevoked(tokenId, dropped);
+    this.watchers.emit(String(tokenId));
+  }
+  /**
+   * Calls `fn` once the token `tokenId` is revoked (the signal reaches every process): what ends a
+   * long-lived session of it (a subscription) at once. Returns the way to stop watching.
+   */
+  watchRevocation(tokenId, fn) {
+    this.watchers.once(String(tokenId), fn);
+    return () => this.watchers.off(String(tokenId), fn);
   }
 };
 
@@ -579,7 +592,7 @@ var TxStore = class {
 };
 
 // src/events/chain-events.ts
-import { EventEmitter } from "node:events";
+import { EventEmitter as EventEmitter2 } from "node:events";
 
 // src/events/types.ts
 import { randomUUID } from "node:crypto";
@@ -677,9 +690,9 @@ var ChainEvents = class {
   config;
   log;
   counted;
-  local = new EventEmitter();
+  local = new EventEmitter2();
   /** "leading" and "following", as this process gains and loses the lead. */
-  roles = new EventEmitter();
+  roles = new EventEmitter2();
   seen = /* @__PURE__ */ new Set();
   followers;
   leadership = null;
@@ -736,8 +749,14 @@ var ChainEvents = class {
     });
     await this.polling;
   }
+  /** Calls `fn` when the gateway stops announcing (its shutdown): what ends subscriptions. */
+  onClose(fn) {
+    this.roles.once("closed", fn);
+    return () => this.roles.off("closed", fn);
+  }
   async close() {
     this.closed = true;
+    this.roles.emit("closed");
     if (this.timer) clearTimeout(this.timer);
     await this.polling;
     await this.leadership?.stop();
@@ -2784,7 +2803,7 @@ var BitcoinCorePool = class {
 };
 
 // src/upstreams/electrum/client.ts
-import { EventEmitter as EventEmitter2 } from "node:events";
+import { EventEmitter as EventEmitter3 } from "node:events";
 import { readFileSync as readFileSync2 } from "node:fs";
 
 // src/upstreams/electrum/connection.ts
@@ -3086,7 +3105,7 @@ function servername(host) {
 
 // src/upstreams/electrum/client.ts
 var BACKOFF_FIRST_MS = 250;
-var ElectrumUpstream = class extends EventEmitter2 {
+var ElectrumUpstream = class extends EventEmitter3 {
   name;
   slots;
   options;
@@ -4253,7 +4272,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-OFRBBCJ4.js").catch((err) => {
+  loading ??= import("./chunks/route-DWE5MTI4.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -9015,7 +9034,7 @@ function build(chain, prevouts) {
 }
 
 // src/devnet/electrum/server.ts
-import { EventEmitter as EventEmitter3 } from "node:events";
+import { EventEmitter as EventEmitter4 } from "node:events";
 import { createServer as createServer2 } from "node:net";
 async function startElectrumTcp(opts) {
   const host = opts.host ?? "127.0.0.1";
@@ -9023,7 +9042,7 @@ async function startElectrumTcp(opts) {
   const sendBytesMax = Math.max(35e4, opts.sendBytesMax ?? 81e5);
   const idleTimeoutMs = opts.idleTimeoutMs ?? 6e5;
   const stats = { connections: 0, open: 0, requests: 0, methods: {} };
-  const events = new EventEmitter3();
+  const events = new EventEmitter4();
   const sessions = /* @__PURE__ */ new Map();
   let server;
   let port = opts.port ?? 0;

@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import type { Database } from "../db/database.ts";
 import { authenticate, hashToken, isTokenShaped, type TokenOwner } from "./tokens.ts";
 
@@ -11,6 +12,8 @@ import { authenticate, hashToken, isTokenShaped, type TokenOwner } from "./token
  */
 export class TokenCache {
   private readonly entries = new Map<string, { owner: TokenOwner; until: number }>();
+  /** Sessions of a token waiting to hear of its revocation, by token id. */
+  private readonly watchers = new EventEmitter();
   /** Revocations seen; a lookup that raced one is not cached. */
   private revocations = 0;
 
@@ -30,6 +33,7 @@ export class TokenCache {
     this.maxEntries = opts.maxEntries ?? 10_000;
     this.ttlMs = opts.ttlMs ?? 60_000;
     this.onRevoked = opts.onRevoked ?? (() => {});
+    this.watchers.setMaxListeners(0);
     db.listen("token_revoked", (payload) => this.revoked(Number(payload)));
   }
 
@@ -83,5 +87,15 @@ export class TokenCache {
       }
     }
     this.onRevoked(tokenId, dropped);
+    this.watchers.emit(String(tokenId));
+  }
+
+  /**
+   * Calls `fn` once the token `tokenId` is revoked (the signal reaches every process): what ends a
+   * long-lived session of it (a subscription) at once. Returns the way to stop watching.
+   */
+  watchRevocation(tokenId: number, fn: () => void): () => void {
+    this.watchers.once(String(tokenId), fn);
+    return () => this.watchers.off(String(tokenId), fn);
   }
 }

@@ -346,6 +346,12 @@ export const configSchema = z.strictObject({
   pricing: z
     .strictObject({
       ...methodPrices,
+      /** Each event a subscription delivers (charged as it is delivered). */
+      events: z
+        .strictObject({
+          newBlock: priceTable.default({ default: 5, mainnet: 10 }),
+        })
+        .prefault({}),
       /** A graph query costs `base` + ceil(complexity × `perPoint`): half price off mainnet. */
       graph: z
         .strictObject({

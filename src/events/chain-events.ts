@@ -98,8 +98,15 @@ export class ChainEvents {
     await this.polling;
   }
 
+  /** Calls `fn` when the gateway stops announcing (its shutdown): what ends subscriptions. */
+  onClose(fn: () => void): () => void {
+    this.roles.once("closed", fn);
+    return () => this.roles.off("closed", fn);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.roles.emit("closed");
     if (this.timer) clearTimeout(this.timer);
     await this.polling;
     await this.leadership?.stop();

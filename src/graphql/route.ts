@@ -92,6 +92,13 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;
   });
+  // A subscription over Server-Sent Events: its events are written as they come.
+  if (
+    response.body &&
+    (response.headers.get("content-type") ?? "").startsWith("text/event-stream")
+  ) {
+    return { status: response.status, body: null, headers: out, stream: response.body };
+  }
   const raw = new Uint8Array(await response.arrayBuffer());
   // Yoga refuses a POST body of a type it does not read (none, text/plain, a form) with a bare
   // 415: no body, no type. Every refusal of a route is in its protocol (README, Errors), so the

@@ -7,6 +7,7 @@ import "./types/transaction-queries.ts";
 import "./types/block.ts";
 import "./types/chain.ts";
 import "./types/address.ts";
+import "./types/subscriptions.ts";
 
 /** The unified API's schema, built once per process from the Pothos definitions. */
 export const gatewaySchema = builder.toSchema();

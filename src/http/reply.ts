@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
 import { type GatewayError, httpStatusOf } from "../errors/codes.ts";
 import { graphqlErrorObject, plainErrorObject, rpcErrorObject } from "../errors/render.ts";
@@ -11,6 +12,8 @@ export interface HttpReply {
   /** When set, `body` is sent as these bytes with the headers given (content-type included). */
   raw?: Uint8Array;
   headers?: Record<string, string>;
+  /** A body written as it comes (a subscription's Server-Sent Events), with the headers given. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 /**
@@ -19,6 +22,10 @@ export interface HttpReply {
  */
 export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
   reply.code(r.status);
+  if (r.stream) {
+    if (r.headers) reply.headers(r.headers);
+    return reply.send(Readable.from(openedStream(r.stream)));
+  }
   if (!r.raw) {
     reply.header("content-type", "application/json");
     if (r.headers) reply.headers(r.headers);
@@ -29,6 +36,30 @@ export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
   // an empty buffer application/octet-stream.
   if (r.raw.byteLength === 0 && !reply.hasHeader("content-type")) return reply.send();
   return reply.send(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength));
+}
+
+/**
+ * A stream's bytes after an SSE comment line: the headers go out with it at once, so the client
+ * knows its subscription is open before the first event (Node writes headers with the first byte).
+ */
+async function* openedStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield Buffer.from(":\n\n");
+  // Read through the stream's own reader: a framework's stream (Yoga's) need not be Node's.
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    while (true) {
+      const chunk = await reader.read();
+      if (chunk.done) {
+        done = true;
+        return;
+      }
+      yield chunk.value;
+    }
+  } finally {
+    // The client went away first: the stream's source is told, so it stops (and stops charging).
+    if (!done) await reader.cancel().catch(() => {});
+  }
 }
 
 /** A page, a script or a file: its content type and bytes, sent as they are. */

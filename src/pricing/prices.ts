@@ -1,7 +1,7 @@
 import type { Config, NetworkName } from "../config/schema.ts";
 
 /** Methods priced per call; the graph route is priced by complexity (graphPrice). */
-type PerCallMethod = Exclude<keyof Config["pricing"], "graph">;
+type PerCallMethod = Exclude<keyof Config["pricing"], "graph" | "events">;
 
 /**
  * CC per call of a priced method on a network; undefined for a method with no price. `key` is a
@@ -17,7 +17,9 @@ export function priceOf(config: Config, key: string, network: NetworkName): numb
 }
 
 function priceTable(config: Config, key: string): Config["pricing"][PerCallMethod] | undefined {
-  if (key === "graph" || key === "" || !Object.hasOwn(config.pricing, key)) return undefined;
+  if (key === "graph" || key === "events" || key === "" || !Object.hasOwn(config.pricing, key)) {
+    return undefined;
+  }
   return config.pricing[key as PerCallMethod];
 }
 
@@ -28,4 +30,14 @@ export function graphPrice(config: Config, network: NetworkName, complexity: num
     (base[network] ?? base.default) +
     Math.ceil(complexity * (perPoint[network] ?? perPoint.default))
   );
+}
+
+/** CC for one event a subscription delivers on a network. */
+export function eventPrice(
+  config: Config,
+  event: keyof Config["pricing"]["events"],
+  network: NetworkName,
+): number {
+  const table = config.pricing.events[event];
+  return table[network] ?? table.default;
 }

@@ -199,8 +199,10 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
         return;
       }
       // Never executed: audited here, uncharged, so that every request has its record. Serving
-      // GraphiQL's page is not a call.
-      if ((response.headers.get("content-type") ?? "").startsWith("text/html")) return;
+      // GraphiQL's page is not a call; a subscription's stream is audited event by event (each
+      // delivery goes through the pipeline: src/graphql/types/subscriptions.ts).
+      const type = response.headers.get("content-type") ?? "";
+      if (type.startsWith("text/html") || type.startsWith("text/event-stream")) return;
       await auditOnly(ctx, [
         {
           method: METHOD,

@@ -10,7 +10,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-LLE6ZDB2.js";
+} from "./chunk-63K5A2KT.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

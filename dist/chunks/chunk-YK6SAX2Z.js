@@ -17,7 +17,7 @@ import {
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-7RL4BSCK.js";
+} from "./chunk-MBI4Z3NT.js";
 
 // src/admin/admin-file.ts
 import { randomBytes, timingSafeEqual } from "node:crypto";

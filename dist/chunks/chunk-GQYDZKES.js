@@ -3,7 +3,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-7RL4BSCK.js";
+} from "./chunk-MBI4Z3NT.js";
 import {
   RawJsonText,
   fromHex,
@@ -261,6 +261,9 @@ function gatewayError(code, message, extra = {}) {
   return { code, message, ...extra };
 }
 
+// src/http/reply.ts
+import { Readable } from "node:stream";
+
 // src/errors/render.ts
 function rpcErrorObject(error) {
   return {
@@ -285,6 +288,10 @@ function plainErrorObject(error) {
 // src/http/reply.ts
 function sendReply(reply, r) {
   reply.code(r.status);
+  if (r.stream) {
+    if (r.headers) reply.headers(r.headers);
+    return reply.send(Readable.from(openedStream(r.stream)));
+  }
   if (!r.raw) {
     reply.header("content-type", "application/json");
     if (r.headers) reply.headers(r.headers);
@@ -293,6 +300,24 @@ function sendReply(reply, r) {
   if (r.headers) reply.headers(r.headers);
   if (r.raw.byteLength === 0 && !reply.hasHeader("content-type")) return reply.send();
   return reply.send(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength));
+}
+async function* openedStream(stream) {
+  yield Buffer.from(":\n\n");
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    while (true) {
+      const chunk = await reader.read();
+      if (chunk.done) {
+        done = true;
+        return;
+      }
+      yield chunk.value;
+    }
+  } finally {
+    if (!done) await reader.cancel().catch(() => {
+    });
+  }
 }
 function sendText(reply, status, type, body, headers = {}) {
   return reply.code(status).header("content-type", type).headers(headers).send(Buffer.from(body));
@@ -419,12 +444,18 @@ function priceOf(config, key, network) {
   return table[network] ?? table.default;
 }
 function priceTable(config, key) {
-  if (key === "graph" || key === "" || !Object.hasOwn(config.pricing, key)) return void 0;
+  if (key === "graph" || key === "events" || key === "" || !Object.hasOwn(config.pricing, key)) {
+    return void 0;
+  }
   return config.pricing[key];
 }
 function graphPrice(config, network, complexity) {
   const { base, perPoint } = config.pricing.graph;
   return (base[network] ?? base.default) + Math.ceil(complexity * (perPoint[network] ?? perPoint.default));
+}
+function eventPrice(config, event, network) {
+  const table = config.pricing.events[event];
+  return table[network] ?? table.default;
 }
 
 // src/jsonrpc/decoded-tx.ts
@@ -1620,6 +1651,7 @@ export {
   graphqlFailure,
   priceOf,
   graphPrice,
+  eventPrice,
   JSON_DEPTH_MAX,
   jsonDepthOver,
   decodedTx,

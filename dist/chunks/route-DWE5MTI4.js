@@ -7,6 +7,7 @@ import {
   electrumScripthash,
   electrumTransaction,
   electrumTxSource,
+  eventPrice,
   fromGraphQLCode,
   gatewayError,
   graphComplexity,
@@ -24,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-HQPXKSW3.js";
+} from "./chunk-GQYDZKES.js";
 import {
   REFUSED_OUTCOMES,
   auditInRange,
@@ -42,7 +43,7 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-7RL4BSCK.js";
+} from "./chunk-MBI4Z3NT.js";
 import {
   DecodeError,
   addressToScript,
@@ -59,7 +60,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-LLE6ZDB2.js";
+} from "./chunk-63K5A2KT.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
@@ -906,7 +907,8 @@ function costPlugin() {
         for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
         return;
       }
-      if ((response.headers.get("content-type") ?? "").startsWith("text/html")) return;
+      const type = response.headers.get("content-type") ?? "";
+      if (type.startsWith("text/html") || type.startsWith("text/event-stream")) return;
       await auditOnly(ctx, [
         {
           method: METHOD,
@@ -2366,6 +2368,143 @@ builder.queryFields((t) => ({
   })
 }));
 
+// src/graphql/types/subscriptions.ts
+import { GraphQLError as GraphQLError8 } from "graphql";
+var ChainEventKind = builder.enumType("ChainEventKind", {
+  values: {
+    CONNECTED: { description: "The block joined the best chain." },
+    DISCONNECTED: {
+      description: "A reorganisation took the block off the best chain (announced before the blocks that replace it)."
+    }
+  }
+});
+var BlockEventRef = builder.objectRef("BlockEvent").implement({
+  description: "A change of the route's network's best chain.",
+  fields: (t) => ({
+    kind: t.field({
+      type: ChainEventKind,
+      resolve: (e) => e.kind === "connected" ? "CONNECTED" : "DISCONNECTED"
+    }),
+    height: t.int({ resolve: (e) => e.height }),
+    hash: t.field({ type: "BlockHash", resolve: (e) => e.hash }),
+    previousHash: t.field({ type: "BlockHash", nullable: true, resolve: (e) => e.previousHash }),
+    time: t.int({ description: "The header's time (Unix seconds).", resolve: (e) => e.time })
+  })
+});
+var ChainEventStream = class {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.stops = [
+      ctx.app.events.subscribe(ctx.network, (e) => {
+        this.queue.push(e);
+        this.pump();
+      }),
+      ctx.app.events.onClose(() => this.end("done")),
+      ctx.app.tokens.watchRevocation(
+        ctx.owner.tokenId,
+        () => this.end(codedError("UNAUTHENTICATED", "the token was revoked: the subscription ends"))
+      )
+    ];
+    const expiresAt = ctx.owner.expiresAt?.getTime();
+    this.expiry = expiresAt === void 0 ? null : setTimeout(
+      () => this.end(codedError("UNAUTHENTICATED", "the token expired: the subscription ends")),
+      Math.max(0, Math.min(expiresAt - Date.now(), 2 ** 31 - 1))
+    );
+    this.expiry?.unref();
+  }
+  ctx;
+  queue = [];
+  /** `next` calls not answered yet, in order (a consumer may ask again before an answer). */
+  pending = [];
+  ending = null;
+  finished = false;
+  /** An event is being charged: answers go out one at a time, in order. */
+  charging = false;
+  sequence = 0;
+  stops;
+  expiry;
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+  next() {
+    if (this.finished) return Promise.resolve({ done: true, value: void 0 });
+    return new Promise((resolve) => {
+      this.pending.push(resolve);
+      this.pump();
+    });
+  }
+  async return() {
+    this.finish();
+    return { done: true, value: void 0 };
+  }
+  end(why) {
+    this.ending ??= why;
+    this.pump();
+  }
+  /** Answers the oldest waiting `next` with what there is: a final error, the end, or an event. */
+  pump() {
+    if (this.charging || this.finished || this.pending.length === 0) return;
+    if (this.ending !== null) {
+      const why = this.ending;
+      this.ending = "done";
+      if (why === "done") this.finish();
+      else this.pending.shift()({ done: false, value: why });
+      return;
+    }
+    const event = this.queue.shift();
+    if (!event) return;
+    this.charging = true;
+    void this.charge(event).then((delivery) => {
+      this.charging = false;
+      if (this.finished) return;
+      if (delivery instanceof GraphQLError8) this.ending = "done";
+      this.pending.shift()({ done: false, value: delivery });
+      this.pump();
+    });
+  }
+  async charge(event) {
+    const ctx = this.ctx;
+    this.sequence += 1;
+    const price = eventPrice(ctx.app.config, "newBlock", ctx.network);
+    const cost = await meter(
+      { ...ctx, requestId: `${ctx.requestId}.${this.sequence}`, startedAt: Date.now() },
+      {
+        calls: [{ kind: "priced", method: "newBlock", price }],
+        execute: async () => ({
+          value: event,
+          outcomes: [{ kind: "answered", outcome: "ok", httpStatus: 200 }]
+        })
+      }
+    );
+    if (cost.ok) return event;
+    const error = fromGatewayError(cost.error);
+    return new GraphQLError8(`${error.message}: the subscription ends`, {
+      extensions: { ...error.extensions, balance: cost.available, required: cost.required }
+    });
+  }
+  /** Stops listening, and answers every waiting `next` with the end. */
+  finish() {
+    if (this.finished) return;
+    this.finished = true;
+    for (const stop of this.stops) stop();
+    if (this.expiry) clearTimeout(this.expiry);
+    for (const resolve of this.pending.splice(0)) resolve({ done: true, value: void 0 });
+  }
+};
+builder.subscriptionType({});
+builder.subscriptionFields((t) => ({
+  newBlock: t.field({
+    type: BlockEventRef,
+    nullable: true,
+    description: "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
+    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx),
+    resolve: (delivery) => {
+      if (delivery instanceof GraphQLError8) throw delivery;
+      return delivery;
+    }
+  })
+}));
+
 // src/graphql/schema.ts
 var gatewaySchema = builder.toSchema();
 
@@ -2533,6 +2672,9 @@ async function executeGraphQL(ctx, call) {
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;
   });
+  if (response.body && (response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    return { status: response.status, body: null, headers: out, stream: response.body };
+  }
   const raw = new Uint8Array(await response.arrayBuffer());
   if (response.status === 415 && raw.byteLength === 0) {
     return graphqlFailure(

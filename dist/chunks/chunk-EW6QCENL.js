@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   configSchema
-} from "./chunk-LLE6ZDB2.js";
+} from "./chunk-63K5A2KT.js";
 
 // src/config/load.ts
 import { readFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   NETWORK_NAMES
-} from "./chunk-LLE6ZDB2.js";
+} from "./chunk-63K5A2KT.js";
 
 // src/auth/tokens.ts
 import { createHash, randomBytes } from "node:crypto";

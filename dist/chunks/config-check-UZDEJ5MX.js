@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-BOUSGQOT.js";
-import "./chunk-LLE6ZDB2.js";
+} from "./chunk-EW6QCENL.js";
+import "./chunk-63K5A2KT.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

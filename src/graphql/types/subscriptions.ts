@@ -1,0 +1,169 @@
+import { GraphQLError } from "graphql";
+import type { ChainEvent } from "../../events/types.ts";
+import { meter } from "../../metering/pipeline.ts";
+import { eventPrice } from "../../pricing/prices.ts";
+import { builder } from "../builder.ts";
+import type { GraphQLContext } from "../context.ts";
+import { codedError, fromGatewayError } from "../errors.ts";
+
+const ChainEventKind = builder.enumType("ChainEventKind", {
+  values: {
+    CONNECTED: { description: "The block joined the best chain." },
+    DISCONNECTED: {
+      description:
+        "A reorganisation took the block off the best chain (announced before the blocks that replace it).",
+    },
+  },
+});
+
+const BlockEventRef = builder.objectRef<ChainEvent>("BlockEvent").implement({
+  description: "A change of the route's network's best chain.",
+  fields: (t) => ({
+    kind: t.field({
+      type: ChainEventKind,
+      resolve: (e) => (e.kind === "connected" ? "CONNECTED" : "DISCONNECTED"),
+    }),
+    height: t.int({ resolve: (e) => e.height }),
+    hash: t.field({ type: "BlockHash", resolve: (e) => e.hash }),
+    previousHash: t.field({ type: "BlockHash", nullable: true, resolve: (e) => e.previousHash }),
+    time: t.int({ description: "The header's time (Unix seconds).", resolve: (e) => e.time }),
+  }),
+});
+
+/** What a subscription's stream carries: an event to deliver, or the error that ends it. */
+type Delivery = ChainEvent | GraphQLError;
+
+/**
+ * The route's network's chain events as a subscription's source, each charged as it is delivered:
+ * one pass through the metering pipeline per event (reserve, settle, one audit record), priced
+ * `pricing.events.<name>`. The stream ends with one final error, delivered as the last event, when
+ * the balance no longer covers an event (INSUFFICIENT_CREDITS, or a plan's cap), when the token
+ * is revoked (at once, from the revocation signal) or expires, and ends plainly when the gateway
+ * shuts down. An iterator rather than a generator: a client that goes away (`return()`) must end
+ * it at once, even while it waits for the next block, so that nothing is charged after it left.
+ */
+class ChainEventStream implements AsyncIterableIterator<Delivery> {
+  private readonly queue: ChainEvent[] = [];
+  /** `next` calls not answered yet, in order (a consumer may ask again before an answer). */
+  private readonly pending: ((r: IteratorResult<Delivery>) => void)[] = [];
+  private ending: GraphQLError | "done" | null = null;
+  private finished = false;
+  /** An event is being charged: answers go out one at a time, in order. */
+  private charging = false;
+  private sequence = 0;
+  private readonly stops: (() => void)[];
+  private readonly expiry: NodeJS.Timeout | null;
+
+  constructor(private readonly ctx: GraphQLContext) {
+    this.stops = [
+      ctx.app.events.subscribe(ctx.network, (e) => {
+        this.queue.push(e);
+        this.pump();
+      }),
+      ctx.app.events.onClose(() => this.end("done")),
+      ctx.app.tokens.watchRevocation(ctx.owner.tokenId, () =>
+        this.end(codedError("UNAUTHENTICATED", "the token was revoked: the subscription ends")),
+      ),
+    ];
+    const expiresAt = ctx.owner.expiresAt?.getTime();
+    this.expiry =
+      expiresAt === undefined
+        ? null
+        : setTimeout(
+            () =>
+              this.end(codedError("UNAUTHENTICATED", "the token expired: the subscription ends")),
+            Math.max(0, Math.min(expiresAt - Date.now(), 2 ** 31 - 1)),
+          );
+    this.expiry?.unref();
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<Delivery>> {
+    if (this.finished) return Promise.resolve({ done: true, value: undefined });
+    return new Promise((resolve) => {
+      this.pending.push(resolve);
+      this.pump();
+    });
+  }
+
+  async return(): Promise<IteratorResult<Delivery>> {
+    this.finish();
+    return { done: true, value: undefined };
+  }
+
+  private end(why: GraphQLError | "done"): void {
+    this.ending ??= why;
+    this.pump();
+  }
+
+  /** Answers the oldest waiting `next` with what there is: a final error, the end, or an event. */
+  private pump(): void {
+    if (this.charging || this.finished || this.pending.length === 0) return;
+    if (this.ending !== null) {
+      const why = this.ending;
+      this.ending = "done";
+      if (why === "done") this.finish();
+      else this.pending.shift()!({ done: false, value: why });
+      return;
+    }
+    const event = this.queue.shift();
+    if (!event) return;
+    this.charging = true;
+    void this.charge(event).then((delivery) => {
+      this.charging = false;
+      if (this.finished) return;
+      if (delivery instanceof GraphQLError) this.ending = "done";
+      this.pending.shift()!({ done: false, value: delivery });
+      this.pump();
+    });
+  }
+
+  private async charge(event: ChainEvent): Promise<Delivery> {
+    const ctx = this.ctx;
+    this.sequence += 1;
+    const price = eventPrice(ctx.app.config, "newBlock", ctx.network);
+    const cost = await meter(
+      { ...ctx, requestId: `${ctx.requestId}.${this.sequence}`, startedAt: Date.now() },
+      {
+        calls: [{ kind: "priced", method: "newBlock", price }],
+        execute: async () => ({
+          value: event,
+          outcomes: [{ kind: "answered", outcome: "ok", httpStatus: 200 }],
+        }),
+      },
+    );
+    if (cost.ok) return event;
+    const error = fromGatewayError(cost.error);
+    return new GraphQLError(`${error.message}: the subscription ends`, {
+      extensions: { ...error.extensions, balance: cost.available, required: cost.required },
+    });
+  }
+
+  /** Stops listening, and answers every waiting `next` with the end. */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    for (const stop of this.stops) stop();
+    if (this.expiry) clearTimeout(this.expiry);
+    for (const resolve of this.pending.splice(0)) resolve({ done: true, value: undefined });
+  }
+}
+
+builder.subscriptionType({});
+
+builder.subscriptionFields((t) => ({
+  newBlock: t.field({
+    type: BlockEventRef,
+    nullable: true,
+    description:
+      "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
+    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx),
+    resolve: (delivery: Delivery) => {
+      if (delivery instanceof GraphQLError) throw delivery;
+      return delivery;
+    },
+  }),
+}));

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { revokeToken } from "../../src/auth/tokens.ts";
+import type { NetworkName } from "../../src/config/schema.ts";
+import { someAddress } from "../support/devnet-core.ts";
+import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway("pglite", {
+    networks: ["mainnet", "regtest"],
+    events: { pollMs: 60_000 },
+  });
+  await t.gateway.app.events.pollNow(); // the first look: tips known, nothing announced
+});
+afterAll(() => t.close());
+
+async function mine(n: number, network: NetworkName = "regtest"): Promise<string[]> {
+  const text = await askDevnetCore(
+    t.devnet,
+    "generatetoaddress",
+    [n, someAddress(network)],
+    network,
+  );
+  const hashes = (JSON.parse(text) as { result: string[] }).result;
+  await t.gateway.app.events.pollNow();
+  return hashes;
+}
+
+interface Sse {
+  /** The next SSE message: its event name and parsed data (null when the stream ended). */
+  next(): Promise<{ event: string; data: unknown } | null>;
+  close(): void;
+}
+
+/**
+ * A subscription over Server-Sent Events, read by hand as a plain HTTP client would. The gateway
+ * answers once the stream has something to say (Yoga starts the source before it answers), so the
+ * answer is awaited by the first read; the subscription is open once the gateway has subscribed
+ * its source to the chain's events.
+ */
+async function subscribe(token: string, query: string): Promise<Sse> {
+  const subscribersBefore = t.gateway.app.events.subscribers();
+  const controller = new AbortController();
+  const answered = fetch(`${t.url}/gateway/regtest/${token}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({ query }),
+    signal: controller.signal,
+  });
+  answered.catch(() => {});
+  await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(subscribersBefore + 1), {
+    timeout: 10_000,
+  });
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const decoder = new TextDecoder();
+  let buffer = "";
+  return {
+    async next() {
+      if (!reader) {
+        const res = await answered;
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+        reader = res.body!.getReader();
+      }
+      while (true) {
+        const end = buffer.indexOf("\n\n");
+        if (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const lines = block.split("\n");
+          const event =
+            lines
+              .find((l) => l.startsWith("event:"))
+              ?.slice(6)
+              .trim() ?? "message";
+          const data = lines
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trim())
+            .join("\n");
+          if (!data && event !== "complete") continue; // a comment (keep-alive)
+          return { event, data: data ? JSON.parse(data) : null };
+        }
+        const chunk = await reader.read();
+        if (chunk.done) return null;
+        buffer += decoder.decode(chunk.value, { stream: true });
+      }
+    },
+    close: () => {
+      void reader?.cancel().catch(() => {});
+      controller.abort();
+    },
+  };
+}
+
+async function audit(accountId: number) {
+  const { rows } = await t.gateway.app.db.query<{
+    method: string;
+    charged_cc: number;
+    outcome: string;
+  }>("SELECT method, charged_cc, outcome FROM audit_records WHERE account_id = $1 ORDER BY id", [
+    accountId,
+  ]);
+  return rows;
+}
+
+const NEW_BLOCK = "subscription { newBlock { kind height hash previousHash } }";
+
+describe("subscription newBlock over Server-Sent Events, charged per event", () => {
+  it("delivers each block as it is announced, each charged pricing.events.newBlock", async () => {
+    const { id, token } = await t.account("sse-subscriber", 1_000);
+    const sse = await subscribe(token, NEW_BLOCK);
+    const [first, second] = await mine(2);
+    const a = (await sse.next()) as {
+      event: string;
+      data: { data: { newBlock: { hash: string; kind: string } } };
+    };
+    const b = (await sse.next()) as typeof a;
+    expect([a.data.data.newBlock, b.data.data.newBlock].map((n) => [n.kind, n.hash])).toEqual([
+      ["CONNECTED", first],
+      ["CONNECTED", second],
+    ]);
+    sse.close();
+    // One audit record per event, at regtest's price, and nothing for opening the stream.
+    // Written as each event was settled, before it was delivered.
+    expect(await audit(id)).toEqual([
+      { method: "newBlock", charged_cc: 5, outcome: "ok" },
+      { method: "newBlock", charged_cc: 5, outcome: "ok" },
+    ]);
+    // The client left: its stream stops listening (nothing more is charged to it).
+    await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(0));
+  });
+
+  it("ends with one final INSUFFICIENT_CREDITS error when the balance no longer covers an event", async () => {
+    const { id, token } = await t.account("sse-short", 5);
+    const sse = await subscribe(token, NEW_BLOCK);
+    await mine(2);
+    const paid = (await sse.next()) as { data: { data: { newBlock: unknown } } };
+    expect(paid.data.data.newBlock).not.toBeNull();
+    const last = (await sse.next()) as { data: { errors: { extensions: { code: string } }[] } };
+    expect(last.data.errors[0]!.extensions.code).toBe("INSUFFICIENT_CREDITS");
+    // Then the stream completes.
+    let rest = await sse.next();
+    while (rest && rest.event !== "complete") rest = await sse.next();
+    const rows = await audit(id);
+    expect(rows.filter((r) => r.outcome === "ok")).toEqual([
+      { method: "newBlock", charged_cc: 5, outcome: "ok" },
+    ]);
+    expect(rows.some((r) => r.outcome === "insufficient_credits")).toBe(true);
+  });
+
+  it("a revoked token's subscription ends at once with UNAUTHENTICATED", async () => {
+    const { token } = await t.account("sse-revoked", 1_000);
+    const sse = await subscribe(token, NEW_BLOCK);
+    const started = Date.now();
+    await revokeToken(t.gateway.app.db, { token });
+    const last = (await sse.next()) as { data: { errors: { extensions: { code: string } }[] } };
+    expect(last.data.errors[0]!.extensions.code).toBe("UNAUTHENTICATED");
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(0));
+  });
+});
