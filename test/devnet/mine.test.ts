@@ -1,0 +1,145 @@
+import { once } from "node:events";
+import { connect, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { BlockProducer } from "../../src/devnet/block-producer.ts";
+import { startBlockTimer } from "../../src/devnet/block-timer.ts";
+import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { coreCaller } from "../support/devnet-core.ts";
+
+/** A headers subscription on devnet's ElectrumX: each pushed tip, in order. */
+async function subscribeHeaders(devnet: Devnet) {
+  const server = devnet.electrum.get("regtest")!;
+  const socket: Socket = connect(server.port, server.host);
+  await once(socket, "connect");
+  const lines: Record<string, unknown>[] = [];
+  const waiters: (() => void)[] = [];
+  let buffered = "";
+  socket.setEncoding("utf8").on("data", (chunk: string) => {
+    buffered += chunk;
+    for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
+      lines.push(JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>);
+      buffered = buffered.slice(nl + 1);
+      for (const wake of waiters.splice(0)) wake();
+    }
+  });
+  /** The n-th message (0-based), once it has come. */
+  const message = async (n: number) => {
+    while (lines.length <= n) await new Promise<void>((r) => waiters.push(r));
+    return lines[n]!;
+  };
+  socket.write(`${JSON.stringify({ id: 1, method: "server.version", params: ["t", "1.4"] })}\n`);
+  socket.write(
+    `${JSON.stringify({ id: 2, method: "blockchain.headers.subscribe", params: [] })}\n`,
+  );
+  await message(1);
+  const pushed = async (n: number) => {
+    const m = await message(n + 2);
+    expect(m.method).toBe("blockchain.headers.subscribe");
+    return (m.params as { height: number; hex: string }[])[0]!;
+  };
+  return { pushed, close: () => socket.destroy() };
+}
+
+describe("devnet produces blocks on command", () => {
+  let devnet: Devnet;
+  const chain = loadDevnetChain("regtest");
+  beforeAll(async () => {
+    devnet = await startDevnet(["regtest"]);
+  });
+  afterAll(() => devnet.close());
+  /** A regtest Core call's result as plain JSON. */
+  const core = async (method: string, params: unknown[] = []) =>
+    (JSON.parse((await coreCaller(devnet)(method, params, "regtest")).text) as { result: unknown })
+      .result;
+
+  it("mine: k blocks on the tip, each announced to Electrum headers subscribers", async () => {
+    const sub = await subscribeHeaders(devnet);
+    const before = chain.tip.height;
+    const change = devnet.producers.get("regtest")!.mine(3);
+    expect(change.connected.map((b) => b.height)).toEqual([before + 1, before + 2, before + 3]);
+    expect(change.disconnected).toEqual([]);
+    expect(change.tip).toEqual(change.connected[2]);
+    // One notification per operation (ElectrumX notifies once per batch it indexed): the tip.
+    expect((await sub.pushed(0)).height).toBe(before + 3);
+    devnet.producers.get("regtest")!.mine(1);
+    expect((await sub.pushed(1)).height).toBe(before + 4);
+    expect(await core("getblockcount")).toBe(before + 4);
+    sub.close();
+  });
+
+  it("reorg: the top d blocks give way to d + 1 others, the old branch a valid-fork", async () => {
+    const producer = devnet.producers.get("regtest")!;
+    producer.mine(2);
+    const sub = await subscribeHeaders(devnet);
+    const top = chain.tip.height;
+    const hashAt = (h: number) => core("getblockhash", [h]);
+    const old = [await hashAt(top - 1), await hashAt(top)];
+    const change = producer.reorg(2);
+    expect(change.disconnected).toEqual([
+      { height: top, hash: old[1] },
+      { height: top - 1, hash: old[0] },
+    ]);
+    expect(change.connected.map((b) => b.height)).toEqual([top - 1, top, top + 1]);
+    expect(await hashAt(top - 1)).not.toBe(old[0]);
+    expect(await hashAt(top)).not.toBe(old[1]);
+    expect(await hashAt(top - 1)).toBe(change.connected[0]!.hash);
+    const tips = (await core("getchaintips")) as Record<string, unknown>[];
+    expect(tips[0]).toMatchObject({ height: top + 1, status: "active", branchlen: 0 });
+    expect(tips).toContainEqual({ height: top, hash: old[1], branchlen: 2, status: "valid-fork" });
+    expect(await core("getblockheader", [old[1]])).toMatchObject({ confirmations: -1 });
+    // The subscriber hears of the new branch once, at its tip.
+    expect((await sub.pushed(0)).height).toBe(top + 1);
+    sub.close();
+  });
+
+  it("reorg is refused deeper than the chain", () => {
+    const producer = devnet.producers.get("regtest")!;
+    expect(() => producer.reorg(chain.tip.height + 1)).toThrow(/cannot take/);
+    expect(() => producer.reorg(0)).toThrow(/cannot take/);
+  });
+});
+
+describe("devnet's block timer", () => {
+  it("produces blocks at the interval on the configured networks (real sockets, real clock)", async () => {
+    const chain = loadDevnetChain("regtest");
+    const devnet = await startDevnet(["regtest"], {
+      blockIntervalMs: 20,
+      blockNetworks: ["regtest"],
+    });
+    try {
+      const start = chain.tip.height;
+      // Two ticks, seen as they happen: each tick announces its tip.
+      await new Promise<void>((resolve) => {
+        const off = chain.onTip((tip) => {
+          if (tip.height >= start + 2) {
+            off();
+            resolve();
+          }
+        });
+      });
+      expect(chain.tip.height).toBeGreaterThanOrEqual(start + 2);
+    } finally {
+      await devnet.close();
+    }
+  });
+
+  it("ticks once per interval and never after stop (fake clock)", () => {
+    vi.useFakeTimers();
+    try {
+      const mined: number[] = [];
+      const producer = { mine: (n: number) => mined.push(n) } as unknown as BlockProducer;
+      const timer = startBlockTimer([producer], 1_000);
+      vi.advanceTimersByTime(3_500);
+      expect(mined).toEqual([1, 1, 1]);
+      timer.stop();
+      vi.advanceTimersByTime(10_000);
+      expect(mined).toEqual([1, 1, 1]);
+      expect(vi.getTimerCount()).toBe(0);
+      startBlockTimer([producer], 0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
