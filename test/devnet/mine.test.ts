@@ -1,45 +1,59 @@
 import { once } from "node:events";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { BlockProducer } from "../../src/devnet/block-producer.ts";
+import { electrumScripthash } from "../../src/bitcoin/scripthash.ts";
+import { type BlockProducer, DEVNET_PAYOUT } from "../../src/devnet/block-producer.ts";
 import { startBlockTimer } from "../../src/devnet/block-timer.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { coreCaller } from "../support/devnet-core.ts";
 
-/** A headers subscription on devnet's ElectrumX: each pushed tip, in order. */
-async function subscribeHeaders(devnet: Devnet) {
+/** A session on devnet's regtest ElectrumX, subscribed to headers: calls, and each pushed tip. */
+async function electrumSession(devnet: Devnet) {
   const server = devnet.electrum.get("regtest")!;
   const socket: Socket = connect(server.port, server.host);
   await once(socket, "connect");
-  const lines: Record<string, unknown>[] = [];
+  const answers = new Map<number, unknown>();
+  const pushes: { height: number; hex: string }[] = [];
   const waiters: (() => void)[] = [];
   let buffered = "";
   socket.setEncoding("utf8").on("data", (chunk: string) => {
     buffered += chunk;
     for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-      lines.push(JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>);
+      const m = JSON.parse(buffered.slice(0, nl)) as {
+        id?: number;
+        result?: unknown;
+        method?: string;
+        params?: unknown[];
+      };
       buffered = buffered.slice(nl + 1);
-      for (const wake of waiters.splice(0)) wake();
+      if (m.method === "blockchain.headers.subscribe")
+        pushes.push(m.params![0] as { height: number; hex: string });
+      else answers.set(m.id!, m.result);
     }
+    for (const wake of waiters.splice(0)) wake();
   });
-  /** The n-th message (0-based), once it has come. */
-  const message = async (n: number) => {
-    while (lines.length <= n) await new Promise<void>((r) => waiters.push(r));
-    return lines[n]!;
+  const until = async (ready: () => boolean) => {
+    while (!ready()) await new Promise<void>((r) => waiters.push(r));
   };
-  socket.write(`${JSON.stringify({ id: 1, method: "server.version", params: ["t", "1.4"] })}\n`);
-  socket.write(
-    `${JSON.stringify({ id: 2, method: "blockchain.headers.subscribe", params: [] })}\n`,
-  );
-  await message(1);
+  let nextId = 0;
+  const call = async (method: string, params: unknown[] = []) => {
+    const id = ++nextId;
+    socket.write(`${JSON.stringify({ id, method, params })}\n`);
+    await until(() => answers.has(id));
+    return answers.get(id);
+  };
+  await call("server.version", ["t", "1.4"]);
+  await call("blockchain.headers.subscribe");
+  /** The n-th pushed tip (0-based), once it has come. */
   const pushed = async (n: number) => {
-    const m = await message(n + 2);
-    expect(m.method).toBe("blockchain.headers.subscribe");
-    return (m.params as { height: number; hex: string }[])[0]!;
+    await until(() => pushes.length > n);
+    return pushes[n]!;
   };
-  return { pushed, close: () => socket.destroy() };
+  return { call, pushed, close: () => socket.destroy() };
 }
+
+const PAYOUT_SCRIPTHASH = electrumScripthash(DEVNET_PAYOUT);
 
 describe("devnet produces blocks on command", () => {
   let devnet: Devnet;
@@ -54,7 +68,7 @@ describe("devnet produces blocks on command", () => {
       .result;
 
   it("mine: k blocks on the tip, each announced to Electrum headers subscribers", async () => {
-    const sub = await subscribeHeaders(devnet);
+    const sub = await electrumSession(devnet);
     const before = chain.tip.height;
     const change = devnet.producers.get("regtest")!.mine(3);
     expect(change.connected.map((b) => b.height)).toEqual([before + 1, before + 2, before + 3]);
@@ -71,7 +85,7 @@ describe("devnet produces blocks on command", () => {
   it("reorg: the top d blocks give way to d + 1 others, the old branch a valid-fork", async () => {
     const producer = devnet.producers.get("regtest")!;
     producer.mine(2);
-    const sub = await subscribeHeaders(devnet);
+    const sub = await electrumSession(devnet);
     const top = chain.tip.height;
     const hashAt = (h: number) => core("getblockhash", [h]);
     const old = [await hashAt(top - 1), await hashAt(top)];
@@ -91,6 +105,20 @@ describe("devnet produces blocks on command", () => {
     expect(await core("getblockheader", [old[1]])).toMatchObject({ confirmations: -1 });
     // The subscriber hears of the new branch once, at its tip.
     expect((await sub.pushed(0)).height).toBe(top + 1);
+    // The script index follows the new branch: one entry per height, the new tip's included. (A
+    // replacement coinbase has the old one's txid: same height, payout and fees, as in Core.)
+    const history = (await sub.call("blockchain.scripthash.get_history", [PAYOUT_SCRIPTHASH])) as {
+      tx_hash: string;
+      height: number;
+    }[];
+    const coinbaseOf = async (hash: unknown) =>
+      ((await core("getblock", [hash, 1])) as { tx: string[] }).tx[0];
+    for (const b of change.connected) {
+      expect(history).toContainEqual({ tx_hash: await coinbaseOf(b.hash), height: b.height });
+    }
+    const heights = history.map((h) => h.height);
+    expect(new Set(heights).size).toBe(heights.length);
+    expect(Math.max(...heights)).toBe(top + 1);
     sub.close();
   });
 
