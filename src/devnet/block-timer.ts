@@ -8,10 +8,19 @@ import type { BlockProducer } from "./block-producer.ts";
 export function startBlockTimer(
   producers: readonly BlockProducer[],
   intervalMs: number,
+  onError: (err: Error) => void = (err) =>
+    process.stderr.write(`devnet: block timer: ${err.message}\n`),
 ): { stop(): void } {
   if (intervalMs <= 0 || producers.length === 0) return { stop() {} };
   const timer = setInterval(() => {
-    for (const producer of producers) producer.mine(1);
+    for (const producer of producers) {
+      // A tick that fails must not end the process from a timer callback: say so, try next tick.
+      try {
+        producer.mine(1);
+      } catch (err) {
+        onError(err as Error);
+      }
+    }
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };

@@ -6,7 +6,7 @@ import { type BlockProducer, DEVNET_PAYOUT } from "../../src/devnet/block-produc
 import { startBlockTimer } from "../../src/devnet/block-timer.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
-import { coreCaller } from "../support/devnet-core.ts";
+import { coreCaller, someAddress } from "../support/devnet-core.ts";
 
 /** A session on devnet's regtest ElectrumX, subscribed to headers: calls, and each pushed tip. */
 async function electrumSession(devnet: Devnet) {
@@ -122,6 +122,18 @@ describe("devnet produces blocks on command", () => {
     sub.close();
   });
 
+  it("Core's own generatetoaddress and invalidateblock are announced too", async () => {
+    const sub = await electrumSession(devnet);
+    const before = chain.tip.height;
+    await core("generatetoaddress", [2, someAddress("regtest")]);
+    expect((await sub.pushed(0)).height).toBe(before + 2);
+    await core("invalidateblock", [chain.byHeight.get(before + 1)!.block.hash]);
+    expect((await sub.pushed(1)).height).toBe(before);
+    await core("reconsiderblock", [chain.byHeight.get(before)!.block.hash]);
+    expect((await sub.pushed(2)).height).toBe(before + 2);
+    sub.close();
+  });
+
   it("reorg is refused deeper than the chain", () => {
     const producer = devnet.producers.get("regtest")!;
     expect(producer.reorg(chain.tip.height + 1)).toEqual({
@@ -157,12 +169,20 @@ describe("devnet's block timer", () => {
 
   it("ticks once per interval and never after stop (fake clock)", () => {
     vi.useFakeTimers();
+    const errors: string[] = [];
     try {
       const mined: number[] = [];
       const producer = { mine: (n: number) => mined.push(n) } as unknown as BlockProducer;
-      const timer = startBlockTimer([producer], 1_000);
+      const failing = {
+        mine: () => {
+          throw new Error("no tip");
+        },
+      } as unknown as BlockProducer;
+      const timer = startBlockTimer([failing, producer], 1_000, (e) => errors.push(e.message));
       vi.advanceTimersByTime(3_500);
       expect(mined).toEqual([1, 1, 1]);
+      // A failing producer is reported each tick and does not stop the others.
+      expect(errors).toEqual(["no tip", "no tip", "no tip"]);
       timer.stop();
       vi.advanceTimersByTime(10_000);
       expect(mined).toEqual([1, 1, 1]);
