@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachDevnet } from "../../src/admin/devnet-control.ts";
+import { issueOperatorToken } from "../../src/admin/operator-token.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
   resolveElectrumUpstreams,
@@ -61,9 +62,10 @@ interface Change {
 describe("blockgate devnet mine / reorg through a running gateway", () => {
   const dir = mkdtempSync(join(tmpdir(), "bg-devnet-"));
   const configFile = join(dir, "blockgate.yaml");
+  const operator = issueOperatorToken();
   writeFileSync(
     configFile,
-    `networks: [regtest]\ndatabase:\n  pgliteDir: ${join(dir, "db")}\nserver:\n  port: 0\ndemo:\n  enabled: false\nlog:\n  level: silent\n`,
+    `networks: [regtest]\noperator:\n  tokenSha256: ["${operator.sha256}"]\ndatabase:\n  pgliteDir: ${join(dir, "db")}\nserver:\n  port: 0\ndemo:\n  enabled: false\nlog:\n  level: silent\n`,
   );
   const env = { BLOCKGATE_CONFIG: configFile };
   const chain = loadDevnetChain("regtest");
@@ -124,6 +126,21 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
     expect(tips).toContainEqual({ height: top, hash: old[1], branchlen: 2, status: "valid-fork" });
   }, 60_000);
 
+  it("BLOCKGATE_OPERATOR_TOKEN is sent instead of the file's secret; a wrong one is refused", async () => {
+    const ok = await blockgateFromSource(["devnet", "mine"], {
+      ...env,
+      BLOCKGATE_OPERATOR_TOKEN: operator.token,
+    });
+    expect(ok.code).toBe(0);
+    expect((JSON.parse(ok.stdout) as Change).connected).toHaveLength(1);
+    const wrong = await blockgateFromSource(["devnet", "mine"], {
+      ...env,
+      BLOCKGATE_OPERATOR_TOKEN: "bgo_wrong",
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("operator credential required");
+  }, 60_000);
+
   it("refusals: a network devnet does not serve here, a reorg deeper than the chain, bad options", async () => {
     const mainnet = await blockgateFromSource(["devnet", "mine", "--network", "mainnet"], env);
     expect(mainnet.code).toBe(1);
@@ -151,6 +168,8 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
     const ok = await post(`Bearer ${admin.secret}`);
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as Change).connected).toHaveLength(1);
+    const byOperator = await post(`Bearer ${operator.token}`);
+    expect(byOperator.status).toBe(200);
     // The secret opens the CLI's endpoints only, not /metrics.
     expect(
       (
