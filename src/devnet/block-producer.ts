@@ -32,10 +32,11 @@ export class BlockProducer implements DevnetBlocks {
   }
 
   /**
-   * A reorganisation as a chain watcher sees one (or why not, when the heights are not held): the top `depth` blocks leave the best chain
+   * A reorganisation as a chain watcher sees one: the top `depth` blocks leave the best chain
    * (their transactions back in the mempool) and `depth + 1` new blocks on the fork point
    * outgrow them, so the best chain switches to a longer branch, different above the fork point.
-   * Tip listeners hear of it once, when the new branch is complete.
+   * Tip listeners hear of it once, when the new branch is complete. Refused, with the reason,
+   * where devnet does not hold every height from the fork point up.
    */
   reorg(depth: number): ChainChange | { refused: string } {
     const gone = this.chain.disconnectTop(depth);

@@ -65,7 +65,9 @@ export async function startDevnet(
     electrum.set(network, await startDevnetElectrum(chain, core, prevouts, opts.electrum));
     producers.set(network, new BlockProducer(chain, prevouts));
   }
-  const timed = (opts.blockNetworks ?? ["regtest"]).flatMap((n) => producers.get(n) ?? []);
+  const timed = [...new Set<NetworkName>(opts.blockNetworks ?? ["regtest"])].flatMap(
+    (n) => producers.get(n) ?? [],
+  );
   const timer = startBlockTimer(timed, opts.blockIntervalMs ?? 0);
   return {
     cores,
