@@ -94,6 +94,17 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
 
   it("mine --blocks 3: three blocks on the regtest tip, printed as the change", async () => {
     const before = chain.tip.height;
+    // The gateway's own Electrum upstream is subscribed to devnet's headers: it hears the new tip.
+    const upstream = gateway.app.electrum.get("regtest")!.upstreams[0]!;
+    const heard = new Promise<void>((resolve) => {
+      // Its first tip (the subscription's answer at start) may come first: wait for the new one.
+      const listener = (tip: { height: number }) => {
+        if (tip.height !== before + 3) return;
+        upstream.off("tip", listener);
+        resolve();
+      };
+      upstream.on("tip", listener);
+    });
     const out = await blockgateFromSource(["devnet", "mine", "--blocks", "3"], env);
     expect(out.stderr).toBe("");
     expect(out.code).toBe(0);
@@ -104,6 +115,7 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
     expect(change.tip).toEqual(change.connected[2]);
     expect(await core("getblockcount")).toBe(before + 3);
     expect(await core("getbestblockhash")).toBe(change.tip.hash);
+    await heard;
   }, 60_000);
 
   it("reorg --depth 2: a longer branch replaces the top two blocks; the old one is a valid-fork", async () => {
