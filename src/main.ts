@@ -1,3 +1,4 @@
+import { attachDevnet } from "./admin/devnet-control.ts";
 import { openStore, startGateway } from "./app/app.ts";
 import { startupBanner } from "./app/banner.ts";
 import { prepareDemo } from "./app/demo.ts";
@@ -12,12 +13,15 @@ import { startDevnet } from "./devnet/devnet.ts";
 
 /** `npm start`: config file from BLOCKGATE_CONFIG (none: devnet defaults), then serve. */
 async function main(): Promise<void> {
-  const config = loadConfig(process.env.BLOCKGATE_CONFIG);
+  const file = process.env.BLOCKGATE_CONFIG;
+  // With no file, `npm start` is the demo: a regtest block every 10 s shows live chain events
+  // within seconds. A file (tests', production's) says itself whether devnet mines on a timer.
+  const config = loadConfig(file, file ? {} : { devnet: { blockIntervalMs: 10_000 } });
   const devNets = devnetNetworks(config);
   // The store opens while devnet parses its chain: PGlite compiles its WebAssembly meanwhile.
   const store = openStore(config, { databaseUrl: process.env.DATABASE_URL });
   store.catch(() => {}); // a failure is reported where it is awaited, in startGateway
-  const devnet = devNets.length > 0 ? await startDevnet(devNets) : null;
+  const devnet = devNets.length > 0 ? await startDevnet(devNets, config.devnet) : null;
   const gateway = await startGateway(config, {
     store,
     databaseUrl: process.env.DATABASE_URL,
@@ -26,6 +30,7 @@ async function main(): Promise<void> {
     graphUpstreams: resolveGraphUpstreams(config, devnet),
     electrumUpstreams: resolveElectrumUpstreams(config, devnet),
   });
+  if (devnet) attachDevnet(gateway.app, devnet.producers);
   const where = `store: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.pgliteDir}`}${devnet ? "; upstreams: devnet" : ""}`;
   const demo = config.demo.enabled ? await prepareDemo(gateway.app.db, config.demo.credits) : null;
   process.stdout.write(startupBanner(config, gateway.url, where, demo));

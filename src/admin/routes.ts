@@ -5,10 +5,13 @@ import { ALL_METHODS, bodyText, pathParts } from "../http/framework.ts";
 import { plainFailure, sendReply, sendText } from "../http/reply.ts";
 import type { App } from "../metering/context.ts";
 import { adminAuthorized } from "./admin-file.ts";
+import { type DevnetAction, runDevnetAction, runsDevnet } from "./devnet-control.ts";
 import { operatorAuthorized } from "./operator-token.ts";
 
 /** Largest body /admin/cli reads: a command line. */
 const CLI_BODY_BYTES_MAX = 64 * 1024;
+
+const DEVNET_ACTIONS: readonly DevnetAction[] = ["mine", "reorg"];
 
 /**
  * /metrics and /admin/*: for operators only. The credential is checked before anything else —
@@ -35,6 +38,16 @@ export function operatorRoutes(http: FastifyInstance, app: App): void {
     // A body over the limit is answered 413 at the edge (server.ts), as on every other route.
     handler: async (request, reply) => runCli(app, bodyText(request), reply),
   });
+  // /admin/devnet/mine and /reorg exist while devnet runs beside this gateway (devnet-control.ts).
+  for (const action of DEVNET_ACTIONS) {
+    http.route({
+      method: "POST",
+      url: `/admin/devnet/${action}`,
+      onRequest: gate,
+      bodyLimit: CLI_BODY_BYTES_MAX,
+      handler: async (request, reply) => runDevnetAction(app, action, bodyText(request), reply),
+    });
+  }
   for (const url of ["/admin", "/admin/*"]) {
     // Every other /admin path and method is answered by the gate (401, 404 or 405).
     http.route({
@@ -50,11 +63,20 @@ async function operatorGate(app: App, request: FastifyRequest, reply: FastifyRep
   const parts = pathParts(request);
   const header = request.headers.authorization;
   const isCli = parts.length === 2 && parts[0] === "admin" && parts[1] === "cli";
+  const isDevnet =
+    parts.length === 3 &&
+    parts[0] === "admin" &&
+    parts[1] === "devnet" &&
+    (DEVNET_ACTIONS as readonly string[]).includes(parts[2]!) &&
+    runsDevnet(app);
   const operator = operatorAuthorized(header, app.config.operator.tokenSha256);
   // The per-start secret the PGlite hand-off writes (app/admin.ts) is a credential for the CLI's
-  // own endpoint only: it lives in a file on this machine, readable by the gateway's user.
+  // own endpoints only (its commands, devnet's blocks): it lives in a file on this machine,
+  // readable by the gateway's user.
   const cliSecret =
-    isCli && app.adminSecret !== undefined && adminAuthorized(header, app.adminSecret);
+    (isCli || isDevnet) &&
+    app.adminSecret !== undefined &&
+    adminAuthorized(header, app.adminSecret);
   if (!operator && !cliSecret) {
     app.log.warn({ route: parts[0] }, "operator credential missing or refused");
     return sendReply(reply, {
@@ -65,7 +87,7 @@ async function operatorGate(app: App, request: FastifyRequest, reply: FastifyRep
   if (parts.length === 1 && parts[0] === "metrics") {
     return request.method === "GET" ? undefined : methodNotAllowed(reply, "GET");
   }
-  if (isCli && app.adminSecret !== undefined) {
+  if ((isCli && app.adminSecret !== undefined) || isDevnet) {
     return request.method === "POST" ? undefined : methodNotAllowed(reply, "POST");
   }
   return noSuchRoute(reply);

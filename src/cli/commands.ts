@@ -50,9 +50,11 @@ const HELP = `usage: blockgate <command>
                                          or block (getblock's fields the bytes determine);
                                          - reads the hex from standard input
   operator-token                         a new operator token for /metrics and /admin/* and its config line
+  devnet mine [--network N] [--blocks K] K blocks on the running gateway's devnet tip (regtest, 1)
+  devnet reorg [--network N] [--depth D] D blocks off devnet's best chain, D + 1 new ones on the fork point
 
 Environment: DATABASE_URL (PostgreSQL; default is the embedded PGlite store),
-BLOCKGATE_CONFIG (config file).`;
+BLOCKGATE_CONFIG (config file), BLOCKGATE_OPERATOR_TOKEN (devnet's commands without a PGlite store).`;
 
 export function helpText(): string {
   return HELP;

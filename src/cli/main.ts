@@ -2,6 +2,7 @@ import { adminFilePath, readAdminFile } from "../admin/admin-file.ts";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import { openDatabase } from "../db/open.ts";
 import { type CommandOutput, helpText, runDbCommand, unknownCommand } from "./commands.ts";
+import { postToGateway } from "./gateway-call.ts";
 
 /** `blockgate …` / `npm run cli -- …`. */
 async function cli(argv: string[]): Promise<number> {
@@ -23,6 +24,13 @@ async function cli(argv: string[]): Promise<number> {
     // Reads the file only: no database, no upstream, whatever the file says.
     const { runConfigCommand } = await import("./config-check.ts");
     return print(runConfigCommand(argv.slice(1), process.env));
+  }
+  if (command === "devnet") {
+    // Runs inside the gateway, whose devnet it is: the CLI only finds it and asks.
+    const { runDevnetCommand } = await import("./devnet.ts");
+    return print(
+      await runDevnetCommand(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG), process.env),
+    );
   }
   const unknown = unknownCommand(command);
   if (unknown) return print(unknown);
@@ -75,17 +83,8 @@ async function decode(args: string[]): Promise<CommandOutput> {
 
 /** Runs the command inside the gateway that holds the PGlite store; null if none answers. */
 async function forward(url: string, secret: string, argv: string[]): Promise<CommandOutput | null> {
-  try {
-    const res = await fetch(`${url}/admin/cli`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ argv }),
-    });
-    if (res.status !== 200) return null;
-    return (await res.json()) as CommandOutput;
-  } catch {
-    return null; // the gateway that wrote the file is gone: open the store directly
-  }
+  const res = await postToGateway({ url, credential: secret }, "/admin/cli", { argv });
+  return res?.status === 200 ? (res.json as CommandOutput) : null;
 }
 
 /** Whether process `pid` exists (EPERM: it does, as another user's). */

@@ -551,6 +551,18 @@ export const configSchema = z.strictObject({
         .default(24 * 3_600_000),
     })
     .prefault({}),
+  /** devnet's own behaviour, where it serves a network (upstreams given as `devnet`). */
+  devnet: z
+    .strictObject({
+      /**
+       * A block on each of blockNetworks' tips this often, carrying the mempool transactions
+       * devnet can price; 0: blocks only on command (`blockgate devnet mine`).
+       */
+      blockIntervalMs: z.number().int().nonnegative().max(3_600_000).default(0),
+      /** The networks the timer mines on; those devnet does not serve are skipped. */
+      blockNetworks: z.array(networkName).max(NETWORK_NAMES.length).default(["regtest"]),
+    })
+    .prefault({}),
   /** First run with an empty database: create an account with credits and print a token for it. */
   demo: z
     .strictObject({

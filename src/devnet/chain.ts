@@ -71,35 +71,84 @@ export class DevnetChain {
 
   /** Blocks taken off the best chain by invalidateBlock, until reconsidered. */
   private readonly invalid: ChainBlock[] = [];
+  /** Blocks a reorganisation replaced by a longer branch: known by hash, off the best chain. */
+  private readonly stale: ChainBlock[] = [];
+  private readonly tipListeners = new Set<(tip: ChainBlock) => void>();
 
   /**
-   * Core's `invalidateblock`: the block and every block above it leave the best chain (the tip
-   * falls to the highest block below), their transactions other than coinbases return to the
-   * mempool, and the blocks stay known by hash. How tests stage a reorganisation; devnet's
-   * chain does not validate, so there is nothing else to undo.
+   * Calls `listener` with the tip whenever an operation on the chain ends with a new best chain
+   * (tipChanged); returns the function that stops it. devnet's Electrum server announces the tip
+   * to its headers subscribers this way, whoever changed the chain.
    */
-  invalidateBlock(hash: string): boolean {
-    const entry = this.byHash.get(hash);
-    if (!entry || this.byHeight.get(entry.height) !== entry) return false;
-    for (const height of this.heights()) {
-      if (height < entry.height) continue;
-      const block = this.byHeight.get(height)!;
-      this.byHeight.delete(height);
+  onTip(listener: (tip: ChainBlock) => void): () => void {
+    this.tipListeners.add(listener);
+    return () => this.tipListeners.delete(listener);
+  }
+
+  /**
+   * Said once an operation (a batch of produced blocks, a reorganisation) is complete, not per
+   * block: ElectrumX too notifies the tip once per batch of blocks it processed.
+   */
+  tipChanged(): void {
+    for (const listener of this.tipListeners) listener(this.tip);
+  }
+
+  /**
+   * Takes the best chain's blocks from `height` up off it, into `into`: their transactions other
+   * than coinbases return to the mempool, the blocks stay known by hash, and the tip falls to the
+   * highest block below.
+   */
+  private takeOff(height: number, into: ChainBlock[]): void {
+    for (const h of this.heights()) {
+      if (h < height) continue;
+      const block = this.byHeight.get(h)!;
+      this.byHeight.delete(h);
       for (const tx of block.block.transactions) {
         if (this.txIndex.get(tx.txid)?.block !== block) continue;
         this.txIndex.delete(tx.txid);
         if (!tx.isCoinbase) this.mempool.set(tx.txid, tx);
       }
-      this.invalid.push(block);
+      into.push(block);
     }
     const heights = this.heights();
     this.tip = this.byHeight.get(heights[heights.length - 1]!)!;
+  }
+
+  /**
+   * Core's `invalidateblock`: the block and every block above it leave the best chain, until
+   * reconsidered. How tests stage a reorganisation; devnet's chain does not validate, so there is
+   * nothing else to undo.
+   */
+  invalidateBlock(hash: string): boolean {
+    const entry = this.byHash.get(hash);
+    if (!entry || this.byHeight.get(entry.height) !== entry) return false;
+    this.takeOff(entry.height, this.invalid);
     return true;
+  }
+
+  /**
+   * The first half of a reorganisation: the top `depth` blocks leave the best chain as a stale
+   * branch (getchaintips' valid-fork), to be outgrown by the blocks produced next. Refused (null)
+   * unless every height from the fork point to the tip is held, so the new branch builds on the
+   * fork point itself (on sparse mainnet: only above 951658, on blocks devnet produced).
+   */
+  disconnectTop(depth: number): ChainBlock[] | null {
+    const fork = this.tip.height - depth;
+    if (depth < 1 || fork < 0) return null;
+    for (let h = fork; h <= this.tip.height; h++) if (!this.byHeight.has(h)) return null;
+    const from = this.stale.length;
+    this.takeOff(fork + 1, this.stale);
+    return this.stale.slice(from).reverse();
   }
 
   /** The blocks invalidateBlock took off the best chain (getchaintips' invalid branch). */
   invalidated(): readonly ChainBlock[] {
     return this.invalid;
+  }
+
+  /** The blocks reorganisations left behind (getchaintips' valid-fork branches). */
+  staleBlocks(): readonly ChainBlock[] {
+    return this.stale;
   }
 
   /** Core's `reconsiderblock` (of every invalidated block): they are the best chain again. */

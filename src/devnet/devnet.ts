@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { NetworkName } from "../config/schema.ts";
 import { type DevnetCoreServer, startCoreHttp } from "./bitcoin-core/http.ts";
 import { coreMethods } from "./bitcoin-core/methods.ts";
+import { BlockProducer } from "./block-producer.ts";
+import { startBlockTimer } from "./block-timer.ts";
 import { type DevnetChain, loadDevnetChain } from "./chain.ts";
 import type { DevnetElectrumServer } from "./electrum/server.ts";
 import { type DevnetElectrumOptions, startDevnetElectrum } from "./electrum/start.ts";
@@ -15,6 +17,8 @@ export interface Devnet {
   indexers: Map<NetworkName, DevnetIndexerServer>;
   /** One emulated ElectrumX per network, whose daemon is that network's Core. */
   electrum: Map<NetworkName, DevnetElectrumServer>;
+  /** Blocks on each network's chain on command (`blockgate devnet mine`, `devnet reorg`). */
+  producers: Map<NetworkName, BlockProducer>;
   close(): Promise<void>;
 }
 
@@ -25,6 +29,10 @@ export interface DevnetOptions {
    * (`chain.network`); every other network gets loadDevnetChain(network), made once per process.
    */
   chain?: DevnetChain;
+  /** A block on each of `blockNetworks`' tips this often (config `devnet.blockIntervalMs`); 0: never. */
+  blockIntervalMs?: number;
+  /** The networks the timer mines on (those devnet serves); default regtest. */
+  blockNetworks?: readonly NetworkName[];
 }
 
 /**
@@ -40,6 +48,7 @@ export async function startDevnet(
   const cores = new Map<NetworkName, DevnetCoreServer>();
   const indexers = new Map<NetworkName, DevnetIndexerServer>();
   const electrum = new Map<NetworkName, DevnetElectrumServer>();
+  const producers = new Map<NetworkName, BlockProducer>();
   for (const network of networks) {
     const chain = opts.chain?.network === network ? opts.chain : loadDevnetChain(network);
     const prevouts = chainPrevouts(chain);
@@ -54,12 +63,19 @@ export async function startDevnet(
     });
     cores.set(network, core);
     electrum.set(network, await startDevnetElectrum(chain, core, prevouts, opts.electrum));
+    producers.set(network, new BlockProducer(chain, prevouts));
   }
+  const timed = [...new Set<NetworkName>(opts.blockNetworks ?? ["regtest"])].flatMap(
+    (n) => producers.get(n) ?? [],
+  );
+  const timer = startBlockTimer(timed, opts.blockIntervalMs ?? 0);
   return {
     cores,
     indexers,
     electrum,
+    producers,
     async close() {
+      timer.stop();
       await Promise.all([...electrum.values(), ...indexers.values()].map((e) => e.close()));
       await Promise.all([...cores.values()].map((c) => c.close()));
     },

@@ -122,7 +122,13 @@ export function produceBlock(
   const height = tip.height + 1;
   const bits = Number.parseInt(tip.block.bits, 16);
   const mtp = medianTimePast(chain, tip) ?? tip.block.time;
-  const time = Math.max(mtp + 1, Math.floor(Date.now() / 1000));
+  // A block like one taken off the chain on this parent (same payout and transactions within the
+  // same second: a reorganisation's replacement) would be that block again, hash and all; Core's
+  // miners move nTime on, and so does devnet, so the replacement is a block of its own.
+  let time = Math.max(mtp + 1, Math.floor(Date.now() / 1000));
+  for (const off of [...chain.invalidated(), ...chain.staleBlocks()]) {
+    if (off.block.previousblockhash === tip.block.hash) time = Math.max(time, off.block.time + 1);
+  }
   const coinbase = coinbaseFor(chain, height, script, txs, fees);
   const target = deriveTarget(bits, chain.network);
   const reachable = target !== undefined && target >= 1n << 250n;
@@ -134,4 +140,23 @@ export function produceBlock(
   for (const tx of txs) chain.mempool.delete(tx.txid);
   chain.addBlock(block, height);
   return chain.tip;
+}
+
+/**
+ * generatetoaddress's loop: `count` blocks on the tip, each taking the mempool transactions it can
+ * price, paid to `script`; the new tip is announced once, after the last.
+ */
+export function mineBlocks(
+  chain: DevnetChain,
+  prevouts: Prevouts,
+  script: Uint8Array,
+  count: number,
+): ChainBlock[] {
+  const made: ChainBlock[] = [];
+  for (let i = 0; i < count; i++) {
+    const { txs, fees } = selectFromMempool(chain, prevouts);
+    made.push(produceBlock(chain, script, txs, fees));
+  }
+  if (made.length > 0) chain.tipChanged();
+  return made;
 }

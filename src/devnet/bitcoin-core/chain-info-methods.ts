@@ -1,7 +1,9 @@
 import { LosslessNumber } from "lossless-json";
 import { getDifficulty, uint256Hex, univalueDouble } from "../../bitcoin/index.ts";
 import { deriveTarget } from "../../bitcoin/pow.ts";
+import type { ChainBlock } from "../chain.ts";
 import { chainWork, medianTimePast } from "../chain-facts.ts";
+import { inActiveChain } from "./block-context.ts";
 import type { CoreContext } from "./context.ts";
 import type { RpcMethod } from "./http.ts";
 import { readParams } from "./params.ts";
@@ -57,15 +59,26 @@ export function chainInfoMethods(ctx: CoreContext): Record<string, RpcMethod> {
       const tips: Record<string, unknown>[] = [
         { height: chain.tip.height, hash: chain.tip.block.hash, branchlen: 0, status: "active" },
       ];
-      const invalid = chain.invalidated();
-      if (invalid.length > 0) {
-        const top = invalid.reduce((a, b) => (b.height > a.height ? b : a));
-        const low = invalid.reduce((a, b) => (b.height < a.height ? b : a));
+      // Every branch off the best chain ends in a block no other off-chain block builds on; its
+      // length runs down to the block above the fork point. Invalidated branches are "invalid",
+      // those a reorganisation outgrew "valid-fork"; higher tips first, as Core's setTips.
+      const off = new Map<ChainBlock, string>();
+      for (const b of chain.invalidated()) off.set(b, "invalid");
+      for (const b of chain.staleBlocks()) off.set(b, "valid-fork");
+      const parents = new Set([...off.keys()].map((b) => b.block.previousblockhash));
+      const ends = [...off.keys()].filter((b) => !parents.has(b.block.hash));
+      for (const end of ends.sort((a, b) => b.height - a.height)) {
+        let low = end;
+        for (;;) {
+          const parent = chain.byHash.get(low.block.previousblockhash);
+          if (!parent || inActiveChain(chain, parent)) break;
+          low = parent;
+        }
         tips.push({
-          height: top.height,
-          hash: top.block.hash,
-          branchlen: top.height - low.height + 1,
-          status: "invalid",
+          height: end.height,
+          hash: end.block.hash,
+          branchlen: end.height - low.height + 1,
+          status: off.get(end)!,
         });
       }
       return tips;

@@ -53,10 +53,12 @@ export function coreMethods(
       if (!chain.invalidateBlock((hash as string).toLowerCase())) {
         throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
       }
+      chain.tipChanged();
       return null;
     },
     reconsiderblock: () => {
       chain.reconsiderBlocks();
+      chain.tipChanged();
       return null;
     },
   } satisfies Record<string, (raw: Json[] | { [key: string]: Json }) => unknown>;

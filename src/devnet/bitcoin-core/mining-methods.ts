@@ -1,7 +1,7 @@
 import { addressToScript, parseTransaction, type Transaction } from "../../bitcoin/index.ts";
 import { RPC_INVALID_ADDRESS_OR_KEY } from "../../jsonrpc/core-params.ts";
 import type { Json } from "../../jsonrpc/json.ts";
-import { produceBlock, selectFromMempool } from "../produce-block.ts";
+import { mineBlocks, produceBlock } from "../produce-block.ts";
 import type { CoreContext } from "./context.ts";
 import type { RpcMethod } from "./http.ts";
 import { intArg, readParams } from "./params.ts";
@@ -36,12 +36,9 @@ export function miningMethods(ctx: CoreContext): Record<string, RpcMethod> {
       );
       const script = addressToScript(address as string, ctx.network);
       if (!script) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Error: Invalid address");
-      const hashes: string[] = [];
-      for (let i = 0; i < intArg(n as Json, 0); i++) {
-        const { txs, fees } = selectFromMempool(ctx.chain, ctx.prevouts);
-        hashes.push(produceBlock(ctx.chain, script, txs, fees).block.hash);
-      }
-      return hashes;
+      return mineBlocks(ctx.chain, ctx.prevouts, script, intArg(n as Json, 0)).map(
+        (b) => b.block.hash,
+      );
     },
     generateblock: (raw) => {
       const [output, list] = readParams(
@@ -79,7 +76,9 @@ export function miningMethods(ctx: CoreContext): Record<string, RpcMethod> {
       }
       // Core builds the block from an empty mempool and appends these: the coinbase pays the
       // subsidy alone, without their fees.
-      return { hash: produceBlock(ctx.chain, script, txs, 0n).block.hash };
+      const made = produceBlock(ctx.chain, script, txs, 0n);
+      ctx.chain.tipChanged();
+      return { hash: made.block.hash };
     },
   };
 }

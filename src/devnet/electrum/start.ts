@@ -34,6 +34,9 @@ export function startDevnetElectrum(
     }),
   );
   let server: DevnetElectrumServer | undefined;
+  // Whoever changes the chain (devnet's Core, its block timer, `blockgate devnet mine`), the
+  // headers subscribers hear of the new tip, as ElectrumX's are told after each block it indexes.
+  const stopAnnouncing = chain.onTip(() => server?.announceTip());
   const started = startElectrumTcp({
     methods: electrumMethods({
       chain,
@@ -45,7 +48,10 @@ export function startDevnetElectrum(
     }),
     tip: () => tipHeader(chain),
     ...opts,
-    onClose: () => daemon.close(),
+    onClose: () => {
+      stopAnnouncing();
+      return daemon.close();
+    },
   });
   return started.then((s) => {
     server = s;

@@ -1,0 +1,205 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { attachDevnet } from "../../src/admin/devnet-control.ts";
+import { issueOperatorToken } from "../../src/admin/operator-token.ts";
+import { type RunningGateway, startGateway } from "../../src/app/app.ts";
+import {
+  resolveElectrumUpstreams,
+  resolveGraphUpstreams,
+  resolveNodeUpstreams,
+} from "../../src/app/upstreams.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { coreCaller } from "../support/devnet-core.ts";
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `blockgate …` run from src/ (tsx), as its own process: it finds the gateway through the
+ * hand-off file as the built CLI does, without rebuilding dist/ for a test.
+ */
+function blockgateFromSource(args: string[], env: Record<string, string>): Promise<Ran> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    env: { ...process.env, DATABASE_URL: "", BLOCKGATE_OPERATOR_TOKEN: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (s: string) => {
+    stdout += s;
+  });
+  child.stderr.setEncoding("utf8").on("data", (s: string) => {
+    stderr += s;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`blockgate ${args.join(" ")}: still running after 60 s\n${stderr}`));
+    }, 60_000);
+    child.once("error", reject);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+  });
+}
+
+interface Change {
+  network: string;
+  tip: { height: number; hash: string };
+  connected: { height: number; hash: string }[];
+  disconnected: { height: number; hash: string }[];
+}
+
+describe("blockgate devnet mine / reorg through a running gateway", () => {
+  const dir = mkdtempSync(join(tmpdir(), "bg-devnet-"));
+  const configFile = join(dir, "blockgate.yaml");
+  const operator = issueOperatorToken();
+  writeFileSync(
+    configFile,
+    `networks: [regtest]\noperator:\n  tokenSha256: ["${operator.sha256}"]\ndatabase:\n  pgliteDir: ${join(dir, "db")}\nserver:\n  port: 0\ndemo:\n  enabled: false\nlog:\n  level: silent\n`,
+  );
+  const env = { BLOCKGATE_CONFIG: configFile };
+  const chain = loadDevnetChain("regtest");
+  let devnet: Devnet;
+  let gateway: RunningGateway;
+  const core = async (method: string, params: unknown[] = []) =>
+    (JSON.parse((await coreCaller(devnet)(method, params, "regtest")).text) as { result: unknown })
+      .result;
+
+  beforeAll(async () => {
+    // Started as main.ts starts it: devnet, the gateway on a PGlite folder (so it writes the
+    // hand-off file the CLI reads), then devnet handed to the gateway's operator endpoint.
+    const config = loadConfig(configFile);
+    devnet = await startDevnet(config.networks, config.devnet);
+    gateway = await startGateway(config, {
+      nodeUpstreams: resolveNodeUpstreams(config, devnet),
+      graphUpstreams: resolveGraphUpstreams(config, devnet),
+      electrumUpstreams: resolveElectrumUpstreams(config, devnet),
+    });
+    attachDevnet(gateway.app, devnet.producers);
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.close();
+    await devnet?.close();
+  });
+
+  it("mine --blocks 3: three blocks on the regtest tip, printed as the change", async () => {
+    const before = chain.tip.height;
+    // The gateway's own Electrum upstream is subscribed to devnet's headers: it hears the new tip.
+    const upstream = gateway.app.electrum.get("regtest")!.upstreams[0]!;
+    const heard = new Promise<void>((resolve) => {
+      // Its first tip (the subscription's answer at start) may come first: wait for the new one.
+      const listener = (tip: { height: number }) => {
+        if (tip.height !== before + 3) return;
+        upstream.off("tip", listener);
+        resolve();
+      };
+      upstream.on("tip", listener);
+    });
+    const out = await blockgateFromSource(["devnet", "mine", "--blocks", "3"], env);
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
+    const change = JSON.parse(out.stdout) as Change;
+    expect(change.network).toBe("regtest");
+    expect(change.connected.map((b) => b.height)).toEqual([before + 1, before + 2, before + 3]);
+    expect(change.disconnected).toEqual([]);
+    expect(change.tip).toEqual(change.connected[2]);
+    expect(await core("getblockcount")).toBe(before + 3);
+    expect(await core("getbestblockhash")).toBe(change.tip.hash);
+    await heard;
+  }, 60_000);
+
+  it("reorg --depth 2: a longer branch replaces the top two blocks; the old one is a valid-fork", async () => {
+    const top = chain.tip.height;
+    const old = [await core("getblockhash", [top - 1]), await core("getblockhash", [top])];
+    const out = await blockgateFromSource(["devnet", "reorg", "--depth", "2"], env);
+    expect(out.code).toBe(0);
+    const change = JSON.parse(out.stdout) as Change;
+    expect(change.disconnected).toEqual([
+      { height: top, hash: old[1] },
+      { height: top - 1, hash: old[0] },
+    ]);
+    expect(change.connected.map((b) => b.height)).toEqual([top - 1, top, top + 1]);
+    expect(change.tip.height).toBe(top + 1);
+    // Above the fork point every height holds another block now.
+    expect(await core("getblockhash", [top - 1])).not.toBe(old[0]);
+    expect(await core("getblockhash", [top])).not.toBe(old[1]);
+    expect(await core("getblockhash", [top + 1])).toBe(change.tip.hash);
+    const tips = (await core("getchaintips")) as Record<string, unknown>[];
+    expect(tips).toContainEqual({ height: top, hash: old[1], branchlen: 2, status: "valid-fork" });
+  }, 60_000);
+
+  it("BLOCKGATE_OPERATOR_TOKEN is sent instead of the file's secret; a wrong one is refused", async () => {
+    const ok = await blockgateFromSource(["devnet", "mine"], {
+      ...env,
+      BLOCKGATE_OPERATOR_TOKEN: operator.token,
+    });
+    expect(ok.code).toBe(0);
+    expect((JSON.parse(ok.stdout) as Change).connected).toHaveLength(1);
+    const wrong = await blockgateFromSource(["devnet", "mine"], {
+      ...env,
+      BLOCKGATE_OPERATOR_TOKEN: "bgo_wrong",
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("operator credential required");
+  }, 60_000);
+
+  it("refusals: a network devnet does not serve here, a reorg deeper than the chain, bad options", async () => {
+    const mainnet = await blockgateFromSource(["devnet", "mine", "--network", "mainnet"], env);
+    expect(mainnet.code).toBe(1);
+    expect(mainnet.stderr).toContain("devnet does not serve mainnet here");
+    const deep = await blockgateFromSource(["devnet", "reorg", "--depth", "500"], env);
+    expect(deep.code).toBe(1);
+    expect(deep.stderr).toMatch(/cannot take 500 block/);
+    const bad = await blockgateFromSource(["devnet", "mine", "--blocks", "x"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("usage: blockgate devnet mine");
+  }, 60_000);
+
+  it("POST /admin/devnet/*: the hand-off secret opens it, nothing else does; only POST", async () => {
+    const { readAdminFile } = await import("../../src/admin/admin-file.ts");
+    const admin = readAdminFile(loadConfig(configFile))!;
+    const post = (auth: string | undefined, method = "POST") =>
+      fetch(`${gateway.url}/admin/devnet/mine`, {
+        method,
+        headers: auth ? { authorization: auth } : {},
+        ...(method === "POST" ? { body: "{}" } : {}),
+      });
+    expect((await post(undefined)).status).toBe(401);
+    expect((await post("Bearer nope")).status).toBe(401);
+    expect((await post(`Bearer ${admin.secret}`, "GET")).status).toBe(405);
+    const ok = await post(`Bearer ${admin.secret}`);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as Change).connected).toHaveLength(1);
+    const byOperator = await post(`Bearer ${operator.token}`);
+    expect(byOperator.status).toBe(200);
+    // The secret opens the CLI's endpoints only, not /metrics.
+    expect(
+      (
+        await fetch(`${gateway.url}/metrics`, {
+          headers: { authorization: `Bearer ${admin.secret}` },
+        })
+      ).status,
+    ).toBe(401);
+  });
+});
+
+describe("blockgate devnet without a gateway", () => {
+  it("says so and exits 1", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bg-devnet-"));
+    const configFile = join(dir, "blockgate.yaml");
+    writeFileSync(configFile, `database:\n  pgliteDir: ${join(dir, "db")}\n`);
+    const out = await blockgateFromSource(["devnet", "mine"], { BLOCKGATE_CONFIG: configFile });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("no running gateway found");
+  }, 60_000);
+});
