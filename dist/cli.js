@@ -1,18 +1,23 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
-  adminFilePath,
   helpText,
   openDatabase,
-  readAdminFile,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-YK6SAX2Z.js";
-import "./chunks/chunk-MBI4Z3NT.js";
+} from "./chunks/chunk-YUB3P5WB.js";
+import "./chunks/chunk-LWVAFCZ4.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-EW6QCENL.js";
-import "./chunks/chunk-63K5A2KT.js";
+} from "./chunks/chunk-O5NAGTI7.js";
+import "./chunks/chunk-LP3RZVWL.js";
+import {
+  postToGateway
+} from "./chunks/chunk-IZHSUTYL.js";
+import {
+  adminFilePath,
+  readAdminFile
+} from "./chunks/chunk-3TE2HATF.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -32,8 +37,14 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-UZDEJ5MX.js");
+    const { runConfigCommand } = await import("./chunks/config-check-MJQILNTA.js");
     return print(runConfigCommand(argv.slice(1), process.env));
+  }
+  if (command === "devnet") {
+    const { runDevnetCommand } = await import("./chunks/devnet-OMSC5NTR.js");
+    return print(
+      await runDevnetCommand(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG), process.env)
+    );
   }
   const unknown = unknownCommand(command);
   if (unknown) return print(unknown);
@@ -64,7 +75,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-T4W54SFF.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-QOKJEIQH.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {
@@ -79,17 +90,8 @@ ${DECODE_USAGE}`,
   return runDecode(args, input.text);
 }
 async function forward(url, secret, argv) {
-  try {
-    const res = await fetch(`${url}/admin/cli`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ argv })
-    });
-    if (res.status !== 200) return null;
-    return await res.json();
-  } catch {
-    return null;
-  }
+  const res = await postToGateway({ url, credential: secret }, "/admin/cli", { argv });
+  return res?.status === 200 ? res.json : null;
 }
 function alive(pid) {
   try {

@@ -2,7 +2,6 @@
 import {
   LedgerError,
   SettleQueue,
-  adminAuthorized,
   auditCsv,
   available,
   grantCredits,
@@ -11,9 +10,8 @@ import {
   reserve,
   runDbCommand,
   usageCsv,
-  voidStaleHolds,
-  writeAdminFile
-} from "./chunks/chunk-YK6SAX2Z.js";
+  voidStaleHolds
+} from "./chunks/chunk-YUB3P5WB.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -56,29 +54,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-GQYDZKES.js";
-import {
-  authenticate,
-  compileScope,
-  createAccount,
-  cycleAt,
-  cycleContaining,
-  findAccount,
-  hashToken,
-  isTokenShaped,
-  issueToken,
-  originAllowed,
-  projectPath,
-  requestOutOfScope,
-  tokenHint
-} from "./chunks/chunk-MBI4Z3NT.js";
-import {
-  operatorAuthorized
-} from "./chunks/chunk-LLDYJS6Y.js";
-import {
-  ConfigError,
-  loadConfig
-} from "./chunks/chunk-EW6QCENL.js";
+} from "./chunks/chunk-VYPZZNFL.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -104,6 +80,7 @@ import {
   readBlockRecords,
   scriptPubKeyToJson,
   serializeTransaction,
+  sha256,
   sha256d,
   solve,
   stringifyJson,
@@ -115,8 +92,92 @@ import {
   univalueDouble
 } from "./chunks/chunk-AOGXHN7C.js";
 import {
-  CORE_COALESCE_CALLS_MAX_DEFAULT
-} from "./chunks/chunk-63K5A2KT.js";
+  authenticate,
+  compileScope,
+  createAccount,
+  cycleAt,
+  cycleContaining,
+  findAccount,
+  hashToken,
+  isTokenShaped,
+  issueToken,
+  originAllowed,
+  projectPath,
+  requestOutOfScope,
+  tokenHint
+} from "./chunks/chunk-LWVAFCZ4.js";
+import {
+  operatorAuthorized
+} from "./chunks/chunk-LLDYJS6Y.js";
+import {
+  ConfigError,
+  loadConfig
+} from "./chunks/chunk-O5NAGTI7.js";
+import {
+  CORE_COALESCE_CALLS_MAX_DEFAULT,
+  NETWORK_NAMES
+} from "./chunks/chunk-LP3RZVWL.js";
+import {
+  adminAuthorized,
+  writeAdminFile
+} from "./chunks/chunk-3TE2HATF.js";
+
+// src/admin/devnet-control.ts
+var DEVNET_BLOCKS_MAX = 1e3;
+var producersOf = /* @__PURE__ */ new WeakMap();
+function attachDevnet(app, producers) {
+  producersOf.set(app, producers);
+}
+function runsDevnet(app) {
+  return (producersOf.get(app)?.size ?? 0) > 0;
+}
+function positive(value, fallback) {
+  if (value === void 0) return fallback;
+  return Number.isSafeInteger(value) && value >= 1 ? value : null;
+}
+function runDevnetAction(app, action, body, reply3) {
+  let input;
+  try {
+    const parsed = JSON.parse(body === "" ? "{}" : body);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      throw new SyntaxError();
+    input = parsed;
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
+    return refuse(reply3, "BAD_REQUEST", "expected a JSON object");
+  }
+  const network = input.network ?? "regtest";
+  if (typeof network !== "string" || !NETWORK_NAMES.includes(network)) {
+    return refuse(reply3, "BAD_REQUEST", `network: one of ${NETWORK_NAMES.join(", ")}`);
+  }
+  const producer = producersOf.get(app)?.get(network);
+  if (!producer) return refuse(reply3, "NOT_FOUND", `devnet does not serve ${network} here`);
+  const key = action === "mine" ? "blocks" : "depth";
+  const count = positive(input[key], 1);
+  if (count === null || count + (action === "reorg" ? 1 : 0) > DEVNET_BLOCKS_MAX) {
+    return refuse(
+      reply3,
+      "BAD_REQUEST",
+      `${key}: an integer from 1 to ${DEVNET_BLOCKS_MAX - (action === "reorg" ? 1 : 0)}`
+    );
+  }
+  const change = action === "mine" ? producer.mine(count) : producer.reorg(count);
+  if ("refused" in change) return refuse(reply3, "BAD_REQUEST", change.refused);
+  app.log.info(
+    {
+      network,
+      action,
+      height: change.tip.height,
+      connected: change.connected.length,
+      disconnected: change.disconnected.length
+    },
+    "devnet: blocks produced on command"
+  );
+  return sendReply(reply3, { status: 200, body: { network, ...change } });
+}
+function refuse(reply3, code, message) {
+  return sendReply(reply3, plainFailure(gatewayError(code, message)));
+}
 
 // src/app/app.ts
 import { randomUUID as randomUUID5 } from "node:crypto";
@@ -3638,6 +3699,7 @@ function isTooLarge(err) {
 
 // src/admin/routes.ts
 var CLI_BODY_BYTES_MAX = 64 * 1024;
+var DEVNET_ACTIONS = ["mine", "reorg"];
 function operatorRoutes(http, app) {
   const gate = (request, reply3) => operatorGate(app, request, reply3);
   http.route({
@@ -3654,6 +3716,15 @@ function operatorRoutes(http, app) {
     // A body over the limit is answered 413 at the edge (server.ts), as on every other route.
     handler: async (request, reply3) => runCli(app, bodyText(request), reply3)
   });
+  for (const action of DEVNET_ACTIONS) {
+    http.route({
+      method: "POST",
+      url: `/admin/devnet/${action}`,
+      onRequest: gate,
+      bodyLimit: CLI_BODY_BYTES_MAX,
+      handler: async (request, reply3) => runDevnetAction(app, action, bodyText(request), reply3)
+    });
+  }
   for (const url of ["/admin", "/admin/*"]) {
     http.route({
       method: ALL_METHODS,
@@ -3667,8 +3738,9 @@ async function operatorGate(app, request, reply3) {
   const parts = pathParts(request);
   const header = request.headers.authorization;
   const isCli = parts.length === 2 && parts[0] === "admin" && parts[1] === "cli";
+  const isDevnet = parts.length === 3 && parts[0] === "admin" && parts[1] === "devnet" && DEVNET_ACTIONS.includes(parts[2]) && runsDevnet(app);
   const operator = operatorAuthorized(header, app.config.operator.tokenSha256);
-  const cliSecret = isCli && app.adminSecret !== void 0 && adminAuthorized(header, app.adminSecret);
+  const cliSecret = (isCli || isDevnet) && app.adminSecret !== void 0 && adminAuthorized(header, app.adminSecret);
   if (!operator && !cliSecret) {
     app.log.warn({ route: parts[0] }, "operator credential missing or refused");
     return sendReply(reply3, {
@@ -3679,7 +3751,7 @@ async function operatorGate(app, request, reply3) {
   if (parts.length === 1 && parts[0] === "metrics") {
     return request.method === "GET" ? void 0 : methodNotAllowed(reply3, "GET");
   }
-  if (isCli && app.adminSecret !== void 0) {
+  if (isCli && app.adminSecret !== void 0 || isDevnet) {
     return request.method === "POST" ? void 0 : methodNotAllowed(reply3, "POST");
   }
   return noSuchRoute(reply3);
@@ -4272,7 +4344,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-DWE5MTI4.js").catch((err) => {
+  loading ??= import("./chunks/route-6RBK4JYB.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -4948,7 +5020,7 @@ var ArgRefusal = class extends Error {
   }
   error;
 };
-var refuse = (message) => {
+var refuse2 = (message) => {
   throw new ArgRefusal({ code: BAD_REQUEST, message });
 };
 function nonNegativeInteger(value) {
@@ -4957,13 +5029,13 @@ function nonNegativeInteger(value) {
   else if (isJsonNumber(value)) n2 = Math.trunc(Number(value.value));
   else if (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value)) n2 = Number(value.trim());
   if (n2 !== void 0 && Number.isSafeInteger(n2) && n2 >= 0) return n2;
-  return refuse(`${n2 !== void 0 ? String(n2) : pyStr(value)} should be a non-negative integer`);
+  return refuse2(`${n2 !== void 0 ? String(n2) : pyStr(value)} should be a non-negative integer`);
 }
 function scripthash(value) {
-  return hash32Hex(value) ?? refuse(`${pyStr(value)} is not a valid script hash`);
+  return hash32Hex(value) ?? refuse2(`${pyStr(value)} is not a valid script hash`);
 }
 function txHash(value) {
-  return hash32Hex(value) ?? refuse(`${pyStr(value)} should be a transaction hash`);
+  return hash32Hex(value) ?? refuse2(`${pyStr(value)} should be a transaction hash`);
 }
 var ESTIMATEFEE_MODES = [
   void 0,
@@ -4990,7 +5062,7 @@ var ELECTRUM_SIGNATURES = {
     optional: ["verbose"],
     check: ([hash2, verbose = false]) => {
       txHash(hash2);
-      if (!isPyBool(verbose)) refuse('"verbose" must be a boolean');
+      if (!isPyBool(verbose)) refuse2('"verbose" must be a boolean');
       return [hash2, pyBoolValue(verbose)];
     }
   },
@@ -5019,7 +5091,7 @@ var ELECTRUM_SIGNATURES = {
     optional: ["mode"],
     check: ([number, mode]) => {
       const blocks = n(nonNegativeInteger(number));
-      if (!ESTIMATEFEE_MODES.includes(mode)) refuse(`unknown estimatefee mode: ${pyStr(mode)}`);
+      if (!ESTIMATEFEE_MODES.includes(mode)) refuse2(`unknown estimatefee mode: ${pyStr(mode)}`);
       return mode === void 0 || mode === null ? [blocks] : [blocks, mode];
     }
   },
@@ -5038,7 +5110,7 @@ var ELECTRUM_SIGNATURES = {
     check: ([height, pos, merkle = false]) => {
       const txPos = nonNegativeInteger(pos);
       const at = nonNegativeInteger(height);
-      if (!isPyBool(merkle)) refuse('"merkle" must be a boolean');
+      if (!isPyBool(merkle)) refuse2('"merkle" must be a boolean');
       return [n(at), n(txPos), pyBoolValue(merkle)];
     }
   },
@@ -5586,10 +5658,10 @@ async function handleGraphQuery(ctx, body) {
   const { app } = ctx;
   const schema = indexerSchema();
   const parsed = parseGraphRequest(body, ctx.app.config.server.jsonDepthMax);
-  if (!parsed.ok) return refuse2(ctx, "(invalid)", parsed.error);
+  if (!parsed.ok) return refuse3(ctx, "(invalid)", parsed.error);
   const { request } = parsed;
   const checked2 = checkGraphQuery(schema, request, app.config.graph.tokensMax);
-  if (!checked2.ok) return refuse2(ctx, "(invalid)", checked2.error);
+  if (!checked2.ok) return refuse3(ctx, "(invalid)", checked2.error);
   const { query } = checked2;
   const method = rootFieldNames(query);
   if (query.fields.every((f) => f.introspection)) {
@@ -5605,10 +5677,10 @@ async function handleGraphQuery(ctx, body) {
   }
   const limits = app.config.graph;
   const overLimit = checkGraphLimits(query.fields, limits);
-  if (overLimit) return refuse2(ctx, method, overLimit);
+  if (overLimit) return refuse3(ctx, method, overLimit);
   const complexity = graphComplexity(query.fields, limits);
   if (complexity > limits.complexityMax) {
-    return refuse2(
+    return refuse3(
       ctx,
       method,
       hasuraErrorObject(
@@ -5675,7 +5747,7 @@ function answer2(data, complexity, cost) {
     headers: cost.headers
   };
 }
-async function refuse2(ctx, method, error) {
+async function refuse3(ctx, method, error) {
   const audited = await auditOnly(ctx, [
     {
       method,
@@ -7269,15 +7341,23 @@ function chainInfoMethods(ctx) {
       const tips = [
         { height: chain.tip.height, hash: chain.tip.block.hash, branchlen: 0, status: "active" }
       ];
-      const invalid = chain.invalidated();
-      if (invalid.length > 0) {
-        const top = invalid.reduce((a, b) => b.height > a.height ? b : a);
-        const low = invalid.reduce((a, b) => b.height < a.height ? b : a);
+      const off = /* @__PURE__ */ new Map();
+      for (const b of chain.invalidated()) off.set(b, "invalid");
+      for (const b of chain.staleBlocks()) off.set(b, "valid-fork");
+      const parents = new Set([...off.keys()].map((b) => b.block.previousblockhash));
+      const ends = [...off.keys()].filter((b) => !parents.has(b.block.hash));
+      for (const end of ends.sort((a, b) => b.height - a.height)) {
+        let low = end;
+        for (; ; ) {
+          const parent = chain.byHash.get(low.block.previousblockhash);
+          if (!parent || inActiveChain(chain, parent)) break;
+          low = parent;
+        }
         tips.push({
-          height: top.height,
-          hash: top.block.hash,
-          branchlen: top.height - low.height + 1,
-          status: "invalid"
+          height: end.height,
+          hash: end.block.hash,
+          branchlen: end.height - low.height + 1,
+          status: off.get(end)
         });
       }
       return tips;
@@ -7668,7 +7748,10 @@ function produceBlock(chain, script, txs, fees) {
   const height = tip.height + 1;
   const bits = Number.parseInt(tip.block.bits, 16);
   const mtp = medianTimePast(chain, tip) ?? tip.block.time;
-  const time = Math.max(mtp + 1, Math.floor(Date.now() / 1e3));
+  let time = Math.max(mtp + 1, Math.floor(Date.now() / 1e3));
+  for (const off of [...chain.invalidated(), ...chain.staleBlocks()]) {
+    if (off.block.previousblockhash === tip.block.hash) time = Math.max(time, off.block.time + 1);
+  }
   const coinbase = coinbaseFor(chain, height, script, txs, fees);
   const target = deriveTarget(bits, chain.network);
   const reachable = target !== void 0 && target >= 1n << 250n;
@@ -7680,6 +7763,15 @@ function produceBlock(chain, script, txs, fees) {
   for (const tx of txs) chain.mempool.delete(tx.txid);
   chain.addBlock(block, height);
   return chain.tip;
+}
+function mineBlocks(chain, prevouts, script, count) {
+  const made = [];
+  for (let i = 0; i < count; i++) {
+    const { txs, fees } = selectFromMempool(chain, prevouts);
+    made.push(produceBlock(chain, script, txs, fees));
+  }
+  if (made.length > 0) chain.tipChanged();
+  return made;
 }
 
 // src/devnet/bitcoin-core/mining-methods.ts
@@ -7705,12 +7797,9 @@ function miningMethods(ctx) {
       );
       const script = addressToScript(address, ctx.network);
       if (!script) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Error: Invalid address");
-      const hashes = [];
-      for (let i = 0; i < intArg(n2, 0); i++) {
-        const { txs, fees } = selectFromMempool(ctx.chain, ctx.prevouts);
-        hashes.push(produceBlock(ctx.chain, script, txs, fees).block.hash);
-      }
-      return hashes;
+      return mineBlocks(ctx.chain, ctx.prevouts, script, intArg(n2, 0)).map(
+        (b) => b.block.hash
+      );
     },
     generateblock: (raw) => {
       const [output, list] = readParams(
@@ -7746,7 +7835,9 @@ function miningMethods(ctx) {
           );
         }
       }
-      return { hash: produceBlock(ctx.chain, script, txs, 0n).block.hash };
+      const made = produceBlock(ctx.chain, script, txs, 0n);
+      ctx.chain.tipChanged();
+      return { hash: made.block.hash };
     }
   };
 }
@@ -8245,13 +8336,70 @@ function coreMethods(chain, network, prevouts) {
       if (!chain.invalidateBlock(hash2.toLowerCase())) {
         throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
       }
+      chain.tipChanged();
       return null;
     },
     reconsiderblock: () => {
       chain.reconsiderBlocks();
+      chain.tipChanged();
       return null;
     }
   };
+}
+
+// src/devnet/block-producer.ts
+var DEVNET_PAYOUT = concatBytes(
+  Uint8Array.of(0, 32),
+  sha256(Uint8Array.of(81))
+);
+var ref = (b) => ({ height: b.height, hash: b.block.hash });
+var BlockProducer = class {
+  constructor(chain, prevouts) {
+    this.chain = chain;
+    this.prevouts = prevouts;
+  }
+  chain;
+  prevouts;
+  /** `count` blocks on the tip, carrying the mempool transactions devnet can price. */
+  mine(count) {
+    const made = mineBlocks(this.chain, this.prevouts, DEVNET_PAYOUT, count);
+    return { tip: ref(this.chain.tip), connected: made.map(ref), disconnected: [] };
+  }
+  /**
+   * A reorganisation as a chain watcher sees one: the top `depth` blocks leave the best chain
+   * (their transactions back in the mempool) and `depth + 1` new blocks on the fork point
+   * outgrow them, so the best chain switches to a longer branch, different above the fork point.
+   * Tip listeners hear of it once, when the new branch is complete. Refused, with the reason,
+   * where devnet does not hold every height from the fork point up.
+   */
+  reorg(depth) {
+    const gone = this.chain.disconnectTop(depth);
+    if (!gone) {
+      return {
+        refused: `cannot take ${depth} block(s) off a chain whose tip is ${this.chain.tip.height}: every height from the fork point up must be held`
+      };
+    }
+    const made = mineBlocks(this.chain, this.prevouts, DEVNET_PAYOUT, depth + 1);
+    return { tip: ref(this.chain.tip), connected: made.map(ref), disconnected: gone.map(ref) };
+  }
+};
+
+// src/devnet/block-timer.ts
+function startBlockTimer(producers, intervalMs, onError = (err) => process.stderr.write(`devnet: block timer: ${err.message}
+`)) {
+  if (intervalMs <= 0 || producers.length === 0) return { stop() {
+  } };
+  const timer = setInterval(() => {
+    for (const producer of producers) {
+      try {
+        producer.mine(1);
+      } catch (err) {
+        onError(err);
+      }
+    }
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 // src/devnet/chain.ts
@@ -8385,33 +8533,77 @@ var DevnetChain = class {
   }
   /** Blocks taken off the best chain by invalidateBlock, until reconsidered. */
   invalid = [];
+  /** Blocks a reorganisation replaced by a longer branch: known by hash, off the best chain. */
+  stale = [];
+  tipListeners = /* @__PURE__ */ new Set();
   /**
-   * Core's `invalidateblock`: the block and every block above it leave the best chain (the tip
-   * falls to the highest block below), their transactions other than coinbases return to the
-   * mempool, and the blocks stay known by hash. How tests stage a reorganisation; devnet's
-   * chain does not validate, so there is nothing else to undo.
+   * Calls `listener` with the tip whenever an operation on the chain ends with a new best chain
+   * (tipChanged); returns the function that stops it. devnet's Electrum server announces the tip
+   * to its headers subscribers this way, whoever changed the chain.
    */
-  invalidateBlock(hash2) {
-    const entry = this.byHash.get(hash2);
-    if (!entry || this.byHeight.get(entry.height) !== entry) return false;
-    for (const height of this.heights()) {
-      if (height < entry.height) continue;
-      const block = this.byHeight.get(height);
-      this.byHeight.delete(height);
+  onTip(listener) {
+    this.tipListeners.add(listener);
+    return () => this.tipListeners.delete(listener);
+  }
+  /**
+   * Said once an operation (a batch of produced blocks, a reorganisation) is complete, not per
+   * block: ElectrumX too notifies the tip once per batch of blocks it processed.
+   */
+  tipChanged() {
+    for (const listener of this.tipListeners) listener(this.tip);
+  }
+  /**
+   * Takes the best chain's blocks from `height` up off it, into `into`: their transactions other
+   * than coinbases return to the mempool, the blocks stay known by hash, and the tip falls to the
+   * highest block below.
+   */
+  takeOff(height, into) {
+    for (const h of this.heights()) {
+      if (h < height) continue;
+      const block = this.byHeight.get(h);
+      this.byHeight.delete(h);
       for (const tx of block.block.transactions) {
         if (this.txIndex.get(tx.txid)?.block !== block) continue;
         this.txIndex.delete(tx.txid);
         if (!tx.isCoinbase) this.mempool.set(tx.txid, tx);
       }
-      this.invalid.push(block);
+      into.push(block);
     }
     const heights = this.heights();
     this.tip = this.byHeight.get(heights[heights.length - 1]);
+  }
+  /**
+   * Core's `invalidateblock`: the block and every block above it leave the best chain, until
+   * reconsidered. How tests stage a reorganisation; devnet's chain does not validate, so there is
+   * nothing else to undo.
+   */
+  invalidateBlock(hash2) {
+    const entry = this.byHash.get(hash2);
+    if (!entry || this.byHeight.get(entry.height) !== entry) return false;
+    this.takeOff(entry.height, this.invalid);
     return true;
+  }
+  /**
+   * The first half of a reorganisation: the top `depth` blocks leave the best chain as a stale
+   * branch (getchaintips' valid-fork), to be outgrown by the blocks produced next. Refused (null)
+   * unless every height from the fork point to the tip is held, so the new branch builds on the
+   * fork point itself (on sparse mainnet: only above 951658, on blocks devnet produced).
+   */
+  disconnectTop(depth) {
+    const fork = this.tip.height - depth;
+    if (depth < 1 || fork < 0) return null;
+    for (let h = fork; h <= this.tip.height; h++) if (!this.byHeight.has(h)) return null;
+    const from = this.stale.length;
+    this.takeOff(fork + 1, this.stale);
+    return this.stale.slice(from).reverse();
   }
   /** The blocks invalidateBlock took off the best chain (getchaintips' invalid branch). */
   invalidated() {
     return this.invalid;
+  }
+  /** The blocks reorganisations left behind (getchaintips' valid-fork branches). */
+  staleBlocks() {
+    return this.stale;
   }
   /** Core's `reconsiderblock` (of every invalidated block): they are the best chain again. */
   reconsiderBlocks() {
@@ -9248,6 +9440,7 @@ function startDevnetElectrum(chain, core, prevouts, opts = {}) {
     })
   );
   let server;
+  const stopAnnouncing = chain.onTip(() => server?.announceTip());
   const started = startElectrumTcp({
     methods: electrumMethods({
       chain,
@@ -9259,7 +9452,10 @@ function startDevnetElectrum(chain, core, prevouts, opts = {}) {
     }),
     tip: () => tipHeader(chain),
     ...opts,
-    onClose: () => daemon.close()
+    onClose: () => {
+      stopAnnouncing();
+      return daemon.close();
+    }
   });
   return started.then((s) => {
     server = s;
@@ -9554,6 +9750,7 @@ async function startDevnet(networks, opts = {}) {
   const cores = /* @__PURE__ */ new Map();
   const indexers = /* @__PURE__ */ new Map();
   const electrum = /* @__PURE__ */ new Map();
+  const producers = /* @__PURE__ */ new Map();
   for (const network of networks) {
     const chain = opts.chain?.network === network ? opts.chain : loadDevnetChain(network);
     const prevouts = chainPrevouts(chain);
@@ -9568,12 +9765,19 @@ async function startDevnet(networks, opts = {}) {
     });
     cores.set(network, core);
     electrum.set(network, await startDevnetElectrum(chain, core, prevouts, opts.electrum));
+    producers.set(network, new BlockProducer(chain, prevouts));
   }
+  const timed = [...new Set(opts.blockNetworks ?? ["regtest"])].flatMap(
+    (n2) => producers.get(n2) ?? []
+  );
+  const timer = startBlockTimer(timed, opts.blockIntervalMs ?? 0);
   return {
     cores,
     indexers,
     electrum,
+    producers,
     async close() {
+      timer.stop();
       await Promise.all([...electrum.values(), ...indexers.values()].map((e) => e.close()));
       await Promise.all([...cores.values()].map((c) => c.close()));
     }
@@ -9582,12 +9786,13 @@ async function startDevnet(networks, opts = {}) {
 
 // src/main.ts
 async function main() {
-  const config = loadConfig(process.env.BLOCKGATE_CONFIG);
+  const file = process.env.BLOCKGATE_CONFIG;
+  const config = loadConfig(file, file ? {} : { devnet: { blockIntervalMs: 1e4 } });
   const devNets = devnetNetworks(config);
   const store = openStore(config, { databaseUrl: process.env.DATABASE_URL });
   store.catch(() => {
   });
-  const devnet = devNets.length > 0 ? await startDevnet(devNets) : null;
+  const devnet = devNets.length > 0 ? await startDevnet(devNets, config.devnet) : null;
   const gateway = await startGateway(config, {
     store,
     databaseUrl: process.env.DATABASE_URL,
@@ -9596,6 +9801,7 @@ async function main() {
     graphUpstreams: resolveGraphUpstreams(config, devnet),
     electrumUpstreams: resolveElectrumUpstreams(config, devnet)
   });
+  if (devnet) attachDevnet(gateway.app, devnet.producers);
   const where = `store: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.pgliteDir}`}${devnet ? "; upstreams: devnet" : ""}`;
   const demo = config.demo.enabled ? await prepareDemo(gateway.app.db, config.demo.credits) : null;
   process.stdout.write(startupBanner(config, gateway.url, where, demo));

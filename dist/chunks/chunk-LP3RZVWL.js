@@ -419,6 +419,16 @@ var configSchema = z.strictObject({
     /** How long an Idempotency-Key and its stored answer are kept for retries. */
     windowMs: z.number().int().positive().max(7 * 24 * 36e5).default(24 * 36e5)
   }).prefault({}),
+  /** devnet's own behaviour, where it serves a network (upstreams given as `devnet`). */
+  devnet: z.strictObject({
+    /**
+     * A block on each of blockNetworks' tips this often, carrying the mempool transactions
+     * devnet can price; 0: blocks only on command (`blockgate devnet mine`).
+     */
+    blockIntervalMs: z.number().int().nonnegative().max(36e5).default(0),
+    /** The networks the timer mines on; those devnet does not serve are skipped. */
+    blockNetworks: z.array(networkName).max(NETWORK_NAMES.length).default(["regtest"])
+  }).prefault({}),
   /** First run with an empty database: create an account with credits and print a token for it. */
   demo: z.strictObject({
     enabled: z.boolean().default(true),

@@ -1,10 +1,5 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
-  methodOutOfScope,
-  projectPath,
-  requestOutOfScope
-} from "./chunk-MBI4Z3NT.js";
-import {
   RawJsonText,
   fromHex,
   isJsonNumber,
@@ -19,6 +14,11 @@ import {
   toHexReversed,
   txToUniv
 } from "./chunk-AOGXHN7C.js";
+import {
+  methodOutOfScope,
+  projectPath,
+  requestOutOfScope
+} from "./chunk-LWVAFCZ4.js";
 
 // src/errors/codes.ts
 var LIST = {
@@ -1632,16 +1632,12 @@ function limitError(message, path, variant) {
 }
 
 export {
-  ByteLru,
-  LruMap,
   httpStatusOf,
   graphqlCodeOf,
   fromGraphQLCode,
   fromHasuraCode,
   fromRpcRefusal,
   gatewayError,
-  deadline,
-  withDeadline,
   rpcErrorObject,
   hasuraErrorObject,
   sendReply,
@@ -1649,6 +1645,10 @@ export {
   jsonRpcFailure,
   plainFailure,
   graphqlFailure,
+  ByteLru,
+  LruMap,
+  deadline,
+  withDeadline,
   priceOf,
   graphPrice,
   eventPrice,

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   configSchema
-} from "./chunk-63K5A2KT.js";
+} from "./chunk-LP3RZVWL.js";
 
 // src/config/load.ts
 import { readFileSync } from "node:fs";

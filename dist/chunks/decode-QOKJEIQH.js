@@ -10,7 +10,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-63K5A2KT.js";
+} from "./chunk-LP3RZVWL.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-EW6QCENL.js";
-import "./chunk-63K5A2KT.js";
+} from "./chunk-O5NAGTI7.js";
+import "./chunk-LP3RZVWL.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -25,7 +25,21 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-GQYDZKES.js";
+} from "./chunk-VYPZZNFL.js";
+import {
+  DecodeError,
+  addressToScript,
+  formatAmount,
+  fromHex,
+  isJsonNumber,
+  isJsonObject,
+  jsonNumber,
+  parseAmount,
+  parseTransaction,
+  scriptPubKeyToJson,
+  scriptToAsm,
+  toHex
+} from "./chunk-AOGXHN7C.js";
 import {
   REFUSED_OUTCOMES,
   auditInRange,
@@ -43,24 +57,10 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-MBI4Z3NT.js";
-import {
-  DecodeError,
-  addressToScript,
-  formatAmount,
-  fromHex,
-  isJsonNumber,
-  isJsonObject,
-  jsonNumber,
-  parseAmount,
-  parseTransaction,
-  scriptPubKeyToJson,
-  scriptToAsm,
-  toHex
-} from "./chunk-AOGXHN7C.js";
+} from "./chunk-LWVAFCZ4.js";
 import {
   NETWORK_NAMES
-} from "./chunk-63K5A2KT.js";
+} from "./chunk-LP3RZVWL.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

@@ -17,41 +17,10 @@ import {
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-MBI4Z3NT.js";
-
-// src/admin/admin-file.ts
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-function adminFilePath(config) {
-  return `${config.database.pgliteDir.replace(/\/+$/, "")}.admin.json`;
-}
-function writeAdminFile(config, url) {
-  const secret = randomBytes(32).toString("hex");
-  const path = adminFilePath(config);
-  writeFileSync(path, JSON.stringify({ url, secret, pid: process.pid }), { mode: 384 });
-  return { url, secret, remove: () => rmSync(path, { force: true }) };
-}
-function readAdminFile(config) {
-  try {
-    const parsed = JSON.parse(readFileSync(adminFilePath(config), "utf8"));
-    if (typeof parsed.url !== "string" || typeof parsed.secret !== "string") return null;
-    return {
-      url: parsed.url,
-      secret: parsed.secret,
-      ...Number.isSafeInteger(parsed.pid) ? { pid: parsed.pid } : {}
-    };
-  } catch {
-    return null;
-  }
-}
-function adminAuthorized(header, secret) {
-  const expected = Buffer.from(`Bearer ${secret}`);
-  const given = Buffer.from(header ?? "");
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+} from "./chunk-LWVAFCZ4.js";
 
 // src/db/migrate.ts
-import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 var MIGRATIONS_DIR = `${projectPath("src", "db", "migrations")}/`;
 async function migrate(db) {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -59,7 +28,7 @@ async function migrate(db) {
   const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
   const applied = [];
   for (const name of files) {
-    const sql = readFileSync2(MIGRATIONS_DIR + name, "utf8");
+    const sql = readFileSync(MIGRATIONS_DIR + name, "utf8");
     const done = await db.transaction(async (tx) => {
       if (db.kind === "postgres") await tx.query("SELECT pg_advisory_xact_lock(7001001)");
       const seen = await tx.query("SELECT 1 FROM schema_migrations WHERE name = $1", [name]);
@@ -611,9 +580,11 @@ var HELP = `usage: blockgate <command>
                                          or block (getblock's fields the bytes determine);
                                          - reads the hex from standard input
   operator-token                         a new operator token for /metrics and /admin/* and its config line
+  devnet mine [--network N] [--blocks K] K blocks on the running gateway's devnet tip (regtest, 1)
+  devnet reorg [--network N] [--depth D] D blocks off devnet's best chain, D + 1 new ones on the fork point
 
 Environment: DATABASE_URL (PostgreSQL; default is the embedded PGlite store),
-BLOCKGATE_CONFIG (config file).`;
+BLOCKGATE_CONFIG (config file), BLOCKGATE_OPERATOR_TOKEN (devnet's commands without a PGlite store).`;
 function helpText() {
   return HELP;
 }
@@ -811,10 +782,6 @@ async function usage(db, ref, limitText) {
 }
 
 export {
-  adminFilePath,
-  writeAdminFile,
-  readAdminFile,
-  adminAuthorized,
   openDatabase,
   LedgerError,
   insertAudit,
