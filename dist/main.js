@@ -4344,7 +4344,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-6RBK4JYB.js").catch((err) => {
+  loading ??= import("./chunks/route-I3SPRNTW.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -5933,12 +5933,21 @@ async function remember2(ctx, pairs) {
 // src/app/server.ts
 var ROUTES = {
   node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
-  electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc", webSocket: true },
+  electrum: {
+    handler: handleElectrumRpc,
+    methods: ["POST"],
+    protocol: "jsonrpc",
+    webSocket: serveElectrumSocket
+  },
   // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
   gateway: {
     handler: async (ctx, body, req) => (await unifiedApi()).handleGateway(ctx, body, req),
     methods: ["GET", "POST"],
-    protocol: "graphql"
+    protocol: "graphql",
+    // graphql-ws (the graphql-transport-ws protocol): operations and subscriptions per message.
+    webSocket: (socket, session) => {
+      void unifiedApi().then((api) => api.serveGraphQLSocket(socket, session));
+    }
   },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" }
 };
@@ -6050,7 +6059,7 @@ function backendRoute(http, app, route, registry) {
     if (request.method === "OPTIONS" && origin !== null) {
       return preflight(app, route, reply3, origin, presented.inPath ? presented.token : null);
     }
-    const upgrade = route.webSocket === true && request.ws;
+    const upgrade = route.webSocket !== void 0 && request.ws;
     if (!route.methods.includes(request.method) && !upgrade) {
       reply3.header("allow", route.methods.join(", "));
       return fail(reply3, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
@@ -6141,7 +6150,7 @@ function backendRoute(http, app, route, registry) {
         const from = fromOf(request);
         registry.sockets.add(socket);
         socket.once("close", () => registry.sockets.delete(socket));
-        serveElectrumSocket(socket, {
+        route.webSocket(socket, {
           ctx: contextOf(request),
           stillValid: () => app.tokens.authenticate(call.token),
           admit: (owner) => admitCall(app, owner, from),

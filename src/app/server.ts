@@ -37,6 +37,7 @@ import type { App, BackendKind, CallContext } from "../metering/context.ts";
 import { idempotent } from "../metering/idempotency.ts";
 import { auditOnly } from "../metering/pipeline.ts";
 import { checkScope } from "../metering/scope.ts";
+import type { SocketSession } from "../metering/socket-session.ts";
 import { handleElectrumRpc } from "../mirror/electrum-route.ts";
 import { serveElectrumSocket } from "../mirror/electrum-socket.ts";
 import { handleGraphQuery } from "../mirror/graph-route.ts";
@@ -55,19 +56,28 @@ interface Route {
   methods: readonly string[];
   /** How failures before the handler (401, 405, 413) are worded: the route's own protocol. */
   protocol: "jsonrpc" | "graphql";
-  /** The route also takes a WebSocket upgrade (GET), one JSON-RPC message per frame. */
-  webSocket?: true;
+  /** The route also takes a WebSocket upgrade (GET): its session, once the upgrade is admitted. */
+  webSocket?: (socket: WebSocket, session: SocketSession) => void;
 }
 
 /** Backends served so far; a configured segment without a route answers 404 like any unknown. */
 const ROUTES: Partial<Record<BackendKind, Route>> = {
   node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
-  electrum: { handler: handleElectrumRpc, methods: ["POST"], protocol: "jsonrpc", webSocket: true },
+  electrum: {
+    handler: handleElectrumRpc,
+    methods: ["POST"],
+    protocol: "jsonrpc",
+    webSocket: serveElectrumSocket,
+  },
   // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
   gateway: {
     handler: async (ctx, body, req) => (await unifiedApi()).handleGateway(ctx, body, req),
     methods: ["GET", "POST"],
     protocol: "graphql",
+    // graphql-ws (the graphql-transport-ws protocol): operations and subscriptions per message.
+    webSocket: (socket, session) => {
+      void unifiedApi().then((api) => api.serveGraphQLSocket(socket, session));
+    },
   },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },
 };
@@ -251,7 +261,7 @@ function backendRoute(
     if (request.method === "OPTIONS" && origin !== null) {
       return preflight(app, route, reply, origin, presented.inPath ? presented.token : null);
     }
-    const upgrade = route.webSocket === true && request.ws;
+    const upgrade = route.webSocket !== undefined && request.ws;
     if (!route.methods.includes(request.method) && !upgrade) {
       reply.header("allow", route.methods.join(", "));
       return fail(reply, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
@@ -352,7 +362,7 @@ function backendRoute(
         const from = fromOf(request);
         registry.sockets.add(socket);
         socket.once("close", () => registry.sockets.delete(socket));
-        serveElectrumSocket(socket, {
+        route.webSocket!(socket, {
           ctx: contextOf(request),
           stillValid: () => app.tokens.authenticate(call.token),
           admit: (owner) => admitCall(app, owner, from),

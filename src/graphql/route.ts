@@ -1,11 +1,14 @@
 import type { IncomingMessage } from "node:http";
+import type { WebSocket } from "ws";
 import { gatewayError } from "../errors/codes.ts";
 import { graphqlFailure, type HttpReply } from "../http/reply.ts";
 import { jsonDepthOver } from "../jsonrpc/json-depth.ts";
 import type { App, CallContext } from "../metering/context.ts";
+import type { SocketSession } from "../metering/socket-session.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
 import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
 import { DocumentCache } from "./plugins/document-cache.ts";
+import { serveGraphQLOverSocket } from "./socket.ts";
 import { electrumCallLoader, nodeCallLoader } from "./upstream-calls.ts";
 import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
 
@@ -49,28 +52,10 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   const { req } = call;
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
-  const state: RequestState = {
-    meter: { calls: new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
-    wantsPrevouts: false,
-    graphSites: new Map(),
-    joinBudget: new Map(),
-  };
-  const context: GraphQLContext = {
-    ...ctx,
+  const context = gatewayContext(ctx, {
     publicPath: call.publicPath,
     dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
-    state,
-    nodeTransactions: nodeTransactionLoader(
-      app,
-      ctx.network,
-      state.meter,
-      () => state.wantsPrevouts,
-    ),
-    electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
-    nodeCalls: nodeCallLoader(ctx, state.meter),
-    electrumCalls: electrumCallLoader(ctx, state.meter),
-    blocksBySite: new Map(),
-  };
+  });
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (typeof value === "string") headers[name] = value;
@@ -133,5 +118,47 @@ export function handleGateway(
     req,
     body,
     publicPath: new URL(req.url ?? "/", "http://gateway").pathname,
+  });
+}
+
+/**
+ * A request's GraphQL context: its CallContext, a fresh meter and the request's loaders (batched
+ * and deduplicated within it). One per HTTP request, one per operation on a WebSocket.
+ */
+export function gatewayContext(
+  ctx: CallContext,
+  opts: { publicPath: string; dryRun: boolean },
+): GraphQLContext {
+  const { app } = ctx;
+  const state: RequestState = {
+    meter: { calls: new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
+    wantsPrevouts: false,
+    graphSites: new Map(),
+    joinBudget: new Map(),
+  };
+  const context: GraphQLContext = {
+    ...ctx,
+    publicPath: opts.publicPath,
+    dryRun: opts.dryRun,
+    state,
+    nodeTransactions: nodeTransactionLoader(
+      app,
+      ctx.network,
+      state.meter,
+      () => state.wantsPrevouts,
+    ),
+    electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
+    nodeCalls: nodeCallLoader(ctx, state.meter),
+    electrumCalls: electrumCallLoader(ctx, state.meter),
+    blocksBySite: new Map(),
+  };
+  return context;
+}
+
+/** The unified API over WebSocket (graphql-ws), on the same path as its HTTP route. */
+export function serveGraphQLSocket(socket: WebSocket, session: SocketSession): void {
+  serveGraphQLOverSocket(socket, session, {
+    yoga: gatewayYoga(session.ctx.app),
+    contextFor: (ctx) => gatewayContext(ctx, { publicPath: "", dryRun: false }),
   });
 }

@@ -1,23 +1,9 @@
 import type { WebSocket } from "ws";
-import type { TokenOwner } from "../auth/tokens.ts";
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { rpcErrorObject } from "../errors/render.ts";
 import { stringifyJson } from "../jsonrpc/json.ts";
-import type { Admission } from "../limits/limits.ts";
-import type { CallContext } from "../metering/context.ts";
+import type { SocketSession } from "../metering/socket-session.ts";
 import { handleElectrumRpc } from "./electrum-route.ts";
-
-/** What a connection's messages need from the request that opened it. */
-export interface ElectrumSocketSession {
-  /** The opening request's context: its owner, network and request id. */
-  ctx: CallContext;
-  /** The token is checked again before each message: a revoked or expired one ends the session. */
-  stillValid(): Promise<TokenOwner | null>;
-  /** The admit phase (rate limits, calls in flight), per message as per HTTP request. */
-  admit(owner: TokenOwner): Promise<Admission>;
-  /** Runs a message's work as part of the server's requests in flight (drain waits for it). */
-  inFlight<T>(work: () => Promise<T>): Promise<T>;
-}
 
 /** WebSocket close code 1008: the token the session was opened with is no longer valid. */
 const POLICY_VIOLATION = 1008;
@@ -31,7 +17,7 @@ const POLICY_VIOLATION = 1008;
  * was checked when the connection opened, and again before each message, so a revoked token
  * stops being served at its next message and the connection is closed (1008).
  */
-export function serveElectrumSocket(socket: WebSocket, session: ElectrumSocketSession): void {
+export function serveElectrumSocket(socket: WebSocket, session: SocketSession): void {
   let queue = Promise.resolve();
   let sequence = 0;
   socket.on("message", (data, isBinary) => {
@@ -46,7 +32,7 @@ export function serveElectrumSocket(socket: WebSocket, session: ElectrumSocketSe
 
 async function answer(
   socket: WebSocket,
-  session: ElectrumSocketSession,
+  session: SocketSession,
   text: string,
   requestId: string,
 ): Promise<void> {

@@ -1,4 +1,6 @@
+import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { WebSocket } from "ws";
 import { revokeToken } from "../../src/auth/tokens.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
 import { someAddress } from "../support/devnet-core.ts";
@@ -157,5 +159,56 @@ describe("subscription newBlock over Server-Sent Events, charged per event", () 
     expect(last.data.errors[0]!.extensions.code).toBe("UNAUTHENTICATED");
     expect(Date.now() - started).toBeLessThan(1_000);
     await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(0));
+  });
+});
+
+describe("the unified API over WebSocket (graphql-ws)", () => {
+  /** A graphql-ws client on the gateway's route, as a browser app would open it. */
+  function wsClient(token: string) {
+    const port = new URL(t.url).port;
+    return createClient({
+      url: `ws://127.0.0.1:${port}/gateway/regtest/${token}`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
+  }
+
+  it("newBlock: each block delivered as it is announced, each charged as over SSE", async () => {
+    const { id, token } = await t.account("ws-subscriber", 1_000);
+    const client = wsClient(token);
+    const subscribersBefore = t.gateway.app.events.subscribers();
+    const events = client.iterate<{ newBlock: { hash: string; kind: string } }>({
+      query: NEW_BLOCK,
+    });
+    const first = events.next(); // the client connects and subscribes on the first read
+    await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(subscribersBefore + 1), {
+      timeout: 10_000,
+    });
+    const [hash] = await mine(1);
+    const got = await first;
+    expect(got.value?.data?.newBlock).toMatchObject({ kind: "CONNECTED", hash });
+    await events.return?.();
+    await client.dispose();
+    expect(await audit(id)).toEqual([{ method: "newBlock", charged_cc: 5, outcome: "ok" }]);
+  });
+
+  it("a query over the socket is metered as over HTTP: one audit record, the table's prices", async () => {
+    const { id, token } = await t.account("ws-query", 1_000);
+    const client = wsClient(token);
+    const result = await new Promise<unknown>((resolve, reject) => {
+      client.subscribe(
+        { query: "{ chain { name height } }" },
+        {
+          next: resolve,
+          error: reject,
+          complete: () => {},
+        },
+      );
+    });
+    await client.dispose();
+    expect(result).toMatchObject({ data: { chain: { name: "regtest" } } });
+    // getblockchaininfo on regtest: 20 CC.
+    expect(await audit(id)).toEqual([{ method: "graphql", charged_cc: 20, outcome: "ok" }]);
   });
 });

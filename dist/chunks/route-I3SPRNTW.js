@@ -462,6 +462,72 @@ function documentCachePlugin(cache) {
   };
 }
 
+// src/graphql/socket.ts
+import { GraphQLError as GraphQLError3 } from "graphql";
+import { CloseCode, makeServer } from "graphql-ws";
+function serveGraphQLOverSocket(socket, session, { yoga, contextFor }) {
+  let operations = 0;
+  const server = makeServer({
+    // Every message must be answered by the operation it belongs to; nothing runs outside one.
+    onSubscribe: async (_ctx, id, payload) => {
+      const owner = await session.stillValid();
+      if (!owner) {
+        setImmediate(() => socket.close(1008, "token no longer valid"));
+        return [codedError("UNAUTHENTICATED", "the token is no longer valid")];
+      }
+      const admission = await session.admit(owner);
+      if (!admission.ok) return [fromGatewayError(admission.error)];
+      admission.release?.();
+      operations += 1;
+      const context = contextFor({
+        ...session.ctx,
+        owner,
+        requestId: `${session.ctx.requestId}.${operations}`,
+        startedAt: Date.now()
+      });
+      const { schema: schema2, execute, subscribe, parse, validate } = yoga.getEnveloped(context);
+      let document;
+      try {
+        document = parse(payload.query);
+      } catch (err) {
+        return [
+          err instanceof GraphQLError3 ? err : codedError("GRAPHQL_PARSE_FAILED", String(err))
+        ];
+      }
+      const errors = validate(schema2, document);
+      if (errors.length > 0) return errors;
+      return {
+        schema: schema2,
+        document,
+        operationName: payload.operationName ?? null,
+        variableValues: payload.variables ?? null,
+        contextValue: context,
+        rootValue: { execute, subscribe, id }
+      };
+    },
+    execute: (args) => args.rootValue.execute(args),
+    subscribe: (args) => args.rootValue.subscribe(args)
+  });
+  const closed = server.opened(
+    {
+      protocol: socket.protocol,
+      send: (data) => new Promise((resolve, reject) => {
+        socket.send(data, (err) => err ? reject(err) : resolve());
+      }),
+      close: (code, reason) => socket.close(code, reason),
+      onMessage: (cb) => {
+        socket.on("message", (data) => {
+          session.inFlight(() => cb(String(data))).catch((err) => {
+            socket.close(CloseCode.InternalServerError, err instanceof Error ? err.message : "");
+          });
+        });
+      }
+    },
+    { socket }
+  );
+  socket.once("close", (code, reason) => void closed(code, String(reason)));
+}
+
 // src/graphql/upstream-calls.ts
 import DataLoader2 from "dataloader";
 var keyOf = (c) => JSON.stringify([c.method, c.params, c.priceKey ?? c.method]);
@@ -530,11 +596,11 @@ import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga } from "graphql-yoga";
 
 // src/graphql/cost/plugin.ts
-import { GraphQLError as GraphQLError5 } from "graphql";
+import { GraphQLError as GraphQLError6 } from "graphql";
 
 // src/graphql/cost/estimate.ts
 import {
-  GraphQLError as GraphQLError3,
+  GraphQLError as GraphQLError4,
   getArgumentValues,
   getNullableType,
   getOperationAST,
@@ -543,10 +609,10 @@ import {
 function estimateCost(schema2, document, operationName, variables, opts) {
   const operation = getOperationAST(document, operationName);
   if (!operation)
-    return new GraphQLError3("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
+    return new GraphQLError4("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
   const root = schema2.getRootType(operation.operation);
   if (!root)
-    return new GraphQLError3(`no ${operation.operation} type`, {
+    return new GraphQLError4(`no ${operation.operation} type`, {
       extensions: { code: "BAD_USER_INPUT" }
     });
   const limits = opts.graph.limits;
@@ -646,7 +712,7 @@ function estimateCost(schema2, document, operationName, variables, opts) {
     );
     if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
   } catch (err) {
-    if (err instanceof GraphQLError3) return err;
+    if (err instanceof GraphQLError4) return err;
     throw err;
   }
   const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
@@ -682,7 +748,7 @@ function graphEstimate(sites, graph) {
 }
 
 // src/graphql/cost/estimate-memo.ts
-import { GraphQLError as GraphQLError4, getOperationAST as getOperationAST2 } from "graphql";
+import { GraphQLError as GraphQLError5, getOperationAST as getOperationAST2 } from "graphql";
 var ESTIMATES_MAX = 512;
 var VARIABLES_KEY_MAX = 32 * 1024;
 var EstimateMemo = class {
@@ -707,7 +773,7 @@ var EstimateMemo = class {
     const hit = memo.get(key);
     if (hit) return hit;
     const computed = compute();
-    if (!(computed instanceof GraphQLError4)) memo.set(key, deepFreeze(computed));
+    if (!(computed instanceof GraphQLError5)) memo.set(key, deepFreeze(computed));
     return computed;
   }
   /** Entries held for `schema` (tests: the memo stays bounded). */
@@ -765,7 +831,7 @@ function costPlugin() {
           }
         })
       );
-      if (estimate instanceof GraphQLError5) {
+      if (estimate instanceof GraphQLError6) {
         await auditOnly(ctx, [
           {
             method: METHOD,
@@ -863,7 +929,7 @@ function costPlugin() {
         if (!cost.ok) {
           return {
             errors: [
-              new GraphQLError5(cost.error.message, {
+              new GraphQLError6(cost.error.message, {
                 extensions: {
                   ...cost.error.data,
                   code: cost.error.code,
@@ -957,11 +1023,11 @@ function firstCode(result) {
 }
 
 // src/graphql/plugins/error-codes.ts
-import { GraphQLError as GraphQLError6 } from "graphql";
+import { GraphQLError as GraphQLError7 } from "graphql";
 import { maskError as yogaMaskError } from "graphql-yoga";
 function coded(error, code, message = error.message) {
   const { originalError: _internal, code: _code, ...extensions } = error.extensions;
-  return new GraphQLError6(message, {
+  return new GraphQLError7(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
@@ -978,7 +1044,7 @@ function errorCodesPlugin() {
   return {
     onParse() {
       return ({ result, replaceParseResult }) => {
-        if (result instanceof GraphQLError6 && typeof result.extensions.code !== "string") {
+        if (result instanceof GraphQLError7 && typeof result.extensions.code !== "string") {
           replaceParseResult(codedByKind(result, "GRAPHQL_PARSE_FAILED"));
         }
       };
@@ -1000,12 +1066,12 @@ var isInvalidJson = (e) => e.extensions.code === "BAD_REQUEST" && /invalid JSON/
 function maskError(error, message, isDev, onUnexpected) {
   const masked = yogaMaskError(error, message, isDev);
   if (masked !== error) {
-    const path = error instanceof GraphQLError6 ? error.path : void 0;
-    onUnexpected?.(error instanceof GraphQLError6 ? error.originalError ?? error : error, path);
+    const path = error instanceof GraphQLError7 ? error.path : void 0;
+    onUnexpected?.(error instanceof GraphQLError7 ? error.originalError ?? error : error, path);
   }
-  if (!(masked instanceof GraphQLError6)) return masked;
+  if (!(masked instanceof GraphQLError7)) return masked;
   if (masked !== error) {
-    return new GraphQLError6(masked.message, {
+    return new GraphQLError7(masked.message, {
       nodes: masked.nodes,
       positions: masked.positions,
       path: masked.path,
@@ -1015,7 +1081,7 @@ function maskError(error, message, isDev, onUnexpected) {
   }
   const code = masked.extensions.code;
   if (isInvalidJson(masked)) {
-    return new GraphQLError6("the request body is not valid JSON", {
+    return new GraphQLError7("the request body is not valid JSON", {
       extensions: { code: graphqlCodeOf("INVALID_JSON"), http: { status: 400 } }
     });
   }
@@ -1040,12 +1106,12 @@ var builder = new SchemaBuilder({
 builder.queryType({});
 
 // src/graphql/scalars.ts
-import { GraphQLError as GraphQLError7, Kind as Kind2 } from "graphql";
+import { GraphQLError as GraphQLError8, Kind as Kind2 } from "graphql";
 var HEX64 = /^[0-9a-fA-F]{64}$/;
 function hash64(name, what) {
   const parse = (value) => {
     if (typeof value !== "string" || !HEX64.test(value)) {
-      throw new GraphQLError7(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
+      throw new GraphQLError8(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1065,7 +1131,7 @@ builder.scalarType("Hex", {
   serialize: (v) => v,
   parseValue: (v) => {
     if (typeof v !== "string" || !/^([0-9a-fA-F]{2})*$/.test(v)) {
-      throw new GraphQLError7("Hex must be an even number of hexadecimal characters", {
+      throw new GraphQLError8("Hex must be an even number of hexadecimal characters", {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1076,12 +1142,12 @@ builder.scalarType("Satoshis", {
   description: "An amount in satoshis, as a JSON integer. Every amount Bitcoin can hold (\u2264 2.1 \xD7 10^15) is exact in IEEE doubles, so this is never a rounded float.",
   serialize: (v) => {
     const n = Number(v);
-    if (!Number.isSafeInteger(n)) throw new GraphQLError7("amount out of range");
+    if (!Number.isSafeInteger(n)) throw new GraphQLError8("amount out of range");
     return n;
   },
   parseValue: (v) => {
     if (typeof v !== "number" || !Number.isSafeInteger(v)) {
-      throw new GraphQLError7("Satoshis must be an integer", {
+      throw new GraphQLError8("Satoshis must be an integer", {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1101,7 +1167,7 @@ builder.scalarType("DateTime", {
 function integerScalar(name, description, max) {
   const parse = (v) => {
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > max) {
-      throw new GraphQLError7(`${name} must be an integer from 0 to ${max}`, {
+      throw new GraphQLError8(`${name} must be an integer from 0 to ${max}`, {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -2369,7 +2435,7 @@ builder.queryFields((t) => ({
 }));
 
 // src/graphql/types/subscriptions.ts
-import { GraphQLError as GraphQLError8 } from "graphql";
+import { GraphQLError as GraphQLError9 } from "graphql";
 var ChainEventKind = builder.enumType("ChainEventKind", {
   values: {
     CONNECTED: { description: "The block joined the best chain." },
@@ -2457,7 +2523,7 @@ var ChainEventStream = class {
     void this.charge(event).then((delivery) => {
       this.charging = false;
       if (this.finished) return;
-      if (delivery instanceof GraphQLError8) this.ending = "done";
+      if (delivery instanceof GraphQLError9) this.ending = "done";
       this.pending.shift()({ done: false, value: delivery });
       this.pump();
     });
@@ -2478,7 +2544,7 @@ var ChainEventStream = class {
     );
     if (cost.ok) return event;
     const error = fromGatewayError(cost.error);
-    return new GraphQLError8(`${error.message}: the subscription ends`, {
+    return new GraphQLError9(`${error.message}: the subscription ends`, {
       extensions: { ...error.extensions, balance: cost.available, required: cost.required }
     });
   }
@@ -2499,7 +2565,7 @@ builder.subscriptionFields((t) => ({
     description: "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
     subscribe: (_root, _args, ctx) => new ChainEventStream(ctx),
     resolve: (delivery) => {
-      if (delivery instanceof GraphQLError8) throw delivery;
+      if (delivery instanceof GraphQLError9) throw delivery;
       return delivery;
     }
   })
@@ -2631,28 +2697,10 @@ async function executeGraphQL(ctx, call) {
   const { req } = call;
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
-  const state = {
-    meter: { calls: /* @__PURE__ */ new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
-    wantsPrevouts: false,
-    graphSites: /* @__PURE__ */ new Map(),
-    joinBudget: /* @__PURE__ */ new Map()
-  };
-  const context = {
-    ...ctx,
+  const context = gatewayContext(ctx, {
     publicPath: call.publicPath,
-    dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
-    state,
-    nodeTransactions: nodeTransactionLoader(
-      app,
-      ctx.network,
-      state.meter,
-      () => state.wantsPrevouts
-    ),
-    electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
-    nodeCalls: nodeCallLoader(ctx, state.meter),
-    electrumCalls: electrumCallLoader(ctx, state.meter),
-    blocksBySite: /* @__PURE__ */ new Map()
-  };
+    dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1"
+  });
   const headers = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (typeof value === "string") headers[name] = value;
@@ -2696,9 +2744,43 @@ function handleGateway(ctx, body, req) {
     publicPath: new URL(req.url ?? "/", "http://gateway").pathname
   });
 }
+function gatewayContext(ctx, opts) {
+  const { app } = ctx;
+  const state = {
+    meter: { calls: /* @__PURE__ */ new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
+    wantsPrevouts: false,
+    graphSites: /* @__PURE__ */ new Map(),
+    joinBudget: /* @__PURE__ */ new Map()
+  };
+  const context = {
+    ...ctx,
+    publicPath: opts.publicPath,
+    dryRun: opts.dryRun,
+    state,
+    nodeTransactions: nodeTransactionLoader(
+      app,
+      ctx.network,
+      state.meter,
+      () => state.wantsPrevouts
+    ),
+    electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
+    nodeCalls: nodeCallLoader(ctx, state.meter),
+    electrumCalls: electrumCallLoader(ctx, state.meter),
+    blocksBySite: /* @__PURE__ */ new Map()
+  };
+  return context;
+}
+function serveGraphQLSocket(socket, session) {
+  serveGraphQLOverSocket(socket, session, {
+    yoga: gatewayYoga(session.ctx.app),
+    contextFor: (ctx) => gatewayContext(ctx, { publicPath: "", dryRun: false })
+  });
+}
 export {
   documentCacheOf,
   executeGraphQL,
+  gatewayContext,
   gatewayYoga,
-  handleGateway
+  handleGateway,
+  serveGraphQLSocket
 };
