@@ -11,7 +11,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-YUB3P5WB.js";
+} from "./chunks/chunk-DEZZI4SU.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -30,6 +30,7 @@ import {
   electrumScripthash,
   electrumTransaction,
   electrumTxSource,
+  eventPrice,
   fromHasuraCode,
   fromRpcRefusal,
   gatewayError,
@@ -54,7 +55,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-VYPZZNFL.js";
+} from "./chunks/chunk-6LR62U24.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -105,18 +106,18 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-LWVAFCZ4.js";
+} from "./chunks/chunk-PCZDECOX.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-O5NAGTI7.js";
+} from "./chunks/chunk-7WQCUI2K.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-LP3RZVWL.js";
+} from "./chunks/chunk-6YPFF3DS.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -819,7 +820,6 @@ var ChainEvents = class {
     this.closed = true;
     this.roles.emit("closed");
     if (this.timer) clearTimeout(this.timer);
-    await this.polling;
     await this.leadership?.stop();
     this.local.removeAllListeners();
   }
@@ -833,6 +833,7 @@ var ChainEvents = class {
         continue;
       }
       for (const event of events) {
+        if (this.closed) return;
         await this.db.notify("chain_event", JSON.stringify(event));
       }
     }
@@ -4344,7 +4345,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-I3SPRNTW.js").catch((err) => {
+  loading ??= import("./chunks/route-UXJLINJI.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -5544,19 +5545,118 @@ function handleElectrumRpc(ctx, body) {
   return handleRpcMirror(ctx, body, ELECTRUM2);
 }
 
+// src/mirror/electrum-push.ts
+var METHOD = "blockchain.headers.subscribe";
+var HeaderPush = class {
+  constructor(socket, session) {
+    this.socket = socket;
+    this.session = session;
+  }
+  socket;
+  session;
+  stop = null;
+  latest = null;
+  scheduled = false;
+  sent = 0;
+  /** Starts pushing (once; later subscriptions of the same session change nothing). */
+  subscribe() {
+    if (this.stop) return;
+    const { ctx } = this.session;
+    this.stop = ctx.app.events.subscribe(ctx.network, (e) => {
+      if (e.kind !== "connected") return;
+      this.latest = e;
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.session.inFlight(() => this.push());
+      });
+    });
+    this.socket.once("close", () => this.close());
+  }
+  close() {
+    this.stop?.();
+    this.stop = null;
+  }
+  async push() {
+    const tip = this.latest;
+    if (!tip || !this.stop || this.socket.readyState !== this.socket.OPEN) return;
+    const { ctx } = this.session;
+    const owner = await this.session.stillValid();
+    if (!owner) {
+      this.close();
+      this.socket.close(1008, "token no longer valid");
+      return;
+    }
+    const pool = ctx.app.electrum.get(ctx.network);
+    if (!pool) return;
+    const header = await pool.request("blockchain.block.header", [jsonNumber(tip.height)]);
+    if (!header.ok || !("result" in header.answer) || typeof header.answer.result !== "string") {
+      ctx.app.log.warn({ network: ctx.network, height: tip.height }, "header for a notification");
+      return;
+    }
+    const hex = header.answer.result;
+    this.sent += 1;
+    const price = eventPrice(ctx.app.config, METHOD, ctx.network);
+    const cost = await meter(
+      { ...ctx, owner, requestId: `${ctx.requestId}.push${this.sent}`, startedAt: Date.now() },
+      {
+        calls: [{ kind: "priced", method: METHOD, price }],
+        execute: async () => ({
+          value: null,
+          outcomes: [
+            { kind: "answered", outcome: "ok", httpStatus: 200, upstream: header.upstream }
+          ]
+        })
+      }
+    );
+    if (!cost.ok) {
+      this.close();
+      const error = rpcErrorObject(cost.error);
+      this.send({
+        jsonrpc: "2.0",
+        id: null,
+        error: { ...error, message: `${error.message}: header notifications stop` }
+      });
+      return;
+    }
+    this.send({ jsonrpc: "2.0", method: METHOD, params: [{ hex, height: tip.height }] });
+  }
+  send(message) {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(stringifyJson(message));
+  }
+};
+function subscribedToHeaders(request, reply3) {
+  let calls;
+  try {
+    calls = parseJson(request);
+  } catch {
+    return false;
+  }
+  const asked = (Array.isArray(calls) ? calls : [calls]).flatMap(
+    (c) => isJsonObject(c) && c.method === METHOD ? [stringifyJson(c.id ?? null)] : []
+  );
+  if (asked.length === 0) return false;
+  const answers = Array.isArray(reply3) ? reply3 : [reply3];
+  return answers.some(
+    (a) => isJsonObject(a) && "result" in a && asked.includes(stringifyJson(a.id ?? null))
+  );
+}
+
 // src/mirror/electrum-socket.ts
 var POLICY_VIOLATION = 1008;
 function serveElectrumSocket(socket, session) {
   let queue = Promise.resolve();
+  const headers = new HeaderPush(socket, session);
   let sequence = 0;
   socket.on("message", (data, isBinary) => {
     const text = isBinary ? Buffer.from(data).toString("utf8") : String(data);
     sequence += 1;
     const requestId = `${session.ctx.requestId}.${sequence}`;
-    queue = queue.then(() => session.inFlight(() => answer(socket, session, text, requestId))).catch(() => socket.terminate());
+    queue = queue.then(() => session.inFlight(() => answer(socket, session, text, requestId, headers))).catch(() => socket.terminate());
   });
 }
-async function answer(socket, session, text, requestId) {
+async function answer(socket, session, text, requestId, headers) {
   if (socket.readyState !== socket.OPEN) return;
   const owner = await session.stillValid();
   if (!owner) {
@@ -5575,6 +5675,7 @@ async function answer(socket, session, text, requestId) {
       text
     );
     send2(socket, reply3.raw ? Buffer.from(reply3.raw).toString("utf8") : stringifyJson(reply3.body));
+    if (!reply3.raw && subscribedToHeaders(text, reply3.body)) headers.subscribe();
   } finally {
     admission.release?.();
   }

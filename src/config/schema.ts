@@ -350,6 +350,8 @@ export const configSchema = z.strictObject({
       events: z
         .strictObject({
           newBlock: priceTable.default({ default: 5, mainnet: 10 }),
+          /** An Electrum header notification pushed on a WebSocket session. */
+          "blockchain.headers.subscribe": priceTable.default({ default: 5, mainnet: 10 }),
         })
         .prefault({}),
       /** A graph query costs `base` + ceil(complexity × `perPoint`): half price off mainnet. */

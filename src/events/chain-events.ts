@@ -108,7 +108,8 @@ export class ChainEvents {
     this.closed = true;
     this.roles.emit("closed");
     if (this.timer) clearTimeout(this.timer);
-    await this.polling;
+    // A look under way is not waited for: its node may be slow (a drain must not wait on it);
+    // what it finds is not published (pollOnce checks `closed`).
     await this.leadership?.stop();
     this.local.removeAllListeners();
   }
@@ -123,6 +124,7 @@ export class ChainEvents {
         continue;
       }
       for (const event of events) {
+        if (this.closed) return;
         await this.db.notify("chain_event", JSON.stringify(event));
       }
     }

@@ -3,6 +3,7 @@ import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { rpcErrorObject } from "../errors/render.ts";
 import { stringifyJson } from "../jsonrpc/json.ts";
 import type { SocketSession } from "../metering/socket-session.ts";
+import { HeaderPush, subscribedToHeaders } from "./electrum-push.ts";
 import { handleElectrumRpc } from "./electrum-route.ts";
 
 /** WebSocket close code 1008: the token the session was opened with is no longer valid. */
@@ -19,13 +20,14 @@ const POLICY_VIOLATION = 1008;
  */
 export function serveElectrumSocket(socket: WebSocket, session: SocketSession): void {
   let queue = Promise.resolve();
+  const headers = new HeaderPush(socket, session);
   let sequence = 0;
   socket.on("message", (data, isBinary) => {
     const text = isBinary ? Buffer.from(data as Buffer).toString("utf8") : String(data);
     sequence += 1;
     const requestId = `${session.ctx.requestId}.${sequence}`;
     queue = queue
-      .then(() => session.inFlight(() => answer(socket, session, text, requestId)))
+      .then(() => session.inFlight(() => answer(socket, session, text, requestId, headers)))
       .catch(() => socket.terminate());
   });
 }
@@ -35,6 +37,7 @@ async function answer(
   session: SocketSession,
   text: string,
   requestId: string,
+  headers: HeaderPush,
 ): Promise<void> {
   if (socket.readyState !== socket.OPEN) return;
   const owner = await session.stillValid();
@@ -54,6 +57,8 @@ async function answer(
       text,
     );
     send(socket, reply.raw ? Buffer.from(reply.raw).toString("utf8") : stringifyJson(reply.body));
+    // Subscribed: from now on the tip is pushed as it moves (src/mirror/electrum-push.ts).
+    if (!reply.raw && subscribedToHeaders(text, reply.body)) headers.subscribe();
   } finally {
     admission.release?.();
   }

@@ -1,15 +1,26 @@
+import { createHash } from "node:crypto";
 import { ElectrumClient, type RPCParameter } from "@electrum-cash/network";
 import { ElectrumWebSocket } from "@electrum-cash/web-socket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { revokeToken } from "../../src/auth/tokens.ts";
 import { CATALOGUE } from "../../src/catalogue/methods.ts";
-import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { someAddress } from "../support/devnet-core.ts";
+import {
+  askDevnetCore,
+  HAL_TXID,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 
 let t: TestGateway;
 let port: number;
 beforeAll(async () => {
-  t = await startTestGateway();
+  // The chain follower looks only when a test asks it to (pollNow).
+  t = await startTestGateway("pglite", { events: { pollMs: 60_000 } });
+  await t.gateway.app.events.pollNow();
   port = Number(new URL(t.url).port);
 });
 afterAll(() => t.close());
@@ -147,5 +158,42 @@ describe("the Electrum route over WebSocket: one JSON-RPC message per frame, met
     );
     expect(await next()).toMatchObject({ error: { code: -32001 } });
     expect(await closed).toBe(1008);
+  });
+});
+
+describe("Electrum push over WebSocket: header notifications once subscribed, each charged", () => {
+  it("pushes the new tip (one notification per look at the chain), charged as an event", async () => {
+    const { id, token } = await t.account("ws-push", 10_000);
+    const { ws, next } = await open(`/electrum/regtest/${token}`);
+    ws.send(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "blockchain.headers.subscribe", params: [] }),
+    );
+    const subscribed = (await next()) as { result: { height: number; hex: string } };
+    const mined = JSON.parse(
+      await askDevnetCore(t.devnet, "generatetoaddress", [2, someAddress("regtest")], "regtest"),
+    ) as { result: string[] };
+    await t.gateway.app.events.pollNow();
+    const pushed = (await next()) as {
+      method: string;
+      params: [{ height: number; hex: string }];
+      id?: unknown;
+    };
+    expect(pushed.method).toBe("blockchain.headers.subscribe");
+    expect(pushed.id).toBeUndefined();
+    expect(pushed.params[0].height).toBe(subscribed.result.height + 2);
+    // The header is the new tip's: it hashes to the last block devnet produced.
+    const bytes = Buffer.from(pushed.params[0].hex, "hex");
+    const sha = (b: Buffer) => createHash("sha256").update(b).digest();
+    expect(
+      Buffer.from(sha(sha(bytes)))
+        .reverse()
+        .toString("hex"),
+    ).toBe(mined.result[1]);
+    ws.close();
+    const rows = await audit(id);
+    expect(rows.map((r) => [r.method, r.charged_cc])).toEqual([
+      ["blockchain.headers.subscribe", 10], // the call, regtest's price
+      ["blockchain.headers.subscribe", 5], // the notification, pricing.events
+    ]);
   });
 });

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-O5NAGTI7.js";
-import "./chunk-LP3RZVWL.js";
+} from "./chunk-7WQCUI2K.js";
+import "./chunk-6YPFF3DS.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-VYPZZNFL.js";
+} from "./chunk-6LR62U24.js";
 import {
   DecodeError,
   addressToScript,
@@ -57,10 +57,10 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-LWVAFCZ4.js";
+} from "./chunk-PCZDECOX.js";
 import {
   NETWORK_NAMES
-} from "./chunk-LP3RZVWL.js";
+} from "./chunk-6YPFF3DS.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";

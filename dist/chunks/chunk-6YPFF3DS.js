@@ -281,7 +281,9 @@ var configSchema = z.strictObject({
     ...methodPrices,
     /** Each event a subscription delivers (charged as it is delivered). */
     events: z.strictObject({
-      newBlock: priceTable.default({ default: 5, mainnet: 10 })
+      newBlock: priceTable.default({ default: 5, mainnet: 10 }),
+      /** An Electrum header notification pushed on a WebSocket session. */
+      "blockchain.headers.subscribe": priceTable.default({ default: 5, mainnet: 10 })
     }).prefault({}),
     /** A graph query costs `base` + ceil(complexity × `perPoint`): half price off mainnet. */
     graph: z.strictObject({

@@ -18,7 +18,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-LWVAFCZ4.js";
+} from "./chunk-PCZDECOX.js";
 
 // src/errors/codes.ts
 var LIST = {

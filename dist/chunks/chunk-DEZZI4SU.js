@@ -17,7 +17,7 @@ import {
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-LWVAFCZ4.js";
+} from "./chunk-PCZDECOX.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";

@@ -10,7 +10,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-LP3RZVWL.js";
+} from "./chunk-6YPFF3DS.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {
