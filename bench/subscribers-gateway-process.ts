@@ -1,7 +1,8 @@
 // The blockgate gateway in a process of its own for bench/subscribers.ts: regtest only, its node the
 // devnet Core named in argv[2] (JSON `{url, user, password}`), on PostgreSQL when DATABASE_URL is
 // set (a schema of its own, dropped on exit), else PGlite in memory. events.pollMs is argv[3]
-// (default 60000: the bench announces each block with `poll`). Prints `{url, store}` as one JSON
+// (default 60000: the bench announces each block with `poll`); server.connectionsPerAddressMax is
+// 0 (no cap), every subscriber sharing the one loopback address. Prints `{url, store}` as one JSON
 // line, then answers each line on stdin with one JSON line:
 //   accounts N  N accounts, each granted plenty of credits and one token: `{tokens}`
 //   poll        app.events.pollNow(), answered once the events are published
@@ -23,7 +24,9 @@ import { checkLedger, grantCredits } from "../src/ledger/ledger.ts";
 const core = JSON.parse(process.argv[2] ?? "{}") as { url: string; user: string; password: string };
 const pollMs = Number(process.argv[3] ?? 60_000);
 const config = parseConfig({
-  server: { port: 0 },
+  // Every subscriber comes from 127.0.0.1: the per-address cap (1,024 by default) would refuse
+  // the rest with 429, so it is lifted here.
+  server: { port: 0, connectionsPerAddressMax: 0 },
   database: { pgliteDir: "memory://" },
   demo: { enabled: false },
   log: { level: "silent" },
