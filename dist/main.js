@@ -55,7 +55,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-6LR62U24.js";
+} from "./chunks/chunk-MIUDGWBD.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -744,6 +744,7 @@ var ChainEvents = class {
     this.log = log;
     this.counted = counted;
     this.local.setMaxListeners(0);
+    this.roles.setMaxListeners(0);
     this.followers = [...nodes].map(
       ([network, pool]) => new TipFollower(network, pool, config.reorgDepthMax)
     );
@@ -4345,7 +4346,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-UXJLINJI.js").catch((err) => {
+  loading ??= import("./chunks/route-AFB43SXG.js").catch((err) => {
     loading = void 0;
     throw err;
   });

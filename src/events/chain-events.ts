@@ -36,6 +36,8 @@ export class ChainEvents {
     private readonly counted: (event: ChainEvent) => void = () => {},
   ) {
     this.local.setMaxListeners(0);
+    // One "closed" listener per open subscription.
+    this.roles.setMaxListeners(0);
     this.followers = [...nodes].map(
       ([network, pool]) => new TipFollower(network, pool, config.reorgDepthMax),
     );

@@ -50,6 +50,8 @@ export interface GraphQLContext extends CallContext {
   nodeCalls: CallLoader;
   /** The typed fields' calls to the Electrum servers (addresses, merkle branches). */
   electrumCalls: CallLoader;
+  /** Aborted when the client's connection closes: what ends a subscription's stream at once. */
+  closed?: AbortSignal;
   /** Blocks from the indexer by hash, one loader per Transaction.block site (batched, deduplicated). */
   blocksBySite: Map<string, DataLoader<string, unknown>>;
 }

@@ -52,9 +52,15 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   const { req } = call;
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
+  // The client's connection closing ends what this request still streams (a subscription): told
+  // directly, not through the stream, whose cancel need not reach the source before an event.
+  const closed = new AbortController();
+  const onClose = () => closed.abort();
+  req.socket?.once("close", onClose);
   const context = gatewayContext(ctx, {
     publicPath: call.publicPath,
     dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
+    closed: closed.signal,
   });
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -84,6 +90,7 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   ) {
     return { status: response.status, body: null, headers: out, stream: response.body };
   }
+  req.socket?.off("close", onClose);
   const raw = new Uint8Array(await response.arrayBuffer());
   // Yoga refuses a POST body of a type it does not read (none, text/plain, a form) with a bare
   // 415: no body, no type. Every refusal of a route is in its protocol (README, Errors), so the
@@ -127,7 +134,7 @@ export function handleGateway(
  */
 export function gatewayContext(
   ctx: CallContext,
-  opts: { publicPath: string; dryRun: boolean },
+  opts: { publicPath: string; dryRun: boolean; closed?: AbortSignal },
 ): GraphQLContext {
   const { app } = ctx;
   const state: RequestState = {
@@ -151,6 +158,7 @@ export function gatewayContext(
     nodeCalls: nodeCallLoader(ctx, state.meter),
     electrumCalls: electrumCallLoader(ctx, state.meter),
     blocksBySite: new Map(),
+    ...(opts.closed ? { closed: opts.closed } : {}),
   };
   return context;
 }

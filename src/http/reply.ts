@@ -24,7 +24,7 @@ export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
   reply.code(r.status);
   if (r.stream) {
     if (r.headers) reply.headers(r.headers);
-    return reply.send(Readable.from(openedStream(r.stream)));
+    return reply.send(openedStream(r.stream));
   }
   if (!r.raw) {
     reply.header("content-type", "application/json");
@@ -39,27 +39,37 @@ export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
 }
 
 /**
- * A stream's bytes after an SSE comment line: the headers go out with it at once, so the client
- * knows its subscription is open before the first event (Node writes headers with the first byte).
+ * A stream's bytes as a Node stream, after an SSE comment line: the headers go out with it at
+ * once, so the client knows its subscription is open before the first event (Node writes headers
+ * with the first byte). Read through the stream's own reader (a framework's stream need not be
+ * Node's). When the client goes away the framework destroys this stream, and the source is
+ * cancelled at once — even while it waits for its next chunk — so it stops (and stops charging).
  */
-async function* openedStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  yield Buffer.from(":\n\n");
-  // Read through the stream's own reader: a framework's stream (Yoga's) need not be Node's.
+function openedStream(stream: ReadableStream<Uint8Array>): Readable {
   const reader = stream.getReader();
-  let done = false;
-  try {
-    while (true) {
-      const chunk = await reader.read();
-      if (chunk.done) {
-        done = true;
-        return;
-      }
-      yield chunk.value;
-    }
-  } finally {
-    // The client went away first: the stream's source is told, so it stops (and stops charging).
-    if (!done) await reader.cancel().catch(() => {});
-  }
+  let finished = false;
+  const body = new Readable({
+    read() {
+      reader.read().then(
+        (chunk) => {
+          if (chunk.done) {
+            finished = true;
+            body.push(null);
+          } else body.push(chunk.value);
+        },
+        (err: unknown) => body.destroy(err instanceof Error ? err : new Error(String(err))),
+      );
+    },
+    destroy(err, callback) {
+      if (finished) return callback(err);
+      reader.cancel().then(
+        () => callback(err),
+        () => callback(err),
+      );
+    },
+  });
+  body.push(Buffer.from(":\n\n"));
+  return body;
 }
 
 /** A page, a script or a file: its content type and bytes, sent as they are. */

@@ -128,8 +128,10 @@ describe("subscription newBlock over Server-Sent Events, charged per event", () 
       { method: "newBlock", charged_cc: 5, outcome: "ok" },
       { method: "newBlock", charged_cc: 5, outcome: "ok" },
     ]);
-    // The client left: its stream stops listening (nothing more is charged to it).
+    // The client left: its stream stops listening, and the next block is charged to nobody.
     await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(0));
+    await mine(1);
+    expect(await audit(id)).toHaveLength(2);
   });
 
   it("ends with one final INSUFFICIENT_CREDITS error when the balance no longer covers an event", async () => {

@@ -65,6 +65,14 @@ class ChainEventStream implements AsyncIterableIterator<Delivery> {
         this.end(codedError("UNAUTHENTICATED", "the token was revoked: the subscription ends")),
       ),
     ];
+    // The client's connection closed (SSE): nothing more is delivered, or charged.
+    const closed = ctx.closed;
+    if (closed) {
+      const onClosed = () => this.finish();
+      closed.addEventListener("abort", onClosed, { once: true });
+      this.stops.push(() => closed.removeEventListener("abort", onClosed));
+      if (closed.aborted) queueMicrotask(onClosed);
+    }
     const expiresAt = ctx.owner.expiresAt?.getTime();
     this.expiry =
       expiresAt === undefined

@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-6LR62U24.js";
+} from "./chunk-MIUDGWBD.js";
 import {
   DecodeError,
   addressToScript,
@@ -2471,6 +2471,13 @@ var ChainEventStream = class {
         () => this.end(codedError("UNAUTHENTICATED", "the token was revoked: the subscription ends"))
       )
     ];
+    const closed = ctx.closed;
+    if (closed) {
+      const onClosed = () => this.finish();
+      closed.addEventListener("abort", onClosed, { once: true });
+      this.stops.push(() => closed.removeEventListener("abort", onClosed));
+      if (closed.aborted) queueMicrotask(onClosed);
+    }
     const expiresAt = ctx.owner.expiresAt?.getTime();
     this.expiry = expiresAt === void 0 ? null : setTimeout(
       () => this.end(codedError("UNAUTHENTICATED", "the token expired: the subscription ends")),
@@ -2697,9 +2704,13 @@ async function executeGraphQL(ctx, call) {
   const { req } = call;
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
+  const closed = new AbortController();
+  const onClose = () => closed.abort();
+  req.socket?.once("close", onClose);
   const context = gatewayContext(ctx, {
     publicPath: call.publicPath,
-    dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1"
+    dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
+    closed: closed.signal
   });
   const headers = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -2723,6 +2734,7 @@ async function executeGraphQL(ctx, call) {
   if (response.body && (response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
     return { status: response.status, body: null, headers: out, stream: response.body };
   }
+  req.socket?.off("close", onClose);
   const raw = new Uint8Array(await response.arrayBuffer());
   if (response.status === 415 && raw.byteLength === 0) {
     return graphqlFailure(
@@ -2766,7 +2778,8 @@ function gatewayContext(ctx, opts) {
     electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
     nodeCalls: nodeCallLoader(ctx, state.meter),
     electrumCalls: electrumCallLoader(ctx, state.meter),
-    blocksBySite: /* @__PURE__ */ new Map()
+    blocksBySite: /* @__PURE__ */ new Map(),
+    ...opts.closed ? { closed: opts.closed } : {}
   };
   return context;
 }

@@ -290,7 +290,7 @@ function sendReply(reply, r) {
   reply.code(r.status);
   if (r.stream) {
     if (r.headers) reply.headers(r.headers);
-    return reply.send(Readable.from(openedStream(r.stream)));
+    return reply.send(openedStream(r.stream));
   }
   if (!r.raw) {
     reply.header("content-type", "application/json");
@@ -301,23 +301,31 @@ function sendReply(reply, r) {
   if (r.raw.byteLength === 0 && !reply.hasHeader("content-type")) return reply.send();
   return reply.send(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength));
 }
-async function* openedStream(stream) {
-  yield Buffer.from(":\n\n");
+function openedStream(stream) {
   const reader = stream.getReader();
-  let done = false;
-  try {
-    while (true) {
-      const chunk = await reader.read();
-      if (chunk.done) {
-        done = true;
-        return;
-      }
-      yield chunk.value;
+  let finished = false;
+  const body = new Readable({
+    read() {
+      reader.read().then(
+        (chunk) => {
+          if (chunk.done) {
+            finished = true;
+            body.push(null);
+          } else body.push(chunk.value);
+        },
+        (err) => body.destroy(err instanceof Error ? err : new Error(String(err)))
+      );
+    },
+    destroy(err, callback) {
+      if (finished) return callback(err);
+      reader.cancel().then(
+        () => callback(err),
+        () => callback(err)
+      );
     }
-  } finally {
-    if (!done) await reader.cancel().catch(() => {
-    });
-  }
+  });
+  body.push(Buffer.from(":\n\n"));
+  return body;
 }
 function sendText(reply, status, type, body, headers = {}) {
   return reply.code(status).header("content-type", type).headers(headers).send(Buffer.from(body));
