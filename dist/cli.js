@@ -4,13 +4,13 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-DEZZI4SU.js";
-import "./chunks/chunk-PCZDECOX.js";
+} from "./chunks/chunk-Q3KJ5KSX.js";
+import "./chunks/chunk-QHXDFQHQ.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-7WQCUI2K.js";
-import "./chunks/chunk-6YPFF3DS.js";
+} from "./chunks/chunk-MQVQKNFR.js";
+import "./chunks/chunk-MOPAZ2B4.js";
 import {
   postToGateway
 } from "./chunks/chunk-IZHSUTYL.js";
@@ -37,7 +37,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-V75KDIFG.js");
+    const { runConfigCommand } = await import("./chunks/config-check-BFKIZ3UA.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "devnet") {
@@ -75,7 +75,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-EGB6BFSW.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-VZZUUW4C.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

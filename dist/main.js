@@ -11,7 +11,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-DEZZI4SU.js";
+} from "./chunks/chunk-Q3KJ5KSX.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -55,7 +55,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-MIUDGWBD.js";
+} from "./chunks/chunk-3Z2UPGWS.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -106,18 +106,18 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-PCZDECOX.js";
+} from "./chunks/chunk-QHXDFQHQ.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-7WQCUI2K.js";
+} from "./chunks/chunk-MQVQKNFR.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-6YPFF3DS.js";
+} from "./chunks/chunk-MOPAZ2B4.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -4346,7 +4346,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-AFB43SXG.js").catch((err) => {
+  loading ??= import("./chunks/route-2FBKH6RR.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -164,6 +164,40 @@ describe("subscription newBlock over Server-Sent Events, charged per event", () 
   });
 });
 
+describe("subscription transactionConfirmations", () => {
+  it("tells each new count as blocks come, and completes at `until`", async () => {
+    const { id, token } = await t.account("sse-confirmations", 1_000);
+    // A transaction the node has, one confirmation deep: a coinbase devnet just mined.
+    const [hash] = await mine(1);
+    const block = JSON.parse(await askDevnetCore(t.devnet, "getblock", [hash, 1], "regtest")) as {
+      result: { tx: string[] };
+    };
+    const txid = block.result.tx[0]!;
+    const sse = await subscribe(
+      token,
+      `subscription { transactionConfirmations(txid: "${txid}", until: 3) { txid confirmations blockHash } }`,
+    );
+    await mine(1);
+    const second = (await sse.next()) as {
+      data: { data: { transactionConfirmations: { confirmations: number; blockHash: string } } };
+    };
+    expect(second.data.data.transactionConfirmations).toMatchObject({
+      confirmations: 2,
+      blockHash: hash,
+    });
+    await mine(1);
+    const third = (await sse.next()) as typeof second;
+    expect(third.data.data.transactionConfirmations.confirmations).toBe(3);
+    // Reached: the stream completes, and was charged two deliveries.
+    let rest = await sse.next();
+    while (rest && rest.event !== "complete") rest = await sse.next();
+    expect(await audit(id)).toEqual([
+      { method: "transactionConfirmations", charged_cc: 5, outcome: "ok" },
+      { method: "transactionConfirmations", charged_cc: 5, outcome: "ok" },
+    ]);
+  });
+});
+
 describe("the unified API over WebSocket (graphql-ws)", () => {
   /** A graphql-ws client on the gateway's route, as a browser app would open it. */
   function wsClient(token: string) {

@@ -1,5 +1,7 @@
 import { GraphQLError } from "graphql";
+import type { Config } from "../../config/schema.ts";
 import type { ChainEvent } from "../../events/types.ts";
+import { isJsonNumber, isJsonObject, jsonNumber } from "../../jsonrpc/json.ts";
 import { meter } from "../../metering/pipeline.ts";
 import { eventPrice } from "../../pricing/prices.ts";
 import { builder } from "../builder.ts";
@@ -31,7 +33,22 @@ const BlockEventRef = builder.objectRef<ChainEvent>("BlockEvent").implement({
 });
 
 /** What a subscription's stream carries: an event to deliver, or the error that ends it. */
-type Delivery = ChainEvent | GraphQLError;
+type Delivery<T> = T | GraphQLError;
+
+/** What a subscription makes of the chain's events, and what each of its events costs. */
+interface EventSource<T> {
+  /** Its price key, `pricing.events.<name>`, and its audit records' method. */
+  name: keyof Config["pricing"]["events"];
+  /** The event to deliver for a chain event, or null for none (nothing delivered, nothing charged). */
+  translate(event: ChainEvent): Promise<T | null>;
+  /** Whether this delivery is the subscription's last (it then ends, plainly). */
+  last?(delivered: T): boolean;
+}
+
+const NEW_BLOCKS: EventSource<ChainEvent> = {
+  name: "newBlock",
+  translate: async (event) => event,
+};
 
 /**
  * The route's network's chain events as a subscription's source, each charged as it is delivered:
@@ -42,10 +59,10 @@ type Delivery = ChainEvent | GraphQLError;
  * shuts down. An iterator rather than a generator: a client that goes away (`return()`) must end
  * it at once, even while it waits for the next block, so that nothing is charged after it left.
  */
-class ChainEventStream implements AsyncIterableIterator<Delivery> {
+class ChainEventStream<T> implements AsyncIterableIterator<Delivery<T>> {
   private readonly queue: ChainEvent[] = [];
   /** `next` calls not answered yet, in order (a consumer may ask again before an answer). */
-  private readonly pending: ((r: IteratorResult<Delivery>) => void)[] = [];
+  private readonly pending: ((r: IteratorResult<Delivery<T>>) => void)[] = [];
   private ending: GraphQLError | "done" | null = null;
   private finished = false;
   /** An event is being charged: answers go out one at a time, in order. */
@@ -54,7 +71,10 @@ class ChainEventStream implements AsyncIterableIterator<Delivery> {
   private readonly stops: (() => void)[];
   private readonly expiry: NodeJS.Timeout | null;
 
-  constructor(private readonly ctx: GraphQLContext) {
+  constructor(
+    private readonly ctx: GraphQLContext,
+    private readonly source: EventSource<T>,
+  ) {
     this.stops = [
       ctx.app.events.subscribe(ctx.network, (e) => {
         this.queue.push(e);
@@ -89,7 +109,7 @@ class ChainEventStream implements AsyncIterableIterator<Delivery> {
     return this;
   }
 
-  next(): Promise<IteratorResult<Delivery>> {
+  next(): Promise<IteratorResult<Delivery<T>>> {
     if (this.finished) return Promise.resolve({ done: true, value: undefined });
     return new Promise((resolve) => {
       this.pending.push(resolve);
@@ -97,7 +117,7 @@ class ChainEventStream implements AsyncIterableIterator<Delivery> {
     });
   }
 
-  async return(): Promise<IteratorResult<Delivery>> {
+  async return(): Promise<IteratorResult<Delivery<T>>> {
     this.finish();
     return { done: true, value: undefined };
   }
@@ -120,30 +140,41 @@ class ChainEventStream implements AsyncIterableIterator<Delivery> {
     const event = this.queue.shift();
     if (!event) return;
     this.charging = true;
-    void this.charge(event).then((delivery) => {
+    void this.deliverable(event).then((delivery) => {
       this.charging = false;
       if (this.finished) return;
-      if (delivery instanceof GraphQLError) this.ending = "done";
-      this.pending.shift()!({ done: false, value: delivery });
+      if (delivery !== null) {
+        if (delivery instanceof GraphQLError || this.source.last?.(delivery)) this.ending = "done";
+        this.pending.shift()!({ done: false, value: delivery });
+      }
       this.pump();
     });
   }
 
-  private async charge(event: ChainEvent): Promise<Delivery> {
+  /** The chain event's delivery, charged; null when the source makes nothing of it. */
+  private async deliverable(event: ChainEvent): Promise<Delivery<T> | null> {
+    let value: T | null;
+    try {
+      value = await this.source.translate(event);
+    } catch (err) {
+      return err instanceof GraphQLError ? err : codedError("INTERNAL", "internal error");
+    }
+    if (value === null) return null;
     const ctx = this.ctx;
     this.sequence += 1;
-    const price = eventPrice(ctx.app.config, "newBlock", ctx.network);
+    const { name } = this.source;
+    const price = eventPrice(ctx.app.config, name, ctx.network);
     const cost = await meter(
       { ...ctx, requestId: `${ctx.requestId}.${this.sequence}`, startedAt: Date.now() },
       {
-        calls: [{ kind: "priced", method: "newBlock", price }],
+        calls: [{ kind: "priced", method: name, price }],
         execute: async () => ({
-          value: event,
+          value,
           outcomes: [{ kind: "answered", outcome: "ok", httpStatus: 200 }],
         }),
       },
     );
-    if (cost.ok) return event;
+    if (cost.ok) return value;
     const error = fromGatewayError(cost.error);
     return new GraphQLError(`${error.message}: the subscription ends`, {
       extensions: { ...error.extensions, balance: cost.available, required: cost.required },
@@ -160,6 +191,61 @@ class ChainEventStream implements AsyncIterableIterator<Delivery> {
   }
 }
 
+/** A transaction's confirmations, as the node counts them after a change of the chain. */
+interface Confirmations {
+  txid: string;
+  confirmations: number;
+  blockHash: string | null;
+}
+
+const ConfirmationsRef = builder.objectRef<Confirmations>("TransactionConfirmations").implement({
+  description: "A transaction's place in the best chain after a block came or went.",
+  fields: (t) => ({
+    txid: t.field({ type: "TxId", resolve: (c) => c.txid }),
+    confirmations: t.int({
+      description: "0 in the mempool (or taken off the chain by a reorganisation).",
+      resolve: (c) => c.confirmations,
+    }),
+    blockHash: t.field({ type: "BlockHash", nullable: true, resolve: (c) => c.blockHash }),
+  }),
+});
+
+/**
+ * A transaction's confirmations after each change of the chain, through the node
+ * (getrawtransaction, verbose): delivered when the count changed, the last one when it reaches
+ * `until`. The look-up is the event's work: it is charged as the event, not as a call.
+ */
+function confirmationsOf(
+  ctx: GraphQLContext,
+  txid: string,
+  until: number,
+): EventSource<Confirmations> {
+  let last = -1;
+  return {
+    name: "transactionConfirmations",
+    async translate() {
+      const pool = ctx.app.nodes.get(ctx.network);
+      if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
+      const out = await pool.batch([
+        { method: "getrawtransaction", params: [txid, jsonNumber(1)] },
+      ]);
+      if (!out.ok) return null; // the next block asks again
+      const answer = out.answers[0]!;
+      if ("error" in answer) return null; // not known (yet): nothing to tell
+      const result = answer.result;
+      if (!isJsonObject(result)) return null;
+      const confirmations = isJsonNumber(result.confirmations)
+        ? Number(result.confirmations.value)
+        : 0;
+      if (confirmations === last) return null;
+      last = confirmations;
+      const blockHash = typeof result.blockhash === "string" ? result.blockhash : null;
+      return { txid, confirmations, blockHash };
+    },
+    last: (c) => c.confirmations >= until,
+  };
+}
+
 builder.subscriptionType({});
 
 builder.subscriptionFields((t) => ({
@@ -168,8 +254,24 @@ builder.subscriptionFields((t) => ({
     nullable: true,
     description:
       "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
-    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx),
-    resolve: (delivery: Delivery) => {
+    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, NEW_BLOCKS),
+    resolve: (delivery: Delivery<ChainEvent>) => {
+      if (delivery instanceof GraphQLError) throw delivery;
+      return delivery;
+    },
+  }),
+  transactionConfirmations: t.field({
+    type: ConfirmationsRef,
+    nullable: true,
+    description:
+      "A transaction's confirmations each time a block comes or goes and the count changed, until it reaches `until` (then the subscription completes). Each delivery is charged `pricing.events.transactionConfirmations`; it ends with one final error as newBlock does.",
+    args: {
+      txid: t.arg({ type: "TxId", required: true }),
+      until: t.arg.int({ defaultValue: 6 }),
+    },
+    subscribe: (_root, { txid, until }, ctx) =>
+      new ChainEventStream(ctx, confirmationsOf(ctx, txid.toLowerCase(), until ?? 6)),
+    resolve: (delivery: Delivery<Confirmations>) => {
       if (delivery instanceof GraphQLError) throw delivery;
       return delivery;
     },

@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-MIUDGWBD.js";
+} from "./chunk-3Z2UPGWS.js";
 import {
   DecodeError,
   addressToScript,
@@ -57,10 +57,10 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-PCZDECOX.js";
+} from "./chunk-QHXDFQHQ.js";
 import {
   NETWORK_NAMES
-} from "./chunk-6YPFF3DS.js";
+} from "./chunk-MOPAZ2B4.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
@@ -2457,9 +2457,14 @@ var BlockEventRef = builder.objectRef("BlockEvent").implement({
     time: t.int({ description: "The header's time (Unix seconds).", resolve: (e) => e.time })
   })
 });
+var NEW_BLOCKS = {
+  name: "newBlock",
+  translate: async (event) => event
+};
 var ChainEventStream = class {
-  constructor(ctx) {
+  constructor(ctx, source) {
     this.ctx = ctx;
+    this.source = source;
     this.stops = [
       ctx.app.events.subscribe(ctx.network, (e) => {
         this.queue.push(e);
@@ -2486,6 +2491,7 @@ var ChainEventStream = class {
     this.expiry?.unref();
   }
   ctx;
+  source;
   queue = [];
   /** `next` calls not answered yet, in order (a consumer may ask again before an answer). */
   pending = [];
@@ -2527,29 +2533,40 @@ var ChainEventStream = class {
     const event = this.queue.shift();
     if (!event) return;
     this.charging = true;
-    void this.charge(event).then((delivery) => {
+    void this.deliverable(event).then((delivery) => {
       this.charging = false;
       if (this.finished) return;
-      if (delivery instanceof GraphQLError9) this.ending = "done";
-      this.pending.shift()({ done: false, value: delivery });
+      if (delivery !== null) {
+        if (delivery instanceof GraphQLError9 || this.source.last?.(delivery)) this.ending = "done";
+        this.pending.shift()({ done: false, value: delivery });
+      }
       this.pump();
     });
   }
-  async charge(event) {
+  /** The chain event's delivery, charged; null when the source makes nothing of it. */
+  async deliverable(event) {
+    let value;
+    try {
+      value = await this.source.translate(event);
+    } catch (err) {
+      return err instanceof GraphQLError9 ? err : codedError("INTERNAL", "internal error");
+    }
+    if (value === null) return null;
     const ctx = this.ctx;
     this.sequence += 1;
-    const price = eventPrice(ctx.app.config, "newBlock", ctx.network);
+    const { name } = this.source;
+    const price = eventPrice(ctx.app.config, name, ctx.network);
     const cost = await meter(
       { ...ctx, requestId: `${ctx.requestId}.${this.sequence}`, startedAt: Date.now() },
       {
-        calls: [{ kind: "priced", method: "newBlock", price }],
+        calls: [{ kind: "priced", method: name, price }],
         execute: async () => ({
-          value: event,
+          value,
           outcomes: [{ kind: "answered", outcome: "ok", httpStatus: 200 }]
         })
       }
     );
-    if (cost.ok) return event;
+    if (cost.ok) return value;
     const error = fromGatewayError(cost.error);
     return new GraphQLError9(`${error.message}: the subscription ends`, {
       extensions: { ...error.extensions, balance: cost.available, required: cost.required }
@@ -2564,13 +2581,62 @@ var ChainEventStream = class {
     for (const resolve of this.pending.splice(0)) resolve({ done: true, value: void 0 });
   }
 };
+var ConfirmationsRef = builder.objectRef("TransactionConfirmations").implement({
+  description: "A transaction's place in the best chain after a block came or went.",
+  fields: (t) => ({
+    txid: t.field({ type: "TxId", resolve: (c) => c.txid }),
+    confirmations: t.int({
+      description: "0 in the mempool (or taken off the chain by a reorganisation).",
+      resolve: (c) => c.confirmations
+    }),
+    blockHash: t.field({ type: "BlockHash", nullable: true, resolve: (c) => c.blockHash })
+  })
+});
+function confirmationsOf(ctx, txid, until) {
+  let last = -1;
+  return {
+    name: "transactionConfirmations",
+    async translate() {
+      const pool = ctx.app.nodes.get(ctx.network);
+      if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
+      const out = await pool.batch([
+        { method: "getrawtransaction", params: [txid, jsonNumber(1)] }
+      ]);
+      if (!out.ok) return null;
+      const answer = out.answers[0];
+      if ("error" in answer) return null;
+      const result = answer.result;
+      if (!isJsonObject(result)) return null;
+      const confirmations = isJsonNumber(result.confirmations) ? Number(result.confirmations.value) : 0;
+      if (confirmations === last) return null;
+      last = confirmations;
+      const blockHash = typeof result.blockhash === "string" ? result.blockhash : null;
+      return { txid, confirmations, blockHash };
+    },
+    last: (c) => c.confirmations >= until
+  };
+}
 builder.subscriptionType({});
 builder.subscriptionFields((t) => ({
   newBlock: t.field({
     type: BlockEventRef,
     nullable: true,
     description: "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
-    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx),
+    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, NEW_BLOCKS),
+    resolve: (delivery) => {
+      if (delivery instanceof GraphQLError9) throw delivery;
+      return delivery;
+    }
+  }),
+  transactionConfirmations: t.field({
+    type: ConfirmationsRef,
+    nullable: true,
+    description: "A transaction's confirmations each time a block comes or goes and the count changed, until it reaches `until` (then the subscription completes). Each delivery is charged `pricing.events.transactionConfirmations`; it ends with one final error as newBlock does.",
+    args: {
+      txid: t.arg({ type: "TxId", required: true }),
+      until: t.arg.int({ defaultValue: 6 })
+    },
+    subscribe: (_root, { txid, until }, ctx) => new ChainEventStream(ctx, confirmationsOf(ctx, txid.toLowerCase(), until ?? 6)),
     resolve: (delivery) => {
       if (delivery instanceof GraphQLError9) throw delivery;
       return delivery;

@@ -10,7 +10,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-6YPFF3DS.js";
+} from "./chunk-MOPAZ2B4.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

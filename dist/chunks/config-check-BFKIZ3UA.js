@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-7WQCUI2K.js";
-import "./chunk-6YPFF3DS.js";
+} from "./chunk-MQVQKNFR.js";
+import "./chunk-MOPAZ2B4.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

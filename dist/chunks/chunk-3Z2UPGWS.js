@@ -18,7 +18,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-PCZDECOX.js";
+} from "./chunk-QHXDFQHQ.js";
 
 // src/errors/codes.ts
 var LIST = {

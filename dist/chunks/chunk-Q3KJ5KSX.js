@@ -17,7 +17,7 @@ import {
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-PCZDECOX.js";
+} from "./chunk-QHXDFQHQ.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";
