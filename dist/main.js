@@ -11,7 +11,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-Q3KJ5KSX.js";
+} from "./chunks/chunk-72Z67Q5J.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -55,7 +55,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-3Z2UPGWS.js";
+} from "./chunks/chunk-ZUWQ5WZB.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -106,18 +106,18 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-QHXDFQHQ.js";
+} from "./chunks/chunk-Y24UEV4P.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-MQVQKNFR.js";
+} from "./chunks/chunk-AUUBOX6V.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-MOPAZ2B4.js";
+} from "./chunks/chunk-5IEXRME2.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -4346,7 +4346,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-2FBKH6RR.js").catch((err) => {
+  loading ??= import("./chunks/route-LXYFNTC3.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -351,6 +351,7 @@ export const configSchema = z.strictObject({
         .strictObject({
           newBlock: priceTable.default({ default: 5, mainnet: 10 }),
           transactionConfirmations: priceTable.default({ default: 5, mainnet: 10 }),
+          mempoolFees: priceTable.default({ default: 5, mainnet: 10 }),
           /** An Electrum header notification pushed on a WebSocket session. */
           "blockchain.headers.subscribe": priceTable.default({ default: 5, mainnet: 10 }),
         })

@@ -198,6 +198,29 @@ describe("subscription transactionConfirmations", () => {
   });
 });
 
+describe("subscription mempoolFees", () => {
+  it("gives Core's estimates after a block, charged per delivery", async () => {
+    const { id, token } = await t.account("sse-fees", 1_000);
+    const sse = await subscribe(
+      token,
+      "subscription { mempoolFees(targets: [1, 6]) { height estimates { target satPerVbyte } } }",
+    );
+    const [hash] = await mine(1);
+    const got = (await sse.next()) as {
+      data: { data: { mempoolFees: { height: number; estimates: { target: number }[] } } };
+    };
+    const height = Number(
+      JSON.parse(await askDevnetCore(t.devnet, "getblockcount", [], "regtest")).result,
+    );
+    expect(got.data.data.mempoolFees.height).toBe(height);
+    expect(got.data.data.mempoolFees.estimates.map((e) => e.target)).toEqual([1, 6]);
+    expect(hash).toHaveLength(64);
+    sse.close();
+    expect(await audit(id)).toEqual([{ method: "mempoolFees", charged_cc: 5, outcome: "ok" }]);
+    await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(0));
+  });
+});
+
 describe("the unified API over WebSocket (graphql-ws)", () => {
   /** A graphql-ws client on the gateway's route, as a browser app would open it. */
   function wsClient(token: string) {

@@ -1,4 +1,5 @@
 import { GraphQLError } from "graphql";
+import { parseAmount } from "../../bitcoin/index.ts";
 import type { Config } from "../../config/schema.ts";
 import type { ChainEvent } from "../../events/types.ts";
 import { isJsonNumber, isJsonObject, jsonNumber } from "../../jsonrpc/json.ts";
@@ -246,6 +247,62 @@ function confirmationsOf(
   };
 }
 
+/** Core's fee estimates after a block, per confirmation target. */
+interface FeeRates {
+  height: number;
+  estimates: { target: number; satPerVbyte: number | null }[];
+}
+
+const FeeRatesRef = builder.objectRef<FeeRates>("MempoolFees").implement({
+  description:
+    "Core's fee estimates (estimatesmartfee) once a block came, per confirmation target.",
+  fields: (t) => ({
+    height: t.int({ description: "The tip the estimates follow.", resolve: (f) => f.height }),
+    estimates: t.field({
+      type: [
+        builder.objectRef<FeeRates["estimates"][number]>("MempoolFeeEstimate").implement({
+          fields: (u) => ({
+            target: u.int({ resolve: (e) => e.target }),
+            satPerVbyte: u.float({ nullable: true, resolve: (e) => e.satPerVbyte }),
+          }),
+        }),
+      ],
+      resolve: (f) => f.estimates,
+    }),
+  }),
+});
+
+/**
+ * Core's fee estimates for `targets` after each block connected, delivered when they changed. The
+ * estimates are the event's work (one JSON-RPC batch): charged as the event, not as calls.
+ */
+function feesOf(ctx: GraphQLContext, targets: number[]): EventSource<FeeRates> {
+  let last = "";
+  return {
+    name: "mempoolFees",
+    async translate(event) {
+      if (event.kind !== "connected") return null;
+      const pool = ctx.app.nodes.get(ctx.network);
+      if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
+      const out = await pool.batch(
+        targets.map((target) => ({ method: "estimatesmartfee", params: [jsonNumber(target)] })),
+      );
+      if (!out.ok) return null;
+      const estimates = out.answers.map((answer, i) => {
+        const rate =
+          "result" in answer && isJsonObject(answer.result) && isJsonNumber(answer.result.feerate)
+            ? Number(parseAmount(answer.result.feerate.value)) / 1000 // BTC/kvB → sat/vB, exact
+            : null;
+        return { target: targets[i]!, satPerVbyte: rate };
+      });
+      const key = JSON.stringify(estimates);
+      if (key === last) return null;
+      last = key;
+      return { height: event.height, estimates };
+    },
+  };
+}
+
 builder.subscriptionType({});
 
 builder.subscriptionFields((t) => ({
@@ -256,6 +313,24 @@ builder.subscriptionFields((t) => ({
       "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
     subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, NEW_BLOCKS),
     resolve: (delivery: Delivery<ChainEvent>) => {
+      if (delivery instanceof GraphQLError) throw delivery;
+      return delivery;
+    },
+  }),
+  mempoolFees: t.field({
+    type: FeeRatesRef,
+    nullable: true,
+    description:
+      "Core's fee estimates (sat/vB) for the confirmation targets asked, after each block, when they changed. Each delivery is charged `pricing.events.mempoolFees`; it ends with one final error as newBlock does.",
+    args: { targets: t.arg.intList({ defaultValue: [1, 6, 144] }) },
+    subscribe: (_root, { targets }, ctx) => {
+      const asked = targets ?? [1, 6, 144];
+      if (asked.length === 0 || asked.length > 25 || asked.some((n) => n < 1 || n > 1008)) {
+        throw codedError("INVALID_PARAMS", "targets: 1 to 25 of 1 – 1008 blocks");
+      }
+      return new ChainEventStream(ctx, feesOf(ctx, asked));
+    },
+    resolve: (delivery: Delivery<FeeRates>) => {
       if (delivery instanceof GraphQLError) throw delivery;
       return delivery;
     },

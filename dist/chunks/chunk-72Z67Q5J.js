@@ -17,7 +17,7 @@ import {
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-QHXDFQHQ.js";
+} from "./chunk-Y24UEV4P.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";

@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-3Z2UPGWS.js";
+} from "./chunk-ZUWQ5WZB.js";
 import {
   DecodeError,
   addressToScript,
@@ -57,10 +57,10 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-QHXDFQHQ.js";
+} from "./chunk-Y24UEV4P.js";
 import {
   NETWORK_NAMES
-} from "./chunk-MOPAZ2B4.js";
+} from "./chunk-5IEXRME2.js";
 
 // src/graphql/loaders.ts
 import DataLoader from "dataloader";
@@ -2616,6 +2616,46 @@ function confirmationsOf(ctx, txid, until) {
     last: (c) => c.confirmations >= until
   };
 }
+var FeeRatesRef = builder.objectRef("MempoolFees").implement({
+  description: "Core's fee estimates (estimatesmartfee) once a block came, per confirmation target.",
+  fields: (t) => ({
+    height: t.int({ description: "The tip the estimates follow.", resolve: (f) => f.height }),
+    estimates: t.field({
+      type: [
+        builder.objectRef("MempoolFeeEstimate").implement({
+          fields: (u) => ({
+            target: u.int({ resolve: (e) => e.target }),
+            satPerVbyte: u.float({ nullable: true, resolve: (e) => e.satPerVbyte })
+          })
+        })
+      ],
+      resolve: (f) => f.estimates
+    })
+  })
+});
+function feesOf(ctx, targets) {
+  let last = "";
+  return {
+    name: "mempoolFees",
+    async translate(event) {
+      if (event.kind !== "connected") return null;
+      const pool = ctx.app.nodes.get(ctx.network);
+      if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
+      const out = await pool.batch(
+        targets.map((target) => ({ method: "estimatesmartfee", params: [jsonNumber(target)] }))
+      );
+      if (!out.ok) return null;
+      const estimates = out.answers.map((answer, i) => {
+        const rate = "result" in answer && isJsonObject(answer.result) && isJsonNumber(answer.result.feerate) ? Number(parseAmount(answer.result.feerate.value)) / 1e3 : null;
+        return { target: targets[i], satPerVbyte: rate };
+      });
+      const key = JSON.stringify(estimates);
+      if (key === last) return null;
+      last = key;
+      return { height: event.height, estimates };
+    }
+  };
+}
 builder.subscriptionType({});
 builder.subscriptionFields((t) => ({
   newBlock: t.field({
@@ -2623,6 +2663,23 @@ builder.subscriptionFields((t) => ({
     nullable: true,
     description: "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
     subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, NEW_BLOCKS),
+    resolve: (delivery) => {
+      if (delivery instanceof GraphQLError9) throw delivery;
+      return delivery;
+    }
+  }),
+  mempoolFees: t.field({
+    type: FeeRatesRef,
+    nullable: true,
+    description: "Core's fee estimates (sat/vB) for the confirmation targets asked, after each block, when they changed. Each delivery is charged `pricing.events.mempoolFees`; it ends with one final error as newBlock does.",
+    args: { targets: t.arg.intList({ defaultValue: [1, 6, 144] }) },
+    subscribe: (_root, { targets }, ctx) => {
+      const asked = targets ?? [1, 6, 144];
+      if (asked.length === 0 || asked.length > 25 || asked.some((n) => n < 1 || n > 1008)) {
+        throw codedError("INVALID_PARAMS", "targets: 1 to 25 of 1 \u2013 1008 blocks");
+      }
+      return new ChainEventStream(ctx, feesOf(ctx, asked));
+    },
     resolve: (delivery) => {
       if (delivery instanceof GraphQLError9) throw delivery;
       return delivery;

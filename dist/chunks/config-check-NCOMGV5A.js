@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-MQVQKNFR.js";
-import "./chunk-MOPAZ2B4.js";
+} from "./chunk-AUUBOX6V.js";
+import "./chunk-5IEXRME2.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";
