@@ -4346,7 +4346,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-LXYFNTC3.js").catch((err) => {
+  loading ??= import("./chunks/route-XA7TLIIV.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -5628,6 +5628,7 @@ var HeaderPush = class {
   }
 };
 function subscribedToHeaders(request, reply3) {
+  if (!request.includes(METHOD)) return false;
   let calls;
   try {
     calls = parseJson(request);
@@ -5682,7 +5683,7 @@ async function answer(socket, session, text, requestId, headers) {
   }
 }
 function failure(error) {
-  return stringifyJson({ jsonrpc: "2.0", id: null, error: rpcErrorObject(error) });
+  return stringifyJson(jsonRpcFailure(error).body);
 }
 function send2(socket, text) {
   if (socket.readyState === socket.OPEN) socket.send(text);
@@ -6238,7 +6239,8 @@ function backendRoute(http, app, route, registry) {
         );
       }
     };
-    if (!route.webSocket) {
+    const serveSocket = route.webSocket;
+    if (!serveSocket) {
       http.route({ ...options, method: ALL_METHODS });
       continue;
     }
@@ -6252,7 +6254,7 @@ function backendRoute(http, app, route, registry) {
         const from = fromOf(request);
         registry.sockets.add(socket);
         socket.once("close", () => registry.sockets.delete(socket));
-        route.webSocket(socket, {
+        serveSocket(socket, {
           ctx: contextOf(request),
           stillValid: () => app.tokens.authenticate(call.token),
           admit: (owner) => admitCall(app, owner, from),

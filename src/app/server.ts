@@ -347,7 +347,8 @@ function backendRoute(
         );
       },
     } satisfies Omit<RouteOptions, "method">;
-    if (!route.webSocket) {
+    const serveSocket = route.webSocket;
+    if (!serveSocket) {
       http.route({ ...options, method: ALL_METHODS });
       continue;
     }
@@ -362,7 +363,7 @@ function backendRoute(
         const from = fromOf(request);
         registry.sockets.add(socket);
         socket.once("close", () => registry.sockets.delete(socket));
-        route.webSocket!(socket, {
+        serveSocket(socket, {
           ctx: contextOf(request),
           stillValid: () => app.tokens.authenticate(call.token),
           admit: (owner) => admitCall(app, owner, from),

@@ -12,6 +12,7 @@ import type { GraphQLContext, Meter } from "./context.ts";
 import { codedError, fromGatewayError, fromNodeError } from "./errors.ts";
 import { delegateToIndexer } from "./indexer.ts";
 import type { BlockPosition, TransactionModel } from "./models.ts";
+import { recordCalls } from "./upstream-calls.ts";
 
 /** A number from an upstream answer (a kept literal) or from our own codec (a JS number). */
 const num = (v: Json | undefined): number | undefined =>
@@ -116,9 +117,7 @@ export function nodeTransactionLoader(
         }
       }
       if (answered > 0) {
-        const used = meter.calls.get("getrawtransaction") ?? { count: 0, price };
-        used.count += answered;
-        meter.calls.set("getrawtransaction", used);
+        recordCalls(meter, "getrawtransaction", price, answered);
       }
       return results;
     },
@@ -179,9 +178,7 @@ export function electrumTransactionLoader(
           const out = await electrumTransaction(source, txid, true);
           if (out.kind === "failure") return fromGatewayError(out.error);
           if (out.upstream === "cache") meter.cacheHits += 1;
-          const used = meter.calls.get(ELECTRUM_METHOD) ?? { count: 0, price };
-          used.count += 1;
-          meter.calls.set(ELECTRUM_METHOD, used);
+          recordCalls(meter, ELECTRUM_METHOD, price);
           if (out.kind === "refused") {
             // ElectrumX wraps the node's refusal: code 2, `daemon error: … -5 …`.
             return /'code': -5\b|"code": ?-5\b/.test(out.error.message)

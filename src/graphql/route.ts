@@ -70,15 +70,22 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   const method = req.method ?? "GET";
   // URL and init rather than a Request: Yoga then builds its own fetch API's Request, a few
   // microseconds where Node's built-in Request and Headers cost some 3% of a request's CPU.
-  const response = await yoga.fetch(
-    `http://gateway${YOGA_PATH}${url.search}`,
-    {
-      method,
-      headers,
-      ...(method === "GET" || method === "HEAD" ? {} : { body: readableBody(app, call.body) }),
-    },
-    context,
-  );
+  let response: Response;
+  try {
+    response = await yoga.fetch(
+      `http://gateway${YOGA_PATH}${url.search}`,
+      {
+        method,
+        headers,
+        ...(method === "GET" || method === "HEAD" ? {} : { body: readableBody(app, call.body) }),
+      },
+      context,
+    );
+  } catch (err) {
+    // A keep-alive socket serves many requests: no listener of a failed one is left on it.
+    req.socket?.off("close", onClose);
+    throw err;
+  }
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;

@@ -30,13 +30,17 @@ interface CallMeter {
 
 const keyOf = (c: UpstreamCall) => JSON.stringify([c.method, c.params, c.priceKey ?? c.method]);
 
+/** Adds `count` answered calls of `key` at `price` to a request's meter (what settles its charge). */
+export function recordCalls(meter: CallMeter, key: string, price: number, count = 1): void {
+  const used = meter.calls.get(key) ?? { count: 0, price };
+  used.count += count;
+  meter.calls.set(key, used);
+}
+
 /** Meters a call an upstream answered (a result or its own error), at its configured price. */
 function charge(ctx: CallSite, meter: CallMeter, call: UpstreamCall) {
   const key = call.priceKey ?? call.method;
-  const price = priceOf(ctx.app.config, key, ctx.network) ?? 0;
-  const used = meter.calls.get(key) ?? { count: 0, price };
-  used.count += 1;
-  meter.calls.set(key, used);
+  recordCalls(meter, key, priceOf(ctx.app.config, key, ctx.network) ?? 0);
 }
 
 /**

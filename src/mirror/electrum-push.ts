@@ -104,6 +104,8 @@ export class HeaderPush {
 
 /** Whether an answered message subscribed to headers: a headers.subscribe call answered a result. */
 export function subscribedToHeaders(request: string, reply: unknown): boolean {
+  // Most messages name no subscription: they are not parsed a second time to find that out.
+  if (!request.includes(METHOD)) return false;
   let calls: Json;
   try {
     calls = parseJson(request);

@@ -1,6 +1,6 @@
 import type { WebSocket } from "ws";
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
-import { rpcErrorObject } from "../errors/render.ts";
+import { jsonRpcFailure } from "../http/reply.ts";
 import { stringifyJson } from "../jsonrpc/json.ts";
 import type { SocketSession } from "../metering/socket-session.ts";
 import { HeaderPush, subscribedToHeaders } from "./electrum-push.ts";
@@ -65,7 +65,7 @@ async function answer(
 }
 
 function failure(error: GatewayError): string {
-  return stringifyJson({ jsonrpc: "2.0", id: null, error: rpcErrorObject(error) });
+  return stringifyJson(jsonRpcFailure(error).body);
 }
 
 function send(socket: WebSocket, text: string): void {

@@ -252,6 +252,20 @@ describe("the unified API over WebSocket (graphql-ws)", () => {
     expect(await audit(id)).toEqual([{ method: "newBlock", charged_cc: 5, outcome: "ok" }]);
   });
 
+  it("mempoolFees refuses targets outside 1 – 1008 before anything is followed or charged", async () => {
+    const { id, token } = await t.account("ws-bad-targets", 1_000);
+    const client = wsClient(token);
+    const outcome = await new Promise<unknown>((resolve) => {
+      client.subscribe(
+        { query: "subscription { mempoolFees(targets: [0]) { height } }" },
+        { next: resolve, error: resolve, complete: () => {} },
+      );
+    });
+    await client.dispose();
+    expect(JSON.stringify(outcome)).toContain("targets: 1 to 25 of 1 – 1008 blocks");
+    expect(await audit(id)).toEqual([]);
+  });
+
   it("a query over the socket is metered as over HTTP: one audit record, the table's prices", async () => {
     const { id, token } = await t.account("ws-query", 1_000);
     const client = wsClient(token);

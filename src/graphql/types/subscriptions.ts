@@ -303,6 +303,12 @@ function feesOf(ctx: GraphQLContext, targets: number[]): EventSource<FeeRates> {
   };
 }
 
+/** A delivery as the field's value: the final error is thrown, so it reaches the client as such. */
+function delivered<T>(delivery: Delivery<T>): T {
+  if (delivery instanceof GraphQLError) throw delivery;
+  return delivery;
+}
+
 builder.subscriptionType({});
 
 builder.subscriptionFields((t) => ({
@@ -312,10 +318,7 @@ builder.subscriptionFields((t) => ({
     description:
       "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
     subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, NEW_BLOCKS),
-    resolve: (delivery: Delivery<ChainEvent>) => {
-      if (delivery instanceof GraphQLError) throw delivery;
-      return delivery;
-    },
+    resolve: (delivery: Delivery<ChainEvent>) => delivered(delivery),
   }),
   mempoolFees: t.field({
     type: FeeRatesRef,
@@ -330,10 +333,7 @@ builder.subscriptionFields((t) => ({
       }
       return new ChainEventStream(ctx, feesOf(ctx, asked));
     },
-    resolve: (delivery: Delivery<FeeRates>) => {
-      if (delivery instanceof GraphQLError) throw delivery;
-      return delivery;
-    },
+    resolve: (delivery: Delivery<FeeRates>) => delivered(delivery),
   }),
   transactionConfirmations: t.field({
     type: ConfirmationsRef,
@@ -346,9 +346,6 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: (_root, { txid, until }, ctx) =>
       new ChainEventStream(ctx, confirmationsOf(ctx, txid.toLowerCase(), until ?? 6)),
-    resolve: (delivery: Delivery<Confirmations>) => {
-      if (delivery instanceof GraphQLError) throw delivery;
-      return delivery;
-    },
+    resolve: (delivery: Delivery<Confirmations>) => delivered(delivery),
   }),
 }));

@@ -63,7 +63,7 @@ import {
 } from "./chunk-5IEXRME2.js";
 
 // src/graphql/loaders.ts
-import DataLoader from "dataloader";
+import DataLoader2 from "dataloader";
 import { GraphQLError as GraphQLError2 } from "graphql";
 
 // src/graphql/errors.ts
@@ -224,6 +224,70 @@ function indexerRootField(rootField) {
   return field;
 }
 
+// src/graphql/upstream-calls.ts
+import DataLoader from "dataloader";
+var keyOf = (c) => JSON.stringify([c.method, c.params, c.priceKey ?? c.method]);
+function recordCalls(meter2, key, price, count = 1) {
+  const used = meter2.calls.get(key) ?? { count: 0, price };
+  used.count += count;
+  meter2.calls.set(key, used);
+}
+function charge(ctx, meter2, call) {
+  const key = call.priceKey ?? call.method;
+  recordCalls(meter2, key, priceOf(ctx.app.config, key, ctx.network) ?? 0);
+}
+function nodeCallLoader(ctx, meter2) {
+  return new DataLoader(
+    async (calls) => {
+      const pool = ctx.app.nodes.get(ctx.network);
+      if (!pool) {
+        const err = fromGatewayError(
+          gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network")
+        );
+        return calls.map(() => err);
+      }
+      const out = await pool.batch(calls.map((c) => ({ method: c.method, params: c.params })));
+      if (!out.ok) return calls.map(() => fromGatewayError(out.error));
+      return out.answers.map((answer, i) => {
+        charge(ctx, meter2, calls[i]);
+        return "error" in answer ? fromNodeError(answer.error) : answer.result;
+      });
+    },
+    { cacheKeyFn: keyOf, maxBatchSize: ctx.app.config.graphql.batchSize }
+  );
+}
+function electrumCallLoader(ctx, meter2) {
+  return new DataLoader(
+    (calls) => {
+      const pool = ctx.app.electrum.get(ctx.network);
+      return Promise.all(
+        calls.map(async (call) => {
+          if (!pool) {
+            return fromGatewayError(
+              gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network")
+            );
+          }
+          const out = await pool.request(call.method, call.params);
+          if (!out.ok) return fromGatewayError(out.error);
+          charge(ctx, meter2, call);
+          if ("error" in out.answer) {
+            return codedError("UPSTREAM_ERROR", out.answer.error.message, {
+              electrumCode: out.answer.error.code
+            });
+          }
+          return out.answer.result;
+        })
+      );
+    },
+    { cacheKeyFn: keyOf, maxBatchSize: ctx.app.config.graphql.batchSize }
+  );
+}
+async function ask(loader, call) {
+  const out = await loader.load(call);
+  if (out instanceof Error) throw out;
+  return out;
+}
+
 // src/graphql/loaders.ts
 var num = (v) => typeof v === "number" ? v : isJsonNumber(v) ? Number(v.value) : void 0;
 function modelFromVerbose(result, network) {
@@ -262,7 +326,7 @@ function modelFromVerbose(result, network) {
 }
 function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
   const price = priceOf(app.config, "getrawtransaction", network) ?? 0;
-  return new DataLoader(
+  return new DataLoader2(
     async (txids) => {
       const pool = app.nodes.get(network);
       if (!pool) {
@@ -310,9 +374,7 @@ function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
         }
       }
       if (answered > 0) {
-        const used = meter2.calls.get("getrawtransaction") ?? { count: 0, price };
-        used.count += answered;
-        meter2.calls.set("getrawtransaction", used);
+        recordCalls(meter2, "getrawtransaction", price, answered);
       }
       return results;
     },
@@ -343,15 +405,13 @@ async function cachedModels(app, network, txids) {
 function electrumTransactionLoader(app, network, meter2) {
   const price = priceOf(app.config, ELECTRUM_METHOD, network) ?? 0;
   const source = electrumTxSource(app, network);
-  return new DataLoader(
+  return new DataLoader2(
     (txids) => Promise.all(
       txids.map(async (txid) => {
         const out = await electrumTransaction(source, txid, true);
         if (out.kind === "failure") return fromGatewayError(out.error);
         if (out.upstream === "cache") meter2.cacheHits += 1;
-        const used = meter2.calls.get(ELECTRUM_METHOD) ?? { count: 0, price };
-        used.count += 1;
-        meter2.calls.set(ELECTRUM_METHOD, used);
+        recordCalls(meter2, ELECTRUM_METHOD, price);
         if (out.kind === "refused") {
           return /'code': -5\b|"code": ?-5\b/.test(out.error.message) ? null : codedErrorFromElectrum(out.error.message);
         }
@@ -381,7 +441,7 @@ function badAnswer(source) {
   return codedError("UPSTREAM_BAD_RESPONSE", `the ${source} transaction could not be decoded`);
 }
 function blockLoader(ctx, info) {
-  return new DataLoader(
+  return new DataLoader2(
     (hashes) => Promise.all(hashes.map((hash) => delegateToIndexer(ctx, info, "block_by_pk", { hash })))
   );
 }
@@ -526,68 +586,6 @@ function serveGraphQLOverSocket(socket, session, { yoga, contextFor }) {
     { socket }
   );
   socket.once("close", (code, reason) => void closed(code, String(reason)));
-}
-
-// src/graphql/upstream-calls.ts
-import DataLoader2 from "dataloader";
-var keyOf = (c) => JSON.stringify([c.method, c.params, c.priceKey ?? c.method]);
-function charge(ctx, meter2, call) {
-  const key = call.priceKey ?? call.method;
-  const price = priceOf(ctx.app.config, key, ctx.network) ?? 0;
-  const used = meter2.calls.get(key) ?? { count: 0, price };
-  used.count += 1;
-  meter2.calls.set(key, used);
-}
-function nodeCallLoader(ctx, meter2) {
-  return new DataLoader2(
-    async (calls) => {
-      const pool = ctx.app.nodes.get(ctx.network);
-      if (!pool) {
-        const err = fromGatewayError(
-          gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network")
-        );
-        return calls.map(() => err);
-      }
-      const out = await pool.batch(calls.map((c) => ({ method: c.method, params: c.params })));
-      if (!out.ok) return calls.map(() => fromGatewayError(out.error));
-      return out.answers.map((answer, i) => {
-        charge(ctx, meter2, calls[i]);
-        return "error" in answer ? fromNodeError(answer.error) : answer.result;
-      });
-    },
-    { cacheKeyFn: keyOf, maxBatchSize: ctx.app.config.graphql.batchSize }
-  );
-}
-function electrumCallLoader(ctx, meter2) {
-  return new DataLoader2(
-    (calls) => {
-      const pool = ctx.app.electrum.get(ctx.network);
-      return Promise.all(
-        calls.map(async (call) => {
-          if (!pool) {
-            return fromGatewayError(
-              gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network")
-            );
-          }
-          const out = await pool.request(call.method, call.params);
-          if (!out.ok) return fromGatewayError(out.error);
-          charge(ctx, meter2, call);
-          if ("error" in out.answer) {
-            return codedError("UPSTREAM_ERROR", out.answer.error.message, {
-              electrumCode: out.answer.error.code
-            });
-          }
-          return out.answer.result;
-        })
-      );
-    },
-    { cacheKeyFn: keyOf, maxBatchSize: ctx.app.config.graphql.batchSize }
-  );
-}
-async function ask(loader, call) {
-  const out = await loader.load(call);
-  if (out instanceof Error) throw out;
-  return out;
 }
 
 // src/graphql/yoga.ts
@@ -2656,6 +2654,10 @@ function feesOf(ctx, targets) {
     }
   };
 }
+function delivered(delivery) {
+  if (delivery instanceof GraphQLError9) throw delivery;
+  return delivery;
+}
 builder.subscriptionType({});
 builder.subscriptionFields((t) => ({
   newBlock: t.field({
@@ -2663,10 +2665,7 @@ builder.subscriptionFields((t) => ({
     nullable: true,
     description: "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
     subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, NEW_BLOCKS),
-    resolve: (delivery) => {
-      if (delivery instanceof GraphQLError9) throw delivery;
-      return delivery;
-    }
+    resolve: (delivery) => delivered(delivery)
   }),
   mempoolFees: t.field({
     type: FeeRatesRef,
@@ -2680,10 +2679,7 @@ builder.subscriptionFields((t) => ({
       }
       return new ChainEventStream(ctx, feesOf(ctx, asked));
     },
-    resolve: (delivery) => {
-      if (delivery instanceof GraphQLError9) throw delivery;
-      return delivery;
-    }
+    resolve: (delivery) => delivered(delivery)
   }),
   transactionConfirmations: t.field({
     type: ConfirmationsRef,
@@ -2694,10 +2690,7 @@ builder.subscriptionFields((t) => ({
       until: t.arg.int({ defaultValue: 6 })
     },
     subscribe: (_root, { txid, until }, ctx) => new ChainEventStream(ctx, confirmationsOf(ctx, txid.toLowerCase(), until ?? 6)),
-    resolve: (delivery) => {
-      if (delivery instanceof GraphQLError9) throw delivery;
-      return delivery;
-    }
+    resolve: (delivery) => delivered(delivery)
   })
 }));
 
@@ -2841,15 +2834,21 @@ async function executeGraphQL(ctx, call) {
     else if (Array.isArray(value)) headers[name] = value.join(", ");
   }
   const method = req.method ?? "GET";
-  const response = await yoga.fetch(
-    `http://gateway${YOGA_PATH}${url.search}`,
-    {
-      method,
-      headers,
-      ...method === "GET" || method === "HEAD" ? {} : { body: readableBody(app, call.body) }
-    },
-    context
-  );
+  let response;
+  try {
+    response = await yoga.fetch(
+      `http://gateway${YOGA_PATH}${url.search}`,
+      {
+        method,
+        headers,
+        ...method === "GET" || method === "HEAD" ? {} : { body: readableBody(app, call.body) }
+      },
+      context
+    );
+  } catch (err) {
+    req.socket?.off("close", onClose);
+    throw err;
+  }
   const out = {};
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;
