@@ -1,10 +1,17 @@
 import { GraphQLError } from "graphql";
-import { parseAmount } from "../../bitcoin/index.ts";
-import type { Config } from "../../config/schema.ts";
+import {
+  type Confirmations,
+  confirmationsOf,
+  type EventSource,
+  type FeeRates,
+  feesOf,
+  newBlocks,
+  validTargets,
+} from "../../events/sources.ts";
 import type { ChainEvent } from "../../events/types.ts";
-import { isJsonNumber, isJsonObject, jsonNumber } from "../../jsonrpc/json.ts";
 import { meter } from "../../metering/pipeline.ts";
 import { eventPrice } from "../../pricing/prices.ts";
+import type { BitcoinCorePool } from "../../upstreams/bitcoin-core/pool.ts";
 import { builder } from "../builder.ts";
 import type { GraphQLContext } from "../context.ts";
 import { codedError, fromGatewayError } from "../errors.ts";
@@ -35,21 +42,6 @@ const BlockEventRef = builder.objectRef<ChainEvent>("BlockEvent").implement({
 
 /** What a subscription's stream carries: an event to deliver, or the error that ends it. */
 type Delivery<T> = T | GraphQLError;
-
-/** What a subscription makes of the chain's events, and what each of its events costs. */
-interface EventSource<T> {
-  /** Its price key, `pricing.events.<name>`, and its audit records' method. */
-  name: keyof Config["pricing"]["events"];
-  /** The event to deliver for a chain event, or null for none (nothing delivered, nothing charged). */
-  translate(event: ChainEvent): Promise<T | null>;
-  /** Whether this delivery is the subscription's last (it then ends, plainly). */
-  last?(delivered: T): boolean;
-}
-
-const NEW_BLOCKS: EventSource<ChainEvent> = {
-  name: "newBlock",
-  translate: async (event) => event,
-};
 
 /**
  * The route's network's chain events as a subscription's source, each charged as it is delivered:
@@ -192,13 +184,6 @@ class ChainEventStream<T> implements AsyncIterableIterator<Delivery<T>> {
   }
 }
 
-/** A transaction's confirmations, as the node counts them after a change of the chain. */
-interface Confirmations {
-  txid: string;
-  confirmations: number;
-  blockHash: string | null;
-}
-
 const ConfirmationsRef = builder.objectRef<Confirmations>("TransactionConfirmations").implement({
   description: "A transaction's place in the best chain after a block came or went.",
   fields: (t) => ({
@@ -210,48 +195,6 @@ const ConfirmationsRef = builder.objectRef<Confirmations>("TransactionConfirmati
     blockHash: t.field({ type: "BlockHash", nullable: true, resolve: (c) => c.blockHash }),
   }),
 });
-
-/**
- * A transaction's confirmations after each change of the chain, through the node
- * (getrawtransaction, verbose): delivered when the count changed, the last one when it reaches
- * `until`. The look-up is the event's work: it is charged as the event, not as a call.
- */
-function confirmationsOf(
-  ctx: GraphQLContext,
-  txid: string,
-  until: number,
-): EventSource<Confirmations> {
-  let last = -1;
-  return {
-    name: "transactionConfirmations",
-    async translate() {
-      const pool = ctx.app.nodes.get(ctx.network);
-      if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
-      const out = await pool.batch([
-        { method: "getrawtransaction", params: [txid, jsonNumber(1)] },
-      ]);
-      if (!out.ok) return null; // the next block asks again
-      const answer = out.answers[0]!;
-      if ("error" in answer) return null; // not known (yet): nothing to tell
-      const result = answer.result;
-      if (!isJsonObject(result)) return null;
-      const confirmations = isJsonNumber(result.confirmations)
-        ? Number(result.confirmations.value)
-        : 0;
-      if (confirmations === last) return null;
-      last = confirmations;
-      const blockHash = typeof result.blockhash === "string" ? result.blockhash : null;
-      return { txid, confirmations, blockHash };
-    },
-    last: (c) => c.confirmations >= until,
-  };
-}
-
-/** Core's fee estimates after a block, per confirmation target. */
-interface FeeRates {
-  height: number;
-  estimates: { target: number; satPerVbyte: number | null }[];
-}
 
 const FeeRatesRef = builder.objectRef<FeeRates>("MempoolFees").implement({
   description:
@@ -272,35 +215,11 @@ const FeeRatesRef = builder.objectRef<FeeRates>("MempoolFees").implement({
   }),
 });
 
-/**
- * Core's fee estimates for `targets` after each block connected, delivered when they changed. The
- * estimates are the event's work (one JSON-RPC batch): charged as the event, not as calls.
- */
-function feesOf(ctx: GraphQLContext, targets: number[]): EventSource<FeeRates> {
-  let last = "";
-  return {
-    name: "mempoolFees",
-    async translate(event) {
-      if (event.kind !== "connected") return null;
-      const pool = ctx.app.nodes.get(ctx.network);
-      if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
-      const out = await pool.batch(
-        targets.map((target) => ({ method: "estimatesmartfee", params: [jsonNumber(target)] })),
-      );
-      if (!out.ok) return null;
-      const estimates = out.answers.map((answer, i) => {
-        const rate =
-          "result" in answer && isJsonObject(answer.result) && isJsonNumber(answer.result.feerate)
-            ? Number(parseAmount(answer.result.feerate.value)) / 1000 // BTC/kvB → sat/vB, exact
-            : null;
-        return { target: targets[i]!, satPerVbyte: rate };
-      });
-      const key = JSON.stringify(estimates);
-      if (key === last) return null;
-      last = key;
-      return { height: event.height, estimates };
-    },
-  };
+/** The route's network's node pool, which the chain's look-ups go to; refused without one. */
+function nodeOf(ctx: GraphQLContext): BitcoinCorePool {
+  const pool = ctx.app.nodes.get(ctx.network);
+  if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
+  return pool;
 }
 
 /** A delivery as the field's value: the final error is thrown, so it reaches the client as such. */
@@ -317,7 +236,7 @@ builder.subscriptionFields((t) => ({
     nullable: true,
     description:
       "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
-    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, NEW_BLOCKS),
+    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, newBlocks()),
     resolve: (delivery: Delivery<ChainEvent>) => delivered(delivery),
   }),
   mempoolFees: t.field({
@@ -328,10 +247,10 @@ builder.subscriptionFields((t) => ({
     args: { targets: t.arg.intList({ defaultValue: [1, 6, 144] }) },
     subscribe: (_root, { targets }, ctx) => {
       const asked = targets ?? [1, 6, 144];
-      if (asked.length === 0 || asked.length > 25 || asked.some((n) => n < 1 || n > 1008)) {
+      if (!validTargets(asked)) {
         throw codedError("INVALID_PARAMS", "targets: 1 to 25 of 1 – 1008 blocks");
       }
-      return new ChainEventStream(ctx, feesOf(ctx, asked));
+      return new ChainEventStream(ctx, feesOf(nodeOf(ctx), asked));
     },
     resolve: (delivery: Delivery<FeeRates>) => delivered(delivery),
   }),
@@ -345,7 +264,7 @@ builder.subscriptionFields((t) => ({
       until: t.arg.int({ defaultValue: 6 }),
     },
     subscribe: (_root, { txid, until }, ctx) =>
-      new ChainEventStream(ctx, confirmationsOf(ctx, txid.toLowerCase(), until ?? 6)),
+      new ChainEventStream(ctx, confirmationsOf(nodeOf(ctx), txid.toLowerCase(), until ?? 6)),
     resolve: (delivery: Delivery<Confirmations>) => delivered(delivery),
   }),
 }));
