@@ -75,22 +75,40 @@ export interface TokenOwner {
 /** The live token's owner, or null for an unknown, malformed, revoked or expired token. */
 export async function authenticate(db: Queryable, token: string): Promise<TokenOwner | null> {
   if (!isTokenShaped(token)) return null;
-  const { rows } = await db.query<{
-    id: number;
-    account_id: number;
-    hint: string;
-    scope: TokenScope | null;
-    expires_at: Date | null;
-  }>(
+  const { rows } = await db.query<OwnerRow>(
     `SELECT id, account_id, hint, scope, expires_at FROM tokens
      WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
     [hashToken(token)],
   );
-  const row = rows[0];
+  return ownerOf(rows[0]);
+}
+
+/**
+ * The owner of live token `tokenId`, or null once it is revoked or expired: what acts for a
+ * token without its text (a webhook endpoint holds its registering token's id).
+ */
+export async function liveOwner(db: Queryable, tokenId: number): Promise<TokenOwner | null> {
+  const { rows } = await db.query<OwnerRow>(
+    `SELECT id, account_id, hint, scope, expires_at FROM tokens
+     WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+    [tokenId],
+  );
+  return ownerOf(rows[0]);
+}
+
+interface OwnerRow {
+  id: number;
+  account_id: number;
+  hint: string;
+  scope: TokenScope | null;
+  expires_at: Date | null;
+}
+
+function ownerOf(row: OwnerRow | undefined): TokenOwner | null {
   return row
     ? {
-        tokenId: row.id,
-        accountId: row.account_id,
+        tokenId: Number(row.id),
+        accountId: Number(row.account_id),
         hint: row.hint,
         scope: compileScope(row.scope),
         expiresAt: row.expires_at,

@@ -400,6 +400,43 @@ export const configSchema = z.strictObject({
       leaderRetryMs: z.number().int().positive().max(600_000).default(2_000),
     })
     .prefault({}),
+  /**
+   * Webhooks: an account's endpoints told of chain events by signed HTTP POSTs (Standard
+   * Webhooks), queued in the database (pg-boss) and retried with growing delays (src/webhooks/).
+   */
+  webhooks: z
+    .strictObject({
+      /** Endpoints one account may hold. */
+      endpointsPerAccountMax: z.number().int().positive().max(10_000).default(20),
+      /**
+       * Addresses a target may resolve to although private, loopback, link-local or otherwise
+       * not public (CIDR blocks, e.g. "127.0.0.1/32"): by default none, so webhooks cannot reach
+       * the operator's own network.
+       */
+      allowTargets: z.array(z.string().min(1)).max(100).default([]),
+      /** One delivery attempt: connecting, sending and the endpoint's answer. */
+      timeoutMs: z.number().int().positive().max(60_000).default(10_000),
+      /** The delay before the first retry; each later one doubles it, up to `retryDelayMaxMs`. */
+      retryDelayMs: z.number().int().positive().max(3_600_000).default(10_000),
+      retryDelayMaxMs: z
+        .number()
+        .int()
+        .positive()
+        .max(86_400_000)
+        .default(3 * 3_600_000),
+      /** How long a message is retried from its first attempt, then marked failed. */
+      retryWindowMs: z
+        .number()
+        .int()
+        .positive()
+        .max(7 * 86_400_000)
+        .default(86_400_000),
+      /** How often each process's worker looks for deliveries due (pg-boss: at least 500 ms). */
+      pollMs: z.number().int().min(500).max(60_000).default(1_000),
+      /** Deliveries one process sends at once. */
+      concurrency: z.number().int().positive().max(1_000).default(10),
+    })
+    .prefault({}),
   /** The unified GraphQL API. */
   graphql: z
     .strictObject({

@@ -22,6 +22,7 @@ export class ChainEvents {
   /** "leading" and "following", as this process gains and loses the lead. */
   private readonly roles = new EventEmitter();
   private readonly seen = new Set<string>();
+  private readonly observers = new Set<(event: ChainEvent) => void>();
   private readonly followers: TipFollower[];
   private leadership: Leadership | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -78,6 +79,15 @@ export class ChainEvents {
   subscribe(network: NetworkName, fn: (event: ChainEvent) => void): () => void {
     this.local.on(network, fn);
     return () => this.local.off(network, fn);
+  }
+
+  /**
+   * Calls `fn` with every network's events, as the gateway's own consumer (webhook dispatch):
+   * not a subscriber (not counted in `subscribers`, not ended by `close`'s listeners).
+   */
+  observe(fn: (event: ChainEvent) => void): () => void {
+    this.observers.add(fn);
+    return () => this.observers.delete(fn);
   }
 
   /** Subscribers now listening, over all networks (for metrics and tests). */
@@ -153,6 +163,7 @@ export class ChainEvents {
     this.seen.add(event.id);
     if (this.seen.size > SEEN_MAX) this.seen.delete(this.seen.values().next().value!);
     this.counted(event);
+    for (const fn of this.observers) fn(event);
     this.local.emit(event.network, event);
   }
 }

@@ -1,0 +1,195 @@
+import type PgBoss from "pg-boss";
+import { Agent, request } from "undici";
+import { liveOwner } from "../auth/tokens.ts";
+import type { Config } from "../config/schema.ts";
+import { gatewayError } from "../errors/codes.ts";
+import type { App } from "../metering/context.ts";
+import { meter } from "../metering/pipeline.ts";
+import { eventPrice } from "../pricing/prices.ts";
+import { bossDb, DELIVERIES } from "./queue.ts";
+import { signedHeaders } from "./signing.ts";
+import { endEndpoint, type Pending, pendingMessage, recordAttempt } from "./store.ts";
+import type { TargetPolicy } from "./targets.ts";
+
+/** What one POST came to. */
+type Sent = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+
+/**
+ * Sends one attempt at each message its job names: through the metering pipeline, so that a
+ * delivery the endpoint accepted (2xx) is charged the event's price with its audit record and an
+ * attempt that failed is audited uncharged; then records the attempt and, after a failure,
+ * queues the next one `retryDelayMs` × 2^(attempts − 1) later (at most `retryDelayMaxMs`) until
+ * `retryWindowMs` from the message's creation has passed, when the message is marked failed.
+ */
+export class Deliveries {
+  /** Connections through the target policy's lookup: a name resolving inward is refused. */
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly app: App,
+    private readonly boss: PgBoss,
+    private readonly policy: TargetPolicy,
+    private readonly config: Config["webhooks"],
+  ) {
+    this.agent = new Agent({
+      connect: { lookup: policy.lookup, timeout: config.timeoutMs },
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs,
+      // A webhook endpoint is called now and then: no connection is kept for it.
+      pipelining: 0,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** pg-boss's handler: one job, one attempt. A throw (the database) lets pg-boss retry the job. */
+  readonly work = async (jobs: PgBoss.Job<{ messageId: string }>[]): Promise<void> => {
+    for (const job of jobs) await this.attempt(job.data.messageId);
+  };
+
+  async attempt(messageId: string): Promise<void> {
+    const db = this.app.db;
+    const message = await pendingMessage(db, messageId);
+    if (!message || message.status !== "pending") return; // done already (a repeated job)
+    const { endpoint } = message;
+    const startedAt = Date.now();
+    const over = (error: string) =>
+      recordAttempt(db, {
+        messageId,
+        httpStatus: null,
+        error,
+        latencyMs: 0,
+        result: "refused",
+        final: true,
+      });
+    if (endpoint.endedAt) return over(`the endpoint ended: ${endpoint.endedWhy ?? "deleted"}`);
+    const owner = await liveOwner(db, endpoint.tokenId);
+    if (!owner) {
+      await endEndpoint(db, endpoint.id, "its token was revoked or expired");
+      return over("the endpoint's token was revoked or expired");
+    }
+    const host = new URL(endpoint.url).hostname.replace(/^\[(.*)\]$/, "$1");
+    const literal = /^[\d.]+$|:/.test(host) ? this.policy.refusal(host) : null;
+    if (literal) return over(literal); // the operator's allowance was withdrawn since
+
+    const attempt = message.attempts + 1;
+    let sent: Sent | null = null;
+    const cost = await meter(
+      {
+        app: this.app,
+        requestId: `${messageId}.${attempt}`,
+        owner,
+        backend: "gateway",
+        backendSegment: "webhook",
+        network: endpoint.network,
+        startedAt,
+      },
+      {
+        calls: [
+          {
+            kind: "priced",
+            method: endpoint.event,
+            price: eventPrice(this.app.config, endpoint.event, endpoint.network),
+          },
+        ],
+        execute: async () => {
+          sent = await this.post(message);
+          const s: Sent = sent;
+          return {
+            value: null,
+            outcomes: [
+              s.ok
+                ? { kind: "answered", outcome: "ok", httpStatus: s.status }
+                : {
+                    kind: "failed",
+                    error: gatewayError(
+                      s.status === null ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_ERROR",
+                      `webhook endpoint: ${s.error}`,
+                    ),
+                  },
+            ],
+          };
+        },
+      },
+    );
+    const latencyMs = Date.now() - startedAt;
+    const result = sent as Sent | null;
+    if (cost.ok && result?.ok) {
+      await recordAttempt(db, {
+        messageId,
+        httpStatus: result.status,
+        error: null,
+        latencyMs,
+        result: "delivered",
+        auditId: cost.auditIds[0] ?? null,
+      });
+      return;
+    }
+    // Not sent (the balance or a cap refused it: the account may top up) or not accepted.
+    const error = cost.ok ? (result?.ok === false ? result.error : "not sent") : cost.error.message;
+    await this.retryOrFail(message, {
+      httpStatus: result && !result.ok ? result.status : null,
+      error,
+      latencyMs: cost.ok ? latencyMs : 0,
+      refused: !cost.ok,
+    });
+  }
+
+  private async retryOrFail(
+    message: Pending,
+    a: { httpStatus: number | null; error: string; latencyMs: number; refused: boolean },
+  ): Promise<void> {
+    const attempts = message.attempts + 1;
+    const delay = Math.min(
+      this.config.retryDelayMs * 2 ** Math.min(attempts - 1, 30),
+      this.config.retryDelayMaxMs,
+    );
+    const at = Date.now() + delay;
+    const final = at - message.createdAt.getTime() > this.config.retryWindowMs;
+    await this.app.db.transaction(async (tx) => {
+      await recordAttempt(tx, {
+        messageId: message.id,
+        httpStatus: a.httpStatus,
+        error: a.error,
+        latencyMs: a.latencyMs,
+        result: a.refused ? "refused" : "retry",
+        final,
+      });
+      if (!final) {
+        await this.boss.send(
+          DELIVERIES,
+          { messageId: message.id },
+          { startAfter: new Date(at), db: bossDb(tx) },
+        );
+      }
+    });
+  }
+
+  private async post(message: Pending): Promise<Sent> {
+    const headers = {
+      "content-type": "application/json",
+      "user-agent": "blockgate-webhooks",
+      ...signedHeaders(message.secret, message.id, message.payload, new Date()),
+    };
+    try {
+      const answer = await request(message.endpoint.url, {
+        method: "POST",
+        headers,
+        body: message.payload,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.config.timeoutMs),
+      });
+      // The endpoint's answer is not read, only its status (and the body drained, bounded).
+      await answer.body.dump({ limit: 64 * 1024 }).catch(() => {});
+      if (answer.statusCode >= 200 && answer.statusCode < 300) {
+        return { ok: true, status: answer.statusCode };
+      }
+      return { ok: false, status: answer.statusCode, error: `HTTP ${answer.statusCode}` };
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      return { ok: false, status: null, error: e.code ? `${e.code}: ${e.message}` : e.message };
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import type PgBoss from "pg-boss";
+import type { NetworkName } from "../config/schema.ts";
+import type { EventSource } from "../events/sources.ts";
+import type { ChainEvent } from "../events/types.ts";
+import type { App } from "../metering/context.ts";
+import { bossDb, DELIVERIES } from "./queue.ts";
+import { sourceFor } from "./sources.ts";
+import { createMessage, type Endpoint, endEndpoint, liveEndpoints } from "./store.ts";
+
+/**
+ * Turns the chain's events into webhook messages, in the leading process only (the one that
+ * follows the chains), so each endpoint's source runs once: for each event, each live endpoint
+ * of its network asks its source (the same sources as the GraphQL subscriptions) what to tell,
+ * and what there is becomes a message and its first delivery job, in one transaction. A message
+ * is unique per endpoint and event, so an event announced twice queues nothing more.
+ */
+export class Dispatcher {
+  /** Endpoint id → its source (which remembers what it told last, e.g. a confirmation count). */
+  private readonly sources = new Map<number, EventSource<unknown>>();
+  /** Each network's events are dispatched one after another, in order. */
+  private readonly queues = new Map<NetworkName, Promise<void>>();
+  private readonly stops: (() => void)[] = [];
+
+  constructor(
+    private readonly app: App,
+    private readonly boss: PgBoss,
+    /** Tells the local worker to look now (a first attempt need not wait for its poll). */
+    private readonly wake: () => void,
+  ) {}
+
+  start(): void {
+    this.stops.push(
+      this.app.events.observe((event) => {
+        const before = this.queues.get(event.network) ?? Promise.resolve();
+        this.queues.set(
+          event.network,
+          before.then(() => this.dispatch(event)),
+        );
+      }),
+    );
+  }
+
+  /** Stops hearing events and waits for the dispatches under way. */
+  async close(): Promise<void> {
+    for (const stop of this.stops.splice(0)) stop();
+    await Promise.all(this.queues.values());
+  }
+
+  private async dispatch(event: ChainEvent): Promise<void> {
+    try {
+      if (!(await this.app.events.leading())) return;
+      const endpoints = await liveEndpoints(this.app.db, event.network);
+      const live = new Set(endpoints.map((e) => e.id));
+      for (const id of this.sources.keys()) if (!live.has(id)) this.sources.delete(id);
+      let queued = 0;
+      for (const endpoint of endpoints) {
+        if (await this.dispatchTo(endpoint, event)) queued += 1;
+      }
+      if (queued > 0) this.wake();
+    } catch (err) {
+      this.app.log.warn({ err, network: event.network }, "webhooks: an event was not dispatched");
+    }
+  }
+
+  /** Whether a message was queued for `endpoint`. */
+  private async dispatchTo(endpoint: Endpoint, event: ChainEvent): Promise<boolean> {
+    let source = this.sources.get(endpoint.id);
+    if (!source) {
+      const made = sourceFor(this.app, endpoint);
+      if (!made) return false; // its network has no node now: nothing to tell
+      source = made;
+      this.sources.set(endpoint.id, source);
+    }
+    let value: unknown;
+    try {
+      value = await source.translate(event);
+    } catch (err) {
+      this.app.log.warn({ err, endpoint: endpoint.id }, "webhooks: an endpoint's source failed");
+      return false;
+    }
+    if (value === null) return false;
+    const payload = JSON.stringify({
+      type: endpoint.event,
+      timestamp: new Date().toISOString(),
+      data: { network: endpoint.network, ...dataOf(value) },
+    });
+    const last = source.last?.(value) ?? false;
+    return this.app.db.transaction(async (tx) => {
+      const id = `msg_${randomUUID().replaceAll("-", "")}`;
+      const created = await createMessage(tx, {
+        id,
+        endpointId: endpoint.id,
+        eventId: event.id,
+        payload,
+      });
+      if (created) await this.boss.send(DELIVERIES, { messageId: id }, { db: bossDb(tx) });
+      if (last) {
+        await endEndpoint(tx, endpoint.id, "completed");
+        this.sources.delete(endpoint.id);
+      }
+      return created;
+    });
+  }
+}
+
+/** An event's fields for a payload: a chain event's own id is the gateway's, not the receiver's. */
+function dataOf(value: unknown): Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return { value };
+  const { id: _id, network: _network, ...rest } = value as Record<string, unknown>;
+  return rest;
+}

@@ -1,0 +1,41 @@
+import PgBoss from "pg-boss";
+import type { Database, Queryable } from "../db/database.ts";
+
+/** pg-boss's queue of webhook deliveries: a job per attempt due, naming its message. */
+export const DELIVERIES = "webhook-delivery";
+
+/**
+ * pg-boss's way into a database: our connection (PostgreSQL pool or PGlite), or a transaction.
+ * Its installs and migrations are scripts of several statements (BEGIN; … COMMIT;), which a
+ * prepared statement cannot hold: those go through `exec` (the database's, not a transaction's).
+ */
+export function bossDb(db: Queryable & { exec?: Database["exec"] }): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      if (db.exec && (values ?? []).length === 0 && /^\s*BEGIN;/.test(text)) {
+        await db.exec(text);
+        return { rows: [] };
+      }
+      return db.query(text, values ?? []);
+    },
+  };
+}
+
+/**
+ * The job queue in the gateway's own database: pg-boss keeps its tables in a schema of its own
+ * beside ours (`<schema>_jobs`, so that stores sharing a server stay apart) and installs or
+ * migrates them itself on start, under its own advisory lock.
+ */
+export async function openQueue(db: Database): Promise<PgBoss> {
+  const { rows } = await db.query<{ schema: string }>("SELECT current_schema() AS schema");
+  const schema = `${rows[0]?.schema ?? "public"}_jobs`;
+  const boss = new PgBoss({
+    db: bossDb({ query: (sql, params) => db.query(sql, params), exec: (sql) => db.exec(sql) }),
+    schema,
+    // Cron is not used; maintenance (expiring stuck jobs, archiving) is.
+    schedule: false,
+  });
+  await boss.start();
+  await boss.createQueue(DELIVERIES, { name: DELIVERIES, policy: "standard" });
+  return boss;
+}
