@@ -30,6 +30,7 @@ import { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { FailoverPolicy } from "../upstreams/failover.ts";
 import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 import { IndexerPool } from "../upstreams/indexer/pool.ts";
+import { TargetPolicy } from "../webhooks/targets.ts";
 import { Webhooks } from "../webhooks/webhooks.ts";
 import { databaseCheck } from "./readiness.ts";
 import { type RunningServer, startHttpServer } from "./server.ts";
@@ -205,7 +206,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     electrum,
     events,
     txCache,
-    webhooks: new Webhooks(config.webhooks, log),
+    webhookTargets: new TargetPolicy(config.webhooks.allowTargets),
     metrics,
     databaseCheck: databaseCheck(db),
     draining: false,
@@ -222,7 +223,8 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   }, config.ledger.holdTimeoutMs);
   sweeper.unref();
   events.start();
-  await app.webhooks.start(app);
+  const webhooks = new Webhooks(config.webhooks, log);
+  await webhooks.start(app);
   const http = await startHttpServer(app, config.server.host, config.server.port);
   const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
   if (admin) app.adminSecret = admin.secret;
@@ -237,7 +239,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining");
     const { cut, ms } = await drained;
     // Deliveries under way finish within what is left of the drain (their job is redone if not).
-    await app.webhooks.close(cut === 0 ? config.server.drainTimeoutMs : 1);
+    await webhooks.close(cut === 0 ? config.server.drainTimeoutMs : 1);
     if (cut === 0) {
       // Every call has settled: the leases go back, and the process leaves the table.
       await credits.stop().catch((err: unknown) => log.warn({ err }, "returning credit leases"));

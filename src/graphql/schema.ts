@@ -8,6 +8,7 @@ import "./types/block.ts";
 import "./types/chain.ts";
 import "./types/address.ts";
 import "./types/subscriptions.ts";
+import "./types/webhooks.ts";
 
 /** The unified API's schema, built once per process from the Pothos definitions. */
 export const gatewaySchema = builder.toSchema();

@@ -13,7 +13,7 @@ import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { ElectrumTxSource } from "../upstreams/electrum/transaction.ts";
 import type { IndexerPool } from "../upstreams/indexer/pool.ts";
 import type { CachedCheck } from "../util/cached-check.ts";
-import type { Webhooks } from "../webhooks/webhooks.ts";
+import type { TargetPolicy } from "../webhooks/targets.ts";
 import type { AuthFailures } from "./auth-failures.ts";
 import type { Credits } from "./credits.ts";
 
@@ -43,8 +43,8 @@ export interface App {
    * chain followed for reorganisations (src/cache/).
    */
   txCache: TxStore;
-  /** Webhook endpoints: registration's target policy, dispatch and delivery (src/webhooks/). */
-  webhooks: Webhooks;
+  /** Where webhook endpoints may point: checked at registration and on every connection. */
+  webhookTargets: TargetPolicy;
   /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */
   adminSecret?: string;
   /** /readyz's database check (bounded, cached). */

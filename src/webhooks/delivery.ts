@@ -30,6 +30,8 @@ export class Deliveries {
     private readonly boss: PgBoss,
     private readonly policy: TargetPolicy,
     private readonly config: Config["webhooks"],
+    /** Tells this process's worker to look now. */
+    private readonly wake: () => void,
   ) {
     this.agent = new Agent({
       connect: { lookup: policy.lookup, timeout: config.timeoutMs },
@@ -165,6 +167,8 @@ export class Deliveries {
         );
       }
     });
+    // A retry due before the worker's next look is looked for when due, not a poll later.
+    if (!final && delay < this.config.pollMs) setTimeout(this.wake, delay + 1).unref();
   }
 
   private async post(message: Pending): Promise<Sent> {

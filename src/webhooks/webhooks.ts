@@ -5,15 +5,13 @@ import type { App } from "../metering/context.ts";
 import { Deliveries } from "./delivery.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { DELIVERIES, openQueue } from "./queue.ts";
-import { TargetPolicy } from "./targets.ts";
 
 /**
- * The gateway's webhooks: the target policy registrations are checked against, the dispatcher
+ * The gateway's webhooks at work: the dispatcher
  * (the leading process turns chain events into messages) and this process's delivery worker
  * (every process sends what is due, from the queue in the database).
  */
 export class Webhooks {
-  readonly policy: TargetPolicy;
   private boss: PgBoss | null = null;
   private dispatcher: Dispatcher | null = null;
   private deliveries: Deliveries | null = null;
@@ -21,22 +19,24 @@ export class Webhooks {
   constructor(
     private readonly config: Config["webhooks"],
     private readonly log: Logger,
-  ) {
-    this.policy = new TargetPolicy(config.allowTargets);
-  }
+  ) {}
 
   async start(app: App): Promise<void> {
     const boss = await openQueue(app.db);
     boss.on("error", (err: Error) => this.log.warn({ err }, "webhooks: the job queue failed"));
     this.boss = boss;
-    const deliveries = new Deliveries(app, boss, this.policy, this.config);
+    let worker = "";
+    const wake = () => {
+      if (worker) boss.notifyWorker(worker);
+    };
+    const deliveries = new Deliveries(app, boss, app.webhookTargets, this.config, wake);
     this.deliveries = deliveries;
-    const worker = await boss.work(
+    worker = await boss.work(
       DELIVERIES,
       { pollingIntervalSeconds: this.config.pollMs / 1000, batchSize: this.config.concurrency },
       deliveries.work,
     );
-    this.dispatcher = new Dispatcher(app, boss, () => boss.notifyWorker(worker));
+    this.dispatcher = new Dispatcher(app, boss, wake);
     this.dispatcher.start();
   }
 

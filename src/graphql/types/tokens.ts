@@ -99,12 +99,15 @@ builder.objectField(AccountRef, "tokens", (t) =>
   }),
 );
 
-/** Managing keys needs a token without a scope: a scoped one cannot widen itself. */
-function manager(ctx: GraphQLContext): number {
+/**
+ * Managing keys (and webhooks, which act for a token) needs a token without a scope: a scoped
+ * one cannot widen itself.
+ */
+export function manager(ctx: GraphQLContext, what = "tokens"): number {
   if (ctx.owner.scope) {
     throw codedError(
       "SCOPE_METHOD",
-      "managing tokens needs an unrestricted token; this one has a scope",
+      `managing ${what} needs an unrestricted token; this one has a scope`,
       { scope: "method" },
     );
   }

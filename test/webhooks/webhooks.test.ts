@@ -1,0 +1,245 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { checkLedger } from "../../src/ledger/ledger.ts";
+import { someAddress } from "../support/devnet-core.ts";
+import { gql } from "../support/graphql.ts";
+import {
+  accountTotals,
+  askDevnetCore,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
+
+/**
+ * Webhooks end to end on PostgreSQL (pg-boss's queue in the real server): a receiver on
+ * 127.0.0.1 (allowed by the operator for this test) that verifies every delivery with the
+ * standardwebhooks package, a block mined on devnet, retries after 500s, and the ledger.
+ */
+
+interface Received {
+  path: string;
+  id: string;
+  verified: boolean;
+  body: { type: string; data: { network: string; kind: string; height: number; hash: string } };
+  status: number;
+}
+
+let t: TestGateway;
+let receiver: Server;
+let base = "";
+const received: Received[] = [];
+const secrets = new Map<string, string>();
+/** How many times each path answers 500 before it answers 200 (Infinity: always 500). */
+const failFirst: Record<string, number> = {
+  "/flaky": 3,
+  "/down": Number.POSITIVE_INFINITY,
+  "/ok": 0,
+};
+
+function verify(path: string, body: string, headers: IncomingHttpHeaders): boolean {
+  try {
+    new Webhook(secrets.get(path)!).verify(body, headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => {
+      body += c.toString();
+    });
+    req.on("end", () => {
+      const path = req.url ?? "";
+      const seen = received.filter((r) => r.path === path).length;
+      const status = seen < (failFirst[path] ?? 0) ? 500 : 200;
+      received.push({
+        path,
+        id: String(req.headers["webhook-id"]),
+        verified: verify(path, body, req.headers),
+        body: JSON.parse(body) as Received["body"],
+        status,
+      });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  t = await startTestGateway("postgres", {
+    networks: ["mainnet", "regtest"],
+    events: { pollMs: 60_000 },
+    webhooks: {
+      allowTargets: ["127.0.0.1/32"],
+      retryDelayMs: 5,
+      retryWindowMs: 1_500,
+      pollMs: 500,
+    },
+  });
+  await t.gateway.app.events.pollNow(); // the first look: tips known, nothing announced
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+const CREATE = `mutation ($url: String!, $event: WebhookEvent!) {
+  createWebhook(url: $url, event: $event) { secret endpoint { id network event url } }
+}`;
+
+async function create(token: string, url: string, event = "NEW_BLOCK_UNUSED") {
+  return gql<{ createWebhook: { secret: string; endpoint: { id: string; network: string } } }>(
+    `${t.url}/gateway/regtest/${token}`,
+    CREATE,
+    { url, event: event === "NEW_BLOCK_UNUSED" ? "newBlock" : event },
+  );
+}
+
+async function mine(): Promise<string> {
+  const text = await askDevnetCore(
+    t.devnet,
+    "generatetoaddress",
+    [1, someAddress("regtest")],
+    "regtest",
+  );
+  await t.gateway.app.events.pollNow();
+  return (JSON.parse(text) as { result: string[] }).result[0]!;
+}
+
+describe("webhooks: signed, retried, charged once delivered", () => {
+  it("a receiver answering 500 three times then 200 gets the block once, verified; the retries are logged; only the delivery is charged", async () => {
+    const { id, token } = await t.account("hooked", 1_000);
+    for (const path of ["/flaky", "/down"]) {
+      const made = await create(token, `${base}${path}`);
+      expect(made.body.errors).toBeUndefined();
+      expect(made.body.data!.createWebhook.endpoint.network).toBe("regtest");
+      expect(made.body.data!.createWebhook.secret).toMatch(/^whsec_/);
+      secrets.set(path, made.body.data!.createWebhook.secret);
+    }
+    const hash = await mine();
+
+    await vi.waitFor(() => expect(received.filter((r) => r.path === "/flaky")).toHaveLength(4), {
+      timeout: 15_000,
+    });
+    const flaky = received.filter((r) => r.path === "/flaky");
+    // One message, four attempts: the same webhook-id each time (the receiver drops repeats by
+    // it), each signature valid, the block's hash in the body.
+    expect(new Set(flaky.map((r) => r.id)).size).toBe(1);
+    expect(flaky.every((r) => r.verified)).toBe(true);
+    expect(flaky.map((r) => r.status)).toEqual([500, 500, 500, 200]);
+    expect(flaky[0]!.body).toMatchObject({
+      type: "newBlock",
+      data: { network: "regtest", kind: "connected", hash },
+    });
+
+    // /down never accepts: retried with doubling delays until webhooks.retryWindowMs has
+    // passed, then marked failed.
+    const db = t.gateway.app.db;
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.query<{ status: string }>(
+          `SELECT m.status FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
+           WHERE e.url = $1`,
+          [`${base}/down`],
+        );
+        expect(rows.map((r) => r.status)).toEqual(["failed"]);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    const down = received.filter((r) => r.path === "/down");
+    expect(down.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(down.map((r) => r.id)).size).toBe(1);
+
+    // Every attempt is in the log the dashboard and the API show, with its status and latency.
+    const listed = await gql<{
+      account: {
+        webhooks: {
+          url: string;
+          attempts: {
+            attempt: number;
+            httpStatus: number | null;
+            result: string;
+            latencyMs: number;
+          }[];
+        }[];
+      };
+    }>(
+      `${t.url}/gateway/regtest/${token}`,
+      "{ account { webhooks { url attempts(limit: 50) { attempt httpStatus result latencyMs } } } }",
+    );
+    const hooks = listed.body.data!.account.webhooks;
+    const flakyLog = hooks.find((h) => h.url.endsWith("/flaky"))!.attempts;
+    expect(flakyLog.map((a) => [a.attempt, a.httpStatus, a.result])).toEqual([
+      [4, 200, "delivered"],
+      [3, 500, "retry"],
+      [2, 500, "retry"],
+      [1, 500, "retry"],
+    ]);
+    expect(flakyLog.every((a) => a.latencyMs >= 0)).toBe(true);
+    const downLog = hooks.find((h) => h.url.endsWith("/down"))!.attempts;
+    expect(downLog[0]!.result).toBe("failed");
+    expect(downLog.length).toBe(down.length);
+
+    // Charged: the one accepted delivery, at pricing.events.newBlock (regtest: 5). Every
+    // attempt has its audit record; the failed ones are charged nothing.
+    const { rows: audit } = await db.query<{ method: string; charged_cc: string; outcome: string }>(
+      "SELECT method, charged_cc, outcome FROM audit_records WHERE account_id = $1 AND backend = 'webhook' AND method = 'newBlock' ORDER BY id",
+      [id],
+    );
+    expect(audit.filter((r) => Number(r.charged_cc) > 0)).toEqual([
+      { method: "newBlock", charged_cc: expect.anything(), outcome: "ok" },
+    ]);
+    expect(audit.reduce((sum, r) => sum + Number(r.charged_cc), 0)).toBe(5);
+    expect(audit).toHaveLength(4 + down.length);
+    const balance = await gql<{ account: { balance: string | number } }>(
+      `${t.url}/gateway/regtest/${token}`,
+      "{ account { balance } }",
+    );
+    expect(Number(balance.body.data!.account.balance)).toBe(995);
+    const ledger = (await checkLedger(db)).find((c) => c.accountId === id)!;
+    expect(ledger).toMatchObject({ charged: 5, ok: true });
+  });
+
+  it("refuses a target at 10.0.0.1, ::1 or a loopback address the operator did not allow, before anything is stored", async () => {
+    const { id, token } = await t.account("hook-targets", 100);
+    for (const url of [
+      "http://10.0.0.1/hook",
+      "http://127.0.0.2:8080/hook", // the operator allowed 127.0.0.1/32 only
+      "http://[::1]/hook",
+      "http://[::ffff:10.0.0.1]/hook",
+      "http://169.254.169.254/latest/meta-data",
+      "ftp://example.com/hook",
+      "http://user:pass@127.0.0.1/hook",
+    ]) {
+      const refused = await create(token, url);
+      expect(refused.body.data ?? null, url).toBeNull();
+      expect(refused.body.errors?.[0]?.extensions?.code, url).toBe("BAD_USER_INPUT");
+    }
+    const { rows } = await t.gateway.app.db.query(
+      "SELECT 1 FROM webhook_endpoints WHERE account_id = $1",
+      [id],
+    );
+    expect(rows).toHaveLength(0);
+  });
+
+  it("a deleted endpoint is listed as ended; another account cannot delete one", async () => {
+    const a = await t.account("hook-owner", 100);
+    const b = await t.account("hook-other", 100);
+    const made = await create(a.token, `${base}/ok`);
+    const hookId = made.body.data!.createWebhook.endpoint.id;
+    const DELETE = "mutation ($id: ID!) { deleteWebhook(id: $id) }";
+    const stranger = await gql(`${t.url}/gateway/regtest/${b.token}`, DELETE, { id: hookId });
+    expect(stranger.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const owner = await gql(`${t.url}/gateway/regtest/${a.token}`, DELETE, { id: hookId });
+    expect(owner.body.data).toEqual({ deleteWebhook: true });
+    const listed = await gql<{
+      account: { webhooks: { endedAt: string | null; endedWhy: string }[] };
+    }>(`${t.url}/gateway/regtest/${a.token}`, "{ account { webhooks { endedAt endedWhy } } }");
+    expect(listed.body.data!.account.webhooks).toEqual([
+      { endedAt: expect.any(String), endedWhy: "deleted" },
+    ]);
+  });
+});
