@@ -14,6 +14,7 @@ import { auditCsv, usageCsv } from "../usage/csv.ts";
 import { cycleAt, cycleContaining } from "../usage/cycles.ts";
 import { latestAudit, usageByMethod } from "../usage/usage.ts";
 import { durationMs, expiryFrom, SCOPE_OPTIONS, scopeFrom, tokenLine } from "./token-terms.ts";
+import { runWebhookCommand, WEBHOOK_OPTIONS } from "./webhook-commands.ts";
 
 /** A command's result: text for the terminal and an exit code. */
 export interface CommandOutput {
@@ -42,6 +43,12 @@ const HELP = `usage: blockgate <command>
   usage <account> [--limit N]            balance, usage by method and network, latest calls
   export <account> [--cycle N] [--kind audit|usage]  a billing cycle as CSV (current cycle, audit records by default)
   ledger check                           recompute every balance from the ledger and audit log
+  webhook add <token-id> <url> [--event newBlock|transactionConfirmations|mempoolFees]
+        [--network regtest] [--txid T] [--until N] [--targets 1,6,144] [--description D]
+                                         an endpoint told of events, acting for the token (secret printed once)
+  webhook list <account>                 an account's endpoints
+  webhook attempts <webhook-id> [--limit N]  its latest delivery attempts: status, latency, result
+  webhook rm <webhook-id>                end an endpoint: nothing more is sent to it
   config check [FILE]                    validate a config file (default $BLOCKGATE_CONFIG) as the
                                          gateway would, plus its secrets' variables and files;
                                          opens no database, connects to nothing
@@ -92,7 +99,15 @@ function positiveInt(value: string | undefined, what: string): number {
 }
 
 /** The first words of the commands `runDbCommand` knows. */
-const DB_COMMAND_GROUPS = new Set(["account", "token", "credits", "usage", "export", "ledger"]);
+const DB_COMMAND_GROUPS = new Set([
+  "account",
+  "token",
+  "credits",
+  "usage",
+  "export",
+  "ledger",
+  "webhook",
+]);
 
 /**
  * A word that can start no database command: answered with the usage before any store is opened,
@@ -120,6 +135,7 @@ export async function runDbCommand(
       cycle: { type: "string" },
       kind: { type: "string" },
       ...SCOPE_OPTIONS,
+      ...WEBHOOK_OPTIONS,
     },
   });
   const [group, verb, ...rest] = positionals;
@@ -241,6 +257,19 @@ export async function runDbCommand(
             : await auditCsv(db, owner.id, cycle);
         return { text: csv.trimEnd(), code: 0 };
       }
+      case "webhook add":
+      case "webhook list":
+      case "webhook attempts":
+      case "webhook rm":
+        return await runWebhookCommand(
+          db,
+          config,
+          verb,
+          rest,
+          values,
+          (m) => new UsageError(m),
+          (ref) => account(db, ref),
+        );
       case "ledger check": {
         const rows = await checkLedger(db);
         const bad = rows.filter((r) => !r.ok);

@@ -1,7 +1,7 @@
 import type { TokenOwner } from "../auth/tokens.ts";
-import { NETWORK_NAMES, type NetworkName } from "../config/schema.ts";
+import { type Config, NETWORK_NAMES, type NetworkName } from "../config/schema.ts";
+import type { Queryable } from "../db/database.ts";
 import { type EventName, validTargets } from "../events/sources.ts";
-import type { App } from "../metering/context.ts";
 import { newSecret } from "./signing.ts";
 import { countLiveEndpoints, createEndpoint, type Endpoint, type EndpointArgs } from "./store.ts";
 import type { TargetPolicy } from "./targets.ts";
@@ -29,7 +29,8 @@ export class Refused extends Error {}
  * which is shown this once.
  */
 export async function registerEndpoint(
-  app: App,
+  db: Queryable,
+  config: Config,
   policy: TargetPolicy,
   owner: TokenOwner,
   input: EndpointInput,
@@ -42,7 +43,7 @@ export async function registerEndpoint(
     throw new Refused(`network: one of ${NETWORK_NAMES.join(", ")}`);
   }
   const network = input.network as NetworkName;
-  if (!app.config.networks.includes(network)) {
+  if (!config.networks.includes(network)) {
     throw new Refused(`network: ${network} is not served by this gateway`);
   }
   const scope = owner.scope;
@@ -60,14 +61,14 @@ export async function registerEndpoint(
   }
   const refused = await policy.check(input.url);
   if (refused) throw new Refused(refused);
-  const held = await countLiveEndpoints(app.db, owner.accountId);
-  if (held >= app.config.webhooks.endpointsPerAccountMax) {
+  const held = await countLiveEndpoints(db, owner.accountId);
+  if (held >= config.webhooks.endpointsPerAccountMax) {
     throw new Refused(
       `the account holds ${held} endpoints, the most it may (webhooks.endpointsPerAccountMax)`,
     );
   }
   const secret = newSecret();
-  const endpoint = await createEndpoint(app.db, {
+  const endpoint = await createEndpoint(db, {
     accountId: owner.accountId,
     tokenId: owner.tokenId,
     network,

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runDbCommand } from "../../src/cli/commands.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { gql } from "../support/graphql.ts";
@@ -241,5 +242,44 @@ describe("webhooks: signed, retried, charged once delivered", () => {
     expect(listed.body.data!.account.webhooks).toEqual([
       { endedAt: expect.any(String), endedWhy: "deleted" },
     ]);
+  });
+});
+
+describe("webhooks from the CLI (blockgate webhook …)", () => {
+  it("adds an endpoint for a token, lists it, shows its attempts, removes it; refuses a private target", async () => {
+    const { tokenId } = await t.account("cli-hooked", 100);
+    const db = t.gateway.app.db;
+    const config = t.gateway.app.config;
+    const added = await runDbCommand(
+      db,
+      [
+        "webhook",
+        "add",
+        String(tokenId),
+        `${base}/ok`,
+        "--event",
+        "mempoolFees",
+        "--targets",
+        "2,6",
+      ],
+      config,
+    );
+    expect(added.code).toBe(0);
+    const [, hookId] = /^webhook (\d+): mempoolFees on regtest/.exec(added.text)!;
+    expect(added.text).toMatch(/\nwhsec_/);
+    const listed = await runDbCommand(db, ["webhook", "list", "cli-hooked"], config);
+    expect(listed.text).toMatch(new RegExp(`^${hookId}\\tlive\\tmempoolFees\\tregtest\\t`));
+    expect((await runDbCommand(db, ["webhook", "attempts", hookId!], config)).text).toBe(
+      "no attempts",
+    );
+    const refused = await runDbCommand(
+      db,
+      ["webhook", "add", String(tokenId), "http://10.0.0.1/hook"],
+      config,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.text).toMatch(/not a public address/);
+    expect((await runDbCommand(db, ["webhook", "rm", hookId!], config)).code).toBe(0);
+    expect((await runDbCommand(db, ["webhook", "rm", hookId!], config)).code).toBe(1);
   });
 });

@@ -104,17 +104,23 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       manager(ctx, "webhooks");
       try {
-        return await registerEndpoint(ctx.app, ctx.app.webhookTargets, ctx.owner, {
-          url: args.url,
-          network: ctx.network,
-          event: args.event,
-          args: {
-            ...(args.txid ? { txid: args.txid } : {}),
-            ...(args.until != null ? { until: args.until } : {}),
-            ...(args.targets ? { targets: args.targets } : {}),
+        return await registerEndpoint(
+          ctx.app.db,
+          ctx.app.config,
+          ctx.app.webhookTargets,
+          ctx.owner,
+          {
+            url: args.url,
+            network: ctx.network,
+            event: args.event,
+            args: {
+              ...(args.txid ? { txid: args.txid } : {}),
+              ...(args.until != null ? { until: args.until } : {}),
+              ...(args.targets ? { targets: args.targets } : {}),
+            },
+            description: args.description ?? null,
           },
-          description: args.description ?? null,
-        });
+        );
       } catch (err) {
         if (err instanceof Refused) throw codedError("INVALID_PARAMS", err.message);
         throw err;
