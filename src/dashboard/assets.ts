@@ -67,7 +67,7 @@ svg text.axis-title { font-size: 10px; fill: #5a6275; }
 .scope-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: .5rem; margin: .5rem 0; }
 .scope-form label { display: flex; flex-direction: column; font-size: .8rem; color: #5a6275; }
 .scope-form input { padding: .35rem; font: inherit; min-width: 0; }
-details.new-key { margin-top: .75rem; }
+details.new-key, details.new-webhook { margin-top: .75rem; }
 /* A phone (420 px and less wide): one column, nothing wider than the screen; wide tables scroll
    inside their own box. */
 @media (max-width: 640px) {

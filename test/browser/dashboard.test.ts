@@ -1,16 +1,31 @@
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/browser.ts";
+import { someAddress } from "../support/devnet-core.ts";
 import { gql } from "../support/graphql.ts";
-import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  askDevnetCore,
+  HAL_TXID,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 import { operatorCredential } from "../support/operator.ts";
 
 const operator = operatorCredential();
 let t: TestGateway;
 let browser: Browser;
 beforeAll(async () => {
-  t = await startTestGateway("pglite", { operator: { tokenSha256: [operator.sha256] } });
+  t = await startTestGateway("pglite", {
+    operator: { tokenSha256: [operator.sha256] },
+    // The Webhooks view's receiver listens on 127.0.0.1; blocks are announced when asked.
+    webhooks: { allowTargets: ["127.0.0.1/32"] },
+    events: { pollMs: 60_000 },
+  });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -244,5 +259,63 @@ describe("the Keys view, on a phone", () => {
       .catch(() => {});
     // The token is shown in the page, never put in a URL.
     await context.close();
+  });
+});
+
+describe("the Webhooks view", () => {
+  it("adds an endpoint (its secret shown once), shows each delivery attempt with its status and latency, deletes it", async () => {
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      received.push(String(req.headers["webhook-id"]));
+      req.resume();
+      req.on("end", () => res.writeHead(204).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const { token } = await t.account("hookholder", 100_000);
+    await t.gateway.app.events.pollNow(); // tips known: the next look announces the block below
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on("dialog", (d) => void d.accept());
+    await page.goto(`${t.url}/dashboard`);
+    await page.fill("#token", token);
+    await page.click("button[type=submit]");
+    await page.waitForSelector("[data-testid=webhooks-table]");
+
+    await page.click("details.new-webhook summary");
+    await page.fill("[data-testid=webhook-url]", hookUrl);
+    await page.selectOption("[data-testid=webhook-network]", "regtest");
+    await page.click("[data-testid=create-webhook-submit]");
+    const secret = (await page.locator("[data-testid=new-webhook-secret]").textContent())!;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const row = page.locator("[data-testid=webhooks-table] tr", { hasText: hookUrl });
+    await expect.poll(() => row.textContent()).toContain("live");
+
+    // A block: one delivery, accepted; on the next load the attempt is listed with its status.
+    await askDevnetCore(t.devnet, "generatetoaddress", [1, someAddress("regtest")], "regtest");
+    await t.gateway.app.events.pollNow();
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(async () => {
+        const { rows } = await t.gateway.app.db.query<{ status: string }>(
+          "SELECT status FROM webhook_messages",
+        );
+        return rows.map((r) => r.status);
+      })
+      .toEqual(["delivered"]);
+    await page.reload();
+    await page.waitForSelector("[data-testid=webhooks-table]");
+    await row.locator("details summary").click();
+    const attempt = row.locator("[data-testid^=attempts-] tbody tr");
+    await expect.poll(() => attempt.textContent()).toContain(received[0]!);
+    expect(await attempt.textContent()).toMatch(/delivered204\d+/);
+
+    await row.locator("[data-testid^=delete-webhook-]").click();
+    await expect
+      .poll(() => page.textContent("[data-testid=webhooks-message]"))
+      .toContain("deleted");
+    await expect.poll(() => row.textContent()).toContain("ended (deleted)");
+    await context.close();
+    await new Promise((resolve) => receiver.close(resolve));
   });
 });

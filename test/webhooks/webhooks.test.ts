@@ -7,7 +7,6 @@ import { checkLedger } from "../../src/ledger/ledger.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { gql } from "../support/graphql.ts";
 import {
-  accountTotals,
   askDevnetCore,
   startTestGateway,
   type TestGateway,

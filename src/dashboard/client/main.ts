@@ -7,6 +7,7 @@ import {
 import { chart } from "./chart.ts";
 import { day, el, fmt, query, table } from "./dom.ts";
 import { renderKeys } from "./keys.ts";
+import { renderWebhooks } from "./webhooks.ts";
 
 const calls = (n: number) => `${fmt(n)} call${n === 1 ? "" : "s"}`;
 
@@ -38,6 +39,7 @@ async function render(index: number | null): Promise<void> {
     );
   const refused = cycle?.refusedCalls ?? 0;
   const keys = el("section", { "data-testid": "keys" });
+  const webhooks = el("section", { "data-testid": "webhooks" });
   root.replaceChildren(
     el(
       "header",
@@ -136,8 +138,9 @@ async function render(index: number | null): Promise<void> {
         ]
       : []),
     keys,
+    webhooks,
   );
-  await renderKeys(keys);
+  await Promise.all([renderKeys(keys), renderWebhooks(webhooks)]);
   document.body.dataset.loadedCycle = String(cycle?.index ?? "");
 }
 

@@ -96,6 +96,10 @@ builder.mutationFields((t) => ({
     args: {
       url: t.arg.string({ required: true }),
       event: t.arg({ type: WebhookEventEnum, required: true }),
+      network: t.arg.string({
+        required: false,
+        description: "The network it follows; the route's when omitted.",
+      }),
       txid: t.arg({ type: "TxId", required: false }),
       until: t.arg.int({ required: false }),
       targets: t.arg.intList({ required: false }),
@@ -111,7 +115,7 @@ builder.mutationFields((t) => ({
           ctx.owner,
           {
             url: args.url,
-            network: ctx.network,
+            network: args.network ?? ctx.network,
             event: args.event,
             args: {
               ...(args.txid ? { txid: args.txid } : {}),
