@@ -6,11 +6,7 @@ import { runDbCommand } from "../../src/cli/commands.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { gql } from "../support/graphql.ts";
-import {
-  askDevnetCore,
-  startTestGateway,
-  type TestGateway,
-} from "../support/harness.ts";
+import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /**
  * Webhooks end to end on PostgreSQL (pg-boss's queue in the real server): a receiver on
