@@ -4,13 +4,14 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-72Z67Q5J.js";
-import "./chunks/chunk-Y24UEV4P.js";
+} from "./chunks/chunk-AEZ2SZXJ.js";
+import "./chunks/chunk-ZBLBPNHE.js";
+import "./chunks/chunk-AOGXHN7C.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-AUUBOX6V.js";
-import "./chunks/chunk-5IEXRME2.js";
+} from "./chunks/chunk-NZI4S42G.js";
+import "./chunks/chunk-ECEXQGZL.js";
 import {
   postToGateway
 } from "./chunks/chunk-IZHSUTYL.js";
@@ -37,7 +38,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-NCOMGV5A.js");
+    const { runConfigCommand } = await import("./chunks/config-check-EJECA6Y2.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "devnet") {
@@ -75,7 +76,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-UPZVZZXS.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-DP6HRT3M.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

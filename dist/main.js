@@ -2,6 +2,7 @@
 import {
   LedgerError,
   SettleQueue,
+  TargetPolicy,
   auditCsv,
   available,
   grantCredits,
@@ -11,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-72Z67Q5J.js";
+} from "./chunks/chunk-AEZ2SZXJ.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -55,7 +56,32 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-ZUWQ5WZB.js";
+} from "./chunks/chunk-NRSPSKRF.js";
+import {
+  authenticate,
+  compileScope,
+  confirmationsOf,
+  createAccount,
+  createMessage,
+  cycleAt,
+  cycleContaining,
+  endEndpoint,
+  feesOf,
+  findAccount,
+  hashToken,
+  isTokenShaped,
+  issueToken,
+  liveEndpoints,
+  liveOwner,
+  newBlocks,
+  originAllowed,
+  pendingMessage,
+  projectPath,
+  recordAttempt,
+  requestOutOfScope,
+  signedHeaders,
+  tokenHint
+} from "./chunks/chunk-ZBLBPNHE.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -93,31 +119,16 @@ import {
   univalueDouble
 } from "./chunks/chunk-AOGXHN7C.js";
 import {
-  authenticate,
-  compileScope,
-  createAccount,
-  cycleAt,
-  cycleContaining,
-  findAccount,
-  hashToken,
-  isTokenShaped,
-  issueToken,
-  originAllowed,
-  projectPath,
-  requestOutOfScope,
-  tokenHint
-} from "./chunks/chunk-Y24UEV4P.js";
-import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-AUUBOX6V.js";
+} from "./chunks/chunk-NZI4S42G.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-5IEXRME2.js";
+} from "./chunks/chunk-ECEXQGZL.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -181,7 +192,7 @@ function refuse(reply3, code, message) {
 }
 
 // src/app/app.ts
-import { randomUUID as randomUUID5 } from "node:crypto";
+import { randomUUID as randomUUID6 } from "node:crypto";
 import { hostname } from "node:os";
 
 // src/auth/token-cache.ts
@@ -757,6 +768,7 @@ var ChainEvents = class {
   /** "leading" and "following", as this process gains and loses the lead. */
   roles = new EventEmitter2();
   seen = /* @__PURE__ */ new Set();
+  observers = /* @__PURE__ */ new Set();
   followers;
   leadership = null;
   timer = null;
@@ -794,6 +806,14 @@ var ChainEvents = class {
   subscribe(network, fn) {
     this.local.on(network, fn);
     return () => this.local.off(network, fn);
+  }
+  /**
+   * Calls `fn` with every network's events, as the gateway's own consumer (webhook dispatch):
+   * not a subscriber (not counted in `subscribers`, not ended by `close`'s listeners).
+   */
+  observe(fn) {
+    this.observers.add(fn);
+    return () => this.observers.delete(fn);
   }
   /** Subscribers now listening, over all networks (for metrics and tests). */
   subscribers() {
@@ -859,6 +879,7 @@ var ChainEvents = class {
     this.seen.add(event.id);
     if (this.seen.size > SEEN_MAX) this.seen.delete(this.seen.values().next().value);
     this.counted(event);
+    for (const fn of this.observers) fn(event);
     this.local.emit(event.network, event);
   }
 };
@@ -3430,7 +3451,7 @@ var IndexerClient = class {
    * numbers as they came); a caller that turns every number into a double anyway may pass a plain
    * parser, which is several times faster on a list of rows.
    */
-  async query(request, outer, parse = parseJson) {
+  async query(request2, outer, parse = parseJson) {
     const headers = { "content-type": "application/json" };
     if (this.config.adminSecret !== void 0) {
       headers["x-hasura-admin-secret"] = this.config.adminSecret;
@@ -3444,9 +3465,9 @@ var IndexerClient = class {
         method: "POST",
         headers,
         body: stringifyJson({
-          query: request.query,
-          variables: request.variables,
-          ...request.operationName !== void 0 ? { operationName: request.operationName } : {}
+          query: request2.query,
+          variables: request2.variables,
+          ...request2.operationName !== void 0 ? { operationName: request2.operationName } : {}
         }),
         signal: timeout.signal
       });
@@ -3542,12 +3563,12 @@ var IndexerPool = class {
    * first caller's deadline, which every caller of a route sets alike (graph.queryTimeoutMs) and
    * which started earlier, so it never waits longer than its own would have let it.
    */
-  query(request, deadline2, parse) {
+  query(request2, deadline2, parse) {
     const reader = parse === void 0 ? 0 : readerId(parse);
-    const key = `${reader}\0${request.operationName ?? ""}\0${request.query}\0${stringifyJson(request.variables)}`;
+    const key = `${reader}\0${request2.operationName ?? ""}\0${request2.query}\0${stringifyJson(request2.variables)}`;
     return this.shared.run(
       key,
-      () => this.pool.run((client, signal) => client.query(request, signal, parse), {
+      () => this.pool.run((client, signal) => client.query(request2, signal, parse), {
         idempotent: true,
         signal: deadline2
       })
@@ -3572,6 +3593,359 @@ function readerId(parse) {
   }
   return id;
 }
+
+// src/webhooks/delivery.ts
+import { Agent, request } from "undici";
+
+// src/webhooks/queue.ts
+import PgBoss from "pg-boss";
+var DELIVERIES = "webhook-delivery";
+function bossDb(db) {
+  return {
+    executeSql: async (text, values) => {
+      if (db.exec && (values ?? []).length === 0 && /^\s*BEGIN;/.test(text)) {
+        await db.exec(text);
+        return { rows: [] };
+      }
+      return db.query(text, values ?? []);
+    }
+  };
+}
+async function openQueue(db) {
+  const { rows } = await db.query("SELECT current_schema() AS schema");
+  const schema = `${rows[0]?.schema ?? "public"}_jobs`;
+  const boss = new PgBoss({
+    db: bossDb({ query: (sql, params) => db.query(sql, params), exec: (sql) => db.exec(sql) }),
+    schema,
+    // Cron is not used; maintenance (expiring stuck jobs, archiving) is.
+    schedule: false
+  });
+  await boss.start();
+  await boss.createQueue(DELIVERIES, { name: DELIVERIES, policy: "standard" });
+  return boss;
+}
+
+// src/webhooks/delivery.ts
+var Deliveries = class {
+  constructor(app, boss, policy, config, wake) {
+    this.app = app;
+    this.boss = boss;
+    this.policy = policy;
+    this.config = config;
+    this.wake = wake;
+    this.agent = new Agent({
+      connect: { lookup: policy.lookup, timeout: config.timeoutMs },
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs,
+      // A webhook endpoint is called now and then: no connection is kept for it.
+      pipelining: 0
+    });
+  }
+  app;
+  boss;
+  policy;
+  config;
+  wake;
+  /** Connections through the target policy's lookup: a name resolving inward is refused. */
+  agent;
+  async close() {
+    await this.agent.close();
+  }
+  /** pg-boss's handler: one job, one attempt. A throw (the database) lets pg-boss retry the job. */
+  work = async (jobs) => {
+    for (const job of jobs) await this.attempt(job.data.messageId);
+  };
+  async attempt(messageId) {
+    const db = this.app.db;
+    const message = await pendingMessage(db, messageId);
+    if (!message || message.status !== "pending") return;
+    const { endpoint } = message;
+    const startedAt = Date.now();
+    const over = (error2) => recordAttempt(db, {
+      messageId,
+      httpStatus: null,
+      error: error2,
+      latencyMs: 0,
+      result: "refused",
+      final: true
+    });
+    if (endpoint.endedAt) return over(`the endpoint ended: ${endpoint.endedWhy ?? "deleted"}`);
+    const owner = await liveOwner(db, endpoint.tokenId);
+    if (!owner) {
+      await endEndpoint(db, endpoint.id, "its token was revoked or expired");
+      return over("the endpoint's token was revoked or expired");
+    }
+    const host = new URL(endpoint.url).hostname.replace(/^\[(.*)\]$/, "$1");
+    const literal = /^[\d.]+$|:/.test(host) ? this.policy.refusal(host) : null;
+    if (literal) return over(literal);
+    const attempt = message.attempts + 1;
+    let sent = null;
+    const cost = await meter(
+      {
+        app: this.app,
+        requestId: `${messageId}.${attempt}`,
+        owner,
+        backend: "gateway",
+        backendSegment: "webhook",
+        network: endpoint.network,
+        startedAt
+      },
+      {
+        calls: [
+          {
+            kind: "priced",
+            method: endpoint.event,
+            price: eventPrice(this.app.config, endpoint.event, endpoint.network)
+          }
+        ],
+        execute: async () => {
+          sent = await this.post(message);
+          const s = sent;
+          return {
+            value: null,
+            outcomes: [
+              s.ok ? { kind: "answered", outcome: "ok", httpStatus: s.status } : {
+                kind: "failed",
+                error: gatewayError(
+                  s.status === null ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_ERROR",
+                  `webhook endpoint: ${s.error}`
+                )
+              }
+            ]
+          };
+        }
+      }
+    );
+    const latencyMs = Date.now() - startedAt;
+    const result = sent;
+    if (cost.ok && result?.ok) {
+      await recordAttempt(db, {
+        messageId,
+        httpStatus: result.status,
+        error: null,
+        latencyMs,
+        result: "delivered",
+        auditId: cost.auditIds[0] ?? null
+      });
+      return;
+    }
+    const error = cost.ok ? result?.ok === false ? result.error : "not sent" : cost.error.message;
+    await this.retryOrFail(message, {
+      httpStatus: result && !result.ok ? result.status : null,
+      error,
+      latencyMs: cost.ok ? latencyMs : 0,
+      refused: !cost.ok
+    });
+  }
+  async retryOrFail(message, a) {
+    const attempts = message.attempts + 1;
+    const delay = Math.min(
+      this.config.retryDelayMs * 2 ** Math.min(attempts - 1, 30),
+      this.config.retryDelayMaxMs
+    );
+    const at = Date.now() + delay;
+    const final = at - message.createdAt.getTime() > this.config.retryWindowMs;
+    await this.app.db.transaction(async (tx) => {
+      await recordAttempt(tx, {
+        messageId: message.id,
+        httpStatus: a.httpStatus,
+        error: a.error,
+        latencyMs: a.latencyMs,
+        result: a.refused ? "refused" : "retry",
+        final
+      });
+      if (!final) {
+        await this.boss.send(
+          DELIVERIES,
+          { messageId: message.id },
+          { startAfter: new Date(at), db: bossDb(tx) }
+        );
+      }
+    });
+    if (!final && delay < this.config.pollMs) setTimeout(this.wake, delay + 1).unref();
+  }
+  async post(message) {
+    const headers = {
+      "content-type": "application/json",
+      "user-agent": "blockgate-webhooks",
+      ...signedHeaders(message.secret, message.id, message.payload, /* @__PURE__ */ new Date())
+    };
+    try {
+      const answer3 = await request(message.endpoint.url, {
+        method: "POST",
+        headers,
+        body: message.payload,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.config.timeoutMs)
+      });
+      await answer3.body.dump({ limit: 64 * 1024 }).catch(() => {
+      });
+      if (answer3.statusCode >= 200 && answer3.statusCode < 300) {
+        return { ok: true, status: answer3.statusCode };
+      }
+      return { ok: false, status: answer3.statusCode, error: `HTTP ${answer3.statusCode}` };
+    } catch (err) {
+      const e = err;
+      return { ok: false, status: null, error: e.code ? `${e.code}: ${e.message}` : e.message };
+    }
+  }
+};
+
+// src/webhooks/dispatcher.ts
+import { randomUUID as randomUUID4 } from "node:crypto";
+
+// src/webhooks/sources.ts
+function sourceFor(app, endpoint) {
+  const pool = app.nodes.get(endpoint.network);
+  const { args } = endpoint;
+  switch (endpoint.event) {
+    case "newBlock":
+      return newBlocks();
+    case "transactionConfirmations":
+      return pool ? confirmationsOf(pool, args.txid ?? "", args.until ?? 6) : null;
+    case "mempoolFees":
+      return pool ? feesOf(pool, args.targets ?? [1, 6, 144]) : null;
+    default:
+      return null;
+  }
+}
+
+// src/webhooks/dispatcher.ts
+var Dispatcher = class {
+  constructor(app, boss, wake) {
+    this.app = app;
+    this.boss = boss;
+    this.wake = wake;
+  }
+  app;
+  boss;
+  wake;
+  /** Endpoint id → its source (which remembers what it told last, e.g. a confirmation count). */
+  sources = /* @__PURE__ */ new Map();
+  /** Each network's events are dispatched one after another, in order. */
+  queues = /* @__PURE__ */ new Map();
+  stops = [];
+  start() {
+    this.stops.push(
+      this.app.events.observe((event) => {
+        const before = this.queues.get(event.network) ?? Promise.resolve();
+        this.queues.set(
+          event.network,
+          before.then(() => this.dispatch(event))
+        );
+      })
+    );
+  }
+  /** Stops hearing events and waits for the dispatches under way. */
+  async close() {
+    for (const stop of this.stops.splice(0)) stop();
+    await Promise.all(this.queues.values());
+  }
+  async dispatch(event) {
+    try {
+      if (!await this.app.events.leading()) return;
+      const endpoints = await liveEndpoints(this.app.db, event.network);
+      const live = new Set(endpoints.map((e) => e.id));
+      for (const id of this.sources.keys()) if (!live.has(id)) this.sources.delete(id);
+      let queued = 0;
+      for (const endpoint of endpoints) {
+        if (await this.dispatchTo(endpoint, event)) queued += 1;
+      }
+      if (queued > 0) this.wake();
+    } catch (err) {
+      this.app.log.warn({ err, network: event.network }, "webhooks: an event was not dispatched");
+    }
+  }
+  /** Whether a message was queued for `endpoint`. */
+  async dispatchTo(endpoint, event) {
+    let source = this.sources.get(endpoint.id);
+    if (!source) {
+      const made = sourceFor(this.app, endpoint);
+      if (!made) return false;
+      source = made;
+      this.sources.set(endpoint.id, source);
+    }
+    let value;
+    try {
+      value = await source.translate(event);
+    } catch (err) {
+      this.app.log.warn({ err, endpoint: endpoint.id }, "webhooks: an endpoint's source failed");
+      return false;
+    }
+    if (value === null) return false;
+    const payload = JSON.stringify({
+      type: endpoint.event,
+      timestamp: (/* @__PURE__ */ new Date()).toISOString(),
+      data: { network: endpoint.network, ...dataOf(value) }
+    });
+    const last = source.last?.(value) ?? false;
+    return this.app.db.transaction(async (tx) => {
+      const id = `msg_${randomUUID4().replaceAll("-", "")}`;
+      const created = await createMessage(tx, {
+        id,
+        endpointId: endpoint.id,
+        eventId: event.id,
+        payload
+      });
+      if (created) await this.boss.send(DELIVERIES, { messageId: id }, { db: bossDb(tx) });
+      if (last) {
+        await endEndpoint(tx, endpoint.id, "completed");
+        this.sources.delete(endpoint.id);
+      }
+      return created;
+    });
+  }
+};
+function dataOf(value) {
+  if (typeof value !== "object" || value === null) return { value };
+  const { id: _id, network: _network, ...rest } = value;
+  return rest;
+}
+
+// src/webhooks/webhooks.ts
+var Webhooks = class {
+  constructor(config, log) {
+    this.config = config;
+    this.log = log;
+  }
+  config;
+  log;
+  boss = null;
+  dispatcher = null;
+  deliveries = null;
+  async start(app) {
+    const boss = await openQueue(app.db);
+    boss.on("error", (err) => this.log.warn({ err }, "webhooks: the job queue failed"));
+    this.boss = boss;
+    let worker = "";
+    const wake = () => {
+      if (worker) boss.notifyWorker(worker);
+    };
+    const deliveries = new Deliveries(app, boss, app.webhookTargets, this.config, wake);
+    this.deliveries = deliveries;
+    worker = await boss.work(
+      DELIVERIES,
+      { pollingIntervalSeconds: this.config.pollMs / 1e3, batchSize: this.config.concurrency },
+      deliveries.work
+    );
+    this.dispatcher = new Dispatcher(app, boss, wake);
+    this.dispatcher.start();
+  }
+  /**
+   * Stops dispatching and taking jobs; waits up to `waitMs` for attempts under way (an attempt
+   * cut short is sent again once its job expires: the receiver drops the repeat by webhook-id).
+   */
+  async close(waitMs) {
+    await this.dispatcher?.close();
+    await this.boss?.stop({
+      graceful: true,
+      wait: true,
+      close: false,
+      timeout: Math.max(waitMs, 1)
+    });
+    await this.deliveries?.close();
+  }
+};
 
 // src/app/readiness.ts
 function databaseCheck(db) {
@@ -3611,7 +3985,7 @@ async function readiness(app) {
 import websocket from "@fastify/websocket";
 
 // src/http/framework.ts
-import { randomUUID as randomUUID4 } from "node:crypto";
+import { randomUUID as randomUUID5 } from "node:crypto";
 import { METHODS } from "node:http";
 import Fastify from "fastify";
 var ALL_METHODS = METHODS.filter((m) => m !== "CONNECT");
@@ -3640,7 +4014,7 @@ function createFramework(options) {
     routerOptions: { maxParamLength: 16 * 1024 },
     // HEAD is a method a route takes or refuses (405), not GET without the body.
     exposeHeadRoutes: false,
-    genReqId: () => randomUUID4()
+    genReqId: () => randomUUID5()
   });
   for (const method of ALL_METHODS) {
     if (!http.supportedMethods.includes(method)) http.addHttpMethod(method);
@@ -3649,9 +4023,9 @@ function createFramework(options) {
   http.server.removeAllListeners("clientError");
   http.removeAllContentTypeParsers();
   http.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
-  http.addHook("onRequest", (request, _reply, done) => {
-    if (request.raw.headers["content-type"] !== void 0) {
-      request.headers = { "content-type": void 0 };
+  http.addHook("onRequest", (request2, _reply, done) => {
+    if (request2.raw.headers["content-type"] !== void 0) {
+      request2.headers = { "content-type": void 0 };
     }
     done();
   });
@@ -3659,8 +4033,8 @@ function createFramework(options) {
 }
 function notFoundBeforeBody(http, notFound) {
   http.setNotFoundHandler(notFound);
-  http.addHook("onRequest", (request, reply3, done) => {
-    if (request.is404) notFound(request, reply3).catch(done);
+  http.addHook("onRequest", (request2, reply3, done) => {
+    if (request2.is404) notFound(request2, reply3).catch(done);
     else done();
   });
 }
@@ -3686,14 +4060,14 @@ function canonicalUrl(url) {
   return (path || "/") + parsed.search;
 }
 var PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
-function pathParts(request) {
-  const url = request.url;
+function pathParts(request2) {
+  const url = request2.url;
   const query = url.indexOf("?");
   const path = query === -1 ? url : url.slice(0, query);
   return path === "/" ? [] : path.slice(1).split("/");
 }
-function bodyText(request) {
-  return typeof request.body === "string" ? request.body : "";
+function bodyText(request2) {
+  return typeof request2.body === "string" ? request2.body : "";
 }
 function isTooLarge(err) {
   return err instanceof Error && "code" in err && err.code === "FST_ERR_CTP_BODY_TOO_LARGE";
@@ -3703,7 +4077,7 @@ function isTooLarge(err) {
 var CLI_BODY_BYTES_MAX = 64 * 1024;
 var DEVNET_ACTIONS = ["mine", "reorg"];
 function operatorRoutes(http, app) {
-  const gate = (request, reply3) => operatorGate(app, request, reply3);
+  const gate = (request2, reply3) => operatorGate(app, request2, reply3);
   http.route({
     method: ALL_METHODS,
     url: "/metrics",
@@ -3716,7 +4090,7 @@ function operatorRoutes(http, app) {
     onRequest: gate,
     bodyLimit: CLI_BODY_BYTES_MAX,
     // A body over the limit is answered 413 at the edge (server.ts), as on every other route.
-    handler: async (request, reply3) => runCli(app, bodyText(request), reply3)
+    handler: async (request2, reply3) => runCli(app, bodyText(request2), reply3)
   });
   for (const action of DEVNET_ACTIONS) {
     http.route({
@@ -3724,7 +4098,7 @@ function operatorRoutes(http, app) {
       url: `/admin/devnet/${action}`,
       onRequest: gate,
       bodyLimit: CLI_BODY_BYTES_MAX,
-      handler: async (request, reply3) => runDevnetAction(app, action, bodyText(request), reply3)
+      handler: async (request2, reply3) => runDevnetAction(app, action, bodyText(request2), reply3)
     });
   }
   for (const url of ["/admin", "/admin/*"]) {
@@ -3736,9 +4110,9 @@ function operatorRoutes(http, app) {
     });
   }
 }
-async function operatorGate(app, request, reply3) {
-  const parts = pathParts(request);
-  const header = request.headers.authorization;
+async function operatorGate(app, request2, reply3) {
+  const parts = pathParts(request2);
+  const header = request2.headers.authorization;
   const isCli = parts.length === 2 && parts[0] === "admin" && parts[1] === "cli";
   const isDevnet = parts.length === 3 && parts[0] === "admin" && parts[1] === "devnet" && DEVNET_ACTIONS.includes(parts[2]) && runsDevnet(app);
   const operator = operatorAuthorized(header, app.config.operator.tokenSha256);
@@ -3751,10 +4125,10 @@ async function operatorGate(app, request, reply3) {
     });
   }
   if (parts.length === 1 && parts[0] === "metrics") {
-    return request.method === "GET" ? void 0 : methodNotAllowed(reply3, "GET");
+    return request2.method === "GET" ? void 0 : methodNotAllowed(reply3, "GET");
   }
   if (isCli && app.adminSecret !== void 0 || isDevnet) {
-    return request.method === "POST" ? void 0 : methodNotAllowed(reply3, "POST");
+    return request2.method === "POST" ? void 0 : methodNotAllowed(reply3, "POST");
   }
   return noSuchRoute(reply3);
 }
@@ -4346,7 +4720,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-XA7TLIIV.js").catch((err) => {
+  loading ??= import("./chunks/route-3XEUEEAW.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -4400,7 +4774,7 @@ svg text.axis-title { font-size: 10px; fill: #5a6275; }
 .scope-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: .5rem; margin: .5rem 0; }
 .scope-form label { display: flex; flex-direction: column; font-size: .8rem; color: #5a6275; }
 .scope-form input { padding: .35rem; font: inherit; min-width: 0; }
-details.new-key { margin-top: .75rem; }
+details.new-key, details.new-webhook { margin-top: .75rem; }
 /* A phone (420 px and less wide): one column, nothing wider than the screen; wide tables scroll
    inside their own box. */
 @media (max-width: 640px) {
@@ -4480,10 +4854,10 @@ ${error ? `<p class="error" data-testid="signin-error">${error}</p>` : ""}
 );
 function dashboardRoutes(http, app) {
   http.decorateRequest("dashboardOwner", null);
-  const cookieOf = (request) => readCookie(request.headers.cookie, SESSION_COOKIE);
-  const ownerOf = (request) => sessionOwner(app.db, cookieOf(request));
-  http.post("/dashboard/session", { bodyLimit: SIGN_IN_BODY_BYTES_MAX }, async (request, reply3) => {
-    const form = new URLSearchParams(bodyText(request));
+  const cookieOf = (request2) => readCookie(request2.headers.cookie, SESSION_COOKIE);
+  const ownerOf = (request2) => sessionOwner(app.db, cookieOf(request2));
+  http.post("/dashboard/session", { bodyLimit: SIGN_IN_BODY_BYTES_MAX }, async (request2, reply3) => {
+    const form = new URLSearchParams(bodyText(request2));
     const owner = await authenticate(app.db, (form.get("token") ?? "").trim());
     if (!owner)
       return send(
@@ -4502,10 +4876,10 @@ function dashboardRoutes(http, app) {
   http.post(
     "/dashboard/graphql",
     {
-      onRequest: async (request, reply3) => {
-        const owner = await ownerOf(request);
+      onRequest: async (request2, reply3) => {
+        const owner = await ownerOf(request2);
         if (!owner) return signInFirst(reply3);
-        if (!(request.raw.headers["content-type"] ?? "").startsWith("application/json")) {
+        if (!(request2.raw.headers["content-type"] ?? "").startsWith("application/json")) {
           return sendReply(reply3, {
             status: 415,
             body: {
@@ -4515,23 +4889,23 @@ function dashboardRoutes(http, app) {
             }
           });
         }
-        request.setDecorator("dashboardOwner", owner);
+        request2.setDecorator("dashboardOwner", owner);
       }
     },
-    async (request, reply3) => sendReply(
+    async (request2, reply3) => sendReply(
       reply3,
       await (await unifiedApi()).executeGraphQL(
         {
           app,
-          owner: request.getDecorator("dashboardOwner"),
+          owner: request2.getDecorator("dashboardOwner"),
           // The dashboard is a client of the unified API; its records say where it was asked.
           backend: "gateway",
           backendSegment: "dashboard",
           network: app.config.networks[0],
-          requestId: request.id,
+          requestId: request2.id,
           startedAt: Date.now()
         },
-        { req: request.raw, body: bodyText(request), publicPath: "/dashboard/graphql" }
+        { req: request2.raw, body: bodyText(request2), publicPath: "/dashboard/graphql" }
       )
     )
   );
@@ -4544,8 +4918,8 @@ function dashboardRoutes(http, app) {
       "/dashboard/app.js",
       async (_request, reply3) => send(reply3, 200, "text/javascript; charset=utf-8", await dashboardScript())
     );
-    scope.post("/dashboard/logout", async (request, reply3) => {
-      await endSession(app.db, cookieOf(request));
+    scope.post("/dashboard/logout", async (request2, reply3) => {
+      await endSession(app.db, cookieOf(request2));
       return send(reply3, 303, "text/plain", "", {
         location: "/dashboard",
         "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`
@@ -4553,19 +4927,19 @@ function dashboardRoutes(http, app) {
     });
     scope.get(
       "/dashboard",
-      async (request, reply3) => await ownerOf(request) ? send(
+      async (request2, reply3) => await ownerOf(request2) ? send(
         reply3,
         200,
         "text/html; charset=utf-8",
         page2("blockgate \u2014 usage", '<main id="app">Loading\u2026</main>', true)
       ) : send(reply3, 200, "text/html; charset=utf-8", signIn())
     );
-    scope.get("/dashboard/export.csv", async (request, reply3) => {
-      const owner = await ownerOf(request);
+    scope.get("/dashboard/export.csv", async (request2, reply3) => {
+      const owner = await ownerOf(request2);
       if (!owner) return signInFirst(reply3);
-      return exportCsv(app, owner, request, reply3);
+      return exportCsv(app, owner, request2, reply3);
     });
-    const other = async (request, reply3) => await ownerOf(request) ? send(reply3, 404, "text/plain", "not found") : signInFirst(reply3);
+    const other = async (request2, reply3) => await ownerOf(request2) ? send(reply3, 404, "text/plain", "not found") : signInFirst(reply3);
     scope.route({ method: ALL_METHODS, url: "/dashboard/*", handler: other });
     scope.route({
       method: ALL_METHODS.filter((m) => m !== "GET"),
@@ -4580,10 +4954,10 @@ function signInFirst(reply3) {
     body: { errors: [{ message: "sign in first", extensions: { code: "UNAUTHENTICATED" } }] }
   });
 }
-async function exportCsv(app, owner, request, reply3) {
+async function exportCsv(app, owner, request2, reply3) {
   const account = await findAccount(app.db, owner.accountId);
   if (!account) return send(reply3, 404, "text/plain", "no account");
-  const url = new URL(request.url, "http://gateway");
+  const url = new URL(request2.url, "http://gateway");
   const rule = app.config.billing.cycle;
   const current = cycleContaining(account.createdAt, /* @__PURE__ */ new Date(), rule);
   const index = url.searchParams.has("cycle") ? Number(url.searchParams.get("cycle")) : current.index;
@@ -4729,18 +5103,18 @@ function countInFlight(http, requests) {
   });
   http.addHook("onRoute", (route) => {
     const handler = route.handler;
-    route.handler = function(request, reply3) {
-      return requests.run(reply3.raw, async () => handler.call(this, request, reply3));
+    route.handler = function(request2, reply3) {
+      return requests.run(reply3.raw, async () => handler.call(this, request2, reply3));
     };
     const hooks = route.onRequest;
     if (hooks === void 0) return;
-    const wrap = (hook) => async function(request, reply3) {
+    const wrap = (hook) => async function(request2, reply3) {
       await requests.run(
         reply3.raw,
         () => new Promise((resolve, reject) => {
           const result = hook.call(
             this,
-            request,
+            request2,
             reply3,
             (err) => err ? reject(err) : resolve()
           );
@@ -5152,17 +5526,17 @@ function compareProtocols(a, b) {
   }
   return a.length - b.length;
 }
-function negotiateProtocol(request, min, max) {
+function negotiateProtocol(request2, min, max) {
   let clientMin;
   let clientMax;
-  if (request === null || request === void 0) {
+  if (request2 === null || request2 === void 0) {
     clientMin = min;
     clientMax = min;
-  } else if (Array.isArray(request) && request.length === 2) {
-    clientMin = protocolTuple(request[0]);
-    clientMax = protocolTuple(request[1]);
+  } else if (Array.isArray(request2) && request2.length === 2) {
+    clientMin = protocolTuple(request2[0]);
+    clientMax = protocolTuple(request2[1]);
   } else {
-    clientMin = protocolTuple(request);
+    clientMin = protocolTuple(request2);
     clientMax = clientMin;
   }
   const result = compareProtocols(clientMax, max) < 0 ? clientMax : max;
@@ -5324,9 +5698,9 @@ function legacyErrorStatus(code) {
 var CACHE_UPSTREAM = "cache";
 async function handleRpcMirror(ctx, body, protocol) {
   const { app } = ctx;
-  const request = parseRequestBody(body, ctx.app.config.server.jsonDepthMax);
-  if (request.kind === "fatal" || request.kind === "batch" && request.items.length > app.config.server.batchItemsMax) {
-    const error = request.kind === "fatal" ? request.error : {
+  const request2 = parseRequestBody(body, ctx.app.config.server.jsonDepthMax);
+  if (request2.kind === "fatal" || request2.kind === "batch" && request2.items.length > app.config.server.batchItemsMax) {
+    const error = request2.kind === "fatal" ? request2.error : {
       code: -32600,
       message: `Batch too large: at most ${app.config.server.batchItemsMax} requests`
     };
@@ -5335,14 +5709,14 @@ async function handleRpcMirror(ctx, body, protocol) {
         method: "(invalid)",
         outcome: "rejected",
         // A batch over the limit is well formed; only its size is refused.
-        errorCode: request.kind === "fatal" ? fromRpcRefusal(error.code) : "LIMIT_EXCEEDED",
+        errorCode: request2.kind === "fatal" ? fromRpcRefusal(error.code) : "LIMIT_EXCEEDED",
         upstreamCode: String(error.code),
         httpStatus: 200
       }
     ]);
     return { status: 200, body: replyObject("2.0", null, { error }) };
   }
-  const items = request.kind === "single" ? [request.item] : request.items;
+  const items = request2.kind === "single" ? [request2.item] : request2.items;
   if (items.length === 0) return { status: 200, body: [] };
   const slots = items.map((item) => plan(ctx, item, protocol));
   const calls = slots.flatMap((s) => s.kind === "call" ? [s.call] : []);
@@ -5371,7 +5745,7 @@ async function handleRpcMirror(ctx, body, protocol) {
     );
     return {
       status: httpStatusOf(metered.error.code),
-      body: request.kind === "single" ? replies2[0] : replies2,
+      body: request2.kind === "single" ? replies2[0] : replies2,
       headers: metered.headers
     };
   }
@@ -5400,8 +5774,8 @@ async function handleRpcMirror(ctx, body, protocol) {
   const allFailed = failure2 !== null && slots.every((s) => s.kind === "call") && results.every((r) => r.kind === "failure");
   const batchStatus = allFailed ? httpStatusOf(failure2.code) : 200;
   return {
-    status: request.kind === "single" ? single : batchStatus,
-    body: request.kind === "single" ? replies[0] : replies,
+    status: request2.kind === "single" ? single : batchStatus,
+    body: request2.kind === "single" ? replies[0] : replies,
     headers: metered.headers
   };
 }
@@ -5627,11 +6001,11 @@ var HeaderPush = class {
     if (this.socket.readyState === this.socket.OPEN) this.socket.send(stringifyJson(message));
   }
 };
-function subscribedToHeaders(request, reply3) {
-  if (!request.includes(METHOD)) return false;
+function subscribedToHeaders(request2, reply3) {
+  if (!request2.includes(METHOD)) return false;
   let calls;
   try {
-    calls = parseJson(request);
+    calls = parseJson(request2);
   } catch {
     return false;
   }
@@ -5762,8 +6136,8 @@ async function handleGraphQuery(ctx, body) {
   const schema = indexerSchema();
   const parsed = parseGraphRequest(body, ctx.app.config.server.jsonDepthMax);
   if (!parsed.ok) return refuse3(ctx, "(invalid)", parsed.error);
-  const { request } = parsed;
-  const checked2 = checkGraphQuery(schema, request, app.config.graph.tokensMax);
+  const { request: request2 } = parsed;
+  const checked2 = checkGraphQuery(schema, request2, app.config.graph.tokensMax);
   if (!checked2.ok) return refuse3(ctx, "(invalid)", checked2.error);
   const { query } = checked2;
   const method = rootFieldNames(query);
@@ -5806,7 +6180,7 @@ async function handleGraphQuery(ctx, body) {
       }
     ],
     execute: async () => {
-      const cacheKey = finalBlocks(query) ? answerKey(ctx, request) : null;
+      const cacheKey = finalBlocks(query) ? answerKey(ctx, request2) : null;
       const hit = cacheKey ? await app.txCache.blockAnswer(ctx.network, cacheKey) : null;
       if (hit) {
         const outcome2 = {
@@ -5822,7 +6196,7 @@ async function handleGraphQuery(ctx, body) {
         };
       }
       const pool = app.indexers.get(ctx.network);
-      const out2 = pool ? await withDeadline(limits.queryTimeoutMs, (signal) => pool.query(request, signal)) : {
+      const out2 = pool ? await withDeadline(limits.queryTimeoutMs, (signal) => pool.query(request2, signal)) : {
         ok: false,
         error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
       };
@@ -5877,8 +6251,8 @@ function blocksOf(query, data) {
   }
   return blocks;
 }
-function answerKey(ctx, request) {
-  return `${ctx.network}\0${request.operationName ?? ""}\0${request.query}\0${stringifyJson(request.variables)}`;
+function answerKey(ctx, request2) {
+  return `${ctx.network}\0${request2.operationName ?? ""}\0${request2.query}\0${stringifyJson(request2.variables)}`;
 }
 function rootFieldNames(query) {
   return [...new Set(query.fields.map((f) => f.name))].join(",");
@@ -6075,8 +6449,8 @@ async function startHttpServer(app, host, port) {
     http,
     async (_request, reply3) => sendReply(reply3, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")))
   );
-  http.addHook("onResponse", (request, reply3, done) => {
-    observe(app, request, reply3);
+  http.addHook("onResponse", (request2, reply3, done) => {
+    observe(app, request2, reply3);
     done();
   });
   http.setErrorHandler((err, _request, reply3) => unhandled(app, err, reply3));
@@ -6127,11 +6501,11 @@ function backendRoutes(http, app, registry) {
   }
 }
 function backendRoute(http, app, route, registry) {
-  const contextOf = (request) => {
-    const call = request.getDecorator("call");
+  const contextOf = (request2) => {
+    const call = request2.getDecorator("call");
     return {
       app,
-      requestId: request.id,
+      requestId: request2.id,
       owner: call.owner,
       backend: route.backend,
       backendSegment: route.segment,
@@ -6139,8 +6513,8 @@ function backendRoute(http, app, route, registry) {
       startedAt: call.started
     };
   };
-  const fromOf = (request) => ({
-    source: request.socket.remoteAddress ?? "unknown",
+  const fromOf = (request2) => ({
+    source: request2.socket.remoteAddress ?? "unknown",
     backendSegment: route.segment,
     network: route.network,
     route: route.backend
@@ -6148,26 +6522,26 @@ function backendRoute(http, app, route, registry) {
   const failure2 = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
   const fail = (reply3, error) => sendReply(reply3, failure2(error));
   const bodyBytesMax = app.config.server.bodyBytesMax;
-  const onRequest = async (request, reply3) => {
-    const presented = presentedToken(request.params.token, request.headers);
+  const onRequest = async (request2, reply3) => {
+    const presented = presentedToken(request2.params.token, request2.headers);
     const call = {
       token: presented.token,
       tokenInPath: presented.inPath,
       started: Date.now(),
       owner: null
     };
-    request.setDecorator("call", call);
-    reply3.header("x-request-id", request.id);
-    const origin = crossOrigin(request.headers);
-    if (request.method === "OPTIONS" && origin !== null) {
+    request2.setDecorator("call", call);
+    reply3.header("x-request-id", request2.id);
+    const origin = crossOrigin(request2.headers);
+    if (request2.method === "OPTIONS" && origin !== null) {
       return preflight(app, route, reply3, origin, presented.inPath ? presented.token : null);
     }
-    const upgrade = route.webSocket !== void 0 && request.ws;
-    if (!route.methods.includes(request.method) && !upgrade) {
+    const upgrade = route.webSocket !== void 0 && request2.ws;
+    if (!route.methods.includes(request2.method) && !upgrade) {
       reply3.header("allow", route.methods.join(", "));
       return fail(reply3, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
     }
-    const from = fromOf(request);
+    const from = fromOf(request2);
     const authenticated = await authenticateCall(app, call.token, from);
     if (!authenticated.ok) {
       reply3.headers(authenticated.headers);
@@ -6196,22 +6570,22 @@ function backendRoute(http, app, route, registry) {
       url,
       bodyLimit: bodyBytesMax,
       onRequest,
-      handler: async (request, reply3) => {
-        const ctx = contextOf(request);
-        request.raw.url = request.originalUrl;
-        const body = bodyText(request);
+      handler: async (request2, reply3) => {
+        const ctx = contextOf(request2);
+        request2.raw.url = request2.originalUrl;
+        const body = bodyText(request2);
         const answer3 = await idempotent(
           ctx,
-          request.headers["idempotency-key"],
+          request2.headers["idempotency-key"],
           body,
-          (c) => route.handler(c, body, request.raw),
+          (c) => route.handler(c, body, request2.raw),
           failure2
         );
         return sendReply(reply3, answer3);
       },
-      errorHandler: async (err, request, reply3) => {
+      errorHandler: async (err, request2, reply3) => {
         if (!isTooLarge(err)) throw err;
-        const audited = await auditOnly(contextOf(request), [
+        const audited = await auditOnly(contextOf(request2), [
           {
             method: "(invalid)",
             outcome: "rejected",
@@ -6223,13 +6597,13 @@ function backendRoute(http, app, route, registry) {
         return fail(reply3, gatewayError("PAYLOAD_TOO_LARGE", `body over ${bodyBytesMax} bytes`));
       },
       // The request line: the token only as its hint.
-      onResponse: async (request, reply3) => {
+      onResponse: async (request2, reply3) => {
         if (!app.log.isLevelEnabled("info")) return;
-        const call = request.getDecorator("call");
+        const call = request2.getDecorator("call");
         app.log.info(
           {
-            requestId: request.id,
-            method: request.method,
+            requestId: request2.id,
+            method: request2.method,
             path: `/${route.segment}/${route.network}${call.tokenInPath ? `/${tokenHint(call.token)}` : ""}`,
             ...call.tokenInPath || !call.token ? {} : { tokenHint: tokenHint(call.token) },
             status: reply3.statusCode,
@@ -6249,13 +6623,13 @@ function backendRoute(http, app, route, registry) {
       ...options,
       method: "GET",
       exposeHeadRoute: false,
-      wsHandler: (socket, request) => {
-        const call = request.getDecorator("call");
-        const from = fromOf(request);
+      wsHandler: (socket, request2) => {
+        const call = request2.getDecorator("call");
+        const from = fromOf(request2);
         registry.sockets.add(socket);
         socket.once("close", () => registry.sockets.delete(socket));
         serveSocket(socket, {
-          ctx: contextOf(request),
+          ctx: contextOf(request2),
           stillValid: () => app.tokens.authenticate(call.token),
           admit: (owner) => admitCall(app, owner, from),
           // Each message's work counts in flight on the opening request: drain waits for it.
@@ -6298,8 +6672,8 @@ function unhandled(app, err, reply3) {
   reply3.raw.destroy();
   return reply3;
 }
-function observe(app, request, reply3) {
-  const [first = "", second = ""] = pathParts(request);
+function observe(app, request2, reply3) {
+  const [first = "", second = ""] = pathParts(request2);
   const labels = routeLabels(app);
   const kind = labels.backends.get(first);
   const route = kind ?? (OWN_ROUTES.has(first) ? first : "unknown");
@@ -6338,7 +6712,7 @@ function instanceName(config, db, storeGiven) {
   if (config.ledger.instance) return config.ledger.instance;
   const dir = config.database.pgliteDir;
   if (db.kind === "pglite" && !storeGiven && !dir.startsWith("memory://")) return `pglite:${dir}`;
-  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID5()}`;
+  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID6()}`;
   return `${hostname()}:${config.server.port}`;
 }
 async function startGateway(config, opts) {
@@ -6410,7 +6784,7 @@ async function startGateway(config, opts) {
     blockAnswers
   );
   const credits = new Credits(db, log, {
-    processId: randomUUID5(),
+    processId: randomUUID6(),
     instance: instanceName(config, db, opts.store !== void 0),
     ttlMs: config.ledger.holdTimeoutMs,
     leaseWindowMs: config.ledger.leaseWindowMs,
@@ -6451,6 +6825,7 @@ async function startGateway(config, opts) {
     electrum,
     events,
     txCache,
+    webhookTargets: new TargetPolicy(config.webhooks.allowTargets),
     metrics,
     databaseCheck: databaseCheck(db),
     draining: false
@@ -6465,6 +6840,8 @@ async function startGateway(config, opts) {
   }, config.ledger.holdTimeoutMs);
   sweeper.unref();
   events.start();
+  const webhooks = new Webhooks(config.webhooks, log);
+  await webhooks.start(app);
   const http = await startHttpServer(app, config.server.host, config.server.port);
   const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
   if (admin) app.adminSecret = admin.secret;
@@ -6476,6 +6853,7 @@ async function startGateway(config, opts) {
     const drained = http.drain(config.server.drainTimeoutMs);
     log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining");
     const { cut, ms } = await drained;
+    await webhooks.close(cut === 0 ? config.server.drainTimeoutMs : 1);
     if (cut === 0) {
       await credits.stop().catch((err) => log.warn({ err }, "returning credit leases"));
       await authFailures.stop();
@@ -6764,9 +7142,9 @@ async function startCoreHttp(opts) {
       }
       chunks.push(chunk);
     }
-    const request = parseRequestBody(Buffer.concat(chunks).toString("utf8"));
-    if (request.kind !== "fatal") {
-      const items = request.kind === "single" ? [request.item] : request.items;
+    const request2 = parseRequestBody(Buffer.concat(chunks).toString("utf8"));
+    if (request2.kind !== "fatal") {
+      const items = request2.kind === "single" ? [request2.item] : request2.items;
       const calls = items.flatMap(
         (i) => i.kind === "invalid" ? [] : [{ method: i.method, params: i.params }]
       );
@@ -6779,7 +7157,7 @@ async function startCoreHttp(opts) {
       res.end(failing === 503 ? "Work queue depth exceeded" : "Internal Server Error");
       return;
     }
-    const reply3 = handleBody(request);
+    const reply3 = handleBody(request2);
     if (reply3.status === 204) {
       res.writeHead(204);
       res.end();
@@ -6790,15 +7168,15 @@ async function startCoreHttp(opts) {
     res.writeHead(reply3.status, { "content-type": "application/json" });
     res.end(text);
   }
-  function handleBody(request) {
-    if (request.kind === "fatal") {
+  function handleBody(request2) {
+    if (request2.kind === "fatal") {
       return {
-        status: legacyErrorStatus(request.error.code),
-        body: replyObject("1.0", null, request)
+        status: legacyErrorStatus(request2.error.code),
+        body: replyObject("1.0", null, request2)
       };
     }
-    if (request.kind === "single") {
-      const item = request.item;
+    if (request2.kind === "single") {
+      const item = request2.item;
       if (item.kind === "invalid") {
         return {
           status: legacyErrorStatus(item.error.code),
@@ -6813,7 +7191,7 @@ async function startCoreHttp(opts) {
       return { status, body: replyObject("1.0", item.id, answer3) };
     }
     const replies = [];
-    for (const item of request.items) {
+    for (const item of request2.items) {
       if (item.kind === "invalid") {
         replies.push(replyObject(item.version, item.id, item));
         continue;
@@ -6822,7 +7200,7 @@ async function startCoreHttp(opts) {
       if (!(item.version === "2.0" && item.id === void 0))
         replies.push(replyObject(item.version, item.id, answer3));
     }
-    if (replies.length === 0 && request.items.length > 0) return { status: 204 };
+    if (replies.length === 0 && request2.items.length > 0) return { status: 204 };
     return { status: 200, body: replies };
   }
   function execute3(item) {

@@ -1,6 +1,7 @@
 import { BlockList, isIP } from "node:net";
 import { z } from "zod";
 import { NETWORK_NAMES } from "../config/schema.ts";
+import { parseRange, RANGE_HINT } from "../util/address-range.ts";
 
 /**
  * What a token may do, as stored (tokens.scope, JSON) and as given by the CLI, the dashboard and
@@ -24,7 +25,7 @@ const origin = z.string().refine((value) => {
 
 /** An address (v4 or v6) or a CIDR range. */
 const addressRange = z.string().refine((value) => parseRange(value) !== null, {
-  message: "an address range is an IPv4 or IPv6 address, or a CIDR range such as 10.0.0.0/8",
+  message: RANGE_HINT,
 });
 
 export const tokenScopeSchema = z.strictObject({
@@ -112,18 +113,4 @@ function inRanges(list: BlockList, address: string): boolean {
   const family = isIP(v4);
   if (family === 0) return false;
   return list.check(v4, family === 4 ? "ipv4" : "ipv6");
-}
-
-function parseRange(
-  value: string,
-): { address: string; prefix: number; family: "ipv4" | "ipv6" } | null {
-  const [address = "", prefixText, ...rest] = value.split("/");
-  if (rest.length > 0) return null;
-  const version = isIP(address);
-  if (version === 0) return null;
-  const max = version === 4 ? 32 : 128;
-  if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return null;
-  const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (prefix > max) return null;
-  return { address, prefix, family: version === 4 ? "ipv4" : "ipv6" };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseRange, RANGE_HINT } from "../util/address-range.ts";
 import { DEFAULT_PRICES, type PricedMethod } from "./prices.ts";
 
 /** Networks the gateway may offer; each route's network segment must be one of the configured ones. */
@@ -413,7 +414,10 @@ export const configSchema = z.strictObject({
        * not public (CIDR blocks, e.g. "127.0.0.1/32"): by default none, so webhooks cannot reach
        * the operator's own network.
        */
-      allowTargets: z.array(z.string().min(1)).max(100).default([]),
+      allowTargets: z
+        .array(z.string().refine((v) => parseRange(v) !== null, { message: RANGE_HINT }))
+        .max(100)
+        .default([]),
       /** One delivery attempt: connecting, sending and the endpoint's answer. */
       timeoutMs: z.number().int().positive().max(60_000).default(10_000),
       /** The delay before the first retry; each later one doubles it, up to `retryDelayMaxMs`. */

@@ -48,6 +48,18 @@ export class Metrics {
     labelNames: ["network", "kind"] as const,
     registers: [this.registry],
   });
+  readonly webhookAttempts = new Counter({
+    name: "blockgate_webhook_attempts_total",
+    help: "Webhook delivery attempts this process made, by result (delivered, retry, failed, refused).",
+    labelNames: ["result"] as const,
+    registers: [this.registry],
+  });
+  readonly webhookLatency = new Histogram({
+    name: "blockgate_webhook_attempt_seconds",
+    help: "How long webhook endpoints took to answer an attempt (sent attempts only).",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
   readonly rateLimited = new Counter({
     name: "blockgate_rate_limited_total",
     help: "Requests refused 429 RATE_LIMITED by their plan's request rate or calls in flight, by route kind.",

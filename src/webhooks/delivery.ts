@@ -2,6 +2,7 @@ import type PgBoss from "pg-boss";
 import { Agent, request } from "undici";
 import { liveOwner } from "../auth/tokens.ts";
 import type { Config } from "../config/schema.ts";
+import type { Queryable } from "../db/database.ts";
 import { gatewayError } from "../errors/codes.ts";
 import type { App } from "../metering/context.ts";
 import { meter } from "../metering/pipeline.ts";
@@ -58,7 +59,7 @@ export class Deliveries {
     const { endpoint } = message;
     const startedAt = Date.now();
     const over = (error: string) =>
-      recordAttempt(db, {
+      this.record(db, {
         messageId,
         httpStatus: null,
         error,
@@ -119,7 +120,7 @@ export class Deliveries {
     const latencyMs = Date.now() - startedAt;
     const result = sent as Sent | null;
     if (cost.ok && result?.ok) {
-      await recordAttempt(db, {
+      await this.record(db, {
         messageId,
         httpStatus: result.status,
         error: null,
@@ -151,7 +152,7 @@ export class Deliveries {
     const at = Date.now() + delay;
     const final = at - message.createdAt.getTime() > this.config.retryWindowMs;
     await this.app.db.transaction(async (tx) => {
-      await recordAttempt(tx, {
+      await this.record(tx, {
         messageId: message.id,
         httpStatus: a.httpStatus,
         error: a.error,
@@ -169,6 +170,14 @@ export class Deliveries {
     });
     // A retry due before the worker's next look is looked for when due, not a poll later.
     if (!final && delay < this.config.pollMs) setTimeout(this.wake, delay + 1).unref();
+  }
+
+  /** Records an attempt (store) and counts it (metrics). */
+  private async record(db: Queryable, a: Parameters<typeof recordAttempt>[1]): Promise<void> {
+    await recordAttempt(db, a);
+    const result = a.final && a.result !== "delivered" ? "failed" : a.result;
+    this.app.metrics.webhookAttempts.inc({ result });
+    if (a.result !== "refused") this.app.metrics.webhookLatency.observe(a.latencyMs / 1000);
   }
 
   private async post(message: Pending): Promise<Sent> {

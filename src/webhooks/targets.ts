@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP } from "node:net";
+import { parseRange, RANGE_HINT } from "../util/address-range.ts";
 
 /**
  * Where a webhook may be sent: public addresses only, unless the operator allowed a block
@@ -58,16 +59,9 @@ export class TargetPolicy {
   /** `allow`: CIDR blocks (or single addresses) a target may resolve to although not public. */
   constructor(allow: readonly string[]) {
     for (const entry of allow) {
-      const [address, prefix] = entry.split("/");
-      const type = isIP(address ?? "");
-      if (type === 0)
-        throw new Error(`webhooks.allowTargets: "${entry}" is not an address or CIDR block`);
-      const family = type === 4 ? "ipv4" : "ipv6";
-      const bits = prefix === undefined ? (type === 4 ? 32 : 128) : Number(prefix);
-      if (!Number.isInteger(bits) || bits < 0 || bits > (type === 4 ? 32 : 128)) {
-        throw new Error(`webhooks.allowTargets: "${entry}" has a bad prefix length`);
-      }
-      this.allowed.addSubnet(address!, bits, family);
+      const range = parseRange(entry);
+      if (!range) throw new Error(`webhooks.allowTargets: "${entry}": ${RANGE_HINT}`);
+      this.allowed.addSubnet(range.address, range.prefix, range.family);
     }
   }
 

@@ -1,7 +1,15 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
-  NETWORK_NAMES
-} from "./chunk-5IEXRME2.js";
+  isJsonNumber,
+  isJsonObject,
+  jsonNumber,
+  parseAmount
+} from "./chunk-AOGXHN7C.js";
+import {
+  NETWORK_NAMES,
+  RANGE_HINT,
+  parseRange
+} from "./chunk-ECEXQGZL.js";
 
 // src/auth/tokens.ts
 import { createHash, randomBytes } from "node:crypto";
@@ -21,7 +29,7 @@ var origin = z.string().refine((value) => {
   }
 }, "an origin is scheme://host[:port], without path or trailing slash (or *)");
 var addressRange = z.string().refine((value) => parseRange(value) !== null, {
-  message: "an address range is an IPv4 or IPv6 address, or a CIDR range such as 10.0.0.0/8"
+  message: RANGE_HINT
 });
 var tokenScopeSchema = z.strictObject({
   backends: list(z.enum(BACKEND_KINDS)),
@@ -77,17 +85,6 @@ function inRanges(list2, address) {
   if (family === 0) return false;
   return list2.check(v4, family === 4 ? "ipv4" : "ipv6");
 }
-function parseRange(value) {
-  const [address = "", prefixText, ...rest] = value.split("/");
-  if (rest.length > 0) return null;
-  const version = isIP(address);
-  if (version === 0) return null;
-  const max = version === 4 ? 32 : 128;
-  if (prefixText !== void 0 && !/^\d{1,3}$/.test(prefixText)) return null;
-  const prefix = prefixText === void 0 ? max : Number(prefixText);
-  if (prefix > max) return null;
-  return { address, prefix, family: version === 4 ? "ipv4" : "ipv6" };
-}
 
 // src/auth/tokens.ts
 var TOKEN_PREFIX = "bgt_";
@@ -127,10 +124,20 @@ async function authenticate(db, token) {
      WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
     [hashToken(token)]
   );
-  const row = rows[0];
+  return ownerOf(rows[0]);
+}
+async function liveOwner(db, tokenId) {
+  const { rows } = await db.query(
+    `SELECT id, account_id, hint, scope, expires_at FROM tokens
+     WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+    [tokenId]
+  );
+  return ownerOf(rows[0]);
+}
+function ownerOf(row) {
   return row ? {
-    tokenId: row.id,
-    accountId: row.account_id,
+    tokenId: Number(row.id),
+    accountId: Number(row.account_id),
     hint: row.hint,
     scope: compileScope(row.scope),
     expiresAt: row.expires_at
@@ -360,6 +367,279 @@ function projectPath(...parts) {
   return join(PROJECT_ROOT, ...parts);
 }
 
+// src/webhooks/store.ts
+var COLUMNS = "id, account_id, token_id, network, url, event, args, description, created_at, ended_at, ended_why";
+function endpointOf(r) {
+  return {
+    id: Number(r.id),
+    accountId: Number(r.account_id),
+    tokenId: Number(r.token_id),
+    network: r.network,
+    url: r.url,
+    event: r.event,
+    args: typeof r.args === "string" ? JSON.parse(r.args) : r.args,
+    description: r.description,
+    createdAt: new Date(r.created_at),
+    endedAt: r.ended_at ? new Date(r.ended_at) : null,
+    endedWhy: r.ended_why
+  };
+}
+async function createEndpoint(db, e) {
+  const { rows } = await db.query(
+    `INSERT INTO webhook_endpoints(account_id, token_id, network, url, event, args, secret, description)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+    [
+      e.accountId,
+      e.tokenId,
+      e.network,
+      e.url,
+      e.event,
+      JSON.stringify(e.args),
+      e.secret,
+      e.description
+    ]
+  );
+  return endpointOf(rows[0]);
+}
+async function countLiveEndpoints(db, accountId) {
+  const { rows } = await db.query(
+    "SELECT count(*) AS n FROM webhook_endpoints WHERE account_id = $1 AND ended_at IS NULL",
+    [accountId]
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+async function listEndpoints(db, accountId, limit = 100) {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = $1
+     ORDER BY (ended_at IS NULL) DESC, id DESC LIMIT $2`,
+    [accountId, limit]
+  );
+  return rows.map(endpointOf);
+}
+async function liveEndpoints(db, network) {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE network = $1 AND ended_at IS NULL ORDER BY id`,
+    [network]
+  );
+  return rows.map(endpointOf);
+}
+async function endEndpoint(db, id, why, accountId) {
+  const { rows } = await db.query(
+    `UPDATE webhook_endpoints SET ended_at = now(), ended_why = $2
+     WHERE id = $1 AND ended_at IS NULL AND ($3::bigint IS NULL OR account_id = $3) RETURNING id`,
+    [id, why, accountId ?? null]
+  );
+  return rows.length > 0;
+}
+async function createMessage(db, m) {
+  const { rows } = await db.query(
+    `INSERT INTO webhook_messages(id, endpoint_id, event_id, payload) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
+    [m.id, m.endpointId, m.eventId, m.payload]
+  );
+  return rows.length > 0;
+}
+async function pendingMessage(db, id) {
+  const { rows } = await db.query(
+    `SELECT m.id AS message_id, m.payload, m.created_at AS message_created_at, m.attempts, m.status,
+            e.secret, ${COLUMNS.split(", ").map((c) => `e.${c}`).join(", ")}
+     FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id WHERE m.id = $1`,
+    [id]
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.message_id,
+    payload: r.payload,
+    createdAt: new Date(r.message_created_at),
+    attempts: Number(r.attempts),
+    status: r.status,
+    endpoint: endpointOf(r),
+    secret: r.secret
+  };
+}
+async function recordAttempt(db, a) {
+  const status = a.result === "delivered" ? "delivered" : a.final ? "failed" : "pending";
+  const { rows } = await db.query(
+    `UPDATE webhook_messages SET attempts = attempts + 1, status = $2,
+       finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END,
+       audit_id = COALESCE($3, audit_id)
+     WHERE id = $1 RETURNING attempts`,
+    [a.messageId, status, a.auditId ?? null]
+  );
+  await db.query(
+    `INSERT INTO webhook_attempts(message_id, attempt, http_status, error, latency_ms, result)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      a.messageId,
+      rows[0]?.attempts ?? 0,
+      a.httpStatus,
+      a.error,
+      a.latencyMs,
+      a.final && a.result !== "delivered" ? "failed" : a.result
+    ]
+  );
+}
+async function recentAttempts(db, endpointId, limit = 50) {
+  const { rows } = await db.query(
+    `SELECT a.message_id, m.event_id, a.attempt, a.at, a.http_status, a.error, a.latency_ms, a.result
+     FROM webhook_attempts a JOIN webhook_messages m ON m.id = a.message_id
+     WHERE m.endpoint_id = $1 ORDER BY a.id DESC LIMIT $2`,
+    [endpointId, limit]
+  );
+  return rows.map((r) => ({
+    messageId: r.message_id,
+    eventId: r.event_id,
+    attempt: Number(r.attempt),
+    at: new Date(r.at),
+    httpStatus: r.http_status === null ? null : Number(r.http_status),
+    error: r.error,
+    latencyMs: Number(r.latency_ms),
+    result: r.result
+  }));
+}
+
+// src/events/sources.ts
+var newBlocks = () => ({
+  name: "newBlock",
+  translate: async (event) => event
+});
+function confirmationsOf(pool, txid, until) {
+  let last = -1;
+  return {
+    name: "transactionConfirmations",
+    async translate() {
+      const out = await pool.batch([
+        { method: "getrawtransaction", params: [txid, jsonNumber(1)] }
+      ]);
+      if (!out.ok) return null;
+      const answer = out.answers[0];
+      if ("error" in answer) return null;
+      const result = answer.result;
+      if (!isJsonObject(result)) return null;
+      const confirmations = isJsonNumber(result.confirmations) ? Number(result.confirmations.value) : 0;
+      if (confirmations === last) return null;
+      last = confirmations;
+      const blockHash = typeof result.blockhash === "string" ? result.blockhash : null;
+      return { txid, confirmations, blockHash };
+    },
+    last: (c) => c.confirmations >= until
+  };
+}
+function validTargets(targets) {
+  return targets.length > 0 && targets.length <= 25 && targets.every((n) => Number.isInteger(n) && n >= 1 && n <= 1008);
+}
+function feesOf(pool, targets) {
+  let last = "";
+  return {
+    name: "mempoolFees",
+    async translate(event) {
+      if (event.kind !== "connected") return null;
+      const out = await pool.batch(
+        targets.map((target) => ({ method: "estimatesmartfee", params: [jsonNumber(target)] }))
+      );
+      if (!out.ok) return null;
+      const estimates = out.answers.map((answer, i) => {
+        const rate = "result" in answer && isJsonObject(answer.result) && isJsonNumber(answer.result.feerate) ? Number(parseAmount(answer.result.feerate.value)) / 1e3 : null;
+        return { target: targets[i], satPerVbyte: rate };
+      });
+      const key = JSON.stringify(estimates);
+      if (key === last) return null;
+      last = key;
+      return { height: event.height, estimates };
+    }
+  };
+}
+
+// src/webhooks/signing.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { Webhook } from "standardwebhooks";
+function newSecret() {
+  return `whsec_${randomBytes2(32).toString("base64")}`;
+}
+function signedHeaders(secret, messageId, body, at) {
+  return {
+    "webhook-id": messageId,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1e3)),
+    "webhook-signature": new Webhook(secret).sign(messageId, at, body)
+  };
+}
+
+// src/webhooks/register.ts
+var WEBHOOK_EVENTS = ["newBlock", "transactionConfirmations", "mempoolFees"];
+var Refused = class extends Error {
+};
+async function registerEndpoint(db, config, policy, owner, input) {
+  if (!WEBHOOK_EVENTS.includes(input.event)) {
+    throw new Refused(`event: one of ${WEBHOOK_EVENTS.join(", ")}`);
+  }
+  const event = input.event;
+  if (!NETWORK_NAMES.includes(input.network)) {
+    throw new Refused(`network: one of ${NETWORK_NAMES.join(", ")}`);
+  }
+  const network = input.network;
+  if (!config.networks.includes(network)) {
+    throw new Refused(`network: ${network} is not served by this gateway`);
+  }
+  const scope = owner.scope;
+  if (scope && (scope.backends && !scope.backends.has("gateway") || scope.networks && !scope.networks.has(network) || scope.methods && !scope.methods.has(event))) {
+    throw new Refused(`the token's scope does not allow ${event} on ${network} (backend gateway)`);
+  }
+  const args = checkedArgs(event, input.args);
+  if (input.description && input.description.length > 200) {
+    throw new Refused("description: at most 200 characters");
+  }
+  const refused = await policy.check(input.url);
+  if (refused) throw new Refused(refused);
+  const held = await countLiveEndpoints(db, owner.accountId);
+  if (held >= config.webhooks.endpointsPerAccountMax) {
+    throw new Refused(
+      `the account holds ${held} endpoints, the most it may (webhooks.endpointsPerAccountMax)`
+    );
+  }
+  const secret = newSecret();
+  const endpoint = await createEndpoint(db, {
+    accountId: owner.accountId,
+    tokenId: owner.tokenId,
+    network,
+    url: input.url,
+    event,
+    args,
+    description: input.description ?? null,
+    secret
+  });
+  return { endpoint, secret };
+}
+function checkedArgs(event, given) {
+  const named = Object.entries(given).filter(([, v]) => v !== void 0 && v !== null).map(([k]) => k);
+  const allowed = {
+    newBlock: [],
+    transactionConfirmations: ["txid", "until"],
+    mempoolFees: ["targets"]
+  };
+  const extra = named.find((k) => !(allowed[event] ?? []).includes(k));
+  if (extra) throw new Refused(`${extra}: not an argument of ${event}`);
+  switch (event) {
+    case "transactionConfirmations": {
+      if (!given.txid || !/^[0-9a-fA-F]{64}$/.test(given.txid)) {
+        throw new Refused("txid: 64 hexadecimal characters");
+      }
+      const until = given.until ?? 6;
+      if (!Number.isInteger(until) || until < 1 || until > 1e3) {
+        throw new Refused("until: a whole number of confirmations, 1 \u2013 1000");
+      }
+      return { txid: given.txid.toLowerCase(), until };
+    }
+    case "mempoolFees": {
+      const targets = given.targets ?? [1, 6, 144];
+      if (!validTargets(targets)) throw new Refused("targets: 1 to 25 of 1 \u2013 1008 blocks");
+      return { targets };
+    }
+    default:
+      return {};
+  }
+}
+
 export {
   tokenScopeSchema,
   compileScope,
@@ -371,6 +651,7 @@ export {
   tokenHint,
   issueToken,
   authenticate,
+  liveOwner,
   revokeToken,
   findToken,
   listTokens,
@@ -379,6 +660,18 @@ export {
   projectPath,
   cycleAt,
   cycleContaining,
+  signedHeaders,
+  listEndpoints,
+  liveEndpoints,
+  endEndpoint,
+  createMessage,
+  pendingMessage,
+  recordAttempt,
+  recentAttempts,
+  newBlocks,
+  confirmationsOf,
+  validTargets,
+  feesOf,
   AccountExists,
   createAccount,
   findAccount,
@@ -389,5 +682,8 @@ export {
   usageByDay,
   usageByOutcome,
   auditInRange,
-  latestAudit
+  latestAudit,
+  WEBHOOK_EVENTS,
+  Refused,
+  registerEndpoint
 };

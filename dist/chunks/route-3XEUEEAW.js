@@ -25,7 +25,35 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-ZUWQ5WZB.js";
+} from "./chunk-NRSPSKRF.js";
+import {
+  REFUSED_OUTCOMES,
+  Refused,
+  WEBHOOK_EVENTS,
+  auditInRange,
+  confirmationsOf,
+  cycleAt,
+  cycleContaining,
+  endEndpoint,
+  feesOf,
+  findAccount,
+  findToken,
+  issueToken,
+  latestAudit,
+  listEndpoints,
+  listTokens,
+  newBlocks,
+  recentAttempts,
+  registerEndpoint,
+  restrictToken,
+  revokeToken,
+  rotateToken,
+  tokenScopeSchema,
+  usageByDay,
+  usageByMethod,
+  usageByOutcome,
+  validTargets
+} from "./chunk-ZBLBPNHE.js";
 import {
   DecodeError,
   addressToScript,
@@ -41,26 +69,8 @@ import {
   toHex
 } from "./chunk-AOGXHN7C.js";
 import {
-  REFUSED_OUTCOMES,
-  auditInRange,
-  cycleAt,
-  cycleContaining,
-  findAccount,
-  findToken,
-  issueToken,
-  latestAudit,
-  listTokens,
-  restrictToken,
-  revokeToken,
-  rotateToken,
-  tokenScopeSchema,
-  usageByDay,
-  usageByMethod,
-  usageByOutcome
-} from "./chunk-Y24UEV4P.js";
-import {
   NETWORK_NAMES
-} from "./chunk-5IEXRME2.js";
+} from "./chunk-ECEXQGZL.js";
 
 // src/graphql/loaders.ts
 import DataLoader2 from "dataloader";
@@ -1410,11 +1420,11 @@ builder.objectField(
     resolve: (a, _args, ctx) => listTokens(ctx.app.db, a.id)
   })
 );
-function manager(ctx) {
+function manager(ctx, what = "tokens") {
   if (ctx.owner.scope) {
     throw codedError(
       "SCOPE_METHOD",
-      "managing tokens needs an unrestricted token; this one has a scope",
+      `managing ${what} needs an unrestricted token; this one has a scope`,
       { scope: "method" }
     );
   }
@@ -2455,10 +2465,6 @@ var BlockEventRef = builder.objectRef("BlockEvent").implement({
     time: t.int({ description: "The header's time (Unix seconds).", resolve: (e) => e.time })
   })
 });
-var NEW_BLOCKS = {
-  name: "newBlock",
-  translate: async (event) => event
-};
 var ChainEventStream = class {
   constructor(ctx, source) {
     this.ctx = ctx;
@@ -2590,30 +2596,6 @@ var ConfirmationsRef = builder.objectRef("TransactionConfirmations").implement({
     blockHash: t.field({ type: "BlockHash", nullable: true, resolve: (c) => c.blockHash })
   })
 });
-function confirmationsOf(ctx, txid, until) {
-  let last = -1;
-  return {
-    name: "transactionConfirmations",
-    async translate() {
-      const pool = ctx.app.nodes.get(ctx.network);
-      if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
-      const out = await pool.batch([
-        { method: "getrawtransaction", params: [txid, jsonNumber(1)] }
-      ]);
-      if (!out.ok) return null;
-      const answer = out.answers[0];
-      if ("error" in answer) return null;
-      const result = answer.result;
-      if (!isJsonObject(result)) return null;
-      const confirmations = isJsonNumber(result.confirmations) ? Number(result.confirmations.value) : 0;
-      if (confirmations === last) return null;
-      last = confirmations;
-      const blockHash = typeof result.blockhash === "string" ? result.blockhash : null;
-      return { txid, confirmations, blockHash };
-    },
-    last: (c) => c.confirmations >= until
-  };
-}
 var FeeRatesRef = builder.objectRef("MempoolFees").implement({
   description: "Core's fee estimates (estimatesmartfee) once a block came, per confirmation target.",
   fields: (t) => ({
@@ -2631,28 +2613,10 @@ var FeeRatesRef = builder.objectRef("MempoolFees").implement({
     })
   })
 });
-function feesOf(ctx, targets) {
-  let last = "";
-  return {
-    name: "mempoolFees",
-    async translate(event) {
-      if (event.kind !== "connected") return null;
-      const pool = ctx.app.nodes.get(ctx.network);
-      if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
-      const out = await pool.batch(
-        targets.map((target) => ({ method: "estimatesmartfee", params: [jsonNumber(target)] }))
-      );
-      if (!out.ok) return null;
-      const estimates = out.answers.map((answer, i) => {
-        const rate = "result" in answer && isJsonObject(answer.result) && isJsonNumber(answer.result.feerate) ? Number(parseAmount(answer.result.feerate.value)) / 1e3 : null;
-        return { target: targets[i], satPerVbyte: rate };
-      });
-      const key = JSON.stringify(estimates);
-      if (key === last) return null;
-      last = key;
-      return { height: event.height, estimates };
-    }
-  };
+function nodeOf(ctx) {
+  const pool = ctx.app.nodes.get(ctx.network);
+  if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
+  return pool;
 }
 function delivered(delivery) {
   if (delivery instanceof GraphQLError9) throw delivery;
@@ -2664,7 +2628,7 @@ builder.subscriptionFields((t) => ({
     type: BlockEventRef,
     nullable: true,
     description: "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
-    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, NEW_BLOCKS),
+    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, newBlocks()),
     resolve: (delivery) => delivered(delivery)
   }),
   mempoolFees: t.field({
@@ -2674,10 +2638,10 @@ builder.subscriptionFields((t) => ({
     args: { targets: t.arg.intList({ defaultValue: [1, 6, 144] }) },
     subscribe: (_root, { targets }, ctx) => {
       const asked = targets ?? [1, 6, 144];
-      if (asked.length === 0 || asked.length > 25 || asked.some((n) => n < 1 || n > 1008)) {
+      if (!validTargets(asked)) {
         throw codedError("INVALID_PARAMS", "targets: 1 to 25 of 1 \u2013 1008 blocks");
       }
-      return new ChainEventStream(ctx, feesOf(ctx, asked));
+      return new ChainEventStream(ctx, feesOf(nodeOf(ctx), asked));
     },
     resolve: (delivery) => delivered(delivery)
   }),
@@ -2689,8 +2653,126 @@ builder.subscriptionFields((t) => ({
       txid: t.arg({ type: "TxId", required: true }),
       until: t.arg.int({ defaultValue: 6 })
     },
-    subscribe: (_root, { txid, until }, ctx) => new ChainEventStream(ctx, confirmationsOf(ctx, txid.toLowerCase(), until ?? 6)),
+    subscribe: (_root, { txid, until }, ctx) => new ChainEventStream(ctx, confirmationsOf(nodeOf(ctx), txid.toLowerCase(), until ?? 6)),
     resolve: (delivery) => delivered(delivery)
+  })
+}));
+
+// src/graphql/types/webhooks.ts
+var WebhookEventEnum = builder.enumType("WebhookEvent", {
+  values: Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e, { value: e }]))
+});
+var AttemptRef = builder.objectRef("WebhookAttempt").implement({
+  description: "One attempt at delivering a message: what the endpoint answered, and how fast.",
+  fields: (t) => ({
+    messageId: t.string({
+      description: "The message's webhook-id (the same on every attempt).",
+      resolve: (a) => a.messageId
+    }),
+    attempt: t.int({ resolve: (a) => a.attempt }),
+    at: t.field({ type: "DateTime", resolve: (a) => a.at }),
+    httpStatus: t.int({ nullable: true, resolve: (a) => a.httpStatus }),
+    error: t.string({ nullable: true, resolve: (a) => a.error }),
+    latencyMs: t.int({ resolve: (a) => a.latencyMs }),
+    result: t.string({
+      description: "delivered (accepted, charged), retry (another attempt is queued), failed (no more attempts), refused (not sent: the balance, the token or the target).",
+      resolve: (a) => a.result
+    })
+  })
+});
+var EndpointRef = builder.objectRef("WebhookEndpoint").implement({
+  fields: (t) => ({
+    id: t.id({ resolve: (e) => String(e.id) }),
+    url: t.string({ resolve: (e) => e.url }),
+    network: t.string({ resolve: (e) => e.network }),
+    event: t.string({ resolve: (e) => e.event }),
+    txid: t.string({ nullable: true, resolve: (e) => e.args.txid ?? null }),
+    until: t.int({ nullable: true, resolve: (e) => e.args.until ?? null }),
+    targets: t.intList({ nullable: true, resolve: (e) => e.args.targets ?? null }),
+    description: t.string({ nullable: true, resolve: (e) => e.description }),
+    tokenId: t.id({ resolve: (e) => String(e.tokenId) }),
+    createdAt: t.field({ type: "DateTime", resolve: (e) => e.createdAt }),
+    endedAt: t.field({ type: "DateTime", nullable: true, resolve: (e) => e.endedAt }),
+    endedWhy: t.string({ nullable: true, resolve: (e) => e.endedWhy }),
+    attempts: t.field({
+      type: [AttemptRef],
+      description: "Its latest delivery attempts, newest first. Free.",
+      args: { limit: t.arg.int({ defaultValue: 20 }) },
+      resolve: (e, { limit }, ctx) => recentAttempts(ctx.app.db, e.id, Math.min(Math.max(limit ?? 20, 1), 200))
+    })
+  })
+});
+var CreatedRef = builder.objectRef("CreatedWebhook").implement({
+  fields: (t) => ({
+    endpoint: t.field({ type: EndpointRef, resolve: (c) => c.endpoint }),
+    secret: t.string({
+      description: "The signing secret (whsec_\u2026), shown this once: verify each delivery's webhook-signature with it (Standard Webhooks).",
+      resolve: (c) => c.secret
+    })
+  })
+});
+builder.objectField(
+  AccountRef,
+  "webhooks",
+  (t) => t.field({
+    type: [EndpointRef],
+    description: "The account's webhook endpoints, live ones first. Free.",
+    resolve: (a, _args, ctx) => listEndpoints(ctx.app.db, a.id)
+  })
+);
+builder.mutationFields((t) => ({
+  createWebhook: t.field({
+    type: CreatedRef,
+    description: "Registers an endpoint told of the route's network's events by signed POSTs (Standard Webhooks), as the subscription of the same name would deliver them; retried with growing delays for a day. Needs an unrestricted token; the endpoint acts for it (its revocation ends the endpoint). Free; each accepted delivery is charged pricing.events.<event>.",
+    args: {
+      url: t.arg.string({ required: true }),
+      event: t.arg({ type: WebhookEventEnum, required: true }),
+      network: t.arg.string({
+        required: false,
+        description: "The network it follows; the route's when omitted."
+      }),
+      txid: t.arg({ type: "TxId", required: false }),
+      until: t.arg.int({ required: false }),
+      targets: t.arg.intList({ required: false }),
+      description: t.arg.string({ required: false })
+    },
+    resolve: async (_root, args, ctx) => {
+      manager(ctx, "webhooks");
+      try {
+        return await registerEndpoint(
+          ctx.app.db,
+          ctx.app.config,
+          ctx.app.webhookTargets,
+          ctx.owner,
+          {
+            url: args.url,
+            network: args.network ?? ctx.network,
+            event: args.event,
+            args: {
+              ...args.txid ? { txid: args.txid } : {},
+              ...args.until != null ? { until: args.until } : {},
+              ...args.targets ? { targets: args.targets } : {}
+            },
+            description: args.description ?? null
+          }
+        );
+      } catch (err) {
+        if (err instanceof Refused) throw codedError("INVALID_PARAMS", err.message);
+        throw err;
+      }
+    }
+  }),
+  deleteWebhook: t.boolean({
+    description: "Ends one of the account's endpoints: nothing more is sent to it. Free.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      const accountId = manager(ctx, "webhooks");
+      const n = Number(id);
+      if (!Number.isSafeInteger(n) || !await endEndpoint(ctx.app.db, n, "deleted", accountId)) {
+        throw codedError("NOT_FOUND", `no live webhook endpoint ${id} on this account`);
+      }
+      return true;
+    }
   })
 }));
 

@@ -1,5 +1,10 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
+  methodOutOfScope,
+  projectPath,
+  requestOutOfScope
+} from "./chunk-ZBLBPNHE.js";
+import {
   RawJsonText,
   fromHex,
   isJsonNumber,
@@ -14,11 +19,6 @@ import {
   toHexReversed,
   txToUniv
 } from "./chunk-AOGXHN7C.js";
-import {
-  methodOutOfScope,
-  projectPath,
-  requestOutOfScope
-} from "./chunk-Y24UEV4P.js";
 
 // src/errors/codes.ts
 var LIST = {
@@ -824,16 +824,6 @@ async function withDeadline(ms, work) {
   }
 }
 
-// src/upstreams/indexer/hasura/schema.ts
-import { readFileSync } from "node:fs";
-import { buildSchema } from "graphql";
-var SDL_PATH = projectPath("schema", "indexer.graphql");
-var cached;
-function indexerSchema() {
-  cached ??= buildSchema(readFileSync(SDL_PATH, "utf8"));
-  return cached;
-}
-
 // src/metering/scope.ts
 var CODES = {
   backend: "SCOPE_BACKEND",
@@ -1063,6 +1053,16 @@ async function auditOnly(ctx, records) {
     auditIds: settled.auditIds,
     headers: creditHeaders(0, 0, settled.available)
   };
+}
+
+// src/upstreams/indexer/hasura/schema.ts
+import { readFileSync } from "node:fs";
+import { buildSchema } from "graphql";
+var SDL_PATH = projectPath("schema", "indexer.graphql");
+var cached;
+function indexerSchema() {
+  cached ??= buildSchema(readFileSync(SDL_PATH, "utf8"));
+  return cached;
 }
 
 // src/upstreams/indexer/hasura/hasura-error.ts
@@ -1657,6 +1657,9 @@ export {
   LruMap,
   deadline,
   withDeadline,
+  checkScope,
+  meter,
+  auditOnly,
   priceOf,
   graphPrice,
   eventPrice,
@@ -1677,9 +1680,6 @@ export {
   pyBoolValue,
   electrumTransaction,
   indexerSchema,
-  checkScope,
-  meter,
-  auditOnly,
   walkSelections,
   graphComplexity,
   listSize,

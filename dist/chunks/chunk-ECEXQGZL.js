@@ -3,6 +3,21 @@
 // src/config/schema.ts
 import { z } from "zod";
 
+// src/util/address-range.ts
+import { isIP } from "node:net";
+function parseRange(value) {
+  const [address = "", prefixText, ...rest] = value.split("/");
+  if (rest.length > 0) return null;
+  const version = isIP(address);
+  if (version === 0) return null;
+  const max = version === 4 ? 32 : 128;
+  if (prefixText !== void 0 && !/^\d{1,3}$/.test(prefixText)) return null;
+  const prefix = prefixText === void 0 ? max : Number(prefixText);
+  if (prefix > max) return null;
+  return { address, prefix, family: version === 4 ? "ipv4" : "ipv6" };
+}
+var RANGE_HINT = "an address range is an IPv4 or IPv6 address, or a CIDR range such as 10.0.0.0/8";
+
 // src/config/prices.ts
 var DEFAULT_PRICES = {
   // Bitcoin Core
@@ -324,6 +339,31 @@ var configSchema = z.strictObject({
     /** How often a process that does not lead tries to take the lead over. */
     leaderRetryMs: z.number().int().positive().max(6e5).default(2e3)
   }).prefault({}),
+  /**
+   * Webhooks: an account's endpoints told of chain events by signed HTTP POSTs (Standard
+   * Webhooks), queued in the database (pg-boss) and retried with growing delays (src/webhooks/).
+   */
+  webhooks: z.strictObject({
+    /** Endpoints one account may hold. */
+    endpointsPerAccountMax: z.number().int().positive().max(1e4).default(20),
+    /**
+     * Addresses a target may resolve to although private, loopback, link-local or otherwise
+     * not public (CIDR blocks, e.g. "127.0.0.1/32"): by default none, so webhooks cannot reach
+     * the operator's own network.
+     */
+    allowTargets: z.array(z.string().refine((v) => parseRange(v) !== null, { message: RANGE_HINT })).max(100).default([]),
+    /** One delivery attempt: connecting, sending and the endpoint's answer. */
+    timeoutMs: z.number().int().positive().max(6e4).default(1e4),
+    /** The delay before the first retry; each later one doubles it, up to `retryDelayMaxMs`. */
+    retryDelayMs: z.number().int().positive().max(36e5).default(1e4),
+    retryDelayMaxMs: z.number().int().positive().max(864e5).default(3 * 36e5),
+    /** How long a message is retried from its first attempt, then marked failed. */
+    retryWindowMs: z.number().int().positive().max(7 * 864e5).default(864e5),
+    /** How often each process's worker looks for deliveries due (pg-boss: at least 500 ms). */
+    pollMs: z.number().int().min(500).max(6e4).default(1e3),
+    /** Deliveries one process sends at once. */
+    concurrency: z.number().int().positive().max(1e3).default(10)
+  }).prefault({}),
   /** The unified GraphQL API. */
   graphql: z.strictObject({
     /** Transactions per JSON-RPC batch to the full node: N lookups make ceil(N / batchSize) round trips. */
@@ -444,6 +484,8 @@ var configSchema = z.strictObject({
 });
 
 export {
+  parseRange,
+  RANGE_HINT,
   NETWORK_NAMES,
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   configSchema

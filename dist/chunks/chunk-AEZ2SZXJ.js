@@ -1,23 +1,33 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   AccountExists,
+  Refused,
   auditInRange,
   createAccount,
   cycleAt,
   cycleContaining,
+  endEndpoint,
   findAccount,
   issueToken,
   latestAudit,
   listAccounts,
+  listEndpoints,
   listTokens,
+  liveOwner,
   projectPath,
+  recentAttempts,
+  registerEndpoint,
   restrictToken,
   revokeToken,
   rotateToken,
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-Y24UEV4P.js";
+} from "./chunk-ZBLBPNHE.js";
+import {
+  RANGE_HINT,
+  parseRange
+} from "./chunk-ECEXQGZL.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";
@@ -550,6 +560,231 @@ function tokenLine(t, now = /* @__PURE__ */ new Date()) {
   return `${t.id}	${t.hint}	${t.label ?? ""}	issued ${t.createdAt.toISOString()}	${state}	${scope}`;
 }
 
+// src/webhooks/targets.ts
+import { lookup as dnsLookup } from "node:dns";
+import { BlockList, isIP } from "node:net";
+var NOT_PUBLIC = [
+  ["0.0.0.0", 8, "ipv4"],
+  // "this network"
+  ["10.0.0.0", 8, "ipv4"],
+  // private
+  ["100.64.0.0", 10, "ipv4"],
+  // carrier-grade NAT
+  ["127.0.0.0", 8, "ipv4"],
+  // loopback
+  ["169.254.0.0", 16, "ipv4"],
+  // link-local (cloud metadata services live here)
+  ["172.16.0.0", 12, "ipv4"],
+  // private
+  ["192.0.0.0", 24, "ipv4"],
+  // IETF protocol assignments
+  ["192.0.2.0", 24, "ipv4"],
+  // documentation
+  ["192.88.99.0", 24, "ipv4"],
+  // 6to4 relay anycast
+  ["192.168.0.0", 16, "ipv4"],
+  // private
+  ["198.18.0.0", 15, "ipv4"],
+  // benchmarking
+  ["198.51.100.0", 24, "ipv4"],
+  // documentation
+  ["203.0.113.0", 24, "ipv4"],
+  // documentation
+  ["224.0.0.0", 4, "ipv4"],
+  // multicast
+  ["240.0.0.0", 4, "ipv4"],
+  // reserved, broadcast
+  ["::", 128, "ipv6"],
+  // unspecified
+  ["::1", 128, "ipv6"],
+  // loopback
+  ["64:ff9b:1::", 48, "ipv6"],
+  // local-use NAT64
+  ["100::", 64, "ipv6"],
+  // discard-only
+  ["2001::", 23, "ipv6"],
+  // IETF protocol assignments
+  ["2001:db8::", 32, "ipv6"],
+  // documentation
+  ["2002::", 16, "ipv6"],
+  // 6to4: an IPv4 address inside
+  ["fc00::", 7, "ipv6"],
+  // unique local
+  ["fe80::", 10, "ipv6"],
+  // link-local
+  ["fec0::", 10, "ipv6"],
+  // site-local (deprecated)
+  ["ff00::", 8, "ipv6"]
+  // multicast
+];
+var notPublic = new BlockList();
+for (const [address, prefix, type] of NOT_PUBLIC) notPublic.addSubnet(address, prefix, type);
+function embeddedIPv4(address) {
+  const m = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (m) return m[1];
+  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return null;
+  const hi = Number.parseInt(hex[1], 16);
+  const lo = Number.parseInt(hex[2], 16);
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+}
+var TargetPolicy = class {
+  allowed = new BlockList();
+  /** `allow`: CIDR blocks (or single addresses) a target may resolve to although not public. */
+  constructor(allow) {
+    for (const entry of allow) {
+      const range = parseRange(entry);
+      if (!range) throw new Error(`webhooks.allowTargets: "${entry}": ${RANGE_HINT}`);
+      this.allowed.addSubnet(range.address, range.prefix, range.family);
+    }
+  }
+  /** Why a connection to `address` (an IP literal) is refused, or null when it may go. */
+  refusal(address) {
+    const type = isIP(address);
+    if (type === 0) return `"${address}" is not an IP address`;
+    const family = type === 4 ? "ipv4" : "ipv6";
+    if (this.allowed.check(address, family)) return null;
+    const inner = type === 6 ? embeddedIPv4(address) : null;
+    if (inner !== null && this.allowed.check(inner, "ipv4")) return null;
+    if (notPublic.check(address, family) || inner !== null && notPublic.check(inner, "ipv4")) {
+      return `${address} is not a public address (private, loopback, link-local or reserved); the operator has not allowed it`;
+    }
+    return null;
+  }
+  /**
+   * A DNS lookup for sockets (net.connect's `lookup`) that fails, rather than connect, when a
+   * name resolves to any address this policy refuses: the check made where the address is used.
+   */
+  lookup = (hostname, options, callback) => {
+    dnsLookup(
+      hostname,
+      { all: true, family: Number(options.family ?? 0) },
+      (err, found) => {
+        if (err) return callback(err, []);
+        const refused = found.map((a) => this.refusal(a.address)).find((r) => r !== null);
+        if (refused) {
+          const error = new Error(`${hostname}: ${refused}`);
+          error.code = "EWEBHOOKTARGET";
+          return callback(error, []);
+        }
+        if (options.all) return callback(null, found);
+        const first = found[0];
+        callback(null, first.address, first.family);
+      }
+    );
+  };
+  /**
+   * Why `raw` cannot be a webhook's URL, or null: http(s) only, no credentials in it, and every
+   * address its host resolves to (now) allowed. Resolving here tells the account at once; the
+   * guarded lookup checks again at each delivery.
+   */
+  async check(raw) {
+    if (raw.length > 2e3) return "url: at most 2,000 characters";
+    let url;
+    try {
+      url = new URL(raw);
+    } catch {
+      return "url: not a URL";
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") return "url: http or https only";
+    if (url.username || url.password) return "url: no credentials in the URL";
+    const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    if (isIP(host) !== 0) {
+      const refused = this.refusal(host);
+      return refused ? `url: ${refused}` : null;
+    }
+    return new Promise((resolve) => {
+      this.lookup(host, { all: true }, (err) => {
+        if (!err) resolve(null);
+        else if (err.code === "EWEBHOOKTARGET") resolve(`url: ${err.message}`);
+        else resolve(`url: ${host} does not resolve (${err.code ?? err.message})`);
+      });
+    });
+  }
+};
+
+// src/cli/webhook-commands.ts
+var WEBHOOK_OPTIONS = {
+  event: { type: "string" },
+  network: { type: "string" },
+  txid: { type: "string" },
+  until: { type: "string" },
+  targets: { type: "string" },
+  description: { type: "string" }
+};
+async function runWebhookCommand(db, config, verb, rest, values, mistake, account2) {
+  const id = (ref, what) => {
+    if (!ref || !/^\d+$/.test(ref)) throw mistake(`name ${what} by its id`);
+    return Number(ref);
+  };
+  switch (verb) {
+    case "add": {
+      const tokenId2 = id(rest[0], "the token the endpoint acts for (token list)");
+      const url = rest[1];
+      if (!url) throw mistake("give the endpoint's URL");
+      const owner = await liveOwner(db, tokenId2);
+      if (!owner) return { text: `no live token ${tokenId2}`, code: 1 };
+      const until = values.until === void 0 ? void 0 : Number(values.until);
+      const targets = values.targets?.split(",").map((s) => Number(s.trim()));
+      try {
+        const made = await registerEndpoint(
+          db,
+          config,
+          new TargetPolicy(config.webhooks.allowTargets),
+          owner,
+          {
+            url,
+            network: values.network ?? "regtest",
+            event: values.event ?? "newBlock",
+            args: {
+              ...values.txid ? { txid: values.txid } : {},
+              ...until !== void 0 ? { until } : {},
+              ...targets ? { targets } : {}
+            },
+            description: values.description ?? null
+          }
+        );
+        const e = made.endpoint;
+        return {
+          text: `webhook ${e.id}: ${e.event} on ${e.network} \u2192 ${e.url}, for token ${e.tokenId}
+signing secret (shown once, store it now):
+${made.secret}`,
+          code: 0
+        };
+      } catch (err) {
+        if (err instanceof Refused) throw mistake(err.message);
+        throw err;
+      }
+    }
+    case "list": {
+      const owner = await account2(rest[0]);
+      const rows = await listEndpoints(db, owner.id);
+      const lines = rows.map(
+        (e) => `${e.id}	${e.endedAt ? `ended (${e.endedWhy ?? ""})` : "live"}	${e.event}	${e.network}	${e.url}	token ${e.tokenId}`
+      );
+      return { text: lines.join("\n") || "no webhooks", code: 0 };
+    }
+    case "attempts": {
+      const endpointId = id(rest[0], "a webhook");
+      const limit = values.limit === void 0 ? 20 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1e3) {
+        throw mistake("--limit: 1 to 1000");
+      }
+      const rows = await recentAttempts(db, endpointId, limit);
+      const lines = rows.map(
+        (a) => `${a.at.toISOString()}	${a.messageId}	#${a.attempt}	${a.result}	${a.httpStatus ?? "-"}	${a.latencyMs} ms${a.error ? `	${a.error}` : ""}`
+      );
+      return { text: lines.join("\n") || "no attempts", code: 0 };
+    }
+    case "rm": {
+      const endpointId = id(rest[0], "a webhook");
+      return await endEndpoint(db, endpointId, "deleted") ? { text: `webhook ${endpointId} deleted`, code: 0 } : { text: `no live webhook ${endpointId}`, code: 1 };
+    }
+    default:
+      throw mistake("webhook add | list | attempts | rm");
+  }
+}
+
 // src/cli/commands.ts
 var UsageError = class extends Error {
 };
@@ -572,6 +807,12 @@ var HELP = `usage: blockgate <command>
   usage <account> [--limit N]            balance, usage by method and network, latest calls
   export <account> [--cycle N] [--kind audit|usage]  a billing cycle as CSV (current cycle, audit records by default)
   ledger check                           recompute every balance from the ledger and audit log
+  webhook add <token-id> <url> [--event newBlock|transactionConfirmations|mempoolFees]
+        [--network regtest] [--txid T] [--until N] [--targets 1,6,144] [--description D]
+                                         an endpoint told of events, acting for the token (secret printed once)
+  webhook list <account>                 an account's endpoints
+  webhook attempts <webhook-id> [--limit N]  its latest delivery attempts: status, latency, result
+  webhook rm <webhook-id>                end an endpoint: nothing more is sent to it
   config check [FILE]                    validate a config file (default $BLOCKGATE_CONFIG) as the
                                          gateway would, plus its secrets' variables and files;
                                          opens no database, connects to nothing
@@ -609,7 +850,15 @@ function positiveInt(value, what) {
   }
   return Number(value);
 }
-var DB_COMMAND_GROUPS = /* @__PURE__ */ new Set(["account", "token", "credits", "usage", "export", "ledger"]);
+var DB_COMMAND_GROUPS = /* @__PURE__ */ new Set([
+  "account",
+  "token",
+  "credits",
+  "usage",
+  "export",
+  "ledger",
+  "webhook"
+]);
 function unknownCommand(command) {
   if (command.startsWith("-") || DB_COMMAND_GROUPS.has(command)) return null;
   return { text: HELP, code: 2 };
@@ -625,7 +874,8 @@ async function runDbCommand(db, argv, config) {
       limit: { type: "string" },
       cycle: { type: "string" },
       kind: { type: "string" },
-      ...SCOPE_OPTIONS
+      ...SCOPE_OPTIONS,
+      ...WEBHOOK_OPTIONS
     }
   });
   const [group, verb, ...rest] = positionals;
@@ -743,6 +993,19 @@ ${rotated.issued.token}`
         const csv = values.kind === "usage" ? await usageCsv(db, owner.id, cycle) : await auditCsv(db, owner.id, cycle);
         return { text: csv.trimEnd(), code: 0 };
       }
+      case "webhook add":
+      case "webhook list":
+      case "webhook attempts":
+      case "webhook rm":
+        return await runWebhookCommand(
+          db,
+          config,
+          verb,
+          rest,
+          values,
+          (m) => new UsageError(m),
+          (ref) => account(db, ref)
+        );
       case "ledger check": {
         const rows = await checkLedger(db);
         const bad = rows.filter((r) => !r.ok);
@@ -790,6 +1053,7 @@ export {
   reserve,
   available,
   voidStaleHolds,
+  TargetPolicy,
   auditCsv,
   usageCsv,
   helpText,

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-AUUBOX6V.js";
-import "./chunk-5IEXRME2.js";
+} from "./chunk-NZI4S42G.js";
+import "./chunk-ECEXQGZL.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";
