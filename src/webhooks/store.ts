@@ -41,6 +41,11 @@ interface EndpointRow {
 const COLUMNS =
   "id, account_id, token_id, network, url, event, args, description, created_at, ended_at, ended_why";
 
+/** The same columns of `webhook_endpoints e`, in a join. */
+const E_COLUMNS = COLUMNS.split(", ")
+  .map((c) => `e.${c}`)
+  .join(", ");
+
 function endpointOf(r: EndpointRow): Endpoint {
   return {
     id: Number(r.id),
@@ -101,10 +106,16 @@ export async function listEndpoints(
   return rows.map(endpointOf);
 }
 
-/** The live endpoints following `network` (the dispatcher's list). */
+/** The live endpoints following `network` whose token is live (the dispatcher's list). */
 export async function liveEndpoints(db: Queryable, network: NetworkName): Promise<Endpoint[]> {
+  // An endpoint whose token is revoked or expired gets no more messages (its next attempt, if
+  // one is queued, ends it).
   const { rows } = await db.query<EndpointRow>(
-    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE network = $1 AND ended_at IS NULL ORDER BY id`,
+    `SELECT ${E_COLUMNS}
+     FROM webhook_endpoints e JOIN tokens t ON t.id = e.token_id
+     WHERE e.network = $1 AND e.ended_at IS NULL AND t.revoked_at IS NULL
+       AND (t.expires_at IS NULL OR t.expires_at > now())
+     ORDER BY e.id`,
     [network],
   );
   return rows.map(endpointOf);
@@ -161,9 +172,7 @@ export async function pendingMessage(db: Queryable, id: string): Promise<Pending
     }
   >(
     `SELECT m.id AS message_id, m.payload, m.created_at AS message_created_at, m.attempts, m.status,
-            e.secret, ${COLUMNS.split(", ")
-              .map((c) => `e.${c}`)
-              .join(", ")}
+            e.secret, ${E_COLUMNS}
      FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id WHERE m.id = $1`,
     [id],
   );

@@ -121,6 +121,8 @@ export async function startTestGateway(
         const client = new pg.Client({ connectionString: POSTGRES_URL });
         await client.connect();
         await client.query(`DROP SCHEMA ${schema} CASCADE`);
+        // pg-boss's tables, beside ours (src/webhooks/queue.ts).
+        await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
         await client.end();
       }
     },

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { revokeToken } from "../../src/auth/tokens.ts";
 import { runDbCommand } from "../../src/cli/commands.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import { someAddress } from "../support/devnet-core.ts";
@@ -221,16 +222,41 @@ describe("webhooks: signed, retried, charged once delivered", () => {
     expect(rows).toHaveLength(0);
   });
 
-  it("a deleted endpoint is listed as ended; another account cannot delete one", async () => {
+  it("a deleted endpoint, and one whose token was revoked, get nothing more; another account cannot delete one", async () => {
     const a = await t.account("hook-owner", 100);
     const b = await t.account("hook-other", 100);
-    const made = await create(a.token, `${base}/ok`);
+    const r = await t.account("hook-revoked", 100);
+    const l = await t.account("hook-live", 100);
+    const made = await create(a.token, `${base}/ok?deleted`);
     const hookId = made.body.data!.createWebhook.endpoint.id;
+    expect((await create(r.token, `${base}/ok?revoked`)).body.errors).toBeUndefined();
+    // Registered last: once it has its message, the dispatch of that block is over for all.
+    const live = await create(l.token, `${base}/ok?live`);
+    secrets.set("/ok?live", live.body.data!.createWebhook.secret);
     const DELETE = "mutation ($id: ID!) { deleteWebhook(id: $id) }";
     const stranger = await gql(`${t.url}/gateway/regtest/${b.token}`, DELETE, { id: hookId });
     expect(stranger.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     const owner = await gql(`${t.url}/gateway/regtest/${a.token}`, DELETE, { id: hookId });
     expect(owner.body.data).toEqual({ deleteWebhook: true });
+    await revokeToken(t.gateway.app.db, { id: r.tokenId });
+
+    const hash = await mine();
+    await vi.waitFor(
+      () =>
+        expect(received.filter((x) => x.path === "/ok?live").map((x) => x.body.data.hash)).toEqual([
+          hash,
+        ]),
+      { timeout: 10_000 },
+    );
+    expect(received.filter((x) => x.path === "/ok?deleted" || x.path === "/ok?revoked")).toEqual(
+      [],
+    );
+    const { rows } = await t.gateway.app.db.query<{ url: string }>(
+      `SELECT e.url FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
+       WHERE e.account_id = ANY($1::bigint[])`,
+      [[a.id, r.id, l.id]],
+    );
+    expect(rows.map((x) => x.url)).toEqual([`${base}/ok?live`]);
     const listed = await gql<{
       account: { webhooks: { endedAt: string | null; endedWhy: string }[] };
     }>(`${t.url}/gateway/regtest/${a.token}`, "{ account { webhooks { endedAt endedWhy } } }");
