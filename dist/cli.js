@@ -4,8 +4,8 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-AEZ2SZXJ.js";
-import "./chunks/chunk-ZBLBPNHE.js";
+} from "./chunks/chunk-ITFCXH7X.js";
+import "./chunks/chunk-O477E2Z4.js";
 import "./chunks/chunk-AOGXHN7C.js";
 import {
   ConfigError,

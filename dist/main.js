@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-AEZ2SZXJ.js";
+} from "./chunks/chunk-ITFCXH7X.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -56,7 +56,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-NRSPSKRF.js";
+} from "./chunks/chunk-3I5GZNBG.js";
 import {
   authenticate,
   compileScope,
@@ -81,7 +81,7 @@ import {
   requestOutOfScope,
   signedHeaders,
   tokenHint
-} from "./chunks/chunk-ZBLBPNHE.js";
+} from "./chunks/chunk-O477E2Z4.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -1449,6 +1449,18 @@ var Metrics = class {
     name: "blockgate_chain_events_total",
     help: "Chain events this process heard (blocks connected, and disconnected by reorganisations), by network and kind.",
     labelNames: ["network", "kind"],
+    registers: [this.registry]
+  });
+  webhookAttempts = new Counter({
+    name: "blockgate_webhook_attempts_total",
+    help: "Webhook delivery attempts this process made, by result (delivered, retry, failed, refused).",
+    labelNames: ["result"],
+    registers: [this.registry]
+  });
+  webhookLatency = new Histogram({
+    name: "blockgate_webhook_attempt_seconds",
+    help: "How long webhook endpoints took to answer an attempt (sent attempts only).",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry]
   });
   rateLimited = new Counter({
@@ -3661,7 +3673,7 @@ var Deliveries = class {
     if (!message || message.status !== "pending") return;
     const { endpoint } = message;
     const startedAt = Date.now();
-    const over = (error2) => recordAttempt(db, {
+    const over = (error2) => this.record(db, {
       messageId,
       httpStatus: null,
       error: error2,
@@ -3719,7 +3731,7 @@ var Deliveries = class {
     const latencyMs = Date.now() - startedAt;
     const result = sent;
     if (cost.ok && result?.ok) {
-      await recordAttempt(db, {
+      await this.record(db, {
         messageId,
         httpStatus: result.status,
         error: null,
@@ -3746,7 +3758,7 @@ var Deliveries = class {
     const at = Date.now() + delay;
     const final = at - message.createdAt.getTime() > this.config.retryWindowMs;
     await this.app.db.transaction(async (tx) => {
-      await recordAttempt(tx, {
+      await this.record(tx, {
         messageId: message.id,
         httpStatus: a.httpStatus,
         error: a.error,
@@ -3763,6 +3775,13 @@ var Deliveries = class {
       }
     });
     if (!final && delay < this.config.pollMs) setTimeout(this.wake, delay + 1).unref();
+  }
+  /** Records an attempt (store) and counts it (metrics). */
+  async record(db, a) {
+    await recordAttempt(db, a);
+    const result = a.final && a.result !== "delivered" ? "failed" : a.result;
+    this.app.metrics.webhookAttempts.inc({ result });
+    if (a.result !== "refused") this.app.metrics.webhookLatency.observe(a.latencyMs / 1e3);
   }
   async post(message) {
     const headers = {
@@ -4720,7 +4739,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-3XEUEEAW.js").catch((err) => {
+  loading ??= import("./chunks/route-IG2HAGPW.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -47,9 +47,15 @@ export class Deliveries {
     await this.agent.close();
   }
 
-  /** pg-boss's handler: one job, one attempt. A throw (the database) lets pg-boss retry the job. */
+  /**
+   * pg-boss's handler: a batch of up to `webhooks.concurrency` jobs, attempted together (one
+   * attempt each). A full batch asks for the next at once rather than after the worker's poll
+   * interval: a block for many endpoints is a queue to empty. A throw (the database) fails the
+   * batch's jobs, which pg-boss runs again.
+   */
   readonly work = async (jobs: PgBoss.Job<{ messageId: string }>[]): Promise<void> => {
-    for (const job of jobs) await this.attempt(job.data.messageId);
+    await Promise.all(jobs.map((job) => this.attempt(job.data.messageId)));
+    if (jobs.length >= this.config.concurrency) this.wake();
   };
 
   async attempt(messageId: string): Promise<void> {

@@ -53,22 +53,38 @@ export class Dispatcher {
       const endpoints = await liveEndpoints(this.app.db, event.network);
       const live = new Set(endpoints.map((e) => e.id));
       for (const id of this.sources.keys()) if (!live.has(id)) this.sources.delete(id);
-      let queued = 0;
-      for (const endpoint of endpoints) {
-        if (await this.dispatchTo(endpoint, event)) queued += 1;
-      }
+      // Each endpoint's source is asked at once (a source's look-up goes to the node, whose pool
+      // combines them); the messages of the event are written in one transaction.
+      const told = (await Promise.all(endpoints.map((e) => this.tell(e, event)))).filter(
+        (m): m is Told => m !== null,
+      );
+      if (told.length === 0) return;
+      const queued = await this.app.db.transaction(async (tx) => {
+        const jobs: PgBoss.JobInsert[] = [];
+        for (const m of told) {
+          const id = `msg_${randomUUID().replaceAll("-", "")}`;
+          const fresh = { id, endpointId: m.endpoint.id, eventId: event.id, payload: m.payload };
+          if (await createMessage(tx, fresh)) {
+            jobs.push({ name: DELIVERIES, data: { messageId: id } });
+          }
+          if (m.last) await endEndpoint(tx, m.endpoint.id, "completed");
+        }
+        if (jobs.length > 0) await this.boss.insert(jobs, { db: bossDb(tx) });
+        return jobs.length;
+      });
+      for (const m of told) if (m.last) this.sources.delete(m.endpoint.id);
       if (queued > 0) this.wake();
     } catch (err) {
       this.app.log.warn({ err, network: event.network }, "webhooks: an event was not dispatched");
     }
   }
 
-  /** Whether a message was queued for `endpoint`. */
-  private async dispatchTo(endpoint: Endpoint, event: ChainEvent): Promise<boolean> {
+  /** What `endpoint`'s source makes of the event: its message's payload, or null for nothing. */
+  private async tell(endpoint: Endpoint, event: ChainEvent): Promise<Told | null> {
     let source = this.sources.get(endpoint.id);
     if (!source) {
       const made = sourceFor(this.app, endpoint);
-      if (!made) return false; // its network has no node now: nothing to tell
+      if (!made) return null; // its network has no node now: nothing to tell
       source = made;
       this.sources.set(endpoint.id, source);
     }
@@ -77,31 +93,23 @@ export class Dispatcher {
       value = await source.translate(event);
     } catch (err) {
       this.app.log.warn({ err, endpoint: endpoint.id }, "webhooks: an endpoint's source failed");
-      return false;
+      return null;
     }
-    if (value === null) return false;
+    if (value === null) return null;
     const payload = JSON.stringify({
       type: endpoint.event,
       timestamp: new Date().toISOString(),
       data: { network: endpoint.network, ...dataOf(value) },
     });
-    const last = source.last?.(value) ?? false;
-    return this.app.db.transaction(async (tx) => {
-      const id = `msg_${randomUUID().replaceAll("-", "")}`;
-      const created = await createMessage(tx, {
-        id,
-        endpointId: endpoint.id,
-        eventId: event.id,
-        payload,
-      });
-      if (created) await this.boss.send(DELIVERIES, { messageId: id }, { db: bossDb(tx) });
-      if (last) {
-        await endEndpoint(tx, endpoint.id, "completed");
-        this.sources.delete(endpoint.id);
-      }
-      return created;
-    });
+    return { endpoint, payload, last: source.last?.(value) ?? false };
   }
+}
+
+/** A message an endpoint is to get for an event, and whether it is the endpoint's last. */
+interface Told {
+  endpoint: Endpoint;
+  payload: string;
+  last: boolean;
 }
 
 /** An event's fields for a payload: a chain event's own id is the gateway's, not the receiver's. */

@@ -23,7 +23,7 @@ import {
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-ZBLBPNHE.js";
+} from "./chunk-O477E2Z4.js";
 import {
   RANGE_HINT,
   parseRange

@@ -3,7 +3,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-ZBLBPNHE.js";
+} from "./chunk-O477E2Z4.js";
 import {
   RawJsonText,
   fromHex,

@@ -369,6 +369,7 @@ function projectPath(...parts) {
 
 // src/webhooks/store.ts
 var COLUMNS = "id, account_id, token_id, network, url, event, args, description, created_at, ended_at, ended_why";
+var E_COLUMNS = COLUMNS.split(", ").map((c) => `e.${c}`).join(", ");
 function endpointOf(r) {
   return {
     id: Number(r.id),
@@ -418,7 +419,11 @@ async function listEndpoints(db, accountId, limit = 100) {
 }
 async function liveEndpoints(db, network) {
   const { rows } = await db.query(
-    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE network = $1 AND ended_at IS NULL ORDER BY id`,
+    `SELECT ${E_COLUMNS}
+     FROM webhook_endpoints e JOIN tokens t ON t.id = e.token_id
+     WHERE e.network = $1 AND e.ended_at IS NULL AND t.revoked_at IS NULL
+       AND (t.expires_at IS NULL OR t.expires_at > now())
+     ORDER BY e.id`,
     [network]
   );
   return rows.map(endpointOf);
@@ -442,7 +447,7 @@ async function createMessage(db, m) {
 async function pendingMessage(db, id) {
   const { rows } = await db.query(
     `SELECT m.id AS message_id, m.payload, m.created_at AS message_created_at, m.attempts, m.status,
-            e.secret, ${COLUMNS.split(", ").map((c) => `e.${c}`).join(", ")}
+            e.secret, ${E_COLUMNS}
      FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id WHERE m.id = $1`,
     [id]
   );

@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-NRSPSKRF.js";
+} from "./chunk-3I5GZNBG.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -53,7 +53,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-ZBLBPNHE.js";
+} from "./chunk-O477E2Z4.js";
 import {
   DecodeError,
   addressToScript,
