@@ -16,7 +16,10 @@ import { handleElectrumRpc } from "./electrum-route.ts";
  * next message and the session is closed. Notifications (electrum-push.ts) take their turn in
  * the same queue, so one is never sent before the answer to the subscription that asked for it.
  */
-export function serveElectrumSession(channel: MessageChannel, session: SocketSession): void {
+export function serveElectrumSession(
+  channel: MessageChannel,
+  session: SocketSession,
+): { shutdown(): void } {
   let queue = Promise.resolve();
   const serial = (work: () => Promise<void>) => {
     queue = queue.then(() => session.inFlight(work)).catch(() => channel.terminate());
@@ -29,6 +32,8 @@ export function serveElectrumSession(channel: MessageChannel, session: SocketSes
     const requestId = `${session.ctx.requestId}.${sequence}`;
     serial(() => answer(channel, session, text, requestId, push));
   });
+  // The gateway drains: the session ends once the message in hand is answered.
+  return { shutdown: () => serial(async () => channel.close("shutdown")) };
 }
 
 async function answer(

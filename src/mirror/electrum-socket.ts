@@ -14,6 +14,7 @@ const CLOSE_CODES: Record<"revoked" | "shutdown", [number, string]> = {
  * ElectrumX and Fulcrum serve Electrum to browsers (the session: electrum-session.ts).
  */
 export function serveElectrumSocket(socket: WebSocket, session: SocketSession): void {
+  // The server's drain closes WebSocket sessions itself (1001).
   serveElectrumSession(webSocketChannel(socket), session);
 }
 
