@@ -8,6 +8,7 @@ import { CATALOGUE } from "../../src/catalogue/methods.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import {
   askDevnetCore,
+  auditRows,
   HAL_TXID,
   post,
   rpc,
@@ -47,13 +48,7 @@ async function open(path: string): Promise<{ ws: WebSocket; next(): Promise<unkn
   };
 }
 
-async function audit(accountId: number) {
-  const { rows } = await t.gateway.app.db.query<{ method: string; charged_cc: number }>(
-    "SELECT method, charged_cc FROM audit_records WHERE account_id = $1 ORDER BY id",
-    [accountId],
-  );
-  return rows;
-}
+const audit = (accountId: number) => auditRows(t.gateway.app.db, accountId);
 
 describe("the Electrum route over WebSocket: one JSON-RPC message per frame, metered per call", () => {
   it("an unmodified Electrum client library (electrum-cash) negotiates and calls through the gateway", async () => {

@@ -9,7 +9,13 @@ import { tokenDnsLabel } from "../../src/auth/token-dns.ts";
 import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import { electrumScripthash } from "../../src/bitcoin/scripthash.ts";
 import { ElectrumTlsSocket } from "../support/electrum-tls-socket.ts";
-import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  accountTotals,
+  askDevnetCore,
+  auditRows,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 import { selfSignedCert } from "../support/self-signed.ts";
 
 /** The server names' suffix: wallets connect to `<token>.<network>.electrum.test`. */
@@ -42,23 +48,12 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 async function audit(accountId: number) {
-  const { rows } = await t.gateway.app.db.query<{
-    method: string;
-    charged_cc: number;
-    outcome: string;
-  }>("SELECT method, charged_cc, outcome FROM audit_records WHERE account_id = $1 ORDER BY id", [
-    accountId,
-  ]);
+  const rows = await auditRows(t.gateway.app.db, accountId);
   return rows.map((r) => [r.method, r.charged_cc, r.outcome]);
 }
 
-async function balance(accountId: number): Promise<number> {
-  const { rows } = await t.gateway.app.db.query<{ balance: number }>(
-    "SELECT balance FROM accounts WHERE id = $1",
-    [accountId],
-  );
-  return rows[0]!.balance;
-}
+const balance = async (accountId: number) =>
+  (await accountTotals(t.gateway.app.db, accountId)).account!.balance;
 
 /** A raw TLS connection with `servername` as SNI (none when null): send lines, read lines. */
 async function rawTls(servername: string | null) {
