@@ -93,6 +93,9 @@ async function accept(
 ): Promise<{ shutdown(): void } | null> {
   const refuse = (error: GatewayError): void => {
     socket.end(`${failure(error)}\n`);
+    // Read (and drop) what the client sent, so its close is seen and the socket freed; a socket
+    // left paused would never notice the client had gone.
+    socket.resume();
   };
   const named = tokenOfServerName(socket.servername, config, app.config.networks);
   const requestId = randomUUID();

@@ -23,12 +23,15 @@ export function lineChannel(socket: Socket, lineBytesMax: number): MessageChanne
   socket.setTimeout(IDLE_TIMEOUT_MS, () => socket.destroy());
   return {
     onMessage: (listener) => {
+      let refused = false;
       socket.on("data", (chunk: Buffer) => {
+        // After a refusal the rest is read and dropped, so the client's close is seen.
+        if (refused) return;
         const lines = splitter.push(chunk);
         if (lines === "too-long") {
+          refused = true;
           const tooLarge = gatewayError("PAYLOAD_TOO_LARGE", `message over ${lineBytesMax} bytes`);
           socket.end(`${failure(tooLarge)}\n`);
-          socket.pause();
           return;
         }
         for (const line of lines) if (line.trim() !== "") listener(line);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { connect as connectTcp } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type TLSSocket } from "node:tls";
@@ -31,6 +32,8 @@ beforeAll(async () => {
   t = await startTestGateway("pglite", {
     // The chain follower looks only when a test asks it to (pollNow).
     events: { pollMs: 60_000 },
+    // HTTP and TLS connections from 127.0.0.1 share this count (the last test).
+    server: { connectionsPerAddressMax: 3 },
     electrum: {
       subscriptionsMax: 2,
       tls: {
@@ -227,5 +230,24 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
     expect(await balance(id)).toBe(10_000);
     // The log names the token by its hint only.
     expect(t.logs.join("")).not.toContain(token.slice(4));
+  });
+
+  it("connections past server.connectionsPerAddressMax, HTTP and TLS counted together, are closed before the handshake", async () => {
+    const { token } = await t.account("tls-connections", 1_000);
+    // One keep-alive HTTP connection, seen by the server (it answered), and two TLS sessions.
+    const http = connectTcp(Number(new URL(t.url).port), "127.0.0.1");
+    http.write("GET /healthz HTTP/1.1\r\nhost: gateway\r\n\r\n");
+    await new Promise((resolve) => http.once("data", resolve));
+    const sessions = [
+      await rawTls(`${token}.regtest.${SUFFIX}`),
+      await rawTls(`${token}.regtest.${SUFFIX}`),
+    ];
+    const refused = t.gateway.app.metrics.connectionsRefused;
+    const before = (await refused.get()).values[0]?.value ?? 0;
+    await expect(rawTls(`${token}.regtest.${SUFFIX}`)).rejects.toThrow();
+    expect((await refused.get()).values[0]?.value).toBe(before + 1);
+    http.destroy();
+    for (const s of sessions) s.end();
+    await Promise.all(sessions.map((s) => s.closed));
   });
 });
