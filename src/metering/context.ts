@@ -84,6 +84,12 @@ export interface ElectrumSubscriptions {
   subscribeHeaders(): void;
   /** Whether the session may hold this script hash: one it holds, or one more within its limit. */
   canSubscribe(scripthash: string): boolean;
+  /**
+   * Takes a place for the script hash before its status is read, so the calls of one batch cannot
+   * pass the limit together: `held` (already subscribed), `new` (a place taken; give it back with
+   * unsubscribeScripthash if the status cannot be read) or `full`.
+   */
+  claimScripthash(scripthash: string): "held" | "new" | "full";
   /** blockchain.scripthash.subscribe was answered this status: pushed again when it changes. */
   subscribeScripthash(scripthash: string, status: string | null): void;
   /** Whether the session held the script hash (ElectrumX's answer to unsubscribe). */

@@ -70,9 +70,15 @@ export class ElectrumPush implements ElectrumSubscriptions {
     );
   }
 
+  claimScripthash(scripthash: string): "held" | "new" | "full" {
+    if (this.scripthashes.has(scripthash)) return "held";
+    if (!this.canSubscribe(scripthash)) return "full";
+    // Until its status is read: a look never runs meanwhile (one queue per session).
+    this.scripthashes.set(scripthash, null);
+    return "new";
+  }
+
   subscribeScripthash(scripthash: string, status: string | null): void {
-    // A batch of new ones may pass the check together: the limit holds all the same.
-    if (!this.canSubscribe(scripthash)) return;
     this.scripthashes.set(scripthash, status);
     this.listen();
   }
@@ -104,6 +110,8 @@ export class ElectrumPush implements ElectrumSubscriptions {
 
   private async look(): Promise<void> {
     if (!this.stop || !this.channel.isOpen()) return;
+    // Everything unsubscribed: nothing to read or check.
+    if (!this.headers && this.scripthashes.size === 0) return;
     const owner = await this.session.stillValid();
     if (!owner) {
       this.close();
@@ -168,13 +176,12 @@ export class ElectrumPush implements ElectrumSubscriptions {
   private async scripthashNotices(pool: ElectrumPool): Promise<Notice[]> {
     const held = [...this.scripthashes];
     const read = await Promise.all(held.map(([hash]) => readScripthashStatus(pool, hash)));
+    // Told at the next look, when the servers answer again; one line for them all.
+    const unread = read.filter((out) => !out.ok || !("result" in out.answer)).length;
+    if (unread > 0) this.warn("script hash statuses for notifications unread", unread);
     return held.flatMap(([hash, told], i): Notice[] => {
       const out = read[i]!;
-      if (!out.ok || !("result" in out.answer)) {
-        // Told at the next look, when the server answers again.
-        this.warn("script hash status for a notification", hash);
-        return [];
-      }
+      if (!out.ok || !("result" in out.answer)) return [];
       const status = out.answer.result as string | null;
       if (status === told) return [];
       return [
@@ -188,7 +195,7 @@ export class ElectrumPush implements ElectrumSubscriptions {
     });
   }
 
-  private warn(what: string, at: number | string): void {
+  private warn(what: string, at: number): void {
     const { ctx } = this.session;
     ctx.app.log.warn({ network: ctx.network, at }, what);
   }

@@ -58,11 +58,7 @@ const ELECTRUM: MirrorProtocol = {
       if (!checked.ok || !ctx.electrum || ctx.electrum.canSubscribe(checked.params[0] as string)) {
         return checked;
       }
-      const max = pyThousands(ctx.app.config.electrum.subscriptionsMax);
-      return {
-        ok: false,
-        error: { code: BAD_REQUEST, message: `your address subscription limit ${max} reached` },
-      };
+      return { ok: false, error: { code: BAD_REQUEST, message: subscriptionLimit(ctx) } };
     },
   },
   unknownMethod: (method): RpcErrorObject => ({
@@ -118,12 +114,26 @@ async function forward(pool: ElectrumPool | undefined, call: AcceptedCall): Prom
 async function subscribe(ctx: CallContext, scripthash: string): Promise<CallResult> {
   const pool = poolOf(ctx);
   if (!pool) return noServer();
-  const out = await readScripthashStatus(pool, scripthash);
-  if (!out.ok) return { kind: "failure", error: out.error };
-  if ("result" in out.answer) {
-    ctx.electrum?.subscribeScripthash(scripthash, out.answer.result as string | null);
+  const claim = ctx.electrum?.claimScripthash(scripthash);
+  if (claim === "full") {
+    // Calls of one batch that passed the check together and would pass the limit: not charged.
+    return {
+      kind: "failure",
+      error: gatewayError("LIMIT_EXCEEDED", subscriptionLimit(ctx)),
+    };
   }
+  const out = await readScripthashStatus(pool, scripthash);
+  const status =
+    out.ok && "result" in out.answer ? (out.answer.result as string | null) : undefined;
+  if (status !== undefined) ctx.electrum?.subscribeScripthash(scripthash, status);
+  else if (claim === "new") ctx.electrum?.unsubscribeScripthash(scripthash);
+  if (!out.ok) return { kind: "failure", error: out.error };
   return { kind: "answer", answer: out.answer, upstream: out.upstream };
+}
+
+/** ElectrumX's refusal past MAX_SESSION_SUBS, with the configured limit. */
+function subscriptionLimit(ctx: CallContext): string {
+  return `your address subscription limit ${pyThousands(ctx.app.config.electrum.subscriptionsMax)} reached`;
 }
 
 /**

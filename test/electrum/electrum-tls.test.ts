@@ -190,21 +190,40 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
       });
     tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["raw", "1.4"] });
     expect(await tls.next()).toMatchObject({ id: 0, result: [expect.any(String), "1.4"] });
-    for (const n of [1, 2, 3]) subscribe(n);
+    subscribe(1);
     expect(await tls.next()).toMatchObject({ id: 1, result: null });
-    expect(await tls.next()).toMatchObject({ id: 2, result: null });
+    // A batch whose two new scripts each pass the check, but not both: the second is refused.
+    tls.send(
+      [2, 3].map((n) => ({
+        jsonrpc: "2.0",
+        id: n,
+        method: "blockchain.scripthash.subscribe",
+        params: [String(n).repeat(64)],
+      })),
+    );
+    expect(await tls.next()).toMatchObject([
+      { id: 2, result: null },
+      { id: 3, error: { code: -32006, message: "your address subscription limit 2 reached" } },
+    ]);
+    subscribe(4);
     expect(await tls.next()).toEqual({
       jsonrpc: "2.0",
-      id: 3,
+      id: 4,
       error: { code: 1, message: "your address subscription limit 2 reached" },
     });
+    // One already held is no new subscription.
+    subscribe(1);
+    expect(await tls.next()).toMatchObject({ id: 1, result: null });
     tls.end();
     await tls.closed;
     expect((await audit(id)).map((r) => r.join(" "))).toEqual([
       "server.version 1 ok",
       "blockchain.scripthash.subscribe 100 ok",
       "blockchain.scripthash.subscribe 100 ok",
+      // A failure to execute, as the pipeline records one (error code LIMIT_EXCEEDED), uncharged.
+      "blockchain.scripthash.subscribe 0 upstream_failure",
       "blockchain.scripthash.subscribe 0 rejected",
+      "blockchain.scripthash.subscribe 100 ok",
     ]);
   });
 
