@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { createServer, type TLSSocket } from "node:tls";
 import { tokenOfDnsLabel } from "../auth/token-dns.ts";
 import { tokenHint } from "../auth/tokens.ts";
@@ -47,6 +47,13 @@ export async function startElectrumTls(
     key: readConfigFile(config.keyFile, "electrum.tls.keyFile"),
   });
   registry.connections.watch(server, (socket) => socket.destroy());
+  // Every connection, handshake or not: the drain's last step drops those left, so that a client
+  // stalled in its handshake cannot hold the listener open.
+  const raw = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    raw.add(socket);
+    socket.once("close", () => raw.delete(socket));
+  });
   // A handshake that fails is the client's business; it must not reach the process's handlers.
   server.on("tlsClientError", () => {});
   /** Each open connection, and how a drain ends it: at once until its session is served. */
@@ -79,7 +86,7 @@ export async function startElectrumTls(
     },
     destroy: async () => {
       if (server.listening) server.close();
-      for (const socket of sockets.keys()) socket.destroy();
+      for (const socket of raw) socket.destroy();
       await closed;
     },
   };
