@@ -178,6 +178,44 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
     expect(await balance(id)).toBe(10_000 - rows.reduce((sum, r) => sum + (r[1] as number), 0));
   });
 
+  it("when the balance no longer covers a notification, the session is told once and notifications stop", async () => {
+    // server.version 1 + headers.subscribe 10 + scripthash.subscribe 100 + one notification 5.
+    const { id, token } = await t.account("tls-poor", 116);
+    const program = new Uint8Array(20).fill(10);
+    const address = encodeSegwitAddress("bcrt", 0, program);
+    const scripthash = electrumScripthash(Uint8Array.from([0x00, 0x14, ...program]));
+    const tls = await rawTls(`${tokenDnsLabel(token)}.regtest.${SUFFIX}`);
+    const call = (n: number, method: string, params: unknown[] = []) =>
+      tls.send({ jsonrpc: "2.0", id: n, method, params });
+    call(0, "server.version", ["raw", "1.4"]);
+    call(1, "blockchain.headers.subscribe");
+    call(2, "blockchain.scripthash.subscribe", [scripthash]);
+    for (const n of [0, 1, 2]) expect(await tls.next()).toMatchObject({ id: n });
+    await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "regtest");
+    await t.gateway.app.events.pollNow();
+    expect(await tls.next()).toMatchObject({ method: "blockchain.headers.subscribe" });
+    expect(await tls.next()).toMatchObject({
+      id: null,
+      error: { code: -32010, message: expect.stringMatching(/: notifications stop$/) },
+    });
+    // The session still answers calls (free ones here); the next block pushes nothing.
+    await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "regtest");
+    await t.gateway.app.events.pollNow();
+    call(3, "server.ping");
+    expect(await tls.next()).toMatchObject({ id: 3, result: null });
+    tls.end();
+    await tls.closed;
+    expect((await audit(id)).map((r) => r.join(" "))).toEqual([
+      "server.version 1 ok",
+      "blockchain.headers.subscribe 10 ok",
+      "blockchain.scripthash.subscribe 100 ok",
+      "blockchain.headers.subscribe 5 ok",
+      "blockchain.scripthash.subscribe 0 insufficient_credits",
+      "server.ping 0 ok",
+    ]);
+    expect(await balance(id)).toBe(0);
+  });
+
   it("the token as issued works too; past electrum.subscriptionsMax a subscription is refused, uncharged", async () => {
     const { id, token } = await t.account("tls-limit", 10_000);
     const tls = await rawTls(`${token}.regtest.${SUFFIX}`);
