@@ -1,23 +1,24 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
+  postToGateway
+} from "./chunks/chunk-IZHSUTYL.js";
+import {
   helpText,
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-72Z67Q5J.js";
-import "./chunks/chunk-Y24UEV4P.js";
-import {
-  ConfigError,
-  loadConfig
-} from "./chunks/chunk-AUUBOX6V.js";
-import "./chunks/chunk-5IEXRME2.js";
-import {
-  postToGateway
-} from "./chunks/chunk-IZHSUTYL.js";
+} from "./chunks/chunk-IZNWQBIB.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
+import "./chunks/chunk-IREYZ5D2.js";
+import {
+  ConfigError,
+  loadConfig
+} from "./chunks/chunk-5XV3PODU.js";
+import "./chunks/chunk-DGPQHKM4.js";
+import "./chunks/chunk-4VYDZXC5.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -37,8 +38,12 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-NCOMGV5A.js");
+    const { runConfigCommand } = await import("./chunks/config-check-DD6WIUCL.js");
     return print(runConfigCommand(argv.slice(1), process.env));
+  }
+  if (command === "electrum-name") {
+    const { runElectrumName } = await import("./chunks/electrum-name-V5G4FJLS.js");
+    return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {
     const { runDevnetCommand } = await import("./chunks/devnet-OMSC5NTR.js");
@@ -75,7 +80,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-UPZVZZXS.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-4B6O3CTT.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

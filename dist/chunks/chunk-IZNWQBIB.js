@@ -6,18 +6,20 @@ import {
   cycleAt,
   cycleContaining,
   findAccount,
-  issueToken,
   latestAudit,
   listAccounts,
-  listTokens,
   projectPath,
+  setAccountPlan,
+  usageByMethod
+} from "./chunk-IREYZ5D2.js";
+import {
+  issueToken,
+  listTokens,
   restrictToken,
   revokeToken,
   rotateToken,
-  setAccountPlan,
-  tokenScopeSchema,
-  usageByMethod
-} from "./chunk-Y24UEV4P.js";
+  tokenScopeSchema
+} from "./chunk-DGPQHKM4.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";
@@ -580,6 +582,7 @@ var HELP = `usage: blockgate <command>
                                          or block (getblock's fields the bytes determine);
                                          - reads the hex from standard input
   operator-token                         a new operator token for /metrics and /admin/* and its config line
+  electrum-name <token> [network]        the TLS server name a stock Electrum wallet dials with this token
   devnet mine [--network N] [--blocks K] K blocks on the running gateway's devnet tip (regtest, 1)
   devnet reorg [--network N] [--depth D] D blocks off devnet's best chain, D + 1 new ones on the fork point
 

@@ -15,10 +15,12 @@ import {
   txToUniv
 } from "./chunk-AOGXHN7C.js";
 import {
+  projectPath
+} from "./chunk-IREYZ5D2.js";
+import {
   methodOutOfScope,
-  projectPath,
   requestOutOfScope
-} from "./chunk-Y24UEV4P.js";
+} from "./chunk-DGPQHKM4.js";
 
 // src/errors/codes.ts
 var LIST = {

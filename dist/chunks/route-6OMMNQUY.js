@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-ZUWQ5WZB.js";
+} from "./chunk-QYFTW36Q.js";
 import {
   DecodeError,
   addressToScript,
@@ -46,21 +46,23 @@ import {
   cycleAt,
   cycleContaining,
   findAccount,
+  latestAudit,
+  usageByDay,
+  usageByMethod,
+  usageByOutcome
+} from "./chunk-IREYZ5D2.js";
+import {
   findToken,
   issueToken,
-  latestAudit,
   listTokens,
   restrictToken,
   revokeToken,
   rotateToken,
-  tokenScopeSchema,
-  usageByDay,
-  usageByMethod,
-  usageByOutcome
-} from "./chunk-Y24UEV4P.js";
+  tokenScopeSchema
+} from "./chunk-DGPQHKM4.js";
 import {
   NETWORK_NAMES
-} from "./chunk-5IEXRME2.js";
+} from "./chunk-4VYDZXC5.js";
 
 // src/graphql/loaders.ts
 import DataLoader2 from "dataloader";
