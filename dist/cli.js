@@ -1,24 +1,25 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
+  postToGateway
+} from "./chunks/chunk-IZHSUTYL.js";
+import {
   helpText,
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-ITFCXH7X.js";
-import "./chunks/chunk-O477E2Z4.js";
-import "./chunks/chunk-AOGXHN7C.js";
-import {
-  ConfigError,
-  loadConfig
-} from "./chunks/chunk-NZI4S42G.js";
-import "./chunks/chunk-ECEXQGZL.js";
-import {
-  postToGateway
-} from "./chunks/chunk-IZHSUTYL.js";
+} from "./chunks/chunk-FKBHJQZH.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
+import "./chunks/chunk-HGK3BEWA.js";
+import "./chunks/chunk-AOGXHN7C.js";
+import {
+  ConfigError,
+  loadConfig
+} from "./chunks/chunk-DZST4C6W.js";
+import "./chunks/chunk-LKYRWFHP.js";
+import "./chunks/chunk-CFFJV242.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -38,8 +39,12 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-EJECA6Y2.js");
+    const { runConfigCommand } = await import("./chunks/config-check-I747LPVY.js");
     return print(runConfigCommand(argv.slice(1), process.env));
+  }
+  if (command === "electrum-name") {
+    const { runElectrumName } = await import("./chunks/electrum-name-DPEXDDMS.js");
+    return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {
     const { runDevnetCommand } = await import("./chunks/devnet-OMSC5NTR.js");
@@ -76,7 +81,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-DP6HRT3M.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-4RITCWE4.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -12,7 +12,11 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-ITFCXH7X.js";
+} from "./chunks/chunk-FKBHJQZH.js";
+import {
+  adminAuthorized,
+  writeAdminFile
+} from "./chunks/chunk-3TE2HATF.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -56,10 +60,8 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-3I5GZNBG.js";
+} from "./chunks/chunk-OORSZNEG.js";
 import {
-  authenticate,
-  compileScope,
   confirmationsOf,
   createAccount,
   createMessage,
@@ -68,20 +70,13 @@ import {
   endEndpoint,
   feesOf,
   findAccount,
-  hashToken,
-  isTokenShaped,
-  issueToken,
   liveEndpoints,
-  liveOwner,
   newBlocks,
-  originAllowed,
   pendingMessage,
   projectPath,
   recordAttempt,
-  requestOutOfScope,
-  signedHeaders,
-  tokenHint
-} from "./chunks/chunk-O477E2Z4.js";
+  signedHeaders
+} from "./chunks/chunk-HGK3BEWA.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -124,15 +119,25 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-NZI4S42G.js";
+} from "./chunks/chunk-DZST4C6W.js";
+import {
+  tokenOfDnsLabel
+} from "./chunks/chunk-H3U47Q7F.js";
+import {
+  authenticate,
+  compileScope,
+  hashToken,
+  isTokenShaped,
+  issueToken,
+  liveOwner,
+  originAllowed,
+  requestOutOfScope,
+  tokenHint
+} from "./chunks/chunk-LKYRWFHP.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-ECEXQGZL.js";
-import {
-  adminAuthorized,
-  writeAdminFile
-} from "./chunks/chunk-3TE2HATF.js";
+} from "./chunks/chunk-CFFJV242.js";
 
 // src/admin/devnet-control.ts
 var DEVNET_BLOCKS_MAX = 1e3;
@@ -192,7 +197,7 @@ function refuse(reply3, code, message) {
 }
 
 // src/app/app.ts
-import { randomUUID as randomUUID6 } from "node:crypto";
+import { randomUUID as randomUUID7 } from "node:crypto";
 import { hostname } from "node:os";
 
 // src/auth/token-cache.ts
@@ -2769,9 +2774,9 @@ var READ_METHODS = /* @__PURE__ */ new Set([
   "testmempoolaccept"
 ]);
 var Combiner = class {
-  constructor(send3, callsMax, onCombined = () => {
+  constructor(send2, callsMax, onCombined = () => {
   }) {
-    this.send = send3;
+    this.send = send2;
     this.callsMax = callsMax;
     this.onCombined = onCombined;
   }
@@ -2864,7 +2869,7 @@ var BitcoinCorePool = class {
     const keys = calls.map((c) => `${c.method} ${stringifyJson(c.params)}`);
     const own = [];
     let sent = null;
-    const send3 = () => {
+    const send2 = () => {
       sent ??= Promise.resolve().then(() => this.combiner.submit(own));
       return sent;
     };
@@ -2872,7 +2877,7 @@ var BitcoinCorePool = class {
       (call, i) => this.shared.run(keys[i], () => {
         own.push(call);
         const at = own.length - 1;
-        return send3().then(
+        return send2().then(
           (out) => out.ok ? { ok: true, answer: out.answers[at], upstream: out.upstream } : out
         );
       })
@@ -3663,9 +3668,15 @@ var Deliveries = class {
   async close() {
     await this.agent.close();
   }
-  /** pg-boss's handler: one job, one attempt. A throw (the database) lets pg-boss retry the job. */
+  /**
+   * pg-boss's handler: a batch of up to `webhooks.concurrency` jobs, attempted together (one
+   * attempt each). A full batch asks for the next at once rather than after the worker's poll
+   * interval: a block for many endpoints is a queue to empty. A throw (the database) fails the
+   * batch's jobs, which pg-boss runs again.
+   */
   work = async (jobs) => {
-    for (const job of jobs) await this.attempt(job.data.messageId);
+    await Promise.all(jobs.map((job) => this.attempt(job.data.messageId)));
+    if (jobs.length >= this.config.concurrency) this.wake();
   };
   async attempt(messageId) {
     const db = this.app.db;
@@ -3866,21 +3877,35 @@ var Dispatcher = class {
       const endpoints = await liveEndpoints(this.app.db, event.network);
       const live = new Set(endpoints.map((e) => e.id));
       for (const id of this.sources.keys()) if (!live.has(id)) this.sources.delete(id);
-      let queued = 0;
-      for (const endpoint of endpoints) {
-        if (await this.dispatchTo(endpoint, event)) queued += 1;
-      }
+      const told = (await Promise.all(endpoints.map((e) => this.tell(e, event)))).filter(
+        (m) => m !== null
+      );
+      if (told.length === 0) return;
+      const queued = await this.app.db.transaction(async (tx) => {
+        const jobs = [];
+        for (const m of told) {
+          const id = `msg_${randomUUID4().replaceAll("-", "")}`;
+          const fresh = { id, endpointId: m.endpoint.id, eventId: event.id, payload: m.payload };
+          if (await createMessage(tx, fresh)) {
+            jobs.push({ name: DELIVERIES, data: { messageId: id } });
+          }
+          if (m.last) await endEndpoint(tx, m.endpoint.id, "completed");
+        }
+        if (jobs.length > 0) await this.boss.insert(jobs, { db: bossDb(tx) });
+        return jobs.length;
+      });
+      for (const m of told) if (m.last) this.sources.delete(m.endpoint.id);
       if (queued > 0) this.wake();
     } catch (err) {
       this.app.log.warn({ err, network: event.network }, "webhooks: an event was not dispatched");
     }
   }
-  /** Whether a message was queued for `endpoint`. */
-  async dispatchTo(endpoint, event) {
+  /** What `endpoint`'s source makes of the event: its message's payload, or null for nothing. */
+  async tell(endpoint, event) {
     let source = this.sources.get(endpoint.id);
     if (!source) {
       const made = sourceFor(this.app, endpoint);
-      if (!made) return false;
+      if (!made) return null;
       source = made;
       this.sources.set(endpoint.id, source);
     }
@@ -3889,30 +3914,15 @@ var Dispatcher = class {
       value = await source.translate(event);
     } catch (err) {
       this.app.log.warn({ err, endpoint: endpoint.id }, "webhooks: an endpoint's source failed");
-      return false;
+      return null;
     }
-    if (value === null) return false;
+    if (value === null) return null;
     const payload = JSON.stringify({
       type: endpoint.event,
       timestamp: (/* @__PURE__ */ new Date()).toISOString(),
       data: { network: endpoint.network, ...dataOf(value) }
     });
-    const last = source.last?.(value) ?? false;
-    return this.app.db.transaction(async (tx) => {
-      const id = `msg_${randomUUID4().replaceAll("-", "")}`;
-      const created = await createMessage(tx, {
-        id,
-        endpointId: endpoint.id,
-        eventId: event.id,
-        payload
-      });
-      if (created) await this.boss.send(DELIVERIES, { messageId: id }, { db: bossDb(tx) });
-      if (last) {
-        await endEndpoint(tx, endpoint.id, "completed");
-        this.sources.delete(endpoint.id);
-      }
-      return created;
-    });
+    return { endpoint, payload, last: source.last?.(value) ?? false };
   }
 };
 function dataOf(value) {
@@ -4591,6 +4601,18 @@ var ELECTRUM = [
     [HAL_SCRIPTHASH]
   ],
   [
+    "blockchain.scripthash.subscribe",
+    "A script's status (hash of its history, null when empty); on a socket, pushed when it changes",
+    [["scripthash", "hex string", false]],
+    [HAL_SCRIPTHASH]
+  ],
+  [
+    "blockchain.scripthash.unsubscribe",
+    "Stops a socket session's notifications for a script; whether it was subscribed",
+    [["scripthash", "hex string", false]],
+    [HAL_SCRIPTHASH]
+  ],
+  [
     "blockchain.transaction.get",
     "A transaction: its hex, or decoded (verbose)",
     [
@@ -4739,7 +4761,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-IG2HAGPW.js").catch((err) => {
+  loading ??= import("./chunks/route-N2CFM6UJ.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -4992,32 +5014,40 @@ async function exportCsv(app, owner, request2, reply3) {
 }
 
 // src/http/connection-limit.ts
-function limitConnectionsPerAddress(server, max, refused2) {
-  if (max === 0) return;
-  const open = /* @__PURE__ */ new Map();
-  const refusal2 = refusalBytes();
-  server.prependListener("connection", (socket) => {
-    const address = socket.remoteAddress ?? "";
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > max) {
-      refused2();
-      socket.end(refusal2, () => socket.destroy());
-      return;
-    }
-    open.set(address, count);
-    socket.once("close", () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left === 0) open.delete(address);
-      else open.set(address, left);
+var AddressConnections = class {
+  constructor(max, refused2) {
+    this.max = max;
+    this.refused = refused2;
+  }
+  max;
+  refused;
+  open = /* @__PURE__ */ new Map();
+  /** Counts `server`'s connections; `refuse` ends the one past the limit. */
+  watch(server, refuse4) {
+    if (this.max === 0) return;
+    server.prependListener("connection", (socket) => {
+      const address = socket.remoteAddress ?? "";
+      const count = (this.open.get(address) ?? 0) + 1;
+      if (count > this.max) {
+        this.refused();
+        refuse4(socket);
+        return;
+      }
+      this.open.set(address, count);
+      socket.once("close", () => {
+        const left = (this.open.get(address) ?? 1) - 1;
+        if (left === 0) this.open.delete(address);
+        else this.open.set(address, left);
+      });
     });
-  });
-}
-function refusalBytes() {
+  }
+};
+function httpRefusal() {
   const failure2 = plainFailure(
     gatewayError("RATE_LIMITED", "too many open connections from this address")
   );
   const body = JSON.stringify(failure2.body);
-  return Buffer.from(
+  const bytes = Buffer.from(
     `HTTP/1.1 429 Too Many Requests\r
 content-type: application/json\r
 content-length: ${Buffer.byteLength(body)}\r
@@ -5026,6 +5056,7 @@ connection: close\r
 \r
 ${body}`
   );
+  return (socket) => socket.end(bytes, () => socket.destroy());
 }
 
 // src/http/cors.ts
@@ -5058,11 +5089,13 @@ function preflightHeaders(origin, methods) {
 }
 
 // src/http/drain.ts
+import { ServerResponse } from "node:http";
 var InFlight = class {
   constructor(server) {
     this.server = server;
   }
   server;
+  /** Requests by their response; a socket session's work (the Electrum TLS listener) by its socket. */
   open = /* @__PURE__ */ new Map();
   draining = false;
   onIdle = null;
@@ -5079,7 +5112,11 @@ var InFlight = class {
       this.release(res, entry);
     });
   }
-  /** Runs work of the request `res` answers; the request stays in flight until it has finished. */
+  /**
+   * Runs work of the request `res` answers; the request stays in flight until it has finished.
+   * `res` may be any object standing for a session without a response (a TLS connection): its
+   * work counts in flight while it runs.
+   */
   async run(res, work) {
     let entry = this.open.get(res);
     if (!entry) {
@@ -5104,7 +5141,7 @@ var InFlight = class {
   startDraining() {
     this.draining = true;
     for (const res of this.open.keys()) {
-      if (!res.headersSent) res.setHeader("connection", "close");
+      if (res instanceof ServerResponse && !res.headersSent) res.setHeader("connection", "close");
     }
   }
   /** Resolves when no request is in flight. */
@@ -5494,6 +5531,9 @@ var ELECTRUM_SIGNATURES = {
   "blockchain.scripthash.get_history": byScripthash,
   "blockchain.scripthash.get_mempool": byScripthash,
   "blockchain.scripthash.listunspent": byScripthash,
+  "blockchain.scripthash.subscribe": byScripthash,
+  // Protocol 1.4.2; ElectrumX answers whether the session was subscribed.
+  "blockchain.scripthash.unsubscribe": byScripthash,
   "blockchain.transaction.get_merkle": {
     required: ["tx_hash", "height"],
     optional: [],
@@ -5581,6 +5621,34 @@ function checkServerVersion(params, upstreamProtocol) {
     };
   }
   return { ok: true, params: [versionString(agreed)] };
+}
+
+// src/jsonrpc/electrum-status.ts
+import { createHash as createHash3 } from "node:crypto";
+function scripthashStatus(history) {
+  if (!Array.isArray(history)) return void 0;
+  let text = "";
+  for (const entry of history) {
+    if (!isJsonObject(entry) || typeof entry.tx_hash !== "string") return void 0;
+    const height = jsonInteger(entry.height);
+    if (height === void 0) return void 0;
+    text += `${entry.tx_hash}:${height}:`;
+  }
+  return text === "" ? null : createHash3("sha256").update(text).digest("hex");
+}
+
+// src/upstreams/electrum/status.ts
+async function readScripthashStatus(pool, scripthash2) {
+  const out = await pool.request("blockchain.scripthash.get_history", [scripthash2]);
+  if (!out.ok || !("result" in out.answer)) return out;
+  const status = scripthashStatus(out.answer.result);
+  if (status === void 0) {
+    return {
+      ok: false,
+      error: gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server's history is malformed")
+    };
+  }
+  return { ok: true, answer: { result: status }, upstream: out.upstream };
 }
 
 // src/jsonrpc/long-strings.ts
@@ -5868,7 +5936,11 @@ function toRpcError(error) {
 }
 
 // src/mirror/electrum-route.ts
-var CHECKED = Object.keys(ELECTRUM_SIGNATURES).filter((m) => m !== "server.version");
+var SUBSCRIBE = "blockchain.scripthash.subscribe";
+var CHECKED = Object.keys(ELECTRUM_SIGNATURES).filter(
+  (m) => m !== "server.version" && m !== SUBSCRIBE
+);
+var GATEWAY_UPSTREAM = "gateway";
 var poolOf = (ctx) => ctx.app.electrum.get(ctx.network);
 var ELECTRUM2 = {
   methods: {
@@ -5878,7 +5950,15 @@ var ELECTRUM2 = {
         method,
         (params) => checkElectrumArgs(method, ELECTRUM_SIGNATURES[method], params)
       ])
-    )
+    ),
+    // A session past its limit is refused before anything is asked or charged, in ElectrumX's words.
+    [SUBSCRIBE]: (params, ctx) => {
+      const checked2 = checkElectrumArgs(SUBSCRIBE, ELECTRUM_SIGNATURES[SUBSCRIBE], params);
+      if (!checked2.ok || !ctx.electrum || ctx.electrum.canSubscribe(checked2.params[0])) {
+        return checked2;
+      }
+      return { ok: false, error: { code: BAD_REQUEST, message: subscriptionLimit(ctx) } };
+    }
   },
   unknownMethod: (method) => ({
     code: -32601,
@@ -5891,11 +5971,20 @@ var ELECTRUM2 = {
       if (c.method === "blockchain.transaction.get") {
         const verbose = c.params[1] === true;
         const source = electrumTxSource(ctx.app, ctx.network);
-        const out = await electrumTransaction(source, c.params[0], verbose);
-        return render(out, verbose, ctx.network);
+        const out2 = await electrumTransaction(source, c.params[0], verbose);
+        return render(out2, verbose, ctx.network);
       }
       if (c.method === "server.version") return await serverVersion(poolOf(ctx), c.params[0]);
-      return forward(poolOf(ctx), c);
+      if (c.method === SUBSCRIBE) return await subscribe(ctx, c.params[0]);
+      if (c.method === "blockchain.scripthash.unsubscribe") {
+        const held = ctx.electrum?.unsubscribeScripthash(c.params[0]) ?? false;
+        return { kind: "answer", answer: { result: held }, upstream: GATEWAY_UPSTREAM };
+      }
+      const out = await forward(poolOf(ctx), c);
+      if (c.method === "blockchain.headers.subscribe" && out.kind === "answer") {
+        if ("result" in out.answer) ctx.electrum?.subscribeHeaders();
+      }
+      return out;
     })
   )
 };
@@ -5908,6 +5997,26 @@ async function forward(pool, call) {
   const out = await pool.request(call.method, call.params);
   if (!out.ok) return { kind: "failure", error: out.error };
   return { kind: "answer", answer: out.answer, upstream: out.upstream };
+}
+async function subscribe(ctx, scripthash2) {
+  const pool = poolOf(ctx);
+  if (!pool) return noServer();
+  const claim = ctx.electrum?.claimScripthash(scripthash2);
+  if (claim === "full") {
+    return {
+      kind: "failure",
+      error: gatewayError("LIMIT_EXCEEDED", subscriptionLimit(ctx))
+    };
+  }
+  const out = await readScripthashStatus(pool, scripthash2);
+  const status = out.ok && "result" in out.answer ? out.answer.result : void 0;
+  if (status !== void 0) ctx.electrum?.subscribeScripthash(scripthash2, status);
+  else if (claim === "new") ctx.electrum?.unsubscribeScripthash(scripthash2);
+  if (!out.ok) return { kind: "failure", error: out.error };
+  return { kind: "answer", answer: out.answer, upstream: out.upstream };
+}
+function subscriptionLimit(ctx) {
+  return `your address subscription limit ${pyThousands(ctx.app.config.electrum.subscriptionsMax)} reached`;
 }
 async function serverVersion(pool, agreed) {
   if (!pool) return noServer();
@@ -5940,137 +6049,191 @@ function handleElectrumRpc(ctx, body) {
 }
 
 // src/mirror/electrum-push.ts
-var METHOD = "blockchain.headers.subscribe";
-var HeaderPush = class {
-  constructor(socket, session) {
-    this.socket = socket;
+var HEADERS2 = "blockchain.headers.subscribe";
+var SCRIPTHASH = "blockchain.scripthash.subscribe";
+var ElectrumPush = class {
+  constructor(channel, session, serial) {
+    this.channel = channel;
     this.session = session;
+    this.serial = serial;
   }
-  socket;
+  channel;
   session;
+  serial;
+  headers = false;
+  /** Each subscribed script hash and the status the client was last told. */
+  scripthashes = /* @__PURE__ */ new Map();
   stop = null;
-  latest = null;
+  /** Set when a notification could not be paid: nothing is pushed again. */
+  ended = false;
+  /** The tip to announce, when the chain gained blocks since the last look. */
+  tip = null;
   scheduled = false;
   sent = 0;
-  /** Starts pushing (once; later subscriptions of the same session change nothing). */
-  subscribe() {
-    if (this.stop) return;
-    const { ctx } = this.session;
-    this.stop = ctx.app.events.subscribe(ctx.network, (e) => {
-      if (e.kind !== "connected") return;
-      this.latest = e;
-      if (this.scheduled) return;
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        void this.session.inFlight(() => this.push());
-      });
-    });
-    this.socket.once("close", () => this.close());
+  subscribeHeaders() {
+    this.headers = true;
+    this.listen();
+  }
+  canSubscribe(scripthash2) {
+    return this.scripthashes.has(scripthash2) || this.scripthashes.size < this.session.ctx.app.config.electrum.subscriptionsMax;
+  }
+  claimScripthash(scripthash2) {
+    if (this.scripthashes.has(scripthash2)) return "held";
+    if (!this.canSubscribe(scripthash2)) return "full";
+    this.scripthashes.set(scripthash2, null);
+    return "new";
+  }
+  subscribeScripthash(scripthash2, status) {
+    this.scripthashes.set(scripthash2, status);
+    this.listen();
+  }
+  unsubscribeScripthash(scripthash2) {
+    return this.scripthashes.delete(scripthash2);
   }
   close() {
     this.stop?.();
     this.stop = null;
   }
-  async push() {
-    const tip = this.latest;
-    if (!tip || !this.stop || this.socket.readyState !== this.socket.OPEN) return;
+  /** Follows the chain from the first subscription on (once). */
+  listen() {
+    if (this.stop || this.ended) return;
     const { ctx } = this.session;
+    this.stop = ctx.app.events.subscribe(ctx.network, (e) => {
+      if (e.kind === "connected") this.tip = e;
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.serial(() => this.look());
+      });
+    });
+  }
+  async look() {
+    if (!this.stop || !this.channel.isOpen()) return;
+    if (!this.headers && this.scripthashes.size === 0) return;
     const owner = await this.session.stillValid();
     if (!owner) {
       this.close();
-      this.socket.close(1008, "token no longer valid");
+      this.channel.close("revoked");
       return;
     }
+    const { ctx } = this.session;
     const pool = ctx.app.electrum.get(ctx.network);
     if (!pool) return;
+    const notices = [...await this.headerNotice(pool), ...await this.scripthashNotices(pool)];
+    for (const notice of notices) {
+      this.sent += 1;
+      const cost = await meter(
+        { ...ctx, owner, requestId: `${ctx.requestId}.push${this.sent}`, startedAt: Date.now() },
+        {
+          calls: [
+            {
+              kind: "priced",
+              method: notice.method,
+              price: eventPrice(ctx.app.config, notice.method, ctx.network)
+            }
+          ],
+          execute: async () => ({
+            value: null,
+            outcomes: [
+              { kind: "answered", outcome: "ok", httpStatus: 200, upstream: notice.upstream }
+            ]
+          })
+        }
+      );
+      if (!cost.ok) {
+        this.ended = true;
+        this.close();
+        const error = rpcErrorObject(cost.error);
+        this.send({
+          jsonrpc: "2.0",
+          id: null,
+          error: { ...error, message: `${error.message}: notifications stop` }
+        });
+        return;
+      }
+      notice.sent?.();
+      this.send({ jsonrpc: "2.0", method: notice.method, params: notice.params });
+    }
+  }
+  /** The new tip's header, when headers are subscribed and the chain gained blocks. */
+  async headerNotice(pool) {
+    const tip = this.tip;
+    this.tip = null;
+    if (!this.headers || !tip) return [];
     const header = await pool.request("blockchain.block.header", [jsonNumber(tip.height)]);
     if (!header.ok || !("result" in header.answer) || typeof header.answer.result !== "string") {
-      ctx.app.log.warn({ network: ctx.network, height: tip.height }, "header for a notification");
-      return;
+      this.warn("header for a notification", tip.height);
+      return [];
     }
-    const hex = header.answer.result;
-    this.sent += 1;
-    const price = eventPrice(ctx.app.config, METHOD, ctx.network);
-    const cost = await meter(
-      { ...ctx, owner, requestId: `${ctx.requestId}.push${this.sent}`, startedAt: Date.now() },
-      {
-        calls: [{ kind: "priced", method: METHOD, price }],
-        execute: async () => ({
-          value: null,
-          outcomes: [
-            { kind: "answered", outcome: "ok", httpStatus: 200, upstream: header.upstream }
-          ]
-        })
-      }
-    );
-    if (!cost.ok) {
-      this.close();
-      const error = rpcErrorObject(cost.error);
-      this.send({
-        jsonrpc: "2.0",
-        id: null,
-        error: { ...error, message: `${error.message}: header notifications stop` }
-      });
-      return;
-    }
-    this.send({ jsonrpc: "2.0", method: METHOD, params: [{ hex, height: tip.height }] });
+    const params = [{ hex: header.answer.result, height: jsonNumber(tip.height) }];
+    return [{ method: HEADERS2, params, upstream: header.upstream }];
+  }
+  /** The subscribed script hashes whose status is no longer the one the client was told. */
+  async scripthashNotices(pool) {
+    const held = [...this.scripthashes];
+    const read = await Promise.all(held.map(([hash2]) => readScripthashStatus(pool, hash2)));
+    const unread = read.filter((out) => !out.ok || !("result" in out.answer)).length;
+    if (unread > 0) this.warn("script hash statuses for notifications unread", unread);
+    return held.flatMap(([hash2, told], i) => {
+      const out = read[i];
+      if (!out.ok || !("result" in out.answer)) return [];
+      const status = out.answer.result;
+      if (status === told) return [];
+      return [
+        {
+          method: SCRIPTHASH,
+          params: [hash2, status],
+          upstream: out.upstream,
+          sent: () => this.scripthashes.set(hash2, status)
+        }
+      ];
+    });
+  }
+  warn(what, at) {
+    const { ctx } = this.session;
+    ctx.app.log.warn({ network: ctx.network, at }, what);
   }
   send(message) {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(stringifyJson(message));
+    if (this.channel.isOpen()) this.channel.send(stringifyJson(message));
   }
 };
-function subscribedToHeaders(request2, reply3) {
-  if (!request2.includes(METHOD)) return false;
-  let calls;
-  try {
-    calls = parseJson(request2);
-  } catch {
-    return false;
-  }
-  const asked = (Array.isArray(calls) ? calls : [calls]).flatMap(
-    (c) => isJsonObject(c) && c.method === METHOD ? [stringifyJson(c.id ?? null)] : []
-  );
-  if (asked.length === 0) return false;
-  const answers = Array.isArray(reply3) ? reply3 : [reply3];
-  return answers.some(
-    (a) => isJsonObject(a) && "result" in a && asked.includes(stringifyJson(a.id ?? null))
-  );
-}
 
-// src/mirror/electrum-socket.ts
-var POLICY_VIOLATION = 1008;
-function serveElectrumSocket(socket, session) {
+// src/mirror/electrum-session.ts
+function serveElectrumSession(channel, session) {
   let queue = Promise.resolve();
-  const headers = new HeaderPush(socket, session);
+  const serial = (work) => {
+    queue = queue.then(() => session.inFlight(work)).catch(() => channel.terminate());
+  };
+  const push = new ElectrumPush(channel, session, serial);
+  channel.onClose(() => push.close());
   let sequence = 0;
-  socket.on("message", (data, isBinary) => {
-    const text = isBinary ? Buffer.from(data).toString("utf8") : String(data);
+  channel.onMessage((text) => {
     sequence += 1;
     const requestId = `${session.ctx.requestId}.${sequence}`;
-    queue = queue.then(() => session.inFlight(() => answer(socket, session, text, requestId, headers))).catch(() => socket.terminate());
+    serial(() => answer(channel, session, text, requestId, push));
   });
+  return { shutdown: () => serial(async () => channel.close("shutdown")) };
 }
-async function answer(socket, session, text, requestId, headers) {
-  if (socket.readyState !== socket.OPEN) return;
+async function answer(channel, session, text, requestId, push) {
+  if (!channel.isOpen()) return;
   const owner = await session.stillValid();
   if (!owner) {
-    send2(socket, failure(gatewayError("UNAUTHENTICATED", "the token is no longer valid")));
-    socket.close(POLICY_VIOLATION, "token no longer valid");
+    channel.send(failure(gatewayError("UNAUTHENTICATED", "the token is no longer valid")));
+    channel.close("revoked");
     return;
   }
   const admission = await session.admit(owner);
   if (!admission.ok) {
-    send2(socket, failure(admission.error));
+    channel.send(failure(admission.error));
     return;
   }
   try {
     const reply3 = await handleElectrumRpc(
-      { ...session.ctx, owner, requestId, startedAt: Date.now() },
+      { ...session.ctx, owner, requestId, startedAt: Date.now(), electrum: push },
       text
     );
-    send2(socket, reply3.raw ? Buffer.from(reply3.raw).toString("utf8") : stringifyJson(reply3.body));
-    if (!reply3.raw && subscribedToHeaders(text, reply3.body)) headers.subscribe();
+    channel.send(reply3.raw ? Buffer.from(reply3.raw).toString("utf8") : stringifyJson(reply3.body));
   } finally {
     admission.release?.();
   }
@@ -6078,8 +6241,32 @@ async function answer(socket, session, text, requestId, headers) {
 function failure(error) {
   return stringifyJson(jsonRpcFailure(error).body);
 }
-function send2(socket, text) {
-  if (socket.readyState === socket.OPEN) socket.send(text);
+
+// src/mirror/electrum-socket.ts
+var CLOSE_CODES = {
+  revoked: [1008, "token no longer valid"],
+  shutdown: [1001, "server shutting down"]
+};
+function serveElectrumSocket(socket, session) {
+  serveElectrumSession(webSocketChannel(socket), session);
+}
+function webSocketChannel(socket) {
+  return {
+    onMessage: (listener) => socket.on(
+      "message",
+      (data, isBinary) => listener(isBinary ? Buffer.from(data).toString("utf8") : String(data))
+    ),
+    onClose: (listener) => socket.once("close", listener),
+    isOpen: () => socket.readyState === socket.OPEN,
+    send: (text) => {
+      if (socket.readyState === socket.OPEN) socket.send(text);
+    },
+    close: (reason) => {
+      const [code, why] = CLOSE_CODES[reason];
+      socket.close(code, why);
+    },
+    terminate: () => socket.terminate()
+  };
 }
 
 // src/upstreams/indexer/hasura/introspection.ts
@@ -6426,6 +6613,171 @@ async function remember2(ctx, pairs) {
   await rememberFromCore(ctx.app.txCache, pool, ctx.network, answers);
 }
 
+// src/app/electrum-tls.ts
+import { randomUUID as randomUUID6 } from "node:crypto";
+import { readFileSync as readFileSync3 } from "node:fs";
+import { createServer } from "node:tls";
+
+// src/mirror/electrum-lines.ts
+var IDLE_TIMEOUT_MS = 6e5;
+function lineChannel(socket, lineBytesMax) {
+  const splitter = new LineSplitter(lineBytesMax);
+  const isOpen = () => !socket.destroyed && socket.writable;
+  socket.setNoDelay(true);
+  socket.setTimeout(IDLE_TIMEOUT_MS, () => socket.destroy());
+  return {
+    onMessage: (listener) => {
+      let refused2 = false;
+      socket.on("data", (chunk) => {
+        if (refused2) return;
+        const lines = splitter.push(chunk);
+        if (lines === "too-long") {
+          refused2 = true;
+          const tooLarge = gatewayError("PAYLOAD_TOO_LARGE", `message over ${lineBytesMax} bytes`);
+          socket.end(`${failure(tooLarge)}
+`);
+          return;
+        }
+        for (const line of lines) if (line.trim() !== "") listener(line);
+      });
+      socket.resume();
+    },
+    onClose: (listener) => socket.once("close", listener),
+    isOpen,
+    send: (text) => {
+      if (isOpen()) socket.write(`${text}
+`);
+    },
+    close: () => socket.end(),
+    terminate: () => socket.destroy()
+  };
+}
+
+// src/app/electrum-tls.ts
+async function startElectrumTls(app, registry) {
+  const config = app.config.electrum.tls;
+  if (!config) return null;
+  const server = createServer({
+    cert: readConfigFile(config.certFile, "electrum.tls.certFile"),
+    key: readConfigFile(config.keyFile, "electrum.tls.keyFile")
+  });
+  registry.connections.watch(server, (socket) => socket.destroy());
+  const raw = /* @__PURE__ */ new Set();
+  server.on("connection", (socket) => {
+    raw.add(socket);
+    socket.once("close", () => raw.delete(socket));
+  });
+  server.on("tlsClientError", () => {
+  });
+  const sockets = /* @__PURE__ */ new Map();
+  server.on("secureConnection", (socket) => {
+    sockets.set(socket, () => socket.end());
+    socket.once("close", () => sockets.delete(socket));
+    socket.on("error", () => {
+    });
+    socket.pause();
+    accept(app, socket, config, registry.requests).then((session) => {
+      if (session && sockets.has(socket)) sockets.set(socket, session.shutdown);
+    }).catch((err) => {
+      app.log.error({ err }, "electrum tls session");
+      socket.destroy();
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const closed = new Promise((resolve) => server.once("close", () => resolve()));
+  return {
+    port: server.address().port,
+    shutdown: () => {
+      server.close();
+      for (const end of sockets.values()) end();
+    },
+    destroy: async () => {
+      if (server.listening) server.close();
+      for (const socket of raw) socket.destroy();
+      await closed;
+    }
+  };
+}
+async function accept(app, socket, config, requests) {
+  const refuse4 = (error) => {
+    socket.end(`${failure(error)}
+`);
+    socket.resume();
+  };
+  const named = tokenOfServerName(socket.servername, config, app.config.networks);
+  const requestId = randomUUID6();
+  if (!named) {
+    app.metrics.authFailures.inc({ route: "electrum" });
+    app.log.info({ requestId, route: "electrum-tls" }, "no token in the TLS server name");
+    refuse4(gatewayError("UNAUTHENTICATED", "no access token in the TLS server name"));
+    return null;
+  }
+  const { token, network } = named;
+  const backendSegment = app.config.backends.electrum;
+  const from = {
+    source: socket.remoteAddress ?? "unknown",
+    backendSegment,
+    network,
+    route: "electrum"
+  };
+  const authenticated = await authenticateCall(app, token, from);
+  const hint = tokenHint(token);
+  if (!authenticated.ok) {
+    app.log.info({ requestId, route: "electrum-tls", network, tokenHint: hint }, "refused");
+    refuse4(authenticated.error);
+    return null;
+  }
+  const owner = authenticated.owner;
+  const outside = checkScope(app, owner, { ...from, backend: "electrum", origin: null });
+  if (outside) {
+    refuse4(outside);
+    return null;
+  }
+  const admission = await admitCall(app, owner, from);
+  if (!admission.ok) {
+    refuse4(admission.error);
+    return null;
+  }
+  admission.release?.();
+  app.log.info({ requestId, route: "electrum-tls", network, tokenHint: hint }, "session");
+  return serveElectrumSession(lineChannel(socket, app.config.server.bodyBytesMax), {
+    ctx: {
+      app,
+      requestId,
+      owner,
+      backend: "electrum",
+      backendSegment,
+      network,
+      startedAt: Date.now()
+    },
+    stillValid: () => app.tokens.authenticate(token),
+    admit: (o) => admitCall(app, o, from),
+    // Each message's work counts in flight on the connection: drain waits for it.
+    inFlight: (work) => requests.run(socket, work)
+  });
+}
+function tokenOfServerName(servername2, config, networks) {
+  if (typeof servername2 !== "string") return null;
+  const tail = `.${config.serverNameSuffix}`;
+  if (!servername2.toLowerCase().endsWith(tail)) return null;
+  const labels = servername2.slice(0, -tail.length).split(".");
+  const label = labels[0] ?? "";
+  const network = labels.length === 2 ? labels[1].toLowerCase() : config.network;
+  if (label === "" || labels.length > 2 || network === void 0) return null;
+  if (!networks.includes(network)) return null;
+  return { token: tokenOfDnsLabel(label), network };
+}
+function readConfigFile(path, setting) {
+  try {
+    return readFileSync3(path);
+  } catch (err) {
+    throw new Error(`${setting}: cannot read ${path}: ${err.message}`);
+  }
+}
+
 // src/app/server.ts
 var ROUTES = {
   node: { handler: handleNodeRpc, methods: ["POST"], protocol: "jsonrpc" },
@@ -6455,11 +6807,11 @@ async function startHttpServer(app, host, port) {
     keepAliveTimeoutMs: app.config.server.keepAliveTimeoutMs,
     bodyBytesMax: app.config.server.bodyBytesMax
   });
-  limitConnectionsPerAddress(
-    http.server,
+  const connections = new AddressConnections(
     app.config.server.connectionsPerAddressMax,
     () => app.metrics.connectionsRefused.inc()
   );
+  connections.watch(http.server, httpRefusal());
   const requests = new InFlight(http.server);
   countInFlight(http, requests);
   await http.register(websocket, { options: { maxPayload: app.config.server.bodyBytesMax } });
@@ -6491,17 +6843,28 @@ async function startHttpServer(app, host, port) {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
   });
+  const electrumTls = await startElectrumTls(app, {
+    requests,
+    connections
+  }).catch((err) => {
+    server.close();
+    throw err;
+  });
   warmUnifiedApi(app);
   const address = server.address();
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   return {
     server,
     url,
-    drain: (timeoutMs) => {
+    drain: async (timeoutMs) => {
       for (const socket of sockets) socket.close(1001, "server shutting down");
-      return drain(server, requests, timeoutMs);
+      electrumTls?.shutdown();
+      const outcome = await drain(server, requests, timeoutMs);
+      await electrumTls?.destroy();
+      return outcome;
     },
-    inFlight: () => requests.size
+    inFlight: () => requests.size,
+    electrumTls: electrumTls ? { port: electrumTls.port } : null
   };
 }
 function backendRoutes(http, app, registry) {
@@ -6731,7 +7094,7 @@ function instanceName(config, db, storeGiven) {
   if (config.ledger.instance) return config.ledger.instance;
   const dir = config.database.pgliteDir;
   if (db.kind === "pglite" && !storeGiven && !dir.startsWith("memory://")) return `pglite:${dir}`;
-  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID6()}`;
+  if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID7()}`;
   return `${hostname()}:${config.server.port}`;
 }
 async function startGateway(config, opts) {
@@ -6803,7 +7166,7 @@ async function startGateway(config, opts) {
     blockAnswers
   );
   const credits = new Credits(db, log, {
-    processId: randomUUID6(),
+    processId: randomUUID7(),
     instance: instanceName(config, db, opts.store !== void 0),
     ttlMs: config.ledger.holdTimeoutMs,
     leaseWindowMs: config.ledger.leaseWindowMs,
@@ -7084,9 +7447,9 @@ var Gate = class {
 };
 
 // src/devnet/listen.ts
-import { createServer } from "node:http";
+import { createServer as createServer2 } from "node:http";
 async function listenDevnet(serve, opts) {
-  const server = createServer((req, res) => {
+  const server = createServer2((req, res) => {
     serve(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -8913,7 +9276,7 @@ function startBlockTimer(producers, intervalMs, onError = (err) => process.stder
 }
 
 // src/devnet/chain.ts
-import { readdirSync, readFileSync as readFileSync3 } from "node:fs";
+import { readdirSync, readFileSync as readFileSync4 } from "node:fs";
 
 // src/bitcoin/genesis.ts
 var COIN2 = 100000000n;
@@ -9139,7 +9502,7 @@ function plain(buf) {
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 function bytesOf(path) {
-  return plain(readFileSync3(path));
+  return plain(readFileSync4(path));
 }
 var cached = /* @__PURE__ */ new Map();
 function loadDevnetChain(network = "mainnet") {
@@ -9164,19 +9527,19 @@ function loadMainnet() {
   const blocks = rawFiles.map((f) => parseBlock(bytesOf(blocksDir + f)));
   for (const raw of readBlockRecords(bytesOf(`${blocksDir}277647.dat`)))
     blocks.push(parseBlock(raw));
-  const json = JSON.parse(readFileSync3(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8"));
+  const json = JSON.parse(readFileSync4(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8"));
   blocks.push(parseBlock(plain(Buffer.from(json.block, "hex"))));
   chain.anchors.set(json.hash, {
     mediantime: json.mediantime,
     chainwork: BigInt(`0x${json.chainwork}`)
   });
   for (const block of blocks) chain.addBlock(block, bip34Height(block));
-  const mempool = JSON.parse(readFileSync3(`${DATA_DIR}txs/mempool.json`, "utf8"));
+  const mempool = JSON.parse(readFileSync4(`${DATA_DIR}txs/mempool.json`, "utf8"));
   for (const { hex } of mempool.txs)
     chain.addToMempool(parseTransaction(plain(Buffer.from(hex, "hex"))));
   chain.addToMempool(
     parseTransaction(
-      plain(Buffer.from(readFileSync3(`${DATA_DIR}txs/huge_witness.hex`, "utf8").trim(), "hex"))
+      plain(Buffer.from(readFileSync4(`${DATA_DIR}txs/huge_witness.hex`, "utf8").trim(), "hex"))
     )
   );
   chain.addToMempool(parseTransaction(bytesOf(`${DATA_DIR}txs/megatx.bin`)));
@@ -9440,6 +9803,19 @@ function scripthashMethods(scripts) {
     "blockchain.scripthash.get_history": checked(
       "blockchain.scripthash.get_history",
       (_session, [hash2]) => of(hash2).history.map(historyJson)
+    ),
+    // The status of the history get_history answers; devnet sends no notifications of its own
+    // (the gateway compares statuses at each chain event).
+    "blockchain.scripthash.subscribe": checked(
+      "blockchain.scripthash.subscribe",
+      (session, [hash2]) => {
+        session.scripthashes.add(hash2);
+        return scripthashStatus(of(hash2).history.map(historyJson)) ?? null;
+      }
+    ),
+    "blockchain.scripthash.unsubscribe": checked(
+      "blockchain.scripthash.unsubscribe",
+      (session, [hash2]) => session.scripthashes.delete(hash2)
     ),
     "blockchain.scripthash.get_mempool": checked(
       "blockchain.scripthash.get_mempool",
@@ -9737,7 +10113,7 @@ function build(chain, prevouts) {
 
 // src/devnet/electrum/server.ts
 import { EventEmitter as EventEmitter4 } from "node:events";
-import { createServer as createServer2 } from "node:net";
+import { createServer as createServer3 } from "node:net";
 async function startElectrumTcp(opts) {
   const host = opts.host ?? "127.0.0.1";
   const recvBytesMax = opts.recvBytesMax ?? 1e6;
@@ -9748,7 +10124,7 @@ async function startElectrumTcp(opts) {
   const sessions = /* @__PURE__ */ new Map();
   let server;
   let port = opts.port ?? 0;
-  function accept(socket) {
+  function accept2(socket) {
     stats.connections += 1;
     stats.open += 1;
     const abort = new AbortController();
@@ -9757,6 +10133,7 @@ async function startElectrumTcp(opts) {
       client: "unknown",
       protocol: null,
       subscribedHeaders: false,
+      scripthashes: /* @__PURE__ */ new Set(),
       signal: abort.signal
     };
     sessions.set(socket, session);
@@ -9782,7 +10159,7 @@ async function startElectrumTcp(opts) {
       }
       for (const line of lines) void handleLine(line);
     });
-    const send3 = (text, thenClose = false) => {
+    const send2 = (text, thenClose = false) => {
       if (socket.destroyed || closing) return;
       socket.write(`${text}
 `);
@@ -9796,20 +10173,20 @@ async function startElectrumTcp(opts) {
       try {
         payload = parseJson(line);
       } catch (err) {
-        send3(errorMessage("v2", null, -32700, `cannot decode JSON: ${err.message}`));
+        send2(errorMessage("v2", null, -32700, `cannot decode JSON: ${err.message}`));
         return;
       }
       protocol ??= detect(payload);
       const p = protocol;
       if (Array.isArray(payload)) {
         if (payload.length === 0) {
-          send3(errorMessage(p, null, -32600, "empty batch"));
+          send2(errorMessage(p, null, -32600, "empty batch"));
           return;
         }
         const parts = await Promise.all(payload.map((item) => handleRequest(p, item)));
         const replies = parts.filter((r) => r !== null);
         if (replies.length > 0) {
-          send3(
+          send2(
             `[${replies.map((r) => r.text).join(", ")}]`,
             replies.some((r) => r.disconnect)
           );
@@ -9817,7 +10194,7 @@ async function startElectrumTcp(opts) {
         return;
       }
       const reply3 = await handleRequest(p, payload);
-      if (reply3) send3(reply3.text, reply3.disconnect);
+      if (reply3) send2(reply3.text, reply3.disconnect);
     }
     async function handleRequest(p, payload) {
       if (!isJsonObject(payload)) {
@@ -9877,7 +10254,7 @@ async function startElectrumTcp(opts) {
     }
   }
   async function listen() {
-    server = createServer2(accept);
+    server = createServer3(accept2);
     await new Promise((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, host, () => resolve());

@@ -12,7 +12,7 @@ import type { NetworkName } from "../config/schema.ts";
 import { dashboardRoutes } from "../dashboard/routes.ts";
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { unifiedApi, warmUnifiedApi } from "../graphql/load.ts";
-import { limitConnectionsPerAddress } from "../http/connection-limit.ts";
+import { AddressConnections, httpRefusal } from "../http/connection-limit.ts";
 import { corsHeaders, crossOrigin, preflightHeaders } from "../http/cors.ts";
 import { countInFlight, type DrainOutcome, drain, InFlight } from "../http/drain.ts";
 import {
@@ -42,6 +42,7 @@ import { handleElectrumRpc } from "../mirror/electrum-route.ts";
 import { serveElectrumSocket } from "../mirror/electrum-socket.ts";
 import { handleGraphQuery } from "../mirror/graph-route.ts";
 import { handleNodeRpc } from "../mirror/node-route.ts";
+import { type ElectrumTlsListener, startElectrumTls } from "./electrum-tls.ts";
 import { readiness } from "./readiness.ts";
 
 /** What a backend route gets: its context, the body read within limits, and the request itself. */
@@ -96,6 +97,8 @@ export interface RunningServer {
   drain(timeoutMs: number): Promise<DrainOutcome>;
   /** Requests being handled now. */
   inFlight(): number;
+  /** The Electrum TLS listener for stock wallets (config electrum.tls), when configured. */
+  electrumTls: { port: number } | null;
 }
 
 /**
@@ -122,9 +125,10 @@ export async function startHttpServer(
     keepAliveTimeoutMs: app.config.server.keepAliveTimeoutMs,
     bodyBytesMax: app.config.server.bodyBytesMax,
   });
-  limitConnectionsPerAddress(http.server, app.config.server.connectionsPerAddressMax, () =>
+  const connections = new AddressConnections(app.config.server.connectionsPerAddressMax, () =>
     app.metrics.connectionsRefused.inc(),
   );
+  connections.watch(http.server, httpRefusal());
   const requests = new InFlight(http.server);
   countInFlight(http, requests);
   // WebSocket upgrades are routed like requests (their onRequest hooks authenticate them) before
@@ -161,19 +165,33 @@ export async function startHttpServer(
     server.once("error", reject);
     server.listen(port, host, () => resolve());
   });
+  // Its sessions share the server's count of work in flight (drain waits for them) and the
+  // per-address connection limit.
+  const electrumTls: ElectrumTlsListener | null = await startElectrumTls(app, {
+    requests,
+    connections,
+  }).catch((err: unknown) => {
+    server.close();
+    throw err;
+  });
   warmUnifiedApi(app);
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   return {
     server,
     url,
-    drain: (timeoutMs) => {
-      // WebSocket sessions are told the server is going away (1001); the message each is
-      // answering is finished first (it runs in flight, below), then their connections close.
+    drain: async (timeoutMs) => {
+      // WebSocket sessions are told the server is going away (1001), TLS sessions are ended; the
+      // message each is answering is finished first (it runs in flight, below), then their
+      // connections close.
       for (const socket of sockets) socket.close(1001, "server shutting down");
-      return drain(server, requests, timeoutMs);
+      electrumTls?.shutdown();
+      const outcome = await drain(server, requests, timeoutMs);
+      await electrumTls?.destroy();
+      return outcome;
     },
     inFlight: () => requests.size,
+    electrumTls: electrumTls ? { port: electrumTls.port } : null,
   };
 }
 

@@ -179,6 +179,18 @@ const ELECTRUM: ElectrumRow[] = [
     [HAL_SCRIPTHASH],
   ],
   [
+    "blockchain.scripthash.subscribe",
+    "A script's status (hash of its history, null when empty); on a socket, pushed when it changes",
+    [["scripthash", "hex string", false]],
+    [HAL_SCRIPTHASH],
+  ],
+  [
+    "blockchain.scripthash.unsubscribe",
+    "Stops a socket session's notifications for a script; whether it was subscribed",
+    [["scripthash", "hex string", false]],
+    [HAL_SCRIPTHASH],
+  ],
+  [
     "blockchain.transaction.get",
     "A transaction: its hex, or decoded (verbose)",
     [

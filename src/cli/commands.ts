@@ -57,6 +57,7 @@ const HELP = `usage: blockgate <command>
                                          or block (getblock's fields the bytes determine);
                                          - reads the hex from standard input
   operator-token                         a new operator token for /metrics and /admin/* and its config line
+  electrum-name <token> [network]        the TLS server name a stock Electrum wallet dials with this token
   devnet mine [--network N] [--blocks K] K blocks on the running gateway's devnet tip (regtest, 1)
   devnet reorg [--network N] [--depth D] D blocks off devnet's best chain, D + 1 new ones on the fork point
 

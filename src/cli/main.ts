@@ -25,6 +25,10 @@ async function cli(argv: string[]): Promise<number> {
     const { runConfigCommand } = await import("./config-check.ts");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
+  if (command === "electrum-name") {
+    const { runElectrumName } = await import("./electrum-name.ts");
+    return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
+  }
   if (command === "devnet") {
     // Runs inside the gateway, whose devnet it is: the CLI only finds it and asks.
     const { runDevnetCommand } = await import("./devnet.ts");

@@ -66,21 +66,37 @@ export function checkConfigFile(path: string, env: NodeJS.ProcessEnv): ConfigChe
             );
           }
         }
-        for (const field of OUTSIDE[kind].files) {
-          const file = entry[field];
-          if (typeof file !== "string" || file === "") continue;
-          const problem = fileProblem(file);
-          if (problem === "missing") errors.push(`${at}.${field}: ${file} does not exist`);
-          else if (problem === "not a file") errors.push(`${at}.${field}: ${file} is not a file`);
-          else if (problem === "unreadable") {
-            // The gateway may run as another user (bitcoind's cookie is often group-readable only).
-            warnings.push(`${at}.${field}: ${file} is not readable by this user`);
-          }
-        }
+        for (const field of OUTSIDE[kind].files) checkFile(entry, field, at, errors, warnings);
       });
     }
   }
+  // The Electrum TLS listener's certificate and key.
+  const tls = isRecord(raw.electrum) && isRecord(raw.electrum.tls) ? raw.electrum.tls : null;
+  if (tls) {
+    for (const field of ["certFile", "keyFile"]) {
+      checkFile(tls, field, "electrum.tls", errors, warnings);
+    }
+  }
   return { errors, warnings, config: errors.length === 0 ? config : null };
+}
+
+/** A file the config names must exist and be a file; one this user cannot read is a warning. */
+function checkFile(
+  entry: Record<string, unknown>,
+  field: string,
+  at: string,
+  errors: string[],
+  warnings: string[],
+): void {
+  const file = entry[field];
+  if (typeof file !== "string" || file === "") return;
+  const problem = fileProblem(file);
+  if (problem === "missing") errors.push(`${at}.${field}: ${file} does not exist`);
+  else if (problem === "not a file") errors.push(`${at}.${field}: ${file} is not a file`);
+  else if (problem === "unreadable") {
+    // The gateway may run as another user (bitcoind's cookie is often group-readable only).
+    warnings.push(`${at}.${field}: ${file} is not readable by this user`);
+  }
 }
 
 function fileProblem(file: string): "missing" | "not a file" | "unreadable" | null {

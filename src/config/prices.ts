@@ -53,6 +53,10 @@ export const DEFAULT_PRICES = {
   "blockchain.scripthash.get_history": { default: 100, mainnet: 200 },
   "blockchain.scripthash.get_mempool": { default: 50, mainnet: 100 },
   "blockchain.scripthash.listunspent": { default: 100, mainnet: 200 },
+  // The status is the hash of the whole history: the work of get_history.
+  "blockchain.scripthash.subscribe": { default: 100, mainnet: 200 },
+  // Answered by the gateway from the session's own list: no upstream work.
+  "blockchain.scripthash.unsubscribe": { default: 0, mainnet: 0 },
   "blockchain.transaction.get_merkle": { default: 50, mainnet: 100 },
   "blockchain.transaction.id_from_pos": { default: 50, mainnet: 100 },
   "blockchain.transaction.broadcast": { default: 200, mainnet: 400 },

@@ -1,44 +1,55 @@
-import type { Server } from "node:http";
-import type { Socket } from "node:net";
+import type { Server, Socket } from "node:net";
 import { gatewayError } from "../errors/codes.ts";
 import { plainFailure } from "./reply.ts";
 
 /**
  * At most `max` open connections per client address (0: no limit), so one address cannot take
- * every socket the process has. The connection past the limit is answered at once, before any
- * request on it is read, with a plain 429 RATE_LIMITED, and closed; it never reaches a route,
- * so nothing is authenticated, executed or charged. The count lives in this process (a client
- * spread over several gateway processes gets `max` in each); entries go when their last
- * connection closes, so the map is bounded by the open sockets.
+ * every socket the process has; one count across every listener watched (the HTTP server and the
+ * Electrum TLS listener). The connection past the limit is refused at once, before anything on it
+ * is read — the HTTP server answers a plain 429 RATE_LIMITED (httpRefusal), the TLS listener
+ * closes it before its handshake — so it never reaches a route: nothing is authenticated,
+ * executed or charged. The count lives in this process (a client spread over several gateway
+ * processes gets `max` in each); entries go when their last connection closes, so the map is
+ * bounded by the open sockets.
  */
-export function limitConnectionsPerAddress(server: Server, max: number, refused: () => void): void {
-  if (max === 0) return;
-  const open = new Map<string, number>();
-  const refusal = refusalBytes();
-  // Before node's own listener, so a refused socket is answered before it parses anything.
-  server.prependListener("connection", (socket: Socket) => {
-    const address = socket.remoteAddress ?? "";
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > max) {
-      refused();
-      socket.end(refusal, () => socket.destroy());
-      return;
-    }
-    open.set(address, count);
-    socket.once("close", () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left === 0) open.delete(address);
-      else open.set(address, left);
+export class AddressConnections {
+  private readonly open = new Map<string, number>();
+
+  constructor(
+    private readonly max: number,
+    private readonly refused: () => void,
+  ) {}
+
+  /** Counts `server`'s connections; `refuse` ends the one past the limit. */
+  watch(server: Server, refuse: (socket: Socket) => void): void {
+    if (this.max === 0) return;
+    // Before the server's own listener, so a refused socket is ended before it parses anything.
+    server.prependListener("connection", (socket: Socket) => {
+      const address = socket.remoteAddress ?? "";
+      const count = (this.open.get(address) ?? 0) + 1;
+      if (count > this.max) {
+        this.refused();
+        refuse(socket);
+        return;
+      }
+      this.open.set(address, count);
+      socket.once("close", () => {
+        const left = (this.open.get(address) ?? 1) - 1;
+        if (left === 0) this.open.delete(address);
+        else this.open.set(address, left);
+      });
     });
-  });
+  }
 }
 
-function refusalBytes(): Buffer {
+/** The HTTP server's refusal: 429 and the connection closed. */
+export function httpRefusal(): (socket: Socket) => void {
   const failure = plainFailure(
     gatewayError("RATE_LIMITED", "too many open connections from this address"),
   );
   const body = JSON.stringify(failure.body);
-  return Buffer.from(
+  const bytes = Buffer.from(
     `HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`,
   );
+  return (socket) => socket.end(bytes, () => socket.destroy());
 }

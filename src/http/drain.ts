@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from "node:http";
+import { type Server, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import { within } from "../util/cached-check.ts";
 
@@ -10,7 +10,8 @@ import { within } from "../util/cached-check.ts";
  * work its call started, and drain waits for that work too.
  */
 export class InFlight {
-  private readonly open = new Map<ServerResponse, { work: number; ended: boolean }>();
+  /** Requests by their response; a socket session's work (the Electrum TLS listener) by its socket. */
+  private readonly open = new Map<object, { work: number; ended: boolean }>();
   private draining = false;
   private onIdle: (() => void) | null = null;
 
@@ -34,8 +35,12 @@ export class InFlight {
     });
   }
 
-  /** Runs work of the request `res` answers; the request stays in flight until it has finished. */
-  async run<T>(res: ServerResponse, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs work of the request `res` answers; the request stays in flight until it has finished.
+   * `res` may be any object standing for a session without a response (a TLS connection): its
+   * work counts in flight while it runs.
+   */
+  async run<T>(res: object, work: () => Promise<T>): Promise<T> {
     let entry = this.open.get(res);
     if (!entry) {
       // Its response has already ended (the client went away between two phases): the work
@@ -52,7 +57,7 @@ export class InFlight {
     }
   }
 
-  private release(res: ServerResponse, entry: { work: number; ended: boolean }): void {
+  private release(res: object, entry: { work: number; ended: boolean }): void {
     if (!entry.ended || entry.work > 0 || this.open.get(res) !== entry) return;
     this.open.delete(res);
     // Its connection may be kept alive (the response began before the drain): close it now.
@@ -64,7 +69,7 @@ export class InFlight {
   startDraining(): void {
     this.draining = true;
     for (const res of this.open.keys()) {
-      if (!res.headersSent) res.setHeader("connection", "close");
+      if (res instanceof ServerResponse && !res.headersSent) res.setHeader("connection", "close");
     }
   }
 

@@ -117,6 +117,9 @@ export const ELECTRUM_SIGNATURES: Readonly<Record<string, ElectrumSignature>> = 
   "blockchain.scripthash.get_history": byScripthash,
   "blockchain.scripthash.get_mempool": byScripthash,
   "blockchain.scripthash.listunspent": byScripthash,
+  "blockchain.scripthash.subscribe": byScripthash,
+  // Protocol 1.4.2; ElectrumX answers whether the session was subscribed.
+  "blockchain.scripthash.unsubscribe": byScripthash,
   "blockchain.transaction.get_merkle": {
     required: ["tx_hash", "height"],
     optional: [],

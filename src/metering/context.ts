@@ -74,6 +74,29 @@ export interface CallContext {
    * charged but its answer was lost, so this one runs free of charge.
    */
   idempotency?: { key: string; rerun: boolean };
+  /**
+   * The Electrum socket session (WebSocket or TLS) a call came on: what its calls subscribe to is
+   * pushed to it. Absent for an HTTP request, which has nobody to notify.
+   */
+  electrum?: ElectrumSubscriptions;
+}
+
+/** An Electrum socket session's subscriptions, as its calls change them (src/mirror/electrum-push.ts). */
+export interface ElectrumSubscriptions {
+  /** blockchain.headers.subscribe was answered: the tip is pushed as it moves. */
+  subscribeHeaders(): void;
+  /** Whether the session may hold this script hash: one it holds, or one more within its limit. */
+  canSubscribe(scripthash: string): boolean;
+  /**
+   * Takes a place for the script hash before its status is read, so the calls of one batch cannot
+   * pass the limit together: `held` (already subscribed), `new` (a place taken; give it back with
+   * unsubscribeScripthash if the status cannot be read) or `full`.
+   */
+  claimScripthash(scripthash: string): "held" | "new" | "full";
+  /** blockchain.scripthash.subscribe was answered this status: pushed again when it changes. */
+  subscribeScripthash(scripthash: string, status: string | null): void;
+  /** Whether the session held the script hash (ElectrumX's answer to unsubscribe). */
+  unsubscribeScripthash(scripthash: string): boolean;
 }
 
 /** What the Electrum transaction service needs of a running gateway, for one network. */

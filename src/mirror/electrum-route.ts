@@ -3,11 +3,14 @@ import { gatewayError } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
 import { decodedTx } from "../jsonrpc/decoded-tx.ts";
 import { checkElectrumArgs, ELECTRUM_SIGNATURES } from "../jsonrpc/electrum-args.ts";
+import { BAD_REQUEST } from "../jsonrpc/electrum-params.ts";
 import { checkServerVersion } from "../jsonrpc/electrum-version.ts";
 import type { Json } from "../jsonrpc/json.ts";
+import { pyThousands } from "../jsonrpc/python-text.ts";
 import type { Checked, RpcErrorObject } from "../jsonrpc/types.ts";
 import { type CallContext, electrumTxSource } from "../metering/context.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
+import { readScripthashStatus } from "../upstreams/electrum/status.ts";
 import { type ElectrumTxResult, electrumTransaction } from "../upstreams/electrum/transaction.ts";
 import {
   type AcceptedCall,
@@ -18,8 +21,15 @@ import {
 
 type Params = Json[] | { [key: string]: Json };
 
+const SUBSCRIBE = "blockchain.scripthash.subscribe";
+
 /** Methods checked as ElectrumX checks them; server.version is the gateway's own (see below). */
-const CHECKED = Object.keys(ELECTRUM_SIGNATURES).filter((m) => m !== "server.version");
+const CHECKED = Object.keys(ELECTRUM_SIGNATURES).filter(
+  (m) => m !== "server.version" && m !== SUBSCRIBE,
+);
+
+/** The `upstream` of an answer the gateway gives itself (an unsubscribe), for the audit record. */
+const GATEWAY_UPSTREAM = "gateway";
 
 const poolOf = (ctx: CallContext) => ctx.app.electrum.get(ctx.network);
 
@@ -42,6 +52,14 @@ const ELECTRUM: MirrorProtocol = {
         (params) => checkElectrumArgs(method, ELECTRUM_SIGNATURES[method]!, params),
       ]),
     ),
+    // A session past its limit is refused before anything is asked or charged, in ElectrumX's words.
+    [SUBSCRIBE]: (params, ctx) => {
+      const checked = checkElectrumArgs(SUBSCRIBE, ELECTRUM_SIGNATURES[SUBSCRIBE]!, params);
+      if (!checked.ok || !ctx.electrum || ctx.electrum.canSubscribe(checked.params[0] as string)) {
+        return checked;
+      }
+      return { ok: false, error: { code: BAD_REQUEST, message: subscriptionLimit(ctx) } };
+    },
   },
   unknownMethod: (method): RpcErrorObject => ({
     code: -32601,
@@ -59,7 +77,18 @@ const ELECTRUM: MirrorProtocol = {
           return render(out, verbose, ctx.network);
         }
         if (c.method === "server.version") return await serverVersion(poolOf(ctx), c.params[0]!);
-        return forward(poolOf(ctx), c);
+        if (c.method === SUBSCRIBE) return await subscribe(ctx, c.params[0] as string);
+        if (c.method === "blockchain.scripthash.unsubscribe") {
+          // The session's own list answers: nothing was subscribed upstream (status.ts).
+          const held = ctx.electrum?.unsubscribeScripthash(c.params[0] as string) ?? false;
+          return { kind: "answer", answer: { result: held }, upstream: GATEWAY_UPSTREAM };
+        }
+        const out = await forward(poolOf(ctx), c);
+        // Subscribed: from now on the tip is pushed as it moves (src/mirror/electrum-push.ts).
+        if (c.method === "blockchain.headers.subscribe" && out.kind === "answer") {
+          if ("result" in out.answer) ctx.electrum?.subscribeHeaders();
+        }
+        return out;
       }),
     ),
 };
@@ -76,6 +105,35 @@ async function forward(pool: ElectrumPool | undefined, call: AcceptedCall): Prom
   const out = await pool.request(call.method, call.params);
   if (!out.ok) return { kind: "failure", error: out.error };
   return { kind: "answer", answer: out.answer, upstream: out.upstream };
+}
+
+/**
+ * blockchain.scripthash.subscribe: the script's status, as ElectrumX answers it; on a socket
+ * session the status is remembered, and a different one at a later chain event is pushed.
+ */
+async function subscribe(ctx: CallContext, scripthash: string): Promise<CallResult> {
+  const pool = poolOf(ctx);
+  if (!pool) return noServer();
+  const claim = ctx.electrum?.claimScripthash(scripthash);
+  if (claim === "full") {
+    // Calls of one batch that passed the check together and would pass the limit: not charged.
+    return {
+      kind: "failure",
+      error: gatewayError("LIMIT_EXCEEDED", subscriptionLimit(ctx)),
+    };
+  }
+  const out = await readScripthashStatus(pool, scripthash);
+  const status =
+    out.ok && "result" in out.answer ? (out.answer.result as string | null) : undefined;
+  if (status !== undefined) ctx.electrum?.subscribeScripthash(scripthash, status);
+  else if (claim === "new") ctx.electrum?.unsubscribeScripthash(scripthash);
+  if (!out.ok) return { kind: "failure", error: out.error };
+  return { kind: "answer", answer: out.answer, upstream: out.upstream };
+}
+
+/** ElectrumX's refusal past MAX_SESSION_SUBS, with the configured limit. */
+function subscriptionLimit(ctx: CallContext): string {
+  return `your address subscription limit ${pyThousands(ctx.app.config.electrum.subscriptionsMax)} reached`;
 }
 
 /**

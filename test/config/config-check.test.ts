@@ -138,6 +138,18 @@ pricing: { getrawtransaction: { default: 1, mainnett: 2 } }
     ]);
   });
 
+  it("the Electrum TLS listener's certificate and key must exist", () => {
+    const path = file(
+      "tls.yaml",
+      `electrum:\n  tls: { certFile: ${join(dir, "no.pem")}, keyFile: ${join(dir, "no.key")}, serverNameSuffix: electrum.example.com }\n`,
+    );
+    expect(runConfigCommand(["check", path], {}).text.split("\n")).toEqual([
+      `${path}: invalid (2 errors)`,
+      `error: electrum.tls.certFile: ${join(dir, "no.pem")} does not exist`,
+      `error: electrum.tls.keyFile: ${join(dir, "no.key")} does not exist`,
+    ]);
+  });
+
   it("unreadable or unparsable files, and usage", () => {
     expect(runConfigCommand(["check", join(dir, "absent.yaml")], {}).text).toMatch(
       /^.*absent\.yaml: invalid \(1 error\)\nerror: cannot read .*absent\.yaml: ENOENT/,

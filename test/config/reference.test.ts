@@ -166,6 +166,8 @@ describe(`${EXAMPLE}`, () => {
       "/var/lib/bitcoind/.cookie",
       "/etc/blockgate/fulcrum.pem",
       "/etc/blockgate/electrs-testnet4.pem",
+      "/etc/blockgate/electrum-wildcard.pem",
+      "/etc/blockgate/electrum-wildcard.key",
     ]) {
       const local = join(dir, path.split("/").at(-1)!);
       writeFileSync(local, "x\n");

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { connect, type Socket } from "node:net";
 import ElectrumClient from "@mempool/electrum-client";
@@ -200,6 +201,26 @@ describe("devnet's Electrum server behaves as ElectrumX", () => {
       code: 1,
       message: "xyz is not a valid script hash",
     });
+    line.close();
+  });
+
+  it("scripthash.subscribe: ElectrumX's status of the history (null when empty); unsubscribe says whether it was held", async () => {
+    const line = await identified();
+    const hal = chain.txIndex.get(HAL_TXID)!;
+    const hash = electrumScripthash(
+      hal.block.block.transactions[hal.index]!.outputs[0]!.scriptPubKey,
+    );
+    const history = JSON.parse(await line.call(req(1, "blockchain.scripthash.get_history", [hash])))
+      .result as { tx_hash: string; height: number }[];
+    const status = createHash("sha256")
+      .update(history.map((e) => `${e.tx_hash}:${e.height}:`).join(""))
+      .digest("hex");
+    const answer = (id: number, method: string, h: string) =>
+      line.call(req(id, `blockchain.scripthash.${method}`, [h])).then((t) => JSON.parse(t).result);
+    expect(await answer(2, "subscribe", hash)).toBe(status);
+    expect(await answer(3, "subscribe", "00".repeat(32))).toBeNull();
+    expect(await answer(4, "unsubscribe", hash)).toBe(true);
+    expect(await answer(5, "unsubscribe", hash)).toBe(false);
     line.close();
   });
 

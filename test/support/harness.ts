@@ -143,6 +143,15 @@ export async function accountTotals(db: Database, accountId: number) {
   return { account: rows[0], audit: audit.rows };
 }
 
+/** An account's audit records, oldest first: method, charge and outcome. */
+export async function auditRows(db: Database, accountId: number) {
+  const { rows } = await db.query<{ method: string; charged_cc: number; outcome: string }>(
+    "SELECT method, charged_cc, outcome FROM audit_records WHERE account_id = $1 ORDER BY id",
+    [accountId],
+  );
+  return rows;
+}
+
 /**
  * After a race of requests on an account that was granted exactly `paid` × `price` CC: `paid` of
  * them were charged `price` each and the rest refused with 429, each with its one audit record,

@@ -17,6 +17,8 @@ export interface SessionState {
   client: string;
   protocol: string | null;
   subscribedHeaders: boolean;
+  /** Script hashes subscribed to (blockchain.scripthash.subscribe), until unsubscribed. */
+  scripthashes: Set<string>;
   /** Aborted when the connection or the server closes: ends waits on the daemon. */
   signal: AbortSignal;
 }

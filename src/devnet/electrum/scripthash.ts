@@ -1,3 +1,4 @@
+import { scripthashStatus } from "../../jsonrpc/electrum-status.ts";
 import { type Json, jsonNumber } from "../../jsonrpc/json.ts";
 import { checked, type Handler } from "./handler.ts";
 import type { HistoryEntry, ScriptEntry } from "./script-index.ts";
@@ -16,6 +17,19 @@ export function scripthashMethods(scripts: (hash: string) => ScriptEntry): Recor
     "blockchain.scripthash.get_history": checked(
       "blockchain.scripthash.get_history",
       (_session, [hash]) => of(hash).history.map(historyJson),
+    ),
+    // The status of the history get_history answers; devnet sends no notifications of its own
+    // (the gateway compares statuses at each chain event).
+    "blockchain.scripthash.subscribe": checked(
+      "blockchain.scripthash.subscribe",
+      (session, [hash]) => {
+        session.scripthashes.add(hash as string);
+        return scripthashStatus(of(hash).history.map(historyJson)) ?? null;
+      },
+    ),
+    "blockchain.scripthash.unsubscribe": checked(
+      "blockchain.scripthash.unsubscribe",
+      (session, [hash]) => session.scripthashes.delete(hash as string),
     ),
     "blockchain.scripthash.get_mempool": checked(
       "blockchain.scripthash.get_mempool",

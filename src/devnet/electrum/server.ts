@@ -79,6 +79,7 @@ export async function startElectrumTcp(opts: ElectrumServerOptions): Promise<Dev
       client: "unknown",
       protocol: null,
       subscribedHeaders: false,
+      scripthashes: new Set(),
       signal: abort.signal,
     };
     sessions.set(socket, session);

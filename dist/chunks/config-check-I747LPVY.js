@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-NZI4S42G.js";
-import "./chunk-ECEXQGZL.js";
+} from "./chunk-DZST4C6W.js";
+import "./chunk-CFFJV242.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";
@@ -50,20 +50,27 @@ function checkConfigFile(path, env) {
             );
           }
         }
-        for (const field of OUTSIDE[kind].files) {
-          const file = entry[field];
-          if (typeof file !== "string" || file === "") continue;
-          const problem = fileProblem(file);
-          if (problem === "missing") errors.push(`${at}.${field}: ${file} does not exist`);
-          else if (problem === "not a file") errors.push(`${at}.${field}: ${file} is not a file`);
-          else if (problem === "unreadable") {
-            warnings.push(`${at}.${field}: ${file} is not readable by this user`);
-          }
-        }
+        for (const field of OUTSIDE[kind].files) checkFile(entry, field, at, errors, warnings);
       });
     }
   }
+  const tls = isRecord(raw.electrum) && isRecord(raw.electrum.tls) ? raw.electrum.tls : null;
+  if (tls) {
+    for (const field of ["certFile", "keyFile"]) {
+      checkFile(tls, field, "electrum.tls", errors, warnings);
+    }
+  }
   return { errors, warnings, config: errors.length === 0 ? config : null };
+}
+function checkFile(entry, field, at, errors, warnings) {
+  const file = entry[field];
+  if (typeof file !== "string" || file === "") return;
+  const problem = fileProblem(file);
+  if (problem === "missing") errors.push(`${at}.${field}: ${file} does not exist`);
+  else if (problem === "not a file") errors.push(`${at}.${field}: ${file} is not a file`);
+  else if (problem === "unreadable") {
+    warnings.push(`${at}.${field}: ${file} is not readable by this user`);
+  }
 }
 function fileProblem(file) {
   let stat;

@@ -63,6 +63,10 @@ var DEFAULT_PRICES = {
   "blockchain.scripthash.get_history": { default: 100, mainnet: 200 },
   "blockchain.scripthash.get_mempool": { default: 50, mainnet: 100 },
   "blockchain.scripthash.listunspent": { default: 100, mainnet: 200 },
+  // The status is the hash of the whole history: the work of get_history.
+  "blockchain.scripthash.subscribe": { default: 100, mainnet: 200 },
+  // Answered by the gateway from the session's own list: no upstream work.
+  "blockchain.scripthash.unsubscribe": { default: 0, mainnet: 0 },
   "blockchain.transaction.get_merkle": { default: 50, mainnet: 100 },
   "blockchain.transaction.id_from_pos": { default: 50, mainnet: 100 },
   "blockchain.transaction.broadcast": { default: 200, mainnet: 400 },
@@ -299,8 +303,10 @@ var configSchema = z.strictObject({
       newBlock: priceTable.default({ default: 5, mainnet: 10 }),
       transactionConfirmations: priceTable.default({ default: 5, mainnet: 10 }),
       mempoolFees: priceTable.default({ default: 5, mainnet: 10 }),
-      /** An Electrum header notification pushed on a WebSocket session. */
-      "blockchain.headers.subscribe": priceTable.default({ default: 5, mainnet: 10 })
+      /** An Electrum header notification pushed on a socket session (WebSocket or TLS). */
+      "blockchain.headers.subscribe": priceTable.default({ default: 5, mainnet: 10 }),
+      /** An Electrum script-hash notification (its status changed) pushed on a socket session. */
+      "blockchain.scripthash.subscribe": priceTable.default({ default: 5, mainnet: 10 })
     }).prefault({}),
     /** A graph query costs `base` + ceil(complexity × `perPoint`): half price off mainnet. */
     graph: z.strictObject({
@@ -363,6 +369,32 @@ var configSchema = z.strictObject({
     pollMs: z.number().int().min(500).max(6e4).default(1e3),
     /** Deliveries one process sends at once. */
     concurrency: z.number().int().positive().max(1e3).default(10)
+  }).prefault({}),
+  /** Electrum sessions: WebSocket (`ws://…/electrum/<network>/<token>`) and the TLS listener. */
+  electrum: z.strictObject({
+    /**
+     * Script hashes one session may subscribe to; the next is refused as ElectrumX refuses past
+     * MAX_SESSION_SUBS (code 1). Each is read again from the Electrum servers at every chain
+     * event, so this bounds a session's upstream work per block.
+     */
+    subscriptionsMax: z.number().int().positive().max(1e5).default(1e3),
+    /**
+     * Newline-delimited JSON-RPC over TLS for stock wallets, which cannot put a token in a path:
+     * the token is the first label of the TLS server name (SNI), `<token>.<network>.<suffix>`,
+     * or `<token>.<suffix>` for `network`. Absent: no listener.
+     */
+    tls: z.strictObject({
+      host: z.string().default("127.0.0.1"),
+      /** 0: any free port (tests). Electrum's usual TLS port is 50002. */
+      port: z.number().int().min(0).max(65535).default(50002),
+      /** PEM certificate (chain) covering `*.<network>.<suffix>` (and `*.<suffix>`). */
+      certFile: z.string().min(1),
+      keyFile: z.string().min(1),
+      /** The names' common part, e.g. `electrum.example.com`. */
+      serverNameSuffix: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, "expected a lowercase DNS name"),
+      /** The network of names without a network label (`<token>.<suffix>`); absent: none. */
+      network: networkName.optional()
+    }).optional()
   }).prefault({}),
   /** The unified GraphQL API. */
   graphql: z.strictObject({

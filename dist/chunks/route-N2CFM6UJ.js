@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-3I5GZNBG.js";
+} from "./chunk-OORSZNEG.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -37,23 +37,16 @@ import {
   endEndpoint,
   feesOf,
   findAccount,
-  findToken,
-  issueToken,
   latestAudit,
   listEndpoints,
-  listTokens,
   newBlocks,
   recentAttempts,
   registerEndpoint,
-  restrictToken,
-  revokeToken,
-  rotateToken,
-  tokenScopeSchema,
   usageByDay,
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-O477E2Z4.js";
+} from "./chunk-HGK3BEWA.js";
 import {
   DecodeError,
   addressToScript,
@@ -69,8 +62,17 @@ import {
   toHex
 } from "./chunk-AOGXHN7C.js";
 import {
+  findToken,
+  issueToken,
+  listTokens,
+  restrictToken,
+  revokeToken,
+  rotateToken,
+  tokenScopeSchema
+} from "./chunk-LKYRWFHP.js";
+import {
   NETWORK_NAMES
-} from "./chunk-ECEXQGZL.js";
+} from "./chunk-CFFJV242.js";
 
 // src/graphql/loaders.ts
 import DataLoader2 from "dataloader";

@@ -8,26 +8,28 @@ import {
   cycleContaining,
   endEndpoint,
   findAccount,
-  issueToken,
   latestAudit,
   listAccounts,
   listEndpoints,
-  listTokens,
-  liveOwner,
   projectPath,
   recentAttempts,
   registerEndpoint,
+  setAccountPlan,
+  usageByMethod
+} from "./chunk-HGK3BEWA.js";
+import {
+  issueToken,
+  listTokens,
+  liveOwner,
   restrictToken,
   revokeToken,
   rotateToken,
-  setAccountPlan,
-  tokenScopeSchema,
-  usageByMethod
-} from "./chunk-O477E2Z4.js";
+  tokenScopeSchema
+} from "./chunk-LKYRWFHP.js";
 import {
   RANGE_HINT,
   parseRange
-} from "./chunk-ECEXQGZL.js";
+} from "./chunk-CFFJV242.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";
@@ -821,6 +823,7 @@ var HELP = `usage: blockgate <command>
                                          or block (getblock's fields the bytes determine);
                                          - reads the hex from standard input
   operator-token                         a new operator token for /metrics and /admin/* and its config line
+  electrum-name <token> [network]        the TLS server name a stock Electrum wallet dials with this token
   devnet mine [--network N] [--blocks K] K blocks on the running gateway's devnet tip (regtest, 1)
   devnet reorg [--network N] [--depth D] D blocks off devnet's best chain, D + 1 new ones on the fork point
 

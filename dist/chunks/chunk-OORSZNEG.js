@@ -1,9 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
-  methodOutOfScope,
-  projectPath,
-  requestOutOfScope
-} from "./chunk-O477E2Z4.js";
+  projectPath
+} from "./chunk-HGK3BEWA.js";
 import {
   RawJsonText,
   fromHex,
@@ -19,6 +17,10 @@ import {
   toHexReversed,
   txToUniv
 } from "./chunk-AOGXHN7C.js";
+import {
+  methodOutOfScope,
+  requestOutOfScope
+} from "./chunk-LKYRWFHP.js";
 
 // src/errors/codes.ts
 var LIST = {

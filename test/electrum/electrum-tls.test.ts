@@ -1,0 +1,310 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { connect as connectTcp } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect, type TLSSocket } from "node:tls";
+import { ElectrumClient, type RPCNotification } from "@electrum-cash/network";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenDnsLabel } from "../../src/auth/token-dns.ts";
+import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
+import { electrumScripthash } from "../../src/bitcoin/scripthash.ts";
+import { ElectrumTlsSocket } from "../support/electrum-tls-socket.ts";
+import {
+  accountTotals,
+  askDevnetCore,
+  auditRows,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
+import { selfSignedCert } from "../support/self-signed.ts";
+
+/** The server names' suffix: wallets connect to `<token>.<network>.electrum.test`. */
+const SUFFIX = "electrum.test";
+
+let t: TestGateway;
+let port: number;
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "bg-electrum-tls-"));
+  const { cert, key } = selfSignedCert(`*.regtest.${SUFFIX}`);
+  writeFileSync(join(dir, "cert.pem"), cert);
+  writeFileSync(join(dir, "key.pem"), key);
+  t = await startTestGateway("pglite", {
+    // The chain follower looks only when a test asks it to (pollNow).
+    events: { pollMs: 60_000 },
+    // HTTP and TLS connections from 127.0.0.1 share this count (the last test).
+    server: { connectionsPerAddressMax: 3 },
+    electrum: {
+      subscriptionsMax: 2,
+      tls: {
+        port: 0,
+        host: "127.0.0.1",
+        certFile: join(dir, "cert.pem"),
+        keyFile: join(dir, "key.pem"),
+        serverNameSuffix: SUFFIX,
+      },
+    },
+  });
+  await t.gateway.app.events.pollNow();
+  port = t.gateway.http.electrumTls!.port;
+});
+afterAll(() => t?.close());
+
+async function audit(accountId: number) {
+  const rows = await auditRows(t.gateway.app.db, accountId);
+  return rows.map((r) => [r.method, r.charged_cc, r.outcome]);
+}
+
+const balance = async (accountId: number) =>
+  (await accountTotals(t.gateway.app.db, accountId)).account!.balance;
+
+/** A raw TLS connection with `servername` as SNI (none when null): send lines, read lines. */
+async function rawTls(servername: string | null) {
+  const socket: TLSSocket = connect({
+    port,
+    host: "127.0.0.1",
+    rejectUnauthorized: false,
+    ...(servername === null ? {} : { servername }),
+  });
+  const lines: string[] = [];
+  const waiting: ((line: string | null) => void)[] = [];
+  let buffered = "";
+  const deliver = (line: string | null) => {
+    const w = waiting.shift();
+    if (w) w(line);
+    else if (line !== null) lines.push(line);
+  };
+  socket.setEncoding("utf8");
+  socket.on("data", (chunk: string) => {
+    buffered += chunk;
+    for (let at = buffered.indexOf("\n"); at >= 0; at = buffered.indexOf("\n")) {
+      deliver(buffered.slice(0, at));
+      buffered = buffered.slice(at + 1);
+    }
+  });
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  void closed.then(() => {
+    while (waiting.length > 0) deliver(null);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("secureConnect", () => resolve());
+    socket.once("error", reject);
+  });
+  return {
+    send: (message: unknown) => socket.write(`${JSON.stringify(message)}\n`),
+    next: async (): Promise<unknown> => {
+      const line =
+        lines.length > 0
+          ? lines.shift()!
+          : socket.destroyed
+            ? null
+            : await new Promise<string | null>((r) => waiting.push(r));
+      return line === null ? null : JSON.parse(line);
+    },
+    closed,
+    end: () => socket.end(),
+  };
+}
+
+describe("Electrum over TLS for stock wallets: the token in the server name (SNI)", () => {
+  it("an unmodified Electrum client library gets the header and script-hash notifications after a block, each charged", async () => {
+    const { id, token } = await t.account("tls-wallet", 10_000);
+    // An address nothing has paid yet: its status starts null.
+    const program = new Uint8Array(20).fill(9);
+    const address = encodeSegwitAddress("bcrt", 0, program);
+    const scripthash = electrumScripthash(Uint8Array.from([0x00, 0x14, ...program]));
+    const socket = new ElectrumTlsSocket(`${tokenDnsLabel(token)}.regtest.${SUFFIX}`, port);
+    const client = new ElectrumClient("blockgate-test", "1.4", socket);
+    const notifications: RPCNotification[] = [];
+    const waiting: (() => void)[] = [];
+    client.on("notification", (n) => {
+      notifications.push(n);
+      waiting.shift()?.();
+    });
+    /** Resolves once `count` notifications have come (the subscriptions' answers included). */
+    const received = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (notifications.length >= count ? resolve() : waiting.push(check));
+        check();
+      });
+    await client.connect();
+    try {
+      // The library hands each subscription's answer over as a notification too.
+      await client.subscribe("blockchain.headers.subscribe");
+      await client.subscribe("blockchain.scripthash.subscribe", scripthash);
+      const tip = (notifications[0]!.params![0] as { height: number }).height;
+      expect(notifications[1]!.params).toEqual([scripthash, null]);
+      const mined = JSON.parse(
+        await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "regtest"),
+      ) as { result: string[] };
+      await t.gateway.app.events.pollNow();
+      await received(4);
+      // ElectrumX's status of a history of one transaction: the block's coinbase, at its height.
+      const block = JSON.parse(
+        await askDevnetCore(t.devnet, "getblock", [mined.result[0], 1], "regtest"),
+      ) as { result: { tx: string[]; height: number } };
+      const status = createHash("sha256")
+        .update(`${block.result.tx[0]}:${block.result.height}:`)
+        .digest("hex");
+      expect(notifications.slice(2).map((n) => [n.method, n.params])).toEqual([
+        ["blockchain.headers.subscribe", [{ height: tip + 1, hex: expect.any(String) }]],
+        ["blockchain.scripthash.subscribe", [scripthash, status]],
+      ]);
+
+      // Unsubscribed: the next block pushes its header only. The ping is answered after every
+      // notification of that look (one queue per session), so nothing else can follow unseen.
+      await client.unsubscribe("blockchain.scripthash.subscribe", scripthash);
+      await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "regtest");
+      await t.gateway.app.events.pollNow();
+      await received(5);
+      expect(await client.request("server.ping")).toBeNull();
+      expect(notifications.slice(4).map((n) => [n.method, n.params])).toEqual([
+        ["blockchain.headers.subscribe", [{ height: tip + 2, hex: expect.any(String) }]],
+      ]);
+    } finally {
+      await client.disconnect(true);
+    }
+    const rows = await audit(id);
+    expect(rows).toEqual([
+      ["server.version", 1, "ok"],
+      ["blockchain.headers.subscribe", 10, "ok"],
+      ["blockchain.scripthash.subscribe", 100, "ok"],
+      ["blockchain.headers.subscribe", 5, "ok"], // the notifications, pricing.events
+      ["blockchain.scripthash.subscribe", 5, "ok"],
+      ["blockchain.scripthash.unsubscribe", 0, "ok"],
+      ["blockchain.headers.subscribe", 5, "ok"],
+      ["server.ping", 0, "ok"],
+    ]);
+    expect(await balance(id)).toBe(10_000 - rows.reduce((sum, r) => sum + (r[1] as number), 0));
+  });
+
+  it("when the balance no longer covers a notification, the session is told once and notifications stop", async () => {
+    // server.version 1 + headers.subscribe 10 + scripthash.subscribe 100 + one notification 5.
+    const { id, token } = await t.account("tls-poor", 116);
+    const program = new Uint8Array(20).fill(10);
+    const address = encodeSegwitAddress("bcrt", 0, program);
+    const scripthash = electrumScripthash(Uint8Array.from([0x00, 0x14, ...program]));
+    const tls = await rawTls(`${tokenDnsLabel(token)}.regtest.${SUFFIX}`);
+    const call = (n: number, method: string, params: unknown[] = []) =>
+      tls.send({ jsonrpc: "2.0", id: n, method, params });
+    call(0, "server.version", ["raw", "1.4"]);
+    call(1, "blockchain.headers.subscribe");
+    call(2, "blockchain.scripthash.subscribe", [scripthash]);
+    for (const n of [0, 1, 2]) expect(await tls.next()).toMatchObject({ id: n });
+    await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "regtest");
+    await t.gateway.app.events.pollNow();
+    expect(await tls.next()).toMatchObject({ method: "blockchain.headers.subscribe" });
+    expect(await tls.next()).toMatchObject({
+      id: null,
+      error: { code: -32010, message: expect.stringMatching(/: notifications stop$/) },
+    });
+    // The session still answers calls (free ones here); the next block pushes nothing.
+    await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "regtest");
+    await t.gateway.app.events.pollNow();
+    call(3, "server.ping");
+    expect(await tls.next()).toMatchObject({ id: 3, result: null });
+    tls.end();
+    await tls.closed;
+    expect((await audit(id)).map((r) => r.join(" "))).toEqual([
+      "server.version 1 ok",
+      "blockchain.headers.subscribe 10 ok",
+      "blockchain.scripthash.subscribe 100 ok",
+      "blockchain.headers.subscribe 5 ok",
+      "blockchain.scripthash.subscribe 0 insufficient_credits",
+      "server.ping 0 ok",
+    ]);
+    expect(await balance(id)).toBe(0);
+  });
+
+  it("the token as issued works too; past electrum.subscriptionsMax a subscription is refused, uncharged", async () => {
+    const { id, token } = await t.account("tls-limit", 10_000);
+    const tls = await rawTls(`${token}.regtest.${SUFFIX}`);
+    const subscribe = (n: number) =>
+      tls.send({
+        jsonrpc: "2.0",
+        id: n,
+        method: "blockchain.scripthash.subscribe",
+        params: [String(n).repeat(64)],
+      });
+    tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["raw", "1.4"] });
+    expect(await tls.next()).toMatchObject({ id: 0, result: [expect.any(String), "1.4"] });
+    subscribe(1);
+    expect(await tls.next()).toMatchObject({ id: 1, result: null });
+    // A batch whose two new scripts each pass the check, but not both: the second is refused.
+    tls.send(
+      [2, 3].map((n) => ({
+        jsonrpc: "2.0",
+        id: n,
+        method: "blockchain.scripthash.subscribe",
+        params: [String(n).repeat(64)],
+      })),
+    );
+    expect(await tls.next()).toMatchObject([
+      { id: 2, result: null },
+      { id: 3, error: { code: -32006, message: "your address subscription limit 2 reached" } },
+    ]);
+    subscribe(4);
+    expect(await tls.next()).toEqual({
+      jsonrpc: "2.0",
+      id: 4,
+      error: { code: 1, message: "your address subscription limit 2 reached" },
+    });
+    // One already held is no new subscription.
+    subscribe(1);
+    expect(await tls.next()).toMatchObject({ id: 1, result: null });
+    tls.end();
+    await tls.closed;
+    expect((await audit(id)).map((r) => r.join(" "))).toEqual([
+      "server.version 1 ok",
+      "blockchain.scripthash.subscribe 100 ok",
+      "blockchain.scripthash.subscribe 100 ok",
+      // A failure to execute, as the pipeline records one (error code LIMIT_EXCEEDED), uncharged.
+      "blockchain.scripthash.subscribe 0 upstream_failure",
+      "blockchain.scripthash.subscribe 0 rejected",
+      "blockchain.scripthash.subscribe 100 ok",
+    ]);
+  });
+
+  it("no token, an unknown token or an unknown network: one JSON-RPC error line, closed, nothing charged", async () => {
+    const { id, token } = await t.account("tls-refused", 10_000);
+    const refused = async (servername: string | null) => {
+      const tls = await rawTls(servername);
+      tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: [] });
+      const line = await tls.next();
+      await tls.closed;
+      return line;
+    };
+    const unauthenticated = { jsonrpc: "2.0", id: null, error: { code: -32001 } };
+    expect(await refused(null)).toMatchObject(unauthenticated);
+    expect(await refused(`regtest.${SUFFIX}`)).toMatchObject(unauthenticated);
+    expect(await refused(`${"bgt_".padEnd(47, "x")}.regtest.${SUFFIX}`)).toMatchObject(
+      unauthenticated,
+    );
+    expect(await refused(`${tokenDnsLabel(token)}.nosuch.${SUFFIX}`)).toMatchObject(
+      unauthenticated,
+    );
+    expect(await audit(id)).toEqual([]);
+    expect(await balance(id)).toBe(10_000);
+    // The log names the token by its hint only.
+    expect(t.logs.join("")).not.toContain(token.slice(4));
+  });
+
+  it("connections past server.connectionsPerAddressMax, HTTP and TLS counted together, are closed before the handshake", async () => {
+    const { token } = await t.account("tls-connections", 1_000);
+    // One keep-alive HTTP connection, seen by the server (it answered), and two TLS sessions.
+    const http = connectTcp(Number(new URL(t.url).port), "127.0.0.1");
+    http.write("GET /healthz HTTP/1.1\r\nhost: gateway\r\n\r\n");
+    await new Promise((resolve) => http.once("data", resolve));
+    const sessions = [
+      await rawTls(`${token}.regtest.${SUFFIX}`),
+      await rawTls(`${token}.regtest.${SUFFIX}`),
+    ];
+    const refused = t.gateway.app.metrics.connectionsRefused;
+    const before = (await refused.get()).values[0]?.value ?? 0;
+    await expect(rawTls(`${token}.regtest.${SUFFIX}`)).rejects.toThrow();
+    expect((await refused.get()).values[0]?.value).toBe(before + 1);
+    http.destroy();
+    for (const s of sessions) s.end();
+    await Promise.all(sessions.map((s) => s.closed));
+  });
+});
