@@ -352,6 +352,8 @@ export const configSchema = z.strictObject({
           newBlock: priceTable.default({ default: 5, mainnet: 10 }),
           transactionConfirmations: priceTable.default({ default: 5, mainnet: 10 }),
           mempoolFees: priceTable.default({ default: 5, mainnet: 10 }),
+          /** A block's activity of one address: the block's scan is shared by every subscriber. */
+          addressActivity: priceTable.default({ default: 5, mainnet: 10 }),
           /** An Electrum header notification pushed on a WebSocket session. */
           "blockchain.headers.subscribe": priceTable.default({ default: 5, mainnet: 10 }),
         })

@@ -3,8 +3,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { revokeToken } from "../../src/auth/tokens.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
+import { blockActivity, scanBlock } from "../../src/events/block-activity.ts";
+import { parseJson } from "../../src/jsonrpc/json.ts";
 import { someAddress } from "../support/devnet-core.ts";
-import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  askDevnetCore,
+  BLOCK_170,
+  HAL_TXID,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -221,6 +229,70 @@ describe("subscription mempoolFees", () => {
   });
 });
 
+describe("subscription addressActivity", () => {
+  const ACTIVITY = `subscription { addressActivity(address: "${someAddress("regtest")}") {
+    address kind height hash transactions { txid received { sats } sent { sats } } } }`;
+  type Activity = {
+    data: {
+      data: {
+        addressActivity: {
+          kind: string;
+          hash: string;
+          transactions: { txid: string; received: { sats: number }; sent: { sats: number } }[];
+        };
+      };
+    };
+  };
+
+  it("two subscribers: each block paying the address delivered to both from one scan, charged per delivery", async () => {
+    const one = await t.account("activity-1", 1_000);
+    const two = await t.account("activity-2", 1_000);
+    const a = await subscribe(one.token, ACTIVITY);
+    const b = await subscribe(two.token, ACTIVITY);
+    const [hash] = await mine(1); // its coinbase pays someAddress
+    const block = JSON.parse(await askDevnetCore(t.devnet, "getblock", [hash, 2], "regtest")) as {
+      result: { tx: { txid: string; vout: { value: number }[] }[] };
+    };
+    const coinbase = block.result.tx[0]!;
+    for (const sse of [a, b]) {
+      const got = ((await sse.next()) as Activity).data.data.addressActivity;
+      expect(got).toMatchObject({ kind: "CONNECTED", hash });
+      expect(got.transactions).toEqual([
+        {
+          txid: coinbase.txid,
+          received: { sats: Math.round(coinbase.vout[0]!.value * 1e8) },
+          sent: { sats: 0 },
+        },
+      ]);
+      sse.close();
+    }
+    // The scan is memoised by network and block: every subscriber's look-up gets the same one.
+    const pool = t.gateway.app.nodes.get("regtest")!;
+    expect(blockActivity(pool, "regtest", hash!)).toBe(blockActivity(pool, "regtest", hash!));
+    for (const { id } of [one, two]) {
+      expect(await audit(id)).toEqual([
+        { method: "addressActivity", charged_cc: 5, outcome: "ok" },
+      ]);
+    }
+    await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(0));
+  });
+
+  it("a spend is seen through the inputs' prevouts (getblock verbosity 3): block 170", async () => {
+    const text = await askDevnetCore(t.devnet, "getblock", [BLOCK_170, 3], "mainnet");
+    const block = parseJson(text) as { result: { tx: Parameters<typeof scanBlock>[0] } };
+    const byScript = scanBlock(block.result.tx);
+    // Block 9's coinbase output (Satoshi's P2PK) pays 10 BTC to Hal and 40 back to itself.
+    const satoshi = [...byScript.values()].find((list) =>
+      list.some((x) => x.txid === HAL_TXID && x.sent > 0n),
+    );
+    expect(satoshi?.find((x) => x.txid === HAL_TXID)).toEqual({
+      txid: HAL_TXID,
+      received: 4_000_000_000n,
+      sent: 5_000_000_000n,
+    });
+  });
+});
+
 describe("the unified API over WebSocket (graphql-ws)", () => {
   /** A graphql-ws client on the gateway's route, as a browser app would open it. */
   function wsClient(token: string) {
@@ -263,6 +335,24 @@ describe("the unified API over WebSocket (graphql-ws)", () => {
     });
     await client.dispose();
     expect(JSON.stringify(outcome)).toContain("targets: 1 to 25 of 1 – 1008 blocks");
+    expect(await audit(id)).toEqual([]);
+  });
+
+  it("addressActivity refuses an address of another network before anything is charged", async () => {
+    const { id, token } = await t.account("ws-bad-address", 1_000);
+    const client = wsClient(token);
+    const outcome = await new Promise<unknown>((resolve) => {
+      client.subscribe(
+        {
+          query: `subscription { addressActivity(address: "${someAddress("mainnet")}") { hash } }`,
+        },
+        { next: resolve, error: resolve, complete: () => {} },
+      );
+    });
+    await client.dispose();
+    // INVALID_PARAMS, in GraphQL's words.
+    expect(JSON.stringify(outcome)).toContain("BAD_USER_INPUT");
+    expect(JSON.stringify(outcome)).toContain("not an address of regtest");
     expect(await audit(id)).toEqual([]);
   });
 
