@@ -279,7 +279,7 @@ describe("subscription addressActivity", () => {
 
   it("a spend is seen through the inputs' prevouts (getblock verbosity 3): block 170", async () => {
     const text = await askDevnetCore(t.devnet, "getblock", [BLOCK_170, 3], "mainnet");
-    const block = parseJson(text) as { result: { tx: Parameters<typeof scanBlock>[0] } };
+    const block = parseJson(text) as unknown as { result: { tx: Parameters<typeof scanBlock>[0] } };
     const byScript = scanBlock(block.result.tx);
     // Block 9's coinbase output (Satoshi's P2PK) pays 10 BTC to Hal and 40 back to itself.
     const satoshi = [...byScript.values()].find((list) =>
