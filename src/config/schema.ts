@@ -400,6 +400,16 @@ export const configSchema = z.strictObject({
       reorgDepthMax: z.number().int().positive().max(10_000).default(100),
       /** How often a process that does not lead tries to take the lead over. */
       leaderRetryMs: z.number().int().positive().max(600_000).default(2_000),
+      /**
+       * REDIS_URL set: events fan out on the Redis channel `<this><database>.<schema>`; deployments
+       * sharing one Redis and databases of the same name need prefixes of their own.
+       */
+      redisChannelPrefix: z
+        .string()
+        .regex(/^[A-Za-z0-9:._-]{0,64}$/)
+        .default("blockgate:chain_event:"),
+      /** A PUBLISH to Redis slower than this fails: the event goes through NOTIFY instead. */
+      redisTimeoutMs: z.number().int().positive().max(10_000).default(200),
     })
     .prefault({}),
   /** The unified GraphQL API. */

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database, Leadership } from "../db/database.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import type { EventBus } from "./bus.ts";
 import { TipFollower } from "./tip-follower.ts";
 import type { ChainEvent } from "./types.ts";
 
@@ -12,9 +13,9 @@ const SEEN_MAX = 10_000;
 /**
  * The gateway's chain events, detected once and heard everywhere. Every process competes for one
  * role on the database (`Database.lead`); the leader follows each network's best chain through
- * its node pool (TipFollower, every `events.pollMs`) and publishes each event as a `chain_event`
- * signal (PostgreSQL NOTIFY: every process on the database, itself included; PGlite: this
- * process). Every process delivers what it hears to its own subscribers, once per event id. A
+ * its node pool (TipFollower, every `events.pollMs`) and publishes each event on the event bus
+ * (bus.ts: the database's NOTIFY, or Redis pub/sub with REDIS_URL), which every process hears,
+ * itself included. Every process delivers what it hears to its own subscribers, once per event id. A
  * new leader starts by reading the tips afresh: it announces what changes from then on.
  */
 export class ChainEvents {
@@ -30,6 +31,7 @@ export class ChainEvents {
 
   constructor(
     private readonly db: Database,
+    private readonly bus: EventBus,
     nodes: Map<NetworkName, BitcoinCorePool>,
     private readonly config: Config["events"],
     private readonly log: Logger,
@@ -44,7 +46,7 @@ export class ChainEvents {
   }
 
   start(): void {
-    this.db.listen("chain_event", (payload) => this.deliver(payload));
+    this.bus.subscribe((payload) => this.deliver(payload));
     if (this.config.pollMs === 0 || this.followers.length === 0) return;
     this.leadership = this.db.lead(
       "chain-follower",
@@ -59,6 +61,20 @@ export class ChainEvents {
       },
       this.config.leaderRetryMs,
     );
+  }
+
+  /**
+   * Resolves once this process hears what is published (the bus is subscribed), or after
+   * `boundMs`: startup waits for it so that a gateway that answers hears every block from then
+   * on, but an unreachable Redis must not hold startup (NOTIFY carries events meanwhile).
+   */
+  async hearing(boundMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, boundMs);
+    });
+    await Promise.race([this.bus.ready().catch(() => {}), bound]);
+    clearTimeout(timer);
   }
 
   /** Whether this process leads (follows the chains), once its first try at the lead is over. */
@@ -113,6 +129,7 @@ export class ChainEvents {
     // A look under way is not waited for: its node may be slow (a drain must not wait on it);
     // what it finds is not published (pollOnce checks `closed`).
     await this.leadership?.stop();
+    await this.bus.close();
     this.local.removeAllListeners();
   }
 
@@ -127,7 +144,7 @@ export class ChainEvents {
       }
       for (const event of events) {
         if (this.closed) return;
-        await this.db.notify("chain_event", JSON.stringify(event));
+        await this.bus.publish(JSON.stringify(event));
       }
     }
   }

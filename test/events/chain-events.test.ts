@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "graphql-ws";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { WebSocket } from "ws";
 import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
 import type { ChainEvent } from "../../src/events/types.ts";
@@ -104,12 +107,27 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
     await a?.close();
   });
 
-  it("exactly one process leads; a block only its follower could see reaches the other's subscribers", async () => {
+  it("exactly one process leads; a block only its follower could see reaches the other's subscribers, GraphQL's too", async () => {
     const leaders = [await a.gateway.app.events.leading(), await b.gateway.app.events.leading()];
     expect(leaders.filter(Boolean)).toHaveLength(1);
     const [leader, other] = leaders[0] ? [a, b] : [b, a];
     await leader.gateway.app.events.pollNow(); // the first look
     const heard = collect(other, "regtest", 1);
+    // A graphql-ws client on the process that does not lead.
+    const { token } = await other.account("ws-on-the-other", 1_000);
+    const client = createClient({
+      url: `${other.url.replace("http", "ws")}/gateway/regtest/${token}`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
+    const stream = client.iterate<{ newBlock: { hash: string } }>({
+      query: "subscription { newBlock { hash } }",
+    });
+    const first = stream.next();
+    await vi.waitFor(() => expect(other.gateway.app.events.subscribers()).toBe(2), {
+      timeout: 10_000,
+    });
     const [hash] = (await core(
       a,
       "generatetoaddress",
@@ -120,6 +138,9 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
     await other.gateway.app.events.pollNow();
     await leader.gateway.app.events.pollNow();
     expect((await heard).map((e) => [e.kind, e.hash])).toEqual([["connected", hash]]);
+    expect((await first).value?.data?.newBlock.hash).toBe(hash);
+    await stream.return?.();
+    await client.dispose();
   });
 
   it("when the leader goes, the other takes the lead over and announces from there", async () => {
@@ -138,5 +159,51 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
     )) as string[];
     await other.gateway.app.events.pollNow();
     expect((await heard).map((e) => e.hash)).toEqual([hash]);
+  });
+});
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+describe("chain events across processes through Redis (REDIS_URL; the lead stays on PostgreSQL)", () => {
+  let a: TestGateway;
+  let b: TestGateway;
+  let spy: Redis;
+  const config = { networks: ["regtest" as const], events: { pollMs: 60_000, leaderRetryMs: 50 } };
+  beforeAll(async () => {
+    a = await startTestGateway("postgres", config, undefined, { redisUrl: REDIS_URL });
+    b = await startTestGateway("postgres", config, a.schema!, {
+      redisUrl: REDIS_URL,
+      devnet: a.devnet,
+    });
+    spy = new Redis(REDIS_URL);
+  });
+  afterAll(async () => {
+    spy?.disconnect();
+    await b?.close();
+    await a?.close();
+  });
+
+  it("a block only the leader saw reaches the other's subscribers over the deployment's Redis channel", async () => {
+    const leaders = [await a.gateway.app.events.leading(), await b.gateway.app.events.leading()];
+    expect(leaders.filter(Boolean)).toHaveLength(1);
+    const [leader, other] = leaders[0] ? [a, b] : [b, a];
+    await leader.gateway.app.events.pollNow(); // the first look
+    // The channel is the deployment's: its prefix, then the database and schema.
+    const channel = `blockgate:chain_event:test.${a.schema}`;
+    const onRedis = new Promise<ChainEvent>((resolve) => {
+      spy.on("message", (_channel: string, payload: string) => resolve(JSON.parse(payload)));
+    });
+    await spy.subscribe(channel);
+    const heard = collect(other, "regtest", 1);
+    const [hash] = (await core(
+      a,
+      "generatetoaddress",
+      [1, someAddress("regtest")],
+      "regtest",
+    )) as string[];
+    await leader.gateway.app.events.pollNow();
+    const [event] = await heard;
+    expect([event!.kind, event!.hash]).toEqual(["connected", hash]);
+    expect((await onRedis).id).toBe(event!.id);
   });
 });

@@ -10,7 +10,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-5IEXRME2.js";
+} from "./chunk-L5EINWST.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

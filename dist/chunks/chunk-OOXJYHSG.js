@@ -18,7 +18,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-Y24UEV4P.js";
+} from "./chunk-RXMLJTCL.js";
 
 // src/errors/codes.ts
 var LIST = {

@@ -1,0 +1,96 @@
+import { EventEmitter } from "node:events";
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { EventBus } from "./bus.ts";
+
+export interface RedisBusOptions {
+  url: string;
+  /** One per deployment and database schema: processes on other ledgers never hear it. */
+  channel: string;
+  /** A PUBLISH slower than this fails: the event goes through the fallback instead. */
+  timeoutMs: number;
+}
+
+/**
+ * Chain events over Redis pub/sub: a PUBLISH reaches every subscribed process in one hop, without
+ * holding a PostgreSQL connection per process nor NOTIFY's queue. Redis may lose what it carries
+ * (DESIGN.md), so the database's bus stays beside it: every process listens on both, and an event
+ * Redis would not take (unreachable, slow) is published on the fallback instead — nothing is lost,
+ * and a process hearing one event on both drops the repeat by its id. An unreachable Redis at
+ * startup is not fatal: ioredis keeps trying (and resubscribes), NOTIFY carries events meanwhile.
+ */
+export class RedisBus implements EventBus {
+  /** Subscriber mode takes a connection to itself; PUBLISH goes on another. */
+  private readonly sub: Redis;
+  private readonly pub: Redis;
+  private readonly local = new EventEmitter();
+  private warned = false;
+  private readonly listening: Promise<unknown>;
+
+  constructor(
+    private readonly opts: RedisBusOptions,
+    private readonly fallback: EventBus,
+    private readonly log: Logger,
+  ) {
+    this.local.setMaxListeners(0);
+    const common = {
+      connectTimeout: 1_000,
+      // Reconnect forever, backing off to 2 s: Redis may come back at any time.
+      retryStrategy: (times: number) => Math.min(times * 100, 2_000),
+    };
+    // The subscription waits for the connection (offline queue) and is renewed on reconnects.
+    this.sub = new Redis(opts.url, { ...common, autoResubscribe: true });
+    this.pub = new Redis(opts.url, {
+      ...common,
+      commandTimeout: opts.timeoutMs,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+    const failed = (err: Error) => {
+      if (!this.warned) {
+        log.warn({ err: err.message }, "chain events: Redis unreachable, NOTIFY carries them");
+      }
+      this.warned = true;
+    };
+    this.sub.on("error", failed);
+    this.pub.on("error", failed);
+    this.pub.on("ready", () => {
+      this.warned = false;
+    });
+    this.sub.on("message", (channel: string, payload: string) => {
+      if (channel === opts.channel) this.local.emit("payload", payload);
+    });
+    this.listening = this.sub.subscribe(opts.channel);
+    this.listening.catch(failed);
+  }
+
+  async publish(payload: string): Promise<void> {
+    // Heard here at once; the echo from Redis is dropped as a repeat.
+    this.local.emit("payload", payload);
+    try {
+      await this.pub.publish(this.opts.channel, payload);
+    } catch (err) {
+      this.log.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        "chain event: Redis refused it, published through NOTIFY",
+      );
+      await this.fallback.publish(payload);
+    }
+  }
+
+  subscribe(fn: (payload: string) => void): void {
+    this.local.on("payload", fn);
+    this.fallback.subscribe(fn);
+  }
+
+  async ready(): Promise<void> {
+    await this.listening;
+  }
+
+  async close(): Promise<void> {
+    this.local.removeAllListeners();
+    this.sub.disconnect();
+    this.pub.disconnect();
+    await this.fallback.close();
+  }
+}
