@@ -201,6 +201,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     db,
     eventBus(config, db, log, opts.redisUrl),
     nodes,
+    electrum,
     config.events,
     log,
     (e) => metrics.chainEvents.inc({ network: e.network, kind: e.kind }),

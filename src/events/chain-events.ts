@@ -3,7 +3,9 @@ import type { Logger } from "pino";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database, Leadership } from "../db/database.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { EventBus } from "./bus.ts";
+import { coreHeaders, electrumHeaders } from "./headers-source.ts";
 import { TipFollower } from "./tip-follower.ts";
 import type { ChainEvent } from "./types.ts";
 
@@ -13,7 +15,9 @@ const SEEN_MAX = 10_000;
 /**
  * The gateway's chain events, detected once and heard everywhere. Every process competes for one
  * role on the database (`Database.lead`); the leader follows each network's best chain through
- * its node pool (TipFollower, every `events.pollMs`) and publishes each event on the event bus
+ * its node pool, or its Electrum servers where it has no node (TipFollower, every
+ * `events.pollMs`, and at once when an Electrum server's headers subscription announces a new tip,
+ * so a block is announced within milliseconds of the upstream's notice), and publishes each event on the event bus
  * (bus.ts: the database's NOTIFY, or Redis pub/sub with REDIS_URL), which every process hears,
  * itself included. Every process delivers what it hears to its own subscribers, once per event id. A
  * new leader starts by reading the tips afresh: it announces what changes from then on.
@@ -24,6 +28,8 @@ export class ChainEvents {
   private readonly roles = new EventEmitter();
   private readonly seen = new Set<string>();
   private readonly followers: TipFollower[];
+  private readonly electrum: Map<NetworkName, ElectrumPool>;
+  private readonly stopTips: (() => void)[] = [];
   private leadership: Leadership | null = null;
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
@@ -33,6 +39,7 @@ export class ChainEvents {
     private readonly db: Database,
     private readonly bus: EventBus,
     nodes: Map<NetworkName, BitcoinCorePool>,
+    electrum: Map<NetworkName, ElectrumPool>,
     private readonly config: Config["events"],
     private readonly log: Logger,
     private readonly counted: (event: ChainEvent) => void = () => {},
@@ -40,9 +47,13 @@ export class ChainEvents {
     this.local.setMaxListeners(0);
     // One "closed" listener per open subscription.
     this.roles.setMaxListeners(0);
-    this.followers = [...nodes].map(
-      ([network, pool]) => new TipFollower(network, pool, config.reorgDepthMax),
-    );
+    this.electrum = electrum;
+    const networks = new Set([...nodes.keys(), ...electrum.keys()]);
+    this.followers = [...networks].map((network) => {
+      const node = nodes.get(network);
+      const source = node ? coreHeaders(node) : electrumHeaders(electrum.get(network)!);
+      return new TipFollower(network, source, config.reorgDepthMax);
+    });
   }
 
   start(): void {
@@ -57,6 +68,8 @@ export class ChainEvents {
         );
         if (leader) this.schedule(0);
         else if (this.timer) clearTimeout(this.timer);
+        if (leader) this.hearTips();
+        else for (const stop of this.stopTips.splice(0)) stop();
         this.roles.emit(leader ? "leading" : "following");
       },
       this.config.leaderRetryMs,
@@ -126,6 +139,7 @@ export class ChainEvents {
     this.closed = true;
     this.roles.emit("closed");
     if (this.timer) clearTimeout(this.timer);
+    for (const stop of this.stopTips.splice(0)) stop();
     // A look under way is not waited for: its node may be slow (a drain must not wait on it);
     // what it finds is not published (pollOnce checks `closed`).
     await this.leadership?.stop();
@@ -146,6 +160,17 @@ export class ChainEvents {
         if (this.closed) return;
         await this.bus.publish(JSON.stringify(event));
       }
+    }
+  }
+
+  /** The leader looks at once when an Electrum server announces a new tip. */
+  private hearTips(): void {
+    for (const pool of this.electrum.values()) {
+      this.stopTips.push(
+        pool.onTip(() => {
+          this.pollNow().catch((err: unknown) => this.log.warn({ err }, "announcing the tip"));
+        }),
+      );
     }
   }
 
