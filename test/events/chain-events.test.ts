@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
+import { electrumHeaders } from "../../src/events/headers-source.ts";
+import { TipFollower } from "../../src/events/tip-follower.ts";
 import type { ChainEvent } from "../../src/events/types.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
@@ -36,6 +38,8 @@ const brief = (e: ChainEvent) => [e.kind, e.height, e.hash];
 
 describe("chain events on one process (PGlite): the leader follows each chain", () => {
   let t: TestGateway;
+  /** The same chain followed through devnet's Electrum server alone (a network with no node). */
+  let viaElectrum: TipFollower;
   beforeAll(async () => {
     // A poll interval long enough that only the test's own looks (pollNow) find anything.
     t = await startTestGateway("pglite", {
@@ -44,8 +48,34 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
     });
     expect(await t.gateway.app.events.leading()).toBe(true);
     await t.gateway.app.events.pollNow(); // the first look: tips known, nothing announced
+    const pool = t.gateway.app.electrum.get("regtest")!;
+    viaElectrum = new TipFollower("regtest", electrumHeaders(pool), 100);
+    await vi.waitFor(() => expect(pool.tip()).not.toBeNull());
+    expect(await viaElectrum.poll()).toEqual([]);
   });
   afterAll(() => t.close());
+
+  /** The Electrum follower's look once the server's headers subscription reports `height`. */
+  async function electrumLook(height: number): Promise<ChainEvent[]> {
+    const pool = t.gateway.app.electrum.get("regtest")!;
+    await vi.waitFor(() => expect(pool.tip()?.height).toBe(height));
+    return viaElectrum.poll();
+  }
+
+  it("announces a block at once when the Electrum server tells of it, not at the next poll", async () => {
+    // No pollNow: the poll interval is a minute; the server's header notification starts a look.
+    const events = collect(t, "regtest", 1);
+    const [hash] = (await core(
+      t,
+      "generatetoaddress",
+      [1, someAddress("regtest")],
+      "regtest",
+    )) as string[];
+    expect((await events).map((e) => e.hash)).toEqual([hash]);
+    expect((await electrumLook((await events)[0]!.height)).map(brief)).toEqual(
+      (await events).map(brief),
+    );
+  });
 
   it("announces each block produced, lowest first, as the node has it", async () => {
     const events = collect(t, "regtest", 2);
@@ -63,6 +93,7 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
       ["connected", height, hashes[1]],
     ]);
     expect(got[1]!.previousHash).toBe(hashes[0]);
+    expect((await electrumLook(height)).map(brief)).toEqual(got.map(brief));
   });
 
   it("a reorganisation: the replaced blocks disconnected from the old tip down, then the new branch", async () => {
@@ -83,6 +114,8 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
       ["connected", heightBefore, fresh[1]],
       ["connected", heightBefore + 1, fresh[2]],
     ]);
+    // Through Electrum alone (headers by height), the same change.
+    expect((await electrumLook(heightBefore + 1)).map(brief)).toEqual((await events).map(brief));
   });
 
   it("counts what it heard in blockgate_chain_events_total", async () => {
