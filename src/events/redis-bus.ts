@@ -83,8 +83,10 @@ export class RedisBus implements EventBus {
     this.fallback.subscribe(fn);
   }
 
+  /** Subscribed, and the publishing connection up (until then events go through NOTIFY). */
   async ready(): Promise<void> {
     await this.listening;
+    if (this.pub.status !== "ready") await new Promise((r) => this.pub.once("ready", r));
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,5 @@
-import { createClient } from "graphql-ws";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { WebSocket } from "ws";
 import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
 import { electrumHeaders } from "../../src/events/headers-source.ts";
@@ -9,6 +7,7 @@ import { TipFollower } from "../../src/events/tip-follower.ts";
 import type { ChainEvent } from "../../src/events/types.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { firstOverSocket } from "../support/subscribers.ts";
 
 /** devnet's Core on `network`, asked directly (the gateway refuses mining methods). */
 async function core(t: TestGateway, method: string, params: unknown[], network: NetworkName) {
@@ -148,19 +147,11 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
     const heard = collect(other, "regtest", 1);
     // A graphql-ws client on the process that does not lead.
     const { token } = await other.account("ws-on-the-other", 1_000);
-    const client = createClient({
-      url: `${other.url.replace("http", "ws")}/gateway/regtest/${token}`,
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-      lazy: true,
-    });
-    const stream = client.iterate<{ newBlock: { hash: string } }>({
-      query: "subscription { newBlock { hash } }",
-    });
-    const first = stream.next();
-    await vi.waitFor(() => expect(other.gateway.app.events.subscribers()).toBe(2), {
-      timeout: 10_000,
-    });
+    const socket = await firstOverSocket<{ newBlock: { hash: string } }>(
+      { url: other.url, events: other.gateway.app.events },
+      token,
+      "subscription { newBlock { hash } }",
+    );
     const [hash] = (await core(
       a,
       "generatetoaddress",
@@ -171,9 +162,8 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
     await other.gateway.app.events.pollNow();
     await leader.gateway.app.events.pollNow();
     expect((await heard).map((e) => [e.kind, e.hash])).toEqual([["connected", hash]]);
-    expect((await first).value?.data?.newBlock.hash).toBe(hash);
-    await stream.return?.();
-    await client.dispose();
+    expect((await socket.first)?.newBlock.hash).toBe(hash);
+    await socket.dispose();
   });
 
   it("when the leader goes, the other takes the lead over and announces from there", async () => {
@@ -209,6 +199,9 @@ describe("chain events across processes through Redis (REDIS_URL; the lead stays
       devnet: a.devnet,
     });
     spy = new Redis(REDIS_URL);
+    // Both on Redis (subscribed, and able to publish) before the test: until then NOTIFY would
+    // carry the block, and the channel would not see it.
+    for (const g of [a, b]) await g.gateway.app.events.hearing(30_000);
   });
   afterAll(async () => {
     spy?.disconnect();

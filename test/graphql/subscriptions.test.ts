@@ -1,6 +1,4 @@
-import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { WebSocket } from "ws";
 import { revokeToken } from "../../src/auth/tokens.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
 import { blockActivity, scanBlock } from "../../src/events/block-activity.ts";
@@ -13,6 +11,12 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import {
+  firstOverSocket,
+  graphqlWsClient,
+  type Sse,
+  subscribeSse,
+} from "../support/subscribers.ts";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -36,70 +40,9 @@ async function mine(n: number, network: NetworkName = "regtest"): Promise<string
   return hashes;
 }
 
-interface Sse {
-  /** The next SSE message: its event name and parsed data (null when the stream ended). */
-  next(): Promise<{ event: string; data: unknown } | null>;
-  close(): void;
-}
-
-/**
- * A subscription over Server-Sent Events, read by hand as a plain HTTP client would. The gateway
- * answers once the stream has something to say (Yoga starts the source before it answers), so the
- * answer is awaited by the first read; the subscription is open once the gateway has subscribed
- * its source to the chain's events.
- */
-async function subscribe(token: string, query: string): Promise<Sse> {
-  const subscribersBefore = t.gateway.app.events.subscribers();
-  const controller = new AbortController();
-  const answered = fetch(`${t.url}/gateway/regtest/${token}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream" },
-    body: JSON.stringify({ query }),
-    signal: controller.signal,
-  });
-  answered.catch(() => {});
-  await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(subscribersBefore + 1), {
-    timeout: 10_000,
-  });
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  const decoder = new TextDecoder();
-  let buffer = "";
-  return {
-    async next() {
-      if (!reader) {
-        const res = await answered;
-        expect(res.status).toBe(200);
-        expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-        reader = res.body!.getReader();
-      }
-      while (true) {
-        const end = buffer.indexOf("\n\n");
-        if (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const lines = block.split("\n");
-          const event =
-            lines
-              .find((l) => l.startsWith("event:"))
-              ?.slice(6)
-              .trim() ?? "message";
-          const data = lines
-            .filter((l) => l.startsWith("data:"))
-            .map((l) => l.slice(5).trim())
-            .join("\n");
-          if (!data && event !== "complete") continue; // a comment (keep-alive)
-          return { event, data: data ? JSON.parse(data) : null };
-        }
-        const chunk = await reader.read();
-        if (chunk.done) return null;
-        buffer += decoder.decode(chunk.value, { stream: true });
-      }
-    },
-    close: () => {
-      void reader?.cancel().catch(() => {});
-      controller.abort();
-    },
-  };
+/** A subscription over Server-Sent Events on this file's gateway's regtest route. */
+function subscribe(token: string, query: string): Promise<Sse> {
+  return subscribeSse({ url: t.url, events: t.gateway.app.events }, token, query);
 }
 
 async function audit(accountId: number) {
@@ -294,33 +237,19 @@ describe("subscription addressActivity", () => {
 });
 
 describe("the unified API over WebSocket (graphql-ws)", () => {
-  /** A graphql-ws client on the gateway's route, as a browser app would open it. */
-  function wsClient(token: string) {
-    const port = new URL(t.url).port;
-    return createClient({
-      url: `ws://127.0.0.1:${port}/gateway/regtest/${token}`,
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-      lazy: true,
-    });
-  }
+  const wsClient = (token: string) => graphqlWsClient(t, token);
 
   it("newBlock: each block delivered as it is announced, each charged as over SSE", async () => {
     const { id, token } = await t.account("ws-subscriber", 1_000);
-    const client = wsClient(token);
-    const subscribersBefore = t.gateway.app.events.subscribers();
-    const events = client.iterate<{ newBlock: { hash: string; kind: string } }>({
-      query: NEW_BLOCK,
-    });
-    const first = events.next(); // the client connects and subscribes on the first read
-    await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(subscribersBefore + 1), {
-      timeout: 10_000,
-    });
+    // The client connects and subscribes on its first read.
+    const socket = await firstOverSocket<{ newBlock: { hash: string; kind: string } }>(
+      { url: t.url, events: t.gateway.app.events },
+      token,
+      NEW_BLOCK,
+    );
     const [hash] = await mine(1);
-    const got = await first;
-    expect(got.value?.data?.newBlock).toMatchObject({ kind: "CONNECTED", hash });
-    await events.return?.();
-    await client.dispose();
+    expect((await socket.first)?.newBlock).toMatchObject({ kind: "CONNECTED", hash });
+    await socket.dispose();
     expect(await audit(id)).toEqual([{ method: "newBlock", charged_cc: 5, outcome: "ok" }]);
   });
 
