@@ -35,6 +35,39 @@ function collect(t: TestGateway, network: NetworkName, n: number): Promise<Chain
 
 const brief = (e: ChainEvent) => [e.kind, e.height, e.hash];
 
+/** One block mined on regtest (devnet's Core, asked directly); its hash. */
+async function mineOne(t: TestGateway): Promise<string> {
+  const [hash] = (await core(t, "generatetoaddress", [1, someAddress("regtest")], "regtest")) as [
+    string,
+  ];
+  return hash;
+}
+
+const PAIR_CONFIG = {
+  networks: ["regtest" as const],
+  events: { pollMs: 60_000, leaderRetryMs: 50 },
+};
+
+/** Two gateways on one PostgreSQL schema and one devnet (and one Redis, given its URL). */
+async function startPair(redisUrl?: string): Promise<[TestGateway, TestGateway]> {
+  const redis = redisUrl ? { redisUrl } : {};
+  const a = await startTestGateway("postgres", PAIR_CONFIG, undefined, redis);
+  const b = await startTestGateway("postgres", PAIR_CONFIG, a.schema!, {
+    ...redis,
+    devnet: a.devnet,
+  });
+  return [a, b];
+}
+
+/** The pair as leader and other (exactly one leads), the leader's first look done. */
+async function roles(a: TestGateway, b: TestGateway): Promise<[TestGateway, TestGateway]> {
+  const leaders = [await a.gateway.app.events.leading(), await b.gateway.app.events.leading()];
+  expect(leaders.filter(Boolean)).toHaveLength(1);
+  const [leader, other] = leaders[0] ? [a, b] : [b, a];
+  await leader.gateway.app.events.pollNow();
+  return [leader, other];
+}
+
 describe("chain events on one process (PGlite): the leader follows each chain", () => {
   let t: TestGateway;
   /** The same chain followed through devnet's Electrum server alone (a network with no node). */
@@ -64,12 +97,7 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
   it("announces a block at once when the Electrum server tells of it, not at the next poll", async () => {
     // No pollNow: the poll interval is a minute; the server's header notification starts a look.
     const events = collect(t, "regtest", 1);
-    const [hash] = (await core(
-      t,
-      "generatetoaddress",
-      [1, someAddress("regtest")],
-      "regtest",
-    )) as string[];
+    const hash = await mineOne(t);
     expect((await events).map((e) => e.hash)).toEqual([hash]);
     expect((await electrumLook((await events)[0]!.height)).map(brief)).toEqual(
       (await events).map(brief),
@@ -129,10 +157,8 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
 describe("chain events across processes (PostgreSQL): one leader, heard by all", () => {
   let a: TestGateway;
   let b: TestGateway;
-  const config = { networks: ["regtest" as const], events: { pollMs: 60_000, leaderRetryMs: 50 } };
   beforeAll(async () => {
-    a = await startTestGateway("postgres", config);
-    b = await startTestGateway("postgres", config, a.schema!, { devnet: a.devnet });
+    [a, b] = await startPair();
   });
   afterAll(async () => {
     await b?.close();
@@ -140,10 +166,7 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
   });
 
   it("exactly one process leads; a block only its follower could see reaches the other's subscribers, GraphQL's too", async () => {
-    const leaders = [await a.gateway.app.events.leading(), await b.gateway.app.events.leading()];
-    expect(leaders.filter(Boolean)).toHaveLength(1);
-    const [leader, other] = leaders[0] ? [a, b] : [b, a];
-    await leader.gateway.app.events.pollNow(); // the first look
+    const [leader, other] = await roles(a, b);
     const heard = collect(other, "regtest", 1);
     // A graphql-ws client on the process that does not lead.
     const { token } = await other.account("ws-on-the-other", 1_000);
@@ -152,12 +175,7 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
       token,
       "subscription { newBlock { hash } }",
     );
-    const [hash] = (await core(
-      a,
-      "generatetoaddress",
-      [1, someAddress("regtest")],
-      "regtest",
-    )) as string[];
+    const hash = await mineOne(a);
     // The other process follows nothing: its look does nothing; the leader's announces.
     await other.gateway.app.events.pollNow();
     await leader.gateway.app.events.pollNow();
@@ -174,12 +192,7 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
     await takenOver;
     await other.gateway.app.events.pollNow(); // its first look
     const heard = collect(other, "regtest", 1);
-    const [hash] = (await core(
-      a,
-      "generatetoaddress",
-      [1, someAddress("regtest")],
-      "regtest",
-    )) as string[];
+    const hash = await mineOne(a);
     await other.gateway.app.events.pollNow();
     expect((await heard).map((e) => e.hash)).toEqual([hash]);
   });
@@ -191,13 +204,8 @@ describe("chain events across processes through Redis (REDIS_URL; the lead stays
   let a: TestGateway;
   let b: TestGateway;
   let spy: Redis;
-  const config = { networks: ["regtest" as const], events: { pollMs: 60_000, leaderRetryMs: 50 } };
   beforeAll(async () => {
-    a = await startTestGateway("postgres", config, undefined, { redisUrl: REDIS_URL });
-    b = await startTestGateway("postgres", config, a.schema!, {
-      redisUrl: REDIS_URL,
-      devnet: a.devnet,
-    });
+    [a, b] = await startPair(REDIS_URL);
     spy = new Redis(REDIS_URL);
     // Both on Redis (subscribed, and able to publish) before the test: until then NOTIFY would
     // carry the block, and the channel would not see it.
@@ -210,10 +218,7 @@ describe("chain events across processes through Redis (REDIS_URL; the lead stays
   });
 
   it("a block only the leader saw reaches the other's subscribers over the deployment's Redis channel", async () => {
-    const leaders = [await a.gateway.app.events.leading(), await b.gateway.app.events.leading()];
-    expect(leaders.filter(Boolean)).toHaveLength(1);
-    const [leader, other] = leaders[0] ? [a, b] : [b, a];
-    await leader.gateway.app.events.pollNow(); // the first look
+    const [leader, other] = await roles(a, b);
     // The channel is the deployment's: its prefix, then the database and schema.
     const channel = `blockgate:chain_event:test.${a.schema}`;
     const onRedis = new Promise<ChainEvent>((resolve) => {
@@ -221,12 +226,7 @@ describe("chain events across processes through Redis (REDIS_URL; the lead stays
     });
     await spy.subscribe(channel);
     const heard = collect(other, "regtest", 1);
-    const [hash] = (await core(
-      a,
-      "generatetoaddress",
-      [1, someAddress("regtest")],
-      "regtest",
-    )) as string[];
+    const hash = await mineOne(a);
     await leader.gateway.app.events.pollNow();
     const [event] = await heard;
     expect([event!.kind, event!.hash]).toEqual(["connected", hash]);
