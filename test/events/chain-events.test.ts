@@ -220,7 +220,8 @@ describe("chain events across processes through Redis (REDIS_URL; the lead stays
   it("a block only the leader saw reaches the other's subscribers over the deployment's Redis channel", async () => {
     const [leader, other] = await roles(a, b);
     // The channel is the deployment's: its prefix, then the database and schema.
-    const channel = `blockgate:chain_event:test.${a.schema}`;
+    const channel = `blockgate:chain_event:${a.gateway.app.db.namespace}`;
+    expect(a.gateway.app.db.namespace).toMatch(new RegExp(`\\.${a.schema}$`));
     const onRedis = new Promise<ChainEvent>((resolve) => {
       spy.on("message", (_channel: string, payload: string) => resolve(JSON.parse(payload)));
     });

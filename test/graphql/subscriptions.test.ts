@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { revokeToken } from "../../src/auth/tokens.ts";
+import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
 import { blockActivity, scanBlock } from "../../src/events/block-activity.ts";
+import { addressActivityOf } from "../../src/events/sources.ts";
 import { parseJson } from "../../src/jsonrpc/json.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import {
@@ -212,6 +214,28 @@ describe("subscription addressActivity", () => {
     // The scan is memoised by network and block: every subscriber's look-up gets the same one.
     const pool = t.gateway.app.nodes.get("regtest")!;
     expect(blockActivity(pool, "regtest", hash!)).toBe(blockActivity(pool, "regtest", hash!));
+    // The same block taken off by a reorganisation: its activity is announced as disconnected;
+    // another address's source makes nothing of it.
+    const height = Number(
+      JSON.parse(await askDevnetCore(t.devnet, "getblockcount", [], "regtest")).result,
+    );
+    const gone = {
+      id: "reorg",
+      network: "regtest" as const,
+      kind: "disconnected" as const,
+      height,
+      hash: hash!,
+      previousHash: null,
+      time: 0,
+    };
+    const source = addressActivityOf(pool, someAddress("regtest"), "regtest")!;
+    expect(await source.translate(gone)).toMatchObject({
+      kind: "disconnected",
+      transactions: [{ txid: coinbase.txid, sent: 0n }],
+    });
+    const elsewhere = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(8));
+    expect(await addressActivityOf(pool, elsewhere, "regtest")!.translate(gone)).toBeNull();
+    expect(addressActivityOf(pool, someAddress("mainnet"), "regtest")).toBeNull();
     for (const { id } of [one, two]) {
       expect(await audit(id)).toEqual([
         { method: "addressActivity", charged_cc: 5, outcome: "ok" },
