@@ -115,15 +115,15 @@ export class ChainEvents {
   }
 
   /**
-   * One look at every chain now (the leader's poll, also what tests and devnet's `mine` command
-   * use to announce a block at once rather than at the next poll). Resolves once the events are
-   * published. A process that does not lead does nothing.
+   * One look at every chain now, or at `network`'s (the leader's poll; an Electrum server's new
+   * tip; what tests and devnet's `mine` command use to announce a block at once rather than at the
+   * next poll). Resolves once the events are published. A process that does not lead does nothing.
    */
-  async pollNow(): Promise<void> {
+  async pollNow(network?: NetworkName): Promise<void> {
     if (!this.leadership?.leading()) return;
     // Polls never overlap: a second caller waits for the one under way, then looks again.
     while (this.polling) await this.polling;
-    this.polling = this.pollOnce().finally(() => {
+    this.polling = this.pollOnce(network).finally(() => {
       this.polling = null;
     });
     await this.polling;
@@ -147,8 +147,10 @@ export class ChainEvents {
     this.local.removeAllListeners();
   }
 
-  private async pollOnce(): Promise<void> {
+  /** One look at `network`'s chain, or at every chain. */
+  private async pollOnce(network?: NetworkName): Promise<void> {
     for (const follower of this.followers) {
+      if (network !== undefined && follower.network !== network) continue;
       let events: ChainEvent[];
       try {
         events = await follower.poll();
@@ -165,10 +167,12 @@ export class ChainEvents {
 
   /** The leader looks at once when an Electrum server announces a new tip. */
   private hearTips(): void {
-    for (const pool of this.electrum.values()) {
+    for (const [network, pool] of this.electrum) {
       this.stopTips.push(
         pool.onTip(() => {
-          this.pollNow().catch((err: unknown) => this.log.warn({ err }, "announcing the tip"));
+          this.pollNow(network).catch((err: unknown) =>
+            this.log.warn({ err }, "announcing the tip"),
+          );
         }),
       );
     }

@@ -18,6 +18,8 @@ export interface RedisBusOptions {
  * Redis would not take (unreachable, slow) is published on the fallback instead — nothing is lost,
  * and a process hearing one event on both drops the repeat by its id. An unreachable Redis at
  * startup is not fatal: ioredis keeps trying (and resubscribes), NOTIFY carries events meanwhile.
+ * What Redis took while one process's subscription was down is lost to that process, as a NOTIFY
+ * is while its LISTEN connection reconnects.
  */
 export class RedisBus implements EventBus {
   /** Subscriber mode takes a connection to itself; PUBLISH goes on another. */
@@ -39,7 +41,13 @@ export class RedisBus implements EventBus {
       retryStrategy: (times: number) => Math.min(times * 100, 2_000),
     };
     // The subscription waits for the connection (offline queue) and is renewed on reconnects.
-    this.sub = new Redis(opts.url, { ...common, autoResubscribe: true });
+    // Retried without end: a subscription that gave up would leave this process deaf to what
+    // others publish on Redis once it is back.
+    this.sub = new Redis(opts.url, {
+      ...common,
+      autoResubscribe: true,
+      maxRetriesPerRequest: null,
+    });
     this.pub = new Redis(opts.url, {
       ...common,
       commandTimeout: opts.timeoutMs,
