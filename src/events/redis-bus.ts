@@ -68,7 +68,11 @@ export class RedisBus implements EventBus {
     this.sub.on("message", (channel: string, payload: string) => {
       if (channel === opts.channel) this.local.emit("payload", payload);
     });
-    this.listening = this.sub.subscribe(opts.channel);
+    // Subscribed once connected (ioredis' ready check must not meet a subscribed connection);
+    // from then on ioredis subscribes again after each reconnect.
+    this.listening = new Promise((resolve, reject) => {
+      this.sub.once("ready", () => this.sub.subscribe(opts.channel).then(resolve, reject));
+    });
     this.listening.catch(failed);
   }
 
@@ -91,10 +95,21 @@ export class RedisBus implements EventBus {
     this.fallback.subscribe(fn);
   }
 
-  /** Subscribed, and the publishing connection up (until then events go through NOTIFY). */
+  /**
+   * Subscribed, and the publishing connection up (until then events go through NOTIFY); rejects
+   * at the first connection error, so that startup does not wait on a Redis that is down.
+   */
   async ready(): Promise<void> {
-    await this.listening;
-    if (this.pub.status !== "ready") await new Promise((r) => this.pub.once("ready", r));
+    const up = (async () => {
+      await this.listening;
+      if (this.pub.status !== "ready") await new Promise((r) => this.pub.once("ready", r));
+    })();
+    const down = new Promise<never>((_, reject) => {
+      this.sub.once("error", reject);
+      this.pub.once("error", reject);
+    });
+    down.catch(() => {});
+    await Promise.race([up, down]);
   }
 
   async close(): Promise<void> {

@@ -158,7 +158,9 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
   let a: TestGateway;
   let b: TestGateway;
   beforeAll(async () => {
-    [a, b] = await startPair();
+    // REDIS_URL names a Redis that is down (nothing listens on port 1): every event goes through
+    // NOTIFY, the fallback, as it does with no REDIS_URL at all.
+    [a, b] = await startPair("redis://127.0.0.1:1");
   });
   afterAll(async () => {
     await b?.close();
@@ -206,7 +208,9 @@ describe("chain events across processes through Redis (REDIS_URL; the lead stays
   let spy: Redis;
   beforeAll(async () => {
     [a, b] = await startPair(REDIS_URL);
-    spy = new Redis(REDIS_URL);
+    // Connected before it subscribes: ioredis' ready check must not meet a subscribed connection.
+    spy = new Redis(REDIS_URL, { lazyConnect: true });
+    await spy.connect();
     // Both on Redis (subscribed, and able to publish) before the test: until then NOTIFY would
     // carry the block, and the channel would not see it.
     for (const g of [a, b]) await g.gateway.app.events.hearing(30_000);
