@@ -4,13 +4,13 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-5DBUETT3.js";
-import "./chunks/chunk-RXMLJTCL.js";
+} from "./chunks/chunk-72Z67Q5J.js";
+import "./chunks/chunk-Y24UEV4P.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-CPFDLKBE.js";
-import "./chunks/chunk-L5EINWST.js";
+} from "./chunks/chunk-AUUBOX6V.js";
+import "./chunks/chunk-5IEXRME2.js";
 import {
   postToGateway
 } from "./chunks/chunk-IZHSUTYL.js";
@@ -37,7 +37,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-MFB7PSJP.js");
+    const { runConfigCommand } = await import("./chunks/config-check-NCOMGV5A.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "devnet") {
@@ -75,7 +75,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-SY5VNLUN.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-UPZVZZXS.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -11,7 +11,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-5DBUETT3.js";
+} from "./chunks/chunk-72Z67Q5J.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -55,7 +55,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-OOXJYHSG.js";
+} from "./chunks/chunk-ZUWQ5WZB.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -106,18 +106,18 @@ import {
   projectPath,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-RXMLJTCL.js";
+} from "./chunks/chunk-Y24UEV4P.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-CPFDLKBE.js";
+} from "./chunks/chunk-AUUBOX6V.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-L5EINWST.js";
+} from "./chunks/chunk-5IEXRME2.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -653,18 +653,6 @@ var TxStore = class {
   }
 };
 
-// src/events/bus.ts
-function databaseBus(db) {
-  return {
-    publish: (payload) => db.notify("chain_event", payload),
-    subscribe: (fn) => db.listen("chain_event", fn),
-    ready: async () => {
-    },
-    close: async () => {
-    }
-  };
-}
-
 // src/events/chain-events.ts
 import { EventEmitter as EventEmitter2 } from "node:events";
 
@@ -749,10 +737,9 @@ var TipFollower = class {
 // src/events/chain-events.ts
 var SEEN_MAX = 1e4;
 var ChainEvents = class {
-  constructor(db, bus, nodes, config, log, counted = () => {
+  constructor(db, nodes, config, log, counted = () => {
   }) {
     this.db = db;
-    this.bus = bus;
     this.config = config;
     this.log = log;
     this.counted = counted;
@@ -763,7 +750,6 @@ var ChainEvents = class {
     );
   }
   db;
-  bus;
   config;
   log;
   counted;
@@ -777,7 +763,7 @@ var ChainEvents = class {
   polling = null;
   closed = false;
   start() {
-    this.bus.subscribe((payload) => this.deliver(payload));
+    this.db.listen("chain_event", (payload) => this.deliver(payload));
     if (this.config.pollMs === 0 || this.followers.length === 0) return;
     this.leadership = this.db.lead(
       "chain-follower",
@@ -792,20 +778,6 @@ var ChainEvents = class {
       },
       this.config.leaderRetryMs
     );
-  }
-  /**
-   * Resolves once this process hears what is published (the bus is subscribed), or after
-   * `boundMs`: startup waits for it so that a gateway that answers hears every block from then
-   * on, but an unreachable Redis must not hold startup (NOTIFY carries events meanwhile).
-   */
-  async hearing(boundMs) {
-    let timer;
-    const bound = new Promise((resolve) => {
-      timer = setTimeout(resolve, boundMs);
-    });
-    await Promise.race([this.bus.ready().catch(() => {
-    }), bound]);
-    clearTimeout(timer);
   }
   /** Whether this process leads (follows the chains), once its first try at the lead is over. */
   async leading() {
@@ -850,7 +822,6 @@ var ChainEvents = class {
     this.roles.emit("closed");
     if (this.timer) clearTimeout(this.timer);
     await this.leadership?.stop();
-    await this.bus.close();
     this.local.removeAllListeners();
   }
   async pollOnce() {
@@ -864,7 +835,7 @@ var ChainEvents = class {
       }
       for (const event of events) {
         if (this.closed) return;
-        await this.bus.publish(JSON.stringify(event));
+        await this.db.notify("chain_event", JSON.stringify(event));
       }
     }
   }
@@ -889,80 +860,6 @@ var ChainEvents = class {
     if (this.seen.size > SEEN_MAX) this.seen.delete(this.seen.values().next().value);
     this.counted(event);
     this.local.emit(event.network, event);
-  }
-};
-
-// src/events/redis-bus.ts
-import { EventEmitter as EventEmitter3 } from "node:events";
-import { Redis as Redis2 } from "ioredis";
-var RedisBus = class {
-  constructor(opts, fallback, log) {
-    this.opts = opts;
-    this.fallback = fallback;
-    this.log = log;
-    this.local.setMaxListeners(0);
-    const common = {
-      connectTimeout: 1e3,
-      // Reconnect forever, backing off to 2 s: Redis may come back at any time.
-      retryStrategy: (times) => Math.min(times * 100, 2e3)
-    };
-    this.sub = new Redis2(opts.url, { ...common, autoResubscribe: true });
-    this.pub = new Redis2(opts.url, {
-      ...common,
-      commandTimeout: opts.timeoutMs,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0
-    });
-    const failed = (err) => {
-      if (!this.warned) {
-        log.warn({ err: err.message }, "chain events: Redis unreachable, NOTIFY carries them");
-      }
-      this.warned = true;
-    };
-    this.sub.on("error", failed);
-    this.pub.on("error", failed);
-    this.pub.on("ready", () => {
-      this.warned = false;
-    });
-    this.sub.on("message", (channel, payload) => {
-      if (channel === opts.channel) this.local.emit("payload", payload);
-    });
-    this.listening = this.sub.subscribe(opts.channel);
-    this.listening.catch(failed);
-  }
-  opts;
-  fallback;
-  log;
-  /** Subscriber mode takes a connection to itself; PUBLISH goes on another. */
-  sub;
-  pub;
-  local = new EventEmitter3();
-  warned = false;
-  listening;
-  async publish(payload) {
-    this.local.emit("payload", payload);
-    try {
-      await this.pub.publish(this.opts.channel, payload);
-    } catch (err) {
-      this.log.warn(
-        { err: err instanceof Error ? err.message : String(err) },
-        "chain event: Redis refused it, published through NOTIFY"
-      );
-      await this.fallback.publish(payload);
-    }
-  }
-  subscribe(fn) {
-    this.local.on("payload", fn);
-    this.fallback.subscribe(fn);
-  }
-  async ready() {
-    await this.listening;
-  }
-  async close() {
-    this.local.removeAllListeners();
-    this.sub.disconnect();
-    this.pub.disconnect();
-    await this.fallback.close();
   }
 };
 
@@ -1011,7 +908,7 @@ var AuthThrottle = class {
 };
 
 // src/limits/limits.ts
-import { Redis as Redis3 } from "ioredis";
+import { Redis as Redis2 } from "ioredis";
 
 // src/limits/concurrency.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
@@ -1318,7 +1215,7 @@ var Limits = class _Limits {
     if (!redisUrl || !plansInForce(config)) {
       return new _Limits(config, db, memoryStore, new MemorySlots(), null);
     }
-    const redis = new Redis3(redisUrl, {
+    const redis = new Redis2(redisUrl, {
       commandTimeout: config.limits.redisTimeoutMs,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -2969,7 +2866,7 @@ var BitcoinCorePool = class {
 };
 
 // src/upstreams/electrum/client.ts
-import { EventEmitter as EventEmitter4 } from "node:events";
+import { EventEmitter as EventEmitter3 } from "node:events";
 import { readFileSync as readFileSync2 } from "node:fs";
 
 // src/upstreams/electrum/connection.ts
@@ -3271,7 +3168,7 @@ function servername(host) {
 
 // src/upstreams/electrum/client.ts
 var BACKOFF_FIRST_MS = 250;
-var ElectrumUpstream = class extends EventEmitter4 {
+var ElectrumUpstream = class extends EventEmitter3 {
   name;
   slots;
   options;
@@ -4449,7 +4346,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-JLWD5OR7.js").catch((err) => {
+  loading ??= import("./chunks/route-XA7TLIIV.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -6152,14 +6049,7 @@ var ROUTES = {
     protocol: "graphql",
     // graphql-ws (the graphql-transport-ws protocol): operations and subscriptions per message.
     webSocket: (socket, session) => {
-      socket.pause();
-      unifiedApi().then(
-        (api) => {
-          api.serveGraphQLSocket(socket, session);
-          socket.resume();
-        },
-        () => socket.close(1011, "the unified API could not be loaded")
-      );
+      void unifiedApi().then((api) => api.serveGraphQLSocket(socket, session));
     }
   },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" }
@@ -6451,16 +6341,6 @@ function instanceName(config, db, storeGiven) {
   if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID5()}`;
   return `${hostname()}:${config.server.port}`;
 }
-function eventBus(config, db, log, redisUrl) {
-  const own = databaseBus(db);
-  if (!redisUrl || db.kind !== "postgres") return own;
-  const channel = `${config.events.redisChannelPrefix}${db.namespace}`;
-  return new RedisBus(
-    { url: redisUrl, channel, timeoutMs: config.events.redisTimeoutMs },
-    own,
-    log
-  );
-}
 async function startGateway(config, opts) {
   const log = createLogger(config.log.level, opts.logDestination);
   const db = await (opts.store ?? openStore(config, opts));
@@ -6544,7 +6424,6 @@ async function startGateway(config, opts) {
   const limits = Limits.create(config, db, log, opts.redisUrl);
   const events = new ChainEvents(
     db,
-    eventBus(config, db, log, opts.redisUrl),
     nodes,
     config.events,
     log,
@@ -6586,7 +6465,6 @@ async function startGateway(config, opts) {
   }, config.ledger.holdTimeoutMs);
   sweeper.unref();
   events.start();
-  await events.hearing(1e3);
   const http = await startHttpServer(app, config.server.host, config.server.port);
   const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
   if (admin) app.adminSecret = admin.secret;
@@ -9461,7 +9339,7 @@ function build(chain, prevouts) {
 }
 
 // src/devnet/electrum/server.ts
-import { EventEmitter as EventEmitter5 } from "node:events";
+import { EventEmitter as EventEmitter4 } from "node:events";
 import { createServer as createServer2 } from "node:net";
 async function startElectrumTcp(opts) {
   const host = opts.host ?? "127.0.0.1";
@@ -9469,7 +9347,7 @@ async function startElectrumTcp(opts) {
   const sendBytesMax = Math.max(35e4, opts.sendBytesMax ?? 81e5);
   const idleTimeoutMs = opts.idleTimeoutMs ?? 6e5;
   const stats = { connections: 0, open: 0, requests: 0, methods: {} };
-  const events = new EventEmitter5();
+  const events = new EventEmitter4();
   const sessions = /* @__PURE__ */ new Map();
   let server;
   let port = opts.port ?? 0;

@@ -17,7 +17,7 @@ import {
   setAccountPlan,
   tokenScopeSchema,
   usageByMethod
-} from "./chunk-RXMLJTCL.js";
+} from "./chunk-Y24UEV4P.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";
@@ -61,11 +61,11 @@ function splitStatements(sql) {
 
 // src/db/open.ts
 async function openDatabase(opts) {
-  const db = opts.databaseUrl ? await (await import("./postgres-V3EBHATS.js")).openPostgres({
+  const db = opts.databaseUrl ? await (await import("./postgres-OKJTS24B.js")).openPostgres({
     connectionString: opts.databaseUrl,
     poolSize: opts.poolSize,
     ...opts.schema ? { schema: opts.schema } : {}
-  }) : await (await import("./pglite-64B3TSKT.js")).openPglite(opts.pgliteDir, {
+  }) : await (await import("./pglite-MKCDZRHL.js")).openPglite(opts.pgliteDir, {
     fromSnapshot: opts.pgliteSnapshot
   });
   try {

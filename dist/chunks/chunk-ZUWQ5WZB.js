@@ -18,7 +18,7 @@ import {
   methodOutOfScope,
   projectPath,
   requestOutOfScope
-} from "./chunk-RXMLJTCL.js";
+} from "./chunk-Y24UEV4P.js";
 
 // src/errors/codes.ts
 var LIST = {

@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-OOXJYHSG.js";
+} from "./chunk-ZUWQ5WZB.js";
 import {
   DecodeError,
   addressToScript,
@@ -57,10 +57,10 @@ import {
   usageByDay,
   usageByMethod,
   usageByOutcome
-} from "./chunk-RXMLJTCL.js";
+} from "./chunk-Y24UEV4P.js";
 import {
   NETWORK_NAMES
-} from "./chunk-L5EINWST.js";
+} from "./chunk-5IEXRME2.js";
 
 // src/graphql/loaders.ts
 import DataLoader2 from "dataloader";
@@ -2434,138 +2434,6 @@ builder.queryFields((t) => ({
 
 // src/graphql/types/subscriptions.ts
 import { GraphQLError as GraphQLError9 } from "graphql";
-
-// src/events/block-activity.ts
-var BLOCKS_KEPT = 32;
-var scansOf = /* @__PURE__ */ new WeakMap();
-function blockActivity(pool, network, hash) {
-  let scans = scansOf.get(pool);
-  if (!scans) {
-    scans = /* @__PURE__ */ new Map();
-    scansOf.set(pool, scans);
-  }
-  const key = `${network}:${hash}`;
-  const known = scans.get(key);
-  if (known) return known;
-  const scan = fetchAndScan(pool, hash);
-  scans.set(key, scan);
-  if (scans.size > BLOCKS_KEPT) scans.delete(scans.keys().next().value);
-  void scan.then((found) => {
-    if (found === null) scans.delete(key);
-  });
-  return scan;
-}
-async function fetchAndScan(pool, hash) {
-  const out = await pool.batch([{ method: "getblock", params: [hash, jsonNumber(3)] }]);
-  if (!out.ok) return null;
-  const answer = out.answers[0];
-  if ("error" in answer || !isJsonObject(answer.result)) return null;
-  const txs = answer.result.tx;
-  return Array.isArray(txs) ? scanBlock(txs) : null;
-}
-function scanBlock(txs) {
-  const byScript = /* @__PURE__ */ new Map();
-  for (const tx of txs) {
-    if (!isJsonObject(tx) || typeof tx.txid !== "string") continue;
-    const txid = tx.txid;
-    const touch = (script, field, sats2) => {
-      let list = byScript.get(script);
-      if (!list) {
-        list = [];
-        byScript.set(script, list);
-      }
-      let entry = list[list.length - 1];
-      if (entry?.txid !== txid) {
-        entry = { txid, received: 0n, sent: 0n };
-        list.push(entry);
-      }
-      entry[field] += sats2;
-    };
-    for (const output of Array.isArray(tx.vout) ? tx.vout : []) {
-      const paid = valueAndScript(output);
-      if (paid) touch(paid.script, "received", paid.sats);
-    }
-    for (const input of Array.isArray(tx.vin) ? tx.vin : []) {
-      const spent = isJsonObject(input) ? valueAndScript(input.prevout) : null;
-      if (spent) touch(spent.script, "sent", spent.sats);
-    }
-  }
-  return byScript;
-}
-function valueAndScript(output) {
-  if (!isJsonObject(output) || !isJsonNumber(output.value)) return null;
-  const spk = output.scriptPubKey;
-  if (!isJsonObject(spk) || typeof spk.hex !== "string") return null;
-  return { sats: parseAmount(output.value.value), script: spk.hex.toLowerCase() };
-}
-
-// src/events/sources.ts
-var newBlocks = () => ({
-  name: "newBlock",
-  translate: async (event) => event
-});
-function confirmationsOf(pool, txid, until) {
-  let last = -1;
-  return {
-    name: "transactionConfirmations",
-    async translate() {
-      const out = await pool.batch([
-        { method: "getrawtransaction", params: [txid, jsonNumber(1)] }
-      ]);
-      if (!out.ok) return null;
-      const answer = out.answers[0];
-      if ("error" in answer) return null;
-      const result = answer.result;
-      if (!isJsonObject(result)) return null;
-      const confirmations = isJsonNumber(result.confirmations) ? Number(result.confirmations.value) : 0;
-      if (confirmations === last) return null;
-      last = confirmations;
-      const blockHash = typeof result.blockhash === "string" ? result.blockhash : null;
-      return { txid, confirmations, blockHash };
-    },
-    last: (c) => c.confirmations >= until
-  };
-}
-function validTargets(targets) {
-  return targets.length > 0 && targets.length <= 25 && targets.every((n) => Number.isInteger(n) && n >= 1 && n <= 1008);
-}
-function feesOf(pool, targets) {
-  let last = "";
-  return {
-    name: "mempoolFees",
-    async translate(event) {
-      if (event.kind !== "connected") return null;
-      const out = await pool.batch(
-        targets.map((target) => ({ method: "estimatesmartfee", params: [jsonNumber(target)] }))
-      );
-      if (!out.ok) return null;
-      const estimates = out.answers.map((answer, i) => {
-        const rate = "result" in answer && isJsonObject(answer.result) && isJsonNumber(answer.result.feerate) ? Number(parseAmount(answer.result.feerate.value)) / 1e3 : null;
-        return { target: targets[i], satPerVbyte: rate };
-      });
-      const key = JSON.stringify(estimates);
-      if (key === last) return null;
-      last = key;
-      return { height: event.height, estimates };
-    }
-  };
-}
-function addressActivityOf(pool, address, network) {
-  const script = addressToScript(address, network);
-  if (!script) return null;
-  const scriptHex = toHex(script);
-  return {
-    name: "addressActivity",
-    async translate(event) {
-      const activity = await blockActivity(pool, network, event.hash);
-      const transactions = activity?.get(scriptHex);
-      if (!transactions || transactions.length === 0) return null;
-      return { address, kind: event.kind, height: event.height, hash: event.hash, transactions };
-    }
-  };
-}
-
-// src/graphql/types/subscriptions.ts
 var ChainEventKind = builder.enumType("ChainEventKind", {
   values: {
     CONNECTED: { description: "The block joined the best chain." },
@@ -2587,6 +2455,10 @@ var BlockEventRef = builder.objectRef("BlockEvent").implement({
     time: t.int({ description: "The header's time (Unix seconds).", resolve: (e) => e.time })
   })
 });
+var NEW_BLOCKS = {
+  name: "newBlock",
+  translate: async (event) => event
+};
 var ChainEventStream = class {
   constructor(ctx, source) {
     this.ctx = ctx;
@@ -2718,6 +2590,30 @@ var ConfirmationsRef = builder.objectRef("TransactionConfirmations").implement({
     blockHash: t.field({ type: "BlockHash", nullable: true, resolve: (c) => c.blockHash })
   })
 });
+function confirmationsOf(ctx, txid, until) {
+  let last = -1;
+  return {
+    name: "transactionConfirmations",
+    async translate() {
+      const pool = ctx.app.nodes.get(ctx.network);
+      if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
+      const out = await pool.batch([
+        { method: "getrawtransaction", params: [txid, jsonNumber(1)] }
+      ]);
+      if (!out.ok) return null;
+      const answer = out.answers[0];
+      if ("error" in answer) return null;
+      const result = answer.result;
+      if (!isJsonObject(result)) return null;
+      const confirmations = isJsonNumber(result.confirmations) ? Number(result.confirmations.value) : 0;
+      if (confirmations === last) return null;
+      last = confirmations;
+      const blockHash = typeof result.blockhash === "string" ? result.blockhash : null;
+      return { txid, confirmations, blockHash };
+    },
+    last: (c) => c.confirmations >= until
+  };
+}
 var FeeRatesRef = builder.objectRef("MempoolFees").implement({
   description: "Core's fee estimates (estimatesmartfee) once a block came, per confirmation target.",
   fields: (t) => ({
@@ -2735,43 +2631,28 @@ var FeeRatesRef = builder.objectRef("MempoolFees").implement({
     })
   })
 });
-var AddressActivityRef = builder.objectRef("AddressActivity").implement({
-  description: "What one block did to an address: the block's transactions paying to it or spending from it.",
-  fields: (t) => ({
-    address: t.string({ resolve: (a) => a.address }),
-    kind: t.field({
-      type: ChainEventKind,
-      description: "DISCONNECTED: a reorganisation took the block, and this activity, off the chain.",
-      resolve: (a) => a.kind === "connected" ? "CONNECTED" : "DISCONNECTED"
-    }),
-    height: t.int({ resolve: (a) => a.height }),
-    hash: t.field({ type: "BlockHash", resolve: (a) => a.hash }),
-    transactions: t.field({
-      type: [
-        builder.objectRef("AddressActivityTransaction").implement({
-          fields: (u) => ({
-            txid: u.field({ type: "TxId", resolve: (x) => x.txid }),
-            received: u.field({
-              type: Amount,
-              description: "Paid to the address by the transaction's outputs.",
-              resolve: (x) => x.received
-            }),
-            sent: u.field({
-              type: Amount,
-              description: "Spent from the address by the transaction's inputs.",
-              resolve: (x) => x.sent
-            })
-          })
-        })
-      ],
-      resolve: (a) => [...a.transactions]
-    })
-  })
-});
-function nodeOf(ctx) {
-  const pool = ctx.app.nodes.get(ctx.network);
-  if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
-  return pool;
+function feesOf(ctx, targets) {
+  let last = "";
+  return {
+    name: "mempoolFees",
+    async translate(event) {
+      if (event.kind !== "connected") return null;
+      const pool = ctx.app.nodes.get(ctx.network);
+      if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
+      const out = await pool.batch(
+        targets.map((target) => ({ method: "estimatesmartfee", params: [jsonNumber(target)] }))
+      );
+      if (!out.ok) return null;
+      const estimates = out.answers.map((answer, i) => {
+        const rate = "result" in answer && isJsonObject(answer.result) && isJsonNumber(answer.result.feerate) ? Number(parseAmount(answer.result.feerate.value)) / 1e3 : null;
+        return { target: targets[i], satPerVbyte: rate };
+      });
+      const key = JSON.stringify(estimates);
+      if (key === last) return null;
+      last = key;
+      return { height: event.height, estimates };
+    }
+  };
 }
 function delivered(delivery) {
   if (delivery instanceof GraphQLError9) throw delivery;
@@ -2783,7 +2664,7 @@ builder.subscriptionFields((t) => ({
     type: BlockEventRef,
     nullable: true,
     description: "Each block connected to (or, in a reorganisation, disconnected from) the route's network's best chain, as the gateway's chain follower sees it. Each event is charged `pricing.events.newBlock` as it is delivered; the subscription ends with one final error (null data) when the balance runs out or the token is revoked or expires.",
-    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, newBlocks()),
+    subscribe: (_root, _args, ctx) => new ChainEventStream(ctx, NEW_BLOCKS),
     resolve: (delivery) => delivered(delivery)
   }),
   mempoolFees: t.field({
@@ -2793,24 +2674,10 @@ builder.subscriptionFields((t) => ({
     args: { targets: t.arg.intList({ defaultValue: [1, 6, 144] }) },
     subscribe: (_root, { targets }, ctx) => {
       const asked = targets ?? [1, 6, 144];
-      if (!validTargets(asked)) {
+      if (asked.length === 0 || asked.length > 25 || asked.some((n) => n < 1 || n > 1008)) {
         throw codedError("INVALID_PARAMS", "targets: 1 to 25 of 1 \u2013 1008 blocks");
       }
-      return new ChainEventStream(ctx, feesOf(nodeOf(ctx), asked));
-    },
-    resolve: (delivery) => delivered(delivery)
-  }),
-  addressActivity: t.field({
-    type: AddressActivityRef,
-    nullable: true,
-    description: "An address's activity in each block connected to (or disconnected from) the best chain: the block's transactions that pay to it or spend from it, with the amounts, delivered for a block with any (confirmed activity only; the mempool is not watched). Each delivery is charged `pricing.events.addressActivity`; it ends with one final error as newBlock does. An address of another network is INVALID_PARAMS.",
-    args: { address: t.arg.string({ required: true }) },
-    subscribe: (_root, { address }, ctx) => {
-      const source = addressActivityOf(nodeOf(ctx), address, ctx.network);
-      if (!source) {
-        throw codedError("INVALID_PARAMS", `not an address of ${ctx.network}: ${address}`);
-      }
-      return new ChainEventStream(ctx, source);
+      return new ChainEventStream(ctx, feesOf(ctx, asked));
     },
     resolve: (delivery) => delivered(delivery)
   }),
@@ -2822,7 +2689,7 @@ builder.subscriptionFields((t) => ({
       txid: t.arg({ type: "TxId", required: true }),
       until: t.arg.int({ defaultValue: 6 })
     },
-    subscribe: (_root, { txid, until }, ctx) => new ChainEventStream(ctx, confirmationsOf(nodeOf(ctx), txid.toLowerCase(), until ?? 6)),
+    subscribe: (_root, { txid, until }, ctx) => new ChainEventStream(ctx, confirmationsOf(ctx, txid.toLowerCase(), until ?? 6)),
     resolve: (delivery) => delivered(delivery)
   })
 }));

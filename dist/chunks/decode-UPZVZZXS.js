@@ -10,7 +10,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-L5EINWST.js";
+} from "./chunk-5IEXRME2.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

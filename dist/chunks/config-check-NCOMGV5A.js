@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-CPFDLKBE.js";
-import "./chunk-L5EINWST.js";
+} from "./chunk-AUUBOX6V.js";
+import "./chunk-5IEXRME2.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   NETWORK_NAMES
-} from "./chunk-L5EINWST.js";
+} from "./chunk-5IEXRME2.js";
 
 // src/auth/tokens.ts
 import { createHash, randomBytes } from "node:crypto";
