@@ -15,12 +15,13 @@ const SEEN_MAX = 10_000;
 /**
  * The gateway's chain events, detected once and heard everywhere. Every process competes for one
  * role on the database (`Database.lead`); the leader follows each network's best chain through
- * its node pool, or its Electrum servers where it has no node (TipFollower, every
- * `events.pollMs`, and at once when an Electrum server's headers subscription announces a new tip,
- * so a block is announced within milliseconds of the upstream's notice), and publishes each event on the event bus
- * (bus.ts: the database's NOTIFY, or Redis pub/sub with REDIS_URL), which every process hears,
- * itself included. Every process delivers what it hears to its own subscribers, once per event id. A
- * new leader starts by reading the tips afresh: it announces what changes from then on.
+ * its node pool, or its Electrum servers where it has no node (TipFollower), every
+ * `events.pollMs` and at once when an Electrum server's headers subscription tells of a new tip
+ * (a block is announced within milliseconds of the upstream's notice, not at the next poll). It
+ * publishes each event on the event bus (bus.ts: the database's NOTIFY, or Redis pub/sub with
+ * REDIS_URL), which every process hears, itself included. Every process delivers what it hears to
+ * its own subscribers, once per event id. A new leader starts by reading the tips afresh: it
+ * announces what changes from then on.
  */
 export class ChainEvents {
   private readonly local = new EventEmitter();
@@ -66,10 +67,13 @@ export class ChainEvents {
           { leader },
           leader ? "following the chains" : "no longer following the chains",
         );
-        if (leader) this.schedule(0);
-        else if (this.timer) clearTimeout(this.timer);
-        if (leader) this.hearTips();
-        else for (const stop of this.stopTips.splice(0)) stop();
+        if (leader) {
+          this.schedule(0);
+          this.hearTips();
+        } else {
+          if (this.timer) clearTimeout(this.timer);
+          this.deafToTips();
+        }
         this.roles.emit(leader ? "leading" : "following");
       },
       this.config.leaderRetryMs,
@@ -139,7 +143,7 @@ export class ChainEvents {
     this.closed = true;
     this.roles.emit("closed");
     if (this.timer) clearTimeout(this.timer);
-    for (const stop of this.stopTips.splice(0)) stop();
+    this.deafToTips();
     // A look under way is not waited for: its node may be slow (a drain must not wait on it);
     // what it finds is not published (pollOnce checks `closed`).
     await this.leadership?.stop();
@@ -176,6 +180,10 @@ export class ChainEvents {
         }),
       );
     }
+  }
+
+  private deafToTips(): void {
+    for (const stop of this.stopTips.splice(0)) stop();
   }
 
   private schedule(delayMs: number): void {

@@ -40,9 +40,8 @@ export class RedisBus implements EventBus {
       // Reconnect forever, backing off to 2 s: Redis may come back at any time.
       retryStrategy: (times: number) => Math.min(times * 100, 2_000),
     };
-    // The subscription waits for the connection (offline queue) and is renewed on reconnects.
-    // Retried without end: a subscription that gave up would leave this process deaf to what
-    // others publish on Redis once it is back.
+    // Its commands are retried without end: a subscription that gave up would leave this process
+    // deaf to what others publish on Redis once it is back.
     this.sub = new Redis(opts.url, {
       ...common,
       autoResubscribe: true,
