@@ -13,8 +13,12 @@ export interface ScriptActivity {
 /** A block's activity, by output script (hex): the block's transactions that touch each script. */
 export type BlockActivity = ReadonlyMap<string, readonly ScriptActivity[]>;
 
-/** Blocks whose scan is kept: a burst of blocks (a reorg, a catch-up) with room to spare. */
-const BLOCKS_KEPT = 32;
+/**
+ * Blocks whose scan is kept. Every subscriber asks within moments of the block's event, so a few
+ * cover a burst (a reorganisation, a catch-up); a mainnet block's scan holds thousands of scripts,
+ * so not many more. One asked again after it was dropped is fetched again.
+ */
+const BLOCKS_KEPT = 8;
 
 /**
  * Every subscriber to an address's activity looks at the same block: it is fetched and scanned
