@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { DestinationStream } from "pino";
+import type { DestinationStream, Logger } from "pino";
 import { writeAdminFile } from "../admin/admin-file.ts";
 import { TokenCache } from "../auth/token-cache.ts";
 import { BlockAnswerCache } from "../cache/block-answers.ts";
@@ -16,7 +16,9 @@ import type {
 } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open.ts";
+import { databaseBus, type EventBus } from "../events/bus.ts";
 import { ChainEvents } from "../events/chain-events.ts";
+import { RedisBus } from "../events/redis-bus.ts";
 import { voidStaleHolds } from "../ledger/ledger.ts";
 import { AuthThrottle } from "../limits/auth-throttle.ts";
 import { Limits } from "../limits/limits.ts";
@@ -92,6 +94,22 @@ function instanceName(config: Config, db: Database, storeGiven: boolean): string
   if (db.kind === "pglite" && !storeGiven && !dir.startsWith("memory://")) return `pglite:${dir}`;
   if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID()}`;
   return `${hostname()}:${config.server.port}`;
+}
+
+/**
+ * How chain events reach every process: Redis pub/sub when REDIS_URL is set and processes share a
+ * PostgreSQL ledger (NOTIFY stays beside it as the fallback), else the database's signals. A
+ * PGlite store is one process: nothing need leave it.
+ */
+function eventBus(config: Config, db: Database, log: Logger, redisUrl?: string): EventBus {
+  const own = databaseBus(db);
+  if (!redisUrl || db.kind !== "postgres") return own;
+  const channel = `${config.events.redisChannelPrefix}${db.namespace}`;
+  return new RedisBus(
+    { url: redisUrl, channel, timeoutMs: config.events.redisTimeoutMs },
+    own,
+    log,
+  );
 }
 
 /** Opens the store (unless given one being opened), builds the upstream pools and listens. */
@@ -181,8 +199,14 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   });
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
   const limits = Limits.create(config, db, log, opts.redisUrl);
-  const events = new ChainEvents(db, nodes, config.events, log, (e) =>
-    metrics.chainEvents.inc({ network: e.network, kind: e.kind }),
+  const events = new ChainEvents(
+    db,
+    eventBus(config, db, log, opts.redisUrl),
+    nodes,
+    electrum,
+    config.events,
+    log,
+    (e) => metrics.chainEvents.inc({ network: e.network, kind: e.kind }),
   );
   authFailures.start();
   const app: App = {
@@ -223,6 +247,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   }, config.ledger.holdTimeoutMs);
   sweeper.unref();
   events.start();
+  await events.hearing(1_000);
   const webhooks = new Webhooks(config.webhooks, log);
   await webhooks.start(app);
   const http = await startHttpServer(app, config.server.host, config.server.port);

@@ -77,7 +77,16 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
     protocol: "graphql",
     // graphql-ws (the graphql-transport-ws protocol): operations and subscriptions per message.
     webSocket: (socket, session) => {
-      void unifiedApi().then((api) => api.serveGraphQLSocket(socket, session));
+      // A client speaks at once (connection_init), maybe before a fresh gateway has loaded the
+      // API: the socket is read only once its handler listens, or that first message is lost.
+      socket.pause();
+      unifiedApi().then(
+        (api) => {
+          api.serveGraphQLSocket(socket, session);
+          socket.resume();
+        },
+        () => socket.close(1011, "the unified API could not be loaded"),
+      );
     },
   },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },

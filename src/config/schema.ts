@@ -353,6 +353,8 @@ export const configSchema = z.strictObject({
           newBlock: priceTable.default({ default: 5, mainnet: 10 }),
           transactionConfirmations: priceTable.default({ default: 5, mainnet: 10 }),
           mempoolFees: priceTable.default({ default: 5, mainnet: 10 }),
+          /** A block's activity of one address: the block's scan is shared by every subscriber. */
+          addressActivity: priceTable.default({ default: 5, mainnet: 10 }),
           /** An Electrum header notification pushed on a socket session (WebSocket or TLS). */
           "blockchain.headers.subscribe": priceTable.default({ default: 5, mainnet: 10 }),
           /** An Electrum script-hash notification (its status changed) pushed on a socket session. */
@@ -401,6 +403,16 @@ export const configSchema = z.strictObject({
       reorgDepthMax: z.number().int().positive().max(10_000).default(100),
       /** How often a process that does not lead tries to take the lead over. */
       leaderRetryMs: z.number().int().positive().max(600_000).default(2_000),
+      /**
+       * REDIS_URL set: events fan out on the Redis channel `<this><database>.<schema>`; deployments
+       * sharing one Redis and databases of the same name need prefixes of their own.
+       */
+      redisChannelPrefix: z
+        .string()
+        .regex(/^[A-Za-z0-9:._-]{0,64}$/)
+        .default("blockgate:chain_event:"),
+      /** A PUBLISH to Redis slower than this fails: the event goes through NOTIFY instead. */
+      redisTimeoutMs: z.number().int().positive().max(10_000).default(200),
     })
     .prefault({}),
   /**

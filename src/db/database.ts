@@ -8,6 +8,11 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: "postgres" | "pglite";
+  /**
+   * What names this store among others: PostgreSQL's database and schema (what a fleet shares);
+   * PGlite is one process's own. Channels outside the database (Redis) carry it.
+   */
+  readonly namespace: string;
   /** Runs `fn` in one transaction: committed if it resolves, rolled back if it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a script of several statements (migrations). */

@@ -50,6 +50,7 @@ export function wrapPglite(db: PGlite): Database {
   signals.setMaxListeners(0);
   return {
     kind: "pglite",
+    namespace: "pglite",
     ...queryable(db),
     async notify(channel, payload) {
       signals.emit(channel, payload);

@@ -34,12 +34,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
     },
   });
   // Signals are scoped to the schema in effect, however it was chosen (option or search_path).
-  const { rows: current } = await pool.query<{ schema: string }>(
-    "SELECT current_schema() AS schema",
+  const { rows: current } = await pool.query<{ schema: string; database: string }>(
+    "SELECT current_schema() AS schema, current_database() AS database",
   );
   const signals = new Signals(opts.connectionString, current[0]?.schema ?? "public");
   return {
     kind: "postgres",
+    namespace: `${current[0]?.database ?? ""}.${current[0]?.schema ?? "public"}`,
     ...queryable(pool),
     async notify(channel, payload) {
       await pool.query("SELECT pg_notify($1, $2)", [signals.channel(channel), payload]);

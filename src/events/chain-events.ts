@@ -3,6 +3,9 @@ import type { Logger } from "pino";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database, Leadership } from "../db/database.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
+import type { EventBus } from "./bus.ts";
+import { coreHeaders, electrumHeaders } from "./headers-source.ts";
 import { TipFollower } from "./tip-follower.ts";
 import type { ChainEvent } from "./types.ts";
 
@@ -12,10 +15,13 @@ const SEEN_MAX = 10_000;
 /**
  * The gateway's chain events, detected once and heard everywhere. Every process competes for one
  * role on the database (`Database.lead`); the leader follows each network's best chain through
- * its node pool (TipFollower, every `events.pollMs`) and publishes each event as a `chain_event`
- * signal (PostgreSQL NOTIFY: every process on the database, itself included; PGlite: this
- * process). Every process delivers what it hears to its own subscribers, once per event id. A
- * new leader starts by reading the tips afresh: it announces what changes from then on.
+ * its node pool, or its Electrum servers where it has no node (TipFollower), every
+ * `events.pollMs` and at once when an Electrum server's headers subscription tells of a new tip
+ * (a block is announced within milliseconds of the upstream's notice, not at the next poll). It
+ * publishes each event on the event bus (bus.ts: the database's NOTIFY, or Redis pub/sub with
+ * REDIS_URL), which every process hears, itself included. Every process delivers what it hears to
+ * its own subscribers, once per event id. A new leader starts by reading the tips afresh: it
+ * announces what changes from then on.
  */
 export class ChainEvents {
   private readonly local = new EventEmitter();
@@ -24,6 +30,8 @@ export class ChainEvents {
   private readonly seen = new Set<string>();
   private readonly observers = new Set<(event: ChainEvent) => void>();
   private readonly followers: TipFollower[];
+  private readonly electrum: Map<NetworkName, ElectrumPool>;
+  private readonly stopTips: (() => void)[] = [];
   private leadership: Leadership | null = null;
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
@@ -31,7 +39,9 @@ export class ChainEvents {
 
   constructor(
     private readonly db: Database,
+    private readonly bus: EventBus,
     nodes: Map<NetworkName, BitcoinCorePool>,
+    electrum: Map<NetworkName, ElectrumPool>,
     private readonly config: Config["events"],
     private readonly log: Logger,
     private readonly counted: (event: ChainEvent) => void = () => {},
@@ -39,13 +49,17 @@ export class ChainEvents {
     this.local.setMaxListeners(0);
     // One "closed" listener per open subscription.
     this.roles.setMaxListeners(0);
-    this.followers = [...nodes].map(
-      ([network, pool]) => new TipFollower(network, pool, config.reorgDepthMax),
-    );
+    this.electrum = electrum;
+    const networks = new Set([...nodes.keys(), ...electrum.keys()]);
+    this.followers = [...networks].map((network) => {
+      const node = nodes.get(network);
+      const source = node ? coreHeaders(node) : electrumHeaders(electrum.get(network)!);
+      return new TipFollower(network, source, config.reorgDepthMax);
+    });
   }
 
   start(): void {
-    this.db.listen("chain_event", (payload) => this.deliver(payload));
+    this.bus.subscribe((payload) => this.deliver(payload));
     if (this.config.pollMs === 0 || this.followers.length === 0) return;
     this.leadership = this.db.lead(
       "chain-follower",
@@ -54,12 +68,31 @@ export class ChainEvents {
           { leader },
           leader ? "following the chains" : "no longer following the chains",
         );
-        if (leader) this.schedule(0);
-        else if (this.timer) clearTimeout(this.timer);
+        if (leader) {
+          this.schedule(0);
+          this.hearTips();
+        } else {
+          if (this.timer) clearTimeout(this.timer);
+          this.deafToTips();
+        }
         this.roles.emit(leader ? "leading" : "following");
       },
       this.config.leaderRetryMs,
     );
+  }
+
+  /**
+   * Resolves once this process hears what is published (the bus is subscribed), or after
+   * `boundMs`: startup waits for it so that a gateway that answers hears every block from then
+   * on, but an unreachable Redis must not hold startup (NOTIFY carries events meanwhile).
+   */
+  async hearing(boundMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, boundMs);
+    });
+    await Promise.race([this.bus.ready().catch(() => {}), bound]);
+    clearTimeout(timer);
   }
 
   /** Whether this process leads (follows the chains), once its first try at the lead is over. */
@@ -96,15 +129,15 @@ export class ChainEvents {
   }
 
   /**
-   * One look at every chain now (the leader's poll, also what tests and devnet's `mine` command
-   * use to announce a block at once rather than at the next poll). Resolves once the events are
-   * published. A process that does not lead does nothing.
+   * One look at every chain now, or at `network`'s (the leader's poll; an Electrum server's new
+   * tip; what tests and devnet's `mine` command use to announce a block at once rather than at the
+   * next poll). Resolves once the events are published. A process that does not lead does nothing.
    */
-  async pollNow(): Promise<void> {
+  async pollNow(network?: NetworkName): Promise<void> {
     if (!this.leadership?.leading()) return;
     // Polls never overlap: a second caller waits for the one under way, then looks again.
     while (this.polling) await this.polling;
-    this.polling = this.pollOnce().finally(() => {
+    this.polling = this.pollOnce(network).finally(() => {
       this.polling = null;
     });
     await this.polling;
@@ -120,14 +153,18 @@ export class ChainEvents {
     this.closed = true;
     this.roles.emit("closed");
     if (this.timer) clearTimeout(this.timer);
+    this.deafToTips();
     // A look under way is not waited for: its node may be slow (a drain must not wait on it);
     // what it finds is not published (pollOnce checks `closed`).
     await this.leadership?.stop();
+    await this.bus.close();
     this.local.removeAllListeners();
   }
 
-  private async pollOnce(): Promise<void> {
+  /** One look at `network`'s chain, or at every chain. */
+  private async pollOnce(network?: NetworkName): Promise<void> {
     for (const follower of this.followers) {
+      if (network !== undefined && follower.network !== network) continue;
       let events: ChainEvent[];
       try {
         events = await follower.poll();
@@ -137,9 +174,26 @@ export class ChainEvents {
       }
       for (const event of events) {
         if (this.closed) return;
-        await this.db.notify("chain_event", JSON.stringify(event));
+        await this.bus.publish(JSON.stringify(event));
       }
     }
+  }
+
+  /** The leader looks at once when an Electrum server announces a new tip. */
+  private hearTips(): void {
+    for (const [network, pool] of this.electrum) {
+      this.stopTips.push(
+        pool.onTip(() => {
+          this.pollNow(network).catch((err: unknown) =>
+            this.log.warn({ err }, "announcing the tip"),
+          );
+        }),
+      );
+    }
+  }
+
+  private deafToTips(): void {
+    for (const stop of this.stopTips.splice(0)) stop();
   }
 
   private schedule(delayMs: number): void {

@@ -1,7 +1,8 @@
-import { parseAmount } from "../bitcoin/index.ts";
-import type { Config } from "../config/schema.ts";
+import { addressToScript, parseAmount, toHex } from "../bitcoin/index.ts";
+import type { Config, NetworkName } from "../config/schema.ts";
 import { isJsonNumber, isJsonObject, jsonNumber } from "../jsonrpc/json.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import { blockActivity, type ScriptActivity } from "./block-activity.ts";
 import type { ChainEvent } from "./types.ts";
 
 /**
@@ -106,6 +107,42 @@ export function feesOf(pool: BitcoinCorePool, targets: number[]): EventSource<Fe
       if (key === last) return null;
       last = key;
       return { height: event.height, estimates };
+    },
+  };
+}
+
+/** What one block (connected, or taken off by a reorganisation) did to an address. */
+export interface AddressActivity {
+  address: string;
+  kind: ChainEvent["kind"];
+  height: number;
+  hash: string;
+  /** The block's transactions that pay to the address or spend from it, in the block's order. */
+  transactions: readonly ScriptActivity[];
+}
+
+/**
+ * An address's activity in each block that comes or goes: the transactions paying to its script
+ * (outputs) or spending from it (inputs' prevouts), delivered for a block with any. The block is
+ * scanned once per network however many consumers watch it (block-activity.ts); each consumer only
+ * looks its script up. Confirmed activity only: the mempool is not watched. Null when `address` is
+ * not an address of `network` (the consumer refuses it before anything is charged).
+ */
+export function addressActivityOf(
+  pool: BitcoinCorePool,
+  address: string,
+  network: NetworkName,
+): EventSource<AddressActivity> | null {
+  const script = addressToScript(address, network);
+  if (!script) return null;
+  const scriptHex = toHex(script);
+  return {
+    name: "addressActivity",
+    async translate(event) {
+      const activity = await blockActivity(pool, network, event.hash);
+      const transactions = activity?.get(scriptHex);
+      if (!transactions || transactions.length === 0) return null;
+      return { address, kind: event.kind, height: event.height, hash: event.hash, transactions };
     },
   };
 }

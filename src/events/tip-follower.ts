@@ -1,23 +1,15 @@
 import type { NetworkName } from "../config/schema.ts";
-import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
-import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
+import type { Header, HeadersSource } from "./headers-source.ts";
 import { type ChainEvent, chainEventId } from "./types.ts";
 
-interface Header {
-  height: number;
-  hash: string;
-  previousHash: string | null;
-  time: number;
-}
-
 /**
- * Follows one network's best chain through its full node and says what changed: polls
- * `getbestblockhash`, and when the tip moves walks the new tip's ancestry (`getblockheader`) down
- * to a block it already knew at that height — the fork point — so that the blocks it knew above
- * the fork come out as disconnected (old tip first) and the new ones as connected (lowest first).
- * It remembers the last `depthMax` heights; a reorganisation deeper than that, or a first look,
- * announces only what is new from the remembered part (a first look announces nothing: there was
- * no chain before to compare with).
+ * Follows one network's best chain through a headers source (a full node, or an Electrum server
+ * where there is none) and says what changed: asks for the tip, and when it moved walks the new
+ * tip's ancestry down to a block it already knew at that height — the fork point — so that the
+ * blocks it knew above the fork come out as disconnected (old tip first) and the new ones as
+ * connected (lowest first). It remembers the last `depthMax` heights; a reorganisation deeper
+ * than that, or a first look, announces only what is new from the remembered part (a first look
+ * announces nothing: there was no chain before to compare with).
  */
 export class TipFollower {
   /** height → the best chain's block there, for the last `depthMax` heights seen. */
@@ -26,16 +18,14 @@ export class TipFollower {
 
   constructor(
     readonly network: NetworkName,
-    private readonly pool: BitcoinCorePool,
+    private readonly source: HeadersSource,
     private readonly depthMax: number,
   ) {}
 
-  /** One look at the node: the events since the last look (none on the first). */
+  /** One look at the source: the events since the last look (none on the first). */
   async poll(): Promise<ChainEvent[]> {
-    const best = await this.call("getbestblockhash", []);
-    if (typeof best !== "string") throw new Error("getbestblockhash answered no hash");
-    if (this.tip?.hash === best) return [];
-    const head = await this.header(best);
+    const head = await this.source.tip(this.tip?.hash ?? null);
+    if (!head) return [];
     if (!this.tip) {
       this.remember([head]);
       return [];
@@ -48,9 +38,10 @@ export class TipFollower {
     let cursor: Header | null = head;
     while (cursor && this.known.get(cursor.height)?.hash !== cursor.hash) {
       connected.push(cursor);
+      const previousHash: string | null = cursor.previousHash;
       cursor =
-        cursor.previousHash !== null && cursor.height - 1 > floor
-          ? await this.header(cursor.previousHash)
+        previousHash !== null && cursor.height - 1 > floor
+          ? await this.source.parent({ ...cursor, previousHash })
           : null;
     }
     const forkHeight = cursor ? cursor.height : connected[connected.length - 1]!.height - 1;
@@ -77,26 +68,5 @@ export class TipFollower {
   private event(kind: ChainEvent["kind"], h: Header): ChainEvent {
     const e = { network: this.network, kind, ...h };
     return { id: chainEventId(), ...e };
-  }
-
-  private async header(hash: string): Promise<Header> {
-    const answer = await this.call("getblockheader", [hash, true]);
-    if (!isJsonObject(answer) || !isJsonNumber(answer.height) || !isJsonNumber(answer.time)) {
-      throw new Error(`getblockheader ${hash} answered no header`);
-    }
-    return {
-      height: Number(answer.height.value),
-      hash,
-      previousHash: typeof answer.previousblockhash === "string" ? answer.previousblockhash : null,
-      time: Number(answer.time.value),
-    };
-  }
-
-  private async call(method: string, params: Json[]): Promise<Json> {
-    const out = await this.pool.batch([{ method, params }]);
-    if (!out.ok) throw new Error(out.error.message);
-    const answer = out.answers[0]!;
-    if ("error" in answer) throw new Error(answer.error.message);
-    return answer.result;
   }
 }

@@ -128,4 +128,9 @@ query Proof {
   }
 }
 `,
+  `# Each block as the chain follower announces it (Server-Sent Events), charged per block
+subscription NewBlock {
+  newBlock { kind height hash }
+}
+`,
 ];

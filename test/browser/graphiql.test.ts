@@ -1,12 +1,14 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/browser.ts";
-import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { someAddress } from "../support/devnet-core.ts";
+import { askDevnetCore, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 let t: TestGateway;
 let browser: Browser;
 beforeAll(async () => {
-  t = await startTestGateway();
+  // The chain follower on (a poll a minute: the test's own look announces the block).
+  t = await startTestGateway("pglite", { events: { pollMs: 60_000 } });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -15,7 +17,7 @@ afterAll(async () => {
 });
 
 describe("GraphiQL", () => {
-  it("loads offline in headless Chromium with the token applied, and runs a query", async () => {
+  it("loads offline in headless Chromium with the token applied, and runs a query and a subscription", async () => {
     const { token } = await t.account("explorer", 10_000);
     const page = await browser.newPage();
     const external: string[] = [];
@@ -46,6 +48,7 @@ describe("GraphiQL", () => {
       "Chain",
       "BusyAddress",
       "Proof",
+      "NewBlock",
     ]);
     expect(external).toEqual([]);
     // The run was charged to the token's account, like any other request.
@@ -53,5 +56,21 @@ describe("GraphiQL", () => {
       "SELECT sum(charged_cc)::int AS charged FROM audit_records a JOIN accounts c ON c.id = a.account_id WHERE c.name = 'explorer'",
     );
     expect(rows[0]!.charged).toBe(200);
+
+    // A subscription runs too (GraphiQL reads it as Server-Sent Events): the NewBlock tab shows
+    // the block mined once it is open.
+    await t.gateway.app.events.pollNow(); // the first look: tips known
+    await page.locator(".graphiql-tab-button", { hasText: "NewBlock" }).click();
+    // Run once GraphiQL has taken the tab's operation in (it then writes it to the page's URL):
+    // run before, it sends the previous tab's operation name ("Cannot infer operation ...").
+    await expect.poll(() => page.url(), { timeout: 20_000 }).toContain("subscription+NewBlock");
+    await run.click();
+    await expect.poll(() => t.gateway.app.events.subscribers(), { timeout: 20_000 }).toBe(1);
+    const mined = JSON.parse(
+      await askDevnetCore(t.devnet, "generatetoaddress", [1, someAddress("mainnet")], "mainnet"),
+    ) as { result: string[] };
+    await t.gateway.app.events.pollNow();
+    await expect.poll(text, { timeout: 20_000 }).toContain(`"hash":"${mined.result[0]}"`);
+    expect(await text()).toContain('"kind":"CONNECTED"');
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount } from "../../src/accounts/accounts.ts";
 import { attachDevnet } from "../../src/admin/devnet-control.ts";
 import { issueOperatorToken } from "../../src/admin/operator-token.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
@@ -11,10 +12,13 @@ import {
   resolveGraphUpstreams,
   resolveNodeUpstreams,
 } from "../../src/app/upstreams.ts";
+import { issueToken } from "../../src/auth/tokens.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { grantCredits } from "../../src/ledger/ledger.ts";
 import { coreCaller } from "../support/devnet-core.ts";
+import { firstOverSocket, subscribeSse } from "../support/subscribers.ts";
 
 interface Ran {
   code: number;
@@ -116,6 +120,47 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
     expect(await core("getblockcount")).toBe(before + 3);
     expect(await core("getbestblockhash")).toBe(change.tip.hash);
     await heard;
+  }, 60_000);
+
+  it("a block mined by the CLI reaches a graphql-ws and an SSE subscriber, each delivery charged and audited", async () => {
+    const db = gateway.app.db;
+    const account = await createAccount(db, "live-subscriber");
+    await grantCredits(db, account.id, 1_000);
+    const { token } = await issueToken(db, account.id);
+    // The gateway follows the chain (it leads on its PGlite store): its first look is done, so
+    // the next block is news.
+    await gateway.app.events.pollNow();
+    const subscribed = { url: gateway.url, events: gateway.app.events };
+    const query = "subscription { newBlock { kind hash } }";
+    const socket = await firstOverSocket<{ newBlock: { kind: string; hash: string } }>(
+      subscribed,
+      token,
+      query,
+    );
+    const sse = await subscribeSse(subscribed, token, query);
+    const out = await blockgateFromSource(["devnet", "mine"], env);
+    expect(out.code).toBe(0);
+    const [block] = (JSON.parse(out.stdout) as Change).connected;
+    // Announced by the follower on its own (the Electrum server's notice, or the next poll).
+    expect((await socket.first)?.newBlock).toEqual({ kind: "CONNECTED", hash: block!.hash });
+    const overSse = (await sse.next()) as { data: { data: { newBlock: unknown } } };
+    expect(overSse.data.data.newBlock).toEqual({ kind: "CONNECTED", hash: block!.hash });
+    await socket.dispose();
+    sse.close();
+    const price = gateway.app.config.pricing.events.newBlock.default;
+    const { rows } = await db.query<{ balance: number }>(
+      "SELECT balance FROM accounts WHERE id = $1",
+      [account.id],
+    );
+    expect(rows[0]!.balance).toBe(1_000 - 2 * price);
+    const audit = await db.query<{ method: string; charged_cc: number }>(
+      "SELECT method, charged_cc FROM audit_records WHERE account_id = $1",
+      [account.id],
+    );
+    expect(audit.rows).toEqual([
+      { method: "newBlock", charged_cc: price },
+      { method: "newBlock", charged_cc: price },
+    ]);
   }, 60_000);
 
   it("reorg --depth 2: a longer branch replaces the top two blocks; the old one is a valid-fork", async () => {

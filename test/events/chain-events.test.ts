@@ -1,9 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
+import { electrumHeaders } from "../../src/events/headers-source.ts";
+import { TipFollower } from "../../src/events/tip-follower.ts";
 import type { ChainEvent } from "../../src/events/types.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { firstOverSocket } from "../support/subscribers.ts";
 
 /** devnet's Core on `network`, asked directly (the gateway refuses mining methods). */
 async function core(t: TestGateway, method: string, params: unknown[], network: NetworkName) {
@@ -31,8 +35,43 @@ function collect(t: TestGateway, network: NetworkName, n: number): Promise<Chain
 
 const brief = (e: ChainEvent) => [e.kind, e.height, e.hash];
 
+/** One block mined on regtest (devnet's Core, asked directly); its hash. */
+async function mineOne(t: TestGateway): Promise<string> {
+  const [hash] = (await core(t, "generatetoaddress", [1, someAddress("regtest")], "regtest")) as [
+    string,
+  ];
+  return hash;
+}
+
+const PAIR_CONFIG = {
+  networks: ["regtest" as const],
+  events: { pollMs: 60_000, leaderRetryMs: 50 },
+};
+
+/** Two gateways on one PostgreSQL schema and one devnet (and one Redis, given its URL). */
+async function startPair(redisUrl?: string): Promise<[TestGateway, TestGateway]> {
+  const redis = redisUrl ? { redisUrl } : {};
+  const a = await startTestGateway("postgres", PAIR_CONFIG, undefined, redis);
+  const b = await startTestGateway("postgres", PAIR_CONFIG, a.schema!, {
+    ...redis,
+    devnet: a.devnet,
+  });
+  return [a, b];
+}
+
+/** The pair as leader and other (exactly one leads), the leader's first look done. */
+async function roles(a: TestGateway, b: TestGateway): Promise<[TestGateway, TestGateway]> {
+  const leaders = [await a.gateway.app.events.leading(), await b.gateway.app.events.leading()];
+  expect(leaders.filter(Boolean)).toHaveLength(1);
+  const [leader, other] = leaders[0] ? [a, b] : [b, a];
+  await leader.gateway.app.events.pollNow();
+  return [leader, other];
+}
+
 describe("chain events on one process (PGlite): the leader follows each chain", () => {
   let t: TestGateway;
+  /** The same chain followed through devnet's Electrum server alone (a network with no node). */
+  let viaElectrum: TipFollower;
   beforeAll(async () => {
     // A poll interval long enough that only the test's own looks (pollNow) find anything.
     t = await startTestGateway("pglite", {
@@ -41,8 +80,29 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
     });
     expect(await t.gateway.app.events.leading()).toBe(true);
     await t.gateway.app.events.pollNow(); // the first look: tips known, nothing announced
+    const pool = t.gateway.app.electrum.get("regtest")!;
+    viaElectrum = new TipFollower("regtest", electrumHeaders(pool), 100);
+    await vi.waitFor(() => expect(pool.tip()).not.toBeNull());
+    expect(await viaElectrum.poll()).toEqual([]);
   });
   afterAll(() => t.close());
+
+  /** The Electrum follower's look once the server's headers subscription reports `height`. */
+  async function electrumLook(height: number): Promise<ChainEvent[]> {
+    const pool = t.gateway.app.electrum.get("regtest")!;
+    await vi.waitFor(() => expect(pool.tip()?.height).toBe(height));
+    return viaElectrum.poll();
+  }
+
+  it("announces a block at once when the Electrum server tells of it, not at the next poll", async () => {
+    // No pollNow: the poll interval is a minute; the server's header notification starts a look.
+    const events = collect(t, "regtest", 1);
+    const hash = await mineOne(t);
+    expect((await events).map((e) => e.hash)).toEqual([hash]);
+    expect((await electrumLook((await events)[0]!.height)).map(brief)).toEqual(
+      (await events).map(brief),
+    );
+  });
 
   it("announces each block produced, lowest first, as the node has it", async () => {
     const events = collect(t, "regtest", 2);
@@ -60,6 +120,7 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
       ["connected", height, hashes[1]],
     ]);
     expect(got[1]!.previousHash).toBe(hashes[0]);
+    expect((await electrumLook(height)).map(brief)).toEqual(got.map(brief));
   });
 
   it("a reorganisation: the replaced blocks disconnected from the old tip down, then the new branch", async () => {
@@ -80,6 +141,8 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
       ["connected", heightBefore, fresh[1]],
       ["connected", heightBefore + 1, fresh[2]],
     ]);
+    // Through Electrum alone (headers by height), the same change.
+    expect((await electrumLook(heightBefore + 1)).map(brief)).toEqual((await events).map(brief));
   });
 
   it("counts what it heard in blockgate_chain_events_total", async () => {
@@ -94,32 +157,33 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
 describe("chain events across processes (PostgreSQL): one leader, heard by all", () => {
   let a: TestGateway;
   let b: TestGateway;
-  const config = { networks: ["regtest" as const], events: { pollMs: 60_000, leaderRetryMs: 50 } };
   beforeAll(async () => {
-    a = await startTestGateway("postgres", config);
-    b = await startTestGateway("postgres", config, a.schema!, { devnet: a.devnet });
+    // REDIS_URL names a Redis that is down (nothing listens on port 1): every event goes through
+    // NOTIFY, the fallback, as it does with no REDIS_URL at all.
+    [a, b] = await startPair("redis://127.0.0.1:1");
   });
   afterAll(async () => {
     await b?.close();
     await a?.close();
   });
 
-  it("exactly one process leads; a block only its follower could see reaches the other's subscribers", async () => {
-    const leaders = [await a.gateway.app.events.leading(), await b.gateway.app.events.leading()];
-    expect(leaders.filter(Boolean)).toHaveLength(1);
-    const [leader, other] = leaders[0] ? [a, b] : [b, a];
-    await leader.gateway.app.events.pollNow(); // the first look
+  it("exactly one process leads; a block only its follower could see reaches the other's subscribers, GraphQL's too", async () => {
+    const [leader, other] = await roles(a, b);
     const heard = collect(other, "regtest", 1);
-    const [hash] = (await core(
-      a,
-      "generatetoaddress",
-      [1, someAddress("regtest")],
-      "regtest",
-    )) as string[];
+    // A graphql-ws client on the process that does not lead.
+    const { token } = await other.account("ws-on-the-other", 1_000);
+    const socket = await firstOverSocket<{ newBlock: { hash: string } }>(
+      { url: other.url, events: other.gateway.app.events },
+      token,
+      "subscription { newBlock { hash } }",
+    );
+    const hash = await mineOne(a);
     // The other process follows nothing: its look does nothing; the leader's announces.
     await other.gateway.app.events.pollNow();
     await leader.gateway.app.events.pollNow();
     expect((await heard).map((e) => [e.kind, e.hash])).toEqual([["connected", hash]]);
+    expect((await socket.first)?.newBlock.hash).toBe(hash);
+    await socket.dispose();
   });
 
   it("when the leader goes, the other takes the lead over and announces from there", async () => {
@@ -130,13 +194,47 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
     await takenOver;
     await other.gateway.app.events.pollNow(); // its first look
     const heard = collect(other, "regtest", 1);
-    const [hash] = (await core(
-      a,
-      "generatetoaddress",
-      [1, someAddress("regtest")],
-      "regtest",
-    )) as string[];
+    const hash = await mineOne(a);
     await other.gateway.app.events.pollNow();
     expect((await heard).map((e) => e.hash)).toEqual([hash]);
+  });
+});
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+describe("chain events across processes through Redis (REDIS_URL; the lead stays on PostgreSQL)", () => {
+  let a: TestGateway;
+  let b: TestGateway;
+  let spy: Redis;
+  beforeAll(async () => {
+    [a, b] = await startPair(REDIS_URL);
+    // Connected before it subscribes: ioredis' ready check must not meet a subscribed connection.
+    spy = new Redis(REDIS_URL, { lazyConnect: true });
+    await spy.connect();
+    // Both on Redis (subscribed, and able to publish) before the test: until then NOTIFY would
+    // carry the block, and the channel would not see it.
+    for (const g of [a, b]) await g.gateway.app.events.hearing(30_000);
+  });
+  afterAll(async () => {
+    spy?.disconnect();
+    await b?.close();
+    await a?.close();
+  });
+
+  it("a block only the leader saw reaches the other's subscribers over the deployment's Redis channel", async () => {
+    const [leader, other] = await roles(a, b);
+    // The channel is the deployment's: its prefix, then the database and schema.
+    const channel = `blockgate:chain_event:${a.gateway.app.db.namespace}`;
+    expect(a.gateway.app.db.namespace).toMatch(new RegExp(`\\.${a.schema}$`));
+    const onRedis = new Promise<ChainEvent>((resolve) => {
+      spy.on("message", (_channel: string, payload: string) => resolve(JSON.parse(payload)));
+    });
+    await spy.subscribe(channel);
+    const heard = collect(other, "regtest", 1);
+    const hash = await mineOne(a);
+    await leader.gateway.app.events.pollNow();
+    const [event] = await heard;
+    expect([event!.kind, event!.hash]).toEqual(["connected", hash]);
+    expect((await onRedis).id).toBe(event!.id);
   });
 });

@@ -1,10 +1,24 @@
-import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { WebSocket } from "ws";
 import { revokeToken } from "../../src/auth/tokens.ts";
+import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
+import { blockActivity, scanBlock } from "../../src/events/block-activity.ts";
+import { addressActivityOf } from "../../src/events/sources.ts";
+import { parseJson } from "../../src/jsonrpc/json.ts";
 import { someAddress } from "../support/devnet-core.ts";
-import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  askDevnetCore,
+  BLOCK_170,
+  HAL_TXID,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
+import {
+  firstOverSocket,
+  graphqlWsClient,
+  type Sse,
+  subscribeSse,
+} from "../support/subscribers.ts";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -28,70 +42,9 @@ async function mine(n: number, network: NetworkName = "regtest"): Promise<string
   return hashes;
 }
 
-interface Sse {
-  /** The next SSE message: its event name and parsed data (null when the stream ended). */
-  next(): Promise<{ event: string; data: unknown } | null>;
-  close(): void;
-}
-
-/**
- * A subscription over Server-Sent Events, read by hand as a plain HTTP client would. The gateway
- * answers once the stream has something to say (Yoga starts the source before it answers), so the
- * answer is awaited by the first read; the subscription is open once the gateway has subscribed
- * its source to the chain's events.
- */
-async function subscribe(token: string, query: string): Promise<Sse> {
-  const subscribersBefore = t.gateway.app.events.subscribers();
-  const controller = new AbortController();
-  const answered = fetch(`${t.url}/gateway/regtest/${token}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream" },
-    body: JSON.stringify({ query }),
-    signal: controller.signal,
-  });
-  answered.catch(() => {});
-  await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(subscribersBefore + 1), {
-    timeout: 10_000,
-  });
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  const decoder = new TextDecoder();
-  let buffer = "";
-  return {
-    async next() {
-      if (!reader) {
-        const res = await answered;
-        expect(res.status).toBe(200);
-        expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-        reader = res.body!.getReader();
-      }
-      while (true) {
-        const end = buffer.indexOf("\n\n");
-        if (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const lines = block.split("\n");
-          const event =
-            lines
-              .find((l) => l.startsWith("event:"))
-              ?.slice(6)
-              .trim() ?? "message";
-          const data = lines
-            .filter((l) => l.startsWith("data:"))
-            .map((l) => l.slice(5).trim())
-            .join("\n");
-          if (!data && event !== "complete") continue; // a comment (keep-alive)
-          return { event, data: data ? JSON.parse(data) : null };
-        }
-        const chunk = await reader.read();
-        if (chunk.done) return null;
-        buffer += decoder.decode(chunk.value, { stream: true });
-      }
-    },
-    close: () => {
-      void reader?.cancel().catch(() => {});
-      controller.abort();
-    },
-  };
+/** A subscription over Server-Sent Events on this file's gateway's regtest route. */
+function subscribe(token: string, query: string): Promise<Sse> {
+  return subscribeSse({ url: t.url, events: t.gateway.app.events }, token, query);
 }
 
 async function audit(accountId: number) {
@@ -221,34 +174,106 @@ describe("subscription mempoolFees", () => {
   });
 });
 
-describe("the unified API over WebSocket (graphql-ws)", () => {
-  /** A graphql-ws client on the gateway's route, as a browser app would open it. */
-  function wsClient(token: string) {
-    const port = new URL(t.url).port;
-    return createClient({
-      url: `ws://127.0.0.1:${port}/gateway/regtest/${token}`,
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-      lazy: true,
+describe("subscription addressActivity", () => {
+  const ACTIVITY = `subscription { addressActivity(address: "${someAddress("regtest")}") {
+    address kind height hash transactions { txid received { sats } sent { sats } } } }`;
+  type Activity = {
+    data: {
+      data: {
+        addressActivity: {
+          kind: string;
+          hash: string;
+          transactions: { txid: string; received: { sats: number }; sent: { sats: number } }[];
+        };
+      };
+    };
+  };
+
+  it("two subscribers: each block paying the address delivered to both from one scan, charged per delivery", async () => {
+    const one = await t.account("activity-1", 1_000);
+    const two = await t.account("activity-2", 1_000);
+    const a = await subscribe(one.token, ACTIVITY);
+    const b = await subscribe(two.token, ACTIVITY);
+    const [hash] = await mine(1); // its coinbase pays someAddress
+    const block = JSON.parse(await askDevnetCore(t.devnet, "getblock", [hash, 2], "regtest")) as {
+      result: { tx: { txid: string; vout: { value: number }[] }[] };
+    };
+    const coinbase = block.result.tx[0]!;
+    for (const sse of [a, b]) {
+      const got = ((await sse.next()) as Activity).data.data.addressActivity;
+      expect(got).toMatchObject({ kind: "CONNECTED", hash });
+      expect(got.transactions).toEqual([
+        {
+          txid: coinbase.txid,
+          received: { sats: Math.round(coinbase.vout[0]!.value * 1e8) },
+          sent: { sats: 0 },
+        },
+      ]);
+      sse.close();
+    }
+    // The scan is memoised by network and block: every subscriber's look-up gets the same one.
+    const pool = t.gateway.app.nodes.get("regtest")!;
+    expect(blockActivity(pool, "regtest", hash!)).toBe(blockActivity(pool, "regtest", hash!));
+    // The same block taken off by a reorganisation: its activity is announced as disconnected;
+    // another address's source makes nothing of it.
+    const height = Number(
+      JSON.parse(await askDevnetCore(t.devnet, "getblockcount", [], "regtest")).result,
+    );
+    const gone = {
+      id: "reorg",
+      network: "regtest" as const,
+      kind: "disconnected" as const,
+      height,
+      hash: hash!,
+      previousHash: null,
+      time: 0,
+    };
+    const source = addressActivityOf(pool, someAddress("regtest"), "regtest")!;
+    expect(await source.translate(gone)).toMatchObject({
+      kind: "disconnected",
+      transactions: [{ txid: coinbase.txid, sent: 0n }],
     });
-  }
+    const elsewhere = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(8));
+    expect(await addressActivityOf(pool, elsewhere, "regtest")!.translate(gone)).toBeNull();
+    expect(addressActivityOf(pool, someAddress("mainnet"), "regtest")).toBeNull();
+    for (const { id } of [one, two]) {
+      expect(await audit(id)).toEqual([
+        { method: "addressActivity", charged_cc: 5, outcome: "ok" },
+      ]);
+    }
+    await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(0));
+  });
+
+  it("a spend is seen through the inputs' prevouts (getblock verbosity 3): block 170", async () => {
+    const text = await askDevnetCore(t.devnet, "getblock", [BLOCK_170, 3], "mainnet");
+    const block = parseJson(text) as unknown as { result: { tx: Parameters<typeof scanBlock>[0] } };
+    const byScript = scanBlock(block.result.tx);
+    // Block 9's coinbase output (Satoshi's P2PK) pays 10 BTC to Hal and 40 back to itself.
+    const satoshi = [...byScript.values()].find((list) =>
+      list.some((x) => x.txid === HAL_TXID && x.sent > 0n),
+    );
+    expect(satoshi?.find((x) => x.txid === HAL_TXID)).toEqual({
+      txid: HAL_TXID,
+      received: 4_000_000_000n,
+      sent: 5_000_000_000n,
+    });
+  });
+});
+
+describe("the unified API over WebSocket (graphql-ws)", () => {
+  const wsClient = (token: string) => graphqlWsClient(t, token);
 
   it("newBlock: each block delivered as it is announced, each charged as over SSE", async () => {
     const { id, token } = await t.account("ws-subscriber", 1_000);
-    const client = wsClient(token);
-    const subscribersBefore = t.gateway.app.events.subscribers();
-    const events = client.iterate<{ newBlock: { hash: string; kind: string } }>({
-      query: NEW_BLOCK,
-    });
-    const first = events.next(); // the client connects and subscribes on the first read
-    await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(subscribersBefore + 1), {
-      timeout: 10_000,
-    });
+    // The client connects and subscribes on its first read.
+    const socket = await firstOverSocket<{ newBlock: { hash: string; kind: string } }>(
+      { url: t.url, events: t.gateway.app.events },
+      token,
+      NEW_BLOCK,
+    );
     const [hash] = await mine(1);
-    const got = await first;
-    expect(got.value?.data?.newBlock).toMatchObject({ kind: "CONNECTED", hash });
-    await events.return?.();
-    await client.dispose();
+    expect((await socket.first)?.newBlock).toMatchObject({ kind: "CONNECTED", hash });
+    await socket.dispose();
     expect(await audit(id)).toEqual([{ method: "newBlock", charged_cc: 5, outcome: "ok" }]);
   });
 
@@ -263,6 +288,24 @@ describe("the unified API over WebSocket (graphql-ws)", () => {
     });
     await client.dispose();
     expect(JSON.stringify(outcome)).toContain("targets: 1 to 25 of 1 – 1008 blocks");
+    expect(await audit(id)).toEqual([]);
+  });
+
+  it("addressActivity refuses an address of another network before anything is charged", async () => {
+    const { id, token } = await t.account("ws-bad-address", 1_000);
+    const client = wsClient(token);
+    const outcome = await new Promise<unknown>((resolve) => {
+      client.subscribe(
+        {
+          query: `subscription { addressActivity(address: "${someAddress("mainnet")}") { hash } }`,
+        },
+        { next: resolve, error: resolve, complete: () => {} },
+      );
+    });
+    await client.dispose();
+    // INVALID_PARAMS, in GraphQL's words.
+    expect(JSON.stringify(outcome)).toContain("BAD_USER_INPUT");
+    expect(JSON.stringify(outcome)).toContain("not an address of regtest");
     expect(await audit(id)).toEqual([]);
   });
 

@@ -1,5 +1,7 @@
 import { GraphQLError } from "graphql";
 import {
+  type AddressActivity,
+  addressActivityOf,
   type Confirmations,
   confirmationsOf,
   type EventSource,
@@ -15,6 +17,7 @@ import type { BitcoinCorePool } from "../../upstreams/bitcoin-core/pool.ts";
 import { builder } from "../builder.ts";
 import type { GraphQLContext } from "../context.ts";
 import { codedError, fromGatewayError } from "../errors.ts";
+import { Amount } from "./amount.ts";
 
 const ChainEventKind = builder.enumType("ChainEventKind", {
   values: {
@@ -215,6 +218,44 @@ const FeeRatesRef = builder.objectRef<FeeRates>("MempoolFees").implement({
   }),
 });
 
+const AddressActivityRef = builder.objectRef<AddressActivity>("AddressActivity").implement({
+  description:
+    "What one block did to an address: the block's transactions paying to it or spending from it.",
+  fields: (t) => ({
+    address: t.string({ resolve: (a) => a.address }),
+    kind: t.field({
+      type: ChainEventKind,
+      description:
+        "DISCONNECTED: a reorganisation took the block, and this activity, off the chain.",
+      resolve: (a) => (a.kind === "connected" ? "CONNECTED" : "DISCONNECTED"),
+    }),
+    height: t.int({ resolve: (a) => a.height }),
+    hash: t.field({ type: "BlockHash", resolve: (a) => a.hash }),
+    transactions: t.field({
+      type: [
+        builder
+          .objectRef<AddressActivity["transactions"][number]>("AddressActivityTransaction")
+          .implement({
+            fields: (u) => ({
+              txid: u.field({ type: "TxId", resolve: (x) => x.txid }),
+              received: u.field({
+                type: Amount,
+                description: "Paid to the address by the transaction's outputs.",
+                resolve: (x) => x.received,
+              }),
+              sent: u.field({
+                type: Amount,
+                description: "Spent from the address by the transaction's inputs.",
+                resolve: (x) => x.sent,
+              }),
+            }),
+          }),
+      ],
+      resolve: (a) => [...a.transactions],
+    }),
+  }),
+});
+
 /** The route's network's node pool, which the chain's look-ups go to; refused without one. */
 function nodeOf(ctx: GraphQLContext): BitcoinCorePool {
   const pool = ctx.app.nodes.get(ctx.network);
@@ -253,6 +294,21 @@ builder.subscriptionFields((t) => ({
       return new ChainEventStream(ctx, feesOf(nodeOf(ctx), asked));
     },
     resolve: (delivery: Delivery<FeeRates>) => delivered(delivery),
+  }),
+  addressActivity: t.field({
+    type: AddressActivityRef,
+    nullable: true,
+    description:
+      "An address's activity in each block connected to (or disconnected from) the best chain: the block's transactions that pay to it or spend from it, with the amounts, delivered for a block with any (confirmed activity only; the mempool is not watched). Each delivery is charged `pricing.events.addressActivity`; it ends with one final error as newBlock does. An address of another network is INVALID_PARAMS.",
+    args: { address: t.arg.string({ required: true }) },
+    subscribe: (_root, { address }, ctx) => {
+      const source = addressActivityOf(nodeOf(ctx), address, ctx.network);
+      if (!source) {
+        throw codedError("INVALID_PARAMS", `not an address of ${ctx.network}: ${address}`);
+      }
+      return new ChainEventStream(ctx, source);
+    },
+    resolve: (delivery: Delivery<AddressActivity>) => delivered(delivery),
   }),
   transactionConfirmations: t.field({
     type: ConfirmationsRef,

@@ -115,6 +115,17 @@ export class ElectrumPool {
     return best;
   }
 
+  /**
+   * Calls `fn` with each new tip a server's headers subscription announces (the chain follower
+   * looks at once rather than at its next poll); returns the way to stop.
+   */
+  onTip(fn: (tip: ElectrumTip) => void): () => void {
+    for (const u of this.upstreams) u.on("tip", fn);
+    return () => {
+      for (const u of this.upstreams) u.off("tip", fn);
+    };
+  }
+
   /** For /readyz: each member up or down (see FailoverPool.health). */
   health(opts: HealthOptions): Promise<PoolHealth> {
     return this.pool.health(opts);

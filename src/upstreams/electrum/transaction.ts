@@ -1,19 +1,13 @@
-import {
-  type BlockHeader,
-  fromHex,
-  parseBlockHeader,
-  parseTransaction,
-  type Transaction,
-  toHex,
-} from "../../bitcoin/index.ts";
+import { parseTransaction, type Transaction, toHex } from "../../bitcoin/index.ts";
 import { electrumScripthash, isUnspendable } from "../../bitcoin/scripthash.ts";
 import type { TxStore } from "../../cache/tx-store.ts";
 import type { NetworkName } from "../../config/schema.ts";
 import { type GatewayError, gatewayError } from "../../errors/codes.ts";
 import { type BlockPosition, readTxHex } from "../../jsonrpc/decoded-tx.ts";
 import { DAEMON_ERROR } from "../../jsonrpc/electrum-params.ts";
-import { isJsonObject, jsonInteger, jsonNumber } from "../../jsonrpc/json.ts";
+import { isJsonObject, jsonInteger } from "../../jsonrpc/json.ts";
 import type { RpcErrorObject } from "../../jsonrpc/types.ts";
+import { headerAt } from "./headers.ts";
 import type { ElectrumPool } from "./pool.ts";
 
 /** What a look-up needs: the network's servers and the confirmed-transaction cache. */
@@ -269,13 +263,6 @@ async function historyHeight(pool: ElectrumPool, tx: Transaction): Promise<numbe
     }
   }
   return null;
-}
-
-async function headerAt(pool: ElectrumPool, height: number): Promise<BlockHeader | null> {
-  const out = await pool.request("blockchain.block.header", [jsonNumber(height)]);
-  if (!out.ok || !("result" in out.answer) || typeof out.answer.result !== "string") return null;
-  const hex = out.answer.result;
-  return /^[0-9a-fA-F]{160}$/.test(hex) ? parseBlockHeader(fromHex(hex)) : null;
 }
 
 function failure(error: GatewayError): ElectrumTxResult {
