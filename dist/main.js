@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-FKBHJQZH.js";
+} from "./chunks/chunk-FG4UFBOT.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -45,6 +45,8 @@ import {
   hash32Hex,
   hasuraError,
   hasuraErrorObject,
+  headerAt,
+  headerOf,
   httpStatusOf,
   indexerSchema,
   isPyBool,
@@ -60,8 +62,9 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-OORSZNEG.js";
+} from "./chunks/chunk-5RRFUCKJ.js";
 import {
+  addressActivityOf,
   confirmationsOf,
   createAccount,
   createMessage,
@@ -76,7 +79,7 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-HGK3BEWA.js";
+} from "./chunks/chunk-R4I3WQ2L.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -119,10 +122,10 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-DZST4C6W.js";
+} from "./chunks/chunk-F4QUA66N.js";
 import {
   tokenOfDnsLabel
-} from "./chunks/chunk-H3U47Q7F.js";
+} from "./chunks/chunk-GT6XR5EP.js";
 import {
   authenticate,
   compileScope,
@@ -133,11 +136,11 @@ import {
   originAllowed,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-LKYRWFHP.js";
+} from "./chunks/chunk-QOSYGXGB.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-CFFJV242.js";
+} from "./chunks/chunk-X7BKXYAD.js";
 
 // src/admin/devnet-control.ts
 var DEVNET_BLOCKS_MAX = 1e3;
@@ -669,8 +672,79 @@ var TxStore = class {
   }
 };
 
+// src/events/bus.ts
+function databaseBus(db) {
+  return {
+    publish: (payload) => db.notify("chain_event", payload),
+    subscribe: (fn) => db.listen("chain_event", fn),
+    ready: async () => {
+    },
+    close: async () => {
+    }
+  };
+}
+
 // src/events/chain-events.ts
 import { EventEmitter as EventEmitter2 } from "node:events";
+
+// src/events/headers-source.ts
+function coreHeaders(pool) {
+  const call = async (method, params) => {
+    const out = await pool.batch([{ method, params }]);
+    if (!out.ok) throw new Error(out.error.message);
+    const answer3 = out.answers[0];
+    if ("error" in answer3) throw new Error(answer3.error.message);
+    return answer3.result;
+  };
+  const header = async (hash2) => {
+    const answer3 = await call("getblockheader", [hash2, true]);
+    if (!isJsonObject(answer3) || !isJsonNumber(answer3.height) || !isJsonNumber(answer3.time)) {
+      throw new Error(`getblockheader ${hash2} answered no header`);
+    }
+    return {
+      height: Number(answer3.height.value),
+      hash: hash2,
+      previousHash: typeof answer3.previousblockhash === "string" ? answer3.previousblockhash : null,
+      time: Number(answer3.time.value)
+    };
+  };
+  return {
+    async tip(knownHash) {
+      const best = await call("getbestblockhash", []);
+      if (typeof best !== "string") throw new Error("getbestblockhash answered no hash");
+      return best === knownHash ? null : header(best);
+    },
+    parent: (child) => header(child.previousHash)
+  };
+}
+var NO_PARENT = "0".repeat(64);
+function electrumHeaders(pool) {
+  return {
+    async tip(knownHash) {
+      const tip = pool.tip();
+      const header = tip ? headerOf(tip.hex) : null;
+      if (!tip || !header) throw new Error("no live headers subscription");
+      if (header.hash === knownHash) return null;
+      return {
+        height: tip.height,
+        hash: header.hash,
+        previousHash: header.previousblockhash === NO_PARENT ? null : header.previousblockhash,
+        time: header.time
+      };
+    },
+    async parent(child) {
+      const header = await headerAt(pool, child.height - 1);
+      if (!header) throw new Error(`no header at height ${child.height - 1}`);
+      if (header.hash !== child.previousHash) throw new Error("the chain moved during the walk");
+      return {
+        height: child.height - 1,
+        hash: header.hash,
+        previousHash: header.previousblockhash === NO_PARENT ? null : header.previousblockhash,
+        time: header.time
+      };
+    }
+  };
+}
 
 // src/events/types.ts
 import { randomUUID } from "node:crypto";
@@ -680,23 +754,21 @@ function chainEventId() {
 
 // src/events/tip-follower.ts
 var TipFollower = class {
-  constructor(network, pool, depthMax) {
+  constructor(network, source, depthMax) {
     this.network = network;
-    this.pool = pool;
+    this.source = source;
     this.depthMax = depthMax;
   }
   network;
-  pool;
+  source;
   depthMax;
   /** height → the best chain's block there, for the last `depthMax` heights seen. */
   known = /* @__PURE__ */ new Map();
   tip = null;
-  /** One look at the node: the events since the last look (none on the first). */
+  /** One look at the source: the events since the last look (none on the first). */
   async poll() {
-    const best = await this.call("getbestblockhash", []);
-    if (typeof best !== "string") throw new Error("getbestblockhash answered no hash");
-    if (this.tip?.hash === best) return [];
-    const head = await this.header(best);
+    const head = await this.source.tip(this.tip?.hash ?? null);
+    if (!head) return [];
     if (!this.tip) {
       this.remember([head]);
       return [];
@@ -706,7 +778,8 @@ var TipFollower = class {
     let cursor = head;
     while (cursor && this.known.get(cursor.height)?.hash !== cursor.hash) {
       connected.push(cursor);
-      cursor = cursor.previousHash !== null && cursor.height - 1 > floor ? await this.header(cursor.previousHash) : null;
+      const previousHash = cursor.previousHash;
+      cursor = previousHash !== null && cursor.height - 1 > floor ? await this.source.parent({ ...cursor, previousHash }) : null;
     }
     const forkHeight = cursor ? cursor.height : connected[connected.length - 1].height - 1;
     const disconnected = [...this.known.values()].filter((h) => h.height > forkHeight).sort((a, b) => b.height - a.height);
@@ -729,43 +802,30 @@ var TipFollower = class {
     const e = { network: this.network, kind, ...h };
     return { id: chainEventId(), ...e };
   }
-  async header(hash2) {
-    const answer3 = await this.call("getblockheader", [hash2, true]);
-    if (!isJsonObject(answer3) || !isJsonNumber(answer3.height) || !isJsonNumber(answer3.time)) {
-      throw new Error(`getblockheader ${hash2} answered no header`);
-    }
-    return {
-      height: Number(answer3.height.value),
-      hash: hash2,
-      previousHash: typeof answer3.previousblockhash === "string" ? answer3.previousblockhash : null,
-      time: Number(answer3.time.value)
-    };
-  }
-  async call(method, params) {
-    const out = await this.pool.batch([{ method, params }]);
-    if (!out.ok) throw new Error(out.error.message);
-    const answer3 = out.answers[0];
-    if ("error" in answer3) throw new Error(answer3.error.message);
-    return answer3.result;
-  }
 };
 
 // src/events/chain-events.ts
 var SEEN_MAX = 1e4;
 var ChainEvents = class {
-  constructor(db, nodes, config, log, counted = () => {
+  constructor(db, bus, nodes, electrum, config, log, counted = () => {
   }) {
     this.db = db;
+    this.bus = bus;
     this.config = config;
     this.log = log;
     this.counted = counted;
     this.local.setMaxListeners(0);
     this.roles.setMaxListeners(0);
-    this.followers = [...nodes].map(
-      ([network, pool]) => new TipFollower(network, pool, config.reorgDepthMax)
-    );
+    this.electrum = electrum;
+    const networks = /* @__PURE__ */ new Set([...nodes.keys(), ...electrum.keys()]);
+    this.followers = [...networks].map((network) => {
+      const node = nodes.get(network);
+      const source = node ? coreHeaders(node) : electrumHeaders(electrum.get(network));
+      return new TipFollower(network, source, config.reorgDepthMax);
+    });
   }
   db;
+  bus;
   config;
   log;
   counted;
@@ -775,12 +835,14 @@ var ChainEvents = class {
   seen = /* @__PURE__ */ new Set();
   observers = /* @__PURE__ */ new Set();
   followers;
+  electrum;
+  stopTips = [];
   leadership = null;
   timer = null;
   polling = null;
   closed = false;
   start() {
-    this.db.listen("chain_event", (payload) => this.deliver(payload));
+    this.bus.subscribe((payload) => this.deliver(payload));
     if (this.config.pollMs === 0 || this.followers.length === 0) return;
     this.leadership = this.db.lead(
       "chain-follower",
@@ -789,12 +851,31 @@ var ChainEvents = class {
           { leader },
           leader ? "following the chains" : "no longer following the chains"
         );
-        if (leader) this.schedule(0);
-        else if (this.timer) clearTimeout(this.timer);
+        if (leader) {
+          this.schedule(0);
+          this.hearTips();
+        } else {
+          if (this.timer) clearTimeout(this.timer);
+          this.deafToTips();
+        }
         this.roles.emit(leader ? "leading" : "following");
       },
       this.config.leaderRetryMs
     );
+  }
+  /**
+   * Resolves once this process hears what is published (the bus is subscribed), or after
+   * `boundMs`: startup waits for it so that a gateway that answers hears every block from then
+   * on, but an unreachable Redis must not hold startup (NOTIFY carries events meanwhile).
+   */
+  async hearing(boundMs) {
+    let timer;
+    const bound = new Promise((resolve) => {
+      timer = setTimeout(resolve, boundMs);
+    });
+    await Promise.race([this.bus.ready().catch(() => {
+    }), bound]);
+    clearTimeout(timer);
   }
   /** Whether this process leads (follows the chains), once its first try at the lead is over. */
   async leading() {
@@ -825,14 +906,14 @@ var ChainEvents = class {
     return this.local.eventNames().reduce((n2, name) => n2 + this.local.listenerCount(name), 0);
   }
   /**
-   * One look at every chain now (the leader's poll, also what tests and devnet's `mine` command
-   * use to announce a block at once rather than at the next poll). Resolves once the events are
-   * published. A process that does not lead does nothing.
+   * One look at every chain now, or at `network`'s (the leader's poll; an Electrum server's new
+   * tip; what tests and devnet's `mine` command use to announce a block at once rather than at the
+   * next poll). Resolves once the events are published. A process that does not lead does nothing.
    */
-  async pollNow() {
+  async pollNow(network) {
     if (!this.leadership?.leading()) return;
     while (this.polling) await this.polling;
-    this.polling = this.pollOnce().finally(() => {
+    this.polling = this.pollOnce(network).finally(() => {
       this.polling = null;
     });
     await this.polling;
@@ -846,11 +927,15 @@ var ChainEvents = class {
     this.closed = true;
     this.roles.emit("closed");
     if (this.timer) clearTimeout(this.timer);
+    this.deafToTips();
     await this.leadership?.stop();
+    await this.bus.close();
     this.local.removeAllListeners();
   }
-  async pollOnce() {
+  /** One look at `network`'s chain, or at every chain. */
+  async pollOnce(network) {
     for (const follower of this.followers) {
+      if (network !== void 0 && follower.network !== network) continue;
       let events;
       try {
         events = await follower.poll();
@@ -860,9 +945,24 @@ var ChainEvents = class {
       }
       for (const event of events) {
         if (this.closed) return;
-        await this.db.notify("chain_event", JSON.stringify(event));
+        await this.bus.publish(JSON.stringify(event));
       }
     }
+  }
+  /** The leader looks at once when an Electrum server announces a new tip. */
+  hearTips() {
+    for (const [network, pool] of this.electrum) {
+      this.stopTips.push(
+        pool.onTip(() => {
+          this.pollNow(network).catch(
+            (err) => this.log.warn({ err }, "announcing the tip")
+          );
+        })
+      );
+    }
+  }
+  deafToTips() {
+    for (const stop of this.stopTips.splice(0)) stop();
   }
   schedule(delayMs) {
     if (this.closed) return;
@@ -886,6 +986,100 @@ var ChainEvents = class {
     this.counted(event);
     for (const fn of this.observers) fn(event);
     this.local.emit(event.network, event);
+  }
+};
+
+// src/events/redis-bus.ts
+import { EventEmitter as EventEmitter3 } from "node:events";
+import { Redis as Redis2 } from "ioredis";
+var RedisBus = class {
+  constructor(opts, fallback, log) {
+    this.opts = opts;
+    this.fallback = fallback;
+    this.log = log;
+    this.local.setMaxListeners(0);
+    const common = {
+      connectTimeout: 1e3,
+      // Reconnect forever, backing off to 2 s: Redis may come back at any time.
+      retryStrategy: (times) => Math.min(times * 100, 2e3)
+    };
+    this.sub = new Redis2(opts.url, {
+      ...common,
+      autoResubscribe: true,
+      maxRetriesPerRequest: null
+    });
+    this.pub = new Redis2(opts.url, {
+      ...common,
+      commandTimeout: opts.timeoutMs,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0
+    });
+    const failed = (err) => {
+      if (!this.warned) {
+        log.warn({ err: err.message }, "chain events: Redis unreachable, NOTIFY carries them");
+      }
+      this.warned = true;
+    };
+    this.sub.on("error", failed);
+    this.pub.on("error", failed);
+    this.pub.on("ready", () => {
+      this.warned = false;
+    });
+    this.sub.on("message", (channel, payload) => {
+      if (channel === opts.channel) this.local.emit("payload", payload);
+    });
+    this.listening = new Promise((resolve, reject) => {
+      this.sub.once("ready", () => this.sub.subscribe(opts.channel).then(resolve, reject));
+    });
+    this.listening.catch(failed);
+  }
+  opts;
+  fallback;
+  log;
+  /** Subscriber mode takes a connection to itself; PUBLISH goes on another. */
+  sub;
+  pub;
+  local = new EventEmitter3();
+  warned = false;
+  listening;
+  async publish(payload) {
+    this.local.emit("payload", payload);
+    try {
+      await this.pub.publish(this.opts.channel, payload);
+    } catch (err) {
+      this.log.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        "chain event: Redis refused it, published through NOTIFY"
+      );
+      await this.fallback.publish(payload);
+    }
+  }
+  subscribe(fn) {
+    this.local.on("payload", fn);
+    this.fallback.subscribe(fn);
+  }
+  /**
+   * Subscribed, and the publishing connection up (until then events go through NOTIFY); rejects
+   * at the first connection error, so that startup does not wait on a Redis that is down.
+   */
+  async ready() {
+    const up = (async () => {
+      await this.listening;
+      if (this.pub.status !== "ready") await new Promise((r) => this.pub.once("ready", r));
+    })();
+    const down = new Promise((_, reject) => {
+      this.sub.once("error", reject);
+      this.pub.once("error", reject);
+    });
+    down.catch(() => {
+    });
+    await Promise.race([up, down]);
+  }
+  async close() {
+    this.local.removeAllListeners();
+    this.sub.disconnect();
+    this.pub.disconnect();
+    await this.fallback.close();
   }
 };
 
@@ -934,7 +1128,7 @@ var AuthThrottle = class {
 };
 
 // src/limits/limits.ts
-import { Redis as Redis2 } from "ioredis";
+import { Redis as Redis3 } from "ioredis";
 
 // src/limits/concurrency.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
@@ -1241,7 +1435,7 @@ var Limits = class _Limits {
     if (!redisUrl || !plansInForce(config)) {
       return new _Limits(config, db, memoryStore, new MemorySlots(), null);
     }
-    const redis = new Redis2(redisUrl, {
+    const redis = new Redis3(redisUrl, {
       commandTimeout: config.limits.redisTimeoutMs,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -2904,7 +3098,7 @@ var BitcoinCorePool = class {
 };
 
 // src/upstreams/electrum/client.ts
-import { EventEmitter as EventEmitter3 } from "node:events";
+import { EventEmitter as EventEmitter4 } from "node:events";
 import { readFileSync as readFileSync2 } from "node:fs";
 
 // src/upstreams/electrum/connection.ts
@@ -3206,7 +3400,7 @@ function servername(host) {
 
 // src/upstreams/electrum/client.ts
 var BACKOFF_FIRST_MS = 250;
-var ElectrumUpstream = class extends EventEmitter3 {
+var ElectrumUpstream = class extends EventEmitter4 {
   name;
   slots;
   options;
@@ -3433,6 +3627,16 @@ var ElectrumPool = class {
       if (tip && (!best || tip.height > best.height)) best = tip;
     }
     return best;
+  }
+  /**
+   * Calls `fn` with each new tip a server's headers subscription announces (the chain follower
+   * looks at once rather than at its next poll); returns the way to stop.
+   */
+  onTip(fn) {
+    for (const u of this.upstreams) u.on("tip", fn);
+    return () => {
+      for (const u of this.upstreams) u.off("tip", fn);
+    };
   }
   /** For /readyz: each member up or down (see FailoverPool.health). */
   health(opts) {
@@ -3835,6 +4039,8 @@ function sourceFor(app, endpoint) {
       return pool ? confirmationsOf(pool, args.txid ?? "", args.until ?? 6) : null;
     case "mempoolFees":
       return pool ? feesOf(pool, args.targets ?? [1, 6, 144]) : null;
+    case "addressActivity":
+      return pool ? addressActivityOf(pool, args.address ?? "", endpoint.network) : null;
     default:
       return null;
   }
@@ -3917,14 +4123,20 @@ var Dispatcher = class {
       return null;
     }
     if (value === null) return null;
-    const payload = JSON.stringify({
-      type: endpoint.event,
-      timestamp: (/* @__PURE__ */ new Date()).toISOString(),
-      data: { network: endpoint.network, ...dataOf(value) }
-    });
+    const payload = JSON.stringify(
+      {
+        type: endpoint.event,
+        timestamp: (/* @__PURE__ */ new Date()).toISOString(),
+        data: { network: endpoint.network, ...dataOf(value) }
+      },
+      satoshis
+    );
     return { endpoint, payload, last: source.last?.(value) ?? false };
   }
 };
+function satoshis(_key, value) {
+  return typeof value === "bigint" ? Number(value) : value;
+}
 function dataOf(value) {
   if (typeof value !== "object" || value === null) return { value };
   const { id: _id, network: _network, ...rest } = value;
@@ -4761,7 +4973,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-N2CFM6UJ.js").catch((err) => {
+  loading ??= import("./chunks/route-LYKI2MK2.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -6794,7 +7006,14 @@ var ROUTES = {
     protocol: "graphql",
     // graphql-ws (the graphql-transport-ws protocol): operations and subscriptions per message.
     webSocket: (socket, session) => {
-      void unifiedApi().then((api) => api.serveGraphQLSocket(socket, session));
+      socket.pause();
+      unifiedApi().then(
+        (api) => {
+          api.serveGraphQLSocket(socket, session);
+          socket.resume();
+        },
+        () => socket.close(1011, "the unified API could not be loaded")
+      );
     }
   },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" }
@@ -7097,6 +7316,16 @@ function instanceName(config, db, storeGiven) {
   if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID7()}`;
   return `${hostname()}:${config.server.port}`;
 }
+function eventBus(config, db, log, redisUrl) {
+  const own = databaseBus(db);
+  if (!redisUrl || db.kind !== "postgres") return own;
+  const channel = `${config.events.redisChannelPrefix}${db.namespace}`;
+  return new RedisBus(
+    { url: redisUrl, channel, timeoutMs: config.events.redisTimeoutMs },
+    own,
+    log
+  );
+}
 async function startGateway(config, opts) {
   const log = createLogger(config.log.level, opts.logDestination);
   const db = await (opts.store ?? openStore(config, opts));
@@ -7180,7 +7409,9 @@ async function startGateway(config, opts) {
   const limits = Limits.create(config, db, log, opts.redisUrl);
   const events = new ChainEvents(
     db,
+    eventBus(config, db, log, opts.redisUrl),
     nodes,
+    electrum,
     config.events,
     log,
     (e) => metrics.chainEvents.inc({ network: e.network, kind: e.kind })
@@ -7222,6 +7453,7 @@ async function startGateway(config, opts) {
   }, config.ledger.holdTimeoutMs);
   sweeper.unref();
   events.start();
+  await events.hearing(1e3);
   const webhooks = new Webhooks(config.webhooks, log);
   await webhooks.start(app);
   const http = await startHttpServer(app, config.server.host, config.server.port);
@@ -10112,7 +10344,7 @@ function build(chain, prevouts) {
 }
 
 // src/devnet/electrum/server.ts
-import { EventEmitter as EventEmitter4 } from "node:events";
+import { EventEmitter as EventEmitter5 } from "node:events";
 import { createServer as createServer3 } from "node:net";
 async function startElectrumTcp(opts) {
   const host = opts.host ?? "127.0.0.1";
@@ -10120,7 +10352,7 @@ async function startElectrumTcp(opts) {
   const sendBytesMax = Math.max(35e4, opts.sendBytesMax ?? 81e5);
   const idleTimeoutMs = opts.idleTimeoutMs ?? 6e5;
   const stats = { connections: 0, open: 0, requests: 0, methods: {} };
-  const events = new EventEmitter4();
+  const events = new EventEmitter5();
   const sessions = /* @__PURE__ */ new Map();
   let server;
   let port = opts.port ?? 0;

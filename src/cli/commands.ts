@@ -43,8 +43,8 @@ const HELP = `usage: blockgate <command>
   usage <account> [--limit N]            balance, usage by method and network, latest calls
   export <account> [--cycle N] [--kind audit|usage]  a billing cycle as CSV (current cycle, audit records by default)
   ledger check                           recompute every balance from the ledger and audit log
-  webhook add <token-id> <url> [--event newBlock|transactionConfirmations|mempoolFees]
-        [--network regtest] [--txid T] [--until N] [--targets 1,6,144] [--description D]
+  webhook add <token-id> <url> [--event newBlock|transactionConfirmations|addressActivity|mempoolFees]
+        [--network regtest] [--txid T] [--until N] [--address A] [--targets 1,6,144] [--description D]
                                          an endpoint told of events, acting for the token (secret printed once)
   webhook list <account>                 an account's endpoints
   webhook attempts <webhook-id> [--limit N]  its latest delivery attempts: status, latency, result

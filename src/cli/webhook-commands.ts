@@ -10,6 +10,7 @@ export const WEBHOOK_OPTIONS = {
   event: { type: "string" },
   network: { type: "string" },
   txid: { type: "string" },
+  address: { type: "string" },
   until: { type: "string" },
   targets: { type: "string" },
   description: { type: "string" },
@@ -52,6 +53,7 @@ export async function runWebhookCommand(
             event: values.event ?? "newBlock",
             args: {
               ...(values.txid ? { txid: values.txid } : {}),
+              ...(values.address ? { address: values.address } : {}),
               ...(until !== undefined ? { until } : {}),
               ...(targets ? { targets } : {}),
             },

@@ -96,11 +96,14 @@ export class Dispatcher {
       return null;
     }
     if (value === null) return null;
-    const payload = JSON.stringify({
-      type: endpoint.event,
-      timestamp: new Date().toISOString(),
-      data: { network: endpoint.network, ...dataOf(value) },
-    });
+    const payload = JSON.stringify(
+      {
+        type: endpoint.event,
+        timestamp: new Date().toISOString(),
+        data: { network: endpoint.network, ...dataOf(value) },
+      },
+      satoshis,
+    );
     return { endpoint, payload, last: source.last?.(value) ?? false };
   }
 }
@@ -110,6 +113,11 @@ interface Told {
   endpoint: Endpoint;
   payload: string;
   last: boolean;
+}
+
+/** Amounts (bigint satoshis) as JSON integers: exact, every amount being below 2^53. */
+function satoshis(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? Number(value) : value;
 }
 
 /** An event's fields for a payload: a chain event's own id is the gateway's, not the receiver's. */

@@ -1,4 +1,5 @@
 import type { TokenOwner } from "../auth/tokens.ts";
+import { addressToScript } from "../bitcoin/address.ts";
 import { type Config, NETWORK_NAMES, type NetworkName } from "../config/schema.ts";
 import type { Queryable } from "../db/database.ts";
 import { type EventName, validTargets } from "../events/sources.ts";
@@ -7,7 +8,12 @@ import { countLiveEndpoints, createEndpoint, type Endpoint, type EndpointArgs } 
 import type { TargetPolicy } from "./targets.ts";
 
 /** The events an endpoint may follow (an Electrum socket's header push is not one). */
-export const WEBHOOK_EVENTS = ["newBlock", "transactionConfirmations", "mempoolFees"] as const;
+export const WEBHOOK_EVENTS = [
+  "newBlock",
+  "transactionConfirmations",
+  "addressActivity",
+  "mempoolFees",
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export interface EndpointInput {
@@ -55,7 +61,7 @@ export async function registerEndpoint(
   ) {
     throw new Refused(`the token's scope does not allow ${event} on ${network} (backend gateway)`);
   }
-  const args = checkedArgs(event, input.args);
+  const args = checkedArgs(event, network, input.args);
   if (input.description && input.description.length > 200) {
     throw new Refused("description: at most 200 characters");
   }
@@ -82,7 +88,7 @@ export async function registerEndpoint(
 }
 
 /** The event's arguments, checked, with their defaults; others refused. */
-function checkedArgs(event: EventName, given: EndpointArgs): EndpointArgs {
+function checkedArgs(event: EventName, network: NetworkName, given: EndpointArgs): EndpointArgs {
   const named = Object.entries(given)
     .filter(([, v]) => v !== undefined && v !== null)
     .map(([k]) => k);
@@ -90,6 +96,7 @@ function checkedArgs(event: EventName, given: EndpointArgs): EndpointArgs {
     newBlock: [],
     transactionConfirmations: ["txid", "until"],
     mempoolFees: ["targets"],
+    addressActivity: ["address"],
   };
   const extra = named.find((k) => !(allowed[event] ?? []).includes(k));
   if (extra) throw new Refused(`${extra}: not an argument of ${event}`);
@@ -103,6 +110,12 @@ function checkedArgs(event: EventName, given: EndpointArgs): EndpointArgs {
         throw new Refused("until: a whole number of confirmations, 1 – 1000");
       }
       return { txid: given.txid.toLowerCase(), until };
+    }
+    case "addressActivity": {
+      if (!given.address || addressToScript(given.address, network) === null) {
+        throw new Refused(`address: not a ${network} address`);
+      }
+      return { address: given.address };
     }
     case "mempoolFees": {
       const targets = given.targets ?? [1, 6, 144];

@@ -1,4 +1,10 @@
-import { confirmationsOf, type EventSource, feesOf, newBlocks } from "../events/sources.ts";
+import {
+  addressActivityOf,
+  confirmationsOf,
+  type EventSource,
+  feesOf,
+  newBlocks,
+} from "../events/sources.ts";
 import type { App } from "../metering/context.ts";
 import type { Endpoint } from "./store.ts";
 
@@ -13,6 +19,8 @@ export function sourceFor(app: App, endpoint: Endpoint): EventSource<unknown> | 
       return pool ? confirmationsOf(pool, args.txid ?? "", args.until ?? 6) : null;
     case "mempoolFees":
       return pool ? feesOf(pool, args.targets ?? [1, 6, 144]) : null;
+    case "addressActivity":
+      return pool ? addressActivityOf(pool, args.address ?? "", endpoint.network) : null;
     default:
       return null;
   }

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { revokeToken } from "../../src/auth/tokens.ts";
+import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import { runDbCommand } from "../../src/cli/commands.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import { someAddress } from "../support/devnet-core.ts";
@@ -263,6 +264,50 @@ describe("webhooks: signed, retried, charged once delivered", () => {
     expect(listed.body.data!.account.webhooks).toEqual([
       { endedAt: expect.any(String), endedWhy: "deleted" },
     ]);
+  });
+});
+
+describe("webhooks for an address's activity", () => {
+  it("tells the block that paid the address: its transactions, amounts in satoshis", async () => {
+    const { token } = await t.account("hook-address", 100);
+    const address = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(9));
+    const made = await gql<{ createWebhook: { secret: string } }>(
+      `${t.url}/gateway/regtest/${token}`,
+      `mutation ($url: String!, $address: String!) {
+        createWebhook(url: $url, event: addressActivity, address: $address) { secret }
+      }`,
+      { url: `${base}/ok?address`, address },
+    );
+    expect(made.body.errors).toBeUndefined();
+    secrets.set("/ok?address", made.body.data!.createWebhook.secret);
+    const refused = await gql(
+      `${t.url}/gateway/regtest/${token}`,
+      `mutation { createWebhook(url: "${base}/ok", event: addressActivity, address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq") { secret } }`,
+    );
+    expect(refused.body.errors?.[0]?.message).toMatch(/not a regtest address/);
+
+    const text = await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "regtest");
+    const hash = (JSON.parse(text) as { result: string[] }).result[0]!;
+    await t.gateway.app.events.pollNow();
+    await vi.waitFor(
+      () => expect(received.filter((r) => r.path === "/ok?address")).toHaveLength(1),
+      {
+        timeout: 10_000,
+      },
+    );
+    const got = received.find((r) => r.path === "/ok?address")!;
+    expect(got.verified).toBe(true);
+    const data = got.body.data as unknown as {
+      address: string;
+      kind: string;
+      hash: string;
+      transactions: { txid: string; received: number; sent: number }[];
+    };
+    expect(data).toMatchObject({ address, kind: "connected", hash });
+    expect(data.transactions).toHaveLength(1); // the coinbase
+    expect(data.transactions[0]!.received).toBeGreaterThan(0);
+    expect(Number.isSafeInteger(data.transactions[0]!.received)).toBe(true);
+    expect(data.transactions[0]!.sent).toBe(0);
   });
 });
 

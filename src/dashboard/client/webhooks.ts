@@ -10,11 +10,17 @@ import {
 } from "../../generated/operations.ts";
 import { el, GraphQLFailure, query, table } from "./dom.ts";
 
-const EVENTS: WebhookEvent[] = ["newBlock", "transactionConfirmations", "mempoolFees"];
+const EVENTS: WebhookEvent[] = [
+  "newBlock",
+  "transactionConfirmations",
+  "addressActivity",
+  "mempoolFees",
+];
 const NETWORKS = ["mainnet", "testnet", "testnet4", "signet", "regtest"];
 
 function follows(w: DashboardWebhookFragment): string {
   if (w.txid) return `${w.event} ${w.txid.slice(0, 12)}… until ${w.until ?? 6}`;
+  if (w.address) return `${w.event} ${w.address}`;
   if (w.targets) return `${w.event} (${w.targets.join(", ")} blocks)`;
   return w.event;
 }
@@ -107,6 +113,7 @@ export async function renderWebhooks(root: HTMLElement): Promise<void> {
     choice("network", NETWORKS),
     field("txid", { placeholder: "transactionConfirmations: the txid" }),
     field("until", { placeholder: "6", inputmode: "numeric" }),
+    field("address", { placeholder: "addressActivity: the address" }),
     field("targets", { placeholder: "mempoolFees: 1, 6, 144" }),
     field("description", { maxlength: "200" }),
     el("button", { type: "submit", "data-testid": "create-webhook-submit" }, "Add webhook"),
@@ -126,6 +133,7 @@ export async function renderWebhooks(root: HTMLElement): Promise<void> {
         event: text("event") as WebhookEvent,
         network: text("network"),
         txid: text("txid") || null,
+        address: text("address") || null,
         until: text("until") ? Number(text("until")) : null,
         targets: targets.length > 0 ? targets : null,
         description: text("description") || null,

@@ -50,6 +50,7 @@ const EndpointRef = builder.objectRef<Endpoint>("WebhookEndpoint").implement({
     network: t.string({ resolve: (e) => e.network }),
     event: t.string({ resolve: (e) => e.event }),
     txid: t.string({ nullable: true, resolve: (e) => e.args.txid ?? null }),
+    address: t.string({ nullable: true, resolve: (e) => e.args.address ?? null }),
     until: t.int({ nullable: true, resolve: (e) => e.args.until ?? null }),
     targets: t.intList({ nullable: true, resolve: (e) => e.args.targets ?? null }),
     description: t.string({ nullable: true, resolve: (e) => e.description }),
@@ -101,6 +102,7 @@ builder.mutationFields((t) => ({
         description: "The network it follows; the route's when omitted.",
       }),
       txid: t.arg({ type: "TxId", required: false }),
+      address: t.arg.string({ required: false }),
       until: t.arg.int({ required: false }),
       targets: t.arg.intList({ required: false }),
       description: t.arg.string({ required: false }),
@@ -119,6 +121,7 @@ builder.mutationFields((t) => ({
             event: args.event,
             args: {
               ...(args.txid ? { txid: args.txid } : {}),
+              ...(args.address ? { address: args.address } : {}),
               ...(args.until != null ? { until: args.until } : {}),
               ...(args.targets ? { targets: args.targets } : {}),
             },

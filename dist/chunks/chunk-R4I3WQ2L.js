@@ -1,13 +1,15 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
+  addressToScript,
   isJsonNumber,
   isJsonObject,
   jsonNumber,
-  parseAmount
+  parseAmount,
+  toHex
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-CFFJV242.js";
+} from "./chunk-X7BKXYAD.js";
 
 // src/usage/cycles.ts
 var MONTHLY = { unit: "month", length: 1 };
@@ -301,6 +303,70 @@ async function recentAttempts(db, endpointId, limit = 50) {
   }));
 }
 
+// src/events/block-activity.ts
+var BLOCKS_KEPT = 8;
+var scansOf = /* @__PURE__ */ new WeakMap();
+function blockActivity(pool, network, hash) {
+  let scans = scansOf.get(pool);
+  if (!scans) {
+    scans = /* @__PURE__ */ new Map();
+    scansOf.set(pool, scans);
+  }
+  const key = `${network}:${hash}`;
+  const known = scans.get(key);
+  if (known) return known;
+  const scan = fetchAndScan(pool, hash);
+  scans.set(key, scan);
+  if (scans.size > BLOCKS_KEPT) scans.delete(scans.keys().next().value);
+  void scan.then((found) => {
+    if (found === null) scans.delete(key);
+  });
+  return scan;
+}
+async function fetchAndScan(pool, hash) {
+  const out = await pool.batch([{ method: "getblock", params: [hash, jsonNumber(3)] }]);
+  if (!out.ok) return null;
+  const answer = out.answers[0];
+  if ("error" in answer || !isJsonObject(answer.result)) return null;
+  const txs = answer.result.tx;
+  return Array.isArray(txs) ? scanBlock(txs) : null;
+}
+function scanBlock(txs) {
+  const byScript = /* @__PURE__ */ new Map();
+  for (const tx of txs) {
+    if (!isJsonObject(tx) || typeof tx.txid !== "string") continue;
+    const txid = tx.txid;
+    const touch = (script, field, sats) => {
+      let list = byScript.get(script);
+      if (!list) {
+        list = [];
+        byScript.set(script, list);
+      }
+      let entry = list[list.length - 1];
+      if (entry?.txid !== txid) {
+        entry = { txid, received: 0n, sent: 0n };
+        list.push(entry);
+      }
+      entry[field] += sats;
+    };
+    for (const output of Array.isArray(tx.vout) ? tx.vout : []) {
+      const paid = valueAndScript(output);
+      if (paid) touch(paid.script, "received", paid.sats);
+    }
+    for (const input of Array.isArray(tx.vin) ? tx.vin : []) {
+      const spent = isJsonObject(input) ? valueAndScript(input.prevout) : null;
+      if (spent) touch(spent.script, "sent", spent.sats);
+    }
+  }
+  return byScript;
+}
+function valueAndScript(output) {
+  if (!isJsonObject(output) || !isJsonNumber(output.value)) return null;
+  const spk = output.scriptPubKey;
+  if (!isJsonObject(spk) || typeof spk.hex !== "string") return null;
+  return { sats: parseAmount(output.value.value), script: spk.hex.toLowerCase() };
+}
+
 // src/events/sources.ts
 var newBlocks = () => ({
   name: "newBlock",
@@ -352,6 +418,20 @@ function feesOf(pool, targets) {
     }
   };
 }
+function addressActivityOf(pool, address, network) {
+  const script = addressToScript(address, network);
+  if (!script) return null;
+  const scriptHex = toHex(script);
+  return {
+    name: "addressActivity",
+    async translate(event) {
+      const activity = await blockActivity(pool, network, event.hash);
+      const transactions = activity?.get(scriptHex);
+      if (!transactions || transactions.length === 0) return null;
+      return { address, kind: event.kind, height: event.height, hash: event.hash, transactions };
+    }
+  };
+}
 
 // src/webhooks/signing.ts
 import { randomBytes } from "node:crypto";
@@ -368,7 +448,12 @@ function signedHeaders(secret, messageId, body, at) {
 }
 
 // src/webhooks/register.ts
-var WEBHOOK_EVENTS = ["newBlock", "transactionConfirmations", "mempoolFees"];
+var WEBHOOK_EVENTS = [
+  "newBlock",
+  "transactionConfirmations",
+  "addressActivity",
+  "mempoolFees"
+];
 var Refused = class extends Error {
 };
 async function registerEndpoint(db, config, policy, owner, input) {
@@ -387,7 +472,7 @@ async function registerEndpoint(db, config, policy, owner, input) {
   if (scope && (scope.backends && !scope.backends.has("gateway") || scope.networks && !scope.networks.has(network) || scope.methods && !scope.methods.has(event))) {
     throw new Refused(`the token's scope does not allow ${event} on ${network} (backend gateway)`);
   }
-  const args = checkedArgs(event, input.args);
+  const args = checkedArgs(event, network, input.args);
   if (input.description && input.description.length > 200) {
     throw new Refused("description: at most 200 characters");
   }
@@ -412,12 +497,13 @@ async function registerEndpoint(db, config, policy, owner, input) {
   });
   return { endpoint, secret };
 }
-function checkedArgs(event, given) {
+function checkedArgs(event, network, given) {
   const named = Object.entries(given).filter(([, v]) => v !== void 0 && v !== null).map(([k]) => k);
   const allowed = {
     newBlock: [],
     transactionConfirmations: ["txid", "until"],
-    mempoolFees: ["targets"]
+    mempoolFees: ["targets"],
+    addressActivity: ["address"]
   };
   const extra = named.find((k) => !(allowed[event] ?? []).includes(k));
   if (extra) throw new Refused(`${extra}: not an argument of ${event}`);
@@ -431,6 +517,12 @@ function checkedArgs(event, given) {
         throw new Refused("until: a whole number of confirmations, 1 \u2013 1000");
       }
       return { txid: given.txid.toLowerCase(), until };
+    }
+    case "addressActivity": {
+      if (!given.address || addressToScript(given.address, network) === null) {
+        throw new Refused(`address: not a ${network} address`);
+      }
+      return { address: given.address };
     }
     case "mempoolFees": {
       const targets = given.targets ?? [1, 6, 144];
@@ -458,6 +550,7 @@ export {
   confirmationsOf,
   validTargets,
   feesOf,
+  addressActivityOf,
   AccountExists,
   createAccount,
   findAccount,

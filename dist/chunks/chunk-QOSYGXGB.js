@@ -3,7 +3,7 @@ import {
   NETWORK_NAMES,
   RANGE_HINT,
   parseRange
-} from "./chunk-CFFJV242.js";
+} from "./chunk-X7BKXYAD.js";
 
 // src/auth/tokens.ts
 import { createHash, randomBytes } from "node:crypto";

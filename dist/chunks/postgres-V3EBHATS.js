@@ -96,11 +96,12 @@ async function openPostgres(opts) {
     }
   });
   const { rows: current } = await pool.query(
-    "SELECT current_schema() AS schema"
+    "SELECT current_schema() AS schema, current_database() AS database"
   );
   const signals = new Signals(opts.connectionString, current[0]?.schema ?? "public");
   return {
     kind: "postgres",
+    namespace: `${current[0]?.database ?? ""}.${current[0]?.schema ?? "public"}`,
     ...queryable(pool),
     async notify(channel, payload) {
       await pool.query("SELECT pg_notify($1, $2)", [signals.channel(channel), payload]);

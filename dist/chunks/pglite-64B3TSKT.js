@@ -35,6 +35,7 @@ function wrapPglite(db) {
   signals.setMaxListeners(0);
   return {
     kind: "pglite",
+    namespace: "pglite",
     ...queryable(db),
     async notify(channel, payload) {
       signals.emit(channel, payload);

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-DZST4C6W.js";
-import "./chunk-CFFJV242.js";
+} from "./chunk-F4QUA66N.js";
+import "./chunk-X7BKXYAD.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

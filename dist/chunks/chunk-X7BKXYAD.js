@@ -303,6 +303,8 @@ var configSchema = z.strictObject({
       newBlock: priceTable.default({ default: 5, mainnet: 10 }),
       transactionConfirmations: priceTable.default({ default: 5, mainnet: 10 }),
       mempoolFees: priceTable.default({ default: 5, mainnet: 10 }),
+      /** A block's activity of one address: the block's scan is shared by every subscriber. */
+      addressActivity: priceTable.default({ default: 5, mainnet: 10 }),
       /** An Electrum header notification pushed on a socket session (WebSocket or TLS). */
       "blockchain.headers.subscribe": priceTable.default({ default: 5, mainnet: 10 }),
       /** An Electrum script-hash notification (its status changed) pushed on a socket session. */
@@ -343,7 +345,14 @@ var configSchema = z.strictObject({
     /** Heights of each chain remembered, so a reorganisation up to this deep is announced. */
     reorgDepthMax: z.number().int().positive().max(1e4).default(100),
     /** How often a process that does not lead tries to take the lead over. */
-    leaderRetryMs: z.number().int().positive().max(6e5).default(2e3)
+    leaderRetryMs: z.number().int().positive().max(6e5).default(2e3),
+    /**
+     * REDIS_URL set: events fan out on the Redis channel `<this><database>.<schema>`; deployments
+     * sharing one Redis and databases of the same name need prefixes of their own.
+     */
+    redisChannelPrefix: z.string().regex(/^[A-Za-z0-9:._-]{0,64}$/).default("blockgate:chain_event:"),
+    /** A PUBLISH to Redis slower than this fails: the event goes through NOTIFY instead. */
+    redisTimeoutMs: z.number().int().positive().max(1e4).default(200)
   }).prefault({}),
   /**
    * Webhooks: an account's endpoints told of chain events by signed HTTP POSTs (Standard

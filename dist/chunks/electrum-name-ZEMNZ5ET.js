@@ -1,11 +1,11 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   tokenDnsLabel
-} from "./chunk-H3U47Q7F.js";
+} from "./chunk-GT6XR5EP.js";
 import {
   isTokenShaped
-} from "./chunk-LKYRWFHP.js";
-import "./chunk-CFFJV242.js";
+} from "./chunk-QOSYGXGB.js";
+import "./chunk-X7BKXYAD.js";
 
 // src/cli/electrum-name.ts
 var USAGE = "usage: blockgate electrum-name <token> [network]";

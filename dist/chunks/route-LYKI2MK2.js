@@ -25,11 +25,12 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-OORSZNEG.js";
+} from "./chunk-5RRFUCKJ.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
   WEBHOOK_EVENTS,
+  addressActivityOf,
   auditInRange,
   confirmationsOf,
   cycleAt,
@@ -46,7 +47,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-HGK3BEWA.js";
+} from "./chunk-R4I3WQ2L.js";
 import {
   DecodeError,
   addressToScript,
@@ -69,10 +70,10 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-LKYRWFHP.js";
+} from "./chunk-QOSYGXGB.js";
 import {
   NETWORK_NAMES
-} from "./chunk-CFFJV242.js";
+} from "./chunk-X7BKXYAD.js";
 
 // src/graphql/loaders.ts
 import DataLoader2 from "dataloader";
@@ -2615,6 +2616,39 @@ var FeeRatesRef = builder.objectRef("MempoolFees").implement({
     })
   })
 });
+var AddressActivityRef = builder.objectRef("AddressActivity").implement({
+  description: "What one block did to an address: the block's transactions paying to it or spending from it.",
+  fields: (t) => ({
+    address: t.string({ resolve: (a) => a.address }),
+    kind: t.field({
+      type: ChainEventKind,
+      description: "DISCONNECTED: a reorganisation took the block, and this activity, off the chain.",
+      resolve: (a) => a.kind === "connected" ? "CONNECTED" : "DISCONNECTED"
+    }),
+    height: t.int({ resolve: (a) => a.height }),
+    hash: t.field({ type: "BlockHash", resolve: (a) => a.hash }),
+    transactions: t.field({
+      type: [
+        builder.objectRef("AddressActivityTransaction").implement({
+          fields: (u) => ({
+            txid: u.field({ type: "TxId", resolve: (x) => x.txid }),
+            received: u.field({
+              type: Amount,
+              description: "Paid to the address by the transaction's outputs.",
+              resolve: (x) => x.received
+            }),
+            sent: u.field({
+              type: Amount,
+              description: "Spent from the address by the transaction's inputs.",
+              resolve: (x) => x.sent
+            })
+          })
+        })
+      ],
+      resolve: (a) => [...a.transactions]
+    })
+  })
+});
 function nodeOf(ctx) {
   const pool = ctx.app.nodes.get(ctx.network);
   if (!pool) throw codedError("UPSTREAM_UNAVAILABLE", "no full node for this network");
@@ -2644,6 +2678,20 @@ builder.subscriptionFields((t) => ({
         throw codedError("INVALID_PARAMS", "targets: 1 to 25 of 1 \u2013 1008 blocks");
       }
       return new ChainEventStream(ctx, feesOf(nodeOf(ctx), asked));
+    },
+    resolve: (delivery) => delivered(delivery)
+  }),
+  addressActivity: t.field({
+    type: AddressActivityRef,
+    nullable: true,
+    description: "An address's activity in each block connected to (or disconnected from) the best chain: the block's transactions that pay to it or spend from it, with the amounts, delivered for a block with any (confirmed activity only; the mempool is not watched). Each delivery is charged `pricing.events.addressActivity`; it ends with one final error as newBlock does. An address of another network is INVALID_PARAMS.",
+    args: { address: t.arg.string({ required: true }) },
+    subscribe: (_root, { address }, ctx) => {
+      const source = addressActivityOf(nodeOf(ctx), address, ctx.network);
+      if (!source) {
+        throw codedError("INVALID_PARAMS", `not an address of ${ctx.network}: ${address}`);
+      }
+      return new ChainEventStream(ctx, source);
     },
     resolve: (delivery) => delivered(delivery)
   }),
@@ -2689,6 +2737,7 @@ var EndpointRef = builder.objectRef("WebhookEndpoint").implement({
     network: t.string({ resolve: (e) => e.network }),
     event: t.string({ resolve: (e) => e.event }),
     txid: t.string({ nullable: true, resolve: (e) => e.args.txid ?? null }),
+    address: t.string({ nullable: true, resolve: (e) => e.args.address ?? null }),
     until: t.int({ nullable: true, resolve: (e) => e.args.until ?? null }),
     targets: t.intList({ nullable: true, resolve: (e) => e.args.targets ?? null }),
     description: t.string({ nullable: true, resolve: (e) => e.description }),
@@ -2734,6 +2783,7 @@ builder.mutationFields((t) => ({
         description: "The network it follows; the route's when omitted."
       }),
       txid: t.arg({ type: "TxId", required: false }),
+      address: t.arg.string({ required: false }),
       until: t.arg.int({ required: false }),
       targets: t.arg.intList({ required: false }),
       description: t.arg.string({ required: false })
@@ -2752,6 +2802,7 @@ builder.mutationFields((t) => ({
             event: args.event,
             args: {
               ...args.txid ? { txid: args.txid } : {},
+              ...args.address ? { address: args.address } : {},
               ...args.until != null ? { until: args.until } : {},
               ...args.targets ? { targets: args.targets } : {}
             },
@@ -2879,6 +2930,11 @@ query Proof {
   transaction(txid: "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16") {
     merkleProof { blockHash hex }
   }
+}
+`,
+  `# Each block as the chain follower announces it (Server-Sent Events), charged per block
+subscription NewBlock {
+  newBlock { kind height hash }
 }
 `
 ];

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-HGK3BEWA.js";
+} from "./chunk-R4I3WQ2L.js";
 import {
   RawJsonText,
   fromHex,
@@ -20,7 +20,7 @@ import {
 import {
   methodOutOfScope,
   requestOutOfScope
-} from "./chunk-LKYRWFHP.js";
+} from "./chunk-QOSYGXGB.js";
 
 // src/errors/codes.ts
 var LIST = {
@@ -616,6 +616,16 @@ function pyBoolValue(value) {
   return value === true || isJsonNumber(value) && Number(value.value) === 1;
 }
 
+// src/upstreams/electrum/headers.ts
+async function headerAt(pool, height) {
+  const out = await pool.request("blockchain.block.header", [jsonNumber(height)]);
+  if (!out.ok || !("result" in out.answer) || typeof out.answer.result !== "string") return null;
+  return headerOf(out.answer.result);
+}
+function headerOf(hex) {
+  return /^[0-9a-fA-F]{160}$/.test(hex) ? parseBlockHeader(fromHex(hex)) : null;
+}
+
 // src/upstreams/electrum/transaction.ts
 var METHOD = "blockchain.transaction.get";
 async function electrumTransaction(source, txHash, locate) {
@@ -752,12 +762,6 @@ async function historyHeight(pool, tx) {
     }
   }
   return null;
-}
-async function headerAt(pool, height) {
-  const out = await pool.request("blockchain.block.header", [jsonNumber(height)]);
-  if (!out.ok || !("result" in out.answer) || typeof out.answer.result !== "string") return null;
-  const hex = out.answer.result;
-  return /^[0-9a-fA-F]{160}$/.test(hex) ? parseBlockHeader(fromHex(hex)) : null;
 }
 function failure(error) {
   return { kind: "failure", error };
@@ -1656,6 +1660,8 @@ export {
   plainFailure,
   graphqlFailure,
   ByteLru,
+  headerAt,
+  headerOf,
   LruMap,
   deadline,
   withDeadline,

@@ -16,7 +16,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-HGK3BEWA.js";
+} from "./chunk-R4I3WQ2L.js";
 import {
   issueToken,
   listTokens,
@@ -25,11 +25,11 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-LKYRWFHP.js";
+} from "./chunk-QOSYGXGB.js";
 import {
   RANGE_HINT,
   parseRange
-} from "./chunk-CFFJV242.js";
+} from "./chunk-X7BKXYAD.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";
@@ -73,11 +73,11 @@ function splitStatements(sql) {
 
 // src/db/open.ts
 async function openDatabase(opts) {
-  const db = opts.databaseUrl ? await (await import("./postgres-OKJTS24B.js")).openPostgres({
+  const db = opts.databaseUrl ? await (await import("./postgres-V3EBHATS.js")).openPostgres({
     connectionString: opts.databaseUrl,
     poolSize: opts.poolSize,
     ...opts.schema ? { schema: opts.schema } : {}
-  }) : await (await import("./pglite-MKCDZRHL.js")).openPglite(opts.pgliteDir, {
+  }) : await (await import("./pglite-64B3TSKT.js")).openPglite(opts.pgliteDir, {
     fromSnapshot: opts.pgliteSnapshot
   });
   try {
@@ -710,6 +710,7 @@ var WEBHOOK_OPTIONS = {
   event: { type: "string" },
   network: { type: "string" },
   txid: { type: "string" },
+  address: { type: "string" },
   until: { type: "string" },
   targets: { type: "string" },
   description: { type: "string" }
@@ -740,6 +741,7 @@ async function runWebhookCommand(db, config, verb, rest, values, mistake, accoun
             event: values.event ?? "newBlock",
             args: {
               ...values.txid ? { txid: values.txid } : {},
+              ...values.address ? { address: values.address } : {},
               ...until !== void 0 ? { until } : {},
               ...targets ? { targets } : {}
             },
@@ -809,8 +811,8 @@ var HELP = `usage: blockgate <command>
   usage <account> [--limit N]            balance, usage by method and network, latest calls
   export <account> [--cycle N] [--kind audit|usage]  a billing cycle as CSV (current cycle, audit records by default)
   ledger check                           recompute every balance from the ledger and audit log
-  webhook add <token-id> <url> [--event newBlock|transactionConfirmations|mempoolFees]
-        [--network regtest] [--txid T] [--until N] [--targets 1,6,144] [--description D]
+  webhook add <token-id> <url> [--event newBlock|transactionConfirmations|addressActivity|mempoolFees]
+        [--network regtest] [--txid T] [--until N] [--address A] [--targets 1,6,144] [--description D]
                                          an endpoint told of events, acting for the token (secret printed once)
   webhook list <account>                 an account's endpoints
   webhook attempts <webhook-id> [--limit N]  its latest delivery attempts: status, latency, result
