@@ -3818,6 +3818,31 @@ function readerId(parse) {
 // src/webhooks/delivery.ts
 import { Agent, request } from "undici";
 
+// src/webhooks/charge-mark.ts
+var chargeKey = (messageId) => `webhook:${messageId}`;
+async function chargedBefore(db, accountId, messageId) {
+  const { rows } = await db.query(
+    "SELECT settled_at IS NOT NULL AS settled FROM idempotency_keys WHERE account_id = $1 AND key = $2",
+    [accountId, chargeKey(messageId)]
+  );
+  return rows[0]?.settled === true;
+}
+async function openMark(db, accountId, messageId, processId) {
+  await db.query(
+    `INSERT INTO idempotency_keys(account_id, key, request_hash, process_id)
+     VALUES ($1, $2, sha256(convert_to($2, 'UTF8')), $3)
+     ON CONFLICT (account_id, key) DO UPDATE SET process_id = $3
+     WHERE idempotency_keys.settled_at IS NULL`,
+    [accountId, chargeKey(messageId), processId]
+  );
+}
+async function closeMark(db, accountId, messageId) {
+  await db.query("DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2", [
+    accountId,
+    chargeKey(messageId)
+  ]);
+}
+
 // src/webhooks/queue.ts
 import PgBoss from "pg-boss";
 var DELIVERIES = "webhook-delivery";
@@ -3888,10 +3913,10 @@ var Deliveries = class {
     if (!message || message.status !== "pending") return;
     const { endpoint } = message;
     const startedAt = Date.now();
-    const over = (error2) => this.record(db, {
+    const over = (error) => this.record(db, {
       messageId,
       httpStatus: null,
-      error: error2,
+      error,
       latencyMs: 0,
       result: "refused",
       final: true
@@ -3906,6 +3931,17 @@ var Deliveries = class {
     const literal = /^[\d.]+$|:/.test(host) ? this.policy.refusal(host) : null;
     if (literal) return over(literal);
     const attempt = message.attempts + 1;
+    if (await chargedBefore(db, owner.accountId, messageId)) {
+      await this.record(db, {
+        messageId,
+        httpStatus: null,
+        error: "accepted by an earlier attempt (its record was lost): not sent again",
+        latencyMs: 0,
+        result: "delivered"
+      });
+      return closeMark(db, owner.accountId, messageId);
+    }
+    await openMark(db, owner.accountId, messageId, this.app.credits.opts.processId);
     let sent = null;
     const cost = await meter(
       {
@@ -3915,7 +3951,9 @@ var Deliveries = class {
         backend: "gateway",
         backendSegment: "webhook",
         network: endpoint.network,
-        startedAt
+        startedAt,
+        // The settle marks the message charged in the charge's own transaction (charge-mark.ts).
+        idempotency: { key: chargeKey(messageId), rerun: false }
       },
       {
         calls: [
@@ -3945,6 +3983,16 @@ var Deliveries = class {
     );
     const latencyMs = Date.now() - startedAt;
     const result = sent;
+    try {
+      await this.conclude(message, cost, result, latencyMs);
+    } finally {
+      await closeMark(db, owner.accountId, messageId);
+    }
+  }
+  /** Records what the attempt came to: delivered, or the next attempt queued, or failed. */
+  async conclude(message, cost, result, latencyMs) {
+    const db = this.app.db;
+    const messageId = message.id;
     if (cost.ok && result?.ok) {
       await this.record(db, {
         messageId,
@@ -4171,6 +4219,10 @@ var Webhooks = class {
     );
     this.dispatcher = new Dispatcher(app, boss, wake);
     this.dispatcher.start();
+  }
+  /** One attempt at a message now, outside the queue (tests; an operator's manual retry). */
+  async attempt(messageId) {
+    await this.deliveries?.attempt(messageId);
   }
   /**
    * Stops dispatching and taking jobs; waits up to `waitMs` for attempts under way (an attempt
@@ -7492,6 +7544,7 @@ async function startGateway(config, opts) {
     app,
     http,
     url: http.url,
+    webhooks,
     close: () => {
       closing ??= shutdown();
       return closing;

@@ -62,6 +62,8 @@ export interface RunningGateway {
   app: App;
   http: RunningServer;
   url: string;
+  /** Webhook dispatch and delivery in this process. */
+  webhooks: Webhooks;
   /**
    * Graceful shutdown (SIGTERM): drains the HTTP server (server.drainTimeoutMs), then closes the
    * upstream pools and the database. Calling it again returns the same shutdown.
@@ -293,6 +295,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     app,
     http,
     url: http.url,
+    webhooks,
     close: () => {
       closing ??= shutdown();
       return closing;

@@ -5,8 +5,9 @@ import type { Config } from "../config/schema.ts";
 import type { Queryable } from "../db/database.ts";
 import { gatewayError } from "../errors/codes.ts";
 import type { App } from "../metering/context.ts";
-import { meter } from "../metering/pipeline.ts";
+import { type Metered, meter } from "../metering/pipeline.ts";
 import { eventPrice } from "../pricing/prices.ts";
+import { chargedBefore, chargeKey, closeMark, openMark } from "./charge-mark.ts";
 import { bossDb, DELIVERIES } from "./queue.ts";
 import { signedHeaders } from "./signing.ts";
 import { endEndpoint, type Pending, pendingMessage, recordAttempt } from "./store.ts";
@@ -84,6 +85,18 @@ export class Deliveries {
     if (literal) return over(literal); // the operator's allowance was withdrawn since
 
     const attempt = message.attempts + 1;
+    if (await chargedBefore(db, owner.accountId, messageId)) {
+      // An earlier attempt was accepted and charged, and its process died before recording it.
+      await this.record(db, {
+        messageId,
+        httpStatus: null,
+        error: "accepted by an earlier attempt (its record was lost): not sent again",
+        latencyMs: 0,
+        result: "delivered",
+      });
+      return closeMark(db, owner.accountId, messageId);
+    }
+    await openMark(db, owner.accountId, messageId, this.app.credits.opts.processId);
     let sent: Sent | null = null;
     const cost = await meter(
       {
@@ -94,6 +107,8 @@ export class Deliveries {
         backendSegment: "webhook",
         network: endpoint.network,
         startedAt,
+        // The settle marks the message charged in the charge's own transaction (charge-mark.ts).
+        idempotency: { key: chargeKey(messageId), rerun: false },
       },
       {
         calls: [
@@ -125,6 +140,22 @@ export class Deliveries {
     );
     const latencyMs = Date.now() - startedAt;
     const result = sent as Sent | null;
+    try {
+      await this.conclude(message, cost, result, latencyMs);
+    } finally {
+      await closeMark(db, owner.accountId, messageId);
+    }
+  }
+
+  /** Records what the attempt came to: delivered, or the next attempt queued, or failed. */
+  private async conclude(
+    message: Pending,
+    cost: Metered<null>,
+    result: Sent | null,
+    latencyMs: number,
+  ): Promise<void> {
+    const db = this.app.db;
+    const messageId = message.id;
     if (cost.ok && result?.ok) {
       await this.record(db, {
         messageId,

@@ -40,6 +40,11 @@ export class Webhooks {
     this.dispatcher.start();
   }
 
+  /** One attempt at a message now, outside the queue (tests; an operator's manual retry). */
+  async attempt(messageId: string): Promise<void> {
+    await this.deliveries?.attempt(messageId);
+  }
+
   /**
    * Stops dispatching and taking jobs; waits up to `waitMs` for attempts under way (an attempt
    * cut short is sent again once its job expires: the receiver drops the repeat by webhook-id).

@@ -267,6 +267,41 @@ describe("webhooks: signed, retried, charged once delivered", () => {
   });
 });
 
+describe("webhooks across a crash", () => {
+  it("a message whose charge committed but whose delivery was never recorded (the process died) is recorded delivered, not sent or charged again", async () => {
+    const { id, token } = await t.account("hook-crash", 100);
+    const made = await create(token, `${base}/ok?lost`);
+    const endpointId = Number(made.body.data!.createWebhook.endpoint.id);
+    const db = t.gateway.app.db;
+    // What the dead process left: the message pending, and the mark its settle set with the charge.
+    await db.query(
+      "INSERT INTO webhook_messages(id, endpoint_id, event_id, payload) VALUES ('msg_lost', $1, 'event-lost', '{}')",
+      [endpointId],
+    );
+    await db.query(
+      `INSERT INTO idempotency_keys(account_id, key, request_hash, settled_at)
+       VALUES ($1, 'webhook:msg_lost', '\\x00', now())`,
+      [id],
+    );
+    await t.gateway.webhooks.attempt("msg_lost");
+    const { rows: message } = await db.query<{ status: string }>(
+      "SELECT status FROM webhook_messages WHERE id = 'msg_lost'",
+    );
+    expect(message).toEqual([{ status: "delivered" }]);
+    expect(received.filter((r) => r.path === "/ok?lost")).toEqual([]);
+    const { rows: audit } = await db.query(
+      "SELECT 1 FROM audit_records WHERE account_id = $1 AND backend = 'webhook'",
+      [id],
+    );
+    expect(audit).toEqual([]);
+    // The mark is gone once the attempt is recorded; a normal delivery leaves none either.
+    const { rows: marks } = await db.query(
+      "SELECT key FROM idempotency_keys WHERE key LIKE 'webhook:%'",
+    );
+    expect(marks).toEqual([]);
+  });
+});
+
 describe("webhooks for an address's activity", () => {
   it("tells the block that paid the address: its transactions, amounts in satoshis", async () => {
     const { token } = await t.account("hook-address", 100);
