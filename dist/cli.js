@@ -17,7 +17,7 @@ import "./chunks/chunk-AOGXHN7C.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-F4QUA66N.js";
+} from "./chunks/chunk-BJXG5KDP.js";
 import "./chunks/chunk-QOSYGXGB.js";
 import "./chunks/chunk-X7BKXYAD.js";
 
@@ -39,7 +39,7 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-NEIGQBOO.js");
+    const { runConfigCommand } = await import("./chunks/config-check-QPKGLRA5.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "electrum-name") {

@@ -122,7 +122,7 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-F4QUA66N.js";
+} from "./chunks/chunk-BJXG5KDP.js";
 import {
   tokenOfDnsLabel
 } from "./chunks/chunk-GT6XR5EP.js";
@@ -4263,7 +4263,8 @@ async function readiness(app) {
     each(app.indexers)
   ]);
   if (app.draining) return draining;
-  const nodeless = app.config.networks.some((n2) => (node[n2]?.status ?? "down") === "down");
+  const main2 = (n2) => app.nodes.has(n2) ? node[n2] : electrum[n2];
+  const nodeless = app.config.networks.some((n2) => (main2(n2)?.status ?? "down") === "down");
   const pools = [node, electrum, graph].flatMap((byNetwork) => Object.values(byNetwork));
   const status = !databaseUp || nodeless ? "down" : pools.every((p) => p.status === "healthy") ? "ready" : "degraded";
   const body = {

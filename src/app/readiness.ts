@@ -8,8 +8,8 @@ import { CachedCheck } from "../util/cached-check.ts";
 /**
  * ready: everything answers. degraded: the gateway can serve, but some upstream member (or a
  * whole Electrum or indexer pool) does not answer. down: the database does not answer, or some
- * network has no node that does — the node is the one backend every network must have, and the
- * unified API's transactions need it. draining: shutting down.
+ * network's main backend does not — its node (the unified API's transactions need it), or, for a
+ * network configured with Electrum servers alone, those. draining: shutting down.
  */
 export type ReadyStatus = "ready" | "degraded" | "down" | "draining";
 
@@ -50,7 +50,8 @@ export async function readiness(app: App): Promise<HttpReply> {
   ]);
   // Checked after the checks: a drain that began meanwhile must not be answered "ready".
   if (app.draining) return draining;
-  const nodeless = app.config.networks.some((n) => (node[n]?.status ?? "down") === "down");
+  const main = (n: NetworkName) => (app.nodes.has(n) ? node[n] : electrum[n]);
+  const nodeless = app.config.networks.some((n) => (main(n)?.status ?? "down") === "down");
   const pools = [node, electrum, graph].flatMap((byNetwork) => Object.values(byNetwork));
   const status: ReadyStatus =
     !databaseUp || nodeless

@@ -65,7 +65,11 @@ export function parseConfig(input: unknown): Config {
     }
   }
   for (const network of config.networks) {
-    if (!config.upstreams.node?.[network]) problems.push(`upstreams.node.${network} is required`);
+    // A network needs a full node or Electrum servers: with Electrum alone, its chain is followed
+    // through their headers, and the node route and Core-backed fields answer UPSTREAM_UNAVAILABLE.
+    if (!config.upstreams.node?.[network] && !config.upstreams.electrum?.[network]) {
+      problems.push(`upstreams.node.${network} or upstreams.electrum.${network} is required`);
+    }
   }
   if (config.graph.listSizeDefault > config.graph.pageSizeMax) {
     problems.push("graph.listSizeDefault must not exceed graph.pageSizeMax");

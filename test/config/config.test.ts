@@ -36,13 +36,24 @@ describe("config", () => {
     );
   });
 
-  it("cross-checks: every network has a node upstream", () => {
+  it("cross-checks: every network has a node or Electrum servers", () => {
     expect(
-      problems({ networks: ["mainnet"], upstreams: { node: { regtest: ["devnet"] } } }),
+      problems({
+        networks: ["mainnet"],
+        upstreams: { node: { regtest: ["devnet"] }, electrum: { regtest: ["devnet"] } },
+      }),
     ).toEqual([
       "upstreams.node.regtest names a network not in networks",
-      "upstreams.node.mainnet is required",
+      "upstreams.electrum.regtest names a network not in networks",
+      "upstreams.node.mainnet or upstreams.electrum.mainnet is required",
     ]);
+    // Electrum alone will do: its chain is followed through the servers' headers.
+    expect(
+      problems({
+        networks: ["mainnet"],
+        upstreams: { node: { regtest: ["devnet"] }, electrum: { mainnet: ["devnet"] } },
+      }),
+    ).toEqual(["upstreams.node.regtest names a network not in networks"]);
   });
 
   it("refuses a hold and lease TTL shorter than the longest upstream timeout", () => {

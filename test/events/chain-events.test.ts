@@ -6,7 +6,13 @@ import { electrumHeaders } from "../../src/events/headers-source.ts";
 import { TipFollower } from "../../src/events/tip-follower.ts";
 import type { ChainEvent } from "../../src/events/types.ts";
 import { someAddress } from "../support/devnet-core.ts";
-import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  askDevnetCore,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 import { firstOverSocket } from "../support/subscribers.ts";
 
 /** devnet's Core on `network`, asked directly (the gateway refuses mining methods). */
@@ -75,8 +81,10 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
   beforeAll(async () => {
     // A poll interval long enough that only the test's own looks (pollNow) find anything.
     t = await startTestGateway("pglite", {
-      networks: ["mainnet", "regtest"],
+      networks: ["mainnet", "regtest", "signet"],
       events: { pollMs: 60_000 },
+      // signet has Electrum servers and no full node: its chain is followed through Electrum.
+      upstreams: { node: { mainnet: ["devnet"], regtest: ["devnet"] } },
     });
     expect(await t.gateway.app.events.leading()).toBe(true);
     await t.gateway.app.events.pollNow(); // the first look: tips known, nothing announced
@@ -102,6 +110,26 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
     expect((await electrumLook((await events)[0]!.height)).map(brief)).toEqual(
       (await events).map(brief),
     );
+  });
+
+  it("a network with Electrum servers and no node: configured, followed through Electrum, its node route unavailable and free", async () => {
+    expect(t.gateway.app.nodes.has("signet")).toBe(false);
+    const events = collect(t, "signet", 1);
+    const [hash] = (await core(t, "generatetoaddress", [1, someAddress("signet")], "signet")) as [
+      string,
+    ];
+    expect((await events).map((e) => [e.kind, e.hash])).toEqual([["connected", hash]]);
+    const { token, id } = await t.account("signet-no-node", 1_000);
+    const res = await post(`${t.url}/node/signet/${token}`, rpc("getblockcount", []));
+    expect((res.json as { error: { message: string } }).error.message).toMatch(
+      /no .*node|unavailable/i,
+    );
+    expect(res.headers.get("x-credits-charged")).toBe("0");
+    const { rows } = await t.gateway.app.db.query<{ charged_cc: string }>(
+      "SELECT charged_cc FROM audit_records WHERE account_id = $1",
+      [id],
+    );
+    expect(rows.map((r) => Number(r.charged_cc))).toEqual([0]);
   });
 
   it("announces each block produced, lowest first, as the node has it", async () => {

@@ -59,7 +59,9 @@ function parseConfig(input) {
     }
   }
   for (const network of config.networks) {
-    if (!config.upstreams.node?.[network]) problems.push(`upstreams.node.${network} is required`);
+    if (!config.upstreams.node?.[network] && !config.upstreams.electrum?.[network]) {
+      problems.push(`upstreams.node.${network} or upstreams.electrum.${network} is required`);
+    }
   }
   if (config.graph.listSizeDefault > config.graph.pageSizeMax) {
     problems.push("graph.listSizeDefault must not exceed graph.pageSizeMax");

@@ -3,7 +3,7 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-F4QUA66N.js";
+} from "./chunk-BJXG5KDP.js";
 import "./chunk-X7BKXYAD.js";
 
 // src/config/check.ts
