@@ -49,6 +49,7 @@ describe("GraphiQL", () => {
       "BusyAddress",
       "Proof",
       "NewBlock",
+      "Webhooks",
     ]);
     expect(external).toEqual([]);
     // The run was charged to the token's account, like any other request.
