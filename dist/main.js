@@ -5026,7 +5026,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-ICDBNF3C.js").catch((err) => {
+  loading ??= import("./chunks/route-LYKI2MK2.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -133,13 +133,4 @@ subscription NewBlock {
   newBlock { kind height hash }
 }
 `,
-  `# Your webhook endpoints and their latest delivery attempts. Register one with
-#   mutation { createWebhook(url: "https://example.com/hook", event: newBlock) { secret endpoint { id } } }
-# (the secret, shown once, verifies each delivery's Standard Webhooks signature)
-query Webhooks {
-  account {
-    webhooks { id event network url endedAt attempts(limit: 5) { at result httpStatus latencyMs } }
-  }
-}
-`,
 ];

@@ -49,7 +49,6 @@ describe("GraphiQL", () => {
       "BusyAddress",
       "Proof",
       "NewBlock",
-      "Webhooks",
     ]);
     expect(external).toEqual([]);
     // The run was charged to the token's account, like any other request.
