@@ -61,6 +61,9 @@ export async function registerEndpoint(
   ) {
     throw new Refused(`the token's scope does not allow ${event} on ${network} (backend gateway)`);
   }
+  if (event !== "newBlock" && !config.upstreams.node?.[network]) {
+    throw new Refused(`${event} needs a full node, and ${network} has none here`);
+  }
   const args = checkedArgs(event, network, input.args);
   if (input.description && input.description.length > 200) {
     throw new Refused("description: at most 200 characters");
