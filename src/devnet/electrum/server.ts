@@ -25,8 +25,8 @@ export interface DevnetElectrumServer {
   url: string;
   stats: ElectrumStats;
   /**
-   * Emits "request" (method) after counting it, "answered" (method) once its result is ready,
-   * "connection" and "disconnect".
+   * Emits "request" (method) after counting it, "answered" (method, params) once its result is
+   * ready (what the call changes is done by then), "connection" and "disconnect".
    */
   events: EventEmitter;
   /** Sends the tip to every session subscribed to headers (after the chain changed). */
@@ -192,7 +192,7 @@ export async function startElectrumTcp(opts: ElectrumServerOptions): Promise<Dev
       }
       try {
         const result = await invoke(opts.methods[method], method, params);
-        events.emit("answered", method);
+        events.emit("answered", method, params);
         const text = resultMessage(p, id, result);
         if (text.length > sendBytesMax) {
           return reply(
