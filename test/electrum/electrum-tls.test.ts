@@ -8,6 +8,13 @@ import { ElectrumClient, type RPCNotification } from "@electrum-cash/network";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenDnsLabel } from "../../src/auth/token-dns.ts";
 import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
+import {
+  fromHex,
+  fromHexReversed,
+  parseTransaction,
+  serializeTransaction,
+  toHex,
+} from "../../src/bitcoin/index.ts";
 import { electrumScripthash } from "../../src/bitcoin/scripthash.ts";
 import { ElectrumTlsSocket } from "../support/electrum-tls-socket.ts";
 import {
@@ -218,6 +225,128 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
       "server.ping 0 ok",
     ]);
     expect(await balance(id)).toBe(0);
+  });
+
+  it("a payment entering the mempool is notified at once, charged once, then again when mined; sessions share one upstream subscription", async () => {
+    const upstream = t.devnet.electrum.get("regtest")!;
+    const feed = t.gateway.app.electrum.get("regtest")!.scripthashes;
+    /** Resolves once devnet's ElectrumX has answered `method` for this script hash. */
+    const devnetAnswered = (method: string, hash: string) =>
+      new Promise<void>((resolve) => {
+        const on = (m: string, params: unknown) => {
+          if (m !== method || !(params as unknown[]).includes(hash)) return;
+          upstream.events.off("answered", on);
+          resolve();
+        };
+        upstream.events.on("answered", on);
+      });
+    // A coin to spend: a coinbase, mature after 100 more blocks (devnet checks no signatures).
+    const payer = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(12));
+    const [coinBlock] = JSON.parse(
+      await askDevnetCore(t.devnet, "generatetoaddress", [1, payer], "regtest"),
+    ).result as string[];
+    await askDevnetCore(t.devnet, "generatetoaddress", [100, payer], "regtest");
+    const coinbase = (
+      JSON.parse(await askDevnetCore(t.devnet, "getblock", [coinBlock, 1], "regtest")).result as {
+        tx: string[];
+      }
+    ).tx[0]!;
+    const coin = parseTransaction(
+      fromHex(
+        JSON.parse(await askDevnetCore(t.devnet, "getrawtransaction", [coinbase], "regtest"))
+          .result as string,
+      ),
+    );
+    const script = Uint8Array.from([0x00, 0x14, ...new Uint8Array(20).fill(11)]);
+    const scripthash = electrumScripthash(script);
+    const payment = toHex(
+      serializeTransaction({
+        version: 2,
+        locktime: 0,
+        inputs: [
+          {
+            prevTxid: coinbase,
+            prevTxidBytes: fromHexReversed(coinbase),
+            vout: 0,
+            scriptSig: new Uint8Array(0),
+            sequence: 0xfffffffd,
+            witness: [],
+          },
+        ],
+        outputs: [{ value: coin.outputs[0]!.value - 10_000n, scriptPubKey: script }],
+      }),
+    );
+
+    // Two wallets of two accounts watch the same script: one subscription upstream.
+    const wallets = await Promise.all(
+      ["tls-mempool-1", "tls-mempool-2"].map(async (name) => {
+        const { id, token } = await t.account(name, 10_000);
+        const tls = await rawTls(`${tokenDnsLabel(token)}.regtest.${SUFFIX}`);
+        tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["raw", "1.4"] });
+        expect(await tls.next()).toMatchObject({ id: 0 });
+        return { id, tls };
+      }),
+    );
+    const [first, second] = wallets as [(typeof wallets)[0], (typeof wallets)[0]];
+    const subscribe = { jsonrpc: "2.0", id: 1, method: "blockchain.scripthash.subscribe" };
+    const subscribedUpstream = devnetAnswered("blockchain.scripthash.subscribe", scripthash);
+    first.tls.send({ ...subscribe, params: [scripthash] });
+    expect(await first.tls.next()).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+    await subscribedUpstream;
+    second.tls.send({ ...subscribe, params: [scripthash] });
+    expect(await second.tls.next()).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+
+    // Into devnet's mempool, through its Core: each wallet is told before any block.
+    const txid = JSON.parse(
+      await askDevnetCore(t.devnet, "sendrawtransaction", [payment], "regtest"),
+    ).result as string;
+    const status = (height: number) =>
+      createHash("sha256").update(`${txid}:${height}:`).digest("hex");
+    const notified = (s: string) => ({
+      jsonrpc: "2.0",
+      method: "blockchain.scripthash.subscribe",
+      params: [scripthash, s],
+    });
+    for (const w of wallets) expect(await w.tls.next()).toEqual(notified(status(0)));
+    expect(upstream.scripthashSubscribers(scripthash)).toBe(1);
+
+    // Mined: the status changes again, notified without any look at the chain.
+    const [mined] = JSON.parse(
+      await askDevnetCore(t.devnet, "generatetoaddress", [1, payer], "regtest"),
+    ).result as string[];
+    const { height } = JSON.parse(await askDevnetCore(t.devnet, "getblock", [mined, 1], "regtest"))
+      .result as { height: number };
+    for (const w of wallets) expect(await w.tls.next()).toEqual(notified(status(height)));
+
+    // The first wallet lets go: the second still holds the upstream subscription.
+    first.tls.send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "blockchain.scripthash.unsubscribe",
+      params: [scripthash],
+    });
+    expect(await first.tls.next()).toEqual({ jsonrpc: "2.0", id: 2, result: true });
+    expect(feed.covers(scripthash)).toBe(true);
+    expect(upstream.scripthashSubscribers(scripthash)).toBe(1);
+    // The last holder goes (its connection closes): unsubscribed upstream.
+    const unsubscribedUpstream = devnetAnswered("blockchain.scripthash.unsubscribe", scripthash);
+    second.tls.end();
+    await unsubscribedUpstream;
+    expect(upstream.scripthashSubscribers(scripthash)).toBe(0);
+    expect(feed.covers(scripthash)).toBe(false);
+    first.tls.end();
+    await Promise.all(wallets.map((w) => w.tls.closed));
+    const charged = [
+      ["server.version", 1, "ok"],
+      ["blockchain.scripthash.subscribe", 100, "ok"],
+      ["blockchain.scripthash.subscribe", 5, "ok"], // in the mempool
+      ["blockchain.scripthash.subscribe", 5, "ok"], // mined
+    ];
+    expect(await audit(first.id)).toEqual([
+      ...charged,
+      ["blockchain.scripthash.unsubscribe", 0, "ok"],
+    ]);
+    expect(await audit(second.id)).toEqual(charged);
   });
 
   it("the token as issued works too; past electrum.subscriptionsMax a subscription is refused, uncharged", async () => {
