@@ -113,6 +113,59 @@ async function rawTls(servername: string | null) {
   };
 }
 
+/** Where the coinbases of the blocks mined for payments go. */
+const PAYER = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(12));
+
+/** Resolves once devnet's regtest ElectrumX has answered `method` for this script hash. */
+function devnetAnswered(method: string, hash: string): Promise<void> {
+  const { events } = t.devnet.electrum.get("regtest")!;
+  return new Promise<void>((resolve) => {
+    const on = (m: string, params: unknown) => {
+      if (m !== method || !(params as unknown[]).includes(hash)) return;
+      events.off("answered", on);
+      resolve();
+    };
+    events.on("answered", on);
+  });
+}
+
+/**
+ * A regtest transaction paying `script` (fee 10,000 sat): it spends a coinbase mined for it and
+ * matured by 100 more blocks (devnet checks no signatures).
+ */
+async function paymentTo(script: Uint8Array): Promise<string> {
+  const core = async (method: string, params: unknown[]) =>
+    JSON.parse(await askDevnetCore(t.devnet, method, params, "regtest")).result as unknown;
+  const [block] = (await core("generatetoaddress", [1, PAYER])) as string[];
+  await core("generatetoaddress", [100, PAYER]);
+  const [coinbase] = ((await core("getblock", [block, 1])) as { tx: string[] }).tx as [string];
+  const coin = parseTransaction(fromHex((await core("getrawtransaction", [coinbase])) as string));
+  return toHex(
+    serializeTransaction({
+      version: 2,
+      locktime: 0,
+      inputs: [
+        {
+          prevTxid: coinbase,
+          prevTxidBytes: fromHexReversed(coinbase),
+          vout: 0,
+          scriptSig: new Uint8Array(0),
+          sequence: 0xfffffffd,
+          witness: [],
+        },
+      ],
+      outputs: [{ value: coin.outputs[0]!.value - 10_000n, scriptPubKey: script }],
+    }),
+  );
+}
+
+/** What a session is sent when a script hash's status changes. */
+const notification = (scripthash: string, status: string) => ({
+  jsonrpc: "2.0",
+  method: "blockchain.scripthash.subscribe",
+  params: [scripthash, status],
+});
+
 describe("Electrum over TLS for stock wallets: the token in the server name (SNI)", () => {
   it("an unmodified Electrum client library gets the header and script-hash notifications after a block, each charged", async () => {
     const { id, token } = await t.account("tls-wallet", 10_000);
@@ -230,52 +283,9 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
   it("a payment entering the mempool is notified at once, charged once, then again when mined; sessions share one upstream subscription", async () => {
     const upstream = t.devnet.electrum.get("regtest")!;
     const feed = t.gateway.app.electrum.get("regtest")!.scripthashes;
-    /** Resolves once devnet's ElectrumX has answered `method` for this script hash. */
-    const devnetAnswered = (method: string, hash: string) =>
-      new Promise<void>((resolve) => {
-        const on = (m: string, params: unknown) => {
-          if (m !== method || !(params as unknown[]).includes(hash)) return;
-          upstream.events.off("answered", on);
-          resolve();
-        };
-        upstream.events.on("answered", on);
-      });
-    // A coin to spend: a coinbase, mature after 100 more blocks (devnet checks no signatures).
-    const payer = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(12));
-    const [coinBlock] = JSON.parse(
-      await askDevnetCore(t.devnet, "generatetoaddress", [1, payer], "regtest"),
-    ).result as string[];
-    await askDevnetCore(t.devnet, "generatetoaddress", [100, payer], "regtest");
-    const coinbase = (
-      JSON.parse(await askDevnetCore(t.devnet, "getblock", [coinBlock, 1], "regtest")).result as {
-        tx: string[];
-      }
-    ).tx[0]!;
-    const coin = parseTransaction(
-      fromHex(
-        JSON.parse(await askDevnetCore(t.devnet, "getrawtransaction", [coinbase], "regtest"))
-          .result as string,
-      ),
-    );
     const script = Uint8Array.from([0x00, 0x14, ...new Uint8Array(20).fill(11)]);
     const scripthash = electrumScripthash(script);
-    const payment = toHex(
-      serializeTransaction({
-        version: 2,
-        locktime: 0,
-        inputs: [
-          {
-            prevTxid: coinbase,
-            prevTxidBytes: fromHexReversed(coinbase),
-            vout: 0,
-            scriptSig: new Uint8Array(0),
-            sequence: 0xfffffffd,
-            witness: [],
-          },
-        ],
-        outputs: [{ value: coin.outputs[0]!.value - 10_000n, scriptPubKey: script }],
-      }),
-    );
+    const payment = await paymentTo(script);
 
     // Two wallets of two accounts watch the same script: one subscription upstream.
     const wallets = await Promise.all(
@@ -302,17 +312,13 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
     ).result as string;
     const status = (height: number) =>
       createHash("sha256").update(`${txid}:${height}:`).digest("hex");
-    const notified = (s: string) => ({
-      jsonrpc: "2.0",
-      method: "blockchain.scripthash.subscribe",
-      params: [scripthash, s],
-    });
+    const notified = (s: string) => notification(scripthash, s);
     for (const w of wallets) expect(await w.tls.next()).toEqual(notified(status(0)));
     expect(upstream.scripthashSubscribers(scripthash)).toBe(1);
 
     // Mined: the status changes again, notified without any look at the chain.
     const [mined] = JSON.parse(
-      await askDevnetCore(t.devnet, "generatetoaddress", [1, payer], "regtest"),
+      await askDevnetCore(t.devnet, "generatetoaddress", [1, PAYER], "regtest"),
     ).result as string[];
     const { height } = JSON.parse(await askDevnetCore(t.devnet, "getblock", [mined, 1], "regtest"))
       .result as { height: number };
@@ -439,5 +445,40 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
     http.destroy();
     for (const s of sessions) s.end();
     await Promise.all(sessions.map((s) => s.closed));
+  });
+
+  it("when the subscription connection drops, the script hashes are subscribed again on reconnection and a change missed meanwhile is sent", async () => {
+    const upstream = t.devnet.electrum.get("regtest")!;
+    const { id, token } = await t.account("tls-reconnect", 10_000);
+    const script = Uint8Array.from([0x00, 0x14, ...new Uint8Array(20).fill(13)]);
+    const scripthash = electrumScripthash(script);
+    const payment = await paymentTo(script);
+    const tls = await rawTls(`${tokenDnsLabel(token)}.regtest.${SUFFIX}`);
+    tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["raw", "1.4"] });
+    expect(await tls.next()).toMatchObject({ id: 0 });
+    const subscribedUpstream = devnetAnswered("blockchain.scripthash.subscribe", scripthash);
+    tls.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "blockchain.scripthash.subscribe",
+      params: [scripthash],
+    });
+    expect(await tls.next()).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+    await subscribedUpstream;
+    // ElectrumX goes away (every connection cut) while the payment enters the mempool.
+    await upstream.stop();
+    const txid = JSON.parse(
+      await askDevnetCore(t.devnet, "sendrawtransaction", [payment], "regtest"),
+    ).result as string;
+    await upstream.restart();
+    const status = createHash("sha256").update(`${txid}:0:`).digest("hex");
+    expect(await tls.next()).toEqual(notification(scripthash, status));
+    tls.end();
+    await tls.closed;
+    expect(await audit(id)).toEqual([
+      ["server.version", 1, "ok"],
+      ["blockchain.scripthash.subscribe", 100, "ok"],
+      ["blockchain.scripthash.subscribe", 5, "ok"],
+    ]);
   });
 });
