@@ -57,6 +57,11 @@ export class ElectrumPush implements ElectrumSubscriptions {
   private sent = 0;
   /** What stops the feed telling this session each script hash's statuses (held upstream). */
   private readonly feeds = new Map<string, () => void>();
+  /**
+   * Set by close: a call still running when the session closed must not take a subscription
+   * (upstream, or to the chain's events) that nothing would ever release.
+   */
+  private closed = false;
 
   constructor(
     private readonly channel: MessageChannel,
@@ -88,7 +93,7 @@ export class ElectrumPush implements ElectrumSubscriptions {
   subscribeScripthash(scripthash: string, status: string | null): void {
     this.scripthashes.set(scripthash, status);
     this.listen();
-    if (this.feeds.has(scripthash) || this.ended) return;
+    if (this.feeds.has(scripthash) || this.closed) return;
     const { ctx } = this.session;
     const release = ctx.app.electrum
       .get(ctx.network)
@@ -103,6 +108,7 @@ export class ElectrumPush implements ElectrumSubscriptions {
   }
 
   close(): void {
+    this.closed = true;
     this.stop?.();
     this.stop = null;
     for (const release of this.feeds.values()) release();
@@ -122,7 +128,7 @@ export class ElectrumPush implements ElectrumSubscriptions {
 
   /** Follows the chain from the first subscription on (once). */
   private listen(): void {
-    if (this.stop || this.ended) return;
+    if (this.stop || this.closed) return;
     const { ctx } = this.session;
     this.stop = ctx.app.events.subscribe(ctx.network, (e) => {
       if (e.kind === "connected") this.tip = e;
