@@ -43,6 +43,8 @@ beforeAll(async () => {
     server: { connectionsPerAddressMax: 3 },
     electrum: {
       subscriptionsMax: 2,
+      // Small, so the last test can fill testnet's (which no other test uses) and see past it.
+      upstreamSubscriptionsMax: 4,
       tls: {
         port: 0,
         host: "127.0.0.1",
@@ -475,6 +477,49 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
     expect(await tls.next()).toEqual(notification(scripthash, status));
     tls.end();
     await tls.closed;
+    expect(await audit(id)).toEqual([
+      ["server.version", 1, "ok"],
+      ["blockchain.scripthash.subscribe", 100, "ok"],
+      ["blockchain.scripthash.subscribe", 5, "ok"],
+    ]);
+  });
+
+  it("past electrum.upstreamSubscriptionsMax, a script hash is read again at each chain event instead", async () => {
+    // testnet's subscriptions are held up to the cap (the process's, not the sessions' own).
+    const feed = t.gateway.app.electrum.get("testnet")!.scripthashes;
+    const releases: (() => void)[] = [];
+    for (let n = 0; ; n++) {
+      const release = feed.hold(String(n).padStart(64, "f"), () => {});
+      if (!release) break;
+      releases.push(release);
+    }
+    expect(releases).toHaveLength(4);
+    const { id, token } = await t.account("tls-past-cap", 10_000);
+    const program = new Uint8Array(20).fill(14);
+    const address = encodeSegwitAddress("tb", 0, program);
+    const scripthash = electrumScripthash(Uint8Array.from([0x00, 0x14, ...program]));
+    const tls = await rawTls(`${tokenDnsLabel(token)}.testnet.${SUFFIX}`);
+    tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["raw", "1.4"] });
+    expect(await tls.next()).toMatchObject({ id: 0 });
+    tls.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "blockchain.scripthash.subscribe",
+      params: [scripthash],
+    });
+    expect(await tls.next()).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+    expect(feed.covers(scripthash)).toBe(false);
+    const [mined] = JSON.parse(
+      await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "testnet"),
+    ).result as string[];
+    await t.gateway.app.events.pollNow();
+    const block = JSON.parse(await askDevnetCore(t.devnet, "getblock", [mined, 1], "testnet"))
+      .result as { tx: string[]; height: number };
+    const status = createHash("sha256").update(`${block.tx[0]}:${block.height}:`).digest("hex");
+    expect(await tls.next()).toEqual(notification(scripthash, status));
+    tls.end();
+    await tls.closed;
+    for (const release of releases) release();
     expect(await audit(id)).toEqual([
       ["server.version", 1, "ok"],
       ["blockchain.scripthash.subscribe", 100, "ok"],

@@ -1,5 +1,5 @@
 import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import { connectionOptions, reconnectDelayMs } from "./client.ts";
 import { ElectrumConnection } from "./connection.ts";
 
@@ -41,6 +41,8 @@ export class ScripthashFeed {
   /** Held, their subscription not yet answered on this connection. */
   private readonly queue: string[] = [];
   private inFlight = 0;
+  /** Subscriptions sent at once: half the server's in-flight limit (pings and unsubscribes fit). */
+  private window = 1;
   private connection: ElectrumConnection | null = null;
   private upstream = "";
   private connecting = false;
@@ -138,6 +140,7 @@ export class ScripthashFeed {
       this.failures = 0;
       this.connection = out.connection;
       this.upstream = options.name;
+      this.window = Math.max(1, Math.floor(config.inFlightMax / 2));
       // Everything held is subscribed again; each answer is a status its listeners compare.
       this.refused.clear();
       this.queue.splice(0, this.queue.length, ...this.held.keys());
@@ -162,8 +165,7 @@ export class ScripthashFeed {
   private pump(): void {
     const connection = this.connection;
     if (!connection?.isOpen) return;
-    const window = Math.max(1, Math.floor(this.configs[0]!.inFlightMax / 2));
-    while (this.inFlight < window && this.queue.length > 0) {
+    while (this.inFlight < this.window && this.queue.length > 0) {
       const scripthash = this.queue.shift()!;
       if (!this.held.has(scripthash)) continue;
       this.inFlight += 1;
@@ -177,11 +179,7 @@ export class ScripthashFeed {
           this.refused.add(scripthash);
           this.opts.warn?.("an Electrum script hash subscription failed", {
             upstream: this.upstream,
-            error: !out.ok
-              ? out.error.message
-              : "error" in out.answer
-                ? out.answer.error.message
-                : "",
+            error: out.ok ? stringifyJson(out.answer) : out.error.message,
           });
         }
         this.pump();
