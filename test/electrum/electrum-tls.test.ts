@@ -115,6 +115,21 @@ async function rawTls(servername: string | null) {
   };
 }
 
+/** A stock wallet's session on `network` for a new account of 10,000 CC, identified (server.version). */
+async function wallet(name: string, network = "regtest") {
+  const { id, token } = await t.account(name, 10_000);
+  const tls = await rawTls(`${tokenDnsLabel(token)}.${network}.${SUFFIX}`);
+  tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["raw", "1.4"] });
+  expect(await tls.next()).toMatchObject({ id: 0 });
+  /** Subscribes to a script nothing has paid yet: its status is null. */
+  const subscribe = async (scripthash: string) => {
+    const call = { jsonrpc: "2.0", id: 1, method: "blockchain.scripthash.subscribe" };
+    tls.send({ ...call, params: [scripthash] });
+    expect(await tls.next()).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+  };
+  return { id, tls, subscribe };
+}
+
 /** Where the coinbases of the blocks mined for payments go. */
 const PAYER = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(12));
 
@@ -290,23 +305,12 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
     const payment = await paymentTo(script);
 
     // Two wallets of two accounts watch the same script: one subscription upstream.
-    const wallets = await Promise.all(
-      ["tls-mempool-1", "tls-mempool-2"].map(async (name) => {
-        const { id, token } = await t.account(name, 10_000);
-        const tls = await rawTls(`${tokenDnsLabel(token)}.regtest.${SUFFIX}`);
-        tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["raw", "1.4"] });
-        expect(await tls.next()).toMatchObject({ id: 0 });
-        return { id, tls };
-      }),
-    );
+    const wallets = [await wallet("tls-mempool-1"), await wallet("tls-mempool-2")];
     const [first, second] = wallets as [(typeof wallets)[0], (typeof wallets)[0]];
-    const subscribe = { jsonrpc: "2.0", id: 1, method: "blockchain.scripthash.subscribe" };
     const subscribedUpstream = devnetAnswered("blockchain.scripthash.subscribe", scripthash);
-    first.tls.send({ ...subscribe, params: [scripthash] });
-    expect(await first.tls.next()).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+    await first.subscribe(scripthash);
     await subscribedUpstream;
-    second.tls.send({ ...subscribe, params: [scripthash] });
-    expect(await second.tls.next()).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+    await second.subscribe(scripthash);
 
     // Into devnet's mempool, through its Core: each wallet is told before any block.
     const txid = JSON.parse(
@@ -451,21 +455,12 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
 
   it("when the subscription connection drops, the script hashes are subscribed again on reconnection and a change missed meanwhile is sent", async () => {
     const upstream = t.devnet.electrum.get("regtest")!;
-    const { id, token } = await t.account("tls-reconnect", 10_000);
     const script = Uint8Array.from([0x00, 0x14, ...new Uint8Array(20).fill(13)]);
     const scripthash = electrumScripthash(script);
     const payment = await paymentTo(script);
-    const tls = await rawTls(`${tokenDnsLabel(token)}.regtest.${SUFFIX}`);
-    tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["raw", "1.4"] });
-    expect(await tls.next()).toMatchObject({ id: 0 });
+    const { id, tls, subscribe } = await wallet("tls-reconnect");
     const subscribedUpstream = devnetAnswered("blockchain.scripthash.subscribe", scripthash);
-    tls.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "blockchain.scripthash.subscribe",
-      params: [scripthash],
-    });
-    expect(await tls.next()).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+    await subscribe(scripthash);
     await subscribedUpstream;
     // ElectrumX goes away (every connection cut) while the payment enters the mempool.
     await upstream.stop();
@@ -494,20 +489,11 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
       releases.push(release);
     }
     expect(releases).toHaveLength(4);
-    const { id, token } = await t.account("tls-past-cap", 10_000);
     const program = new Uint8Array(20).fill(14);
     const address = encodeSegwitAddress("tb", 0, program);
     const scripthash = electrumScripthash(Uint8Array.from([0x00, 0x14, ...program]));
-    const tls = await rawTls(`${tokenDnsLabel(token)}.testnet.${SUFFIX}`);
-    tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["raw", "1.4"] });
-    expect(await tls.next()).toMatchObject({ id: 0 });
-    tls.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "blockchain.scripthash.subscribe",
-      params: [scripthash],
-    });
-    expect(await tls.next()).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+    const { id, tls, subscribe } = await wallet("tls-past-cap", "testnet");
+    await subscribe(scripthash);
     expect(feed.covers(scripthash)).toBe(false);
     const [mined] = JSON.parse(
       await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "testnet"),
