@@ -155,6 +155,8 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
         policy: policy("electrum"),
         observer: metrics.pool("electrum", network),
         onShared: () => metrics.shared("electrum", network),
+        upstreamSubscriptionsMax: config.electrum.upstreamSubscriptionsMax,
+        warn: (what, detail) => log.warn({ network, ...detail }, what),
       });
       // Connections open now, so the first request does not pay for the handshake.
       pool.start();

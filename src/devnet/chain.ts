@@ -61,7 +61,9 @@ export class DevnetChain {
   }
 
   addToMempool(tx: Transaction): void {
-    if (!this.txIndex.has(tx.txid)) this.mempool.set(tx.txid, tx);
+    if (this.txIndex.has(tx.txid) || this.mempool.has(tx.txid)) return;
+    this.mempool.set(tx.txid, tx);
+    this.changed();
   }
 
   /** Confirmations as Core counts them: the tip has 1. */
@@ -74,6 +76,7 @@ export class DevnetChain {
   /** Blocks a reorganisation replaced by a longer branch: known by hash, off the best chain. */
   private readonly stale: ChainBlock[] = [];
   private readonly tipListeners = new Set<(tip: ChainBlock) => void>();
+  private readonly changeListeners = new Set<() => void>();
 
   /**
    * Calls `listener` with the tip whenever an operation on the chain ends with a new best chain
@@ -91,6 +94,22 @@ export class DevnetChain {
    */
   tipChanged(): void {
     for (const listener of this.tipListeners) listener(this.tip);
+    this.changed();
+  }
+
+  /**
+   * Calls `listener` whenever a script's history may have changed: a transaction entered the
+   * mempool, or an operation on the chain ended (tipChanged). devnet's Electrum server re-reads
+   * its sessions' subscribed statuses this way, as ElectrumX does after each mempool refresh and
+   * each block; returns the function that stops it.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   /**

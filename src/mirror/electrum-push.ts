@@ -1,3 +1,4 @@
+import type { TokenOwner } from "../auth/tokens.ts";
 import { rpcErrorObject } from "../errors/render.ts";
 import type { ChainEvent } from "../events/types.ts";
 import { type Json, jsonNumber, stringifyJson } from "../jsonrpc/json.ts";
@@ -28,12 +29,16 @@ interface Notice {
  *   — `{"jsonrpc":"2.0","method":"blockchain.headers.subscribe","params":[{"hex","height"}]}` —
  *   the header read from the network's Electrum servers. The events of one look at the chain (a
  *   reorganisation is several) make one notification: the tip's.
- * - **script hashes** (`blockchain.scripthash.subscribe` answered, until unsubscribed): at each
- *   look at the chain every subscribed script's status is read again from the Electrum servers
- *   (requests pipelined on the pool's connections) and those that changed are sent,
- *   `{"method":"blockchain.scripthash.subscribe","params":[scripthash, status]}`. A change in the
- *   mempool alone is seen at the next chain event, not before: the gateway holds no subscription
- *   on its servers (src/upstreams/electrum/status.ts says why).
+ * - **script hashes** (`blockchain.scripthash.subscribe` answered, until unsubscribed):
+ *   `{"method":"blockchain.scripthash.subscribe","params":[scripthash, status]}` whenever the
+ *   status differs from the one the client was last told. The statuses come from the process's
+ *   upstream subscriptions (the pool's ScripthashFeed: one connection per network, shared by every
+ *   session holding the script hash), which the server notifies as the mempool or a block changes
+ *   the script's history. A script hash the feed does not cover — past
+ *   `electrum.upstreamSubscriptionsMax`, refused by the server, or while its connection is down —
+ *   is read again at each chain event instead (get_history, pipelined on the pool), so a change
+ *   in the mempool alone reaches it at the next block. Covered ones are not read per event: the
+ *   server notifies blocks and reorganisations too.
  * Each notification is charged `pricing.events[<method>]` as it is sent, through the pipeline (its
  * own audit record); when the balance no longer covers one, the session is told with a JSON-RPC
  * error and no more notifications are sent. A session holds at most `electrum.subscriptionsMax`
@@ -50,6 +55,13 @@ export class ElectrumPush implements ElectrumSubscriptions {
   private tip: ChainEvent | null = null;
   private scheduled = false;
   private sent = 0;
+  /** What stops the feed telling this session each script hash's statuses (held upstream). */
+  private readonly feeds = new Map<string, () => void>();
+  /**
+   * Set by close: a call still running when the session closed must not take a subscription
+   * (upstream, or to the chain's events) that nothing would ever release.
+   */
+  private closed = false;
 
   constructor(
     private readonly channel: MessageChannel,
@@ -81,20 +93,42 @@ export class ElectrumPush implements ElectrumSubscriptions {
   subscribeScripthash(scripthash: string, status: string | null): void {
     this.scripthashes.set(scripthash, status);
     this.listen();
+    if (this.feeds.has(scripthash) || this.closed) return;
+    const { ctx } = this.session;
+    const release = ctx.app.electrum
+      .get(ctx.network)
+      ?.scripthashes.hold(scripthash, (now, upstream) => this.told(scripthash, now, upstream));
+    if (release) this.feeds.set(scripthash, release);
   }
 
   unsubscribeScripthash(scripthash: string): boolean {
+    this.feeds.get(scripthash)?.();
+    this.feeds.delete(scripthash);
     return this.scripthashes.delete(scripthash);
   }
 
   close(): void {
+    this.closed = true;
     this.stop?.();
     this.stop = null;
+    for (const release of this.feeds.values()) release();
+    this.feeds.clear();
+  }
+
+  /** The server told the feed a script hash's status: pushed in turn if the client was told another. */
+  private told(scripthash: string, status: string | null, upstream: string): void {
+    this.serial(async () => {
+      if (this.ended || !this.channel.isOpen()) return;
+      const told = this.scripthashes.get(scripthash);
+      if (told === undefined || told === status) return;
+      const owner = await this.owner();
+      if (owner) await this.deliver(owner, [this.scripthashNotice(scripthash, status, upstream)]);
+    });
   }
 
   /** Follows the chain from the first subscription on (once). */
   private listen(): void {
-    if (this.stop || this.ended) return;
+    if (this.stop || this.closed) return;
     const { ctx } = this.session;
     this.stop = ctx.app.events.subscribe(ctx.network, (e) => {
       if (e.kind === "connected") this.tip = e;
@@ -112,17 +146,32 @@ export class ElectrumPush implements ElectrumSubscriptions {
     if (!this.stop || !this.channel.isOpen()) return;
     // Everything unsubscribed: nothing to read or check.
     if (!this.headers && this.scripthashes.size === 0) return;
+    const owner = await this.owner();
+    if (!owner) return;
+    const { ctx } = this.session;
+    const pool = ctx.app.electrum.get(ctx.network);
+    if (!pool) return;
+    await this.deliver(owner, [
+      ...(await this.headerNotice(pool)),
+      ...(await this.scripthashNotices(pool)),
+    ]);
+  }
+
+  /** The token's owner, still valid; otherwise the session is closed and null. */
+  private async owner(): Promise<TokenOwner | null> {
     const owner = await this.session.stillValid();
     if (!owner) {
       this.close();
       this.channel.close("revoked");
-      return;
     }
+    return owner;
+  }
+
+  /** Sends each notice, charged as it goes; the first one the balance cannot pay ends them all. */
+  private async deliver(owner: TokenOwner, notices: Notice[]): Promise<void> {
     const { ctx } = this.session;
-    const pool = ctx.app.electrum.get(ctx.network);
-    if (!pool) return;
-    const notices = [...(await this.headerNotice(pool)), ...(await this.scripthashNotices(pool))];
     for (const notice of notices) {
+      if (this.ended) return;
       this.sent += 1;
       const cost = await meter(
         { ...ctx, owner, requestId: `${ctx.requestId}.push${this.sent}`, startedAt: Date.now() },
@@ -172,9 +221,12 @@ export class ElectrumPush implements ElectrumSubscriptions {
     return [{ method: HEADERS, params, upstream: header.upstream }];
   }
 
-  /** The subscribed script hashes whose status is no longer the one the client was told. */
+  /**
+   * The subscribed script hashes the feed does not cover whose status is no longer the one the
+   * client was told (covered ones are notified by the server).
+   */
   private async scripthashNotices(pool: ElectrumPool): Promise<Notice[]> {
-    const held = [...this.scripthashes];
+    const held = [...this.scripthashes].filter(([hash]) => !pool.scripthashes.covers(hash));
     const read = await Promise.all(held.map(([hash]) => readScripthashStatus(pool, hash)));
     // Told at the next look, when the servers answer again; one line for them all.
     const unread = read.filter((out) => !out.ok || !("result" in out.answer)).length;
@@ -183,16 +235,20 @@ export class ElectrumPush implements ElectrumSubscriptions {
       const out = read[i]!;
       if (!out.ok || !("result" in out.answer)) return [];
       const status = out.answer.result as string | null;
-      if (status === told) return [];
-      return [
-        {
-          method: SCRIPTHASH,
-          params: [hash, status],
-          upstream: out.upstream,
-          sent: () => this.scripthashes.set(hash, status),
-        },
-      ];
+      return status === told ? [] : [this.scripthashNotice(hash, status, out.upstream)];
     });
+  }
+
+  /** A script hash's new status, remembered once sent (if still subscribed by then). */
+  private scripthashNotice(hash: string, status: string | null, upstream: string): Notice {
+    return {
+      method: SCRIPTHASH,
+      params: [hash, status],
+      upstream,
+      sent: () => {
+        if (this.scripthashes.has(hash)) this.scripthashes.set(hash, status);
+      },
+    };
   }
 
   private warn(what: string, at: number): void {

@@ -79,7 +79,8 @@ const ELECTRUM: MirrorProtocol = {
         if (c.method === "server.version") return await serverVersion(poolOf(ctx), c.params[0]!);
         if (c.method === SUBSCRIBE) return await subscribe(ctx, c.params[0] as string);
         if (c.method === "blockchain.scripthash.unsubscribe") {
-          // The session's own list answers: nothing was subscribed upstream (status.ts).
+          // The session's own list answers; the upstream subscription, shared with other
+          // sessions, goes when its last holder does (scripthash-feed.ts).
           const held = ctx.electrum?.unsubscribeScripthash(c.params[0] as string) ?? false;
           return { kind: "answer", answer: { result: held }, upstream: GATEWAY_UPSTREAM };
         }
@@ -109,7 +110,8 @@ async function forward(pool: ElectrumPool | undefined, call: AcceptedCall): Prom
 
 /**
  * blockchain.scripthash.subscribe: the script's status, as ElectrumX answers it; on a socket
- * session the status is remembered, and a different one at a later chain event is pushed.
+ * session the status is remembered, and a different one is pushed when the server notifies it
+ * (or, uncovered by the upstream subscriptions, at a later chain event).
  */
 async function subscribe(ctx: CallContext, scripthash: string): Promise<CallResult> {
   const pool = poolOf(ctx);

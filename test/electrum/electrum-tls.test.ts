@@ -8,6 +8,13 @@ import { ElectrumClient, type RPCNotification } from "@electrum-cash/network";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenDnsLabel } from "../../src/auth/token-dns.ts";
 import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
+import {
+  fromHex,
+  fromHexReversed,
+  parseTransaction,
+  serializeTransaction,
+  toHex,
+} from "../../src/bitcoin/index.ts";
 import { electrumScripthash } from "../../src/bitcoin/scripthash.ts";
 import { ElectrumTlsSocket } from "../support/electrum-tls-socket.ts";
 import {
@@ -36,6 +43,8 @@ beforeAll(async () => {
     server: { connectionsPerAddressMax: 3 },
     electrum: {
       subscriptionsMax: 2,
+      // Small, so the last test can fill testnet's (which no other test uses) and see past it.
+      upstreamSubscriptionsMax: 4,
       tls: {
         port: 0,
         host: "127.0.0.1",
@@ -106,6 +115,74 @@ async function rawTls(servername: string | null) {
   };
 }
 
+/** A stock wallet's session on `network` for a new account of 10,000 CC, identified (server.version). */
+async function wallet(name: string, network = "regtest") {
+  const { id, token } = await t.account(name, 10_000);
+  const tls = await rawTls(`${tokenDnsLabel(token)}.${network}.${SUFFIX}`);
+  tls.send({ jsonrpc: "2.0", id: 0, method: "server.version", params: ["raw", "1.4"] });
+  expect(await tls.next()).toMatchObject({ id: 0 });
+  /** Subscribes to a script nothing has paid yet: its status is null. */
+  const subscribe = async (scripthash: string) => {
+    const call = { jsonrpc: "2.0", id: 1, method: "blockchain.scripthash.subscribe" };
+    tls.send({ ...call, params: [scripthash] });
+    expect(await tls.next()).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+  };
+  return { id, tls, subscribe };
+}
+
+/** Where the coinbases of the blocks mined for payments go. */
+const PAYER = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(12));
+
+/** Resolves once devnet's regtest ElectrumX has answered `method` for this script hash. */
+function devnetAnswered(method: string, hash: string): Promise<void> {
+  const { events } = t.devnet.electrum.get("regtest")!;
+  return new Promise<void>((resolve) => {
+    const on = (m: string, params: unknown) => {
+      if (m !== method || !(params as unknown[]).includes(hash)) return;
+      events.off("answered", on);
+      resolve();
+    };
+    events.on("answered", on);
+  });
+}
+
+/**
+ * A regtest transaction paying `script` (fee 10,000 sat): it spends a coinbase mined for it and
+ * matured by 100 more blocks (devnet checks no signatures).
+ */
+async function paymentTo(script: Uint8Array): Promise<string> {
+  const core = async (method: string, params: unknown[]) =>
+    JSON.parse(await askDevnetCore(t.devnet, method, params, "regtest")).result as unknown;
+  const [block] = (await core("generatetoaddress", [1, PAYER])) as string[];
+  await core("generatetoaddress", [100, PAYER]);
+  const [coinbase] = ((await core("getblock", [block, 1])) as { tx: string[] }).tx as [string];
+  const coin = parseTransaction(fromHex((await core("getrawtransaction", [coinbase])) as string));
+  return toHex(
+    serializeTransaction({
+      version: 2,
+      locktime: 0,
+      inputs: [
+        {
+          prevTxid: coinbase,
+          prevTxidBytes: fromHexReversed(coinbase),
+          vout: 0,
+          scriptSig: new Uint8Array(0),
+          sequence: 0xfffffffd,
+          witness: [],
+        },
+      ],
+      outputs: [{ value: coin.outputs[0]!.value - 10_000n, scriptPubKey: script }],
+    }),
+  );
+}
+
+/** What a session is sent when a script hash's status changes. */
+const notification = (scripthash: string, status: string) => ({
+  jsonrpc: "2.0",
+  method: "blockchain.scripthash.subscribe",
+  params: [scripthash, status],
+});
+
 describe("Electrum over TLS for stock wallets: the token in the server name (SNI)", () => {
   it("an unmodified Electrum client library gets the header and script-hash notifications after a block, each charged", async () => {
     const { id, token } = await t.account("tls-wallet", 10_000);
@@ -137,6 +214,9 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
       const mined = JSON.parse(
         await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "regtest"),
       ) as { result: string[] };
+      // The script hash's new status comes from the server's notification, without a look at
+      // the chain; the header once the chain follower looks.
+      await received(3);
       await t.gateway.app.events.pollNow();
       await received(4);
       // ElectrumX's status of a history of one transaction: the block's coinbase, at its height.
@@ -147,8 +227,8 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
         .update(`${block.result.tx[0]}:${block.result.height}:`)
         .digest("hex");
       expect(notifications.slice(2).map((n) => [n.method, n.params])).toEqual([
-        ["blockchain.headers.subscribe", [{ height: tip + 1, hex: expect.any(String) }]],
         ["blockchain.scripthash.subscribe", [scripthash, status]],
+        ["blockchain.headers.subscribe", [{ height: tip + 1, hex: expect.any(String) }]],
       ]);
 
       // Unsubscribed: the next block pushes its header only. The ping is answered after every
@@ -169,8 +249,8 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
       ["server.version", 1, "ok"],
       ["blockchain.headers.subscribe", 10, "ok"],
       ["blockchain.scripthash.subscribe", 100, "ok"],
-      ["blockchain.headers.subscribe", 5, "ok"], // the notifications, pricing.events
-      ["blockchain.scripthash.subscribe", 5, "ok"],
+      ["blockchain.scripthash.subscribe", 5, "ok"], // the notifications, pricing.events
+      ["blockchain.headers.subscribe", 5, "ok"],
       ["blockchain.scripthash.unsubscribe", 0, "ok"],
       ["blockchain.headers.subscribe", 5, "ok"],
       ["server.ping", 0, "ok"],
@@ -179,7 +259,8 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
   });
 
   it("when the balance no longer covers a notification, the session is told once and notifications stop", async () => {
-    // server.version 1 + headers.subscribe 10 + scripthash.subscribe 100 + one notification 5.
+    // server.version 1 + headers.subscribe 10 + scripthash.subscribe 100 + one notification 5:
+    // the script hash's (the server notifies it), not the header's (at the follower's look).
     const { id, token } = await t.account("tls-poor", 116);
     const program = new Uint8Array(20).fill(10);
     const address = encodeSegwitAddress("bcrt", 0, program);
@@ -192,8 +273,8 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
     call(2, "blockchain.scripthash.subscribe", [scripthash]);
     for (const n of [0, 1, 2]) expect(await tls.next()).toMatchObject({ id: n });
     await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "regtest");
+    expect(await tls.next()).toMatchObject({ method: "blockchain.scripthash.subscribe" });
     await t.gateway.app.events.pollNow();
-    expect(await tls.next()).toMatchObject({ method: "blockchain.headers.subscribe" });
     expect(await tls.next()).toMatchObject({
       id: null,
       error: { code: -32010, message: expect.stringMatching(/: notifications stop$/) },
@@ -209,11 +290,75 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
       "server.version 1 ok",
       "blockchain.headers.subscribe 10 ok",
       "blockchain.scripthash.subscribe 100 ok",
-      "blockchain.headers.subscribe 5 ok",
-      "blockchain.scripthash.subscribe 0 insufficient_credits",
+      "blockchain.scripthash.subscribe 5 ok",
+      "blockchain.headers.subscribe 0 insufficient_credits",
       "server.ping 0 ok",
     ]);
     expect(await balance(id)).toBe(0);
+  });
+
+  it("a payment entering the mempool is notified at once, charged once, then again when mined; sessions share one upstream subscription", async () => {
+    const upstream = t.devnet.electrum.get("regtest")!;
+    const feed = t.gateway.app.electrum.get("regtest")!.scripthashes;
+    const script = Uint8Array.from([0x00, 0x14, ...new Uint8Array(20).fill(11)]);
+    const scripthash = electrumScripthash(script);
+    const payment = await paymentTo(script);
+
+    // Two wallets of two accounts watch the same script: one subscription upstream.
+    const wallets = [await wallet("tls-mempool-1"), await wallet("tls-mempool-2")];
+    const [first, second] = wallets as [(typeof wallets)[0], (typeof wallets)[0]];
+    const subscribedUpstream = devnetAnswered("blockchain.scripthash.subscribe", scripthash);
+    await first.subscribe(scripthash);
+    await subscribedUpstream;
+    await second.subscribe(scripthash);
+
+    // Into devnet's mempool, through its Core: each wallet is told before any block.
+    const txid = JSON.parse(
+      await askDevnetCore(t.devnet, "sendrawtransaction", [payment], "regtest"),
+    ).result as string;
+    const status = (height: number) =>
+      createHash("sha256").update(`${txid}:${height}:`).digest("hex");
+    const notified = (s: string) => notification(scripthash, s);
+    for (const w of wallets) expect(await w.tls.next()).toEqual(notified(status(0)));
+    expect(upstream.scripthashSubscribers(scripthash)).toBe(1);
+
+    // Mined: the status changes again, notified without any look at the chain.
+    const [mined] = JSON.parse(
+      await askDevnetCore(t.devnet, "generatetoaddress", [1, PAYER], "regtest"),
+    ).result as string[];
+    const { height } = JSON.parse(await askDevnetCore(t.devnet, "getblock", [mined, 1], "regtest"))
+      .result as { height: number };
+    for (const w of wallets) expect(await w.tls.next()).toEqual(notified(status(height)));
+
+    // The first wallet lets go: the second still holds the upstream subscription.
+    first.tls.send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "blockchain.scripthash.unsubscribe",
+      params: [scripthash],
+    });
+    expect(await first.tls.next()).toEqual({ jsonrpc: "2.0", id: 2, result: true });
+    expect(feed.covers(scripthash)).toBe(true);
+    expect(upstream.scripthashSubscribers(scripthash)).toBe(1);
+    // The last holder goes (its connection closes): unsubscribed upstream.
+    const unsubscribedUpstream = devnetAnswered("blockchain.scripthash.unsubscribe", scripthash);
+    second.tls.end();
+    await unsubscribedUpstream;
+    expect(upstream.scripthashSubscribers(scripthash)).toBe(0);
+    expect(feed.covers(scripthash)).toBe(false);
+    first.tls.end();
+    await Promise.all(wallets.map((w) => w.tls.closed));
+    const charged = [
+      ["server.version", 1, "ok"],
+      ["blockchain.scripthash.subscribe", 100, "ok"],
+      ["blockchain.scripthash.subscribe", 5, "ok"], // in the mempool
+      ["blockchain.scripthash.subscribe", 5, "ok"], // mined
+    ];
+    expect(await audit(first.id)).toEqual([
+      ...charged,
+      ["blockchain.scripthash.unsubscribe", 0, "ok"],
+    ]);
+    expect(await audit(second.id)).toEqual(charged);
   });
 
   it("the token as issued works too; past electrum.subscriptionsMax a subscription is refused, uncharged", async () => {
@@ -306,5 +451,65 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
     http.destroy();
     for (const s of sessions) s.end();
     await Promise.all(sessions.map((s) => s.closed));
+  });
+
+  it("when the subscription connection drops, the script hashes are subscribed again on reconnection and a change missed meanwhile is sent", async () => {
+    const upstream = t.devnet.electrum.get("regtest")!;
+    const script = Uint8Array.from([0x00, 0x14, ...new Uint8Array(20).fill(13)]);
+    const scripthash = electrumScripthash(script);
+    const payment = await paymentTo(script);
+    const { id, tls, subscribe } = await wallet("tls-reconnect");
+    const subscribedUpstream = devnetAnswered("blockchain.scripthash.subscribe", scripthash);
+    await subscribe(scripthash);
+    await subscribedUpstream;
+    // ElectrumX goes away (every connection cut) while the payment enters the mempool.
+    await upstream.stop();
+    const txid = JSON.parse(
+      await askDevnetCore(t.devnet, "sendrawtransaction", [payment], "regtest"),
+    ).result as string;
+    await upstream.restart();
+    const status = createHash("sha256").update(`${txid}:0:`).digest("hex");
+    expect(await tls.next()).toEqual(notification(scripthash, status));
+    tls.end();
+    await tls.closed;
+    expect(await audit(id)).toEqual([
+      ["server.version", 1, "ok"],
+      ["blockchain.scripthash.subscribe", 100, "ok"],
+      ["blockchain.scripthash.subscribe", 5, "ok"],
+    ]);
+  });
+
+  it("past electrum.upstreamSubscriptionsMax, a script hash is read again at each chain event instead", async () => {
+    // testnet's subscriptions are held up to the cap (the process's, not the sessions' own).
+    const feed = t.gateway.app.electrum.get("testnet")!.scripthashes;
+    const releases: (() => void)[] = [];
+    for (let n = 0; ; n++) {
+      const release = feed.hold(String(n).padStart(64, "f"), () => {});
+      if (!release) break;
+      releases.push(release);
+    }
+    expect(releases).toHaveLength(4);
+    const program = new Uint8Array(20).fill(14);
+    const address = encodeSegwitAddress("tb", 0, program);
+    const scripthash = electrumScripthash(Uint8Array.from([0x00, 0x14, ...program]));
+    const { id, tls, subscribe } = await wallet("tls-past-cap", "testnet");
+    await subscribe(scripthash);
+    expect(feed.covers(scripthash)).toBe(false);
+    const [mined] = JSON.parse(
+      await askDevnetCore(t.devnet, "generatetoaddress", [1, address], "testnet"),
+    ).result as string[];
+    await t.gateway.app.events.pollNow();
+    const block = JSON.parse(await askDevnetCore(t.devnet, "getblock", [mined, 1], "testnet"))
+      .result as { tx: string[]; height: number };
+    const status = createHash("sha256").update(`${block.tx[0]}:${block.height}:`).digest("hex");
+    expect(await tls.next()).toEqual(notification(scripthash, status));
+    tls.end();
+    await tls.closed;
+    for (const release of releases) release();
+    expect(await audit(id)).toEqual([
+      ["server.version", 1, "ok"],
+      ["blockchain.scripthash.subscribe", 100, "ok"],
+      ["blockchain.scripthash.subscribe", 5, "ok"],
+    ]);
   });
 });

@@ -17,8 +17,11 @@ export interface SessionState {
   client: string;
   protocol: string | null;
   subscribedHeaders: boolean;
-  /** Script hashes subscribed to (blockchain.scripthash.subscribe), until unsubscribed. */
-  scripthashes: Set<string>;
+  /**
+   * Script hashes subscribed to (blockchain.scripthash.subscribe), until unsubscribed, each with
+   * the status the session was last told: a notification is sent only when it differs.
+   */
+  scripthashes: Map<string, string | null>;
   /** Aborted when the connection or the server closes: ends waits on the daemon. */
   signal: AbortSignal;
 }

@@ -10,21 +10,28 @@ function historyJson(e: HistoryEntry): Json {
   return entry;
 }
 
+/** A script's status (ElectrumX's address_status) from devnet's script index: what subscribe answers and notifies. */
+export function statusOf(scripts: (hash: string) => ScriptEntry): (hash: string) => string | null {
+  return (hash) => scripthashStatus(scripts(hash).history.map(historyJson)) ?? null;
+}
+
 /** ElectrumX's script-hash methods, answered from devnet's script index (script-index.ts). */
 export function scripthashMethods(scripts: (hash: string) => ScriptEntry): Record<string, Handler> {
   const of = (hash: Json | undefined) => scripts(hash as string);
+  const status = statusOf(scripts);
   return {
     "blockchain.scripthash.get_history": checked(
       "blockchain.scripthash.get_history",
       (_session, [hash]) => of(hash).history.map(historyJson),
     ),
-    // The status of the history get_history answers; devnet sends no notifications of its own
-    // (the gateway compares statuses at each chain event).
+    // The status of the history get_history answers, remembered: the server notifies the
+    // session when it changes (server.ts notifyScripthashes).
     "blockchain.scripthash.subscribe": checked(
       "blockchain.scripthash.subscribe",
       (session, [hash]) => {
-        session.scripthashes.add(hash as string);
-        return scripthashStatus(of(hash).history.map(historyJson)) ?? null;
+        const now = status(hash as string);
+        session.scripthashes.set(hash as string, now);
+        return now;
       },
     ),
     "blockchain.scripthash.unsubscribe": checked(

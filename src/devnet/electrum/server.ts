@@ -24,10 +24,21 @@ export interface DevnetElectrumServer {
   /** `tcp://127.0.0.1:<port>`. */
   url: string;
   stats: ElectrumStats;
-  /** Emits "request" (method) after counting it, "connection" and "disconnect". */
+  /**
+   * Emits "request" (method) after counting it, "answered" (method, params) once its result is
+   * ready (what the call changes is done by then), "connection" and "disconnect".
+   */
   events: EventEmitter;
   /** Sends the tip to every session subscribed to headers (after the chain changed). */
   announceTip(): void;
+  /**
+   * Re-reads every session's subscribed script hashes soon (once however often it is asked within
+   * one turn of the event loop) and notifies those whose status changed (after the mempool or the
+   * chain changed).
+   */
+  notifyScripthashes(): void;
+  /** How many sessions are subscribed to this script hash now (what tests can observe). */
+  scripthashSubscribers(scripthash: string): number;
   /** Closes the listener and every connection, like a killed ElectrumX. */
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -39,6 +50,8 @@ export interface ElectrumServerOptions {
   methods: Record<string, Handler>;
   /** The headers.subscribe result, for notifications. */
   tip: () => Json;
+  /** A script hash's status now, for notifications (null: no history). */
+  status?: (scripthash: string) => string | null;
   host?: string;
   port?: number;
   /** ElectrumX MAX_RECV: a longer message drops the connection. */
@@ -69,6 +82,7 @@ export async function startElectrumTcp(opts: ElectrumServerOptions): Promise<Dev
   const sessions = new Map<Socket, SessionState>();
   let server: Server;
   let port = opts.port ?? 0;
+  let notifyScheduled = false;
 
   function accept(socket: Socket): void {
     stats.connections += 1;
@@ -79,7 +93,7 @@ export async function startElectrumTcp(opts: ElectrumServerOptions): Promise<Dev
       client: "unknown",
       protocol: null,
       subscribedHeaders: false,
-      scripthashes: new Set(),
+      scripthashes: new Map(),
       signal: abort.signal,
     };
     sessions.set(socket, session);
@@ -178,6 +192,7 @@ export async function startElectrumTcp(opts: ElectrumServerOptions): Promise<Dev
       }
       try {
         const result = await invoke(opts.methods[method], method, params);
+        events.emit("answered", method, params);
         const text = resultMessage(p, id, result);
         if (text.length > sendBytesMax) {
           return reply(
@@ -244,6 +259,20 @@ export async function startElectrumTcp(opts: ElectrumServerOptions): Promise<Dev
         if (session.subscribedHeaders && !socket.destroyed) socket.write(`${text}\n`);
       }
     },
+    notifyScripthashes() {
+      if (notifyScheduled || !opts.status) return;
+      notifyScheduled = true;
+      // ElectrumX too notifies per refresh, not per transaction: a burst makes one pass.
+      setImmediate(() => {
+        notifyScheduled = false;
+        notifyChangedStatuses(sessions, opts.status!);
+      });
+    },
+    scripthashSubscribers(scripthash) {
+      let count = 0;
+      for (const session of sessions.values()) if (session.scripthashes.has(scripthash)) count += 1;
+      return count;
+    },
     stop,
     restart: listen,
     async close() {
@@ -251,6 +280,32 @@ export async function startElectrumTcp(opts: ElectrumServerOptions): Promise<Dev
       await opts.onClose?.();
     },
   };
+}
+
+/**
+ * ElectrumX's session.notify for script hashes: each session's subscribed scripts whose status is
+ * no longer the one it was told get `blockchain.scripthash.subscribe` with the new status, per
+ * connection (one status read per script hash, however many sessions hold it).
+ */
+function notifyChangedStatuses(
+  sessions: Map<Socket, SessionState>,
+  status: (scripthash: string) => string | null,
+): void {
+  const now = new Map<string, string | null>();
+  for (const [socket, session] of sessions) {
+    for (const [hash, told] of session.scripthashes) {
+      if (!now.has(hash)) now.set(hash, status(hash));
+      const current = now.get(hash)!;
+      if (current === told || socket.destroyed) continue;
+      session.scripthashes.set(hash, current);
+      const text = pyJsonDumps({
+        jsonrpc: "2.0",
+        method: "blockchain.scripthash.subscribe",
+        params: [hash, current],
+      });
+      socket.write(`${text}\n`);
+    }
+  }
 }
 
 interface Reply {

@@ -6,6 +6,7 @@ import { Daemon } from "./daemon.ts";
 import { tipHeader } from "./headers.ts";
 import { electrumMethods } from "./methods.ts";
 import { scriptIndex } from "./script-index.ts";
+import { statusOf } from "./scripthash.ts";
 import { type DevnetElectrumServer, startElectrumTcp } from "./server.ts";
 
 export interface DevnetElectrumOptions {
@@ -37,19 +38,25 @@ export function startDevnetElectrum(
   // Whoever changes the chain (devnet's Core, its block timer, `blockgate devnet mine`), the
   // headers subscribers hear of the new tip, as ElectrumX's are told after each block it indexes.
   const stopAnnouncing = chain.onTip(() => server?.announceTip());
+  // Whatever changed a script's history (a transaction into the mempool, blocks, a
+  // reorganisation), its subscribers are told its new status, as ElectrumX tells them.
+  const stopNotifying = chain.onChange(() => server?.notifyScripthashes());
+  const scripts = scriptIndex(chain, prevouts);
   const started = startElectrumTcp({
     methods: electrumMethods({
       chain,
       daemon,
       prevouts,
-      scripts: scriptIndex(chain, prevouts),
+      scripts,
       // Asked only once a client is connected, so the server is listening by then.
       address: () => ({ host: server!.host, port: server!.port }),
     }),
     tip: () => tipHeader(chain),
+    status: statusOf(scripts),
     ...opts,
     onClose: () => {
       stopAnnouncing();
+      stopNotifying();
       return daemon.close();
     },
   });

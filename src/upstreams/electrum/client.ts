@@ -39,25 +39,9 @@ export class ElectrumUpstream extends EventEmitter {
   constructor(config: ElectrumUpstreamConfig) {
     super();
     this.reconnectMaxMs = config.reconnectMaxMs;
-    const url = new URL(config.url);
-    const secure = url.protocol === "ssl:" || url.protocol === "tls:";
-    this.name = `${url.hostname}:${url.port}`;
+    this.name = electrumServerName(config);
     this.options = {
-      name: this.name,
-      host: url.hostname.replace(/^\[|\]$/g, ""),
-      port: Number(url.port),
-      tls: secure
-        ? {
-            rejectUnauthorized: config.tlsVerify,
-            ...(config.caFile ? { ca: readFileSync(config.caFile) } : {}),
-          }
-        : null,
-      timeoutMs: config.timeoutMs,
-      connectTimeoutMs: config.connectTimeoutMs,
-      lineBytesMax: config.lineBytesMax,
-      inFlightMax: config.inFlightMax,
-      pingIntervalMs: config.pingIntervalMs,
-      clientName: "blockgate",
+      ...connectionOptions(config),
       onTip: (tip) => {
         if (!this.latestTip || tip.height >= this.latestTip.height) {
           this.latestTip = { ...tip, at: Date.now() };
@@ -187,9 +171,7 @@ export class ElectrumUpstream extends EventEmitter {
   }
 
   private schedule(slot: Slot): void {
-    const base = Math.min(BACKOFF_FIRST_MS * 2 ** (slot.failures - 1), this.reconnectMaxMs);
-    // Jitter, so that gateways restarted together do not reconnect in step.
-    const delay = base / 2 + Math.random() * (base / 2);
+    const delay = reconnectDelayMs(slot.failures, this.reconnectMaxMs);
     slot.retry = setTimeout(() => void this.connect(slot), delay);
     slot.retry.unref();
   }
@@ -203,4 +185,42 @@ export class ElectrumUpstream extends EventEmitter {
       slot.connection = null;
     }
   }
+}
+
+/** `host:port`, as logs and audit records name the server. */
+export function electrumServerName(config: ElectrumUpstreamConfig): string {
+  const url = new URL(config.url);
+  return `${url.hostname}:${url.port}`;
+}
+
+/** A connection's settings from the server's config (what every connection to it shares). */
+export function connectionOptions(
+  config: ElectrumUpstreamConfig,
+): Omit<ConnectionOptions, "onClose" | "onTip"> {
+  const url = new URL(config.url);
+  const secure = url.protocol === "ssl:" || url.protocol === "tls:";
+  return {
+    name: electrumServerName(config),
+    host: url.hostname.replace(/^\[|\]$/g, ""),
+    port: Number(url.port),
+    tls: secure
+      ? {
+          rejectUnauthorized: config.tlsVerify,
+          ...(config.caFile ? { ca: readFileSync(config.caFile) } : {}),
+        }
+      : null,
+    timeoutMs: config.timeoutMs,
+    connectTimeoutMs: config.connectTimeoutMs,
+    lineBytesMax: config.lineBytesMax,
+    inFlightMax: config.inFlightMax,
+    pingIntervalMs: config.pingIntervalMs,
+    clientName: "blockgate",
+  };
+}
+
+/** After `failures` failed attempts in a row: 250 ms doubling up to `maxMs`, jittered. */
+export function reconnectDelayMs(failures: number, maxMs: number): number {
+  const base = Math.min(BACKOFF_FIRST_MS * 2 ** (failures - 1), maxMs);
+  // Jitter, so that gateways restarted together do not reconnect in step.
+  return base / 2 + Math.random() * (base / 2);
 }

@@ -35,7 +35,11 @@ export interface ConnectionOptions {
   inFlightMax: number;
   pingIntervalMs: number;
   clientName: string;
+  /** The versions asked for in server.version; PROTOCOL_RANGE unless said otherwise. */
+  protocolRange?: string[];
   onTip(tip: ElectrumTip): void;
+  /** Any other notification the server sends (a script hash's new status). */
+  onNotification?(method: string, params: Json[]): void;
   onClose(): void;
 }
 
@@ -151,7 +155,8 @@ export class ElectrumConnection {
   }
 
   private async handshake(): Promise<GatewayError | null> {
-    const version = await this.request("server.version", [this.opts.clientName, PROTOCOL_RANGE]);
+    const range = this.opts.protocolRange ?? PROTOCOL_RANGE;
+    const version = await this.request("server.version", [this.opts.clientName, range]);
     if (!version.ok) return version.error;
     if ("error" in version.answer) {
       return gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server refused us", {
@@ -273,9 +278,9 @@ export class ElectrumConnection {
     for (const item of Array.isArray(message) ? message : [message]) {
       if (!isJsonObject(item)) continue;
       if (typeof item.method === "string" && item.id === undefined) {
-        if (item.method === "blockchain.headers.subscribe" && Array.isArray(item.params)) {
-          this.noteTip(item.params[0]);
-        }
+        if (!Array.isArray(item.params)) continue;
+        if (item.method === "blockchain.headers.subscribe") this.noteTip(item.params[0]);
+        else this.opts.onNotification?.(item.method, item.params);
         continue;
       }
       const id = jsonInteger(item.id);

@@ -12,6 +12,7 @@ import {
 import { SharedTrips } from "../shared-trips.ts";
 import { ElectrumUpstream } from "./client.ts";
 import type { ElectrumServerVersion, ElectrumTip } from "./connection.ts";
+import { ScripthashFeed, type ScripthashFeedOptions } from "./scripthash-feed.ts";
 
 export type ElectrumPoolOutcome =
   | { ok: true; answer: RpcAnswer; upstream: string }
@@ -53,6 +54,9 @@ export interface ElectrumPoolOptions {
   policy?: FailoverPolicy | undefined;
   observer?: PoolObserver | undefined;
   onShared?: (() => void) | undefined;
+  /** Script hashes held subscribed upstream (electrum.upstreamSubscriptionsMax). */
+  upstreamSubscriptionsMax?: number | undefined;
+  warn?: ScripthashFeedOptions["warn"];
 }
 
 /**
@@ -66,6 +70,8 @@ export class ElectrumPool {
   private readonly pool: FailoverPool<ElectrumUpstream>;
   /** Identical look-ups in flight share one trip (see SHAREABLE_METHODS). */
   readonly shared: SharedTrips<ElectrumPoolOutcome>;
+  /** Script-hash subscriptions of the network's socket sessions, on a connection of their own. */
+  readonly scripthashes: ScripthashFeed;
 
   constructor(configs: readonly ElectrumUpstreamConfig[], opts: ElectrumPoolOptions = {}) {
     this.upstreams = configs.map((c) => new ElectrumUpstream(c));
@@ -77,6 +83,10 @@ export class ElectrumPool {
     });
     for (const u of this.upstreams) u.on("connected", () => this.pool.recovered(u));
     this.shared = new SharedTrips(opts.onShared);
+    this.scripthashes = new ScripthashFeed(configs, {
+      subscriptionsMax: opts.upstreamSubscriptionsMax ?? 10_000,
+      warn: opts.warn,
+    });
   }
 
   start(): void {
@@ -132,6 +142,7 @@ export class ElectrumPool {
   }
 
   close(abort = false): Promise<void> {
+    this.scripthashes.close();
     return this.pool.close(abort);
   }
 }

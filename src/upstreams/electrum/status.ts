@@ -5,10 +5,11 @@ import type { ElectrumPool, ElectrumPoolOutcome } from "./pool.ts";
 /**
  * A script hash's status, read as its history (get_history) and hashed as ElectrumX hashes it
  * (src/jsonrpc/electrum-status.ts): the answer `{ result: status }`, or the server's own refusal
- * (a history too large) as it gave it. The gateway never asks its servers for subscriptions:
- * they would live on connections every client shares, count against the server's per-session
- * limit (ElectrumX's MAX_SESSION_SUBS) for all of them, and could not be unsubscribed reliably
- * over a pool; the status of the history is the same value without that state.
+ * (a history too large) as it gave it. The pool's connections never hold subscriptions: they
+ * serve every client, and a request may go to any of them; subscriptions live on the feed's own
+ * connection (scripthash-feed.ts). This read answers a session's subscribe, and stands in for
+ * the feed at each chain event where it does not cover a script hash: the status of the history
+ * is the value the server would have notified.
  */
 export async function readScripthashStatus(
   pool: ElectrumPool,
