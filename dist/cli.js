@@ -7,19 +7,19 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-FG4UFBOT.js";
+} from "./chunks/chunk-UH2XS5WG.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
-import "./chunks/chunk-R4I3WQ2L.js";
+import "./chunks/chunk-6GULGBXV.js";
 import "./chunks/chunk-AOGXHN7C.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-BJXG5KDP.js";
-import "./chunks/chunk-QOSYGXGB.js";
-import "./chunks/chunk-X7BKXYAD.js";
+} from "./chunks/chunk-ZEQ7QKBZ.js";
+import "./chunks/chunk-LXURSDKP.js";
+import "./chunks/chunk-6XRKXMFT.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -39,11 +39,11 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-QPKGLRA5.js");
+    const { runConfigCommand } = await import("./chunks/config-check-4U46WEPN.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "electrum-name") {
-    const { runElectrumName } = await import("./chunks/electrum-name-ZEMNZ5ET.js");
+    const { runElectrumName } = await import("./chunks/electrum-name-BDROWJ3O.js");
     return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {
@@ -81,7 +81,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-FVO4VBVW.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-ZBYPVYXN.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-FG4UFBOT.js";
+} from "./chunks/chunk-UH2XS5WG.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -62,7 +62,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-5RRFUCKJ.js";
+} from "./chunks/chunk-S6PSC3JZ.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -79,7 +79,7 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-R4I3WQ2L.js";
+} from "./chunks/chunk-6GULGBXV.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -122,10 +122,10 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-BJXG5KDP.js";
+} from "./chunks/chunk-ZEQ7QKBZ.js";
 import {
   tokenOfDnsLabel
-} from "./chunks/chunk-GT6XR5EP.js";
+} from "./chunks/chunk-ZZDRE7WO.js";
 import {
   authenticate,
   compileScope,
@@ -136,11 +136,11 @@ import {
   originAllowed,
   requestOutOfScope,
   tokenHint
-} from "./chunks/chunk-QOSYGXGB.js";
+} from "./chunks/chunk-LXURSDKP.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-X7BKXYAD.js";
+} from "./chunks/chunk-6XRKXMFT.js";
 
 // src/admin/devnet-control.ts
 var DEVNET_BLOCKS_MAX = 1e3;
@@ -3219,7 +3219,8 @@ var ElectrumConnection = class _ElectrumConnection {
     return this.pending.size;
   }
   async handshake() {
-    const version = await this.request("server.version", [this.opts.clientName, PROTOCOL_RANGE]);
+    const range = this.opts.protocolRange ?? PROTOCOL_RANGE;
+    const version = await this.request("server.version", [this.opts.clientName, range]);
     if (!version.ok) return version.error;
     if ("error" in version.answer) {
       return gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server refused us", {
@@ -3334,9 +3335,9 @@ var ElectrumConnection = class _ElectrumConnection {
     for (const item of Array.isArray(message) ? message : [message]) {
       if (!isJsonObject(item)) continue;
       if (typeof item.method === "string" && item.id === void 0) {
-        if (item.method === "blockchain.headers.subscribe" && Array.isArray(item.params)) {
-          this.noteTip(item.params[0]);
-        }
+        if (!Array.isArray(item.params)) continue;
+        if (item.method === "blockchain.headers.subscribe") this.noteTip(item.params[0]);
+        else this.opts.onNotification?.(item.method, item.params);
         continue;
       }
       const id = jsonInteger(item.id);
@@ -3410,23 +3411,9 @@ var ElectrumUpstream = class extends EventEmitter4 {
   constructor(config) {
     super();
     this.reconnectMaxMs = config.reconnectMaxMs;
-    const url = new URL(config.url);
-    const secure = url.protocol === "ssl:" || url.protocol === "tls:";
-    this.name = `${url.hostname}:${url.port}`;
+    this.name = electrumServerName(config);
     this.options = {
-      name: this.name,
-      host: url.hostname.replace(/^\[|\]$/g, ""),
-      port: Number(url.port),
-      tls: secure ? {
-        rejectUnauthorized: config.tlsVerify,
-        ...config.caFile ? { ca: readFileSync2(config.caFile) } : {}
-      } : null,
-      timeoutMs: config.timeoutMs,
-      connectTimeoutMs: config.connectTimeoutMs,
-      lineBytesMax: config.lineBytesMax,
-      inFlightMax: config.inFlightMax,
-      pingIntervalMs: config.pingIntervalMs,
-      clientName: "blockgate",
+      ...connectionOptions(config),
       onTip: (tip) => {
         if (!this.latestTip || tip.height >= this.latestTip.height) {
           this.latestTip = { ...tip, at: Date.now() };
@@ -3543,8 +3530,7 @@ var ElectrumUpstream = class extends EventEmitter4 {
     if (!this.closed) void this.connect(slot);
   }
   schedule(slot) {
-    const base = Math.min(BACKOFF_FIRST_MS * 2 ** (slot.failures - 1), this.reconnectMaxMs);
-    const delay = base / 2 + Math.random() * (base / 2);
+    const delay = reconnectDelayMs(slot.failures, this.reconnectMaxMs);
     slot.retry = setTimeout(() => void this.connect(slot), delay);
     slot.retry.unref();
   }
@@ -3556,6 +3542,189 @@ var ElectrumUpstream = class extends EventEmitter4 {
       slot.connection?.close();
       slot.connection = null;
     }
+  }
+};
+function electrumServerName(config) {
+  const url = new URL(config.url);
+  return `${url.hostname}:${url.port}`;
+}
+function connectionOptions(config) {
+  const url = new URL(config.url);
+  const secure = url.protocol === "ssl:" || url.protocol === "tls:";
+  return {
+    name: electrumServerName(config),
+    host: url.hostname.replace(/^\[|\]$/g, ""),
+    port: Number(url.port),
+    tls: secure ? {
+      rejectUnauthorized: config.tlsVerify,
+      ...config.caFile ? { ca: readFileSync2(config.caFile) } : {}
+    } : null,
+    timeoutMs: config.timeoutMs,
+    connectTimeoutMs: config.connectTimeoutMs,
+    lineBytesMax: config.lineBytesMax,
+    inFlightMax: config.inFlightMax,
+    pingIntervalMs: config.pingIntervalMs,
+    clientName: "blockgate"
+  };
+}
+function reconnectDelayMs(failures, maxMs) {
+  const base = Math.min(BACKOFF_FIRST_MS * 2 ** (failures - 1), maxMs);
+  return base / 2 + Math.random() * (base / 2);
+}
+
+// src/upstreams/electrum/scripthash-feed.ts
+var SUBSCRIBE = "blockchain.scripthash.subscribe";
+var UNSUBSCRIBE = "blockchain.scripthash.unsubscribe";
+var FEED_PROTOCOL_RANGE = ["1.4", "1.4.2"];
+var ScripthashFeed = class {
+  constructor(configs, opts) {
+    this.configs = configs;
+    this.opts = opts;
+  }
+  configs;
+  opts;
+  /** Each script hash held, and who is told its statuses. */
+  held = /* @__PURE__ */ new Map();
+  /** Held, but the server refused to subscribe them (its own limit): not covered. */
+  refused = /* @__PURE__ */ new Set();
+  /** Held, their subscription not yet answered on this connection. */
+  queue = [];
+  inFlight = 0;
+  /** Subscriptions sent at once: half the server's in-flight limit (pings and unsubscribes fit). */
+  window = 1;
+  connection = null;
+  upstream = "";
+  connecting = false;
+  failures = 0;
+  /** The server tried next (the configs' order, moving on when one fails or drops). */
+  next = 0;
+  retry;
+  closed = false;
+  /**
+   * Tells `listener` this script hash's statuses from now on; returns what stops it, or null when
+   * the process holds `subscriptionsMax` script hashes already (the caller reads it itself).
+   */
+  hold(scripthash2, listener) {
+    let listeners = this.held.get(scripthash2);
+    if (!listeners) {
+      if (this.held.size >= this.opts.subscriptionsMax) return null;
+      listeners = /* @__PURE__ */ new Set();
+      this.held.set(scripthash2, listeners);
+      this.queue.push(scripthash2);
+      this.open();
+      this.pump();
+    }
+    listeners.add(listener);
+    return () => this.release(scripthash2, listener);
+  }
+  /**
+   * Whether the server tells us of this script hash's changes now: held (or being subscribed) on
+   * an open connection, and not refused. When not, its holders read it at each chain event.
+   */
+  covers(scripthash2) {
+    return this.connection?.isOpen === true && this.held.has(scripthash2) && !this.refused.has(scripthash2);
+  }
+  /** Script hashes held upstream now (for tests and metrics). */
+  get size() {
+    return this.held.size;
+  }
+  close() {
+    this.closed = true;
+    clearTimeout(this.retry);
+    this.connection?.close();
+    this.connection = null;
+  }
+  release(scripthash2, listener) {
+    const listeners = this.held.get(scripthash2);
+    if (!listeners?.delete(listener) || listeners.size > 0) return;
+    this.held.delete(scripthash2);
+    this.refused.delete(scripthash2);
+    if (this.connection?.isOpen) void this.connection.request(UNSUBSCRIBE, [scripthash2]);
+  }
+  open() {
+    if (this.closed || this.connecting || this.connection?.isOpen) return;
+    if (this.retry) return;
+    const config = this.configs[this.next % this.configs.length];
+    const options = connectionOptions(config);
+    this.connecting = true;
+    void ElectrumConnection.open({
+      ...options,
+      protocolRange: FEED_PROTOCOL_RANGE,
+      onTip: () => {
+      },
+      onNotification: (method, params) => this.notified(method, params),
+      onClose: () => this.dropped()
+    }).then((out) => {
+      this.connecting = false;
+      if (this.closed) {
+        if (out.ok) out.connection.close();
+        return;
+      }
+      if (!out.ok) {
+        this.failures += 1;
+        this.next += 1;
+        this.retry = setTimeout(
+          () => {
+            this.retry = void 0;
+            this.open();
+          },
+          reconnectDelayMs(this.failures, config.reconnectMaxMs)
+        );
+        this.retry.unref();
+        return;
+      }
+      this.failures = 0;
+      this.connection = out.connection;
+      this.upstream = options.name;
+      this.window = Math.max(1, Math.floor(config.inFlightMax / 2));
+      this.refused.clear();
+      this.queue.splice(0, this.queue.length, ...this.held.keys());
+      this.inFlight = 0;
+      this.pump();
+    });
+  }
+  /** The connection dropped: what it held is read per chain event until another is open. */
+  dropped() {
+    if (this.closed || !this.connection) return;
+    this.connection = null;
+    this.opts.warn?.("Electrum subscription connection lost", { upstream: this.upstream });
+    this.next += 1;
+    if (this.held.size > 0) this.open();
+  }
+  /**
+   * Sends the queued subscriptions, at most half the connection's in-flight limit at once (a
+   * reconnection re-subscribes thousands), each answer told to the script hash's listeners.
+   */
+  pump() {
+    const connection = this.connection;
+    if (!connection?.isOpen) return;
+    while (this.inFlight < this.window && this.queue.length > 0) {
+      const scripthash2 = this.queue.shift();
+      if (!this.held.has(scripthash2)) continue;
+      this.inFlight += 1;
+      void connection.request(SUBSCRIBE, [scripthash2]).then((out) => {
+        if (connection !== this.connection) return;
+        this.inFlight -= 1;
+        if (out.ok && "result" in out.answer) this.tell(scripthash2, out.answer.result);
+        else {
+          this.refused.add(scripthash2);
+          this.opts.warn?.("an Electrum script hash subscription failed", {
+            upstream: this.upstream,
+            error: out.ok ? stringifyJson(out.answer) : out.error.message
+          });
+        }
+        this.pump();
+      });
+    }
+  }
+  notified(method, params) {
+    const [scripthash2, status] = params;
+    if (method !== SUBSCRIBE || typeof scripthash2 !== "string") return;
+    this.tell(scripthash2, status);
+  }
+  tell(scripthash2, status) {
+    if (status !== null && typeof status !== "string") return;
+    for (const listener of this.held.get(scripthash2) ?? []) listener(status, this.upstream);
   }
 };
 
@@ -3586,6 +3755,8 @@ var ElectrumPool = class {
   pool;
   /** Identical look-ups in flight share one trip (see SHAREABLE_METHODS). */
   shared;
+  /** Script-hash subscriptions of the network's socket sessions, on a connection of their own. */
+  scripthashes;
   constructor(configs, opts = {}) {
     this.upstreams = configs.map((c) => new ElectrumUpstream(c));
     this.pool = new FailoverPool(this.upstreams, {
@@ -3596,6 +3767,10 @@ var ElectrumPool = class {
     });
     for (const u of this.upstreams) u.on("connected", () => this.pool.recovered(u));
     this.shared = new SharedTrips(opts.onShared);
+    this.scripthashes = new ScripthashFeed(configs, {
+      subscriptionsMax: opts.upstreamSubscriptionsMax ?? 1e4,
+      warn: opts.warn
+    });
   }
   start() {
     for (const u of this.upstreams) u.start();
@@ -3643,6 +3818,7 @@ var ElectrumPool = class {
     return this.pool.health(opts);
   }
   close(abort = false) {
+    this.scripthashes.close();
     return this.pool.close(abort);
   }
 };
@@ -5026,7 +5202,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-LYKI2MK2.js").catch((err) => {
+  loading ??= import("./chunks/route-WN4C7TMM.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -6201,9 +6377,9 @@ function toRpcError(error) {
 }
 
 // src/mirror/electrum-route.ts
-var SUBSCRIBE = "blockchain.scripthash.subscribe";
+var SUBSCRIBE2 = "blockchain.scripthash.subscribe";
 var CHECKED = Object.keys(ELECTRUM_SIGNATURES).filter(
-  (m) => m !== "server.version" && m !== SUBSCRIBE
+  (m) => m !== "server.version" && m !== SUBSCRIBE2
 );
 var GATEWAY_UPSTREAM = "gateway";
 var poolOf = (ctx) => ctx.app.electrum.get(ctx.network);
@@ -6217,8 +6393,8 @@ var ELECTRUM2 = {
       ])
     ),
     // A session past its limit is refused before anything is asked or charged, in ElectrumX's words.
-    [SUBSCRIBE]: (params, ctx) => {
-      const checked2 = checkElectrumArgs(SUBSCRIBE, ELECTRUM_SIGNATURES[SUBSCRIBE], params);
+    [SUBSCRIBE2]: (params, ctx) => {
+      const checked2 = checkElectrumArgs(SUBSCRIBE2, ELECTRUM_SIGNATURES[SUBSCRIBE2], params);
       if (!checked2.ok || !ctx.electrum || ctx.electrum.canSubscribe(checked2.params[0])) {
         return checked2;
       }
@@ -6240,7 +6416,7 @@ var ELECTRUM2 = {
         return render(out2, verbose, ctx.network);
       }
       if (c.method === "server.version") return await serverVersion(poolOf(ctx), c.params[0]);
-      if (c.method === SUBSCRIBE) return await subscribe(ctx, c.params[0]);
+      if (c.method === SUBSCRIBE2) return await subscribe(ctx, c.params[0]);
       if (c.method === "blockchain.scripthash.unsubscribe") {
         const held = ctx.electrum?.unsubscribeScripthash(c.params[0]) ?? false;
         return { kind: "answer", answer: { result: held }, upstream: GATEWAY_UPSTREAM };
@@ -6335,6 +6511,13 @@ var ElectrumPush = class {
   tip = null;
   scheduled = false;
   sent = 0;
+  /** What stops the feed telling this session each script hash's statuses (held upstream). */
+  feeds = /* @__PURE__ */ new Map();
+  /**
+   * Set by close: a call still running when the session closed must not take a subscription
+   * (upstream, or to the chain's events) that nothing would ever release.
+   */
+  closed = false;
   subscribeHeaders() {
     this.headers = true;
     this.listen();
@@ -6351,17 +6534,36 @@ var ElectrumPush = class {
   subscribeScripthash(scripthash2, status) {
     this.scripthashes.set(scripthash2, status);
     this.listen();
+    if (this.feeds.has(scripthash2) || this.closed) return;
+    const { ctx } = this.session;
+    const release = ctx.app.electrum.get(ctx.network)?.scripthashes.hold(scripthash2, (now, upstream) => this.told(scripthash2, now, upstream));
+    if (release) this.feeds.set(scripthash2, release);
   }
   unsubscribeScripthash(scripthash2) {
+    this.feeds.get(scripthash2)?.();
+    this.feeds.delete(scripthash2);
     return this.scripthashes.delete(scripthash2);
   }
   close() {
+    this.closed = true;
     this.stop?.();
     this.stop = null;
+    for (const release of this.feeds.values()) release();
+    this.feeds.clear();
+  }
+  /** The server told the feed a script hash's status: pushed in turn if the client was told another. */
+  told(scripthash2, status, upstream) {
+    this.serial(async () => {
+      if (this.ended || !this.channel.isOpen()) return;
+      const told = this.scripthashes.get(scripthash2);
+      if (told === void 0 || told === status) return;
+      const owner = await this.owner();
+      if (owner) await this.deliver(owner, [this.scripthashNotice(scripthash2, status, upstream)]);
+    });
   }
   /** Follows the chain from the first subscription on (once). */
   listen() {
-    if (this.stop || this.ended) return;
+    if (this.stop || this.closed) return;
     const { ctx } = this.session;
     this.stop = ctx.app.events.subscribe(ctx.network, (e) => {
       if (e.kind === "connected") this.tip = e;
@@ -6376,17 +6578,30 @@ var ElectrumPush = class {
   async look() {
     if (!this.stop || !this.channel.isOpen()) return;
     if (!this.headers && this.scripthashes.size === 0) return;
+    const owner = await this.owner();
+    if (!owner) return;
+    const { ctx } = this.session;
+    const pool = ctx.app.electrum.get(ctx.network);
+    if (!pool) return;
+    await this.deliver(owner, [
+      ...await this.headerNotice(pool),
+      ...await this.scripthashNotices(pool)
+    ]);
+  }
+  /** The token's owner, still valid; otherwise the session is closed and null. */
+  async owner() {
     const owner = await this.session.stillValid();
     if (!owner) {
       this.close();
       this.channel.close("revoked");
-      return;
     }
+    return owner;
+  }
+  /** Sends each notice, charged as it goes; the first one the balance cannot pay ends them all. */
+  async deliver(owner, notices) {
     const { ctx } = this.session;
-    const pool = ctx.app.electrum.get(ctx.network);
-    if (!pool) return;
-    const notices = [...await this.headerNotice(pool), ...await this.scripthashNotices(pool)];
     for (const notice of notices) {
+      if (this.ended) return;
       this.sent += 1;
       const cost = await meter(
         { ...ctx, owner, requestId: `${ctx.requestId}.push${this.sent}`, startedAt: Date.now() },
@@ -6434,9 +6649,12 @@ var ElectrumPush = class {
     const params = [{ hex: header.answer.result, height: jsonNumber(tip.height) }];
     return [{ method: HEADERS2, params, upstream: header.upstream }];
   }
-  /** The subscribed script hashes whose status is no longer the one the client was told. */
+  /**
+   * The subscribed script hashes the feed does not cover whose status is no longer the one the
+   * client was told (covered ones are notified by the server).
+   */
   async scripthashNotices(pool) {
-    const held = [...this.scripthashes];
+    const held = [...this.scripthashes].filter(([hash2]) => !pool.scripthashes.covers(hash2));
     const read = await Promise.all(held.map(([hash2]) => readScripthashStatus(pool, hash2)));
     const unread = read.filter((out) => !out.ok || !("result" in out.answer)).length;
     if (unread > 0) this.warn("script hash statuses for notifications unread", unread);
@@ -6444,16 +6662,19 @@ var ElectrumPush = class {
       const out = read[i];
       if (!out.ok || !("result" in out.answer)) return [];
       const status = out.answer.result;
-      if (status === told) return [];
-      return [
-        {
-          method: SCRIPTHASH,
-          params: [hash2, status],
-          upstream: out.upstream,
-          sent: () => this.scripthashes.set(hash2, status)
-        }
-      ];
+      return status === told ? [] : [this.scripthashNotice(hash2, status, out.upstream)];
     });
+  }
+  /** A script hash's new status, remembered once sent (if still subscribed by then). */
+  scripthashNotice(hash2, status, upstream) {
+    return {
+      method: SCRIPTHASH,
+      params: [hash2, status],
+      upstream,
+      sent: () => {
+        if (this.scripthashes.has(hash2)) this.scripthashes.set(hash2, status);
+      }
+    };
   }
   warn(what, at) {
     const { ctx } = this.session;
@@ -7416,7 +7637,9 @@ async function startGateway(config, opts) {
       const pool = new ElectrumPool(servers, {
         policy: policy("electrum"),
         observer: metrics.pool("electrum", network),
-        onShared: () => metrics.shared("electrum", network)
+        onShared: () => metrics.shared("electrum", network),
+        upstreamSubscriptionsMax: config.electrum.upstreamSubscriptionsMax,
+        warn: (what, detail) => log.warn({ network, ...detail }, what)
       });
       pool.start();
       electrum.set(network, pool);
@@ -9684,7 +9907,9 @@ var DevnetChain = class {
     if (!this.tip || height > this.tip.height) this.tip = entry;
   }
   addToMempool(tx) {
-    if (!this.txIndex.has(tx.txid)) this.mempool.set(tx.txid, tx);
+    if (this.txIndex.has(tx.txid) || this.mempool.has(tx.txid)) return;
+    this.mempool.set(tx.txid, tx);
+    this.changed();
   }
   /** Confirmations as Core counts them: the tip has 1. */
   confirmations(entry) {
@@ -9695,6 +9920,7 @@ var DevnetChain = class {
   /** Blocks a reorganisation replaced by a longer branch: known by hash, off the best chain. */
   stale = [];
   tipListeners = /* @__PURE__ */ new Set();
+  changeListeners = /* @__PURE__ */ new Set();
   /**
    * Calls `listener` with the tip whenever an operation on the chain ends with a new best chain
    * (tipChanged); returns the function that stops it. devnet's Electrum server announces the tip
@@ -9710,6 +9936,20 @@ var DevnetChain = class {
    */
   tipChanged() {
     for (const listener of this.tipListeners) listener(this.tip);
+    this.changed();
+  }
+  /**
+   * Calls `listener` whenever a script's history may have changed: a transaction entered the
+   * mempool, or an operation on the chain ended (tipChanged). devnet's Electrum server re-reads
+   * its sessions' subscribed statuses this way, as ElectrumX does after each mempool refresh and
+   * each block; returns the function that stops it.
+   */
+  onChange(listener) {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+  changed() {
+    for (const listener of this.changeListeners) listener();
   }
   /**
    * Takes the best chain's blocks from `height` up off it, into `into`: their transactions other
@@ -10083,20 +10323,25 @@ function historyJson(e) {
   if (e.height <= 0 && e.feeSats !== void 0) entry.fee = jsonNumber(e.feeSats);
   return entry;
 }
+function statusOf(scripts) {
+  return (hash2) => scripthashStatus(scripts(hash2).history.map(historyJson)) ?? null;
+}
 function scripthashMethods(scripts) {
   const of = (hash2) => scripts(hash2);
+  const status = statusOf(scripts);
   return {
     "blockchain.scripthash.get_history": checked(
       "blockchain.scripthash.get_history",
       (_session, [hash2]) => of(hash2).history.map(historyJson)
     ),
-    // The status of the history get_history answers; devnet sends no notifications of its own
-    // (the gateway compares statuses at each chain event).
+    // The status of the history get_history answers, remembered: the server notifies the
+    // session when it changes (server.ts notifyScripthashes).
     "blockchain.scripthash.subscribe": checked(
       "blockchain.scripthash.subscribe",
       (session, [hash2]) => {
-        session.scripthashes.add(hash2);
-        return scripthashStatus(of(hash2).history.map(historyJson)) ?? null;
+        const now = status(hash2);
+        session.scripthashes.set(hash2, now);
+        return now;
       }
     ),
     "blockchain.scripthash.unsubscribe": checked(
@@ -10410,6 +10655,7 @@ async function startElectrumTcp(opts) {
   const sessions = /* @__PURE__ */ new Map();
   let server;
   let port = opts.port ?? 0;
+  let notifyScheduled = false;
   function accept2(socket) {
     stats.connections += 1;
     stats.open += 1;
@@ -10419,7 +10665,7 @@ async function startElectrumTcp(opts) {
       client: "unknown",
       protocol: null,
       subscribedHeaders: false,
-      scripthashes: /* @__PURE__ */ new Set(),
+      scripthashes: /* @__PURE__ */ new Map(),
       signal: abort.signal
     };
     sessions.set(socket, session);
@@ -10515,6 +10761,7 @@ async function startElectrumTcp(opts) {
       }
       try {
         const result = await invoke(opts.methods[method], method, params);
+        events.emit("answered", method, params);
         const text = resultMessage(p, id, result);
         if (text.length > sendBytesMax) {
           return reply(
@@ -10574,6 +10821,19 @@ async function startElectrumTcp(opts) {
 `);
       }
     },
+    notifyScripthashes() {
+      if (notifyScheduled || !opts.status) return;
+      notifyScheduled = true;
+      setImmediate(() => {
+        notifyScheduled = false;
+        notifyChangedStatuses(sessions, opts.status);
+      });
+    },
+    scripthashSubscribers(scripthash2) {
+      let count = 0;
+      for (const session of sessions.values()) if (session.scripthashes.has(scripthash2)) count += 1;
+      return count;
+    },
     stop,
     restart: listen,
     async close() {
@@ -10581,6 +10841,24 @@ async function startElectrumTcp(opts) {
       await opts.onClose?.();
     }
   };
+}
+function notifyChangedStatuses(sessions, status) {
+  const now = /* @__PURE__ */ new Map();
+  for (const [socket, session] of sessions) {
+    for (const [hash2, told] of session.scripthashes) {
+      if (!now.has(hash2)) now.set(hash2, status(hash2));
+      const current = now.get(hash2);
+      if (current === told || socket.destroyed) continue;
+      session.scripthashes.set(hash2, current);
+      const text = pyJsonDumps({
+        jsonrpc: "2.0",
+        method: "blockchain.scripthash.subscribe",
+        params: [hash2, current]
+      });
+      socket.write(`${text}
+`);
+    }
+  }
 }
 function reply(p, id, code, message) {
   return { text: errorMessage(p, id, code, message), disconnect: false };
@@ -10614,19 +10892,23 @@ function startDevnetElectrum(chain, core, prevouts, opts = {}) {
   );
   let server;
   const stopAnnouncing = chain.onTip(() => server?.announceTip());
+  const stopNotifying = chain.onChange(() => server?.notifyScripthashes());
+  const scripts = scriptIndex(chain, prevouts);
   const started = startElectrumTcp({
     methods: electrumMethods({
       chain,
       daemon,
       prevouts,
-      scripts: scriptIndex(chain, prevouts),
+      scripts,
       // Asked only once a client is connected, so the server is listening by then.
       address: () => ({ host: server.host, port: server.port })
     }),
     tip: () => tipHeader(chain),
+    status: statusOf(scripts),
     ...opts,
     onClose: () => {
       stopAnnouncing();
+      stopNotifying();
       return daemon.close();
     }
   });

@@ -1,11 +1,11 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   tokenDnsLabel
-} from "./chunk-GT6XR5EP.js";
+} from "./chunk-ZZDRE7WO.js";
 import {
   isTokenShaped
-} from "./chunk-QOSYGXGB.js";
-import "./chunk-X7BKXYAD.js";
+} from "./chunk-LXURSDKP.js";
+import "./chunk-6XRKXMFT.js";
 
 // src/cli/electrum-name.ts
 var USAGE = "usage: blockgate electrum-name <token> [network]";

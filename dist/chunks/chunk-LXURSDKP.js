@@ -3,7 +3,7 @@ import {
   NETWORK_NAMES,
   RANGE_HINT,
   parseRange
-} from "./chunk-X7BKXYAD.js";
+} from "./chunk-6XRKXMFT.js";
 
 // src/auth/tokens.ts
 import { createHash, randomBytes } from "node:crypto";

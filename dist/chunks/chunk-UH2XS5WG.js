@@ -16,7 +16,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-R4I3WQ2L.js";
+} from "./chunk-6GULGBXV.js";
 import {
   issueToken,
   listTokens,
@@ -25,11 +25,11 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-QOSYGXGB.js";
+} from "./chunk-LXURSDKP.js";
 import {
   RANGE_HINT,
   parseRange
-} from "./chunk-X7BKXYAD.js";
+} from "./chunk-6XRKXMFT.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";

@@ -2,7 +2,7 @@
 import {
   TOKEN_PREFIX,
   isTokenShaped
-} from "./chunk-QOSYGXGB.js";
+} from "./chunk-LXURSDKP.js";
 
 // src/auth/token-dns.ts
 import { base32nopad } from "@scure/base";

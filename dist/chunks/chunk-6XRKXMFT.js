@@ -383,10 +383,18 @@ var configSchema = z.strictObject({
   electrum: z.strictObject({
     /**
      * Script hashes one session may subscribe to; the next is refused as ElectrumX refuses past
-     * MAX_SESSION_SUBS (code 1). Each is read again from the Electrum servers at every chain
-     * event, so this bounds a session's upstream work per block.
+     * MAX_SESSION_SUBS (code 1). Each is held on the process's upstream subscription
+     * (upstreamSubscriptionsMax), or else read again at every chain event, so this bounds a
+     * session's upstream work.
      */
     subscriptionsMax: z.number().int().positive().max(1e5).default(1e3),
+    /**
+     * Script hashes one process holds subscribed on its own connection to a network's Electrum
+     * server, shared by every session that subscribed to them (notified as soon as the mempool
+     * or a block changes them). ElectrumX refuses a session past MAX_SESSION_SUBS (50,000 by
+     * default); past this cap a session's script hash is read again at each chain event instead.
+     */
+    upstreamSubscriptionsMax: z.number().int().positive().max(1e6).default(1e4),
     /**
      * Newline-delimited JSON-RPC over TLS for stock wallets, which cannot put a token in a path:
      * the token is the first label of the TLS server name (SNI), `<token>.<network>.<suffix>`,

@@ -9,7 +9,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-X7BKXYAD.js";
+} from "./chunk-6XRKXMFT.js";
 
 // src/usage/cycles.ts
 var MONTHLY = { unit: "month", length: 1 };
@@ -471,6 +471,9 @@ async function registerEndpoint(db, config, policy, owner, input) {
   const scope = owner.scope;
   if (scope && (scope.backends && !scope.backends.has("gateway") || scope.networks && !scope.networks.has(network) || scope.methods && !scope.methods.has(event))) {
     throw new Refused(`the token's scope does not allow ${event} on ${network} (backend gateway)`);
+  }
+  if (event !== "newBlock" && !config.upstreams.node?.[network]) {
+    throw new Refused(`${event} needs a full node, and ${network} has none here`);
   }
   const args = checkedArgs(event, network, input.args);
   if (input.description && input.description.length > 200) {

@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-5RRFUCKJ.js";
+} from "./chunk-S6PSC3JZ.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -47,7 +47,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-R4I3WQ2L.js";
+} from "./chunk-6GULGBXV.js";
 import {
   DecodeError,
   addressToScript,
@@ -70,10 +70,10 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-QOSYGXGB.js";
+} from "./chunk-LXURSDKP.js";
 import {
   NETWORK_NAMES
-} from "./chunk-X7BKXYAD.js";
+} from "./chunk-6XRKXMFT.js";
 
 // src/graphql/loaders.ts
 import DataLoader2 from "dataloader";

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-BJXG5KDP.js";
-import "./chunk-X7BKXYAD.js";
+} from "./chunk-ZEQ7QKBZ.js";
+import "./chunk-6XRKXMFT.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

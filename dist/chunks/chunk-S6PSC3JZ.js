@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-R4I3WQ2L.js";
+} from "./chunk-6GULGBXV.js";
 import {
   RawJsonText,
   fromHex,
@@ -20,7 +20,7 @@ import {
 import {
   methodOutOfScope,
   requestOutOfScope
-} from "./chunk-QOSYGXGB.js";
+} from "./chunk-LXURSDKP.js";
 
 // src/errors/codes.ts
 var LIST = {
