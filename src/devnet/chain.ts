@@ -207,18 +207,22 @@ function bytesOf(path: string): Uint8Array {
   return plain(readFileSync(path));
 }
 
-const cached = new Map<NetworkName, DevnetChain>();
+let mainnet: DevnetChain | null = null;
 
 /**
- * The network's devnet chain, made once per process: mainnet's from data/chain, the others
- * from their genesis block alone (built as Core's chainparams build it).
+ * The network's devnet chain. Mainnet's, from data/chain, is made once per process (reading and
+ * indexing it is the expensive part; tests read it as the oracle). The others start from their
+ * genesis block alone (built as Core's chainparams build it), so each call makes a new one: a
+ * devnet's regtest starts at height 0 however many blocks another devnet of the same process
+ * mined (test files share a worker's modules).
  */
 export function loadDevnetChain(network: NetworkName = "mainnet"): DevnetChain {
-  const known = cached.get(network);
-  if (known) return known;
-  const chain = network === "mainnet" ? loadMainnet() : new DevnetChain(network);
-  if (network !== "mainnet") chain.addBlock(genesisBlock(network), 0);
-  cached.set(network, chain);
+  if (network === "mainnet") {
+    mainnet ??= loadMainnet();
+    return mainnet;
+  }
+  const chain = new DevnetChain(network);
+  chain.addBlock(genesisBlock(network), 0);
   return chain;
 }
 

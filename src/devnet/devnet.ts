@@ -26,7 +26,8 @@ export interface DevnetOptions {
   electrum?: DevnetElectrumOptions;
   /**
    * A chain of the caller's (tests that mine a block), served for its own network
-   * (`chain.network`); every other network gets loadDevnetChain(network), made once per process.
+   * (`chain.network`); every other network gets loadDevnetChain(network): mainnet's is shared by
+   * the process's devnets, the others' are each devnet's own, from genesis.
    */
   chain?: DevnetChain;
   /** A block on each of `blockNetworks`' tips this often (config `devnet.blockIntervalMs`); 0: never. */

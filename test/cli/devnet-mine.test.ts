@@ -14,7 +14,7 @@ import {
 } from "../../src/app/upstreams.ts";
 import { issueToken } from "../../src/auth/tokens.ts";
 import { loadConfig } from "../../src/config/load.ts";
-import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import type { DevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { grantCredits } from "../../src/ledger/ledger.ts";
 import { coreCaller } from "../support/devnet-core.ts";
@@ -72,7 +72,8 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
     `networks: [regtest]\noperator:\n  tokenSha256: ["${operator.sha256}"]\ndatabase:\n  pgliteDir: ${join(dir, "db")}\nserver:\n  port: 0\ndemo:\n  enabled: false\nlog:\n  level: silent\n`,
   );
   const env = { BLOCKGATE_CONFIG: configFile };
-  const chain = loadDevnetChain("regtest");
+  /** The devnet's own regtest chain (each devnet has one, from genesis). */
+  let chain: DevnetChain;
   let devnet: Devnet;
   let gateway: RunningGateway;
   const core = async (method: string, params: unknown[] = []) =>
@@ -84,6 +85,7 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
     // hand-off file the CLI reads), then devnet handed to the gateway's operator endpoint.
     const config = loadConfig(configFile);
     devnet = await startDevnet(config.networks, config.devnet);
+    chain = devnet.producers.get("regtest")!.chain;
     gateway = await startGateway(config, {
       nodeUpstreams: resolveNodeUpstreams(config, devnet),
       graphUpstreams: resolveGraphUpstreams(config, devnet),

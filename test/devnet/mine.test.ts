@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { electrumScripthash } from "../../src/bitcoin/scripthash.ts";
 import { type BlockProducer, DEVNET_PAYOUT } from "../../src/devnet/block-producer.ts";
 import { startBlockTimer } from "../../src/devnet/block-timer.ts";
-import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import type { DevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { coreCaller, someAddress } from "../support/devnet-core.ts";
 
@@ -57,9 +57,11 @@ const PAYOUT_SCRIPTHASH = electrumScripthash(DEVNET_PAYOUT);
 
 describe("devnet produces blocks on command", () => {
   let devnet: Devnet;
-  const chain = loadDevnetChain("regtest");
+  /** The devnet's own regtest chain (each devnet has one, from genesis). */
+  let chain: DevnetChain;
   beforeAll(async () => {
     devnet = await startDevnet(["regtest"]);
+    chain = devnet.producers.get("regtest")!.chain;
   });
   afterAll(() => devnet.close());
   /** A regtest Core call's result as plain JSON. */
@@ -145,11 +147,11 @@ describe("devnet produces blocks on command", () => {
 
 describe("devnet's block timer", () => {
   it("produces blocks at the interval on the configured networks (real sockets, real clock)", async () => {
-    const chain = loadDevnetChain("regtest");
     const devnet = await startDevnet(["regtest"], {
       blockIntervalMs: 20,
       blockNetworks: ["regtest"],
     });
+    const chain = devnet.producers.get("regtest")!.chain;
     try {
       const start = chain.tip.height;
       // Two ticks, seen as they happen: each tick announces its tip.
