@@ -7065,14 +7065,14 @@ async function fromCache(ctx, calls) {
   const asked = lookups.flatMap((l, i) => l ? [i] : []);
   const results = calls.map(() => null);
   if (asked.length === 0) return results;
-  const cached2 = await ctx.app.txCache.lookup(
+  const cached = await ctx.app.txCache.lookup(
     ctx.network,
     asked.map((i) => lookups[i].txid)
   );
-  if (!cached2) return results;
+  if (!cached) return results;
   const { memory } = ctx.app.txCache;
   asked.forEach((i, k) => {
-    const entry = cached2.found[k];
+    const entry = cached.found[k];
     if (!entry) return;
     const txid = lookups[i].txid;
     const result = lookups[i].verbose ? decodedTxFromBase(
@@ -7082,7 +7082,7 @@ async function fromCache(ctx, calls) {
         entry,
         () => decodedTxBaseText(parseTransaction(entry.bytes), ctx.network)
       ),
-      { ...entry, confirmations: cached2.tip - entry.height + 1 },
+      { ...entry, confirmations: cached.tip - entry.height + 1 },
       { blockheight: false }
     ) : toHex(entry.bytes);
     results[i] = { kind: "answer", answer: { result }, upstream: "cache" };
@@ -10030,13 +10030,14 @@ function plain(buf) {
 function bytesOf(path) {
   return plain(readFileSync4(path));
 }
-var cached = /* @__PURE__ */ new Map();
+var mainnet = null;
 function loadDevnetChain(network = "mainnet") {
-  const known = cached.get(network);
-  if (known) return known;
-  const chain = network === "mainnet" ? loadMainnet() : new DevnetChain(network);
-  if (network !== "mainnet") chain.addBlock(genesisBlock(network), 0);
-  cached.set(network, chain);
+  if (network === "mainnet") {
+    mainnet ??= loadMainnet();
+    return mainnet;
+  }
+  const chain = new DevnetChain(network);
+  chain.addBlock(genesisBlock(network), 0);
   return chain;
 }
 function loadMainnet() {
