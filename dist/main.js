@@ -5202,7 +5202,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-WN4C7TMM.js").catch((err) => {
+  loading ??= import("./chunks/route-EFUA5PRC.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -77,6 +77,20 @@ describe("the unified API's document cache under distinct documents", () => {
     expect(cache?.stats.entries).toBe(kept);
   });
 
+  it("validates a document once: the same text again skips validation (with graphql-armor's rules in force)", async () => {
+    const cache = documentCacheOf(t.gateway.app)!;
+    const query = "{ __typename aliased: __typename }";
+    const before = { ...cache.validations };
+    for (let i = 0; i < 3; i++) {
+      const res = await post(url, { query });
+      expect(res.json).toEqual(
+        expect.objectContaining({ data: { __typename: "Query", aliased: "Query" } }),
+      );
+    }
+    expect(cache.validations.run - before.run).toBe(1);
+    expect(cache.validations.skipped - before.skipped).toBe(2);
+  });
+
   it("refuses an invalid document as often as it is sent (its validation is not remembered)", async () => {
     for (let i = 0; i < 3; i++) {
       const res = await post(url, { query: "{ nope }" });

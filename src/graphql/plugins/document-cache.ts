@@ -43,6 +43,8 @@ export class DocumentCache {
   private readonly entryBytesMax: number;
   /** Rule set (names) → schema → documents that passed it. */
   private readonly valid = new Map<string, WeakMap<GraphQLSchema, WeakSet<DocumentNode>>>();
+  /** Validations skipped because the document had passed, and validations run. */
+  readonly validations = { skipped: 0, run: 0 };
 
   constructor(readonly bytesMax: number) {
     this.lru = new ByteLru<Entry>(bytesMax, (e) => e.bytes);
@@ -63,12 +65,14 @@ export class DocumentCache {
     if (bytes <= this.entryBytesMax) this.lru.set(text, { document, bytes });
   }
 
-  passed(schema: GraphQLSchema, rules: readonly ValidationRule[], document: DocumentNode): boolean {
-    return this.valid.get(rulesKey(rules))?.get(schema)?.has(document) ?? false;
+  passed(schema: GraphQLSchema, key: string, document: DocumentNode): boolean {
+    const known = this.valid.get(key)?.get(schema)?.has(document) ?? false;
+    if (known) this.validations.skipped += 1;
+    else this.validations.run += 1;
+    return known;
   }
 
-  markPassed(schema: GraphQLSchema, rules: readonly ValidationRule[], document: DocumentNode) {
-    const key = rulesKey(rules);
+  markPassed(schema: GraphQLSchema, key: string, document: DocumentNode) {
     let bySchema = this.valid.get(key);
     if (!bySchema) {
       // The rule set is the same for every request of one Yoga; a handful at most.
@@ -102,13 +106,17 @@ export function documentCachePlugin(cache: DocumentCache): Plugin {
       };
     },
     onValidate({ params: { schema, documentAST, rules }, setResult }) {
-      const ruleList = rules ?? [];
-      if (cache.passed(schema, ruleList, documentAST)) {
+      // The rule set as it stands now, before the plugins after this one add theirs (armor's,
+      // through addValidationRule, which mutates this very array): read after validation it would
+      // name more rules than the next request's look does, and the cache would never hit. The
+      // rules those plugins add are the same on every request of one Yoga.
+      const key = rulesKey(rules ?? []);
+      if (cache.passed(schema, key, documentAST)) {
         setResult([]);
         return;
       }
       return ({ result }) => {
-        if (result.length === 0) cache.markPassed(schema, ruleList, documentAST);
+        if (result.length === 0) cache.markPassed(schema, key, documentAST);
       };
     },
   };

@@ -478,6 +478,8 @@ var DocumentCache = class {
   entryBytesMax;
   /** Rule set (names) → schema → documents that passed it. */
   valid = /* @__PURE__ */ new Map();
+  /** Validations skipped because the document had passed, and validations run. */
+  validations = { skipped: 0, run: 0 };
   get stats() {
     return this.lru.stats;
   }
@@ -489,11 +491,13 @@ var DocumentCache = class {
     const bytes = documentBytes(text, document);
     if (bytes <= this.entryBytesMax) this.lru.set(text, { document, bytes });
   }
-  passed(schema2, rules, document) {
-    return this.valid.get(rulesKey(rules))?.get(schema2)?.has(document) ?? false;
+  passed(schema2, key, document) {
+    const known = this.valid.get(key)?.get(schema2)?.has(document) ?? false;
+    if (known) this.validations.skipped += 1;
+    else this.validations.run += 1;
+    return known;
   }
-  markPassed(schema2, rules, document) {
-    const key = rulesKey(rules);
+  markPassed(schema2, key, document) {
     let bySchema = this.valid.get(key);
     if (!bySchema) {
       if (this.valid.size >= 16) this.valid.clear();
@@ -523,13 +527,13 @@ function documentCachePlugin(cache) {
       };
     },
     onValidate({ params: { schema: schema2, documentAST, rules }, setResult }) {
-      const ruleList = rules ?? [];
-      if (cache.passed(schema2, ruleList, documentAST)) {
+      const key = rulesKey(rules ?? []);
+      if (cache.passed(schema2, key, documentAST)) {
         setResult([]);
         return;
       }
       return ({ result }) => {
-        if (result.length === 0) cache.markPassed(schema2, ruleList, documentAST);
+        if (result.length === 0) cache.markPassed(schema2, key, documentAST);
       };
     }
   };
