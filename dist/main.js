@@ -6290,8 +6290,8 @@ async function handleRpcMirror(ctx, body, protocol) {
     }
     const c = slot.call;
     const result = results[resultIndex++];
-    if (result.kind === "failure") {
-      failure2 ??= result.error;
+    if (result.kind === "failure" || result.kind === "refused") {
+      if (result.kind === "failure") failure2 ??= result.error;
       replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
       single = httpStatusOf(result.error.code);
     } else {
@@ -6309,6 +6309,15 @@ async function handleRpcMirror(ctx, body, protocol) {
 }
 function outcomeOf(result, call, protocol) {
   if (result.kind === "failure") return { kind: "failed", error: result.error };
+  if (result.kind === "refused") {
+    return {
+      kind: "answered",
+      outcome: "rejected",
+      errorCode: result.error.code,
+      httpStatus: httpStatusOf(result.error.code),
+      chargedCc: 0
+    };
+  }
   const { answer: answer3, upstream } = result;
   const cacheHits = upstream === CACHE_UPSTREAM ? 1 : 0;
   if ("error" in answer3) {
@@ -6445,7 +6454,7 @@ async function subscribe(ctx, scripthash2) {
   const claim = ctx.electrum?.claimScripthash(scripthash2);
   if (claim === "full") {
     return {
-      kind: "failure",
+      kind: "refused",
       error: gatewayError("LIMIT_EXCEEDED", subscriptionLimit(ctx))
     };
   }

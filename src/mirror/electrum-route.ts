@@ -118,9 +118,10 @@ async function subscribe(ctx: CallContext, scripthash: string): Promise<CallResu
   if (!pool) return noServer();
   const claim = ctx.electrum?.claimScripthash(scripthash);
   if (claim === "full") {
-    // Calls of one batch that passed the check together and would pass the limit: not charged.
+    // Calls of one batch that passed the check together and would pass the limit: refused, not
+    // charged (audited as rejected: no upstream failed).
     return {
-      kind: "failure",
+      kind: "refused",
       error: gatewayError("LIMIT_EXCEEDED", subscriptionLimit(ctx)),
     };
   }

@@ -28,12 +28,15 @@ export interface AcceptedCall {
 
 /**
  * What became of an accepted call: an answer — a result or the upstream's own JSON-RPC error,
- * both charged — or a failure of the gateway to get one, not charged. `upstream` names who
- * answered ("cache" for an answer served from the transaction cache) for the audit record.
+ * both charged — or a failure of the gateway to get one, not charged, or a refusal the gateway
+ * made once it was executing (a limit only the call's batch reached), not charged and audited as
+ * `rejected` rather than as an upstream failure. `upstream` names who answered ("cache" for an
+ * answer served from the transaction cache) for the audit record.
  */
 export type CallResult =
   | { kind: "answer"; answer: RpcAnswer; upstream: string }
-  | { kind: "failure"; error: GatewayError };
+  | { kind: "failure"; error: GatewayError }
+  | { kind: "refused"; error: GatewayError };
 
 /** What differs between the JSON-RPC mirrors; everything else is handleRpcMirror. */
 export interface MirrorProtocol {
@@ -153,8 +156,8 @@ export async function handleRpcMirror(
     }
     const c = slot.call;
     const result = results[resultIndex++]!;
-    if (result.kind === "failure") {
-      failure ??= result.error;
+    if (result.kind === "failure" || result.kind === "refused") {
+      if (result.kind === "failure") failure ??= result.error;
       replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
       single = httpStatusOf(result.error.code);
     } else {
@@ -179,6 +182,15 @@ export async function handleRpcMirror(
 /** What the audit log keeps of a call's result: an answer (charged) or a failure (not). */
 function outcomeOf(result: CallResult, call: AcceptedCall, protocol: MirrorProtocol): CallOutcome {
   if (result.kind === "failure") return { kind: "failed", error: result.error };
+  if (result.kind === "refused") {
+    return {
+      kind: "answered",
+      outcome: "rejected",
+      errorCode: result.error.code,
+      httpStatus: httpStatusOf(result.error.code),
+      chargedCc: 0,
+    };
+  }
   const { answer, upstream } = result;
   const cacheHits = upstream === CACHE_UPSTREAM ? 1 : 0;
   if ("error" in answer) {

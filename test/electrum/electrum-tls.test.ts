@@ -403,8 +403,8 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
       "server.version 1 ok",
       "blockchain.scripthash.subscribe 100 ok",
       "blockchain.scripthash.subscribe 100 ok",
-      // A failure to execute, as the pipeline records one (error code LIMIT_EXCEEDED), uncharged.
-      "blockchain.scripthash.subscribe 0 upstream_failure",
+      // Refused within its batch (LIMIT_EXCEEDED), uncharged: rejected, no upstream failed.
+      "blockchain.scripthash.subscribe 0 rejected",
       "blockchain.scripthash.subscribe 0 rejected",
       "blockchain.scripthash.subscribe 100 ok",
     ]);
