@@ -158,10 +158,10 @@ function positive(value, fallback) {
 function runDevnetAction(app, action, body, reply3) {
   let input;
   try {
-    const parsed = JSON.parse(body === "" ? "{}" : body);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    const parsed2 = JSON.parse(body === "" ? "{}" : body);
+    if (typeof parsed2 !== "object" || parsed2 === null || Array.isArray(parsed2))
       throw new SyntaxError();
-    input = parsed;
+    input = parsed2;
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err;
     return refuse(reply3, "BAD_REQUEST", "expected a JSON object");
@@ -2898,15 +2898,15 @@ var BitcoinCoreClient = class {
         detail: `${this.name}: ${why}`
       })
     });
-    let parsed;
+    let parsed2;
     try {
-      parsed = parseJson(posted.text);
+      parsed2 = parseJson(posted.text);
     } catch {
       return bad("not JSON");
     }
-    if (!Array.isArray(parsed)) return bad("batch answer is not an array");
+    if (!Array.isArray(parsed2)) return bad("batch answer is not an array");
     const byId = /* @__PURE__ */ new Map();
-    for (const item of parsed) {
+    for (const item of parsed2) {
       if (!isJsonObject(item)) return bad("batch item is not an object");
       const id = jsonInteger(item.id);
       if (id === void 0) return bad("batch item without a numeric id");
@@ -4517,17 +4517,17 @@ function withoutBodies(http, routes) {
 }
 function canonicalUrl(url) {
   if (PLAIN_PATH.test(url)) return url;
-  let parsed;
+  let parsed2;
   try {
-    parsed = url.startsWith("/") ? new URL(`http://gateway${url}`) : new URL(url, "http://gateway");
+    parsed2 = url.startsWith("/") ? new URL(`http://gateway${url}`) : new URL(url, "http://gateway");
   } catch {
     return url.startsWith("/") ? url : `/${url}`;
   }
   let path = "";
-  for (const part of parsed.pathname.split("/")) {
+  for (const part of parsed2.pathname.split("/")) {
     if (part !== "") path += `/${part.includes("%") ? part.replaceAll("%", "%25") : part}`;
   }
-  return (path || "/") + parsed.search;
+  return (path || "/") + parsed2.search;
 }
 var PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
 function pathParts(request2) {
@@ -4608,8 +4608,8 @@ function noSuchRoute(reply3) {
 async function runCli(app, body, reply3) {
   let argv;
   try {
-    const parsed = JSON.parse(body);
-    argv = Array.isArray(parsed.argv) ? parsed.argv.map(String) : [];
+    const parsed2 = JSON.parse(body);
+    argv = Array.isArray(parsed2.argv) ? parsed2.argv.map(String) : [];
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err;
     return notACommand(reply3);
@@ -6779,10 +6779,10 @@ function executeIntrospection(schema, query) {
 
 // src/upstreams/indexer/hasura/request.ts
 function parseGraphRequest(body, depthMax = JSON_DEPTH_MAX) {
-  let parsed;
+  let parsed2;
   try {
     if (jsonDepthOver(body, depthMax)) throw new SyntaxError("nested too deep");
-    parsed = JSON.parse(body);
+    parsed2 = JSON.parse(body);
   } catch {
     return { ok: false, error: hasuraError("invalid json", "$", "invalid-json") };
   }
@@ -6795,8 +6795,8 @@ function parseGraphRequest(body, depthMax = JSON_DEPTH_MAX) {
     )
   });
   const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-  if (!isObject(parsed)) return wrong("Object", parsed, "$");
-  const o = parsed;
+  if (!isObject(parsed2)) return wrong("Object", parsed2, "$");
+  const o = parsed2;
   if (o.query === void 0) {
     return { ok: false, error: hasuraError('key "query" not found', "$", "parse-failed") };
   }
@@ -6835,9 +6835,9 @@ function jsonKind(v) {
 async function handleGraphQuery(ctx, body) {
   const { app } = ctx;
   const schema = indexerSchema();
-  const parsed = parseGraphRequest(body, ctx.app.config.server.jsonDepthMax);
-  if (!parsed.ok) return refuse3(ctx, "(invalid)", parsed.error);
-  const { request: request2 } = parsed;
+  const parsed2 = parseGraphRequest(body, ctx.app.config.server.jsonDepthMax);
+  if (!parsed2.ok) return refuse3(ctx, "(invalid)", parsed2.error);
+  const { request: request2 } = parsed2;
   const checked2 = checkGraphQuery(schema, request2, app.config.graph.tokensMax);
   if (!checked2.ok) return refuse3(ctx, "(invalid)", checked2.error);
   const { query } = checked2;
@@ -10039,23 +10039,26 @@ function plain(buf) {
 function bytesOf(path) {
   return plain(readFileSync4(path));
 }
-var mainnet = null;
-function loadDevnetChain(network = "mainnet") {
-  if (network === "mainnet") {
-    mainnet ??= loadMainnet();
-    return mainnet;
-  }
+function newDevnetChain(network) {
   const chain = new DevnetChain(network);
-  chain.addBlock(genesisBlock(network), 0);
+  if (network !== "mainnet") {
+    chain.addBlock(genesisBlock(network), 0);
+    return chain;
+  }
+  const data = mainnetData();
+  for (const [hash2, anchor] of data.anchors) chain.anchors.set(hash2, anchor);
+  for (const [block, height] of data.blocks) chain.addBlock(block, height);
+  for (const tx of data.mempool) chain.addToMempool(tx);
   return chain;
 }
-function loadMainnet() {
-  const chain = new DevnetChain("mainnet");
+var parsed = null;
+function mainnetData() {
+  if (parsed) return parsed;
   const blocksDir = `${DATA_DIR}blocks/`;
-  chain.addBlock(parseBlock(bytesOf(`${blocksDir}genesis.raw`)), 0);
+  const ordered2 = [[parseBlock(bytesOf(`${blocksDir}genesis.raw`)), 0]];
   let height = 1;
   for (const raw of readBlockRecords(bytesOf(`${blocksDir}blocks1-255.dat`))) {
-    chain.addBlock(parseBlock(raw), height++);
+    ordered2.push([parseBlock(raw), height++]);
   }
   const rawFiles = readdirSync(blocksDir).filter(
     (f) => (f.endsWith(".raw") || f.endsWith(".blk")) && f !== "genesis.raw"
@@ -10065,21 +10068,26 @@ function loadMainnet() {
     blocks.push(parseBlock(raw));
   const json = JSON.parse(readFileSync4(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8"));
   blocks.push(parseBlock(plain(Buffer.from(json.block, "hex"))));
-  chain.anchors.set(json.hash, {
-    mediantime: json.mediantime,
-    chainwork: BigInt(`0x${json.chainwork}`)
-  });
-  for (const block of blocks) chain.addBlock(block, bip34Height(block));
-  const mempool = JSON.parse(readFileSync4(`${DATA_DIR}txs/mempool.json`, "utf8"));
-  for (const { hex } of mempool.txs)
-    chain.addToMempool(parseTransaction(plain(Buffer.from(hex, "hex"))));
-  chain.addToMempool(
+  for (const block of blocks) ordered2.push([block, bip34Height(block)]);
+  const mempoolJson = JSON.parse(readFileSync4(`${DATA_DIR}txs/mempool.json`, "utf8"));
+  const mempool = mempoolJson.txs.map(
+    ({ hex }) => parseTransaction(plain(Buffer.from(hex, "hex")))
+  );
+  mempool.push(
     parseTransaction(
       plain(Buffer.from(readFileSync4(`${DATA_DIR}txs/huge_witness.hex`, "utf8").trim(), "hex"))
     )
   );
-  chain.addToMempool(parseTransaction(bytesOf(`${DATA_DIR}txs/megatx.bin`)));
-  return chain;
+  mempool.push(parseTransaction(bytesOf(`${DATA_DIR}txs/megatx.bin`)));
+  parsed = {
+    blocks: ordered2,
+    // Core's getblock answer for 951658 gives what its 951,647 missing ancestors would.
+    anchors: [
+      [json.hash, { mediantime: json.mediantime, chainwork: BigInt(`0x${json.chainwork}`) }]
+    ],
+    mempool
+  };
+  return parsed;
 }
 
 // src/devnet/electrum/daemon.ts
@@ -11140,12 +11148,12 @@ async function startDevnetIndexer(opts) {
       });
     }
     await gate.passed();
-    const parsed = parseGraphRequest(body);
-    if (!parsed.ok) {
+    const parsed2 = parseGraphRequest(body);
+    if (!parsed2.ok) {
       stats.rejected += 1;
-      return errors(res, parsed.error);
+      return errors(res, parsed2.error);
     }
-    const checked2 = checkGraphQuery(schema, parsed.request);
+    const checked2 = checkGraphQuery(schema, parsed2.request);
     if (!checked2.ok) {
       stats.rejected += 1;
       return errors(res, checked2.error);
@@ -11155,7 +11163,7 @@ async function startDevnetIndexer(opts) {
       schema,
       document,
       rootValue,
-      variableValues: parsed.request.variables,
+      variableValues: parsed2.request.variables,
       ...operation.name ? { operationName: operation.name.value } : {}
     });
     if (result.errors?.length) {
@@ -11217,7 +11225,7 @@ async function startDevnet(networks, opts = {}) {
   const electrum = /* @__PURE__ */ new Map();
   const producers = /* @__PURE__ */ new Map();
   for (const network of networks) {
-    const chain = opts.chain?.network === network ? opts.chain : loadDevnetChain(network);
+    const chain = opts.chain?.network === network ? opts.chain : newDevnetChain(network);
     const prevouts = chainPrevouts(chain);
     indexers.set(
       network,

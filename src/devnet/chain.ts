@@ -207,32 +207,54 @@ function bytesOf(path: string): Uint8Array {
   return plain(readFileSync(path));
 }
 
-let mainnet: DevnetChain | null = null;
+let oracle: DevnetChain | null = null;
 
 /**
- * The network's devnet chain. Mainnet's, from data/chain, is made once per process (reading and
- * indexing it is the expensive part; tests read it as the oracle). The others start from their
- * genesis block alone (built as Core's chainparams build it), so each call makes a new one: a
- * devnet's regtest starts at height 0 however many blocks another devnet of the same process
- * mined (test files share a worker's modules).
+ * The network's devnet chain as data: mainnet's from data/chain, made once per process and never
+ * mined on (tests read it as the oracle), the others their genesis block alone (built as Core's
+ * chainparams build it). A devnet serves a chain of its own (`newDevnetChain`).
  */
 export function loadDevnetChain(network: NetworkName = "mainnet"): DevnetChain {
-  if (network === "mainnet") {
-    mainnet ??= loadMainnet();
-    return mainnet;
-  }
+  if (network !== "mainnet") return newDevnetChain(network);
+  oracle ??= newDevnetChain("mainnet");
+  return oracle;
+}
+
+/**
+ * A new chain for one devnet: what it mines, invalidates or takes into its mempool stays its own,
+ * however many devnets a process starts (test files share a worker's modules: a block mined on one
+ * file's mainnet must not move another's tip). Mainnet's blocks and transactions are parsed once
+ * per process and shared (they are never changed); each chain indexes them afresh.
+ */
+export function newDevnetChain(network: NetworkName): DevnetChain {
   const chain = new DevnetChain(network);
-  chain.addBlock(genesisBlock(network), 0);
+  if (network !== "mainnet") {
+    chain.addBlock(genesisBlock(network), 0);
+    return chain;
+  }
+  const data = mainnetData();
+  for (const [hash, anchor] of data.anchors) chain.anchors.set(hash, anchor);
+  for (const [block, height] of data.blocks) chain.addBlock(block, height);
+  for (const tx of data.mempool) chain.addToMempool(tx);
   return chain;
 }
 
-function loadMainnet(): DevnetChain {
-  const chain = new DevnetChain("mainnet");
+interface MainnetData {
+  /** Each block with its height, in the order they are added. */
+  blocks: [Block, number][];
+  anchors: [string, { mediantime: number; chainwork: bigint }][];
+  mempool: Transaction[];
+}
+
+let parsed: MainnetData | null = null;
+
+function mainnetData(): MainnetData {
+  if (parsed) return parsed;
   const blocksDir = `${DATA_DIR}blocks/`;
-  chain.addBlock(parseBlock(bytesOf(`${blocksDir}genesis.raw`)), 0);
+  const ordered: [Block, number][] = [[parseBlock(bytesOf(`${blocksDir}genesis.raw`)), 0]];
   let height = 1;
   for (const raw of readBlockRecords(bytesOf(`${blocksDir}blocks1-255.dat`))) {
-    chain.addBlock(parseBlock(raw), height++);
+    ordered.push([parseBlock(raw), height++]);
   }
   const rawFiles = readdirSync(blocksDir).filter(
     (f) => (f.endsWith(".raw") || f.endsWith(".blk")) && f !== "genesis.raw",
@@ -247,23 +269,26 @@ function loadMainnet(): DevnetChain {
     chainwork: string;
   };
   blocks.push(parseBlock(plain(Buffer.from(json.block, "hex"))));
-  // Core's getblock answer for 951658 gives what its 951,647 missing ancestors would.
-  chain.anchors.set(json.hash, {
-    mediantime: json.mediantime,
-    chainwork: BigInt(`0x${json.chainwork}`),
-  });
-  for (const block of blocks) chain.addBlock(block, bip34Height(block));
-
-  const mempool = JSON.parse(readFileSync(`${DATA_DIR}txs/mempool.json`, "utf8")) as {
+  for (const block of blocks) ordered.push([block, bip34Height(block)]);
+  const mempoolJson = JSON.parse(readFileSync(`${DATA_DIR}txs/mempool.json`, "utf8")) as {
     txs: { hex: string }[];
   };
-  for (const { hex } of mempool.txs)
-    chain.addToMempool(parseTransaction(plain(Buffer.from(hex, "hex"))));
-  chain.addToMempool(
+  const mempool = mempoolJson.txs.map(({ hex }) =>
+    parseTransaction(plain(Buffer.from(hex, "hex"))),
+  );
+  mempool.push(
     parseTransaction(
       plain(Buffer.from(readFileSync(`${DATA_DIR}txs/huge_witness.hex`, "utf8").trim(), "hex")),
     ),
   );
-  chain.addToMempool(parseTransaction(bytesOf(`${DATA_DIR}txs/megatx.bin`)));
-  return chain;
+  mempool.push(parseTransaction(bytesOf(`${DATA_DIR}txs/megatx.bin`)));
+  parsed = {
+    blocks: ordered,
+    // Core's getblock answer for 951658 gives what its 951,647 missing ancestors would.
+    anchors: [
+      [json.hash, { mediantime: json.mediantime, chainwork: BigInt(`0x${json.chainwork}`) }],
+    ],
+    mempool,
+  };
+  return parsed;
 }

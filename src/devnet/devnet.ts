@@ -4,7 +4,7 @@ import { type DevnetCoreServer, startCoreHttp } from "./bitcoin-core/http.ts";
 import { coreMethods } from "./bitcoin-core/methods.ts";
 import { BlockProducer } from "./block-producer.ts";
 import { startBlockTimer } from "./block-timer.ts";
-import { type DevnetChain, loadDevnetChain } from "./chain.ts";
+import { type DevnetChain, newDevnetChain } from "./chain.ts";
 import type { DevnetElectrumServer } from "./electrum/server.ts";
 import { type DevnetElectrumOptions, startDevnetElectrum } from "./electrum/start.ts";
 import { type DevnetIndexerServer, startDevnetIndexer } from "./indexer/server.ts";
@@ -26,8 +26,7 @@ export interface DevnetOptions {
   electrum?: DevnetElectrumOptions;
   /**
    * A chain of the caller's (tests that mine a block), served for its own network
-   * (`chain.network`); every other network gets loadDevnetChain(network): mainnet's is shared by
-   * the process's devnets, the others' are each devnet's own, from genesis.
+   * (`chain.network`); every other network gets a chain of this devnet's own (newDevnetChain).
    */
   chain?: DevnetChain;
   /** A block on each of `blockNetworks`' tips this often (config `devnet.blockIntervalMs`); 0: never. */
@@ -51,7 +50,7 @@ export async function startDevnet(
   const electrum = new Map<NetworkName, DevnetElectrumServer>();
   const producers = new Map<NetworkName, BlockProducer>();
   for (const network of networks) {
-    const chain = opts.chain?.network === network ? opts.chain : loadDevnetChain(network);
+    const chain = opts.chain?.network === network ? opts.chain : newDevnetChain(network);
     const prevouts = chainPrevouts(chain);
     indexers.set(
       network,

@@ -2,7 +2,7 @@ import ElectrumClient from "@mempool/electrum-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromHex, toHex } from "../../src/bitcoin/hex.ts";
 import { electrumScripthash } from "../../src/bitcoin/scripthash.ts";
-import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import type { DevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 
 /**
@@ -12,7 +12,6 @@ import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
  * a transaction spending a real output with an empty scriptSig is accepted.
  */
 
-const chain = loadDevnetChain();
 /** Satoshi's key; 828ef3b0…:1 (block 248's 18 BTC change) is its one unspent output. */
 const SATOSHI = "8131e31b9b2da6ddb7cca24c537869c94320f19e80fc2ee72c9558e5a9296978";
 const SPENT = "828ef3b079f9c23829c56fe86e85b4a69d9e06e5b54ea597eef5fb3ffef509fe";
@@ -55,8 +54,11 @@ type StockCtor = new (port: number, host: string, protocol: string) => Stock;
 let devnet: Devnet;
 let client: Stock;
 let sent: string | undefined;
+/** The devnet's own mainnet chain (each devnet has one: what it takes in stays its own). */
+let chain: DevnetChain;
 beforeAll(async () => {
   devnet = await startDevnet(["mainnet"]);
+  chain = devnet.producers.get("mainnet")!.chain;
   client = new (ElectrumClient as unknown as StockCtor)(
     devnet.electrum.get("mainnet")!.port,
     "127.0.0.1",
@@ -66,8 +68,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   client.close();
-  // The chain is shared by every devnet of this process: leave its mempool as it was.
-  if (sent) chain.mempool.delete(sent);
   await devnet.close();
 });
 
