@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-UH2XS5WG.js";
+} from "./chunks/chunk-VROWRQP5.js";
 import {
   adminFilePath,
   readAdminFile

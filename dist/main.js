@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-UH2XS5WG.js";
+} from "./chunks/chunk-VROWRQP5.js";
 import {
   adminAuthorized,
   writeAdminFile

@@ -23,7 +23,14 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
   pool.on("error", () => {});
   if (opts.schema) {
     if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error("schema: lowercase identifier");
-    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
+    try {
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
+    } catch (err) {
+      // IF NOT EXISTS is not safe against a concurrent CREATE: two processes starting at once on
+      // a new schema, the slower one fails on pg_namespace's unique index (23505) although the
+      // schema now exists, which is all it wanted.
+      if ((err as { code?: string }).code !== "23505") throw err;
+    }
   }
   const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
     async query<R extends object>(sql: string, params?: readonly unknown[]) {

@@ -73,7 +73,7 @@ function splitStatements(sql) {
 
 // src/db/open.ts
 async function openDatabase(opts) {
-  const db = opts.databaseUrl ? await (await import("./postgres-V3EBHATS.js")).openPostgres({
+  const db = opts.databaseUrl ? await (await import("./postgres-RGNUKVGP.js")).openPostgres({
     connectionString: opts.databaseUrl,
     poolSize: opts.poolSize,
     ...opts.schema ? { schema: opts.schema } : {}

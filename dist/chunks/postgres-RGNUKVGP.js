@@ -85,7 +85,11 @@ async function openPostgres(opts) {
   });
   if (opts.schema) {
     if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error("schema: lowercase identifier");
-    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
+    try {
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
+    } catch (err) {
+      if (err.code !== "23505") throw err;
+    }
   }
   const queryable = (client) => ({
     async query(sql, params) {
