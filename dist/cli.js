@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-VROWRQP5.js";
+} from "./chunks/chunk-6YO2BH5G.js";
 import {
   adminFilePath,
   readAdminFile

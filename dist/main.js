@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-VROWRQP5.js";
+} from "./chunks/chunk-6YO2BH5G.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -4036,15 +4036,23 @@ function bossDb(db) {
 async function openQueue(db) {
   const { rows } = await db.query("SELECT current_schema() AS schema");
   const schema = `${rows[0]?.schema ?? "public"}_jobs`;
-  const boss = new PgBoss({
-    db: bossDb({ query: (sql, params) => db.query(sql, params), exec: (sql) => db.exec(sql) }),
-    schema,
-    // Cron is not used; maintenance (expiring stuck jobs, archiving) is.
-    schedule: false
-  });
-  await boss.start();
-  await boss.createQueue(DELIVERIES, { name: DELIVERIES, policy: "standard" });
-  return boss;
+  for (let attempt = 1; ; attempt++) {
+    const boss = new PgBoss({
+      db: bossDb({ query: (sql, params) => db.query(sql, params), exec: (sql) => db.exec(sql) }),
+      schema,
+      // Cron is not used; maintenance (expiring stuck jobs, archiving) is.
+      schedule: false
+    });
+    try {
+      await boss.start();
+      await boss.createQueue(DELIVERIES, { name: DELIVERIES, policy: "standard" });
+      return boss;
+    } catch (err) {
+      await boss.stop({ graceful: false, close: false, wait: true }).catch(() => {
+      });
+      if (err.code !== "23505" || attempt >= 3) throw err;
+    }
+  }
 }
 
 // src/webhooks/delivery.ts

@@ -6,8 +6,14 @@ const MIGRATIONS_DIR = `${projectPath("src", "db", "migrations")}/`;
 
 /** Applies the migrations not yet applied, in file-name order, each in its own transaction. */
 export async function migrate(db: Database): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  try {
+    await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  } catch (err) {
+    // IF NOT EXISTS is not safe against a concurrent CREATE: processes starting together on an
+    // empty schema, the slower fails on a catalog's unique index (23505) once the table exists.
+    if ((err as { code?: string }).code !== "23505") throw err;
+  }
   const files = readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith(".sql"))
     .sort();

@@ -29,13 +29,23 @@ export function bossDb(db: Queryable & { exec?: Database["exec"] }): PgBoss.Db {
 export async function openQueue(db: Database): Promise<PgBoss> {
   const { rows } = await db.query<{ schema: string }>("SELECT current_schema() AS schema");
   const schema = `${rows[0]?.schema ?? "public"}_jobs`;
-  const boss = new PgBoss({
-    db: bossDb({ query: (sql, params) => db.query(sql, params), exec: (sql) => db.exec(sql) }),
-    schema,
-    // Cron is not used; maintenance (expiring stuck jobs, archiving) is.
-    schedule: false,
-  });
-  await boss.start();
-  await boss.createQueue(DELIVERIES, { name: DELIVERIES, policy: "standard" });
-  return boss;
+  for (let attempt = 1; ; attempt++) {
+    const boss = new PgBoss({
+      db: bossDb({ query: (sql, params) => db.query(sql, params), exec: (sql) => db.exec(sql) }),
+      schema,
+      // Cron is not used; maintenance (expiring stuck jobs, archiving) is.
+      schedule: false,
+    });
+    try {
+      await boss.start();
+      await boss.createQueue(DELIVERIES, { name: DELIVERIES, policy: "standard" });
+      return boss;
+    } catch (err) {
+      await boss.stop({ graceful: false, close: false, wait: true }).catch(() => {});
+      // Processes starting together on a database without pg-boss's tables both install them;
+      // the slower one fails on a catalog's unique index (23505) once the other has committed:
+      // it starts again and finds them installed.
+      if ((err as { code?: string }).code !== "23505" || attempt >= 3) throw err;
+    }
+  }
 }

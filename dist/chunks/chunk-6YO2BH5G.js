@@ -35,8 +35,12 @@ import {
 import { readdirSync, readFileSync } from "node:fs";
 var MIGRATIONS_DIR = `${projectPath("src", "db", "migrations")}/`;
 async function migrate(db) {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  try {
+    await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  } catch (err) {
+    if (err.code !== "23505") throw err;
+  }
   const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
   const applied = [];
   for (const name of files) {
