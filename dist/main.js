@@ -7816,12 +7816,24 @@ function startupBanner(config, url, where, demo) {
     `curl -s ${url}/${config.backends.graph}/mainnet/${token} -H 'content-type: application/json' \\`,
     `  -d '{"query":"{ block(limit: 1, order_by: {height: desc}) { hash height transactions(limit: 2) { hash size_bytes } } }"}'`,
     "",
+    ...liveBlocks(config, url, token),
     "Then see what it cost: npm run cli -- usage demo",
     `Explore the unified GraphQL API in a browser (GraphiQL): ${url}/${config.backends.gateway}/mainnet/${token}`,
     `Every method the node and Electrum routes serve, with its price and an example: ${url}/methods`
   );
   return `${lines.join("\n")}
 `;
+}
+function liveBlocks(config, url, token) {
+  const network = config.devnet.blockNetworks.find((n2) => config.networks.includes(n2));
+  if (config.devnet.blockIntervalMs === 0 || !network) return [];
+  const seconds = config.devnet.blockIntervalMs / 1e3;
+  return [
+    `Watch ${network} blocks arrive as devnet makes them (one every ${seconds} s; ${eventPrice(config, "newBlock", network)} CC each), or use \`npx blockgate devnet mine\`:`,
+    `curl -sN ${url}/${config.backends.gateway}/${network}/${token} -H 'content-type: application/json' -H 'accept: text/event-stream' \\`,
+    `  -d '{"query":"subscription { newBlock { kind height hash } }"}'`,
+    ""
+  ];
 }
 
 // src/app/demo.ts

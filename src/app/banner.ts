@@ -1,4 +1,5 @@
 import type { Config } from "../config/schema.ts";
+import { eventPrice } from "../pricing/prices.ts";
 import type { DemoAccount } from "./demo.ts";
 
 const HAL_TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
@@ -33,9 +34,26 @@ export function startupBanner(
     `curl -s ${url}/${config.backends.graph}/mainnet/${token} -H 'content-type: application/json' \\`,
     `  -d '{"query":"{ block(limit: 1, order_by: {height: desc}) { hash height transactions(limit: 2) { hash size_bytes } } }"}'`,
     "",
+    ...liveBlocks(config, url, token),
     "Then see what it cost: npm run cli -- usage demo",
     `Explore the unified GraphQL API in a browser (GraphiQL): ${url}/${config.backends.gateway}/mainnet/${token}`,
     `Every method the node and Electrum routes serve, with its price and an example: ${url}/methods`,
   );
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * With devnet mining on a timer (npm start: regtest every 10 s), a subscription to paste: each
+ * block arrives over Server-Sent Events as devnet makes it, charged per block.
+ */
+function liveBlocks(config: Config, url: string, token: string): string[] {
+  const network = config.devnet.blockNetworks.find((n) => config.networks.includes(n));
+  if (config.devnet.blockIntervalMs === 0 || !network) return [];
+  const seconds = config.devnet.blockIntervalMs / 1000;
+  return [
+    `Watch ${network} blocks arrive as devnet makes them (one every ${seconds} s; ${eventPrice(config, "newBlock", network)} CC each), or use \`npx blockgate devnet mine\`:`,
+    `curl -sN ${url}/${config.backends.gateway}/${network}/${token} -H 'content-type: application/json' -H 'accept: text/event-stream' \\`,
+    `  -d '{"query":"subscription { newBlock { kind height hash } }"}'`,
+    "",
+  ];
 }
