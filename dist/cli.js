@@ -7,12 +7,12 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-6YO2BH5G.js";
+} from "./chunks/chunk-2NPMLTT3.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
-import "./chunks/chunk-6GULGBXV.js";
+import "./chunks/chunk-S2SUK4TS.js";
 import "./chunks/chunk-AOGXHN7C.js";
 import {
   ConfigError,

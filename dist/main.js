@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-6YO2BH5G.js";
+} from "./chunks/chunk-2NPMLTT3.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -62,7 +62,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-S6PSC3JZ.js";
+} from "./chunks/chunk-ZBDTW4YK.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -79,7 +79,7 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-6GULGBXV.js";
+} from "./chunks/chunk-S2SUK4TS.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -4111,8 +4111,7 @@ var Deliveries = class {
       await endEndpoint(db, endpoint.id, "its token was revoked or expired");
       return over("the endpoint's token was revoked or expired");
     }
-    const host = new URL(endpoint.url).hostname.replace(/^\[(.*)\]$/, "$1");
-    const literal = /^[\d.]+$|:/.test(host) ? this.policy.refusal(host) : null;
+    const literal = this.policy.literalRefusal(new URL(endpoint.url));
     if (literal) return over(literal);
     const attempt = message.attempts + 1;
     if (await chargedBefore(db, owner.accountId, messageId)) {
@@ -4225,8 +4224,7 @@ var Deliveries = class {
   }
   /** Records an attempt (store) and counts it (metrics). */
   async record(db, a) {
-    await recordAttempt(db, a);
-    const result = a.final && a.result !== "delivered" ? "failed" : a.result;
+    const result = await recordAttempt(db, a);
     this.app.metrics.webhookAttempts.inc({ result });
     if (a.result !== "refused") this.app.metrics.webhookLatency.observe(a.latencyMs / 1e3);
   }
@@ -5210,7 +5208,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-EFUA5PRC.js").catch((err) => {
+  loading ??= import("./chunks/route-TA34SPBQ.js").catch((err) => {
     loading = void 0;
     throw err;
   });

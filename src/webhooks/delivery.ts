@@ -80,8 +80,8 @@ export class Deliveries {
       await endEndpoint(db, endpoint.id, "its token was revoked or expired");
       return over("the endpoint's token was revoked or expired");
     }
-    const host = new URL(endpoint.url).hostname.replace(/^\[(.*)\]$/, "$1");
-    const literal = /^[\d.]+$|:/.test(host) ? this.policy.refusal(host) : null;
+    // A name is checked by the connection's own lookup; an address is checked here.
+    const literal = this.policy.literalRefusal(new URL(endpoint.url));
     if (literal) return over(literal); // the operator's allowance was withdrawn since
 
     const attempt = message.attempts + 1;
@@ -211,8 +211,7 @@ export class Deliveries {
 
   /** Records an attempt (store) and counts it (metrics). */
   private async record(db: Queryable, a: Parameters<typeof recordAttempt>[1]): Promise<void> {
-    await recordAttempt(db, a);
-    const result = a.final && a.result !== "delivered" ? "failed" : a.result;
+    const result = await recordAttempt(db, a);
     this.app.metrics.webhookAttempts.inc({ result });
     if (a.result !== "refused") this.app.metrics.webhookLatency.observe(a.latencyMs / 1000);
   }

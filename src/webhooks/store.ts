@@ -194,6 +194,8 @@ export type AttemptResult = "delivered" | "retry" | "failed" | "refused";
 /**
  * Records an attempt and what it made of its message: one more attempt counted, and the message
  * delivered or failed when the attempt says so (a `retry` or `refused` leaves it pending).
+ * Returns the attempt's result as stored: `failed` for the last of a message that was not
+ * delivered.
  */
 export async function recordAttempt(
   db: Queryable,
@@ -207,7 +209,8 @@ export async function recordAttempt(
     final?: boolean;
     auditId?: number | null;
   },
-): Promise<void> {
+): Promise<AttemptResult> {
+  const result: AttemptResult = a.final && a.result !== "delivered" ? "failed" : a.result;
   const status = a.result === "delivered" ? "delivered" : a.final ? "failed" : "pending";
   const { rows } = await db.query<{ attempts: number }>(
     `UPDATE webhook_messages SET attempts = attempts + 1, status = $2,
@@ -219,15 +222,9 @@ export async function recordAttempt(
   await db.query(
     `INSERT INTO webhook_attempts(message_id, attempt, http_status, error, latency_ms, result)
      VALUES ($1, $2, $3, $4, $5, $6)`,
-    [
-      a.messageId,
-      rows[0]?.attempts ?? 0,
-      a.httpStatus,
-      a.error,
-      a.latencyMs,
-      a.final && a.result !== "delivered" ? "failed" : a.result,
-    ],
+    [a.messageId, rows[0]?.attempts ?? 0, a.httpStatus, a.error, a.latencyMs, result],
   );
+  return result;
 }
 
 export interface AttemptRow {

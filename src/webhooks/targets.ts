@@ -111,6 +111,15 @@ export class TargetPolicy {
   };
 
   /**
+   * Why a connection to `url`'s host is refused when that host is an IP address (no lookup runs
+   * for one, so the guarded lookup never sees it); null for a name or an allowed address.
+   */
+  literalRefusal(url: URL): string | null {
+    const host = hostOf(url);
+    return isIP(host) === 0 ? null : this.refusal(host);
+  }
+
+  /**
    * Why `raw` cannot be a webhook's URL, or null: http(s) only, no credentials in it, and every
    * address its host resolves to (now) allowed. Resolving here tells the account at once; the
    * guarded lookup checks again at each delivery.
@@ -125,7 +134,7 @@ export class TargetPolicy {
     }
     if (url.protocol !== "https:" && url.protocol !== "http:") return "url: http or https only";
     if (url.username || url.password) return "url: no credentials in the URL";
-    const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    const host = hostOf(url);
     if (isIP(host) !== 0) {
       const refused = this.refusal(host);
       return refused ? `url: ${refused}` : null;
@@ -138,4 +147,9 @@ export class TargetPolicy {
       });
     });
   }
+}
+
+/** A URL's host as an address or name: an IPv6 literal without its brackets. */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, "$1");
 }

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-6GULGBXV.js";
+} from "./chunk-S2SUK4TS.js";
 import {
   RawJsonText,
   fromHex,

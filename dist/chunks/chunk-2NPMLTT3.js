@@ -16,7 +16,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-6GULGBXV.js";
+} from "./chunk-S2SUK4TS.js";
 import {
   issueToken,
   listTokens,
@@ -680,6 +680,14 @@ var TargetPolicy = class {
     );
   };
   /**
+   * Why a connection to `url`'s host is refused when that host is an IP address (no lookup runs
+   * for one, so the guarded lookup never sees it); null for a name or an allowed address.
+   */
+  literalRefusal(url) {
+    const host = hostOf(url);
+    return isIP(host) === 0 ? null : this.refusal(host);
+  }
+  /**
    * Why `raw` cannot be a webhook's URL, or null: http(s) only, no credentials in it, and every
    * address its host resolves to (now) allowed. Resolving here tells the account at once; the
    * guarded lookup checks again at each delivery.
@@ -694,7 +702,7 @@ var TargetPolicy = class {
     }
     if (url.protocol !== "https:" && url.protocol !== "http:") return "url: http or https only";
     if (url.username || url.password) return "url: no credentials in the URL";
-    const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    const host = hostOf(url);
     if (isIP(host) !== 0) {
       const refused = this.refusal(host);
       return refused ? `url: ${refused}` : null;
@@ -708,6 +716,9 @@ var TargetPolicy = class {
     });
   }
 };
+function hostOf(url) {
+  return url.hostname.replace(/^\[(.*)\]$/, "$1");
+}
 
 // src/cli/webhook-commands.ts
 var WEBHOOK_OPTIONS = {

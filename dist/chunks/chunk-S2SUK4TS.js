@@ -263,6 +263,7 @@ async function pendingMessage(db, id) {
   };
 }
 async function recordAttempt(db, a) {
+  const result = a.final && a.result !== "delivered" ? "failed" : a.result;
   const status = a.result === "delivered" ? "delivered" : a.final ? "failed" : "pending";
   const { rows } = await db.query(
     `UPDATE webhook_messages SET attempts = attempts + 1, status = $2,
@@ -274,15 +275,9 @@ async function recordAttempt(db, a) {
   await db.query(
     `INSERT INTO webhook_attempts(message_id, attempt, http_status, error, latency_ms, result)
      VALUES ($1, $2, $3, $4, $5, $6)`,
-    [
-      a.messageId,
-      rows[0]?.attempts ?? 0,
-      a.httpStatus,
-      a.error,
-      a.latencyMs,
-      a.final && a.result !== "delivered" ? "failed" : a.result
-    ]
+    [a.messageId, rows[0]?.attempts ?? 0, a.httpStatus, a.error, a.latencyMs, result]
   );
+  return result;
 }
 async function recentAttempts(db, endpointId, limit = 50) {
   const { rows } = await db.query(

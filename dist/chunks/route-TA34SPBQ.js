@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-S6PSC3JZ.js";
+} from "./chunk-ZBDTW4YK.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -47,7 +47,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-6GULGBXV.js";
+} from "./chunk-S2SUK4TS.js";
 import {
   DecodeError,
   addressToScript,
