@@ -1,9 +1,11 @@
 // Profiles the gateway process on one query shape of bench/graphql.ts: devnet and the gateway as
 // there, the gateway under `node --cpu-prof` (profile written to the directory given), loaded for
-// a few seconds. Usage: npx tsx bench/profile-gateway.ts <profile dir> [seconds] [concurrency] [a|b]
+// a few seconds. Usage: npx tsx bench/profile-gateway.ts <profile dir> [seconds] [concurrency] [a|b|n]
+// n: the node route instead (getrawtransaction over block 277647's transactions, as
+// bench/node-route.ts sends them).
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
-import { startChild } from "./child.ts";
+import { cpuSpent, startChild } from "./child.ts";
 
 const DIR = process.argv[2] ?? ".";
 const SECONDS = Number(process.argv[3] ?? 5);
@@ -17,6 +19,13 @@ const txids = Object.values(index)
   .flatMap((f) => f.blocks)
   .find((b) => b.height === 277647)
   ?.tx.slice(0, 50);
+const allTxids =
+  Object.values(index)
+    .flatMap((f) => f.blocks)
+    .find((b) => b.height === 277647)?.tx ?? [];
+const NODE_BODIES = allTxids.map((txid, id) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "getrawtransaction", params: [txid] }),
+);
 const BODY = JSON.stringify(
   SHAPE === "b"
     ? {
@@ -39,9 +48,10 @@ const gateway = await startChild<{ url: string; token: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
   process.env,
-  ["--cpu-prof", `--cpu-prof-dir=${DIR}`],
+  // DIR "-": no profile, only the CPU the gateway spent per request.
+  DIR === "-" ? [] : ["--cpu-prof", `--cpu-prof-dir=${DIR}`],
 );
-const url = `${gateway.info.url}/gateway/mainnet/${gateway.info.token}`;
+const url = `${gateway.info.url}/${SHAPE === "n" ? "node" : "gateway"}/mainnet/${gateway.info.token}`;
 const dispatcher = new Agent({ connections: CONCURRENCY });
 let deadline = 0;
 let done = 0;
@@ -51,7 +61,7 @@ const load = () =>
       while (performance.now() < deadline && done < 50_000) {
         const res = await request(url, {
           method: "POST",
-          body: BODY,
+          body: SHAPE === "n" ? (NODE_BODIES[done % NODE_BODIES.length] ?? BODY) : BODY,
           headers: { "content-type": "application/json" },
           dispatcher,
         });
@@ -64,7 +74,10 @@ deadline = performance.now() + 2000; // warm-up: lazy imports and compilation ou
 await load();
 done = 0;
 deadline = performance.now() + SECONDS * 1000;
+const cpuBefore = await gateway.ask<NodeJS.CpuUsage>("cpu");
 await load();
+const cpu = cpuSpent(cpuBefore, await gateway.ask<NodeJS.CpuUsage>("cpu"));
+console.log(`gateway CPU ${(cpu / done).toFixed(0)} µs per request`);
 await dispatcher.close();
 console.log(`${done} requests in ${SECONDS} s`);
 await gateway.stop();
