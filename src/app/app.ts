@@ -5,6 +5,7 @@ import { writeAdminFile } from "../admin/admin-file.ts";
 import { TokenCache } from "../auth/token-cache.ts";
 import { BlockAnswerCache } from "../cache/block-answers.ts";
 import { ChainGuard } from "../cache/chain-guard.ts";
+import { GatewayAnswers } from "../cache/gateway-answers.ts";
 import { RedisTier } from "../cache/redis-tier.ts";
 import { TxCache } from "../cache/tx-cache.ts";
 import { TxStore } from "../cache/tx-store.ts";
@@ -144,7 +145,10 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
         // A block the best chain no longer has: what the cache holds of it goes.
         new ChainGuard(pool, config.cache.tipTtlMs, (height) => {
           const dropped =
-            txMemory.dropHeight(network, height) + blockAnswers.dropHeight(network, height);
+            txMemory.dropHeight(network, height) +
+            blockAnswers.dropHeight(network, height) +
+            // Built below, with the store it asks; a reorganisation comes long after.
+            gatewayAnswers.dropHeight(network, height);
           log.info({ network, height, dropped }, "reorganisation: cached block evicted");
         }),
       );
@@ -190,6 +194,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     },
     blockAnswers,
   );
+  const gatewayAnswers = new GatewayAnswers(config.cache.gatewayBytesMax, txCache);
   const credits = new Credits(db, log, {
     processId: randomUUID(),
     instance: instanceName(config, db, opts.store !== undefined),
@@ -234,6 +239,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     electrum,
     events,
     txCache,
+    gatewayAnswers,
     webhookTargets: new TargetPolicy(config.webhooks.allowTargets),
     metrics,
     databaseCheck: databaseCheck(db),

@@ -3,10 +3,14 @@ import type { Json } from "../jsonrpc/json.ts";
 import { ByteLru, type ByteLruStats } from "../util/byte-lru.ts";
 import type { BlockRef } from "./chain-guard.ts";
 
-/** An indexer answer about deep blocks, and the blocks it is about (what a reorg must evict). */
-export interface BlockAnswer {
+/**
+ * An answer about deep blocks, and the blocks it is about (what a reorg must evict): the graph
+ * route's indexer answer by default, or whatever another route keeps (the unified API's whole
+ * answers: src/graphql/answers/).
+ */
+export interface BlockAnswer<T = { [key: string]: Json }> {
   network: NetworkName;
-  data: { [key: string]: Json };
+  data: T;
   blocks: BlockRef[];
   /** What the entry costs in the budget: its JSON text and key. */
   bytes: number;
@@ -18,8 +22,8 @@ export interface BlockAnswer {
  * final only while the block is on the best chain: `dropHeight` takes out every answer about a
  * block at a height a reorganisation replaced.
  */
-export class BlockAnswerCache {
-  private readonly lru: ByteLru<BlockAnswer>;
+export class BlockAnswerCache<T = { [key: string]: Json }> {
+  private readonly lru: ByteLru<BlockAnswer<T>>;
 
   constructor(readonly bytesMax: number) {
     this.lru = new ByteLru(bytesMax, (entry) => entry.bytes);
@@ -29,11 +33,11 @@ export class BlockAnswerCache {
     return this.lru.stats;
   }
 
-  get(key: string): BlockAnswer | undefined {
+  get(key: string): BlockAnswer<T> | undefined {
     return this.lru.get(key);
   }
 
-  set(key: string, entry: BlockAnswer): void {
+  set(key: string, entry: BlockAnswer<T>): void {
     this.lru.set(key, entry);
   }
 

@@ -107,13 +107,9 @@ export class TxStore {
    * blocks on the best chain; null to ask the indexer.
    */
   async blockAnswer(network: NetworkName, key: string): Promise<{ [key: string]: Json } | null> {
-    const guard = this.guards.get(network);
     const entry = this.blocks?.get(key);
-    if (!entry || !guard) return null;
-    const tip = await guard.tip();
-    if (tip === null) return null;
-    const onChain = await guard.onBestChain(entry.blocks);
-    if (onChain.every(Boolean) && entry.blocks.every((b) => b.height <= tip)) return entry.data;
+    if (!entry) return null;
+    if (await this.vouches(network, entry.blocks)) return entry.data;
     this.blocks?.delete(key);
     return null;
   }
@@ -128,15 +124,38 @@ export class TxStore {
     data: { [key: string]: Json },
     blocks: readonly BlockRef[],
   ): Promise<void> {
-    const guard = this.guards.get(network);
-    if (!this.blocks || this.blocks.bytesMax === 0 || !guard || blocks.length === 0) return;
-    const tip = await guard.tip();
-    if (tip === null) return;
-    if (!blocks.every((b) => tip - b.height + 1 >= this.minConfirmations)) return;
-    const onChain = await guard.onBestChain(blocks);
-    if (!onChain.every(Boolean)) return;
+    if (!this.blocks || this.blocks.bytesMax === 0) return;
+    if (!(await this.final(network, blocks))) return;
     const bytes = stringifyJson(data).length + key.length;
     this.blocks.set(key, { network, data, blocks: [...blocks], bytes });
+  }
+
+  /**
+   * Whether an answer about these blocks may be served now: the network's guard vouches that each
+   * is still on the best chain, at or below its tip. False when it cannot tell (no node, or the
+   * node could not be asked): the caller asks the upstream.
+   */
+  async vouches(network: NetworkName, blocks: readonly BlockRef[]): Promise<boolean> {
+    const guard = this.guards.get(network);
+    if (!guard) return false;
+    const tip = await guard.tip();
+    if (tip === null) return false;
+    const onChain = await guard.onBestChain(blocks);
+    return onChain.every(Boolean) && blocks.every((b) => b.height <= tip);
+  }
+
+  /**
+   * Whether an answer about these blocks is final, so worth keeping: every one at least
+   * minConfirmations deep and on the best chain now (the guard asks the node for heights it has
+   * not seen).
+   */
+  async final(network: NetworkName, blocks: readonly BlockRef[]): Promise<boolean> {
+    const guard = this.guards.get(network);
+    if (!guard || blocks.length === 0) return false;
+    const tip = await guard.tip();
+    if (tip === null) return false;
+    if (!blocks.every((b) => tip - b.height + 1 >= this.minConfirmations)) return false;
+    return (await guard.onBestChain(blocks)).every(Boolean);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import type DataLoader from "dataloader";
 import type { GraphQLError } from "graphql";
 import type { CallContext } from "../metering/context.ts";
+import type { PendingAnswer } from "./answers/pending.ts";
 import type { TransactionModel } from "./models.ts";
 import type { CallLoader } from "./upstream-calls.ts";
 
@@ -30,6 +31,13 @@ export interface RequestState {
    * a list that returns more rows than it was priced for refuses the rest instead of running them.
    */
   joinBudget: Map<string, number>;
+  /**
+   * Set by the route when the request's answer may be kept (a POST of JSON, not a dry run): its
+   * key in the cache of whole answers about final blocks (answers/serve.ts).
+   */
+  answerKey?: string;
+  /** The answer the cost plugin found final, for the route to keep once Yoga has written it. */
+  pending?: PendingAnswer;
 }
 
 /**

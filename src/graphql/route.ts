@@ -5,6 +5,7 @@ import { graphqlFailure, type HttpReply } from "../http/reply.ts";
 import { jsonDepthOver } from "../jsonrpc/json-depth.ts";
 import type { App, CallContext } from "../metering/context.ts";
 import type { SocketSession } from "../metering/socket-session.ts";
+import { answerKey, keepAnswer, serveAnswer } from "./answers/serve.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
 import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
 import { DocumentCache } from "./plugins/document-cache.ts";
@@ -50,6 +51,12 @@ export interface GraphQLRequest {
 export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Promise<HttpReply> {
   const { app } = ctx;
   const { req } = call;
+  // A repeated request for an answer about final blocks is served as kept, without Yoga.
+  const key = answerKey(app, ctx.network, req, call.body);
+  if (key !== null) {
+    const kept = await app.gatewayAnswers.get(ctx.network, key);
+    if (kept) return serveAnswer(ctx, kept);
+  }
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
   // The client's connection closing ends what this request still streams (a subscription): told
@@ -62,6 +69,7 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
     dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
     closed: closed.signal,
   });
+  if (key !== null) context.state.answerKey = key;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (typeof value === "string") headers[name] = value;
@@ -110,6 +118,9 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
       ),
     );
   }
+  const { pending } = context.state;
+  if (key !== null && pending)
+    keepAnswer(app, ctx.network, key, pending, { status: response.status, raw, headers: out });
   return { status: response.status, body: null, raw, headers: out };
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { TokenCache } from "../auth/token-cache.ts";
 import type { TokenOwner } from "../auth/tokens.ts";
+import type { GatewayAnswers } from "../cache/gateway-answers.ts";
 import type { TxStore } from "../cache/tx-store.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
@@ -43,6 +44,8 @@ export interface App {
    * chain followed for reorganisations (src/cache/).
    */
   txCache: TxStore;
+  /** The unified API's whole answers about final blocks (src/cache/gateway-answers.ts). */
+  gatewayAnswers: GatewayAnswers;
   /** Where webhook endpoints may point: checked at registration and on every connection. */
   webhookTargets: TargetPolicy;
   /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */

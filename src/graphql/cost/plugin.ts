@@ -1,15 +1,17 @@
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { type ErrorCode, fromGraphQLCode, gatewayError, httpStatusOf } from "../../errors/codes.ts";
+import { type ErrorCode, fromGraphQLCode, gatewayError } from "../../errors/codes.ts";
 import { auditOnly, type CallOutcome, meter } from "../../metering/pipeline.ts";
 import { graphPrice, priceOf } from "../../pricing/prices.ts";
+import { keepIfFinal } from "../answers/keep.ts";
 import type { GraphQLContext, RequestState } from "../context.ts";
 import { codedError } from "../errors.ts";
 import { estimateCost } from "./estimate.ts";
 import { EstimateMemo } from "./estimate-memo.ts";
+import { costLines, costReport, refusalError } from "./report.ts";
 
 /** The audit log's method for every request of the unified API. */
-const METHOD = "graphql";
+export const METHOD = "graphql";
 
 /**
  * Prices a request before it runs and meters it through the pipeline (src/metering/pipeline.ts):
@@ -151,39 +153,28 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
           },
         });
         metered.set(ctx.state, cost.headers);
-        if (!cost.ok) {
-          return {
-            errors: [
-              new GraphQLError(cost.error.message, {
-                extensions: {
-                  ...cost.error.data,
-                  code: cost.error.code,
-                  balance: cost.available,
-                  required: cost.required,
-                  // 429 for credits and caps, 403 for a method outside the token's scope.
-                  http: { status: httpStatusOf(cost.error.code) },
-                },
-              }),
-            ],
-          };
-        }
+        if (!cost.ok) return { errors: [refusalError(cost)] };
         if (cost.value === null) return { errors: [codedError("INTERNAL", "internal error")] };
         const { result, actual, complexity } = cost.value;
-        return {
-          ...result,
-          extensions: {
-            ...result.extensions,
-            cost: {
-              estimated: estimate.total,
-              actual,
-              charged: cost.charged,
-              balance: cost.available,
-              ...(complexity === null ? {} : { complexity }),
-              // What the actual charge is made of: each priced method's calls at its price.
-              calls: costLines(ctx),
-            },
-          },
-        };
+        const report = costReport({
+          estimated: estimate.total,
+          actual,
+          charged: cost.charged,
+          balance: cost.available,
+          complexity,
+          calls: costLines(ctx),
+        });
+        if (ctx.state.answerKey !== undefined) {
+          keepIfFinal(ctx, args, result, {
+            estimated: estimate.total,
+            estimatedComplexity,
+            actual,
+            complexity,
+            report,
+            creditHeaders: Object.keys(cost.headers),
+          });
+        }
+        return { ...result, extensions: { ...result.extensions, cost: report } };
       });
     },
     // What a request that never executed was refused with (Yoga's request parsing, parse and
@@ -222,30 +213,6 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
 function bareRefusal(status: number): Codes | Record<string, never> {
   if (status === 415) return { errorCode: "UNSUPPORTED_MEDIA_TYPE" };
   return status >= 400 ? { errorCode: "INTERNAL" } : {};
-}
-
-/**
- * The actual charge line by line: each priced method's calls at its price, then the indexer's
- * share (one graph price over the answered sites' complexity), as `extensions.cost.calls`.
- */
-function costLines(ctx: GraphQLContext) {
-  const { calls, graph } = ctx.state.meter;
-  const lines: { method: string; count: number; unitPrice?: number; subtotal: number }[] = [
-    ...calls,
-  ].map(([method, { count, price }]) => ({
-    method,
-    count,
-    unitPrice: price,
-    subtotal: count * price,
-  }));
-  if (graph.answered > 0) {
-    lines.push({
-      method: "graph",
-      count: graph.answered,
-      subtotal: graphPrice(ctx.app.config, ctx.network, graph.complexity),
-    });
-  }
-  return lines;
 }
 
 function isSingleResult(result: unknown): result is ExecutionResult {

@@ -1,0 +1,113 @@
+import type { NetworkName } from "../config/schema.ts";
+import type { ByteLruStats } from "../util/byte-lru.ts";
+import { BlockAnswerCache } from "./block-answers.ts";
+import type { BlockRef } from "./chain-guard.ts";
+import type { TxStore } from "./tx-store.ts";
+
+/** A line of `extensions.cost.calls` (src/graphql/cost/report.ts). */
+export interface AnswerCostLine {
+  method: string;
+  count: number;
+  unitPrice?: number;
+  subtotal: number;
+}
+
+/**
+ * A whole answer of the unified API about final blocks (src/graphql/answers/), as it was charged:
+ * what serving it again needs besides the caller's own balance.
+ */
+export interface GatewayAnswer {
+  /** `data` as Yoga wrote it. */
+  dataText: string;
+  /** The estimate reserved, and its complexity (the audit record's until settled). */
+  estimated: number;
+  estimatedComplexity: number | null;
+  /** What the answer was charged: the indexer's share for what it answered. */
+  actual: number;
+  complexity: number | null;
+  /** `extensions.cost.calls`. */
+  lines: AnswerCostLine[];
+  /** Indexer answers it holds: the audit record's cache hits when it is served again. */
+  answered: number;
+  /** Yoga's response headers for it, the X-Credits-* ones aside. */
+  headers: Record<string, string>;
+}
+
+/**
+ * The unified API's finality-aware response cache (issue 14 item 3): whole answers about blocks
+ * buried at least cache.minConfirmations deep, keyed by network, request body and the headers
+ * Yoga's answer depends on (src/graphql/answers/serve.ts), within cache.gatewayBytesMax. An answer is served
+ * only while the network's chain guard vouches for each of its blocks on the best chain, and a
+ * reorganisation drops every answer about a height it replaced (dropHeight, from the guard).
+ */
+export class GatewayAnswers {
+  private readonly lru: BlockAnswerCache<GatewayAnswer>;
+  private readonly keeping = new Set<Promise<void>>();
+
+  constructor(
+    bytesMax: number,
+    private readonly store: TxStore,
+  ) {
+    this.lru = new BlockAnswerCache(bytesMax);
+  }
+
+  get enabled(): boolean {
+    return this.lru.bytesMax > 0;
+  }
+
+  get stats(): ByteLruStats {
+    return this.lru.stats;
+  }
+
+  /** The answer kept for this key while its blocks are still on the best chain; else null. */
+  async get(network: NetworkName, key: string): Promise<GatewayAnswer | null> {
+    const entry = this.lru.get(key);
+    if (!entry) return null;
+    if (entry.network === network && (await this.store.vouches(network, entry.blocks))) {
+      return entry.data;
+    }
+    this.lru.delete(key);
+    return null;
+  }
+
+  /**
+   * Keeps an answer when its blocks are final now (deep enough, on the best chain). The route does
+   * not wait for it (the guard may ask the node); idle() does.
+   */
+  remember(
+    network: NetworkName,
+    key: string,
+    answer: GatewayAnswer,
+    blocks: readonly BlockRef[],
+  ): Promise<void> {
+    const keeping = this.keep(network, key, answer, blocks).finally(() => {
+      this.keeping.delete(keeping);
+    });
+    this.keeping.add(keeping);
+    return keeping;
+  }
+
+  /** Resolves once every answer being kept now is kept (or found not final): for tests. */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.keeping]);
+  }
+
+  private async keep(
+    network: NetworkName,
+    key: string,
+    answer: GatewayAnswer,
+    blocks: readonly BlockRef[],
+  ): Promise<void> {
+    if (!this.enabled || !(await this.store.final(network, blocks))) return;
+    const bytes =
+      key.length +
+      answer.dataText.length +
+      JSON.stringify(answer.lines).length +
+      JSON.stringify(answer.headers).length;
+    this.lru.set(key, { network, data: answer, blocks: [...blocks], bytes });
+  }
+
+  dropHeight(network: NetworkName, height: number): number {
+    return this.lru.dropHeight(network, height);
+  }
+}

@@ -1,0 +1,113 @@
+import type { IncomingMessage } from "node:http";
+import type { GatewayAnswer } from "../../cache/gateway-answers.ts";
+import type { NetworkName } from "../../config/schema.ts";
+import { httpStatusOf } from "../../errors/codes.ts";
+import type { HttpReply } from "../../http/reply.ts";
+import type { App, CallContext } from "../../metering/context.ts";
+import { meter } from "../../metering/pipeline.ts";
+import { METHOD } from "../cost/plugin.ts";
+import { type CostReport, costReport, refusalText } from "../cost/report.ts";
+import type { PendingAnswer } from "./pending.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * The cache key of a request whose answer may be served from, and kept in, the cache of whole
+ * answers: a POST of JSON that is not a dry run. Yoga's answer is a function of the network, the
+ * body and the headers it reads — what it may answer in (Accept), CORS (Origin), how to read the
+ * body (Content-Type) — so those make the key; the caller's balance goes into each answer afresh.
+ * null: always executed.
+ */
+export function answerKey(
+  app: App,
+  network: NetworkName,
+  req: IncomingMessage,
+  body: string,
+): string | null {
+  if (!app.gatewayAnswers.enabled || req.method !== "POST") return null;
+  const { headers } = req;
+  const type = headers["content-type"] ?? "";
+  if (!type.startsWith("application/json") || headers["x-dry-run"] !== undefined) return null;
+  return `${network}\u0000${headers.accept ?? ""}\u0000${headers.origin ?? ""}\u0000${type}\u0000${body}`;
+}
+
+/**
+ * Serves a kept answer without executing anything: the metering pipeline reserves the estimate
+ * the answer was first reserved with and charges what it was charged — the interface prices a hit
+ * as the miss — with its own audit record (cache hits flagged); then the kept `data` with this
+ * call's `extensions.cost`, byte for byte what Yoga would write (checked when it was kept).
+ */
+export async function serveAnswer(ctx: CallContext, answer: GatewayAnswer): Promise<HttpReply> {
+  const cost = await meter(ctx, {
+    calls: [
+      {
+        kind: "priced",
+        method: METHOD,
+        price: answer.estimated,
+        complexity: answer.estimatedComplexity,
+      },
+    ],
+    execute: async () => ({
+      value: null,
+      outcomes: [
+        {
+          kind: "answered",
+          outcome: "ok",
+          httpStatus: 200,
+          chargedCc: answer.actual,
+          complexity: answer.complexity,
+          cacheHits: answer.answered,
+        },
+      ],
+    }),
+  });
+  const headers = { ...answer.headers, ...cost.headers };
+  if (!cost.ok) {
+    const raw = encoder.encode(refusalText(cost));
+    return { status: httpStatusOf(cost.error.code), body: null, raw, headers };
+  }
+  const report = costReport({
+    estimated: answer.estimated,
+    actual: answer.actual,
+    charged: cost.charged,
+    balance: cost.available,
+    complexity: answer.complexity,
+    calls: answer.lines,
+  });
+  return {
+    status: 200,
+    body: null,
+    raw: encoder.encode(answerText(answer.dataText, report)),
+    headers,
+  };
+}
+
+/** A kept answer as Yoga writes a result: its data, then extensions.cost. */
+function answerText(dataText: string, report: CostReport): string {
+  return `{"data":${dataText},"extensions":{"cost":${JSON.stringify(report)}}}`;
+}
+
+/**
+ * Keeps the answer the cost plugin found final, once Yoga has written it — only when those bytes
+ * are exactly what serveAnswer would write for the same charge and balance, so a later Yoga
+ * (another key order, an extension) makes the cache keep nothing rather than answer differently.
+ * In the background: the chain guard may ask the node whether the blocks are still on the best
+ * chain, and the caller has its answer already.
+ */
+export function keepAnswer(
+  app: App,
+  network: NetworkName,
+  key: string,
+  pending: PendingAnswer,
+  reply: { status: number; raw: Uint8Array; headers: Record<string, string> },
+): void {
+  if (reply.status !== 200) return;
+  if (decoder.decode(reply.raw) !== answerText(pending.answer.dataText, pending.report)) return;
+  const headers = Object.fromEntries(
+    Object.entries(reply.headers).filter(([name]) => !pending.creditHeaders.includes(name)),
+  );
+  app.gatewayAnswers
+    .remember(network, key, { ...pending.answer, headers }, pending.blocks)
+    .catch((err: unknown) => app.log.warn({ err, network }, "could not keep a final answer"));
+}
