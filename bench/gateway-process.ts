@@ -3,7 +3,9 @@
 // PostgreSQL when DATABASE_URL is set (a schema of its own, dropped on exit), else PGlite in memory.
 // Prints `{url, token}` (an account granted plenty of credits) as one JSON line; a line `cpu` on
 // stdin is answered with process.cpuUsage() (user and system µs) as one JSON line, so the bench can
-// tell the CPU time this process spent per request. Runs until its stdin closes.
+// tell the CPU time this process spent per request; a line `answers` with the unified API's cache of
+// whole answers (hits, misses, entries). ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
+// for the side that always executes. Runs until its stdin closes.
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { createAccount } from "../src/accounts/accounts.ts";
@@ -26,7 +28,8 @@ const config = parseConfig({
   demo: { enabled: false },
   log: { level: "silent" },
   networks: ["mainnet"],
-  cache: { bytesMax: 0 }, // every transaction goes to Core, as the raw batch does
+  // Every transaction goes to Core, as the raw batch does.
+  cache: { bytesMax: 0, ...(process.env.ANSWERS === "off" ? { gatewayBytesMax: 0 } : {}) },
   upstreams: { node: { mainnet: [{ ...upstreams.core, connections: CONNECTIONS }] } },
 });
 const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -61,6 +64,9 @@ process.stdout.write(
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   if (line.trim() === "cpu") process.stdout.write(`${JSON.stringify(process.cpuUsage())}\n`);
+  if (line.trim() === "answers") {
+    process.stdout.write(`${JSON.stringify(gateway.app.gatewayAnswers.stats)}\n`);
+  }
 });
 lines.on("close", () => {
   void (async () => {

@@ -8,13 +8,18 @@
 // rows of block_transaction, with input and output counts) — the same query to all three — and the
 // gateway is also asked them in its own (`transactions(txids:)`, a join to Core for the outputs).
 // For (b), one raw JSON-RPC batch of the same fifty getrawtransaction calls straight to devnet's
-// Core is the baseline. Devnet, Hive Gateway and the gateway each run in a process of their own
+// Core is the baseline. For (a) the gateway is measured twice: as configured (a repeated request
+// about final blocks served from its cache of whole answers, src/graphql/answers/) and with that
+// cache off (every request executed: Yoga, delegation, the indexer). Devnet, Hive Gateway and the
+// gateway each run in a process of their own
 // (bench/*-process.ts), so the CPU time each spends per request is read from the process itself;
-// devnet counts the upstream requests each side made, against the client requests it was sent.
+// devnet counts the upstream requests each side made, against the client requests it was sent; on
+// PostgreSQL, the CPU PostgreSQL's processes spent meanwhile is shown per request too (read from
+// /proc: the ledger's share, on this machine's cores like the rest).
 // Loopback only; bounded in time and count. Usage:
 //   [DATABASE_URL=postgres://…] npx tsx bench/graphql.ts [seconds per run] [concurrency] [rounds] [shapes]
 // shapes: which of a, b, c to run (default abc).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { type Child, cpuSpent, startChild } from "./child.ts";
 
@@ -92,7 +97,35 @@ interface Run {
   indexerRequests: number;
   coreRequests: number;
   coreCalls: number;
+  /** Requests the gateway served from its cache of whole answers. */
+  answerHits: number;
+  /** CPU time PostgreSQL's processes spent meanwhile (the gateway's ledger), in µs. */
+  postgresCpuUs: number;
 }
+
+/**
+ * CPU time of every process named postgres on this machine, in µs (from /proc; clock ticks of
+ * 10 ms): PostgreSQL's share of what a gateway run costs, when it runs here.
+ */
+function postgresCpuUs(): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      if (!stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
+      const fields = stat.slice(close + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10_000;
+}
+
+const answerHits = async (t: Target) =>
+  t.side === "gateway" ? (await t.process.ask<{ hits: number }>("answers")).hits : 0;
 
 async function send(t: Target, dispatcher: Agent): Promise<string> {
   const res = await request(t.url, {
@@ -113,6 +146,8 @@ async function run(t: Target, devnet: Child<Devnet>, seconds: number): Promise<R
   const statsBefore = await devnet.ask<Stats>("stats");
   const cpuBefore = await t.process.ask<NodeJS.CpuUsage>("cpu");
   const devnetCpuBefore = await devnet.ask<NodeJS.CpuUsage>("cpu");
+  const hitsBefore = await answerHits(t);
+  const postgresBefore = postgresCpuUs();
   const started = performance.now();
   const deadline = started + seconds * 1000;
   let sent = 0;
@@ -130,6 +165,8 @@ async function run(t: Target, devnet: Child<Devnet>, seconds: number): Promise<R
   const cpuAfter = await t.process.ask<NodeJS.CpuUsage>("cpu");
   const devnetCpuAfter = await devnet.ask<NodeJS.CpuUsage>("cpu");
   const statsAfter = await devnet.ask<Stats>("stats");
+  const postgresAfter = postgresCpuUs();
+  const hitsAfter = await answerHits(t);
   await dispatcher.close();
   return {
     requests: latencies.length,
@@ -140,6 +177,8 @@ async function run(t: Target, devnet: Child<Devnet>, seconds: number): Promise<R
     indexerRequests: statsAfter.indexer.httpRequests - statsBefore.indexer.httpRequests,
     coreRequests: statsAfter.core.httpRequests - statsBefore.core.httpRequests,
     coreCalls: statsAfter.core.callsRead - statsBefore.core.callsRead,
+    answerHits: hitsAfter - hitsBefore,
+    postgresCpuUs: postgresAfter - postgresBefore,
   };
 }
 
@@ -165,6 +204,8 @@ function summarise(runs: Run[]): Summary {
     indexerRequests: 0,
     coreRequests: 0,
     coreCalls: 0,
+    answerHits: 0,
+    postgresCpuUs: 0,
   };
   for (const r of runs) {
     all.requests += r.requests;
@@ -175,6 +216,8 @@ function summarise(runs: Run[]): Summary {
     all.indexerRequests += r.indexerRequests;
     all.coreRequests += r.coreRequests;
     all.coreCalls += r.coreCalls;
+    all.answerHits += r.answerHits;
+    all.postgresCpuUs += r.postgresCpuUs;
   }
   const sorted = all.latencies.sort((a, b) => a - b);
   return {
@@ -221,13 +264,19 @@ const gateway = await startChild<{ url: string; token: string; store: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
 );
+// The same gateway with its cache of whole answers off: every request executed (Yoga, the indexer).
+const gatewayCold = await startChild<{ url: string; token: string; store: string }>(
+  "./gateway-process.ts",
+  [JSON.stringify(devnet.info)],
+  { ...process.env, ANSWERS: "off" },
+);
 const gatewayUrl = `${gateway.info.url}/gateway/mainnet/${gateway.info.token}`;
 const indexerHeaders = { "x-hasura-admin-secret": devnet.info.indexer.secret };
 const coreHeaders = {
   authorization: `Basic ${Buffer.from(`${devnet.info.core.user}:${devnet.info.core.password}`).toString("base64")}`,
 };
 
-const at = (label: string, side: Target["side"], body: string): Target => {
+const at = (label: string, side: Target["side"] | "gateway-cold", body: string): Target => {
   switch (side) {
     case "indexer":
       return {
@@ -242,6 +291,15 @@ const at = (label: string, side: Target["side"], body: string): Target => {
       return { label, side, url: hive.info.url, headers: {}, body, process: hive };
     case "gateway":
       return { label, side, url: gatewayUrl, headers: {}, body, process: gateway };
+    case "gateway-cold":
+      return {
+        label,
+        side: "gateway",
+        url: `${gatewayCold.info.url}/gateway/mainnet/${gatewayCold.info.token}`,
+        headers: {},
+        body,
+        process: gatewayCold,
+      };
     case "core":
       return {
         label,
@@ -261,6 +319,7 @@ const scenarios: { title: string; targets: Target[] }[] = [
       at("indexer directly", "indexer", TEN_BLOCKS),
       at("Hive Gateway → indexer", "hive", TEN_BLOCKS),
       at(`blockgate (${gateway.info.store})`, "gateway", TEN_BLOCKS),
+      at(`blockgate (${gateway.info.store}), answer cache off`, "gateway-cold", TEN_BLOCKS),
     ],
   },
   {
@@ -319,7 +378,11 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
     const cpu =
       t.side === "indexer" || t.side === "core"
         ? `devnet CPU ${fmt(s.cpuUsPerRequest)} µs/req`
-        : `CPU ${fmt(s.cpuUsPerRequest)} µs/req (devnet ${fmt(s.run.devnetCpuUs / s.run.requests)})`;
+        : `CPU ${fmt(s.cpuUsPerRequest)} µs/req (devnet ${fmt(s.run.devnetCpuUs / s.run.requests)}${
+            t.side === "gateway" && gateway.info.store === "PostgreSQL"
+              ? `, PostgreSQL ${fmt(s.run.postgresCpuUs / s.run.requests)}`
+              : ""
+          })`;
     console.log(
       `  ${t.label.padEnd(52)} ${fmt(s.perSecond).padStart(6)} req/s  p50 ${fmt(s.p50, 2).padStart(6)} ms  p99 ${fmt(s.p99, 2).padStart(6)} ms  ${cpu}${ratios.length ? `  ${ratios.join(", ")}` : ""}`,
     );
@@ -336,6 +399,9 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
           ]
             .filter(Boolean)
             .join(" + ") || "none";
+    const kept = s.run.answerHits
+      ? ` — ${s.run.answerHits} answered from the gateway's cache of whole answers`
+      : "";
     const shared =
       t.side === "indexer" || t.side === "core"
         ? ""
@@ -344,10 +410,11 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
           : indexerRequests > 0
             ? " — none deduplicated"
             : "";
-    console.log(`    ${t.label.padEnd(52)} ${requests} client requests → ${upstream}${shared}`);
+    console.log(`    ${t.label.padEnd(52)} ${requests} client requests → ${upstream}${shared}${kept}`);
   }
 }
 
 await gateway.stop();
+await gatewayCold.stop();
 await hive.stop();
 await devnet.stop();
