@@ -26,6 +26,10 @@ const DEPTH_MAX = 256;
 class NotCanonical extends Error {}
 const NOT_CANONICAL = new NotCanonical();
 
+/** Characters a string holds as they are: no quote, backslash, control character or surrogate. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*/y;
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -161,6 +165,10 @@ class Scanner {
     const s = this.s;
     let i = this.i + 1;
     for (;;) {
+      // Runs of plain characters (all of a hex string) are skipped by the regex engine at once.
+      PLAIN.lastIndex = i;
+      PLAIN.test(s);
+      i = PLAIN.lastIndex;
       if (i >= s.length) throw NOT_CANONICAL;
       const c = s.charCodeAt(i);
       if (c === QUOTE) break;
