@@ -86,6 +86,13 @@ describe("scanBatchAnswer", () => {
       '[{"result":"a\u0001","id":1}]',
       '[{"result":"\\x","id":1}]',
       '[{"result":1,"result":2,"id":1}]',
+      // Cut short in a number, a literal, a string, a key.
+      '[{"result":1',
+      '[{"result":12',
+      '[{"result":1.5e',
+      '[{"result":tr',
+      '[{"result":"ab',
+      '[{"res',
       `[{"result":${"[".repeat(10_000)}${"]".repeat(10_000)},"id":1}]`,
     ]) {
       expect(scanBatchAnswer(text), text.slice(0, 40)).toBeNull();

@@ -263,8 +263,9 @@ class Scanner {
 function digits(s: string, from: number): number {
   let i = from;
   for (;;) {
+    // NaN past the end of the text fails this test too, ending the run.
     const c = s.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return i;
+    if (!(c >= 0x30 && c <= 0x39)) return i;
     i++;
   }
 }
