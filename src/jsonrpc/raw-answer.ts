@@ -1,9 +1,10 @@
+import { parseCanonical } from "./canonical-json.ts";
 import { type Json, parseJson, RawJsonText } from "./json.ts";
 import type { RpcAnswer } from "./types.ts";
 
 /**
  * An upstream's result kept as the JSON text it came in (already checked to be what parsing and
- * writing it again would give: src/upstreams/bitcoin-core/batch-text.ts). The node route writes
+ * writing it again would give: src/jsonrpc/canonical-json.ts). The node route writes
  * that text to its caller as it is; whoever reads `result` (the unified API, the response cache,
  * the chain guard) gets it parsed, once, on first reading — so a result nobody looks into is never
  * parsed at all. The text is found through a WeakMap rather than a property of the answer, so a
@@ -16,7 +17,8 @@ export function rawResultAnswer(text: string): RpcAnswer {
   // An own, enumerable getter: a spread or JSON.stringify of the answer sees `result` as before.
   const answer = {
     get result(): Json {
-      parsed ??= { value: parseJson(text) };
+      // The text was scanned as canonical, so parseCanonical reads it (the fallback is a guard).
+      parsed ??= { value: parseCanonical(text) ?? parseJson(text) };
       return parsed.value;
     },
   };

@@ -2,9 +2,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCanonical, scanBatchAnswer } from "../../src/jsonrpc/canonical-json.ts";
 import { parseJson, RawJsonText, stringifyJson } from "../../src/jsonrpc/json.ts";
 import { answerForReply } from "../../src/jsonrpc/raw-answer.ts";
-import { scanBatchAnswer } from "../../src/upstreams/bitcoin-core/batch-text.ts";
 import { BitcoinCoreClient } from "../../src/upstreams/bitcoin-core/client.ts";
 
 /** What the node route wrote before: the result parsed losslessly and written again. */
@@ -124,12 +124,46 @@ describe("scanBatchAnswer", () => {
         if (items === null) return; // not canonical: parsed in full, as before
         scanned++;
         expect(items.map((i) => i.result)).toEqual(texts);
-        for (const t of texts) expect(rerendered(t)).toBe(t);
+        for (const t of texts) {
+          expect(rerendered(t)).toBe(t);
+          // Read as lossless-json reads it: same values, same key order, same number literals.
+          expect(parseCanonical(t)).toStrictEqual(parseJson(t));
+          expect(stringifyJson(parseCanonical(t))).toBe(t);
+        }
       }),
       { numRuns: 300 },
     );
     // Most generated values are canonical: the property is not checked on a handful only.
     expect(scanned).toBeGreaterThan(150);
+  });
+});
+
+describe("parseCanonical", () => {
+  it("reads canonical text as lossless-json does", () => {
+    for (const t of [
+      '{"hex":"0100","vout":[{"value":0.00000001,"n":0},{"value":1e-8,"n":1}],"fee":-0.5}',
+      String.raw`{"asm":"a\"b\\c]}{[,:","x":["\"]","\n\t\r\b\f"],"y":[[],{}],"z":[true,false,null]}`,
+      '"plain"',
+      "12345678901234567890.123456789",
+      "[]",
+    ]) {
+      expect(parseCanonical(t)).toStrictEqual(parseJson(t));
+    }
+  });
+
+  it("declines (undefined) what it would not pass on, and malformed text", () => {
+    for (const t of [
+      '{"a": 1}',
+      '"\\u0041"',
+      '{"a":1,"a":1}',
+      '{"1":2}',
+      "01",
+      "[1,]",
+      '"a',
+      "1 x",
+    ]) {
+      expect(parseCanonical(t), t).toBeUndefined();
+    }
   });
 });
 

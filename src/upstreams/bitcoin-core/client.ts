@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import { Pool } from "undici";
 import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
 import { gatewayError } from "../../errors/codes.ts";
+import { type ScannedItem, scanBatchAnswer } from "../../jsonrpc/canonical-json.ts";
 import { isJsonObject, jsonInteger, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
 import { rawResultAnswer } from "../../jsonrpc/raw-answer.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
 import { deadline } from "../deadline.ts";
 import type { UpstreamFailure as Failure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
-import { type ScannedItem, scanBatchAnswer } from "./batch-text.ts";
 
 /** One request's answer; a batch combining several requests' calls may have this each. */
 const RESPONSE_BYTES_MAX = 64 * 1024 * 1024;

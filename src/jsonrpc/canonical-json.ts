@@ -13,6 +13,9 @@
  * the caller parses the whole answer as before, so an odd answer behaves exactly as it always did.
  */
 
+import { LosslessNumber } from "lossless-json";
+import type { Json } from "./json.ts";
+
 /** One item of the batch: the raw text of its members (undefined when absent). */
 export interface ScannedItem {
   result: string | undefined;
@@ -39,6 +42,25 @@ export function scanBatchAnswer(text: string): ScannedItem[] | null {
     return new Scanner(text).batch();
   } catch (e) {
     if (e instanceof NotCanonical || e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+/**
+ * The value of a text scanBatchAnswer passed on (canonical JSON), exactly as lossless-json's parse
+ * gives it — objects, arrays, strings, LosslessNumber for numbers — or undefined for any other
+ * text (parse that instead). Why not lossless-json: it builds each string a character at a time,
+ * so a decoded transaction's hex and scripts become ropes of thousands of small objects until
+ * something flattens them; here strings come from JSON.parse of their own literal, flat, and never
+ * a slice that would keep the whole upstream answer alive in whatever holds on to the value.
+ */
+export function parseCanonical(text: string): Json | undefined {
+  try {
+    const scanner = new Scanner(text);
+    const value = scanner.read(1);
+    return scanner.atEnd() ? value : undefined;
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof RangeError) return undefined;
     throw e;
   }
 }
@@ -97,6 +119,63 @@ class Scanner {
       if (c === 0x7d) return item;
       if (c !== 0x2c) throw NOT_CANONICAL;
     }
+  }
+
+  /** The value at the cursor, built (see parseCanonical); the same checks as value(). */
+  read(depth: number): Json {
+    if (depth > DEPTH_MAX) throw NOT_CANONICAL;
+    const s = this.s;
+    const c = this.peek();
+    const start = this.i;
+    if (c === QUOTE) {
+      this.string();
+      // JSON.parse of the literal: a flat copy, its escapes (only \" \\ \b \f \n \r \t here)
+      // read as lossless-json reads them.
+      return JSON.parse(s.slice(start, this.i)) as string;
+    }
+    if (c === 0x7b) {
+      this.i++;
+      const object: { [key: string]: Json } = {};
+      if (this.peek() === 0x7d) {
+        this.i++;
+        return object;
+      }
+      const keys: string[] = [];
+      for (;;) {
+        const key = this.key(keys);
+        this.expect(0x3a);
+        object[key] = this.read(depth + 1);
+        const next = this.next();
+        if (next === 0x7d) return object;
+        if (next !== 0x2c) throw NOT_CANONICAL;
+      }
+    }
+    if (c === 0x5b) {
+      this.i++;
+      const array: Json[] = [];
+      if (this.peek() === 0x5d) {
+        this.i++;
+        return array;
+      }
+      for (;;) {
+        array.push(this.read(depth + 1));
+        const next = this.next();
+        if (next === 0x5d) return array;
+        if (next !== 0x2c) throw NOT_CANONICAL;
+      }
+    }
+    if (c === 0x74 || c === 0x66 || c === 0x6e) {
+      const word = c === 0x74 ? "true" : c === 0x66 ? "false" : "null";
+      this.literal(word);
+      return word === "true" ? true : word === "false" ? false : null;
+    }
+    this.number();
+    // A copy of the digits, never a slice of the whole answer (slices of 13 characters or more).
+    return new LosslessNumber(JSON.parse(`"${s.slice(start, this.i)}"`) as string);
+  }
+
+  atEnd(): boolean {
+    return this.i === this.s.length;
   }
 
   private value(depth: number): void {
