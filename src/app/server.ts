@@ -300,7 +300,14 @@ function backendRoute(
       return fail(reply, authenticated.error);
     }
     call.owner = authenticated.owner;
-    const outside = checkScope(app, call.owner, { ...from, backend: route.backend, origin });
+    // Fields written out: V8 copies and extends a fresh literal (`{ ...from, … }`) far slower.
+    const outside = checkScope(app, call.owner, {
+      source: from.source,
+      backendSegment: from.backendSegment,
+      network: from.network,
+      backend: route.backend,
+      origin,
+    });
     if (outside) return fail(reply, outside);
     // A page on an origin the token allows may read every answer from here on, refusals included.
     if (origin !== null && originAllowed(call.owner.scope ?? null, origin)) {

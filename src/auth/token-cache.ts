@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Database } from "../db/database.ts";
-import { authenticate, hashToken, isTokenShaped, type TokenOwner } from "./tokens.ts";
+import { authenticate, isTokenShaped, type TokenOwner, tokenCacheKey } from "./tokens.ts";
 
 /**
  * Token hash → owner, in process memory, bounded (LRU), so a request does not pay a database round
@@ -39,7 +39,7 @@ export class TokenCache {
 
   async authenticate(token: string): Promise<TokenOwner | null> {
     if (!isTokenShaped(token) || this.maxEntries === 0) return authenticate(this.db, token);
-    const key = hashToken(token).toString("base64");
+    const key = tokenCacheKey(token);
     const now = Date.now();
     const hit = this.live(key, now);
     // Most recently used last (Map order is the LRU order); a stale entry simply goes.
@@ -64,7 +64,7 @@ export class TokenCache {
   /** The owner of a token this process holds in its cache, without asking the database. */
   cached(token: string): TokenOwner | null {
     if (!isTokenShaped(token)) return null;
-    return this.live(hashToken(token).toString("base64"), Date.now())?.owner ?? null;
+    return this.live(tokenCacheKey(token), Date.now())?.owner ?? null;
   }
 
   /** An entry that may be used: within its time, and while revocations can be heard. */

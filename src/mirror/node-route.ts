@@ -119,7 +119,8 @@ async function fromCache(ctx: CallContext, calls: AcceptedCall[]): Promise<(Call
 /** Keeps the deeply confirmed transactions of the node's verbose answers (src/cache/from-core.ts). */
 async function remember(ctx: CallContext, pairs: [AcceptedCall, RpcAnswer][]): Promise<void> {
   const pool = ctx.app.nodes.get(ctx.network);
-  if (!pool) return;
+  // rememberFromCore keeps nothing with the cache off: the results need not be read (parsed).
+  if (!pool || !ctx.app.txCache.enabled) return;
   const answers = pairs.flatMap(([call, answer]) => {
     const lookup = cacheable(call);
     return lookup?.verbose && "result" in answer

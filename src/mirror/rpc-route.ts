@@ -8,6 +8,7 @@ import {
   replyObject,
 } from "../jsonrpc/envelope.ts";
 import type { Json } from "../jsonrpc/json.ts";
+import { answerForReply } from "../jsonrpc/raw-answer.ts";
 import type { Checked, RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
 import type { Outcome } from "../ledger/audit.ts";
 import type { CallContext } from "../metering/context.ts";
@@ -161,7 +162,7 @@ export async function handleRpcMirror(
       replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
       single = httpStatusOf(result.error.code);
     } else {
-      replies.push(replyObject(c.version, c.id, result.answer));
+      replies.push(replyObject(c.version, c.id, answerForReply(result.answer)));
       single =
         "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
     }

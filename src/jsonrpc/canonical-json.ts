@@ -1,0 +1,350 @@
+/**
+ * Bitcoin Core's answer to a JSON-RPC batch, split into its items without parsing their results.
+ *
+ * Why: the node route used to parse every answer losslessly and write it out again, which is most
+ * of the JSON work of a call, to return the very text Core sent. Core writes compact JSON
+ * (UniValue's write() without indentation) with its items as `{"result":…,"error":…,"id":…}`, so
+ * each result's text can be passed on as it came — provided that text is exactly what parsing and
+ * writing it again would give (toJsonText after lossless-json's parse). The scanner accepts only
+ * that canonical form: no whitespace inside a value, no string escape JSON.stringify would write
+ * differently (`\/`, `\uXXXX`), no object key that re-rendering would move or drop (repeated keys,
+ * array-index keys, which V8 orders first, `__proto__`), numbers in strict JSON grammar (kept as
+ * written, as LosslessNumber keeps them). Anything else — or anything malformed — returns null and
+ * the caller parses the whole answer as before, so an odd answer behaves exactly as it always did.
+ */
+
+import { LosslessNumber } from "lossless-json";
+import type { Json } from "./json.ts";
+
+/** One item of the batch: the raw text of its members (undefined when absent). */
+export interface ScannedItem {
+  result: string | undefined;
+  error: string | undefined;
+  id: string | undefined;
+}
+
+/** Deeper than this, the scanner gives up (the full parse decides, as before). */
+const DEPTH_MAX = 256;
+
+class NotCanonical extends Error {}
+const NOT_CANONICAL = new NotCanonical();
+
+/** Characters a string holds as they are: no quote, backslash, control character or surrogate. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*/y;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The items of a batch answer in canonical form, or null: parse the text instead. */
+export function scanBatchAnswer(text: string): ScannedItem[] | null {
+  try {
+    return new Scanner(text).batch();
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+/**
+ * The value of a text scanBatchAnswer passed on (canonical JSON), exactly as lossless-json's parse
+ * gives it — objects, arrays, strings, LosslessNumber for numbers — or undefined for any other
+ * text (parse that instead). Why not lossless-json: it builds each string a character at a time,
+ * so a decoded transaction's hex and scripts become ropes of thousands of small objects until
+ * something flattens them; here strings come from JSON.parse of their own literal, flat, and never
+ * a slice that would keep the whole upstream answer alive in whatever holds on to the value.
+ */
+export function parseCanonical(text: string): Json | undefined {
+  try {
+    const scanner = new Scanner(text);
+    const value = scanner.read(1);
+    return scanner.atEnd() ? value : undefined;
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+class Scanner {
+  private i = 0;
+
+  constructor(private readonly s: string) {}
+
+  batch(): ScannedItem[] {
+    this.ws();
+    this.expect(0x5b); // [
+    const items: ScannedItem[] = [];
+    this.ws();
+    if (this.peek() === 0x5d) {
+      this.i++;
+    } else {
+      for (;;) {
+        this.ws();
+        items.push(this.item());
+        this.ws();
+        const c = this.next();
+        if (c === 0x5d) break;
+        if (c !== 0x2c) throw NOT_CANONICAL;
+      }
+    }
+    this.ws();
+    if (this.i !== this.s.length) throw NOT_CANONICAL;
+    return items;
+  }
+
+  /** `{"result":…,"error":…,"id":…}` in any order, other members skipped. */
+  private item(): ScannedItem {
+    this.expect(0x7b); // {
+    const item: ScannedItem = { result: undefined, error: undefined, id: undefined };
+    const keys: string[] = [];
+    this.ws();
+    if (this.peek() === 0x7d) {
+      this.i++;
+      return item;
+    }
+    for (;;) {
+      this.ws();
+      const key = this.key(keys);
+      this.ws();
+      this.expect(0x3a); // :
+      this.ws();
+      const start = this.i;
+      this.value(1);
+      const raw = this.s.slice(start, this.i);
+      if (key === "result") item.result = raw;
+      else if (key === "error") item.error = raw;
+      else if (key === "id") item.id = raw;
+      this.ws();
+      const c = this.next();
+      if (c === 0x7d) return item;
+      if (c !== 0x2c) throw NOT_CANONICAL;
+    }
+  }
+
+  /** The value at the cursor, built (see parseCanonical); the same checks as value(). */
+  read(depth: number): Json {
+    if (depth > DEPTH_MAX) throw NOT_CANONICAL;
+    const s = this.s;
+    const c = this.peek();
+    const start = this.i;
+    if (c === QUOTE) {
+      this.string();
+      // JSON.parse of the literal: a flat copy, its escapes (only \" \\ \b \f \n \r \t here)
+      // read as lossless-json reads them.
+      return JSON.parse(s.slice(start, this.i)) as string;
+    }
+    if (c === 0x7b) {
+      this.i++;
+      const object: { [key: string]: Json } = {};
+      if (this.peek() === 0x7d) {
+        this.i++;
+        return object;
+      }
+      const keys: string[] = [];
+      for (;;) {
+        const key = this.key(keys);
+        this.expect(0x3a);
+        object[key] = this.read(depth + 1);
+        const next = this.next();
+        if (next === 0x7d) return object;
+        if (next !== 0x2c) throw NOT_CANONICAL;
+      }
+    }
+    if (c === 0x5b) {
+      this.i++;
+      const array: Json[] = [];
+      if (this.peek() === 0x5d) {
+        this.i++;
+        return array;
+      }
+      for (;;) {
+        array.push(this.read(depth + 1));
+        const next = this.next();
+        if (next === 0x5d) return array;
+        if (next !== 0x2c) throw NOT_CANONICAL;
+      }
+    }
+    if (c === 0x74 || c === 0x66 || c === 0x6e) {
+      const word = c === 0x74 ? "true" : c === 0x66 ? "false" : "null";
+      this.literal(word);
+      return word === "true" ? true : word === "false" ? false : null;
+    }
+    this.number();
+    // A copy of the digits, never a slice of the whole answer (slices of 13 characters or more).
+    return new LosslessNumber(JSON.parse(`"${s.slice(start, this.i)}"`) as string);
+  }
+
+  atEnd(): boolean {
+    return this.i === this.s.length;
+  }
+
+  private value(depth: number): void {
+    if (depth > DEPTH_MAX) throw NOT_CANONICAL;
+    const c = this.peek();
+    if (c === QUOTE) this.string();
+    else if (c === 0x7b) this.object(depth);
+    else if (c === 0x5b) this.array(depth);
+    else if (c === 0x74) this.literal("true");
+    else if (c === 0x66) this.literal("false");
+    else if (c === 0x6e) this.literal("null");
+    else this.number();
+  }
+
+  private object(depth: number): void {
+    this.i++;
+    if (this.peek() === 0x7d) {
+      this.i++;
+      return;
+    }
+    const keys: string[] = [];
+    for (;;) {
+      this.key(keys);
+      this.expect(0x3a);
+      this.value(depth + 1);
+      const c = this.next();
+      if (c === 0x7d) return;
+      if (c !== 0x2c) throw NOT_CANONICAL;
+    }
+  }
+
+  private array(depth: number): void {
+    this.i++;
+    if (this.peek() === 0x5d) {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      this.value(depth + 1);
+      const c = this.next();
+      if (c === 0x5d) return;
+      if (c !== 0x2c) throw NOT_CANONICAL;
+    }
+  }
+
+  /** An object key with no escapes, new in its object, that re-rendering keeps in its place. */
+  private key(seen: string[]): string {
+    if (this.peek() !== QUOTE) throw NOT_CANONICAL;
+    const start = this.i + 1;
+    const end = this.s.indexOf('"', start);
+    if (end < 0) throw NOT_CANONICAL;
+    const key = this.s.slice(start, end);
+    for (let k = 0; k < key.length; k++) {
+      const c = key.charCodeAt(k);
+      if (c === BACKSLASH || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) throw NOT_CANONICAL;
+    }
+    // V8 writes integer-like keys first and in ascending order; __proto__ is not an own key.
+    if (/^[0-9]+$/.test(key) || key === "__proto__" || seen.includes(key)) throw NOT_CANONICAL;
+    seen.push(key);
+    this.i = end + 1;
+    return key;
+  }
+
+  /** A string whose escapes JSON.stringify writes the same way: \" \\ \b \f \n \r \t. */
+  private string(): void {
+    const s = this.s;
+    let i = this.i + 1;
+    for (;;) {
+      // Runs of plain characters (all of a hex string) are skipped by the regex engine at once.
+      PLAIN.lastIndex = i;
+      PLAIN.test(s);
+      i = PLAIN.lastIndex;
+      if (i >= s.length) throw NOT_CANONICAL;
+      const c = s.charCodeAt(i);
+      if (c === QUOTE) break;
+      if (c < 0x20) throw NOT_CANONICAL;
+      if (c === BACKSLASH) {
+        const e = s.charCodeAt(i + 1);
+        // " \ b f n r t
+        if (
+          e !== QUOTE &&
+          e !== BACKSLASH &&
+          e !== 0x62 &&
+          e !== 0x66 &&
+          e !== 0x6e &&
+          e !== 0x72 &&
+          e !== 0x74
+        ) {
+          throw NOT_CANONICAL;
+        }
+        i += 2;
+        continue;
+      }
+      // A lone surrogate would be written as \uXXXX (text decoded from UTF-8 has none, but a
+      // caller may pass any string).
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = s.charCodeAt(i + 1);
+        if (c > 0xdbff || !(d >= 0xdc00 && d <= 0xdfff)) throw NOT_CANONICAL;
+        i += 2;
+        continue;
+      }
+      i++;
+    }
+    this.i = i + 1;
+  }
+
+  /** -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+  private number(): void {
+    const s = this.s;
+    let i = this.i;
+    if (s.charCodeAt(i) === 0x2d) i++;
+    const first = s.charCodeAt(i);
+    if (first === 0x30) i++;
+    else if (first >= 0x31 && first <= 0x39) i = digits(s, i);
+    else throw NOT_CANONICAL;
+    if (s.charCodeAt(i) === 0x2e) {
+      const after = digits(s, i + 1);
+      if (after === i + 1) throw NOT_CANONICAL;
+      i = after;
+    }
+    const e = s.charCodeAt(i);
+    if (e === 0x65 || e === 0x45) {
+      i++;
+      const sign = s.charCodeAt(i);
+      if (sign === 0x2b || sign === 0x2d) i++;
+      const after = digits(s, i);
+      if (after === i) throw NOT_CANONICAL;
+      i = after;
+    }
+    this.i = i;
+  }
+
+  private literal(word: string): void {
+    if (!this.s.startsWith(word, this.i)) throw NOT_CANONICAL;
+    this.i += word.length;
+  }
+
+  /** Whitespace between the envelope's tokens (never inside a value). */
+  private ws(): void {
+    const s = this.s;
+    let i = this.i;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+      i++;
+    }
+    this.i = i;
+  }
+
+  private peek(): number {
+    return this.s.charCodeAt(this.i);
+  }
+
+  private next(): number {
+    return this.s.charCodeAt(this.i++);
+  }
+
+  private expect(c: number): void {
+    if (this.s.charCodeAt(this.i) !== c) throw NOT_CANONICAL;
+    this.i++;
+  }
+}
+
+function digits(s: string, from: number): number {
+  let i = from;
+  for (;;) {
+    // NaN past the end of the text fails this test too, ending the run.
+    const c = s.charCodeAt(i);
+    if (!(c >= 0x30 && c <= 0x39)) return i;
+    i++;
+  }
+}
