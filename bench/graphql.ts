@@ -410,7 +410,9 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
           : indexerRequests > 0
             ? " — none deduplicated"
             : "";
-    console.log(`    ${t.label.padEnd(52)} ${requests} client requests → ${upstream}${shared}${kept}`);
+    console.log(
+      `    ${t.label.padEnd(52)} ${requests} client requests → ${upstream}${shared}${kept}`,
+    );
   }
 }
 

@@ -7,19 +7,19 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-2NPMLTT3.js";
+} from "./chunks/chunk-5IWP7DTO.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
-import "./chunks/chunk-S2SUK4TS.js";
+import "./chunks/chunk-QCPAXOM3.js";
 import "./chunks/chunk-AOGXHN7C.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-ZEQ7QKBZ.js";
-import "./chunks/chunk-LXURSDKP.js";
-import "./chunks/chunk-6XRKXMFT.js";
+} from "./chunks/chunk-V7VJSF5D.js";
+import "./chunks/chunk-4NT262JG.js";
+import "./chunks/chunk-C2HEMZCK.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -39,11 +39,11 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-4U46WEPN.js");
+    const { runConfigCommand } = await import("./chunks/config-check-KSL5UVMZ.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "electrum-name") {
-    const { runElectrumName } = await import("./chunks/electrum-name-BDROWJ3O.js");
+    const { runElectrumName } = await import("./chunks/electrum-name-KOOFGY2M.js");
     return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {
@@ -81,7 +81,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-ZBYPVYXN.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-PUMDNLOD.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-2NPMLTT3.js";
+} from "./chunks/chunk-5IWP7DTO.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -62,7 +62,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-ZBDTW4YK.js";
+} from "./chunks/chunk-CV3THDCA.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -79,11 +79,12 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-S2SUK4TS.js";
+} from "./chunks/chunk-QCPAXOM3.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
   OP_RETURN,
+  RawJsonText,
   addressToScript,
   amountToJson,
   blockToUniv,
@@ -122,25 +123,25 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-ZEQ7QKBZ.js";
+} from "./chunks/chunk-V7VJSF5D.js";
 import {
   tokenOfDnsLabel
-} from "./chunks/chunk-ZZDRE7WO.js";
+} from "./chunks/chunk-SU5532I4.js";
 import {
   authenticate,
   compileScope,
-  hashToken,
   isTokenShaped,
   issueToken,
   liveOwner,
   originAllowed,
   requestOutOfScope,
+  tokenCacheKey,
   tokenHint
-} from "./chunks/chunk-LXURSDKP.js";
+} from "./chunks/chunk-4NT262JG.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-6XRKXMFT.js";
+} from "./chunks/chunk-C2HEMZCK.js";
 
 // src/admin/devnet-control.ts
 var DEVNET_BLOCKS_MAX = 1e3;
@@ -227,7 +228,7 @@ var TokenCache = class {
   onRevoked;
   async authenticate(token) {
     if (!isTokenShaped(token) || this.maxEntries === 0) return authenticate(this.db, token);
-    const key = hashToken(token).toString("base64");
+    const key = tokenCacheKey(token);
     const now = Date.now();
     const hit = this.live(key, now);
     this.entries.delete(key);
@@ -249,7 +250,7 @@ var TokenCache = class {
   /** The owner of a token this process holds in its cache, without asking the database. */
   cached(token) {
     if (!isTokenShaped(token)) return null;
-    return this.live(hashToken(token).toString("base64"), Date.now())?.owner ?? null;
+    return this.live(tokenCacheKey(token), Date.now())?.owner ?? null;
   }
   /** An entry that may be used: within its time, and while revocations can be heard. */
   live(key, now) {
@@ -422,6 +423,56 @@ var ChainGuard = class {
     return out.answers.map(
       (a) => "result" in a && typeof a.result === "string" ? a.result : void 0
     );
+  }
+};
+
+// src/cache/gateway-answers.ts
+var GatewayAnswers = class {
+  constructor(bytesMax, store) {
+    this.store = store;
+    this.lru = new BlockAnswerCache(bytesMax);
+  }
+  store;
+  lru;
+  keeping = /* @__PURE__ */ new Set();
+  get enabled() {
+    return this.lru.bytesMax > 0;
+  }
+  get stats() {
+    return this.lru.stats;
+  }
+  /** The answer kept for this key while its blocks are still on the best chain; else null. */
+  async get(network, key) {
+    const entry = this.lru.get(key);
+    if (!entry) return null;
+    if (entry.network === network && await this.store.vouches(network, entry.blocks)) {
+      return entry.data;
+    }
+    this.lru.delete(key);
+    return null;
+  }
+  /**
+   * Keeps an answer when its blocks are final now (deep enough, on the best chain). The route does
+   * not wait for it (the guard may ask the node); idle() does.
+   */
+  remember(network, key, answer3, blocks) {
+    const keeping = this.keep(network, key, answer3, blocks).finally(() => {
+      this.keeping.delete(keeping);
+    });
+    this.keeping.add(keeping);
+    return keeping;
+  }
+  /** Resolves once every answer being kept now is kept (or found not final): for tests. */
+  async idle() {
+    await Promise.allSettled([...this.keeping]);
+  }
+  async keep(network, key, answer3, blocks) {
+    if (!this.enabled || !await this.store.final(network, blocks)) return;
+    const bytes = key.length + answer3.dataText.length + JSON.stringify(answer3.lines).length + JSON.stringify(answer3.headers).length;
+    this.lru.set(key, { network, data: answer3, blocks: [...blocks], bytes });
+  }
+  dropHeight(network, height) {
+    return this.lru.dropHeight(network, height);
   }
 };
 
@@ -642,13 +693,9 @@ var TxStore = class {
    * blocks on the best chain; null to ask the indexer.
    */
   async blockAnswer(network, key) {
-    const guard = this.guards.get(network);
     const entry = this.blocks?.get(key);
-    if (!entry || !guard) return null;
-    const tip = await guard.tip();
-    if (tip === null) return null;
-    const onChain = await guard.onBestChain(entry.blocks);
-    if (onChain.every(Boolean) && entry.blocks.every((b) => b.height <= tip)) return entry.data;
+    if (!entry) return null;
+    if (await this.vouches(network, entry.blocks)) return entry.data;
     this.blocks?.delete(key);
     return null;
   }
@@ -657,15 +704,36 @@ var TxStore = class {
    * and on the best chain now (the guard asks the node for heights it has not seen).
    */
   async rememberBlockAnswer(network, key, data, blocks) {
-    const guard = this.guards.get(network);
-    if (!this.blocks || this.blocks.bytesMax === 0 || !guard || blocks.length === 0) return;
-    const tip = await guard.tip();
-    if (tip === null) return;
-    if (!blocks.every((b) => tip - b.height + 1 >= this.minConfirmations)) return;
-    const onChain = await guard.onBestChain(blocks);
-    if (!onChain.every(Boolean)) return;
+    if (!this.blocks || this.blocks.bytesMax === 0) return;
+    if (!await this.final(network, blocks)) return;
     const bytes = stringifyJson(data).length + key.length;
     this.blocks.set(key, { network, data, blocks: [...blocks], bytes });
+  }
+  /**
+   * Whether an answer about these blocks may be served now: the network's guard vouches that each
+   * is still on the best chain, at or below its tip. False when it cannot tell (no node, or the
+   * node could not be asked): the caller asks the upstream.
+   */
+  async vouches(network, blocks) {
+    const guard = this.guards.get(network);
+    if (!guard) return false;
+    const tip = await guard.tip();
+    if (tip === null) return false;
+    const onChain = await guard.onBestChain(blocks);
+    return onChain.every(Boolean) && blocks.every((b) => b.height <= tip);
+  }
+  /**
+   * Whether an answer about these blocks is final, so worth keeping: every one at least
+   * minConfirmations deep and on the best chain now (the guard asks the node for heights it has
+   * not seen).
+   */
+  async final(network, blocks) {
+    const guard = this.guards.get(network);
+    if (!guard || blocks.length === 0) return false;
+    const tip = await guard.tip();
+    if (tip === null) return false;
+    if (!blocks.every((b) => tip - b.height + 1 >= this.minConfirmations)) return false;
+    return (await guard.onBestChain(blocks)).every(Boolean);
   }
   async close() {
     await this.redis?.close();
@@ -2757,6 +2825,304 @@ var SharedTrips = class {
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
 
+// src/jsonrpc/canonical-json.ts
+import { LosslessNumber } from "lossless-json";
+var DEPTH_MAX = 256;
+var NotCanonical = class extends Error {
+};
+var NOT_CANONICAL = new NotCanonical();
+var PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*/y;
+var QUOTE = 34;
+var BACKSLASH = 92;
+function scanBatchAnswer(text) {
+  try {
+    return new Scanner(text).batch();
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof RangeError) return null;
+    throw e;
+  }
+}
+function parseCanonical(text) {
+  try {
+    const scanner = new Scanner(text);
+    const value = scanner.read(1);
+    return scanner.atEnd() ? value : void 0;
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof RangeError) return void 0;
+    throw e;
+  }
+}
+var Scanner = class {
+  constructor(s) {
+    this.s = s;
+  }
+  s;
+  i = 0;
+  batch() {
+    this.ws();
+    this.expect(91);
+    const items = [];
+    this.ws();
+    if (this.peek() === 93) {
+      this.i++;
+    } else {
+      for (; ; ) {
+        this.ws();
+        items.push(this.item());
+        this.ws();
+        const c = this.next();
+        if (c === 93) break;
+        if (c !== 44) throw NOT_CANONICAL;
+      }
+    }
+    this.ws();
+    if (this.i !== this.s.length) throw NOT_CANONICAL;
+    return items;
+  }
+  /** `{"result":…,"error":…,"id":…}` in any order, other members skipped. */
+  item() {
+    this.expect(123);
+    const item = { result: void 0, error: void 0, id: void 0 };
+    const keys = [];
+    this.ws();
+    if (this.peek() === 125) {
+      this.i++;
+      return item;
+    }
+    for (; ; ) {
+      this.ws();
+      const key = this.key(keys);
+      this.ws();
+      this.expect(58);
+      this.ws();
+      const start = this.i;
+      this.value(1);
+      const raw = this.s.slice(start, this.i);
+      if (key === "result") item.result = raw;
+      else if (key === "error") item.error = raw;
+      else if (key === "id") item.id = raw;
+      this.ws();
+      const c = this.next();
+      if (c === 125) return item;
+      if (c !== 44) throw NOT_CANONICAL;
+    }
+  }
+  /** The value at the cursor, built (see parseCanonical); the same checks as value(). */
+  read(depth) {
+    if (depth > DEPTH_MAX) throw NOT_CANONICAL;
+    const s = this.s;
+    const c = this.peek();
+    const start = this.i;
+    if (c === QUOTE) {
+      this.string();
+      return JSON.parse(s.slice(start, this.i));
+    }
+    if (c === 123) {
+      this.i++;
+      const object = {};
+      if (this.peek() === 125) {
+        this.i++;
+        return object;
+      }
+      const keys = [];
+      for (; ; ) {
+        const key = this.key(keys);
+        this.expect(58);
+        object[key] = this.read(depth + 1);
+        const next = this.next();
+        if (next === 125) return object;
+        if (next !== 44) throw NOT_CANONICAL;
+      }
+    }
+    if (c === 91) {
+      this.i++;
+      const array = [];
+      if (this.peek() === 93) {
+        this.i++;
+        return array;
+      }
+      for (; ; ) {
+        array.push(this.read(depth + 1));
+        const next = this.next();
+        if (next === 93) return array;
+        if (next !== 44) throw NOT_CANONICAL;
+      }
+    }
+    if (c === 116 || c === 102 || c === 110) {
+      const word = c === 116 ? "true" : c === 102 ? "false" : "null";
+      this.literal(word);
+      return word === "true" ? true : word === "false" ? false : null;
+    }
+    this.number();
+    return new LosslessNumber(JSON.parse(`"${s.slice(start, this.i)}"`));
+  }
+  atEnd() {
+    return this.i === this.s.length;
+  }
+  value(depth) {
+    if (depth > DEPTH_MAX) throw NOT_CANONICAL;
+    const c = this.peek();
+    if (c === QUOTE) this.string();
+    else if (c === 123) this.object(depth);
+    else if (c === 91) this.array(depth);
+    else if (c === 116) this.literal("true");
+    else if (c === 102) this.literal("false");
+    else if (c === 110) this.literal("null");
+    else this.number();
+  }
+  object(depth) {
+    this.i++;
+    if (this.peek() === 125) {
+      this.i++;
+      return;
+    }
+    const keys = [];
+    for (; ; ) {
+      this.key(keys);
+      this.expect(58);
+      this.value(depth + 1);
+      const c = this.next();
+      if (c === 125) return;
+      if (c !== 44) throw NOT_CANONICAL;
+    }
+  }
+  array(depth) {
+    this.i++;
+    if (this.peek() === 93) {
+      this.i++;
+      return;
+    }
+    for (; ; ) {
+      this.value(depth + 1);
+      const c = this.next();
+      if (c === 93) return;
+      if (c !== 44) throw NOT_CANONICAL;
+    }
+  }
+  /** An object key with no escapes, new in its object, that re-rendering keeps in its place. */
+  key(seen) {
+    if (this.peek() !== QUOTE) throw NOT_CANONICAL;
+    const start = this.i + 1;
+    const end = this.s.indexOf('"', start);
+    if (end < 0) throw NOT_CANONICAL;
+    const key = this.s.slice(start, end);
+    for (let k = 0; k < key.length; k++) {
+      const c = key.charCodeAt(k);
+      if (c === BACKSLASH || c < 32 || c >= 55296 && c <= 57343) throw NOT_CANONICAL;
+    }
+    if (/^[0-9]+$/.test(key) || key === "__proto__" || seen.includes(key)) throw NOT_CANONICAL;
+    seen.push(key);
+    this.i = end + 1;
+    return key;
+  }
+  /** A string whose escapes JSON.stringify writes the same way: \" \\ \b \f \n \r \t. */
+  string() {
+    const s = this.s;
+    let i = this.i + 1;
+    for (; ; ) {
+      PLAIN.lastIndex = i;
+      PLAIN.test(s);
+      i = PLAIN.lastIndex;
+      if (i >= s.length) throw NOT_CANONICAL;
+      const c = s.charCodeAt(i);
+      if (c === QUOTE) break;
+      if (c < 32) throw NOT_CANONICAL;
+      if (c === BACKSLASH) {
+        const e = s.charCodeAt(i + 1);
+        if (e !== QUOTE && e !== BACKSLASH && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) {
+          throw NOT_CANONICAL;
+        }
+        i += 2;
+        continue;
+      }
+      if (c >= 55296 && c <= 57343) {
+        const d = s.charCodeAt(i + 1);
+        if (c > 56319 || !(d >= 56320 && d <= 57343)) throw NOT_CANONICAL;
+        i += 2;
+        continue;
+      }
+      i++;
+    }
+    this.i = i + 1;
+  }
+  /** -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+  number() {
+    const s = this.s;
+    let i = this.i;
+    if (s.charCodeAt(i) === 45) i++;
+    const first = s.charCodeAt(i);
+    if (first === 48) i++;
+    else if (first >= 49 && first <= 57) i = digits(s, i);
+    else throw NOT_CANONICAL;
+    if (s.charCodeAt(i) === 46) {
+      const after = digits(s, i + 1);
+      if (after === i + 1) throw NOT_CANONICAL;
+      i = after;
+    }
+    const e = s.charCodeAt(i);
+    if (e === 101 || e === 69) {
+      i++;
+      const sign = s.charCodeAt(i);
+      if (sign === 43 || sign === 45) i++;
+      const after = digits(s, i);
+      if (after === i) throw NOT_CANONICAL;
+      i = after;
+    }
+    this.i = i;
+  }
+  literal(word) {
+    if (!this.s.startsWith(word, this.i)) throw NOT_CANONICAL;
+    this.i += word.length;
+  }
+  /** Whitespace between the envelope's tokens (never inside a value). */
+  ws() {
+    const s = this.s;
+    let i = this.i;
+    for (; ; ) {
+      const c = s.charCodeAt(i);
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;
+      i++;
+    }
+    this.i = i;
+  }
+  peek() {
+    return this.s.charCodeAt(this.i);
+  }
+  next() {
+    return this.s.charCodeAt(this.i++);
+  }
+  expect(c) {
+    if (this.s.charCodeAt(this.i) !== c) throw NOT_CANONICAL;
+    this.i++;
+  }
+};
+function digits(s, from) {
+  let i = from;
+  for (; ; ) {
+    const c = s.charCodeAt(i);
+    if (!(c >= 48 && c <= 57)) return i;
+    i++;
+  }
+}
+
+// src/jsonrpc/raw-answer.ts
+var rawResults = /* @__PURE__ */ new WeakMap();
+function rawResultAnswer(text) {
+  let parsed2;
+  const answer3 = {
+    get result() {
+      parsed2 ??= { value: parseCanonical(text) ?? parseJson(text) };
+      return parsed2.value;
+    }
+  };
+  rawResults.set(answer3, new RawJsonText(text));
+  return answer3;
+}
+function answerForReply(answer3) {
+  const raw = rawResults.get(answer3);
+  return raw ? { result: raw } : answer3;
+}
+
 // src/upstreams/http.ts
 async function readLimited(body, bytesMax) {
   const chunks = [];
@@ -2898,6 +3264,9 @@ var BitcoinCoreClient = class {
         detail: `${this.name}: ${why}`
       })
     });
+    const scanned = scanBatchAnswer(posted.text);
+    const fast = scanned && answersOf(scanned, posted.ids, calls.length);
+    if (fast) return { ok: true, answers: fast };
     let parsed2;
     try {
       parsed2 = parseJson(posted.text);
@@ -2934,6 +3303,32 @@ var BitcoinCoreClient = class {
     await (abort ? this.pool.destroy() : this.pool.close());
   }
 };
+function answersOf(items, ids, callCount) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    if (item.id === void 0 || !/^-?\d+$/.test(item.id)) return null;
+    const id = Number(item.id);
+    if (item.error?.startsWith("{")) {
+      const error = parseJson(item.error);
+      const code = isJsonObject(error) ? jsonInteger(error.code) : void 0;
+      if (!isJsonObject(error) || code === void 0 || typeof error.message !== "string") {
+        return null;
+      }
+      byId.set(id, { error: { code, message: error.message } });
+    } else if (item.result !== void 0) {
+      byId.set(id, rawResultAnswer(item.result));
+    } else {
+      return null;
+    }
+  }
+  const answers = [];
+  for (const id of ids) {
+    const answer3 = byId.get(id);
+    if (!answer3) return null;
+    answers.push(answer3);
+  }
+  return answers.length === callCount ? answers : null;
+}
 function basic(user, password) {
   return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 }
@@ -5208,7 +5603,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-TA34SPBQ.js").catch((err) => {
+  loading ??= import("./chunks/route-RXKAS5FB.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -5844,15 +6239,15 @@ function pyFloatRepr(value) {
   if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
   const sign = value < 0 ? "-" : "";
   const [mantissa, exp] = Math.abs(value).toExponential().split("e");
-  const digits = mantissa.replace(".", "");
+  const digits2 = mantissa.replace(".", "");
   const e = Number(exp);
   if (e < -4 || e >= 16) {
-    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const m = digits2.length > 1 ? `${digits2[0]}.${digits2.slice(1)}` : digits2;
     return `${sign}${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
   }
-  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits}`;
-  const whole = digits.slice(0, e + 1).padEnd(e + 1, "0");
-  const frac = digits.slice(e + 1);
+  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits2}`;
+  const whole = digits2.slice(0, e + 1).padEnd(e + 1, "0");
+  const frac = digits2.slice(e + 1);
   return `${sign}${whole}.${frac === "" ? "0" : frac}`;
 }
 function pyRepr(value) {
@@ -6101,8 +6496,8 @@ async function readScripthashStatus(pool, scripthash2) {
 // src/jsonrpc/long-strings.ts
 var LIFT_CHARS_MIN = 256;
 var MARK = "\uE000";
-var QUOTE = 34;
-var BACKSLASH = 92;
+var QUOTE2 = 34;
+var BACKSLASH2 = 92;
 var COLON = 58;
 var isWhitespace = (c) => c === 32 || c === 10 || c === 13 || c === 9;
 function parseJsonLiftingStrings(text) {
@@ -6113,7 +6508,7 @@ function parseJsonLiftingStrings(text) {
   let copied = 0;
   let i = 0;
   while (i < text.length) {
-    if (text.charCodeAt(i) !== QUOTE) {
+    if (text.charCodeAt(i) !== QUOTE2) {
       i += 1;
       continue;
     }
@@ -6121,8 +6516,8 @@ function parseJsonLiftingStrings(text) {
     let plain2 = true;
     for (; end < text.length; end++) {
       const c = text.charCodeAt(end);
-      if (c === QUOTE) break;
-      if (c === BACKSLASH) {
+      if (c === QUOTE2) break;
+      if (c === BACKSLASH2) {
         plain2 = false;
         end += 1;
       } else if (c < 32) plain2 = false;
@@ -6301,7 +6696,7 @@ async function handleRpcMirror(ctx, body, protocol) {
       replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
       single = httpStatusOf(result.error.code);
     } else {
-      replies.push(replyObject(c.version, c.id, result.answer));
+      replies.push(replyObject(c.version, c.id, answerForReply(result.answer)));
       single = "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
     }
   }
@@ -7106,7 +7501,7 @@ async function fromCache(ctx, calls) {
 }
 async function remember2(ctx, pairs) {
   const pool = ctx.app.nodes.get(ctx.network);
-  if (!pool) return;
+  if (!pool || !ctx.app.txCache.enabled) return;
   const answers = pairs.flatMap(([call, answer3]) => {
     const lookup = cacheable(call);
     return lookup?.verbose && "result" in answer3 ? [{ txid: lookup.txid, result: answer3.result }] : [];
@@ -7438,7 +7833,13 @@ function backendRoute(http, app, route, registry) {
       return fail(reply3, authenticated.error);
     }
     call.owner = authenticated.owner;
-    const outside = checkScope(app, call.owner, { ...from, backend: route.backend, origin });
+    const outside = checkScope(app, call.owner, {
+      source: from.source,
+      backendSegment: from.backendSegment,
+      network: from.network,
+      backend: route.backend,
+      origin
+    });
     if (outside) return fail(reply3, outside);
     if (origin !== null && originAllowed(call.owner.scope ?? null, origin)) {
       reply3.headers(corsHeaders(origin));
@@ -7642,7 +8043,8 @@ async function startGateway(config, opts) {
         network,
         // A block the best chain no longer has: what the cache holds of it goes.
         new ChainGuard(pool, config.cache.tipTtlMs, (height) => {
-          const dropped = txMemory.dropHeight(network, height) + blockAnswers.dropHeight(network, height);
+          const dropped = txMemory.dropHeight(network, height) + blockAnswers.dropHeight(network, height) + // Built below, with the store it asks; a reorganisation comes long after.
+          gatewayAnswers.dropHeight(network, height);
           log.info({ network, height, dropped }, "reorganisation: cached block evicted");
         })
       );
@@ -7685,6 +8087,7 @@ async function startGateway(config, opts) {
     },
     blockAnswers
   );
+  const gatewayAnswers = new GatewayAnswers(config.cache.gatewayBytesMax, txCache);
   const credits = new Credits(db, log, {
     processId: randomUUID7(),
     instance: instanceName(config, db, opts.store !== void 0),
@@ -7729,6 +8132,7 @@ async function startGateway(config, opts) {
     electrum,
     events,
     txCache,
+    gatewayAnswers,
     webhookTargets: new TargetPolicy(config.webhooks.allowTargets),
     metrics,
     databaseCheck: databaseCheck(db),
@@ -8210,7 +8614,7 @@ var DevnetUtxos = class {
 };
 
 // src/devnet/bitcoin-core/block-methods.ts
-import { LosslessNumber } from "lossless-json";
+import { LosslessNumber as LosslessNumber2 } from "lossless-json";
 
 // src/devnet/chain-facts.ts
 function blockProof(bits, network) {
@@ -8395,7 +8799,7 @@ function blockMethods(ctx) {
     },
     getdifficulty: (raw) => {
       readParams("getdifficulty", raw, [], 0);
-      return new LosslessNumber(
+      return new LosslessNumber2(
         univalueDouble(getDifficulty(Number.parseInt(chain.tip.block.bits, 16)))
       );
     },
@@ -8451,7 +8855,7 @@ function blockMethods(ctx) {
 }
 
 // src/devnet/bitcoin-core/block-stats-method.ts
-import { LosslessNumber as LosslessNumber2 } from "lossless-json";
+import { LosslessNumber as LosslessNumber3 } from "lossless-json";
 
 // src/bitcoin/consensus.ts
 var HALVING_INTERVAL = {
@@ -8624,7 +9028,7 @@ function blockStats(block, height, mediantime, network, spent) {
 
 // src/devnet/bitcoin-core/block-stats-method.ts
 function toJson(value) {
-  if (typeof value === "bigint") return new LosslessNumber2(value.toString());
+  if (typeof value === "bigint") return new LosslessNumber3(value.toString());
   if (Array.isArray(value)) return value.map(toJson);
   return value;
 }
@@ -8704,7 +9108,7 @@ function blockStatsMethod(ctx) {
 }
 
 // src/devnet/bitcoin-core/chain-info-methods.ts
-import { LosslessNumber as LosslessNumber3 } from "lossless-json";
+import { LosslessNumber as LosslessNumber4 } from "lossless-json";
 var CHAIN_NAME = {
   mainnet: "main",
   testnet: "test",
@@ -8731,7 +9135,7 @@ function chainInfoMethods(ctx) {
         bestblockhash: tip.block.hash,
         bits: tip.block.bits,
         target: uint256Hex(deriveTarget(bits, ctx.network) ?? 0n),
-        difficulty: new LosslessNumber3(univalueDouble(getDifficulty(bits))),
+        difficulty: new LosslessNumber4(univalueDouble(getDifficulty(bits))),
         time: tip.block.time,
         ...mediantime === void 0 ? {} : { mediantime },
         // devnet is always synced to its own tip.
@@ -10280,7 +10684,7 @@ function tipHeader(chain) {
 }
 
 // src/devnet/electrum/fees.ts
-import { LosslessNumber as LosslessNumber4 } from "lossless-json";
+import { LosslessNumber as LosslessNumber5 } from "lossless-json";
 var HISTOGRAM_BIN_VBYTES = 1e5;
 function feeMethods({ chain, daemon, prevouts }) {
   return {
@@ -10324,7 +10728,7 @@ function compactHistogram(chain, prevouts) {
     histogram.set(rate, (histogram.get(rate) ?? 0) + tx.vsize);
   }
   return compressHistogram(histogram, HISTOGRAM_BIN_VBYTES).map(([rate, size]) => [
-    new LosslessNumber4(pyFloatRepr(rate)),
+    new LosslessNumber5(pyFloatRepr(rate)),
     jsonNumber(size)
   ]);
 }

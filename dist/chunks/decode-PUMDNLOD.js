@@ -10,7 +10,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-6XRKXMFT.js";
+} from "./chunk-C2HEMZCK.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

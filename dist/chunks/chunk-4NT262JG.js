@@ -3,9 +3,10 @@ import {
   NETWORK_NAMES,
   RANGE_HINT,
   parseRange
-} from "./chunk-6XRKXMFT.js";
+} from "./chunk-C2HEMZCK.js";
 
 // src/auth/tokens.ts
+import * as crypto from "node:crypto";
 import { createHash, randomBytes } from "node:crypto";
 
 // src/auth/scope.ts
@@ -89,6 +90,10 @@ function isTokenShaped(value) {
 }
 function hashToken(token) {
   return createHash("sha256").update(token, "utf8").digest();
+}
+var oneShotHash = crypto.hash;
+function tokenCacheKey(token) {
+  return oneShotHash ? oneShotHash("sha256", token, "base64") : hashToken(token).toString("base64");
 }
 function tokenHint(token) {
   return `${TOKEN_PREFIX}\u2026${token.slice(-4)}`;
@@ -214,7 +219,7 @@ export {
   originAllowed,
   TOKEN_PREFIX,
   isTokenShaped,
-  hashToken,
+  tokenCacheKey,
   tokenHint,
   issueToken,
   authenticate,

@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-ZBDTW4YK.js";
+} from "./chunk-CV3THDCA.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -47,7 +47,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-S2SUK4TS.js";
+} from "./chunk-QCPAXOM3.js";
 import {
   DecodeError,
   addressToScript,
@@ -70,14 +70,138 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-LXURSDKP.js";
+} from "./chunk-4NT262JG.js";
 import {
   NETWORK_NAMES
-} from "./chunk-6XRKXMFT.js";
+} from "./chunk-C2HEMZCK.js";
 
-// src/graphql/loaders.ts
-import DataLoader2 from "dataloader";
-import { GraphQLError as GraphQLError2 } from "graphql";
+// src/graphql/cost/plugin.ts
+import { GraphQLError as GraphQLError5 } from "graphql";
+
+// src/graphql/answers/final-blocks.ts
+import {
+  getArgumentValues,
+  getOperationAST,
+  getVariableValues,
+  Kind,
+  OperationTypeNode
+} from "graphql";
+var HEIGHTS_MAX = 1e4;
+function finalBlocksOf(schema2, document, operationName, rawVariables, data) {
+  const operation = getOperationAST(document, operationName);
+  if (!operation || operation.operation !== OperationTypeNode.QUERY) return null;
+  const queryType = schema2.getQueryType();
+  if (!queryType) return null;
+  const coerced = getVariableValues(schema2, operation.variableDefinitions ?? [], rawVariables);
+  if (coerced.errors) return null;
+  const blocks = [];
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD || selection.directives?.length) return null;
+    const name = selection.name.value;
+    if (name === "__typename") continue;
+    const definition = queryType.getFields()[name];
+    if (!definition || name !== "block" && name !== "block_by_pk") return null;
+    const args = getArgumentValues(definition, selection, coerced.coerced);
+    const answer = data[selection.alias?.value ?? name];
+    const found = name === "block_by_pk" ? blockByHash(selection, args, answer) : blockList(selection, args, answer);
+    if (!found) return null;
+    blocks.push(...found);
+  }
+  return blocks.length > 0 ? blocks : null;
+}
+function blockByHash(field, args, row) {
+  if (!selectsUnaliased(field, "height") || typeof args.hash !== "string") return null;
+  const height = isRecord(row) ? row.height : void 0;
+  if (typeof height !== "number") return null;
+  return [{ height, blockhash: args.hash.toLowerCase() }];
+}
+function blockList(field, args, rows) {
+  if (!selectsUnaliased(field, "height") || !selectsUnaliased(field, "hash")) return null;
+  const heights = heightsNamed(args.where);
+  if (!heights || !Array.isArray(rows) || rows.length !== heights.size) return null;
+  const blocks = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const row of rows) {
+    if (!isRecord(row)) return null;
+    const { height, hash } = row;
+    if (typeof height !== "number" || typeof hash !== "string") return null;
+    if (!heights.has(height) || seen.has(height)) return null;
+    seen.add(height);
+    blocks.push({ height, blockhash: hash.toLowerCase() });
+  }
+  return blocks;
+}
+function heightsNamed(where) {
+  if (!isRecord(where)) return null;
+  const keys = Object.keys(where);
+  if (keys.length !== 1 || keys[0] !== "height") return null;
+  const comparison = where.height;
+  if (!isRecord(comparison)) return null;
+  let low = Number.NEGATIVE_INFINITY;
+  let high = Number.POSITIVE_INFINITY;
+  let listed = null;
+  for (const [op, value] of Object.entries(comparison)) {
+    if (op === "_in") {
+      if (!Array.isArray(value) || !value.every(Number.isInteger)) return null;
+      listed = listed ? listed.filter((h) => value.includes(h)) : value;
+      continue;
+    }
+    if (!Number.isInteger(value)) return null;
+    const n = value;
+    if (op === "_eq") listed = listed ? listed.filter((h) => h === n) : [n];
+    else if (op === "_gte") low = Math.max(low, n);
+    else if (op === "_gt") low = Math.max(low, n + 1);
+    else if (op === "_lte") high = Math.min(high, n);
+    else if (op === "_lt") high = Math.min(high, n - 1);
+    else return null;
+  }
+  if (listed) return new Set(listed.filter((h) => h >= low && h <= high && h >= 0));
+  low = Math.max(low, 0);
+  if (!Number.isFinite(high) || high - low + 1 > HEIGHTS_MAX) return null;
+  const heights = /* @__PURE__ */ new Set();
+  for (let h = low; h <= high; h++) heights.add(h);
+  return heights;
+}
+function selectsUnaliased(field, name) {
+  return (field.selectionSet?.selections ?? []).some(
+    (s) => s.kind === Kind.FIELD && s.name.value === name && !s.alias && !s.directives?.length
+  );
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/graphql/answers/keep.ts
+function keepIfFinal(ctx, args, result, figures) {
+  const { meter: meter2 } = ctx.state;
+  if (result.errors?.length || !result.data) return;
+  if (result.extensions && Object.keys(result.extensions).length > 0) return;
+  if (meter2.calls.size > 0 || meter2.graph.answered === 0) return;
+  const variables = args.variableValues ?? {};
+  const blocks = finalBlocksOf(
+    args.schema,
+    args.document,
+    args.operationName,
+    variables,
+    result.data
+  );
+  if (!blocks) return;
+  const { report } = figures;
+  ctx.state.pending = {
+    answer: {
+      dataText: JSON.stringify(result.data),
+      estimated: figures.estimated,
+      estimatedComplexity: figures.estimatedComplexity,
+      actual: figures.actual,
+      complexity: figures.complexity,
+      lines: report.calls,
+      answered: meter2.graph.answered
+    },
+    blocks,
+    report,
+    creditHeaders: figures.creditHeaders
+  };
+}
 
 // src/graphql/errors.ts
 import { GraphQLError } from "graphql";
@@ -96,6 +220,15 @@ function atThisField(error) {
   return new GraphQLError(error.message, { extensions: error.extensions });
 }
 
+// src/graphql/cost/estimate.ts
+import {
+  GraphQLError as GraphQLError2,
+  getArgumentValues as getArgumentValues2,
+  getNullableType,
+  getOperationAST as getOperationAST2,
+  isListType
+} from "graphql";
+
 // src/graphql/indexer.ts
 import {
   delegateToSchema,
@@ -104,8 +237,8 @@ import {
 import { RenameTypes } from "@graphql-tools/wrap";
 import {
   isObjectType,
-  Kind,
-  OperationTypeNode,
+  Kind as Kind2,
+  OperationTypeNode as OperationTypeNode2,
   print,
   TypeInfo,
   visit,
@@ -141,10 +274,10 @@ var isReservedAlias = (alias) => alias.startsWith(JOIN_KEY_PREFIX);
 var JOIN_FIELDS = new Set(Object.values(JOINS).flatMap((joins) => Object.keys(joins)));
 function namesAJoin(document) {
   const inSet = (set) => set?.selections.some(
-    (s) => s.kind === Kind.FIELD ? JOIN_FIELDS.has(s.name.value) || inSet(s.selectionSet) : s.kind === Kind.INLINE_FRAGMENT && inSet(s.selectionSet)
+    (s) => s.kind === Kind2.FIELD ? JOIN_FIELDS.has(s.name.value) || inSet(s.selectionSet) : s.kind === Kind2.INLINE_FRAGMENT && inSet(s.selectionSet)
   ) ?? false;
   return document.definitions.some(
-    (d) => (d.kind === Kind.OPERATION_DEFINITION || d.kind === Kind.FRAGMENT_DEFINITION) && inSet(d.selectionSet)
+    (d) => (d.kind === Kind2.OPERATION_DEFINITION || d.kind === Kind2.FRAGMENT_DEFINITION) && inSet(d.selectionSet)
   );
 }
 var joinKeys = {
@@ -160,13 +293,13 @@ var joinKeys = {
           if (!joins) return void 0;
           const keys = /* @__PURE__ */ new Set();
           for (const s of node.selections) {
-            if (s.kind === Kind.FIELD && joins[s.name.value]) keys.add(joins[s.name.value]);
+            if (s.kind === Kind2.FIELD && joins[s.name.value]) keys.add(joins[s.name.value]);
           }
           if (keys.size === 0) return void 0;
           const added = [...keys].map((column2) => ({
-            kind: Kind.FIELD,
-            alias: { kind: Kind.NAME, value: joinKey(column2) },
-            name: { kind: Kind.NAME, value: column2 }
+            kind: Kind2.FIELD,
+            alias: { kind: Kind2.NAME, value: joinKey(column2) },
+            name: { kind: Kind2.NAME, value: column2 }
           }));
           return { ...node, selections: [...node.selections, ...added] };
         }
@@ -211,7 +344,7 @@ var indexerSubschema = new Subschema({
 async function delegateToIndexer(ctx, info, rootField, args) {
   const result = await delegateToSchema({
     schema: indexerSubschema,
-    operation: OperationTypeNode.QUERY,
+    operation: OperationTypeNode2.QUERY,
     fieldName: rootField,
     args,
     context: ctx,
@@ -236,6 +369,510 @@ function indexerRootField(rootField) {
   if (!field) throw new Error(`the indexer schema has no root field ${rootField}`);
   return field;
 }
+
+// src/graphql/cost/estimate.ts
+function estimateCost(schema2, document, operationName, variables, opts) {
+  const operation = getOperationAST2(document, operationName);
+  if (!operation)
+    return new GraphQLError2("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
+  const root = schema2.getRootType(operation.operation);
+  if (!root)
+    return new GraphQLError2(`no ${operation.operation} type`, {
+      extensions: { code: "BAD_USER_INPUT" }
+    });
+  const limits = opts.graph.limits;
+  const items = [];
+  const sites = /* @__PURE__ */ new Map();
+  let wantsPrevouts = false;
+  const visit2 = (f, at) => {
+    const { node: selection, def: field, parentType: parent } = f;
+    const name = selection.name.value;
+    if (name === "fee" || name === "prevout") wantsPrevouts = true;
+    if (!field) return void 0;
+    const { multiplier, scope } = at;
+    const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
+    const list = isListType(getNullableType(field.type));
+    const site = field.extensions?.indexer;
+    const table = scope ? indexerTypeOf(parent.name) : void 0;
+    const indexerDef = site ? indexerRootField(site.rootField) : table ? indexerColumn(parent.name, name) : void 0;
+    if (indexerDef) {
+      if (table && selection.alias && isReservedAlias(selection.alias.value)) {
+        throw codedError(
+          "INVALID_PARAMS",
+          `${key}: aliases beginning with _join_ are kept for the gateway's join keys`
+        );
+      }
+      if (selection.arguments?.length) {
+        const refused = refusedArguments(
+          indexerSchema(),
+          indexerDef,
+          selection,
+          variables,
+          `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`
+        );
+        if (refused) {
+          throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
+        }
+      }
+      const at2 = site ? { name: site.rootField, parentType: "query_root", depth: 1 } : { name, parentType: table, depth: scope.depth + 1 };
+      const node = selectedField(f, { ...at2, path: key, list });
+      if (site) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
+      else scope.children.push(node);
+      node.args = getArgumentValues2(field, selection, variables);
+      const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
+      return { path: key, multiplier: inner, scope: node };
+    }
+    const cost = field.extensions?.cost;
+    let count = 1;
+    if (cost) {
+      const args = getArgumentValues2(field, selection, variables);
+      if (cost.listArg) {
+        const asked = args[cost.listArg];
+        count = Array.isArray(asked) ? asked.length : 1;
+      }
+      if (cost.countArg) {
+        const asked = args[cost.countArg.arg];
+        count = typeof asked === "number" ? Math.max(0, asked) : cost.countArg.default;
+      }
+      if (count * multiplier > opts.listItemsMax) {
+        throw codedError(
+          "LIMIT_EXCEEDED",
+          `${key}: ${count * multiplier} items asked, at most ${opts.listItemsMax} in one request`,
+          { limit: opts.listItemsMax }
+        );
+      }
+      const method = cost.methodByArg ? cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method : cost.method;
+      const unitPrice = opts.price(method);
+      items.push({
+        path: key,
+        method,
+        count: count * multiplier,
+        unitPrice,
+        subtotal: unitPrice * count * multiplier
+      });
+      const also = cost.alsoWhenArg;
+      if (also && args[also.arg] !== void 0 && args[also.arg] !== null) {
+        const alsoPrice = opts.price(also.method);
+        items.push({
+          path: key,
+          method: also.method,
+          count: multiplier,
+          unitPrice: alsoPrice,
+          subtotal: alsoPrice * multiplier
+        });
+      }
+    }
+    return { path: key, multiplier: list ? multiplier * count : multiplier, scope: void 0 };
+  };
+  let graph = null;
+  try {
+    const start = { path: "", multiplier: 1, scope: void 0 };
+    walkSelections(
+      schema2,
+      document,
+      variables,
+      { type: root, selectionSet: operation.selectionSet },
+      start,
+      visit2
+    );
+    if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
+  } catch (err) {
+    if (err instanceof GraphQLError2) return err;
+    throw err;
+  }
+  const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
+  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts };
+}
+function graphEstimate(sites, graph) {
+  const { limits } = graph;
+  const overLimit = checkGraphLimits(
+    [...sites.values()].map((s) => s.root),
+    limits
+  );
+  if (overLimit) {
+    throw codedError("LIMIT_EXCEEDED", overLimit.message, {
+      limit: overLimit.extensions.code,
+      at: overLimit.extensions.path
+    });
+  }
+  const costs = [...sites].map(([path, s]) => ({
+    path,
+    rootField: s.rootField,
+    count: s.count,
+    complexity: graphComplexity([s.root], limits)
+  }));
+  const complexity = costs.reduce((sum, s) => sum + s.count * s.complexity, 0);
+  if (complexity > limits.complexityMax) {
+    throw codedError(
+      "LIMIT_EXCEEDED",
+      `the indexer's share of the query has complexity ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`,
+      { limit: "complexity-limit-exceeded" }
+    );
+  }
+  return { complexity, price: graph.price(complexity), sites: costs };
+}
+
+// src/graphql/cost/estimate-memo.ts
+import { GraphQLError as GraphQLError3, getOperationAST as getOperationAST3 } from "graphql";
+var ESTIMATES_MAX = 512;
+var VARIABLES_KEY_MAX = 32 * 1024;
+var EstimateMemo = class {
+  constructor(entriesMax = ESTIMATES_MAX, variablesKeyMax = VARIABLES_KEY_MAX) {
+    this.entriesMax = entriesMax;
+    this.variablesKeyMax = variablesKeyMax;
+  }
+  entriesMax;
+  variablesKeyMax;
+  bySchema = /* @__PURE__ */ new WeakMap();
+  documentIds = /* @__PURE__ */ new WeakMap();
+  documentsSeen = 0;
+  /** The estimate for this request, from the memo or from `compute` (kept when it is one). */
+  estimate(schema2, document, operationName, variables, network, compute) {
+    const key = this.keyOf(document, operationName, variables, network);
+    if (key === void 0) return compute();
+    let memo = this.bySchema.get(schema2);
+    if (!memo) {
+      memo = new LruMap(this.entriesMax);
+      this.bySchema.set(schema2, memo);
+    }
+    const hit = memo.get(key);
+    if (hit) return hit;
+    const computed = compute();
+    if (!(computed instanceof GraphQLError3)) memo.set(key, deepFreeze(computed));
+    return computed;
+  }
+  /** Entries held for `schema` (tests: the memo stays bounded). */
+  sizeFor(schema2) {
+    return this.bySchema.get(schema2)?.size ?? 0;
+  }
+  keyOf(document, operationName, variables, network) {
+    const operation = getOperationAST3(document, operationName);
+    if (!operation) return void 0;
+    let id = this.documentIds.get(document);
+    if (id === void 0) {
+      id = ++this.documentsSeen;
+      this.documentIds.set(document, id);
+    }
+    const values = (operation.variableDefinitions ?? []).map((v) => {
+      const name = v.variable.name.value;
+      return Object.hasOwn(variables, name) ? [variables[name]] : 0;
+    });
+    const variablesKey = values.length === 0 ? "" : JSON.stringify(values);
+    if (variablesKey.length > this.variablesKeyMax) return void 0;
+    return `${id}\0${operationName ?? ""}\0${network}\0${variablesKey}`;
+  }
+};
+function deepFreeze(value) {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+// src/graphql/cost/report.ts
+import { GraphQLError as GraphQLError4 } from "graphql";
+function costReport(figures) {
+  const { estimated, actual, charged, balance, complexity, calls } = figures;
+  return {
+    estimated,
+    actual,
+    charged,
+    balance,
+    ...complexity === null ? {} : { complexity },
+    calls
+  };
+}
+function costLines(ctx) {
+  const { calls, graph } = ctx.state.meter;
+  const lines = [...calls].map(([method, { count, price }]) => ({
+    method,
+    count,
+    unitPrice: price,
+    subtotal: count * price
+  }));
+  if (graph.answered > 0) {
+    lines.push({
+      method: "graph",
+      count: graph.answered,
+      subtotal: graphPrice(ctx.app.config, ctx.network, graph.complexity)
+    });
+  }
+  return lines;
+}
+function refusalError(cost) {
+  return new GraphQLError4(cost.error.message, { extensions: refusalExtensions(cost) });
+}
+function refusalExtensions(cost) {
+  return {
+    ...cost.error.data,
+    code: cost.error.code,
+    balance: cost.available,
+    required: cost.required,
+    http: { status: httpStatusOf(cost.error.code) }
+  };
+}
+function refusalText(cost) {
+  const { http: _http, ...extensions } = refusalExtensions(cost);
+  return JSON.stringify({ errors: [{ message: cost.error.message, extensions }] });
+}
+
+// src/graphql/cost/plugin.ts
+var METHOD = "graphql";
+function costPlugin() {
+  const metered = /* @__PURE__ */ new WeakMap();
+  const refusals = /* @__PURE__ */ new WeakMap();
+  const estimates = new EstimateMemo();
+  return {
+    async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+      const ctx = args.contextValue;
+      const { app } = ctx;
+      const variables = args.variableValues ?? {};
+      const estimate = estimates.estimate(
+        args.schema,
+        args.document,
+        args.operationName,
+        variables,
+        ctx.network,
+        () => estimateCost(args.schema, args.document, args.operationName, variables, {
+          price: (method) => priceOf(app.config, method, ctx.network) ?? 0,
+          listItemsMax: app.config.graphql.listItemsMax,
+          graph: {
+            limits: app.config.graph,
+            price: (complexity) => graphPrice(app.config, ctx.network, complexity)
+          }
+        })
+      );
+      if (estimate instanceof GraphQLError5) {
+        await auditOnly(ctx, [
+          {
+            method: METHOD,
+            outcome: "rejected",
+            errorCode: fromGraphQLCode(estimate.extensions.code),
+            httpStatus: 200
+          }
+        ]);
+        metered.set(ctx.state, {});
+        setResultAndStopExecution({ errors: [estimate] });
+        return;
+      }
+      ctx.state.wantsPrevouts = estimate.wantsPrevouts;
+      for (const site of estimate.graph?.sites ?? []) {
+        ctx.state.graphSites.set(site.path, site.complexity);
+      }
+      for (const item of estimate.items) {
+        ctx.state.joinBudget.set(
+          item.path,
+          (ctx.state.joinBudget.get(item.path) ?? 0) + item.count
+        );
+      }
+      const estimatedComplexity = estimate.graph?.complexity ?? null;
+      if (ctx.dryRun) {
+        const audited = await auditOnly(ctx, [
+          {
+            method: METHOD,
+            // Not an error: an outcome of its own, so usage tells estimates from calls.
+            outcome: "dry_run",
+            httpStatus: 200,
+            estimatedCc: estimate.total,
+            complexity: estimatedComplexity
+          }
+        ]);
+        metered.set(ctx.state, {});
+        setResultAndStopExecution({
+          data: null,
+          extensions: {
+            cost: {
+              dryRun: true,
+              estimated: estimate.total,
+              balance: audited.available,
+              // Per-call items, then one line per indexer site; the indexer's share is priced once.
+              breakdown: [
+                ...estimate.items,
+                ...(estimate.graph?.sites ?? []).map((site) => ({ ...site, method: "graph" }))
+              ],
+              ...estimate.graph ? {
+                graph: {
+                  complexity: estimate.graph.complexity,
+                  price: estimate.graph.price
+                }
+              } : {}
+            }
+          }
+        });
+        return;
+      }
+      setExecuteFn(async (executeArgs) => {
+        const cost = await meter(ctx, {
+          calls: [
+            {
+              kind: "priced",
+              method: METHOD,
+              price: estimate.total,
+              complexity: estimatedComplexity
+            }
+          ],
+          execute: async () => {
+            const result2 = await executeFn(executeArgs);
+            if (!isSingleResult(result2)) {
+              const error = gatewayError("INTERNAL", "streamed results are not metered");
+              return { value: null, outcomes: [{ kind: "failed", error }] };
+            }
+            const { calls, graph } = ctx.state.meter;
+            let actual2 = 0;
+            for (const { count, price } of calls.values()) actual2 += count * price;
+            if (graph.answered > 0) actual2 += graphPrice(app.config, ctx.network, graph.complexity);
+            const complexity2 = estimate.graph ? graph.complexity : null;
+            const outcome = {
+              kind: "answered",
+              // Errors and no data: graphql-js refused the request (variables it could not
+              // coerce) before any resolver ran, as validation would have.
+              outcome: !result2.errors?.length ? "ok" : result2.data === void 0 ? "rejected" : "upstream_error",
+              ...firstCode(result2),
+              httpStatus: 200,
+              chargedCc: actual2,
+              complexity: complexity2,
+              cacheHits: ctx.state.meter.cacheHits
+            };
+            return { value: { result: result2, actual: actual2, complexity: complexity2 }, outcomes: [outcome] };
+          }
+        });
+        metered.set(ctx.state, cost.headers);
+        if (!cost.ok) return { errors: [refusalError(cost)] };
+        if (cost.value === null) return { errors: [codedError("INTERNAL", "internal error")] };
+        const { result, actual, complexity } = cost.value;
+        const report = costReport({
+          estimated: estimate.total,
+          actual,
+          charged: cost.charged,
+          balance: cost.available,
+          complexity,
+          calls: costLines(ctx)
+        });
+        if (ctx.state.answerKey !== void 0) {
+          keepIfFinal(ctx, args, result, {
+            estimated: estimate.total,
+            estimatedComplexity,
+            actual,
+            complexity,
+            report,
+            creditHeaders: Object.keys(cost.headers)
+          });
+        }
+        return { ...result, extensions: { ...result.extensions, cost: report } };
+      });
+    },
+    // What a request that never executed was refused with (Yoga's request parsing, parse and
+    // validation errors), read from the result once masked, for its audit record.
+    onResultProcess({ result, serverContext: ctx }) {
+      if (metered.has(ctx.state) || Array.isArray(result) || !isSingleResult(result)) return;
+      if (result.errors?.length) refusals.set(ctx.state, firstCode(result));
+    },
+    async onResponse({ response, serverContext: ctx }) {
+      const headers = metered.get(ctx.state);
+      if (headers) {
+        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+        return;
+      }
+      const type = response.headers.get("content-type") ?? "";
+      if (type.startsWith("text/html") || type.startsWith("text/event-stream")) return;
+      await auditOnly(ctx, [
+        {
+          method: METHOD,
+          outcome: "rejected",
+          ...refusals.get(ctx.state) ?? bareRefusal(response.status),
+          httpStatus: response.status
+        }
+      ]);
+    }
+  };
+}
+function bareRefusal(status) {
+  if (status === 415) return { errorCode: "UNSUPPORTED_MEDIA_TYPE" };
+  return status >= 400 ? { errorCode: "INTERNAL" } : {};
+}
+function isSingleResult(result) {
+  return typeof result === "object" && result !== null && !(Symbol.asyncIterator in result);
+}
+function firstCode(result) {
+  const first = result.errors?.[0];
+  if (!first) return { errorCode: null };
+  const rpcCode = first.extensions?.rpcCode;
+  return {
+    errorCode: fromGraphQLCode(first.extensions?.code),
+    upstreamCode: typeof rpcCode === "number" ? String(rpcCode) : null
+  };
+}
+
+// src/graphql/answers/serve.ts
+var encoder = new TextEncoder();
+var decoder = new TextDecoder();
+function answerKey(app, network, req, body) {
+  if (!app.gatewayAnswers.enabled || req.method !== "POST") return null;
+  const { headers } = req;
+  const type = headers["content-type"] ?? "";
+  if (!type.startsWith("application/json") || headers["x-dry-run"] !== void 0) return null;
+  return `${network}\0${headers.accept ?? ""}\0${headers.origin ?? ""}\0${type}\0${body}`;
+}
+async function serveAnswer(ctx, answer) {
+  const cost = await meter(ctx, {
+    calls: [
+      {
+        kind: "priced",
+        method: METHOD,
+        price: answer.estimated,
+        complexity: answer.estimatedComplexity
+      }
+    ],
+    execute: async () => ({
+      value: null,
+      outcomes: [
+        {
+          kind: "answered",
+          outcome: "ok",
+          httpStatus: 200,
+          chargedCc: answer.actual,
+          complexity: answer.complexity,
+          cacheHits: answer.answered
+        }
+      ]
+    })
+  });
+  const headers = { ...answer.headers, ...cost.headers };
+  if (!cost.ok) {
+    const raw = encoder.encode(refusalText(cost));
+    return { status: httpStatusOf(cost.error.code), body: null, raw, headers };
+  }
+  const report = costReport({
+    estimated: answer.estimated,
+    actual: answer.actual,
+    charged: cost.charged,
+    balance: cost.available,
+    complexity: answer.complexity,
+    calls: answer.lines
+  });
+  return {
+    status: 200,
+    body: null,
+    raw: encoder.encode(answerText(answer.dataText, report)),
+    headers
+  };
+}
+function answerText(dataText, report) {
+  return `{"data":${dataText},"extensions":{"cost":${JSON.stringify(report)}}}`;
+}
+function keepAnswer(app, network, key, pending, reply) {
+  if (reply.status !== 200) return;
+  if (decoder.decode(reply.raw) !== answerText(pending.answer.dataText, pending.report)) return;
+  const headers = Object.fromEntries(
+    Object.entries(reply.headers).filter(([name]) => !pending.creditHeaders.includes(name))
+  );
+  app.gatewayAnswers.remember(network, key, { ...pending.answer, headers }, pending.blocks).catch((err) => app.log.warn({ err, network }, "could not keep a final answer"));
+}
+
+// src/graphql/loaders.ts
+import DataLoader2 from "dataloader";
+import { GraphQLError as GraphQLError6 } from "graphql";
 
 // src/graphql/upstream-calls.ts
 import DataLoader from "dataloader";
@@ -305,7 +942,7 @@ async function ask(loader, call) {
 var num = (v) => typeof v === "number" ? v : isJsonNumber(v) ? Number(v.value) : void 0;
 function modelFromVerbose(result, network) {
   if (!isJsonObject(result) || typeof result.hex !== "string") {
-    throw new GraphQLError2("the full node's answer has no hex", {
+    throw new GraphQLError6("the full node's answer has no hex", {
       extensions: { code: "UPSTREAM_BAD_RESPONSE" }
     });
   }
@@ -372,7 +1009,7 @@ function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
             try {
               results[i] = modelFromVerbose(answer.result, network);
             } catch (err) {
-              results[i] = err instanceof GraphQLError2 ? err : badAnswer("full node's");
+              results[i] = err instanceof GraphQLError6 ? err : badAnswer("full node's");
             }
           });
           await rememberFromCore(
@@ -540,7 +1177,7 @@ function documentCachePlugin(cache) {
 }
 
 // src/graphql/socket.ts
-import { GraphQLError as GraphQLError3 } from "graphql";
+import { GraphQLError as GraphQLError7 } from "graphql";
 import { CloseCode, makeServer } from "graphql-ws";
 function serveGraphQLOverSocket(socket, session, { yoga, contextFor }) {
   let operations = 0;
@@ -568,7 +1205,7 @@ function serveGraphQLOverSocket(socket, session, { yoga, contextFor }) {
         document = parse(payload.query);
       } catch (err) {
         return [
-          err instanceof GraphQLError3 ? err : codedError("GRAPHQL_PARSE_FAILED", String(err))
+          err instanceof GraphQLError7 ? err : codedError("GRAPHQL_PARSE_FAILED", String(err))
         ];
       }
       const errors = validate(schema2, document);
@@ -610,439 +1247,12 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga } from "graphql-yoga";
 
-// src/graphql/cost/plugin.ts
-import { GraphQLError as GraphQLError6 } from "graphql";
-
-// src/graphql/cost/estimate.ts
-import {
-  GraphQLError as GraphQLError4,
-  getArgumentValues,
-  getNullableType,
-  getOperationAST,
-  isListType
-} from "graphql";
-function estimateCost(schema2, document, operationName, variables, opts) {
-  const operation = getOperationAST(document, operationName);
-  if (!operation)
-    return new GraphQLError4("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
-  const root = schema2.getRootType(operation.operation);
-  if (!root)
-    return new GraphQLError4(`no ${operation.operation} type`, {
-      extensions: { code: "BAD_USER_INPUT" }
-    });
-  const limits = opts.graph.limits;
-  const items = [];
-  const sites = /* @__PURE__ */ new Map();
-  let wantsPrevouts = false;
-  const visit2 = (f, at) => {
-    const { node: selection, def: field, parentType: parent } = f;
-    const name = selection.name.value;
-    if (name === "fee" || name === "prevout") wantsPrevouts = true;
-    if (!field) return void 0;
-    const { multiplier, scope } = at;
-    const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
-    const list = isListType(getNullableType(field.type));
-    const site = field.extensions?.indexer;
-    const table = scope ? indexerTypeOf(parent.name) : void 0;
-    const indexerDef = site ? indexerRootField(site.rootField) : table ? indexerColumn(parent.name, name) : void 0;
-    if (indexerDef) {
-      if (table && selection.alias && isReservedAlias(selection.alias.value)) {
-        throw codedError(
-          "INVALID_PARAMS",
-          `${key}: aliases beginning with _join_ are kept for the gateway's join keys`
-        );
-      }
-      if (selection.arguments?.length) {
-        const refused = refusedArguments(
-          indexerSchema(),
-          indexerDef,
-          selection,
-          variables,
-          `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`
-        );
-        if (refused) {
-          throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
-        }
-      }
-      const at2 = site ? { name: site.rootField, parentType: "query_root", depth: 1 } : { name, parentType: table, depth: scope.depth + 1 };
-      const node = selectedField(f, { ...at2, path: key, list });
-      if (site) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
-      else scope.children.push(node);
-      node.args = getArgumentValues(field, selection, variables);
-      const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
-      return { path: key, multiplier: inner, scope: node };
-    }
-    const cost = field.extensions?.cost;
-    let count = 1;
-    if (cost) {
-      const args = getArgumentValues(field, selection, variables);
-      if (cost.listArg) {
-        const asked = args[cost.listArg];
-        count = Array.isArray(asked) ? asked.length : 1;
-      }
-      if (cost.countArg) {
-        const asked = args[cost.countArg.arg];
-        count = typeof asked === "number" ? Math.max(0, asked) : cost.countArg.default;
-      }
-      if (count * multiplier > opts.listItemsMax) {
-        throw codedError(
-          "LIMIT_EXCEEDED",
-          `${key}: ${count * multiplier} items asked, at most ${opts.listItemsMax} in one request`,
-          { limit: opts.listItemsMax }
-        );
-      }
-      const method = cost.methodByArg ? cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method : cost.method;
-      const unitPrice = opts.price(method);
-      items.push({
-        path: key,
-        method,
-        count: count * multiplier,
-        unitPrice,
-        subtotal: unitPrice * count * multiplier
-      });
-      const also = cost.alsoWhenArg;
-      if (also && args[also.arg] !== void 0 && args[also.arg] !== null) {
-        const alsoPrice = opts.price(also.method);
-        items.push({
-          path: key,
-          method: also.method,
-          count: multiplier,
-          unitPrice: alsoPrice,
-          subtotal: alsoPrice * multiplier
-        });
-      }
-    }
-    return { path: key, multiplier: list ? multiplier * count : multiplier, scope: void 0 };
-  };
-  let graph = null;
-  try {
-    const start = { path: "", multiplier: 1, scope: void 0 };
-    walkSelections(
-      schema2,
-      document,
-      variables,
-      { type: root, selectionSet: operation.selectionSet },
-      start,
-      visit2
-    );
-    if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
-  } catch (err) {
-    if (err instanceof GraphQLError4) return err;
-    throw err;
-  }
-  const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
-  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts };
-}
-function graphEstimate(sites, graph) {
-  const { limits } = graph;
-  const overLimit = checkGraphLimits(
-    [...sites.values()].map((s) => s.root),
-    limits
-  );
-  if (overLimit) {
-    throw codedError("LIMIT_EXCEEDED", overLimit.message, {
-      limit: overLimit.extensions.code,
-      at: overLimit.extensions.path
-    });
-  }
-  const costs = [...sites].map(([path, s]) => ({
-    path,
-    rootField: s.rootField,
-    count: s.count,
-    complexity: graphComplexity([s.root], limits)
-  }));
-  const complexity = costs.reduce((sum, s) => sum + s.count * s.complexity, 0);
-  if (complexity > limits.complexityMax) {
-    throw codedError(
-      "LIMIT_EXCEEDED",
-      `the indexer's share of the query has complexity ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`,
-      { limit: "complexity-limit-exceeded" }
-    );
-  }
-  return { complexity, price: graph.price(complexity), sites: costs };
-}
-
-// src/graphql/cost/estimate-memo.ts
-import { GraphQLError as GraphQLError5, getOperationAST as getOperationAST2 } from "graphql";
-var ESTIMATES_MAX = 512;
-var VARIABLES_KEY_MAX = 32 * 1024;
-var EstimateMemo = class {
-  constructor(entriesMax = ESTIMATES_MAX, variablesKeyMax = VARIABLES_KEY_MAX) {
-    this.entriesMax = entriesMax;
-    this.variablesKeyMax = variablesKeyMax;
-  }
-  entriesMax;
-  variablesKeyMax;
-  bySchema = /* @__PURE__ */ new WeakMap();
-  documentIds = /* @__PURE__ */ new WeakMap();
-  documentsSeen = 0;
-  /** The estimate for this request, from the memo or from `compute` (kept when it is one). */
-  estimate(schema2, document, operationName, variables, network, compute) {
-    const key = this.keyOf(document, operationName, variables, network);
-    if (key === void 0) return compute();
-    let memo = this.bySchema.get(schema2);
-    if (!memo) {
-      memo = new LruMap(this.entriesMax);
-      this.bySchema.set(schema2, memo);
-    }
-    const hit = memo.get(key);
-    if (hit) return hit;
-    const computed = compute();
-    if (!(computed instanceof GraphQLError5)) memo.set(key, deepFreeze(computed));
-    return computed;
-  }
-  /** Entries held for `schema` (tests: the memo stays bounded). */
-  sizeFor(schema2) {
-    return this.bySchema.get(schema2)?.size ?? 0;
-  }
-  keyOf(document, operationName, variables, network) {
-    const operation = getOperationAST2(document, operationName);
-    if (!operation) return void 0;
-    let id = this.documentIds.get(document);
-    if (id === void 0) {
-      id = ++this.documentsSeen;
-      this.documentIds.set(document, id);
-    }
-    const values = (operation.variableDefinitions ?? []).map((v) => {
-      const name = v.variable.name.value;
-      return Object.hasOwn(variables, name) ? [variables[name]] : 0;
-    });
-    const variablesKey = values.length === 0 ? "" : JSON.stringify(values);
-    if (variablesKey.length > this.variablesKeyMax) return void 0;
-    return `${id}\0${operationName ?? ""}\0${network}\0${variablesKey}`;
-  }
-};
-function deepFreeze(value) {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
-
-// src/graphql/cost/plugin.ts
-var METHOD = "graphql";
-function costPlugin() {
-  const metered = /* @__PURE__ */ new WeakMap();
-  const refusals = /* @__PURE__ */ new WeakMap();
-  const estimates = new EstimateMemo();
-  return {
-    async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
-      const ctx = args.contextValue;
-      const { app } = ctx;
-      const variables = args.variableValues ?? {};
-      const estimate = estimates.estimate(
-        args.schema,
-        args.document,
-        args.operationName,
-        variables,
-        ctx.network,
-        () => estimateCost(args.schema, args.document, args.operationName, variables, {
-          price: (method) => priceOf(app.config, method, ctx.network) ?? 0,
-          listItemsMax: app.config.graphql.listItemsMax,
-          graph: {
-            limits: app.config.graph,
-            price: (complexity) => graphPrice(app.config, ctx.network, complexity)
-          }
-        })
-      );
-      if (estimate instanceof GraphQLError6) {
-        await auditOnly(ctx, [
-          {
-            method: METHOD,
-            outcome: "rejected",
-            errorCode: fromGraphQLCode(estimate.extensions.code),
-            httpStatus: 200
-          }
-        ]);
-        metered.set(ctx.state, {});
-        setResultAndStopExecution({ errors: [estimate] });
-        return;
-      }
-      ctx.state.wantsPrevouts = estimate.wantsPrevouts;
-      for (const site of estimate.graph?.sites ?? []) {
-        ctx.state.graphSites.set(site.path, site.complexity);
-      }
-      for (const item of estimate.items) {
-        ctx.state.joinBudget.set(
-          item.path,
-          (ctx.state.joinBudget.get(item.path) ?? 0) + item.count
-        );
-      }
-      const estimatedComplexity = estimate.graph?.complexity ?? null;
-      if (ctx.dryRun) {
-        const audited = await auditOnly(ctx, [
-          {
-            method: METHOD,
-            // Not an error: an outcome of its own, so usage tells estimates from calls.
-            outcome: "dry_run",
-            httpStatus: 200,
-            estimatedCc: estimate.total,
-            complexity: estimatedComplexity
-          }
-        ]);
-        metered.set(ctx.state, {});
-        setResultAndStopExecution({
-          data: null,
-          extensions: {
-            cost: {
-              dryRun: true,
-              estimated: estimate.total,
-              balance: audited.available,
-              // Per-call items, then one line per indexer site; the indexer's share is priced once.
-              breakdown: [
-                ...estimate.items,
-                ...(estimate.graph?.sites ?? []).map((site) => ({ ...site, method: "graph" }))
-              ],
-              ...estimate.graph ? {
-                graph: {
-                  complexity: estimate.graph.complexity,
-                  price: estimate.graph.price
-                }
-              } : {}
-            }
-          }
-        });
-        return;
-      }
-      setExecuteFn(async (executeArgs) => {
-        const cost = await meter(ctx, {
-          calls: [
-            {
-              kind: "priced",
-              method: METHOD,
-              price: estimate.total,
-              complexity: estimatedComplexity
-            }
-          ],
-          execute: async () => {
-            const result2 = await executeFn(executeArgs);
-            if (!isSingleResult(result2)) {
-              const error = gatewayError("INTERNAL", "streamed results are not metered");
-              return { value: null, outcomes: [{ kind: "failed", error }] };
-            }
-            const { calls, graph } = ctx.state.meter;
-            let actual2 = 0;
-            for (const { count, price } of calls.values()) actual2 += count * price;
-            if (graph.answered > 0) actual2 += graphPrice(app.config, ctx.network, graph.complexity);
-            const complexity2 = estimate.graph ? graph.complexity : null;
-            const outcome = {
-              kind: "answered",
-              // Errors and no data: graphql-js refused the request (variables it could not
-              // coerce) before any resolver ran, as validation would have.
-              outcome: !result2.errors?.length ? "ok" : result2.data === void 0 ? "rejected" : "upstream_error",
-              ...firstCode(result2),
-              httpStatus: 200,
-              chargedCc: actual2,
-              complexity: complexity2,
-              cacheHits: ctx.state.meter.cacheHits
-            };
-            return { value: { result: result2, actual: actual2, complexity: complexity2 }, outcomes: [outcome] };
-          }
-        });
-        metered.set(ctx.state, cost.headers);
-        if (!cost.ok) {
-          return {
-            errors: [
-              new GraphQLError6(cost.error.message, {
-                extensions: {
-                  ...cost.error.data,
-                  code: cost.error.code,
-                  balance: cost.available,
-                  required: cost.required,
-                  // 429 for credits and caps, 403 for a method outside the token's scope.
-                  http: { status: httpStatusOf(cost.error.code) }
-                }
-              })
-            ]
-          };
-        }
-        if (cost.value === null) return { errors: [codedError("INTERNAL", "internal error")] };
-        const { result, actual, complexity } = cost.value;
-        return {
-          ...result,
-          extensions: {
-            ...result.extensions,
-            cost: {
-              estimated: estimate.total,
-              actual,
-              charged: cost.charged,
-              balance: cost.available,
-              ...complexity === null ? {} : { complexity },
-              // What the actual charge is made of: each priced method's calls at its price.
-              calls: costLines(ctx)
-            }
-          }
-        };
-      });
-    },
-    // What a request that never executed was refused with (Yoga's request parsing, parse and
-    // validation errors), read from the result once masked, for its audit record.
-    onResultProcess({ result, serverContext: ctx }) {
-      if (metered.has(ctx.state) || Array.isArray(result) || !isSingleResult(result)) return;
-      if (result.errors?.length) refusals.set(ctx.state, firstCode(result));
-    },
-    async onResponse({ response, serverContext: ctx }) {
-      const headers = metered.get(ctx.state);
-      if (headers) {
-        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-        return;
-      }
-      const type = response.headers.get("content-type") ?? "";
-      if (type.startsWith("text/html") || type.startsWith("text/event-stream")) return;
-      await auditOnly(ctx, [
-        {
-          method: METHOD,
-          outcome: "rejected",
-          ...refusals.get(ctx.state) ?? bareRefusal(response.status),
-          httpStatus: response.status
-        }
-      ]);
-    }
-  };
-}
-function bareRefusal(status) {
-  if (status === 415) return { errorCode: "UNSUPPORTED_MEDIA_TYPE" };
-  return status >= 400 ? { errorCode: "INTERNAL" } : {};
-}
-function costLines(ctx) {
-  const { calls, graph } = ctx.state.meter;
-  const lines = [
-    ...calls
-  ].map(([method, { count, price }]) => ({
-    method,
-    count,
-    unitPrice: price,
-    subtotal: count * price
-  }));
-  if (graph.answered > 0) {
-    lines.push({
-      method: "graph",
-      count: graph.answered,
-      subtotal: graphPrice(ctx.app.config, ctx.network, graph.complexity)
-    });
-  }
-  return lines;
-}
-function isSingleResult(result) {
-  return typeof result === "object" && result !== null && !(Symbol.asyncIterator in result);
-}
-function firstCode(result) {
-  const first = result.errors?.[0];
-  if (!first) return { errorCode: null };
-  const rpcCode = first.extensions?.rpcCode;
-  return {
-    errorCode: fromGraphQLCode(first.extensions?.code),
-    upstreamCode: typeof rpcCode === "number" ? String(rpcCode) : null
-  };
-}
-
 // src/graphql/plugins/error-codes.ts
-import { GraphQLError as GraphQLError7 } from "graphql";
+import { GraphQLError as GraphQLError8 } from "graphql";
 import { maskError as yogaMaskError } from "graphql-yoga";
 function coded(error, code, message = error.message) {
   const { originalError: _internal, code: _code, ...extensions } = error.extensions;
-  return new GraphQLError7(message, {
+  return new GraphQLError8(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
@@ -1059,7 +1269,7 @@ function errorCodesPlugin() {
   return {
     onParse() {
       return ({ result, replaceParseResult }) => {
-        if (result instanceof GraphQLError7 && typeof result.extensions.code !== "string") {
+        if (result instanceof GraphQLError8 && typeof result.extensions.code !== "string") {
           replaceParseResult(codedByKind(result, "GRAPHQL_PARSE_FAILED"));
         }
       };
@@ -1081,12 +1291,12 @@ var isInvalidJson = (e) => e.extensions.code === "BAD_REQUEST" && /invalid JSON/
 function maskError(error, message, isDev, onUnexpected) {
   const masked = yogaMaskError(error, message, isDev);
   if (masked !== error) {
-    const path = error instanceof GraphQLError7 ? error.path : void 0;
-    onUnexpected?.(error instanceof GraphQLError7 ? error.originalError ?? error : error, path);
+    const path = error instanceof GraphQLError8 ? error.path : void 0;
+    onUnexpected?.(error instanceof GraphQLError8 ? error.originalError ?? error : error, path);
   }
-  if (!(masked instanceof GraphQLError7)) return masked;
+  if (!(masked instanceof GraphQLError8)) return masked;
   if (masked !== error) {
-    return new GraphQLError7(masked.message, {
+    return new GraphQLError8(masked.message, {
       nodes: masked.nodes,
       positions: masked.positions,
       path: masked.path,
@@ -1096,7 +1306,7 @@ function maskError(error, message, isDev, onUnexpected) {
   }
   const code = masked.extensions.code;
   if (isInvalidJson(masked)) {
-    return new GraphQLError7("the request body is not valid JSON", {
+    return new GraphQLError8("the request body is not valid JSON", {
       extensions: { code: graphqlCodeOf("INVALID_JSON"), http: { status: 400 } }
     });
   }
@@ -1121,12 +1331,12 @@ var builder = new SchemaBuilder({
 builder.queryType({});
 
 // src/graphql/scalars.ts
-import { GraphQLError as GraphQLError8, Kind as Kind2 } from "graphql";
+import { GraphQLError as GraphQLError9, Kind as Kind3 } from "graphql";
 var HEX64 = /^[0-9a-fA-F]{64}$/;
 function hash64(name, what) {
   const parse = (value) => {
     if (typeof value !== "string" || !HEX64.test(value)) {
-      throw new GraphQLError8(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
+      throw new GraphQLError9(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1136,7 +1346,7 @@ function hash64(name, what) {
     description: `${what}: 64 hexadecimal characters, in the display (RPC) byte order.`,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral: (ast) => parse(ast.kind === Kind2.STRING ? ast.value : void 0)
+    parseLiteral: (ast) => parse(ast.kind === Kind3.STRING ? ast.value : void 0)
   });
 }
 hash64("TxId", "A transaction id");
@@ -1146,7 +1356,7 @@ builder.scalarType("Hex", {
   serialize: (v) => v,
   parseValue: (v) => {
     if (typeof v !== "string" || !/^([0-9a-fA-F]{2})*$/.test(v)) {
-      throw new GraphQLError8("Hex must be an even number of hexadecimal characters", {
+      throw new GraphQLError9("Hex must be an even number of hexadecimal characters", {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1157,12 +1367,12 @@ builder.scalarType("Satoshis", {
   description: "An amount in satoshis, as a JSON integer. Every amount Bitcoin can hold (\u2264 2.1 \xD7 10^15) is exact in IEEE doubles, so this is never a rounded float.",
   serialize: (v) => {
     const n = Number(v);
-    if (!Number.isSafeInteger(n)) throw new GraphQLError8("amount out of range");
+    if (!Number.isSafeInteger(n)) throw new GraphQLError9("amount out of range");
     return n;
   },
   parseValue: (v) => {
     if (typeof v !== "number" || !Number.isSafeInteger(v)) {
-      throw new GraphQLError8("Satoshis must be an integer", {
+      throw new GraphQLError9("Satoshis must be an integer", {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1182,7 +1392,7 @@ builder.scalarType("DateTime", {
 function integerScalar(name, description, max) {
   const parse = (v) => {
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > max) {
-      throw new GraphQLError8(`${name} must be an integer from 0 to ${max}`, {
+      throw new GraphQLError9(`${name} must be an integer from 0 to ${max}`, {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1192,7 +1402,7 @@ function integerScalar(name, description, max) {
     description,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral: (ast) => parse(ast.kind === Kind2.INT ? Number(ast.value) : void 0)
+    parseLiteral: (ast) => parse(ast.kind === Kind3.INT ? Number(ast.value) : void 0)
   });
 }
 integerScalar(
@@ -2450,7 +2660,7 @@ builder.queryFields((t) => ({
 }));
 
 // src/graphql/types/subscriptions.ts
-import { GraphQLError as GraphQLError9 } from "graphql";
+import { GraphQLError as GraphQLError10 } from "graphql";
 var ChainEventKind = builder.enumType("ChainEventKind", {
   values: {
     CONNECTED: { description: "The block joined the best chain." },
@@ -2548,7 +2758,7 @@ var ChainEventStream = class {
       this.charging = false;
       if (this.finished) return;
       if (delivery !== null) {
-        if (delivery instanceof GraphQLError9 || this.source.last?.(delivery)) this.ending = "done";
+        if (delivery instanceof GraphQLError10 || this.source.last?.(delivery)) this.ending = "done";
         this.pending.shift()({ done: false, value: delivery });
       }
       this.pump();
@@ -2560,7 +2770,7 @@ var ChainEventStream = class {
     try {
       value = await this.source.translate(event);
     } catch (err) {
-      return err instanceof GraphQLError9 ? err : codedError("INTERNAL", "internal error");
+      return err instanceof GraphQLError10 ? err : codedError("INTERNAL", "internal error");
     }
     if (value === null) return null;
     const ctx = this.ctx;
@@ -2579,7 +2789,7 @@ var ChainEventStream = class {
     );
     if (cost.ok) return value;
     const error = fromGatewayError(cost.error);
-    return new GraphQLError9(`${error.message}: the subscription ends`, {
+    return new GraphQLError10(`${error.message}: the subscription ends`, {
       extensions: { ...error.extensions, balance: cost.available, required: cost.required }
     });
   }
@@ -2659,7 +2869,7 @@ function nodeOf(ctx) {
   return pool;
 }
 function delivered(delivery) {
-  if (delivery instanceof GraphQLError9) throw delivery;
+  if (delivery instanceof GraphQLError10) throw delivery;
   return delivery;
 }
 builder.subscriptionType({});
@@ -2962,6 +3172,11 @@ function gatewayYoga(app) {
 async function executeGraphQL(ctx, call) {
   const { app } = ctx;
   const { req } = call;
+  const key = answerKey(app, ctx.network, req, call.body);
+  if (key !== null) {
+    const kept = await app.gatewayAnswers.get(ctx.network, key);
+    if (kept) return serveAnswer(ctx, kept);
+  }
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
   const closed = new AbortController();
@@ -2972,6 +3187,7 @@ async function executeGraphQL(ctx, call) {
     dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
     closed: closed.signal
   });
+  if (key !== null) context.state.answerKey = key;
   const headers = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (typeof value === "string") headers[name] = value;
@@ -3010,6 +3226,9 @@ async function executeGraphQL(ctx, call) {
       )
     );
   }
+  const { pending } = context.state;
+  if (key !== null && pending)
+    keepAnswer(app, ctx.network, key, pending, { status: response.status, raw, headers: out });
   return { status: response.status, body: null, raw, headers: out };
 }
 function readableBody(app, body) {

@@ -16,7 +16,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-S2SUK4TS.js";
+} from "./chunk-QCPAXOM3.js";
 import {
   issueToken,
   listTokens,
@@ -25,11 +25,11 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-LXURSDKP.js";
+} from "./chunk-4NT262JG.js";
 import {
   RANGE_HINT,
   parseRange
-} from "./chunk-6XRKXMFT.js";
+} from "./chunk-C2HEMZCK.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";

@@ -9,7 +9,7 @@ import {
 } from "./chunk-AOGXHN7C.js";
 import {
   NETWORK_NAMES
-} from "./chunk-6XRKXMFT.js";
+} from "./chunk-C2HEMZCK.js";
 
 // src/usage/cycles.ts
 var MONTHLY = { unit: "month", length: 1 };

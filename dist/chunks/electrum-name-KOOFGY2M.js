@@ -1,11 +1,11 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   tokenDnsLabel
-} from "./chunk-ZZDRE7WO.js";
+} from "./chunk-SU5532I4.js";
 import {
   isTokenShaped
-} from "./chunk-LXURSDKP.js";
-import "./chunk-6XRKXMFT.js";
+} from "./chunk-4NT262JG.js";
+import "./chunk-C2HEMZCK.js";
 
 // src/cli/electrum-name.ts
 var USAGE = "usage: blockgate electrum-name <token> [network]";

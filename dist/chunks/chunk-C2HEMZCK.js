@@ -448,7 +448,12 @@ var configSchema = z.strictObject({
      * bytesMax; 0 turns them off.
      */
     blockBytesMax: z.number().int().nonnegative().max(16 * 1024 * 1024 * 1024).default(16 * 1024 * 1024),
-    /** Only transactions this deep are kept, so a reorganisation cannot move them. */
+    /**
+     * Bytes of the unified API's whole answers about deep blocks (a `block` list bounded by
+     * height, `block_by_pk`: served again without executing), beside bytesMax; 0 turns them off.
+     */
+    gatewayBytesMax: z.number().int().nonnegative().max(16 * 1024 * 1024 * 1024).default(16 * 1024 * 1024),
+    /** Only transactions and blocks this deep are kept, so a reorganisation cannot move them. */
     minConfirmations: z.number().int().positive().max(1e6).default(6),
     /**
      * How long the node's tip is trusted when answering from the cache: a reorganisation is

@@ -2,7 +2,7 @@
 import {
   TOKEN_PREFIX,
   isTokenShaped
-} from "./chunk-LXURSDKP.js";
+} from "./chunk-4NT262JG.js";
 
 // src/auth/token-dns.ts
 import { base32nopad } from "@scure/base";

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-S2SUK4TS.js";
+} from "./chunk-QCPAXOM3.js";
 import {
   RawJsonText,
   fromHex,
@@ -20,7 +20,7 @@ import {
 import {
   methodOutOfScope,
   requestOutOfScope
-} from "./chunk-LXURSDKP.js";
+} from "./chunk-4NT262JG.js";
 
 // src/errors/codes.ts
 var LIST = {
@@ -446,6 +446,239 @@ var ByteLru = class {
   }
 };
 
+// src/metering/audit-record.ts
+function auditRecord(subject, fields) {
+  return {
+    requestId: subject.requestId,
+    accountId: subject.owner.accountId,
+    tokenId: subject.owner.tokenId,
+    backend: subject.backendSegment,
+    network: subject.network,
+    // Made storable (escaped, cut) where every record is written: ledger settle and insertAudit.
+    method: fields.method,
+    outcome: fields.outcome,
+    errorCode: fields.errorCode ?? null,
+    upstreamCode: fields.upstreamCode ?? null,
+    httpStatus: fields.httpStatus,
+    estimatedCc: fields.estimatedCc ?? 0,
+    chargedCc: fields.chargedCc ?? 0,
+    complexity: fields.complexity ?? null,
+    upstream: fields.upstream ?? null,
+    durationMs: Date.now() - subject.startedAt,
+    cacheHits: fields.cacheHits ?? 0
+  };
+}
+
+// src/metering/credit-headers.ts
+function creditHeaders(estimated, charged, balance) {
+  return {
+    "x-credits-estimated": String(estimated),
+    "x-credits-charged": String(charged),
+    "x-credits-balance": String(balance)
+  };
+}
+
+// src/metering/reserve.ts
+async function reserveFor(ctx, estimate) {
+  const reservation = await ctx.app.credits.reserve(ctx.owner.accountId, estimate);
+  if (reservation.ok) return reservation;
+  return {
+    ...reservation,
+    error: gatewayError(
+      "INSUFFICIENT_CREDITS",
+      `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
+      { data: { balance: reservation.available, required: reservation.required } }
+    )
+  };
+}
+
+// src/metering/scope.ts
+var CODES = {
+  backend: "SCOPE_BACKEND",
+  network: "SCOPE_NETWORK",
+  method: "SCOPE_METHOD",
+  origin: "SCOPE_ORIGIN",
+  address: "SCOPE_ADDRESS"
+};
+function scopeError(scope, what) {
+  return gatewayError(CODES[scope], `this token may not be used for ${scope} ${what}`, {
+    data: { scope }
+  });
+}
+function checkScope(app, owner, from) {
+  const outside = requestOutOfScope(owner.scope ?? null, {
+    backend: from.backend,
+    network: from.network,
+    address: from.source,
+    origin: from.origin
+  });
+  if (!outside) return null;
+  const what = {
+    backend: from.backend,
+    network: from.network,
+    method: "",
+    origin: from.origin ?? "",
+    address: from.source
+  }[outside];
+  const error = scopeError(outside, what);
+  app.metrics.outOfScope.inc({ route: from.backend, scope: outside });
+  app.authFailures.record({
+    refusal: "forbidden",
+    errorCode: error.code,
+    source: from.source,
+    backendSegment: from.backendSegment,
+    network: from.network,
+    tokenId: owner.tokenId,
+    accountId: owner.accountId
+  });
+  return error;
+}
+
+// src/metering/pipeline.ts
+async function meter(ctx, given) {
+  const plan = ctx.idempotency?.rerun ? free(given) : given;
+  const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
+  const method = methodOutOfScope(
+    ctx.owner.scope ?? null,
+    plan.calls.flatMap((c) => c.kind === "priced" ? [c.method] : [])
+  );
+  if (method !== null) {
+    ctx.app.metrics.outOfScope.inc({ route: ctx.backend, scope: "method" });
+    return refuseAll(ctx, plan, estimated, scopeError("method", method), "forbidden");
+  }
+  const capped = await ctx.app.limits.spend(ctx.owner, estimated);
+  if (capped) {
+    ctx.app.metrics.creditCapped.inc({ route: ctx.backend });
+    return refuseAll(ctx, plan, estimated, capped.error, "credit_cap", {
+      headers: { "retry-after": String(capped.retryAfterSeconds) }
+    });
+  }
+  const reservation = await reserveFor(ctx, estimated);
+  if (!reservation.ok) {
+    await ctx.app.limits.refund(ctx.owner, estimated);
+    return refuseAll(ctx, plan, estimated, reservation.error, "insufficient_credits", {
+      available: reservation.available,
+      required: reservation.required
+    });
+  }
+  const { value, outcomes } = await plan.execute();
+  let next = 0;
+  const records = plan.calls.map(
+    (c) => c.kind === "priced" ? settledRecord(ctx, c, outcomes[next++]) : auditRecord(ctx, {
+      method: c.method,
+      outcome: c.outcome,
+      errorCode: c.errorCode,
+      upstreamCode: c.upstreamCode ?? null,
+      httpStatus: c.httpStatus
+    })
+  );
+  const settled = await ctx.app.credits.settle(
+    ctx.owner.accountId,
+    reservation.claim,
+    records,
+    ctx.idempotency?.key ?? null
+  );
+  await ctx.app.limits.refund(ctx.owner, estimated - settled.charged);
+  return {
+    ok: true,
+    value,
+    estimated,
+    charged: settled.charged,
+    available: settled.available,
+    auditIds: settled.auditIds,
+    headers: creditHeaders(estimated, settled.charged, settled.available)
+  };
+}
+async function refuseAll(ctx, plan, estimated, error, outcome, known = {}) {
+  const status = httpStatusOf(error.code);
+  const settled = await ctx.app.credits.settle(
+    ctx.owner.accountId,
+    { kind: "none" },
+    plan.calls.map(
+      (c) => auditRecord(
+        ctx,
+        c.kind === "priced" ? {
+          method: c.method,
+          outcome,
+          errorCode: error.code,
+          httpStatus: status,
+          estimatedCc: c.price,
+          complexity: c.complexity ?? null
+        } : {
+          method: c.method,
+          outcome: c.outcome,
+          errorCode: c.errorCode,
+          upstreamCode: c.upstreamCode ?? null,
+          httpStatus: status
+        }
+      )
+    )
+  );
+  const available = known.available ?? settled.available;
+  return {
+    ok: false,
+    error,
+    estimated,
+    available,
+    required: known.required ?? estimated,
+    auditIds: settled.auditIds,
+    headers: { ...creditHeaders(estimated, 0, available), ...known.headers }
+  };
+}
+function free(plan) {
+  return {
+    ...plan,
+    calls: plan.calls.map((c) => c.kind === "priced" ? { ...c, price: 0 } : c)
+  };
+}
+function settledRecord(ctx, call, outcome) {
+  if (!outcome || outcome.kind === "failed") {
+    const error = outcome?.error;
+    if (error) ctx.app.log.warn({ requestId: ctx.requestId, detail: error.detail }, error.message);
+    const code = error?.code ?? "INTERNAL";
+    return auditRecord(ctx, {
+      method: call.method,
+      estimatedCc: call.price,
+      complexity: call.complexity,
+      outcome: "upstream_failure",
+      errorCode: code,
+      upstreamCode: error?.upstreamCode ?? null,
+      httpStatus: httpStatusOf(code)
+    });
+  }
+  const cost = outcome.chargedCc ?? call.price;
+  if (cost > call.price) {
+    ctx.app.log.error(
+      { requestId: ctx.requestId, actual: cost, estimate: call.price },
+      "cost estimate exceeded"
+    );
+  }
+  return auditRecord(ctx, {
+    method: call.method,
+    estimatedCc: call.price,
+    outcome: outcome.outcome,
+    errorCode: outcome.errorCode ?? null,
+    upstreamCode: outcome.upstreamCode ?? null,
+    httpStatus: outcome.httpStatus,
+    chargedCc: Math.min(cost, call.price),
+    upstream: outcome.upstream ?? null,
+    complexity: outcome.complexity === void 0 ? call.complexity : outcome.complexity,
+    cacheHits: outcome.cacheHits ?? 0
+  });
+}
+async function auditOnly(ctx, records) {
+  const settled = await ctx.app.credits.settle(
+    ctx.owner.accountId,
+    { kind: "none" },
+    records.map((r) => auditRecord(ctx, r))
+  );
+  return {
+    available: settled.available,
+    auditIds: settled.auditIds,
+    headers: creditHeaders(0, 0, settled.available)
+  };
+}
+
 // src/pricing/prices.ts
 function priceOf(config, key, network) {
   const slash = key.indexOf("/");
@@ -828,247 +1061,6 @@ async function withDeadline(ms, work) {
   } finally {
     d.clear();
   }
-}
-
-// src/metering/scope.ts
-var CODES = {
-  backend: "SCOPE_BACKEND",
-  network: "SCOPE_NETWORK",
-  method: "SCOPE_METHOD",
-  origin: "SCOPE_ORIGIN",
-  address: "SCOPE_ADDRESS"
-};
-function scopeError(scope, what) {
-  return gatewayError(CODES[scope], `this token may not be used for ${scope} ${what}`, {
-    data: { scope }
-  });
-}
-function checkScope(app, owner, from) {
-  const outside = requestOutOfScope(owner.scope ?? null, {
-    backend: from.backend,
-    network: from.network,
-    address: from.source,
-    origin: from.origin
-  });
-  if (!outside) return null;
-  const what = {
-    backend: from.backend,
-    network: from.network,
-    method: "",
-    origin: from.origin ?? "",
-    address: from.source
-  }[outside];
-  const error = scopeError(outside, what);
-  app.metrics.outOfScope.inc({ route: from.backend, scope: outside });
-  app.authFailures.record({
-    refusal: "forbidden",
-    errorCode: error.code,
-    source: from.source,
-    backendSegment: from.backendSegment,
-    network: from.network,
-    tokenId: owner.tokenId,
-    accountId: owner.accountId
-  });
-  return error;
-}
-
-// src/metering/audit-record.ts
-function auditRecord(subject, fields) {
-  return {
-    requestId: subject.requestId,
-    accountId: subject.owner.accountId,
-    tokenId: subject.owner.tokenId,
-    backend: subject.backendSegment,
-    network: subject.network,
-    // Made storable (escaped, cut) where every record is written: ledger settle and insertAudit.
-    method: fields.method,
-    outcome: fields.outcome,
-    errorCode: fields.errorCode ?? null,
-    upstreamCode: fields.upstreamCode ?? null,
-    httpStatus: fields.httpStatus,
-    estimatedCc: fields.estimatedCc ?? 0,
-    chargedCc: fields.chargedCc ?? 0,
-    complexity: fields.complexity ?? null,
-    upstream: fields.upstream ?? null,
-    durationMs: Date.now() - subject.startedAt,
-    cacheHits: fields.cacheHits ?? 0
-  };
-}
-
-// src/metering/credit-headers.ts
-function creditHeaders(estimated, charged, balance) {
-  return {
-    "x-credits-estimated": String(estimated),
-    "x-credits-charged": String(charged),
-    "x-credits-balance": String(balance)
-  };
-}
-
-// src/metering/reserve.ts
-async function reserveFor(ctx, estimate) {
-  const reservation = await ctx.app.credits.reserve(ctx.owner.accountId, estimate);
-  if (reservation.ok) return reservation;
-  return {
-    ...reservation,
-    error: gatewayError(
-      "INSUFFICIENT_CREDITS",
-      `Insufficient credits: ${reservation.available} CC available, ${reservation.required} CC required`,
-      { data: { balance: reservation.available, required: reservation.required } }
-    )
-  };
-}
-
-// src/metering/pipeline.ts
-async function meter(ctx, given) {
-  const plan = ctx.idempotency?.rerun ? free(given) : given;
-  const estimated = plan.calls.reduce((sum, c) => sum + (c.kind === "priced" ? c.price : 0), 0);
-  const method = methodOutOfScope(
-    ctx.owner.scope ?? null,
-    plan.calls.flatMap((c) => c.kind === "priced" ? [c.method] : [])
-  );
-  if (method !== null) {
-    ctx.app.metrics.outOfScope.inc({ route: ctx.backend, scope: "method" });
-    return refuseAll(ctx, plan, estimated, scopeError("method", method), "forbidden");
-  }
-  const capped = await ctx.app.limits.spend(ctx.owner, estimated);
-  if (capped) {
-    ctx.app.metrics.creditCapped.inc({ route: ctx.backend });
-    return refuseAll(ctx, plan, estimated, capped.error, "credit_cap", {
-      headers: { "retry-after": String(capped.retryAfterSeconds) }
-    });
-  }
-  const reservation = await reserveFor(ctx, estimated);
-  if (!reservation.ok) {
-    await ctx.app.limits.refund(ctx.owner, estimated);
-    return refuseAll(ctx, plan, estimated, reservation.error, "insufficient_credits", {
-      available: reservation.available,
-      required: reservation.required
-    });
-  }
-  const { value, outcomes } = await plan.execute();
-  let next = 0;
-  const records = plan.calls.map(
-    (c) => c.kind === "priced" ? settledRecord(ctx, c, outcomes[next++]) : auditRecord(ctx, {
-      method: c.method,
-      outcome: c.outcome,
-      errorCode: c.errorCode,
-      upstreamCode: c.upstreamCode ?? null,
-      httpStatus: c.httpStatus
-    })
-  );
-  const settled = await ctx.app.credits.settle(
-    ctx.owner.accountId,
-    reservation.claim,
-    records,
-    ctx.idempotency?.key ?? null
-  );
-  await ctx.app.limits.refund(ctx.owner, estimated - settled.charged);
-  return {
-    ok: true,
-    value,
-    estimated,
-    charged: settled.charged,
-    available: settled.available,
-    auditIds: settled.auditIds,
-    headers: creditHeaders(estimated, settled.charged, settled.available)
-  };
-}
-async function refuseAll(ctx, plan, estimated, error, outcome, known = {}) {
-  const status = httpStatusOf(error.code);
-  const settled = await ctx.app.credits.settle(
-    ctx.owner.accountId,
-    { kind: "none" },
-    plan.calls.map(
-      (c) => auditRecord(
-        ctx,
-        c.kind === "priced" ? {
-          method: c.method,
-          outcome,
-          errorCode: error.code,
-          httpStatus: status,
-          estimatedCc: c.price,
-          complexity: c.complexity ?? null
-        } : {
-          method: c.method,
-          outcome: c.outcome,
-          errorCode: c.errorCode,
-          upstreamCode: c.upstreamCode ?? null,
-          httpStatus: status
-        }
-      )
-    )
-  );
-  const available = known.available ?? settled.available;
-  return {
-    ok: false,
-    error,
-    estimated,
-    available,
-    required: known.required ?? estimated,
-    auditIds: settled.auditIds,
-    headers: { ...creditHeaders(estimated, 0, available), ...known.headers }
-  };
-}
-function free(plan) {
-  return {
-    ...plan,
-    calls: plan.calls.map((c) => c.kind === "priced" ? { ...c, price: 0 } : c)
-  };
-}
-function settledRecord(ctx, call, outcome) {
-  const planned = { method: call.method, estimatedCc: call.price, complexity: call.complexity };
-  if (!outcome || outcome.kind === "failed") {
-    const error = outcome?.error;
-    if (error) ctx.app.log.warn({ requestId: ctx.requestId, detail: error.detail }, error.message);
-    const code = error?.code ?? "INTERNAL";
-    return auditRecord(ctx, {
-      ...planned,
-      outcome: "upstream_failure",
-      errorCode: code,
-      upstreamCode: error?.upstreamCode ?? null,
-      httpStatus: httpStatusOf(code)
-    });
-  }
-  const cost = outcome.chargedCc ?? call.price;
-  if (cost > call.price) {
-    ctx.app.log.error(
-      { requestId: ctx.requestId, actual: cost, estimate: call.price },
-      "cost estimate exceeded"
-    );
-  }
-  return auditRecord(ctx, {
-    ...planned,
-    outcome: outcome.outcome,
-    errorCode: outcome.errorCode ?? null,
-    upstreamCode: outcome.upstreamCode ?? null,
-    httpStatus: outcome.httpStatus,
-    chargedCc: Math.min(cost, call.price),
-    upstream: outcome.upstream ?? null,
-    complexity: outcome.complexity === void 0 ? call.complexity : outcome.complexity,
-    cacheHits: outcome.cacheHits ?? 0
-  });
-}
-async function auditOnly(ctx, records) {
-  const settled = await ctx.app.credits.settle(
-    ctx.owner.accountId,
-    { kind: "none" },
-    records.map((r) => auditRecord(ctx, r))
-  );
-  return {
-    available: settled.available,
-    auditIds: settled.auditIds,
-    headers: creditHeaders(0, 0, settled.available)
-  };
-}
-
-// src/upstreams/indexer/hasura/schema.ts
-import { readFileSync } from "node:fs";
-import { buildSchema } from "graphql";
-var SDL_PATH = projectPath("schema", "indexer.graphql");
-var cached;
-function indexerSchema() {
-  cached ??= buildSchema(readFileSync(SDL_PATH, "utf8"));
-  return cached;
 }
 
 // src/upstreams/indexer/hasura/hasura-error.ts
@@ -1556,6 +1548,16 @@ function variableError(schema, operation, request, error) {
   return hasuraError(m, path);
 }
 
+// src/upstreams/indexer/hasura/schema.ts
+import { readFileSync } from "node:fs";
+import { buildSchema } from "graphql";
+var SDL_PATH = projectPath("schema", "indexer.graphql");
+var cached;
+function indexerSchema() {
+  cached ??= buildSchema(readFileSync(SDL_PATH, "utf8"));
+  return cached;
+}
+
 // src/pricing/graph-complexity.ts
 function graphComplexity(fields, settings) {
   let total = 0;
@@ -1673,6 +1675,15 @@ export {
   eventPrice,
   JSON_DEPTH_MAX,
   jsonDepthOver,
+  walkSelections,
+  graphComplexity,
+  listSize,
+  hasuraError,
+  checkGraphQuery,
+  selectedField,
+  refusedArguments,
+  checkGraphLimits,
+  indexerSchema,
   decodedTx,
   decodedTxBaseText,
   decodedTxFromBase,
@@ -1686,14 +1697,5 @@ export {
   hash32Hex,
   isPyBool,
   pyBoolValue,
-  electrumTransaction,
-  indexerSchema,
-  walkSelections,
-  graphComplexity,
-  listSize,
-  hasuraError,
-  checkGraphQuery,
-  selectedField,
-  refusedArguments,
-  checkGraphLimits
+  electrumTransaction
 };

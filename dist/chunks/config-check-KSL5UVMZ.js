@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-ZEQ7QKBZ.js";
-import "./chunk-6XRKXMFT.js";
+} from "./chunk-V7VJSF5D.js";
+import "./chunk-C2HEMZCK.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";
