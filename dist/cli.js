@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-5IWP7DTO.js";
+} from "./chunks/chunk-AZVI3WPO.js";
 import {
   adminFilePath,
   readAdminFile
@@ -18,7 +18,7 @@ import {
   ConfigError,
   loadConfig
 } from "./chunks/chunk-V7VJSF5D.js";
-import "./chunks/chunk-4NT262JG.js";
+import "./chunks/chunk-ZDANBPCN.js";
 import "./chunks/chunk-C2HEMZCK.js";
 
 // src/cli/main.ts
@@ -43,7 +43,7 @@ async function cli(argv) {
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "electrum-name") {
-    const { runElectrumName } = await import("./chunks/electrum-name-KOOFGY2M.js");
+    const { runElectrumName } = await import("./chunks/electrum-name-CRTWZ32V.js");
     return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {

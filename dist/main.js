@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-5IWP7DTO.js";
+} from "./chunks/chunk-AZVI3WPO.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -62,7 +62,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-CV3THDCA.js";
+} from "./chunks/chunk-HS2C4EVX.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -126,7 +126,7 @@ import {
 } from "./chunks/chunk-V7VJSF5D.js";
 import {
   tokenOfDnsLabel
-} from "./chunks/chunk-SU5532I4.js";
+} from "./chunks/chunk-LTMKMH6S.js";
 import {
   authenticate,
   compileScope,
@@ -137,7 +137,7 @@ import {
   requestOutOfScope,
   tokenCacheKey,
   tokenHint
-} from "./chunks/chunk-4NT262JG.js";
+} from "./chunks/chunk-ZDANBPCN.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
@@ -445,9 +445,7 @@ var GatewayAnswers = class {
   async get(network, key) {
     const entry = this.lru.get(key);
     if (!entry) return null;
-    if (entry.network === network && await this.store.vouches(network, entry.blocks)) {
-      return entry.data;
-    }
+    if (await this.store.vouches(network, entry.blocks)) return entry.data;
     this.lru.delete(key);
     return null;
   }
@@ -3279,25 +3277,18 @@ var BitcoinCoreClient = class {
       if (!isJsonObject(item)) return bad("batch item is not an object");
       const id = jsonInteger(item.id);
       if (id === void 0) return bad("batch item without a numeric id");
-      const error = item.error;
-      if (isJsonObject(error)) {
-        const code = jsonInteger(error.code);
-        if (code === void 0 || typeof error.message !== "string") return bad("malformed error");
-        byId.set(id, { error: { code, message: error.message } });
+      if (isJsonObject(item.error)) {
+        const error = errorAnswer(item.error);
+        if (!error) return bad("malformed error");
+        byId.set(id, error);
       } else if ("result" in item) {
         byId.set(id, { result: item.result ?? null });
       } else {
         return bad("batch item with neither result nor error");
       }
     }
-    const answers = [];
-    for (const id of posted.ids) {
-      const answer3 = byId.get(id);
-      if (!answer3) return bad(`no answer for id ${id}`);
-      answers.push(answer3);
-    }
-    if (answers.length !== calls.length) return bad("answer count differs");
-    return { ok: true, answers };
+    const answers = inCallOrder(byId, posted.ids, calls.length);
+    return typeof answers === "string" ? bad(answers) : { ok: true, answers };
   }
   async close(abort = false) {
     await (abort ? this.pool.destroy() : this.pool.close());
@@ -3310,24 +3301,31 @@ function answersOf(items, ids, callCount) {
     const id = Number(item.id);
     if (item.error?.startsWith("{")) {
       const error = parseJson(item.error);
-      const code = isJsonObject(error) ? jsonInteger(error.code) : void 0;
-      if (!isJsonObject(error) || code === void 0 || typeof error.message !== "string") {
-        return null;
-      }
-      byId.set(id, { error: { code, message: error.message } });
+      const answer3 = isJsonObject(error) ? errorAnswer(error) : null;
+      if (!answer3) return null;
+      byId.set(id, answer3);
     } else if (item.result !== void 0) {
       byId.set(id, rawResultAnswer(item.result));
     } else {
       return null;
     }
   }
+  const answers = inCallOrder(byId, ids, callCount);
+  return typeof answers === "string" ? null : answers;
+}
+function errorAnswer(error) {
+  const code = jsonInteger(error.code);
+  if (code === void 0 || typeof error.message !== "string") return null;
+  return { error: { code, message: error.message } };
+}
+function inCallOrder(byId, ids, callCount) {
   const answers = [];
   for (const id of ids) {
     const answer3 = byId.get(id);
-    if (!answer3) return null;
+    if (!answer3) return `no answer for id ${id}`;
     answers.push(answer3);
   }
-  return answers.length === callCount ? answers : null;
+  return answers.length === callCount ? answers : "answer count differs";
 }
 function basic(user, password) {
   return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
@@ -5603,7 +5601,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-RXKAS5FB.js").catch((err) => {
+  loading ??= import("./chunks/route-NLNQSPJF.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -1,5 +1,4 @@
-import * as crypto from "node:crypto";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, hash, randomBytes } from "node:crypto";
 import type { Database, Queryable } from "../db/database.ts";
 import { type CompiledScope, compileScope, type TokenScope, tokenScopeSchema } from "./scope.ts";
 
@@ -20,13 +19,13 @@ export function hashToken(token: string): Buffer {
   return createHash("sha256").update(token, "utf8").digest();
 }
 
-// crypto.hash (Node 20.12+) is the one-shot form: some 5× cheaper than createHash's object, update
-// and digest, and the token cache pays it on every request. Older Node 20 releases lack it.
-const oneShotHash: typeof crypto.hash | undefined = (crypto as { hash?: typeof crypto.hash }).hash;
-
-/** hashToken(token) in base64: the token cache's key (the same digest, never the token itself). */
+/**
+ * hashToken(token) in base64: the token cache's key (the same digest, never the token itself).
+ * One-shot crypto.hash (Node ≥ 20.12, which src/bitcoin/hash.ts already needs): some 5× cheaper
+ * than createHash's object, update and digest, and the token cache pays it on every request.
+ */
 export function tokenCacheKey(token: string): string {
-  return oneShotHash ? oneShotHash("sha256", token, "base64") : hashToken(token).toString("base64");
+  return hash("sha256", token, "base64");
 }
 
 /** What may be shown or logged of a token: its prefix and its last four characters. */

@@ -4,7 +4,7 @@ import { BlockAnswerCache } from "./block-answers.ts";
 import type { BlockRef } from "./chain-guard.ts";
 import type { TxStore } from "./tx-store.ts";
 
-/** A line of `extensions.cost.calls` (src/graphql/cost/report.ts). */
+/** A line of `extensions.cost.calls` (src/graphql/cost/report.ts): a method's calls, or the indexer's share. */
 export interface AnswerCostLine {
   method: string;
   count: number;
@@ -63,9 +63,8 @@ export class GatewayAnswers {
   async get(network: NetworkName, key: string): Promise<GatewayAnswer | null> {
     const entry = this.lru.get(key);
     if (!entry) return null;
-    if (entry.network === network && (await this.store.vouches(network, entry.blocks))) {
-      return entry.data;
-    }
+    // The key begins with the network (src/graphql/answers/serve.ts): the entry is this one's.
+    if (await this.store.vouches(network, entry.blocks)) return entry.data;
     this.lru.delete(key);
     return null;
   }

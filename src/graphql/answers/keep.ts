@@ -3,8 +3,6 @@ import type { GraphQLContext } from "../context.ts";
 import type { CostReport } from "../cost/report-types.ts";
 import { finalBlocksOf } from "./final-blocks.ts";
 
-export type { PendingAnswer } from "./pending.ts";
-
 /**
  * After a request the route may cache (state.answerKey) executed and settled: when its answer came
  * from the indexer alone — no call to a full node or Electrum server, whose fields (confirmations)

@@ -6,7 +6,8 @@ import type { HttpReply } from "../../http/reply.ts";
 import type { App, CallContext } from "../../metering/context.ts";
 import { meter } from "../../metering/pipeline.ts";
 import { METHOD } from "../cost/plugin.ts";
-import { type CostReport, costReport, refusalText } from "../cost/report.ts";
+import { costReport, refusalText } from "../cost/report.ts";
+import type { CostReport } from "../cost/report-types.ts";
 import type { PendingAnswer } from "./pending.ts";
 
 const encoder = new TextEncoder();

@@ -1,13 +1,13 @@
 // The shapes of `extensions.cost` (report.ts), apart: the request state names them, and
 // report.ts reads the request's context.
 
-/** One line of `extensions.cost.calls`: a priced method's calls, or the indexer's share. */
-export interface CostLine {
-  method: string;
-  count: number;
-  unitPrice?: number;
-  subtotal: number;
-}
+import type { AnswerCostLine } from "../../cache/gateway-answers.ts";
+
+/**
+ * One line of `extensions.cost.calls`: a priced method's calls, or the indexer's share. Declared
+ * with the cache that keeps it (below the routes), so the shape is written once.
+ */
+export type CostLine = AnswerCostLine;
 
 /** `extensions.cost` of an executed request, its keys in the order clients have always seen. */
 export interface CostReport {

@@ -4,8 +4,6 @@ import { graphPrice } from "../../pricing/prices.ts";
 import type { GraphQLContext } from "../context.ts";
 import type { CostLine, CostReport } from "./report-types.ts";
 
-export type { CostLine, CostReport } from "./report-types.ts";
-
 export function costReport(figures: {
   estimated: number;
   actual: number;

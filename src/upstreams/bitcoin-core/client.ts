@@ -3,7 +3,13 @@ import { Pool } from "undici";
 import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
 import { gatewayError } from "../../errors/codes.ts";
 import { type ScannedItem, scanBatchAnswer } from "../../jsonrpc/canonical-json.ts";
-import { isJsonObject, jsonInteger, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
+import {
+  isJsonObject,
+  type Json,
+  jsonInteger,
+  parseJson,
+  stringifyJson,
+} from "../../jsonrpc/json.ts";
 import { rawResultAnswer } from "../../jsonrpc/raw-answer.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
 import { deadline } from "../deadline.ts";
@@ -168,25 +174,18 @@ export class BitcoinCoreClient {
       if (!isJsonObject(item)) return bad("batch item is not an object");
       const id = jsonInteger(item.id);
       if (id === undefined) return bad("batch item without a numeric id");
-      const error = item.error;
-      if (isJsonObject(error)) {
-        const code = jsonInteger(error.code);
-        if (code === undefined || typeof error.message !== "string") return bad("malformed error");
-        byId.set(id, { error: { code, message: error.message } });
+      if (isJsonObject(item.error)) {
+        const error = errorAnswer(item.error);
+        if (!error) return bad("malformed error");
+        byId.set(id, error);
       } else if ("result" in item) {
         byId.set(id, { result: item.result ?? null });
       } else {
         return bad("batch item with neither result nor error");
       }
     }
-    const answers: RpcAnswer[] = [];
-    for (const id of posted.ids) {
-      const answer = byId.get(id);
-      if (!answer) return bad(`no answer for id ${id}`);
-      answers.push(answer);
-    }
-    if (answers.length !== calls.length) return bad("answer count differs");
-    return { ok: true, answers };
+    const answers = inCallOrder(byId, posted.ids, calls.length);
+    return typeof answers === "string" ? bad(answers) : { ok: true, answers };
   }
 
   async close(abort = false): Promise<void> {
@@ -210,24 +209,39 @@ function answersOf(
     const id = Number(item.id);
     if (item.error?.startsWith("{")) {
       const error = parseJson(item.error);
-      const code = isJsonObject(error) ? jsonInteger(error.code) : undefined;
-      if (!isJsonObject(error) || code === undefined || typeof error.message !== "string") {
-        return null;
-      }
-      byId.set(id, { error: { code, message: error.message } });
+      const answer = isJsonObject(error) ? errorAnswer(error) : null;
+      if (!answer) return null;
+      byId.set(id, answer);
     } else if (item.result !== undefined) {
       byId.set(id, rawResultAnswer(item.result));
     } else {
       return null;
     }
   }
+  const answers = inCallOrder(byId, ids, callCount);
+  return typeof answers === "string" ? null : answers;
+}
+
+/** A batch item's error object as an answer; null when it is not Core's {code, message}. */
+function errorAnswer(error: { [key: string]: Json }): RpcAnswer | null {
+  const code = jsonInteger(error.code);
+  if (code === undefined || typeof error.message !== "string") return null;
+  return { error: { code, message: error.message } };
+}
+
+/** The answers in the order the calls were sent, or why they cannot be. */
+function inCallOrder(
+  byId: ReadonlyMap<number, RpcAnswer>,
+  ids: readonly number[],
+  callCount: number,
+): RpcAnswer[] | string {
   const answers: RpcAnswer[] = [];
   for (const id of ids) {
     const answer = byId.get(id);
-    if (!answer) return null;
+    if (!answer) return `no answer for id ${id}`;
     answers.push(answer);
   }
-  return answers.length === callCount ? answers : null;
+  return answers.length === callCount ? answers : "answer count differs";
 }
 
 function basic(user: string, password: string): string {

@@ -25,7 +25,7 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-4NT262JG.js";
+} from "./chunk-ZDANBPCN.js";
 import {
   RANGE_HINT,
   parseRange

@@ -6,8 +6,7 @@ import {
 } from "./chunk-C2HEMZCK.js";
 
 // src/auth/tokens.ts
-import * as crypto from "node:crypto";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, hash, randomBytes } from "node:crypto";
 
 // src/auth/scope.ts
 import { BlockList, isIP } from "node:net";
@@ -91,9 +90,8 @@ function isTokenShaped(value) {
 function hashToken(token) {
   return createHash("sha256").update(token, "utf8").digest();
 }
-var oneShotHash = crypto.hash;
 function tokenCacheKey(token) {
-  return oneShotHash ? oneShotHash("sha256", token, "base64") : hashToken(token).toString("base64");
+  return hash("sha256", token, "base64");
 }
 function tokenHint(token) {
   return `${TOKEN_PREFIX}\u2026${token.slice(-4)}`;

@@ -20,7 +20,7 @@ import {
 import {
   methodOutOfScope,
   requestOutOfScope
-} from "./chunk-4NT262JG.js";
+} from "./chunk-ZDANBPCN.js";
 
 // src/errors/codes.ts
 var LIST = {

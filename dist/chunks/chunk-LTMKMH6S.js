@@ -2,7 +2,7 @@
 import {
   TOKEN_PREFIX,
   isTokenShaped
-} from "./chunk-4NT262JG.js";
+} from "./chunk-ZDANBPCN.js";
 
 // src/auth/token-dns.ts
 import { base32nopad } from "@scure/base";

@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-CV3THDCA.js";
+} from "./chunk-HS2C4EVX.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -70,7 +70,7 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-4NT262JG.js";
+} from "./chunk-ZDANBPCN.js";
 import {
   NETWORK_NAMES
 } from "./chunk-C2HEMZCK.js";

@@ -1,10 +1,10 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   tokenDnsLabel
-} from "./chunk-SU5532I4.js";
+} from "./chunk-LTMKMH6S.js";
 import {
   isTokenShaped
-} from "./chunk-4NT262JG.js";
+} from "./chunk-ZDANBPCN.js";
 import "./chunk-C2HEMZCK.js";
 
 // src/cli/electrum-name.ts
