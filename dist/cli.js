@@ -7,11 +7,12 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-AZVI3WPO.js";
+} from "./chunks/chunk-YUPVETWL.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
+import "./chunks/chunk-VNIG4S7Q.js";
 import "./chunks/chunk-QCPAXOM3.js";
 import "./chunks/chunk-AOGXHN7C.js";
 import {

@@ -12,11 +12,14 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-AZVI3WPO.js";
+} from "./chunks/chunk-YUPVETWL.js";
 import {
   adminAuthorized,
   writeAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
+import {
+  lostCreateRace
+} from "./chunks/chunk-VNIG4S7Q.js";
 import {
   BAD_REQUEST,
   ByteLru,
@@ -4443,7 +4446,8 @@ async function openQueue(db) {
     } catch (err) {
       await boss.stop({ graceful: false, close: false, wait: true }).catch(() => {
       });
-      if (err.code !== "23505" || attempt >= 3) throw err;
+      const deadlock = err.code === "40P01";
+      if (!lostCreateRace(err) && !deadlock || attempt >= 3) throw err;
     }
   }
 }

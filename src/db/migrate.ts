@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { projectPath } from "../paths.ts";
+import { lostCreateRace } from "./concurrent-create.ts";
 import type { Database } from "./database.ts";
 
 const MIGRATIONS_DIR = `${projectPath("src", "db", "migrations")}/`;
@@ -10,9 +11,8 @@ export async function migrate(db: Database): Promise<string[]> {
     await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
   } catch (err) {
-    // IF NOT EXISTS is not safe against a concurrent CREATE: processes starting together on an
-    // empty schema, the slower fails on a catalog's unique index (23505) once the table exists.
-    if ((err as { code?: string }).code !== "23505") throw err;
+    // Processes starting together on an empty schema: the table exists, all this wanted.
+    if (!lostCreateRace(err)) throw err;
   }
   const files = readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith(".sql"))

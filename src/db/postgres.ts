@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import pg from "pg";
+import { lostCreateRace } from "./concurrent-create.ts";
 import type { Database, Queryable, SignalChannel } from "./database.ts";
 import { leadWithAdvisoryLock } from "./leadership.ts";
 
@@ -26,10 +27,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
     try {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
     } catch (err) {
-      // IF NOT EXISTS is not safe against a concurrent CREATE: two processes starting at once on
-      // a new schema, the slower one fails on pg_namespace's unique index (23505) although the
-      // schema now exists, which is all it wanted.
-      if ((err as { code?: string }).code !== "23505") throw err;
+      // Two processes starting at once on a new schema: the schema exists, all this wanted.
+      if (!lostCreateRace(err)) throw err;
     }
   }
   const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({

@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import { lostCreateRace } from "../db/concurrent-create.ts";
 import type { Database, Queryable } from "../db/database.ts";
 
 /** pg-boss's queue of webhook deliveries: a job per attempt due, naming its message. */
@@ -42,10 +43,11 @@ export async function openQueue(db: Database): Promise<PgBoss> {
       return boss;
     } catch (err) {
       await boss.stop({ graceful: false, close: false, wait: true }).catch(() => {});
-      // Processes starting together on a database without pg-boss's tables both install them;
-      // the slower one fails on a catalog's unique index (23505) once the other has committed:
-      // it starts again and finds them installed.
-      if ((err as { code?: string }).code !== "23505" || attempt >= 3) throw err;
+      // Processes starting together on a database without pg-boss's tables both install them:
+      // the slower one loses the CREATE race, or, both creating the queue's partition at once,
+      // PostgreSQL ends one as a deadlock (40P01; found by CI). It starts again and finds them.
+      const deadlock = (err as { code?: string }).code === "40P01";
+      if ((!lostCreateRace(err) && !deadlock) || attempt >= 3) throw err;
     }
   }
 }

@@ -1,5 +1,8 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
+  lostCreateRace
+} from "./chunk-VNIG4S7Q.js";
+import {
   AccountExists,
   Refused,
   auditInRange,
@@ -39,7 +42,7 @@ async function migrate(db) {
     await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
   } catch (err) {
-    if (err.code !== "23505") throw err;
+    if (!lostCreateRace(err)) throw err;
   }
   const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
   const applied = [];
@@ -77,7 +80,7 @@ function splitStatements(sql) {
 
 // src/db/open.ts
 async function openDatabase(opts) {
-  const db = opts.databaseUrl ? await (await import("./postgres-RGNUKVGP.js")).openPostgres({
+  const db = opts.databaseUrl ? await (await import("./postgres-WOSURYMJ.js")).openPostgres({
     connectionString: opts.databaseUrl,
     poolSize: opts.poolSize,
     ...opts.schema ? { schema: opts.schema } : {}

@@ -1,4 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
+import {
+  lostCreateRace
+} from "./chunk-VNIG4S7Q.js";
 
 // src/db/postgres.ts
 import { EventEmitter } from "node:events";
@@ -88,7 +91,7 @@ async function openPostgres(opts) {
     try {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
     } catch (err) {
-      if (err.code !== "23505") throw err;
+      if (!lostCreateRace(err)) throw err;
     }
   }
   const queryable = (client) => ({
