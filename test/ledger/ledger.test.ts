@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.ts";
+import { issueToken } from "../../src/auth/tokens.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import type { AuditInput } from "../../src/ledger/audit.ts";
@@ -94,6 +95,58 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
     await expect(
       db.query("DELETE FROM ledger_entries WHERE account_id = $1", [acc.id]),
     ).rejects.toThrow(/append-only/);
+  });
+
+  it("references are checked per statement: a batch naming a missing account writes nothing", async () => {
+    const acc = await createAccount(db, "refs");
+    await grantCredits(db, acc.id, 1_000);
+    const r = await reserve(db, acc.id, 100);
+    if (!r.ok || !r.hold) throw new Error("reserve failed");
+    const count = async (table: string) =>
+      Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
+    const charges = "ledger_entries WHERE kind = 'charge'";
+    const before = [await count("audit_records"), await count(charges)];
+    // A record of this settle names a token that does not exist: the statement fails whole (and
+    // the hold is released on its own).
+    await expect(
+      settle(db, acc.id, r.hold, [record(acc.id, 60), { ...record(acc.id, 40), tokenId: 1e12 }]),
+    ).rejects.toMatchObject({ cause: { code: "23503" } });
+    expect([await count("audit_records"), await count(charges)]).toEqual(before);
+    const missing = [
+      "INSERT INTO audit_records(request_id, account_id, backend, network, method, outcome, http_status) VALUES ('r', 999999999, 'node', 'mainnet', 'm', 'ok', 200)",
+      "INSERT INTO ledger_entries(account_id, kind, amount) VALUES (999999999, 'grant', 1)",
+      `INSERT INTO ledger_entries(account_id, kind, amount, hold_id) VALUES (${acc.id}, 'release', 1, 999999999)`,
+      `INSERT INTO ledger_entries(account_id, kind, amount, audit_id) VALUES (${acc.id}, 'charge', -1, 999999999)`,
+    ];
+    for (const sql of missing) {
+      await expect(db.query(sql), sql).rejects.toMatchObject({ code: "23503" });
+    }
+    // A settle whose records name what exists goes through.
+    const again = await reserve(db, acc.id, 100);
+    if (!again.ok || !again.hold) throw new Error("reserve failed");
+    await settle(db, acc.id, again.hold, [record(acc.id, 60), record(acc.id, 40)]);
+    expect(await count("audit_records")).toBe((before[0] as number) + 2);
+    expect((await checkLedger(db)).filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it("rows that are referenced are never deleted, renumbered or truncated", async () => {
+    const acc = await createAccount(db, "stay");
+    await grantCredits(db, acc.id, 100);
+    await issueToken(db, acc.id);
+    const refused = [
+      `DELETE FROM accounts WHERE id = ${acc.id}`,
+      `UPDATE accounts SET id = id + 1000000 WHERE id = ${acc.id}`,
+      "DELETE FROM tokens",
+      "DELETE FROM audit_records",
+      "UPDATE audit_records SET account_id = NULL",
+      "TRUNCATE accounts CASCADE",
+      "TRUNCATE audit_records CASCADE",
+      "TRUNCATE ledger_entries",
+    ];
+    for (const sql of refused) {
+      await expect(db.query(sql), sql).rejects.toThrow(/never deleted|append-only/);
+    }
+    expect((await checkLedger(db)).filter((c) => !c.ok)).toEqual([]);
   });
 
   it("bad amounts are refused", async () => {
