@@ -70,7 +70,11 @@ lines.on("line", (line) => {
 });
 lines.on("close", () => {
   void (async () => {
-    if (schema) await gateway.app.db.query(`DROP SCHEMA ${schema} CASCADE`);
+    if (schema) {
+      await gateway.app.db.query(`DROP SCHEMA ${schema} CASCADE`);
+      // The webhook queue's schema beside ours (src/webhooks/queue.ts).
+      await gateway.app.db.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
+    }
     await gateway.close();
     process.exit(0);
   })();

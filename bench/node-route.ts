@@ -208,7 +208,11 @@ async function gatewayOn(
   return {
     url: `${gateway.url}/node/mainnet/${token}`,
     close: async () => {
-      if (schema) await gateway.app.db.query(`DROP SCHEMA ${schema} CASCADE`);
+      if (schema) {
+        await gateway.app.db.query(`DROP SCHEMA ${schema} CASCADE`);
+        // The webhook queue's schema beside ours (src/webhooks/queue.ts).
+        await gateway.app.db.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
+      }
       await gateway.close();
     },
   };

@@ -120,7 +120,10 @@ lines.on("line", (line) => {
 });
 lines.on("close", () => {
   void chain.then(async () => {
-    if (schema) await app.db.query(`DROP SCHEMA ${schema} CASCADE`);
+    if (schema) {
+      await app.db.query(`DROP SCHEMA ${schema} CASCADE`);
+      await app.db.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
+    }
     await gateway.close();
     process.exit(0);
   });
