@@ -65,7 +65,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-HS2C4EVX.js";
+} from "./chunks/chunk-4X3HCAAH.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -5605,7 +5605,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-NLNQSPJF.js").catch((err) => {
+  loading ??= import("./chunks/route-G6JQD6NI.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -6664,31 +6664,42 @@ async function handleRpcMirror(ctx, body, protocol) {
     ),
     execute: async () => {
       const answered = calls.length > 0 ? await protocol.execute(ctx, calls) : [];
-      const results2 = calls.map(
+      const results = calls.map(
         (_, i) => answered[i] ?? { kind: "failure", error: gatewayError("INTERNAL", "no answer") }
       );
-      return { value: results2, outcomes: results2.map((r, i) => outcomeOf(r, calls[i], protocol)) };
-    }
+      return {
+        value: { results, reply: null },
+        outcomes: results.map((r, i) => outcomeOf(r, calls[i], protocol))
+      };
+    },
+    prepare: ({ results }) => ({
+      results,
+      reply: renderAnswered(slots, results, request2.kind === "single", protocol)
+    })
   });
   if (!metered.ok) {
-    const replies2 = slots.map(
+    const replies = slots.map(
       (s) => s.kind === "call" ? replyObject(s.call.version, s.call.id, { error: toRpcError(metered.error) }) : replyObject(s.version, s.id, { error: s.error })
     );
     return {
       status: httpStatusOf(metered.error.code),
-      body: request2.kind === "single" ? replies2[0] : replies2,
+      body: request2.kind === "single" ? replies[0] : replies,
       headers: metered.headers
     };
   }
-  const results = metered.value;
+  const { reply: reply3 } = metered.value;
+  if (!reply3) throw new Error("the mirror's reply was not rendered");
+  return { ...reply3, headers: { ...reply3.headers, ...metered.headers } };
+}
+function renderAnswered(slots, results, single, protocol) {
   const replies = [];
-  let single = 200;
+  let singleStatus = 200;
   let failure2 = null;
   let resultIndex = 0;
   for (const slot of slots) {
     if (slot.kind === "reply") {
       replies.push(replyObject(slot.version, slot.id, { error: slot.error }));
-      single = protocol.errorStatus(slot.version, slot.error.code);
+      singleStatus = protocol.errorStatus(slot.version, slot.error.code);
       continue;
     }
     const c = slot.call;
@@ -6696,18 +6707,19 @@ async function handleRpcMirror(ctx, body, protocol) {
     if (result.kind === "failure" || result.kind === "refused") {
       if (result.kind === "failure") failure2 ??= result.error;
       replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
-      single = httpStatusOf(result.error.code);
+      singleStatus = httpStatusOf(result.error.code);
     } else {
       replies.push(replyObject(c.version, c.id, answerForReply(result.answer)));
-      single = "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
+      singleStatus = "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
     }
   }
   const allFailed = failure2 !== null && slots.every((s) => s.kind === "call") && results.every((r) => r.kind === "failure");
   const batchStatus = allFailed ? httpStatusOf(failure2.code) : 200;
   return {
-    status: request2.kind === "single" ? single : batchStatus,
-    body: request2.kind === "single" ? replies[0] : replies,
-    headers: metered.headers
+    status: single ? singleStatus : batchStatus,
+    body: null,
+    raw: Buffer.from(stringifyJson(single ? replies[0] : replies)),
+    headers: { "content-type": "application/json" }
   };
 }
 function outcomeOf(result, call, protocol) {

@@ -7,7 +7,7 @@ import {
   type RpcVersion,
   replyObject,
 } from "../jsonrpc/envelope.ts";
-import type { Json } from "../jsonrpc/json.ts";
+import { type Json, stringifyJson } from "../jsonrpc/json.ts";
 import { answerForReply } from "../jsonrpc/raw-answer.ts";
 import type { Checked, RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
 import type { Outcome } from "../ledger/audit.ts";
@@ -109,7 +109,7 @@ export async function handleRpcMirror(
 
   const slots = items.map((item) => plan(ctx, item, protocol));
   const calls = slots.flatMap((s) => (s.kind === "call" ? [s.call] : []));
-  const metered = await meter(ctx, {
+  const metered = await meter<{ results: CallResult[]; reply: HttpReply | null }>(ctx, {
     calls: slots.map((s) =>
       s.kind === "call"
         ? { kind: "priced", method: s.call.method, price: s.call.price }
@@ -128,8 +128,15 @@ export async function handleRpcMirror(
         (_, i): CallResult =>
           answered[i] ?? { kind: "failure", error: gatewayError("INTERNAL", "no answer") },
       );
-      return { value: results, outcomes: results.map((r, i) => outcomeOf(r, calls[i]!, protocol)) };
+      return {
+        value: { results, reply: null },
+        outcomes: results.map((r, i) => outcomeOf(r, calls[i]!, protocol)),
+      };
     },
+    prepare: ({ results }) => ({
+      results,
+      reply: renderAnswered(slots, results, request.kind === "single", protocol),
+    }),
   });
   if (!metered.ok) {
     const replies = slots.map((s) =>
@@ -144,15 +151,30 @@ export async function handleRpcMirror(
     };
   }
 
-  const results = metered.value;
+  const { reply } = metered.value;
+  if (!reply) throw new Error("the mirror's reply was not rendered");
+  return { ...reply, headers: { ...reply.headers, ...metered.headers } };
+}
+
+/**
+ * The reply to a request whose calls were executed, as bytes (rendered while the settle is in
+ * flight; the cost headers are added once it is done): each call's answer or error in order, and
+ * the HTTP status Core gives it.
+ */
+function renderAnswered(
+  slots: readonly Slot[],
+  results: readonly CallResult[],
+  single: boolean,
+  protocol: MirrorProtocol,
+): HttpReply {
   const replies: Record<string, unknown>[] = [];
-  let single = 200;
+  let singleStatus = 200;
   let failure: GatewayError | null = null;
   let resultIndex = 0;
   for (const slot of slots) {
     if (slot.kind === "reply") {
       replies.push(replyObject(slot.version, slot.id, { error: slot.error }));
-      single = protocol.errorStatus(slot.version, slot.error.code);
+      singleStatus = protocol.errorStatus(slot.version, slot.error.code);
       continue;
     }
     const c = slot.call;
@@ -160,10 +182,10 @@ export async function handleRpcMirror(
     if (result.kind === "failure" || result.kind === "refused") {
       if (result.kind === "failure") failure ??= result.error;
       replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
-      single = httpStatusOf(result.error.code);
+      singleStatus = httpStatusOf(result.error.code);
     } else {
       replies.push(replyObject(c.version, c.id, answerForReply(result.answer)));
-      single =
+      singleStatus =
         "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
     }
   }
@@ -174,9 +196,10 @@ export async function handleRpcMirror(
     results.every((r) => r.kind === "failure");
   const batchStatus = allFailed ? httpStatusOf(failure!.code) : 200;
   return {
-    status: request.kind === "single" ? single : batchStatus,
-    body: request.kind === "single" ? replies[0] : replies,
-    headers: metered.headers,
+    status: single ? singleStatus : batchStatus,
+    body: null,
+    raw: Buffer.from(stringifyJson(single ? replies[0] : replies)),
+    headers: { "content-type": "application/json" },
   };
 }
 

@@ -572,22 +572,30 @@ async function meter(ctx, given) {
       httpStatus: c.httpStatus
     })
   );
-  const settled = await ctx.app.credits.settle(
+  const settling = ctx.app.credits.settle(
     ctx.owner.accountId,
     reservation.claim,
     records,
     ctx.idempotency?.key ?? null
   );
+  const prepared = plan.prepare ? await whileSettling(settling, value, plan.prepare) : value;
+  const settled = await settling;
   await ctx.app.limits.refund(ctx.owner, estimated - settled.charged);
   return {
     ok: true,
-    value,
+    value: prepared,
     estimated,
     charged: settled.charged,
     available: settled.available,
     auditIds: settled.auditIds,
     headers: creditHeaders(estimated, settled.charged, settled.available)
   };
+}
+async function whileSettling(settling, value, prepare) {
+  settling.catch(() => {
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  return prepare(value);
 }
 async function refuseAll(ctx, plan, estimated, error, outcome, known = {}) {
   const status = httpStatusOf(error.code);

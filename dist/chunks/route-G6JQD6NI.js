@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-HS2C4EVX.js";
+} from "./chunk-4X3HCAAH.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
