@@ -357,14 +357,14 @@ var ChainGuard = class {
       const hashes = await this.hashesAt(unknown);
       if (hashes === null) return blocks.map(() => false);
       unknown.forEach((h, i) => {
-        const hash2 = hashes[i];
-        if (hash2) this.anchor(h, hash2);
+        const hash3 = hashes[i];
+        if (hash3) this.anchor(h, hash3);
       });
     }
     return blocks.map((b) => {
-      const hash2 = this.anchors.get(b.height);
-      if (hash2 === void 0) return false;
-      if (hash2 === b.blockhash) return true;
+      const hash3 = this.anchors.get(b.height);
+      if (hash3 === void 0) return false;
+      if (hash3 === b.blockhash) return true;
       return false;
     });
   }
@@ -402,8 +402,8 @@ var ChainGuard = class {
       batch.forEach((h, i) => {
         if (matched) return;
         const answer3 = answers[i];
-        const hash2 = answer3 && "result" in answer3 ? answer3.result : void 0;
-        if (hash2 === this.anchors.get(h)) {
+        const hash3 = answer3 && "result" in answer3 ? answer3.result : void 0;
+        if (hash3 === this.anchors.get(h)) {
           matched = true;
           return;
         }
@@ -478,6 +478,7 @@ var GatewayAnswers = class {
 };
 
 // src/cache/redis-tier.ts
+import { hash } from "node:crypto";
 import { Redis } from "ioredis";
 var HEADER_BYTES = 40;
 var RedisTier = class {
@@ -530,6 +531,36 @@ var RedisTier = class {
     if (txids.length === 0) return;
     this.redis.del(...txids.map((t) => this.key(network, t))).catch((err) => this.failed(err));
   }
+  /**
+   * Keys of answers about blocks: the SHA-256 of the cache key (a request body can be long), the
+   * key itself kept in the value and compared on reading.
+   */
+  answerKey(network, kind, key) {
+    return `${this.opts.keyPrefix}${network}:${kind}:${hash("sha256", key)}`;
+  }
+  /** The answer stored for this key, and the blocks it is about; undefined for a miss or failure. */
+  async getAnswer(network, kind, key) {
+    try {
+      const value = await this.redis.get(this.answerKey(network, kind, key));
+      return value === null ? void 0 : decodeAnswer(value, key);
+    } catch (err) {
+      this.failed(err);
+      return void 0;
+    }
+  }
+  /** Stores an answer as text; not awaited by callers, as set(). */
+  setAnswer(network, kind, key, text, blocks) {
+    this.redis.set(
+      this.answerKey(network, kind, key),
+      JSON.stringify({ key, blocks, text }),
+      "PX",
+      this.opts.ttlMs
+    ).catch((err) => this.failed(err));
+  }
+  /** Deletes an answer one of whose blocks left the best chain. */
+  deleteAnswer(network, kind, key) {
+    this.redis.del(this.answerKey(network, kind, key)).catch((err) => this.failed(err));
+  }
   failed(err) {
     this.failures += 1;
     if (this.warned) return;
@@ -543,6 +574,21 @@ var RedisTier = class {
     this.redis.disconnect();
   }
 };
+function decodeAnswer(value, key) {
+  let parsed2;
+  try {
+    parsed2 = JSON.parse(value);
+  } catch {
+    return void 0;
+  }
+  if (typeof parsed2 !== "object" || parsed2 === null) return void 0;
+  const { key: stored, blocks, text } = parsed2;
+  if (stored !== key || typeof text !== "string" || !Array.isArray(blocks)) return void 0;
+  const refs = blocks.filter(
+    (b) => typeof b === "object" && b !== null && Number.isInteger(b.height) && typeof b.blockhash === "string"
+  );
+  return refs.length === blocks.length && refs.length > 0 ? { text, blocks: refs } : void 0;
+}
 function encode(entry) {
   const out = Buffer.allocUnsafe(HEADER_BYTES + entry.bytes.length);
   out.writeUInt32BE(entry.height, 0);
@@ -695,20 +741,39 @@ var TxStore = class {
    */
   async blockAnswer(network, key) {
     const entry = this.blocks?.get(key);
-    if (!entry) return null;
-    if (await this.vouches(network, entry.blocks)) return entry.data;
-    this.blocks?.delete(key);
-    return null;
+    if (entry) {
+      if (await this.vouches(network, entry.blocks)) return entry.data;
+      this.blocks?.delete(key);
+      return null;
+    }
+    if (!this.blocks || this.blocks.bytesMax === 0 || !this.redis) return null;
+    const shared = await this.redis.getAnswer(network, "graph", key);
+    if (!shared) return null;
+    if (!await this.vouches(network, shared.blocks)) {
+      this.redis.deleteAnswer(network, "graph", key);
+      return null;
+    }
+    const data = parsedObject(shared.text);
+    if (!data) return null;
+    this.blocks.set(key, {
+      network,
+      data,
+      blocks: shared.blocks,
+      bytes: shared.text.length + key.length
+    });
+    return data;
   }
   /**
    * Keeps an indexer answer about these blocks when every one is at least minConfirmations deep
-   * and on the best chain now (the guard asks the node for heights it has not seen).
+   * and on the best chain now (the guard asks the node for heights it has not seen), here and in
+   * Redis when there is one.
    */
   async rememberBlockAnswer(network, key, data, blocks) {
     if (!this.blocks || this.blocks.bytesMax === 0) return;
     if (!await this.final(network, blocks)) return;
-    const bytes = stringifyJson(data).length + key.length;
-    this.blocks.set(key, { network, data, blocks: [...blocks], bytes });
+    const text = stringifyJson(data);
+    this.blocks.set(key, { network, data, blocks: [...blocks], bytes: text.length + key.length });
+    this.redis?.setAnswer(network, "graph", key, text, blocks);
   }
   /**
    * Whether an answer about these blocks may be served now: the network's guard vouches that each
@@ -740,6 +805,14 @@ var TxStore = class {
     await this.redis?.close();
   }
 };
+function parsedObject(text) {
+  try {
+    const data = parseJson(text);
+    return isJsonObject(data) ? data : null;
+  } catch {
+    return null;
+  }
+}
 
 // src/events/bus.ts
 function databaseBus(db) {
@@ -765,14 +838,14 @@ function coreHeaders(pool) {
     if ("error" in answer3) throw new Error(answer3.error.message);
     return answer3.result;
   };
-  const header = async (hash2) => {
-    const answer3 = await call("getblockheader", [hash2, true]);
+  const header = async (hash3) => {
+    const answer3 = await call("getblockheader", [hash3, true]);
     if (!isJsonObject(answer3) || !isJsonNumber(answer3.height) || !isJsonNumber(answer3.time)) {
-      throw new Error(`getblockheader ${hash2} answered no header`);
+      throw new Error(`getblockheader ${hash3} answered no header`);
     }
     return {
       height: Number(answer3.height.value),
-      hash: hash2,
+      hash: hash3,
       previousHash: typeof answer3.previousblockhash === "string" ? answer3.previousblockhash : null,
       time: Number(answer3.time.value)
     };
@@ -5674,13 +5747,13 @@ details.new-key, details.new-webhook { margin-top: .75rem; }
 // src/dashboard/sessions.ts
 import { createHash, randomBytes } from "node:crypto";
 var SESSION_COOKIE = "bg_session";
-var hash = (value) => createHash("sha256").update(value, "utf8").digest();
+var hash2 = (value) => createHash("sha256").update(value, "utf8").digest();
 async function createSession(db, owner, ttlMs) {
   const value = randomBytes(32).toString("base64url");
   await db.query(
     `INSERT INTO dashboard_sessions(hash, account_id, token_id, expires_at)
      VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))`,
-    [hash(value), owner.accountId, owner.tokenId, ttlMs]
+    [hash2(value), owner.accountId, owner.tokenId, ttlMs]
   );
   return value;
 }
@@ -5691,7 +5764,7 @@ async function sessionOwner(db, value) {
      FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
      WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL
        AND (t.expires_at IS NULL OR t.expires_at > now())`,
-    [hash(value)]
+    [hash2(value)]
   );
   const row = rows[0];
   return row ? {
@@ -5703,7 +5776,7 @@ async function sessionOwner(db, value) {
   } : null;
 }
 async function endSession(db, value) {
-  if (value) await db.query("DELETE FROM dashboard_sessions WHERE hash = $1", [hash(value)]);
+  if (value) await db.query("DELETE FROM dashboard_sessions WHERE hash = $1", [hash2(value)]);
 }
 function readCookie(header, name) {
   for (const part of (header ?? "").split(";")) {
@@ -6127,7 +6200,7 @@ async function idempotent(ctx, key, body, run, failure2) {
   }
   const { db, config } = ctx.app;
   const accountId = ctx.owner.accountId;
-  const hash2 = createHash2("sha256").update(`${ctx.backendSegment}
+  const hash3 = createHash2("sha256").update(`${ctx.backendSegment}
 ${ctx.network}
 ${body}`).digest();
   await db.query(
@@ -6142,7 +6215,7 @@ ${body}`).digest();
   const { rows: inserted } = await db.query(
     `INSERT INTO idempotency_keys(account_id, key, request_hash, process_id)
      VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING key`,
-    [accountId, key, hash2, ctx.app.credits.opts.processId]
+    [accountId, key, hash3, ctx.app.credits.opts.processId]
   );
   if (inserted.length === 0) {
     const { rows } = await db.query(
@@ -6152,7 +6225,7 @@ ${body}`).digest();
     );
     const row = rows[0];
     if (!row) return idempotent(ctx, key, body, run, failure2);
-    if (!Buffer.from(row.request_hash).equals(hash2)) {
+    if (!Buffer.from(row.request_hash).equals(hash3)) {
       return failure2(
         gatewayError(
           "IDEMPOTENCY_KEY_REUSED",
@@ -6323,7 +6396,7 @@ var none2 = { required: [], optional: [], check: () => [] };
 var byScripthash = {
   required: ["scripthash"],
   optional: [],
-  check: ([hash2]) => [scripthash(hash2)]
+  check: ([hash3]) => [scripthash(hash3)]
 };
 var n = (value) => jsonNumber(value);
 var ELECTRUM_SIGNATURES = {
@@ -6336,10 +6409,10 @@ var ELECTRUM_SIGNATURES = {
   "blockchain.transaction.get": {
     required: ["tx_hash"],
     optional: ["verbose"],
-    check: ([hash2, verbose = false]) => {
-      txHash(hash2);
+    check: ([hash3, verbose = false]) => {
+      txHash(hash3);
       if (!isPyBool(verbose)) refuse2('"verbose" must be a boolean');
-      return [hash2, pyBoolValue(verbose)];
+      return [hash3, pyBoolValue(verbose)];
     }
   },
   "server.features": none2,
@@ -6381,7 +6454,7 @@ var ELECTRUM_SIGNATURES = {
   "blockchain.transaction.get_merkle": {
     required: ["tx_hash", "height"],
     optional: [],
-    check: ([hash2, height]) => [txHash(hash2), n(nonNegativeInteger(height))]
+    check: ([hash3, height]) => [txHash(hash3), n(nonNegativeInteger(height))]
   },
   "blockchain.transaction.id_from_pos": {
     required: ["height", "tx_pos"],
@@ -7078,25 +7151,25 @@ var ElectrumPush = class {
    * client was told (covered ones are notified by the server).
    */
   async scripthashNotices(pool) {
-    const held = [...this.scripthashes].filter(([hash2]) => !pool.scripthashes.covers(hash2));
-    const read = await Promise.all(held.map(([hash2]) => readScripthashStatus(pool, hash2)));
+    const held = [...this.scripthashes].filter(([hash3]) => !pool.scripthashes.covers(hash3));
+    const read = await Promise.all(held.map(([hash3]) => readScripthashStatus(pool, hash3)));
     const unread = read.filter((out) => !out.ok || !("result" in out.answer)).length;
     if (unread > 0) this.warn("script hash statuses for notifications unread", unread);
-    return held.flatMap(([hash2, told], i) => {
+    return held.flatMap(([hash3, told], i) => {
       const out = read[i];
       if (!out.ok || !("result" in out.answer)) return [];
       const status = out.answer.result;
-      return status === told ? [] : [this.scripthashNotice(hash2, status, out.upstream)];
+      return status === told ? [] : [this.scripthashNotice(hash3, status, out.upstream)];
     });
   }
   /** A script hash's new status, remembered once sent (if still subscribed by then). */
-  scripthashNotice(hash2, status, upstream) {
+  scripthashNotice(hash3, status, upstream) {
     return {
       method: SCRIPTHASH,
-      params: [hash2, status],
+      params: [hash3, status],
       upstream,
       sent: () => {
-        if (this.scripthashes.has(hash2)) this.scripthashes.set(hash2, status);
+        if (this.scripthashes.has(hash3)) this.scripthashes.set(hash3, status);
       }
     };
   }
@@ -8787,8 +8860,8 @@ function verbosityOf(value, fallback) {
 }
 function blockMethods(ctx) {
   const { chain } = ctx;
-  const find = (hash2) => {
-    const entry = chain.byHash.get(hash2);
+  const find = (hash3) => {
+    const entry = chain.byHash.get(hash3);
     if (!entry) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
     return entry;
   };
@@ -8825,7 +8898,7 @@ function blockMethods(ctx) {
       return entry.block.hash;
     },
     getblockheader: (raw) => {
-      const [hash2, verbose = null] = readParams(
+      const [hash3, verbose = null] = readParams(
         "getblockheader",
         raw,
         [
@@ -8834,12 +8907,12 @@ function blockMethods(ctx) {
         ],
         1
       );
-      const entry = find(hashArg(hash2, "hash"));
+      const entry = find(hashArg(hash3, "hash"));
       if (verbose === false) return toHex(entry.block.headerBytes);
       return headerJson(entry);
     },
     getblock: (raw) => {
-      const [hash2, verbosityParam = null] = readParams(
+      const [hash3, verbosityParam = null] = readParams(
         "getblock",
         raw,
         [
@@ -8848,7 +8921,7 @@ function blockMethods(ctx) {
         ],
         1
       );
-      const entry = find(hashArg(hash2, "blockhash"));
+      const entry = find(hashArg(hash3, "blockhash"));
       const verbosity = verbosityOf(verbosityParam, 1);
       if (verbosity <= 0) return toHex(entry.block.bytes);
       const json = blockToUniv(entry.block, {
@@ -10159,8 +10232,8 @@ function coreMethods(chain, network, prevouts) {
     ...miningMethods(ctx),
     // Core's own way to stage a reorganisation (tests of the gateway's cache eviction).
     invalidateblock: (raw) => {
-      const [hash2] = readParams("invalidateblock", raw, [["blockhash", "string"]], 1);
-      if (!chain.invalidateBlock(hash2.toLowerCase())) {
+      const [hash3] = readParams("invalidateblock", raw, [["blockhash", "string"]], 1);
+      if (!chain.invalidateBlock(hash3.toLowerCase())) {
         throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
       }
       chain.tipChanged();
@@ -10421,8 +10494,8 @@ var DevnetChain = class {
    * reconsidered. How tests stage a reorganisation; devnet's chain does not validate, so there is
    * nothing else to undo.
    */
-  invalidateBlock(hash2) {
-    const entry = this.byHash.get(hash2);
+  invalidateBlock(hash3) {
+    const entry = this.byHash.get(hash3);
     if (!entry || this.byHeight.get(entry.height) !== entry) return false;
     this.takeOff(entry.height, this.invalid);
     return true;
@@ -10482,7 +10555,7 @@ function newDevnetChain(network) {
     return chain;
   }
   const data = mainnetData();
-  for (const [hash2, anchor] of data.anchors) chain.anchors.set(hash2, anchor);
+  for (const [hash3, anchor] of data.anchors) chain.anchors.set(hash3, anchor);
   for (const [block, height] of data.blocks) chain.addBlock(block, height);
   for (const tx of data.mempool) chain.addToMempool(tx);
   return chain;
@@ -10778,38 +10851,38 @@ function historyJson(e) {
   return entry;
 }
 function statusOf(scripts) {
-  return (hash2) => scripthashStatus(scripts(hash2).history.map(historyJson)) ?? null;
+  return (hash3) => scripthashStatus(scripts(hash3).history.map(historyJson)) ?? null;
 }
 function scripthashMethods(scripts) {
-  const of = (hash2) => scripts(hash2);
+  const of = (hash3) => scripts(hash3);
   const status = statusOf(scripts);
   return {
     "blockchain.scripthash.get_history": checked(
       "blockchain.scripthash.get_history",
-      (_session, [hash2]) => of(hash2).history.map(historyJson)
+      (_session, [hash3]) => of(hash3).history.map(historyJson)
     ),
     // The status of the history get_history answers, remembered: the server notifies the
     // session when it changes (server.ts notifyScripthashes).
     "blockchain.scripthash.subscribe": checked(
       "blockchain.scripthash.subscribe",
-      (session, [hash2]) => {
-        const now = status(hash2);
-        session.scripthashes.set(hash2, now);
+      (session, [hash3]) => {
+        const now = status(hash3);
+        session.scripthashes.set(hash3, now);
         return now;
       }
     ),
     "blockchain.scripthash.unsubscribe": checked(
       "blockchain.scripthash.unsubscribe",
-      (session, [hash2]) => session.scripthashes.delete(hash2)
+      (session, [hash3]) => session.scripthashes.delete(hash3)
     ),
     "blockchain.scripthash.get_mempool": checked(
       "blockchain.scripthash.get_mempool",
-      (_session, [hash2]) => of(hash2).history.filter((e) => e.height <= 0).map(historyJson)
+      (_session, [hash3]) => of(hash3).history.filter((e) => e.height <= 0).map(historyJson)
     ),
     "blockchain.scripthash.get_balance": checked(
       "blockchain.scripthash.get_balance",
-      (_session, [hash2]) => {
-        const e = of(hash2);
+      (_session, [hash3]) => {
+        const e = of(hash3);
         return {
           confirmed: jsonNumber(e.confirmedSats),
           unconfirmed: jsonNumber(e.unconfirmedSats)
@@ -10818,7 +10891,7 @@ function scripthashMethods(scripts) {
     ),
     "blockchain.scripthash.listunspent": checked(
       "blockchain.scripthash.listunspent",
-      (_session, [hash2]) => of(hash2).utxos.map(
+      (_session, [hash3]) => of(hash3).utxos.map(
         (u) => ({
           tx_hash: u.txid,
           tx_pos: jsonNumber(u.vout),
@@ -10842,14 +10915,14 @@ function transactionMethods({ chain, daemon }) {
     ),
     "blockchain.transaction.get_merkle": checked(
       "blockchain.transaction.get_merkle",
-      (_session, [hash2, h]) => {
+      (_session, [hash3, h]) => {
         const height = Number(h);
         const txids = txidsAt(chain, height);
-        const pos = txids.findIndex((t) => toHexReversed(t) === hash2);
+        const pos = txids.findIndex((t) => toHexReversed(t) === hash3);
         if (pos < 0) {
           throw new ElectrumRpcError(
             BAD_REQUEST,
-            `tx ${pyStr(hash2)} not in block at height ${pyThousands(height)}`
+            `tx ${pyStr(hash3)} not in block at height ${pyThousands(height)}`
           );
         }
         return {
@@ -10992,11 +11065,11 @@ function scriptIndex(chain, prevouts) {
 }
 function build(chain, prevouts) {
   const index = /* @__PURE__ */ new Map();
-  const entry = (hash2) => {
-    let e = index.get(hash2);
+  const entry = (hash3) => {
+    let e = index.get(hash3);
     if (!e) {
       e = { history: [], utxos: [], confirmedSats: 0n, unconfirmedSats: 0n };
-      index.set(hash2, e);
+      index.set(hash3, e);
     }
     return e;
   };
@@ -11023,7 +11096,7 @@ function build(chain, prevouts) {
   const confirmed = /* @__PURE__ */ new Map();
   for (const height of chain.heights()) {
     for (const tx of chain.byHeight.get(height).block.transactions) {
-      for (const hash2 of touched(tx)) entry(hash2).history.push({ txid: tx.txid, height });
+      for (const hash3 of touched(tx)) entry(hash3).history.push({ txid: tx.txid, height });
       if (!tx.isCoinbase) {
         for (const input of tx.inputs) {
           const key = `${input.prevTxid}:${input.vout}`;
@@ -11080,7 +11153,7 @@ function build(chain, prevouts) {
       height: unconfirmedParent ? -1 : 0,
       ...fee === void 0 ? {} : { feeSats: fee }
     };
-    for (const hash2 of touched(tx)) entry(hash2).history.push(historyEntry);
+    for (const hash3 of touched(tx)) entry(hash3).history.push(historyEntry);
     tx.outputs.forEach((output, vout) => {
       if (isUnspendable(output.scriptPubKey)) return;
       const e = entry(electrumScripthash(output.scriptPubKey));
@@ -11299,15 +11372,15 @@ async function startElectrumTcp(opts) {
 function notifyChangedStatuses(sessions, status) {
   const now = /* @__PURE__ */ new Map();
   for (const [socket, session] of sessions) {
-    for (const [hash2, told] of session.scripthashes) {
-      if (!now.has(hash2)) now.set(hash2, status(hash2));
-      const current = now.get(hash2);
+    for (const [hash3, told] of session.scripthashes) {
+      if (!now.has(hash3)) now.set(hash3, status(hash3));
+      const current = now.get(hash3);
       if (current === told || socket.destroyed) continue;
-      session.scripthashes.set(hash2, current);
+      session.scripthashes.set(hash3, current);
       const text = pyJsonDumps({
         jsonrpc: "2.0",
         method: "blockchain.scripthash.subscribe",
-        params: [hash2, current]
+        params: [hash3, current]
       });
       socket.write(`${text}
 `);
@@ -11534,8 +11607,8 @@ var IndexerTables = class {
       transactions: (row) => this.transactionsOf(row)
     });
   }
-  blockByPk(hash2) {
-    return this.byHash.get(hash2) ?? null;
+  blockByPk(hash3) {
+    return this.byHash.get(hash3) ?? null;
   }
 };
 

@@ -1,6 +1,8 @@
+import { hash } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { NetworkName } from "../config/schema.ts";
+import type { BlockRef } from "./chain-guard.ts";
 import type { CachedTx } from "./tx-cache.ts";
 
 export interface RedisTierOptions {
@@ -85,6 +87,52 @@ export class RedisTier {
       .catch((err: unknown) => this.failed(err));
   }
 
+  /**
+   * Keys of answers about blocks: the SHA-256 of the cache key (a request body can be long), the
+   * key itself kept in the value and compared on reading.
+   */
+  private answerKey(network: NetworkName, kind: AnswerKind, key: string): string {
+    return `${this.opts.keyPrefix}${network}:${kind}:${hash("sha256", key)}`;
+  }
+
+  /** The answer stored for this key, and the blocks it is about; undefined for a miss or failure. */
+  async getAnswer(
+    network: NetworkName,
+    kind: AnswerKind,
+    key: string,
+  ): Promise<{ text: string; blocks: BlockRef[] } | undefined> {
+    try {
+      const value = await this.redis.get(this.answerKey(network, kind, key));
+      return value === null ? undefined : decodeAnswer(value, key);
+    } catch (err) {
+      this.failed(err);
+      return undefined;
+    }
+  }
+
+  /** Stores an answer as text; not awaited by callers, as set(). */
+  setAnswer(
+    network: NetworkName,
+    kind: AnswerKind,
+    key: string,
+    text: string,
+    blocks: readonly BlockRef[],
+  ): void {
+    this.redis
+      .set(
+        this.answerKey(network, kind, key),
+        JSON.stringify({ key, blocks, text }),
+        "PX",
+        this.opts.ttlMs,
+      )
+      .catch((err: unknown) => this.failed(err));
+  }
+
+  /** Deletes an answer one of whose blocks left the best chain. */
+  deleteAnswer(network: NetworkName, kind: AnswerKind, key: string): void {
+    this.redis.del(this.answerKey(network, kind, key)).catch((err: unknown) => this.failed(err));
+  }
+
   private failed(err: unknown): void {
     this.failures += 1;
     // One warning per outage, not one per command.
@@ -99,6 +147,36 @@ export class RedisTier {
   async close(): Promise<void> {
     this.redis.disconnect();
   }
+}
+
+/**
+ * Which cache an answer about blocks belongs to: the graph route's indexer answers, or the unified
+ * API's whole answers. Their keys are made differently, so they are kept apart.
+ */
+export type AnswerKind = "graph" | "gateway";
+
+/** A stored answer, when it is one and is this key's (else a miss). */
+function decodeAnswer(
+  value: string,
+  key: string,
+): { text: string; blocks: BlockRef[] } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null) return undefined;
+  const { key: stored, blocks, text } = parsed as Record<string, unknown>;
+  if (stored !== key || typeof text !== "string" || !Array.isArray(blocks)) return undefined;
+  const refs = blocks.filter(
+    (b): b is BlockRef =>
+      typeof b === "object" &&
+      b !== null &&
+      Number.isInteger((b as BlockRef).height) &&
+      typeof (b as BlockRef).blockhash === "string",
+  );
+  return refs.length === blocks.length && refs.length > 0 ? { text, blocks: refs } : undefined;
 }
 
 function encode(entry: CachedTx): Buffer {

@@ -1,5 +1,5 @@
 import type { NetworkName } from "../config/schema.ts";
-import { type Json, stringifyJson } from "../jsonrpc/json.ts";
+import { isJsonObject, type Json, parseJson, stringifyJson } from "../jsonrpc/json.ts";
 import type { BlockAnswerCache } from "./block-answers.ts";
 import type { BlockRef, ChainGuard } from "./chain-guard.ts";
 import type { RedisTier } from "./redis-tier.ts";
@@ -108,15 +108,34 @@ export class TxStore {
    */
   async blockAnswer(network: NetworkName, key: string): Promise<{ [key: string]: Json } | null> {
     const entry = this.blocks?.get(key);
-    if (!entry) return null;
-    if (await this.vouches(network, entry.blocks)) return entry.data;
-    this.blocks?.delete(key);
-    return null;
+    if (entry) {
+      if (await this.vouches(network, entry.blocks)) return entry.data;
+      this.blocks?.delete(key);
+      return null;
+    }
+    // Another process may have kept it: Redis, checked by this process's guard like a transaction.
+    if (!this.blocks || this.blocks.bytesMax === 0 || !this.redis) return null;
+    const shared = await this.redis.getAnswer(network, "graph", key);
+    if (!shared) return null;
+    if (!(await this.vouches(network, shared.blocks))) {
+      this.redis.deleteAnswer(network, "graph", key);
+      return null;
+    }
+    const data = parsedObject(shared.text);
+    if (!data) return null;
+    this.blocks.set(key, {
+      network,
+      data,
+      blocks: shared.blocks,
+      bytes: shared.text.length + key.length,
+    });
+    return data;
   }
 
   /**
    * Keeps an indexer answer about these blocks when every one is at least minConfirmations deep
-   * and on the best chain now (the guard asks the node for heights it has not seen).
+   * and on the best chain now (the guard asks the node for heights it has not seen), here and in
+   * Redis when there is one.
    */
   async rememberBlockAnswer(
     network: NetworkName,
@@ -126,8 +145,9 @@ export class TxStore {
   ): Promise<void> {
     if (!this.blocks || this.blocks.bytesMax === 0) return;
     if (!(await this.final(network, blocks))) return;
-    const bytes = stringifyJson(data).length + key.length;
-    this.blocks.set(key, { network, data, blocks: [...blocks], bytes });
+    const text = stringifyJson(data);
+    this.blocks.set(key, { network, data, blocks: [...blocks], bytes: text.length + key.length });
+    this.redis?.setAnswer(network, "graph", key, text, blocks);
   }
 
   /**
@@ -160,5 +180,15 @@ export class TxStore {
 
   async close(): Promise<void> {
     await this.redis?.close();
+  }
+}
+
+/** A JSON object's text read back with its number literals kept; null if it is not one. */
+function parsedObject(text: string): { [key: string]: Json } | null {
+  try {
+    const data = parseJson(text);
+    return isJsonObject(data) ? data : null;
+  } catch {
+    return null;
   }
 }

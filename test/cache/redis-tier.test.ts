@@ -90,6 +90,35 @@ describe("two gateway processes share one Redis", () => {
     expect(b.gateway.app.txCache.memory.has("mainnet", TXIDS[0]!)).toBe(true);
   });
 
+  it("an indexer answer about a deep block that one kept, the other serves without the indexer", async () => {
+    const alice = await a.account("alice-graph", 1_000_000);
+    const bob = await b.account("bob-graph", 1_000_000);
+    const body = {
+      query:
+        "query($h: String!) { block_by_pk(hash: $h) { hash height transactions(limit: 2) { hash } } }",
+      variables: { h: full.byHeight.get(277647)!.block.hash },
+    };
+    const indexerQueries = () => a.devnet.indexers.get("mainnet")!.stats.queries;
+    const before = indexerQueries();
+    const first = await post(`${a.url}/graph/mainnet/${alice.token}`, body);
+    expect(first.status).toBe(200);
+    expect(indexerQueries() - before).toBe(1);
+    // Written after the answer, not on its path.
+    await vi.waitFor(async () => {
+      expect(await redis.keys(`${keyPrefix}mainnet:graph:*`)).toHaveLength(1);
+    });
+    await vi.waitFor(() => expect(b.gateway.app.txCache.redis?.ready).toBe(true));
+    const second = await post(`${b.url}/graph/mainnet/${bob.token}`, body);
+    expect(indexerQueries() - before).toBe(1);
+    expect(second.json).toEqual(first.json);
+    expect(second.headers.get("x-credits-charged")).toBe(first.headers.get("x-credits-charged"));
+    const { rows } = await b.gateway.app.db.query<{ cache_hits: number }>(
+      "SELECT cache_hits FROM audit_records WHERE account_id = $1",
+      [bob.id],
+    );
+    expect(rows).toEqual([{ cache_hits: 1 }]);
+  });
+
   it("an entry whose block left the best chain is not served from Redis, and is deleted there", async () => {
     // A third process, which never saw these blocks: what it reads from Redis it checks first.
     const c = await startTestGateway(
@@ -116,11 +145,24 @@ describe("two gateway processes share one Redis", () => {
       expect(result.txid).toBe(TXIDS[3]);
       expect(result.blockhash).toBeUndefined();
       await vi.waitFor(async () => expect(await redis.exists(key)).toBe(0));
+      // The indexer answer about the block, kept in Redis by the test above: asked again, and
+      // deleted there.
+      const graphKeys = await redis.keys(`${keyPrefix}mainnet:graph:*`);
+      expect(graphKeys).toHaveLength(1);
+      const indexerQueries = () => a.devnet.indexers.get("mainnet")!.stats.queries;
+      const before = indexerQueries();
+      await post(`${c.url}/graph/mainnet/${carol.token}`, {
+        query:
+          "query($h: String!) { block_by_pk(hash: $h) { hash height transactions(limit: 2) { hash } } }",
+        variables: { h: block },
+      });
+      expect(indexerQueries() - before).toBe(1);
+      await vi.waitFor(async () => expect(await redis.exists(...graphKeys)).toBe(0));
       const { rows } = await c.gateway.app.db.query<{ cache_hits: number }>(
-        "SELECT cache_hits FROM audit_records WHERE account_id = $1",
+        "SELECT cache_hits FROM audit_records WHERE account_id = $1 ORDER BY id",
         [carol.id],
       );
-      expect(rows).toEqual([{ cache_hits: 0 }]);
+      expect(rows).toEqual([{ cache_hits: 0 }, { cache_hits: 0 }]);
     } finally {
       await askDevnetCore(a.devnet, "reconsiderblock", [block]);
       await c.close();
