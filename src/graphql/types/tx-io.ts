@@ -1,6 +1,7 @@
 import {
   type Network,
   type Prevout,
+  ScriptPubKeyParts,
   type TxInput,
   type TxOutput,
   toHex,
@@ -36,7 +37,7 @@ export const SpentOutput = builder
       value: t.field({ type: Amount, resolve: (p) => p.prevout.valueSats }),
       scriptPubKey: t.field({
         type: ScriptPubKey,
-        resolve: (p) => ({ script: p.prevout.scriptPubKey, network: p.network }),
+        resolve: (p) => new ScriptPubKeyParts(p.prevout.scriptPubKey, p.network),
       }),
     }),
   });
@@ -85,7 +86,7 @@ export const TxOut = builder.objectRef<OutputModel>("TxOutput").implement({
     value: t.field({ type: Amount, resolve: (o) => o.output.value }),
     scriptPubKey: t.field({
       type: ScriptPubKey,
-      resolve: (o) => ({ script: o.output.scriptPubKey, network: o.network }),
+      resolve: (o) => new ScriptPubKeyParts(o.output.scriptPubKey, o.network),
     }),
   }),
 });
