@@ -22,6 +22,8 @@ export interface OutputModel {
   output: TxOutput;
   n: number;
   network: Network;
+  /** The transaction's decoded scripts, when they are shared (TransactionModel.scripts). */
+  scripts: (ScriptPubKeyParts | undefined)[] | undefined;
 }
 
 export const SpentOutput = builder
@@ -86,7 +88,11 @@ export const TxOut = builder.objectRef<OutputModel>("TxOutput").implement({
     value: t.field({ type: Amount, resolve: (o) => o.output.value }),
     scriptPubKey: t.field({
       type: ScriptPubKey,
-      resolve: (o) => new ScriptPubKeyParts(o.output.scriptPubKey, o.network),
+      resolve: (o) => {
+        if (!o.scripts) return new ScriptPubKeyParts(o.output.scriptPubKey, o.network);
+        o.scripts[o.n] ??= new ScriptPubKeyParts(o.output.scriptPubKey, o.network);
+        return o.scripts[o.n]!;
+      },
     }),
   }),
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { encodeBase58, encodeBase58Check } from "../../src/bitcoin/base58.ts";
 import { parseBlock } from "../../src/bitcoin/block.ts";
 import { sha256, sha256d } from "../../src/bitcoin/hash.ts";
+import { fromHex } from "../../src/bitcoin/hex.ts";
 import type { Network } from "../../src/bitcoin/network.ts";
 import { ScriptPubKeyParts, scriptPubKeyToJson } from "../../src/bitcoin/tx-json.ts";
 import { loadAllRawBlocks } from "./chain-data.ts";
@@ -12,7 +13,8 @@ import { loadAllRawBlocks } from "./chain-data.ts";
 /**
  * The codec's own base58 encoder and one-block SHA-256 (both written for speed: address encoding
  * was most of the cost of decoding a block's outputs) against what they replaced: @scure/base's
- * base58 and OpenSSL's SHA-256. And ScriptPubKeyParts, which computes each part of a scriptPubKey
+ * base58 and OpenSSL's SHA-256; fromHex's check after decoding against the regular expression it
+ * replaced. And ScriptPubKeyParts, which computes each part of a scriptPubKey
  * on first use, against the whole object, whichever part is asked first.
  */
 const opensslSha256 = (b: Uint8Array) => new Uint8Array(createHash("sha256").update(b).digest());
@@ -59,6 +61,32 @@ describe("base58 and SHA-256, against the implementations they replaced", () => 
       ),
       { numRuns: 5_000, seed: 14 },
     );
+  });
+});
+
+describe("fromHex", () => {
+  const HEX = /^(?:[0-9a-fA-F]{2})*$/;
+  const decodes = (s: string) => {
+    try {
+      fromHex(s);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  it("accepts exactly the strings of hex digit pairs", () => {
+    const digit = fc.constantFrom(..."0123456789abcdefABCDEF");
+    const other = fc.constantFrom(..."gGxz -\0\u00e9\u0100\ud83d", "\ud83d\ude00");
+    const text = fc
+      .array(fc.oneof({ arbitrary: digit, weight: 12 }, { arbitrary: other, weight: 1 }), {
+        maxLength: 14,
+      })
+      .map((a) => a.join(""));
+    fc.assert(
+      fc.property(text, (s) => decodes(s) === HEX.test(s)),
+      { numRuns: 20_000, seed: 14 },
+    );
+    expect(hex(fromHex("00ffAb"))).toBe("00ffab");
   });
 });
 
