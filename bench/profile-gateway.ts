@@ -1,6 +1,7 @@
 // Profiles the gateway process on one query shape of bench/graphql.ts: devnet and the gateway as
 // there, the gateway under `node --cpu-prof` (profile written to the directory given), loaded for
-// a few seconds. Usage: npx tsx bench/profile-gateway.ts <profile dir> [seconds] [concurrency] [a|b|n]
+// a few seconds. Usage: npx tsx bench/profile-gateway.ts <profile dir> [seconds] [concurrency] [a|b|c|n]
+// c: block 277647 with its transactions joined to the node and their outputs, as (c) there.
 // n: the node route instead (getrawtransaction over block 277647's transactions, as
 // bench/node-route.ts sends them).
 import { readFileSync } from "node:fs";
@@ -27,16 +28,20 @@ const NODE_BODIES = allTxids.map((txid, id) =>
   JSON.stringify({ jsonrpc: "2.0", id, method: "getrawtransaction", params: [txid] }),
 );
 const BODY = JSON.stringify(
-  SHAPE === "b"
+  SHAPE === "c"
     ? {
-        query:
-          "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
-        variables: { txids },
+        query: `{ block(limit: 1, where: {height: {_eq: 277647}}) { hash height timestamp transactions(limit: ${allTxids.length}) { hash transaction { txid outputs { n value { sats } scriptPubKey { type address } } } } } }`,
       }
-    : {
-        query:
-          "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }",
-      },
+    : SHAPE === "b"
+      ? {
+          query:
+            "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
+          variables: { txids },
+        }
+      : {
+          query:
+            "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }",
+        },
 );
 
 interface Devnet {

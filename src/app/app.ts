@@ -6,6 +6,7 @@ import { TokenCache } from "../auth/token-cache.ts";
 import { BlockAnswerCache } from "../cache/block-answers.ts";
 import { ChainGuard } from "../cache/chain-guard.ts";
 import { GatewayAnswers } from "../cache/gateway-answers.ts";
+import { ParsedTxs } from "../cache/parsed-txs.ts";
 import { RedisTier } from "../cache/redis-tier.ts";
 import { TxCache } from "../cache/tx-cache.ts";
 import { TxStore } from "../cache/tx-store.ts";
@@ -240,6 +241,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     events,
     txCache,
     gatewayAnswers,
+    parsedTxs: new ParsedTxs(config.cache.decodedBytesMax),
     webhookTargets: new TargetPolicy(config.webhooks.allowTargets),
     metrics,
     databaseCheck: databaseCheck(db),

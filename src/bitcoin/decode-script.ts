@@ -102,8 +102,8 @@ function p2wsh(script: Uint8Array): Uint8Array {
 export function decodeScriptToUniv(script: Uint8Array, network: Network): DecodeScriptJson {
   const sol = solve(script);
   const asm = scriptToAsm(script);
-  const desc = inferDescriptorFromSolution(script, sol, network);
   const address = solutionToAddress(sol, network);
+  const desc = inferDescriptorFromSolution(script, sol, network, undefined, () => address);
   const out: DecodeScriptJson =
     address === undefined ? { asm, desc, type: sol.type } : { asm, desc, address, type: sol.type };
   if (!canWrap(script, sol)) return out;

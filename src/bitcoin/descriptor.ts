@@ -91,12 +91,14 @@ function nonHybrid(key: Uint8Array): boolean {
  * getrawtransaction print as scriptPubKey.desc): pk() for bare keys, multi() for bare multisig,
  * rawtr() for taproot outputs with a valid x-only key, addr() for anything with an address,
  * raw() for the rest. Without wallet keys there is never pkh()/wpkh()/sh()/wsh()/tr().
+ * `address` gives the solution's address when the caller has it already (it is the costly part).
  */
 export function inferDescriptorFromSolution(
   script: Uint8Array,
   sol: Solution,
   network: Network,
   scriptHex?: string,
+  address: () => string | undefined = () => solutionToAddress(sol, network),
 ): string {
   switch (sol.type) {
     case "pubkey":
@@ -111,8 +113,8 @@ export function inferDescriptorFromSolution(
       if (isValidXOnlyPubkey(sol.program)) return addChecksum(`rawtr(${toHex(sol.program)})`);
       break;
   }
-  const address = solutionToAddress(sol, network);
-  if (address !== undefined) return addChecksum(`addr(${address})`);
+  const addr = address();
+  if (addr !== undefined) return addChecksum(`addr(${addr})`);
   return addChecksum(`raw(${scriptHex ?? toHex(script)})`);
 }
 

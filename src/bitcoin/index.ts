@@ -61,6 +61,7 @@ export {
   type CoinbaseVinJson,
   type PrevoutJson,
   type ScriptPubKeyJson,
+  ScriptPubKeyParts,
   scriptPubKeyToJson,
   type TxJson,
   type TxToUnivOptions,

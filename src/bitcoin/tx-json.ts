@@ -6,7 +6,7 @@ import { toHex } from "./hex.ts";
 import type { Network } from "./network.ts";
 import { lookupPrevout, type Prevout, type PrevoutLookup } from "./prevouts.ts";
 import { scriptToAsm } from "./script-asm.ts";
-import { type ScriptType, solve } from "./solver.ts";
+import { type ScriptType, type Solution, solve } from "./solver.ts";
 import type { Transaction } from "./transaction.ts";
 
 export interface ScriptPubKeyJson {
@@ -61,18 +61,75 @@ export interface TxJson {
 }
 
 /**
+ * An output script's parts as Core's ScriptToUniv writes them, each computed on first use and
+ * kept: the GraphQL API asks for some of them only (an address without asm or desc), and the
+ * address, the costly part, is shared by `address` and `desc`.
+ */
+export class ScriptPubKeyParts {
+  private solution: Solution | undefined;
+  private hexText: string | undefined;
+  private asmText: string | undefined;
+  private descText: string | undefined;
+  private addressSolved = false;
+  private addressText: string | undefined;
+
+  constructor(
+    readonly script: Uint8Array,
+    readonly network: Network,
+  ) {}
+
+  private get solved(): Solution {
+    this.solution ??= solve(this.script);
+    return this.solution;
+  }
+
+  get type(): ScriptType {
+    return this.solved.type;
+  }
+
+  get hex(): string {
+    this.hexText ??= toHex(this.script);
+    return this.hexText;
+  }
+
+  get asm(): string {
+    this.asmText ??= scriptToAsm(this.script, { hex: this.hex });
+    return this.asmText;
+  }
+
+  /** Core's ExtractDestination + EncodeDestination; undefined where the script has no address. */
+  get address(): string | undefined {
+    if (!this.addressSolved) {
+      this.addressText = solutionToAddress(this.solved, this.network);
+      this.addressSolved = true;
+    }
+    return this.addressText;
+  }
+
+  get desc(): string {
+    this.descText ??= inferDescriptorFromSolution(
+      this.script,
+      this.solved,
+      this.network,
+      this.hex,
+      () => this.address,
+    );
+    return this.descText;
+  }
+
+  /** ScriptToUniv's object: asm, desc, hex, [address], type — in that order. */
+  toJson(): ScriptPubKeyJson {
+    const { asm, desc, hex, address, type } = this;
+    return address === undefined ? { asm, desc, hex, type } : { asm, desc, hex, address, type };
+  }
+}
+
+/**
  * Core's ScriptToUniv(script, include_hex=true, include_address=true): asm, desc, hex, [address],
  * type — in that order. Bare pubkey scripts never get an address.
  */
 export function scriptPubKeyToJson(script: Uint8Array, network: Network): ScriptPubKeyJson {
-  const sol = solve(script);
-  const hex = toHex(script);
-  const asm = scriptToAsm(script, { hex });
-  const desc = inferDescriptorFromSolution(script, sol, network, hex);
-  const address = solutionToAddress(sol, network);
-  return address === undefined
-    ? { asm, desc, hex, type: sol.type }
-    : { asm, desc, hex, address, type: sol.type };
+  return new ScriptPubKeyParts(script, network).toJson();
 }
 
 export interface TxToUnivOptions {

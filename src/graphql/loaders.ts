@@ -1,7 +1,8 @@
 import DataLoader from "dataloader";
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
-import { fromHex, type Prevout, parseAmount, parseTransaction } from "../bitcoin/index.ts";
+import { fromHex, type Prevout, parseAmount } from "../bitcoin/index.ts";
 import { rememberFromCore } from "../cache/from-core.ts";
+import type { ParsedTxs } from "../cache/parsed-txs.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
@@ -18,14 +19,22 @@ import { recordCalls } from "./upstream-calls.ts";
 const num = (v: Json | undefined): number | undefined =>
   typeof v === "number" ? v : isJsonNumber(v) ? Number(v.value) : undefined;
 
-/** What getrawtransaction verbosity 1 or 2 says, turned into the Transaction type's model. */
-export function modelFromVerbose(result: Json, network: NetworkName): TransactionModel {
+/**
+ * What getrawtransaction verbosity 1 or 2 says about `txid`, turned into the Transaction type's
+ * model; its hex decoded through `parsed`, so that a transaction asked again is not decoded again.
+ */
+export function modelFromVerbose(
+  result: Json,
+  network: NetworkName,
+  txid: string,
+  parsed: ParsedTxs,
+): TransactionModel {
   if (!isJsonObject(result) || typeof result.hex !== "string") {
     throw new GraphQLError("the full node's answer has no hex", {
       extensions: { code: "UPSTREAM_BAD_RESPONSE" },
     });
   }
-  const tx = parseTransaction(fromHex(result.hex));
+  const { tx, scripts } = parsed.fromHex(network, txid, result.hex);
   let block: BlockPosition | null = null;
   if (typeof result.blockhash === "string") {
     block = {
@@ -51,7 +60,7 @@ export function modelFromVerbose(result: Json, network: NetworkName): Transactio
     });
     if (prevouts.every((p) => p === undefined)) prevouts = null;
   }
-  return { tx, network, origin: "FULL_NODE", block, prevouts };
+  return { tx, network, origin: "FULL_NODE", block, prevouts, scripts };
 }
 
 /**
@@ -98,7 +107,8 @@ export function nodeTransactionLoader(
               return;
             }
             try {
-              results[i] = modelFromVerbose(answer.result, network);
+              const txid = txids[i]!.toLowerCase();
+              results[i] = modelFromVerbose(answer.result, network, txid, app.parsedTxs);
             } catch (err) {
               results[i] = err instanceof GraphQLError ? err : badAnswer("full node's");
             }
@@ -139,22 +149,23 @@ async function cachedModels(
     txids.map((t) => t.toLowerCase()),
   );
   if (!lookup) return null;
-  return lookup.found.map((entry) =>
-    entry
-      ? {
-          tx: parseTransaction(entry.bytes),
-          network,
-          origin: "FULL_NODE",
-          block: {
-            hash: entry.blockhash,
-            confirmations: lookup.tip - entry.height + 1,
-            time: entry.blocktime,
-            blocktime: entry.blocktime,
-          },
-          prevouts: null,
-        }
-      : null,
-  );
+  return lookup.found.map((entry, i) => {
+    if (!entry) return null;
+    const { tx, scripts } = app.parsedTxs.fromBytes(network, txids[i]!.toLowerCase(), entry.bytes);
+    return {
+      tx,
+      scripts,
+      network,
+      origin: "FULL_NODE",
+      block: {
+        hash: entry.blockhash,
+        confirmations: lookup.tip - entry.height + 1,
+        time: entry.blocktime,
+        blocktime: entry.blocktime,
+      },
+      prevouts: null,
+    };
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Network, Prevout, Transaction } from "../bitcoin/index.ts";
+import type { Network, Prevout, ScriptPubKeyParts, Transaction } from "../bitcoin/index.ts";
 
 /** Where a transaction's block position came from; absent for mempool and locally decoded ones. */
 export interface BlockPosition {
@@ -17,4 +17,9 @@ export interface TransactionModel {
   block: BlockPosition | null;
   /** Spent outputs by input index, when the node gave them (verbosity 2). */
   prevouts: (Prevout | undefined)[] | null;
+  /**
+   * The outputs' decoded scripts by index, filled as they are asked for; shared by every request
+   * that got the same transaction from the decoded-transaction memo (src/cache/parsed-txs.ts).
+   */
+  scripts?: (ScriptPubKeyParts | undefined)[];
 }

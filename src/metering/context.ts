@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { TokenCache } from "../auth/token-cache.ts";
 import type { TokenOwner } from "../auth/tokens.ts";
 import type { GatewayAnswers } from "../cache/gateway-answers.ts";
+import type { ParsedTxs } from "../cache/parsed-txs.ts";
 import type { TxStore } from "../cache/tx-store.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
@@ -46,6 +47,8 @@ export interface App {
   txCache: TxStore;
   /** The unified API's whole answers about final blocks (src/cache/gateway-answers.ts). */
   gatewayAnswers: GatewayAnswers;
+  /** Transactions of the node's answers, decoded once (src/cache/parsed-txs.ts). */
+  parsedTxs: ParsedTxs;
   /** Where webhook endpoints may point: checked at registration and on every connection. */
   webhookTargets: TargetPolicy;
   /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */

@@ -101,6 +101,7 @@ describe("config", () => {
       bytesMax: 64 * 1024 * 1024,
       blockBytesMax: 16 * 1024 * 1024,
       gatewayBytesMax: 16 * 1024 * 1024,
+      decodedBytesMax: 16 * 1024 * 1024,
       minConfirmations: 6,
       tipTtlMs: 1000,
       redis: { keyPrefix: "blockgate:cache:", timeoutMs: 50, ttlMs: 7 * 86_400_000 },

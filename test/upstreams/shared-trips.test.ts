@@ -2,7 +2,10 @@
 // shared-trips.ts): N concurrent identical calls make one upstream call, and each client is still
 // charged its own price, gets its own audit row and its own JSON-RPC id. The upstream is held
 // (devnet's gates) until every client has joined the trip, so the trip is in flight for all of them.
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Json, jsonNumber, stringifyJson } from "../../src/jsonrpc/json.ts";
+import { paramsKey } from "../../src/upstreams/bitcoin-core/pool.ts";
 import { burst } from "../support/burst.ts";
 import {
   blockTxids,
@@ -264,5 +267,28 @@ describe("identical requests in flight share one upstream trip", () => {
         { height: i + 1 },
       ]);
     });
+  });
+});
+
+describe("a trip's key", () => {
+  it("is the parameters' lossless JSON text, on the native writer's fast path too", () => {
+    const param = fc.oneof(
+      fc.string(),
+      fc.double(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.integer().map((n) => jsonNumber(n)),
+      fc.dictionary(fc.string(), fc.string()),
+    );
+    fc.assert(
+      fc.property(fc.array(param as fc.Arbitrary<Json>, { maxLength: 4 }), (params) => {
+        const finite = params.every((p) => typeof p !== "number" || Number.isFinite(p));
+        // Non-finite numbers have no JSON text; both writers' answers are not compared then.
+        if (finite) expect(paramsKey(params)).toBe(stringifyJson(params));
+      }),
+      { numRuns: 5_000, seed: 14 },
+    );
+    expect(paramsKey(["ab", 1])).toBe('["ab",1]');
   });
 });

@@ -1,7 +1,6 @@
 import {
-  type Network,
+  type ScriptPubKeyParts,
   type ScriptType,
-  scriptPubKeyToJson,
   scriptToAsm,
   toHex,
 } from "../../bitcoin/index.ts";
@@ -31,41 +30,27 @@ export const ScriptTypeEnum = builder.enumType("ScriptType", {
   ) as Record<string, { value: ScriptType; description: string }>,
 });
 
-/** An output script with the network its address is written for. */
-export interface LockingScript {
-  script: Uint8Array;
-  network: Network;
-}
-
-export const ScriptPubKey = builder.objectRef<LockingScript>("ScriptPubKey").implement({
+/**
+ * An output script with the network its address is written for. Each part is decoded on first
+ * use and kept, so the fields asked share the work and the ones not asked cost nothing.
+ */
+export const ScriptPubKey = builder.objectRef<ScriptPubKeyParts>("ScriptPubKey").implement({
   description: "An output's locking script, decoded as Core's scriptPubKey object.",
-  fields: (t) => {
-    // Decoding is done once per script and shared by the fields asking for it.
-    const decoded = new WeakMap<LockingScript, ReturnType<typeof scriptPubKeyToJson>>();
-    const json = (s: LockingScript) => {
-      let d = decoded.get(s);
-      if (!d) {
-        d = scriptPubKeyToJson(s.script, s.network);
-        decoded.set(s, d);
-      }
-      return d;
-    };
-    return {
-      asm: t.string({ resolve: (s) => json(s).asm }),
-      hex: t.field({ type: "Hex", resolve: (s) => json(s).hex }),
-      desc: t.string({
-        description: "Output descriptor with its checksum.",
-        resolve: (s) => json(s).desc,
-      }),
-      type: t.field({ type: ScriptTypeEnum, resolve: (s) => json(s).type }),
-      address: t.string({
-        nullable: true,
-        description:
-          "For the network asked about; null where the script has no address (bare pubkey, OP_RETURN…).",
-        resolve: (s) => json(s).address ?? null,
-      }),
-    };
-  },
+  fields: (t) => ({
+    asm: t.string({ resolve: (s) => s.asm }),
+    hex: t.field({ type: "Hex", resolve: (s) => s.hex }),
+    desc: t.string({
+      description: "Output descriptor with its checksum.",
+      resolve: (s) => s.desc,
+    }),
+    type: t.field({ type: ScriptTypeEnum, resolve: (s) => s.type }),
+    address: t.string({
+      nullable: true,
+      description:
+        "For the network asked about; null where the script has no address (bare pubkey, OP_RETURN…).",
+      resolve: (s) => s.address ?? null,
+    }),
+  }),
 });
 
 export const ScriptSig = builder.objectRef<Uint8Array>("ScriptSig").implement({

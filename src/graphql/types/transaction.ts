@@ -42,7 +42,8 @@ export const TransactionRef = builder.objectRef<TransactionModel>("Transaction")
     }),
     outputs: t.field({
       type: [TxOut],
-      resolve: (m) => m.tx.outputs.map((output, n) => ({ output, n, network: m.network })),
+      resolve: (m) =>
+        m.tx.outputs.map((output, n) => ({ output, n, network: m.network, scripts: m.scripts })),
     }),
     fee: t.field({
       type: Amount,

@@ -1,6 +1,7 @@
 import {
   type Network,
   type Prevout,
+  ScriptPubKeyParts,
   type TxInput,
   type TxOutput,
   toHex,
@@ -21,6 +22,8 @@ export interface OutputModel {
   output: TxOutput;
   n: number;
   network: Network;
+  /** The transaction's decoded scripts, when they are shared (TransactionModel.scripts). */
+  scripts: (ScriptPubKeyParts | undefined)[] | undefined;
 }
 
 export const SpentOutput = builder
@@ -36,7 +39,7 @@ export const SpentOutput = builder
       value: t.field({ type: Amount, resolve: (p) => p.prevout.valueSats }),
       scriptPubKey: t.field({
         type: ScriptPubKey,
-        resolve: (p) => ({ script: p.prevout.scriptPubKey, network: p.network }),
+        resolve: (p) => new ScriptPubKeyParts(p.prevout.scriptPubKey, p.network),
       }),
     }),
   });
@@ -85,7 +88,11 @@ export const TxOut = builder.objectRef<OutputModel>("TxOutput").implement({
     value: t.field({ type: Amount, resolve: (o) => o.output.value }),
     scriptPubKey: t.field({
       type: ScriptPubKey,
-      resolve: (o) => ({ script: o.output.scriptPubKey, network: o.network }),
+      resolve: (o) => {
+        if (!o.scripts) return new ScriptPubKeyParts(o.output.scriptPubKey, o.network);
+        o.scripts[o.n] ??= new ScriptPubKeyParts(o.output.scriptPubKey, o.network);
+        return o.scripts[o.n]!;
+      },
     }),
   }),
 });

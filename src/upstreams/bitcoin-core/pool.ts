@@ -1,5 +1,6 @@
 import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
 import type { GatewayError } from "../../errors/codes.ts";
+import type { Json } from "../../jsonrpc/json.ts";
 import { stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
 import {
@@ -82,7 +83,7 @@ export class BitcoinCorePool {
   async batch(calls: readonly RpcCall[]): Promise<PoolOutcome> {
     if (calls.length === 0 || !calls.every((c) => COMBINABLE_METHODS.has(c.method)))
       return this.combiner.submit(calls);
-    const keys = calls.map((c) => `${c.method} ${stringifyJson(c.params)}`);
+    const keys = calls.map((c) => `${c.method} ${paramsKey(c.params)}`);
     // The calls this request sends itself: the first of each key that no trip in flight covers.
     const own: RpcCall[] = [];
     let sent: Promise<PoolOutcome> | null = null;
@@ -123,4 +124,18 @@ export class BitcoinCorePool {
     this.combiner.flush();
     return this.pool.close(abort);
   }
+}
+
+/**
+ * A call's parameters as the key its shared trip goes by: their JSON text. Parameters of strings,
+ * finite numbers, booleans and null (a txid and a verbosity) have the same text from the native
+ * JSON.stringify, several times faster than the lossless writer, which the rest still take.
+ */
+export function paramsKey(params: readonly Json[]): string {
+  for (const p of params) {
+    if (p !== null && typeof p !== "string" && typeof p !== "boolean") {
+      if (typeof p !== "number" || !Number.isFinite(p)) return stringifyJson(params);
+    }
+  }
+  return JSON.stringify(params);
 }
