@@ -7,20 +7,20 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-YUPVETWL.js";
+} from "./chunks/chunk-S6EF7BAD.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
 import "./chunks/chunk-VNIG4S7Q.js";
-import "./chunks/chunk-QCPAXOM3.js";
-import "./chunks/chunk-AOGXHN7C.js";
+import "./chunks/chunk-QUSG2A53.js";
+import "./chunks/chunk-SAZSWVSR.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-V7VJSF5D.js";
-import "./chunks/chunk-ZDANBPCN.js";
-import "./chunks/chunk-C2HEMZCK.js";
+} from "./chunks/chunk-C5P2CT2O.js";
+import "./chunks/chunk-52MEF4XN.js";
+import "./chunks/chunk-GOVXCFWJ.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -40,11 +40,11 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-KSL5UVMZ.js");
+    const { runConfigCommand } = await import("./chunks/config-check-K6BT3PR2.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "electrum-name") {
-    const { runElectrumName } = await import("./chunks/electrum-name-CRTWZ32V.js");
+    const { runElectrumName } = await import("./chunks/electrum-name-5BSTEL6G.js");
     return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {
@@ -82,7 +82,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-PUMDNLOD.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-J5C5CI6J.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-YUPVETWL.js";
+} from "./chunks/chunk-S6EF7BAD.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -65,7 +65,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-4X3HCAAH.js";
+} from "./chunks/chunk-EXRXLOCA.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -82,7 +82,7 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-QCPAXOM3.js";
+} from "./chunks/chunk-QUSG2A53.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -119,17 +119,17 @@ import {
   txToUniv,
   uint256Hex,
   univalueDouble
-} from "./chunks/chunk-AOGXHN7C.js";
+} from "./chunks/chunk-SAZSWVSR.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-V7VJSF5D.js";
+} from "./chunks/chunk-C5P2CT2O.js";
 import {
   tokenOfDnsLabel
-} from "./chunks/chunk-LTMKMH6S.js";
+} from "./chunks/chunk-47CYE53Z.js";
 import {
   authenticate,
   compileScope,
@@ -140,11 +140,11 @@ import {
   requestOutOfScope,
   tokenCacheKey,
   tokenHint
-} from "./chunks/chunk-ZDANBPCN.js";
+} from "./chunks/chunk-52MEF4XN.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-C2HEMZCK.js";
+} from "./chunks/chunk-GOVXCFWJ.js";
 
 // src/admin/devnet-control.ts
 var DEVNET_BLOCKS_MAX = 1e3;
@@ -477,6 +477,44 @@ var GatewayAnswers = class {
   }
 };
 
+// src/cache/parsed-txs.ts
+var costOf = (entry) => (entry.hex?.length ?? 0) + entry.tx.bytes.length * 5 + 256;
+var ParsedTxs = class {
+  lru;
+  constructor(bytesMax) {
+    this.lru = bytesMax > 0 ? new ByteLru(bytesMax, costOf) : null;
+  }
+  get stats() {
+    return this.lru?.stats ?? null;
+  }
+  /** The transaction `hex` decodes to (throws as fromHex and parseTransaction do). */
+  fromHex(network, txid, hex) {
+    const key = `${network}:${txid}`;
+    if (!this.lru) return decoded(void 0, parseTransaction(fromHex(hex)));
+    const kept = this.lru.get(key);
+    if (kept !== void 0 && kept.hex === hex) return kept;
+    const parsed2 = decoded(hex, parseTransaction(new Uint8Array(fromHex(hex))));
+    this.lru.set(key, parsed2);
+    return parsed2;
+  }
+  /** The transaction `bytes` holds (the response cache's entry; throws as parseTransaction). */
+  fromBytes(network, txid, bytes) {
+    const key = `${network}:${txid}`;
+    if (!this.lru) return decoded(void 0, parseTransaction(bytes));
+    const kept = this.lru.get(key);
+    if (kept !== void 0 && sameBytes(kept.tx.bytes, bytes)) return kept;
+    const parsed2 = decoded(void 0, parseTransaction(bytes));
+    this.lru.set(key, parsed2);
+    return parsed2;
+  }
+};
+function decoded(hex, tx) {
+  return { hex, tx, scripts: new Array(tx.outputs.length) };
+}
+function sameBytes(a, b) {
+  return a === b || Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
 // src/cache/redis-tier.ts
 import { hash } from "node:crypto";
 import { Redis } from "ioredis";
@@ -613,7 +651,7 @@ var ENTRY_OVERHEAD_BYTES = 200;
 var TxCache = class {
   constructor(bytesMax) {
     this.bytesMax = bytesMax;
-    this.lru = new ByteLru(bytesMax, costOf);
+    this.lru = new ByteLru(bytesMax, costOf2);
   }
   bytesMax;
   lru;
@@ -656,7 +694,7 @@ var TxCache = class {
     return this.lru.dropWhere((key, entry) => entry.height === height && key.startsWith(prefix));
   }
 };
-function costOf(entry) {
+function costOf2(entry) {
   return entry.bytes.length + (entry.text?.length ?? 0) + ENTRY_OVERHEAD_BYTES;
 }
 
@@ -3529,7 +3567,7 @@ var BitcoinCorePool = class {
   async batch(calls) {
     if (calls.length === 0 || !calls.every((c) => COMBINABLE_METHODS.has(c.method)))
       return this.combiner.submit(calls);
-    const keys = calls.map((c) => `${c.method} ${stringifyJson(c.params)}`);
+    const keys = calls.map((c) => `${c.method} ${paramsKey(c.params)}`);
     const own = [];
     let sent = null;
     const send2 = () => {
@@ -3565,6 +3603,14 @@ var BitcoinCorePool = class {
     return this.pool.close(abort);
   }
 };
+function paramsKey(params) {
+  for (const p of params) {
+    if (p !== null && typeof p !== "string" && typeof p !== "boolean") {
+      if (typeof p !== "number" || !Number.isFinite(p)) return stringifyJson(params);
+    }
+  }
+  return JSON.stringify(params);
+}
 
 // src/upstreams/electrum/client.ts
 import { EventEmitter as EventEmitter4 } from "node:events";
@@ -5678,7 +5724,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-G6JQD6NI.js").catch((err) => {
+  loading ??= import("./chunks/route-WWV6HRKE.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -8220,6 +8266,7 @@ async function startGateway(config, opts) {
     events,
     txCache,
     gatewayAnswers,
+    parsedTxs: new ParsedTxs(config.cache.decodedBytesMax),
     webhookTargets: new TargetPolicy(config.webhooks.allowTargets),
     metrics,
     databaseCheck: databaseCheck(db),

@@ -1,5 +1,4 @@
 import { bech32, bech32m, createBase58check } from "@scure/base";
-import { encodeBase58Check } from "./base58.ts";
 import { sha256 } from "./hash.ts";
 import { NETWORKS, type Network } from "./network.ts";
 import {
@@ -13,14 +12,13 @@ import {
 } from "./script-ops.ts";
 import { type Solution, solve } from "./solver.ts";
 
-// Decoding only: encoding has a faster path of its own (base58.ts).
 const base58check = createBase58check(sha256);
 
 export function encodeBase58Address(version: number, hash: Uint8Array): string {
   const payload = new Uint8Array(1 + hash.length);
   payload[0] = version;
   payload.set(hash, 1);
-  return encodeBase58Check(payload);
+  return base58check.encode(payload);
 }
 
 /** BIP173 (bech32) for version 0, BIP350 (bech32m) for versions 1..16. */

@@ -1,68 +1,16 @@
-import { createHash } from "node:crypto";
-import { base58, createBase58check } from "@scure/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeBase58, encodeBase58Check } from "../../src/bitcoin/base58.ts";
 import { parseBlock } from "../../src/bitcoin/block.ts";
-import { sha256, sha256d } from "../../src/bitcoin/hash.ts";
 import { fromHex } from "../../src/bitcoin/hex.ts";
 import type { Network } from "../../src/bitcoin/network.ts";
 import { ScriptPubKeyParts, scriptPubKeyToJson } from "../../src/bitcoin/tx-json.ts";
 import { loadAllRawBlocks } from "./chain-data.ts";
 
 /**
- * The codec's own base58 encoder and one-block SHA-256 (both written for speed: address encoding
- * was most of the cost of decoding a block's outputs) against what they replaced: @scure/base's
- * base58 and OpenSSL's SHA-256; fromHex's check after decoding against the regular expression it
- * replaced. And ScriptPubKeyParts, which computes each part of a scriptPubKey
+ * fromHex's check after decoding against the regular expression it replaced; and ScriptPubKeyParts, which computes each part of a scriptPubKey
  * on first use, against the whole object, whichever part is asked first.
  */
-const opensslSha256 = (b: Uint8Array) => new Uint8Array(createHash("sha256").update(b).digest());
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
-const scureCheck = createBase58check(opensslSha256);
-const bytes = fc.oneof(
-  fc.uint8Array({ maxLength: 120 }),
-  // Leading zeros, the one special case of base58.
-  fc
-    .tuple(fc.nat({ max: 8 }), fc.uint8Array({ maxLength: 40 }))
-    .map(([zeros, rest]) => Uint8Array.from([...new Array<number>(zeros).fill(0), ...rest])),
-  fc.constantFrom(new Uint8Array(0), new Uint8Array(25), new Uint8Array(25).fill(255)),
-);
-
-describe("base58 and SHA-256, against the implementations they replaced", () => {
-  it("encodeBase58 writes what @scure/base writes", () => {
-    fc.assert(
-      fc.property(bytes, (b) => encodeBase58(b) === base58.encode(b)),
-      { numRuns: 5_000, seed: 14 },
-    );
-  });
-
-  it("encodeBase58Check writes what @scure/base writes with OpenSSL's SHA-256", () => {
-    fc.assert(
-      fc.property(bytes, (b) => encodeBase58Check(b) === scureCheck.encode(b)),
-      { numRuns: 2_000, seed: 14 },
-    );
-  });
-
-  it("sha256 and sha256d agree with OpenSSL at every length around the one-block bound", () => {
-    for (let length = 0; length <= 200; length++) {
-      for (const fill of [0, 0xff, -1]) {
-        const data = Uint8Array.from({ length }, (_, i) =>
-          fill < 0 ? (i * 151 + 7) & 0xff : fill,
-        );
-        expect(hex(sha256(data))).toBe(hex(opensslSha256(data)));
-        expect(hex(sha256d(data))).toBe(hex(opensslSha256(opensslSha256(data))));
-      }
-    }
-    fc.assert(
-      fc.property(
-        fc.uint8Array({ maxLength: 130 }),
-        (b) => hex(sha256(b)) === hex(opensslSha256(b)),
-      ),
-      { numRuns: 5_000, seed: 14 },
-    );
-  });
-});
 
 describe("fromHex", () => {
   const HEX = /^(?:[0-9a-fA-F]{2})*$/;

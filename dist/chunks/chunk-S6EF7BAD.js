@@ -19,7 +19,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-QCPAXOM3.js";
+} from "./chunk-QUSG2A53.js";
 import {
   issueToken,
   listTokens,
@@ -28,11 +28,11 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-ZDANBPCN.js";
+} from "./chunk-52MEF4XN.js";
 import {
   RANGE_HINT,
   parseRange
-} from "./chunk-C2HEMZCK.js";
+} from "./chunk-GOVXCFWJ.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";

@@ -1,11 +1,11 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   tokenDnsLabel
-} from "./chunk-LTMKMH6S.js";
+} from "./chunk-47CYE53Z.js";
 import {
   isTokenShaped
-} from "./chunk-ZDANBPCN.js";
-import "./chunk-C2HEMZCK.js";
+} from "./chunk-52MEF4XN.js";
+import "./chunk-GOVXCFWJ.js";
 
 // src/cli/electrum-name.ts
 var USAGE = "usage: blockgate electrum-name <token> [network]";

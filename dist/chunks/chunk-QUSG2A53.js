@@ -6,10 +6,10 @@ import {
   jsonNumber,
   parseAmount,
   toHex
-} from "./chunk-AOGXHN7C.js";
+} from "./chunk-SAZSWVSR.js";
 import {
   NETWORK_NAMES
-} from "./chunk-C2HEMZCK.js";
+} from "./chunk-GOVXCFWJ.js";
 
 // src/usage/cycles.ts
 var MONTHLY = { unit: "month", length: 1 };

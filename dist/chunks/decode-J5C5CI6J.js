@@ -7,10 +7,10 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-AOGXHN7C.js";
+} from "./chunk-SAZSWVSR.js";
 import {
   NETWORK_NAMES
-} from "./chunk-C2HEMZCK.js";
+} from "./chunk-GOVXCFWJ.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

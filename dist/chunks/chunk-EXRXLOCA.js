@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-QCPAXOM3.js";
+} from "./chunk-QUSG2A53.js";
 import {
   RawJsonText,
   fromHex,
@@ -16,11 +16,11 @@ import {
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-AOGXHN7C.js";
+} from "./chunk-SAZSWVSR.js";
 import {
   methodOutOfScope,
   requestOutOfScope
-} from "./chunk-ZDANBPCN.js";
+} from "./chunk-52MEF4XN.js";
 
 // src/errors/codes.ts
 var LIST = {

@@ -116,10 +116,9 @@ function toHexReversed(bytes) {
   for (let i = 0, j = bytes.length - 1; j >= 0; i++, j--) copy[i] = bytes[j];
   return copy.toString("hex");
 }
-var HEX_RE = /^(?:[0-9a-fA-F]{2})*$/;
 function fromHex(hex) {
-  if (!HEX_RE.test(hex)) throw new DecodeError("invalid hex string");
   const buf = Buffer.from(hex, "hex");
+  if (buf.byteLength * 2 !== hex.length) throw new DecodeError("invalid hex string");
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 function fromHexReversed(hex) {
@@ -887,7 +886,7 @@ function addChecksum(desc) {
 function nonHybrid(key) {
   return key[0] === 2 || key[0] === 3 || key[0] === 4;
 }
-function inferDescriptorFromSolution(script, sol, network, scriptHex) {
+function inferDescriptorFromSolution(script, sol, network, scriptHex, address = () => solutionToAddress(sol, network)) {
   switch (sol.type) {
     case "pubkey":
       if (nonHybrid(sol.pubkey)) return addChecksum(`pk(${toHex(sol.pubkey)})`);
@@ -901,8 +900,8 @@ function inferDescriptorFromSolution(script, sol, network, scriptHex) {
       if (isValidXOnlyPubkey(sol.program)) return addChecksum(`rawtr(${toHex(sol.program)})`);
       break;
   }
-  const address = solutionToAddress(sol, network);
-  if (address !== void 0) return addChecksum(`addr(${address})`);
+  const addr = address();
+  if (addr !== void 0) return addChecksum(`addr(${addr})`);
   return addChecksum(`raw(${scriptHex ?? toHex(script)})`);
 }
 
@@ -1121,13 +1120,60 @@ function scriptToAsm(script, opts = {}) {
 }
 
 // src/bitcoin/tx-json.ts
+var ScriptPubKeyParts = class {
+  constructor(script, network) {
+    this.script = script;
+    this.network = network;
+  }
+  script;
+  network;
+  solution;
+  hexText;
+  asmText;
+  descText;
+  addressSolved = false;
+  addressText;
+  get solved() {
+    this.solution ??= solve(this.script);
+    return this.solution;
+  }
+  get type() {
+    return this.solved.type;
+  }
+  get hex() {
+    this.hexText ??= toHex(this.script);
+    return this.hexText;
+  }
+  get asm() {
+    this.asmText ??= scriptToAsm(this.script, { hex: this.hex });
+    return this.asmText;
+  }
+  /** Core's ExtractDestination + EncodeDestination; undefined where the script has no address. */
+  get address() {
+    if (!this.addressSolved) {
+      this.addressText = solutionToAddress(this.solved, this.network);
+      this.addressSolved = true;
+    }
+    return this.addressText;
+  }
+  get desc() {
+    this.descText ??= inferDescriptorFromSolution(
+      this.script,
+      this.solved,
+      this.network,
+      this.hex,
+      () => this.address
+    );
+    return this.descText;
+  }
+  /** ScriptToUniv's object: asm, desc, hex, [address], type — in that order. */
+  toJson() {
+    const { asm, desc, hex, address, type } = this;
+    return address === void 0 ? { asm, desc, hex, type } : { asm, desc, hex, address, type };
+  }
+};
 function scriptPubKeyToJson(script, network) {
-  const sol = solve(script);
-  const hex = toHex(script);
-  const asm = scriptToAsm(script, { hex });
-  const desc = inferDescriptorFromSolution(script, sol, network, hex);
-  const address = solutionToAddress(sol, network);
-  return address === void 0 ? { asm, desc, hex, type: sol.type } : { asm, desc, hex, address, type: sol.type };
+  return new ScriptPubKeyParts(script, network).toJson();
 }
 function scriptSigJson(script) {
   const hex = toHex(script);
@@ -1439,8 +1485,8 @@ function p2wsh(script) {
 function decodeScriptToUniv(script, network) {
   const sol = solve(script);
   const asm = scriptToAsm(script);
-  const desc = inferDescriptorFromSolution(script, sol, network);
   const address = solutionToAddress(sol, network);
+  const desc = inferDescriptorFromSolution(script, sol, network, void 0, () => address);
   const out = address === void 0 ? { asm, desc, type: sol.type } : { asm, desc, address, type: sol.type };
   if (!canWrap(script, sol)) return out;
   const scriptHashVersion = NETWORKS[network].scriptHash;
@@ -1590,6 +1636,7 @@ export {
   getDifficulty,
   loadPrevoutsFile,
   scriptToAsm,
+  ScriptPubKeyParts,
   scriptPubKeyToJson,
   txToUniv,
   txFee,

@@ -453,6 +453,13 @@ var configSchema = z.strictObject({
      * height, `block_by_pk`: served again without executing), beside bytesMax; 0 turns them off.
      */
     gatewayBytesMax: z.number().int().nonnegative().max(16 * 1024 * 1024 * 1024).default(16 * 1024 * 1024),
+    /**
+     * Bytes (estimated) of transactions the unified API keeps decoded, with their outputs'
+     * addresses, by the hex the node sent: the same transaction asked again is not decoded
+     * again. Any depth, mempool included (the entry is used only for identical bytes); the
+     * node is still asked. 0 turns it off.
+     */
+    decodedBytesMax: z.number().int().nonnegative().max(16 * 1024 * 1024 * 1024).default(16 * 1024 * 1024),
     /** Only transactions and blocks this deep are kept, so a reorganisation cannot move them. */
     minConfirmations: z.number().int().positive().max(1e6).default(6),
     /**

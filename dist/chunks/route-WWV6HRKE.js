@@ -25,7 +25,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-4X3HCAAH.js";
+} from "./chunk-EXRXLOCA.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -47,9 +47,10 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-QCPAXOM3.js";
+} from "./chunk-QUSG2A53.js";
 import {
   DecodeError,
+  ScriptPubKeyParts,
   addressToScript,
   formatAmount,
   fromHex,
@@ -58,10 +59,9 @@ import {
   jsonNumber,
   parseAmount,
   parseTransaction,
-  scriptPubKeyToJson,
   scriptToAsm,
   toHex
-} from "./chunk-AOGXHN7C.js";
+} from "./chunk-SAZSWVSR.js";
 import {
   findToken,
   issueToken,
@@ -70,10 +70,10 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-ZDANBPCN.js";
+} from "./chunk-52MEF4XN.js";
 import {
   NETWORK_NAMES
-} from "./chunk-C2HEMZCK.js";
+} from "./chunk-GOVXCFWJ.js";
 
 // src/graphql/cost/plugin.ts
 import { GraphQLError as GraphQLError5 } from "graphql";
@@ -940,13 +940,13 @@ async function ask(loader, call) {
 
 // src/graphql/loaders.ts
 var num = (v) => typeof v === "number" ? v : isJsonNumber(v) ? Number(v.value) : void 0;
-function modelFromVerbose(result, network) {
+function modelFromVerbose(result, network, txid, parsed) {
   if (!isJsonObject(result) || typeof result.hex !== "string") {
     throw new GraphQLError6("the full node's answer has no hex", {
       extensions: { code: "UPSTREAM_BAD_RESPONSE" }
     });
   }
-  const tx = parseTransaction(fromHex(result.hex));
+  const { tx, scripts } = parsed.fromHex(network, txid, result.hex);
   let block = null;
   if (typeof result.blockhash === "string") {
     block = {
@@ -972,7 +972,7 @@ function modelFromVerbose(result, network) {
     });
     if (prevouts.every((p) => p === void 0)) prevouts = null;
   }
-  return { tx, network, origin: "FULL_NODE", block, prevouts };
+  return { tx, network, origin: "FULL_NODE", block, prevouts, scripts };
 }
 function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
   const price = priceOf(app.config, "getrawtransaction", network) ?? 0;
@@ -1007,7 +1007,8 @@ function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
               return;
             }
             try {
-              results[i] = modelFromVerbose(answer.result, network);
+              const txid = txids[i].toLowerCase();
+              results[i] = modelFromVerbose(answer.result, network, txid, app.parsedTxs);
             } catch (err) {
               results[i] = err instanceof GraphQLError6 ? err : badAnswer("full node's");
             }
@@ -1037,9 +1038,12 @@ async function cachedModels(app, network, txids) {
     txids.map((t) => t.toLowerCase())
   );
   if (!lookup) return null;
-  return lookup.found.map(
-    (entry) => entry ? {
-      tx: parseTransaction(entry.bytes),
+  return lookup.found.map((entry, i) => {
+    if (!entry) return null;
+    const { tx, scripts } = app.parsedTxs.fromBytes(network, txids[i].toLowerCase(), entry.bytes);
+    return {
+      tx,
+      scripts,
       network,
       origin: "FULL_NODE",
       block: {
@@ -1049,8 +1053,8 @@ async function cachedModels(app, network, txids) {
         blocktime: entry.blocktime
       },
       prevouts: null
-    } : null
-  );
+    };
+  });
 }
 function electrumTransactionLoader(app, network, meter2) {
   const price = priceOf(app.config, ELECTRUM_METHOD, network) ?? 0;
@@ -1790,31 +1794,20 @@ var ScriptTypeEnum = builder.enumType("ScriptType", {
 });
 var ScriptPubKey = builder.objectRef("ScriptPubKey").implement({
   description: "An output's locking script, decoded as Core's scriptPubKey object.",
-  fields: (t) => {
-    const decoded = /* @__PURE__ */ new WeakMap();
-    const json = (s) => {
-      let d = decoded.get(s);
-      if (!d) {
-        d = scriptPubKeyToJson(s.script, s.network);
-        decoded.set(s, d);
-      }
-      return d;
-    };
-    return {
-      asm: t.string({ resolve: (s) => json(s).asm }),
-      hex: t.field({ type: "Hex", resolve: (s) => json(s).hex }),
-      desc: t.string({
-        description: "Output descriptor with its checksum.",
-        resolve: (s) => json(s).desc
-      }),
-      type: t.field({ type: ScriptTypeEnum, resolve: (s) => json(s).type }),
-      address: t.string({
-        nullable: true,
-        description: "For the network asked about; null where the script has no address (bare pubkey, OP_RETURN\u2026).",
-        resolve: (s) => json(s).address ?? null
-      })
-    };
-  }
+  fields: (t) => ({
+    asm: t.string({ resolve: (s) => s.asm }),
+    hex: t.field({ type: "Hex", resolve: (s) => s.hex }),
+    desc: t.string({
+      description: "Output descriptor with its checksum.",
+      resolve: (s) => s.desc
+    }),
+    type: t.field({ type: ScriptTypeEnum, resolve: (s) => s.type }),
+    address: t.string({
+      nullable: true,
+      description: "For the network asked about; null where the script has no address (bare pubkey, OP_RETURN\u2026).",
+      resolve: (s) => s.address ?? null
+    })
+  })
 });
 var ScriptSig = builder.objectRef("ScriptSig").implement({
   description: "An input's unlocking script.",
@@ -1839,7 +1832,7 @@ var SpentOutput = builder.objectRef("SpentOutput").implement({
     value: t.field({ type: Amount, resolve: (p) => p.prevout.valueSats }),
     scriptPubKey: t.field({
       type: ScriptPubKey,
-      resolve: (p) => ({ script: p.prevout.scriptPubKey, network: p.network })
+      resolve: (p) => new ScriptPubKeyParts(p.prevout.scriptPubKey, p.network)
     })
   })
 });
@@ -1885,7 +1878,11 @@ var TxOut = builder.objectRef("TxOutput").implement({
     value: t.field({ type: Amount, resolve: (o) => o.output.value }),
     scriptPubKey: t.field({
       type: ScriptPubKey,
-      resolve: (o) => ({ script: o.output.scriptPubKey, network: o.network })
+      resolve: (o) => {
+        if (!o.scripts) return new ScriptPubKeyParts(o.output.scriptPubKey, o.network);
+        o.scripts[o.n] ??= new ScriptPubKeyParts(o.output.scriptPubKey, o.network);
+        return o.scripts[o.n];
+      }
     })
   })
 });
@@ -1928,7 +1925,7 @@ var TransactionRef = builder.objectRef("Transaction").implement({
     }),
     outputs: t.field({
       type: [TxOut],
-      resolve: (m) => m.tx.outputs.map((output, n) => ({ output, n, network: m.network }))
+      resolve: (m) => m.tx.outputs.map((output, n) => ({ output, n, network: m.network, scripts: m.scripts }))
     }),
     fee: t.field({
       type: Amount,

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-V7VJSF5D.js";
-import "./chunk-C2HEMZCK.js";
+} from "./chunk-C5P2CT2O.js";
+import "./chunk-GOVXCFWJ.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";
