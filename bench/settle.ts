@@ -1,0 +1,104 @@
+// The settle statement alone (src/ledger/settle-queue.ts writeBatch: charges, audit records and
+// the account's update in one statement and one commit), on one PostgreSQL connection, by the
+// number of calls it settles: 1, 4 (a batch at 8 requests in flight) and 50 (a JSON-RPC batch),
+// next to a plain one-row insert and commit on the same connection (the floor of any durable
+// write). Rounds alternate between sizes. Each statement's calls are charged from a lease, as
+// the gateway's are. Loopback only; bounded by count. Usage:
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/settle.ts [statements per round] [rounds]
+import { randomBytes, randomUUID } from "node:crypto";
+import { loadavg } from "node:os";
+import pg from "pg";
+import { createAccount } from "../src/accounts/accounts.ts";
+import type { Database } from "../src/db/database.ts";
+import { openDatabase } from "../src/db/open.ts";
+import { registerProcess, returnLease, takeLease } from "../src/ledger/leases.ts";
+import { checkLedger, grantCredits } from "../src/ledger/ledger.ts";
+import { type SettleItem, writeBatch } from "../src/ledger/settle-queue.ts";
+
+const url = process.env.DATABASE_URL;
+if (!url) throw new Error("DATABASE_URL (PostgreSQL) is required");
+const PER_ROUND = Number(process.argv[2] ?? 100);
+const ROUNDS = Number(process.argv[3] ?? 6);
+const SIZES = [1, 4, 50];
+
+const schema = `bench_${randomBytes(4).toString("hex")}`;
+const db = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 2, schema });
+const account = await createAccount(db, "settle");
+await grantCredits(db, account.id, 1e15);
+const processId = randomUUID();
+await registerProcess(db, processId, `bench-${processId}`);
+const lease = await takeLease(db, account.id, 1e14, 0, processId);
+if (!lease) throw new Error("no lease");
+// One connection for what is measured, its statement prepared as the gateway's pool prepares it.
+const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+await client.connect();
+const measured = {
+  ...db,
+  async query(text: string, values?: readonly unknown[]) {
+    const res = await client.query({ name: "settle", text, values: values as unknown[] });
+    return { rows: res.rows };
+  },
+} as Database;
+
+const item = (calls: number): SettleItem => ({
+  accountId: account.id,
+  hold: null,
+  leaseId: lease.lease.id,
+  records: Array.from({ length: calls }, () => ({
+    requestId: randomUUID(),
+    accountId: account.id,
+    tokenId: null,
+    backend: "node",
+    network: "mainnet",
+    method: "getrawtransaction",
+    outcome: "ok" as const,
+    httpStatus: 200,
+    estimatedCc: 200,
+    chargedCc: 200,
+  })),
+});
+const insert = () =>
+  client.query({
+    name: "plain",
+    text: "INSERT INTO audit_records(request_id, backend, network, method, outcome, http_status) VALUES ($1, 'bench', 'mainnet', 'plain', 'ok', 200)",
+    values: [randomUUID()],
+  });
+
+const load = loadavg().map((l) => l.toFixed(2));
+const samples = new Map<string, number[]>();
+const targets: [string, () => Promise<unknown>][] = [
+  ["plain one-row insert and commit", insert],
+  ...SIZES.map((n): [string, () => Promise<unknown>] => [
+    `settle of ${n} call${n > 1 ? "s" : ""}`,
+    () => writeBatch(measured, [item(n)]),
+  ]),
+];
+for (const [, run] of targets) for (let i = 0; i < 20; i++) await run();
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [label, run] of targets) {
+    const out = samples.get(label) ?? [];
+    samples.set(label, out);
+    for (let i = 0; i < PER_ROUND; i++) {
+      const started = performance.now();
+      await run();
+      out.push(performance.now() - started);
+    }
+  }
+}
+const pct = (s: number[], q: number) => s[Math.floor(s.length * q)] ?? 0;
+console.log(
+  `one connection, ${ROUNDS} rounds × ${PER_ROUND} statements per target; load average at start ${load.join(" ")}`,
+);
+for (const [label] of targets) {
+  const s = (samples.get(label) ?? []).sort((a, b) => a - b);
+  console.log(
+    `${label.padEnd(34)} p50 ${pct(s, 0.5).toFixed(3)} ms  p90 ${pct(s, 0.9).toFixed(3)} ms  p99 ${pct(s, 0.99).toFixed(3)} ms`,
+  );
+}
+await client.end();
+await returnLease(db, lease.lease.id);
+const bad = (await checkLedger(db)).filter((c) => !c.ok);
+console.log(bad.length === 0 ? "ledger check: ok" : `ledger check FAILED: ${JSON.stringify(bad)}`);
+await db.query(`DROP SCHEMA ${schema} CASCADE`);
+await db.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
+await db.close();
