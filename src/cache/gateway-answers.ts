@@ -54,7 +54,7 @@ export type AnswerAbout = { blocks: readonly BlockRef[] } | { mined: readonly Mi
 
 /**
  * The unified API's finality-aware response cache (issue 14 item 3): whole answers about blocks
- * buried at least cache.minConfirmations deep, keyed by network, request body and the headers
+ * buried at least cache.minConfirmations deep, or about transactions mined in such blocks, keyed by network, request body and the headers
  * Yoga's answer depends on (src/graphql/answers/serve.ts), within cache.gatewayBytesMax. An answer is served
  * only while the network's chain guard vouches for each of its blocks on the best chain, and a
  * reorganisation drops every answer about a height it replaced (dropHeight, from the guard).
