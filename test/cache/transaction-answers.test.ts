@@ -156,6 +156,25 @@ describe("whole answers about deep transactions", () => {
     }
   });
 
+  it("looked up on Electrum (source: ELECTRUM): kept alike, the second answer asks no Electrum server", async () => {
+    const who = await t.account("electrum", 1_000_000);
+    const electrum = t.devnet.electrum.get("mainnet")!.stats;
+    const query = `{ transactions(txids: ["${DEEP[30]}", "${DEEP[31]}"], source: ELECTRUM) { txid blockhash hex } }`;
+    const before = electrum.methods["blockchain.transaction.get"] ?? 0;
+    const first = await ask(who.token, query);
+    const between = electrum.methods["blockchain.transaction.get"] ?? 0;
+    const second = await ask(who.token, query);
+    expect(first.json.errors).toBeUndefined();
+    expect(between - before).toBe(2);
+    expect((electrum.methods["blockchain.transaction.get"] ?? 0) - between).toBe(0);
+    expect(second.core).toEqual([]);
+    expect(second.json.data).toEqual(first.json.data);
+    expect(second.json.extensions?.cost).toMatchObject({
+      calls: [{ method: "blockchain.transaction.get", count: 2 }],
+    });
+    expect((await audit(who.id)).map((r) => r.cache_hits)).toEqual([0, 2]);
+  });
+
   it("a moving field is never kept: confirmations, status, fee, prevouts, block, merkleProof, the account or the chain beside it, behind a fragment or a directive", async () => {
     const who = await t.account("moving", 10_000_000);
     const one = `transactions(txids: ["${DEEP[10]}"])`;
