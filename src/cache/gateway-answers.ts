@@ -13,8 +13,9 @@ export interface AnswerCostLine {
 }
 
 /**
- * A whole answer of the unified API about final blocks (src/graphql/answers/), as it was charged:
- * what serving it again needs besides the caller's own balance.
+ * A whole answer of the unified API about final blocks or the transactions mined in them
+ * (src/graphql/answers/), as it was charged: what serving it again needs besides the caller's own
+ * balance.
  */
 export interface GatewayAnswer {
   /** `data` as Yoga wrote it. */
@@ -22,20 +23,38 @@ export interface GatewayAnswer {
   /** The estimate reserved, and its complexity (the audit record's until settled). */
   estimated: number;
   estimatedComplexity: number | null;
-  /** What the answer was charged: the indexer's share for what it answered. */
+  /** What the answer was charged: its look-ups at their prices, or the indexer's share. */
   actual: number;
   complexity: number | null;
   /** `extensions.cost.calls`. */
   lines: AnswerCostLine[];
-  /** Indexer answers it holds: the audit record's cache hits when it is served again. */
+  /**
+   * Look-ups it holds (transactions, or indexer answers): the audit record's cache hits when it is
+   * served again.
+   */
   answered: number;
   /** Yoga's response headers for it, the X-Credits-* ones aside. */
   headers: Record<string, string>;
 }
 
 /**
+ * Where a transaction of an answer was mined, as its upstream placed it when answering: the block,
+ * and its confirmations then.
+ */
+export interface MinedAt {
+  blockhash: string;
+  confirmations: number;
+}
+
+/**
+ * What an answer is about: its blocks, read from the answer (block answers), or the blocks its
+ * transactions were mined in, placed at a height once it is kept (`mined`).
+ */
+export type AnswerAbout = { blocks: readonly BlockRef[] } | { mined: readonly MinedAt[] };
+
+/**
  * The unified API's finality-aware response cache (issue 14 item 3): whole answers about blocks
- * buried at least cache.minConfirmations deep, keyed by network, request body and the headers
+ * buried at least cache.minConfirmations deep, or about transactions mined in such blocks, keyed by network, request body and the headers
  * Yoga's answer depends on (src/graphql/answers/serve.ts), within cache.gatewayBytesMax. An answer is served
  * only while the network's chain guard vouches for each of its blocks on the best chain, and a
  * reorganisation drops every answer about a height it replaced (dropHeight, from the guard).
@@ -77,9 +96,9 @@ export class GatewayAnswers {
     network: NetworkName,
     key: string,
     answer: GatewayAnswer,
-    blocks: readonly BlockRef[],
+    about: AnswerAbout,
   ): Promise<void> {
-    const keeping = this.keep(network, key, answer, blocks).finally(() => {
+    const keeping = this.keep(network, key, answer, about).finally(() => {
       this.keeping.delete(keeping);
     });
     this.keeping.add(keeping);
@@ -95,15 +114,40 @@ export class GatewayAnswers {
     network: NetworkName,
     key: string,
     answer: GatewayAnswer,
-    blocks: readonly BlockRef[],
+    about: AnswerAbout,
   ): Promise<void> {
-    if (!this.enabled || !(await this.store.final(network, blocks))) return;
+    if (!this.enabled) return;
+    const blocks = "blocks" in about ? about.blocks : await this.placed(network, about.mined);
+    if (!blocks || !(await this.store.final(network, blocks))) return;
     const bytes =
       key.length +
       answer.dataText.length +
       JSON.stringify(answer.lines).length +
       JSON.stringify(answer.headers).length;
     this.lru.set(key, { network, data: answer, blocks: [...blocks], bytes });
+  }
+
+  /**
+   * The blocks transactions were mined in, at the heights their confirmations give against the
+   * guard's tip (as the transaction cache places Core's answers: cache/from-core.ts). A height
+   * that is off — the tip moved between the answer and now — names a block the node does not have
+   * there, so final() refuses it and the answer is simply not kept. null: no tip to count from, or
+   * one block given two heights.
+   */
+  private async placed(
+    network: NetworkName,
+    mined: readonly MinedAt[],
+  ): Promise<BlockRef[] | null> {
+    const tip = await this.store.guard(network)?.tip();
+    if (tip === undefined || tip === null) return null;
+    const heights = new Map<string, number>();
+    for (const { blockhash, confirmations } of mined) {
+      const height = tip - confirmations + 1;
+      const known = heights.get(blockhash);
+      if (known !== undefined && known !== height) return null;
+      heights.set(blockhash, height);
+    }
+    return [...heights].map(([blockhash, height]) => ({ height, blockhash }));
   }
 
   dropHeight(network: NetworkName, height: number): number {

@@ -2,7 +2,7 @@ import type DataLoader from "dataloader";
 import type { GraphQLError } from "graphql";
 import type { CallContext } from "../metering/context.ts";
 import type { PendingAnswer } from "./answers/pending.ts";
-import type { TransactionModel } from "./models.ts";
+import type { BlockPosition, TransactionModel } from "./models.ts";
 import type { CallLoader } from "./upstream-calls.ts";
 
 /** Upstream work done for one request: what settles the charge. */
@@ -36,6 +36,12 @@ export interface RequestState {
    * key in the cache of whole answers about final blocks (answers/serve.ts).
    */
   answerKey?: string;
+  /**
+   * Where each transaction that a root `transaction(s)` field answered was mined (null: in the
+   * mempool), by txid; recorded only when the answer may be kept (answerKey set): what the kept
+   * answer's blocks are (answers/keep.ts).
+   */
+  rootTransactions?: Map<string, BlockPosition | null>;
   /** The answer the cost plugin found final, for the route to keep once Yoga has written it. */
   pending?: PendingAnswer;
 }

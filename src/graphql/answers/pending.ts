@@ -1,5 +1,4 @@
-import type { BlockRef } from "../../cache/chain-guard.ts";
-import type { GatewayAnswer } from "../../cache/gateway-answers.ts";
+import type { AnswerAbout, GatewayAnswer } from "../../cache/gateway-answers.ts";
 import type { CostReport } from "../cost/report-types.ts";
 
 /**
@@ -8,7 +7,8 @@ import type { CostReport } from "../cost/report-types.ts";
  */
 export interface PendingAnswer {
   answer: Omit<GatewayAnswer, "headers">;
-  blocks: BlockRef[];
+  /** The blocks it is about, or where its transactions were mined. */
+  about: AnswerAbout;
   /** This request's own `extensions.cost`: what the route renders to compare with Yoga's. */
   report: CostReport;
   /** The X-Credits-* headers' names: this caller's, not the answer's. */

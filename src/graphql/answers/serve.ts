@@ -109,6 +109,6 @@ export function keepAnswer(
     Object.entries(reply.headers).filter(([name]) => !pending.creditHeaders.includes(name)),
   );
   app.gatewayAnswers
-    .remember(network, key, { ...pending.answer, headers }, pending.blocks)
+    .remember(network, key, { ...pending.answer, headers }, pending.about)
     .catch((err: unknown) => app.log.warn({ err, network }, "could not keep a final answer"));
 }

@@ -26,6 +26,16 @@ const loaderFor = (ctx: GraphQLContext, source: string | null | undefined) =>
 const notFound = (txid: string) =>
   codedError("NOT_FOUND", `No such mempool or blockchain transaction: ${txid}`, { txid });
 
+/**
+ * Notes where a transaction answered at the root was mined, when the request's answer may be kept
+ * whole (answers/keep.ts reads it: a kept answer is about the blocks they are in).
+ */
+function noteRoot(ctx: GraphQLContext, found: TransactionModel): void {
+  if (ctx.state.answerKey === undefined) return;
+  ctx.state.rootTransactions ??= new Map();
+  ctx.state.rootTransactions.set(found.tx.txid, found.block);
+}
+
 /** A transaction from the full node through the request's loader; missing is NOT_FOUND. */
 export async function transactionByTxid(
   ctx: GraphQLContext,
@@ -51,7 +61,11 @@ builder.queryFields((t) => ({
     extensions: {
       cost: { method: "getrawtransaction", methodByArg: BY_SOURCE } satisfies FieldCost,
     },
-    resolve: (_root, { txid, source }, ctx) => transactionByTxid(ctx, txid, source),
+    resolve: async (_root, { txid, source }, ctx) => {
+      const found = await transactionByTxid(ctx, txid, source);
+      noteRoot(ctx, found);
+      return found;
+    },
   }),
   transactions: t.field({
     type: [TransactionRef],
@@ -71,6 +85,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, { txids, source }, ctx) => {
       const found = await loaderFor(ctx, source).loadMany(txids);
+      for (const f of found) if (f !== null && !(f instanceof Error)) noteRoot(ctx, f);
       // graphql-js reports an Error in a list at that item's path and nulls only that item.
       return found.map((f, i) => (f === null ? notFound(txids[i]!) : f)) as TransactionModel[];
     },

@@ -1,0 +1,122 @@
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  getNamedType,
+  getOperationAST,
+  isObjectType,
+  Kind,
+  OperationTypeNode,
+  type SelectionSetNode,
+} from "graphql";
+
+/**
+ * The fields an answer about mined transactions may select and still be kept whole, by type: what
+ * the transaction's bytes say, and where it was mined (its block's hash and time), which hold for
+ * as long as that block is on the best chain — the chain guard checks that on every hit, and a
+ * reorganisation evicts the answer. Left out, so executed every time:
+ *  - `confirmations` and `status`, which move with the tip (and the mempool);
+ *  - `fee` and `inputs.prevout`, read from the node's undo data: a node without it (pruned, or
+ *    devnet past its held blocks) answers null where another answers the amount, and a kept null
+ *    would outlive the node that gave it;
+ *  - `block` (the indexer) and `merkleProof` (gettxoutproof): other upstreams, other prices;
+ *  - at the root, anything but `transactions` and `transaction` (`account`, `chain`, `address`…,
+ *    and introspection).
+ * `__typename` is fixed wherever it is asked.
+ */
+const FIXED: Readonly<Record<string, ReadonlySet<string>>> = {
+  Query: new Set(["transactions", "transaction"]),
+  Transaction: new Set([
+    "txid",
+    "hash",
+    "version",
+    "size",
+    "vsize",
+    "weight",
+    "locktime",
+    "inputs",
+    "outputs",
+    "blockhash",
+    "blocktime",
+    "time",
+    "hex",
+  ]),
+  TxInput: new Set(["index", "coinbase", "txid", "vout", "scriptSig", "witness", "sequence"]),
+  TxOutput: new Set(["n", "value", "scriptPubKey"]),
+  Amount: new Set(["sats", "btc"]),
+  ScriptPubKey: new Set(["asm", "hex", "desc", "type", "address"]),
+  ScriptSig: new Set(["asm", "hex"]),
+};
+
+/** Directives that decide whether a field runs, not what it answers. */
+const INCLUSION = new Set(["skip", "include"]);
+
+/**
+ * Whether a query's answer is made of fixed facts about the transactions it looks up at its root
+ * (`transactions(txids:)`, `transaction(txid:)`): every field it selects, at any depth — through
+ * fragment spreads and inline fragments, aliased or not — is in FIXED for its type. `@skip` and
+ * `@include` are not evaluated: a field they may leave out is checked as if it ran, so a
+ * variable cannot turn a moving field on in a document found fixed (the cache key holds the
+ * variables anyway). Any other directive, a fragment on another type, a mutation or a
+ * subscription: not fixed. Whether each transaction is mined deep enough is for the caller, from
+ * what the resolvers found (RequestState.rootTransactions).
+ */
+export function selectsFixedTransactionFields(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): boolean {
+  const operation = getOperationAST(document, operationName);
+  if (!operation || operation.operation !== OperationTypeNode.QUERY) return false;
+  if (operation.directives?.length) return false;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition);
+    }
+  }
+  const queryType = schema.getQueryType();
+  if (!queryType) return false;
+  // Fragments already walked on a type: a spread used in many places is checked once (and a
+  // cycle, which validation refuses anyway, cannot loop).
+  const walked = new Set<string>();
+  const fixed = (typeName: string, selectionSet: SelectionSetNode): boolean => {
+    const allowed = FIXED[typeName];
+    const type = schema.getType(typeName);
+    if (!allowed || !isObjectType(type)) return false;
+    for (const selection of selectionSet.selections) {
+      if (!onlyInclusion(selection.directives)) return false;
+      if (selection.kind === Kind.FIELD) {
+        const name = selection.name.value;
+        if (name === "__typename") continue;
+        if (!allowed.has(name)) return false;
+        const field = type.getFields()[name];
+        if (!field) return false;
+        if (!selection.selectionSet) continue;
+        if (!fixed(getNamedType(field.type).name, selection.selectionSet)) return false;
+        continue;
+      }
+      const condition =
+        selection.kind === Kind.INLINE_FRAGMENT
+          ? selection.typeCondition?.name.value
+          : fragments.get(selection.name.value)?.typeCondition.name.value;
+      if (condition !== undefined && condition !== typeName) return false;
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (!fixed(typeName, selection.selectionSet)) return false;
+        continue;
+      }
+      const fragment = fragments.get(selection.name.value);
+      if (!fragment || !onlyInclusion(fragment.directives)) return false;
+      const seen = `${fragment.name.value}\u0000${typeName}`;
+      if (walked.has(seen)) continue;
+      walked.add(seen);
+      if (!fixed(typeName, fragment.selectionSet)) return false;
+    }
+    return true;
+  };
+  return fixed(queryType.name, operation.selectionSet);
+}
+
+function onlyInclusion(directives: readonly { name: { value: string } }[] | undefined): boolean {
+  return (directives ?? []).every((d) => INCLUSION.has(d.name.value));
+}
