@@ -357,14 +357,14 @@ var ChainGuard = class {
       const hashes = await this.hashesAt(unknown);
       if (hashes === null) return blocks.map(() => false);
       unknown.forEach((h, i) => {
-        const hash3 = hashes[i];
-        if (hash3) this.anchor(h, hash3);
+        const hash4 = hashes[i];
+        if (hash4) this.anchor(h, hash4);
       });
     }
     return blocks.map((b) => {
-      const hash3 = this.anchors.get(b.height);
-      if (hash3 === void 0) return false;
-      if (hash3 === b.blockhash) return true;
+      const hash4 = this.anchors.get(b.height);
+      if (hash4 === void 0) return false;
+      if (hash4 === b.blockhash) return true;
       return false;
     });
   }
@@ -402,8 +402,8 @@ var ChainGuard = class {
       batch.forEach((h, i) => {
         if (matched) return;
         const answer3 = answers[i];
-        const hash3 = answer3 && "result" in answer3 ? answer3.result : void 0;
-        if (hash3 === this.anchors.get(h)) {
+        const hash4 = answer3 && "result" in answer3 ? answer3.result : void 0;
+        if (hash4 === this.anchors.get(h)) {
           matched = true;
           return;
         }
@@ -430,6 +430,8 @@ var ChainGuard = class {
 };
 
 // src/cache/gateway-answers.ts
+import { hash } from "node:crypto";
+import { z } from "zod";
 var GatewayAnswers = class {
   constructor(bytesMax, store) {
     this.store = store;
@@ -438,26 +440,61 @@ var GatewayAnswers = class {
   store;
   lru;
   keeping = /* @__PURE__ */ new Set();
+  /**
+   * Keys (their SHA-256) of requests this process executed and did not keep: not looked up in
+   * Redis again, so a query that is never final (the tip, an account) pays its round trip once.
+   */
+  notKept = /* @__PURE__ */ new Map();
   get enabled() {
     return this.lru.bytesMax > 0;
   }
   get stats() {
     return this.lru.stats;
   }
-  /** The answer kept for this key while its blocks are still on the best chain; else null. */
+  /**
+   * The answer kept for this key while its blocks are still on the best chain; else null. Kept by
+   * this process, or by another in Redis (REDIS_URL): checked by this process's guard before it is
+   * served, as transactions are, and deleted there when one of its blocks left the best chain.
+   */
   async get(network, key) {
     const entry = this.lru.get(key);
-    if (!entry) return null;
-    if (await this.store.vouches(network, entry.blocks)) return entry.data;
-    this.lru.delete(key);
-    return null;
+    if (entry) {
+      if (await this.store.vouches(network, entry.blocks)) return entry.data;
+      this.lru.delete(key);
+      return null;
+    }
+    const { redis } = this.store;
+    if (!redis || !this.enabled || this.notKept.has(digest(key))) return null;
+    const shared = await redis.getAnswer(network, "gateway", key);
+    const answer3 = shared ? storedAnswer(shared.text) : null;
+    if (!shared || !answer3) return null;
+    if (!await this.store.vouches(network, shared.blocks)) {
+      redis.deleteAnswer(network, "gateway", key);
+      return null;
+    }
+    this.lru.set(key, {
+      network,
+      data: answer3,
+      blocks: shared.blocks,
+      bytes: bytesOf(key, answer3)
+    });
+    return answer3;
+  }
+  /** This request was executed and its answer not kept (see notKept). */
+  executed(key) {
+    if (!this.enabled || !this.store.redis) return;
+    if (this.notKept.size >= NOT_KEPT_MAX) {
+      const oldest = this.notKept.keys().next();
+      if (!oldest.done) this.notKept.delete(oldest.value);
+    }
+    this.notKept.set(digest(key), true);
   }
   /**
    * Keeps an answer when its blocks are final now (deep enough, on the best chain). The route does
    * not wait for it (the guard may ask the node); idle() does.
    */
-  remember(network, key, answer3, blocks) {
-    const keeping = this.keep(network, key, answer3, blocks).finally(() => {
+  remember(network, key, answer3, about) {
+    const keeping = this.keep(network, key, answer3, about).finally(() => {
       this.keeping.delete(keeping);
     });
     this.keeping.add(keeping);
@@ -467,15 +504,66 @@ var GatewayAnswers = class {
   async idle() {
     await Promise.allSettled([...this.keeping]);
   }
-  async keep(network, key, answer3, blocks) {
-    if (!this.enabled || !await this.store.final(network, blocks)) return;
-    const bytes = key.length + answer3.dataText.length + JSON.stringify(answer3.lines).length + JSON.stringify(answer3.headers).length;
-    this.lru.set(key, { network, data: answer3, blocks: [...blocks], bytes });
+  async keep(network, key, answer3, about) {
+    if (!this.enabled) return;
+    const blocks = "blocks" in about ? about.blocks : await this.placed(network, about.mined);
+    if (!blocks || !await this.store.final(network, blocks)) return;
+    this.lru.set(key, { network, data: answer3, blocks: [...blocks], bytes: bytesOf(key, answer3) });
+    this.store.redis?.setAnswer(network, "gateway", key, JSON.stringify(answer3), blocks);
+  }
+  /**
+   * The blocks transactions were mined in, at the heights their confirmations give against the
+   * guard's tip (as the transaction cache places Core's answers: cache/from-core.ts). A height
+   * that is off — the tip moved between the answer and now — names a block the node does not have
+   * there, so final() refuses it and the answer is simply not kept. null: no tip to count from, or
+   * one block given two heights.
+   */
+  async placed(network, mined) {
+    const tip = await this.store.guard(network)?.tip();
+    if (tip === void 0 || tip === null) return null;
+    const heights = /* @__PURE__ */ new Map();
+    for (const { blockhash, confirmations } of mined) {
+      const height = tip - confirmations + 1;
+      const known = heights.get(blockhash);
+      if (known !== void 0 && known !== height) return null;
+      heights.set(blockhash, height);
+    }
+    return [...heights].map(([blockhash, height]) => ({ height, blockhash }));
   }
   dropHeight(network, height) {
     return this.lru.dropHeight(network, height);
   }
 };
+var NOT_KEPT_MAX = 1e4;
+var digest = (key) => hash("sha256", key);
+function bytesOf(key, answer3) {
+  return key.length + answer3.dataText.length + JSON.stringify(answer3.lines).length + JSON.stringify(answer3.headers).length;
+}
+var StoredAnswer = z.object({
+  dataText: z.string(),
+  estimated: z.number().int().nonnegative(),
+  estimatedComplexity: z.number().nullable(),
+  actual: z.number().int().nonnegative(),
+  complexity: z.number().nullable(),
+  lines: z.array(
+    z.object({
+      method: z.string(),
+      count: z.number(),
+      unitPrice: z.number().optional(),
+      subtotal: z.number()
+    })
+  ),
+  answered: z.number().int().nonnegative(),
+  headers: z.record(z.string(), z.string())
+});
+function storedAnswer(text) {
+  try {
+    const parsed2 = StoredAnswer.safeParse(JSON.parse(text));
+    return parsed2.success ? parsed2.data : null;
+  } catch {
+    return null;
+  }
+}
 
 // src/cache/parsed-txs.ts
 var costOf = (entry) => (entry.hex?.length ?? 0) + entry.tx.bytes.length * 5 + 256;
@@ -516,7 +604,7 @@ function sameBytes(a, b) {
 }
 
 // src/cache/redis-tier.ts
-import { hash } from "node:crypto";
+import { hash as hash2 } from "node:crypto";
 import { Redis } from "ioredis";
 var HEADER_BYTES = 40;
 var RedisTier = class {
@@ -574,7 +662,7 @@ var RedisTier = class {
    * key itself kept in the value and compared on reading.
    */
   answerKey(network, kind, key) {
-    return `${this.opts.keyPrefix}${network}:${kind}:${hash("sha256", key)}`;
+    return `${this.opts.keyPrefix}${network}:${kind}:${hash2("sha256", key)}`;
   }
   /** The answer stored for this key, and the blocks it is about; undefined for a miss or failure. */
   async getAnswer(network, kind, key) {
@@ -876,14 +964,14 @@ function coreHeaders(pool) {
     if ("error" in answer3) throw new Error(answer3.error.message);
     return answer3.result;
   };
-  const header = async (hash3) => {
-    const answer3 = await call("getblockheader", [hash3, true]);
+  const header = async (hash4) => {
+    const answer3 = await call("getblockheader", [hash4, true]);
     if (!isJsonObject(answer3) || !isJsonNumber(answer3.height) || !isJsonNumber(answer3.time)) {
-      throw new Error(`getblockheader ${hash3} answered no header`);
+      throw new Error(`getblockheader ${hash4} answered no header`);
     }
     return {
       height: Number(answer3.height.value),
-      hash: hash3,
+      hash: hash4,
       previousHash: typeof answer3.previousblockhash === "string" ? answer3.previousblockhash : null,
       time: Number(answer3.time.value)
     };
@@ -5724,7 +5812,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-WWV6HRKE.js").catch((err) => {
+  loading ??= import("./chunks/route-RDUK7CR3.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -5793,13 +5881,13 @@ details.new-key, details.new-webhook { margin-top: .75rem; }
 // src/dashboard/sessions.ts
 import { createHash, randomBytes } from "node:crypto";
 var SESSION_COOKIE = "bg_session";
-var hash2 = (value) => createHash("sha256").update(value, "utf8").digest();
+var hash3 = (value) => createHash("sha256").update(value, "utf8").digest();
 async function createSession(db, owner, ttlMs) {
   const value = randomBytes(32).toString("base64url");
   await db.query(
     `INSERT INTO dashboard_sessions(hash, account_id, token_id, expires_at)
      VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))`,
-    [hash2(value), owner.accountId, owner.tokenId, ttlMs]
+    [hash3(value), owner.accountId, owner.tokenId, ttlMs]
   );
   return value;
 }
@@ -5810,7 +5898,7 @@ async function sessionOwner(db, value) {
      FROM dashboard_sessions s JOIN tokens t ON t.id = s.token_id
      WHERE s.hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL
        AND (t.expires_at IS NULL OR t.expires_at > now())`,
-    [hash2(value)]
+    [hash3(value)]
   );
   const row = rows[0];
   return row ? {
@@ -5822,7 +5910,7 @@ async function sessionOwner(db, value) {
   } : null;
 }
 async function endSession(db, value) {
-  if (value) await db.query("DELETE FROM dashboard_sessions WHERE hash = $1", [hash2(value)]);
+  if (value) await db.query("DELETE FROM dashboard_sessions WHERE hash = $1", [hash3(value)]);
 }
 function readCookie(header, name) {
   for (const part of (header ?? "").split(";")) {
@@ -6246,7 +6334,7 @@ async function idempotent(ctx, key, body, run, failure2) {
   }
   const { db, config } = ctx.app;
   const accountId = ctx.owner.accountId;
-  const hash3 = createHash2("sha256").update(`${ctx.backendSegment}
+  const hash4 = createHash2("sha256").update(`${ctx.backendSegment}
 ${ctx.network}
 ${body}`).digest();
   await db.query(
@@ -6261,7 +6349,7 @@ ${body}`).digest();
   const { rows: inserted } = await db.query(
     `INSERT INTO idempotency_keys(account_id, key, request_hash, process_id)
      VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING key`,
-    [accountId, key, hash3, ctx.app.credits.opts.processId]
+    [accountId, key, hash4, ctx.app.credits.opts.processId]
   );
   if (inserted.length === 0) {
     const { rows } = await db.query(
@@ -6271,7 +6359,7 @@ ${body}`).digest();
     );
     const row = rows[0];
     if (!row) return idempotent(ctx, key, body, run, failure2);
-    if (!Buffer.from(row.request_hash).equals(hash3)) {
+    if (!Buffer.from(row.request_hash).equals(hash4)) {
       return failure2(
         gatewayError(
           "IDEMPOTENCY_KEY_REUSED",
@@ -6442,7 +6530,7 @@ var none2 = { required: [], optional: [], check: () => [] };
 var byScripthash = {
   required: ["scripthash"],
   optional: [],
-  check: ([hash3]) => [scripthash(hash3)]
+  check: ([hash4]) => [scripthash(hash4)]
 };
 var n = (value) => jsonNumber(value);
 var ELECTRUM_SIGNATURES = {
@@ -6455,10 +6543,10 @@ var ELECTRUM_SIGNATURES = {
   "blockchain.transaction.get": {
     required: ["tx_hash"],
     optional: ["verbose"],
-    check: ([hash3, verbose = false]) => {
-      txHash(hash3);
+    check: ([hash4, verbose = false]) => {
+      txHash(hash4);
       if (!isPyBool(verbose)) refuse2('"verbose" must be a boolean');
-      return [hash3, pyBoolValue(verbose)];
+      return [hash4, pyBoolValue(verbose)];
     }
   },
   "server.features": none2,
@@ -6500,7 +6588,7 @@ var ELECTRUM_SIGNATURES = {
   "blockchain.transaction.get_merkle": {
     required: ["tx_hash", "height"],
     optional: [],
-    check: ([hash3, height]) => [txHash(hash3), n(nonNegativeInteger(height))]
+    check: ([hash4, height]) => [txHash(hash4), n(nonNegativeInteger(height))]
   },
   "blockchain.transaction.id_from_pos": {
     required: ["height", "tx_pos"],
@@ -7197,25 +7285,25 @@ var ElectrumPush = class {
    * client was told (covered ones are notified by the server).
    */
   async scripthashNotices(pool) {
-    const held = [...this.scripthashes].filter(([hash3]) => !pool.scripthashes.covers(hash3));
-    const read = await Promise.all(held.map(([hash3]) => readScripthashStatus(pool, hash3)));
+    const held = [...this.scripthashes].filter(([hash4]) => !pool.scripthashes.covers(hash4));
+    const read = await Promise.all(held.map(([hash4]) => readScripthashStatus(pool, hash4)));
     const unread = read.filter((out) => !out.ok || !("result" in out.answer)).length;
     if (unread > 0) this.warn("script hash statuses for notifications unread", unread);
-    return held.flatMap(([hash3, told], i) => {
+    return held.flatMap(([hash4, told], i) => {
       const out = read[i];
       if (!out.ok || !("result" in out.answer)) return [];
       const status = out.answer.result;
-      return status === told ? [] : [this.scripthashNotice(hash3, status, out.upstream)];
+      return status === told ? [] : [this.scripthashNotice(hash4, status, out.upstream)];
     });
   }
   /** A script hash's new status, remembered once sent (if still subscribed by then). */
-  scripthashNotice(hash3, status, upstream) {
+  scripthashNotice(hash4, status, upstream) {
     return {
       method: SCRIPTHASH,
-      params: [hash3, status],
+      params: [hash4, status],
       upstream,
       sent: () => {
-        if (this.scripthashes.has(hash3)) this.scripthashes.set(hash3, status);
+        if (this.scripthashes.has(hash4)) this.scripthashes.set(hash4, status);
       }
     };
   }
@@ -8907,8 +8995,8 @@ function verbosityOf(value, fallback) {
 }
 function blockMethods(ctx) {
   const { chain } = ctx;
-  const find = (hash3) => {
-    const entry = chain.byHash.get(hash3);
+  const find = (hash4) => {
+    const entry = chain.byHash.get(hash4);
     if (!entry) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
     return entry;
   };
@@ -8945,7 +9033,7 @@ function blockMethods(ctx) {
       return entry.block.hash;
     },
     getblockheader: (raw) => {
-      const [hash3, verbose = null] = readParams(
+      const [hash4, verbose = null] = readParams(
         "getblockheader",
         raw,
         [
@@ -8954,12 +9042,12 @@ function blockMethods(ctx) {
         ],
         1
       );
-      const entry = find(hashArg(hash3, "hash"));
+      const entry = find(hashArg(hash4, "hash"));
       if (verbose === false) return toHex(entry.block.headerBytes);
       return headerJson(entry);
     },
     getblock: (raw) => {
-      const [hash3, verbosityParam = null] = readParams(
+      const [hash4, verbosityParam = null] = readParams(
         "getblock",
         raw,
         [
@@ -8968,7 +9056,7 @@ function blockMethods(ctx) {
         ],
         1
       );
-      const entry = find(hashArg(hash3, "blockhash"));
+      const entry = find(hashArg(hash4, "blockhash"));
       const verbosity = verbosityOf(verbosityParam, 1);
       if (verbosity <= 0) return toHex(entry.block.bytes);
       const json = blockToUniv(entry.block, {
@@ -10279,8 +10367,8 @@ function coreMethods(chain, network, prevouts) {
     ...miningMethods(ctx),
     // Core's own way to stage a reorganisation (tests of the gateway's cache eviction).
     invalidateblock: (raw) => {
-      const [hash3] = readParams("invalidateblock", raw, [["blockhash", "string"]], 1);
-      if (!chain.invalidateBlock(hash3.toLowerCase())) {
+      const [hash4] = readParams("invalidateblock", raw, [["blockhash", "string"]], 1);
+      if (!chain.invalidateBlock(hash4.toLowerCase())) {
         throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Block not found");
       }
       chain.tipChanged();
@@ -10541,8 +10629,8 @@ var DevnetChain = class {
    * reconsidered. How tests stage a reorganisation; devnet's chain does not validate, so there is
    * nothing else to undo.
    */
-  invalidateBlock(hash3) {
-    const entry = this.byHash.get(hash3);
+  invalidateBlock(hash4) {
+    const entry = this.byHash.get(hash4);
     if (!entry || this.byHeight.get(entry.height) !== entry) return false;
     this.takeOff(entry.height, this.invalid);
     return true;
@@ -10592,7 +10680,7 @@ function bip34Height(block) {
 function plain(buf) {
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
-function bytesOf(path) {
+function bytesOf2(path) {
   return plain(readFileSync4(path));
 }
 function newDevnetChain(network) {
@@ -10602,7 +10690,7 @@ function newDevnetChain(network) {
     return chain;
   }
   const data = mainnetData();
-  for (const [hash3, anchor] of data.anchors) chain.anchors.set(hash3, anchor);
+  for (const [hash4, anchor] of data.anchors) chain.anchors.set(hash4, anchor);
   for (const [block, height] of data.blocks) chain.addBlock(block, height);
   for (const tx of data.mempool) chain.addToMempool(tx);
   return chain;
@@ -10611,16 +10699,16 @@ var parsed = null;
 function mainnetData() {
   if (parsed) return parsed;
   const blocksDir = `${DATA_DIR}blocks/`;
-  const ordered2 = [[parseBlock(bytesOf(`${blocksDir}genesis.raw`)), 0]];
+  const ordered2 = [[parseBlock(bytesOf2(`${blocksDir}genesis.raw`)), 0]];
   let height = 1;
-  for (const raw of readBlockRecords(bytesOf(`${blocksDir}blocks1-255.dat`))) {
+  for (const raw of readBlockRecords(bytesOf2(`${blocksDir}blocks1-255.dat`))) {
     ordered2.push([parseBlock(raw), height++]);
   }
   const rawFiles = readdirSync(blocksDir).filter(
     (f) => (f.endsWith(".raw") || f.endsWith(".blk")) && f !== "genesis.raw"
   );
-  const blocks = rawFiles.map((f) => parseBlock(bytesOf(blocksDir + f)));
-  for (const raw of readBlockRecords(bytesOf(`${blocksDir}277647.dat`)))
+  const blocks = rawFiles.map((f) => parseBlock(bytesOf2(blocksDir + f)));
+  for (const raw of readBlockRecords(bytesOf2(`${blocksDir}277647.dat`)))
     blocks.push(parseBlock(raw));
   const json = JSON.parse(readFileSync4(`${blocksDir}bitcoin_mainnet_951658.json`, "utf8"));
   blocks.push(parseBlock(plain(Buffer.from(json.block, "hex"))));
@@ -10634,7 +10722,7 @@ function mainnetData() {
       plain(Buffer.from(readFileSync4(`${DATA_DIR}txs/huge_witness.hex`, "utf8").trim(), "hex"))
     )
   );
-  mempool.push(parseTransaction(bytesOf(`${DATA_DIR}txs/megatx.bin`)));
+  mempool.push(parseTransaction(bytesOf2(`${DATA_DIR}txs/megatx.bin`)));
   parsed = {
     blocks: ordered2,
     // Core's getblock answer for 951658 gives what its 951,647 missing ancestors would.
@@ -10898,38 +10986,38 @@ function historyJson(e) {
   return entry;
 }
 function statusOf(scripts) {
-  return (hash3) => scripthashStatus(scripts(hash3).history.map(historyJson)) ?? null;
+  return (hash4) => scripthashStatus(scripts(hash4).history.map(historyJson)) ?? null;
 }
 function scripthashMethods(scripts) {
-  const of = (hash3) => scripts(hash3);
+  const of = (hash4) => scripts(hash4);
   const status = statusOf(scripts);
   return {
     "blockchain.scripthash.get_history": checked(
       "blockchain.scripthash.get_history",
-      (_session, [hash3]) => of(hash3).history.map(historyJson)
+      (_session, [hash4]) => of(hash4).history.map(historyJson)
     ),
     // The status of the history get_history answers, remembered: the server notifies the
     // session when it changes (server.ts notifyScripthashes).
     "blockchain.scripthash.subscribe": checked(
       "blockchain.scripthash.subscribe",
-      (session, [hash3]) => {
-        const now = status(hash3);
-        session.scripthashes.set(hash3, now);
+      (session, [hash4]) => {
+        const now = status(hash4);
+        session.scripthashes.set(hash4, now);
         return now;
       }
     ),
     "blockchain.scripthash.unsubscribe": checked(
       "blockchain.scripthash.unsubscribe",
-      (session, [hash3]) => session.scripthashes.delete(hash3)
+      (session, [hash4]) => session.scripthashes.delete(hash4)
     ),
     "blockchain.scripthash.get_mempool": checked(
       "blockchain.scripthash.get_mempool",
-      (_session, [hash3]) => of(hash3).history.filter((e) => e.height <= 0).map(historyJson)
+      (_session, [hash4]) => of(hash4).history.filter((e) => e.height <= 0).map(historyJson)
     ),
     "blockchain.scripthash.get_balance": checked(
       "blockchain.scripthash.get_balance",
-      (_session, [hash3]) => {
-        const e = of(hash3);
+      (_session, [hash4]) => {
+        const e = of(hash4);
         return {
           confirmed: jsonNumber(e.confirmedSats),
           unconfirmed: jsonNumber(e.unconfirmedSats)
@@ -10938,7 +11026,7 @@ function scripthashMethods(scripts) {
     ),
     "blockchain.scripthash.listunspent": checked(
       "blockchain.scripthash.listunspent",
-      (_session, [hash3]) => of(hash3).utxos.map(
+      (_session, [hash4]) => of(hash4).utxos.map(
         (u) => ({
           tx_hash: u.txid,
           tx_pos: jsonNumber(u.vout),
@@ -10962,14 +11050,14 @@ function transactionMethods({ chain, daemon }) {
     ),
     "blockchain.transaction.get_merkle": checked(
       "blockchain.transaction.get_merkle",
-      (_session, [hash3, h]) => {
+      (_session, [hash4, h]) => {
         const height = Number(h);
         const txids = txidsAt(chain, height);
-        const pos = txids.findIndex((t) => toHexReversed(t) === hash3);
+        const pos = txids.findIndex((t) => toHexReversed(t) === hash4);
         if (pos < 0) {
           throw new ElectrumRpcError(
             BAD_REQUEST,
-            `tx ${pyStr(hash3)} not in block at height ${pyThousands(height)}`
+            `tx ${pyStr(hash4)} not in block at height ${pyThousands(height)}`
           );
         }
         return {
@@ -11112,11 +11200,11 @@ function scriptIndex(chain, prevouts) {
 }
 function build(chain, prevouts) {
   const index = /* @__PURE__ */ new Map();
-  const entry = (hash3) => {
-    let e = index.get(hash3);
+  const entry = (hash4) => {
+    let e = index.get(hash4);
     if (!e) {
       e = { history: [], utxos: [], confirmedSats: 0n, unconfirmedSats: 0n };
-      index.set(hash3, e);
+      index.set(hash4, e);
     }
     return e;
   };
@@ -11143,7 +11231,7 @@ function build(chain, prevouts) {
   const confirmed = /* @__PURE__ */ new Map();
   for (const height of chain.heights()) {
     for (const tx of chain.byHeight.get(height).block.transactions) {
-      for (const hash3 of touched(tx)) entry(hash3).history.push({ txid: tx.txid, height });
+      for (const hash4 of touched(tx)) entry(hash4).history.push({ txid: tx.txid, height });
       if (!tx.isCoinbase) {
         for (const input of tx.inputs) {
           const key = `${input.prevTxid}:${input.vout}`;
@@ -11200,7 +11288,7 @@ function build(chain, prevouts) {
       height: unconfirmedParent ? -1 : 0,
       ...fee === void 0 ? {} : { feeSats: fee }
     };
-    for (const hash3 of touched(tx)) entry(hash3).history.push(historyEntry);
+    for (const hash4 of touched(tx)) entry(hash4).history.push(historyEntry);
     tx.outputs.forEach((output, vout) => {
       if (isUnspendable(output.scriptPubKey)) return;
       const e = entry(electrumScripthash(output.scriptPubKey));
@@ -11419,15 +11507,15 @@ async function startElectrumTcp(opts) {
 function notifyChangedStatuses(sessions, status) {
   const now = /* @__PURE__ */ new Map();
   for (const [socket, session] of sessions) {
-    for (const [hash3, told] of session.scripthashes) {
-      if (!now.has(hash3)) now.set(hash3, status(hash3));
-      const current = now.get(hash3);
+    for (const [hash4, told] of session.scripthashes) {
+      if (!now.has(hash4)) now.set(hash4, status(hash4));
+      const current = now.get(hash4);
       if (current === told || socket.destroyed) continue;
-      session.scripthashes.set(hash3, current);
+      session.scripthashes.set(hash4, current);
       const text = pyJsonDumps({
         jsonrpc: "2.0",
         method: "blockchain.scripthash.subscribe",
-        params: [hash3, current]
+        params: [hash4, current]
       });
       socket.write(`${text}
 `);
@@ -11654,8 +11742,8 @@ var IndexerTables = class {
       transactions: (row) => this.transactionsOf(row)
     });
   }
-  blockByPk(hash3) {
-    return this.byHash.get(hash3) ?? null;
+  blockByPk(hash4) {
+    return this.byHash.get(hash4) ?? null;
   }
 };
 

@@ -1,3 +1,5 @@
+import { hash } from "node:crypto";
+import { z } from "zod";
 import type { NetworkName } from "../config/schema.ts";
 import type { ByteLruStats } from "../util/byte-lru.ts";
 import { BlockAnswerCache } from "./block-answers.ts";
@@ -62,6 +64,11 @@ export type AnswerAbout = { blocks: readonly BlockRef[] } | { mined: readonly Mi
 export class GatewayAnswers {
   private readonly lru: BlockAnswerCache<GatewayAnswer>;
   private readonly keeping = new Set<Promise<void>>();
+  /**
+   * Keys (their SHA-256) of requests this process executed and did not keep: not looked up in
+   * Redis again, so a query that is never final (the tip, an account) pays its round trip once.
+   */
+  private readonly notKept = new Map<string, true>();
 
   constructor(
     bytesMax: number,
@@ -78,14 +85,45 @@ export class GatewayAnswers {
     return this.lru.stats;
   }
 
-  /** The answer kept for this key while its blocks are still on the best chain; else null. */
+  /**
+   * The answer kept for this key while its blocks are still on the best chain; else null. Kept by
+   * this process, or by another in Redis (REDIS_URL): checked by this process's guard before it is
+   * served, as transactions are, and deleted there when one of its blocks left the best chain.
+   */
   async get(network: NetworkName, key: string): Promise<GatewayAnswer | null> {
     const entry = this.lru.get(key);
-    if (!entry) return null;
-    // The key begins with the network (src/graphql/answers/serve.ts): the entry is this one's.
-    if (await this.store.vouches(network, entry.blocks)) return entry.data;
-    this.lru.delete(key);
-    return null;
+    if (entry) {
+      // The key begins with the network (src/graphql/answers/serve.ts): the entry is this one's.
+      if (await this.store.vouches(network, entry.blocks)) return entry.data;
+      this.lru.delete(key);
+      return null;
+    }
+    const { redis } = this.store;
+    if (!redis || !this.enabled || this.notKept.has(digest(key))) return null;
+    const shared = await redis.getAnswer(network, "gateway", key);
+    const answer = shared ? storedAnswer(shared.text) : null;
+    if (!shared || !answer) return null;
+    if (!(await this.store.vouches(network, shared.blocks))) {
+      redis.deleteAnswer(network, "gateway", key);
+      return null;
+    }
+    this.lru.set(key, {
+      network,
+      data: answer,
+      blocks: shared.blocks,
+      bytes: bytesOf(key, answer),
+    });
+    return answer;
+  }
+
+  /** This request was executed and its answer not kept (see notKept). */
+  executed(key: string): void {
+    if (!this.enabled || !this.store.redis) return;
+    if (this.notKept.size >= NOT_KEPT_MAX) {
+      const oldest = this.notKept.keys().next();
+      if (!oldest.done) this.notKept.delete(oldest.value);
+    }
+    this.notKept.set(digest(key), true);
   }
 
   /**
@@ -119,12 +157,8 @@ export class GatewayAnswers {
     if (!this.enabled) return;
     const blocks = "blocks" in about ? about.blocks : await this.placed(network, about.mined);
     if (!blocks || !(await this.store.final(network, blocks))) return;
-    const bytes =
-      key.length +
-      answer.dataText.length +
-      JSON.stringify(answer.lines).length +
-      JSON.stringify(answer.headers).length;
-    this.lru.set(key, { network, data: answer, blocks: [...blocks], bytes });
+    this.lru.set(key, { network, data: answer, blocks: [...blocks], bytes: bytesOf(key, answer) });
+    this.store.redis?.setAnswer(network, "gateway", key, JSON.stringify(answer), blocks);
   }
 
   /**
@@ -152,5 +186,47 @@ export class GatewayAnswers {
 
   dropHeight(network: NetworkName, height: number): number {
     return this.lru.dropHeight(network, height);
+  }
+}
+
+/** Keys remembered as executed and not kept (a few hundred kilobytes at most). */
+const NOT_KEPT_MAX = 10_000;
+
+const digest = (key: string): string => hash("sha256", key);
+
+function bytesOf(key: string, answer: GatewayAnswer): number {
+  return (
+    key.length +
+    answer.dataText.length +
+    JSON.stringify(answer.lines).length +
+    JSON.stringify(answer.headers).length
+  );
+}
+
+/** What another process wrote to Redis, read back only if it is a whole answer. */
+const StoredAnswer = z.object({
+  dataText: z.string(),
+  estimated: z.number().int().nonnegative(),
+  estimatedComplexity: z.number().nullable(),
+  actual: z.number().int().nonnegative(),
+  complexity: z.number().nullable(),
+  lines: z.array(
+    z.object({
+      method: z.string(),
+      count: z.number(),
+      unitPrice: z.number().optional(),
+      subtotal: z.number(),
+    }),
+  ),
+  answered: z.number().int().nonnegative(),
+  headers: z.record(z.string(), z.string()),
+});
+
+function storedAnswer(text: string): GatewayAnswer | null {
+  try {
+    const parsed = StoredAnswer.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 }

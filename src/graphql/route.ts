@@ -121,6 +121,7 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   const { pending } = context.state;
   if (key !== null && pending)
     keepAnswer(app, ctx.network, key, pending, { status: response.status, raw, headers: out });
+  else if (key !== null) app.gatewayAnswers.executed(key);
   return { status: response.status, body: null, raw, headers: out };
 }
 

@@ -119,6 +119,52 @@ describe("two gateway processes share one Redis", () => {
     expect(rows).toEqual([{ cache_hits: 1 }]);
   });
 
+  it("a whole answer of the unified API one kept, the other serves without Yoga or an upstream", async () => {
+    const alice = await a.account("alice-gateway", 1_000_000);
+    const bob = await b.account("bob-gateway", 1_000_000);
+    const ask = async (t: TestGateway, token: string, query: string, variables?: object) => {
+      const res = await fetch(`${t.url}/gateway/mainnet/${token}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query, ...(variables ? { variables } : {}) }),
+      });
+      const text = await res.text();
+      await t.gateway.app.gatewayAnswers.idle();
+      return { status: res.status, charged: res.headers.get("x-credits-charged"), text };
+    };
+    const data = (text: string) => (JSON.parse(text) as { data: unknown }).data;
+    const blocks =
+      "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp } }";
+    const txs = "query($ids: [TxId!]!) { transactions(txids: $ids) { txid size vsize weight } }";
+    const indexerQueries = () => a.devnet.indexers.get("mainnet")!.stats.queries;
+    const before = indexerQueries();
+    const firstBlocks = await ask(a, alice.token, blocks);
+    const firstTxs = await getrawtransactionCalls(a, () =>
+      ask(a, alice.token, txs, { ids: TXIDS }),
+    );
+    expect([firstBlocks.status, firstTxs.value.status]).toEqual([200, 200]);
+    expect(indexerQueries() - before).toBe(1);
+    await vi.waitFor(async () => {
+      expect(await redis.keys(`${keyPrefix}mainnet:gateway:*`)).toHaveLength(2);
+    });
+    // b has neither in memory: it reads them from Redis, asking neither the indexer nor Core.
+    const secondBlocks = await ask(b, bob.token, blocks);
+    const secondTxs = await getrawtransactionCalls(b, () => ask(b, bob.token, txs, { ids: TXIDS }));
+    expect(indexerQueries() - before).toBe(1);
+    expect(secondTxs.calls).toBe(0);
+    expect(data(secondBlocks.text)).toEqual(data(firstBlocks.text));
+    expect(data(secondTxs.value.text)).toEqual(data(firstTxs.value.text));
+    expect([secondBlocks.charged, secondTxs.value.charged]).toEqual([
+      firstBlocks.charged,
+      firstTxs.value.charged,
+    ]);
+    const { rows } = await b.gateway.app.db.query<{ cache_hits: number }>(
+      "SELECT cache_hits FROM audit_records WHERE account_id = $1 ORDER BY id",
+      [bob.id],
+    );
+    expect(rows).toEqual([{ cache_hits: 1 }, { cache_hits: TXIDS.length }]);
+  });
+
   it("an entry whose block left the best chain is not served from Redis, and is deleted there", async () => {
     // A third process, which never saw these blocks: what it reads from Redis it checks first.
     const c = await startTestGateway(

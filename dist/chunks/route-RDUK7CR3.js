@@ -171,21 +171,95 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// src/graphql/answers/final-transactions.ts
+import {
+  getNamedType,
+  getOperationAST as getOperationAST2,
+  isObjectType,
+  Kind as Kind2,
+  OperationTypeNode as OperationTypeNode2
+} from "graphql";
+var FIXED = {
+  Query: /* @__PURE__ */ new Set(["transactions", "transaction"]),
+  Transaction: /* @__PURE__ */ new Set([
+    "txid",
+    "hash",
+    "version",
+    "size",
+    "vsize",
+    "weight",
+    "locktime",
+    "inputs",
+    "outputs",
+    "blockhash",
+    "blocktime",
+    "time",
+    "hex"
+  ]),
+  TxInput: /* @__PURE__ */ new Set(["index", "coinbase", "txid", "vout", "scriptSig", "witness", "sequence"]),
+  TxOutput: /* @__PURE__ */ new Set(["n", "value", "scriptPubKey"]),
+  Amount: /* @__PURE__ */ new Set(["sats", "btc"]),
+  ScriptPubKey: /* @__PURE__ */ new Set(["asm", "hex", "desc", "type", "address"]),
+  ScriptSig: /* @__PURE__ */ new Set(["asm", "hex"])
+};
+var INCLUSION = /* @__PURE__ */ new Set(["skip", "include"]);
+function selectsFixedTransactionFields(schema2, document, operationName) {
+  const operation = getOperationAST2(document, operationName);
+  if (!operation || operation.operation !== OperationTypeNode2.QUERY) return false;
+  if (operation.directives?.length) return false;
+  const fragments = /* @__PURE__ */ new Map();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind2.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition);
+    }
+  }
+  const queryType = schema2.getQueryType();
+  if (!queryType) return false;
+  const walked = /* @__PURE__ */ new Set();
+  const fixed = (typeName, selectionSet) => {
+    const allowed = FIXED[typeName];
+    const type = schema2.getType(typeName);
+    if (!allowed || !isObjectType(type)) return false;
+    for (const selection of selectionSet.selections) {
+      if (!onlyInclusion(selection.directives)) return false;
+      if (selection.kind === Kind2.FIELD) {
+        const name = selection.name.value;
+        if (name === "__typename") continue;
+        if (!allowed.has(name)) return false;
+        const field = type.getFields()[name];
+        if (!field) return false;
+        if (!selection.selectionSet) continue;
+        if (!fixed(getNamedType(field.type).name, selection.selectionSet)) return false;
+        continue;
+      }
+      const condition = selection.kind === Kind2.INLINE_FRAGMENT ? selection.typeCondition?.name.value : fragments.get(selection.name.value)?.typeCondition.name.value;
+      if (condition !== void 0 && condition !== typeName) return false;
+      if (selection.kind === Kind2.INLINE_FRAGMENT) {
+        if (!fixed(typeName, selection.selectionSet)) return false;
+        continue;
+      }
+      const fragment = fragments.get(selection.name.value);
+      if (!fragment || !onlyInclusion(fragment.directives)) return false;
+      const seen = `${fragment.name.value}\0${typeName}`;
+      if (walked.has(seen)) continue;
+      walked.add(seen);
+      if (!fixed(typeName, fragment.selectionSet)) return false;
+    }
+    return true;
+  };
+  return fixed(queryType.name, operation.selectionSet);
+}
+function onlyInclusion(directives) {
+  return (directives ?? []).every((d) => INCLUSION.has(d.name.value));
+}
+
 // src/graphql/answers/keep.ts
+var LOOKUPS = /* @__PURE__ */ new Set(["getrawtransaction", "blockchain.transaction.get"]);
 function keepIfFinal(ctx, args, result, figures) {
-  const { meter: meter2 } = ctx.state;
   if (result.errors?.length || !result.data) return;
   if (result.extensions && Object.keys(result.extensions).length > 0) return;
-  if (meter2.calls.size > 0 || meter2.graph.answered === 0) return;
-  const variables = args.variableValues ?? {};
-  const blocks = finalBlocksOf(
-    args.schema,
-    args.document,
-    args.operationName,
-    variables,
-    result.data
-  );
-  if (!blocks) return;
+  const found = aboutBlocks(args, result.data, ctx) ?? aboutTransactions(args, ctx);
+  if (!found) return;
   const { report } = figures;
   ctx.state.pending = {
     answer: {
@@ -195,12 +269,36 @@ function keepIfFinal(ctx, args, result, figures) {
       actual: figures.actual,
       complexity: figures.complexity,
       lines: report.calls,
-      answered: meter2.graph.answered
+      answered: found.answered
     },
-    blocks,
+    about: found.about,
     report,
     creditHeaders: figures.creditHeaders
   };
+}
+function aboutBlocks(args, data, ctx) {
+  const { meter: meter2 } = ctx.state;
+  if (meter2.calls.size > 0 || meter2.graph.answered === 0) return null;
+  const variables = args.variableValues ?? {};
+  const blocks = finalBlocksOf(args.schema, args.document, args.operationName, variables, data);
+  return blocks ? { about: { blocks }, answered: meter2.graph.answered } : null;
+}
+function aboutTransactions(args, ctx) {
+  const { meter: meter2, rootTransactions } = ctx.state;
+  if (!rootTransactions || rootTransactions.size === 0 || meter2.graph.answered > 0) return null;
+  let lookups = 0;
+  for (const [method, { count }] of meter2.calls) {
+    if (!LOOKUPS.has(method)) return null;
+    lookups += count;
+  }
+  const mined = [];
+  for (const block of rootTransactions.values()) {
+    if (!block) return null;
+    mined.push({ blockhash: block.hash.toLowerCase(), confirmations: block.confirmations });
+  }
+  if (lookups === 0) return null;
+  if (!selectsFixedTransactionFields(args.schema, args.document, args.operationName)) return null;
+  return { about: { mined }, answered: lookups };
 }
 
 // src/graphql/errors.ts
@@ -225,7 +323,7 @@ import {
   GraphQLError as GraphQLError2,
   getArgumentValues as getArgumentValues2,
   getNullableType,
-  getOperationAST as getOperationAST2,
+  getOperationAST as getOperationAST3,
   isListType
 } from "graphql";
 
@@ -236,9 +334,9 @@ import {
 } from "@graphql-tools/delegate";
 import { RenameTypes } from "@graphql-tools/wrap";
 import {
-  isObjectType,
-  Kind as Kind2,
-  OperationTypeNode as OperationTypeNode2,
+  isObjectType as isObjectType2,
+  Kind as Kind3,
+  OperationTypeNode as OperationTypeNode3,
   print,
   TypeInfo,
   visit,
@@ -274,10 +372,10 @@ var isReservedAlias = (alias) => alias.startsWith(JOIN_KEY_PREFIX);
 var JOIN_FIELDS = new Set(Object.values(JOINS).flatMap((joins) => Object.keys(joins)));
 function namesAJoin(document) {
   const inSet = (set) => set?.selections.some(
-    (s) => s.kind === Kind2.FIELD ? JOIN_FIELDS.has(s.name.value) || inSet(s.selectionSet) : s.kind === Kind2.INLINE_FRAGMENT && inSet(s.selectionSet)
+    (s) => s.kind === Kind3.FIELD ? JOIN_FIELDS.has(s.name.value) || inSet(s.selectionSet) : s.kind === Kind3.INLINE_FRAGMENT && inSet(s.selectionSet)
   ) ?? false;
   return document.definitions.some(
-    (d) => (d.kind === Kind2.OPERATION_DEFINITION || d.kind === Kind2.FRAGMENT_DEFINITION) && inSet(d.selectionSet)
+    (d) => (d.kind === Kind3.OPERATION_DEFINITION || d.kind === Kind3.FRAGMENT_DEFINITION) && inSet(d.selectionSet)
   );
 }
 var joinKeys = {
@@ -293,13 +391,13 @@ var joinKeys = {
           if (!joins) return void 0;
           const keys = /* @__PURE__ */ new Set();
           for (const s of node.selections) {
-            if (s.kind === Kind2.FIELD && joins[s.name.value]) keys.add(joins[s.name.value]);
+            if (s.kind === Kind3.FIELD && joins[s.name.value]) keys.add(joins[s.name.value]);
           }
           if (keys.size === 0) return void 0;
           const added = [...keys].map((column2) => ({
-            kind: Kind2.FIELD,
-            alias: { kind: Kind2.NAME, value: joinKey(column2) },
-            name: { kind: Kind2.NAME, value: column2 }
+            kind: Kind3.FIELD,
+            alias: { kind: Kind3.NAME, value: joinKey(column2) },
+            name: { kind: Kind3.NAME, value: column2 }
           }));
           return { ...node, selections: [...node.selections, ...added] };
         }
@@ -344,7 +442,7 @@ var indexerSubschema = new Subschema({
 async function delegateToIndexer(ctx, info, rootField, args) {
   const result = await delegateToSchema({
     schema: indexerSubschema,
-    operation: OperationTypeNode2.QUERY,
+    operation: OperationTypeNode3.QUERY,
     fieldName: rootField,
     args,
     context: ctx,
@@ -362,7 +460,7 @@ async function delegateToIndexer(ctx, info, rootField, args) {
 function indexerColumn(unifiedTypeName, fieldName) {
   const table = indexerTypeOf(unifiedTypeName);
   const type = table ? indexerSchema().getType(table) : void 0;
-  return isObjectType(type) ? type.getFields()[fieldName] : void 0;
+  return isObjectType2(type) ? type.getFields()[fieldName] : void 0;
 }
 function indexerRootField(rootField) {
   const field = indexerSchema().getQueryType()?.getFields()[rootField];
@@ -372,7 +470,7 @@ function indexerRootField(rootField) {
 
 // src/graphql/cost/estimate.ts
 function estimateCost(schema2, document, operationName, variables, opts) {
-  const operation = getOperationAST2(document, operationName);
+  const operation = getOperationAST3(document, operationName);
   if (!operation)
     return new GraphQLError2("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
   const root = schema2.getRootType(operation.operation);
@@ -513,7 +611,7 @@ function graphEstimate(sites, graph) {
 }
 
 // src/graphql/cost/estimate-memo.ts
-import { GraphQLError as GraphQLError3, getOperationAST as getOperationAST3 } from "graphql";
+import { GraphQLError as GraphQLError3, getOperationAST as getOperationAST4 } from "graphql";
 var ESTIMATES_MAX = 512;
 var VARIABLES_KEY_MAX = 32 * 1024;
 var EstimateMemo = class {
@@ -546,7 +644,7 @@ var EstimateMemo = class {
     return this.bySchema.get(schema2)?.size ?? 0;
   }
   keyOf(document, operationName, variables, network) {
-    const operation = getOperationAST3(document, operationName);
+    const operation = getOperationAST4(document, operationName);
     if (!operation) return void 0;
     let id = this.documentIds.get(document);
     if (id === void 0) {
@@ -867,7 +965,7 @@ function keepAnswer(app, network, key, pending, reply) {
   const headers = Object.fromEntries(
     Object.entries(reply.headers).filter(([name]) => !pending.creditHeaders.includes(name))
   );
-  app.gatewayAnswers.remember(network, key, { ...pending.answer, headers }, pending.blocks).catch((err) => app.log.warn({ err, network }, "could not keep a final answer"));
+  app.gatewayAnswers.remember(network, key, { ...pending.answer, headers }, pending.about).catch((err) => app.log.warn({ err, network }, "could not keep a final answer"));
 }
 
 // src/graphql/loaders.ts
@@ -1335,7 +1433,7 @@ var builder = new SchemaBuilder({
 builder.queryType({});
 
 // src/graphql/scalars.ts
-import { GraphQLError as GraphQLError9, Kind as Kind3 } from "graphql";
+import { GraphQLError as GraphQLError9, Kind as Kind4 } from "graphql";
 var HEX64 = /^[0-9a-fA-F]{64}$/;
 function hash64(name, what) {
   const parse = (value) => {
@@ -1350,7 +1448,7 @@ function hash64(name, what) {
     description: `${what}: 64 hexadecimal characters, in the display (RPC) byte order.`,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral: (ast) => parse(ast.kind === Kind3.STRING ? ast.value : void 0)
+    parseLiteral: (ast) => parse(ast.kind === Kind4.STRING ? ast.value : void 0)
   });
 }
 hash64("TxId", "A transaction id");
@@ -1406,7 +1504,7 @@ function integerScalar(name, description, max) {
     description,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral: (ast) => parse(ast.kind === Kind3.INT ? Number(ast.value) : void 0)
+    parseLiteral: (ast) => parse(ast.kind === Kind4.INT ? Number(ast.value) : void 0)
   });
 }
 integerScalar(
@@ -1979,6 +2077,11 @@ var BY_SOURCE = {
 };
 var loaderFor = (ctx, source) => source === "ELECTRUM" ? ctx.electrumTransactions : ctx.nodeTransactions;
 var notFound2 = (txid) => codedError("NOT_FOUND", `No such mempool or blockchain transaction: ${txid}`, { txid });
+function noteRoot(ctx, found) {
+  if (ctx.state.answerKey === void 0) return;
+  ctx.state.rootTransactions ??= /* @__PURE__ */ new Map();
+  ctx.state.rootTransactions.set(found.tx.txid, found.block);
+}
 async function transactionByTxid(ctx, txid, source = "FULL_NODE") {
   const found = await loaderFor(ctx, source).load(txid);
   if (found instanceof Error) throw found;
@@ -1997,7 +2100,11 @@ builder.queryFields((t) => ({
     extensions: {
       cost: { method: "getrawtransaction", methodByArg: BY_SOURCE }
     },
-    resolve: (_root, { txid, source }, ctx) => transactionByTxid(ctx, txid, source)
+    resolve: async (_root, { txid, source }, ctx) => {
+      const found = await transactionByTxid(ctx, txid, source);
+      noteRoot(ctx, found);
+      return found;
+    }
   }),
   transactions: t.field({
     type: [TransactionRef],
@@ -2016,6 +2123,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, { txids, source }, ctx) => {
       const found = await loaderFor(ctx, source).loadMany(txids);
+      for (const f of found) if (f !== null && !(f instanceof Error)) noteRoot(ctx, f);
       return found.map((f, i) => f === null ? notFound2(txids[i]) : f);
     }
   }),
@@ -3226,6 +3334,7 @@ async function executeGraphQL(ctx, call) {
   const { pending } = context.state;
   if (key !== null && pending)
     keepAnswer(app, ctx.network, key, pending, { status: response.status, raw, headers: out });
+  else if (key !== null) app.gatewayAnswers.executed(key);
   return { status: response.status, body: null, raw, headers: out };
 }
 function readableBody(app, body) {
