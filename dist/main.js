@@ -39,6 +39,7 @@ import {
   electrumTransaction,
   electrumTxSource,
   eventPrice,
+  fillConfirmations,
   fromHasuraCode,
   fromRpcRefusal,
   gatewayError,
@@ -65,7 +66,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-EXRXLOCA.js";
+} from "./chunks/chunk-V5TGI55P.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -459,7 +460,7 @@ var GatewayAnswers = class {
   async get(network, key) {
     const entry = this.lru.get(key);
     if (entry) {
-      if (await this.store.vouches(network, entry.blocks)) return entry.data;
+      if (await this.store.vouches(network, entry.blocks)) return this.filled(network, entry.data);
       this.lru.delete(key);
       return null;
     }
@@ -478,7 +479,18 @@ var GatewayAnswers = class {
       blocks: shared.blocks,
       bytes: bytesOf(key, answer3)
     });
-    return answer3;
+    return this.filled(network, answer3);
+  }
+  /** The answer as of now: its confirmations written in from the guard's tip, if it has any. */
+  async filled(network, answer3) {
+    if (!answer3.heights) return answer3;
+    const tip = await this.store.guard(network)?.tip();
+    if (tip === void 0 || tip === null) return null;
+    const dataText = fillConfirmations(
+      answer3.dataText,
+      answer3.heights.map((h) => tip - h + 1)
+    );
+    return dataText === null ? null : { ...answer3, dataText };
   }
   /** This request was executed and its answer not kept (see notKept). */
   executed(key) {
@@ -506,34 +518,29 @@ var GatewayAnswers = class {
   }
   async keep(network, key, answer3, about) {
     if (!this.enabled) return;
-    const blocks = "blocks" in about ? about.blocks : await this.placed(network, about.mined);
-    if (!blocks || !await this.store.final(network, blocks)) return;
-    this.lru.set(key, { network, data: answer3, blocks: [...blocks], bytes: bytesOf(key, answer3) });
-    this.store.redis?.setAnswer(network, "gateway", key, JSON.stringify(answer3), blocks);
-  }
-  /**
-   * The blocks transactions were mined in, at the heights their confirmations give against the
-   * guard's tip (as the transaction cache places Core's answers: cache/from-core.ts). A height
-   * that is off — the tip moved between the answer and now — names a block the node does not have
-   * there, so final() refuses it and the answer is simply not kept. null: no tip to count from, or
-   * one block given two heights.
-   */
-  async placed(network, mined) {
     const tip = await this.store.guard(network)?.tip();
-    if (tip === void 0 || tip === null) return null;
-    const heights = /* @__PURE__ */ new Map();
-    for (const { blockhash, confirmations } of mined) {
-      const height = tip - confirmations + 1;
-      const known = heights.get(blockhash);
-      if (known !== void 0 && known !== height) return null;
-      heights.set(blockhash, height);
-    }
-    return [...heights].map(([blockhash, height]) => ({ height, blockhash }));
+    if (tip === void 0 || tip === null) return;
+    const blocks = "blocks" in about ? about.blocks : placed(tip, about.mined);
+    if (!blocks || !await this.store.final(network, blocks)) return;
+    const { confirmations, ...rest } = answer3;
+    const kept = confirmations ? { ...rest, heights: confirmations.map((c) => tip - c + 1) } : rest;
+    this.lru.set(key, { network, data: kept, blocks: [...blocks], bytes: bytesOf(key, kept) });
+    this.store.redis?.setAnswer(network, "gateway", key, JSON.stringify(kept), blocks);
   }
   dropHeight(network, height) {
     return this.lru.dropHeight(network, height);
   }
 };
+function placed(tip, mined) {
+  const heights = /* @__PURE__ */ new Map();
+  for (const { blockhash, confirmations } of mined) {
+    const height = tip - confirmations + 1;
+    const known = heights.get(blockhash);
+    if (known !== void 0 && known !== height) return null;
+    heights.set(blockhash, height);
+  }
+  return [...heights].map(([blockhash, height]) => ({ height, blockhash }));
+}
 var NOT_KEPT_MAX = 1e4;
 var digest = (key) => hash("sha256", key);
 function bytesOf(key, answer3) {
@@ -554,7 +561,8 @@ var StoredAnswer = z.object({
     })
   ),
   answered: z.number().int().nonnegative(),
-  headers: z.record(z.string(), z.string())
+  headers: z.record(z.string(), z.string()),
+  heights: z.array(z.number().int().nonnegative()).optional()
 });
 function storedAnswer(text) {
   try {
@@ -5812,7 +5820,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-RDUK7CR3.js").catch((err) => {
+  loading ??= import("./chunks/route-4RF3DXJO.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -2,6 +2,7 @@ import { hash } from "node:crypto";
 import { z } from "zod";
 import type { NetworkName } from "../config/schema.ts";
 import type { ByteLruStats } from "../util/byte-lru.ts";
+import { fillConfirmations } from "./answer-template.ts";
 import { BlockAnswerCache } from "./block-answers.ts";
 import type { BlockRef } from "./chain-guard.ts";
 import type { TxStore } from "./tx-store.ts";
@@ -37,6 +38,13 @@ export interface GatewayAnswer {
   answered: number;
   /** Yoga's response headers for it, the X-Credits-* ones aside. */
   headers: Record<string, string>;
+  /**
+   * An answer whose transactions say their confirmations keeps placeholders for them in dataText
+   * (answer-template.ts). Given to remember(): the numbers it said, one per placeholder in order;
+   * kept: the heights of the blocks they were mined in, from which each hit writes them.
+   */
+  confirmations?: number[];
+  heights?: number[];
 }
 
 /**
@@ -94,7 +102,7 @@ export class GatewayAnswers {
     const entry = this.lru.get(key);
     if (entry) {
       // The key begins with the network (src/graphql/answers/serve.ts): the entry is this one's.
-      if (await this.store.vouches(network, entry.blocks)) return entry.data;
+      if (await this.store.vouches(network, entry.blocks)) return this.filled(network, entry.data);
       this.lru.delete(key);
       return null;
     }
@@ -113,7 +121,19 @@ export class GatewayAnswers {
       blocks: shared.blocks,
       bytes: bytesOf(key, answer),
     });
-    return answer;
+    return this.filled(network, answer);
+  }
+
+  /** The answer as of now: its confirmations written in from the guard's tip, if it has any. */
+  private async filled(network: NetworkName, answer: GatewayAnswer): Promise<GatewayAnswer | null> {
+    if (!answer.heights) return answer;
+    const tip = await this.store.guard(network)?.tip();
+    if (tip === undefined || tip === null) return null;
+    const dataText = fillConfirmations(
+      answer.dataText,
+      answer.heights.map((h) => tip - h + 1),
+    );
+    return dataText === null ? null : { ...answer, dataText };
   }
 
   /** This request was executed and its answer not kept (see notKept). */
@@ -155,38 +175,40 @@ export class GatewayAnswers {
     about: AnswerAbout,
   ): Promise<void> {
     if (!this.enabled) return;
-    const blocks = "blocks" in about ? about.blocks : await this.placed(network, about.mined);
-    if (!blocks || !(await this.store.final(network, blocks))) return;
-    this.lru.set(key, { network, data: answer, blocks: [...blocks], bytes: bytesOf(key, answer) });
-    this.store.redis?.setAnswer(network, "gateway", key, JSON.stringify(answer), blocks);
-  }
-
-  /**
-   * The blocks transactions were mined in, at the heights their confirmations give against the
-   * guard's tip (as the transaction cache places Core's answers: cache/from-core.ts). A height
-   * that is off — the tip moved between the answer and now — names a block the node does not have
-   * there, so final() refuses it and the answer is simply not kept. null: no tip to count from, or
-   * one block given two heights.
-   */
-  private async placed(
-    network: NetworkName,
-    mined: readonly MinedAt[],
-  ): Promise<BlockRef[] | null> {
     const tip = await this.store.guard(network)?.tip();
-    if (tip === undefined || tip === null) return null;
-    const heights = new Map<string, number>();
-    for (const { blockhash, confirmations } of mined) {
-      const height = tip - confirmations + 1;
-      const known = heights.get(blockhash);
-      if (known !== undefined && known !== height) return null;
-      heights.set(blockhash, height);
-    }
-    return [...heights].map(([blockhash, height]) => ({ height, blockhash }));
+    if (tip === undefined || tip === null) return;
+    const blocks = "blocks" in about ? about.blocks : placed(tip, about.mined);
+    if (!blocks || !(await this.store.final(network, blocks))) return;
+    // Confirmations are kept as the heights they count from, against the tip the blocks were
+    // placed with: a tip that moved since the answer placed them wrongly, and final() said no.
+    const { confirmations, ...rest } = answer;
+    const kept: GatewayAnswer = confirmations
+      ? { ...rest, heights: confirmations.map((c) => tip - c + 1) }
+      : rest;
+    this.lru.set(key, { network, data: kept, blocks: [...blocks], bytes: bytesOf(key, kept) });
+    this.store.redis?.setAnswer(network, "gateway", key, JSON.stringify(kept), blocks);
   }
 
   dropHeight(network: NetworkName, height: number): number {
     return this.lru.dropHeight(network, height);
   }
+}
+
+/**
+ * The blocks transactions were mined in, at the heights their confirmations give against the
+ * guard's tip (as the transaction cache places Core's answers: cache/from-core.ts). A height that
+ * is off — the tip moved between the answer and now — names a block the node does not have there,
+ * so final() refuses it and the answer is simply not kept. null: one block given two heights.
+ */
+function placed(tip: number, mined: readonly MinedAt[]): BlockRef[] | null {
+  const heights = new Map<string, number>();
+  for (const { blockhash, confirmations } of mined) {
+    const height = tip - confirmations + 1;
+    const known = heights.get(blockhash);
+    if (known !== undefined && known !== height) return null;
+    heights.set(blockhash, height);
+  }
+  return [...heights].map(([blockhash, height]) => ({ height, blockhash }));
 }
 
 /** Keys remembered as executed and not kept (a few hundred kilobytes at most). */
@@ -220,6 +242,7 @@ const StoredAnswer = z.object({
   ),
   answered: z.number().int().nonnegative(),
   headers: z.record(z.string(), z.string()),
+  heights: z.array(z.number().int().nonnegative()).optional(),
 });
 
 function storedAnswer(text: string): GatewayAnswer | null {

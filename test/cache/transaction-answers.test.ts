@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
+import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 const full = loadDevnetChain();
@@ -175,11 +176,10 @@ describe("whole answers about deep transactions", () => {
     expect((await audit(who.id)).map((r) => r.cache_hits)).toEqual([0, 2]);
   });
 
-  it("a moving field is never kept: confirmations, status, fee, prevouts, block, merkleProof, the account or the chain beside it, behind a fragment or a directive", async () => {
+  it("a moving field is never kept: status, fee, prevouts, block, merkleProof, the account or the chain beside it, behind a fragment or a directive", async () => {
     const who = await t.account("moving", 10_000_000);
     const one = `transactions(txids: ["${DEEP[10]}"])`;
     const cases: [string, Record<string, unknown>?][] = [
-      [`{ ${one} { txid confirmations } }`],
       [`{ ${one} { txid status } }`],
       [`{ ${one} { txid fee { sats } } }`],
       [`{ ${one} { inputs { prevout { height } } } }`],
@@ -187,10 +187,10 @@ describe("whole answers about deep transactions", () => {
       [`{ ${one} { txid merkleProof { hex } } }`],
       [`{ ${one} { txid } account { available } }`],
       [`{ ${one} { txid } chain { height } }`],
-      [`{ ${one} { ...F } } fragment F on Transaction { txid confirmations }`],
-      [`{ ${one} { ... on Transaction { confirmations } } }`],
-      [`query ($s: Boolean!) { ${one} { txid confirmations @skip(if: $s) } }`, { s: true }],
-      [`{ t: transaction(txid: "${DEEP[10]}") { confirmations } }`],
+      [`{ ${one} { ...F } } fragment F on Transaction { txid status }`],
+      [`{ ${one} { ... on Transaction { status } } }`],
+      [`query ($s: Boolean!) { ${one} { txid status @skip(if: $s) } }`, { s: true }],
+      [`{ t: transaction(txid: "${DEEP[10]}") { status } }`],
     ];
     const entries = t.gateway.app.gatewayAnswers.stats.entries;
     for (const [query, variables] of cases) {
@@ -201,7 +201,7 @@ describe("whole answers about deep transactions", () => {
       expect(lookups(second.core), query).toBe(1);
     }
     expect(t.gateway.app.gatewayAnswers.stats.entries).toBe(entries);
-    // Executed every time, so answered as the chain is now: a hit never says confirmations.
+    // Executed every time, so answered as the chain is now.
     expect((await audit(who.id)).every((r) => r.cache_hits === 0)).toBe(true);
   });
 
@@ -269,5 +269,41 @@ describe("a reorganisation evicts a kept answer about transactions", () => {
       kept.text.replace(/"balance":\d+/, ""),
     );
     expect((await audit(who.id)).map((r) => r.cache_hits)).toEqual([0, 2, 0, 0, 0, 2]);
+  });
+
+  it("confirmations are kept as the heights they count from: a hit after a new block says one more, asking Core nothing", async () => {
+    const who = await t.account("confirmations", 1_000_000);
+    const txids = [DEEP[5]!, txidsAt(540107)[2]!];
+    // The field aliased, twice, and behind a fragment: each occurrence is written in.
+    const query =
+      "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid confirmations c: confirmations ...F } } fragment F on Transaction { blocktime }";
+    type Row = { txid: string; confirmations: number; c: number; blocktime: number };
+    const rows = (a: Answer) => (a.json.data as { transactions: Row[] }).transactions;
+    const first = await ask(who.token, query, { txids });
+    const hit = await ask(who.token, query, { txids });
+    expect([lookups(first.core), lookups(hit.core)]).toEqual([2, 0]);
+    expect(hit.json.data).toEqual(first.json.data);
+    const mined = (await askDevnetCore(t.devnet, "generatetoaddress", [
+      1,
+      someAddress("mainnet"),
+    ])) as string;
+    const [block] = (JSON.parse(mined) as { result: string[] }).result;
+    try {
+      const after = await ask(who.token, query, { txids });
+      expect(lookups(after.core)).toBe(0);
+      expect(rows(after)).toEqual(
+        rows(first).map((r) => ({ ...r, confirmations: r.confirmations + 1, c: r.c + 1 })),
+      );
+      // What Core itself says now: the same numbers.
+      for (const r of rows(after)) {
+        const core = JSON.parse(
+          (await askDevnetCore(t.devnet, "getrawtransaction", [r.txid, true])) as string,
+        ) as { result: { confirmations: number } };
+        expect(r.confirmations).toBe(core.result.confirmations);
+      }
+    } finally {
+      await askDevnetCore(t.devnet, "invalidateblock", [block]);
+    }
+    expect((await audit(who.id)).map((r) => r.cache_hits)).toEqual([0, 2, 2]);
   });
 });

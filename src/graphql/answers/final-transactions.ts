@@ -58,17 +58,20 @@ const INCLUSION = new Set(["skip", "include"]);
  * `@include` are not evaluated: a field they may leave out is checked as if it ran, so a
  * variable cannot turn a moving field on in a document found fixed (the cache key holds the
  * variables anyway). Any other directive, a fragment on another type, a mutation or a
- * subscription: not fixed. Whether each transaction is mined deep enough is for the caller, from
- * what the resolvers found (RequestState.rootTransactions).
+ * subscription: not fixed (null). Else the response keys its transactions' `confirmations` are
+ * written under, for the caller to keep as placeholders. Whether each transaction is mined deep
+ * enough is for the caller, from what the resolvers found (RequestState.rootTransactions).
  */
-export function selectsFixedTransactionFields(
+export function fixedTransactionSelection(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
-): boolean {
+): { confirmations: ReadonlySet<string> } | null {
   const operation = getOperationAST(document, operationName);
-  if (!operation || operation.operation !== OperationTypeNode.QUERY) return false;
-  if (operation.directives?.length) return false;
+  if (!operation || operation.operation !== OperationTypeNode.QUERY) return null;
+  if (operation.directives?.length) return null;
+  // Response keys (alias or name) of the transactions' `confirmations`.
+  const confirmations = new Set<string>();
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
@@ -76,7 +79,7 @@ export function selectsFixedTransactionFields(
     }
   }
   const queryType = schema.getQueryType();
-  if (!queryType) return false;
+  if (!queryType) return null;
   // Fragments already walked on a type: a spread used in many places is checked once (and a
   // cycle, which validation refuses anyway, cannot loop).
   const walked = new Set<string>();
@@ -89,6 +92,10 @@ export function selectsFixedTransactionFields(
       if (selection.kind === Kind.FIELD) {
         const name = selection.name.value;
         if (name === "__typename") continue;
+        if (typeName === "Transaction" && name === "confirmations") {
+          confirmations.add(selection.alias?.value ?? name);
+          continue;
+        }
         if (!allowed.has(name)) return false;
         const field = type.getFields()[name];
         if (!field) return false;
@@ -114,7 +121,7 @@ export function selectsFixedTransactionFields(
     }
     return true;
   };
-  return fixed(queryType.name, operation.selectionSet);
+  return fixed(queryType.name, operation.selectionSet) ? { confirmations } : null;
 }
 
 function onlyInclusion(directives: readonly { name: { value: string } }[] | undefined): boolean {

@@ -1,9 +1,10 @@
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from "graphql";
+import { CONFIRMATIONS_MARK } from "../../cache/answer-template.ts";
 import type { AnswerAbout, MinedAt } from "../../cache/gateway-answers.ts";
 import type { GraphQLContext } from "../context.ts";
 import type { CostReport } from "../cost/report-types.ts";
 import { finalBlocksOf } from "./final-blocks.ts";
-import { selectsFixedTransactionFields } from "./final-transactions.ts";
+import { fixedTransactionSelection } from "./final-transactions.ts";
 
 /** The look-ups of a transaction by txid, by source: all a kept answer about transactions calls. */
 const LOOKUPS = new Set(["getrawtransaction", "blockchain.transaction.get"]);
@@ -39,12 +40,13 @@ export function keepIfFinal(
 ): void {
   if (result.errors?.length || !result.data) return;
   if (result.extensions && Object.keys(result.extensions).length > 0) return;
-  const found = aboutBlocks(args, result.data, ctx) ?? aboutTransactions(args, ctx);
+  const found = aboutBlocks(args, result.data, ctx) ?? aboutTransactions(args, result.data, ctx);
   if (!found) return;
   const { report } = figures;
   ctx.state.pending = {
     answer: {
-      dataText: JSON.stringify(result.data),
+      dataText: found.template?.dataText ?? JSON.stringify(result.data),
+      ...(found.template ? { confirmations: found.template.confirmations } : {}),
       estimated: figures.estimated,
       estimatedComplexity: figures.estimatedComplexity,
       actual: figures.actual,
@@ -58,7 +60,12 @@ export function keepIfFinal(
   };
 }
 
-type Found = { about: AnswerAbout; answered: number };
+type Found = {
+  about: AnswerAbout;
+  answered: number;
+  /** The data with placeholders for its confirmations, and the numbers answered there. */
+  template?: { dataText: string; confirmations: number[] };
+};
 
 type Args = Parameters<typeof keepIfFinal>[1];
 
@@ -70,7 +77,11 @@ function aboutBlocks(args: Args, data: Record<string, unknown>, ctx: GraphQLCont
   return blocks ? { about: { blocks }, answered: meter.graph.answered } : null;
 }
 
-function aboutTransactions(args: Args, ctx: GraphQLContext): Found | null {
+function aboutTransactions(
+  args: Args,
+  data: Record<string, unknown>,
+  ctx: GraphQLContext,
+): Found | null {
   const { meter, rootTransactions } = ctx.state;
   if (!rootTransactions || rootTransactions.size === 0 || meter.graph.answered > 0) return null;
   let lookups = 0;
@@ -85,6 +96,40 @@ function aboutTransactions(args: Args, ctx: GraphQLContext): Found | null {
     mined.push({ blockhash: block.hash.toLowerCase(), confirmations: block.confirmations });
   }
   if (lookups === 0) return null;
-  if (!selectsFixedTransactionFields(args.schema, args.document, args.operationName)) return null;
-  return { about: { mined }, answered: lookups };
+  const selection = fixedTransactionSelection(args.schema, args.document, args.operationName);
+  if (!selection) return null;
+  if (selection.confirmations.size === 0) return { about: { mined }, answered: lookups };
+  const template = confirmationsTemplate(data, selection.confirmations);
+  return template ? { about: { mined }, answered: lookups, template } : null;
+}
+
+/**
+ * The data with each root transaction's confirmations replaced by a placeholder, and the numbers
+ * that were there, in the order JSON writes them (the hit writes in tip − height + 1 for each).
+ * Root fields are transactions (lists or one) and `__typename`; null if a confirmations is not a
+ * number where the selection put one.
+ */
+function confirmationsTemplate(
+  data: Record<string, unknown>,
+  keys: ReadonlySet<string>,
+): { dataText: string; confirmations: number[] } | null {
+  const confirmations: number[] = [];
+  let wellFormed = true;
+  const marked = (tx: unknown): unknown => {
+    if (typeof tx !== "object" || tx === null) return tx;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(tx)) {
+      if (!keys.has(k)) out[k] = v;
+      else if (typeof v === "number" && Number.isInteger(v)) {
+        confirmations.push(v);
+        out[k] = CONFIRMATIONS_MARK;
+      } else wellFormed = false;
+    }
+    return out;
+  };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) {
+    out[k] = Array.isArray(v) ? v.map(marked) : typeof v === "string" ? v : marked(v);
+  }
+  return wellFormed ? { dataText: JSON.stringify(out), confirmations } : null;
 }

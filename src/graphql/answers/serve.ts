@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { fillConfirmations } from "../../cache/answer-template.ts";
 import type { GatewayAnswer } from "../../cache/gateway-answers.ts";
 import type { NetworkName } from "../../config/schema.ts";
 import { httpStatusOf } from "../../errors/codes.ts";
@@ -104,7 +105,14 @@ export function keepAnswer(
   reply: { status: number; raw: Uint8Array; headers: Record<string, string> },
 ): void {
   if (reply.status !== 200) return;
-  if (decoder.decode(reply.raw) !== answerText(pending.answer.dataText, pending.report)) return;
+  // An answer with confirmations is a template: compared with them written in as they were said.
+  const { confirmations } = pending.answer;
+  const dataText = confirmations
+    ? fillConfirmations(pending.answer.dataText, confirmations)
+    : pending.answer.dataText;
+  if (dataText === null || decoder.decode(reply.raw) !== answerText(dataText, pending.report)) {
+    return;
+  }
   const headers = Object.fromEntries(
     Object.entries(reply.headers).filter(([name]) => !pending.creditHeaders.includes(name)),
   );

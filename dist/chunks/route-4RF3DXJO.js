@@ -1,6 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   ByteLru,
+  CONFIRMATIONS_MARK,
   LruMap,
   auditOnly,
   checkGraphLimits,
@@ -8,6 +9,7 @@ import {
   electrumTransaction,
   electrumTxSource,
   eventPrice,
+  fillConfirmations,
   fromGraphQLCode,
   gatewayError,
   graphComplexity,
@@ -25,7 +27,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-EXRXLOCA.js";
+} from "./chunk-V5TGI55P.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -203,10 +205,11 @@ var FIXED = {
   ScriptSig: /* @__PURE__ */ new Set(["asm", "hex"])
 };
 var INCLUSION = /* @__PURE__ */ new Set(["skip", "include"]);
-function selectsFixedTransactionFields(schema2, document, operationName) {
+function fixedTransactionSelection(schema2, document, operationName) {
   const operation = getOperationAST2(document, operationName);
-  if (!operation || operation.operation !== OperationTypeNode2.QUERY) return false;
-  if (operation.directives?.length) return false;
+  if (!operation || operation.operation !== OperationTypeNode2.QUERY) return null;
+  if (operation.directives?.length) return null;
+  const confirmations = /* @__PURE__ */ new Set();
   const fragments = /* @__PURE__ */ new Map();
   for (const definition of document.definitions) {
     if (definition.kind === Kind2.FRAGMENT_DEFINITION) {
@@ -214,7 +217,7 @@ function selectsFixedTransactionFields(schema2, document, operationName) {
     }
   }
   const queryType = schema2.getQueryType();
-  if (!queryType) return false;
+  if (!queryType) return null;
   const walked = /* @__PURE__ */ new Set();
   const fixed = (typeName, selectionSet) => {
     const allowed = FIXED[typeName];
@@ -225,6 +228,10 @@ function selectsFixedTransactionFields(schema2, document, operationName) {
       if (selection.kind === Kind2.FIELD) {
         const name = selection.name.value;
         if (name === "__typename") continue;
+        if (typeName === "Transaction" && name === "confirmations") {
+          confirmations.add(selection.alias?.value ?? name);
+          continue;
+        }
         if (!allowed.has(name)) return false;
         const field = type.getFields()[name];
         if (!field) return false;
@@ -247,7 +254,7 @@ function selectsFixedTransactionFields(schema2, document, operationName) {
     }
     return true;
   };
-  return fixed(queryType.name, operation.selectionSet);
+  return fixed(queryType.name, operation.selectionSet) ? { confirmations } : null;
 }
 function onlyInclusion(directives) {
   return (directives ?? []).every((d) => INCLUSION.has(d.name.value));
@@ -258,12 +265,13 @@ var LOOKUPS = /* @__PURE__ */ new Set(["getrawtransaction", "blockchain.transact
 function keepIfFinal(ctx, args, result, figures) {
   if (result.errors?.length || !result.data) return;
   if (result.extensions && Object.keys(result.extensions).length > 0) return;
-  const found = aboutBlocks(args, result.data, ctx) ?? aboutTransactions(args, ctx);
+  const found = aboutBlocks(args, result.data, ctx) ?? aboutTransactions(args, result.data, ctx);
   if (!found) return;
   const { report } = figures;
   ctx.state.pending = {
     answer: {
-      dataText: JSON.stringify(result.data),
+      dataText: found.template?.dataText ?? JSON.stringify(result.data),
+      ...found.template ? { confirmations: found.template.confirmations } : {},
       estimated: figures.estimated,
       estimatedComplexity: figures.estimatedComplexity,
       actual: figures.actual,
@@ -283,7 +291,7 @@ function aboutBlocks(args, data, ctx) {
   const blocks = finalBlocksOf(args.schema, args.document, args.operationName, variables, data);
   return blocks ? { about: { blocks }, answered: meter2.graph.answered } : null;
 }
-function aboutTransactions(args, ctx) {
+function aboutTransactions(args, data, ctx) {
   const { meter: meter2, rootTransactions } = ctx.state;
   if (!rootTransactions || rootTransactions.size === 0 || meter2.graph.answered > 0) return null;
   let lookups = 0;
@@ -297,8 +305,32 @@ function aboutTransactions(args, ctx) {
     mined.push({ blockhash: block.hash.toLowerCase(), confirmations: block.confirmations });
   }
   if (lookups === 0) return null;
-  if (!selectsFixedTransactionFields(args.schema, args.document, args.operationName)) return null;
-  return { about: { mined }, answered: lookups };
+  const selection = fixedTransactionSelection(args.schema, args.document, args.operationName);
+  if (!selection) return null;
+  if (selection.confirmations.size === 0) return { about: { mined }, answered: lookups };
+  const template = confirmationsTemplate(data, selection.confirmations);
+  return template ? { about: { mined }, answered: lookups, template } : null;
+}
+function confirmationsTemplate(data, keys) {
+  const confirmations = [];
+  let wellFormed = true;
+  const marked = (tx) => {
+    if (typeof tx !== "object" || tx === null) return tx;
+    const out2 = {};
+    for (const [k, v] of Object.entries(tx)) {
+      if (!keys.has(k)) out2[k] = v;
+      else if (typeof v === "number" && Number.isInteger(v)) {
+        confirmations.push(v);
+        out2[k] = CONFIRMATIONS_MARK;
+      } else wellFormed = false;
+    }
+    return out2;
+  };
+  const out = {};
+  for (const [k, v] of Object.entries(data)) {
+    out[k] = Array.isArray(v) ? v.map(marked) : typeof v === "string" ? v : marked(v);
+  }
+  return wellFormed ? { dataText: JSON.stringify(out), confirmations } : null;
 }
 
 // src/graphql/errors.ts
@@ -961,7 +993,11 @@ function answerText(dataText, report) {
 }
 function keepAnswer(app, network, key, pending, reply) {
   if (reply.status !== 200) return;
-  if (decoder.decode(reply.raw) !== answerText(pending.answer.dataText, pending.report)) return;
+  const { confirmations } = pending.answer;
+  const dataText = confirmations ? fillConfirmations(pending.answer.dataText, confirmations) : pending.answer.dataText;
+  if (dataText === null || decoder.decode(reply.raw) !== answerText(dataText, pending.report)) {
+    return;
+  }
   const headers = Object.fromEntries(
     Object.entries(reply.headers).filter(([name]) => !pending.creditHeaders.includes(name))
   );

@@ -446,6 +446,17 @@ var ByteLru = class {
   }
 };
 
+// src/cache/answer-template.ts
+var CONFIRMATIONS_MARK = "\0confirmations\0";
+var MARK_TEXT = JSON.stringify(CONFIRMATIONS_MARK);
+function fillConfirmations(template, values) {
+  const parts = template.split(MARK_TEXT);
+  if (parts.length !== values.length + 1) return null;
+  let out = parts[0];
+  for (let i = 0; i < values.length; i++) out += String(values[i]) + parts[i + 1];
+  return out;
+}
+
 // src/metering/audit-record.ts
 function auditRecord(subject, fields) {
   return {
@@ -1670,6 +1681,8 @@ export {
   plainFailure,
   graphqlFailure,
   ByteLru,
+  CONFIRMATIONS_MARK,
+  fillConfirmations,
   headerAt,
   headerOf,
   LruMap,
