@@ -21,7 +21,9 @@ let accountId: number;
 beforeAll(async () => {
   devnet = await startDevnet(["mainnet"]);
   silent = await startScriptedElectrum(() => null);
-  const settings = { timeoutMs: 1_500, reconnectMaxMs: 500 };
+  // A budget that a loaded machine (the suite runs files two at a time) still leaves room in for the
+  // hedge, sent after up to 500 ms, to reach devnet and come back.
+  const settings = { timeoutMs: 3_000, reconnectMaxMs: 500 };
   t = await startTestGateway(
     "pglite",
     {
