@@ -104,11 +104,13 @@ interface Run {
 }
 
 /**
- * CPU time of every process named postgres on this machine, in µs (from /proc; clock ticks of
- * 10 ms): PostgreSQL's share of what a gateway run costs, when it runs here.
+ * CPU time of every process named postgres on this machine, in µs by process (pid and start time,
+ * from /proc; clock ticks of 10 ms): PostgreSQL's share of what a gateway run costs, when it runs
+ * here. Compared per process (postgresCpuSince), so a backend that exits during a run does not
+ * take its earlier CPU time out of the sum (it read as negative); its time in the run is lost.
  */
-function postgresCpuUs(): number {
-  let ticks = 0;
+function postgresCpuUs(): Map<string, number> {
+  const out = new Map<string, number>();
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     try {
@@ -116,12 +118,19 @@ function postgresCpuUs(): number {
       const close = stat.lastIndexOf(")");
       if (!stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
       const fields = stat.slice(close + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+      // utime, stime; starttime tells a reused pid apart.
+      out.set(`${pid}/${fields[19]}`, (Number(fields[11]) + Number(fields[12])) * 10_000);
     } catch {
       // gone meanwhile
     }
   }
-  return ticks * 10_000;
+  return out;
+}
+
+function postgresCpuSince(before: Map<string, number>): number {
+  let spent = 0;
+  for (const [process, us] of postgresCpuUs()) spent += us - (before.get(process) ?? 0);
+  return spent;
 }
 
 const answerHits = async (t: Target) =>
@@ -165,7 +174,7 @@ async function run(t: Target, devnet: Child<Devnet>, seconds: number): Promise<R
   const cpuAfter = await t.process.ask<NodeJS.CpuUsage>("cpu");
   const devnetCpuAfter = await devnet.ask<NodeJS.CpuUsage>("cpu");
   const statsAfter = await devnet.ask<Stats>("stats");
-  const postgresAfter = postgresCpuUs();
+  const postgresSpent = postgresCpuSince(postgresBefore);
   const hitsAfter = await answerHits(t);
   await dispatcher.close();
   return {
@@ -178,7 +187,7 @@ async function run(t: Target, devnet: Child<Devnet>, seconds: number): Promise<R
     coreRequests: statsAfter.core.httpRequests - statsBefore.core.httpRequests,
     coreCalls: statsAfter.core.callsRead - statsBefore.core.callsRead,
     answerHits: hitsAfter - hitsBefore,
-    postgresCpuUs: postgresAfter - postgresBefore,
+    postgresCpuUs: postgresSpent,
   };
 }
 
