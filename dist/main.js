@@ -458,28 +458,12 @@ var GatewayAnswers = class {
    * served, as transactions are, and deleted there when one of its blocks left the best chain.
    */
   async get(network, key) {
-    const entry = this.lru.get(key);
-    if (entry) {
-      if (await this.store.vouches(network, entry.blocks)) return this.filled(network, entry.data);
-      this.lru.delete(key);
-      return null;
-    }
-    const { redis } = this.store;
-    if (!redis || !this.enabled || this.notKept.has(digest(key))) return null;
-    const shared = await redis.getAnswer(network, "gateway", key);
-    const answer3 = shared ? storedAnswer(shared.text) : null;
-    if (!shared || !answer3) return null;
-    if (!await this.store.vouches(network, shared.blocks)) {
-      redis.deleteAnswer(network, "gateway", key);
-      return null;
-    }
-    this.lru.set(key, {
-      network,
-      data: answer3,
-      blocks: shared.blocks,
-      bytes: bytesOf(key, answer3)
+    const answer3 = await this.store.answer(network, "gateway", key, this.lru, {
+      decode: storedAnswer,
+      bytes: (_text, data) => bytesOf(key, data),
+      askRedis: () => !this.notKept.has(digest(key))
     });
-    return this.filled(network, answer3);
+    return answer3 ? this.filled(network, answer3) : null;
   }
   /** The answer as of now: its confirmations written in from the guard's tip, if it has any. */
   async filled(network, answer3) {
@@ -874,26 +858,39 @@ var TxStore = class {
    * blocks on the best chain; null to ask the indexer.
    */
   async blockAnswer(network, key) {
-    const entry = this.blocks?.get(key);
+    if (!this.blocks) return null;
+    return this.answer(network, "graph", key, this.blocks, {
+      decode: parsedObject,
+      bytes: (text) => text.length + key.length
+    });
+  }
+  /**
+   * An answer about blocks from `cache` (this process's), else from Redis (another process's),
+   * served only while this process's guard vouches for each of its blocks on the best chain, as a
+   * transaction is; a stale one is dropped from where it was found. What Redis gave is kept in
+   * `cache` too. `decode` reads Redis's text back (null: not an answer of this kind); `askRedis`
+   * false skips Redis for this key.
+   */
+  async answer(network, kind, key, cache, read) {
+    const entry = cache.get(key);
     if (entry) {
       if (await this.vouches(network, entry.blocks)) return entry.data;
-      this.blocks?.delete(key);
+      cache.delete(key);
       return null;
     }
-    if (!this.blocks || this.blocks.bytesMax === 0 || !this.redis) return null;
-    const shared = await this.redis.getAnswer(network, "graph", key);
-    if (!shared) return null;
+    if (cache.bytesMax === 0 || !this.redis || read.askRedis?.() === false) return null;
+    const shared = await this.redis.getAnswer(network, kind, key);
+    const data = shared ? read.decode(shared.text) : null;
+    if (!shared || data === null) return null;
     if (!await this.vouches(network, shared.blocks)) {
-      this.redis.deleteAnswer(network, "graph", key);
+      this.redis.deleteAnswer(network, kind, key);
       return null;
     }
-    const data = parsedObject(shared.text);
-    if (!data) return null;
-    this.blocks.set(key, {
+    cache.set(key, {
       network,
       data,
       blocks: shared.blocks,
-      bytes: shared.text.length + key.length
+      bytes: read.bytes(shared.text, data)
     });
     return data;
   }

@@ -64,10 +64,11 @@ export type AnswerAbout = { blocks: readonly BlockRef[] } | { mined: readonly Mi
 
 /**
  * The unified API's finality-aware response cache (issue 14 item 3): whole answers about blocks
- * buried at least cache.minConfirmations deep, or about transactions mined in such blocks, keyed by network, request body and the headers
- * Yoga's answer depends on (src/graphql/answers/serve.ts), within cache.gatewayBytesMax. An answer is served
- * only while the network's chain guard vouches for each of its blocks on the best chain, and a
- * reorganisation drops every answer about a height it replaced (dropHeight, from the guard).
+ * buried at least cache.minConfirmations deep, or about transactions mined in such blocks, keyed
+ * by network, request body and the headers Yoga's answer depends on (src/graphql/answers/serve.ts),
+ * within cache.gatewayBytesMax, and in Redis when there is one. An answer is served only while the
+ * network's chain guard vouches for each of its blocks on the best chain, and a reorganisation
+ * drops every answer about a height it replaced (dropHeight, from the guard).
  */
 export class GatewayAnswers {
   private readonly lru: BlockAnswerCache<GatewayAnswer>;
@@ -99,29 +100,13 @@ export class GatewayAnswers {
    * served, as transactions are, and deleted there when one of its blocks left the best chain.
    */
   async get(network: NetworkName, key: string): Promise<GatewayAnswer | null> {
-    const entry = this.lru.get(key);
-    if (entry) {
-      // The key begins with the network (src/graphql/answers/serve.ts): the entry is this one's.
-      if (await this.store.vouches(network, entry.blocks)) return this.filled(network, entry.data);
-      this.lru.delete(key);
-      return null;
-    }
-    const { redis } = this.store;
-    if (!redis || !this.enabled || this.notKept.has(digest(key))) return null;
-    const shared = await redis.getAnswer(network, "gateway", key);
-    const answer = shared ? storedAnswer(shared.text) : null;
-    if (!shared || !answer) return null;
-    if (!(await this.store.vouches(network, shared.blocks))) {
-      redis.deleteAnswer(network, "gateway", key);
-      return null;
-    }
-    this.lru.set(key, {
-      network,
-      data: answer,
-      blocks: shared.blocks,
-      bytes: bytesOf(key, answer),
+    // The key begins with the network (src/graphql/answers/serve.ts): an entry is this one's.
+    const answer = await this.store.answer(network, "gateway", key, this.lru, {
+      decode: storedAnswer,
+      bytes: (_text, data) => bytesOf(key, data),
+      askRedis: () => !this.notKept.has(digest(key)),
     });
-    return this.filled(network, answer);
+    return answer ? this.filled(network, answer) : null;
   }
 
   /** The answer as of now: its confirmations written in from the guard's tip, if it has any. */

@@ -2,7 +2,7 @@ import type { NetworkName } from "../config/schema.ts";
 import { isJsonObject, type Json, parseJson, stringifyJson } from "../jsonrpc/json.ts";
 import type { BlockAnswerCache } from "./block-answers.ts";
 import type { BlockRef, ChainGuard } from "./chain-guard.ts";
-import type { RedisTier } from "./redis-tier.ts";
+import type { AnswerKind, RedisTier } from "./redis-tier.ts";
 import type { CachedTx, TxCache } from "./tx-cache.ts";
 
 /** Told of each look-up's result per tier (for metrics). */
@@ -36,7 +36,7 @@ export class TxStore {
     private readonly guards: ReadonlyMap<NetworkName, ChainGuard>,
     readonly minConfirmations: number,
     private readonly observe: CacheObserver = () => {},
-    /** Indexer answers about deep blocks (memory only); none: not cached. */
+    /** Indexer answers about deep blocks (Redis too, when there is one); none: not cached. */
     readonly blocks: BlockAnswerCache | null = null,
   ) {}
 
@@ -107,27 +107,50 @@ export class TxStore {
    * blocks on the best chain; null to ask the indexer.
    */
   async blockAnswer(network: NetworkName, key: string): Promise<{ [key: string]: Json } | null> {
-    const entry = this.blocks?.get(key);
+    if (!this.blocks) return null;
+    return this.answer(network, "graph", key, this.blocks, {
+      decode: parsedObject,
+      bytes: (text) => text.length + key.length,
+    });
+  }
+
+  /**
+   * An answer about blocks from `cache` (this process's), else from Redis (another process's),
+   * served only while this process's guard vouches for each of its blocks on the best chain, as a
+   * transaction is; a stale one is dropped from where it was found. What Redis gave is kept in
+   * `cache` too. `decode` reads Redis's text back (null: not an answer of this kind); `askRedis`
+   * false skips Redis for this key.
+   */
+  async answer<T>(
+    network: NetworkName,
+    kind: AnswerKind,
+    key: string,
+    cache: BlockAnswerCache<T>,
+    read: {
+      decode(text: string): T | null;
+      bytes(text: string, data: T): number;
+      askRedis?: () => boolean;
+    },
+  ): Promise<T | null> {
+    const entry = cache.get(key);
     if (entry) {
       if (await this.vouches(network, entry.blocks)) return entry.data;
-      this.blocks?.delete(key);
+      cache.delete(key);
       return null;
     }
-    // Another process may have kept it: Redis, checked by this process's guard like a transaction.
-    if (!this.blocks || this.blocks.bytesMax === 0 || !this.redis) return null;
-    const shared = await this.redis.getAnswer(network, "graph", key);
-    if (!shared) return null;
+    if (cache.bytesMax === 0 || !this.redis || read.askRedis?.() === false) return null;
+    const shared = await this.redis.getAnswer(network, kind, key);
+    const data = shared ? read.decode(shared.text) : null;
+    if (!shared || data === null) return null;
     if (!(await this.vouches(network, shared.blocks))) {
-      this.redis.deleteAnswer(network, "graph", key);
+      this.redis.deleteAnswer(network, kind, key);
       return null;
     }
-    const data = parsedObject(shared.text);
-    if (!data) return null;
-    this.blocks.set(key, {
+    cache.set(key, {
       network,
       data,
       blocks: shared.blocks,
-      bytes: shared.text.length + key.length,
+      bytes: read.bytes(shared.text, data),
     });
     return data;
   }
