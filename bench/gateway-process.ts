@@ -5,7 +5,8 @@
 // stdin is answered with process.cpuUsage() (user and system µs) as one JSON line, so the bench can
 // tell the CPU time this process spent per request; a line `answers` with the unified API's cache of
 // whole answers (hits, misses, entries). ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
-// for the side that always executes. Runs until its stdin closes.
+// for the side that always executes; LEDGER (JSON) sets the ledger section. Runs until its stdin
+// closes.
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { createAccount } from "../src/accounts/accounts.ts";
@@ -31,6 +32,8 @@ const config = parseConfig({
   // Every transaction goes to Core, as the raw batch does.
   cache: { bytesMax: 0, ...(process.env.ANSWERS === "off" ? { gatewayBytesMax: 0 } : {}) },
   upstreams: { node: { mainnet: [{ ...upstreams.core, connections: CONNECTIONS }] } },
+  // LEDGER: settings of the ledger section as JSON, for side-by-side trials of them.
+  ledger: JSON.parse(process.env.LEDGER ?? "{}") as Record<string, unknown>,
 });
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const schema = databaseUrl ? `bench_${randomBytes(4).toString("hex")}` : undefined;

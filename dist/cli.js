@@ -7,20 +7,20 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-S6EF7BAD.js";
+} from "./chunks/chunk-5BAOQISX.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
 import "./chunks/chunk-VNIG4S7Q.js";
-import "./chunks/chunk-QUSG2A53.js";
+import "./chunks/chunk-GNPRRWMV.js";
 import "./chunks/chunk-SAZSWVSR.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-C5P2CT2O.js";
-import "./chunks/chunk-52MEF4XN.js";
-import "./chunks/chunk-GOVXCFWJ.js";
+} from "./chunks/chunk-XX7QLIMC.js";
+import "./chunks/chunk-ELC4IF25.js";
+import "./chunks/chunk-NHHBBWTR.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -40,11 +40,11 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-K6BT3PR2.js");
+    const { runConfigCommand } = await import("./chunks/config-check-JMYWBXX4.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "electrum-name") {
-    const { runElectrumName } = await import("./chunks/electrum-name-5BSTEL6G.js");
+    const { runElectrumName } = await import("./chunks/electrum-name-WUSJ5UDF.js");
     return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {
@@ -82,7 +82,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-J5C5CI6J.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-BOTOL3D6.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-S6EF7BAD.js";
+} from "./chunks/chunk-5BAOQISX.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -66,7 +66,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-V5TGI55P.js";
+} from "./chunks/chunk-ZXHM62HF.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -83,7 +83,7 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-QUSG2A53.js";
+} from "./chunks/chunk-GNPRRWMV.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -127,10 +127,10 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-C5P2CT2O.js";
+} from "./chunks/chunk-XX7QLIMC.js";
 import {
   tokenOfDnsLabel
-} from "./chunks/chunk-47CYE53Z.js";
+} from "./chunks/chunk-DBZCDJXU.js";
 import {
   authenticate,
   compileScope,
@@ -141,11 +141,11 @@ import {
   requestOutOfScope,
   tokenCacheKey,
   tokenHint
-} from "./chunks/chunk-52MEF4XN.js";
+} from "./chunks/chunk-ELC4IF25.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-GOVXCFWJ.js";
+} from "./chunks/chunk-NHHBBWTR.js";
 
 // src/admin/devnet-control.ts
 var DEVNET_BLOCKS_MAX = 1e3;
@@ -2275,7 +2275,8 @@ var Credits = class {
     this.opts = opts;
     this.queue = new SettleQueue(db, {
       batchRowsMax: opts.batchRowsMax,
-      pendingRowsMax: opts.pendingRowsMax
+      pendingRowsMax: opts.pendingRowsMax,
+      gatherMaxUs: opts.settleGatherUs ?? 0
     });
     db.listen("lease_recall", (payload) => this.recalled(Number(payload)));
   }
@@ -5817,7 +5818,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-4RF3DXJO.js").catch((err) => {
+  loading ??= import("./chunks/route-C5EMRA25.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -8323,7 +8324,8 @@ async function startGateway(config, opts) {
     leaseKeepFactor: config.ledger.leaseKeepFactor,
     leaseIdleMs: config.ledger.leaseIdleMs,
     batchRowsMax: config.ledger.batchRowsMax,
-    pendingRowsMax: config.ledger.pendingRowsMax
+    pendingRowsMax: config.ledger.pendingRowsMax,
+    settleGatherUs: config.ledger.settleGatherUs
   });
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
   const limits = Limits.create(config, db, log, opts.redisUrl);

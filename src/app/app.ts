@@ -206,6 +206,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     leaseIdleMs: config.ledger.leaseIdleMs,
     batchRowsMax: config.ledger.batchRowsMax,
     pendingRowsMax: config.ledger.pendingRowsMax,
+    settleGatherUs: config.ledger.settleGatherUs,
   });
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
   const limits = Limits.create(config, db, log, opts.redisUrl);

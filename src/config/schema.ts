@@ -659,6 +659,12 @@ export const configSchema = z.strictObject({
       batchRowsMax: z.number().int().positive().max(100_000).default(2_000),
       /** Most audit records waiting to be written; callers beyond it wait (none is dropped). */
       pendingRowsMax: z.number().int().positive().max(10_000_000).default(50_000),
+      /**
+       * Under load, the longest a settle statement waits for the rest of the batch the recent ones
+       * held, in µs (group commit's commit_delay; only while calls arrive faster than one per this
+       * wait). 0: every statement starts at once.
+       */
+      settleGatherUs: z.number().int().nonnegative().max(10_000).default(600),
     })
     .prefault({}),
   idempotency: z

@@ -1,5 +1,6 @@
 import type { Database } from "../db/database.ts";
 import { type AuditInput, storableAudit } from "./audit.ts";
+import { BatchGather } from "./batch-gather.ts";
 import { LedgerError } from "./errors.ts";
 
 /**
@@ -37,6 +38,8 @@ export interface SettleQueueOptions {
   batchRowsMax: number;
   /** Most records waiting; a caller beyond it waits for room (rows are never dropped). */
   pendingRowsMax: number;
+  /** Longest a statement waits for the rest of its batch under load, in µs (batch-gather.ts); 0: never. */
+  gatherMaxUs?: number;
 }
 
 /** Settle statements executing at once (see drain). */
@@ -54,13 +57,16 @@ export class SettleQueue {
   private queuedRows = 0;
   private flushing: Promise<void> | null = null;
   private waitingForRoom: (() => void)[] = [];
+  private readonly gather: BatchGather;
   /** Statements written and items settled, for metrics and benchmarks. */
   readonly stats = { batches: 0, items: 0, rows: 0, failedBatches: 0, peakQueuedRows: 0 };
 
   constructor(
     private readonly db: Database,
     private readonly opts: SettleQueueOptions,
-  ) {}
+  ) {
+    this.gather = new BatchGather(opts.gatherMaxUs ?? 0);
+  }
 
   /** Settles one request's records; resolves once they and their charges are committed. */
   async settle(item: SettleItem): Promise<Settled> {
@@ -72,6 +78,7 @@ export class SettleQueue {
     return new Promise<Settled>((resolve, reject) => {
       this.queue.push({ item, rows, resolve, reject });
       this.queuedRows += rows;
+      this.gather.arrival();
       this.stats.peakQueuedRows = Math.max(this.stats.peakQueuedRows, this.queuedRows);
       this.kick();
     });
@@ -104,6 +111,7 @@ export class SettleQueue {
         await Promise.race(writing);
         continue;
       }
+      await this.gathered();
       const batch: Pending[] = [];
       let rows = 0;
       while (this.queue.length > 0) {
@@ -113,12 +121,27 @@ export class SettleQueue {
         batch.push(next);
         rows += next.rows;
       }
+      this.gather.taken(batch.length);
       const done: Promise<void> = this.write(batch).then(() => {
         writing.delete(done);
         this.queuedRows -= rows;
         for (const wake of this.waitingForRoom.splice(0)) wake();
       });
       writing.add(done);
+    }
+  }
+
+  /** Waits, under load, for the calls the next batch is expected to hold (batch-gather.ts). */
+  private async gathered(): Promise<void> {
+    const plan = this.gather.plan(this.queue.length);
+    if (!plan) return;
+    // Turns of the event loop, each letting requests in: no timer is finer than a millisecond.
+    while (
+      this.queue.length < plan.calls &&
+      this.queuedRows < this.opts.batchRowsMax &&
+      performance.now() < plan.until
+    ) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 

@@ -35,6 +35,8 @@ export interface CreditsOptions {
   leaseIdleMs: number;
   batchRowsMax: number;
   pendingRowsMax: number;
+  /** See SettleQueueOptions.gatherMaxUs. */
+  settleGatherUs?: number;
 }
 
 /** What a call's credits were reserved from. */
@@ -102,6 +104,7 @@ export class Credits {
     this.queue = new SettleQueue(db, {
       batchRowsMax: opts.batchRowsMax,
       pendingRowsMax: opts.pendingRowsMax,
+      gatherMaxUs: opts.settleGatherUs ?? 0,
     });
     db.listen("lease_recall", (payload) => this.recalled(Number(payload)));
   }

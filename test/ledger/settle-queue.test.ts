@@ -124,6 +124,51 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     expect((await checkLedger(db)).find((c) => c.accountId === id)!.ok).toBe(true);
   });
 
+  it("under a steady load a statement waits for as many calls as the recent ones held; without the wait they split", async () => {
+    const id = await account("gathered", 1_000_000);
+    const taken = await takeLease(db, id, 100_000, 0, "test-process");
+    if (!taken) throw new Error("lease");
+    const settle = (queue: SettleQueue) =>
+      queue.settle({
+        accountId: id,
+        hold: null,
+        leaseId: taken.lease.id,
+        records: [record(id, 10)],
+      });
+    /** Statements taken by eight calls arriving one per turn of the event loop, after a batch of eight. */
+    async function steady(queue: SettleQueue): Promise<number> {
+      await Promise.all(Array.from({ length: 8 }, () => settle(queue)));
+      const before = queue.stats.batches;
+      const calls: Promise<unknown>[] = [];
+      for (let i = 0; i < 8; i++) {
+        calls.push(settle(queue));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      await Promise.all(calls);
+      return queue.stats.batches - before;
+    }
+    // A bound far beyond the test's pace, so a slow machine cannot make it end the wait.
+    const gathering = new SettleQueue(db, {
+      batchRowsMax: 1000,
+      pendingRowsMax: 10_000,
+      gatherMaxUs: 30_000_000,
+    });
+    expect(await steady(gathering)).toBe(1);
+    expect(
+      await steady(new SettleQueue(db, { batchRowsMax: 1000, pendingRowsMax: 10_000 })),
+    ).toBeGreaterThan(1);
+    // One call where eight were expected is written once the bound has passed.
+    const bounded = new SettleQueue(db, {
+      batchRowsMax: 1000,
+      pendingRowsMax: 10_000,
+      gatherMaxUs: 2_000,
+    });
+    await Promise.all(Array.from({ length: 8 }, () => settle(bounded)));
+    await settle(bounded);
+    expect(bounded.stats).toMatchObject({ batches: 2, items: 9 });
+    expect((await checkLedger(db)).find((c) => c.accountId === id)!.ok).toBe(true);
+  });
+
   it("a full queue makes callers wait; every record is written", async () => {
     const id = await account("pressed", 1_000_000);
     const queue = new SettleQueue(db, { batchRowsMax: 4, pendingRowsMax: 8 });

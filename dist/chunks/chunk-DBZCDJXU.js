@@ -2,7 +2,7 @@
 import {
   TOKEN_PREFIX,
   isTokenShaped
-} from "./chunk-52MEF4XN.js";
+} from "./chunk-ELC4IF25.js";
 
 // src/auth/token-dns.ts
 import { base32nopad } from "@scure/base";

@@ -1,11 +1,11 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   tokenDnsLabel
-} from "./chunk-47CYE53Z.js";
+} from "./chunk-DBZCDJXU.js";
 import {
   isTokenShaped
-} from "./chunk-52MEF4XN.js";
-import "./chunk-GOVXCFWJ.js";
+} from "./chunk-ELC4IF25.js";
+import "./chunk-NHHBBWTR.js";
 
 // src/cli/electrum-name.ts
 var USAGE = "usage: blockgate electrum-name <token> [network]";

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   configSchema
-} from "./chunk-GOVXCFWJ.js";
+} from "./chunk-NHHBBWTR.js";
 
 // src/config/load.ts
 import { readFileSync } from "node:fs";

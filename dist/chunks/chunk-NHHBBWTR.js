@@ -518,7 +518,13 @@ var configSchema = z.strictObject({
     /** Most audit records one settle statement writes (group commit). */
     batchRowsMax: z.number().int().positive().max(1e5).default(2e3),
     /** Most audit records waiting to be written; callers beyond it wait (none is dropped). */
-    pendingRowsMax: z.number().int().positive().max(1e7).default(5e4)
+    pendingRowsMax: z.number().int().positive().max(1e7).default(5e4),
+    /**
+     * Under load, the longest a settle statement waits for the rest of the batch the recent ones
+     * held, in µs (group commit's commit_delay; only while calls arrive faster than one per this
+     * wait). 0: every statement starts at once.
+     */
+    settleGatherUs: z.number().int().nonnegative().max(1e4).default(600)
   }).prefault({}),
   idempotency: z.strictObject({
     /** How long an Idempotency-Key and its stored answer are kept for retries. */

@@ -27,7 +27,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-V5TGI55P.js";
+} from "./chunk-ZXHM62HF.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -49,7 +49,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-QUSG2A53.js";
+} from "./chunk-GNPRRWMV.js";
 import {
   DecodeError,
   ScriptPubKeyParts,
@@ -72,10 +72,10 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-52MEF4XN.js";
+} from "./chunk-ELC4IF25.js";
 import {
   NETWORK_NAMES
-} from "./chunk-GOVXCFWJ.js";
+} from "./chunk-NHHBBWTR.js";
 
 // src/graphql/cost/plugin.ts
 import { GraphQLError as GraphQLError5 } from "graphql";

@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-C5P2CT2O.js";
-import "./chunk-GOVXCFWJ.js";
+} from "./chunk-XX7QLIMC.js";
+import "./chunk-NHHBBWTR.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

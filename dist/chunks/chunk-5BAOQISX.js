@@ -19,7 +19,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-QUSG2A53.js";
+} from "./chunk-GNPRRWMV.js";
 import {
   issueToken,
   listTokens,
@@ -28,11 +28,11 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-52MEF4XN.js";
+} from "./chunk-ELC4IF25.js";
 import {
   RANGE_HINT,
   parseRange
-} from "./chunk-GOVXCFWJ.js";
+} from "./chunk-NHHBBWTR.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";
@@ -165,12 +165,50 @@ async function insertAudit(db, record) {
   return rows[0].id;
 }
 
+// src/ledger/batch-gather.ts
+var RECENT_BATCHES = 8;
+var RECENT_ARRIVALS = 32;
+var BatchGather = class {
+  constructor(maxWaitUs, now = () => performance.now()) {
+    this.maxWaitUs = maxWaitUs;
+    this.now = now;
+  }
+  maxWaitUs;
+  now;
+  sizes = [];
+  arrivals = new Float64Array(RECENT_ARRIVALS);
+  arrived = 0;
+  /** A call was queued. */
+  arrival() {
+    this.arrivals[this.arrived % RECENT_ARRIVALS] = this.now();
+    this.arrived++;
+  }
+  /** A batch of `calls` was taken for a statement. */
+  taken(calls) {
+    this.sizes.push(calls);
+    if (this.sizes.length > RECENT_BATCHES) this.sizes.shift();
+  }
+  /** Whether the next statement should wait for more calls, with `queued` waiting now. */
+  plan(queued) {
+    if (this.maxWaitUs <= 0 || this.arrived < 2) return null;
+    const expected = Math.max(...this.sizes);
+    if (queued >= expected) return null;
+    const seen = Math.min(this.arrived, RECENT_ARRIVALS);
+    const first = this.arrivals[(this.arrived - seen) % RECENT_ARRIVALS];
+    const now = this.now();
+    const rate = (seen - 1) / Math.max(now - first, 1e-3);
+    if (rate * (this.maxWaitUs / 1e3) < 1) return null;
+    return { calls: expected, until: now + this.maxWaitUs / 1e3 };
+  }
+};
+
 // src/ledger/settle-queue.ts
 var BATCHES_IN_FLIGHT = 2;
 var SettleQueue = class {
   constructor(db, opts) {
     this.db = db;
     this.opts = opts;
+    this.gather = new BatchGather(opts.gatherMaxUs ?? 0);
   }
   db;
   opts;
@@ -178,6 +216,7 @@ var SettleQueue = class {
   queuedRows = 0;
   flushing = null;
   waitingForRoom = [];
+  gather;
   /** Statements written and items settled, for metrics and benchmarks. */
   stats = { batches: 0, items: 0, rows: 0, failedBatches: 0, peakQueuedRows: 0 };
   /** Settles one request's records; resolves once they and their charges are committed. */
@@ -189,6 +228,7 @@ var SettleQueue = class {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, rows, resolve, reject });
       this.queuedRows += rows;
+      this.gather.arrival();
       this.stats.peakQueuedRows = Math.max(this.stats.peakQueuedRows, this.queuedRows);
       this.kick();
     });
@@ -215,6 +255,7 @@ var SettleQueue = class {
         await Promise.race(writing);
         continue;
       }
+      await this.gathered();
       const batch = [];
       let rows = 0;
       while (this.queue.length > 0) {
@@ -224,12 +265,21 @@ var SettleQueue = class {
         batch.push(next);
         rows += next.rows;
       }
+      this.gather.taken(batch.length);
       const done = this.write(batch).then(() => {
         writing.delete(done);
         this.queuedRows -= rows;
         for (const wake of this.waitingForRoom.splice(0)) wake();
       });
       writing.add(done);
+    }
+  }
+  /** Waits, under load, for the calls the next batch is expected to hold (batch-gather.ts). */
+  async gathered() {
+    const plan = this.gather.plan(this.queue.length);
+    if (!plan) return;
+    while (this.queue.length < plan.calls && this.queuedRows < this.opts.batchRowsMax && performance.now() < plan.until) {
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
   async write(batch) {

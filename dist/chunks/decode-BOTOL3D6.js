@@ -10,7 +10,7 @@ import {
 } from "./chunk-SAZSWVSR.js";
 import {
   NETWORK_NAMES
-} from "./chunk-GOVXCFWJ.js";
+} from "./chunk-NHHBBWTR.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

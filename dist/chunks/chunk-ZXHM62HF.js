@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-QUSG2A53.js";
+} from "./chunk-GNPRRWMV.js";
 import {
   RawJsonText,
   fromHex,
@@ -20,7 +20,7 @@ import {
 import {
   methodOutOfScope,
   requestOutOfScope
-} from "./chunk-52MEF4XN.js";
+} from "./chunk-ELC4IF25.js";
 
 // src/errors/codes.ts
 var LIST = {
