@@ -29,16 +29,23 @@ const processId = randomUUID();
 await registerProcess(db, processId, `bench-${processId}`);
 const lease = await takeLease(db, account.id, 1e14, 0, processId);
 if (!lease) throw new Error("no lease");
-// One connection for what is measured, its statement prepared as the gateway's pool prepares it.
-const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+// One connection for what is measured, its statement prepared as the gateway's settle connections
+// prepare it (Database.settles: planned with sequential scans off).
+const client = new pg.Client({
+  connectionString: url,
+  options: `-c search_path=${schema} -c enable_seqscan=off`,
+});
 await client.connect();
-const measured = {
+const measured: Database = {
   ...db,
-  async query(text: string, values?: readonly unknown[]) {
-    const res = await client.query({ name: "settle", text, values: values as unknown[] });
-    return { rows: res.rows };
+  settles: {
+    planned: "index",
+    async query<R extends object>(text: string, values?: readonly unknown[]) {
+      const res = await client.query({ name: "settle", text, values: values as unknown[] });
+      return { rows: res.rows as R[] };
+    },
   },
-} as Database;
+};
 
 const item = (calls: number): SettleItem => ({
   accountId: account.id,

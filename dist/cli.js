@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-5BAOQISX.js";
+} from "./chunks/chunk-2OBEPIPH.js";
 import {
   adminFilePath,
   readAdminFile

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-5BAOQISX.js";
+} from "./chunks/chunk-2OBEPIPH.js";
 import {
   adminAuthorized,
   writeAdminFile

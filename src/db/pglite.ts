@@ -52,6 +52,7 @@ export function wrapPglite(db: PGlite): Database {
     kind: "pglite",
     namespace: "pglite",
     ...queryable(db),
+    settles: { ...queryable(db), planned: "default" },
     async notify(channel, payload) {
       signals.emit(channel, payload);
     },

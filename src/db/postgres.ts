@@ -22,6 +22,14 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
   });
   // An idle client's network error must not crash the process; the pool replaces the client.
   pool.on("error", () => {});
+  // The settle statements' own connections (Database.settles), two: the settle queue's statements
+  // in flight at once.
+  const settlePool = new pg.Pool({
+    connectionString: opts.connectionString,
+    max: 2,
+    options: `-c enable_seqscan=off${opts.schema ? ` -c search_path=${opts.schema}` : ""}`,
+  });
+  settlePool.on("error", () => {});
   if (opts.schema) {
     if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error("schema: lowercase identifier");
     try {
@@ -48,6 +56,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
     kind: "postgres",
     namespace: `${current[0]?.database ?? ""}.${current[0]?.schema ?? "public"}`,
     ...queryable(pool),
+    settles: { ...queryable(settlePool), planned: "index" },
     async notify(channel, payload) {
       await pool.query("SELECT pg_notify($1, $2)", [signals.channel(channel), payload]);
       // This process acts on it at once; the NOTIFY's echo on our own connection comes later.
@@ -81,7 +90,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Database> {
     },
     async close() {
       await signals.close();
-      await pool.end();
+      await Promise.all([pool.end(), settlePool.end()]);
     },
   };
 }

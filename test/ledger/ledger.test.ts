@@ -4,6 +4,7 @@ import { issueToken } from "../../src/auth/tokens.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import type { AuditInput } from "../../src/ledger/audit.ts";
+import { registerProcess, takeLease } from "../../src/ledger/leases.ts";
 import {
   checkLedger,
   grantCredits,
@@ -11,6 +12,7 @@ import {
   settle,
   voidStaleHolds,
 } from "../../src/ledger/ledger.ts";
+import { writeBatch } from "../../src/ledger/settle-queue.ts";
 import {
   HAL_TXID,
   POSTGRES_URL,
@@ -127,6 +129,82 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
     await settle(db, acc.id, again.hold, [record(acc.id, 60), record(acc.id, 40)]);
     expect(await count("audit_records")).toBe((before[0] as number) + 2);
     expect((await checkLedger(db)).filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it("a settle from a lease checks its own references: a missing account, token or lease fails it whole", async () => {
+    const acc = await createAccount(db, "vouch");
+    await grantCredits(db, acc.id, 10_000);
+    const processId = `vouch-${schema}`;
+    await registerProcess(db, processId, processId);
+    const taken = await takeLease(db, acc.id, 1_000, 0, processId);
+    if (!taken) throw new Error("lease");
+    const token = await issueToken(db, acc.id);
+    const count = async () =>
+      Number(
+        (
+          await db.query<{ n: number }>(
+            "SELECT (SELECT count(*) FROM audit_records) + (SELECT count(*) FROM ledger_entries) AS n",
+          )
+        ).rows[0]?.n,
+      );
+    const item = (over: { accountId?: number; leaseId?: number; tokenId?: number }) => ({
+      accountId: over.accountId ?? acc.id,
+      hold: null,
+      leaseId: over.leaseId ?? taken.lease.id,
+      records: [{ ...record(acc.id, 10), tokenId: over.tokenId ?? token.id }],
+    });
+    const before = await count();
+    // On PostgreSQL the statement looks these up itself (migration 012); on PGlite the triggers do.
+    for (const bad of [{ tokenId: 1e12 }, { leaseId: 1e12 }, { accountId: 1e12 }]) {
+      await expect(writeBatch(db, [item({}), item(bad)]), JSON.stringify(bad)).rejects.toThrow();
+      expect(await count()).toBe(before);
+    }
+    await expect(writeBatch(db, [item({ tokenId: 1e12 })])).rejects.toMatchObject({
+      code: "23503",
+    });
+    await expect(writeBatch(db, [item({ leaseId: 1e12 })])).rejects.toMatchObject({
+      code: "23503",
+    });
+    const [ok] = await writeBatch(db, [item({}), item({})]);
+    expect(ok?.auditIds).toHaveLength(1);
+    expect(await count()).toBe(before + 4);
+    expect((await checkLedger(db)).filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it("a statement's word for its references covers that statement alone", async () => {
+    const acc = await createAccount(db, "scoped");
+    const bad = `INSERT INTO ledger_entries(account_id, kind, amount) VALUES (${acc.id + 1_000_000}, 'grant', 1)`;
+    const vouch =
+      "SELECT set_config('blockgate.references_vouched', statement_timestamp()::text, true)";
+    // Vouched by the statement before it in the same transaction: checked all the same. (On
+    // PostgreSQL: PGlite's clock counts milliseconds, so two statements in a row can share a
+    // statement_timestamp() there, and PGlite's settles never vouch.)
+    if (store === "postgres") {
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query(vouch);
+          await tx.query(bad);
+        }),
+      ).rejects.toMatchObject({ code: "23503" });
+    }
+    // Vouched for another time: checked.
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(
+          "SELECT set_config('blockgate.references_vouched', '2000-01-01 00:00:00+00', true)",
+        );
+        await tx.query(bad);
+      }),
+    ).rejects.toMatchObject({ code: "23503" });
+    expect(
+      (await db.query(`SELECT 1 FROM ledger_entries WHERE account_id = ${acc.id + 1_000_000}`))
+        .rows,
+    ).toEqual([]);
+    // Where the settle statement runs, look-ups by id are planned as index look-ups (PostgreSQL).
+    const { rows } = await db.settles.query<{ enable_seqscan: string }>("SHOW enable_seqscan");
+    expect([db.settles.planned, rows[0]?.enable_seqscan]).toEqual(
+      store === "postgres" ? ["index", "off"] : ["default", "on"],
+    );
   });
 
   it("rows that are referenced are never deleted, renumbered or truncated", async () => {

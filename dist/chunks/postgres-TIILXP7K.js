@@ -86,6 +86,13 @@ async function openPostgres(opts) {
   });
   pool.on("error", () => {
   });
+  const settlePool = new pg2.Pool({
+    connectionString: opts.connectionString,
+    max: 2,
+    options: `-c enable_seqscan=off${opts.schema ? ` -c search_path=${opts.schema}` : ""}`
+  });
+  settlePool.on("error", () => {
+  });
   if (opts.schema) {
     if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error("schema: lowercase identifier");
     try {
@@ -110,6 +117,7 @@ async function openPostgres(opts) {
     kind: "postgres",
     namespace: `${current[0]?.database ?? ""}.${current[0]?.schema ?? "public"}`,
     ...queryable(pool),
+    settles: { ...queryable(settlePool), planned: "index" },
     async notify(channel, payload) {
       await pool.query("SELECT pg_notify($1, $2)", [signals.channel(channel), payload]);
       signals.emitLocal(channel, payload);
@@ -142,7 +150,7 @@ async function openPostgres(opts) {
     },
     async close() {
       await signals.close();
-      await pool.end();
+      await Promise.all([pool.end(), settlePool.end()]);
     }
   };
 }

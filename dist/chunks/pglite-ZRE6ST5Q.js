@@ -37,6 +37,7 @@ function wrapPglite(db) {
     kind: "pglite",
     namespace: "pglite",
     ...queryable(db),
+    settles: { ...queryable(db), planned: "default" },
     async notify(channel, payload) {
       signals.emit(channel, payload);
     },
