@@ -5,7 +5,8 @@
 // stdin is answered with process.cpuUsage() (user and system µs) as one JSON line, so the bench can
 // tell the CPU time this process spent per request; a line `answers` with the unified API's cache of
 // whole answers (hits, misses, entries). ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
-// for the side that always executes; LEDGER (JSON) sets the ledger section. Runs until its stdin
+// for the side that always executes; TX_CACHE=on keeps the transaction cache (off otherwise, so
+// every transaction goes to Core); LEDGER (JSON) sets the ledger section. Runs until its stdin
 // closes.
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
@@ -30,7 +31,11 @@ const config = parseConfig({
   log: { level: "silent" },
   networks: ["mainnet"],
   // Every transaction goes to Core, as the raw batch does.
-  cache: { bytesMax: 0, ...(process.env.ANSWERS === "off" ? { gatewayBytesMax: 0 } : {}) },
+  // TX_CACHE=on keeps the transaction cache (the node route's cached answers).
+  cache: {
+    ...(process.env.TX_CACHE === "on" ? {} : { bytesMax: 0 }),
+    ...(process.env.ANSWERS === "off" ? { gatewayBytesMax: 0 } : {}),
+  },
   upstreams: { node: { mainnet: [{ ...upstreams.core, connections: CONNECTIONS }] } },
   // LEDGER: settings of the ledger section as JSON, for side-by-side trials of them.
   ledger: JSON.parse(process.env.LEDGER ?? "{}") as Record<string, unknown>,

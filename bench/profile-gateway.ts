@@ -3,7 +3,8 @@
 // a few seconds. Usage: npx tsx bench/profile-gateway.ts <profile dir> [seconds] [concurrency] [a|b|c|n]
 // c: block 277647 with its transactions joined to the node and their outputs, as (c) there.
 // n: the node route instead (getrawtransaction over block 277647's transactions, as
-// bench/node-route.ts sends them).
+// bench/node-route.ts sends them). v: the node route, one JSON-RPC batch of 50 verbose
+// getrawtransaction calls (block 277647's transactions 1–50, as bench/cache.ts sends it).
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { cpuSpent, startChild } from "./child.ts";
@@ -27,21 +28,26 @@ const allTxids =
 const NODE_BODIES = allTxids.map((txid, id) =>
   JSON.stringify({ jsonrpc: "2.0", id, method: "getrawtransaction", params: [txid] }),
 );
+const VERBOSE_BATCH = allTxids
+  .slice(1, 51)
+  .map((txid, id) => ({ jsonrpc: "2.0", id, method: "getrawtransaction", params: [txid, true] }));
 const BODY = JSON.stringify(
-  SHAPE === "c"
-    ? {
-        query: `{ block(limit: 1, where: {height: {_eq: 277647}}) { hash height timestamp transactions(limit: ${allTxids.length}) { hash transaction { txid outputs { n value { sats } scriptPubKey { type address } } } } } }`,
-      }
-    : SHAPE === "b"
+  SHAPE === "v"
+    ? VERBOSE_BATCH
+    : SHAPE === "c"
       ? {
-          query:
-            "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
-          variables: { txids },
+          query: `{ block(limit: 1, where: {height: {_eq: 277647}}) { hash height timestamp transactions(limit: ${allTxids.length}) { hash transaction { txid outputs { n value { sats } scriptPubKey { type address } } } } } }`,
         }
-      : {
-          query:
-            "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }",
-        },
+      : SHAPE === "b"
+        ? {
+            query:
+              "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
+            variables: { txids },
+          }
+        : {
+            query:
+              "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }",
+          },
 );
 
 interface Devnet {
@@ -56,7 +62,7 @@ const gateway = await startChild<{ url: string; token: string }>(
   // DIR "-": no profile, only the CPU the gateway spent per request.
   DIR === "-" ? [] : ["--cpu-prof", `--cpu-prof-dir=${DIR}`],
 );
-const url = `${gateway.info.url}/${SHAPE === "n" ? "node" : "gateway"}/mainnet/${gateway.info.token}`;
+const url = `${gateway.info.url}/${SHAPE === "n" || SHAPE === "v" ? "node" : "gateway"}/mainnet/${gateway.info.token}`;
 const dispatcher = new Agent({ connections: CONCURRENCY });
 let deadline = 0;
 let done = 0;
