@@ -7,20 +7,20 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-2OBEPIPH.js";
+} from "./chunks/chunk-ZEUVR7TE.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
 import "./chunks/chunk-VNIG4S7Q.js";
-import "./chunks/chunk-GNPRRWMV.js";
+import "./chunks/chunk-EVEPJD6T.js";
 import "./chunks/chunk-SAZSWVSR.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-XX7QLIMC.js";
-import "./chunks/chunk-ELC4IF25.js";
-import "./chunks/chunk-NHHBBWTR.js";
+} from "./chunks/chunk-MKYAMP6F.js";
+import "./chunks/chunk-DMG4CLTR.js";
+import "./chunks/chunk-Z4JTVNCI.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -40,11 +40,11 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-JMYWBXX4.js");
+    const { runConfigCommand } = await import("./chunks/config-check-RR33ZD7S.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "electrum-name") {
-    const { runElectrumName } = await import("./chunks/electrum-name-WUSJ5UDF.js");
+    const { runElectrumName } = await import("./chunks/electrum-name-G5ZHRSST.js");
     return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {
@@ -82,7 +82,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-BOTOL3D6.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-WFZSNNEY.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-2OBEPIPH.js";
+} from "./chunks/chunk-ZEUVR7TE.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -66,7 +66,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-ZXHM62HF.js";
+} from "./chunks/chunk-WRE5CPWB.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -83,7 +83,7 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-GNPRRWMV.js";
+} from "./chunks/chunk-EVEPJD6T.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -127,10 +127,10 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-XX7QLIMC.js";
+} from "./chunks/chunk-MKYAMP6F.js";
 import {
   tokenOfDnsLabel
-} from "./chunks/chunk-DBZCDJXU.js";
+} from "./chunks/chunk-ZD2TEGI4.js";
 import {
   authenticate,
   compileScope,
@@ -141,11 +141,11 @@ import {
   requestOutOfScope,
   tokenCacheKey,
   tokenHint
-} from "./chunks/chunk-ELC4IF25.js";
+} from "./chunks/chunk-DMG4CLTR.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-NHHBBWTR.js";
+} from "./chunks/chunk-Z4JTVNCI.js";
 
 // src/admin/devnet-control.ts
 var DEVNET_BLOCKS_MAX = 1e3;
@@ -5818,7 +5818,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-C5EMRA25.js").catch((err) => {
+  loading ??= import("./chunks/route-GESVYQ2T.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -661,10 +661,10 @@ export const configSchema = z.strictObject({
       pendingRowsMax: z.number().int().positive().max(10_000_000).default(50_000),
       /**
        * Under load, the longest a settle statement waits for the rest of the batch the recent ones
-       * held, in µs (group commit's commit_delay; only while calls arrive faster than one per this
-       * wait). 0: every statement starts at once.
+       * held, in µs (group commit's commit_delay; only while calls arrive faster than statements
+       * are written). 0: every statement starts at once.
        */
-      settleGatherUs: z.number().int().nonnegative().max(10_000).default(600),
+      settleGatherUs: z.number().int().nonnegative().max(10_000).default(1_000),
     })
     .prefault({}),
   idempotency: z

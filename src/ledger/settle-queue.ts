@@ -147,10 +147,12 @@ export class SettleQueue {
 
   private async write(batch: Pending[]): Promise<void> {
     try {
+      const started = performance.now();
       const out = await writeBatch(
         this.db,
         batch.map((p) => p.item),
       );
+      this.gather.wrote(performance.now() - started);
       this.stats.batches += 1;
       this.stats.items += batch.length;
       this.stats.rows += out.reduce((n, o) => n + o.auditIds.length, 0);

@@ -34,14 +34,18 @@ describe("the settle batch gather", () => {
     expect(t.g.plan(9)).toBeNull();
   });
 
-  it("starts at once at a trickle: fewer than one more call is expected within the wait", () => {
+  it("starts at once at a trickle: calls arriving slower than statements are written", () => {
     const t = gather(600);
-    arrive(t, 16, 2); // one call per 2 ms: 0.3 expected within 600 µs
+    t.g.wrote(0.6);
+    arrive(t, 16, 2); // one call per 2 ms, statements of 0.6 ms
     t.g.taken(2);
     expect(t.g.plan(1)).toBeNull();
-    // The same number of calls, faster: one per 0.5 ms, 1.2 expected within the wait.
-    arrive(t, 32, 0.5);
+    // The same calls, faster: one per 0.25 ms, two or more per statement.
+    arrive(t, 32, 0.25);
     expect(t.g.plan(1)).toEqual({ calls: 2, until: t.clock.now + 0.6 });
+    // Statements that have become quicker: fewer than two calls come during one, no wait.
+    for (let i = 0; i < 30; i++) t.g.wrote(0.3);
+    expect(t.g.plan(1)).toBeNull();
   });
 
   it("a load that has stopped has no rate: the next statement starts at once", () => {

@@ -27,7 +27,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-ZXHM62HF.js";
+} from "./chunk-WRE5CPWB.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -49,7 +49,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-GNPRRWMV.js";
+} from "./chunk-EVEPJD6T.js";
 import {
   DecodeError,
   ScriptPubKeyParts,
@@ -72,10 +72,10 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-ELC4IF25.js";
+} from "./chunk-DMG4CLTR.js";
 import {
   NETWORK_NAMES
-} from "./chunk-NHHBBWTR.js";
+} from "./chunk-Z4JTVNCI.js";
 
 // src/graphql/cost/plugin.ts
 import { GraphQLError as GraphQLError5 } from "graphql";

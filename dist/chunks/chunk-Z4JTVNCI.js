@@ -521,10 +521,10 @@ var configSchema = z.strictObject({
     pendingRowsMax: z.number().int().positive().max(1e7).default(5e4),
     /**
      * Under load, the longest a settle statement waits for the rest of the batch the recent ones
-     * held, in µs (group commit's commit_delay; only while calls arrive faster than one per this
-     * wait). 0: every statement starts at once.
+     * held, in µs (group commit's commit_delay; only while calls arrive faster than statements
+     * are written). 0: every statement starts at once.
      */
-    settleGatherUs: z.number().int().nonnegative().max(1e4).default(600)
+    settleGatherUs: z.number().int().nonnegative().max(1e4).default(1e3)
   }).prefault({}),
   idempotency: z.strictObject({
     /** How long an Idempotency-Key and its stored answer are kept for retries. */

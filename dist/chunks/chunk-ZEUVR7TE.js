@@ -19,7 +19,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-GNPRRWMV.js";
+} from "./chunk-EVEPJD6T.js";
 import {
   issueToken,
   listTokens,
@@ -28,11 +28,11 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-ELC4IF25.js";
+} from "./chunk-DMG4CLTR.js";
 import {
   RANGE_HINT,
   parseRange
-} from "./chunk-NHHBBWTR.js";
+} from "./chunk-Z4JTVNCI.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";
@@ -168,6 +168,9 @@ async function insertAudit(db, record) {
 // src/ledger/batch-gather.ts
 var RECENT_BATCHES = 8;
 var RECENT_ARRIVALS = 32;
+var STATEMENT_MS_FIRST = 0.6;
+var STATEMENT_MS_WEIGHT = 0.2;
+var ARRIVALS_PER_STATEMENT = 2;
 var BatchGather = class {
   constructor(maxWaitUs, now = () => performance.now()) {
     this.maxWaitUs = maxWaitUs;
@@ -178,6 +181,7 @@ var BatchGather = class {
   sizes = [];
   arrivals = new Float64Array(RECENT_ARRIVALS);
   arrived = 0;
+  statementMs = STATEMENT_MS_FIRST;
   /** A call was queued. */
   arrival() {
     this.arrivals[this.arrived % RECENT_ARRIVALS] = this.now();
@@ -188,6 +192,10 @@ var BatchGather = class {
     this.sizes.push(calls);
     if (this.sizes.length > RECENT_BATCHES) this.sizes.shift();
   }
+  /** A statement took `ms` to be written (its time as the queue saw it). */
+  wrote(ms) {
+    this.statementMs += STATEMENT_MS_WEIGHT * (ms - this.statementMs);
+  }
   /** Whether the next statement should wait for more calls, with `queued` waiting now. */
   plan(queued) {
     if (this.maxWaitUs <= 0 || this.arrived < 2) return null;
@@ -197,7 +205,7 @@ var BatchGather = class {
     const first = this.arrivals[(this.arrived - seen) % RECENT_ARRIVALS];
     const now = this.now();
     const rate = (seen - 1) / Math.max(now - first, 1e-3);
-    if (rate * (this.maxWaitUs / 1e3) < 1) return null;
+    if (rate * this.statementMs < ARRIVALS_PER_STATEMENT) return null;
     return { calls: expected, until: now + this.maxWaitUs / 1e3 };
   }
 };
@@ -284,10 +292,12 @@ var SettleQueue = class {
   }
   async write(batch) {
     try {
+      const started = performance.now();
       const out = await writeBatch(
         this.db,
         batch.map((p) => p.item)
       );
+      this.gather.wrote(performance.now() - started);
       this.stats.batches += 1;
       this.stats.items += batch.length;
       this.stats.rows += out.reduce((n, o) => n + o.auditIds.length, 0);

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-GNPRRWMV.js";
+} from "./chunk-EVEPJD6T.js";
 import {
   RawJsonText,
   fromHex,
@@ -20,7 +20,7 @@ import {
 import {
   methodOutOfScope,
   requestOutOfScope
-} from "./chunk-ELC4IF25.js";
+} from "./chunk-DMG4CLTR.js";
 
 // src/errors/codes.ts
 var LIST = {

@@ -1,11 +1,11 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   tokenDnsLabel
-} from "./chunk-DBZCDJXU.js";
+} from "./chunk-ZD2TEGI4.js";
 import {
   isTokenShaped
-} from "./chunk-ELC4IF25.js";
-import "./chunk-NHHBBWTR.js";
+} from "./chunk-DMG4CLTR.js";
+import "./chunk-Z4JTVNCI.js";
 
 // src/cli/electrum-name.ts
 var USAGE = "usage: blockgate electrum-name <token> [network]";

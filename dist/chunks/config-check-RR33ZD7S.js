@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-XX7QLIMC.js";
-import "./chunk-NHHBBWTR.js";
+} from "./chunk-MKYAMP6F.js";
+import "./chunk-Z4JTVNCI.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -3,7 +3,7 @@ import {
   NETWORK_NAMES,
   RANGE_HINT,
   parseRange
-} from "./chunk-NHHBBWTR.js";
+} from "./chunk-Z4JTVNCI.js";
 
 // src/auth/tokens.ts
 import { createHash, hash, randomBytes } from "node:crypto";

@@ -2,7 +2,7 @@
 import {
   TOKEN_PREFIX,
   isTokenShaped
-} from "./chunk-ELC4IF25.js";
+} from "./chunk-DMG4CLTR.js";
 
 // src/auth/token-dns.ts
 import { base32nopad } from "@scure/base";
