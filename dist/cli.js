@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-ZEUVR7TE.js";
+} from "./chunks/chunk-SCWUDYGU.js";
 import {
   adminFilePath,
   readAdminFile

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-ZEUVR7TE.js";
+} from "./chunks/chunk-SCWUDYGU.js";
 import {
   adminAuthorized,
   writeAdminFile

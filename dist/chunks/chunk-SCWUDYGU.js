@@ -322,7 +322,7 @@ async function writeBatch(db, items) {
   const itemIdempotencyKey = [];
   const itemHold = [];
   const itemHoldAmount = [];
-  const recItem = [];
+  const recAccount = [];
   const recLease = [];
   const recs = [];
   items.forEach((item, i) => {
@@ -339,7 +339,7 @@ async function writeBatch(db, items) {
     itemHold.push(item.hold?.id ?? null);
     itemHoldAmount.push(held);
     for (const r of item.records) {
-      recItem.push(i + 1);
+      recAccount.push(item.accountId);
       recLease.push(item.leaseId);
       recs.push(storableAudit(r));
     }
@@ -361,7 +361,7 @@ async function writeBatch(db, items) {
       itemReleased,
       itemHold,
       itemHoldAmount,
-      recItem,
+      recAccount,
       recLease,
       col("requestId"),
       col("tokenId"),
@@ -382,14 +382,22 @@ async function writeBatch(db, items) {
       recs.map((r) => r.cacheHits ?? 0)
     ]
   );
-  if (rows.length !== items.length || rows.some((r) => r.available === null)) {
-    throw new LedgerError("settle", new Error("an account of the batch does not exist"));
-  }
-  return rows.map((r, i) => ({
-    auditIds: (r.audit_ids ?? []).map(Number),
-    charged: itemCharged[i],
-    available: Number(r.available)
-  }));
+  const row = rows[0];
+  const ids = (row?.audit_ids ?? []).map(Number);
+  const availableOf = /* @__PURE__ */ new Map();
+  (row?.accounts ?? []).forEach((id, k) => {
+    availableOf.set(Number(id), Number(row?.available?.[k]));
+  });
+  let next = 0;
+  return items.map((item, i) => {
+    const available2 = availableOf.get(item.accountId);
+    if (available2 === void 0) {
+      throw new LedgerError("settle", new Error("an account of the batch does not exist"));
+    }
+    const auditIds = ids.slice(next, next + item.records.length);
+    next += item.records.length;
+    return { auditIds, charged: itemCharged[i], available: available2 };
+  });
 }
 function settleStatement(holds, idempotency, vouch) {
   const key = (holds ? 1 : 0) + (idempotency ? 2 : 0) + (vouch ? 4 : 0);
@@ -439,32 +447,29 @@ function settleText(holds, idempotency, vouch) {
        FROM unnest($6::int8[], $7::int8[], $8::text[], $9::int8[], $10::text[], $11::text[],
          $12::text[], $13::text[], $14::text[], $15::int[], $16::int8[], $17::int8[], $18::int[],
          $19::text[], $20::int[], $21::text[], $24::int[])
-         WITH ORDINALITY AS r(item, lease_id, request_id, token_id, backend, network, method,
+         WITH ORDINALITY AS r(account_id, lease_id, request_id, token_id, backend, network, method,
            outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
            duration_ms, upstream_code, cache_hits, ord)
      ),${vouch ? VOUCHED : ""} aud AS (
        INSERT INTO audit_records(id, account_id, request_id, token_id, backend, network, method,
          outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
          duration_ms, upstream_code, cache_hits)
-       SELECT r.id, i.account_id, r.request_id, r.token_id, r.backend, r.network, r.method,
+       SELECT r.id, r.account_id, r.request_id, r.token_id, r.backend, r.network, r.method,
          r.outcome, r.error_code, r.http_status, r.estimated_cc, r.charged_cc, r.complexity,
          r.upstream, r.duration_ms, r.upstream_code, r.cache_hits
-       FROM recs r JOIN items i ON i.item = r.item
-       RETURNING id
+       FROM recs r
      ), chg AS (
        INSERT INTO ledger_entries(account_id, kind, amount, audit_id, hold_id)
-       SELECT i.account_id, 'charge', -r.charged_cc, r.id, r.lease_id
-       FROM recs r JOIN items i ON i.item = r.item WHERE r.charged_cc > 0
+       SELECT r.account_id, 'charge', -r.charged_cc, r.id, r.lease_id
+       FROM recs r WHERE r.charged_cc > 0
      )${idempotency ? `, idem AS (
        UPDATE idempotency_keys k SET settled_at = now()
        FROM items i WHERE i.idempotency_key IS NOT NULL AND i.charged > 0
          AND k.account_id = i.account_id AND k.key = i.idempotency_key
      )` : ""}
-     SELECT i.item, acc.available, ids.audit_ids
-     FROM items i JOIN acc ON acc.id = i.account_id
-${vouch ? "       CROSS JOIN vouched\n" : ""}       LEFT JOIN (SELECT item, array_agg(id ORDER BY ord) AS audit_ids FROM recs GROUP BY item) ids
-         ON ids.item = i.item
-     ORDER BY i.item`;
+     SELECT (SELECT array_agg(id ORDER BY ord) FROM recs) AS audit_ids,
+       (SELECT array_agg(id ORDER BY id) FROM acc) AS accounts,
+       (SELECT array_agg(available ORDER BY id) FROM acc) AS available${vouch ? "\n     FROM vouched" : ""}`;
 }
 
 // src/ledger/ledger.ts
