@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-SCWUDYGU.js";
+} from "./chunks/chunk-SMPCHEYV.js";
 import {
   adminFilePath,
   readAdminFile

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-SCWUDYGU.js";
+} from "./chunks/chunk-SMPCHEYV.js";
 import {
   adminAuthorized,
   writeAdminFile

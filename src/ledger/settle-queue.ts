@@ -136,6 +136,7 @@ export class SettleQueue {
     const plan = this.gather.plan(this.queue.length);
     if (!plan) return;
     // Turns of the event loop, each letting requests in: no timer is finer than a millisecond.
+    // (queuedRows counts a statement in flight too: a full batch ends the wait no later.)
     while (
       this.queue.length < plan.calls &&
       this.queuedRows < this.opts.batchRowsMax &&
@@ -308,8 +309,8 @@ const VOUCHED = ` vouched AS (
 function settleText(holds: boolean, idempotency: boolean, vouch: boolean): string {
   return `WITH items AS (
        SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[],
-         $22::int8[], $23::text[]) WITH ORDINALITY AS i(account_id, charged, released, hold_id,
-           hold_amount, lease_used, idempotency_key, item)
+         $22::int8[], $23::text[]) AS i(account_id, charged, released, hold_id, hold_amount,
+           lease_used, idempotency_key)
      ), acc AS (
        UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released,
          leased = a.leased - s.lease_used

@@ -429,8 +429,8 @@ var VOUCHED = ` vouched AS (
 function settleText(holds, idempotency, vouch) {
   return `WITH items AS (
        SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[],
-         $22::int8[], $23::text[]) WITH ORDINALITY AS i(account_id, charged, released, hold_id,
-           hold_amount, lease_used, idempotency_key, item)
+         $22::int8[], $23::text[]) AS i(account_id, charged, released, hold_id, hold_amount,
+           lease_used, idempotency_key)
      ), acc AS (
        UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released,
          leased = a.leased - s.lease_used
