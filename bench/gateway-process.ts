@@ -15,6 +15,7 @@ import { startGateway } from "../src/app/app.ts";
 import { issueToken } from "../src/auth/tokens.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
+import { plansOf } from "../src/graphql/query-plans/plans.ts";
 import { grantCredits } from "../src/ledger/ledger.ts";
 
 interface Upstreams {
@@ -39,6 +40,8 @@ const config = parseConfig({
   upstreams: { node: { mainnet: [{ ...upstreams.core, connections: CONNECTIONS }] } },
   // LEDGER: settings of the ledger section as JSON, for side-by-side trials of them.
   ledger: JSON.parse(process.env.LEDGER ?? "{}") as Record<string, unknown>,
+  // PLANS=off: every unified API request not answered by the cache goes through Yoga.
+  ...(process.env.PLANS === "off" ? { graphql: { queryPlansMax: 0 } } : {}),
 });
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const schema = databaseUrl ? `bench_${randomBytes(4).toString("hex")}` : undefined;
@@ -74,6 +77,13 @@ lines.on("line", (line) => {
   if (line.trim() === "cpu") process.stdout.write(`${JSON.stringify(process.cpuUsage())}\n`);
   if (line.trim() === "answers") {
     process.stdout.write(`${JSON.stringify(gateway.app.gatewayAnswers.stats)}\n`);
+  }
+  if (line.trim() === "plans") {
+    process.stdout.write(`${JSON.stringify(plansOf(gateway.app).stats)}\n`);
+  }
+  // The settle queue's statements and items so far (a bench reads the mean batch between two asks).
+  if (line.trim() === "settles") {
+    process.stdout.write(`${JSON.stringify(gateway.app.credits.queue.stats)}\n`);
   }
 });
 lines.on("close", () => {

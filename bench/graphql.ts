@@ -1,7 +1,9 @@
-// The unified API against its peers, side by side in one run (issue 14 item 5). Three query shapes:
+// The unified API against its peers, side by side in one run (issue 14 item 5). Four query shapes:
 //   (a) ten blocks, heights 100–109, five fields;
 //   (b) fifty transactions by txid (block 277647's first fifty);
 //   (c) a block (277647) with its transactions and their outputs;
+//   (d) the ten latest blocks, five fields: never final, so never kept — the indexer is asked
+//       every time (through a query plan once the document has executed: src/graphql/query-plans/);
 // each sent to the devnet indexer directly, to Hive Gateway proxying that indexer, and to the
 // blockgate gateway (billing on: PostgreSQL when DATABASE_URL is set, else PGlite). The indexer
 // has no transaction by txid and no outputs, so (b) and (c) are asked of it in its own terms (the
@@ -10,7 +12,8 @@
 // For (b), one raw JSON-RPC batch of the same fifty getrawtransaction calls straight to devnet's
 // Core is the baseline. For (a) the gateway is measured twice: as configured (a repeated request
 // about final blocks served from its cache of whole answers, src/graphql/answers/) and with that
-// cache off (every request executed: Yoga, delegation, the indexer). Devnet, Hive Gateway and the
+// cache off (every request asks the indexer, through a query plan), and with plans off too (every
+// request executed by Yoga: delegation to the indexer); (d) as configured and with plans off. Devnet, Hive Gateway and the
 // gateway each run in a process of their own
 // (bench/*-process.ts), so the CPU time each spends per request is read from the process itself;
 // devnet counts the upstream requests each side made, against the client requests it was sent; on
@@ -18,7 +21,7 @@
 // /proc: the ledger's share, on this machine's cores like the rest).
 // Loopback only; bounded in time and count. Usage:
 //   [DATABASE_URL=postgres://…] npx tsx bench/graphql.ts [seconds per run] [concurrency] [rounds] [shapes]
-// shapes: which of a, b, c to run (default abc).
+// shapes: which of a, b, c, d to run (default abcd).
 import { readdirSync, readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { type Child, cpuSpent, startChild } from "./child.ts";
@@ -26,7 +29,7 @@ import { type Child, cpuSpent, startChild } from "./child.ts";
 const SECONDS = Number(process.argv[2] ?? 2);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
 const ROUNDS = Number(process.argv[4] ?? 2);
-const SHAPES = process.argv[5] ?? "abc";
+const SHAPES = process.argv[5] ?? "abcd";
 const REQUESTS_MAX = 20_000; // per run, whatever the time bound
 
 // Real data devnet serves (data/chain): block 277647 and the first fifty of its transactions.
@@ -59,6 +62,9 @@ const gql = (query: string, variables?: Record<string, unknown>) =>
 
 const TEN_BLOCKS = gql(
   "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }",
+);
+const LATEST_TEN = gql(
+  "{ block(limit: 10, order_by: {height: desc}) { hash height timestamp transaction_count size_bytes } }",
 );
 const TXS_AS_ROWS = gql(
   "query ($txids: [String!]) { block(limit: 1, where: {transactions: {hash: {_in: $txids}}}) { height transactions(limit: 50, where: {hash: {_in: $txids}}) { hash size_bytes input_count output_count } } }",
@@ -101,6 +107,11 @@ interface Run {
   answerHits: number;
   /** CPU time PostgreSQL's processes spent meanwhile (the gateway's ledger), in µs. */
   postgresCpuUs: number;
+  /** Settle statements the gateway wrote meanwhile, and the requests they settled. */
+  settleStatements: number;
+  settleItems: number;
+  /** Requests the gateway's query plans sent to the indexer without Yoga. */
+  planned: number;
 }
 
 /**
@@ -136,6 +147,13 @@ function postgresCpuSince(before: Map<string, number>): number {
 const answerHits = async (t: Target) =>
   t.side === "gateway" ? (await t.process.ask<{ hits: number }>("answers")).hits : 0;
 
+type SettleStats = { batches: number; items: number };
+const settleStats = async (t: Target): Promise<SettleStats> =>
+  t.side === "gateway" ? t.process.ask<SettleStats>("settles") : { batches: 0, items: 0 };
+
+const plannedServed = async (t: Target) =>
+  t.side === "gateway" ? (await t.process.ask<{ served: number }>("plans")).served : 0;
+
 async function send(t: Target, dispatcher: Agent): Promise<string> {
   const res = await request(t.url, {
     method: "POST",
@@ -156,6 +174,8 @@ async function run(t: Target, devnet: Child<Devnet>, seconds: number): Promise<R
   const cpuBefore = await t.process.ask<NodeJS.CpuUsage>("cpu");
   const devnetCpuBefore = await devnet.ask<NodeJS.CpuUsage>("cpu");
   const hitsBefore = await answerHits(t);
+  const settlesBefore = await settleStats(t);
+  const plannedBefore = await plannedServed(t);
   const postgresBefore = postgresCpuUs();
   const started = performance.now();
   const deadline = started + seconds * 1000;
@@ -176,6 +196,8 @@ async function run(t: Target, devnet: Child<Devnet>, seconds: number): Promise<R
   const statsAfter = await devnet.ask<Stats>("stats");
   const postgresSpent = postgresCpuSince(postgresBefore);
   const hitsAfter = await answerHits(t);
+  const settlesAfter = await settleStats(t);
+  const plannedAfter = await plannedServed(t);
   await dispatcher.close();
   return {
     requests: latencies.length,
@@ -188,6 +210,9 @@ async function run(t: Target, devnet: Child<Devnet>, seconds: number): Promise<R
     coreCalls: statsAfter.core.callsRead - statsBefore.core.callsRead,
     answerHits: hitsAfter - hitsBefore,
     postgresCpuUs: postgresSpent,
+    settleStatements: settlesAfter.batches - settlesBefore.batches,
+    settleItems: settlesAfter.items - settlesBefore.items,
+    planned: plannedAfter - plannedBefore,
   };
 }
 
@@ -215,6 +240,9 @@ function summarise(runs: Run[]): Summary {
     coreCalls: 0,
     answerHits: 0,
     postgresCpuUs: 0,
+    settleStatements: 0,
+    settleItems: 0,
+    planned: 0,
   };
   for (const r of runs) {
     all.requests += r.requests;
@@ -227,6 +255,9 @@ function summarise(runs: Run[]): Summary {
     all.coreCalls += r.coreCalls;
     all.answerHits += r.answerHits;
     all.postgresCpuUs += r.postgresCpuUs;
+    all.settleStatements += r.settleStatements;
+    all.settleItems += r.settleItems;
+    all.planned += r.planned;
   }
   const sorted = all.latencies.sort((a, b) => a - b);
   return {
@@ -273,11 +304,18 @@ const gateway = await startChild<{ url: string; token: string; store: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
 );
-// The same gateway with its cache of whole answers off: every request executed (Yoga, the indexer).
+// The same gateway with its cache of whole answers off: every request asks the indexer, through
+// a query plan (src/graphql/query-plans/) once the document has executed once.
 const gatewayCold = await startChild<{ url: string; token: string; store: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
   { ...process.env, ANSWERS: "off" },
+);
+// And with query plans off too: every request executed by Yoga (delegation to the indexer).
+const gatewayYoga = await startChild<{ url: string; token: string; store: string }>(
+  "./gateway-process.ts",
+  [JSON.stringify(devnet.info)],
+  { ...process.env, ANSWERS: "off", PLANS: "off" },
 );
 const gatewayUrl = `${gateway.info.url}/gateway/mainnet/${gateway.info.token}`;
 const indexerHeaders = { "x-hasura-admin-secret": devnet.info.indexer.secret };
@@ -285,7 +323,11 @@ const coreHeaders = {
   authorization: `Basic ${Buffer.from(`${devnet.info.core.user}:${devnet.info.core.password}`).toString("base64")}`,
 };
 
-const at = (label: string, side: Target["side"] | "gateway-cold", body: string): Target => {
+const at = (
+  label: string,
+  side: Target["side"] | "gateway-cold" | "gateway-yoga",
+  body: string,
+): Target => {
   switch (side) {
     case "indexer":
       return {
@@ -309,6 +351,15 @@ const at = (label: string, side: Target["side"] | "gateway-cold", body: string):
         body,
         process: gatewayCold,
       };
+    case "gateway-yoga":
+      return {
+        label,
+        side: "gateway",
+        url: `${gatewayYoga.info.url}/gateway/mainnet/${gatewayYoga.info.token}`,
+        headers: {},
+        body,
+        process: gatewayYoga,
+      };
     case "core":
       return {
         label,
@@ -329,6 +380,20 @@ const scenarios: { title: string; targets: Target[] }[] = [
       at("Hive Gateway → indexer", "hive", TEN_BLOCKS),
       at(`blockgate (${gateway.info.store})`, "gateway", TEN_BLOCKS),
       at(`blockgate (${gateway.info.store}), answer cache off`, "gateway-cold", TEN_BLOCKS),
+      at(
+        `blockgate (${gateway.info.store}), answer cache and plans off`,
+        "gateway-yoga",
+        TEN_BLOCKS,
+      ),
+    ],
+  },
+  {
+    title: "(d) the ten latest blocks, five fields (never final)",
+    targets: [
+      at("indexer directly", "indexer", LATEST_TEN),
+      at("Hive Gateway → indexer", "hive", LATEST_TEN),
+      at(`blockgate (${gateway.info.store})`, "gateway", LATEST_TEN),
+      at(`blockgate (${gateway.info.store}), plans off`, "gateway-yoga", LATEST_TEN),
     ],
   },
   {
@@ -393,6 +458,10 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
             t.side === "gateway" && gateway.info.store === "PostgreSQL"
               ? `, PostgreSQL ${fmt(s.run.postgresCpuUs / s.run.requests)}`
               : ""
+          }${
+            s.run.settleStatements
+              ? `; ${fmt(s.run.settleItems / s.run.settleStatements, 1)} per settle`
+              : ""
           })`;
     console.log(
       `  ${t.label.padEnd(52)} ${fmt(s.perSecond).padStart(6)} req/s  p50 ${fmt(s.p50, 2).padStart(6)} ms  p99 ${fmt(s.p99, 2).padStart(6)} ms  ${cpu}${ratios.length ? `  ${ratios.join(", ")}` : ""}`,
@@ -410,9 +479,12 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
           ]
             .filter(Boolean)
             .join(" + ") || "none";
-    const kept = s.run.answerHits
-      ? ` — ${s.run.answerHits} answered from the gateway's cache of whole answers`
-      : "";
+    const kept = [
+      s.run.answerHits
+        ? ` — ${s.run.answerHits} answered from the gateway's cache of whole answers`
+        : "",
+      s.run.planned ? ` — ${s.run.planned} sent to the indexer by a query plan, without Yoga` : "",
+    ].join("");
     const shared =
       t.side === "indexer" || t.side === "core"
         ? ""
@@ -429,5 +501,6 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
 
 await gateway.stop();
 await gatewayCold.stop();
+await gatewayYoga.stop();
 await hive.stop();
 await devnet.stop();

@@ -7,20 +7,20 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-SMPCHEYV.js";
+} from "./chunks/chunk-FTBISGCI.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-3TE2HATF.js";
 import "./chunks/chunk-VNIG4S7Q.js";
-import "./chunks/chunk-EVEPJD6T.js";
+import "./chunks/chunk-WS3ALAGS.js";
 import "./chunks/chunk-SAZSWVSR.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-MKYAMP6F.js";
-import "./chunks/chunk-DMG4CLTR.js";
-import "./chunks/chunk-Z4JTVNCI.js";
+} from "./chunks/chunk-GCF4ROQ3.js";
+import "./chunks/chunk-5AUVLU5M.js";
+import "./chunks/chunk-4NNVSMSL.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -40,11 +40,11 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-RR33ZD7S.js");
+    const { runConfigCommand } = await import("./chunks/config-check-BDZCV2JC.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "electrum-name") {
-    const { runElectrumName } = await import("./chunks/electrum-name-G5ZHRSST.js");
+    const { runElectrumName } = await import("./chunks/electrum-name-EBP47C7I.js");
     return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {
@@ -82,7 +82,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-WFZSNNEY.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-IDEPAUYH.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

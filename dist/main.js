@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-SMPCHEYV.js";
+} from "./chunks/chunk-FTBISGCI.js";
 import {
   adminAuthorized,
   writeAdminFile
@@ -66,7 +66,7 @@ import {
   sendReply,
   sendText,
   withDeadline
-} from "./chunks/chunk-WRE5CPWB.js";
+} from "./chunks/chunk-6OSN2VOK.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -83,7 +83,7 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-EVEPJD6T.js";
+} from "./chunks/chunk-WS3ALAGS.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -127,10 +127,10 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-MKYAMP6F.js";
+} from "./chunks/chunk-GCF4ROQ3.js";
 import {
   tokenOfDnsLabel
-} from "./chunks/chunk-ZD2TEGI4.js";
+} from "./chunks/chunk-EWM2AZ2R.js";
 import {
   authenticate,
   compileScope,
@@ -141,11 +141,11 @@ import {
   requestOutOfScope,
   tokenCacheKey,
   tokenHint
-} from "./chunks/chunk-DMG4CLTR.js";
+} from "./chunks/chunk-5AUVLU5M.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-Z4JTVNCI.js";
+} from "./chunks/chunk-4NNVSMSL.js";
 
 // src/admin/devnet-control.ts
 var DEVNET_BLOCKS_MAX = 1e3;
@@ -5818,7 +5818,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-GESVYQ2T.js").catch((err) => {
+  loading ??= import("./chunks/route-Y6KWHEP2.js").catch((err) => {
     loading = void 0;
     throw err;
   });

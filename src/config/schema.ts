@@ -515,6 +515,12 @@ export const configSchema = z.strictObject({
         .nonnegative()
         .max(1024 * 1024 * 1024)
         .default(32 * 1024 * 1024),
+      /**
+       * Queries asking the indexer alone (its columns under `block`/`block_by_pk`) planned to go
+       * to it without Yoga once one has executed: documents kept, by their text. 0: every request
+       * is executed by Yoga.
+       */
+      queryPlansMax: z.number().int().nonnegative().max(100_000).default(512),
     })
     .prefault({}),
   /** Billing cycles, anchored at each account's creation: monthly by default. */

@@ -1,8 +1,11 @@
 import type DataLoader from "dataloader";
 import type { GraphQLError } from "graphql";
 import type { CallContext } from "../metering/context.ts";
+import type { IndexerOutcome } from "../upstreams/indexer/pool.ts";
 import type { PendingAnswer } from "./answers/pending.ts";
+import type { ExecutedFigures } from "./cost/report-types.ts";
 import type { BlockPosition, TransactionModel } from "./models.ts";
+import type { PlanCandidate } from "./query-plans/candidate.ts";
 import type { CallLoader } from "./upstream-calls.ts";
 
 /** Upstream work done for one request: what settles the charge. */
@@ -44,6 +47,21 @@ export interface RequestState {
   rootTransactions?: Map<string, BlockPosition | null>;
   /** The answer the cost plugin found final, for the route to keep once Yoga has written it. */
   pending?: PendingAnswer;
+  /**
+   * Set by the route when this request's document may be planned (query-plans/): the cost plugin then
+   * leaves in `planCandidate` what learning a plan from this execution needs, when it asked the
+   * indexer alone and answered without error.
+   */
+  planning?: boolean;
+  planCandidate?: PlanCandidate;
+  /**
+   * A planned request that the executor answers instead (query-plans/serve.ts): its estimate is already
+   * reserved, so the cost plugin executes without metering and leaves here what the call came
+   * to, for the planned request's own settle.
+   */
+  reserved?: { figures?: ExecutedFigures };
+  /** A planned request's trip that failed: the first indexer query answers with it (indexer.ts). */
+  failedTrip?: Extract<IndexerOutcome, { ok: false }>;
 }
 
 /**

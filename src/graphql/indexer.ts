@@ -21,9 +21,11 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import { gatewayError } from "../errors/codes.ts";
+import type { CallContext } from "../metering/context.ts";
 import { withDeadline } from "../upstreams/deadline.ts";
 import type { GraphRequest } from "../upstreams/indexer/hasura/request.ts";
 import { indexerSchema } from "../upstreams/indexer/hasura/schema.ts";
+import type { IndexerOutcome } from "../upstreams/indexer/pool.ts";
 import type { IndexerSite } from "./builder.ts";
 import type { GraphQLContext } from "./context.ts";
 import { sitePath } from "./cost/site-path.ts";
@@ -141,17 +143,34 @@ async function executeOnIndexer(request: {
 }): Promise<ExecutionResult> {
   const ctx = request.context;
   if (!ctx) throw new Error("delegation without the request's context");
-  const graphRequest: GraphRequest = {
-    query: print(request.document),
-    variables: request.variables ?? {},
-    operationName: request.operationName,
-  };
+  // A planned request whose own trip failed is executed from that failure, not asked again
+  // (query-plans/serve.ts): the indexer's refusal or silence answers the query this becomes too.
+  const { failedTrip } = ctx.state;
+  ctx.state.failedTrip = undefined;
+  const out =
+    failedTrip ??
+    (await indexerTrip(ctx, {
+      query: print(request.document),
+      variables: request.variables ?? {},
+      operationName: request.operationName,
+    }));
+  if (!out.ok) return { errors: [fromGatewayError(out.error)] };
+  return { data: out.data as Record<string, unknown> };
+}
+
+/**
+ * One query to the request's network's indexers (shared with identical ones in flight), bounded
+ * by graph.queryTimeoutMs; a failure is logged with the request's id.
+ */
+export async function indexerTrip(
+  ctx: CallContext,
+  request: GraphRequest,
+): Promise<IndexerOutcome> {
   const pool = ctx.app.indexers.get(ctx.network);
   if (!pool) {
     return {
-      errors: [
-        fromGatewayError(gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")),
-      ],
+      ok: false,
+      error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network"),
     };
   }
   // A deadline cleared with the answer: AbortSignal.timeout's timer would stay armed (and held)
@@ -159,13 +178,12 @@ async function executeOnIndexer(request: {
   // Read with JSON.parse: the mirror types' numbers are Int columns, doubles either way (what
   // toPlainJson made of the lossless parse, at several times the cost).
   const out = await withDeadline(ctx.app.config.graph.queryTimeoutMs, (signal) =>
-    pool.query(graphRequest, signal, JSON.parse),
+    pool.query(request, signal, JSON.parse),
   );
   if (!out.ok) {
     ctx.app.log.warn({ requestId: ctx.requestId, detail: out.error.detail }, out.error.message);
-    return { errors: [fromGatewayError(out.error)] };
   }
-  return { data: out.data as Record<string, unknown> };
+  return out;
 }
 
 /**

@@ -1,137 +1,53 @@
 import type { IncomingMessage } from "node:http";
 import type { WebSocket } from "ws";
-import { gatewayError } from "../errors/codes.ts";
-import { graphqlFailure, type HttpReply } from "../http/reply.ts";
-import { jsonDepthOver } from "../jsonrpc/json-depth.ts";
-import type { App, CallContext } from "../metering/context.ts";
+import type { HttpReply } from "../http/reply.ts";
+import type { CallContext } from "../metering/context.ts";
 import type { SocketSession } from "../metering/socket-session.ts";
 import { answerKey, keepAnswer, serveAnswer } from "./answers/serve.ts";
-import type { GraphQLContext, RequestState } from "./context.ts";
-import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
-import { DocumentCache } from "./plugins/document-cache.ts";
+import { learnPlan } from "./query-plans/learn.ts";
+import { planRequest, plansOf } from "./query-plans/plans.ts";
+import { servePlanned } from "./query-plans/serve.ts";
+import { type GraphQLRequest, gatewayContext, gatewayYoga, runYoga } from "./run.ts";
 import { serveGraphQLOverSocket } from "./socket.ts";
-import { electrumCallLoader, nodeCallLoader } from "./upstream-calls.ts";
-import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
 
-/** One Yoga per running gateway (its limits come from that gateway's config). */
-const yogas = new WeakMap<App, ReturnType<typeof createGatewayYoga>>();
-/** Each Yoga's parsed documents (bounded in bytes), for its tests and the fuzz bench to read. */
-const documentCaches = new WeakMap<App, DocumentCache>();
-
-/** The running gateway's document cache (undefined until its Yoga is built). */
-export function documentCacheOf(app: App): DocumentCache | undefined {
-  return documentCaches.get(app);
-}
-
-/** The gateway's Yoga, built on first use (also by the warm-up right after the server listens). */
-export function gatewayYoga(app: App): ReturnType<typeof createGatewayYoga> {
-  let yoga = yogas.get(app);
-  if (!yoga) {
-    const documents = new DocumentCache(app.config.graphql.documentCacheBytesMax);
-    documentCaches.set(app, documents);
-    yoga = createGatewayYoga(app.config, app.log, documents);
-    yogas.set(app, yoga);
-  }
-  return yoga;
-}
-
-/** What executeGraphQL needs besides the call's context: the request to hand to Yoga. */
-export interface GraphQLRequest {
-  req: IncomingMessage;
-  body: string;
-  /** The path the caller used, token included, so GraphiQL posts back to it. */
-  publicPath: string;
-}
+export { documentCacheOf, type GraphQLRequest, gatewayYoga } from "./run.ts";
 
 /**
- * Runs one request through the unified API: Yoga on its fixed path with this call's context
- * (account, meter, loaders); whatever Yoga answers — the cost plugin has metered it, audit and
- * credit headers included — is returned as is. Used by the gateway route and by the dashboard.
+ * Runs one request through the unified API. In order, the first that answers:
+ *  1. a kept answer about final blocks or transactions, without Yoga (answers/);
+ *  2. a plan: a document that asks the indexer alone, learnt from an earlier execution (its
+ *     second), sent to the indexer without Yoga (query-plans/);
+ *  3. Yoga, with this call's context (account, meter, loaders): whatever it answers — the cost
+ *     plugin has metered it, audit and credit headers included — is returned as is, and what it
+ *     found keepable (1) or plannable (2) is kept or learnt once answered.
+ * Used by the gateway route and by the dashboard.
  */
 export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Promise<HttpReply> {
   const { app } = ctx;
   const { req } = call;
-  // A repeated request for an answer about final blocks is served as kept, without Yoga.
   const key = answerKey(app, ctx.network, req, call.body);
   if (key !== null) {
     const kept = await app.gatewayAnswers.get(ctx.network, key);
     if (kept) return serveAnswer(ctx, kept);
   }
-  const yoga = gatewayYoga(app);
-  const url = new URL(req.url ?? "/", "http://gateway");
-  // The client's connection closing ends what this request still streams (a subscription): told
-  // directly, not through the stream, whose cancel need not reach the source before an event.
-  const closed = new AbortController();
-  const onClose = () => closed.abort();
-  req.socket?.once("close", onClose);
-  const context = gatewayContext(ctx, {
-    publicPath: call.publicPath,
-    dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
-    closed: closed.signal,
+  const plans = plansOf(app);
+  const planned = planRequest(app, ctx.network, req, call.body);
+  const plan = planned ? plans.get(planned.key) : undefined;
+  if (planned && plan) {
+    const reply = await servePlanned(ctx, call, planned, plan);
+    if (reply) return reply;
+  }
+  const { reply, context } = await runYoga(ctx, call, (state) => {
+    if (key !== null) state.answerKey = key;
+    if (planned && !plan && plans.worthLearning(planned.key)) state.planning = true;
   });
-  if (key !== null) context.state.answerKey = key;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers[name] = value;
-    else if (Array.isArray(value)) headers[name] = value.join(", ");
-  }
-  const method = req.method ?? "GET";
-  // URL and init rather than a Request: Yoga then builds its own fetch API's Request, a few
-  // microseconds where Node's built-in Request and Headers cost some 3% of a request's CPU.
-  let response: Response;
-  try {
-    response = await yoga.fetch(
-      `http://gateway${YOGA_PATH}${url.search}`,
-      {
-        method,
-        headers,
-        ...(method === "GET" || method === "HEAD" ? {} : { body: readableBody(app, call.body) }),
-      },
-      context,
-    );
-  } catch (err) {
-    // A keep-alive socket serves many requests: no listener of a failed one is left on it.
-    req.socket?.off("close", onClose);
-    throw err;
-  }
-  const out: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== "content-length") out[name] = value;
-  });
-  // A subscription over Server-Sent Events: its events are written as they come.
-  if (
-    response.body &&
-    (response.headers.get("content-type") ?? "").startsWith("text/event-stream")
-  ) {
-    return { status: response.status, body: null, headers: out, stream: response.body };
-  }
-  req.socket?.off("close", onClose);
-  const raw = new Uint8Array(await response.arrayBuffer());
-  // Yoga refuses a POST body of a type it does not read (none, text/plain, a form) with a bare
-  // 415: no body, no type. Every refusal of a route is in its protocol (README, Errors), so the
-  // client gets GraphQL's errors array with our code (found by bench/fuzz, issue 15 item 7).
-  if (response.status === 415 && raw.byteLength === 0) {
-    return graphqlFailure(
-      gatewayError(
-        "UNSUPPORTED_MEDIA_TYPE",
-        "send the request as application/json (or the query in the URL, with GET)",
-      ),
-    );
-  }
-  const { pending } = context.state;
-  if (key !== null && pending)
-    keepAnswer(app, ctx.network, key, pending, { status: response.status, raw, headers: out });
+  if (reply.raw === undefined) return reply;
+  const { pending, planCandidate } = context.state;
+  const answer = { status: reply.status, raw: reply.raw, headers: reply.headers ?? {} };
+  if (key !== null && pending) keepAnswer(app, ctx.network, key, pending, answer);
   else if (key !== null) app.gatewayAnswers.executed(key);
-  return { status: response.status, body: null, raw, headers: out };
-}
-
-/**
- * The body Yoga is given. One nested past `server.jsonDepthMax` is given to it as text that is not
- * JSON, so it takes the very path of any unreadable body (400 INVALID_JSON, audited by the cost
- * plugin) without Yoga parsing, and our plugins walking, a value deep enough to stall the process.
- */
-function readableBody(app: App, body: string): string {
-  return jsonDepthOver(body, app.config.server.jsonDepthMax) ? "{" : body;
+  if (planned && planCandidate) learnPlan(context, ctx.network, planned, planCandidate, answer);
+  return reply;
 }
 
 /** The unified GraphQL API at /<gateway>/<network>/<token>. */
@@ -145,41 +61,6 @@ export function handleGateway(
     body,
     publicPath: new URL(req.url ?? "/", "http://gateway").pathname,
   });
-}
-
-/**
- * A request's GraphQL context: its CallContext, a fresh meter and the request's loaders (batched
- * and deduplicated within it). One per HTTP request, one per operation on a WebSocket.
- */
-export function gatewayContext(
-  ctx: CallContext,
-  opts: { publicPath: string; dryRun: boolean; closed?: AbortSignal },
-): GraphQLContext {
-  const { app } = ctx;
-  const state: RequestState = {
-    meter: { calls: new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
-    wantsPrevouts: false,
-    graphSites: new Map(),
-    joinBudget: new Map(),
-  };
-  const context: GraphQLContext = {
-    ...ctx,
-    publicPath: opts.publicPath,
-    dryRun: opts.dryRun,
-    state,
-    nodeTransactions: nodeTransactionLoader(
-      app,
-      ctx.network,
-      state.meter,
-      () => state.wantsPrevouts,
-    ),
-    electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
-    nodeCalls: nodeCallLoader(ctx, state.meter),
-    electrumCalls: electrumCallLoader(ctx, state.meter),
-    blocksBySite: new Map(),
-    ...(opts.closed ? { closed: opts.closed } : {}),
-  };
-  return context;
 }
 
 /** The unified API over WebSocket (graphql-ws), on the same path as its HTTP route. */

@@ -185,7 +185,7 @@ export async function writeBatch(db: Database, items: readonly SettleItem[]): Pr
   const recAccount: number[] = [];
   const recLease: (number | null)[] = [];
   const recs: AuditInput[] = [];
-  items.forEach((item, i) => {
+  for (const item of items) {
     const charged = item.records.reduce((sum, r) => sum + r.chargedCc, 0);
     const held = item.hold?.amount ?? 0;
     if (item.hold && charged > held) {
@@ -204,7 +204,7 @@ export async function writeBatch(db: Database, items: readonly SettleItem[]): Pr
       recLease.push(item.leaseId);
       recs.push(storableAudit(r));
     }
-  });
+  }
   if (itemCharged.some((c, i) => c > 0 && itemHold[i] === null && itemLeaseUsed[i] === 0)) {
     throw new LedgerError("settle", new Error("a charge without a hold or a lease"));
   }

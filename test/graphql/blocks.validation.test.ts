@@ -29,7 +29,9 @@ vi.mock("graphql", async (importOriginal) => {
 let t: TestGateway;
 let token: string;
 beforeAll(async () => {
-  t = await startTestGateway();
+  // No query plans: these tests count indexer requests and validations, and learning a plan adds
+  // a query of its own (test/graphql/query-plans.test.ts).
+  t = await startTestGateway("pglite", { graphql: { queryPlansMax: 0 } });
   ({ token } = await t.account("validated", 10_000_000));
 });
 afterAll(() => t.close());

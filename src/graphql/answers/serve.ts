@@ -7,8 +7,7 @@ import type { HttpReply } from "../../http/reply.ts";
 import type { App, CallContext } from "../../metering/context.ts";
 import { meter } from "../../metering/pipeline.ts";
 import { METHOD } from "../cost/plugin.ts";
-import { costReport, refusalText } from "../cost/report.ts";
-import type { CostReport } from "../cost/report-types.ts";
+import { costReport, refusalText, resultText } from "../cost/report.ts";
 import type { PendingAnswer } from "./pending.ts";
 
 const encoder = new TextEncoder();
@@ -80,14 +79,9 @@ export async function serveAnswer(ctx: CallContext, answer: GatewayAnswer): Prom
   return {
     status: 200,
     body: null,
-    raw: encoder.encode(answerText(answer.dataText, report)),
+    raw: encoder.encode(resultText(answer.dataText, report)),
     headers,
   };
-}
-
-/** A kept answer as Yoga writes a result: its data, then extensions.cost. */
-function answerText(dataText: string, report: CostReport): string {
-  return `{"data":${dataText},"extensions":{"cost":${JSON.stringify(report)}}}`;
 }
 
 /**
@@ -110,7 +104,7 @@ export function keepAnswer(
   const dataText = confirmations
     ? fillConfirmations(pending.answer.dataText, confirmations)
     : pending.answer.dataText;
-  if (dataText === null || decoder.decode(reply.raw) !== answerText(dataText, pending.report)) {
+  if (dataText === null || decoder.decode(reply.raw) !== resultText(dataText, pending.report)) {
     return;
   }
   const headers = Object.fromEntries(

@@ -1,21 +1,21 @@
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { type ErrorCode, fromGraphQLCode, gatewayError } from "../../errors/codes.ts";
-import { auditOnly, type CallOutcome, meter } from "../../metering/pipeline.ts";
-import { graphPrice, priceOf } from "../../pricing/prices.ts";
+import { fromGraphQLCode, gatewayError } from "../../errors/codes.ts";
+import { auditOnly, meter } from "../../metering/pipeline.ts";
 import { keepIfFinal } from "../answers/keep.ts";
 import type { GraphQLContext, RequestState } from "../context.ts";
 import { codedError } from "../errors.ts";
-import { estimateCost } from "./estimate.ts";
-import { EstimateMemo } from "./estimate-memo.ts";
-import { costLines, costReport, refusalError } from "./report.ts";
+import { planCandidate } from "../query-plans/learn.ts";
+import { type Codes, executedFigures, firstCode } from "./figures.ts";
+import { COST_MARK, costLines, costReport, refusalError } from "./report.ts";
+import { requestEstimate } from "./request-estimate.ts";
 
 /** The audit log's method for every request of the unified API. */
 export const METHOD = "graphql";
 
 /**
  * Prices a request before it runs and meters it through the pipeline (src/metering/pipeline.ts):
- * estimate from the document (memoised per document and variables: estimate-memo.ts), reserve the estimate (HTTP 429 before any body when the balance is
+ * estimate from the document (memoised per document and variables: request-estimate.ts), reserve the estimate (HTTP 429 before any body when the balance is
  * short — nothing executes), execute, then charge the upstream calls actually answered, write the
  * one audit record, and report it all in `extensions.cost` and the X-Credits-* headers. A request
  * that costs nothing reserves nothing and is never blocked. Requests that never reach execution
@@ -26,29 +26,38 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
   // own state object (the one both contexts share); kept here, so the route reads nothing back.
   const metered = new WeakMap<RequestState, Record<string, string>>();
   const refusals = new WeakMap<RequestState, Codes>();
-  // One per Yoga, and so per gateway: its config (prices, limits) is fixed, the network is a key.
-  const estimates = new EstimateMemo();
   return {
     async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       const { app } = ctx;
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const estimate = estimates.estimate(
+      const estimate = requestEstimate(
+        app,
+        ctx.network,
         args.schema,
         args.document,
         args.operationName,
         variables,
-        ctx.network,
-        () =>
-          estimateCost(args.schema, args.document, args.operationName, variables, {
-            price: (method) => priceOf(app.config, method, ctx.network) ?? 0,
-            listItemsMax: app.config.graphql.listItemsMax,
-            graph: {
-              limits: app.config.graph,
-              price: (complexity) => graphPrice(app.config, ctx.network, complexity),
-            },
-          }),
       );
+      const { reserved } = ctx.state;
+      if (estimate instanceof GraphQLError && reserved) {
+        // Reserved by a planned request whose estimate was this very one: cannot happen, and if
+        // it did, its refusal is that request's one record.
+        reserved.figures = {
+          outcome: {
+            kind: "answered",
+            outcome: "rejected",
+            errorCode: fromGraphQLCode(estimate.extensions.code),
+            httpStatus: 200,
+            chargedCc: 0,
+          },
+          actual: 0,
+          complexity: null,
+        };
+        metered.set(ctx.state, {});
+        setResultAndStopExecution({ errors: [estimate], extensions: { cost: COST_MARK } });
+        return;
+      }
       if (estimate instanceof GraphQLError) {
         await auditOnly(ctx, [
           {
@@ -110,6 +119,17 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
         });
         return;
       }
+      if (reserved) {
+        // A planned request's fallback (query-plans/serve.ts): already reserved, settled by it.
+        setExecuteFn(async (executeArgs) => {
+          const result = await executeFn(executeArgs);
+          if (!isSingleResult(result)) return result;
+          reserved.figures = executedFigures(ctx, estimate, result);
+          metered.set(ctx.state, {});
+          return { ...result, extensions: { ...result.extensions, cost: COST_MARK } };
+        });
+        return;
+      }
       // Execution runs inside the pipeline, between its reserve and its settle.
       setExecuteFn(async (executeArgs) => {
         const cost = await meter(ctx, {
@@ -128,27 +148,7 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
               const error = gatewayError("INTERNAL", "streamed results are not metered");
               return { value: null, outcomes: [{ kind: "failed", error }] };
             }
-            const { calls, graph } = ctx.state.meter;
-            let actual = 0;
-            for (const { count, price } of calls.values()) actual += count * price;
-            // The indexer's share: one graph price over the sites that were answered, if any was.
-            if (graph.answered > 0) actual += graphPrice(app.config, ctx.network, graph.complexity);
-            const complexity = estimate.graph ? graph.complexity : null;
-            const outcome: CallOutcome = {
-              kind: "answered",
-              // Errors and no data: graphql-js refused the request (variables it could not
-              // coerce) before any resolver ran, as validation would have.
-              outcome: !result.errors?.length
-                ? "ok"
-                : result.data === undefined
-                  ? "rejected"
-                  : "upstream_error",
-              ...firstCode(result),
-              httpStatus: 200,
-              chargedCc: actual,
-              complexity,
-              cacheHits: ctx.state.meter.cacheHits,
-            };
+            const { outcome, actual, complexity } = executedFigures(ctx, estimate, result);
             return { value: { result, actual, complexity }, outcomes: [outcome] };
           },
         });
@@ -174,6 +174,14 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
             creditHeaders: Object.keys(cost.headers),
           });
         }
+        if (ctx.state.planning && !ctx.state.pending) {
+          ctx.state.planCandidate = planCandidate(ctx, args, result, estimate, {
+            actual,
+            complexity,
+            report,
+            creditHeaders: Object.keys(cost.headers),
+          });
+        }
         return { ...result, extensions: { ...result.extensions, cost: report } };
       });
     },
@@ -185,6 +193,8 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
     },
     async onResponse({ response, serverContext: ctx }) {
       const headers = metered.get(ctx.state);
+      // A planned request's fallback: its own record is written by the planned request.
+      if (ctx.state.reserved) return;
       if (headers) {
         for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
         return;
@@ -217,20 +227,4 @@ function bareRefusal(status: number): Codes | Record<string, never> {
 
 function isSingleResult(result: unknown): result is ExecutionResult {
   return typeof result === "object" && result !== null && !(Symbol.asyncIterator in result);
-}
-
-type Codes = { errorCode: ErrorCode | null; upstreamCode?: string | null };
-
-/**
- * The audit codes of a result: its first error's, as a list code (`extensions.code` is that code's
- * GraphQL spelling), and the node's own JSON-RPC code when a node error is the cause.
- */
-function firstCode(result: ExecutionResult): Codes {
-  const first = result.errors?.[0];
-  if (!first) return { errorCode: null };
-  const rpcCode = first.extensions?.rpcCode;
-  return {
-    errorCode: fromGraphQLCode(first.extensions?.code),
-    upstreamCode: typeof rpcCode === "number" ? String(rpcCode) : null,
-  };
 }

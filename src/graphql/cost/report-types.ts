@@ -2,6 +2,7 @@
 // report.ts reads the request's context.
 
 import type { AnswerCostLine } from "../../cache/gateway-answers.ts";
+import type { CallOutcome } from "../../metering/pipeline.ts";
 
 /**
  * One line of `extensions.cost.calls`: a priced method's calls, or the indexer's share. Declared
@@ -17,4 +18,11 @@ export interface CostReport {
   balance: number;
   complexity?: number;
   calls: CostLine[];
+}
+
+/** What an executed request came to: its outcome for the pipeline, its charge and complexity. */
+export interface ExecutedFigures {
+  outcome: CallOutcome;
+  actual: number;
+  complexity: number | null;
 }

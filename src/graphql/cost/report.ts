@@ -23,6 +23,26 @@ export function costReport(figures: {
   };
 }
 
+/** A result as Yoga writes one with no error: its data, then extensions.cost. */
+export function resultText(dataText: string, report: CostReport): string {
+  return `{"data":${dataText},"extensions":{"cost":${JSON.stringify(report)}}}`;
+}
+
+/**
+ * What `extensions.cost` holds in an answer written before its request settled (a planned
+ * request executed by Yoga: query-plans/serve.ts); `writeCost` puts the report in its place. A string
+ * no answer of ours holds (JSON writes its NUL escaped), and the last member Yoga writes.
+ */
+export const COST_MARK = "\u0000blockgate:cost";
+const COST_MARK_JSON = JSON.stringify(COST_MARK);
+
+/** The answer with its cost report where COST_MARK was; null if it has no mark. */
+export function writeCost(text: string, report: CostReport): string | null {
+  const at = text.lastIndexOf(COST_MARK_JSON);
+  if (at < 0) return null;
+  return `${text.slice(0, at)}${JSON.stringify(report)}${text.slice(at + COST_MARK_JSON.length)}`;
+}
+
 /**
  * The actual charge line by line: each priced method's calls at its price, then the indexer's
  * share (one graph price over the answered sites' complexity), as `extensions.cost.calls`.
@@ -35,14 +55,21 @@ export function costLines(ctx: GraphQLContext): CostLine[] {
     unitPrice: price,
     subtotal: count * price,
   }));
-  if (graph.answered > 0) {
-    lines.push({
-      method: "graph",
-      count: graph.answered,
-      subtotal: graphPrice(ctx.app.config, ctx.network, graph.complexity),
-    });
-  }
+  if (graph.answered > 0) lines.push(graphLine(ctx, graph.answered, graph.complexity));
   return lines;
+}
+
+/** The indexer's share: `answered` sites, one graph price over their complexity. */
+export function graphLine(
+  ctx: Pick<GraphQLContext, "app" | "network">,
+  answered: number,
+  complexity: number,
+): CostLine {
+  return {
+    method: "graph",
+    count: answered,
+    subtotal: graphPrice(ctx.app.config, ctx.network, complexity),
+  };
 }
 
 /** What the metering pipeline says of a request it refused before anything ran. */

@@ -19,7 +19,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-EVEPJD6T.js";
+} from "./chunk-WS3ALAGS.js";
 import {
   issueToken,
   listTokens,
@@ -28,11 +28,11 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-DMG4CLTR.js";
+} from "./chunk-5AUVLU5M.js";
 import {
   RANGE_HINT,
   parseRange
-} from "./chunk-Z4JTVNCI.js";
+} from "./chunk-4NNVSMSL.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";
@@ -325,7 +325,7 @@ async function writeBatch(db, items) {
   const recAccount = [];
   const recLease = [];
   const recs = [];
-  items.forEach((item, i) => {
+  for (const item of items) {
     const charged = item.records.reduce((sum, r) => sum + r.chargedCc, 0);
     const held = item.hold?.amount ?? 0;
     if (item.hold && charged > held) {
@@ -343,7 +343,7 @@ async function writeBatch(db, items) {
       recLease.push(item.leaseId);
       recs.push(storableAudit(r));
     }
-  });
+  }
   if (itemCharged.some((c, i) => c > 0 && itemHold[i] === null && itemLeaseUsed[i] === 0)) {
     throw new LedgerError("settle", new Error("a charge without a hold or a lease"));
   }

@@ -10,7 +10,7 @@ import {
 } from "./chunk-SAZSWVSR.js";
 import {
   NETWORK_NAMES
-} from "./chunk-Z4JTVNCI.js";
+} from "./chunk-4NNVSMSL.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -2,7 +2,7 @@
 import {
   TOKEN_PREFIX,
   isTokenShaped
-} from "./chunk-DMG4CLTR.js";
+} from "./chunk-5AUVLU5M.js";
 
 // src/auth/token-dns.ts
 import { base32nopad } from "@scure/base";

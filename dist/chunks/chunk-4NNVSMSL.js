@@ -426,7 +426,13 @@ var configSchema = z.strictObject({
      * Parsed documents kept by their text, in bytes (estimated: text and AST); a document over
      * 1/64 of it is parsed each time. 0: every request is parsed and validated anew.
      */
-    documentCacheBytesMax: z.number().int().nonnegative().max(1024 * 1024 * 1024).default(32 * 1024 * 1024)
+    documentCacheBytesMax: z.number().int().nonnegative().max(1024 * 1024 * 1024).default(32 * 1024 * 1024),
+    /**
+     * Queries asking the indexer alone (its columns under `block`/`block_by_pk`) planned to go
+     * to it without Yoga once one has executed: documents kept, by their text. 0: every request
+     * is executed by Yoga.
+     */
+    queryPlansMax: z.number().int().nonnegative().max(1e5).default(512)
   }).prefault({}),
   /** Billing cycles, anchored at each account's creation: monthly by default. */
   billing: z.strictObject({

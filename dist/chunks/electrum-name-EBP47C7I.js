@@ -1,11 +1,11 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   tokenDnsLabel
-} from "./chunk-ZD2TEGI4.js";
+} from "./chunk-EWM2AZ2R.js";
 import {
   isTokenShaped
-} from "./chunk-DMG4CLTR.js";
-import "./chunk-Z4JTVNCI.js";
+} from "./chunk-5AUVLU5M.js";
+import "./chunk-4NNVSMSL.js";
 
 // src/cli/electrum-name.ts
 var USAGE = "usage: blockgate electrum-name <token> [network]";

@@ -3,7 +3,7 @@ import {
   NETWORK_NAMES,
   RANGE_HINT,
   parseRange
-} from "./chunk-Z4JTVNCI.js";
+} from "./chunk-4NNVSMSL.js";
 
 // src/auth/tokens.ts
 import { createHash, hash, randomBytes } from "node:crypto";

@@ -9,7 +9,7 @@ import {
 } from "./chunk-SAZSWVSR.js";
 import {
   NETWORK_NAMES
-} from "./chunk-Z4JTVNCI.js";
+} from "./chunk-4NNVSMSL.js";
 
 // src/usage/cycles.ts
 var MONTHLY = { unit: "month", length: 1 };

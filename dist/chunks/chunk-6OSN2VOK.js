@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-EVEPJD6T.js";
+} from "./chunk-WS3ALAGS.js";
 import {
   RawJsonText,
   fromHex,
@@ -20,7 +20,7 @@ import {
 import {
   methodOutOfScope,
   requestOutOfScope
-} from "./chunk-DMG4CLTR.js";
+} from "./chunk-5AUVLU5M.js";
 
 // src/errors/codes.ts
 var LIST = {
@@ -345,107 +345,6 @@ function graphqlFailure(error) {
   return { status: httpStatusOf(error.code), body: { errors: [graphqlErrorObject(error)] } };
 }
 
-// src/jsonrpc/json-depth.ts
-var JSON_DEPTH_MAX = 512;
-function jsonDepthOver(text, max) {
-  if (text.length <= max) return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) return true;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return false;
-}
-
-// src/util/byte-lru.ts
-var ByteLru = class {
-  constructor(bytesMax, costOf) {
-    this.bytesMax = bytesMax;
-    this.costOf = costOf;
-  }
-  bytesMax;
-  costOf;
-  entries = /* @__PURE__ */ new Map();
-  size = 0;
-  stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
-  get(key) {
-    const value = this.entries.get(key);
-    if (value === void 0) {
-      this.stats.misses += 1;
-      return void 0;
-    }
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    this.stats.hits += 1;
-    return value;
-  }
-  has(key) {
-    return this.entries.has(key);
-  }
-  set(key, value) {
-    if (this.costOf(value) > this.bytesMax) return;
-    this.remove(key);
-    this.entries.set(key, value);
-    this.size += this.costOf(value);
-    this.fitBudget();
-  }
-  /**
-   * Changes `value` in place with `change` while it is still the entry at `key`, counting what
-   * that adds to its cost (older entries make room); false, and nothing changed, when it is not.
-   */
-  grow(key, value, change) {
-    if (this.entries.get(key) !== value) return false;
-    const before = this.costOf(value);
-    change();
-    this.size += this.costOf(value) - before;
-    this.fitBudget();
-    return true;
-  }
-  delete(key) {
-    this.remove(key);
-    this.updateStats();
-  }
-  /** Drops every entry `doomed` names (a scan: what calls it, a reorganisation, is rare). */
-  dropWhere(doomed) {
-    let dropped = 0;
-    for (const [key, value] of this.entries) {
-      if (doomed(key, value)) {
-        this.remove(key);
-        dropped += 1;
-      }
-    }
-    this.stats.evictions += dropped;
-    this.updateStats();
-    return dropped;
-  }
-  remove(key) {
-    const value = this.entries.get(key);
-    if (value === void 0) return;
-    this.entries.delete(key);
-    this.size -= this.costOf(value);
-  }
-  fitBudget() {
-    for (const key of this.entries.keys()) {
-      if (this.size <= this.bytesMax) break;
-      this.remove(key);
-      this.stats.evictions += 1;
-    }
-    this.updateStats();
-  }
-  updateStats() {
-    this.stats.entries = this.entries.size;
-    this.stats.bytes = this.size;
-  }
-};
-
 // src/cache/answer-template.ts
 var CONFIRMATIONS_MARK = "\0confirmations\0";
 var MARK_TEXT = JSON.stringify(CONFIRMATIONS_MARK);
@@ -456,6 +355,39 @@ function fillConfirmations(template, values) {
   for (let i = 0; i < values.length; i++) out += String(values[i]) + parts[i + 1];
   return out;
 }
+
+// src/util/lru.ts
+var LruMap = class {
+  constructor(entriesMax) {
+    this.entriesMax = entriesMax;
+    if (!Number.isInteger(entriesMax) || entriesMax < 1) {
+      throw new Error(`LruMap: entriesMax must be a positive integer, got ${entriesMax}`);
+    }
+  }
+  entriesMax;
+  entries = /* @__PURE__ */ new Map();
+  get size() {
+    return this.entries.size;
+  }
+  get(key) {
+    const value = this.entries.get(key);
+    if (value === void 0) return void 0;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+  delete(key) {
+    return this.entries.delete(key);
+  }
+  set(key, value) {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.entriesMax) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+  }
+};
 
 // src/metering/audit-record.ts
 function auditRecord(subject, fields) {
@@ -720,335 +652,104 @@ function eventPrice(config, event, network) {
   return table[network] ?? table.default;
 }
 
-// src/jsonrpc/decoded-tx.ts
-function decodedTx(tx, network, position, opts) {
-  const result = { ...txToUniv(tx, { network }) };
-  if (position) {
-    result.blockhash = position.blockhash;
-    result.confirmations = position.confirmations;
-    result.time = position.blocktime;
-    result.blocktime = position.blocktime;
-    if (opts.blockheight) result.blockheight = position.height;
+// src/jsonrpc/json-depth.ts
+var JSON_DEPTH_MAX = 512;
+function jsonDepthOver(text, max) {
+  if (text.length <= max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
   }
-  return result;
-}
-function decodedTxBaseText(tx, network) {
-  return stringifyJson(txToUniv(tx, { network }));
-}
-function decodedTxFromBase(base, position, opts) {
-  const block = `"blockhash":${JSON.stringify(position.blockhash)},"confirmations":${position.confirmations},"time":${position.blocktime},"blocktime":${position.blocktime}` + (opts.blockheight ? `,"blockheight":${position.height}` : "");
-  return new RawJsonText(`${base.slice(0, -1)},${block}}`);
-}
-function readTxHex(hex) {
-  try {
-    return /^([0-9a-fA-F]{2})+$/.test(hex) ? parseTransaction(fromHex(hex)) : null;
-  } catch {
-    return null;
-  }
+  return false;
 }
 
-// src/cache/from-core.ts
-async function rememberFromCore(store, pool, network, answers) {
-  const guard = store.guard(network);
-  if (!guard || !store.enabled) return;
-  const candidates = [];
-  for (const { txid, result } of answers) {
-    if (!isJsonObject(result)) continue;
-    const { hex, blockhash, confirmations, blocktime } = result;
-    const conf = jsonInteger(confirmations);
-    const time = jsonInteger(blocktime);
-    if (typeof hex !== "string" || typeof blockhash !== "string") continue;
-    if (conf === void 0 || time === void 0 || conf < store.minConfirmations) continue;
-    if (store.memory.has(network, txid)) continue;
-    const tx = readTxHex(hex);
-    if (tx?.txid !== txid) continue;
-    candidates.push({ txid, bytes: tx.bytes, blockhash, confirmations: conf, blocktime: time });
+// src/util/byte-lru.ts
+var ByteLru = class {
+  constructor(bytesMax, costOf) {
+    this.bytesMax = bytesMax;
+    this.costOf = costOf;
   }
-  if (candidates.length === 0) return;
-  const tip = await guard.tip();
-  if (tip === null) return;
-  const heights = [...new Set(candidates.map((c) => tip - c.confirmations + 1))];
-  const out = await pool.batch(
-    heights.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] }))
-  );
-  if (!out.ok) return;
-  const hashAt = /* @__PURE__ */ new Map();
-  heights.forEach((h, i) => {
-    const answer = out.answers[i];
-    if (answer && "result" in answer) hashAt.set(h, answer.result);
-  });
-  for (const c of candidates) {
-    const height = tip - c.confirmations + 1;
-    if (hashAt.get(height) !== c.blockhash) continue;
-    store.remember(network, c.txid, {
-      bytes: c.bytes,
-      blockhash: c.blockhash,
-      height,
-      blocktime: c.blocktime
-    });
-  }
-}
-
-// src/metering/context.ts
-function electrumTxSource(app, network) {
-  return {
-    network,
-    pool: app.electrum.get(network),
-    cache: app.txCache,
-    minConfirmations: app.config.cache.minConfirmations
-  };
-}
-
-// src/bitcoin/scripthash.ts
-function electrumScripthash(scriptPubKey) {
-  return toHexReversed(sha256(scriptPubKey));
-}
-function isUnspendable(scriptPubKey) {
-  return scriptPubKey[0] === 106;
-}
-
-// src/jsonrpc/electrum-params.ts
-var BAD_REQUEST = 1;
-var DAEMON_ERROR = 2;
-var INVALID_ARGS = -32602;
-function bindArgs(method, params, required, optional) {
-  const min = required.length;
-  const max = min + optional.length;
-  const invalid = (message) => ({ code: INVALID_ARGS, message });
-  if (Array.isArray(params)) {
-    const s = params.length === 1 ? "" : "s";
-    if (params.length < min) {
-      return invalid(
-        `${params.length} argument${s} passed to method "${method}" but it requires ${min}`
-      );
-    }
-    if (params.length > max) {
-      return invalid(
-        `${params.length} argument${s} passed to method ${method} taking at most ${max}`
-      );
-    }
-    return params;
-  }
-  const names = [...required, ...optional];
-  const missing = required.filter((n) => !Object.hasOwn(params, n));
-  if (missing.length > 0) {
-    const s = missing.length === 1 ? "" : "s";
-    return invalid(`method "${method}" requires parameter${s} ${quoteNames(missing)}`);
-  }
-  const excess = Object.keys(params).filter((n) => !names.includes(n));
-  if (excess.length > 0) {
-    const s = excess.length === 1 ? "" : "s";
-    return invalid(`method "${method}" does not take parameter${s} ${quoteNames(excess)}`);
-  }
-  return names.map((n) => Object.hasOwn(params, n) ? params[n] : void 0);
-}
-function quoteNames(names) {
-  return [...names].sort().map((n) => `"${n}"`).join(", ");
-}
-function hash32Hex(value) {
-  if (typeof value !== "string") return null;
-  let hex = "";
-  let i = 0;
-  while (i < value.length) {
-    if (/\s/.test(value[i])) i += 1;
-    else if (/^[0-9a-fA-F]{2}$/.test(value.slice(i, i + 2))) {
-      hex += value.slice(i, i + 2).toLowerCase();
-      i += 2;
-    } else return null;
-  }
-  return hex.length === 64 ? hex : null;
-}
-function isPyBool(value) {
-  if (typeof value === "boolean") return true;
-  if (!isJsonNumber(value)) return false;
-  const n = Number(value.value);
-  return n === 0 || n === 1;
-}
-function pyBoolValue(value) {
-  return value === true || isJsonNumber(value) && Number(value.value) === 1;
-}
-
-// src/upstreams/electrum/headers.ts
-async function headerAt(pool, height) {
-  const out = await pool.request("blockchain.block.header", [jsonNumber(height)]);
-  if (!out.ok || !("result" in out.answer) || typeof out.answer.result !== "string") return null;
-  return headerOf(out.answer.result);
-}
-function headerOf(hex) {
-  return /^[0-9a-fA-F]{160}$/.test(hex) ? parseBlockHeader(fromHex(hex)) : null;
-}
-
-// src/upstreams/electrum/transaction.ts
-var METHOD = "blockchain.transaction.get";
-async function electrumTransaction(source, txHash, locate) {
-  const { pool, cache, minConfirmations } = source;
-  if (!pool) {
-    return failure(gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"));
-  }
-  const txid = /^[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : null;
-  if (txid) {
-    const cached2 = await fromCache(source, pool, txid, locate);
-    if (cached2) return cached2;
-  }
-  const out = await pool.request(METHOD, [txHash, true]);
-  if (!out.ok) return failure(out.error);
-  if ("error" in out.answer) {
-    if (out.answer.error.code === DAEMON_ERROR) {
-      return { kind: "refused", error: out.answer.error, upstream: out.upstream };
-    }
-    return withoutVerbose(source, pool, txHash, txid, locate, out.answer.error.message);
-  }
-  const bad = (why) => failure(
-    gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
-      detail: `${out.upstream}: ${why}`
-    })
-  );
-  const result = out.answer.result;
-  if (!isJsonObject(result) || typeof result.hex !== "string") {
-    return bad("no hex in the verbose answer");
-  }
-  const tx = readTxHex(result.hex);
-  if (!tx) return bad("hex is not a transaction");
-  if (txid && tx.txid !== txid) return bad(`asked for ${txid}, got ${tx.txid}`);
-  const found = (position2, located) => parsed(tx, position2, located, out.upstream);
-  if (typeof result.blockhash !== "string") return found(null, true);
-  const confirmations = jsonInteger(result.confirmations);
-  const deep = confirmations !== void 0 && confirmations >= minConfirmations;
-  if (!locate && !(deep && txid && cache.enabled)) return found(null, false);
-  const position = await locateBlock(
-    pool,
-    result.blockhash,
-    confirmations,
-    jsonInteger(result.blockheight)
-  );
-  if (!position) {
-    if (!locate) return found(null, false);
-    return bad(`cannot find the height of block ${result.blockhash}`);
-  }
-  if (deep && txid) cache.remember(source.network, txid, { ...position, bytes: tx.bytes });
-  return found(position, true);
-}
-async function fromCache(source, pool, txid, locate) {
-  const cached2 = await source.cache.lookup(source.network, [txid]);
-  const entry = cached2?.found[0];
-  if (!entry) return null;
-  let tx;
-  const hit = (position) => ({
-    kind: "tx",
-    tx: () => {
-      tx ??= parseTransaction(entry.bytes);
-      return tx;
-    },
-    hex: () => toHex(entry.bytes),
-    position,
-    located: position !== null,
-    upstream: "cache"
-  });
-  if (!locate) return hit(null);
-  const tip = pool.tip();
-  if (!tip || tip.height < entry.height) return null;
-  return hit({ ...entry, confirmations: tip.height - entry.height + 1 });
-}
-function parsed(tx, position, located, upstream) {
-  return { kind: "tx", tx: () => tx, hex: () => tx.hex, position, located, upstream };
-}
-async function locateBlock(pool, blockhash, confirmations, blockheight) {
-  const tip = pool.tip();
-  const expected = blockheight ?? (tip && confirmations !== void 0 ? tip.height - confirmations + 1 : void 0);
-  if (expected === void 0) return null;
-  for (const height of [expected, expected + 1, expected - 1]) {
-    if (height < 0) continue;
-    const header = await headerAt(pool, height);
-    if (header?.hash !== blockhash.toLowerCase()) continue;
-    const count = confirmations ?? (tip ? tip.height - height + 1 : void 0);
-    if (count === void 0) return null;
-    return { blockhash: header.hash, height, blocktime: header.time, confirmations: count };
-  }
-  return null;
-}
-async function withoutVerbose(source, pool, txHash, txid, locate, refusal) {
-  const out = await pool.request(METHOD, [txHash, false]);
-  if (!out.ok) return failure(out.error);
-  if ("error" in out.answer) {
-    return { kind: "refused", error: out.answer.error, upstream: out.upstream };
-  }
-  const bad = (why) => failure(
-    gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
-      detail: `${out.upstream}: ${why} (verbose refused: ${refusal.slice(0, 200)})`
-    })
-  );
-  const hex = out.answer.result;
-  const tx = typeof hex === "string" ? readTxHex(hex) : null;
-  if (!tx || txid && tx.txid !== txid) return bad(`the hex is not transaction ${txid ?? txHash}`);
-  if (!locate) return parsed(tx, null, false, out.upstream);
-  const height = await historyHeight(pool, tx);
-  if (height === null) return bad(`${tx.txid} is in none of its scripts' histories`);
-  if (height <= 0) return parsed(tx, null, true, out.upstream);
-  const tip = pool.tip();
-  const header = await headerAt(pool, height);
-  if (!tip || !header || tip.height < height) return bad(`no header at height ${height}`);
-  const position = {
-    blockhash: header.hash,
-    height,
-    blocktime: header.time,
-    confirmations: tip.height - height + 1
-  };
-  if (position.confirmations >= source.minConfirmations) {
-    source.cache.remember(source.network, tx.txid, { ...position, bytes: tx.bytes });
-  }
-  return parsed(tx, position, true, out.upstream);
-}
-var HISTORY_TRIES = 3;
-async function historyHeight(pool, tx) {
-  const scripts = tx.outputs.map((o) => o.scriptPubKey).filter((s) => !isUnspendable(s)).slice(0, HISTORY_TRIES);
-  for (const script of scripts) {
-    const out = await pool.request("blockchain.scripthash.get_history", [
-      electrumScripthash(script)
-    ]);
-    if (!out.ok || !("result" in out.answer) || !Array.isArray(out.answer.result)) continue;
-    for (const item of out.answer.result) {
-      if (isJsonObject(item) && item.tx_hash === tx.txid) {
-        const height = jsonInteger(item.height);
-        if (height !== void 0) return height;
-      }
-    }
-  }
-  return null;
-}
-function failure(error) {
-  return { kind: "failure", error };
-}
-
-// src/util/lru.ts
-var LruMap = class {
-  constructor(entriesMax) {
-    this.entriesMax = entriesMax;
-    if (!Number.isInteger(entriesMax) || entriesMax < 1) {
-      throw new Error(`LruMap: entriesMax must be a positive integer, got ${entriesMax}`);
-    }
-  }
-  entriesMax;
+  bytesMax;
+  costOf;
   entries = /* @__PURE__ */ new Map();
-  get size() {
-    return this.entries.size;
-  }
+  size = 0;
+  stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
   get(key) {
     const value = this.entries.get(key);
-    if (value === void 0) return void 0;
+    if (value === void 0) {
+      this.stats.misses += 1;
+      return void 0;
+    }
     this.entries.delete(key);
     this.entries.set(key, value);
+    this.stats.hits += 1;
     return value;
   }
-  delete(key) {
-    return this.entries.delete(key);
+  has(key) {
+    return this.entries.has(key);
   }
   set(key, value) {
-    this.entries.delete(key);
+    if (this.costOf(value) > this.bytesMax) return;
+    this.remove(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.entriesMax) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+    this.size += this.costOf(value);
+    this.fitBudget();
+  }
+  /**
+   * Changes `value` in place with `change` while it is still the entry at `key`, counting what
+   * that adds to its cost (older entries make room); false, and nothing changed, when it is not.
+   */
+  grow(key, value, change) {
+    if (this.entries.get(key) !== value) return false;
+    const before = this.costOf(value);
+    change();
+    this.size += this.costOf(value) - before;
+    this.fitBudget();
+    return true;
+  }
+  delete(key) {
+    this.remove(key);
+    this.updateStats();
+  }
+  /** Drops every entry `doomed` names (a scan: what calls it, a reorganisation, is rare). */
+  dropWhere(doomed) {
+    let dropped = 0;
+    for (const [key, value] of this.entries) {
+      if (doomed(key, value)) {
+        this.remove(key);
+        dropped += 1;
+      }
     }
+    this.stats.evictions += dropped;
+    this.updateStats();
+    return dropped;
+  }
+  remove(key) {
+    const value = this.entries.get(key);
+    if (value === void 0) return;
+    this.entries.delete(key);
+    this.size -= this.costOf(value);
+  }
+  fitBudget() {
+    for (const key of this.entries.keys()) {
+      if (this.size <= this.bytesMax) break;
+      this.remove(key);
+      this.stats.evictions += 1;
+    }
+    this.updateStats();
+  }
+  updateStats() {
+    this.stats.entries = this.entries.size;
+    this.stats.bytes = this.size;
   }
 };
 
@@ -1080,6 +781,16 @@ async function withDeadline(ms, work) {
   } finally {
     d.clear();
   }
+}
+
+// src/upstreams/indexer/hasura/schema.ts
+import { readFileSync } from "node:fs";
+import { buildSchema } from "graphql";
+var SDL_PATH = projectPath("schema", "indexer.graphql");
+var cached;
+function indexerSchema() {
+  cached ??= buildSchema(readFileSync(SDL_PATH, "utf8"));
+  return cached;
 }
 
 // src/upstreams/indexer/hasura/hasura-error.ts
@@ -1567,14 +1278,303 @@ function variableError(schema, operation, request, error) {
   return hasuraError(m, path);
 }
 
-// src/upstreams/indexer/hasura/schema.ts
-import { readFileSync } from "node:fs";
-import { buildSchema } from "graphql";
-var SDL_PATH = projectPath("schema", "indexer.graphql");
-var cached;
-function indexerSchema() {
-  cached ??= buildSchema(readFileSync(SDL_PATH, "utf8"));
-  return cached;
+// src/jsonrpc/decoded-tx.ts
+function decodedTx(tx, network, position, opts) {
+  const result = { ...txToUniv(tx, { network }) };
+  if (position) {
+    result.blockhash = position.blockhash;
+    result.confirmations = position.confirmations;
+    result.time = position.blocktime;
+    result.blocktime = position.blocktime;
+    if (opts.blockheight) result.blockheight = position.height;
+  }
+  return result;
+}
+function decodedTxBaseText(tx, network) {
+  return stringifyJson(txToUniv(tx, { network }));
+}
+function decodedTxFromBase(base, position, opts) {
+  const block = `"blockhash":${JSON.stringify(position.blockhash)},"confirmations":${position.confirmations},"time":${position.blocktime},"blocktime":${position.blocktime}` + (opts.blockheight ? `,"blockheight":${position.height}` : "");
+  return new RawJsonText(`${base.slice(0, -1)},${block}}`);
+}
+function readTxHex(hex) {
+  try {
+    return /^([0-9a-fA-F]{2})+$/.test(hex) ? parseTransaction(fromHex(hex)) : null;
+  } catch {
+    return null;
+  }
+}
+
+// src/cache/from-core.ts
+async function rememberFromCore(store, pool, network, answers) {
+  const guard = store.guard(network);
+  if (!guard || !store.enabled) return;
+  const candidates = [];
+  for (const { txid, result } of answers) {
+    if (!isJsonObject(result)) continue;
+    const { hex, blockhash, confirmations, blocktime } = result;
+    const conf = jsonInteger(confirmations);
+    const time = jsonInteger(blocktime);
+    if (typeof hex !== "string" || typeof blockhash !== "string") continue;
+    if (conf === void 0 || time === void 0 || conf < store.minConfirmations) continue;
+    if (store.memory.has(network, txid)) continue;
+    const tx = readTxHex(hex);
+    if (tx?.txid !== txid) continue;
+    candidates.push({ txid, bytes: tx.bytes, blockhash, confirmations: conf, blocktime: time });
+  }
+  if (candidates.length === 0) return;
+  const tip = await guard.tip();
+  if (tip === null) return;
+  const heights = [...new Set(candidates.map((c) => tip - c.confirmations + 1))];
+  const out = await pool.batch(
+    heights.map((h) => ({ method: "getblockhash", params: [jsonNumber(h)] }))
+  );
+  if (!out.ok) return;
+  const hashAt = /* @__PURE__ */ new Map();
+  heights.forEach((h, i) => {
+    const answer = out.answers[i];
+    if (answer && "result" in answer) hashAt.set(h, answer.result);
+  });
+  for (const c of candidates) {
+    const height = tip - c.confirmations + 1;
+    if (hashAt.get(height) !== c.blockhash) continue;
+    store.remember(network, c.txid, {
+      bytes: c.bytes,
+      blockhash: c.blockhash,
+      height,
+      blocktime: c.blocktime
+    });
+  }
+}
+
+// src/metering/context.ts
+function electrumTxSource(app, network) {
+  return {
+    network,
+    pool: app.electrum.get(network),
+    cache: app.txCache,
+    minConfirmations: app.config.cache.minConfirmations
+  };
+}
+
+// src/bitcoin/scripthash.ts
+function electrumScripthash(scriptPubKey) {
+  return toHexReversed(sha256(scriptPubKey));
+}
+function isUnspendable(scriptPubKey) {
+  return scriptPubKey[0] === 106;
+}
+
+// src/jsonrpc/electrum-params.ts
+var BAD_REQUEST = 1;
+var DAEMON_ERROR = 2;
+var INVALID_ARGS = -32602;
+function bindArgs(method, params, required, optional) {
+  const min = required.length;
+  const max = min + optional.length;
+  const invalid = (message) => ({ code: INVALID_ARGS, message });
+  if (Array.isArray(params)) {
+    const s = params.length === 1 ? "" : "s";
+    if (params.length < min) {
+      return invalid(
+        `${params.length} argument${s} passed to method "${method}" but it requires ${min}`
+      );
+    }
+    if (params.length > max) {
+      return invalid(
+        `${params.length} argument${s} passed to method ${method} taking at most ${max}`
+      );
+    }
+    return params;
+  }
+  const names = [...required, ...optional];
+  const missing = required.filter((n) => !Object.hasOwn(params, n));
+  if (missing.length > 0) {
+    const s = missing.length === 1 ? "" : "s";
+    return invalid(`method "${method}" requires parameter${s} ${quoteNames(missing)}`);
+  }
+  const excess = Object.keys(params).filter((n) => !names.includes(n));
+  if (excess.length > 0) {
+    const s = excess.length === 1 ? "" : "s";
+    return invalid(`method "${method}" does not take parameter${s} ${quoteNames(excess)}`);
+  }
+  return names.map((n) => Object.hasOwn(params, n) ? params[n] : void 0);
+}
+function quoteNames(names) {
+  return [...names].sort().map((n) => `"${n}"`).join(", ");
+}
+function hash32Hex(value) {
+  if (typeof value !== "string") return null;
+  let hex = "";
+  let i = 0;
+  while (i < value.length) {
+    if (/\s/.test(value[i])) i += 1;
+    else if (/^[0-9a-fA-F]{2}$/.test(value.slice(i, i + 2))) {
+      hex += value.slice(i, i + 2).toLowerCase();
+      i += 2;
+    } else return null;
+  }
+  return hex.length === 64 ? hex : null;
+}
+function isPyBool(value) {
+  if (typeof value === "boolean") return true;
+  if (!isJsonNumber(value)) return false;
+  const n = Number(value.value);
+  return n === 0 || n === 1;
+}
+function pyBoolValue(value) {
+  return value === true || isJsonNumber(value) && Number(value.value) === 1;
+}
+
+// src/upstreams/electrum/headers.ts
+async function headerAt(pool, height) {
+  const out = await pool.request("blockchain.block.header", [jsonNumber(height)]);
+  if (!out.ok || !("result" in out.answer) || typeof out.answer.result !== "string") return null;
+  return headerOf(out.answer.result);
+}
+function headerOf(hex) {
+  return /^[0-9a-fA-F]{160}$/.test(hex) ? parseBlockHeader(fromHex(hex)) : null;
+}
+
+// src/upstreams/electrum/transaction.ts
+var METHOD = "blockchain.transaction.get";
+async function electrumTransaction(source, txHash, locate) {
+  const { pool, cache, minConfirmations } = source;
+  if (!pool) {
+    return failure(gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"));
+  }
+  const txid = /^[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : null;
+  if (txid) {
+    const cached2 = await fromCache(source, pool, txid, locate);
+    if (cached2) return cached2;
+  }
+  const out = await pool.request(METHOD, [txHash, true]);
+  if (!out.ok) return failure(out.error);
+  if ("error" in out.answer) {
+    if (out.answer.error.code === DAEMON_ERROR) {
+      return { kind: "refused", error: out.answer.error, upstream: out.upstream };
+    }
+    return withoutVerbose(source, pool, txHash, txid, locate, out.answer.error.message);
+  }
+  const bad = (why) => failure(
+    gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
+      detail: `${out.upstream}: ${why}`
+    })
+  );
+  const result = out.answer.result;
+  if (!isJsonObject(result) || typeof result.hex !== "string") {
+    return bad("no hex in the verbose answer");
+  }
+  const tx = readTxHex(result.hex);
+  if (!tx) return bad("hex is not a transaction");
+  if (txid && tx.txid !== txid) return bad(`asked for ${txid}, got ${tx.txid}`);
+  const found = (position2, located) => parsed(tx, position2, located, out.upstream);
+  if (typeof result.blockhash !== "string") return found(null, true);
+  const confirmations = jsonInteger(result.confirmations);
+  const deep = confirmations !== void 0 && confirmations >= minConfirmations;
+  if (!locate && !(deep && txid && cache.enabled)) return found(null, false);
+  const position = await locateBlock(
+    pool,
+    result.blockhash,
+    confirmations,
+    jsonInteger(result.blockheight)
+  );
+  if (!position) {
+    if (!locate) return found(null, false);
+    return bad(`cannot find the height of block ${result.blockhash}`);
+  }
+  if (deep && txid) cache.remember(source.network, txid, { ...position, bytes: tx.bytes });
+  return found(position, true);
+}
+async function fromCache(source, pool, txid, locate) {
+  const cached2 = await source.cache.lookup(source.network, [txid]);
+  const entry = cached2?.found[0];
+  if (!entry) return null;
+  let tx;
+  const hit = (position) => ({
+    kind: "tx",
+    tx: () => {
+      tx ??= parseTransaction(entry.bytes);
+      return tx;
+    },
+    hex: () => toHex(entry.bytes),
+    position,
+    located: position !== null,
+    upstream: "cache"
+  });
+  if (!locate) return hit(null);
+  const tip = pool.tip();
+  if (!tip || tip.height < entry.height) return null;
+  return hit({ ...entry, confirmations: tip.height - entry.height + 1 });
+}
+function parsed(tx, position, located, upstream) {
+  return { kind: "tx", tx: () => tx, hex: () => tx.hex, position, located, upstream };
+}
+async function locateBlock(pool, blockhash, confirmations, blockheight) {
+  const tip = pool.tip();
+  const expected = blockheight ?? (tip && confirmations !== void 0 ? tip.height - confirmations + 1 : void 0);
+  if (expected === void 0) return null;
+  for (const height of [expected, expected + 1, expected - 1]) {
+    if (height < 0) continue;
+    const header = await headerAt(pool, height);
+    if (header?.hash !== blockhash.toLowerCase()) continue;
+    const count = confirmations ?? (tip ? tip.height - height + 1 : void 0);
+    if (count === void 0) return null;
+    return { blockhash: header.hash, height, blocktime: header.time, confirmations: count };
+  }
+  return null;
+}
+async function withoutVerbose(source, pool, txHash, txid, locate, refusal) {
+  const out = await pool.request(METHOD, [txHash, false]);
+  if (!out.ok) return failure(out.error);
+  if ("error" in out.answer) {
+    return { kind: "refused", error: out.answer.error, upstream: out.upstream };
+  }
+  const bad = (why) => failure(
+    gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
+      detail: `${out.upstream}: ${why} (verbose refused: ${refusal.slice(0, 200)})`
+    })
+  );
+  const hex = out.answer.result;
+  const tx = typeof hex === "string" ? readTxHex(hex) : null;
+  if (!tx || txid && tx.txid !== txid) return bad(`the hex is not transaction ${txid ?? txHash}`);
+  if (!locate) return parsed(tx, null, false, out.upstream);
+  const height = await historyHeight(pool, tx);
+  if (height === null) return bad(`${tx.txid} is in none of its scripts' histories`);
+  if (height <= 0) return parsed(tx, null, true, out.upstream);
+  const tip = pool.tip();
+  const header = await headerAt(pool, height);
+  if (!tip || !header || tip.height < height) return bad(`no header at height ${height}`);
+  const position = {
+    blockhash: header.hash,
+    height,
+    blocktime: header.time,
+    confirmations: tip.height - height + 1
+  };
+  if (position.confirmations >= source.minConfirmations) {
+    source.cache.remember(source.network, tx.txid, { ...position, bytes: tx.bytes });
+  }
+  return parsed(tx, position, true, out.upstream);
+}
+var HISTORY_TRIES = 3;
+async function historyHeight(pool, tx) {
+  const scripts = tx.outputs.map((o) => o.scriptPubKey).filter((s) => !isUnspendable(s)).slice(0, HISTORY_TRIES);
+  for (const script of scripts) {
+    const out = await pool.request("blockchain.scripthash.get_history", [
+      electrumScripthash(script)
+    ]);
+    if (!out.ok || !("result" in out.answer) || !Array.isArray(out.answer.result)) continue;
+    for (const item of out.answer.result) {
+      if (isJsonObject(item) && item.tx_hash === tx.txid) {
+        const height = jsonInteger(item.height);
+        if (height !== void 0) return height;
+      }
+    }
+  }
+  return null;
+}
+function failure(error) {
+  return { kind: "failure", error };
 }
 
 // src/pricing/graph-complexity.ts
@@ -1694,6 +1694,7 @@ export {
   priceOf,
   graphPrice,
   eventPrice,
+  indexerSchema,
   JSON_DEPTH_MAX,
   jsonDepthOver,
   walkSelections,
@@ -1704,7 +1705,6 @@ export {
   selectedField,
   refusedArguments,
   checkGraphLimits,
-  indexerSchema,
   decodedTx,
   decodedTxBaseText,
   decodedTxFromBase,

@@ -27,7 +27,7 @@ import {
   selectedField,
   walkSelections,
   withDeadline
-} from "./chunk-WRE5CPWB.js";
+} from "./chunk-6OSN2VOK.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -49,7 +49,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-EVEPJD6T.js";
+} from "./chunk-WS3ALAGS.js";
 import {
   DecodeError,
   ScriptPubKeyParts,
@@ -72,10 +72,10 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-DMG4CLTR.js";
+} from "./chunk-5AUVLU5M.js";
 import {
   NETWORK_NAMES
-} from "./chunk-Z4JTVNCI.js";
+} from "./chunk-4NNVSMSL.js";
 
 // src/graphql/cost/plugin.ts
 import { GraphQLError as GraphQLError5 } from "graphql";
@@ -350,14 +350,63 @@ function atThisField(error) {
   return new GraphQLError(error.message, { extensions: error.extensions });
 }
 
-// src/graphql/cost/estimate.ts
-import {
-  GraphQLError as GraphQLError2,
-  getArgumentValues as getArgumentValues2,
-  getNullableType,
-  getOperationAST as getOperationAST3,
-  isListType
-} from "graphql";
+// src/graphql/cost/report.ts
+import { GraphQLError as GraphQLError2 } from "graphql";
+function costReport(figures) {
+  const { estimated, actual, charged, balance, complexity, calls } = figures;
+  return {
+    estimated,
+    actual,
+    charged,
+    balance,
+    ...complexity === null ? {} : { complexity },
+    calls
+  };
+}
+function resultText(dataText, report) {
+  return `{"data":${dataText},"extensions":{"cost":${JSON.stringify(report)}}}`;
+}
+var COST_MARK = "\0blockgate:cost";
+var COST_MARK_JSON = JSON.stringify(COST_MARK);
+function writeCost(text, report) {
+  const at = text.lastIndexOf(COST_MARK_JSON);
+  if (at < 0) return null;
+  return `${text.slice(0, at)}${JSON.stringify(report)}${text.slice(at + COST_MARK_JSON.length)}`;
+}
+function costLines(ctx) {
+  const { calls, graph } = ctx.state.meter;
+  const lines = [...calls].map(([method, { count, price }]) => ({
+    method,
+    count,
+    unitPrice: price,
+    subtotal: count * price
+  }));
+  if (graph.answered > 0) lines.push(graphLine(ctx, graph.answered, graph.complexity));
+  return lines;
+}
+function graphLine(ctx, answered, complexity) {
+  return {
+    method: "graph",
+    count: answered,
+    subtotal: graphPrice(ctx.app.config, ctx.network, complexity)
+  };
+}
+function refusalError(cost) {
+  return new GraphQLError2(cost.error.message, { extensions: refusalExtensions(cost) });
+}
+function refusalExtensions(cost) {
+  return {
+    ...cost.error.data,
+    code: cost.error.code,
+    balance: cost.available,
+    required: cost.required,
+    http: { status: httpStatusOf(cost.error.code) }
+  };
+}
+function refusalText(cost) {
+  const { http: _http, ...extensions } = refusalExtensions(cost);
+  return JSON.stringify({ errors: [{ message: cost.error.message, extensions }] });
+}
 
 // src/graphql/indexer.ts
 import {
@@ -441,28 +490,32 @@ var joinKeys = {
 async function executeOnIndexer(request) {
   const ctx = request.context;
   if (!ctx) throw new Error("delegation without the request's context");
-  const graphRequest = {
+  const { failedTrip } = ctx.state;
+  ctx.state.failedTrip = void 0;
+  const out = failedTrip ?? await indexerTrip(ctx, {
     query: print(request.document),
     variables: request.variables ?? {},
     operationName: request.operationName
-  };
+  });
+  if (!out.ok) return { errors: [fromGatewayError(out.error)] };
+  return { data: out.data };
+}
+async function indexerTrip(ctx, request) {
   const pool = ctx.app.indexers.get(ctx.network);
   if (!pool) {
     return {
-      errors: [
-        fromGatewayError(gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network"))
-      ]
+      ok: false,
+      error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
     };
   }
   const out = await withDeadline(
     ctx.app.config.graph.queryTimeoutMs,
-    (signal) => pool.query(graphRequest, signal, JSON.parse)
+    (signal) => pool.query(request, signal, JSON.parse)
   );
   if (!out.ok) {
     ctx.app.log.warn({ requestId: ctx.requestId, detail: out.error.detail }, out.error.message);
-    return { errors: [fromGatewayError(out.error)] };
   }
-  return { data: out.data };
+  return out;
 }
 var indexerSubschema = new Subschema({
   schema: indexerSchema(),
@@ -500,28 +553,356 @@ function indexerRootField(rootField) {
   return field;
 }
 
+// src/graphql/query-plans/passthrough.ts
+import { collectFields, collectSubFields } from "@graphql-tools/utils";
+import {
+  BREAK,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType as isObjectType3,
+  isScalarType,
+  Kind as Kind4,
+  print as print2,
+  visit as visit2
+} from "graphql";
+function compilePassthrough(schema2, document, operationName) {
+  const operations = document.definitions.filter(
+    (d) => d.kind === Kind4.OPERATION_DEFINITION
+  );
+  const [operation] = operations;
+  if (operations.length !== 1 || !operation || operation.operation !== "query") return null;
+  if (operationName && operation.name?.value !== operationName) return null;
+  const query = schema2.getQueryType();
+  if (!query || hasDirective(document)) return null;
+  const fragments = {};
+  for (const d of document.definitions) {
+    if (d.kind === Kind4.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+    else if (d.kind !== Kind4.OPERATION_DEFINITION) return null;
+  }
+  const { fields, patches } = collectFields(schema2, fragments, {}, query, operation.selectionSet);
+  if (patches.length > 0 || fields.size === 0) return null;
+  const keys = [];
+  const shapes = [];
+  for (const [key, nodes] of fields) {
+    const name = nodes[0].name.value;
+    const field = query.getFields()[name];
+    const site = field?.extensions.indexer;
+    if (!field || site?.rootField !== name) return null;
+    const shape = shapeOf(schema2, fragments, field.type, nodes);
+    if (!shape) return null;
+    keys.push(key);
+    shapes.push(shape);
+  }
+  const renamed = renameTypeConditions(document);
+  if (!renamed) return null;
+  return {
+    indexerQuery: print2(renamed),
+    operationName: operation.name?.value,
+    variableDefinitions: operation.variableDefinitions ?? [],
+    shape: { kind: "object", nonNull: true, keys, fields: shapes }
+  };
+}
+function shapeOf(schema2, fragments, type, nodes) {
+  const nonNull = isNonNullType(type);
+  const inner = nonNull ? type.ofType : type;
+  if (isListType(inner)) {
+    const of = shapeOf(schema2, fragments, inner.ofType, nodes);
+    return of ? { kind: "list", nonNull, of } : null;
+  }
+  if (isScalarType(inner) || isEnumType(inner)) {
+    return { kind: "leaf", nonNull, serialize: (v) => inner.serialize(v) };
+  }
+  if (!isObjectType3(inner) || indexerTypeOf(inner.name) === void 0) return null;
+  const { fields, patches } = collectSubFields(schema2, fragments, {}, inner, nodes);
+  if (patches.length > 0) return null;
+  const keys = [];
+  const shapes = [];
+  for (const [key, sub] of fields) {
+    const name = sub[0].name.value;
+    const field = inner.getFields()[name];
+    if (!field || !indexerColumn(inner.name, name)) return null;
+    const shape = shapeOf(schema2, fragments, field.type, sub);
+    if (!shape) return null;
+    keys.push(key);
+    shapes.push(shape);
+  }
+  return { kind: "object", nonNull, keys, fields: shapes };
+}
+function hasDirective(document) {
+  let found = false;
+  visit2(document, {
+    Directive() {
+      found = true;
+      return BREAK;
+    }
+  });
+  return found;
+}
+function renameTypeConditions(document) {
+  let unknown = false;
+  const rename = (node) => {
+    const table = indexerTypeOf(node.name.value);
+    if (table === void 0) unknown = true;
+    return { ...node, name: { ...node.name, value: table ?? node.name.value } };
+  };
+  const out = visit2(document, {
+    FragmentDefinition: (node) => ({ ...node, typeCondition: rename(node.typeCondition) }),
+    InlineFragment: (node) => node.typeCondition ? { ...node, typeCondition: rename(node.typeCondition) } : void 0
+  });
+  return unknown ? null : out;
+}
+function fits(value, shape) {
+  if (value === null) return !shape.nonNull;
+  switch (shape.kind) {
+    case "leaf":
+      try {
+        return value !== void 0 && Object.is(shape.serialize(value), value);
+      } catch {
+        return false;
+      }
+    case "list":
+      return Array.isArray(value) && value.every((item) => fits(item, shape.of));
+    case "object": {
+      if (typeof value !== "object" || value === void 0 || Array.isArray(value)) return false;
+      const record = value;
+      let i = 0;
+      for (const key in record) {
+        if (key !== shape.keys[i] || !fits(record[key], shape.fields[i])) return false;
+        i++;
+      }
+      return i === shape.keys.length;
+    }
+  }
+}
+function indexerRequest(passthrough, given) {
+  const variables = {};
+  for (const definition of passthrough.variableDefinitions) {
+    const name = definition.variable.name.value;
+    if (Object.hasOwn(given, name)) variables[name] = given[name];
+  }
+  return { query: passthrough.indexerQuery, variables, operationName: passthrough.operationName };
+}
+
+// src/graphql/query-plans/plans.ts
+var PLANNED_QUERY_MAX = 16 * 1024;
+var Plans = class {
+  plans;
+  /**
+   * Keys executed once and not planned: a document is learnt on its second execution, so one sent
+   * once (most of a hostile or exploratory stream) costs no verification query (learn.ts).
+   */
+  seen;
+  /** Keys being learnt now: one verification at a time per document. */
+  learning = /* @__PURE__ */ new Set();
+  verifying = /* @__PURE__ */ new Set();
+  /** For benches and tests: requests served by a plan, and planned ones the executor answered. */
+  stats = { learnt: 0, served: 0, executed: 0 };
+  constructor(entriesMax) {
+    this.plans = entriesMax > 0 ? new LruMap(entriesMax) : null;
+    this.seen = entriesMax > 0 ? new LruMap(entriesMax) : null;
+  }
+  /** Whether an execution of `key` should be learnt from: true from its second one on. */
+  worthLearning(key) {
+    if (!this.seen || this.learning.has(key)) return false;
+    if (this.seen.get(key)) return true;
+    this.seen.set(key, true);
+    return false;
+  }
+  get enabled() {
+    return this.plans !== null;
+  }
+  get(key) {
+    return this.plans?.get(key);
+  }
+  /** Starts learning `key` unless it is being learnt already: false then. */
+  startLearning(key) {
+    if (this.learning.has(key)) return false;
+    this.learning.add(key);
+    return true;
+  }
+  /** A learning's verification, until it ends (settled() waits for it). */
+  track(verification) {
+    this.verifying.add(verification);
+    void verification.finally(() => this.verifying.delete(verification));
+  }
+  /** Resolves once every learning started so far has ended (tests, benches). */
+  async settled() {
+    await Promise.all(this.verifying);
+  }
+  learnt(key, plan) {
+    this.learning.delete(key);
+    if (!plan || !this.plans) return;
+    this.seen?.delete(key);
+    this.plans.set(key, plan);
+    this.stats.learnt += 1;
+  }
+};
+var plansByApp = /* @__PURE__ */ new WeakMap();
+function plansOf(app) {
+  let plans = plansByApp.get(app);
+  if (!plans) {
+    plans = new Plans(app.config.graphql.queryPlansMax);
+    plansByApp.set(app, plans);
+  }
+  return plans;
+}
+function planRequest(app, network, req, body) {
+  const { headers } = req;
+  const type = headers["content-type"] ?? "";
+  if (req.method !== "POST" || !type.startsWith("application/json")) return null;
+  if (headers["x-dry-run"] !== void 0 || !plansOf(app).enabled) return null;
+  if (jsonDepthOver(body, app.config.server.jsonDepthMax)) return null;
+  let parsed;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+  const { query, variables, operationName, ...rest } = parsed;
+  if (Object.keys(rest).length > 0) return null;
+  if (typeof query !== "string" || query.length > PLANNED_QUERY_MAX) return null;
+  if (variables !== void 0 && variables !== null) {
+    if (typeof variables !== "object" || Array.isArray(variables)) return null;
+  }
+  if (operationName !== void 0 && operationName !== null) {
+    if (typeof operationName !== "string" || operationName === "") return null;
+  }
+  const name = operationName ?? void 0;
+  return {
+    key: `${network}\0${headers.accept ?? ""}\0${headers.origin ?? ""}\0${type}\0${name ?? ""}\0${query}`,
+    query,
+    variables: variables ?? {},
+    operationName: name
+  };
+}
+
+// src/graphql/query-plans/learn.ts
+var compiled = /* @__PURE__ */ new WeakMap();
+function passthroughOf(schema2, document, operationName) {
+  let byName = compiled.get(document);
+  if (!byName) {
+    byName = /* @__PURE__ */ new Map();
+    compiled.set(document, byName);
+  }
+  const key = operationName ?? "";
+  if (!byName.has(key)) byName.set(key, compilePassthrough(schema2, document, operationName));
+  return byName.get(key) ?? null;
+}
+function planCandidate(ctx, args, result, estimate, figures) {
+  if (result.errors?.length || !result.data) return void 0;
+  if (result.extensions && Object.keys(result.extensions).length > 0) return void 0;
+  const { meter: meter2 } = ctx.state;
+  if (meter2.calls.size > 0 || meter2.cacheHits > 0 || !estimate.graph) return void 0;
+  if (estimate.items.length > 0) return void 0;
+  const operationName = args.operationName ?? void 0;
+  const passthrough = passthroughOf(args.schema, args.document, operationName);
+  if (!passthrough) return void 0;
+  const { complexity } = estimate.graph;
+  if (meter2.graph.answered !== passthrough.shape.keys.length || figures.complexity !== complexity || figures.actual !== graphPrice(ctx.app.config, ctx.network, complexity)) {
+    return void 0;
+  }
+  return {
+    document: args.document,
+    operationName,
+    passthrough,
+    variables: args.variableValues ?? {},
+    dataText: JSON.stringify(result.data),
+    report: figures.report,
+    creditHeaders: figures.creditHeaders
+  };
+}
+function learnPlan(ctx, network, request, candidate, reply) {
+  const plans = plansOf(ctx.app);
+  if (reply.status !== 200 || plans.get(request.key)) return;
+  const { passthrough } = candidate;
+  if (decoder.decode(reply.raw) !== resultText(candidate.dataText, candidate.report)) return;
+  if (!plans.startLearning(request.key)) return;
+  const headers = Object.fromEntries(
+    Object.entries(reply.headers).filter(([name]) => !candidate.creditHeaders.includes(name))
+  );
+  const verification = indexerTrip(
+    { ...ctx, network },
+    indexerRequest(passthrough, candidate.variables)
+  ).then((trip) => {
+    const same = trip.ok && fits(trip.data, passthrough.shape) && JSON.stringify(trip.data) === candidate.dataText;
+    plans.learnt(
+      request.key,
+      same ? {
+        document: candidate.document,
+        operationName: candidate.operationName,
+        passthrough,
+        headers
+      } : null
+    );
+  }).catch((err) => {
+    plans.learnt(request.key, null);
+    ctx.app.log.warn({ err, network }, "could not learn a plan");
+  });
+  plans.track(verification);
+}
+var decoder = new TextDecoder();
+
+// src/graphql/cost/figures.ts
+function executedFigures(ctx, estimate, result) {
+  const { calls, graph, cacheHits } = ctx.state.meter;
+  let actual = 0;
+  for (const { count, price } of calls.values()) actual += count * price;
+  if (graph.answered > 0) actual += graphPrice(ctx.app.config, ctx.network, graph.complexity);
+  const complexity = estimate.graph ? graph.complexity : null;
+  const outcome = {
+    kind: "answered",
+    // Errors and no data: graphql-js refused the request (variables it could not coerce) before
+    // any resolver ran, as validation would have.
+    outcome: !result.errors?.length ? "ok" : result.data === void 0 ? "rejected" : "upstream_error",
+    ...firstCode(result),
+    httpStatus: 200,
+    chargedCc: actual,
+    complexity,
+    cacheHits
+  };
+  return { outcome, actual, complexity };
+}
+function firstCode(result) {
+  const first = result.errors?.[0];
+  if (!first) return { errorCode: null };
+  const rpcCode = first.extensions?.rpcCode;
+  return {
+    errorCode: fromGraphQLCode(first.extensions?.code),
+    upstreamCode: typeof rpcCode === "number" ? String(rpcCode) : null
+  };
+}
+
 // src/graphql/cost/estimate.ts
+import {
+  GraphQLError as GraphQLError3,
+  getArgumentValues as getArgumentValues2,
+  getNullableType,
+  getOperationAST as getOperationAST3,
+  isListType as isListType2
+} from "graphql";
 function estimateCost(schema2, document, operationName, variables, opts) {
   const operation = getOperationAST3(document, operationName);
   if (!operation)
-    return new GraphQLError2("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
+    return new GraphQLError3("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
   const root = schema2.getRootType(operation.operation);
   if (!root)
-    return new GraphQLError2(`no ${operation.operation} type`, {
+    return new GraphQLError3(`no ${operation.operation} type`, {
       extensions: { code: "BAD_USER_INPUT" }
     });
   const limits = opts.graph.limits;
   const items = [];
   const sites = /* @__PURE__ */ new Map();
   let wantsPrevouts = false;
-  const visit2 = (f, at) => {
+  const visit3 = (f, at) => {
     const { node: selection, def: field, parentType: parent } = f;
     const name = selection.name.value;
     if (name === "fee" || name === "prevout") wantsPrevouts = true;
     if (!field) return void 0;
     const { multiplier, scope } = at;
     const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
-    const list = isListType(getNullableType(field.type));
+    const list = isListType2(getNullableType(field.type));
     const site = field.extensions?.indexer;
     const table = scope ? indexerTypeOf(parent.name) : void 0;
     const indexerDef = site ? indexerRootField(site.rootField) : table ? indexerColumn(parent.name, name) : void 0;
@@ -603,11 +984,11 @@ function estimateCost(schema2, document, operationName, variables, opts) {
       variables,
       { type: root, selectionSet: operation.selectionSet },
       start,
-      visit2
+      visit3
     );
     if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
   } catch (err) {
-    if (err instanceof GraphQLError2) return err;
+    if (err instanceof GraphQLError3) return err;
     throw err;
   }
   const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
@@ -643,7 +1024,7 @@ function graphEstimate(sites, graph) {
 }
 
 // src/graphql/cost/estimate-memo.ts
-import { GraphQLError as GraphQLError3, getOperationAST as getOperationAST4 } from "graphql";
+import { GraphQLError as GraphQLError4, getOperationAST as getOperationAST4 } from "graphql";
 var ESTIMATES_MAX = 512;
 var VARIABLES_KEY_MAX = 32 * 1024;
 var EstimateMemo = class {
@@ -668,7 +1049,7 @@ var EstimateMemo = class {
     const hit = memo.get(key);
     if (hit) return hit;
     const computed = compute();
-    if (!(computed instanceof GraphQLError3)) memo.set(key, deepFreeze(computed));
+    if (!(computed instanceof GraphQLError4)) memo.set(key, deepFreeze(computed));
     return computed;
   }
   /** Entries held for `schema` (tests: the memo stays bounded). */
@@ -700,51 +1081,29 @@ function deepFreeze(value) {
   return value;
 }
 
-// src/graphql/cost/report.ts
-import { GraphQLError as GraphQLError4 } from "graphql";
-function costReport(figures) {
-  const { estimated, actual, charged, balance, complexity, calls } = figures;
-  return {
-    estimated,
-    actual,
-    charged,
-    balance,
-    ...complexity === null ? {} : { complexity },
-    calls
-  };
-}
-function costLines(ctx) {
-  const { calls, graph } = ctx.state.meter;
-  const lines = [...calls].map(([method, { count, price }]) => ({
-    method,
-    count,
-    unitPrice: price,
-    subtotal: count * price
-  }));
-  if (graph.answered > 0) {
-    lines.push({
-      method: "graph",
-      count: graph.answered,
-      subtotal: graphPrice(ctx.app.config, ctx.network, graph.complexity)
-    });
+// src/graphql/cost/request-estimate.ts
+var memos = /* @__PURE__ */ new WeakMap();
+function requestEstimate(app, network, schema2, document, operationName, variables) {
+  let memo = memos.get(app);
+  if (!memo) {
+    memo = new EstimateMemo();
+    memos.set(app, memo);
   }
-  return lines;
-}
-function refusalError(cost) {
-  return new GraphQLError4(cost.error.message, { extensions: refusalExtensions(cost) });
-}
-function refusalExtensions(cost) {
-  return {
-    ...cost.error.data,
-    code: cost.error.code,
-    balance: cost.available,
-    required: cost.required,
-    http: { status: httpStatusOf(cost.error.code) }
-  };
-}
-function refusalText(cost) {
-  const { http: _http, ...extensions } = refusalExtensions(cost);
-  return JSON.stringify({ errors: [{ message: cost.error.message, extensions }] });
+  return memo.estimate(
+    schema2,
+    document,
+    operationName,
+    variables,
+    network,
+    () => estimateCost(schema2, document, operationName, variables, {
+      price: (method) => priceOf(app.config, method, network) ?? 0,
+      listItemsMax: app.config.graphql.listItemsMax,
+      graph: {
+        limits: app.config.graph,
+        price: (complexity) => graphPrice(app.config, network, complexity)
+      }
+    })
+  );
 }
 
 // src/graphql/cost/plugin.ts
@@ -752,27 +1111,36 @@ var METHOD = "graphql";
 function costPlugin() {
   const metered = /* @__PURE__ */ new WeakMap();
   const refusals = /* @__PURE__ */ new WeakMap();
-  const estimates = new EstimateMemo();
   return {
     async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       const { app } = ctx;
       const variables = args.variableValues ?? {};
-      const estimate = estimates.estimate(
+      const estimate = requestEstimate(
+        app,
+        ctx.network,
         args.schema,
         args.document,
         args.operationName,
-        variables,
-        ctx.network,
-        () => estimateCost(args.schema, args.document, args.operationName, variables, {
-          price: (method) => priceOf(app.config, method, ctx.network) ?? 0,
-          listItemsMax: app.config.graphql.listItemsMax,
-          graph: {
-            limits: app.config.graph,
-            price: (complexity) => graphPrice(app.config, ctx.network, complexity)
-          }
-        })
+        variables
       );
+      const { reserved } = ctx.state;
+      if (estimate instanceof GraphQLError5 && reserved) {
+        reserved.figures = {
+          outcome: {
+            kind: "answered",
+            outcome: "rejected",
+            errorCode: fromGraphQLCode(estimate.extensions.code),
+            httpStatus: 200,
+            chargedCc: 0
+          },
+          actual: 0,
+          complexity: null
+        };
+        metered.set(ctx.state, {});
+        setResultAndStopExecution({ errors: [estimate], extensions: { cost: COST_MARK } });
+        return;
+      }
       if (estimate instanceof GraphQLError5) {
         await auditOnly(ctx, [
           {
@@ -832,6 +1200,16 @@ function costPlugin() {
         });
         return;
       }
+      if (reserved) {
+        setExecuteFn(async (executeArgs) => {
+          const result = await executeFn(executeArgs);
+          if (!isSingleResult(result)) return result;
+          reserved.figures = executedFigures(ctx, estimate, result);
+          metered.set(ctx.state, {});
+          return { ...result, extensions: { ...result.extensions, cost: COST_MARK } };
+        });
+        return;
+      }
       setExecuteFn(async (executeArgs) => {
         const cost = await meter(ctx, {
           calls: [
@@ -848,22 +1226,7 @@ function costPlugin() {
               const error = gatewayError("INTERNAL", "streamed results are not metered");
               return { value: null, outcomes: [{ kind: "failed", error }] };
             }
-            const { calls, graph } = ctx.state.meter;
-            let actual2 = 0;
-            for (const { count, price } of calls.values()) actual2 += count * price;
-            if (graph.answered > 0) actual2 += graphPrice(app.config, ctx.network, graph.complexity);
-            const complexity2 = estimate.graph ? graph.complexity : null;
-            const outcome = {
-              kind: "answered",
-              // Errors and no data: graphql-js refused the request (variables it could not
-              // coerce) before any resolver ran, as validation would have.
-              outcome: !result2.errors?.length ? "ok" : result2.data === void 0 ? "rejected" : "upstream_error",
-              ...firstCode(result2),
-              httpStatus: 200,
-              chargedCc: actual2,
-              complexity: complexity2,
-              cacheHits: ctx.state.meter.cacheHits
-            };
+            const { outcome, actual: actual2, complexity: complexity2 } = executedFigures(ctx, estimate, result2);
             return { value: { result: result2, actual: actual2, complexity: complexity2 }, outcomes: [outcome] };
           }
         });
@@ -889,6 +1252,14 @@ function costPlugin() {
             creditHeaders: Object.keys(cost.headers)
           });
         }
+        if (ctx.state.planning && !ctx.state.pending) {
+          ctx.state.planCandidate = planCandidate(ctx, args, result, estimate, {
+            actual,
+            complexity,
+            report,
+            creditHeaders: Object.keys(cost.headers)
+          });
+        }
         return { ...result, extensions: { ...result.extensions, cost: report } };
       });
     },
@@ -900,6 +1271,7 @@ function costPlugin() {
     },
     async onResponse({ response, serverContext: ctx }) {
       const headers = metered.get(ctx.state);
+      if (ctx.state.reserved) return;
       if (headers) {
         for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
         return;
@@ -924,19 +1296,10 @@ function bareRefusal(status) {
 function isSingleResult(result) {
   return typeof result === "object" && result !== null && !(Symbol.asyncIterator in result);
 }
-function firstCode(result) {
-  const first = result.errors?.[0];
-  if (!first) return { errorCode: null };
-  const rpcCode = first.extensions?.rpcCode;
-  return {
-    errorCode: fromGraphQLCode(first.extensions?.code),
-    upstreamCode: typeof rpcCode === "number" ? String(rpcCode) : null
-  };
-}
 
 // src/graphql/answers/serve.ts
 var encoder = new TextEncoder();
-var decoder = new TextDecoder();
+var decoder2 = new TextDecoder();
 function answerKey(app, network, req, body) {
   if (!app.gatewayAnswers.enabled || req.method !== "POST") return null;
   const { headers } = req;
@@ -984,18 +1347,15 @@ async function serveAnswer(ctx, answer) {
   return {
     status: 200,
     body: null,
-    raw: encoder.encode(answerText(answer.dataText, report)),
+    raw: encoder.encode(resultText(answer.dataText, report)),
     headers
   };
-}
-function answerText(dataText, report) {
-  return `{"data":${dataText},"extensions":{"cost":${JSON.stringify(report)}}}`;
 }
 function keepAnswer(app, network, key, pending, reply) {
   if (reply.status !== 200) return;
   const { confirmations } = pending.answer;
   const dataText = confirmations ? fillConfirmations(pending.answer.dataText, confirmations) : pending.answer.dataText;
-  if (dataText === null || decoder.decode(reply.raw) !== answerText(dataText, pending.report)) {
+  if (dataText === null || decoder2.decode(reply.raw) !== resultText(dataText, pending.report)) {
     return;
   }
   const headers = Object.fromEntries(
@@ -1003,6 +1363,9 @@ function keepAnswer(app, network, key, pending, reply) {
   );
   app.gatewayAnswers.remember(network, key, { ...pending.answer, headers }, pending.about).catch((err) => app.log.warn({ err, network }, "could not keep a final answer"));
 }
+
+// src/graphql/query-plans/serve.ts
+import { GraphQLError as GraphQLError10, getVariableValues as getVariableValues2 } from "graphql";
 
 // src/graphql/loaders.ts
 import DataLoader2 from "dataloader";
@@ -1314,83 +1677,17 @@ function documentCachePlugin(cache) {
   };
 }
 
-// src/graphql/socket.ts
-import { GraphQLError as GraphQLError7 } from "graphql";
-import { CloseCode, makeServer } from "graphql-ws";
-function serveGraphQLOverSocket(socket, session, { yoga, contextFor }) {
-  let operations = 0;
-  const server = makeServer({
-    // Every message must be answered by the operation it belongs to; nothing runs outside one.
-    onSubscribe: async (_ctx, id, payload) => {
-      const owner = await session.stillValid();
-      if (!owner) {
-        setImmediate(() => socket.close(1008, "token no longer valid"));
-        return [codedError("UNAUTHENTICATED", "the token is no longer valid")];
-      }
-      const admission = await session.admit(owner);
-      if (!admission.ok) return [fromGatewayError(admission.error)];
-      admission.release?.();
-      operations += 1;
-      const context = contextFor({
-        ...session.ctx,
-        owner,
-        requestId: `${session.ctx.requestId}.${operations}`,
-        startedAt: Date.now()
-      });
-      const { schema: schema2, execute, subscribe, parse, validate } = yoga.getEnveloped(context);
-      let document;
-      try {
-        document = parse(payload.query);
-      } catch (err) {
-        return [
-          err instanceof GraphQLError7 ? err : codedError("GRAPHQL_PARSE_FAILED", String(err))
-        ];
-      }
-      const errors = validate(schema2, document);
-      if (errors.length > 0) return errors;
-      return {
-        schema: schema2,
-        document,
-        operationName: payload.operationName ?? null,
-        variableValues: payload.variables ?? null,
-        contextValue: context,
-        rootValue: { execute, subscribe, id }
-      };
-    },
-    execute: (args) => args.rootValue.execute(args),
-    subscribe: (args) => args.rootValue.subscribe(args)
-  });
-  const closed = server.opened(
-    {
-      protocol: socket.protocol,
-      send: (data) => new Promise((resolve, reject) => {
-        socket.send(data, (err) => err ? reject(err) : resolve());
-      }),
-      close: (code, reason) => socket.close(code, reason),
-      onMessage: (cb) => {
-        socket.on("message", (data) => {
-          session.inFlight(() => cb(String(data))).catch((err) => {
-            socket.close(CloseCode.InternalServerError, err instanceof Error ? err.message : "");
-          });
-        });
-      }
-    },
-    { socket }
-  );
-  socket.once("close", (code, reason) => void closed(code, String(reason)));
-}
-
 // src/graphql/yoga.ts
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga } from "graphql-yoga";
 
 // src/graphql/plugins/error-codes.ts
-import { GraphQLError as GraphQLError8 } from "graphql";
+import { GraphQLError as GraphQLError7 } from "graphql";
 import { maskError as yogaMaskError } from "graphql-yoga";
 function coded(error, code, message = error.message) {
   const { originalError: _internal, code: _code, ...extensions } = error.extensions;
-  return new GraphQLError8(message, {
+  return new GraphQLError7(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
@@ -1407,7 +1704,7 @@ function errorCodesPlugin() {
   return {
     onParse() {
       return ({ result, replaceParseResult }) => {
-        if (result instanceof GraphQLError8 && typeof result.extensions.code !== "string") {
+        if (result instanceof GraphQLError7 && typeof result.extensions.code !== "string") {
           replaceParseResult(codedByKind(result, "GRAPHQL_PARSE_FAILED"));
         }
       };
@@ -1429,12 +1726,12 @@ var isInvalidJson = (e) => e.extensions.code === "BAD_REQUEST" && /invalid JSON/
 function maskError(error, message, isDev, onUnexpected) {
   const masked = yogaMaskError(error, message, isDev);
   if (masked !== error) {
-    const path = error instanceof GraphQLError8 ? error.path : void 0;
-    onUnexpected?.(error instanceof GraphQLError8 ? error.originalError ?? error : error, path);
+    const path = error instanceof GraphQLError7 ? error.path : void 0;
+    onUnexpected?.(error instanceof GraphQLError7 ? error.originalError ?? error : error, path);
   }
-  if (!(masked instanceof GraphQLError8)) return masked;
+  if (!(masked instanceof GraphQLError7)) return masked;
   if (masked !== error) {
-    return new GraphQLError8(masked.message, {
+    return new GraphQLError7(masked.message, {
       nodes: masked.nodes,
       positions: masked.positions,
       path: masked.path,
@@ -1444,7 +1741,7 @@ function maskError(error, message, isDev, onUnexpected) {
   }
   const code = masked.extensions.code;
   if (isInvalidJson(masked)) {
-    return new GraphQLError8("the request body is not valid JSON", {
+    return new GraphQLError7("the request body is not valid JSON", {
       extensions: { code: graphqlCodeOf("INVALID_JSON"), http: { status: 400 } }
     });
   }
@@ -1469,12 +1766,12 @@ var builder = new SchemaBuilder({
 builder.queryType({});
 
 // src/graphql/scalars.ts
-import { GraphQLError as GraphQLError9, Kind as Kind4 } from "graphql";
+import { GraphQLError as GraphQLError8, Kind as Kind5 } from "graphql";
 var HEX64 = /^[0-9a-fA-F]{64}$/;
 function hash64(name, what) {
   const parse = (value) => {
     if (typeof value !== "string" || !HEX64.test(value)) {
-      throw new GraphQLError9(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
+      throw new GraphQLError8(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1484,7 +1781,7 @@ function hash64(name, what) {
     description: `${what}: 64 hexadecimal characters, in the display (RPC) byte order.`,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral: (ast) => parse(ast.kind === Kind4.STRING ? ast.value : void 0)
+    parseLiteral: (ast) => parse(ast.kind === Kind5.STRING ? ast.value : void 0)
   });
 }
 hash64("TxId", "A transaction id");
@@ -1494,7 +1791,7 @@ builder.scalarType("Hex", {
   serialize: (v) => v,
   parseValue: (v) => {
     if (typeof v !== "string" || !/^([0-9a-fA-F]{2})*$/.test(v)) {
-      throw new GraphQLError9("Hex must be an even number of hexadecimal characters", {
+      throw new GraphQLError8("Hex must be an even number of hexadecimal characters", {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1505,12 +1802,12 @@ builder.scalarType("Satoshis", {
   description: "An amount in satoshis, as a JSON integer. Every amount Bitcoin can hold (\u2264 2.1 \xD7 10^15) is exact in IEEE doubles, so this is never a rounded float.",
   serialize: (v) => {
     const n = Number(v);
-    if (!Number.isSafeInteger(n)) throw new GraphQLError9("amount out of range");
+    if (!Number.isSafeInteger(n)) throw new GraphQLError8("amount out of range");
     return n;
   },
   parseValue: (v) => {
     if (typeof v !== "number" || !Number.isSafeInteger(v)) {
-      throw new GraphQLError9("Satoshis must be an integer", {
+      throw new GraphQLError8("Satoshis must be an integer", {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1530,7 +1827,7 @@ builder.scalarType("DateTime", {
 function integerScalar(name, description, max) {
   const parse = (v) => {
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > max) {
-      throw new GraphQLError9(`${name} must be an integer from 0 to ${max}`, {
+      throw new GraphQLError8(`${name} must be an integer from 0 to ${max}`, {
         extensions: { code: "BAD_USER_INPUT" }
       });
     }
@@ -1540,7 +1837,7 @@ function integerScalar(name, description, max) {
     description,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral: (ast) => parse(ast.kind === Kind4.INT ? Number(ast.value) : void 0)
+    parseLiteral: (ast) => parse(ast.kind === Kind5.INT ? Number(ast.value) : void 0)
   });
 }
 integerScalar(
@@ -2197,17 +2494,17 @@ import { defaultMergedResolver } from "@graphql-tools/delegate";
 // src/graphql/types/indexer-inputs.ts
 import {
   getNullableType as getNullableType2,
-  isEnumType,
+  isEnumType as isEnumType2,
   isInputObjectType,
-  isListType as isListType2,
-  isNonNullType,
-  isScalarType
+  isListType as isListType3,
+  isNonNullType as isNonNullType2,
+  isScalarType as isScalarType2
 } from "graphql";
 var schema = indexerSchema();
 var refs = /* @__PURE__ */ new Map();
 for (const type of Object.values(schema.getTypeMap())) {
   if (type.name.startsWith("__")) continue;
-  if (isEnumType(type)) {
+  if (isEnumType2(type)) {
     refs.set(
       type.name,
       builder.enumType(type.name, {
@@ -2226,21 +2523,21 @@ for (const type of Object.values(schema.getTypeMap())) {
 }
 function pothosInput(type) {
   const named = (t) => {
-    if (isScalarType(t)) return t.name;
+    if (isScalarType2(t)) return t.name;
     const ref = refs.get(t.name);
     if (!ref) throw new Error(`indexer input type ${String(t)} has no counterpart`);
     return ref;
   };
   const nullable = getNullableType2(type);
-  if (isListType2(nullable)) {
+  if (isListType3(nullable)) {
     const item = nullable.ofType;
-    if (isListType2(getNullableType2(item))) throw new Error("nested lists are not mirrored");
+    if (isListType3(getNullableType2(item))) throw new Error("nested lists are not mirrored");
     return {
       type: [named(getNullableType2(item))],
-      required: { list: isNonNullType(type), items: isNonNullType(item) }
+      required: { list: isNonNullType2(type), items: isNonNullType2(item) }
     };
   }
-  return { type: named(nullable), required: isNonNullType(type) };
+  return { type: named(nullable), required: isNonNullType2(type) };
 }
 var describe = (d) => d ? { description: d } : {};
 for (const type of Object.values(schema.getTypeMap())) {
@@ -2801,7 +3098,7 @@ builder.queryFields((t) => ({
 }));
 
 // src/graphql/types/subscriptions.ts
-import { GraphQLError as GraphQLError10 } from "graphql";
+import { GraphQLError as GraphQLError9 } from "graphql";
 var ChainEventKind = builder.enumType("ChainEventKind", {
   values: {
     CONNECTED: { description: "The block joined the best chain." },
@@ -2899,7 +3196,7 @@ var ChainEventStream = class {
       this.charging = false;
       if (this.finished) return;
       if (delivery !== null) {
-        if (delivery instanceof GraphQLError10 || this.source.last?.(delivery)) this.ending = "done";
+        if (delivery instanceof GraphQLError9 || this.source.last?.(delivery)) this.ending = "done";
         this.pending.shift()({ done: false, value: delivery });
       }
       this.pump();
@@ -2911,7 +3208,7 @@ var ChainEventStream = class {
     try {
       value = await this.source.translate(event);
     } catch (err) {
-      return err instanceof GraphQLError10 ? err : codedError("INTERNAL", "internal error");
+      return err instanceof GraphQLError9 ? err : codedError("INTERNAL", "internal error");
     }
     if (value === null) return null;
     const ctx = this.ctx;
@@ -2930,7 +3227,7 @@ var ChainEventStream = class {
     );
     if (cost.ok) return value;
     const error = fromGatewayError(cost.error);
-    return new GraphQLError10(`${error.message}: the subscription ends`, {
+    return new GraphQLError9(`${error.message}: the subscription ends`, {
       extensions: { ...error.extensions, balance: cost.available, required: cost.required }
     });
   }
@@ -3010,7 +3307,7 @@ function nodeOf(ctx) {
   return pool;
 }
 function delivered(delivery) {
-  if (delivery instanceof GraphQLError10) throw delivery;
+  if (delivery instanceof GraphQLError9) throw delivery;
   return delivery;
 }
 builder.subscriptionType({});
@@ -3294,7 +3591,7 @@ subscription NewBlock {
 `
 ];
 
-// src/graphql/route.ts
+// src/graphql/run.ts
 var yogas = /* @__PURE__ */ new WeakMap();
 var documentCaches = /* @__PURE__ */ new WeakMap();
 function documentCacheOf(app) {
@@ -3310,14 +3607,10 @@ function gatewayYoga(app) {
   }
   return yoga;
 }
-async function executeGraphQL(ctx, call) {
+async function runYoga(ctx, call, prepare = () => {
+}) {
   const { app } = ctx;
   const { req } = call;
-  const key = answerKey(app, ctx.network, req, call.body);
-  if (key !== null) {
-    const kept = await app.gatewayAnswers.get(ctx.network, key);
-    if (kept) return serveAnswer(ctx, kept);
-  }
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
   const closed = new AbortController();
@@ -3328,7 +3621,7 @@ async function executeGraphQL(ctx, call) {
     dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
     closed: closed.signal
   });
-  if (key !== null) context.state.answerKey = key;
+  prepare(context.state);
   const headers = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (typeof value === "string") headers[name] = value;
@@ -3355,33 +3648,28 @@ async function executeGraphQL(ctx, call) {
     if (name !== "content-length") out[name] = value;
   });
   if (response.body && (response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    return { status: response.status, body: null, headers: out, stream: response.body };
+    return {
+      reply: { status: response.status, body: null, headers: out, stream: response.body },
+      context
+    };
   }
   req.socket?.off("close", onClose);
   const raw = new Uint8Array(await response.arrayBuffer());
   if (response.status === 415 && raw.byteLength === 0) {
-    return graphqlFailure(
-      gatewayError(
-        "UNSUPPORTED_MEDIA_TYPE",
-        "send the request as application/json (or the query in the URL, with GET)"
-      )
-    );
+    return {
+      reply: graphqlFailure(
+        gatewayError(
+          "UNSUPPORTED_MEDIA_TYPE",
+          "send the request as application/json (or the query in the URL, with GET)"
+        )
+      ),
+      context
+    };
   }
-  const { pending } = context.state;
-  if (key !== null && pending)
-    keepAnswer(app, ctx.network, key, pending, { status: response.status, raw, headers: out });
-  else if (key !== null) app.gatewayAnswers.executed(key);
-  return { status: response.status, body: null, raw, headers: out };
+  return { reply: { status: response.status, body: null, raw, headers: out }, context };
 }
 function readableBody(app, body) {
   return jsonDepthOver(body, app.config.server.jsonDepthMax) ? "{" : body;
-}
-function handleGateway(ctx, body, req) {
-  return executeGraphQL(ctx, {
-    req,
-    body,
-    publicPath: new URL(req.url ?? "/", "http://gateway").pathname
-  });
 }
 function gatewayContext(ctx, opts) {
   const { app } = ctx;
@@ -3410,6 +3698,215 @@ function gatewayContext(ctx, opts) {
   };
   return context;
 }
+
+// src/graphql/query-plans/serve.ts
+var encoder2 = new TextEncoder();
+var decoder3 = new TextDecoder();
+async function servePlanned(ctx, call, request, plan) {
+  const { app } = ctx;
+  const plans = plansOf(app);
+  const { passthrough } = plan;
+  const coerced = getVariableValues2(
+    gatewaySchema,
+    passthrough.variableDefinitions,
+    request.variables
+  );
+  if (coerced.errors) return null;
+  const estimate = requestEstimate(
+    app,
+    ctx.network,
+    gatewaySchema,
+    plan.document,
+    plan.operationName,
+    request.variables
+  );
+  if (estimate instanceof GraphQLError10 || !estimate.graph || estimate.items.length > 0) {
+    return null;
+  }
+  const { complexity } = estimate.graph;
+  const cost = await meter(ctx, {
+    calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity }],
+    execute: async () => {
+      const trip = await indexerTrip(ctx, indexerRequest(passthrough, request.variables));
+      if (trip.ok && fits(trip.data, passthrough.shape)) {
+        plans.stats.served += 1;
+        const actual = graphPrice(app.config, ctx.network, complexity);
+        const outcome = {
+          kind: "answered",
+          outcome: "ok",
+          httpStatus: 200,
+          chargedCc: actual,
+          complexity,
+          cacheHits: 0
+        };
+        const lines = [graphLine(ctx, passthrough.shape.keys.length, complexity)];
+        return {
+          value: {
+            dataText: JSON.stringify(trip.data),
+            status: 200,
+            headers: plan.headers,
+            actual,
+            complexity,
+            lines
+          },
+          outcomes: [outcome]
+        };
+      }
+      plans.stats.executed += 1;
+      return executeReserved(ctx, call, trip.ok ? void 0 : trip);
+    }
+  });
+  if (!cost.ok) {
+    const raw = encoder2.encode(refusalText(cost));
+    return {
+      status: httpStatusOf(cost.error.code),
+      body: null,
+      raw,
+      headers: { ...plan.headers, ...cost.headers }
+    };
+  }
+  const answered = cost.value;
+  const report = costReport({
+    estimated: estimate.total,
+    actual: answered.actual,
+    charged: cost.charged,
+    balance: cost.available,
+    complexity: answered.complexity,
+    calls: answered.lines
+  });
+  const text = answered.dataText !== void 0 ? resultText(answered.dataText, report) : writeCost(answered.executedText ?? "", report) ?? answered.executedText ?? "";
+  return {
+    status: answered.status,
+    body: null,
+    raw: encoder2.encode(text),
+    headers: { ...answered.headers, ...cost.headers }
+  };
+}
+async function executeReserved(ctx, call, failedTrip) {
+  const { reply, context } = await runYoga(ctx, call, (state) => {
+    state.reserved = {};
+    if (failedTrip) state.failedTrip = failedTrip;
+  });
+  const figures = context.state.reserved?.figures;
+  const text = reply.raw ? decoder3.decode(reply.raw) : "";
+  const outcome = figures?.outcome ?? {
+    kind: "failed",
+    error: gatewayError("INTERNAL", "the planned request was not executed")
+  };
+  return {
+    value: {
+      executedText: text,
+      status: reply.status,
+      headers: reply.headers ?? {},
+      actual: figures?.actual ?? 0,
+      complexity: figures?.complexity ?? null,
+      lines: costLines(context)
+    },
+    outcomes: [outcome]
+  };
+}
+
+// src/graphql/socket.ts
+import { GraphQLError as GraphQLError11 } from "graphql";
+import { CloseCode, makeServer } from "graphql-ws";
+function serveGraphQLOverSocket(socket, session, { yoga, contextFor }) {
+  let operations = 0;
+  const server = makeServer({
+    // Every message must be answered by the operation it belongs to; nothing runs outside one.
+    onSubscribe: async (_ctx, id, payload) => {
+      const owner = await session.stillValid();
+      if (!owner) {
+        setImmediate(() => socket.close(1008, "token no longer valid"));
+        return [codedError("UNAUTHENTICATED", "the token is no longer valid")];
+      }
+      const admission = await session.admit(owner);
+      if (!admission.ok) return [fromGatewayError(admission.error)];
+      admission.release?.();
+      operations += 1;
+      const context = contextFor({
+        ...session.ctx,
+        owner,
+        requestId: `${session.ctx.requestId}.${operations}`,
+        startedAt: Date.now()
+      });
+      const { schema: schema2, execute, subscribe, parse, validate } = yoga.getEnveloped(context);
+      let document;
+      try {
+        document = parse(payload.query);
+      } catch (err) {
+        return [
+          err instanceof GraphQLError11 ? err : codedError("GRAPHQL_PARSE_FAILED", String(err))
+        ];
+      }
+      const errors = validate(schema2, document);
+      if (errors.length > 0) return errors;
+      return {
+        schema: schema2,
+        document,
+        operationName: payload.operationName ?? null,
+        variableValues: payload.variables ?? null,
+        contextValue: context,
+        rootValue: { execute, subscribe, id }
+      };
+    },
+    execute: (args) => args.rootValue.execute(args),
+    subscribe: (args) => args.rootValue.subscribe(args)
+  });
+  const closed = server.opened(
+    {
+      protocol: socket.protocol,
+      send: (data) => new Promise((resolve, reject) => {
+        socket.send(data, (err) => err ? reject(err) : resolve());
+      }),
+      close: (code, reason) => socket.close(code, reason),
+      onMessage: (cb) => {
+        socket.on("message", (data) => {
+          session.inFlight(() => cb(String(data))).catch((err) => {
+            socket.close(CloseCode.InternalServerError, err instanceof Error ? err.message : "");
+          });
+        });
+      }
+    },
+    { socket }
+  );
+  socket.once("close", (code, reason) => void closed(code, String(reason)));
+}
+
+// src/graphql/route.ts
+async function executeGraphQL(ctx, call) {
+  const { app } = ctx;
+  const { req } = call;
+  const key = answerKey(app, ctx.network, req, call.body);
+  if (key !== null) {
+    const kept = await app.gatewayAnswers.get(ctx.network, key);
+    if (kept) return serveAnswer(ctx, kept);
+  }
+  const plans = plansOf(app);
+  const planned = planRequest(app, ctx.network, req, call.body);
+  const plan = planned ? plans.get(planned.key) : void 0;
+  if (planned && plan) {
+    const reply2 = await servePlanned(ctx, call, planned, plan);
+    if (reply2) return reply2;
+  }
+  const { reply, context } = await runYoga(ctx, call, (state) => {
+    if (key !== null) state.answerKey = key;
+    if (planned && !plan && plans.worthLearning(planned.key)) state.planning = true;
+  });
+  if (reply.raw === void 0) return reply;
+  const { pending, planCandidate: planCandidate2 } = context.state;
+  const answer = { status: reply.status, raw: reply.raw, headers: reply.headers ?? {} };
+  if (key !== null && pending) keepAnswer(app, ctx.network, key, pending, answer);
+  else if (key !== null) app.gatewayAnswers.executed(key);
+  if (planned && planCandidate2) learnPlan(context, ctx.network, planned, planCandidate2, answer);
+  return reply;
+}
+function handleGateway(ctx, body, req) {
+  return executeGraphQL(ctx, {
+    req,
+    body,
+    publicPath: new URL(req.url ?? "/", "http://gateway").pathname
+  });
+}
 function serveGraphQLSocket(socket, session) {
   serveGraphQLOverSocket(socket, session, {
     yoga: gatewayYoga(session.ctx.app),
@@ -3419,7 +3916,6 @@ function serveGraphQLSocket(socket, session) {
 export {
   documentCacheOf,
   executeGraphQL,
-  gatewayContext,
   gatewayYoga,
   handleGateway,
   serveGraphQLSocket

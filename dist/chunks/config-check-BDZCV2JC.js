@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-MKYAMP6F.js";
-import "./chunk-Z4JTVNCI.js";
+} from "./chunk-GCF4ROQ3.js";
+import "./chunk-4NNVSMSL.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";

@@ -1,0 +1,134 @@
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from "graphql";
+import type { GatewayAnswer } from "../../cache/gateway-answers.ts";
+import type { NetworkName } from "../../config/schema.ts";
+import { graphPrice } from "../../pricing/prices.ts";
+import type { GraphQLContext } from "../context.ts";
+import type { CostEstimate } from "../cost/estimate.ts";
+import { resultText } from "../cost/report.ts";
+import type { CostReport } from "../cost/report-types.ts";
+import { indexerTrip } from "../indexer.ts";
+import type { PlanCandidate } from "./candidate.ts";
+import { compilePassthrough, fits, indexerRequest } from "./passthrough.ts";
+import { type PlanRequest, plansOf } from "./plans.ts";
+
+/** Documents compiled, by operation name: compiling is a walk of the document, done once. */
+const compiled = new WeakMap<DocumentNode, Map<string, ReturnType<typeof compilePassthrough>>>();
+
+function passthroughOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+) {
+  let byName = compiled.get(document);
+  if (!byName) {
+    byName = new Map();
+    compiled.set(document, byName);
+  }
+  const key = operationName ?? "";
+  if (!byName.has(key)) byName.set(key, compilePassthrough(schema, document, operationName));
+  return byName.get(key) ?? null;
+}
+
+/**
+ * After a request the route may plan (state.planning) executed and settled: when it asked the
+ * indexer alone — its document a passthrough (passthrough.ts), no call to the node or Electrum,
+ * every root field answered — and answered without error, what learning a plan from it needs.
+ * The charge must be the one a plan would make of the estimate (every site answered, at the
+ * complexity estimated), or the plan would bill differently from the executor.
+ */
+export function planCandidate(
+  ctx: GraphQLContext,
+  args: {
+    schema: GraphQLSchema;
+    document: DocumentNode;
+    operationName?: string | null | undefined;
+    variableValues?: unknown;
+  },
+  result: ExecutionResult,
+  estimate: CostEstimate,
+  figures: {
+    actual: number;
+    complexity: number | null;
+    report: CostReport;
+    creditHeaders: string[];
+  },
+): PlanCandidate | undefined {
+  if (result.errors?.length || !result.data) return undefined;
+  if (result.extensions && Object.keys(result.extensions).length > 0) return undefined;
+  const { meter } = ctx.state;
+  if (meter.calls.size > 0 || meter.cacheHits > 0 || !estimate.graph) return undefined;
+  if (estimate.items.length > 0) return undefined;
+  const operationName = args.operationName ?? undefined;
+  const passthrough = passthroughOf(args.schema, args.document, operationName);
+  if (!passthrough) return undefined;
+  const { complexity } = estimate.graph;
+  if (
+    meter.graph.answered !== passthrough.shape.keys.length ||
+    figures.complexity !== complexity ||
+    figures.actual !== graphPrice(ctx.app.config, ctx.network, complexity)
+  ) {
+    return undefined;
+  }
+  return {
+    document: args.document,
+    operationName,
+    passthrough,
+    variables: (args.variableValues ?? {}) as Record<string, unknown>,
+    dataText: JSON.stringify(result.data),
+    report: figures.report,
+    creditHeaders: figures.creditHeaders,
+  };
+}
+
+/**
+ * Learns a plan from a candidate once Yoga has written its answer, in the background (the caller
+ * has its answer): kept only when (1) Yoga's bytes are exactly what a planned answer with the
+ * same figures would write, and (2) the indexer, sent the document as the plan sends it with the
+ * same variables, answers the very data Yoga answered, in a shape that fits. (2) is one more
+ * indexer query per document learnt, unbilled: the proof that the document as written asks what
+ * its delegation asked. An answer that moved meanwhile (a new block) just leaves it unlearnt.
+ */
+export function learnPlan(
+  ctx: GraphQLContext,
+  network: NetworkName,
+  request: PlanRequest,
+  candidate: PlanCandidate,
+  reply: { status: number; raw: Uint8Array; headers: Record<string, string> },
+): void {
+  const plans = plansOf(ctx.app);
+  if (reply.status !== 200 || plans.get(request.key)) return;
+  const { passthrough } = candidate;
+  if (decoder.decode(reply.raw) !== resultText(candidate.dataText, candidate.report)) return;
+  if (!plans.startLearning(request.key)) return;
+  const headers: GatewayAnswer["headers"] = Object.fromEntries(
+    Object.entries(reply.headers).filter(([name]) => !candidate.creditHeaders.includes(name)),
+  );
+  const verification = indexerTrip(
+    { ...ctx, network },
+    indexerRequest(passthrough, candidate.variables),
+  )
+    .then((trip) => {
+      const same =
+        trip.ok &&
+        fits(trip.data, passthrough.shape) &&
+        JSON.stringify(trip.data) === candidate.dataText;
+      plans.learnt(
+        request.key,
+        same
+          ? {
+              document: candidate.document,
+              operationName: candidate.operationName,
+              passthrough,
+              headers,
+            }
+          : null,
+      );
+    })
+    .catch((err: unknown) => {
+      plans.learnt(request.key, null);
+      ctx.app.log.warn({ err, network }, "could not learn a plan");
+    });
+  plans.track(verification);
+}
+
+const decoder = new TextDecoder();

@@ -1,0 +1,148 @@
+import type { IncomingMessage } from "node:http";
+import type { DocumentNode } from "graphql";
+import type { NetworkName } from "../../config/schema.ts";
+import { jsonDepthOver } from "../../jsonrpc/json-depth.ts";
+import type { App } from "../../metering/context.ts";
+import { LruMap } from "../../util/lru.ts";
+import type { Passthrough } from "./candidate.ts";
+
+/** Longest query text planned (UTF-16 units): the plans' keys stay within queryPlansMax × this. */
+export const PLANNED_QUERY_MAX = 16 * 1024;
+
+/**
+ * A document that asked the indexer alone, learnt from one execution (learn.ts): what serving the
+ * same document again without Yoga needs (serve.ts).
+ */
+export interface Plan {
+  /** The document Yoga executed (its estimates are memoised by this very node). */
+  document: DocumentNode;
+  operationName: string | undefined;
+  passthrough: Passthrough;
+  /** Yoga's response headers for it, the X-Credits-* ones aside. */
+  headers: Record<string, string>;
+}
+
+/** A request of the unified API as a plan would take it: a POST of JSON, its body read. */
+export interface PlanRequest {
+  key: string;
+  query: string;
+  variables: Record<string, unknown>;
+  operationName: string | undefined;
+}
+
+/** The plans of one running gateway, by network, headers, operation name and query text. */
+export class Plans {
+  private readonly plans: LruMap<string, Plan> | null;
+  /**
+   * Keys executed once and not planned: a document is learnt on its second execution, so one sent
+   * once (most of a hostile or exploratory stream) costs no verification query (learn.ts).
+   */
+  private readonly seen: LruMap<string, true> | null;
+  /** Keys being learnt now: one verification at a time per document. */
+  private readonly learning = new Set<string>();
+  private readonly verifying = new Set<Promise<void>>();
+  /** For benches and tests: requests served by a plan, and planned ones the executor answered. */
+  readonly stats = { learnt: 0, served: 0, executed: 0 };
+
+  constructor(entriesMax: number) {
+    this.plans = entriesMax > 0 ? new LruMap(entriesMax) : null;
+    this.seen = entriesMax > 0 ? new LruMap(entriesMax) : null;
+  }
+
+  /** Whether an execution of `key` should be learnt from: true from its second one on. */
+  worthLearning(key: string): boolean {
+    if (!this.seen || this.learning.has(key)) return false;
+    if (this.seen.get(key)) return true;
+    this.seen.set(key, true);
+    return false;
+  }
+
+  get enabled(): boolean {
+    return this.plans !== null;
+  }
+
+  get(key: string): Plan | undefined {
+    return this.plans?.get(key);
+  }
+
+  /** Starts learning `key` unless it is being learnt already: false then. */
+  startLearning(key: string): boolean {
+    if (this.learning.has(key)) return false;
+    this.learning.add(key);
+    return true;
+  }
+
+  /** A learning's verification, until it ends (settled() waits for it). */
+  track(verification: Promise<void>): void {
+    this.verifying.add(verification);
+    void verification.finally(() => this.verifying.delete(verification));
+  }
+
+  /** Resolves once every learning started so far has ended (tests, benches). */
+  async settled(): Promise<void> {
+    await Promise.all(this.verifying);
+  }
+
+  learnt(key: string, plan: Plan | null): void {
+    this.learning.delete(key);
+    if (!plan || !this.plans) return;
+    this.seen?.delete(key);
+    this.plans.set(key, plan);
+    this.stats.learnt += 1;
+  }
+}
+
+const plansByApp = new WeakMap<App, Plans>();
+
+/** The running gateway's plans (graphql.queryPlansMax of them; none when it is 0). */
+export function plansOf(app: App): Plans {
+  let plans = plansByApp.get(app);
+  if (!plans) {
+    plans = new Plans(app.config.graphql.queryPlansMax);
+    plansByApp.set(app, plans);
+  }
+  return plans;
+}
+
+/**
+ * The request as a plan takes it, or null: a POST of JSON that is not a dry run, whose body is
+ * an object of `query` (a string), `variables` (an object, or none) and `operationName` (a string,
+ * or none) and nothing else. The key holds what Yoga's answer depends on besides the variables:
+ * the network, the headers it reads (Accept, Origin, Content-Type), the operation and the text.
+ */
+export function planRequest(
+  app: App,
+  network: NetworkName,
+  req: IncomingMessage,
+  body: string,
+): PlanRequest | null {
+  const { headers } = req;
+  const type = headers["content-type"] ?? "";
+  if (req.method !== "POST" || !type.startsWith("application/json")) return null;
+  if (headers["x-dry-run"] !== undefined || !plansOf(app).enabled) return null;
+  if (jsonDepthOver(body, app.config.server.jsonDepthMax)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+  const { query, variables, operationName, ...rest } = parsed as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) return null;
+  if (typeof query !== "string" || query.length > PLANNED_QUERY_MAX) return null;
+  if (variables !== undefined && variables !== null) {
+    if (typeof variables !== "object" || Array.isArray(variables)) return null;
+  }
+  // An empty name is left to Yoga: whether it names no operation is its to say.
+  if (operationName !== undefined && operationName !== null) {
+    if (typeof operationName !== "string" || operationName === "") return null;
+  }
+  const name = operationName ?? undefined;
+  return {
+    key: `${network}\u0000${headers.accept ?? ""}\u0000${headers.origin ?? ""}\u0000${type}\u0000${name ?? ""}\u0000${query}`,
+    query,
+    variables: (variables ?? {}) as Record<string, unknown>,
+    operationName: name,
+  };
+}

@@ -1,0 +1,175 @@
+import { GraphQLError, getVariableValues } from "graphql";
+import { gatewayError, httpStatusOf } from "../../errors/codes.ts";
+import type { HttpReply } from "../../http/reply.ts";
+import type { CallContext } from "../../metering/context.ts";
+import { type CallOutcome, meter } from "../../metering/pipeline.ts";
+import { graphPrice } from "../../pricing/prices.ts";
+import type { IndexerOutcome } from "../../upstreams/indexer/pool.ts";
+import { METHOD } from "../cost/plugin.ts";
+import {
+  costLines,
+  costReport,
+  graphLine,
+  refusalText,
+  resultText,
+  writeCost,
+} from "../cost/report.ts";
+import type { CostLine } from "../cost/report-types.ts";
+import { requestEstimate } from "../cost/request-estimate.ts";
+import { indexerTrip } from "../indexer.ts";
+import { type GraphQLRequest, runYoga } from "../run.ts";
+import { gatewaySchema } from "../schema.ts";
+import { fits, indexerRequest } from "./passthrough.ts";
+import { type Plan, type PlanRequest, plansOf } from "./plans.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** What a planned request answered, before its settle's figures are written in. */
+interface Answered {
+  /** The whole answer but its cost, or with COST_MARK in its place (executed). */
+  dataText?: string;
+  executedText?: string;
+  status: number;
+  headers: Record<string, string>;
+  actual: number;
+  complexity: number | null;
+  lines: CostLine[];
+}
+
+/**
+ * Serves a request by its plan (plans.ts): the document goes to the indexer as the client wrote
+ * it, without Yoga, through the metering pipeline as any request — the same estimate (one memo:
+ * request-estimate.ts) reserved, the same charge (every site answered, at the complexity
+ * estimated: what the executor charges such an answer, checked when the plan was learnt), its own
+ * audit record — and the indexer's `data`, once it fits the shape graphql-js would give it, is
+ * written with this call's `extensions.cost`: byte for byte what Yoga writes (checked when learnt).
+ *
+ * null, before anything is reserved, when the executor must answer: variables the schema does not
+ * coerce, or an estimate that refuses the request (Yoga answers and audits those as always). Once
+ * reserved, an answer that does not fit, or a failed trip, is answered by the executor under the
+ * same reservation (runYoga with state.reserved): a failed trip is handed to it, not repeated.
+ */
+export async function servePlanned(
+  ctx: CallContext,
+  call: GraphQLRequest,
+  request: PlanRequest,
+  plan: Plan,
+): Promise<HttpReply | null> {
+  const { app } = ctx;
+  const plans = plansOf(app);
+  const { passthrough } = plan;
+  const coerced = getVariableValues(
+    gatewaySchema,
+    passthrough.variableDefinitions,
+    request.variables,
+  );
+  if (coerced.errors) return null;
+  const estimate = requestEstimate(
+    app,
+    ctx.network,
+    gatewaySchema,
+    plan.document,
+    plan.operationName,
+    request.variables,
+  );
+  if (estimate instanceof GraphQLError || !estimate.graph || estimate.items.length > 0) {
+    return null;
+  }
+  const { complexity } = estimate.graph;
+  const cost = await meter<Answered>(ctx, {
+    calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity }],
+    execute: async () => {
+      const trip = await indexerTrip(ctx, indexerRequest(passthrough, request.variables));
+      if (trip.ok && fits(trip.data, passthrough.shape)) {
+        plans.stats.served += 1;
+        const actual = graphPrice(app.config, ctx.network, complexity);
+        const outcome: CallOutcome = {
+          kind: "answered",
+          outcome: "ok",
+          httpStatus: 200,
+          chargedCc: actual,
+          complexity,
+          cacheHits: 0,
+        };
+        const lines = [graphLine(ctx, passthrough.shape.keys.length, complexity)];
+        return {
+          value: {
+            dataText: JSON.stringify(trip.data),
+            status: 200,
+            headers: plan.headers,
+            actual,
+            complexity,
+            lines,
+          },
+          outcomes: [outcome],
+        };
+      }
+      plans.stats.executed += 1;
+      return executeReserved(ctx, call, trip.ok ? undefined : trip);
+    },
+  });
+  if (!cost.ok) {
+    const raw = encoder.encode(refusalText(cost));
+    return {
+      status: httpStatusOf(cost.error.code),
+      body: null,
+      raw,
+      headers: { ...plan.headers, ...cost.headers },
+    };
+  }
+  const answered = cost.value;
+  const report = costReport({
+    estimated: estimate.total,
+    actual: answered.actual,
+    charged: cost.charged,
+    balance: cost.available,
+    complexity: answered.complexity,
+    calls: answered.lines,
+  });
+  const text =
+    answered.dataText !== undefined
+      ? resultText(answered.dataText, report)
+      : (writeCost(answered.executedText ?? "", report) ?? answered.executedText ?? "");
+  return {
+    status: answered.status,
+    body: null,
+    raw: encoder.encode(text),
+    headers: { ...answered.headers, ...cost.headers },
+  };
+}
+
+/**
+ * The executor's answer to a planned request that its plan could not answer, under the planned
+ * request's reservation: the cost plugin executes without metering (state.reserved) and leaves
+ * the outcome, which the planned request settles.
+ */
+async function executeReserved(
+  ctx: CallContext,
+  call: GraphQLRequest,
+  failedTrip: FailedTrip | undefined,
+): Promise<{ value: Answered; outcomes: CallOutcome[] }> {
+  const { reply, context } = await runYoga(ctx, call, (state) => {
+    state.reserved = {};
+    if (failedTrip) state.failedTrip = failedTrip;
+  });
+  const figures = context.state.reserved?.figures;
+  const text = reply.raw ? decoder.decode(reply.raw) : "";
+  const outcome: CallOutcome = figures?.outcome ?? {
+    kind: "failed",
+    error: gatewayError("INTERNAL", "the planned request was not executed"),
+  };
+  return {
+    value: {
+      executedText: text,
+      status: reply.status,
+      headers: reply.headers ?? {},
+      actual: figures?.actual ?? 0,
+      complexity: figures?.complexity ?? null,
+      lines: costLines(context),
+    },
+    outcomes: [outcome],
+  };
+}
+
+type FailedTrip = Extract<IndexerOutcome, { ok: false }>;

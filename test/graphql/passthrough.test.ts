@@ -1,0 +1,82 @@
+import { parse } from "graphql";
+import { describe, expect, it } from "vitest";
+import type { Passthrough } from "../../src/graphql/query-plans/candidate.ts";
+import { compilePassthrough, fits } from "../../src/graphql/query-plans/passthrough.ts";
+import { gatewaySchema } from "../../src/graphql/schema.ts";
+
+/**
+ * The passthrough compiler and its shape check (src/graphql/query-plans/passthrough.ts): what a
+ * plan sends the indexer, and which of the indexer's answers it may write as they are. An answer
+ * that does not fit goes to the executor (test/graphql/query-plans.test.ts has the requests).
+ */
+const compile = (query: string, operationName?: string): Passthrough | null =>
+  compilePassthrough(gatewaySchema, parse(query), operationName);
+
+const HASH = "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f";
+
+describe("compilePassthrough", () => {
+  it("sends the document as written, its fragments on the indexer's tables", () => {
+    const plan = compile(
+      `query Q($n: Int) { b: block(limit: $n) { ...F transactions { ... on BlockTransaction { hash } } } }
+       fragment F on Block { height }`,
+      "Q",
+    );
+    expect(plan?.indexerQuery).toContain("fragment F on block {");
+    expect(plan?.indexerQuery).toContain("... on block_transaction {");
+    expect(plan?.indexerQuery).toContain("b: block(limit: $n)");
+    expect(plan?.operationName).toBe("Q");
+    expect(plan?.variableDefinitions.map((v) => v.variable.name.value)).toEqual(["n"]);
+  });
+
+  it.each([
+    ["a join", "{ block { transactions { transaction { txid } } } }"],
+    ["__typename", "{ block { __typename } }"],
+    ["a directive", "query ($s: Boolean!) { block { height @skip(if: $s) } }"],
+    ["another root", "{ block { height } chain { height } }"],
+    ["a mutation", 'mutation { createToken(name: "x") { token } }'],
+    ["two operations", "query A { block { height } } query B { block { hash } }"],
+    ["another operation's name", "query A { block { height } }"],
+  ])("refuses %s", (_what, query) => {
+    expect(compile(query, query.includes("query A") ? "B" : undefined)).toBeNull();
+  });
+});
+
+describe("fits", () => {
+  const plan = compile(
+    `{ one: block_by_pk(hash: "${HASH}") { height hash }
+       list: block(limit: 2) { h: height transactions { hash output_count } } }`,
+  )!;
+  const good = () => ({
+    one: { height: 0, hash: HASH },
+    list: [{ h: 1, transactions: [{ hash: HASH, output_count: 2 }] }],
+  });
+
+  it("takes an answer graphql-js would write unchanged, nulls where the schema allows them", () => {
+    expect(fits(good(), plan.shape)).toBe(true);
+    expect(fits({ ...good(), one: null }, plan.shape)).toBe(true);
+    expect(fits({ ...good(), list: [] }, plan.shape)).toBe(true);
+  });
+
+  it("refuses a missing, extra or reordered key", () => {
+    const { one, list } = good();
+    expect(fits({ one }, plan.shape)).toBe(false);
+    expect(fits({ list, one }, plan.shape)).toBe(false);
+    expect(fits({ one: { ...one, size_bytes: 1 }, list }, plan.shape)).toBe(false);
+    expect(fits({ one: { hash: one.hash, height: one.height }, list }, plan.shape)).toBe(false);
+  });
+
+  it("refuses a leaf its scalar would change or refuse, and a null where none may be", () => {
+    const at = (height: unknown) => ({ ...good(), one: { height, hash: HASH } });
+    expect(fits(at("0"), plan.shape)).toBe(false); // Int serializes "0" as 0
+    expect(fits(at(1.5), plan.shape)).toBe(false);
+    expect(fits(at(2 ** 31), plan.shape)).toBe(false); // past Int's 32 bits
+    expect(fits(at(true), plan.shape)).toBe(false);
+    const row = (hash: unknown) => ({
+      ...good(),
+      list: [{ h: 1, transactions: [{ hash, output_count: 2 }] }],
+    });
+    expect(fits(row(null), plan.shape)).toBe(false); // hash: TxId!
+    expect(fits({ ...good(), list: [null] }, plan.shape)).toBe(false); // [Block!]
+    expect(fits({ ...good(), list: {} }, plan.shape)).toBe(false);
+  });
+});

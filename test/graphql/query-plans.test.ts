@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plansOf } from "../../src/graphql/query-plans/plans.ts";
+import { checkLedger } from "../../src/ledger/ledger.ts";
+import { latestAudit } from "../../src/usage/usage.ts";
+import { startTestGateway, type TestGateway } from "../support/harness.ts";
+
+/**
+ * Plans (src/graphql/query-plans/): a document that asks the indexer alone is learnt from its first
+ * execution and then sent to the indexer without Yoga. Every planned answer is compared with
+ * Yoga's own answer to the same request — the same body sent with another Origin, which is
+ * another plan key, so Yoga executes it — byte for byte but the balance, which moves between the
+ * two; and each is charged and audited as Yoga's is.
+ */
+let t: TestGateway;
+beforeAll(async () => {
+  // Not final (the tip's blocks): the cache of whole answers would not keep these anyway; off, so
+  // that no test here can be answered by it.
+  t = await startTestGateway("pglite", {
+    cache: { gatewayBytesMax: 0 },
+    graph: { queryTimeoutMs: 400 },
+  });
+});
+afterAll(() => t.close());
+
+const LATEST = "{ block(limit: 3, order_by: {height: desc}) { hash height timestamp } }";
+const BY_VARIABLES = `query Page($limit: Int, $from: Int!) {
+  recent: block(limit: $limit, where: {height: {_gte: $from}}, order_by: {height: asc}) {
+    ...Columns
+    transactions(limit: 2) { hash output_count }
+  }
+  genesis: block_by_pk(hash: "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f") { height }
+}
+fragment Columns on Block { height hash size_bytes }`;
+
+const plans = () => plansOf(t.gateway.app);
+const indexerRequests = () => t.devnet.indexers.get("mainnet")!.stats.httpRequests;
+
+interface Sent {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+
+async function post(
+  url: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Sent> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+/** The answer with its balance taken out (it moves between any two requests). */
+const withoutBalance = (text: string) => text.replace(/"balance":\d+/g, '"balance":0');
+
+/** Sends `body` until its plan is learnt: from its second execution, in the background. */
+async function learn(url: string, body: Record<string, unknown>): Promise<void> {
+  const before = plans().stats.learnt;
+  expect((await post(url, body)).status).toBe(200);
+  await plans().settled();
+  expect(plans().stats.learnt).toBe(before);
+  expect((await post(url, body)).status).toBe(200);
+  await plans().settled();
+  expect(plans().stats.learnt).toBe(before + 1);
+}
+
+/**
+ * The same request answered by Yoga: a body with `extensions` (empty: Yoga reads nothing from
+ * it) is never planned, nor learnt from.
+ */
+const byYoga = (url: string, body: Record<string, unknown>) =>
+  post(url, { ...body, extensions: {} });
+let accounts = 0;
+
+describe("a document that asks the indexer alone", () => {
+  it("is learnt from one execution, then answered without Yoga: Yoga's bytes, price and record", async () => {
+    const { token, id } = await t.account("planned", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const body = { query: LATEST };
+    await learn(url, body);
+    const served = plans().stats.served;
+    const planned = await post(url, body);
+    expect(plans().stats.served).toBe(served + 1);
+    const yoga = await byYoga(url, body);
+    expect(planned.status).toBe(200);
+    expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
+    expect(planned.headers.get("content-type")).toBe(yoga.headers.get("content-type"));
+    const cost = JSON.parse(planned.text).extensions.cost;
+    expect(cost.charged).toBeGreaterThan(0);
+    expect(planned.headers.get("x-credits-charged")).toBe(String(cost.charged));
+    // Its own record, as Yoga's: the same method, outcome, charge and complexity.
+    const [yogaRecord, plannedRecord] = await latestAudit(t.gateway.app.db, id, 2);
+    expect(plannedRecord).toMatchObject({
+      method: "graphql",
+      outcome: "ok",
+      charged_cc: cost.charged,
+      complexity: cost.complexity,
+    });
+    expect(yogaRecord).toMatchObject({
+      method: "graphql",
+      outcome: "ok",
+      charged_cc: cost.charged,
+      complexity: cost.complexity,
+    });
+    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+  });
+
+  it("takes other variables: priced by their own estimate, answered as Yoga answers them", async () => {
+    const { token } = await t.account("pager", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    await learn(url, { query: BY_VARIABLES, variables: { limit: 2, from: 100 } });
+    for (const variables of [
+      { limit: 5, from: 170 },
+      { limit: 1, from: 0 },
+      { limit: 4, from: 277640 },
+      { limit: 3, from: 999_999_999 }, // no block: an empty list
+    ]) {
+      const served = plans().stats.served;
+      const planned = await post(url, { query: BY_VARIABLES, variables });
+      expect(plans().stats.served).toBe(served + 1);
+      const yoga = await byYoga(url, { query: BY_VARIABLES, variables });
+      expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
+    }
+  });
+
+  it("leaves to Yoga variables the schema refuses and estimates that refuse: answered and audited as always", async () => {
+    const { token, id } = await t.account("careless", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    // Another text: another plan than the test above's.
+    const query = `# careless\n${BY_VARIABLES}`;
+    await learn(url, { query, variables: { limit: 2, from: 1 } });
+    const served = plans().stats.served;
+    for (const variables of [
+      { limit: "two", from: 1 }, // not an Int
+      { limit: 2 }, // $from is required
+      { limit: 100_000, from: 1 }, // past graph.pageSizeMax
+      { limit: -1, from: 1 }, // Hasura's refusal, made by the estimate
+    ]) {
+      const planned = await post(url, { query, variables });
+      const yoga = await byYoga(url, { query, variables });
+      expect(planned.status).toBe(yoga.status);
+      expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
+      expect(JSON.parse(planned.text).errors.length).toBeGreaterThan(0);
+      const [record] = await latestAudit(t.gateway.app.db, id, 1);
+      expect(record).toMatchObject({ outcome: "rejected", charged_cc: 0 });
+    }
+    expect(plans().stats.served).toBe(served);
+  });
+
+  it("an indexer that fails its trip: answered as the executor answers it, from that trip, not charged", async () => {
+    const { token, id } = await t.account("unlucky", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const body = { query: "{ block(limit: 1, order_by: {height: asc}) { height } }" };
+    await learn(url, body);
+    const executed = plans().stats.executed;
+    const release = t.devnet.indexers.get("mainnet")!.hold();
+    let planned: Sent;
+    let asked: number;
+    try {
+      const before = indexerRequests();
+      planned = await post(url, body);
+      asked = indexerRequests() - before;
+    } finally {
+      release();
+    }
+    expect(plans().stats.executed).toBe(executed + 1);
+    // The executor was handed the failed trip: one request reached the indexer, not two.
+    expect(asked).toBe(1);
+    const answer = JSON.parse(planned.text);
+    expect(answer.data).toEqual({ block: null });
+    expect(answer.errors).toEqual([
+      expect.objectContaining({ path: ["block"], extensions: { code: "UPSTREAM_TIMEOUT" } }),
+    ]);
+    expect(answer.extensions.cost).toMatchObject({ actual: 0, charged: 0, calls: [] });
+    const [record] = await latestAudit(t.gateway.app.db, id, 1);
+    expect(record).toMatchObject({
+      outcome: "upstream_error",
+      error_code: "UPSTREAM_TIMEOUT",
+      charged_cc: 0,
+    });
+    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+  });
+
+  it("a balance short of the estimate: 429 before the indexer is asked, as Yoga refuses it", async () => {
+    const { token } = await t.account("short", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const query = `# short\n${LATEST}`;
+    await learn(url, { query });
+    const { token: poor } = await t.account("poor", 10);
+    const poorUrl = `${t.url}/gateway/mainnet/${poor}`;
+    const before = indexerRequests();
+    const planned = await post(poorUrl, { query });
+    expect(indexerRequests()).toBe(before);
+    const yoga = await byYoga(poorUrl, { query });
+    expect(planned.status).toBe(429);
+    expect(planned.text).toBe(yoga.text);
+  });
+
+  it("concurrent identical planned requests share one trip, each charged and audited", async () => {
+    const { token, id } = await t.account("crowd", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const body = { query: "{ block(limit: 2, order_by: {height: desc}) { height size_bytes } }" };
+    await learn(url, body);
+    const before = indexerRequests();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(url, body)));
+    expect(indexerRequests() - before).toBeLessThan(20);
+    const charges = answers.map((a) => JSON.parse(a.text).extensions.cost.charged as number);
+    expect(new Set(charges).size).toBe(1);
+    const records = await latestAudit(t.gateway.app.db, id, 20);
+    expect(records.filter((r) => r.charged_cc === charges[0])).toHaveLength(20);
+  });
+});
+
+describe("documents that are never planned", () => {
+  it.each([
+    [
+      "a join to the node",
+      "{ block(limit: 1) { transactions(limit: 1) { transaction { txid } } } }",
+    ],
+    ["__typename", "{ block(limit: 1) { __typename height } }"],
+    ["a directive", "{ block(limit: 1) { height @include(if: true) } }"],
+    ["a field beside the indexer's", "{ block(limit: 1) { height } account { name } }"],
+    [
+      "two operations",
+      "query A { block(limit: 1) { height } } query B { block(limit: 2) { height } }",
+    ],
+  ])("%s: executed by Yoga every time", async (_what, query) => {
+    const { token } = await t.account(`unplanned-${accounts++}`, 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const body = query.startsWith("query A") ? { query, operationName: "B" } : { query };
+    const { learnt, served } = plans().stats;
+    for (let i = 0; i < 3; i++) {
+      expect((await post(url, body)).status).toBe(200);
+      await plans().settled();
+    }
+    expect(plans().stats).toMatchObject({ learnt, served });
+  });
+});
