@@ -5818,7 +5818,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-Y6KWHEP2.js").catch((err) => {
+  loading ??= import("./chunks/route-RWLIHPCP.js").catch((err) => {
     loading = void 0;
     throw err;
   });

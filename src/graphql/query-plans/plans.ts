@@ -6,6 +6,9 @@ import type { App } from "../../metering/context.ts";
 import { LruMap } from "../../util/lru.ts";
 import type { Passthrough } from "./candidate.ts";
 
+/** Verifications tried per document before it is left to Yoga for good (while remembered). */
+const VERIFICATIONS_MAX = 3;
+
 /** Longest query text planned (UTF-16 units): the plans' keys stay within queryPlansMax × this. */
 export const PLANNED_QUERY_MAX = 16 * 1024;
 
@@ -34,10 +37,12 @@ export interface PlanRequest {
 export class Plans {
   private readonly plans: LruMap<string, Plan> | null;
   /**
-   * Keys executed once and not planned: a document is learnt on its second execution, so one sent
-   * once (most of a hostile or exploratory stream) costs no verification query (learn.ts).
+   * Keys executed and not planned, with the verifications that failed: a document is learnt on its
+   * second execution, so one sent once (most of a hostile or exploratory stream) costs no
+   * verification query (learn.ts); one whose verifications keep failing (an answer that moved
+   * meanwhile, an indexer that answers otherwise) stops being tried after VERIFICATIONS_MAX.
    */
-  private readonly seen: LruMap<string, true> | null;
+  private readonly seen: LruMap<string, number> | null;
   /** Keys being learnt now: one verification at a time per document. */
   private readonly learning = new Set<string>();
   private readonly verifying = new Set<Promise<void>>();
@@ -52,9 +57,17 @@ export class Plans {
   /** Whether an execution of `key` should be learnt from: true from its second one on. */
   worthLearning(key: string): boolean {
     if (!this.seen || this.learning.has(key)) return false;
-    if (this.seen.get(key)) return true;
-    this.seen.set(key, true);
-    return false;
+    const failed = this.seen.get(key);
+    if (failed === undefined) this.seen.set(key, 0);
+    return failed !== undefined && failed < VERIFICATIONS_MAX;
+  }
+
+  /**
+   * A plan whose indexer answered in a shape it cannot write (the executor answered instead, at
+   * the cost of a second trip): dropped, so the next requests go to Yoga and do not pay it again.
+   */
+  forget(key: string): void {
+    if (this.plans?.delete(key)) this.seen?.set(key, VERIFICATIONS_MAX);
   }
 
   get enabled(): boolean {
@@ -85,7 +98,11 @@ export class Plans {
 
   learnt(key: string, plan: Plan | null): void {
     this.learning.delete(key);
-    if (!plan || !this.plans) return;
+    if (!plan) {
+      this.seen?.set(key, (this.seen.get(key) ?? 0) + 1);
+      return;
+    }
+    if (!this.plans) return;
     this.seen?.delete(key);
     this.plans.set(key, plan);
     this.stats.learnt += 1;

@@ -106,6 +106,8 @@ export async function servePlanned(
         };
       }
       plans.stats.executed += 1;
+      // An answer that does not fit is the plan's fault, not the indexer's: it is dropped.
+      if (trip.ok) plans.forget(request.key);
       return executeReserved(ctx, call, trip.ok ? undefined : trip);
     },
   });

@@ -685,12 +685,15 @@ function indexerRequest(passthrough, given) {
 }
 
 // src/graphql/query-plans/plans.ts
+var VERIFICATIONS_MAX = 3;
 var PLANNED_QUERY_MAX = 16 * 1024;
 var Plans = class {
   plans;
   /**
-   * Keys executed once and not planned: a document is learnt on its second execution, so one sent
-   * once (most of a hostile or exploratory stream) costs no verification query (learn.ts).
+   * Keys executed and not planned, with the verifications that failed: a document is learnt on its
+   * second execution, so one sent once (most of a hostile or exploratory stream) costs no
+   * verification query (learn.ts); one whose verifications keep failing (an answer that moved
+   * meanwhile, an indexer that answers otherwise) stops being tried after VERIFICATIONS_MAX.
    */
   seen;
   /** Keys being learnt now: one verification at a time per document. */
@@ -705,9 +708,16 @@ var Plans = class {
   /** Whether an execution of `key` should be learnt from: true from its second one on. */
   worthLearning(key) {
     if (!this.seen || this.learning.has(key)) return false;
-    if (this.seen.get(key)) return true;
-    this.seen.set(key, true);
-    return false;
+    const failed = this.seen.get(key);
+    if (failed === void 0) this.seen.set(key, 0);
+    return failed !== void 0 && failed < VERIFICATIONS_MAX;
+  }
+  /**
+   * A plan whose indexer answered in a shape it cannot write (the executor answered instead, at
+   * the cost of a second trip): dropped, so the next requests go to Yoga and do not pay it again.
+   */
+  forget(key) {
+    if (this.plans?.delete(key)) this.seen?.set(key, VERIFICATIONS_MAX);
   }
   get enabled() {
     return this.plans !== null;
@@ -732,7 +742,11 @@ var Plans = class {
   }
   learnt(key, plan) {
     this.learning.delete(key);
-    if (!plan || !this.plans) return;
+    if (!plan) {
+      this.seen?.set(key, (this.seen.get(key) ?? 0) + 1);
+      return;
+    }
+    if (!this.plans) return;
     this.seen?.delete(key);
     this.plans.set(key, plan);
     this.stats.learnt += 1;
@@ -3753,6 +3767,7 @@ async function servePlanned(ctx, call, request, plan) {
         };
       }
       plans.stats.executed += 1;
+      if (trip.ok) plans.forget(request.key);
       return executeReserved(ctx, call, trip.ok ? void 0 : trip);
     }
   });
