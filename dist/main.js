@@ -31,7 +31,6 @@ import {
   checkGraphLimits,
   checkGraphQuery,
   checkScope,
-  deadline,
   decodedTx,
   decodedTxBaseText,
   decodedTxFromBase,
@@ -64,9 +63,8 @@ import {
   rememberFromCore,
   rpcErrorObject,
   sendReply,
-  sendText,
-  withDeadline
-} from "./chunks/chunk-6OSN2VOK.js";
+  sendText
+} from "./chunks/chunk-UAVPZNGH.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -2699,6 +2697,36 @@ var Breaker = class {
   }
 };
 
+// src/upstreams/deadline.ts
+function deadline(ms, outer) {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(
+      new DOMException("The operation was aborted due to timeout", "TimeoutError")
+    ),
+    ms
+  );
+  if (!outer) return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  const follow = () => controller.abort(outer.reason);
+  if (outer.aborted) follow();
+  else outer.addEventListener("abort", follow, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      outer.removeEventListener("abort", follow);
+    }
+  };
+}
+async function withDeadline(ms, work) {
+  const d = deadline(ms);
+  try {
+    return await work(d.signal);
+  } finally {
+    d.clear();
+  }
+}
+
 // src/upstreams/hedge-delay.ts
 var SAMPLES_MAX = 256;
 var SAMPLES_MIN = 20;
@@ -4562,7 +4590,8 @@ var IndexerPool = class {
     this.shared = new SharedTrips(opts.onShared);
   }
   /**
-   * One query; `deadline` bounds the whole attempt, failover included; `parse` reads the answer
+   * One query; `deadline` (a signal, or ms from when the trip starts) bounds the whole attempt,
+   * failover included; `parse` reads the answer
    * (lossless unless the caller says otherwise: see IndexerClient.query). An identical query
    * (same text, variables, operation name and reader) already in flight is joined instead of sent
    * again: the indexer only reads, so both callers get the one answer. A joiner waits under the
@@ -4572,12 +4601,13 @@ var IndexerPool = class {
   query(request2, deadline2, parse) {
     const reader = parse === void 0 ? 0 : readerId(parse);
     const key = `${reader}\0${request2.operationName ?? ""}\0${request2.query}\0${stringifyJson(request2.variables)}`;
+    const trip = (signal) => this.pool.run((client, attempt) => client.query(request2, attempt, parse), {
+      idempotent: true,
+      signal
+    });
     return this.shared.run(
       key,
-      () => this.pool.run((client, signal) => client.query(request2, signal, parse), {
-        idempotent: true,
-        signal: deadline2
-      })
+      () => typeof deadline2 === "number" ? withDeadline(deadline2, trip) : trip(deadline2)
     );
   }
   /** For /readyz: each member up or down (see FailoverPool.health). */
@@ -5818,7 +5848,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-RWLIHPCP.js").catch((err) => {
+  loading ??= import("./chunks/route-6AL4GKRN.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -7525,7 +7555,7 @@ async function handleGraphQuery(ctx, body) {
         };
       }
       const pool = app.indexers.get(ctx.network);
-      const out2 = pool ? await withDeadline(limits.queryTimeoutMs, (signal) => pool.query(request2, signal)) : {
+      const out2 = pool ? await pool.query(request2, limits.queryTimeoutMs) : {
         ok: false,
         error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network")
       };

@@ -22,7 +22,6 @@ import {
 } from "graphql";
 import { gatewayError } from "../errors/codes.ts";
 import type { CallContext } from "../metering/context.ts";
-import { withDeadline } from "../upstreams/deadline.ts";
 import type { GraphRequest } from "../upstreams/indexer/hasura/request.ts";
 import { indexerSchema } from "../upstreams/indexer/hasura/schema.ts";
 import type { IndexerOutcome } from "../upstreams/indexer/pool.ts";
@@ -173,13 +172,10 @@ export async function indexerTrip(
       error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network"),
     };
   }
-  // A deadline cleared with the answer: AbortSignal.timeout's timer would stay armed (and held)
-  // for the whole timeout after every query (see src/upstreams/deadline.ts).
-  // Read with JSON.parse: the mirror types' numbers are Int columns, doubles either way (what
-  // toPlainJson made of the lossless parse, at several times the cost).
-  const out = await withDeadline(ctx.app.config.graph.queryTimeoutMs, (signal) =>
-    pool.query(request, signal, JSON.parse),
-  );
+  // Bounded by graph.queryTimeoutMs from when the trip starts (a joiner waits under the first
+  // caller's). Read with JSON.parse: the mirror types' numbers are Int columns, doubles either way
+  // (what toPlainJson made of the lossless parse, at several times the cost).
+  const out = await pool.query(request, ctx.app.config.graph.queryTimeoutMs, JSON.parse);
   if (!out.ok) {
     ctx.app.log.warn({ requestId: ctx.requestId, detail: out.error.detail }, out.error.message);
   }

@@ -7,7 +7,6 @@ import type { CallContext } from "../metering/context.ts";
 import { auditOnly, type CallOutcome, meter } from "../metering/pipeline.ts";
 import { graphComplexity } from "../pricing/graph-complexity.ts";
 import { graphPrice } from "../pricing/prices.ts";
-import { withDeadline } from "../upstreams/deadline.ts";
 import { type CheckedQuery, checkGraphQuery } from "../upstreams/indexer/hasura/check.ts";
 import type { HasuraError } from "../upstreams/indexer/hasura/hasura-error.ts";
 import { executeIntrospection } from "../upstreams/indexer/hasura/introspection.ts";
@@ -100,7 +99,7 @@ export async function handleGraphQuery(ctx: CallContext, body: string): Promise<
       }
       const pool = app.indexers.get(ctx.network);
       const out = pool
-        ? await withDeadline(limits.queryTimeoutMs, (signal) => pool.query(request, signal))
+        ? await pool.query(request, limits.queryTimeoutMs)
         : {
             ok: false as const,
             error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network"),

@@ -19,11 +19,25 @@ import { requestEstimate } from "../cost/request-estimate.ts";
 import { indexerTrip } from "../indexer.ts";
 import { type GraphQLRequest, runYoga } from "../run.ts";
 import { gatewaySchema } from "../schema.ts";
+import type { Passthrough } from "./candidate.ts";
 import { fits, indexerRequest } from "./passthrough.ts";
 import { type Plan, type PlanRequest, plansOf } from "./plans.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/**
+ * The indexer's data as the answer's `data`, or null when it does not fit. Callers who shared a
+ * trip share its data object: checked and written once for all of them.
+ */
+const written = new WeakMap<object, { passthrough: Passthrough; text: string | null }>();
+function writable(data: object, passthrough: Passthrough): string | null {
+  const seen = written.get(data);
+  if (seen?.passthrough === passthrough) return seen.text;
+  const text = fits(data, passthrough.shape) ? JSON.stringify(data) : null;
+  written.set(data, { passthrough, text });
+  return text;
+}
 
 /** What a planned request answered, before its settle's figures are written in. */
 interface Answered {
@@ -81,7 +95,8 @@ export async function servePlanned(
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity }],
     execute: async () => {
       const trip = await indexerTrip(ctx, indexerRequest(passthrough, request.variables));
-      if (trip.ok && fits(trip.data, passthrough.shape)) {
+      const dataText = trip.ok ? writable(trip.data, passthrough) : null;
+      if (dataText !== null) {
         plans.stats.served += 1;
         const actual = graphPrice(app.config, ctx.network, complexity);
         const outcome: CallOutcome = {
@@ -95,7 +110,7 @@ export async function servePlanned(
         const lines = [graphLine(ctx, passthrough.shape.keys.length, complexity)];
         return {
           value: {
-            dataText: JSON.stringify(trip.data),
+            dataText,
             status: 200,
             headers: plan.headers,
             actual,

@@ -1,5 +1,6 @@
 import type { GatewayError } from "../../errors/codes.ts";
 import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
+import { withDeadline } from "../deadline.ts";
 import {
   type FailoverPolicy,
   FailoverPool,
@@ -45,7 +46,8 @@ export class IndexerPool {
   }
 
   /**
-   * One query; `deadline` bounds the whole attempt, failover included; `parse` reads the answer
+   * One query; `deadline` (a signal, or ms from when the trip starts) bounds the whole attempt,
+   * failover included; `parse` reads the answer
    * (lossless unless the caller says otherwise: see IndexerClient.query). An identical query
    * (same text, variables, operation name and reader) already in flight is joined instead of sent
    * again: the indexer only reads, so both callers get the one answer. A joiner waits under the
@@ -54,17 +56,21 @@ export class IndexerPool {
    */
   query(
     request: GraphRequest,
-    deadline?: AbortSignal,
+    deadline?: AbortSignal | number,
     parse?: (text: string) => Json,
   ): Promise<IndexerOutcome> {
     // The reader is part of the key: an answer read losslessly is not one read with JSON.parse.
     const reader = parse === undefined ? 0 : readerId(parse);
     const key = `${reader}\u0000${request.operationName ?? ""}\u0000${request.query}\u0000${stringifyJson(request.variables as Json)}`;
-    return this.shared.run(key, () =>
-      this.pool.run((client, signal) => client.query(request, signal, parse), {
+    const trip = (signal: AbortSignal | undefined) =>
+      this.pool.run((client, attempt) => client.query(request, attempt, parse), {
         idempotent: true,
-        signal: deadline,
-      }),
+        signal,
+      });
+    // A deadline in ms is armed only by the caller whose trip it is: a joiner's would bound
+    // nothing (it waits under the first caller's), and cost a timer and a controller per request.
+    return this.shared.run(key, () =>
+      typeof deadline === "number" ? withDeadline(deadline, trip) : trip(deadline),
     );
   }
 

@@ -753,36 +753,6 @@ var ByteLru = class {
   }
 };
 
-// src/upstreams/deadline.ts
-function deadline(ms, outer) {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(
-      new DOMException("The operation was aborted due to timeout", "TimeoutError")
-    ),
-    ms
-  );
-  if (!outer) return { signal: controller.signal, clear: () => clearTimeout(timer) };
-  const follow = () => controller.abort(outer.reason);
-  if (outer.aborted) follow();
-  else outer.addEventListener("abort", follow, { once: true });
-  return {
-    signal: controller.signal,
-    clear: () => {
-      clearTimeout(timer);
-      outer.removeEventListener("abort", follow);
-    }
-  };
-}
-async function withDeadline(ms, work) {
-  const d = deadline(ms);
-  try {
-    return await work(d.signal);
-  } finally {
-    d.clear();
-  }
-}
-
 // src/upstreams/indexer/hasura/schema.ts
 import { readFileSync } from "node:fs";
 import { buildSchema } from "graphql";
@@ -1686,8 +1656,6 @@ export {
   headerAt,
   headerOf,
   LruMap,
-  deadline,
-  withDeadline,
   checkScope,
   meter,
   auditOnly,
