@@ -1,7 +1,7 @@
 import { parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import type { Passthrough } from "../../src/graphql/query-plans/candidate.ts";
-import { compilePassthrough, fits } from "../../src/graphql/query-plans/passthrough.ts";
+import { compilePassthrough, dataText, fits } from "../../src/graphql/query-plans/passthrough.ts";
 import { gatewaySchema } from "../../src/graphql/schema.ts";
 
 /**
@@ -30,7 +30,6 @@ describe("compilePassthrough", () => {
 
   it.each([
     ["a join", "{ block { transactions { transaction { txid } } } }"],
-    ["__typename", "{ block { __typename } }"],
     ["a directive", "query ($s: Boolean!) { block { height @skip(if: $s) } }"],
     ["another root", "{ block { height } chain { height } }"],
     ["a mutation", 'mutation { createToken(name: "x") { token } }'],
@@ -55,6 +54,18 @@ describe("fits", () => {
     expect(fits(good(), plan.shape)).toBe(true);
     expect(fits({ ...good(), one: null }, plan.shape)).toBe(true);
     expect(fits({ ...good(), list: [] }, plan.shape)).toBe(true);
+  });
+
+  it("__typename: the indexer's name of the type, written as the unified API's", () => {
+    const typed = compile("{ __typename block(limit: 1) { __typename h: height } }")!;
+    expect(typed.renamesTypes).toBe(true);
+    const data = { __typename: "query_root", block: [{ __typename: "block", h: 1 }] };
+    expect(fits(data, typed.shape)).toBe(true);
+    expect(dataText(data, typed)).toBe(
+      '{"__typename":"Query","block":[{"__typename":"Block","h":1}]}',
+    );
+    expect(fits({ ...data, __typename: "Query" }, typed.shape)).toBe(false);
+    expect(plan.renamesTypes).toBe(false);
   });
 
   it("refuses a missing, extra or reordered key", () => {

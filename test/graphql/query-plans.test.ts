@@ -127,6 +127,27 @@ describe("a document that asks the indexer alone", () => {
     }
   });
 
+  it("__typename at every level, as Apollo Client adds it: written with the unified API's names", async () => {
+    const { token } = await t.account("apollo", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const query = `query Latest {
+  __typename
+  block(limit: 2, order_by: {height: desc}) {
+    __typename height kind: __typename
+    transactions(limit: 1) { __typename hash }
+  }
+}`;
+    await learn(url, { query });
+    const served = plans().stats.served;
+    const planned = await post(url, { query });
+    expect(plans().stats.served).toBe(served + 1);
+    expect(withoutBalance(planned.text)).toBe(withoutBalance((await byYoga(url, { query })).text));
+    const { data } = JSON.parse(planned.text);
+    expect(data.__typename).toBe("Query");
+    expect(data.block[0]).toMatchObject({ __typename: "Block", kind: "Block" });
+    expect(data.block[0].transactions[0].__typename).toBe("BlockTransaction");
+  });
+
   it("leaves to Yoga variables the schema refuses and estimates that refuse: answered and audited as always", async () => {
     const { token, id } = await t.account("careless", 1_000_000);
     const url = `${t.url}/gateway/mainnet/${token}`;
@@ -221,7 +242,6 @@ describe("documents that are never planned", () => {
       "a join to the node",
       "{ block(limit: 1) { transactions(limit: 1) { transaction { txid } } } }",
     ],
-    ["__typename", "{ block(limit: 1) { __typename height } }"],
     ["a directive", "{ block(limit: 1) { height @include(if: true) } }"],
     ["a field beside the indexer's", "{ block(limit: 1) { height } account { name } }"],
     [

@@ -22,7 +22,7 @@ export interface PlanCandidate {
 /**
  * A query of the unified API that asks the indexer alone, compiled to go to it as it is: every
  * root field a delegated indexer root (`block`, `block_by_pk`), every field below one of the
- * indexer's columns (no join to the node, no `__typename`, whose names differ), no directive.
+ * indexer's columns or `__typename` (no join to the node), no directive.
  * The unified schema mirrors the indexer's tables under Hasura's column, argument and input type
  * names (types/indexer-inputs.ts), so such a document, with its fragments' type conditions
  * renamed to the indexer's tables, asks the indexer exactly what delegation would, and the
@@ -38,10 +38,19 @@ export interface Passthrough {
   variableDefinitions: readonly VariableDefinitionNode[];
   /** The answer's shape, from the root. */
   shape: ObjectShape;
+  /** Root fields that reach the indexer (the indexer's sites: `__typename` is not one). */
+  sites: number;
+  /**
+   * Whether it selects `__typename` anywhere: the indexer names its types otherwise (`block`,
+   * `query_root`), so the answer is written with the unified names instead of as it came.
+   */
+  renamesTypes: boolean;
 }
 
 export type Shape =
   | { kind: "leaf"; nonNull: boolean; serialize: (value: unknown) => unknown }
+  /** `__typename`: the indexer's name of the type (`from`), written as the unified API's (`to`). */
+  | { kind: "typename"; nonNull: true; from: string; to: string }
   | { kind: "list"; nonNull: boolean; of: Shape }
   | ObjectShape;
 export interface ObjectShape {

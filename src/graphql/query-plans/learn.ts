@@ -8,7 +8,7 @@ import { resultText } from "../cost/report.ts";
 import type { CostReport } from "../cost/report-types.ts";
 import { indexerTrip } from "../indexer.ts";
 import type { PlanCandidate } from "./candidate.ts";
-import { compilePassthrough, fits, indexerRequest } from "./passthrough.ts";
+import { compilePassthrough, dataText, fits, indexerRequest } from "./passthrough.ts";
 import { type PlanRequest, plansOf } from "./plans.ts";
 
 /** Documents compiled, by operation name: compiling is a walk of the document, done once. */
@@ -63,7 +63,7 @@ export function planCandidate(
   if (!passthrough) return undefined;
   const { complexity } = estimate.graph;
   if (
-    meter.graph.answered !== passthrough.shape.keys.length ||
+    meter.graph.answered !== passthrough.sites ||
     figures.complexity !== complexity ||
     figures.actual !== graphPrice(ctx.app.config, ctx.network, complexity)
   ) {
@@ -111,7 +111,7 @@ export function learnPlan(
       const same =
         trip.ok &&
         fits(trip.data, passthrough.shape) &&
-        JSON.stringify(trip.data) === candidate.dataText;
+        dataText(trip.data, passthrough) === candidate.dataText;
       plans.learnt(
         request.key,
         same

@@ -18,6 +18,7 @@ import {
   visit,
 } from "graphql";
 import type { GraphRequest } from "../../upstreams/indexer/hasura/request.ts";
+import { indexerSchema } from "../../upstreams/indexer/hasura/schema.ts";
 import type { IndexerSite } from "../builder.ts";
 import { indexerColumn, indexerTypeOf } from "../indexer.ts";
 import type { Passthrough, Shape } from "./candidate.ts";
@@ -45,12 +46,19 @@ export function compilePassthrough(
   if (patches.length > 0 || fields.size === 0) return null;
   const keys: string[] = [];
   const shapes: Shape[] = [];
+  const renamesTypes = { found: false };
   for (const [key, nodes] of fields) {
     const name = (nodes[0] as FieldNode).name.value;
+    if (name === "__typename") {
+      renamesTypes.found = true;
+      keys.push(key);
+      shapes.push(typename(INDEXER_ROOT, query.name));
+      continue;
+    }
     const field = query.getFields()[name];
     const site = field?.extensions.indexer as IndexerSite | undefined;
     if (!field || site?.rootField !== name) return null;
-    const shape = shapeOf(schema, fragments, field.type, nodes);
+    const shape = shapeOf(schema, fragments, field.type, nodes, renamesTypes);
     if (!shape) return null;
     keys.push(key);
     shapes.push(shape);
@@ -62,35 +70,55 @@ export function compilePassthrough(
     operationName: operation.name?.value,
     variableDefinitions: operation.variableDefinitions ?? [],
     shape: { kind: "object", nonNull: true, keys, fields: shapes },
+    renamesTypes: renamesTypes.found,
+    sites: shapes.filter((shape) => shape.kind !== "typename").length,
   };
 }
+
+/** The indexer's root type, as `__typename` names it there. */
+const INDEXER_ROOT = indexerSchema().getQueryType()?.name ?? "query_root";
+
+const typename = (from: string, to: string): Shape => ({
+  kind: "typename",
+  nonNull: true,
+  from,
+  to,
+});
 
 function shapeOf(
   schema: GraphQLSchema,
   fragments: Record<string, FragmentDefinitionNode>,
   type: GraphQLOutputType,
   nodes: FieldNode[],
+  renamesTypes: { found: boolean },
 ): Shape | null {
   const nonNull = isNonNullType(type);
   const inner = nonNull ? type.ofType : type;
   if (isListType(inner)) {
-    const of = shapeOf(schema, fragments, inner.ofType, nodes);
+    const of = shapeOf(schema, fragments, inner.ofType, nodes, renamesTypes);
     return of ? { kind: "list", nonNull, of } : null;
   }
   if (isScalarType(inner) || isEnumType(inner)) {
     return { kind: "leaf", nonNull, serialize: (v) => inner.serialize(v) };
   }
-  if (!isObjectType(inner) || indexerTypeOf(inner.name) === undefined) return null;
+  const table = isObjectType(inner) ? indexerTypeOf(inner.name) : undefined;
+  if (!isObjectType(inner) || table === undefined) return null;
   const { fields, patches } = collectSubFields(schema, fragments, {}, inner, nodes);
   if (patches.length > 0) return null;
   const keys: string[] = [];
   const shapes: Shape[] = [];
   for (const [key, sub] of fields) {
     const name = (sub[0] as FieldNode).name.value;
+    if (name === "__typename") {
+      renamesTypes.found = true;
+      keys.push(key);
+      shapes.push(typename(table, inner.name));
+      continue;
+    }
     const field = inner.getFields()[name];
-    // A join (transaction) or __typename is the gateway's, not the indexer's.
+    // A join (transaction) is the gateway's, not the indexer's.
     if (!field || !indexerColumn(inner.name, name)) return null;
-    const shape = shapeOf(schema, fragments, field.type, sub);
+    const shape = shapeOf(schema, fragments, field.type, sub, renamesTypes);
     if (!shape) return null;
     keys.push(key);
     shapes.push(shape);
@@ -134,6 +162,8 @@ function renameTypeConditions(document: DocumentNode): DocumentNode | null {
 export function fits(value: unknown, shape: Shape): boolean {
   if (value === null) return !shape.nonNull;
   switch (shape.kind) {
+    case "typename":
+      return value === shape.from;
     case "leaf":
       try {
         return value !== undefined && Object.is(shape.serialize(value), value);
@@ -169,4 +199,32 @@ export function indexerRequest(
     if (Object.hasOwn(given, name)) variables[name] = given[name];
   }
   return { query: passthrough.indexerQuery, variables, operationName: passthrough.operationName };
+}
+
+/**
+ * The indexer's data as the unified API writes it, once it fits: as it came, or with every
+ * `__typename` the indexer's name of the type replaced by the unified one.
+ */
+export function dataText(data: object, passthrough: Passthrough): string {
+  return JSON.stringify(passthrough.renamesTypes ? renamed(data, passthrough.shape) : data);
+}
+
+function renamed(value: unknown, shape: Shape): unknown {
+  if (value === null) return null;
+  switch (shape.kind) {
+    case "typename":
+      return shape.to;
+    case "leaf":
+      return value;
+    case "list":
+      return (value as unknown[]).map((item) => renamed(item, shape.of));
+    case "object": {
+      const record = value as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      shape.keys.forEach((key, i) => {
+        out[key] = renamed(record[key], shape.fields[i] as Shape);
+      });
+      return out;
+    }
+  }
 }

@@ -20,7 +20,7 @@ import { indexerTrip } from "../indexer.ts";
 import { type GraphQLRequest, runYoga } from "../run.ts";
 import { gatewaySchema } from "../schema.ts";
 import type { Passthrough } from "./candidate.ts";
-import { fits, indexerRequest } from "./passthrough.ts";
+import { dataText, fits, indexerRequest } from "./passthrough.ts";
 import { type Plan, type PlanRequest, plansOf } from "./plans.ts";
 
 const encoder = new TextEncoder();
@@ -34,7 +34,7 @@ const written = new WeakMap<object, { passthrough: Passthrough; text: string | n
 function writable(data: object, passthrough: Passthrough): string | null {
   const seen = written.get(data);
   if (seen?.passthrough === passthrough) return seen.text;
-  const text = fits(data, passthrough.shape) ? JSON.stringify(data) : null;
+  const text = fits(data, passthrough.shape) ? dataText(data, passthrough) : null;
   written.set(data, { passthrough, text });
   return text;
 }
@@ -95,8 +95,8 @@ export async function servePlanned(
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity }],
     execute: async () => {
       const trip = await indexerTrip(ctx, indexerRequest(passthrough, request.variables));
-      const dataText = trip.ok ? writable(trip.data, passthrough) : null;
-      if (dataText !== null) {
+      const text = trip.ok ? writable(trip.data, passthrough) : null;
+      if (text !== null) {
         plans.stats.served += 1;
         const actual = graphPrice(app.config, ctx.network, complexity);
         const outcome: CallOutcome = {
@@ -107,10 +107,10 @@ export async function servePlanned(
           complexity,
           cacheHits: 0,
         };
-        const lines = [graphLine(ctx, passthrough.shape.keys.length, complexity)];
+        const lines = [graphLine(ctx, passthrough.sites, complexity)];
         return {
           value: {
-            dataText,
+            dataText: text,
             status: 200,
             headers: plan.headers,
             actual,

@@ -362,8 +362,8 @@ function costReport(figures) {
     calls
   };
 }
-function resultText(dataText, report) {
-  return `{"data":${dataText},"extensions":{"cost":${JSON.stringify(report)}}}`;
+function resultText(dataText2, report) {
+  return `{"data":${dataText2},"extensions":{"cost":${JSON.stringify(report)}}}`;
 }
 var COST_MARK = "\0blockgate:cost";
 var COST_MARK_JSON = JSON.stringify(COST_MARK);
@@ -580,45 +580,68 @@ function compilePassthrough(schema2, document, operationName) {
   if (patches.length > 0 || fields.size === 0) return null;
   const keys = [];
   const shapes = [];
+  const renamesTypes = { found: false };
   for (const [key, nodes] of fields) {
     const name = nodes[0].name.value;
+    if (name === "__typename") {
+      renamesTypes.found = true;
+      keys.push(key);
+      shapes.push(typename(INDEXER_ROOT, query.name));
+      continue;
+    }
     const field = query.getFields()[name];
     const site = field?.extensions.indexer;
     if (!field || site?.rootField !== name) return null;
-    const shape = shapeOf(schema2, fragments, field.type, nodes);
+    const shape = shapeOf(schema2, fragments, field.type, nodes, renamesTypes);
     if (!shape) return null;
     keys.push(key);
     shapes.push(shape);
   }
-  const renamed = renameTypeConditions(document);
-  if (!renamed) return null;
+  const renamed2 = renameTypeConditions(document);
+  if (!renamed2) return null;
   return {
-    indexerQuery: print2(renamed),
+    indexerQuery: print2(renamed2),
     operationName: operation.name?.value,
     variableDefinitions: operation.variableDefinitions ?? [],
-    shape: { kind: "object", nonNull: true, keys, fields: shapes }
+    shape: { kind: "object", nonNull: true, keys, fields: shapes },
+    renamesTypes: renamesTypes.found,
+    sites: shapes.filter((shape) => shape.kind !== "typename").length
   };
 }
-function shapeOf(schema2, fragments, type, nodes) {
+var INDEXER_ROOT = indexerSchema().getQueryType()?.name ?? "query_root";
+var typename = (from, to) => ({
+  kind: "typename",
+  nonNull: true,
+  from,
+  to
+});
+function shapeOf(schema2, fragments, type, nodes, renamesTypes) {
   const nonNull = isNonNullType(type);
   const inner = nonNull ? type.ofType : type;
   if (isListType(inner)) {
-    const of = shapeOf(schema2, fragments, inner.ofType, nodes);
+    const of = shapeOf(schema2, fragments, inner.ofType, nodes, renamesTypes);
     return of ? { kind: "list", nonNull, of } : null;
   }
   if (isScalarType(inner) || isEnumType(inner)) {
     return { kind: "leaf", nonNull, serialize: (v) => inner.serialize(v) };
   }
-  if (!isObjectType3(inner) || indexerTypeOf(inner.name) === void 0) return null;
+  const table = isObjectType3(inner) ? indexerTypeOf(inner.name) : void 0;
+  if (!isObjectType3(inner) || table === void 0) return null;
   const { fields, patches } = collectSubFields(schema2, fragments, {}, inner, nodes);
   if (patches.length > 0) return null;
   const keys = [];
   const shapes = [];
   for (const [key, sub] of fields) {
     const name = sub[0].name.value;
+    if (name === "__typename") {
+      renamesTypes.found = true;
+      keys.push(key);
+      shapes.push(typename(table, inner.name));
+      continue;
+    }
     const field = inner.getFields()[name];
     if (!field || !indexerColumn(inner.name, name)) return null;
-    const shape = shapeOf(schema2, fragments, field.type, sub);
+    const shape = shapeOf(schema2, fragments, field.type, sub, renamesTypes);
     if (!shape) return null;
     keys.push(key);
     shapes.push(shape);
@@ -651,6 +674,8 @@ function renameTypeConditions(document) {
 function fits(value, shape) {
   if (value === null) return !shape.nonNull;
   switch (shape.kind) {
+    case "typename":
+      return value === shape.from;
     case "leaf":
       try {
         return value !== void 0 && Object.is(shape.serialize(value), value);
@@ -678,6 +703,28 @@ function indexerRequest(passthrough, given) {
     if (Object.hasOwn(given, name)) variables[name] = given[name];
   }
   return { query: passthrough.indexerQuery, variables, operationName: passthrough.operationName };
+}
+function dataText(data, passthrough) {
+  return JSON.stringify(passthrough.renamesTypes ? renamed(data, passthrough.shape) : data);
+}
+function renamed(value, shape) {
+  if (value === null) return null;
+  switch (shape.kind) {
+    case "typename":
+      return shape.to;
+    case "leaf":
+      return value;
+    case "list":
+      return value.map((item) => renamed(item, shape.of));
+    case "object": {
+      const record = value;
+      const out = {};
+      shape.keys.forEach((key, i) => {
+        out[key] = renamed(record[key], shape.fields[i]);
+      });
+      return out;
+    }
+  }
 }
 
 // src/graphql/query-plans/plans.ts
@@ -810,7 +857,7 @@ function planCandidate(ctx, args, result, estimate, figures) {
   const passthrough = passthroughOf(args.schema, args.document, operationName);
   if (!passthrough) return void 0;
   const { complexity } = estimate.graph;
-  if (meter2.graph.answered !== passthrough.shape.keys.length || figures.complexity !== complexity || figures.actual !== graphPrice(ctx.app.config, ctx.network, complexity)) {
+  if (meter2.graph.answered !== passthrough.sites || figures.complexity !== complexity || figures.actual !== graphPrice(ctx.app.config, ctx.network, complexity)) {
     return void 0;
   }
   return {
@@ -836,7 +883,7 @@ function learnPlan(ctx, network, request, candidate, reply) {
     { ...ctx, network },
     indexerRequest(passthrough, candidate.variables)
   ).then((trip) => {
-    const same = trip.ok && fits(trip.data, passthrough.shape) && JSON.stringify(trip.data) === candidate.dataText;
+    const same = trip.ok && fits(trip.data, passthrough.shape) && dataText(trip.data, passthrough) === candidate.dataText;
     plans.learnt(
       request.key,
       same ? {
@@ -1364,8 +1411,8 @@ async function serveAnswer(ctx, answer) {
 function keepAnswer(app, network, key, pending, reply) {
   if (reply.status !== 200) return;
   const { confirmations } = pending.answer;
-  const dataText = confirmations ? fillConfirmations(pending.answer.dataText, confirmations) : pending.answer.dataText;
-  if (dataText === null || decoder2.decode(reply.raw) !== resultText(dataText, pending.report)) {
+  const dataText2 = confirmations ? fillConfirmations(pending.answer.dataText, confirmations) : pending.answer.dataText;
+  if (dataText2 === null || decoder2.decode(reply.raw) !== resultText(dataText2, pending.report)) {
     return;
   }
   const headers = Object.fromEntries(
@@ -3716,7 +3763,7 @@ var written = /* @__PURE__ */ new WeakMap();
 function writable(data, passthrough) {
   const seen = written.get(data);
   if (seen?.passthrough === passthrough) return seen.text;
-  const text = fits(data, passthrough.shape) ? JSON.stringify(data) : null;
+  const text = fits(data, passthrough.shape) ? dataText(data, passthrough) : null;
   written.set(data, { passthrough, text });
   return text;
 }
@@ -3746,8 +3793,8 @@ async function servePlanned(ctx, call, request, plan) {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity }],
     execute: async () => {
       const trip = await indexerTrip(ctx, indexerRequest(passthrough, request.variables));
-      const dataText = trip.ok ? writable(trip.data, passthrough) : null;
-      if (dataText !== null) {
+      const text2 = trip.ok ? writable(trip.data, passthrough) : null;
+      if (text2 !== null) {
         plans.stats.served += 1;
         const actual = graphPrice(app.config, ctx.network, complexity);
         const outcome = {
@@ -3758,10 +3805,10 @@ async function servePlanned(ctx, call, request, plan) {
           complexity,
           cacheHits: 0
         };
-        const lines = [graphLine(ctx, passthrough.shape.keys.length, complexity)];
+        const lines = [graphLine(ctx, passthrough.sites, complexity)];
         return {
           value: {
-            dataText,
+            dataText: text2,
             status: 200,
             headers: plan.headers,
             actual,
