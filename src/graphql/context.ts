@@ -1,5 +1,5 @@
 import type DataLoader from "dataloader";
-import type { GraphQLError } from "graphql";
+import type { DocumentNode, GraphQLError, GraphQLSchema } from "graphql";
 import type { CallContext } from "../metering/context.ts";
 import type { IndexerOutcome } from "../upstreams/indexer/pool.ts";
 import type { PendingAnswer } from "./answers/pending.ts";
@@ -62,6 +62,14 @@ export interface RequestState {
   reserved?: { figures?: ExecutedFigures };
   /** A planned request's trip that failed: the first indexer query answers with it (indexer.ts). */
   failedTrip?: Extract<IndexerOutcome, { ok: false }>;
+}
+
+/** Of an execution's arguments, what the answers' and plans' rules read after it ran. */
+export interface ExecutedDocument {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null | undefined;
+  variableValues?: unknown;
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { DocumentNode, ExecutionResult, GraphQLSchema } from "graphql";
+import type { ExecutionResult } from "graphql";
 import { CONFIRMATIONS_MARK } from "../../cache/answer-template.ts";
 import type { AnswerAbout, MinedAt } from "../../cache/gateway-answers.ts";
-import type { GraphQLContext } from "../context.ts";
+import type { ExecutedDocument, GraphQLContext } from "../context.ts";
 import type { CostReport } from "../cost/report-types.ts";
 import { finalBlocksOf } from "./final-blocks.ts";
 import { fixedTransactionSelection } from "./final-transactions.ts";
@@ -22,12 +22,7 @@ const LOOKUPS = new Set(["getrawtransaction", "blockchain.transaction.get"]);
  */
 export function keepIfFinal(
   ctx: GraphQLContext,
-  args: {
-    schema: GraphQLSchema;
-    document: DocumentNode;
-    operationName?: string | null | undefined;
-    variableValues?: unknown;
-  },
+  args: ExecutedDocument,
   result: ExecutionResult,
   figures: {
     estimated: number;

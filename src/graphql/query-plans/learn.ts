@@ -2,7 +2,7 @@ import type { DocumentNode, ExecutionResult, GraphQLSchema } from "graphql";
 import type { GatewayAnswer } from "../../cache/gateway-answers.ts";
 import type { NetworkName } from "../../config/schema.ts";
 import { graphPrice } from "../../pricing/prices.ts";
-import type { GraphQLContext } from "../context.ts";
+import type { ExecutedDocument, GraphQLContext } from "../context.ts";
 import type { CostEstimate } from "../cost/estimate.ts";
 import { resultText } from "../cost/report.ts";
 import type { CostReport } from "../cost/report-types.ts";
@@ -38,12 +38,7 @@ function passthroughOf(
  */
 export function planCandidate(
   ctx: GraphQLContext,
-  args: {
-    schema: GraphQLSchema;
-    document: DocumentNode;
-    operationName?: string | null | undefined;
-    variableValues?: unknown;
-  },
+  args: ExecutedDocument,
   result: ExecutionResult,
   estimate: CostEstimate,
   figures: {

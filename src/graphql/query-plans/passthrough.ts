@@ -4,6 +4,8 @@ import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
   isEnumType,
@@ -21,7 +23,7 @@ import type { GraphRequest } from "../../upstreams/indexer/hasura/request.ts";
 import { indexerSchema } from "../../upstreams/indexer/hasura/schema.ts";
 import type { IndexerSite } from "../builder.ts";
 import { indexerColumn, indexerTypeOf } from "../indexer.ts";
-import type { Passthrough, Shape } from "./candidate.ts";
+import type { ObjectShape, Passthrough, Shape } from "./candidate.ts";
 
 /** Compiles `document`'s operation as a passthrough, or null when it asks anything else. */
 export function compilePassthrough(
@@ -44,58 +46,40 @@ export function compilePassthrough(
   }
   const { fields, patches } = collectFields(schema, fragments, {}, query, operation.selectionSet);
   if (patches.length > 0 || fields.size === 0) return null;
-  const keys: string[] = [];
-  const shapes: Shape[] = [];
-  const renamesTypes = { found: false };
-  for (const [key, nodes] of fields) {
-    const name = (nodes[0] as FieldNode).name.value;
-    if (name === "__typename") {
-      renamesTypes.found = true;
-      keys.push(key);
-      shapes.push(typename(INDEXER_ROOT, query.name));
-      continue;
-    }
-    const field = query.getFields()[name];
-    const site = field?.extensions.indexer as IndexerSite | undefined;
-    if (!field || site?.rootField !== name) return null;
-    const shape = shapeOf(schema, fragments, field.type, nodes, renamesTypes);
-    if (!shape) return null;
-    keys.push(key);
-    shapes.push(shape);
-  }
+  const walk: Walk = { schema, fragments, renamesTypes: false };
+  // At the root, only the fields delegated to the indexer's root field of the same name.
+  const shape = objectShape(walk, query, INDEXER_ROOT, fields, true, (name, field) => {
+    const site = field.extensions.indexer as IndexerSite | undefined;
+    return site?.rootField === name;
+  });
+  if (!shape) return null;
   const renamed = renameTypeConditions(document);
   if (!renamed) return null;
   return {
     indexerQuery: print(renamed),
     operationName: operation.name?.value,
     variableDefinitions: operation.variableDefinitions ?? [],
-    shape: { kind: "object", nonNull: true, keys, fields: shapes },
-    renamesTypes: renamesTypes.found,
-    sites: shapes.filter((shape) => shape.kind !== "typename").length,
+    shape,
+    renamesTypes: walk.renamesTypes,
+    sites: shape.fields.filter((f: Shape) => f.kind !== "typename").length,
   };
 }
 
 /** The indexer's root type, as `__typename` names it there. */
 const INDEXER_ROOT = indexerSchema().getQueryType()?.name ?? "query_root";
 
-const typename = (from: string, to: string): Shape => ({
-  kind: "typename",
-  nonNull: true,
-  from,
-  to,
-});
+/** What compiling one document carries along: fragments, and whether it met a __typename. */
+interface Walk {
+  schema: GraphQLSchema;
+  fragments: Record<string, FragmentDefinitionNode>;
+  renamesTypes: boolean;
+}
 
-function shapeOf(
-  schema: GraphQLSchema,
-  fragments: Record<string, FragmentDefinitionNode>,
-  type: GraphQLOutputType,
-  nodes: FieldNode[],
-  renamesTypes: { found: boolean },
-): Shape | null {
+function shapeOf(walk: Walk, type: GraphQLOutputType, nodes: FieldNode[]): Shape | null {
   const nonNull = isNonNullType(type);
   const inner = nonNull ? type.ofType : type;
   if (isListType(inner)) {
-    const of = shapeOf(schema, fragments, inner.ofType, nodes, renamesTypes);
+    const of = shapeOf(walk, inner.ofType, nodes);
     return of ? { kind: "list", nonNull, of } : null;
   }
   if (isScalarType(inner) || isEnumType(inner)) {
@@ -103,22 +87,35 @@ function shapeOf(
   }
   const table = isObjectType(inner) ? indexerTypeOf(inner.name) : undefined;
   if (!isObjectType(inner) || table === undefined) return null;
-  const { fields, patches } = collectSubFields(schema, fragments, {}, inner, nodes);
+  const { fields, patches } = collectSubFields(walk.schema, walk.fragments, {}, inner, nodes);
   if (patches.length > 0) return null;
+  // Below the root, only the indexer's columns: a join (transaction) is the gateway's.
+  return objectShape(walk, inner, table, fields, nonNull, (name) =>
+    Boolean(indexerColumn(inner.name, name)),
+  );
+}
+
+/** An object's shape from its collected fields, each `allowed` or `__typename`; else null. */
+function objectShape(
+  walk: Walk,
+  type: GraphQLObjectType,
+  indexerName: string,
+  fields: Map<string, FieldNode[]>,
+  nonNull: boolean,
+  allowed: (name: string, field: GraphQLField<unknown, unknown>) => boolean,
+): ObjectShape | null {
   const keys: string[] = [];
   const shapes: Shape[] = [];
-  for (const [key, sub] of fields) {
-    const name = (sub[0] as FieldNode).name.value;
+  for (const [key, nodes] of fields) {
+    const name = (nodes[0] as FieldNode).name.value;
+    let shape: Shape | null = null;
     if (name === "__typename") {
-      renamesTypes.found = true;
-      keys.push(key);
-      shapes.push(typename(table, inner.name));
-      continue;
+      walk.renamesTypes = true;
+      shape = { kind: "typename", nonNull: true, from: indexerName, to: type.name };
+    } else {
+      const field = type.getFields()[name];
+      shape = field && allowed(name, field) ? shapeOf(walk, field.type, nodes) : null;
     }
-    const field = inner.getFields()[name];
-    // A join (transaction) is the gateway's, not the indexer's.
-    if (!field || !indexerColumn(inner.name, name)) return null;
-    const shape = shapeOf(schema, fragments, field.type, sub, renamesTypes);
     if (!shape) return null;
     keys.push(key);
     shapes.push(shape);

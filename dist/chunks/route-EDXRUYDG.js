@@ -578,48 +578,29 @@ function compilePassthrough(schema2, document, operationName) {
   }
   const { fields, patches } = collectFields(schema2, fragments, {}, query, operation.selectionSet);
   if (patches.length > 0 || fields.size === 0) return null;
-  const keys = [];
-  const shapes = [];
-  const renamesTypes = { found: false };
-  for (const [key, nodes] of fields) {
-    const name = nodes[0].name.value;
-    if (name === "__typename") {
-      renamesTypes.found = true;
-      keys.push(key);
-      shapes.push(typename(INDEXER_ROOT, query.name));
-      continue;
-    }
-    const field = query.getFields()[name];
-    const site = field?.extensions.indexer;
-    if (!field || site?.rootField !== name) return null;
-    const shape = shapeOf(schema2, fragments, field.type, nodes, renamesTypes);
-    if (!shape) return null;
-    keys.push(key);
-    shapes.push(shape);
-  }
+  const walk = { schema: schema2, fragments, renamesTypes: false };
+  const shape = objectShape(walk, query, INDEXER_ROOT, fields, true, (name, field) => {
+    const site = field.extensions.indexer;
+    return site?.rootField === name;
+  });
+  if (!shape) return null;
   const renamed2 = renameTypeConditions(document);
   if (!renamed2) return null;
   return {
     indexerQuery: print2(renamed2),
     operationName: operation.name?.value,
     variableDefinitions: operation.variableDefinitions ?? [],
-    shape: { kind: "object", nonNull: true, keys, fields: shapes },
-    renamesTypes: renamesTypes.found,
-    sites: shapes.filter((shape) => shape.kind !== "typename").length
+    shape,
+    renamesTypes: walk.renamesTypes,
+    sites: shape.fields.filter((f) => f.kind !== "typename").length
   };
 }
 var INDEXER_ROOT = indexerSchema().getQueryType()?.name ?? "query_root";
-var typename = (from, to) => ({
-  kind: "typename",
-  nonNull: true,
-  from,
-  to
-});
-function shapeOf(schema2, fragments, type, nodes, renamesTypes) {
+function shapeOf(walk, type, nodes) {
   const nonNull = isNonNullType(type);
   const inner = nonNull ? type.ofType : type;
   if (isListType(inner)) {
-    const of = shapeOf(schema2, fragments, inner.ofType, nodes, renamesTypes);
+    const of = shapeOf(walk, inner.ofType, nodes);
     return of ? { kind: "list", nonNull, of } : null;
   }
   if (isScalarType(inner) || isEnumType(inner)) {
@@ -627,21 +608,30 @@ function shapeOf(schema2, fragments, type, nodes, renamesTypes) {
   }
   const table = isObjectType3(inner) ? indexerTypeOf(inner.name) : void 0;
   if (!isObjectType3(inner) || table === void 0) return null;
-  const { fields, patches } = collectSubFields(schema2, fragments, {}, inner, nodes);
+  const { fields, patches } = collectSubFields(walk.schema, walk.fragments, {}, inner, nodes);
   if (patches.length > 0) return null;
+  return objectShape(
+    walk,
+    inner,
+    table,
+    fields,
+    nonNull,
+    (name) => Boolean(indexerColumn(inner.name, name))
+  );
+}
+function objectShape(walk, type, indexerName, fields, nonNull, allowed) {
   const keys = [];
   const shapes = [];
-  for (const [key, sub] of fields) {
-    const name = sub[0].name.value;
+  for (const [key, nodes] of fields) {
+    const name = nodes[0].name.value;
+    let shape = null;
     if (name === "__typename") {
-      renamesTypes.found = true;
-      keys.push(key);
-      shapes.push(typename(table, inner.name));
-      continue;
+      walk.renamesTypes = true;
+      shape = { kind: "typename", nonNull: true, from: indexerName, to: type.name };
+    } else {
+      const field = type.getFields()[name];
+      shape = field && allowed(name, field) ? shapeOf(walk, field.type, nodes) : null;
     }
-    const field = inner.getFields()[name];
-    if (!field || !indexerColumn(inner.name, name)) return null;
-    const shape = shapeOf(schema2, fragments, field.type, sub, renamesTypes);
     if (!shape) return null;
     keys.push(key);
     shapes.push(shape);
