@@ -135,6 +135,17 @@ describe("blocks in the unified API: the spec's queries", () => {
     });
   });
 
+  it("an operation's variable defaults reach @include and the arguments, as the executor applies them", async () => {
+    const res = await gql(
+      url,
+      `query ($n: Int = 2, $size: Boolean = false) {
+        block(limit: $n, order_by: {height: asc}) { height size_bytes @include(if: $size) }
+      }`,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data).toEqual({ block: [{ height: 0 }, { height: 1 }] });
+  });
+
   it("pages with limit and offset", async () => {
     const direct = await viaIndexer(t, {
       query: "{ block(order_by: {height: asc}) { height hash } }",

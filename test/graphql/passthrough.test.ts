@@ -30,7 +30,11 @@ describe("compilePassthrough", () => {
 
   it.each([
     ["a join", "{ block { transactions { transaction { txid } } } }"],
-    ["a directive", "query ($s: Boolean!) { block { height @skip(if: $s) } }"],
+    ["a directive but @skip and @include", "{ block { height @deprecated } }"],
+    [
+      "@include where the executor does not read it",
+      "query Q @include(if: true) { block { height } }",
+    ],
     ["another root", "{ block { height } chain { height } }"],
     ["a mutation", 'mutation { createToken(name: "x") { token } }'],
     ["two operations", "query A { block { height } } query B { block { hash } }"],

@@ -148,6 +148,31 @@ describe("a document that asks the indexer alone", () => {
     expect(data.block[0].transactions[0].__typename).toBe("BlockTransaction");
   });
 
+  it("@skip and @include: each combination of their conditions written as Yoga writes it", async () => {
+    const { token } = await t.account("conditional", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const query = `query Cond($size: Boolean!, $txs: Boolean = false) {
+  block(limit: 2, order_by: {height: desc}) {
+    height size_bytes @include(if: $size)
+    ... on Block @include(if: $txs) { transactions(limit: 1) { hash } }
+    hash @skip(if: $size)
+  }
+}`;
+    await learn(url, { query, variables: { size: true } });
+    for (const variables of [
+      { size: true },
+      { size: false },
+      { size: false, txs: true },
+      { size: true, txs: true },
+    ]) {
+      const served = plans().stats.served;
+      const planned = await post(url, { query, variables });
+      expect(plans().stats.served).toBe(served + 1);
+      const yoga = await byYoga(url, { query, variables });
+      expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
+    }
+  });
+
   it("leaves to Yoga variables the schema refuses and estimates that refuse: answered and audited as always", async () => {
     const { token, id } = await t.account("careless", 1_000_000);
     const url = `${t.url}/gateway/mainnet/${token}`;
@@ -242,7 +267,7 @@ describe("documents that are never planned", () => {
       "a join to the node",
       "{ block(limit: 1) { transactions(limit: 1) { transaction { txid } } } }",
     ],
-    ["a directive", "{ block(limit: 1) { height @include(if: true) } }"],
+    ["a directive but @skip and @include", "{ block(limit: 1) { height @deprecated } }"],
     ["a field beside the indexer's", "{ block(limit: 1) { height } account { name } }"],
     [
       "two operations",

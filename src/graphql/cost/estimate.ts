@@ -5,6 +5,7 @@ import {
   getArgumentValues,
   getNullableType,
   getOperationAST,
+  getVariableValues,
   isListType,
 } from "graphql";
 import type { Config } from "../../config/schema.ts";
@@ -95,12 +96,17 @@ export function estimateCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
-  variables: Record<string, unknown>,
+  given: Record<string, unknown>,
   opts: EstimateOptions,
 ): CostEstimate | GraphQLError {
   const operation = getOperationAST(document, operationName);
   if (!operation)
     return new GraphQLError("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
+  // The variables as the executor will see them: a default of the operation's (`$x: Boolean =
+  // false`) applied where the request gave none, which `@include(if: $x)` and the arguments read.
+  // Variables that do not coerce are left as given: execution refuses them, before any resolver.
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], given);
+  const variables = coerced.coerced ?? given;
   const root = schema.getRootType(operation.operation);
   if (!root)
     return new GraphQLError(`no ${operation.operation} type`, {

@@ -1,4 +1,10 @@
-import type { DocumentNode, ExecutionResult, GraphQLSchema } from "graphql";
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  getOperationAST,
+  getVariableValues,
+} from "graphql";
 import type { GatewayAnswer } from "../../cache/gateway-answers.ts";
 import type { NetworkName } from "../../config/schema.ts";
 import { graphPrice } from "../../pricing/prices.ts";
@@ -8,26 +14,8 @@ import { resultText } from "../cost/report.ts";
 import type { CostReport } from "../cost/report-types.ts";
 import { indexerTrip } from "../indexer.ts";
 import type { PlanCandidate } from "./candidate.ts";
-import { compilePassthrough, dataText, fits, indexerRequest } from "./passthrough.ts";
+import { dataText, fits, indexerRequest, passthroughFor } from "./passthrough.ts";
 import { type PlanRequest, plansOf } from "./plans.ts";
-
-/** Documents compiled, by operation name: compiling is a walk of the document, done once. */
-const compiled = new WeakMap<DocumentNode, Map<string, ReturnType<typeof compilePassthrough>>>();
-
-function passthroughOf(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | undefined,
-) {
-  let byName = compiled.get(document);
-  if (!byName) {
-    byName = new Map();
-    compiled.set(document, byName);
-  }
-  const key = operationName ?? "";
-  if (!byName.has(key)) byName.set(key, compilePassthrough(schema, document, operationName));
-  return byName.get(key) ?? null;
-}
 
 /**
  * After a request the route may plan (state.planning) executed and settled: when it asked the
@@ -54,7 +42,8 @@ export function planCandidate(
   if (meter.calls.size > 0 || meter.cacheHits > 0 || !estimate.graph) return undefined;
   if (estimate.items.length > 0) return undefined;
   const operationName = args.operationName ?? undefined;
-  const passthrough = passthroughOf(args.schema, args.document, operationName);
+  const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+  const passthrough = passthroughOf(args.schema, args.document, operationName, variables);
   if (!passthrough) return undefined;
   const { complexity } = estimate.graph;
   if (
@@ -68,7 +57,7 @@ export function planCandidate(
     document: args.document,
     operationName,
     passthrough,
-    variables: (args.variableValues ?? {}) as Record<string, unknown>,
+    variables,
     dataText: JSON.stringify(result.data),
     report: figures.report,
     creditHeaders: figures.creditHeaders,
@@ -127,3 +116,17 @@ export function learnPlan(
 }
 
 const decoder = new TextDecoder();
+
+/** The passthrough for a request's variables as given (coerced first, as the executor does). */
+export function passthroughOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  given: Record<string, unknown>,
+) {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return null;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], given);
+  if (coerced.errors) return null;
+  return passthroughFor(schema, document, operationName, coerced.coerced);
+}

@@ -21,15 +21,56 @@ import {
 } from "graphql";
 import type { GraphRequest } from "../../upstreams/indexer/hasura/request.ts";
 import { indexerSchema } from "../../upstreams/indexer/hasura/schema.ts";
+import { LruMap } from "../../util/lru.ts";
 import type { IndexerSite } from "../builder.ts";
 import { indexerColumn, indexerTypeOf } from "../indexer.ts";
 import type { ObjectShape, Passthrough, Shape } from "./candidate.ts";
+
+/** Compiled documents, by operation name and the values their @skip/@include conditions read. */
+const compiled = new WeakMap<DocumentNode, Map<string, LruMap<string, Passthrough | null>>>();
+/** Variants kept per document and operation: each combination of its conditions is one. */
+const VARIANTS_MAX = 16;
+
+/**
+ * `document`'s operation as a passthrough for these (coerced) variables, or null when it asks
+ * anything else; memoised. Only `@skip`/`@include` may change it with the variables (which fields
+ * are collected), so the memo is keyed by the values their conditions read.
+ */
+export function passthroughFor(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): Passthrough | null {
+  let byName = compiled.get(document);
+  if (!byName) {
+    byName = new Map();
+    compiled.set(document, byName);
+  }
+  const name = operationName ?? "";
+  let variants = byName.get(name);
+  if (!variants) {
+    variants = new LruMap(VARIANTS_MAX);
+    byName.set(name, variants);
+  }
+  const conditions = conditionsOf(document);
+  if (conditions === null) return null;
+  const key = JSON.stringify(conditions.map((v) => variables[v] ?? null));
+  let passthrough = variants.get(key);
+  if (passthrough === undefined) {
+    passthrough = compilePassthrough(schema, document, operationName, variables);
+    variants.set(key, passthrough);
+  }
+  return passthrough;
+}
 
 /** Compiles `document`'s operation as a passthrough, or null when it asks anything else. */
 export function compilePassthrough(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
+  /** Coerced: what `@skip`/`@include` conditions read. */
+  variables: Record<string, unknown> = {},
 ): Passthrough | null {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
@@ -38,15 +79,21 @@ export function compilePassthrough(
   if (operations.length !== 1 || !operation || operation.operation !== "query") return null;
   if (operationName && operation.name?.value !== operationName) return null;
   const query = schema.getQueryType();
-  if (!query || hasDirective(document)) return null;
+  if (!query || conditionsOf(document) === null) return null;
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) {
     if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
     else if (d.kind !== Kind.OPERATION_DEFINITION) return null;
   }
-  const { fields, patches } = collectFields(schema, fragments, {}, query, operation.selectionSet);
+  const { fields, patches } = collectFields(
+    schema,
+    fragments,
+    variables,
+    query,
+    operation.selectionSet,
+  );
   if (patches.length > 0 || fields.size === 0) return null;
-  const walk: Walk = { schema, fragments, renamesTypes: false };
+  const walk: Walk = { schema, fragments, variables, renamesTypes: false };
   // At the root, only the fields delegated to the indexer's root field of the same name.
   const shape = objectShape(walk, query, INDEXER_ROOT, fields, true, (name, field) => {
     const site = field.extensions.indexer as IndexerSite | undefined;
@@ -72,6 +119,7 @@ const INDEXER_ROOT = indexerSchema().getQueryType()?.name ?? "query_root";
 interface Walk {
   schema: GraphQLSchema;
   fragments: Record<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
   renamesTypes: boolean;
 }
 
@@ -87,7 +135,13 @@ function shapeOf(walk: Walk, type: GraphQLOutputType, nodes: FieldNode[]): Shape
   }
   const table = isObjectType(inner) ? indexerTypeOf(inner.name) : undefined;
   if (!isObjectType(inner) || table === undefined) return null;
-  const { fields, patches } = collectSubFields(walk.schema, walk.fragments, {}, inner, nodes);
+  const { fields, patches } = collectSubFields(
+    walk.schema,
+    walk.fragments,
+    walk.variables,
+    inner,
+    nodes,
+  );
   if (patches.length > 0) return null;
   // Below the root, only the indexer's columns: a join (transaction) is the gateway's.
   return objectShape(walk, inner, table, fields, nonNull, (name) =>
@@ -123,15 +177,32 @@ function objectShape(
   return { kind: "object", nonNull, keys, fields: shapes };
 }
 
-function hasDirective(document: DocumentNode): boolean {
-  let found = false;
+/**
+ * The variables a document's `@skip`/`@include` conditions read, in order; null when it has any
+ * other directive, or one of those where the executor does not evaluate it (the operation, a
+ * fragment's definition, a variable's): the indexer would, and the two could differ.
+ */
+function conditionsOf(document: DocumentNode): string[] | null {
+  const variables: string[] = [];
+  let other = false;
   visit(document, {
-    Directive() {
-      found = true;
-      return BREAK;
+    Directive(node, _key, _parent, _path, ancestors) {
+      // The directive's parent is its list; the node that holds the list is the last ancestor.
+      const owner = ancestors[ancestors.length - 1];
+      const on = owner && !Array.isArray(owner) ? (owner as { kind?: string }).kind : undefined;
+      const evaluated =
+        on === Kind.FIELD || on === Kind.FRAGMENT_SPREAD || on === Kind.INLINE_FRAGMENT;
+      if (!evaluated || (node.name.value !== "skip" && node.name.value !== "include")) {
+        other = true;
+        return BREAK;
+      }
+      for (const arg of node.arguments ?? []) {
+        if (arg.value.kind === Kind.VARIABLE) variables.push(arg.value.name.value);
+      }
+      return undefined;
     },
   });
-  return found;
+  return other ? null : variables;
 }
 
 /** The document with each fragment's type condition named as the indexer names the table. */

@@ -20,6 +20,7 @@ export interface Plan {
   /** The document Yoga executed (its estimates are memoised by this very node). */
   document: DocumentNode;
   operationName: string | undefined;
+  /** As learnt: its variables' definitions (the same for every variant: passthroughFor). */
   passthrough: Passthrough;
   /** Yoga's response headers for it, the X-Credits-* ones aside. */
   headers: Record<string, string>;

@@ -20,7 +20,7 @@ import { indexerTrip } from "../indexer.ts";
 import { type GraphQLRequest, runYoga } from "../run.ts";
 import { gatewaySchema } from "../schema.ts";
 import type { Passthrough } from "./candidate.ts";
-import { dataText, fits, indexerRequest } from "./passthrough.ts";
+import { dataText, fits, indexerRequest, passthroughFor } from "./passthrough.ts";
 import { type Plan, type PlanRequest, plansOf } from "./plans.ts";
 
 const encoder = new TextEncoder();
@@ -72,13 +72,20 @@ export async function servePlanned(
 ): Promise<HttpReply | null> {
   const { app } = ctx;
   const plans = plansOf(app);
-  const { passthrough } = plan;
   const coerced = getVariableValues(
     gatewaySchema,
-    passthrough.variableDefinitions,
+    plan.passthrough.variableDefinitions,
     request.variables,
   );
   if (coerced.errors) return null;
+  // The learnt variant, or another combination of the document's @skip/@include conditions.
+  const passthrough = passthroughFor(
+    gatewaySchema,
+    plan.document,
+    plan.operationName,
+    coerced.coerced,
+  );
+  if (!passthrough) return null;
   const estimate = requestEstimate(
     app,
     ctx.network,

@@ -349,6 +349,12 @@ function atThisField(error) {
   return new GraphQLError(error.message, { extensions: error.extensions });
 }
 
+// src/graphql/query-plans/learn.ts
+import {
+  getOperationAST as getOperationAST3,
+  getVariableValues as getVariableValues2
+} from "graphql";
+
 // src/graphql/cost/report.ts
 import { GraphQLError as GraphQLError2 } from "graphql";
 function costReport(figures) {
@@ -562,7 +568,31 @@ import {
   print as print2,
   visit as visit2
 } from "graphql";
-function compilePassthrough(schema2, document, operationName) {
+var compiled = /* @__PURE__ */ new WeakMap();
+var VARIANTS_MAX = 16;
+function passthroughFor(schema2, document, operationName, variables) {
+  let byName = compiled.get(document);
+  if (!byName) {
+    byName = /* @__PURE__ */ new Map();
+    compiled.set(document, byName);
+  }
+  const name = operationName ?? "";
+  let variants = byName.get(name);
+  if (!variants) {
+    variants = new LruMap(VARIANTS_MAX);
+    byName.set(name, variants);
+  }
+  const conditions = conditionsOf(document);
+  if (conditions === null) return null;
+  const key = JSON.stringify(conditions.map((v) => variables[v] ?? null));
+  let passthrough = variants.get(key);
+  if (passthrough === void 0) {
+    passthrough = compilePassthrough(schema2, document, operationName, variables);
+    variants.set(key, passthrough);
+  }
+  return passthrough;
+}
+function compilePassthrough(schema2, document, operationName, variables = {}) {
   const operations = document.definitions.filter(
     (d) => d.kind === Kind4.OPERATION_DEFINITION
   );
@@ -570,15 +600,21 @@ function compilePassthrough(schema2, document, operationName) {
   if (operations.length !== 1 || !operation || operation.operation !== "query") return null;
   if (operationName && operation.name?.value !== operationName) return null;
   const query = schema2.getQueryType();
-  if (!query || hasDirective(document)) return null;
+  if (!query || conditionsOf(document) === null) return null;
   const fragments = {};
   for (const d of document.definitions) {
     if (d.kind === Kind4.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
     else if (d.kind !== Kind4.OPERATION_DEFINITION) return null;
   }
-  const { fields, patches } = collectFields(schema2, fragments, {}, query, operation.selectionSet);
+  const { fields, patches } = collectFields(
+    schema2,
+    fragments,
+    variables,
+    query,
+    operation.selectionSet
+  );
   if (patches.length > 0 || fields.size === 0) return null;
-  const walk = { schema: schema2, fragments, renamesTypes: false };
+  const walk = { schema: schema2, fragments, variables, renamesTypes: false };
   const shape = objectShape(walk, query, INDEXER_ROOT, fields, true, (name, field) => {
     const site = field.extensions.indexer;
     return site?.rootField === name;
@@ -608,7 +644,13 @@ function shapeOf(walk, type, nodes) {
   }
   const table = isObjectType3(inner) ? indexerTypeOf(inner.name) : void 0;
   if (!isObjectType3(inner) || table === void 0) return null;
-  const { fields, patches } = collectSubFields(walk.schema, walk.fragments, {}, inner, nodes);
+  const { fields, patches } = collectSubFields(
+    walk.schema,
+    walk.fragments,
+    walk.variables,
+    inner,
+    nodes
+  );
   if (patches.length > 0) return null;
   return objectShape(
     walk,
@@ -638,15 +680,25 @@ function objectShape(walk, type, indexerName, fields, nonNull, allowed) {
   }
   return { kind: "object", nonNull, keys, fields: shapes };
 }
-function hasDirective(document) {
-  let found = false;
+function conditionsOf(document) {
+  const variables = [];
+  let other = false;
   visit2(document, {
-    Directive() {
-      found = true;
-      return BREAK;
+    Directive(node, _key, _parent, _path, ancestors) {
+      const owner = ancestors[ancestors.length - 1];
+      const on = owner && !Array.isArray(owner) ? owner.kind : void 0;
+      const evaluated = on === Kind4.FIELD || on === Kind4.FRAGMENT_SPREAD || on === Kind4.INLINE_FRAGMENT;
+      if (!evaluated || node.name.value !== "skip" && node.name.value !== "include") {
+        other = true;
+        return BREAK;
+      }
+      for (const arg of node.arguments ?? []) {
+        if (arg.value.kind === Kind4.VARIABLE) variables.push(arg.value.name.value);
+      }
+      return void 0;
     }
   });
-  return found;
+  return other ? null : variables;
 }
 function renameTypeConditions(document) {
   let unknown = false;
@@ -826,17 +878,6 @@ function planRequest(app, network, req, body) {
 }
 
 // src/graphql/query-plans/learn.ts
-var compiled = /* @__PURE__ */ new WeakMap();
-function passthroughOf(schema2, document, operationName) {
-  let byName = compiled.get(document);
-  if (!byName) {
-    byName = /* @__PURE__ */ new Map();
-    compiled.set(document, byName);
-  }
-  const key = operationName ?? "";
-  if (!byName.has(key)) byName.set(key, compilePassthrough(schema2, document, operationName));
-  return byName.get(key) ?? null;
-}
 function planCandidate(ctx, args, result, estimate, figures) {
   if (result.errors?.length || !result.data) return void 0;
   if (result.extensions && Object.keys(result.extensions).length > 0) return void 0;
@@ -844,7 +885,8 @@ function planCandidate(ctx, args, result, estimate, figures) {
   if (meter2.calls.size > 0 || meter2.cacheHits > 0 || !estimate.graph) return void 0;
   if (estimate.items.length > 0) return void 0;
   const operationName = args.operationName ?? void 0;
-  const passthrough = passthroughOf(args.schema, args.document, operationName);
+  const variables = args.variableValues ?? {};
+  const passthrough = passthroughOf(args.schema, args.document, operationName, variables);
   if (!passthrough) return void 0;
   const { complexity } = estimate.graph;
   if (meter2.graph.answered !== passthrough.sites || figures.complexity !== complexity || figures.actual !== graphPrice(ctx.app.config, ctx.network, complexity)) {
@@ -854,7 +896,7 @@ function planCandidate(ctx, args, result, estimate, figures) {
     document: args.document,
     operationName,
     passthrough,
-    variables: args.variableValues ?? {},
+    variables,
     dataText: JSON.stringify(result.data),
     report: figures.report,
     creditHeaders: figures.creditHeaders
@@ -890,6 +932,13 @@ function learnPlan(ctx, network, request, candidate, reply) {
   plans.track(verification);
 }
 var decoder = new TextDecoder();
+function passthroughOf(schema2, document, operationName, given) {
+  const operation = getOperationAST3(document, operationName);
+  if (!operation) return null;
+  const coerced = getVariableValues2(schema2, operation.variableDefinitions ?? [], given);
+  if (coerced.errors) return null;
+  return passthroughFor(schema2, document, operationName, coerced.coerced);
+}
 
 // src/graphql/cost/figures.ts
 function executedFigures(ctx, estimate, result) {
@@ -926,13 +975,16 @@ import {
   GraphQLError as GraphQLError3,
   getArgumentValues as getArgumentValues2,
   getNullableType,
-  getOperationAST as getOperationAST3,
+  getOperationAST as getOperationAST4,
+  getVariableValues as getVariableValues3,
   isListType as isListType2
 } from "graphql";
-function estimateCost(schema2, document, operationName, variables, opts) {
-  const operation = getOperationAST3(document, operationName);
+function estimateCost(schema2, document, operationName, given, opts) {
+  const operation = getOperationAST4(document, operationName);
   if (!operation)
     return new GraphQLError3("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
+  const coerced = getVariableValues3(schema2, operation.variableDefinitions ?? [], given);
+  const variables = coerced.coerced ?? given;
   const root = schema2.getRootType(operation.operation);
   if (!root)
     return new GraphQLError3(`no ${operation.operation} type`, {
@@ -1071,7 +1123,7 @@ function graphEstimate(sites, graph) {
 }
 
 // src/graphql/cost/estimate-memo.ts
-import { GraphQLError as GraphQLError4, getOperationAST as getOperationAST4 } from "graphql";
+import { GraphQLError as GraphQLError4, getOperationAST as getOperationAST5 } from "graphql";
 var ESTIMATES_MAX = 512;
 var VARIABLES_KEY_MAX = 32 * 1024;
 var EstimateMemo = class {
@@ -1104,7 +1156,7 @@ var EstimateMemo = class {
     return this.bySchema.get(schema2)?.size ?? 0;
   }
   keyOf(document, operationName, variables, network) {
-    const operation = getOperationAST4(document, operationName);
+    const operation = getOperationAST5(document, operationName);
     if (!operation) return void 0;
     let id = this.documentIds.get(document);
     if (id === void 0) {
@@ -1412,7 +1464,7 @@ function keepAnswer(app, network, key, pending, reply) {
 }
 
 // src/graphql/query-plans/serve.ts
-import { GraphQLError as GraphQLError10, getVariableValues as getVariableValues2 } from "graphql";
+import { GraphQLError as GraphQLError10, getVariableValues as getVariableValues4 } from "graphql";
 
 // src/graphql/loaders.ts
 import DataLoader2 from "dataloader";
@@ -3760,13 +3812,19 @@ function writable(data, passthrough) {
 async function servePlanned(ctx, call, request, plan) {
   const { app } = ctx;
   const plans = plansOf(app);
-  const { passthrough } = plan;
-  const coerced = getVariableValues2(
+  const coerced = getVariableValues4(
     gatewaySchema,
-    passthrough.variableDefinitions,
+    plan.passthrough.variableDefinitions,
     request.variables
   );
   if (coerced.errors) return null;
+  const passthrough = passthroughFor(
+    gatewaySchema,
+    plan.document,
+    plan.operationName,
+    coerced.coerced
+  );
+  if (!passthrough) return null;
   const estimate = requestEstimate(
     app,
     ctx.network,
