@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-FTBISGCI.js";
+} from "./chunks/chunk-UPMCL6IB.js";
 import {
   adminFilePath,
   readAdminFile

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-FTBISGCI.js";
+} from "./chunks/chunk-UPMCL6IB.js";
 import {
   adminAuthorized,
   writeAdminFile

@@ -48,7 +48,8 @@ export class BatchGather {
 
   constructor(
     private readonly maxWaitUs: number,
-    private readonly now: () => number = () => performance.now(),
+    /** The clock the rate and the wait's bound are read on (ms). */
+    readonly now: () => number = () => performance.now(),
   ) {}
 
   /** A call was queued. */

@@ -40,6 +40,8 @@ export interface SettleQueueOptions {
   pendingRowsMax: number;
   /** Longest a statement waits for the rest of its batch under load, in µs (batch-gather.ts); 0: never. */
   gatherMaxUs?: number;
+  /** The gather's clock (ms; performance.now): a test's own, so that its pace is not the machine's. */
+  gatherClock?: () => number;
 }
 
 /** Settle statements executing at once (see drain). */
@@ -65,7 +67,7 @@ export class SettleQueue {
     private readonly db: Database,
     private readonly opts: SettleQueueOptions,
   ) {
-    this.gather = new BatchGather(opts.gatherMaxUs ?? 0);
+    this.gather = new BatchGather(opts.gatherMaxUs ?? 0, opts.gatherClock);
   }
 
   /** Settles one request's records; resolves once they and their charges are committed. */
@@ -140,7 +142,7 @@ export class SettleQueue {
     while (
       this.queue.length < plan.calls &&
       this.queuedRows < this.opts.batchRowsMax &&
-      performance.now() < plan.until
+      this.gather.now() < plan.until
     ) {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }

@@ -245,7 +245,12 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
       await client.disconnect(true);
     }
     const rows = await audit(id);
-    expect(rows).toEqual([
+    // The library also pings by itself when the connection has been idle a while (a slow run
+    // made it, in CI): its pings are set aside, ours (the last) must be there, each free.
+    const pings = rows.filter((r) => r[0] === "server.ping");
+    expect(pings.length).toBeGreaterThanOrEqual(1);
+    expect(pings.every((r) => r[1] === 0 && r[2] === "ok")).toBe(true);
+    expect(rows.filter((r) => r[0] !== "server.ping")).toEqual([
       ["server.version", 1, "ok"],
       ["blockchain.headers.subscribe", 10, "ok"],
       ["blockchain.scripthash.subscribe", 100, "ok"],
@@ -253,8 +258,8 @@ describe("Electrum over TLS for stock wallets: the token in the server name (SNI
       ["blockchain.headers.subscribe", 5, "ok"],
       ["blockchain.scripthash.unsubscribe", 0, "ok"],
       ["blockchain.headers.subscribe", 5, "ok"],
-      ["server.ping", 0, "ok"],
     ]);
+    expect(rows.at(-1)).toEqual(["server.ping", 0, "ok"]);
     expect(await balance(id)).toBe(10_000 - rows.reduce((sum, r) => sum + (r[1] as number), 0));
   });
 

@@ -147,11 +147,16 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
       await Promise.all(calls);
       return queue.stats.batches - before;
     }
-    // A bound far beyond the test's pace, so a slow machine cannot make it end the wait.
+    // The gather on a clock of the test's own, a microsecond a reading: calls come fast and the
+    // bound is far off, whatever the machine's pace. On the machine's clock a loaded machine could
+    // make the first of the eight look like a trickle and go alone, leaving seven to wait for an
+    // eighth until the bound (it did, in CI, with the bound at 30 s: a hang, not a failure).
+    let tick = 0;
     const gathering = new SettleQueue(db, {
       batchRowsMax: 1000,
       pendingRowsMax: 10_000,
-      gatherMaxUs: 30_000_000,
+      gatherMaxUs: 1_000_000,
+      gatherClock: () => (tick += 0.001),
     });
     expect(await steady(gathering)).toBe(1);
     expect(

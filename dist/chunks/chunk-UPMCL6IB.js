@@ -216,7 +216,7 @@ var SettleQueue = class {
   constructor(db, opts) {
     this.db = db;
     this.opts = opts;
-    this.gather = new BatchGather(opts.gatherMaxUs ?? 0);
+    this.gather = new BatchGather(opts.gatherMaxUs ?? 0, opts.gatherClock);
   }
   db;
   opts;
@@ -286,7 +286,7 @@ var SettleQueue = class {
   async gathered() {
     const plan = this.gather.plan(this.queue.length);
     if (!plan) return;
-    while (this.queue.length < plan.calls && this.queuedRows < this.opts.batchRowsMax && performance.now() < plan.until) {
+    while (this.queue.length < plan.calls && this.queuedRows < this.opts.batchRowsMax && this.gather.now() < plan.until) {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
