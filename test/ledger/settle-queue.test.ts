@@ -156,7 +156,10 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
       batchRowsMax: 1000,
       pendingRowsMax: 10_000,
       gatherMaxUs: 1_000_000,
-      gatherClock: () => (tick += 0.001),
+      gatherClock: () => {
+        tick += 0.001;
+        return tick;
+      },
     });
     expect(await steady(gathering)).toBe(1);
     expect(
