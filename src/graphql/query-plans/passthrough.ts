@@ -53,9 +53,9 @@ export function passthroughFor(
     variants = new LruMap(VARIANTS_MAX);
     byName.set(name, variants);
   }
-  const conditions = conditionsOf(document);
-  if (conditions === null) return null;
-  const key = JSON.stringify(conditions.map((v) => variables[v] ?? null));
+  const read = conditionsOf(document);
+  if (read === null) return null;
+  const key = read.length === 0 ? "" : JSON.stringify(read.map((v) => variables[v] ?? null));
   let passthrough = variants.get(key);
   if (passthrough === undefined) {
     passthrough = compilePassthrough(schema, document, operationName, variables);
@@ -183,6 +183,17 @@ function objectShape(
  * fragment's definition, a variable's): the indexer would, and the two could differ.
  */
 function conditionsOf(document: DocumentNode): string[] | null {
+  // A walk of the whole document: once per document, not once per planned request.
+  let found = conditions.get(document);
+  if (found === undefined) {
+    found = readConditions(document);
+    conditions.set(document, found);
+  }
+  return found;
+}
+const conditions = new WeakMap<DocumentNode, string[] | null>();
+
+function readConditions(document: DocumentNode): string[] | null {
   const variables: string[] = [];
   let other = false;
   visit(document, {

@@ -582,9 +582,9 @@ function passthroughFor(schema2, document, operationName, variables) {
     variants = new LruMap(VARIANTS_MAX);
     byName.set(name, variants);
   }
-  const conditions = conditionsOf(document);
-  if (conditions === null) return null;
-  const key = JSON.stringify(conditions.map((v) => variables[v] ?? null));
+  const read = conditionsOf(document);
+  if (read === null) return null;
+  const key = read.length === 0 ? "" : JSON.stringify(read.map((v) => variables[v] ?? null));
   let passthrough = variants.get(key);
   if (passthrough === void 0) {
     passthrough = compilePassthrough(schema2, document, operationName, variables);
@@ -681,6 +681,15 @@ function objectShape(walk, type, indexerName, fields, nonNull, allowed) {
   return { kind: "object", nonNull, keys, fields: shapes };
 }
 function conditionsOf(document) {
+  let found = conditions.get(document);
+  if (found === void 0) {
+    found = readConditions(document);
+    conditions.set(document, found);
+  }
+  return found;
+}
+var conditions = /* @__PURE__ */ new WeakMap();
+function readConditions(document) {
   const variables = [];
   let other = false;
   visit2(document, {
