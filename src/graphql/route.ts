@@ -46,7 +46,7 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   const answer = { status: reply.status, raw: reply.raw, headers: reply.headers ?? {} };
   if (key !== null && pending) keepAnswer(app, ctx.network, key, pending, answer);
   else if (key !== null) app.gatewayAnswers.executed(key);
-  if (planned && planCandidate) learnPlan(context, ctx.network, planned, planCandidate, answer);
+  if (planned && planCandidate) learnPlan(context, planned, planCandidate, answer);
   return reply;
 }
 

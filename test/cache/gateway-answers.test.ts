@@ -31,12 +31,10 @@ describe("whole answers about final blocks", () => {
     // A chain of this file's own, so invalidating a block touches no other test's devnet.
     chain = new DevnetChain();
     for (const height of full.heights()) chain.addBlock(full.byHeight.get(height)!.block, height);
-    // The tip trusted for 0 ms: every kept answer re-checks the chain, so no test waits. No query
-    // plans: these tests count the indexer queries of executed requests, and learning a plan adds
-    // one of its own (test/graphql/query-plans.test.ts).
+    // The tip trusted for 0 ms: every kept answer re-checks the chain, so no test waits.
     t = await startTestGateway(
       "pglite",
-      { networks: ["mainnet"], cache: { tipTtlMs: 0 }, graphql: { queryPlansMax: 0 } },
+      { networks: ["mainnet"], cache: { tipTtlMs: 0 } },
       undefined,
       { chain },
     );

@@ -19,9 +19,6 @@ beforeAll(async () => {
       graph: { mainnet: ["devnet"] },
     },
     graph: { pageSizeMax: 100, aliasesMax: 2, complexityMax: 50_000, queryTimeoutMs: 500 },
-    // No query plans: these tests count indexer requests, and learning a plan adds one of its own
-    // (test/graphql/query-plans.test.ts, which tests a planned request's failures).
-    graphql: { queryPlansMax: 0 },
   });
 });
 afterAll(() => t.close());

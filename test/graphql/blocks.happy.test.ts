@@ -26,10 +26,8 @@ let accountId: number;
 let url: string;
 beforeAll(async () => {
   // No response cache: these tests count the round trips to Core, and filling the cache from
-  // answers adds its own (getblockhash checks); the cache is tested in test/cache/. No query plans
-  // either: delegation is what these test, and learning a plan asks the indexer once more
-  // (test/graphql/query-plans.test.ts).
-  t = await startTestGateway("pglite", { cache: { bytesMax: 0 }, graphql: { queryPlansMax: 0 } });
+  // answers adds its own (getblockhash checks); the cache is tested in test/cache/.
+  t = await startTestGateway("pglite", { cache: { bytesMax: 0 } });
   ({ token, id: accountId } = await t.account("explorer", 10_000_000));
   url = `${t.url}/gateway/mainnet/${token}`;
 });

@@ -29,9 +29,7 @@ vi.mock("graphql", async (importOriginal) => {
 let t: TestGateway;
 let token: string;
 beforeAll(async () => {
-  // No query plans: these tests count indexer requests and validations, and learning a plan adds
-  // a query of its own (test/graphql/query-plans.test.ts).
-  t = await startTestGateway("pglite", { graphql: { queryPlansMax: 0 } });
+  t = await startTestGateway();
   ({ token } = await t.account("validated", 10_000_000));
 });
 afterAll(() => t.close());

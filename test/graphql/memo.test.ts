@@ -17,12 +17,7 @@ let t: TestGateway;
 let token: string;
 let url: string;
 beforeAll(async () => {
-  // No query plans: these tests count indexer requests, and learning a plan adds one of its own
-  // (test/graphql/query-plans.test.ts).
-  t = await startTestGateway("pglite", {
-    graph: { pageSizeMax: 100 },
-    graphql: { queryPlansMax: 0 },
-  });
+  t = await startTestGateway("pglite", { graph: { pageSizeMax: 100 } });
   ({ token } = await t.account("memo", 10_000_000));
   url = `${t.url}/gateway/mainnet/${token}`;
 });

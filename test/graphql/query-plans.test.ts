@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { plansOf } from "../../src/graphql/query-plans/plans.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import { latestAudit } from "../../src/usage/usage.ts";
@@ -57,14 +57,12 @@ async function post(
 /** The answer with its balance taken out (it moves between any two requests). */
 const withoutBalance = (text: string) => text.replace(/"balance":\d+/g, '"balance":0');
 
-/** Sends `body` until its plan is learnt: from its second execution, in the background. */
+/** Sends `body` until its plan is learnt: from its second execution. */
 async function learn(url: string, body: Record<string, unknown>): Promise<void> {
   const before = plans().stats.learnt;
   expect((await post(url, body)).status).toBe(200);
-  await plans().settled();
   expect(plans().stats.learnt).toBe(before);
   expect((await post(url, body)).status).toBe(200);
-  await plans().settled();
   expect(plans().stats.learnt).toBe(before + 1);
 }
 
@@ -246,6 +244,31 @@ describe("a document that asks the indexer alone", () => {
     expect(planned.text).toBe(yoga.text);
   });
 
+  it("learning asks nothing of its own: 30 concurrent first requests, one indexer trip, then a plan", async () => {
+    const { token, id } = await t.account("first-wave", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const body = {
+      query: "{ block(limit: 4, order_by: {height: desc}) { hash transaction_count } }",
+    };
+    const { learnt } = plans().stats;
+    const before = indexerRequests();
+    // The indexer held until all thirty are in flight, so that they all share its one trip.
+    const shared = t.gateway.app.indexers.get("mainnet")!.shared.stats;
+    const joined = shared.joined;
+    const release = t.devnet.indexers.get("mainnet")!.hold();
+    const sent = Promise.all(Array.from({ length: 30 }, () => post(url, body)));
+    try {
+      await vi.waitFor(() => expect(shared.joined - joined).toBe(29));
+    } finally {
+      release();
+    }
+    const answers = await sent;
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(indexerRequests() - before).toBe(1);
+    expect(plans().stats.learnt).toBe(learnt + 1);
+    expect(await latestAudit(t.gateway.app.db, id, 100)).toHaveLength(30);
+  });
+
   it("concurrent identical planned requests share one trip, each charged and audited", async () => {
     const { token, id } = await t.account("crowd", 1_000_000);
     const url = `${t.url}/gateway/mainnet/${token}`;
@@ -280,7 +303,6 @@ describe("documents that are never planned", () => {
     const { learnt, served } = plans().stats;
     for (let i = 0; i < 3; i++) {
       expect((await post(url, body)).status).toBe(200);
-      await plans().settled();
     }
     expect(plans().stats).toMatchObject({ learnt, served });
   });

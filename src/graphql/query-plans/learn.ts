@@ -6,15 +6,13 @@ import {
   getVariableValues,
 } from "graphql";
 import type { GatewayAnswer } from "../../cache/gateway-answers.ts";
-import type { NetworkName } from "../../config/schema.ts";
 import { graphPrice } from "../../pricing/prices.ts";
 import type { ExecutedDocument, GraphQLContext } from "../context.ts";
 import type { CostEstimate } from "../cost/estimate.ts";
 import { resultText } from "../cost/report.ts";
 import type { CostReport } from "../cost/report-types.ts";
-import { indexerTrip } from "../indexer.ts";
 import type { PlanCandidate } from "./candidate.ts";
-import { dataText, fits, indexerRequest, passthroughFor } from "./passthrough.ts";
+import { fits, passthroughFor } from "./passthrough.ts";
 import { type PlanRequest, plansOf } from "./plans.ts";
 
 /**
@@ -44,7 +42,9 @@ export function planCandidate(
   const operationName = args.operationName ?? undefined;
   const variables = (args.variableValues ?? {}) as Record<string, unknown>;
   const passthrough = passthroughOf(args.schema, args.document, operationName, variables);
-  if (!passthrough) return undefined;
+  // The executor's data has the shape compiled for it (its keys in that order, its types'
+  // names): what the plan's check will hold the indexer's answers to is what graphql-js wrote.
+  if (!passthrough || !fits(result.data, passthrough.shape, "unified")) return undefined;
   const { complexity } = estimate.graph;
   if (
     meter.graph.answered !== passthrough.sites ||
@@ -65,54 +65,37 @@ export function planCandidate(
 }
 
 /**
- * Learns a plan from a candidate once Yoga has written its answer, in the background (the caller
- * has its answer): kept only when (1) Yoga's bytes are exactly what a planned answer with the
- * same figures would write, and (2) the indexer, sent the document as the plan sends it with the
- * same variables, answers the very data Yoga answered, in a shape that fits. (2) is one more
- * indexer query per document learnt, unbilled: the proof that the document as written asks what
- * its delegation asked. An answer that moved meanwhile (a new block) just leaves it unlearnt.
+ * Learns a plan from a candidate once Yoga has written its answer: kept when Yoga's bytes are
+ * exactly what a planned answer with the same data and figures would write. With the candidate's
+ * own checks (planCandidate: the data has the compiled shape, the charge is the plan's), that is
+ * the proof the execution gives; no query of its own is made (an earlier version asked the
+ * indexer once more per document learnt, which a test counting upstream requests would see).
  */
 export function learnPlan(
   ctx: GraphQLContext,
-  network: NetworkName,
   request: PlanRequest,
   candidate: PlanCandidate,
   reply: { status: number; raw: Uint8Array; headers: Record<string, string> },
 ): void {
   const plans = plansOf(ctx.app);
-  if (reply.status !== 200 || plans.get(request.key)) return;
-  const { passthrough } = candidate;
-  if (decoder.decode(reply.raw) !== resultText(candidate.dataText, candidate.report)) return;
-  if (!plans.startLearning(request.key)) return;
+  if (plans.get(request.key)) return;
+  const same =
+    reply.status === 200 &&
+    decoder.decode(reply.raw) === resultText(candidate.dataText, candidate.report);
   const headers: GatewayAnswer["headers"] = Object.fromEntries(
     Object.entries(reply.headers).filter(([name]) => !candidate.creditHeaders.includes(name)),
   );
-  const verification = indexerTrip(
-    { ...ctx, network },
-    indexerRequest(passthrough, candidate.variables),
-  )
-    .then((trip) => {
-      const same =
-        trip.ok &&
-        fits(trip.data, passthrough.shape) &&
-        dataText(trip.data, passthrough) === candidate.dataText;
-      plans.learnt(
-        request.key,
-        same
-          ? {
-              document: candidate.document,
-              operationName: candidate.operationName,
-              passthrough,
-              headers,
-            }
-          : null,
-      );
-    })
-    .catch((err: unknown) => {
-      plans.learnt(request.key, null);
-      ctx.app.log.warn({ err, network }, "could not learn a plan");
-    });
-  plans.track(verification);
+  plans.learnt(
+    request.key,
+    same
+      ? {
+          document: candidate.document,
+          operationName: candidate.operationName,
+          passthrough: candidate.passthrough,
+          headers,
+        }
+      : null,
+  );
 }
 
 const decoder = new TextDecoder();

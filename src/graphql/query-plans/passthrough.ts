@@ -238,11 +238,16 @@ function renameTypeConditions(document: DocumentNode): DocumentNode | null {
  * or out of order, a leaf its scalar would change or refuse, a null where none may be) is left to
  * the executor, which answers it as it answers any other.
  */
-export function fits(value: unknown, shape: Shape): boolean {
+export function fits(
+  value: unknown,
+  shape: Shape,
+  /** Whose names `__typename` holds: the indexer's answer's, or the executor's (learn.ts). */
+  names: "indexer" | "unified" = "indexer",
+): boolean {
   if (value === null) return !shape.nonNull;
   switch (shape.kind) {
     case "typename":
-      return value === shape.from;
+      return value === (names === "indexer" ? shape.from : shape.to);
     case "leaf":
       try {
         return value !== undefined && Object.is(shape.serialize(value), value);
@@ -250,13 +255,15 @@ export function fits(value: unknown, shape: Shape): boolean {
         return false;
       }
     case "list":
-      return Array.isArray(value) && value.every((item) => fits(item, shape.of));
+      return Array.isArray(value) && value.every((item) => fits(item, shape.of, names));
     case "object": {
       if (typeof value !== "object" || value === undefined || Array.isArray(value)) return false;
       const record = value as Record<string, unknown>;
       let i = 0;
       for (const key in record) {
-        if (key !== shape.keys[i] || !fits(record[key], shape.fields[i] as Shape)) return false;
+        if (key !== shape.keys[i] || !fits(record[key], shape.fields[i] as Shape, names)) {
+          return false;
+        }
         i++;
       }
       return i === shape.keys.length;

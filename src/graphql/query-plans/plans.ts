@@ -6,8 +6,8 @@ import type { App } from "../../metering/context.ts";
 import { LruMap } from "../../util/lru.ts";
 import type { Passthrough } from "./candidate.ts";
 
-/** Verifications tried per document before it is left to Yoga for good (while remembered). */
-const VERIFICATIONS_MAX = 3;
+/** Learnings tried per document before it is left to Yoga for good (while remembered). */
+const LEARNINGS_MAX = 3;
 
 /** Longest query text planned (UTF-16 units): the plans' keys stay within queryPlansMax × this. */
 export const PLANNED_QUERY_MAX = 16 * 1024;
@@ -38,15 +38,11 @@ export interface PlanRequest {
 export class Plans {
   private readonly plans: LruMap<string, Plan> | null;
   /**
-   * Keys executed and not planned, with the verifications that failed: a document is learnt on its
-   * second execution, so one sent once (most of a hostile or exploratory stream) costs no
-   * verification query (learn.ts); one whose verifications keep failing (an answer that moved
-   * meanwhile, an indexer that answers otherwise) stops being tried after VERIFICATIONS_MAX.
+   * Keys executed and not planned, with the times learning failed: a document is learnt on its
+   * second execution, so the plans are not churned by documents sent once (most of a hostile or
+   * exploratory stream); one whose learning keeps failing stops being tried after LEARNINGS_MAX.
    */
   private readonly seen: LruMap<string, number> | null;
-  /** Keys being learnt now: one verification at a time per document. */
-  private readonly learning = new Set<string>();
-  private readonly verifying = new Set<Promise<void>>();
   /** For benches and tests: requests served by a plan, and planned ones the executor answered. */
   readonly stats = { learnt: 0, served: 0, executed: 0 };
 
@@ -57,10 +53,10 @@ export class Plans {
 
   /** Whether an execution of `key` should be learnt from: true from its second one on. */
   worthLearning(key: string): boolean {
-    if (!this.seen || this.learning.has(key)) return false;
+    if (!this.seen) return false;
     const failed = this.seen.get(key);
     if (failed === undefined) this.seen.set(key, 0);
-    return failed !== undefined && failed < VERIFICATIONS_MAX;
+    return failed !== undefined && failed < LEARNINGS_MAX;
   }
 
   /**
@@ -68,7 +64,7 @@ export class Plans {
    * the cost of a second trip): dropped, so the next requests go to Yoga and do not pay it again.
    */
   forget(key: string): void {
-    if (this.plans?.delete(key)) this.seen?.set(key, VERIFICATIONS_MAX);
+    if (this.plans?.delete(key)) this.seen?.set(key, LEARNINGS_MAX);
   }
 
   get enabled(): boolean {
@@ -79,26 +75,8 @@ export class Plans {
     return this.plans?.get(key);
   }
 
-  /** Starts learning `key` unless it is being learnt already: false then. */
-  startLearning(key: string): boolean {
-    if (this.learning.has(key)) return false;
-    this.learning.add(key);
-    return true;
-  }
-
-  /** A learning's verification, until it ends (settled() waits for it). */
-  track(verification: Promise<void>): void {
-    this.verifying.add(verification);
-    void verification.finally(() => this.verifying.delete(verification));
-  }
-
-  /** Resolves once every learning started so far has ended (tests, benches). */
-  async settled(): Promise<void> {
-    await Promise.all(this.verifying);
-  }
-
+  /** What learning `key` came to: a plan, or null when the execution did not prove one. */
   learnt(key: string, plan: Plan | null): void {
-    this.learning.delete(key);
     if (!plan) {
       this.seen?.set(key, (this.seen.get(key) ?? 0) + 1);
       return;

@@ -413,6 +413,20 @@ function refusalText(cost) {
   return JSON.stringify({ errors: [{ message: cost.error.message, extensions }] });
 }
 
+// src/graphql/query-plans/passthrough.ts
+import { collectFields, collectSubFields } from "@graphql-tools/utils";
+import {
+  BREAK,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType as isObjectType3,
+  isScalarType,
+  Kind as Kind4,
+  print as print2,
+  visit as visit2
+} from "graphql";
+
 // src/graphql/indexer.ts
 import {
   delegateToSchema,
@@ -556,18 +570,6 @@ function indexerRootField(rootField) {
 }
 
 // src/graphql/query-plans/passthrough.ts
-import { collectFields, collectSubFields } from "@graphql-tools/utils";
-import {
-  BREAK,
-  isEnumType,
-  isListType,
-  isNonNullType,
-  isObjectType as isObjectType3,
-  isScalarType,
-  Kind as Kind4,
-  print as print2,
-  visit as visit2
-} from "graphql";
 var compiled = /* @__PURE__ */ new WeakMap();
 var VARIANTS_MAX = 16;
 function passthroughFor(schema2, document, operationName, variables) {
@@ -722,11 +724,11 @@ function renameTypeConditions(document) {
   });
   return unknown ? null : out;
 }
-function fits(value, shape) {
+function fits(value, shape, names = "indexer") {
   if (value === null) return !shape.nonNull;
   switch (shape.kind) {
     case "typename":
-      return value === shape.from;
+      return value === (names === "indexer" ? shape.from : shape.to);
     case "leaf":
       try {
         return value !== void 0 && Object.is(shape.serialize(value), value);
@@ -734,13 +736,15 @@ function fits(value, shape) {
         return false;
       }
     case "list":
-      return Array.isArray(value) && value.every((item) => fits(item, shape.of));
+      return Array.isArray(value) && value.every((item) => fits(item, shape.of, names));
     case "object": {
       if (typeof value !== "object" || value === void 0 || Array.isArray(value)) return false;
       const record = value;
       let i = 0;
       for (const key in record) {
-        if (key !== shape.keys[i] || !fits(record[key], shape.fields[i])) return false;
+        if (key !== shape.keys[i] || !fits(record[key], shape.fields[i], names)) {
+          return false;
+        }
         i++;
       }
       return i === shape.keys.length;
@@ -779,20 +783,16 @@ function renamed(value, shape) {
 }
 
 // src/graphql/query-plans/plans.ts
-var VERIFICATIONS_MAX = 3;
+var LEARNINGS_MAX = 3;
 var PLANNED_QUERY_MAX = 16 * 1024;
 var Plans = class {
   plans;
   /**
-   * Keys executed and not planned, with the verifications that failed: a document is learnt on its
-   * second execution, so one sent once (most of a hostile or exploratory stream) costs no
-   * verification query (learn.ts); one whose verifications keep failing (an answer that moved
-   * meanwhile, an indexer that answers otherwise) stops being tried after VERIFICATIONS_MAX.
+   * Keys executed and not planned, with the times learning failed: a document is learnt on its
+   * second execution, so the plans are not churned by documents sent once (most of a hostile or
+   * exploratory stream); one whose learning keeps failing stops being tried after LEARNINGS_MAX.
    */
   seen;
-  /** Keys being learnt now: one verification at a time per document. */
-  learning = /* @__PURE__ */ new Set();
-  verifying = /* @__PURE__ */ new Set();
   /** For benches and tests: requests served by a plan, and planned ones the executor answered. */
   stats = { learnt: 0, served: 0, executed: 0 };
   constructor(entriesMax) {
@@ -801,17 +801,17 @@ var Plans = class {
   }
   /** Whether an execution of `key` should be learnt from: true from its second one on. */
   worthLearning(key) {
-    if (!this.seen || this.learning.has(key)) return false;
+    if (!this.seen) return false;
     const failed = this.seen.get(key);
     if (failed === void 0) this.seen.set(key, 0);
-    return failed !== void 0 && failed < VERIFICATIONS_MAX;
+    return failed !== void 0 && failed < LEARNINGS_MAX;
   }
   /**
    * A plan whose indexer answered in a shape it cannot write (the executor answered instead, at
    * the cost of a second trip): dropped, so the next requests go to Yoga and do not pay it again.
    */
   forget(key) {
-    if (this.plans?.delete(key)) this.seen?.set(key, VERIFICATIONS_MAX);
+    if (this.plans?.delete(key)) this.seen?.set(key, LEARNINGS_MAX);
   }
   get enabled() {
     return this.plans !== null;
@@ -819,23 +819,8 @@ var Plans = class {
   get(key) {
     return this.plans?.get(key);
   }
-  /** Starts learning `key` unless it is being learnt already: false then. */
-  startLearning(key) {
-    if (this.learning.has(key)) return false;
-    this.learning.add(key);
-    return true;
-  }
-  /** A learning's verification, until it ends (settled() waits for it). */
-  track(verification) {
-    this.verifying.add(verification);
-    void verification.finally(() => this.verifying.delete(verification));
-  }
-  /** Resolves once every learning started so far has ended (tests, benches). */
-  async settled() {
-    await Promise.all(this.verifying);
-  }
+  /** What learning `key` came to: a plan, or null when the execution did not prove one. */
   learnt(key, plan) {
-    this.learning.delete(key);
     if (!plan) {
       this.seen?.set(key, (this.seen.get(key) ?? 0) + 1);
       return;
@@ -896,7 +881,7 @@ function planCandidate(ctx, args, result, estimate, figures) {
   const operationName = args.operationName ?? void 0;
   const variables = args.variableValues ?? {};
   const passthrough = passthroughOf(args.schema, args.document, operationName, variables);
-  if (!passthrough) return void 0;
+  if (!passthrough || !fits(result.data, passthrough.shape, "unified")) return void 0;
   const { complexity } = estimate.graph;
   if (meter2.graph.answered !== passthrough.sites || figures.complexity !== complexity || figures.actual !== graphPrice(ctx.app.config, ctx.network, complexity)) {
     return void 0;
@@ -911,34 +896,22 @@ function planCandidate(ctx, args, result, estimate, figures) {
     creditHeaders: figures.creditHeaders
   };
 }
-function learnPlan(ctx, network, request, candidate, reply) {
+function learnPlan(ctx, request, candidate, reply) {
   const plans = plansOf(ctx.app);
-  if (reply.status !== 200 || plans.get(request.key)) return;
-  const { passthrough } = candidate;
-  if (decoder.decode(reply.raw) !== resultText(candidate.dataText, candidate.report)) return;
-  if (!plans.startLearning(request.key)) return;
+  if (plans.get(request.key)) return;
+  const same = reply.status === 200 && decoder.decode(reply.raw) === resultText(candidate.dataText, candidate.report);
   const headers = Object.fromEntries(
     Object.entries(reply.headers).filter(([name]) => !candidate.creditHeaders.includes(name))
   );
-  const verification = indexerTrip(
-    { ...ctx, network },
-    indexerRequest(passthrough, candidate.variables)
-  ).then((trip) => {
-    const same = trip.ok && fits(trip.data, passthrough.shape) && dataText(trip.data, passthrough) === candidate.dataText;
-    plans.learnt(
-      request.key,
-      same ? {
-        document: candidate.document,
-        operationName: candidate.operationName,
-        passthrough,
-        headers
-      } : null
-    );
-  }).catch((err) => {
-    plans.learnt(request.key, null);
-    ctx.app.log.warn({ err, network }, "could not learn a plan");
-  });
-  plans.track(verification);
+  plans.learnt(
+    request.key,
+    same ? {
+      document: candidate.document,
+      operationName: candidate.operationName,
+      passthrough: candidate.passthrough,
+      headers
+    } : null
+  );
 }
 var decoder = new TextDecoder();
 function passthroughOf(schema2, document, operationName, given) {
@@ -4021,7 +3994,7 @@ async function executeGraphQL(ctx, call) {
   const answer = { status: reply.status, raw: reply.raw, headers: reply.headers ?? {} };
   if (key !== null && pending) keepAnswer(app, ctx.network, key, pending, answer);
   else if (key !== null) app.gatewayAnswers.executed(key);
-  if (planned && planCandidate2) learnPlan(context, ctx.network, planned, planCandidate2, answer);
+  if (planned && planCandidate2) learnPlan(context, planned, planCandidate2, answer);
   return reply;
 }
 function handleGateway(ctx, body, req) {
