@@ -404,6 +404,12 @@ const scenarios: { title: string; targets: Target[] }[] = [
       at(`blockgate (${gateway.info.store}), as rows`, "gateway", TXS_AS_ROWS),
       at("Core directly, one JSON-RPC batch of 50", "core", RAW_BATCH),
       at(`blockgate (${gateway.info.store}), transactions(txids)`, "gateway", TXS_BY_TXID),
+      // Every request to Core: what fifty transactions not asked before cost.
+      at(
+        `blockgate (${gateway.info.store}), transactions(txids), answer cache off`,
+        "gateway-cold",
+        TXS_BY_TXID,
+      ),
     ],
   },
   {
