@@ -5848,7 +5848,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-HBJJHRHH.js").catch((err) => {
+  loading ??= import("./chunks/route-OKNV6564.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -2,12 +2,12 @@ import type { IncomingMessage } from "node:http";
 import { fillConfirmations } from "../../cache/answer-template.ts";
 import type { GatewayAnswer } from "../../cache/gateway-answers.ts";
 import type { NetworkName } from "../../config/schema.ts";
-import { httpStatusOf } from "../../errors/codes.ts";
 import type { HttpReply } from "../../http/reply.ts";
 import type { App, CallContext } from "../../metering/context.ts";
 import { meter } from "../../metering/pipeline.ts";
 import { METHOD } from "../cost/plugin.ts";
-import { costReport, refusalText, resultText } from "../cost/report.ts";
+import { costReport, refusalReply, resultText } from "../cost/report.ts";
+import { replyKey } from "../request-key.ts";
 import type { PendingAnswer } from "./pending.ts";
 
 const encoder = new TextEncoder();
@@ -15,10 +15,8 @@ const decoder = new TextDecoder();
 
 /**
  * The cache key of a request whose answer may be served from, and kept in, the cache of whole
- * answers: a POST of JSON that is not a dry run. Yoga's answer is a function of the network, the
- * body and the headers it reads — what it may answer in (Accept), CORS (Origin), how to read the
- * body (Content-Type) — so those make the key; the caller's balance goes into each answer afresh.
- * null: always executed.
+ * answers: what Yoga's answer depends on (../request-key.ts) and the body; the caller's balance
+ * goes into each answer afresh. null: always executed.
  */
 export function answerKey(
   app: App,
@@ -26,11 +24,9 @@ export function answerKey(
   req: IncomingMessage,
   body: string,
 ): string | null {
-  if (!app.gatewayAnswers.enabled || req.method !== "POST") return null;
-  const { headers } = req;
-  const type = headers["content-type"] ?? "";
-  if (!type.startsWith("application/json") || headers["x-dry-run"] !== undefined) return null;
-  return `${network}\u0000${headers.accept ?? ""}\u0000${headers.origin ?? ""}\u0000${type}\u0000${body}`;
+  if (!app.gatewayAnswers.enabled) return null;
+  const key = replyKey(network, req);
+  return key === null ? null : `${key}\u0000${body}`;
 }
 
 /**
@@ -64,10 +60,7 @@ export async function serveAnswer(ctx: CallContext, answer: GatewayAnswer): Prom
     }),
   });
   const headers = { ...answer.headers, ...cost.headers };
-  if (!cost.ok) {
-    const raw = encoder.encode(refusalText(cost));
-    return { status: httpStatusOf(cost.error.code), body: null, raw, headers };
-  }
+  if (!cost.ok) return refusalReply(cost, headers);
   const report = costReport({
     estimated: answer.estimated,
     actual: answer.actual,

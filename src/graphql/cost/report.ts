@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import { type GatewayError, httpStatusOf } from "../../errors/codes.ts";
+import type { HttpReply } from "../../http/reply.ts";
 import { graphPrice } from "../../pricing/prices.ts";
 import type { GraphQLContext } from "../context.ts";
 import type { CostLine, CostReport } from "./report-types.ts";
@@ -98,7 +99,16 @@ function refusalExtensions(cost: Refusal) {
   };
 }
 
-/** The body Yoga writes for refusalError, for an answer given without Yoga (answers/serve.ts). */
+/**
+ * A refusal as Yoga writes it (refusalError's body, its status), with `headers`: for answers
+ * given without Yoga (answers/serve.ts, query-plans/serve.ts).
+ */
+export function refusalReply(cost: Refusal, headers: Record<string, string>): HttpReply {
+  const raw = new TextEncoder().encode(refusalText(cost));
+  return { status: httpStatusOf(cost.error.code), body: null, raw, headers };
+}
+
+/** The body Yoga writes for refusalError. */
 export function refusalText(cost: Refusal): string {
   const { http: _http, ...extensions } = refusalExtensions(cost);
   return JSON.stringify({ errors: [{ message: cost.error.message, extensions }] });

@@ -1,10 +1,4 @@
-import {
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLSchema,
-  getOperationAST,
-  getVariableValues,
-} from "graphql";
+import type { ExecutionResult } from "graphql";
 import type { GatewayAnswer } from "../../cache/gateway-answers.ts";
 import { graphPrice } from "../../pricing/prices.ts";
 import type { ExecutedDocument, GraphQLContext } from "../context.ts";
@@ -12,7 +6,7 @@ import type { CostEstimate } from "../cost/estimate.ts";
 import { resultText } from "../cost/report.ts";
 import type { CostReport } from "../cost/report-types.ts";
 import type { PlanCandidate } from "./candidate.ts";
-import { fits, passthroughFor } from "./passthrough.ts";
+import { fits, passthroughOf } from "./passthrough.ts";
 import { type PlanRequest, plansOf } from "./plans.ts";
 
 /**
@@ -91,7 +85,6 @@ export function learnPlan(
       ? {
           document: candidate.document,
           operationName: candidate.operationName,
-          passthrough: candidate.passthrough,
           headers,
         }
       : null,
@@ -99,17 +92,3 @@ export function learnPlan(
 }
 
 const decoder = new TextDecoder();
-
-/** The passthrough for a request's variables as given (coerced first, as the executor does). */
-export function passthroughOf(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | undefined,
-  given: Record<string, unknown>,
-) {
-  const operation = getOperationAST(document, operationName);
-  if (!operation) return null;
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], given);
-  if (coerced.errors) return null;
-  return passthroughFor(schema, document, operationName, coerced.coerced);
-}

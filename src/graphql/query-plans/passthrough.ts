@@ -8,6 +8,8 @@ import {
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
+  getOperationAST,
+  getVariableValues,
   isEnumType,
   isListType,
   isNonNullType,
@@ -26,6 +28,20 @@ import type { IndexerSite } from "../builder.ts";
 import { indexerColumn, indexerTypeOf } from "../indexer.ts";
 import type { ObjectShape, Passthrough, Shape } from "./candidate.ts";
 
+/** The passthrough for a request's variables as given (coerced first, as the executor does). */
+export function passthroughOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  given: Record<string, unknown>,
+): Passthrough | null {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return null;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], given);
+  if (coerced.errors) return null;
+  return passthroughFor(schema, document, operationName, coerced.coerced);
+}
+
 /** Compiled documents, by operation name and the values their @skip/@include conditions read. */
 const compiled = new WeakMap<DocumentNode, Map<string, LruMap<string, Passthrough | null>>>();
 /** Variants kept per document and operation: each combination of its conditions is one. */
@@ -36,7 +52,7 @@ const VARIANTS_MAX = 16;
  * anything else; memoised. Only `@skip`/`@include` may change it with the variables (which fields
  * are collected), so the memo is keyed by the values their conditions read.
  */
-export function passthroughFor(
+function passthroughFor(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | undefined,

@@ -4,7 +4,7 @@ import type { NetworkName } from "../../config/schema.ts";
 import { jsonDepthOver } from "../../jsonrpc/json-depth.ts";
 import type { App } from "../../metering/context.ts";
 import { LruMap } from "../../util/lru.ts";
-import type { Passthrough } from "./candidate.ts";
+import { replyKey } from "../request-key.ts";
 
 /** Learnings tried per document before it is left to Yoga for good (while remembered). */
 const LEARNINGS_MAX = 3;
@@ -20,8 +20,6 @@ export interface Plan {
   /** The document Yoga executed (its estimates are memoised by this very node). */
   document: DocumentNode;
   operationName: string | undefined;
-  /** As learnt: its variables' definitions (the same for every variant: passthroughFor). */
-  passthrough: Passthrough;
   /** Yoga's response headers for it, the X-Credits-* ones aside. */
   headers: Record<string, string>;
 }
@@ -103,8 +101,8 @@ export function plansOf(app: App): Plans {
 /**
  * The request as a plan takes it, or null: a POST of JSON that is not a dry run, whose body is
  * an object of `query` (a string), `variables` (an object, or none) and `operationName` (a string,
- * or none) and nothing else. The key holds what Yoga's answer depends on besides the variables:
- * the network, the headers it reads (Accept, Origin, Content-Type), the operation and the text.
+ * or none) and nothing else. The key holds what Yoga's answer depends on besides the variables
+ * (../request-key.ts), the operation and the text.
  */
 export function planRequest(
   app: App,
@@ -112,10 +110,8 @@ export function planRequest(
   req: IncomingMessage,
   body: string,
 ): PlanRequest | null {
-  const { headers } = req;
-  const type = headers["content-type"] ?? "";
-  if (req.method !== "POST" || !type.startsWith("application/json")) return null;
-  if (headers["x-dry-run"] !== undefined || !plansOf(app).enabled) return null;
+  const replied = replyKey(network, req);
+  if (replied === null || !plansOf(app).enabled) return null;
   if (jsonDepthOver(body, app.config.server.jsonDepthMax)) return null;
   let parsed: unknown;
   try {
@@ -136,7 +132,7 @@ export function planRequest(
   }
   const name = operationName ?? undefined;
   return {
-    key: `${network}\u0000${headers.accept ?? ""}\u0000${headers.origin ?? ""}\u0000${type}\u0000${name ?? ""}\u0000${query}`,
+    key: `${replied}\u0000${name ?? ""}\u0000${query}`,
     query,
     variables: (variables ?? {}) as Record<string, unknown>,
     operationName: name,

@@ -1,5 +1,5 @@
-import { GraphQLError, getVariableValues } from "graphql";
-import { gatewayError, httpStatusOf } from "../../errors/codes.ts";
+import { GraphQLError } from "graphql";
+import { gatewayError } from "../../errors/codes.ts";
 import type { HttpReply } from "../../http/reply.ts";
 import type { CallContext } from "../../metering/context.ts";
 import { type CallOutcome, meter } from "../../metering/pipeline.ts";
@@ -10,17 +10,17 @@ import {
   costLines,
   costReport,
   graphLine,
-  refusalText,
+  refusalReply,
   resultText,
   writeCost,
 } from "../cost/report.ts";
-import type { CostLine } from "../cost/report-types.ts";
+import type { CostLine, CostReport } from "../cost/report-types.ts";
 import { requestEstimate } from "../cost/request-estimate.ts";
 import { indexerTrip } from "../indexer.ts";
 import { type GraphQLRequest, runYoga } from "../run.ts";
 import { gatewaySchema } from "../schema.ts";
 import type { Passthrough } from "./candidate.ts";
-import { dataText, fits, indexerRequest, passthroughFor } from "./passthrough.ts";
+import { dataText, fits, indexerRequest, passthroughOf } from "./passthrough.ts";
 import { type Plan, type PlanRequest, plansOf } from "./plans.ts";
 
 const encoder = new TextEncoder();
@@ -41,9 +41,8 @@ function writable(data: object, passthrough: Passthrough): string | null {
 
 /** What a planned request answered, before its settle's figures are written in. */
 interface Answered {
-  /** The whole answer but its cost, or with COST_MARK in its place (executed). */
-  dataText?: string;
-  executedText?: string;
+  /** The whole answer, once the settle's report is known. */
+  render(report: CostReport): string;
   status: number;
   headers: Record<string, string>;
   actual: number;
@@ -72,18 +71,13 @@ export async function servePlanned(
 ): Promise<HttpReply | null> {
   const { app } = ctx;
   const plans = plansOf(app);
-  const coerced = getVariableValues(
-    gatewaySchema,
-    plan.passthrough.variableDefinitions,
-    request.variables,
-  );
-  if (coerced.errors) return null;
-  // The learnt variant, or another combination of the document's @skip/@include conditions.
-  const passthrough = passthroughFor(
+  // The learnt variant, or another combination of the document's @skip/@include conditions;
+  // null for variables the schema does not coerce.
+  const passthrough = passthroughOf(
     gatewaySchema,
     plan.document,
     plan.operationName,
-    coerced.coerced,
+    request.variables,
   );
   if (!passthrough) return null;
   const estimate = requestEstimate(
@@ -117,7 +111,7 @@ export async function servePlanned(
         const lines = [graphLine(ctx, passthrough.sites, complexity)];
         return {
           value: {
-            dataText: text,
+            render: (report) => resultText(text, report),
             status: 200,
             headers: plan.headers,
             actual,
@@ -133,15 +127,7 @@ export async function servePlanned(
       return executeReserved(ctx, call, trip.ok ? undefined : trip);
     },
   });
-  if (!cost.ok) {
-    const raw = encoder.encode(refusalText(cost));
-    return {
-      status: httpStatusOf(cost.error.code),
-      body: null,
-      raw,
-      headers: { ...plan.headers, ...cost.headers },
-    };
-  }
+  if (!cost.ok) return refusalReply(cost, { ...plan.headers, ...cost.headers });
   const answered = cost.value;
   const report = costReport({
     estimated: estimate.total,
@@ -151,14 +137,10 @@ export async function servePlanned(
     complexity: answered.complexity,
     calls: answered.lines,
   });
-  const text =
-    answered.dataText !== undefined
-      ? resultText(answered.dataText, report)
-      : (writeCost(answered.executedText ?? "", report) ?? answered.executedText ?? "");
   return {
     status: answered.status,
     body: null,
-    raw: encoder.encode(text),
+    raw: encoder.encode(answered.render(report)),
     headers: { ...answered.headers, ...cost.headers },
   };
 }
@@ -185,7 +167,8 @@ async function executeReserved(
   };
   return {
     value: {
-      executedText: text,
+      // Yoga wrote COST_MARK where the report goes.
+      render: (report) => writeCost(text, report) ?? text,
       status: reply.status,
       headers: reply.headers ?? {},
       actual: figures?.actual ?? 0,

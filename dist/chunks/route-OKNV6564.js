@@ -349,12 +349,6 @@ function atThisField(error) {
   return new GraphQLError(error.message, { extensions: error.extensions });
 }
 
-// src/graphql/query-plans/learn.ts
-import {
-  getOperationAST as getOperationAST3,
-  getVariableValues as getVariableValues2
-} from "graphql";
-
 // src/graphql/cost/report.ts
 import { GraphQLError as GraphQLError2 } from "graphql";
 function costReport(figures) {
@@ -408,6 +402,10 @@ function refusalExtensions(cost) {
     http: { status: httpStatusOf(cost.error.code) }
   };
 }
+function refusalReply(cost, headers) {
+  const raw = new TextEncoder().encode(refusalText(cost));
+  return { status: httpStatusOf(cost.error.code), body: null, raw, headers };
+}
 function refusalText(cost) {
   const { http: _http, ...extensions } = refusalExtensions(cost);
   return JSON.stringify({ errors: [{ message: cost.error.message, extensions }] });
@@ -417,6 +415,8 @@ function refusalText(cost) {
 import { collectFields, collectSubFields } from "@graphql-tools/utils";
 import {
   BREAK,
+  getOperationAST as getOperationAST3,
+  getVariableValues as getVariableValues2,
   isEnumType,
   isListType,
   isNonNullType,
@@ -570,6 +570,13 @@ function indexerRootField(rootField) {
 }
 
 // src/graphql/query-plans/passthrough.ts
+function passthroughOf(schema2, document, operationName, given) {
+  const operation = getOperationAST3(document, operationName);
+  if (!operation) return null;
+  const coerced = getVariableValues2(schema2, operation.variableDefinitions ?? [], given);
+  if (coerced.errors) return null;
+  return passthroughFor(schema2, document, operationName, coerced.coerced);
+}
 var compiled = /* @__PURE__ */ new WeakMap();
 var VARIANTS_MAX = 16;
 function passthroughFor(schema2, document, operationName, variables) {
@@ -782,6 +789,15 @@ function renamed(value, shape) {
   }
 }
 
+// src/graphql/request-key.ts
+function replyKey(network, req) {
+  if (req.method !== "POST") return null;
+  const { headers } = req;
+  const type = headers["content-type"] ?? "";
+  if (!type.startsWith("application/json") || headers["x-dry-run"] !== void 0) return null;
+  return `${network}\0${headers.accept ?? ""}\0${headers.origin ?? ""}\0${type}`;
+}
+
 // src/graphql/query-plans/plans.ts
 var LEARNINGS_MAX = 3;
 var PLANNED_QUERY_MAX = 16 * 1024;
@@ -841,10 +857,8 @@ function plansOf(app) {
   return plans;
 }
 function planRequest(app, network, req, body) {
-  const { headers } = req;
-  const type = headers["content-type"] ?? "";
-  if (req.method !== "POST" || !type.startsWith("application/json")) return null;
-  if (headers["x-dry-run"] !== void 0 || !plansOf(app).enabled) return null;
+  const replied = replyKey(network, req);
+  if (replied === null || !plansOf(app).enabled) return null;
   if (jsonDepthOver(body, app.config.server.jsonDepthMax)) return null;
   let parsed;
   try {
@@ -864,7 +878,7 @@ function planRequest(app, network, req, body) {
   }
   const name = operationName ?? void 0;
   return {
-    key: `${network}\0${headers.accept ?? ""}\0${headers.origin ?? ""}\0${type}\0${name ?? ""}\0${query}`,
+    key: `${replied}\0${name ?? ""}\0${query}`,
     query,
     variables: variables ?? {},
     operationName: name
@@ -908,19 +922,11 @@ function learnPlan(ctx, request, candidate, reply) {
     same ? {
       document: candidate.document,
       operationName: candidate.operationName,
-      passthrough: candidate.passthrough,
       headers
     } : null
   );
 }
 var decoder = new TextDecoder();
-function passthroughOf(schema2, document, operationName, given) {
-  const operation = getOperationAST3(document, operationName);
-  if (!operation) return null;
-  const coerced = getVariableValues2(schema2, operation.variableDefinitions ?? [], given);
-  if (coerced.errors) return null;
-  return passthroughFor(schema2, document, operationName, coerced.coerced);
-}
 
 // src/graphql/cost/figures.ts
 function executedFigures(ctx, estimate, result) {
@@ -1382,11 +1388,9 @@ function isSingleResult(result) {
 var encoder = new TextEncoder();
 var decoder2 = new TextDecoder();
 function answerKey(app, network, req, body) {
-  if (!app.gatewayAnswers.enabled || req.method !== "POST") return null;
-  const { headers } = req;
-  const type = headers["content-type"] ?? "";
-  if (!type.startsWith("application/json") || headers["x-dry-run"] !== void 0) return null;
-  return `${network}\0${headers.accept ?? ""}\0${headers.origin ?? ""}\0${type}\0${body}`;
+  if (!app.gatewayAnswers.enabled) return null;
+  const key = replyKey(network, req);
+  return key === null ? null : `${key}\0${body}`;
 }
 async function serveAnswer(ctx, answer) {
   const cost = await meter(ctx, {
@@ -1413,10 +1417,7 @@ async function serveAnswer(ctx, answer) {
     })
   });
   const headers = { ...answer.headers, ...cost.headers };
-  if (!cost.ok) {
-    const raw = encoder.encode(refusalText(cost));
-    return { status: httpStatusOf(cost.error.code), body: null, raw, headers };
-  }
+  if (!cost.ok) return refusalReply(cost, headers);
   const report = costReport({
     estimated: answer.estimated,
     actual: answer.actual,
@@ -1446,7 +1447,7 @@ function keepAnswer(app, network, key, pending, reply) {
 }
 
 // src/graphql/query-plans/serve.ts
-import { GraphQLError as GraphQLError10, getVariableValues as getVariableValues4 } from "graphql";
+import { GraphQLError as GraphQLError10 } from "graphql";
 
 // src/graphql/loaders.ts
 import DataLoader2 from "dataloader";
@@ -3794,17 +3795,11 @@ function writable(data, passthrough) {
 async function servePlanned(ctx, call, request, plan) {
   const { app } = ctx;
   const plans = plansOf(app);
-  const coerced = getVariableValues4(
-    gatewaySchema,
-    plan.passthrough.variableDefinitions,
-    request.variables
-  );
-  if (coerced.errors) return null;
-  const passthrough = passthroughFor(
+  const passthrough = passthroughOf(
     gatewaySchema,
     plan.document,
     plan.operationName,
-    coerced.coerced
+    request.variables
   );
   if (!passthrough) return null;
   const estimate = requestEstimate(
@@ -3823,8 +3818,8 @@ async function servePlanned(ctx, call, request, plan) {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity }],
     execute: async () => {
       const trip = await indexerTrip(ctx, indexerRequest(passthrough, request.variables));
-      const text2 = trip.ok ? writable(trip.data, passthrough) : null;
-      if (text2 !== null) {
+      const text = trip.ok ? writable(trip.data, passthrough) : null;
+      if (text !== null) {
         plans.stats.served += 1;
         const actual = graphPrice(app.config, ctx.network, complexity);
         const outcome = {
@@ -3838,7 +3833,7 @@ async function servePlanned(ctx, call, request, plan) {
         const lines = [graphLine(ctx, passthrough.sites, complexity)];
         return {
           value: {
-            dataText: text2,
+            render: (report2) => resultText(text, report2),
             status: 200,
             headers: plan.headers,
             actual,
@@ -3853,15 +3848,7 @@ async function servePlanned(ctx, call, request, plan) {
       return executeReserved(ctx, call, trip.ok ? void 0 : trip);
     }
   });
-  if (!cost.ok) {
-    const raw = encoder2.encode(refusalText(cost));
-    return {
-      status: httpStatusOf(cost.error.code),
-      body: null,
-      raw,
-      headers: { ...plan.headers, ...cost.headers }
-    };
-  }
+  if (!cost.ok) return refusalReply(cost, { ...plan.headers, ...cost.headers });
   const answered = cost.value;
   const report = costReport({
     estimated: estimate.total,
@@ -3871,11 +3858,10 @@ async function servePlanned(ctx, call, request, plan) {
     complexity: answered.complexity,
     calls: answered.lines
   });
-  const text = answered.dataText !== void 0 ? resultText(answered.dataText, report) : writeCost(answered.executedText ?? "", report) ?? answered.executedText ?? "";
   return {
     status: answered.status,
     body: null,
-    raw: encoder2.encode(text),
+    raw: encoder2.encode(answered.render(report)),
     headers: { ...answered.headers, ...cost.headers }
   };
 }
@@ -3892,7 +3878,8 @@ async function executeReserved(ctx, call, failedTrip) {
   };
   return {
     value: {
-      executedText: text,
+      // Yoga wrote COST_MARK where the report goes.
+      render: (report) => writeCost(text, report) ?? text,
       status: reply.status,
       headers: reply.headers ?? {},
       actual: figures?.actual ?? 0,
