@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-UPMCL6IB.js";
+} from "./chunks/chunk-BSUEPJ5E.js";
 import {
   adminFilePath,
   readAdminFile

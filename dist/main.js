@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-UPMCL6IB.js";
+} from "./chunks/chunk-BSUEPJ5E.js";
 import {
   adminAuthorized,
   writeAdminFile
