@@ -26,6 +26,7 @@ import {
   DAEMON_ERROR,
   JSON_DEPTH_MAX,
   LruMap,
+  answerForReply,
   auditOnly,
   bindArgs,
   checkGraphLimits,
@@ -60,11 +61,14 @@ import {
   plainFailure,
   priceOf,
   pyBoolValue,
+  rawResultAnswer,
   rememberFromCore,
+  resultScalars,
   rpcErrorObject,
+  scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-UAVPZNGH.js";
+} from "./chunks/chunk-DVLKAGCP.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -86,7 +90,6 @@ import {
   COIN,
   MAX_SCRIPT_SIZE,
   OP_RETURN,
-  RawJsonText,
   addressToScript,
   amountToJson,
   blockToUniv,
@@ -3059,304 +3062,6 @@ var SharedTrips = class {
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
 
-// src/jsonrpc/canonical-json.ts
-import { LosslessNumber } from "lossless-json";
-var DEPTH_MAX = 256;
-var NotCanonical = class extends Error {
-};
-var NOT_CANONICAL = new NotCanonical();
-var PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*/y;
-var QUOTE = 34;
-var BACKSLASH = 92;
-function scanBatchAnswer(text) {
-  try {
-    return new Scanner(text).batch();
-  } catch (e) {
-    if (e instanceof NotCanonical || e instanceof RangeError) return null;
-    throw e;
-  }
-}
-function parseCanonical(text) {
-  try {
-    const scanner = new Scanner(text);
-    const value = scanner.read(1);
-    return scanner.atEnd() ? value : void 0;
-  } catch (e) {
-    if (e instanceof NotCanonical || e instanceof RangeError) return void 0;
-    throw e;
-  }
-}
-var Scanner = class {
-  constructor(s) {
-    this.s = s;
-  }
-  s;
-  i = 0;
-  batch() {
-    this.ws();
-    this.expect(91);
-    const items = [];
-    this.ws();
-    if (this.peek() === 93) {
-      this.i++;
-    } else {
-      for (; ; ) {
-        this.ws();
-        items.push(this.item());
-        this.ws();
-        const c = this.next();
-        if (c === 93) break;
-        if (c !== 44) throw NOT_CANONICAL;
-      }
-    }
-    this.ws();
-    if (this.i !== this.s.length) throw NOT_CANONICAL;
-    return items;
-  }
-  /** `{"result":…,"error":…,"id":…}` in any order, other members skipped. */
-  item() {
-    this.expect(123);
-    const item = { result: void 0, error: void 0, id: void 0 };
-    const keys = [];
-    this.ws();
-    if (this.peek() === 125) {
-      this.i++;
-      return item;
-    }
-    for (; ; ) {
-      this.ws();
-      const key = this.key(keys);
-      this.ws();
-      this.expect(58);
-      this.ws();
-      const start = this.i;
-      this.value(1);
-      const raw = this.s.slice(start, this.i);
-      if (key === "result") item.result = raw;
-      else if (key === "error") item.error = raw;
-      else if (key === "id") item.id = raw;
-      this.ws();
-      const c = this.next();
-      if (c === 125) return item;
-      if (c !== 44) throw NOT_CANONICAL;
-    }
-  }
-  /** The value at the cursor, built (see parseCanonical); the same checks as value(). */
-  read(depth) {
-    if (depth > DEPTH_MAX) throw NOT_CANONICAL;
-    const s = this.s;
-    const c = this.peek();
-    const start = this.i;
-    if (c === QUOTE) {
-      this.string();
-      return JSON.parse(s.slice(start, this.i));
-    }
-    if (c === 123) {
-      this.i++;
-      const object = {};
-      if (this.peek() === 125) {
-        this.i++;
-        return object;
-      }
-      const keys = [];
-      for (; ; ) {
-        const key = this.key(keys);
-        this.expect(58);
-        object[key] = this.read(depth + 1);
-        const next = this.next();
-        if (next === 125) return object;
-        if (next !== 44) throw NOT_CANONICAL;
-      }
-    }
-    if (c === 91) {
-      this.i++;
-      const array = [];
-      if (this.peek() === 93) {
-        this.i++;
-        return array;
-      }
-      for (; ; ) {
-        array.push(this.read(depth + 1));
-        const next = this.next();
-        if (next === 93) return array;
-        if (next !== 44) throw NOT_CANONICAL;
-      }
-    }
-    if (c === 116 || c === 102 || c === 110) {
-      const word = c === 116 ? "true" : c === 102 ? "false" : "null";
-      this.literal(word);
-      return word === "true" ? true : word === "false" ? false : null;
-    }
-    this.number();
-    return new LosslessNumber(JSON.parse(`"${s.slice(start, this.i)}"`));
-  }
-  atEnd() {
-    return this.i === this.s.length;
-  }
-  value(depth) {
-    if (depth > DEPTH_MAX) throw NOT_CANONICAL;
-    const c = this.peek();
-    if (c === QUOTE) this.string();
-    else if (c === 123) this.object(depth);
-    else if (c === 91) this.array(depth);
-    else if (c === 116) this.literal("true");
-    else if (c === 102) this.literal("false");
-    else if (c === 110) this.literal("null");
-    else this.number();
-  }
-  object(depth) {
-    this.i++;
-    if (this.peek() === 125) {
-      this.i++;
-      return;
-    }
-    const keys = [];
-    for (; ; ) {
-      this.key(keys);
-      this.expect(58);
-      this.value(depth + 1);
-      const c = this.next();
-      if (c === 125) return;
-      if (c !== 44) throw NOT_CANONICAL;
-    }
-  }
-  array(depth) {
-    this.i++;
-    if (this.peek() === 93) {
-      this.i++;
-      return;
-    }
-    for (; ; ) {
-      this.value(depth + 1);
-      const c = this.next();
-      if (c === 93) return;
-      if (c !== 44) throw NOT_CANONICAL;
-    }
-  }
-  /** An object key with no escapes, new in its object, that re-rendering keeps in its place. */
-  key(seen) {
-    if (this.peek() !== QUOTE) throw NOT_CANONICAL;
-    const start = this.i + 1;
-    const end = this.s.indexOf('"', start);
-    if (end < 0) throw NOT_CANONICAL;
-    const key = this.s.slice(start, end);
-    for (let k = 0; k < key.length; k++) {
-      const c = key.charCodeAt(k);
-      if (c === BACKSLASH || c < 32 || c >= 55296 && c <= 57343) throw NOT_CANONICAL;
-    }
-    if (/^[0-9]+$/.test(key) || key === "__proto__" || seen.includes(key)) throw NOT_CANONICAL;
-    seen.push(key);
-    this.i = end + 1;
-    return key;
-  }
-  /** A string whose escapes JSON.stringify writes the same way: \" \\ \b \f \n \r \t. */
-  string() {
-    const s = this.s;
-    let i = this.i + 1;
-    for (; ; ) {
-      PLAIN.lastIndex = i;
-      PLAIN.test(s);
-      i = PLAIN.lastIndex;
-      if (i >= s.length) throw NOT_CANONICAL;
-      const c = s.charCodeAt(i);
-      if (c === QUOTE) break;
-      if (c < 32) throw NOT_CANONICAL;
-      if (c === BACKSLASH) {
-        const e = s.charCodeAt(i + 1);
-        if (e !== QUOTE && e !== BACKSLASH && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) {
-          throw NOT_CANONICAL;
-        }
-        i += 2;
-        continue;
-      }
-      if (c >= 55296 && c <= 57343) {
-        const d = s.charCodeAt(i + 1);
-        if (c > 56319 || !(d >= 56320 && d <= 57343)) throw NOT_CANONICAL;
-        i += 2;
-        continue;
-      }
-      i++;
-    }
-    this.i = i + 1;
-  }
-  /** -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-  number() {
-    const s = this.s;
-    let i = this.i;
-    if (s.charCodeAt(i) === 45) i++;
-    const first = s.charCodeAt(i);
-    if (first === 48) i++;
-    else if (first >= 49 && first <= 57) i = digits(s, i);
-    else throw NOT_CANONICAL;
-    if (s.charCodeAt(i) === 46) {
-      const after = digits(s, i + 1);
-      if (after === i + 1) throw NOT_CANONICAL;
-      i = after;
-    }
-    const e = s.charCodeAt(i);
-    if (e === 101 || e === 69) {
-      i++;
-      const sign = s.charCodeAt(i);
-      if (sign === 43 || sign === 45) i++;
-      const after = digits(s, i);
-      if (after === i) throw NOT_CANONICAL;
-      i = after;
-    }
-    this.i = i;
-  }
-  literal(word) {
-    if (!this.s.startsWith(word, this.i)) throw NOT_CANONICAL;
-    this.i += word.length;
-  }
-  /** Whitespace between the envelope's tokens (never inside a value). */
-  ws() {
-    const s = this.s;
-    let i = this.i;
-    for (; ; ) {
-      const c = s.charCodeAt(i);
-      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;
-      i++;
-    }
-    this.i = i;
-  }
-  peek() {
-    return this.s.charCodeAt(this.i);
-  }
-  next() {
-    return this.s.charCodeAt(this.i++);
-  }
-  expect(c) {
-    if (this.s.charCodeAt(this.i) !== c) throw NOT_CANONICAL;
-    this.i++;
-  }
-};
-function digits(s, from) {
-  let i = from;
-  for (; ; ) {
-    const c = s.charCodeAt(i);
-    if (!(c >= 48 && c <= 57)) return i;
-    i++;
-  }
-}
-
-// src/jsonrpc/raw-answer.ts
-var rawResults = /* @__PURE__ */ new WeakMap();
-function rawResultAnswer(text) {
-  let parsed2;
-  const answer3 = {
-    get result() {
-      parsed2 ??= { value: parseCanonical(text) ?? parseJson(text) };
-      return parsed2.value;
-    }
-  };
-  rawResults.set(answer3, new RawJsonText(text));
-  return answer3;
-}
-function answerForReply(answer3) {
-  const raw = rawResults.get(answer3);
-  return raw ? { result: raw } : answer3;
-}
-
 // src/upstreams/http.ts
 async function readLimited(body, bytesMax) {
   const chunks = [];
@@ -5848,7 +5553,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-OKNV6564.js").catch((err) => {
+  loading ??= import("./chunks/route-CWQGJ35W.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -6484,15 +6189,15 @@ function pyFloatRepr(value) {
   if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
   const sign = value < 0 ? "-" : "";
   const [mantissa, exp] = Math.abs(value).toExponential().split("e");
-  const digits2 = mantissa.replace(".", "");
+  const digits = mantissa.replace(".", "");
   const e = Number(exp);
   if (e < -4 || e >= 16) {
-    const m = digits2.length > 1 ? `${digits2[0]}.${digits2.slice(1)}` : digits2;
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
     return `${sign}${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
   }
-  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits2}`;
-  const whole = digits2.slice(0, e + 1).padEnd(e + 1, "0");
-  const frac = digits2.slice(e + 1);
+  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits}`;
+  const whole = digits.slice(0, e + 1).padEnd(e + 1, "0");
+  const frac = digits.slice(e + 1);
   return `${sign}${whole}.${frac === "" ? "0" : frac}`;
 }
 function pyRepr(value) {
@@ -6741,8 +6446,8 @@ async function readScripthashStatus(pool, scripthash2) {
 // src/jsonrpc/long-strings.ts
 var LIFT_CHARS_MIN = 256;
 var MARK = "\uE000";
-var QUOTE2 = 34;
-var BACKSLASH2 = 92;
+var QUOTE = 34;
+var BACKSLASH = 92;
 var COLON = 58;
 var isWhitespace = (c) => c === 32 || c === 10 || c === 13 || c === 9;
 function parseJsonLiftingStrings(text) {
@@ -6753,7 +6458,7 @@ function parseJsonLiftingStrings(text) {
   let copied = 0;
   let i = 0;
   while (i < text.length) {
-    if (text.charCodeAt(i) !== QUOTE2) {
+    if (text.charCodeAt(i) !== QUOTE) {
       i += 1;
       continue;
     }
@@ -6761,8 +6466,8 @@ function parseJsonLiftingStrings(text) {
     let plain2 = true;
     for (; end < text.length; end++) {
       const c = text.charCodeAt(end);
-      if (c === QUOTE2) break;
-      if (c === BACKSLASH2) {
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) {
         plain2 = false;
         end += 1;
       } else if (c < 32) plain2 = false;
@@ -7761,7 +7466,7 @@ async function remember2(ctx, pairs) {
   if (!pool || !ctx.app.txCache.enabled) return;
   const answers = pairs.flatMap(([call, answer3]) => {
     const lookup = cacheable(call);
-    return lookup?.verbose && "result" in answer3 ? [{ txid: lookup.txid, result: answer3.result }] : [];
+    return lookup?.verbose && "result" in answer3 ? [{ txid: lookup.txid, result: resultScalars(answer3) }] : [];
   });
   await rememberFromCore(ctx.app.txCache, pool, ctx.network, answers);
 }
@@ -8873,7 +8578,7 @@ var DevnetUtxos = class {
 };
 
 // src/devnet/bitcoin-core/block-methods.ts
-import { LosslessNumber as LosslessNumber2 } from "lossless-json";
+import { LosslessNumber } from "lossless-json";
 
 // src/devnet/chain-facts.ts
 function blockProof(bits, network) {
@@ -9058,7 +8763,7 @@ function blockMethods(ctx) {
     },
     getdifficulty: (raw) => {
       readParams("getdifficulty", raw, [], 0);
-      return new LosslessNumber2(
+      return new LosslessNumber(
         univalueDouble(getDifficulty(Number.parseInt(chain.tip.block.bits, 16)))
       );
     },
@@ -9114,7 +8819,7 @@ function blockMethods(ctx) {
 }
 
 // src/devnet/bitcoin-core/block-stats-method.ts
-import { LosslessNumber as LosslessNumber3 } from "lossless-json";
+import { LosslessNumber as LosslessNumber2 } from "lossless-json";
 
 // src/bitcoin/consensus.ts
 var HALVING_INTERVAL = {
@@ -9287,7 +8992,7 @@ function blockStats(block, height, mediantime, network, spent) {
 
 // src/devnet/bitcoin-core/block-stats-method.ts
 function toJson(value) {
-  if (typeof value === "bigint") return new LosslessNumber3(value.toString());
+  if (typeof value === "bigint") return new LosslessNumber2(value.toString());
   if (Array.isArray(value)) return value.map(toJson);
   return value;
 }
@@ -9367,7 +9072,7 @@ function blockStatsMethod(ctx) {
 }
 
 // src/devnet/bitcoin-core/chain-info-methods.ts
-import { LosslessNumber as LosslessNumber4 } from "lossless-json";
+import { LosslessNumber as LosslessNumber3 } from "lossless-json";
 var CHAIN_NAME = {
   mainnet: "main",
   testnet: "test",
@@ -9394,7 +9099,7 @@ function chainInfoMethods(ctx) {
         bestblockhash: tip.block.hash,
         bits: tip.block.bits,
         target: uint256Hex(deriveTarget(bits, ctx.network) ?? 0n),
-        difficulty: new LosslessNumber4(univalueDouble(getDifficulty(bits))),
+        difficulty: new LosslessNumber3(univalueDouble(getDifficulty(bits))),
         time: tip.block.time,
         ...mediantime === void 0 ? {} : { mediantime },
         // devnet is always synced to its own tip.
@@ -10943,7 +10648,7 @@ function tipHeader(chain) {
 }
 
 // src/devnet/electrum/fees.ts
-import { LosslessNumber as LosslessNumber5 } from "lossless-json";
+import { LosslessNumber as LosslessNumber4 } from "lossless-json";
 var HISTOGRAM_BIN_VBYTES = 1e5;
 function feeMethods({ chain, daemon, prevouts }) {
   return {
@@ -10987,7 +10692,7 @@ function compactHistogram(chain, prevouts) {
     histogram.set(rate, (histogram.get(rate) ?? 0) + tx.vsize);
   }
   return compressHistogram(histogram, HISTOGRAM_BIN_VBYTES).map(([rate, size]) => [
-    new LosslessNumber5(pyFloatRepr(rate)),
+    new LosslessNumber4(pyFloatRepr(rate)),
     jsonNumber(size)
   ]);
 }

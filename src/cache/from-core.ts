@@ -7,6 +7,8 @@ import type { TxStore } from "./tx-store.ts";
 /** A verbose getrawtransaction answer (verbosity 1 or 2) for a txid asked without a blockhash. */
 export interface VerboseAnswer {
   txid: string;
+  /** Its result, or only the result's scalar members (src/jsonrpc/raw-answer.ts resultScalars):
+   * nothing else of it is read here. */
   result: Json;
 }
 

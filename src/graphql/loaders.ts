@@ -1,11 +1,12 @@
 import DataLoader from "dataloader";
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import { fromHex, type Prevout, parseAmount } from "../bitcoin/index.ts";
-import { rememberFromCore } from "../cache/from-core.ts";
+import { rememberFromCore, type VerboseAnswer } from "../cache/from-core.ts";
 import type { ParsedTxs } from "../cache/parsed-txs.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
+import { resultScalars } from "../jsonrpc/raw-answer.ts";
 import { type App, electrumTxSource } from "../metering/context.ts";
 import { priceOf } from "../pricing/prices.ts";
 import { electrumTransaction } from "../upstreams/electrum/transaction.ts";
@@ -22,6 +23,7 @@ const num = (v: Json | undefined): number | undefined =>
 /**
  * What getrawtransaction verbosity 1 or 2 says about `txid`, turned into the Transaction type's
  * model; its hex decoded through `parsed`, so that a transaction asked again is not decoded again.
+ * Only its scalar members are read (resultScalars gives those), and `vin` for prevouts.
  */
 export function modelFromVerbose(
   result: Json,
@@ -100,30 +102,25 @@ export function nodeTransactionLoader(
           for (const i of missing) results[i] = fromGatewayError(out.error);
         } else {
           answered += missing.length;
+          const verbose: VerboseAnswer[] = [];
           out.answers.forEach((answer, k) => {
             const i = missing[k]!;
             if ("error" in answer) {
               results[i] = answer.error.code === -5 ? null : fromNodeError(answer.error);
               return;
             }
+            const txid = txids[i]!.toLowerCase();
+            // Without prevouts, what is read of the answer is its scalar members: the rest (vin,
+            // vout) is not built (most of the work of reading it).
             try {
-              const txid = txids[i]!.toLowerCase();
-              results[i] = modelFromVerbose(answer.result, network, txid, app.parsedTxs);
+              const result = verbosity === 1 ? resultScalars(answer) : answer.result;
+              verbose.push({ txid, result });
+              results[i] = modelFromVerbose(result, network, txid, app.parsedTxs);
             } catch (err) {
               results[i] = err instanceof GraphQLError ? err : badAnswer("full node's");
             }
           });
-          await rememberFromCore(
-            app.txCache,
-            pool,
-            network,
-            missing.flatMap((i, k) => {
-              const answer = out.answers[k]!;
-              return "result" in answer
-                ? [{ txid: txids[i]!.toLowerCase(), result: answer.result }]
-                : [];
-            }),
-          );
+          await rememberFromCore(app.txCache, pool, network, verbose);
         }
       }
       if (answered > 0) {

@@ -33,6 +33,9 @@ const NOT_CANONICAL = new NotCanonical();
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*/y;
 
+/** What skipScanned looks at: quotes and brackets. */
+const STRUCTURE = /["[\]{}]/g;
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -59,6 +62,29 @@ export function parseCanonical(text: string): Json | undefined {
     const scanner = new Scanner(text);
     const value = scanner.read(1);
     return scanner.atEnd() ? value : undefined;
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * The members of a canonical JSON object whose values are not objects or arrays, built as
+ * parseCanonical builds them; the others are checked and skipped, never built. Undefined for any
+ * other text. What a verbose transaction's readers take of it (hex, blockhash, confirmations,
+ * times) without its vin and vout, which are most of the text and of the work of building it.
+ */
+export function parseCanonicalScalars(
+  text: string,
+  /** The text is one scanBatchAnswer has passed: its containers are skipped unchecked (found
+   * by their brackets and strings alone): 6.5 µs for a 3.9 KB object where checking them again
+   * took 13.7 and parseCanonical 31. */
+  scanned = false,
+): { [key: string]: Json } | undefined {
+  try {
+    const scanner = new Scanner(text);
+    const members = scanner.scalars(scanned);
+    return scanner.atEnd() ? members : undefined;
   } catch (e) {
     if (e instanceof NotCanonical || e instanceof RangeError) return undefined;
     throw e;
@@ -121,6 +147,29 @@ class Scanner {
     }
   }
 
+  /** An object at the cursor: its members that are not containers, built (parseCanonicalScalars). */
+  scalars(scanned: boolean): { [key: string]: Json } {
+    this.expect(0x7b); // {
+    const members: { [key: string]: Json } = {};
+    if (this.peek() === 0x7d) {
+      this.i++;
+      return members;
+    }
+    const keys: string[] = [];
+    for (;;) {
+      const key = this.key(keys);
+      this.expect(0x3a); // :
+      const c = this.peek();
+      if (c === 0x7b || c === 0x5b) {
+        if (scanned) this.skipScanned();
+        else this.value(2);
+      } else members[key] = this.read(2);
+      const next = this.next();
+      if (next === 0x7d) return members;
+      if (next !== 0x2c) throw NOT_CANONICAL;
+    }
+  }
+
   /** The value at the cursor, built (see parseCanonical); the same checks as value(). */
   read(depth: number): Json {
     if (depth > DEPTH_MAX) throw NOT_CANONICAL;
@@ -172,6 +221,38 @@ class Scanner {
     this.number();
     // A copy of the digits, never a slice of the whole answer (slices of 13 characters or more).
     return new LosslessNumber(JSON.parse(`"${s.slice(start, this.i)}"`) as string);
+  }
+
+  /**
+   * Past the object or array at the cursor, in text already found canonical: only brackets and
+   * strings are looked at (a string's end is the first quote not escaped by an odd run of
+   * backslashes). Malformed text ends in NOT_CANONICAL or a wrong end, never a loop.
+   */
+  private skipScanned(): void {
+    const s = this.s;
+    let depth = 0;
+    STRUCTURE.lastIndex = this.i;
+    for (;;) {
+      if (!STRUCTURE.test(s)) throw NOT_CANONICAL;
+      const at = STRUCTURE.lastIndex - 1;
+      const c = s.charCodeAt(at);
+      if (c === QUOTE) {
+        let end = s.indexOf('"', at + 1);
+        for (;;) {
+          if (end < 0) throw NOT_CANONICAL;
+          let slashes = 0;
+          while (s.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
+          if (slashes % 2 === 0) break;
+          end = s.indexOf('"', end + 1);
+        }
+        STRUCTURE.lastIndex = end + 1;
+      } else if (c === 0x7b || c === 0x5b) {
+        depth++;
+      } else if (--depth === 0) {
+        this.i = at + 1;
+        return;
+      }
+    }
   }
 
   atEnd(): boolean {

@@ -1,4 +1,4 @@
-import { parseCanonical } from "./canonical-json.ts";
+import { parseCanonical, parseCanonicalScalars } from "./canonical-json.ts";
 import { type Json, parseJson, RawJsonText } from "./json.ts";
 import type { RpcAnswer } from "./types.ts";
 
@@ -10,24 +10,46 @@ import type { RpcAnswer } from "./types.ts";
  * parsed at all. The text is found through a WeakMap rather than a property of the answer, so a
  * copy made with a spread (`{...answer, result: x}`) is never taken for the original.
  */
-const rawResults = new WeakMap<object, RawJsonText>();
+const rawResults = new WeakMap<object, RawResult>();
+
+/** A result kept as text: the text, and what has been read of it so far (each read once). */
+interface RawResult {
+  raw: RawJsonText;
+  parsed?: { value: Json };
+  scalars?: Json;
+}
 
 export function rawResultAnswer(text: string): RpcAnswer {
-  let parsed: { value: Json } | undefined;
+  const kept: RawResult = { raw: new RawJsonText(text) };
   // An own, enumerable getter: a spread or JSON.stringify of the answer sees `result` as before.
   const answer = {
     get result(): Json {
       // The text was scanned as canonical, so parseCanonical reads it (the fallback is a guard).
-      parsed ??= { value: parseCanonical(text) ?? parseJson(text) };
-      return parsed.value;
+      kept.parsed ??= { value: parseCanonical(text) ?? parseJson(text) };
+      return kept.parsed.value;
     },
   };
-  rawResults.set(answer, new RawJsonText(text));
+  rawResults.set(answer, kept);
   return answer;
 }
 
 /** The answer as a reply renders it: with its result's own text when it came as text. */
 export function answerForReply(answer: RpcAnswer): RpcAnswer {
-  const raw = rawResults.get(answer);
-  return raw ? { result: raw } : answer;
+  const kept = rawResults.get(answer);
+  return kept ? { result: kept.raw } : answer;
+}
+
+/**
+ * The members of an answer's result that are not objects or arrays: from its text when it came as
+ * text (parseCanonicalScalars: a verbose transaction without building its vin and vout), else
+ * from the result itself, whose other members the caller does not read. All a verbose
+ * getrawtransaction's readers need when they want no prevouts (src/graphql/loaders.ts,
+ * src/cache/from-core.ts); a result that is not an object is returned as it is.
+ */
+export function resultScalars(answer: { result: Json }): Json {
+  const kept = rawResults.get(answer);
+  // Answers are shared by the requests whose trips were (src/upstreams/shared-trips.ts): read once.
+  if (!kept || kept.parsed) return answer.result;
+  kept.scalars ??= parseCanonicalScalars(kept.raw.text, true) ?? answer.result;
+  return kept.scalars;
 }

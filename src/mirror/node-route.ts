@@ -8,6 +8,7 @@ import { checkGetRawTransaction } from "../jsonrpc/core-methods.ts";
 import { decodedTxBaseText, decodedTxFromBase } from "../jsonrpc/decoded-tx.ts";
 import { legacyErrorStatus } from "../jsonrpc/envelope.ts";
 import { type Json, jsonInteger } from "../jsonrpc/json.ts";
+import { resultScalars } from "../jsonrpc/raw-answer.ts";
 import type { RpcAnswer } from "../jsonrpc/types.ts";
 import type { CallContext } from "../metering/context.ts";
 import {
@@ -124,7 +125,7 @@ async function remember(ctx: CallContext, pairs: [AcceptedCall, RpcAnswer][]): P
   const answers = pairs.flatMap(([call, answer]) => {
     const lookup = cacheable(call);
     return lookup?.verbose && "result" in answer
-      ? [{ txid: lookup.txid, result: answer.result }]
+      ? [{ txid: lookup.txid, result: resultScalars(answer) }]
       : [];
   });
   await rememberFromCore(ctx.app.txCache, pool, ctx.network, answers);

@@ -2,8 +2,19 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseCanonical, scanBatchAnswer } from "../../src/jsonrpc/canonical-json.ts";
-import { parseJson, RawJsonText, stringifyJson } from "../../src/jsonrpc/json.ts";
+import {
+  parseCanonical,
+  parseCanonicalScalars,
+  scanBatchAnswer,
+} from "../../src/jsonrpc/canonical-json.ts";
+import {
+  isJsonObject,
+  type Json,
+  parseJson,
+  RawJsonText,
+  stringifyJson,
+} from "../../src/jsonrpc/json.ts";
+
 import { answerForReply } from "../../src/jsonrpc/raw-answer.ts";
 import { BitcoinCoreClient } from "../../src/upstreams/bitcoin-core/client.ts";
 
@@ -129,6 +140,14 @@ describe("scanBatchAnswer", () => {
           // Read as lossless-json reads it: same values, same key order, same number literals.
           expect(parseCanonical(t)).toStrictEqual(parseJson(t));
           expect(stringifyJson(parseCanonical(t))).toBe(t);
+          // An object's scalar members alone: the same values, in order, its containers left out.
+          const whole = parseJson(t);
+          if (isJsonObject(whole)) {
+            expect(parseCanonicalScalars(t)).toStrictEqual(scalarMembers(whole));
+            expect(parseCanonicalScalars(t, true)).toStrictEqual(scalarMembers(whole));
+          } else {
+            expect(parseCanonicalScalars(t)).toBeUndefined();
+          }
         }
       }),
       { numRuns: 300 },
@@ -148,6 +167,40 @@ describe("parseCanonical", () => {
       "[]",
     ]) {
       expect(parseCanonical(t)).toStrictEqual(parseJson(t));
+    }
+  });
+
+  it("reads an object's scalar members alone, as parseCanonical reads them", () => {
+    const t =
+      '{"txid":"ab","vin":[{"txid":"cd","scriptSig":{"asm":"]}\\"{"}}],"vout":[],"hex":"0100","blockhash":"ef","confirmations":6,"time":1,"fee":-0.5,"x":null,"y":true}';
+    expect(parseCanonicalScalars(t)).toStrictEqual(
+      scalarMembers(parseJson(t) as { [key: string]: Json }),
+    );
+    // Skipped unchecked in text already scanned: found by their brackets and strings (escaped
+    // quotes and backslashes, brackets inside strings) all the same.
+    expect(parseCanonicalScalars(t, true)).toStrictEqual(parseCanonicalScalars(t));
+    const tricky = String.raw`{"a":["\\",{"b":"\"]}"}],"c":"\\\\","d":{"e":"[{\\"},"f":1}`;
+    expect(parseCanonicalScalars(tricky, true)).toStrictEqual({ c: "\\\\", f: parseJson("1") });
+    expect(Object.keys(parseCanonicalScalars(t) ?? {})).toEqual([
+      "txid",
+      "hex",
+      "blockhash",
+      "confirmations",
+      "time",
+      "fee",
+      "x",
+      "y",
+    ]);
+    // Not an object, not canonical (even inside a container it skips), or malformed: undefined.
+    for (const bad of [
+      '"a"',
+      "[1]",
+      '{"a":[1, 2]}',
+      '{"a":{"b":"\\u0041"}}',
+      '{"a":1',
+      '{"a":1}x',
+    ]) {
+      expect(parseCanonicalScalars(bad), bad).toBeUndefined();
     }
   });
 
@@ -247,3 +300,10 @@ describe("BitcoinCoreClient with answers kept as text", () => {
     }
   });
 });
+
+/** The members of an object whose values are not objects or arrays, in order. */
+function scalarMembers(o: { [key: string]: Json }): { [key: string]: Json } {
+  return Object.fromEntries(
+    Object.entries(o).filter(([, v]) => !Array.isArray(v) && !isJsonObject(v)),
+  );
+}

@@ -24,9 +24,10 @@ import {
   priceOf,
   refusedArguments,
   rememberFromCore,
+  resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-UAVPZNGH.js";
+} from "./chunk-DVLKAGCP.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -1579,28 +1580,23 @@ function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
           for (const i of missing) results[i] = fromGatewayError(out.error);
         } else {
           answered += missing.length;
+          const verbose = [];
           out.answers.forEach((answer, k) => {
             const i = missing[k];
             if ("error" in answer) {
               results[i] = answer.error.code === -5 ? null : fromNodeError(answer.error);
               return;
             }
+            const txid = txids[i].toLowerCase();
             try {
-              const txid = txids[i].toLowerCase();
-              results[i] = modelFromVerbose(answer.result, network, txid, app.parsedTxs);
+              const result = verbosity === 1 ? resultScalars(answer) : answer.result;
+              verbose.push({ txid, result });
+              results[i] = modelFromVerbose(result, network, txid, app.parsedTxs);
             } catch (err) {
               results[i] = err instanceof GraphQLError6 ? err : badAnswer("full node's");
             }
           });
-          await rememberFromCore(
-            app.txCache,
-            pool,
-            network,
-            missing.flatMap((i, k) => {
-              const answer = out.answers[k];
-              return "result" in answer ? [{ txid: txids[i].toLowerCase(), result: answer.result }] : [];
-            })
-          );
+          await rememberFromCore(app.txCache, pool, network, verbose);
         }
       }
       if (answered > 0) {

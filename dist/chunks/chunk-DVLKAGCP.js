@@ -10,6 +10,7 @@ import {
   jsonInteger,
   jsonNumber,
   parseBlockHeader,
+  parseJson,
   parseTransaction,
   sha256,
   stringifyJson,
@@ -752,6 +753,374 @@ var ByteLru = class {
     this.stats.bytes = this.size;
   }
 };
+
+// src/jsonrpc/canonical-json.ts
+import { LosslessNumber } from "lossless-json";
+var DEPTH_MAX = 256;
+var NotCanonical = class extends Error {
+};
+var NOT_CANONICAL = new NotCanonical();
+var PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*/y;
+var STRUCTURE = /["[\]{}]/g;
+var QUOTE = 34;
+var BACKSLASH = 92;
+function scanBatchAnswer(text) {
+  try {
+    return new Scanner(text).batch();
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof RangeError) return null;
+    throw e;
+  }
+}
+function parseCanonical(text) {
+  try {
+    const scanner = new Scanner(text);
+    const value = scanner.read(1);
+    return scanner.atEnd() ? value : void 0;
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof RangeError) return void 0;
+    throw e;
+  }
+}
+function parseCanonicalScalars(text, scanned = false) {
+  try {
+    const scanner = new Scanner(text);
+    const members = scanner.scalars(scanned);
+    return scanner.atEnd() ? members : void 0;
+  } catch (e) {
+    if (e instanceof NotCanonical || e instanceof RangeError) return void 0;
+    throw e;
+  }
+}
+var Scanner = class {
+  constructor(s) {
+    this.s = s;
+  }
+  s;
+  i = 0;
+  batch() {
+    this.ws();
+    this.expect(91);
+    const items = [];
+    this.ws();
+    if (this.peek() === 93) {
+      this.i++;
+    } else {
+      for (; ; ) {
+        this.ws();
+        items.push(this.item());
+        this.ws();
+        const c = this.next();
+        if (c === 93) break;
+        if (c !== 44) throw NOT_CANONICAL;
+      }
+    }
+    this.ws();
+    if (this.i !== this.s.length) throw NOT_CANONICAL;
+    return items;
+  }
+  /** `{"result":…,"error":…,"id":…}` in any order, other members skipped. */
+  item() {
+    this.expect(123);
+    const item = { result: void 0, error: void 0, id: void 0 };
+    const keys = [];
+    this.ws();
+    if (this.peek() === 125) {
+      this.i++;
+      return item;
+    }
+    for (; ; ) {
+      this.ws();
+      const key = this.key(keys);
+      this.ws();
+      this.expect(58);
+      this.ws();
+      const start = this.i;
+      this.value(1);
+      const raw = this.s.slice(start, this.i);
+      if (key === "result") item.result = raw;
+      else if (key === "error") item.error = raw;
+      else if (key === "id") item.id = raw;
+      this.ws();
+      const c = this.next();
+      if (c === 125) return item;
+      if (c !== 44) throw NOT_CANONICAL;
+    }
+  }
+  /** An object at the cursor: its members that are not containers, built (parseCanonicalScalars). */
+  scalars(scanned) {
+    this.expect(123);
+    const members = {};
+    if (this.peek() === 125) {
+      this.i++;
+      return members;
+    }
+    const keys = [];
+    for (; ; ) {
+      const key = this.key(keys);
+      this.expect(58);
+      const c = this.peek();
+      if (c === 123 || c === 91) {
+        if (scanned) this.skipScanned();
+        else this.value(2);
+      } else members[key] = this.read(2);
+      const next = this.next();
+      if (next === 125) return members;
+      if (next !== 44) throw NOT_CANONICAL;
+    }
+  }
+  /** The value at the cursor, built (see parseCanonical); the same checks as value(). */
+  read(depth) {
+    if (depth > DEPTH_MAX) throw NOT_CANONICAL;
+    const s = this.s;
+    const c = this.peek();
+    const start = this.i;
+    if (c === QUOTE) {
+      this.string();
+      return JSON.parse(s.slice(start, this.i));
+    }
+    if (c === 123) {
+      this.i++;
+      const object = {};
+      if (this.peek() === 125) {
+        this.i++;
+        return object;
+      }
+      const keys = [];
+      for (; ; ) {
+        const key = this.key(keys);
+        this.expect(58);
+        object[key] = this.read(depth + 1);
+        const next = this.next();
+        if (next === 125) return object;
+        if (next !== 44) throw NOT_CANONICAL;
+      }
+    }
+    if (c === 91) {
+      this.i++;
+      const array = [];
+      if (this.peek() === 93) {
+        this.i++;
+        return array;
+      }
+      for (; ; ) {
+        array.push(this.read(depth + 1));
+        const next = this.next();
+        if (next === 93) return array;
+        if (next !== 44) throw NOT_CANONICAL;
+      }
+    }
+    if (c === 116 || c === 102 || c === 110) {
+      const word = c === 116 ? "true" : c === 102 ? "false" : "null";
+      this.literal(word);
+      return word === "true" ? true : word === "false" ? false : null;
+    }
+    this.number();
+    return new LosslessNumber(JSON.parse(`"${s.slice(start, this.i)}"`));
+  }
+  /**
+   * Past the object or array at the cursor, in text already found canonical: only brackets and
+   * strings are looked at (a string's end is the first quote not escaped by an odd run of
+   * backslashes). Malformed text ends in NOT_CANONICAL or a wrong end, never a loop.
+   */
+  skipScanned() {
+    const s = this.s;
+    let depth = 0;
+    STRUCTURE.lastIndex = this.i;
+    for (; ; ) {
+      if (!STRUCTURE.test(s)) throw NOT_CANONICAL;
+      const at = STRUCTURE.lastIndex - 1;
+      const c = s.charCodeAt(at);
+      if (c === QUOTE) {
+        let end = s.indexOf('"', at + 1);
+        for (; ; ) {
+          if (end < 0) throw NOT_CANONICAL;
+          let slashes = 0;
+          while (s.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
+          if (slashes % 2 === 0) break;
+          end = s.indexOf('"', end + 1);
+        }
+        STRUCTURE.lastIndex = end + 1;
+      } else if (c === 123 || c === 91) {
+        depth++;
+      } else if (--depth === 0) {
+        this.i = at + 1;
+        return;
+      }
+    }
+  }
+  atEnd() {
+    return this.i === this.s.length;
+  }
+  value(depth) {
+    if (depth > DEPTH_MAX) throw NOT_CANONICAL;
+    const c = this.peek();
+    if (c === QUOTE) this.string();
+    else if (c === 123) this.object(depth);
+    else if (c === 91) this.array(depth);
+    else if (c === 116) this.literal("true");
+    else if (c === 102) this.literal("false");
+    else if (c === 110) this.literal("null");
+    else this.number();
+  }
+  object(depth) {
+    this.i++;
+    if (this.peek() === 125) {
+      this.i++;
+      return;
+    }
+    const keys = [];
+    for (; ; ) {
+      this.key(keys);
+      this.expect(58);
+      this.value(depth + 1);
+      const c = this.next();
+      if (c === 125) return;
+      if (c !== 44) throw NOT_CANONICAL;
+    }
+  }
+  array(depth) {
+    this.i++;
+    if (this.peek() === 93) {
+      this.i++;
+      return;
+    }
+    for (; ; ) {
+      this.value(depth + 1);
+      const c = this.next();
+      if (c === 93) return;
+      if (c !== 44) throw NOT_CANONICAL;
+    }
+  }
+  /** An object key with no escapes, new in its object, that re-rendering keeps in its place. */
+  key(seen) {
+    if (this.peek() !== QUOTE) throw NOT_CANONICAL;
+    const start = this.i + 1;
+    const end = this.s.indexOf('"', start);
+    if (end < 0) throw NOT_CANONICAL;
+    const key = this.s.slice(start, end);
+    for (let k = 0; k < key.length; k++) {
+      const c = key.charCodeAt(k);
+      if (c === BACKSLASH || c < 32 || c >= 55296 && c <= 57343) throw NOT_CANONICAL;
+    }
+    if (/^[0-9]+$/.test(key) || key === "__proto__" || seen.includes(key)) throw NOT_CANONICAL;
+    seen.push(key);
+    this.i = end + 1;
+    return key;
+  }
+  /** A string whose escapes JSON.stringify writes the same way: \" \\ \b \f \n \r \t. */
+  string() {
+    const s = this.s;
+    let i = this.i + 1;
+    for (; ; ) {
+      PLAIN.lastIndex = i;
+      PLAIN.test(s);
+      i = PLAIN.lastIndex;
+      if (i >= s.length) throw NOT_CANONICAL;
+      const c = s.charCodeAt(i);
+      if (c === QUOTE) break;
+      if (c < 32) throw NOT_CANONICAL;
+      if (c === BACKSLASH) {
+        const e = s.charCodeAt(i + 1);
+        if (e !== QUOTE && e !== BACKSLASH && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) {
+          throw NOT_CANONICAL;
+        }
+        i += 2;
+        continue;
+      }
+      if (c >= 55296 && c <= 57343) {
+        const d = s.charCodeAt(i + 1);
+        if (c > 56319 || !(d >= 56320 && d <= 57343)) throw NOT_CANONICAL;
+        i += 2;
+        continue;
+      }
+      i++;
+    }
+    this.i = i + 1;
+  }
+  /** -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+  number() {
+    const s = this.s;
+    let i = this.i;
+    if (s.charCodeAt(i) === 45) i++;
+    const first = s.charCodeAt(i);
+    if (first === 48) i++;
+    else if (first >= 49 && first <= 57) i = digits(s, i);
+    else throw NOT_CANONICAL;
+    if (s.charCodeAt(i) === 46) {
+      const after = digits(s, i + 1);
+      if (after === i + 1) throw NOT_CANONICAL;
+      i = after;
+    }
+    const e = s.charCodeAt(i);
+    if (e === 101 || e === 69) {
+      i++;
+      const sign = s.charCodeAt(i);
+      if (sign === 43 || sign === 45) i++;
+      const after = digits(s, i);
+      if (after === i) throw NOT_CANONICAL;
+      i = after;
+    }
+    this.i = i;
+  }
+  literal(word) {
+    if (!this.s.startsWith(word, this.i)) throw NOT_CANONICAL;
+    this.i += word.length;
+  }
+  /** Whitespace between the envelope's tokens (never inside a value). */
+  ws() {
+    const s = this.s;
+    let i = this.i;
+    for (; ; ) {
+      const c = s.charCodeAt(i);
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;
+      i++;
+    }
+    this.i = i;
+  }
+  peek() {
+    return this.s.charCodeAt(this.i);
+  }
+  next() {
+    return this.s.charCodeAt(this.i++);
+  }
+  expect(c) {
+    if (this.s.charCodeAt(this.i) !== c) throw NOT_CANONICAL;
+    this.i++;
+  }
+};
+function digits(s, from) {
+  let i = from;
+  for (; ; ) {
+    const c = s.charCodeAt(i);
+    if (!(c >= 48 && c <= 57)) return i;
+    i++;
+  }
+}
+
+// src/jsonrpc/raw-answer.ts
+var rawResults = /* @__PURE__ */ new WeakMap();
+function rawResultAnswer(text) {
+  const kept = { raw: new RawJsonText(text) };
+  const answer = {
+    get result() {
+      kept.parsed ??= { value: parseCanonical(text) ?? parseJson(text) };
+      return kept.parsed.value;
+    }
+  };
+  rawResults.set(answer, kept);
+  return answer;
+}
+function answerForReply(answer) {
+  const kept = rawResults.get(answer);
+  return kept ? { result: kept.raw } : answer;
+}
+function resultScalars(answer) {
+  const kept = rawResults.get(answer);
+  if (!kept || kept.parsed) return answer.result;
+  kept.scalars ??= parseCanonicalScalars(kept.raw.text, true) ?? answer.result;
+  return kept.scalars;
+}
 
 // src/upstreams/indexer/hasura/schema.ts
 import { readFileSync } from "node:fs";
@@ -1656,6 +2025,10 @@ export {
   headerAt,
   headerOf,
   LruMap,
+  scanBatchAnswer,
+  rawResultAnswer,
+  answerForReply,
+  resultScalars,
   checkScope,
   meter,
   auditOnly,
