@@ -1,10 +1,11 @@
 // Profiles the gateway process on one query shape of bench/graphql.ts: devnet and the gateway as
 // there, the gateway under `node --cpu-prof` (profile written to the directory given), loaded for
-// a few seconds. Usage: npx tsx bench/profile-gateway.ts <profile dir> [seconds] [concurrency] [a|b|c|n]
+// a few seconds. Usage: npx tsx bench/profile-gateway.ts <profile dir> [seconds] [concurrency] [a|b|c|n|v|g]
 // c: block 277647 with its transactions joined to the node and their outputs, as (c) there.
 // n: the node route instead (getrawtransaction over block 277647's transactions, as
 // bench/node-route.ts sends them). v: the node route, one JSON-RPC batch of 50 verbose
-// getrawtransaction calls (block 277647's transactions 1–50, as bench/cache.ts sends it).
+// getrawtransaction calls (block 277647's transactions 1–50, as bench/cache.ts sends it). g: the
+// same fifty through /gateway, `transactions(txids)` with the verbose fields (bench/cache.ts (b)).
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { cpuSpent, startChild } from "./child.ts";
@@ -38,16 +39,25 @@ const BODY = JSON.stringify(
       ? {
           query: `{ block(limit: 1, where: {height: {_eq: 277647}}) { hash height timestamp transactions(limit: ${allTxids.length}) { hash transaction { txid outputs { n value { sats } scriptPubKey { type address } } } } } }`,
         }
-      : SHAPE === "b"
+      : SHAPE === "g"
         ? {
-            query:
-              "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
-            variables: { txids },
+            query: `query($ids: [TxId!]!) { transactions(txids: $ids) {
+    txid hash version size vsize weight locktime blockhash confirmations time blocktime hex
+    inputs { txid vout coinbase scriptSig { asm hex } witness sequence }
+    outputs { n value { btc } scriptPubKey { asm desc hex address type } }
+  } }`,
+            variables: { ids: allTxids.slice(1, 51) },
           }
-        : {
-            query:
-              "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }",
-          },
+        : SHAPE === "b"
+          ? {
+              query:
+                "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
+              variables: { txids },
+            }
+          : {
+              query:
+                "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }",
+            },
 );
 
 interface Devnet {

@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-BSUEPJ5E.js";
+} from "./chunks/chunk-OORJBFNB.js";
 import {
   adminFilePath,
   readAdminFile

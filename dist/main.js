@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-BSUEPJ5E.js";
+} from "./chunks/chunk-OORJBFNB.js";
 import {
   adminAuthorized,
   writeAdminFile

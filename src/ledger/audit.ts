@@ -65,44 +65,45 @@ export function storableText(text: string, charsMax = NAME_CHARS_MAX): string {
   return clean.length > charsMax ? clean.slice(0, charsMax) : clean;
 }
 
-/** A record with every text that may come from a client made storable (see storableText). */
-export function storableAudit(r: AuditInput): AuditInput {
-  return {
-    ...r,
-    method: storableText(r.method),
-    errorCode: r.errorCode == null ? null : storableText(r.errorCode),
-    upstreamCode: r.upstreamCode == null ? null : storableText(r.upstreamCode),
-    upstream: r.upstream == null ? null : storableText(r.upstream, 200),
-  };
+/**
+ * A record's columns as both statements that write records take them (insertAudit here, the
+ * settle's `recs` in settle-queue.ts): request_id, token_id, backend, network, method, outcome,
+ * error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
+ * upstream_code, cache_hits; every text that may come from a client made storable (storableText),
+ * absent values null.
+ */
+export function auditColumns(r: AuditInput): unknown[] {
+  return [
+    r.requestId,
+    r.tokenId ?? null,
+    r.backend,
+    r.network,
+    storableText(r.method),
+    r.outcome,
+    r.errorCode == null ? null : storableText(r.errorCode),
+    r.httpStatus,
+    r.estimatedCc,
+    r.chargedCc,
+    r.complexity ?? null,
+    r.upstream == null ? null : storableText(r.upstream, 200),
+    r.durationMs ?? null,
+    r.upstreamCode == null ? null : storableText(r.upstreamCode),
+    r.cacheHits ?? 0,
+  ];
 }
 
-export async function insertAudit(db: Queryable, record: AuditInput): Promise<number> {
-  const r = storableAudit(record);
+export async function insertAudit(db: Queryable, r: AuditInput): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
-       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
-       upstream_code, calls, source, cache_hits)
+    `INSERT INTO audit_records(request_id, token_id, backend, network, method, outcome, error_code,
+       http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms, upstream_code,
+       cache_hits, account_id, calls, source)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
      RETURNING id`,
     [
-      r.requestId,
+      ...auditColumns(r),
       r.accountId,
-      r.tokenId,
-      r.backend,
-      r.network,
-      r.method,
-      r.outcome,
-      r.errorCode ?? null,
-      r.httpStatus,
-      r.estimatedCc,
-      r.chargedCc,
-      r.complexity ?? null,
-      r.upstream ?? null,
-      r.durationMs ?? null,
-      r.upstreamCode ?? null,
       r.calls ?? 1,
       r.source == null ? null : storableText(r.source),
-      r.cacheHits ?? 0,
     ],
   );
   return rows[0]!.id;

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database.ts";
-import { type AuditInput, storableAudit } from "./audit.ts";
+import { type AuditInput, auditColumns } from "./audit.ts";
 import { BatchGather } from "./batch-gather.ts";
 import { LedgerError } from "./errors.ts";
 
@@ -206,26 +206,8 @@ export async function writeBatch(db: Database, items: readonly SettleItem[]): Pr
     itemCharged.push(charged);
     itemRows.push([item.accountId, charged, held, item.hold?.id ?? null, held, leaseUsed, key]);
     for (const record of item.records) {
-      const r = storableAudit(record);
-      recRows.push([
-        item.accountId,
-        item.leaseId,
-        r.requestId,
-        r.tokenId ?? null,
-        r.backend,
-        r.network,
-        r.method,
-        r.outcome,
-        r.errorCode ?? null,
-        r.httpStatus,
-        r.estimatedCc,
-        r.chargedCc,
-        r.complexity ?? null,
-        r.upstream ?? null,
-        r.durationMs ?? null,
-        r.upstreamCode ?? null,
-        r.cacheHits ?? 0,
-      ]);
+      // Read back by position: account_id, lease_id, then auditColumns' order (settleText).
+      recRows.push([item.accountId, item.leaseId, ...auditColumns(record)]);
     }
   }
   // The CHECKs on accounts (balance ≥ 0, 0 ≤ held ≤ balance) are the guard: should any account
@@ -297,7 +279,8 @@ const VOUCHED = ` vouched AS (
      ),`;
 
 function settleText(holds: boolean, idempotency: boolean, vouch: boolean): string {
-  // Each row of $1 and $2 is a JSON array, read by position (writeBatch writes them).
+  // Each row of $1 and $2 is a JSON array, read by position (writeBatch writes them); $2's rows are
+  // account_id, lease_id, then audit.ts auditColumns' order.
   return `WITH items AS (
        SELECT (e->>0)::int8 AS account_id, (e->>1)::int8 AS charged, (e->>2)::int8 AS released,
          (e->>3)::int8 AS hold_id, (e->>4)::int8 AS hold_amount, (e->>5)::int8 AS lease_used,

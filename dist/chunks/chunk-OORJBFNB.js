@@ -124,42 +124,37 @@ function storableText(text, charsMax = NAME_CHARS_MAX) {
   );
   return clean.length > charsMax ? clean.slice(0, charsMax) : clean;
 }
-function storableAudit(r) {
-  return {
-    ...r,
-    method: storableText(r.method),
-    errorCode: r.errorCode == null ? null : storableText(r.errorCode),
-    upstreamCode: r.upstreamCode == null ? null : storableText(r.upstreamCode),
-    upstream: r.upstream == null ? null : storableText(r.upstream, 200)
-  };
+function auditColumns(r) {
+  return [
+    r.requestId,
+    r.tokenId ?? null,
+    r.backend,
+    r.network,
+    storableText(r.method),
+    r.outcome,
+    r.errorCode == null ? null : storableText(r.errorCode),
+    r.httpStatus,
+    r.estimatedCc,
+    r.chargedCc,
+    r.complexity ?? null,
+    r.upstream == null ? null : storableText(r.upstream, 200),
+    r.durationMs ?? null,
+    r.upstreamCode == null ? null : storableText(r.upstreamCode),
+    r.cacheHits ?? 0
+  ];
 }
-async function insertAudit(db, record) {
-  const r = storableAudit(record);
+async function insertAudit(db, r) {
   const { rows } = await db.query(
-    `INSERT INTO audit_records(request_id, account_id, token_id, backend, network, method, outcome,
-       error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
-       upstream_code, calls, source, cache_hits)
+    `INSERT INTO audit_records(request_id, token_id, backend, network, method, outcome, error_code,
+       http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms, upstream_code,
+       cache_hits, account_id, calls, source)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
      RETURNING id`,
     [
-      r.requestId,
+      ...auditColumns(r),
       r.accountId,
-      r.tokenId,
-      r.backend,
-      r.network,
-      r.method,
-      r.outcome,
-      r.errorCode ?? null,
-      r.httpStatus,
-      r.estimatedCc,
-      r.chargedCc,
-      r.complexity ?? null,
-      r.upstream ?? null,
-      r.durationMs ?? null,
-      r.upstreamCode ?? null,
       r.calls ?? 1,
-      r.source == null ? null : storableText(r.source),
-      r.cacheHits ?? 0
+      r.source == null ? null : storableText(r.source)
     ]
   );
   return rows[0].id;
@@ -336,26 +331,7 @@ async function writeBatch(db, items) {
     itemCharged.push(charged);
     itemRows.push([item.accountId, charged, held, item.hold?.id ?? null, held, leaseUsed, key]);
     for (const record of item.records) {
-      const r = storableAudit(record);
-      recRows.push([
-        item.accountId,
-        item.leaseId,
-        r.requestId,
-        r.tokenId ?? null,
-        r.backend,
-        r.network,
-        r.method,
-        r.outcome,
-        r.errorCode ?? null,
-        r.httpStatus,
-        r.estimatedCc,
-        r.chargedCc,
-        r.complexity ?? null,
-        r.upstream ?? null,
-        r.durationMs ?? null,
-        r.upstreamCode ?? null,
-        r.cacheHits ?? 0
-      ]);
+      recRows.push([item.accountId, item.leaseId, ...auditColumns(record)]);
     }
   }
   const { settles } = db;
