@@ -68,7 +68,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-DVLKAGCP.js";
+} from "./chunks/chunk-STQYREBW.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -5553,7 +5553,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-CWQGJ35W.js").catch((err) => {
+  loading ??= import("./chunks/route-X7U4A37K.js").catch((err) => {
     loading = void 0;
     throw err;
   });

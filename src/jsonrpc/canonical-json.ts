@@ -86,7 +86,10 @@ export function parseCanonicalScalars(
     const members = scanner.scalars(scanned);
     return scanner.atEnd() ? members : undefined;
   } catch (e) {
-    if (e instanceof NotCanonical || e instanceof RangeError) return undefined;
+    // SyntaxError: JSON.parse of a literal, should text said to be scanned not have been.
+    if (e instanceof NotCanonical || e instanceof RangeError || e instanceof SyntaxError) {
+      return undefined;
+    }
     throw e;
   }
 }
@@ -156,14 +159,30 @@ class Scanner {
       return members;
     }
     const keys: string[] = [];
+    const s = this.s;
     for (;;) {
-      const key = this.key(keys);
+      let key: string;
+      if (scanned) {
+        // A key of canonical text has no escape: it ends at the next quote.
+        const end = this.stringEnd(this.i);
+        key = s.slice(this.i + 1, end - 1);
+        this.i = end;
+      } else {
+        key = this.key(keys);
+      }
       this.expect(0x3a); // :
       const c = this.peek();
       if (c === 0x7b || c === 0x5b) {
         if (scanned) this.skipScanned();
         else this.value(2);
-      } else members[key] = this.read(2);
+      } else if (scanned && c === QUOTE) {
+        const start = this.i;
+        this.i = this.stringEnd(start);
+        // JSON.parse of the literal, as read() does: a flat copy, its escapes read.
+        members[key] = JSON.parse(s.slice(start, this.i)) as string;
+      } else {
+        members[key] = this.read(2);
+      }
       const next = this.next();
       if (next === 0x7d) return members;
       if (next !== 0x2c) throw NOT_CANONICAL;
@@ -237,21 +256,27 @@ class Scanner {
       const at = STRUCTURE.lastIndex - 1;
       const c = s.charCodeAt(at);
       if (c === QUOTE) {
-        let end = s.indexOf('"', at + 1);
-        for (;;) {
-          if (end < 0) throw NOT_CANONICAL;
-          let slashes = 0;
-          while (s.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
-          if (slashes % 2 === 0) break;
-          end = s.indexOf('"', end + 1);
-        }
-        STRUCTURE.lastIndex = end + 1;
+        STRUCTURE.lastIndex = this.stringEnd(at);
       } else if (c === 0x7b || c === 0x5b) {
         depth++;
       } else if (--depth === 0) {
         this.i = at + 1;
         return;
       }
+    }
+  }
+
+  /** Just past the string whose opening quote is at `at`, in text already found canonical: its
+   * end is the first quote not escaped by an odd run of backslashes. */
+  private stringEnd(at: number): number {
+    const s = this.s;
+    let end = s.indexOf('"', at + 1);
+    for (;;) {
+      if (end < 0) throw NOT_CANONICAL;
+      let slashes = 0;
+      while (s.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
+      if (slashes % 2 === 0) return end + 1;
+      end = s.indexOf('"', end + 1);
     }
   }
 

@@ -788,7 +788,9 @@ function parseCanonicalScalars(text, scanned = false) {
     const members = scanner.scalars(scanned);
     return scanner.atEnd() ? members : void 0;
   } catch (e) {
-    if (e instanceof NotCanonical || e instanceof RangeError) return void 0;
+    if (e instanceof NotCanonical || e instanceof RangeError || e instanceof SyntaxError) {
+      return void 0;
+    }
     throw e;
   }
 }
@@ -856,14 +858,28 @@ var Scanner = class {
       return members;
     }
     const keys = [];
+    const s = this.s;
     for (; ; ) {
-      const key = this.key(keys);
+      let key;
+      if (scanned) {
+        const end = this.stringEnd(this.i);
+        key = s.slice(this.i + 1, end - 1);
+        this.i = end;
+      } else {
+        key = this.key(keys);
+      }
       this.expect(58);
       const c = this.peek();
       if (c === 123 || c === 91) {
         if (scanned) this.skipScanned();
         else this.value(2);
-      } else members[key] = this.read(2);
+      } else if (scanned && c === QUOTE) {
+        const start = this.i;
+        this.i = this.stringEnd(start);
+        members[key] = JSON.parse(s.slice(start, this.i));
+      } else {
+        members[key] = this.read(2);
+      }
       const next = this.next();
       if (next === 125) return members;
       if (next !== 44) throw NOT_CANONICAL;
@@ -932,21 +948,26 @@ var Scanner = class {
       const at = STRUCTURE.lastIndex - 1;
       const c = s.charCodeAt(at);
       if (c === QUOTE) {
-        let end = s.indexOf('"', at + 1);
-        for (; ; ) {
-          if (end < 0) throw NOT_CANONICAL;
-          let slashes = 0;
-          while (s.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
-          if (slashes % 2 === 0) break;
-          end = s.indexOf('"', end + 1);
-        }
-        STRUCTURE.lastIndex = end + 1;
+        STRUCTURE.lastIndex = this.stringEnd(at);
       } else if (c === 123 || c === 91) {
         depth++;
       } else if (--depth === 0) {
         this.i = at + 1;
         return;
       }
+    }
+  }
+  /** Just past the string whose opening quote is at `at`, in text already found canonical: its
+   * end is the first quote not escaped by an odd run of backslashes. */
+  stringEnd(at) {
+    const s = this.s;
+    let end = s.indexOf('"', at + 1);
+    for (; ; ) {
+      if (end < 0) throw NOT_CANONICAL;
+      let slashes = 0;
+      while (s.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
+      if (slashes % 2 === 0) return end + 1;
+      end = s.indexOf('"', end + 1);
     }
   }
   atEnd() {

@@ -27,7 +27,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-DVLKAGCP.js";
+} from "./chunk-STQYREBW.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
