@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-OORJBFNB.js";
+} from "./chunks/chunk-UVTX2T2K.js";
 import {
   adminFilePath,
   readAdminFile

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-OORJBFNB.js";
+} from "./chunks/chunk-UVTX2T2K.js";
 import {
   adminAuthorized,
   writeAdminFile

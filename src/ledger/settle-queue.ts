@@ -262,11 +262,13 @@ const statements: (string | undefined)[] = [];
 /** What vouches for the statement's references: looked up here, the triggers stand aside. */
 const VOUCHED = ` vouched AS (
        -- The references of every row this statement writes, looked up here rather than by the
-       -- triggers of migration 011, which stand aside for it (migration 012): its accounts (all
-       -- updated above), its tokens, the holds and leases its entries name. The audit records its
+       -- triggers of migration 011, which stand aside for it (migration 012): its accounts (never
+       -- deleted, so found in the statement's snapshot), its tokens, the holds and leases its
+       -- entries name. The audit records its
        -- charges name are its own (recs). One missing fails the statement (23503).
        SELECT CASE
-         WHEN (SELECT count(*) FROM acc) < (SELECT count(DISTINCT account_id) FROM items)
+         WHEN (SELECT count(*) FROM accounts WHERE id IN (SELECT account_id FROM items))
+             < (SELECT count(DISTINCT account_id) FROM items)
            OR (SELECT count(*) FROM tokens WHERE id = ANY (t.ids)) < cardinality(t.ids)
            OR (SELECT count(*) FROM ledger_entries WHERE id = ANY (h.ids)) < cardinality(h.ids)
          THEN missing_reference('settle')
@@ -281,24 +283,26 @@ const VOUCHED = ` vouched AS (
 function settleText(holds: boolean, idempotency: boolean, vouch: boolean): string {
   // Each row of $1 and $2 is a JSON array, read by position (writeBatch writes them); $2's rows are
   // account_id, lease_id, then audit.ts auditColumns' order.
+  // The accounts are updated last: the row lock an update takes is held until the commit, and a
+  // second statement in flight for the same account waits for it; taken last, it is held over the
+  // commit's WAL flush alone, and the other statement's inserts run meanwhile. So the inserts are
+  // the main query's FROM (a CTE runs when first read; one nobody reads runs after the main
+  // query), and `acc` is read only by the select list, computed once the FROM's row exists.
+  const from = ["(SELECT count(*) FROM aud) a", "(SELECT count(*) FROM chg) c"];
+  if (holds) from.push("(SELECT count(*) FROM rel) r");
+  if (idempotency) from.push("(SELECT count(*) FROM idem) k");
+  if (vouch) from.unshift("vouched");
   return `WITH items AS (
        SELECT (e->>0)::int8 AS account_id, (e->>1)::int8 AS charged, (e->>2)::int8 AS released,
          (e->>3)::int8 AS hold_id, (e->>4)::int8 AS hold_amount, (e->>5)::int8 AS lease_used,
          e->>6 AS idempotency_key
        FROM jsonb_array_elements($1::jsonb) e
-     ), acc AS (
-       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released,
-         leased = a.leased - s.lease_used
-       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released,
-               sum(lease_used) AS lease_used
-             FROM items GROUP BY account_id) s
-       WHERE a.id = s.account_id
-       RETURNING a.id, a.balance - a.held AS available
      ),${
        holds
          ? ` rel AS (
        INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
        SELECT account_id, 'release', hold_amount, hold_id FROM items WHERE hold_id IS NOT NULL
+       RETURNING 1
      ),`
          : ""
      } recs AS MATERIALIZED (
@@ -317,20 +321,32 @@ function settleText(holds: boolean, idempotency: boolean, vouch: boolean): strin
          r.outcome, r.error_code, r.http_status, r.estimated_cc, r.charged_cc, r.complexity,
          r.upstream, r.duration_ms, r.upstream_code, r.cache_hits
        FROM recs r
+       RETURNING 1
      ), chg AS (
        INSERT INTO ledger_entries(account_id, kind, amount, audit_id, hold_id)
        SELECT r.account_id, 'charge', -r.charged_cc, r.id, r.lease_id
        FROM recs r WHERE r.charged_cc > 0
-     )${
+       RETURNING 1
+     ),${
        idempotency
-         ? `, idem AS (
+         ? ` idem AS (
        UPDATE idempotency_keys k SET settled_at = now()
        FROM items i WHERE i.idempotency_key IS NOT NULL AND i.charged > 0
          AND k.account_id = i.account_id AND k.key = i.idempotency_key
-     )`
+       RETURNING 1
+     ),`
          : ""
-     }
+     } acc AS (
+       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released,
+         leased = a.leased - s.lease_used
+       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released,
+               sum(lease_used) AS lease_used
+             FROM items GROUP BY account_id) s
+       WHERE a.id = s.account_id
+       RETURNING a.id, a.balance - a.held AS available
+     )
      SELECT (SELECT array_agg(id ORDER BY ord) FROM recs) AS audit_ids,
        (SELECT array_agg(id ORDER BY id) FROM acc) AS accounts,
-       (SELECT array_agg(available ORDER BY id) FROM acc) AS available${vouch ? "\n     FROM vouched" : ""}`;
+       (SELECT array_agg(available ORDER BY id) FROM acc) AS available
+     FROM ${from.join(", ")}`;
 }

@@ -368,11 +368,13 @@ function settleStatement(holds, idempotency, vouch) {
 var statements = [];
 var VOUCHED = ` vouched AS (
        -- The references of every row this statement writes, looked up here rather than by the
-       -- triggers of migration 011, which stand aside for it (migration 012): its accounts (all
-       -- updated above), its tokens, the holds and leases its entries name. The audit records its
+       -- triggers of migration 011, which stand aside for it (migration 012): its accounts (never
+       -- deleted, so found in the statement's snapshot), its tokens, the holds and leases its
+       -- entries name. The audit records its
        -- charges name are its own (recs). One missing fails the statement (23503).
        SELECT CASE
-         WHEN (SELECT count(*) FROM acc) < (SELECT count(DISTINCT account_id) FROM items)
+         WHEN (SELECT count(*) FROM accounts WHERE id IN (SELECT account_id FROM items))
+             < (SELECT count(DISTINCT account_id) FROM items)
            OR (SELECT count(*) FROM tokens WHERE id = ANY (t.ids)) < cardinality(t.ids)
            OR (SELECT count(*) FROM ledger_entries WHERE id = ANY (h.ids)) < cardinality(h.ids)
          THEN missing_reference('settle')
@@ -384,22 +386,19 @@ var VOUCHED = ` vouched AS (
              FROM (SELECT hold_id AS id FROM items UNION ALL SELECT lease_id FROM recs) named) h
      ),`;
 function settleText(holds, idempotency, vouch) {
+  const from = ["(SELECT count(*) FROM aud) a", "(SELECT count(*) FROM chg) c"];
+  if (holds) from.push("(SELECT count(*) FROM rel) r");
+  if (idempotency) from.push("(SELECT count(*) FROM idem) k");
+  if (vouch) from.unshift("vouched");
   return `WITH items AS (
        SELECT (e->>0)::int8 AS account_id, (e->>1)::int8 AS charged, (e->>2)::int8 AS released,
          (e->>3)::int8 AS hold_id, (e->>4)::int8 AS hold_amount, (e->>5)::int8 AS lease_used,
          e->>6 AS idempotency_key
        FROM jsonb_array_elements($1::jsonb) e
-     ), acc AS (
-       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released,
-         leased = a.leased - s.lease_used
-       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released,
-               sum(lease_used) AS lease_used
-             FROM items GROUP BY account_id) s
-       WHERE a.id = s.account_id
-       RETURNING a.id, a.balance - a.held AS available
      ),${holds ? ` rel AS (
        INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
        SELECT account_id, 'release', hold_amount, hold_id FROM items WHERE hold_id IS NOT NULL
+       RETURNING 1
      ),` : ""} recs AS MATERIALIZED (
        SELECT nextval('audit_records_id_seq') AS id, (e->>0)::int8 AS account_id,
          (e->>1)::int8 AS lease_id, e->>2 AS request_id, (e->>3)::int8 AS token_id,
@@ -416,18 +415,30 @@ function settleText(holds, idempotency, vouch) {
          r.outcome, r.error_code, r.http_status, r.estimated_cc, r.charged_cc, r.complexity,
          r.upstream, r.duration_ms, r.upstream_code, r.cache_hits
        FROM recs r
+       RETURNING 1
      ), chg AS (
        INSERT INTO ledger_entries(account_id, kind, amount, audit_id, hold_id)
        SELECT r.account_id, 'charge', -r.charged_cc, r.id, r.lease_id
        FROM recs r WHERE r.charged_cc > 0
-     )${idempotency ? `, idem AS (
+       RETURNING 1
+     ),${idempotency ? ` idem AS (
        UPDATE idempotency_keys k SET settled_at = now()
        FROM items i WHERE i.idempotency_key IS NOT NULL AND i.charged > 0
          AND k.account_id = i.account_id AND k.key = i.idempotency_key
-     )` : ""}
+       RETURNING 1
+     ),` : ""} acc AS (
+       UPDATE accounts a SET balance = a.balance - s.charged, held = a.held - s.released,
+         leased = a.leased - s.lease_used
+       FROM (SELECT account_id, sum(charged) AS charged, sum(released) AS released,
+               sum(lease_used) AS lease_used
+             FROM items GROUP BY account_id) s
+       WHERE a.id = s.account_id
+       RETURNING a.id, a.balance - a.held AS available
+     )
      SELECT (SELECT array_agg(id ORDER BY ord) FROM recs) AS audit_ids,
        (SELECT array_agg(id ORDER BY id) FROM acc) AS accounts,
-       (SELECT array_agg(available ORDER BY id) FROM acc) AS available${vouch ? "\n     FROM vouched" : ""}`;
+       (SELECT array_agg(available ORDER BY id) FROM acc) AS available
+     FROM ${from.join(", ")}`;
 }
 
 // src/ledger/ledger.ts
