@@ -58,6 +58,7 @@ import {
   jsonDepthOver,
   jsonRpcFailure,
   meter,
+  parseCanonical,
   plainFailure,
   priceOf,
   pyBoolValue,
@@ -68,7 +69,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-STQYREBW.js";
+} from "./chunks/chunk-FXXMSD67.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -5553,7 +5554,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-X7U4A37K.js").catch((err) => {
+  loading ??= import("./chunks/route-AUW53E62.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -6519,7 +6520,7 @@ function parseRequestBody(body, depthMax = JSON_DEPTH_MAX) {
   let value;
   try {
     if (jsonDepthOver(body, depthMax)) throw new SyntaxError(`nested deeper than ${depthMax}`);
-    value = parseJsonLiftingStrings(body);
+    value = parseCanonical(body) ?? parseJsonLiftingStrings(body);
   } catch {
     return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
   }

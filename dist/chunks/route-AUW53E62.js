@@ -27,7 +27,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-STQYREBW.js";
+} from "./chunk-FXXMSD67.js";
 import {
   REFUSED_OUTCOMES,
   Refused,

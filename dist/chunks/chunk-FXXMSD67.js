@@ -2047,6 +2047,7 @@ export {
   headerOf,
   LruMap,
   scanBatchAnswer,
+  parseCanonical,
   rawResultAnswer,
   answerForReply,
   resultScalars,
