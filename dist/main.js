@@ -69,7 +69,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-FXXMSD67.js";
+} from "./chunks/chunk-LJRHY3CE.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -3247,7 +3247,7 @@ function answersOf(items, ids, callCount) {
       if (!answer3) return null;
       byId.set(id, answer3);
     } else if (item.result !== void 0) {
-      byId.set(id, rawResultAnswer(item.result));
+      byId.set(id, rawResultAnswer(item.result, item.scalars));
     } else {
       return null;
     }
@@ -5554,7 +5554,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-AUW53E62.js").catch((err) => {
+  loading ??= import("./chunks/route-LVWECAMW.js").catch((err) => {
     loading = void 0;
     throw err;
   });

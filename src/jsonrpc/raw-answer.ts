@@ -1,4 +1,4 @@
-import { parseCanonical, parseCanonicalScalars } from "./canonical-json.ts";
+import { parseCanonical, type ScalarSpan, scalarsOfSpans } from "./canonical-json.ts";
 import { type Json, parseJson, RawJsonText } from "./json.ts";
 import type { RpcAnswer } from "./types.ts";
 
@@ -15,12 +15,14 @@ const rawResults = new WeakMap<object, RawResult>();
 /** A result kept as text: the text, and what has been read of it so far (each read once). */
 interface RawResult {
   raw: RawJsonText;
+  /** Where an object result's scalar members lie in the text (found by the scan). */
+  spans: readonly ScalarSpan[] | undefined;
   parsed?: { value: Json };
   scalars?: Json;
 }
 
-export function rawResultAnswer(text: string): RpcAnswer {
-  const kept: RawResult = { raw: new RawJsonText(text) };
+export function rawResultAnswer(text: string, spans?: readonly ScalarSpan[]): RpcAnswer {
+  const kept: RawResult = { raw: new RawJsonText(text), spans };
   // An own, enumerable getter: a spread or JSON.stringify of the answer sees `result` as before.
   const answer = {
     get result(): Json {
@@ -41,15 +43,16 @@ export function answerForReply(answer: RpcAnswer): RpcAnswer {
 
 /**
  * The members of an answer's result that are not objects or arrays: from its text when it came as
- * text (parseCanonicalScalars: a verbose transaction without building its vin and vout), else
- * from the result itself, whose other members the caller does not read. All a verbose
- * getrawtransaction's readers need when they want no prevouts (src/graphql/loaders.ts,
- * src/cache/from-core.ts); a result that is not an object is returned as it is.
+ * text (a verbose transaction without building its vin and vout, from the spans its scan found:
+ * scalarsOfSpans), else from the result itself, whose other members the caller does not read.
+ * All a verbose getrawtransaction's readers need when they want no prevouts
+ * (src/graphql/loaders.ts, src/cache/from-core.ts); a result that is not an object is returned as
+ * it is.
  */
 export function resultScalars(answer: { result: Json }): Json {
   const kept = rawResults.get(answer);
   // Answers are shared by the requests whose trips were (src/upstreams/shared-trips.ts): read once.
-  if (!kept || kept.parsed) return answer.result;
-  kept.scalars ??= parseCanonicalScalars(kept.raw.text, true) ?? answer.result;
+  if (!kept?.spans || kept.parsed) return answer.result;
+  kept.scalars ??= scalarsOfSpans(kept.raw.text, kept.spans);
   return kept.scalars;
 }

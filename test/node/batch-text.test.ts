@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   parseCanonical,
-  parseCanonicalScalars,
+  scalarsOfSpans,
   scanBatchAnswer,
 } from "../../src/jsonrpc/canonical-json.ts";
 import {
@@ -33,7 +33,12 @@ describe("scanBatchAnswer", () => {
           '{"code":-5,"message":"No such mempool or blockchain transaction. Use gettransaction for wallet transactions."}',
         id: "8",
       },
-      { result: '{"a":[1,[2,[3]]],"b":"x"}', error: undefined, id: "9" },
+      {
+        result: '{"a":[1,[2,[3]]],"b":"x"}',
+        scalars: [{ key: "b", start: 21, end: 24 }],
+        error: undefined,
+        id: "9",
+      },
     ]);
   });
 
@@ -47,8 +52,16 @@ describe("scanBatchAnswer", () => {
   it("keeps numbers exactly as Core spelled them", () => {
     const result = '{"fee":0.00000001,"tiny":1e-8,"big":2.1E+15,"neg":-0,"zero":0,"n":[-12,3.50]}';
     const items = scanBatchAnswer(`[{"result":${result},"error":null,"id":-3}]`);
-    expect(items?.[0]).toEqual({ result, error: "null", id: "-3" });
+    expect(items?.[0]).toMatchObject({ result, error: "null", id: "-3" });
     expect(rerendered(result)).toBe(result);
+    // And its scalar members read from their spans as Core spelled them.
+    const item = items?.[0];
+    expect(item?.scalars && scalarsOfSpans(result, item.scalars)).toStrictEqual(
+      scalarMembers(parseJson(result) as { [key: string]: Json }),
+    );
+    expect(stringifyJson(item?.scalars && scalarsOfSpans(result, item.scalars))).toBe(
+      '{"fee":0.00000001,"tiny":1e-8,"big":2.1E+15,"neg":-0,"zero":0}',
+    );
   });
 
   it("takes whitespace around the envelope, and an empty batch", () => {
@@ -143,10 +156,9 @@ describe("scanBatchAnswer", () => {
           // An object's scalar members alone: the same values, in order, its containers left out.
           const whole = parseJson(t);
           if (isJsonObject(whole)) {
-            expect(parseCanonicalScalars(t)).toStrictEqual(scalarMembers(whole));
-            expect(parseCanonicalScalars(t, true)).toStrictEqual(scalarMembers(whole));
+            expect(scannedScalars(t)).toStrictEqual(scalarMembers(whole));
           } else {
-            expect(parseCanonicalScalars(t)).toBeUndefined();
+            expect(scannedScalars(t)).toBeUndefined();
           }
         }
       }),
@@ -170,18 +182,14 @@ describe("parseCanonical", () => {
     }
   });
 
-  it("reads an object's scalar members alone, as parseCanonical reads them", () => {
+  it("finds, while scanning, an object result's scalar members, read as parseCanonical reads them", () => {
     const t =
       '{"txid":"ab","vin":[{"txid":"cd","scriptSig":{"asm":"]}\\"{"}}],"vout":[],"hex":"0100","blockhash":"ef","confirmations":6,"time":1,"fee":-0.5,"x":null,"y":true}';
-    expect(parseCanonicalScalars(t)).toStrictEqual(
-      scalarMembers(parseJson(t) as { [key: string]: Json }),
-    );
-    // Skipped unchecked in text already scanned: found by their brackets and strings (escaped
-    // quotes and backslashes, brackets inside strings) all the same.
-    expect(parseCanonicalScalars(t, true)).toStrictEqual(parseCanonicalScalars(t));
+    expect(scannedScalars(t)).toStrictEqual(scalarMembers(parseJson(t) as { [key: string]: Json }));
+    // Escaped quotes and backslashes, brackets inside strings: the spans are the members' own.
     const tricky = String.raw`{"a":["\\",{"b":"\"]}"}],"c":"\\\\","d":{"e":"[{\\"},"f":1}`;
-    expect(parseCanonicalScalars(tricky, true)).toStrictEqual({ c: "\\\\", f: parseJson("1") });
-    expect(Object.keys(parseCanonicalScalars(t) ?? {})).toEqual([
+    expect(scannedScalars(tricky)).toStrictEqual({ c: "\\\\", f: parseJson("1") });
+    expect(Object.keys(scannedScalars(t) ?? {})).toEqual([
       "txid",
       "hex",
       "blockhash",
@@ -191,7 +199,7 @@ describe("parseCanonical", () => {
       "x",
       "y",
     ]);
-    // Not an object, not canonical (even inside a container it skips), or malformed: undefined.
+    // Not an object, not canonical (even inside a container it passes over), or malformed: none.
     for (const bad of [
       '"a"',
       "[1]",
@@ -200,7 +208,7 @@ describe("parseCanonical", () => {
       '{"a":1',
       '{"a":1}x',
     ]) {
-      expect(parseCanonicalScalars(bad), bad).toBeUndefined();
+      expect(scannedScalars(bad), bad).toBeUndefined();
     }
   });
 
@@ -306,4 +314,12 @@ function scalarMembers(o: { [key: string]: Json }): { [key: string]: Json } {
   return Object.fromEntries(
     Object.entries(o).filter(([, v]) => !Array.isArray(v) && !isJsonObject(v)),
   );
+}
+
+/** The scalar members of `t` as the batch scan finds them (undefined: not an object, or refused). */
+function scannedScalars(t: string): { [key: string]: Json } | undefined {
+  const item = scanBatchAnswer(`[{"result":${t},"id":0}]`)?.[0];
+  return item?.result !== undefined && item.scalars
+    ? scalarsOfSpans(item.result, item.scalars)
+    : undefined;
 }

@@ -213,7 +213,7 @@ function answersOf(
       if (!answer) return null;
       byId.set(id, answer);
     } else if (item.result !== undefined) {
-      byId.set(id, rawResultAnswer(item.result));
+      byId.set(id, rawResultAnswer(item.result, item.scalars));
     } else {
       return null;
     }

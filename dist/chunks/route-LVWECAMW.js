@@ -27,7 +27,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-FXXMSD67.js";
+} from "./chunk-LJRHY3CE.js";
 import {
   REFUSED_OUTCOMES,
   Refused,

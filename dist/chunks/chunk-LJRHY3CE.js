@@ -761,7 +761,6 @@ var NotCanonical = class extends Error {
 };
 var NOT_CANONICAL = new NotCanonical();
 var PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*/y;
-var STRUCTURE = /["[\]{}]/g;
 var QUOTE = 34;
 var BACKSLASH = 92;
 function scanBatchAnswer(text) {
@@ -782,17 +781,13 @@ function parseCanonical(text) {
     throw e;
   }
 }
-function parseCanonicalScalars(text, scanned = false) {
-  try {
-    const scanner = new Scanner(text);
-    const members = scanner.scalars(scanned);
-    return scanner.atEnd() ? members : void 0;
-  } catch (e) {
-    if (e instanceof NotCanonical || e instanceof RangeError || e instanceof SyntaxError) {
-      return void 0;
-    }
-    throw e;
+function scalarsOfSpans(text, spans) {
+  const members = {};
+  for (const { key, start, end } of spans) {
+    const c = text.charCodeAt(start);
+    members[key] = c === QUOTE ? JSON.parse(text.slice(start, end)) : c === 116 ? true : c === 102 ? false : c === 110 ? null : new LosslessNumber(JSON.parse(`"${text.slice(start, end)}"`));
   }
+  return members;
 }
 var Scanner = class {
   constructor(s) {
@@ -838,7 +833,8 @@ var Scanner = class {
       this.expect(58);
       this.ws();
       const start = this.i;
-      this.value(1);
+      if (key === "result" && this.peek() === 123) item.scalars = this.objectSpans(start);
+      else this.value(1);
       const raw = this.s.slice(start, this.i);
       if (key === "result") item.result = raw;
       else if (key === "error") item.error = raw;
@@ -849,39 +845,24 @@ var Scanner = class {
       if (c !== 44) throw NOT_CANONICAL;
     }
   }
-  /** An object at the cursor: its members that are not containers, built (parseCanonicalScalars). */
-  scalars(scanned) {
-    this.expect(123);
-    const members = {};
+  /** A result object, checked as value() checks it: the spans of its scalar members, from `base`. */
+  objectSpans(base) {
+    const spans = [];
+    this.i++;
     if (this.peek() === 125) {
       this.i++;
-      return members;
+      return spans;
     }
     const keys = [];
-    const s = this.s;
     for (; ; ) {
-      let key;
-      if (scanned) {
-        const end = this.stringEnd(this.i);
-        key = s.slice(this.i + 1, end - 1);
-        this.i = end;
-      } else {
-        key = this.key(keys);
-      }
+      const key = this.key(keys);
       this.expect(58);
+      const start = this.i;
       const c = this.peek();
-      if (c === 123 || c === 91) {
-        if (scanned) this.skipScanned();
-        else this.value(2);
-      } else if (scanned && c === QUOTE) {
-        const start = this.i;
-        this.i = this.stringEnd(start);
-        members[key] = JSON.parse(s.slice(start, this.i));
-      } else {
-        members[key] = this.read(2);
-      }
+      this.value(2);
+      if (c !== 123 && c !== 91) spans.push({ key, start: start - base, end: this.i - base });
       const next = this.next();
-      if (next === 125) return members;
+      if (next === 125) return spans;
       if (next !== 44) throw NOT_CANONICAL;
     }
   }
@@ -933,42 +914,6 @@ var Scanner = class {
     }
     this.number();
     return new LosslessNumber(JSON.parse(`"${s.slice(start, this.i)}"`));
-  }
-  /**
-   * Past the object or array at the cursor, in text already found canonical: only brackets and
-   * strings are looked at (a string's end is the first quote not escaped by an odd run of
-   * backslashes). Malformed text ends in NOT_CANONICAL or a wrong end, never a loop.
-   */
-  skipScanned() {
-    const s = this.s;
-    let depth = 0;
-    STRUCTURE.lastIndex = this.i;
-    for (; ; ) {
-      if (!STRUCTURE.test(s)) throw NOT_CANONICAL;
-      const at = STRUCTURE.lastIndex - 1;
-      const c = s.charCodeAt(at);
-      if (c === QUOTE) {
-        STRUCTURE.lastIndex = this.stringEnd(at);
-      } else if (c === 123 || c === 91) {
-        depth++;
-      } else if (--depth === 0) {
-        this.i = at + 1;
-        return;
-      }
-    }
-  }
-  /** Just past the string whose opening quote is at `at`, in text already found canonical: its
-   * end is the first quote not escaped by an odd run of backslashes. */
-  stringEnd(at) {
-    const s = this.s;
-    let end = s.indexOf('"', at + 1);
-    for (; ; ) {
-      if (end < 0) throw NOT_CANONICAL;
-      let slashes = 0;
-      while (s.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
-      if (slashes % 2 === 0) return end + 1;
-      end = s.indexOf('"', end + 1);
-    }
   }
   atEnd() {
     return this.i === this.s.length;
@@ -1121,8 +1066,8 @@ function digits(s, from) {
 
 // src/jsonrpc/raw-answer.ts
 var rawResults = /* @__PURE__ */ new WeakMap();
-function rawResultAnswer(text) {
-  const kept = { raw: new RawJsonText(text) };
+function rawResultAnswer(text, spans) {
+  const kept = { raw: new RawJsonText(text), spans };
   const answer = {
     get result() {
       kept.parsed ??= { value: parseCanonical(text) ?? parseJson(text) };
@@ -1138,8 +1083,8 @@ function answerForReply(answer) {
 }
 function resultScalars(answer) {
   const kept = rawResults.get(answer);
-  if (!kept || kept.parsed) return answer.result;
-  kept.scalars ??= parseCanonicalScalars(kept.raw.text, true) ?? answer.result;
+  if (!kept?.spans || kept.parsed) return answer.result;
+  kept.scalars ??= scalarsOfSpans(kept.raw.text, kept.spans);
   return kept.scalars;
 }
 
