@@ -2,7 +2,9 @@
 // the account's update in one statement and one commit), on one PostgreSQL connection, by the
 // number of calls it settles: 1, 4 (a batch at 8 requests in flight) and 50 (a JSON-RPC batch),
 // next to a plain one-row insert and commit on the same connection (the floor of any durable
-// write). Rounds alternate between sizes. Each statement's calls are charged from a lease, as
+// write); and statements of 4 calls from two connections at once on the same account, as the
+// gateway's two statements in flight meet on its row (per statement: wall ÷ statements). Rounds
+// alternate between sizes. Each statement's calls are charged from a lease, as
 // the gateway's are. Loopback only; bounded by count. Usage:
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/settle.ts [statements per round] [rounds]
 import { randomBytes, randomUUID } from "node:crypto";
@@ -47,6 +49,24 @@ const measured: Database = {
   },
 };
 
+// A second connection settling on the same account at once, as the gateway's second statement in
+// flight does: what one statement's hold on the account row costs the other.
+const client2 = new pg.Client({
+  connectionString: url,
+  options: `-c search_path=${schema} -c enable_seqscan=off`,
+});
+await client2.connect();
+const measured2: Database = {
+  ...db,
+  settles: {
+    planned: "index",
+    async query<R extends object>(text: string, values?: readonly unknown[]) {
+      const res = await client2.query({ name: "settle", text, values: values as unknown[] });
+      return { rows: res.rows as R[] };
+    },
+  },
+};
+
 const item = (calls: number): SettleItem => ({
   accountId: account.id,
   hold: null,
@@ -81,7 +101,17 @@ const targets: [string, () => Promise<unknown>][] = [
   ]),
 ];
 for (const [, run] of targets) for (let i = 0; i < 20; i++) await run();
+/** Per round: wall time ÷ statements, 4 calls each, half on each connection, both at once. */
+const twoAtOnce: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
+  const half = Math.floor(PER_ROUND / 2);
+  const started = performance.now();
+  await Promise.all(
+    [measured, measured2].map(async (m) => {
+      for (let i = 0; i < half; i++) await writeBatch(m, [item(4)]);
+    }),
+  );
+  twoAtOnce.push((performance.now() - started) / (2 * half));
   for (const [label, run] of targets) {
     const out = samples.get(label) ?? [];
     samples.set(label, out);
@@ -93,6 +123,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 const pct = (s: number[], q: number) => s[Math.floor(s.length * q)] ?? 0;
+const fmtMs = (ms: number) => ms.toFixed(3);
 console.log(
   `one connection, ${ROUNDS} rounds × ${PER_ROUND} statements per target; load average at start ${load.join(" ")}`,
 );
@@ -102,7 +133,11 @@ for (const [label] of targets) {
     `${label.padEnd(34)} p50 ${pct(s, 0.5).toFixed(3)} ms  p90 ${pct(s, 0.9).toFixed(3)} ms  p99 ${pct(s, 0.99).toFixed(3)} ms`,
   );
 }
+console.log(
+  `settle of 4 calls, two connections at once on the account: ${twoAtOnce.map(fmtMs).join(", ")} ms per statement (by round; the one-connection p50 above is the time one takes alone)`,
+);
 await client.end();
+await client2.end();
 await returnLease(db, lease.lease.id);
 const bad = (await checkLedger(db)).filter((c) => !c.ok);
 console.log(bad.length === 0 ? "ledger check: ok" : `ledger check FAILED: ${JSON.stringify(bad)}`);
