@@ -69,7 +69,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-LJRHY3CE.js";
+} from "./chunks/chunk-MKL4UY55.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -5554,7 +5554,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-LVWECAMW.js").catch((err) => {
+  loading ??= import("./chunks/route-WCSIEE2O.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -146,8 +146,12 @@ class Scanner {
       this.expect(0x3a); // :
       this.ws();
       const start = this.i;
-      if (key === "result" && this.peek() === 0x7b) item.scalars = this.objectSpans(start);
-      else this.value(1);
+      if (key === "result" && this.peek() === 0x7b) {
+        item.scalars = [];
+        this.object(1, { base: start, spans: item.scalars });
+      } else {
+        this.value(1);
+      }
       const raw = this.s.slice(start, this.i);
       if (key === "result") item.result = raw;
       else if (key === "error") item.error = raw;
@@ -156,28 +160,6 @@ class Scanner {
       const c = this.next();
       if (c === 0x7d) return item;
       if (c !== 0x2c) throw NOT_CANONICAL;
-    }
-  }
-
-  /** A result object, checked as value() checks it: the spans of its scalar members, from `base`. */
-  private objectSpans(base: number): ScalarSpan[] {
-    const spans: ScalarSpan[] = [];
-    this.i++; // {
-    if (this.peek() === 0x7d) {
-      this.i++;
-      return spans;
-    }
-    const keys: string[] = [];
-    for (;;) {
-      const key = this.key(keys);
-      this.expect(0x3a); // :
-      const start = this.i;
-      const c = this.peek();
-      this.value(2);
-      if (c !== 0x7b && c !== 0x5b) spans.push({ key, start: start - base, end: this.i - base });
-      const next = this.next();
-      if (next === 0x7d) return spans;
-      if (next !== 0x2c) throw NOT_CANONICAL;
     }
   }
 
@@ -250,7 +232,8 @@ class Scanner {
     else this.number();
   }
 
-  private object(depth: number): void {
+  /** `found`: where to note the spans of its scalar members (offsets from `base`). */
+  private object(depth: number, found?: { base: number; spans: ScalarSpan[] }): void {
     this.i++;
     if (this.peek() === 0x7d) {
       this.i++;
@@ -258,12 +241,17 @@ class Scanner {
     }
     const keys: string[] = [];
     for (;;) {
-      this.key(keys);
+      const key = this.key(keys);
       this.expect(0x3a);
+      const start = this.i;
+      const c = this.peek();
       this.value(depth + 1);
-      const c = this.next();
-      if (c === 0x7d) return;
-      if (c !== 0x2c) throw NOT_CANONICAL;
+      if (found && c !== 0x7b && c !== 0x5b) {
+        found.spans.push({ key, start: start - found.base, end: this.i - found.base });
+      }
+      const next = this.next();
+      if (next === 0x7d) return;
+      if (next !== 0x2c) throw NOT_CANONICAL;
     }
   }
 

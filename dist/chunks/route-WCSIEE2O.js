@@ -27,7 +27,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-LJRHY3CE.js";
+} from "./chunk-MKL4UY55.js";
 import {
   REFUSED_OUTCOMES,
   Refused,

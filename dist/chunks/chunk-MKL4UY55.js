@@ -833,8 +833,12 @@ var Scanner = class {
       this.expect(58);
       this.ws();
       const start = this.i;
-      if (key === "result" && this.peek() === 123) item.scalars = this.objectSpans(start);
-      else this.value(1);
+      if (key === "result" && this.peek() === 123) {
+        item.scalars = [];
+        this.object(1, { base: start, spans: item.scalars });
+      } else {
+        this.value(1);
+      }
       const raw = this.s.slice(start, this.i);
       if (key === "result") item.result = raw;
       else if (key === "error") item.error = raw;
@@ -843,27 +847,6 @@ var Scanner = class {
       const c = this.next();
       if (c === 125) return item;
       if (c !== 44) throw NOT_CANONICAL;
-    }
-  }
-  /** A result object, checked as value() checks it: the spans of its scalar members, from `base`. */
-  objectSpans(base) {
-    const spans = [];
-    this.i++;
-    if (this.peek() === 125) {
-      this.i++;
-      return spans;
-    }
-    const keys = [];
-    for (; ; ) {
-      const key = this.key(keys);
-      this.expect(58);
-      const start = this.i;
-      const c = this.peek();
-      this.value(2);
-      if (c !== 123 && c !== 91) spans.push({ key, start: start - base, end: this.i - base });
-      const next = this.next();
-      if (next === 125) return spans;
-      if (next !== 44) throw NOT_CANONICAL;
     }
   }
   /** The value at the cursor, built (see parseCanonical); the same checks as value(). */
@@ -929,7 +912,8 @@ var Scanner = class {
     else if (c === 110) this.literal("null");
     else this.number();
   }
-  object(depth) {
+  /** `found`: where to note the spans of its scalar members (offsets from `base`). */
+  object(depth, found) {
     this.i++;
     if (this.peek() === 125) {
       this.i++;
@@ -937,12 +921,17 @@ var Scanner = class {
     }
     const keys = [];
     for (; ; ) {
-      this.key(keys);
+      const key = this.key(keys);
       this.expect(58);
+      const start = this.i;
+      const c = this.peek();
       this.value(depth + 1);
-      const c = this.next();
-      if (c === 125) return;
-      if (c !== 44) throw NOT_CANONICAL;
+      if (found && c !== 123 && c !== 91) {
+        found.spans.push({ key, start: start - found.base, end: this.i - found.base });
+      }
+      const next = this.next();
+      if (next === 125) return;
+      if (next !== 44) throw NOT_CANONICAL;
     }
   }
   array(depth) {
