@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   postToGateway
-} from "./chunks/chunk-IZHSUTYL.js";
+} from "./chunks/chunk-CF2I532U.js";
 import {
   helpText,
   openDatabase,
@@ -11,7 +11,7 @@ import {
 import {
   adminFilePath,
   readAdminFile
-} from "./chunks/chunk-3TE2HATF.js";
+} from "./chunks/chunk-GIQUGMH5.js";
 import "./chunks/chunk-VNIG4S7Q.js";
 import "./chunks/chunk-WS3ALAGS.js";
 import "./chunks/chunk-SAZSWVSR.js";
@@ -48,7 +48,7 @@ async function cli(argv) {
     return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {
-    const { runDevnetCommand } = await import("./chunks/devnet-OMSC5NTR.js");
+    const { runDevnetCommand } = await import("./chunks/devnet-HZ4AYAZM.js");
     return print(
       await runDevnetCommand(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG), process.env)
     );

@@ -15,8 +15,9 @@ import {
 } from "./chunks/chunk-UVTX2T2K.js";
 import {
   adminAuthorized,
-  writeAdminFile
-} from "./chunks/chunk-3TE2HATF.js";
+  writeAdminFile,
+  writesAdminFile
+} from "./chunks/chunk-GIQUGMH5.js";
 import {
   lostCreateRace
 } from "./chunks/chunk-VNIG4S7Q.js";
@@ -8117,7 +8118,7 @@ async function startGateway(config, opts) {
   const webhooks = new Webhooks(config.webhooks, log);
   await webhooks.start(app);
   const http = await startHttpServer(app, config.server.host, config.server.port);
-  const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
+  const admin = db.kind === "pglite" && !opts.noAdminFile && writesAdminFile(config) ? writeAdminFile(config, http.url) : null;
   if (admin) app.adminSecret = admin.secret;
   const pools = [...nodes.values(), ...indexers.values(), ...electrum.values()];
   const shutdown = async () => {

@@ -14,6 +14,15 @@ export interface AdminHandle {
   pid?: number;
 }
 
+/**
+ * Whether a gateway on this store writes the file: not for an in-memory store, which no other
+ * process can open and which has no folder to write next to (the file landed in the working
+ * directory, as `memory:.admin.json`).
+ */
+export function writesAdminFile(config: Config): boolean {
+  return !config.database.pgliteDir.startsWith("memory://");
+}
+
 export function adminFilePath(config: Config): string {
   return `${config.database.pgliteDir.replace(/\/+$/, "")}.admin.json`;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { DestinationStream, Logger } from "pino";
-import { writeAdminFile } from "../admin/admin-file.ts";
+import { writeAdminFile, writesAdminFile } from "../admin/admin-file.ts";
 import { TokenCache } from "../auth/token-cache.ts";
 import { BlockAnswerCache } from "../cache/block-answers.ts";
 import { ChainGuard } from "../cache/chain-guard.ts";
@@ -264,7 +264,10 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   const webhooks = new Webhooks(config.webhooks, log);
   await webhooks.start(app);
   const http = await startHttpServer(app, config.server.host, config.server.port);
-  const admin = db.kind === "pglite" && !opts.noAdminFile ? writeAdminFile(config, http.url) : null;
+  const admin =
+    db.kind === "pglite" && !opts.noAdminFile && writesAdminFile(config)
+      ? writeAdminFile(config, http.url)
+      : null;
   if (admin) app.adminSecret = admin.secret;
   const pools = [...nodes.values(), ...indexers.values(), ...electrum.values()];
   const shutdown = async (): Promise<void> => {

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   readAdminFile
-} from "./chunk-3TE2HATF.js";
+} from "./chunk-GIQUGMH5.js";
 
 // src/cli/gateway-call.ts
 function findGateway(config, env) {

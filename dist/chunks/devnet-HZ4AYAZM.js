@@ -2,8 +2,8 @@
 import {
   findGateway,
   postToGateway
-} from "./chunk-IZHSUTYL.js";
-import "./chunk-3TE2HATF.js";
+} from "./chunk-CF2I532U.js";
+import "./chunk-GIQUGMH5.js";
 
 // src/cli/devnet.ts
 import { parseArgs } from "node:util";

@@ -3,6 +3,9 @@
 // src/admin/admin-file.ts
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
+function writesAdminFile(config) {
+  return !config.database.pgliteDir.startsWith("memory://");
+}
 function adminFilePath(config) {
   return `${config.database.pgliteDir.replace(/\/+$/, "")}.admin.json`;
 }
@@ -32,6 +35,7 @@ function adminAuthorized(header, secret) {
 }
 
 export {
+  writesAdminFile,
   adminFilePath,
   writeAdminFile,
   readAdminFile,
