@@ -20,7 +20,10 @@ export async function startChild<T>(
   const child = spawn(
     process.execPath,
     [...nodeArgs, "--import", "tsx", fileURLToPath(new URL(script, import.meta.url)), ...args],
-    { stdio: ["pipe", "pipe", "inherit"], env },
+    // NODE_ENV=production unless given, as servers are deployed (and as `npm start` runs the
+    // gateway): graphql-js skips a development check on every field it executes, in Hive
+    // Gateway, devnet's indexer and the gateway alike.
+    { stdio: ["pipe", "pipe", "inherit"], env: { ...env, NODE_ENV: env.NODE_ENV ?? "production" } },
   );
   const waiting: ((line: string) => void)[] = [];
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
