@@ -7,7 +7,7 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-UVTX2T2K.js";
+} from "./chunks/chunk-OBZJ4WSO.js";
 import {
   adminFilePath,
   readAdminFile

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-UVTX2T2K.js";
+} from "./chunks/chunk-OBZJ4WSO.js";
 import {
   adminAuthorized,
   writeAdminFile,
@@ -70,7 +70,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-MKL4UY55.js";
+} from "./chunks/chunk-ZKMJ2TRQ.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -5555,7 +5555,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-WCSIEE2O.js").catch((err) => {
+  loading ??= import("./chunks/route-PNJYPK2M.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -86,20 +86,21 @@ export function scalarsOfSpans(
   spans: readonly ScalarSpan[],
 ): { [key: string]: Json } {
   const members: { [key: string]: Json } = {};
-  for (const { key, start, end } of spans) {
-    const c = text.charCodeAt(start);
-    members[key] =
-      c === QUOTE
-        ? (JSON.parse(text.slice(start, end)) as string)
-        : c === 0x74
-          ? true
-          : c === 0x66
-            ? false
-            : c === 0x6e
-              ? null
-              : new LosslessNumber(JSON.parse(`"${text.slice(start, end)}"`) as string);
-  }
+  for (const { key, start, end } of spans) members[key] = scalarAt(text, start, end);
   return members;
+}
+
+/** The scalar whose checked, canonical text is s[start, end), as lossless-json's parse gives it. */
+function scalarAt(s: string, start: number, end: number): Json {
+  const c = s.charCodeAt(start);
+  // JSON.parse of the literal: a flat copy, its escapes (only \" \\ \b \f \n \r \t here) read
+  // as lossless-json reads them.
+  if (c === QUOTE) return JSON.parse(s.slice(start, end)) as string;
+  if (c === 0x74) return true;
+  if (c === 0x66) return false;
+  if (c === 0x6e) return null;
+  // A copy of the digits, never a slice of the whole answer (slices of 13 characters or more).
+  return new LosslessNumber(JSON.parse(`"${s.slice(start, end)}"`) as string);
 }
 
 class Scanner {
@@ -171,9 +172,7 @@ class Scanner {
     const start = this.i;
     if (c === QUOTE) {
       this.string();
-      // JSON.parse of the literal: a flat copy, its escapes (only \" \\ \b \f \n \r \t here)
-      // read as lossless-json reads them.
-      return JSON.parse(s.slice(start, this.i)) as string;
+      return scalarAt(s, start, this.i);
     }
     if (c === 0x7b) {
       this.i++;
@@ -206,14 +205,11 @@ class Scanner {
         if (next !== 0x2c) throw NOT_CANONICAL;
       }
     }
-    if (c === 0x74 || c === 0x66 || c === 0x6e) {
-      const word = c === 0x74 ? "true" : c === 0x66 ? "false" : "null";
-      this.literal(word);
-      return word === "true" ? true : word === "false" ? false : null;
-    }
-    this.number();
-    // A copy of the digits, never a slice of the whole answer (slices of 13 characters or more).
-    return new LosslessNumber(JSON.parse(`"${s.slice(start, this.i)}"`) as string);
+    if (c === 0x74) this.literal("true");
+    else if (c === 0x66) this.literal("false");
+    else if (c === 0x6e) this.literal("null");
+    else this.number();
+    return scalarAt(s, start, this.i);
   }
 
   atEnd(): boolean {

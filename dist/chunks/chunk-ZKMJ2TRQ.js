@@ -783,11 +783,16 @@ function parseCanonical(text) {
 }
 function scalarsOfSpans(text, spans) {
   const members = {};
-  for (const { key, start, end } of spans) {
-    const c = text.charCodeAt(start);
-    members[key] = c === QUOTE ? JSON.parse(text.slice(start, end)) : c === 116 ? true : c === 102 ? false : c === 110 ? null : new LosslessNumber(JSON.parse(`"${text.slice(start, end)}"`));
-  }
+  for (const { key, start, end } of spans) members[key] = scalarAt(text, start, end);
   return members;
+}
+function scalarAt(s, start, end) {
+  const c = s.charCodeAt(start);
+  if (c === QUOTE) return JSON.parse(s.slice(start, end));
+  if (c === 116) return true;
+  if (c === 102) return false;
+  if (c === 110) return null;
+  return new LosslessNumber(JSON.parse(`"${s.slice(start, end)}"`));
 }
 var Scanner = class {
   constructor(s) {
@@ -857,7 +862,7 @@ var Scanner = class {
     const start = this.i;
     if (c === QUOTE) {
       this.string();
-      return JSON.parse(s.slice(start, this.i));
+      return scalarAt(s, start, this.i);
     }
     if (c === 123) {
       this.i++;
@@ -890,13 +895,11 @@ var Scanner = class {
         if (next !== 44) throw NOT_CANONICAL;
       }
     }
-    if (c === 116 || c === 102 || c === 110) {
-      const word = c === 116 ? "true" : c === 102 ? "false" : "null";
-      this.literal(word);
-      return word === "true" ? true : word === "false" ? false : null;
-    }
-    this.number();
-    return new LosslessNumber(JSON.parse(`"${s.slice(start, this.i)}"`));
+    if (c === 116) this.literal("true");
+    else if (c === 102) this.literal("false");
+    else if (c === 110) this.literal("null");
+    else this.number();
+    return scalarAt(s, start, this.i);
   }
   atEnd() {
     return this.i === this.s.length;

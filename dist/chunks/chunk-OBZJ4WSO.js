@@ -329,7 +329,7 @@ async function writeBatch(db, items) {
     holds ||= item.hold !== null;
     idempotency ||= key !== null;
     itemCharged.push(charged);
-    itemRows.push([item.accountId, charged, held, item.hold?.id ?? null, held, leaseUsed, key]);
+    itemRows.push([item.accountId, charged, held, item.hold?.id ?? null, leaseUsed, key]);
     for (const record of item.records) {
       recRows.push([item.accountId, item.leaseId, ...auditColumns(record)]);
     }
@@ -370,8 +370,8 @@ var VOUCHED = ` vouched AS (
        -- The references of every row this statement writes, looked up here rather than by the
        -- triggers of migration 011, which stand aside for it (migration 012): its accounts (never
        -- deleted, so found in the statement's snapshot), its tokens, the holds and leases its
-       -- entries name. The audit records its
-       -- charges name are its own (recs). One missing fails the statement (23503).
+       -- entries name. The audit records its charges name are its own (recs). One missing fails
+       -- the statement (23503).
        SELECT CASE
          WHEN (SELECT count(*) FROM accounts WHERE id IN (SELECT account_id FROM items))
              < (SELECT count(DISTINCT account_id) FROM items)
@@ -392,12 +392,11 @@ function settleText(holds, idempotency, vouch) {
   if (vouch) from.unshift("vouched");
   return `WITH items AS (
        SELECT (e->>0)::int8 AS account_id, (e->>1)::int8 AS charged, (e->>2)::int8 AS released,
-         (e->>3)::int8 AS hold_id, (e->>4)::int8 AS hold_amount, (e->>5)::int8 AS lease_used,
-         e->>6 AS idempotency_key
+         (e->>3)::int8 AS hold_id, (e->>4)::int8 AS lease_used, e->>5 AS idempotency_key
        FROM jsonb_array_elements($1::jsonb) e
      ),${holds ? ` rel AS (
        INSERT INTO ledger_entries(account_id, kind, amount, hold_id)
-       SELECT account_id, 'release', hold_amount, hold_id FROM items WHERE hold_id IS NOT NULL
+       SELECT account_id, 'release', released, hold_id FROM items WHERE hold_id IS NOT NULL
        RETURNING 1
      ),` : ""} recs AS MATERIALIZED (
        SELECT nextval('audit_records_id_seq') AS id, (e->>0)::int8 AS account_id,

@@ -27,7 +27,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-MKL4UY55.js";
+} from "./chunk-ZKMJ2TRQ.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
