@@ -27,6 +27,12 @@ export interface RequestState {
   meter: Meter;
   /** Whether the operation asks for fee or inputs.prevout: getrawtransaction verbosity 2, else 1. */
   wantsPrevouts: boolean;
+  /**
+   * Whether the operation asks for a field that reads where a transaction was mined (cost/
+   * estimate.ts POSITION_FIELDS): getrawtransaction verbosity 1 at least. True until the estimate
+   * says otherwise, so that a path the estimate never saw asks as before.
+   */
+  wantsPosition: boolean;
   /** The estimate's complexity of each indexer site, by site path: what one resolution meters. */
   graphSites: Map<string, number>;
   /**

@@ -14,6 +14,8 @@ export interface TransactionModel {
   network: Network;
   /** "FULL_NODE" when fetched; "DECODED" for decodeTransaction's caller-held bytes. */
   origin: "FULL_NODE" | "DECODED";
+  /** Where it was mined; null in the mempool, and when the node was asked for its hex alone
+   * (graphql/loaders.ts: the operation selects no field that reads it). */
   block: BlockPosition | null;
   /** Spent outputs by input index, when the node gave them (verbosity 2). */
   prevouts: (Prevout | undefined)[] | null;

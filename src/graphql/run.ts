@@ -149,6 +149,7 @@ export function gatewayContext(
   const state: RequestState = {
     meter: { calls: new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
     wantsPrevouts: false,
+    wantsPosition: true,
     graphSites: new Map(),
     joinBudget: new Map(),
   };
@@ -157,12 +158,7 @@ export function gatewayContext(
     publicPath: opts.publicPath,
     dryRun: opts.dryRun,
     state,
-    nodeTransactions: nodeTransactionLoader(
-      app,
-      ctx.network,
-      state.meter,
-      () => state.wantsPrevouts,
-    ),
+    nodeTransactions: nodeTransactionLoader(app, ctx.network, state.meter, state),
     electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
     nodeCalls: nodeCallLoader(ctx, state.meter),
     electrumCalls: electrumCallLoader(ctx, state.meter),

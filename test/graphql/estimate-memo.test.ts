@@ -14,6 +14,7 @@ const estimateOf = (total: number): CostEstimate => ({
   items: [],
   graph: null,
   wantsPrevouts: false,
+  wantsPosition: false,
 });
 
 /** A compute function that counts its calls and prices by `price`. */

@@ -57,7 +57,28 @@ export interface CostEstimate {
   graph: GraphEstimate | null;
   /** The operation selects fee or prevout somewhere: the node must be asked at verbosity 2. */
   wantsPrevouts: boolean;
+  /**
+   * The operation selects a field of Transaction that reads where it was mined (POSITION_FIELDS):
+   * the node must be asked at verbosity 1 at least. Without one, its hex (verbosity 0) is all the
+   * answer is made of.
+   */
+  wantsPosition: boolean;
 }
+
+/**
+ * The fields of Transaction whose resolvers read the model's block position (models.ts `block`),
+ * which only a verbose getrawtransaction gives: every other field is read from the transaction's
+ * bytes. A field added to Transaction that reads `block` must be named here.
+ */
+export const POSITION_FIELDS: ReadonlySet<string> = new Set([
+  "status",
+  "confirmations",
+  "blockhash",
+  "blocktime",
+  "time",
+  "block",
+  "merkleProof",
+]);
 
 export interface EstimateOptions {
   price(method: string): number;
@@ -116,11 +137,13 @@ export function estimateCost(
   const items: CostItem[] = [];
   const sites = new Map<string, { root: SelectedField; rootField: string; count: number }>();
   let wantsPrevouts = false;
+  let wantsPosition = false;
 
   const visit = (f: CollectedField, at: Place): Place | undefined => {
     const { node: selection, def: field, parentType: parent } = f;
     const name = selection.name.value;
     if (name === "fee" || name === "prevout") wantsPrevouts = true;
+    if (parent.name === "Transaction" && POSITION_FIELDS.has(name)) wantsPosition = true;
     if (!field) return undefined; // __typename and introspection are free
     const { multiplier, scope } = at;
     const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
@@ -228,7 +251,7 @@ export function estimateCost(
     throw err;
   }
   const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
-  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts };
+  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts, wantsPosition };
 }
 
 /** The sites' prices and limits, as the graph route prices and limits one query. */

@@ -72,6 +72,7 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
         return;
       }
       ctx.state.wantsPrevouts = estimate.wantsPrevouts;
+      ctx.state.wantsPosition = estimate.wantsPosition;
       for (const site of estimate.graph?.sites ?? []) {
         ctx.state.graphSites.set(site.path, site.complexity);
       }

@@ -968,6 +968,15 @@ import {
   getVariableValues as getVariableValues3,
   isListType as isListType2
 } from "graphql";
+var POSITION_FIELDS = /* @__PURE__ */ new Set([
+  "status",
+  "confirmations",
+  "blockhash",
+  "blocktime",
+  "time",
+  "block",
+  "merkleProof"
+]);
 function estimateCost(schema2, document, operationName, given, opts) {
   const operation = getOperationAST4(document, operationName);
   if (!operation)
@@ -983,10 +992,12 @@ function estimateCost(schema2, document, operationName, given, opts) {
   const items = [];
   const sites = /* @__PURE__ */ new Map();
   let wantsPrevouts = false;
+  let wantsPosition = false;
   const visit3 = (f, at) => {
     const { node: selection, def: field, parentType: parent } = f;
     const name = selection.name.value;
     if (name === "fee" || name === "prevout") wantsPrevouts = true;
+    if (parent.name === "Transaction" && POSITION_FIELDS.has(name)) wantsPosition = true;
     if (!field) return void 0;
     const { multiplier, scope } = at;
     const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
@@ -1080,7 +1091,7 @@ function estimateCost(schema2, document, operationName, given, opts) {
     throw err;
   }
   const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
-  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts };
+  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts, wantsPosition };
 }
 function graphEstimate(sites, graph) {
   const { limits } = graph;
@@ -1243,6 +1254,7 @@ function costPlugin() {
         return;
       }
       ctx.state.wantsPrevouts = estimate.wantsPrevouts;
+      ctx.state.wantsPosition = estimate.wantsPosition;
       for (const site of estimate.graph?.sites ?? []) {
         ctx.state.graphSites.set(site.path, site.complexity);
       }
@@ -1554,7 +1566,7 @@ function modelFromVerbose(result, network, txid, parsed) {
   }
   return { tx, network, origin: "FULL_NODE", block, prevouts, scripts };
 }
-function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
+function nodeTransactionLoader(app, network, meter2, state) {
   const price = priceOf(app.config, "getrawtransaction", network) ?? 0;
   return new DataLoader2(
     async (txids) => {
@@ -1565,16 +1577,23 @@ function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
         );
         return txids.map(() => err);
       }
-      const verbosity = wantsPrevouts() ? 2 : 1;
-      const cached = verbosity === 1 ? await cachedModels(app, network, txids) : null;
+      const needed = state.wantsPrevouts ? 2 : state.wantsPosition ? 1 : 0;
+      const cached = needed < 2 ? await cachedModels(app, network, txids) : null;
       const results = txids.map(() => null);
       const missing = txids.flatMap((_, i) => cached?.[i] ? [] : [i]);
       let answered = txids.length - missing.length;
       meter2.cacheHits += answered;
       for (let i = 0; i < txids.length; i++) if (cached?.[i]) results[i] = cached[i];
       if (missing.length > 0) {
+        const keepable = app.txCache.enabled || state.answerKey !== void 0;
+        const verbosities = missing.map(
+          (i) => needed === 0 && keepable && seenAtHex(app, network, txids[i]) ? 1 : needed
+        );
         const out = await pool.batch(
-          missing.map((i) => ({ method: "getrawtransaction", params: [txids[i], verbosity] }))
+          missing.map((i, k) => ({
+            method: "getrawtransaction",
+            params: [txids[i], verbosities[k]]
+          }))
         );
         if (!out.ok) {
           for (const i of missing) results[i] = fromGatewayError(out.error);
@@ -1589,6 +1608,11 @@ function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
             }
             const txid = txids[i].toLowerCase();
             try {
+              const verbosity = verbosities[k];
+              if (verbosity === 0) {
+                results[i] = modelFromHex(answer.result, network, txid, app.parsedTxs);
+                return;
+              }
               const result = verbosity === 1 ? resultScalars(answer) : answer.result;
               verbose.push({ txid, result });
               results[i] = modelFromVerbose(result, network, txid, app.parsedTxs);
@@ -1606,6 +1630,28 @@ function nodeTransactionLoader(app, network, meter2, wantsPrevouts) {
     },
     { maxBatchSize: app.config.graphql.batchSize }
   );
+}
+function modelFromHex(result, network, txid, parsed) {
+  if (typeof result !== "string") {
+    throw new GraphQLError6("the full node's answer is not hex", {
+      extensions: { code: "UPSTREAM_BAD_RESPONSE" }
+    });
+  }
+  const { tx, scripts } = parsed.fromHex(network, txid, result);
+  return { tx, network, origin: "FULL_NODE", block: null, prevouts: null, scripts };
+}
+var SEEN_AT_HEX_MAX = 16384;
+var seenAtHexByApp = /* @__PURE__ */ new WeakMap();
+function seenAtHex(app, network, txid) {
+  let seen = seenAtHexByApp.get(app);
+  if (!seen) {
+    seen = new LruMap(SEEN_AT_HEX_MAX);
+    seenAtHexByApp.set(app, seen);
+  }
+  const key = `${network}:${txid.toLowerCase()}`;
+  if (seen.get(key)) return true;
+  seen.set(key, true);
+  return false;
 }
 async function cachedModels(app, network, txids) {
   const lookup = await app.txCache.lookup(
@@ -3754,6 +3800,7 @@ function gatewayContext(ctx, opts) {
   const state = {
     meter: { calls: /* @__PURE__ */ new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
     wantsPrevouts: false,
+    wantsPosition: true,
     graphSites: /* @__PURE__ */ new Map(),
     joinBudget: /* @__PURE__ */ new Map()
   };
@@ -3762,12 +3809,7 @@ function gatewayContext(ctx, opts) {
     publicPath: opts.publicPath,
     dryRun: opts.dryRun,
     state,
-    nodeTransactions: nodeTransactionLoader(
-      app,
-      ctx.network,
-      state.meter,
-      () => state.wantsPrevouts
-    ),
+    nodeTransactions: nodeTransactionLoader(app, ctx.network, state.meter, state),
     electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
     nodeCalls: nodeCallLoader(ctx, state.meter),
     electrumCalls: electrumCallLoader(ctx, state.meter),
