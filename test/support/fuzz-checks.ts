@@ -202,7 +202,8 @@ export function problemsOf(c: FuzzCase, a: Answer): string[] {
 /**
  * Whether the gateway refused the input outright (so it must not have been charged): an HTTP
  * error status, a JSON-RPC answer whose every call is one of the gateway's own refusals, a
- * GraphQL answer without data.
+ * GraphQL answer without data and without an error the node answered (`rpcCode`: a height out of
+ * range, say, which the node had to look up and which is charged, as on the node route).
  */
 export function refused(c: FuzzCase, a: Answer): boolean {
   if (a.status >= 400 && !(a.status === 500 && c.path.startsWith("/node/"))) return true;
@@ -218,7 +219,13 @@ export function refused(c: FuzzCase, a: Answer): boolean {
     );
   }
   if (c.kind === "gateway" || c.kind === "graph") {
-    return !isObject(body) || body.data === undefined || body.data === null;
+    if (!isObject(body)) return true;
+    const fromNode =
+      Array.isArray(body.errors) &&
+      body.errors.some(
+        (e) => isObject(e) && isObject(e.extensions) && typeof e.extensions.rpcCode === "number",
+      );
+    return (body.data === undefined || body.data === null) && !fromNode;
   }
   return false;
 }

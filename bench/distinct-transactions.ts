@@ -1,0 +1,145 @@
+// Fifty transactions per request where no request shares another's Core calls: each asks a
+// different window of fifty of block 574200's 3,315 transactions, so neither side's coalescing of
+// identical requests applies (bench/graphql.ts (b) sends the same fifty every time). Side by side in
+// one run, rounds alternating: one raw JSON-RPC batch of fifty verbose getrawtransaction calls to
+// devnet's Core, and `transactions(txids:)` with six fields through the gateway, its caches off
+// (every look-up reaches Core). Devnet and the gateway in processes of their own (bench/*-process.ts);
+// CPU per request read from each. Loopback only; bounded in time. Usage:
+//   [DATABASE_URL=postgres://…] npx tsx bench/distinct-transactions.ts [in flight] [seconds per run] [rounds]
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { Agent, request } from "undici";
+import { type Child, cpuSpent, startChild } from "./child.ts";
+
+const IN_FLIGHT = Number(process.argv[2] ?? 8);
+const SECONDS = Number(process.argv[3] ?? 4);
+const ROUNDS = Number(process.argv[4] ?? 2);
+
+const index = JSON.parse(
+  readFileSync(new URL("../data/chain/blocks/INDEX.json", import.meta.url), "utf8"),
+) as Record<string, { blocks: { height: number; tx: string[] }[] }>;
+const block = Object.values(index)
+  .flatMap((f) => f.blocks)
+  .find((b) => b.height === 574200);
+if (!block) throw new Error("block 574200 is not in data/chain/blocks/INDEX.json");
+const windows: string[][] = [];
+for (let i = 0; i + 50 <= block.tx.length; i += 50) windows.push(block.tx.slice(i, i + 50));
+
+interface Devnet {
+  core: { url: string; user: string; password: string };
+  indexer: { url: string; secret: string };
+}
+const devnet = await startChild<Devnet>("./devnet-process.ts");
+const gateway = await startChild<{ url: string; token: string }>(
+  "./gateway-process.ts",
+  [JSON.stringify(devnet.info)],
+  { ...process.env, ANSWERS: "off" },
+);
+const { core } = devnet.info;
+const dispatcher = new Agent({ connections: IN_FLIGHT });
+
+interface Side {
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  body(txids: string[]): string;
+  process: Child<unknown>;
+}
+const sides: Side[] = [
+  {
+    label: "Core directly, one verbose JSON-RPC batch of 50",
+    url: core.url,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`,
+    },
+    body: (txids) =>
+      JSON.stringify(
+        txids.map((txid, id) => ({
+          jsonrpc: "2.0",
+          id,
+          method: "getrawtransaction",
+          params: [txid, 1],
+        })),
+      ),
+    process: devnet,
+  },
+  {
+    label: "blockgate transactions(txids), caches off",
+    url: `${gateway.info.url}/gateway/mainnet/${gateway.info.token}`,
+    headers: {},
+    body: (txids) =>
+      JSON.stringify({
+        query:
+          "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
+        variables: { txids },
+      }),
+    process: gateway,
+  },
+];
+
+async function run(
+  side: Side,
+): Promise<{ perSecond: number; p50: number; p99: number; cpuUs: number }> {
+  let next = 0;
+  let deadline = 0;
+  const latencies: number[] = [];
+  const load = (record: boolean) =>
+    Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (performance.now() < deadline && latencies.length < 20_000) {
+          const txids = windows[next++ % windows.length] as string[];
+          const started = performance.now();
+          const res = await request(side.url, {
+            method: "POST",
+            body: side.body(txids),
+            headers: { "content-type": "application/json", ...side.headers },
+            dispatcher,
+          });
+          const text = await res.body.text();
+          if (res.statusCode !== 200 || text.includes('"errors"') || text.includes('"error":{')) {
+            throw new Error(`${side.label}: ${res.statusCode} ${text.slice(0, 300)}`);
+          }
+          if (record) latencies.push(performance.now() - started);
+        }
+      }),
+    );
+  deadline = performance.now() + 1000; // warm-up
+  await load(false);
+  deadline = performance.now() + SECONDS * 1000;
+  const cpuBefore = await side.process.ask<NodeJS.CpuUsage>("cpu");
+  const started = performance.now();
+  await load(true);
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuSpent(cpuBefore, await side.process.ask<NodeJS.CpuUsage>("cpu"));
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return {
+    perSecond: latencies.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    cpuUs: cpu / latencies.length,
+  };
+}
+
+console.log(
+  `bench/distinct-transactions: ${IN_FLIGHT} in flight, ${SECONDS} s per run, ${ROUNDS} rounds; load average ${loadavg()
+    .slice(0, 2)
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
+for (let round = 0; round < ROUNDS; round++) {
+  let coreP50 = 0;
+  for (const side of sides) {
+    const r = await run(side);
+    if (side.process === devnet) coreP50 = r.p50;
+    const ratio =
+      side.process === devnet ? "" : `  gateway ÷ Core ${(r.p50 / coreP50).toFixed(2)}x p50`;
+    console.log(
+      `  ${side.label.padEnd(50)} ${r.perSecond.toFixed(0).padStart(5)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  CPU ${r.cpuUs.toFixed(0)} µs/req${ratio}`,
+    );
+  }
+}
+await dispatcher.close();
+await gateway.stop();
+await devnet.stop();
