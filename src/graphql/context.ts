@@ -25,7 +25,7 @@ export interface Meter {
  */
 export interface RequestState {
   meter: Meter;
-  /** Whether the operation asks for fee or inputs.prevout: getrawtransaction verbosity 2, else 1. */
+  /** Whether the operation asks for fee or inputs.prevout: getrawtransaction verbosity 2. */
   wantsPrevouts: boolean;
   /**
    * Whether the operation asks for a field that reads where a transaction was mined (cost/

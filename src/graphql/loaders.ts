@@ -37,7 +37,7 @@ export function modelFromVerbose(
       extensions: { code: "UPSTREAM_BAD_RESPONSE" },
     });
   }
-  const { tx, scripts } = parsed.fromHex(network, txid, result.hex);
+  const model = modelFromHex(result.hex, network, txid, parsed);
   let block: BlockPosition | null = null;
   if (typeof result.blockhash === "string") {
     block = {
@@ -63,7 +63,7 @@ export function modelFromVerbose(
     });
     if (prevouts.every((p) => p === undefined)) prevouts = null;
   }
-  return { tx, network, origin: "FULL_NODE", block, prevouts, scripts };
+  return { ...model, block, prevouts };
 }
 
 /**

@@ -1538,7 +1538,7 @@ function modelFromVerbose(result, network, txid, parsed) {
       extensions: { code: "UPSTREAM_BAD_RESPONSE" }
     });
   }
-  const { tx, scripts } = parsed.fromHex(network, txid, result.hex);
+  const model = modelFromHex(result.hex, network, txid, parsed);
   let block = null;
   if (typeof result.blockhash === "string") {
     block = {
@@ -1564,7 +1564,7 @@ function modelFromVerbose(result, network, txid, parsed) {
     });
     if (prevouts.every((p) => p === void 0)) prevouts = null;
   }
-  return { tx, network, origin: "FULL_NODE", block, prevouts, scripts };
+  return { ...model, block, prevouts };
 }
 function nodeTransactionLoader(app, network, meter2, state) {
   const price = priceOf(app.config, "getrawtransaction", network) ?? 0;
