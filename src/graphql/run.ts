@@ -55,6 +55,8 @@ export async function runYoga(
   ctx: CallContext,
   call: GraphQLRequest,
   prepare: (state: RequestState) => void = () => {},
+  /** A context made already (a planned request's, its loaders holding what it fetched). */
+  made?: GraphQLContext,
 ): Promise<YogaRun> {
   const { app } = ctx;
   const { req } = call;
@@ -65,11 +67,13 @@ export async function runYoga(
   const closed = new AbortController();
   const onClose = () => closed.abort();
   req.socket?.once("close", onClose);
-  const context = gatewayContext(ctx, {
-    publicPath: call.publicPath,
-    dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
-    closed: closed.signal,
-  });
+  const context =
+    made ??
+    gatewayContext(ctx, {
+      publicPath: call.publicPath,
+      dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
+      closed: closed.signal,
+    });
   prepare(context.state);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {

@@ -5,7 +5,7 @@ import { auditOnly, meter } from "../../metering/pipeline.ts";
 import { keepIfFinal } from "../answers/keep.ts";
 import type { GraphQLContext, RequestState } from "../context.ts";
 import { codedError } from "../errors.ts";
-import { planCandidate } from "../query-plans/learn.ts";
+import { nodePlanCandidate, planCandidate } from "../query-plans/learn.ts";
 import { type Codes, executedFigures, firstCode } from "./figures.ts";
 import { COST_MARK, costLines, costReport, refusalError } from "./report.ts";
 import { requestEstimate } from "./request-estimate.ts";
@@ -176,12 +176,10 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
           });
         }
         if (ctx.state.planning && !ctx.state.pending) {
-          ctx.state.planCandidate = planCandidate(ctx, args, result, estimate, {
-            actual,
-            complexity,
-            report,
-            creditHeaders: Object.keys(cost.headers),
-          });
+          const figures = { actual, complexity, report, creditHeaders: Object.keys(cost.headers) };
+          ctx.state.planCandidate =
+            planCandidate(ctx, args, result, estimate, figures) ??
+            (await nodePlanCandidate(ctx, args, result, figures));
         }
         return { ...result, extensions: { ...result.extensions, cost: report } };
       });

@@ -4,13 +4,13 @@ import type { DocumentNode, VariableDefinitionNode } from "graphql";
 import type { CostReport } from "../cost/report-types.ts";
 
 /**
- * An executed request that asked the indexer alone and answered without error (query-plans/learn.ts):
- * its document compiled as a passthrough, the data Yoga answered and the cost it reported.
+ * An executed request that a plan could answer and that answered without error
+ * (query-plans/learn.ts): it asked the indexer alone (its document a passthrough) or transactions
+ * by txid alone (a node plan: node-plan.ts); the data Yoga answered and the cost it reported.
  */
 export interface PlanCandidate {
   document: DocumentNode;
   operationName: string | undefined;
-  passthrough: Passthrough;
   variables: Record<string, unknown>;
   /** `data` as Yoga wrote it. */
   dataText: string;

@@ -6,6 +6,7 @@ import type { CostEstimate } from "../cost/estimate.ts";
 import { resultText } from "../cost/report.ts";
 import type { CostReport } from "../cost/report-types.ts";
 import type { PlanCandidate } from "./candidate.ts";
+import { loadAsked, nodeAsks, nodeDataText, nodePlanOf } from "./node-plan.ts";
 import { fits, passthroughOf } from "./passthrough.ts";
 import { type PlanRequest, plansOf } from "./plans.ts";
 
@@ -50,9 +51,46 @@ export function planCandidate(
   return {
     document: args.document,
     operationName,
-    passthrough,
     variables,
     dataText: JSON.stringify(result.data),
+    report: figures.report,
+    creditHeaders: figures.creditHeaders,
+  };
+}
+
+/**
+ * After a request the route may plan executed and settled: when it asked transactions by txid
+ * alone — its document a node plan (node-plan.ts), no indexer site — and answered without error,
+ * what learning a plan from it needs, once the plan writes the very data Yoga did from the very
+ * models the executor had (read back from the request's loaders, which hold them: no second
+ * trip). Its charge is the executor's by construction: a planned request goes through the same
+ * loaders, so the same calls are metered.
+ */
+export async function nodePlanCandidate(
+  ctx: GraphQLContext,
+  args: ExecutedDocument,
+  result: ExecutionResult,
+  figures: { report: CostReport; creditHeaders: string[] },
+): Promise<PlanCandidate | undefined> {
+  if (result.errors?.length || !result.data) return undefined;
+  if (result.extensions && Object.keys(result.extensions).length > 0) return undefined;
+  const { meter } = ctx.state;
+  if (meter.graph.answered > 0) return undefined;
+  const operationName = args.operationName ?? undefined;
+  const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+  const plan = nodePlanOf(args.schema, args.document, operationName);
+  const asks = plan && nodeAsks(args.schema, plan, variables);
+  if (!plan || !asks) return undefined;
+  const calls = [...meter.calls.values()].reduce((n, c) => n + c.count, 0);
+  const text = nodeDataText(plan, await loadAsked(ctx, asks));
+  // Every transaction was the executor's already: had one not been, it was asked again, uncharged.
+  const after = [...meter.calls.values()].reduce((n, c) => n + c.count, 0);
+  if (text === null || after !== calls || text !== JSON.stringify(result.data)) return undefined;
+  return {
+    document: args.document,
+    operationName,
+    variables,
+    dataText: text,
     report: figures.report,
     creditHeaders: figures.creditHeaders,
   };

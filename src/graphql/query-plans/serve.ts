@@ -2,9 +2,11 @@ import { GraphQLError } from "graphql";
 import { gatewayError } from "../../errors/codes.ts";
 import type { HttpReply } from "../../http/reply.ts";
 import type { CallContext } from "../../metering/context.ts";
-import { type CallOutcome, meter } from "../../metering/pipeline.ts";
+import { type CallOutcome, type Metered, meter } from "../../metering/pipeline.ts";
 import { graphPrice } from "../../pricing/prices.ts";
 import type { IndexerOutcome } from "../../upstreams/indexer/pool.ts";
+import type { GraphQLContext } from "../context.ts";
+import { executedFigures } from "../cost/figures.ts";
 import { METHOD } from "../cost/plugin.ts";
 import {
   costLines,
@@ -17,9 +19,10 @@ import {
 import type { CostLine, CostReport } from "../cost/report-types.ts";
 import { requestEstimate } from "../cost/request-estimate.ts";
 import { indexerTrip } from "../indexer.ts";
-import { type GraphQLRequest, runYoga } from "../run.ts";
+import { type GraphQLRequest, gatewayContext, runYoga } from "../run.ts";
 import { gatewaySchema } from "../schema.ts";
 import type { Passthrough } from "./candidate.ts";
+import { loadAsked, nodeAsks, nodeDataText, nodePlanOf } from "./node-plan.ts";
 import { dataText, fits, indexerRequest, passthroughOf } from "./passthrough.ts";
 import { type Plan, type PlanRequest, plansOf } from "./plans.ts";
 
@@ -79,7 +82,7 @@ export async function servePlanned(
     plan.operationName,
     request.variables,
   );
-  if (!passthrough) return null;
+  if (!passthrough) return serveNodePlanned(ctx, call, request, plan);
   const estimate = requestEstimate(
     app,
     ctx.network,
@@ -127,10 +130,74 @@ export async function servePlanned(
       return executeReserved(ctx, call, trip.ok ? undefined : trip);
     },
   });
+  return plannedReply(cost, estimate.total, plan);
+}
+
+/**
+ * Serves a request by a node plan (node-plan.ts): through the metering pipeline as any request,
+ * with the estimate Yoga's would reserve; its transactions asked through a context of the
+ * executor's own making (the same loaders: verbosity, caches, metering, so the same charge), and
+ * written as graphql-js would write them (checked when the plan was learnt). Should any be missing
+ * or fail, the executor answers under the same reservation, with that context: what was fetched is
+ * not fetched again, and the errors are written as always.
+ *
+ * null, before anything is reserved, when the executor must answer: variables that do not coerce,
+ * or an estimate that refuses the request or asks the indexer.
+ */
+async function serveNodePlanned(
+  ctx: CallContext,
+  call: GraphQLRequest,
+  request: PlanRequest,
+  plan: Plan,
+): Promise<HttpReply | null> {
+  const { app } = ctx;
+  const node = nodePlanOf(gatewaySchema, plan.document, plan.operationName);
+  const asks = node && nodeAsks(gatewaySchema, node, request.variables);
+  if (!node || !asks) return null;
+  const estimate = requestEstimate(
+    app,
+    ctx.network,
+    gatewaySchema,
+    plan.document,
+    plan.operationName,
+    request.variables,
+  );
+  if (estimate instanceof GraphQLError || estimate.graph) return null;
+  const cost = await meter<Answered>(ctx, {
+    calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity: null }],
+    execute: async () => {
+      const context = gatewayContext(ctx, { publicPath: call.publicPath, dryRun: false });
+      context.state.wantsPrevouts = estimate.wantsPrevouts;
+      context.state.wantsPosition = estimate.wantsPosition;
+      const text = nodeDataText(node, await loadAsked(context, asks));
+      if (text === null) {
+        plansOf(app).stats.executed += 1;
+        return executeReserved(ctx, call, undefined, context);
+      }
+      plansOf(app).stats.served += 1;
+      const { outcome, actual } = executedFigures(context, estimate, { data: {} });
+      return {
+        value: {
+          render: (report) => resultText(text, report),
+          status: 200,
+          headers: plan.headers,
+          actual,
+          complexity: null,
+          lines: costLines(context),
+        },
+        outcomes: [outcome],
+      };
+    },
+  });
+  return plannedReply(cost, estimate.total, plan);
+}
+
+/** A planned request's reply, once settled: its answer with the settle's figures written in. */
+function plannedReply(cost: Metered<Answered>, estimated: number, plan: Plan): HttpReply {
   if (!cost.ok) return refusalReply(cost, { ...plan.headers, ...cost.headers });
   const answered = cost.value;
   const report = costReport({
-    estimated: estimate.total,
+    estimated,
     actual: answered.actual,
     charged: cost.charged,
     balance: cost.available,
@@ -154,11 +221,17 @@ async function executeReserved(
   ctx: CallContext,
   call: GraphQLRequest,
   failedTrip: FailedTrip | undefined,
+  made?: GraphQLContext,
 ): Promise<{ value: Answered; outcomes: CallOutcome[] }> {
-  const { reply, context } = await runYoga(ctx, call, (state) => {
-    state.reserved = {};
-    if (failedTrip) state.failedTrip = failedTrip;
-  });
+  const { reply, context } = await runYoga(
+    ctx,
+    call,
+    (state) => {
+      state.reserved = {};
+      if (failedTrip) state.failedTrip = failedTrip;
+    },
+    made,
+  );
   const figures = context.state.reserved?.figures;
   const text = reply.raw ? decoder.decode(reply.raw) : "";
   const outcome: CallOutcome = figures?.outcome ?? {

@@ -20,7 +20,8 @@ const BY_SOURCE = {
   methods: { FULL_NODE: "getrawtransaction", ELECTRUM: "blockchain.transaction.get" },
 };
 
-const loaderFor = (ctx: GraphQLContext, source: string | null | undefined) =>
+/** The request's loader for a source (the argument `source`; FULL_NODE when left out). */
+export const loaderFor = (ctx: GraphQLContext, source: string | null | undefined) =>
   source === "ELECTRUM" ? ctx.electrumTransactions : ctx.nodeTransactions;
 
 const notFound = (txid: string) =>

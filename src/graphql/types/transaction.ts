@@ -11,6 +11,27 @@ export const TransactionStatus = builder.enumType("TransactionStatus", {
   },
 });
 
+/**
+ * The fields of Transaction without arguments whose resolvers below read the model alone (no
+ * arguments, context or info): a node plan (query-plans/node-plan.ts) calls them itself. A field
+ * added here must keep that, or stay out of the list.
+ */
+export const MODEL_LEAVES: ReadonlySet<string> = new Set([
+  "txid",
+  "hash",
+  "version",
+  "size",
+  "vsize",
+  "weight",
+  "locktime",
+  "status",
+  "confirmations",
+  "blockhash",
+  "blocktime",
+  "time",
+  "hex",
+]);
+
 export const TransactionRef = builder.objectRef<TransactionModel>("Transaction").implement({
   description: "A Bitcoin transaction, decoded by blockgate's Core-compatible codec.",
   fields: (t) => ({

@@ -1,0 +1,232 @@
+// Node plans (src/graphql/query-plans/node-plan.ts): a document that asks transactions by txid and
+// fields their bytes or position say is learnt from its second execution and then answered
+// without Yoga, through the request's own loaders. Every planned answer is compared with Yoga's
+// answer to the same request (the body with `extensions`, which is never planned), byte for byte
+// but the balance; each is charged and audited as Yoga's is, and Core is asked what Yoga asks.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import { plansOf } from "../../src/graphql/query-plans/plans.ts";
+import { checkLedger } from "../../src/ledger/ledger.ts";
+import { latestAudit } from "../../src/usage/usage.ts";
+import { startTestGateway, type TestGateway } from "../support/harness.ts";
+
+const chain = loadDevnetChain();
+const BLOCK = chain.byHeight.get(540107)!.block;
+const TXIDS = BLOCK.transactions.slice(1, 7).map((tx) => tx.txid);
+const MISSING = "ab".repeat(32);
+
+const MANY = `query Many($ids: [TxId!]!) {
+  transactions(txids: $ids) {
+    txid id: hash version size vsize weight locktime hex status confirmations blockhash blocktime
+    time __typename
+  }
+}`;
+const TWO_ROOTS = `query Two($one: TxId!, $ids: [TxId!]!) {
+  first: transaction(txid: $one) { txid size status }
+  rest: transactions(txids: $ids, source: FULL_NODE) { weight txid }
+}`;
+
+let t: TestGateway;
+beforeAll(async () => {
+  // Whole answers off, so that no request here is answered from that cache; the transaction cache
+  // on (the default), as it serves planned and executed requests alike.
+  t = await startTestGateway("pglite", { networks: ["mainnet"], cache: { gatewayBytesMax: 0 } });
+});
+afterAll(() => t?.close());
+
+const plans = () => plansOf(t.gateway.app);
+const coreRequests = () => t.devnet.cores.get("mainnet")!.stats.httpRequests;
+
+interface Sent {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+
+async function post(url: string, body: Record<string, unknown>): Promise<Sent> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+/** Yoga's answer to the same request: a body with `extensions` is never planned. */
+const byYoga = (url: string, body: Record<string, unknown>) =>
+  post(url, { ...body, extensions: {} });
+const withoutBalance = (text: string) => text.replace(/"balance":\d+/g, '"balance":0');
+
+/** Sends `body` until its plan is learnt: from its second execution. */
+async function learn(url: string, body: Record<string, unknown>): Promise<void> {
+  const before = plans().stats.learnt;
+  expect((await post(url, body)).status).toBe(200);
+  expect(plans().stats.learnt).toBe(before);
+  expect((await post(url, body)).status).toBe(200);
+  expect(plans().stats.learnt).toBe(before + 1);
+}
+
+/** What `send` made Core do: HTTP requests to it. */
+async function counted<T>(send: () => Promise<T>): Promise<{ value: T; core: number }> {
+  const before = coreRequests();
+  const value = await send();
+  return { value, core: coreRequests() - before };
+}
+
+describe("a document that asks transactions by txid alone", () => {
+  it("is learnt, then answered without Yoga: Yoga's bytes, one trip to Core, the same charge and record", async () => {
+    const { token, id } = await t.account("node-planned", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const body = { query: MANY, variables: { ids: TXIDS }, operationName: "Many" };
+    await learn(url, body);
+    const served = plans().stats.served;
+    const planned = await counted(() => post(url, body));
+    expect(plans().stats.served).toBe(served + 1);
+    // Position fields are read: Core is asked verbose, once (or the transaction cache answers).
+    expect(planned.core).toBeLessThanOrEqual(1);
+    const yoga = await byYoga(url, body);
+    expect(planned.value.status).toBe(200);
+    expect(withoutBalance(planned.value.text)).toBe(withoutBalance(yoga.text));
+    expect(planned.value.headers.get("content-type")).toBe(yoga.headers.get("content-type"));
+    const answer = JSON.parse(planned.value.text);
+    expect(answer.data.transactions.map((x: { txid: string }) => x.txid)).toEqual(TXIDS);
+    expect(answer.data.transactions[0]).toMatchObject({
+      blockhash: BLOCK.hash,
+      status: "CONFIRMED",
+      __typename: "Transaction",
+    });
+    const { cost } = answer.extensions;
+    expect(cost.charged).toBeGreaterThan(0);
+    expect(planned.value.headers.get("x-credits-charged")).toBe(String(cost.charged));
+    const [yogaRecord, plannedRecord] = await latestAudit(t.gateway.app.db, id, 2);
+    for (const record of [plannedRecord, yogaRecord]) {
+      expect(record).toMatchObject({ method: "graphql", outcome: "ok", charged_cc: cost.charged });
+    }
+    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+  });
+
+  it("takes other variables and several root fields: priced per transaction, as Yoga prices them", async () => {
+    const { token } = await t.account("node-two-roots", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    await learn(url, { query: TWO_ROOTS, variables: { one: TXIDS[0], ids: TXIDS.slice(1, 3) } });
+    for (const variables of [
+      { one: TXIDS[5], ids: TXIDS },
+      { one: TXIDS[2], ids: [] },
+      { one: TXIDS[1], ids: [TXIDS[3], TXIDS[3]] }, // a txid twice: written twice, asked once
+    ]) {
+      const body = { query: TWO_ROOTS, variables };
+      const served = plans().stats.served;
+      const planned = await post(url, body);
+      expect(plans().stats.served).toBe(served + 1);
+      const yoga = await byYoga(url, body);
+      expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
+      const cost = JSON.parse(planned.text).extensions.cost;
+      expect(cost.charged).toBe(JSON.parse(yoga.text).extensions.cost.charged);
+    }
+  });
+
+  it("asks Core for the hex alone when no field reads the block, as Yoga does", async () => {
+    const quiet = await startTestGateway("pglite", {
+      networks: ["mainnet"],
+      cache: { bytesMax: 0, gatewayBytesMax: 0 },
+    });
+    try {
+      const { token } = await quiet.account("node-hex", 1_000_000);
+      const url = `${quiet.url}/gateway/mainnet/${token}`;
+      const body = {
+        query: "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid weight } }",
+        variables: { ids: TXIDS },
+      };
+      const seen: string[] = [];
+      const stop = quiet.devnet.cores.get("mainnet")!.watch((calls) => {
+        for (const c of calls) seen.push(String((c.params as unknown[])[1]));
+      });
+      try {
+        for (let i = 0; i < 3; i++) expect((await post(url, body)).status).toBe(200);
+      } finally {
+        stop();
+      }
+      expect(plansOf(quiet.gateway.app).stats.served).toBe(1);
+      expect(seen).toEqual([...TXIDS, ...TXIDS, ...TXIDS].map(() => "0"));
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
+describe("what a plan cannot answer", () => {
+  it("a missing transaction: Yoga answers under the same reservation, without asking Core again", async () => {
+    const { token, id } = await t.account("node-missing", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const query = "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid size } }";
+    await learn(url, { query, variables: { ids: TXIDS.slice(0, 2) } });
+    // Fresh txids, so neither cache holds them: the trip is seen.
+    const body = { query, variables: { ids: [MISSING, TXIDS[4]] } };
+    const executed = plans().stats.executed;
+    const planned = await counted(() => post(url, body));
+    expect(plans().stats.executed).toBe(executed + 1);
+    expect(planned.core).toBe(1);
+    const yoga = await byYoga(url, body);
+    expect(withoutBalance(planned.value.text)).toBe(withoutBalance(yoga.text));
+    const answer = JSON.parse(planned.value.text);
+    expect(answer.data.transactions[0]).toBeNull();
+    expect(answer.errors[0]).toMatchObject({
+      path: ["transactions", 0],
+      extensions: { code: "NOT_FOUND" },
+    });
+    // One record each, charged alike (a miss is an answer: -5 is charged, as on the node route).
+    const [yogaRecord, plannedRecord] = await latestAudit(t.gateway.app.db, id, 2);
+    expect(plannedRecord?.charged_cc).toBe(yogaRecord?.charged_cc);
+    expect(plannedRecord).toMatchObject({ outcome: "upstream_error", error_code: "NOT_FOUND" });
+    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+  });
+
+  it("variables that do not coerce are Yoga's to refuse, uncharged", async () => {
+    const { token } = await t.account("node-bad-vars", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const query = "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid } }";
+    await learn(url, { query, variables: { ids: [TXIDS[0]] } });
+    const body = { query, variables: { ids: ["not a txid"] } };
+    const served = plans().stats.served;
+    const planned = await counted(() => post(url, body));
+    expect(plans().stats.served).toBe(served);
+    expect(planned.core).toBe(0);
+    const yoga = await byYoga(url, body);
+    expect(withoutBalance(planned.value.text)).toBe(withoutBalance(yoga.text));
+    expect(JSON.parse(planned.value.text).errors[0].message).toContain("ids");
+  });
+
+  it("documents with a fragment, a directive, a field not read from the model, or a field twice are not planned", async () => {
+    const { token } = await t.account("node-unplanned", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    for (const query of [
+      "query ($ids: [TxId!]!) { transactions(txids: $ids) { ...F } } fragment F on Transaction { txid }",
+      "query ($ids: [TxId!]!, $w: Boolean!) { transactions(txids: $ids) { txid weight @include(if: $w) } }",
+      "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid outputs { n } } }",
+      "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid fee { sats } } }",
+      "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid txid } }",
+      "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid } chain { height } }",
+    ]) {
+      const body = { query, variables: { ids: [TXIDS[0]], w: true } };
+      const learnt = plans().stats.learnt;
+      for (let i = 0; i < 3; i++) expect((await post(url, body)).status).toBe(200);
+      expect(plans().stats.learnt, query).toBe(learnt);
+    }
+  });
+
+  it("an account short of the estimate is refused before Core is asked, as Yoga refuses it", async () => {
+    const rich = await t.account("node-rich", 1_000_000);
+    const query = "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid vsize } }";
+    await learn(`${t.url}/gateway/mainnet/${rich.token}`, { query, variables: { ids: TXIDS } });
+    const poor = await t.account("node-poor", 1);
+    const url = `${t.url}/gateway/mainnet/${poor.token}`;
+    const body = { query, variables: { ids: TXIDS } };
+    const planned = await counted(() => post(url, body));
+    expect(planned.core).toBe(0);
+    expect(planned.value.status).toBe(429);
+    const yoga = await byYoga(url, body);
+    expect(planned.value.status).toBe(yoga.status);
+    expect(withoutBalance(planned.value.text)).toBe(withoutBalance(yoga.text));
+    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+  });
+});
