@@ -34,7 +34,7 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   const planned = planRequest(app, ctx.network, req, call.body);
   const plan = planned ? plans.get(planned.key) : undefined;
   if (planned && plan) {
-    const reply = await servePlanned(ctx, call, planned, plan);
+    const reply = await servePlanned(ctx, call, planned, plan, key !== null);
     if (reply) return reply;
   }
   const { reply, context } = await runYoga(ctx, call, (state) => {

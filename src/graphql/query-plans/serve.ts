@@ -71,6 +71,8 @@ export async function servePlanned(
   call: GraphQLRequest,
   request: PlanRequest,
   plan: Plan,
+  /** The cache of whole answers could keep this request's answer (answers/). */
+  keepable: boolean,
 ): Promise<HttpReply | null> {
   const { app } = ctx;
   const plans = plansOf(app);
@@ -82,7 +84,7 @@ export async function servePlanned(
     plan.operationName,
     request.variables,
   );
-  if (!passthrough) return serveNodePlanned(ctx, call, request, plan);
+  if (!passthrough) return keepable ? null : serveNodePlanned(ctx, call, request, plan);
   const estimate = requestEstimate(
     app,
     ctx.network,
@@ -142,7 +144,9 @@ export async function servePlanned(
  * not fetched again, and the errors are written as always.
  *
  * null, before anything is reserved, when the executor must answer: variables that do not coerce,
- * or an estimate that refuses the request or asks the indexer.
+ * or an estimate that refuses the request or asks the indexer. Nor is it called for a request
+ * whose whole answer the cache of them could keep (servePlanned's `keepable`): Yoga executes
+ * those, so that an answer about final transactions is kept — a planned answer would not be.
  */
 async function serveNodePlanned(
   ctx: CallContext,

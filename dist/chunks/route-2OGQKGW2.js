@@ -4010,7 +4010,7 @@ function writable(data, passthrough) {
   written.set(data, { passthrough, text });
   return text;
 }
-async function servePlanned(ctx, call, request, plan) {
+async function servePlanned(ctx, call, request, plan, keepable) {
   const { app } = ctx;
   const plans = plansOf(app);
   const passthrough = passthroughOf(
@@ -4019,7 +4019,7 @@ async function servePlanned(ctx, call, request, plan) {
     plan.operationName,
     request.variables
   );
-  if (!passthrough) return serveNodePlanned(ctx, call, request, plan);
+  if (!passthrough) return keepable ? null : serveNodePlanned(ctx, call, request, plan);
   const estimate = requestEstimate(
     app,
     ctx.network,
@@ -4237,7 +4237,7 @@ async function executeGraphQL(ctx, call) {
   const planned = planRequest(app, ctx.network, req, call.body);
   const plan = planned ? plans.get(planned.key) : void 0;
   if (planned && plan) {
-    const reply2 = await servePlanned(ctx, call, planned, plan);
+    const reply2 = await servePlanned(ctx, call, planned, plan, key !== null);
     if (reply2) return reply2;
   }
   const { reply, context } = await runYoga(ctx, call, (state) => {
