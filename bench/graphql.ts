@@ -410,6 +410,12 @@ const scenarios: { title: string; targets: Target[] }[] = [
         "gateway-cold",
         TXS_BY_TXID,
       ),
+      // And through Yoga every time: what the node plan (query-plans/node-plan.ts) saves.
+      at(
+        `blockgate (${gateway.info.store}), transactions(txids), answer cache and plans off`,
+        "gateway-yoga",
+        TXS_BY_TXID,
+      ),
     ],
   },
   {
@@ -489,7 +495,7 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
       s.run.answerHits
         ? ` — ${s.run.answerHits} answered from the gateway's cache of whole answers`
         : "",
-      s.run.planned ? ` — ${s.run.planned} sent to the indexer by a query plan, without Yoga` : "",
+      s.run.planned ? ` — ${s.run.planned} answered by a query plan, without Yoga` : "",
     ].join("");
     const shared =
       t.side === "indexer" || t.side === "core"
