@@ -85,14 +85,7 @@ export async function servePlanned(
     request.variables,
   );
   if (!passthrough) return keepable ? null : serveNodePlanned(ctx, call, request, plan);
-  const estimate = requestEstimate(
-    app,
-    ctx.network,
-    gatewaySchema,
-    plan.document,
-    plan.operationName,
-    request.variables,
-  );
+  const estimate = planEstimate(ctx, plan, request);
   if (estimate instanceof GraphQLError || !estimate.graph || estimate.items.length > 0) {
     return null;
   }
@@ -158,14 +151,7 @@ async function serveNodePlanned(
   const node = nodePlanOf(gatewaySchema, plan.document, plan.operationName);
   const asks = node && nodeAsks(gatewaySchema, node, request.variables);
   if (!node || !asks) return null;
-  const estimate = requestEstimate(
-    app,
-    ctx.network,
-    gatewaySchema,
-    plan.document,
-    plan.operationName,
-    request.variables,
-  );
+  const estimate = planEstimate(ctx, plan, request);
   if (estimate instanceof GraphQLError || estimate.graph) return null;
   const cost = await meter<Answered>(ctx, {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity: null }],
@@ -194,6 +180,18 @@ async function serveNodePlanned(
     },
   });
   return plannedReply(cost, estimate.total, plan);
+}
+
+/** The estimate Yoga would make of the request (one memo for both: request-estimate.ts). */
+function planEstimate(ctx: CallContext, plan: Plan, request: PlanRequest) {
+  return requestEstimate(
+    ctx.app,
+    ctx.network,
+    gatewaySchema,
+    plan.document,
+    plan.operationName,
+    request.variables,
+  );
 }
 
 /** A planned request's reply, once settled: its answer with the settle's figures written in. */

@@ -4020,14 +4020,7 @@ async function servePlanned(ctx, call, request, plan, keepable) {
     request.variables
   );
   if (!passthrough) return keepable ? null : serveNodePlanned(ctx, call, request, plan);
-  const estimate = requestEstimate(
-    app,
-    ctx.network,
-    gatewaySchema,
-    plan.document,
-    plan.operationName,
-    request.variables
-  );
+  const estimate = planEstimate(ctx, plan, request);
   if (estimate instanceof GraphQLError10 || !estimate.graph || estimate.items.length > 0) {
     return null;
   }
@@ -4073,14 +4066,7 @@ async function serveNodePlanned(ctx, call, request, plan) {
   const node = nodePlanOf(gatewaySchema, plan.document, plan.operationName);
   const asks = node && nodeAsks(gatewaySchema, node, request.variables);
   if (!node || !asks) return null;
-  const estimate = requestEstimate(
-    app,
-    ctx.network,
-    gatewaySchema,
-    plan.document,
-    plan.operationName,
-    request.variables
-  );
+  const estimate = planEstimate(ctx, plan, request);
   if (estimate instanceof GraphQLError10 || estimate.graph) return null;
   const cost = await meter(ctx, {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity: null }],
@@ -4109,6 +4095,16 @@ async function serveNodePlanned(ctx, call, request, plan) {
     }
   });
   return plannedReply(cost, estimate.total, plan);
+}
+function planEstimate(ctx, plan, request) {
+  return requestEstimate(
+    ctx.app,
+    ctx.network,
+    gatewaySchema,
+    plan.document,
+    plan.operationName,
+    request.variables
+  );
 }
 function plannedReply(cost, estimated, plan) {
   if (!cost.ok) return refusalReply(cost, { ...plan.headers, ...cost.headers });
