@@ -12,6 +12,7 @@ import {
   isLeafType,
   isListType,
   isNonNullType,
+  isObjectType,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -48,10 +49,8 @@ interface NodeRoot {
 interface Leaf {
   /** The response key, as JSON text with its colon. */
   keyText: string;
-  /** `__typename`'s value; else the field's resolver and serializer. */
-  typename?: string;
-  resolve?: (model: TransactionModel) => unknown;
-  serialize?: (value: unknown) => unknown;
+  /** What the executor writes for it: the field's resolver, then its scalar's serializer. */
+  value: (model: TransactionModel) => unknown;
   nonNull: boolean;
 }
 
@@ -93,7 +92,9 @@ function compileNodePlan(
   const operation = getOperationAST(document, operationName);
   const query = schema.getQueryType();
   const transaction = schema.getType("Transaction");
-  if (!operation || operation.operation !== "query" || !query || !transaction) return null;
+  if (!operation || operation.operation !== "query" || !query || !isObjectType(transaction)) {
+    return null;
+  }
   if (operation.directives?.length) return null;
   const rootFields = fieldsOf(operation.selectionSet);
   if (!rootFields || rootFields.length === 0) return null;
@@ -109,10 +110,10 @@ function compileNodePlan(
       if (sub.arguments?.length || sub.selectionSet) return null;
       const keyText = `${JSON.stringify((sub.alias ?? sub.name).value)}:`;
       if (sub.name.value === "__typename") {
-        leaves.push({ keyText, typename: transaction.name, nonNull: true });
+        leaves.push({ keyText, value: () => transaction.name, nonNull: true });
         continue;
       }
-      const def = "getFields" in transaction ? transaction.getFields()[sub.name.value] : undefined;
+      const def = transaction.getFields()[sub.name.value];
       const type = def && getNullableType(def.type);
       if (!def || !MODEL_LEAVES.has(sub.name.value) || !def.resolve || !isLeafType(type)) {
         return null;
@@ -121,8 +122,11 @@ function compileNodePlan(
       const leafType: GraphQLLeafType = type;
       leaves.push({
         keyText,
-        resolve,
-        serialize: (value) => leafType.serialize(value),
+        // graphql-js writes a null (or undefined) resolution as null, without serializing it.
+        value: (model) => {
+          const resolved = resolve(model);
+          return resolved === null || resolved === undefined ? null : leafType.serialize(resolved);
+        },
         nonNull: isNonNullType(def.type),
       });
     }
@@ -215,14 +219,10 @@ function objectText(leaves: readonly Leaf[], model: TransactionModel): string | 
   let text = "{";
   for (const [i, leaf] of leaves.entries()) {
     let value: unknown;
-    if (leaf.typename !== undefined) value = leaf.typename;
-    else {
-      try {
-        const resolved = leaf.resolve?.(model);
-        value = resolved === null || resolved === undefined ? null : leaf.serialize?.(resolved);
-      } catch {
-        return null;
-      }
+    try {
+      value = leaf.value(model);
+    } catch {
+      return null;
     }
     if (value === undefined || (value === null && leaf.nonNull)) return null;
     text += `${i > 0 ? "," : ""}${leaf.keyText}${JSON.stringify(value)}`;

@@ -422,6 +422,7 @@ import {
   isLeafType,
   isListType,
   isNonNullType,
+  isObjectType as isObjectType2,
   Kind as Kind3
 } from "graphql";
 
@@ -773,7 +774,9 @@ function compileNodePlan(schema2, document, operationName) {
   const operation = getOperationAST3(document, operationName);
   const query = schema2.getQueryType();
   const transaction = schema2.getType("Transaction");
-  if (!operation || operation.operation !== "query" || !query || !transaction) return null;
+  if (!operation || operation.operation !== "query" || !query || !isObjectType2(transaction)) {
+    return null;
+  }
   if (operation.directives?.length) return null;
   const rootFields = fieldsOf(operation.selectionSet);
   if (!rootFields || rootFields.length === 0) return null;
@@ -789,10 +792,10 @@ function compileNodePlan(schema2, document, operationName) {
       if (sub.arguments?.length || sub.selectionSet) return null;
       const keyText = `${JSON.stringify((sub.alias ?? sub.name).value)}:`;
       if (sub.name.value === "__typename") {
-        leaves.push({ keyText, typename: transaction.name, nonNull: true });
+        leaves.push({ keyText, value: () => transaction.name, nonNull: true });
         continue;
       }
-      const def = "getFields" in transaction ? transaction.getFields()[sub.name.value] : void 0;
+      const def = transaction.getFields()[sub.name.value];
       const type = def && getNullableType(def.type);
       if (!def || !MODEL_LEAVES.has(sub.name.value) || !def.resolve || !isLeafType(type)) {
         return null;
@@ -801,8 +804,11 @@ function compileNodePlan(schema2, document, operationName) {
       const leafType = type;
       leaves.push({
         keyText,
-        resolve,
-        serialize: (value) => leafType.serialize(value),
+        // graphql-js writes a null (or undefined) resolution as null, without serializing it.
+        value: (model) => {
+          const resolved = resolve(model);
+          return resolved === null || resolved === void 0 ? null : leafType.serialize(resolved);
+        },
         nonNull: isNonNullType(def.type)
       });
     }
@@ -870,14 +876,10 @@ function objectText(leaves, model) {
   let text = "{";
   for (const [i, leaf] of leaves.entries()) {
     let value;
-    if (leaf.typename !== void 0) value = leaf.typename;
-    else {
-      try {
-        const resolved = leaf.resolve?.(model);
-        value = resolved === null || resolved === void 0 ? null : leaf.serialize?.(resolved);
-      } catch {
-        return null;
-      }
+    try {
+      value = leaf.value(model);
+    } catch {
+      return null;
     }
     if (value === void 0 || value === null && leaf.nonNull) return null;
     text += `${i > 0 ? "," : ""}${leaf.keyText}${JSON.stringify(value)}`;
@@ -894,7 +896,7 @@ import {
   isEnumType,
   isListType as isListType2,
   isNonNullType as isNonNullType2,
-  isObjectType as isObjectType3,
+  isObjectType as isObjectType4,
   isScalarType,
   Kind as Kind5,
   print as print2,
@@ -908,7 +910,7 @@ import {
 } from "@graphql-tools/delegate";
 import { RenameTypes } from "@graphql-tools/wrap";
 import {
-  isObjectType as isObjectType2,
+  isObjectType as isObjectType3,
   Kind as Kind4,
   OperationTypeNode as OperationTypeNode3,
   print,
@@ -1035,7 +1037,7 @@ async function delegateToIndexer(ctx, info, rootField, args) {
 function indexerColumn(unifiedTypeName, fieldName) {
   const table = indexerTypeOf(unifiedTypeName);
   const type = table ? indexerSchema().getType(table) : void 0;
-  return isObjectType2(type) ? type.getFields()[fieldName] : void 0;
+  return isObjectType3(type) ? type.getFields()[fieldName] : void 0;
 }
 function indexerRootField(rootField) {
   const field = indexerSchema().getQueryType()?.getFields()[rootField];
@@ -1125,8 +1127,8 @@ function shapeOf(walk, type, nodes) {
   if (isScalarType(inner) || isEnumType(inner)) {
     return { kind: "leaf", nonNull, serialize: (v) => inner.serialize(v) };
   }
-  const table = isObjectType3(inner) ? indexerTypeOf(inner.name) : void 0;
-  if (!isObjectType3(inner) || table === void 0) return null;
+  const table = isObjectType4(inner) ? indexerTypeOf(inner.name) : void 0;
+  if (!isObjectType4(inner) || table === void 0) return null;
   const { fields, patches } = collectSubFields(
     walk.schema,
     walk.fragments,
@@ -1393,10 +1395,12 @@ async function nodePlanCandidate(ctx, args, result, figures) {
   const plan = nodePlanOf(args.schema, args.document, operationName);
   const asks = plan && nodeAsks(args.schema, plan, variables);
   if (!plan || !asks) return void 0;
-  const calls = [...meter2.calls.values()].reduce((n, c) => n + c.count, 0);
+  const metered = () => [...meter2.calls.values()].reduce((n, c) => n + c.count, 0);
+  const before = metered();
   const text = nodeDataText(plan, await loadAsked(ctx, asks));
-  const after = [...meter2.calls.values()].reduce((n, c) => n + c.count, 0);
-  if (text === null || after !== calls || text !== JSON.stringify(result.data)) return void 0;
+  if (text === null || metered() !== before || text !== JSON.stringify(result.data)) {
+    return void 0;
+  }
   return {
     document: args.document,
     operationName,
