@@ -3,8 +3,10 @@
 // identical requests applies (bench/graphql.ts (b) sends the same fifty every time). Side by side in
 // one run, rounds alternating: one raw JSON-RPC batch of fifty verbose getrawtransaction calls to
 // devnet's Core, and `transactions(txids:)` with six fields through the gateway, its caches off
-// (every look-up reaches Core). Devnet and the gateway in processes of their own (bench/*-process.ts);
-// CPU per request read from each. Loopback only; bounded in time. Usage:
+// (every look-up reaches Core), and through a gateway with the cache of whole answers on, as by
+// default (the transaction cache off): no request body is ever sent twice (windows shift and
+// rotate), so every answer is a miss that is then kept, which is what a new request costs. Devnet
+// and the gateways in processes of their own (bench/*-process.ts); CPU per request read from each. Loopback only; bounded in time. Usage:
 //   [DATABASE_URL=postgres://…] npx tsx bench/distinct-transactions.ts [in flight] [seconds per run] [rounds]
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -22,8 +24,19 @@ const block = Object.values(index)
   .flatMap((f) => f.blocks)
   .find((b) => b.height === 574200);
 if (!block) throw new Error("block 574200 is not in data/chain/blocks/INDEX.json");
-const windows: string[][] = [];
-for (let i = 0; i + 50 <= block.tx.length; i += 50) windows.push(block.tx.slice(i, i + 50));
+// 65 disjoint windows of fifty make a cycle, so the requests in flight together share no txid;
+// each cycle shifts them by one more, then rotates them: 162,500 bodies before one repeats.
+const CYCLE = 65;
+let sent = 0;
+/** The next request's fifty txids: a window never asked in this order before (see above). */
+function nextWindow(): string[] {
+  const n = sent++;
+  const cycle = Math.floor(n / CYCLE);
+  const start = (n % CYCLE) * 50 + (cycle % 50);
+  const rotation = Math.floor(cycle / 50) % 50;
+  const window = (block as { tx: string[] }).tx.slice(start, start + 50);
+  return [...window.slice(rotation), ...window.slice(0, rotation)];
+}
 
 interface Devnet {
   core: { url: string; user: string; password: string };
@@ -34,6 +47,11 @@ const gateway = await startChild<{ url: string; token: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
   { ...process.env, ANSWERS: "off" },
+);
+const keeping = await startChild<{ url: string; token: string }>(
+  "./gateway-process.ts",
+  [JSON.stringify(devnet.info)],
+  { ...process.env, ANSWERS: "on", TX_CACHE: "on" },
 );
 const { core } = devnet.info;
 const dispatcher = new Agent({ connections: IN_FLIGHT });
@@ -76,18 +94,23 @@ const sides: Side[] = [
     process: gateway,
   },
 ];
+sides.push({
+  ...(sides[1] as Side),
+  label: "blockgate, caches on (default), bodies new",
+  url: `${keeping.info.url}/gateway/mainnet/${keeping.info.token}`,
+  process: keeping,
+});
 
 async function run(
   side: Side,
 ): Promise<{ perSecond: number; p50: number; p99: number; cpuUs: number }> {
-  let next = 0;
   let deadline = 0;
   const latencies: number[] = [];
   const load = (record: boolean) =>
     Promise.all(
       Array.from({ length: IN_FLIGHT }, async () => {
         while (performance.now() < deadline && latencies.length < 20_000) {
-          const txids = windows[next++ % windows.length] as string[];
+          const txids = nextWindow();
           const started = performance.now();
           const res = await request(side.url, {
             method: "POST",
@@ -140,6 +163,9 @@ for (let round = 0; round < ROUNDS; round++) {
     );
   }
 }
+// Every answer of the side that keeps them must have been a miss, or it measured hits.
+console.log(`  its cache of whole answers: ${JSON.stringify(await keeping.ask("answers"))}`);
 await dispatcher.close();
 await gateway.stop();
+await keeping.stop();
 await devnet.stop();

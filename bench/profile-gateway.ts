@@ -6,6 +6,9 @@
 // bench/node-route.ts sends them). v: the node route, one JSON-RPC batch of 50 verbose
 // getrawtransaction calls (block 277647's transactions 1–50, as bench/cache.ts sends it). g: the
 // same fifty through /gateway, `transactions(txids)` with the verbose fields (bench/cache.ts (b)).
+// d: (b)'s query, each request fifty other transactions of block 574200, its body never sent
+// before (as bench/distinct-transactions.ts sends them): with the cache of whole answers on, what
+// a new request costs.
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { cpuSpent, startChild } from "./child.ts";
@@ -26,6 +29,23 @@ const allTxids =
   Object.values(index)
     .flatMap((f) => f.blocks)
     .find((b) => b.height === 277647)?.tx ?? [];
+const block574200 =
+  Object.values(index)
+    .flatMap((f) => f.blocks)
+    .find((b) => b.height === 574200)?.tx ?? [];
+/** Shape d's nth body: fifty disjoint txids, shifted by one each cycle of 65 (see above). */
+const distinctBody = (n: number) => {
+  const cycle = Math.floor(n / 65);
+  const start = (n % 65) * 50 + (cycle % 50);
+  const window = block574200.slice(start, start + 50);
+  const rotation = Math.floor(cycle / 50) % 50;
+  return JSON.stringify({
+    query:
+      "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
+    variables: { txids: [...window.slice(rotation), ...window.slice(0, rotation)] },
+  });
+};
+let sent = 0;
 const NODE_BODIES = allTxids.map((txid, id) =>
   JSON.stringify({ jsonrpc: "2.0", id, method: "getrawtransaction", params: [txid] }),
 );
@@ -82,7 +102,12 @@ const load = () =>
       while (performance.now() < deadline && done < 50_000) {
         const res = await request(url, {
           method: "POST",
-          body: SHAPE === "n" ? (NODE_BODIES[done % NODE_BODIES.length] ?? BODY) : BODY,
+          body:
+            SHAPE === "n"
+              ? (NODE_BODIES[done % NODE_BODIES.length] ?? BODY)
+              : SHAPE === "d"
+                ? distinctBody(sent++)
+                : BODY,
           headers: { "content-type": "application/json" },
           dispatcher,
         });

@@ -3,6 +3,7 @@ import type { WebSocket } from "ws";
 import type { HttpReply } from "../http/reply.ts";
 import type { CallContext } from "../metering/context.ts";
 import type { SocketSession } from "../metering/socket-session.ts";
+import type { PendingAnswer } from "./answers/pending.ts";
 import { answerKey, keepAnswer, serveAnswer } from "./answers/serve.ts";
 import { learnPlan } from "./query-plans/learn.ts";
 import { planRequest, plansOf } from "./query-plans/plans.ts";
@@ -34,8 +35,11 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   const planned = planRequest(app, ctx.network, req, call.body);
   const plan = planned ? plans.get(planned.key) : undefined;
   if (planned && plan) {
-    const reply = await servePlanned(ctx, call, planned, plan, key !== null);
-    if (reply) return reply;
+    const served = await servePlanned(ctx, call, planned, plan, key);
+    if (served) {
+      if (key !== null) keptOrNot(ctx, key, served.pending, served.reply);
+      return served.reply;
+    }
   }
   const { reply, context } = await runYoga(ctx, call, (state) => {
     if (key !== null) state.answerKey = key;
@@ -44,10 +48,21 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
   if (reply.raw === undefined) return reply;
   const { pending, planCandidate } = context.state;
   const answer = { status: reply.status, raw: reply.raw, headers: reply.headers ?? {} };
-  if (key !== null && pending) keepAnswer(app, ctx.network, key, pending, answer);
-  else if (key !== null) app.gatewayAnswers.executed(key);
+  if (key !== null) keptOrNot(ctx, key, pending, reply);
   if (planned && planCandidate) learnPlan(context, planned, planCandidate, answer);
   return reply;
+}
+
+/** Keeps an answer found final (answers/serve.ts), or notes that this key's was not kept. */
+function keptOrNot(
+  ctx: CallContext,
+  key: string,
+  pending: PendingAnswer | undefined,
+  { status, raw, headers = {} }: HttpReply,
+): void {
+  const { app } = ctx;
+  if (pending && raw) keepAnswer(app, ctx.network, key, pending, { status, raw, headers });
+  else app.gatewayAnswers.executed(key);
 }
 
 /** The unified GraphQL API at /<gateway>/<network>/<token>. */

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
+import { plansOf } from "../../src/graphql/query-plans/plans.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -145,6 +146,38 @@ describe("whole answers about deep transactions", () => {
       complexity: null,
     });
     expect(audited[1]!.charged_cc).toBe(charged);
+  });
+
+  it("an answer served by a node plan (no Yoga) is kept as Yoga's is: a new body, asked again, is served from the cache, byte for byte but the balance, charged alike and flagged", async () => {
+    const who = await t.account("planned-kept", 1_000_000);
+    const plans = plansOf(t.gateway.app);
+    const query = `query Kept($txids: [TxId!]!) { transactions(txids: $txids) { txid size confirmations } }`;
+    // Two other bodies teach the gateway the document (a node plan, from its second execution).
+    const learnt = plans.stats.learnt;
+    await ask(who.token, query, { txids: DEEP.slice(0, 2) });
+    await ask(who.token, query, { txids: DEEP.slice(2, 4) });
+    expect(plans.stats.learnt).toBe(learnt + 1);
+    const txids = DEEP.slice(10, 30);
+    const served = plans.stats.served;
+    const hits = t.gateway.app.gatewayAnswers.stats.hits;
+    const planned = await ask(who.token, query, { txids });
+    expect(plans.stats.served).toBe(served + 1);
+    expect(planned.json.errors).toBeUndefined();
+    // confirmations reads the block: asked verbose, so the answer can be kept.
+    expect(verbosities(planned.core)).toEqual(txids.map(() => "1"));
+    const again = await ask(who.token, query, { txids });
+    expect(again.core).toEqual([]);
+    expect(plans.stats.served).toBe(served + 1);
+    expect(t.gateway.app.gatewayAnswers.stats.hits).toBe(hits + 1);
+    const balance = (text: string) => text.replace(/"balance":\d+/, '"balance":B');
+    expect(balance(again.text)).toBe(balance(planned.text));
+    expect(charge(again)).toBe(charge(planned));
+    expect(charge(planned)).toBeGreaterThan(0);
+    const audited = (await audit(who.id)).slice(-2);
+    expect(audited.map((r) => [r.outcome, r.charged_cc, r.cache_hits])).toEqual([
+      ["ok", charge(planned), 0],
+      ["ok", charge(planned), txids.length],
+    ]);
   });
 
   it("the verbose fixed fields through fragments and aliases, and transaction(txid:), are kept", async () => {

@@ -175,10 +175,12 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
             creditHeaders: Object.keys(cost.headers),
           });
         }
-        if (ctx.state.planning && !ctx.state.pending) {
+        if (ctx.state.planning) {
           const figures = { actual, complexity, report, creditHeaders: Object.keys(cost.headers) };
+          // An indexer plan does not keep what it answers: a document whose answer is being kept
+          // stays with Yoga. A node plan keeps answers as Yoga does (query-plans/serve.ts).
           ctx.state.planCandidate =
-            planCandidate(ctx, args, result, estimate, figures) ??
+            (ctx.state.pending ? undefined : planCandidate(ctx, args, result, estimate, figures)) ??
             (await nodePlanCandidate(ctx, args, result, figures));
         }
         return { ...result, extensions: { ...result.extensions, cost: report } };

@@ -5,6 +5,8 @@ import type { CallContext } from "../../metering/context.ts";
 import { type CallOutcome, type Metered, meter } from "../../metering/pipeline.ts";
 import { graphPrice } from "../../pricing/prices.ts";
 import type { IndexerOutcome } from "../../upstreams/indexer/pool.ts";
+import { keepIfFinal } from "../answers/keep.ts";
+import type { PendingAnswer } from "../answers/pending.ts";
 import type { GraphQLContext } from "../context.ts";
 import { executedFigures } from "../cost/figures.ts";
 import { METHOD } from "../cost/plugin.ts";
@@ -21,6 +23,7 @@ import { requestEstimate } from "../cost/request-estimate.ts";
 import { indexerTrip } from "../indexer.ts";
 import { type GraphQLRequest, gatewayContext, runYoga } from "../run.ts";
 import { gatewaySchema } from "../schema.ts";
+import { noteRoot } from "../types/transaction-queries.ts";
 import type { Passthrough } from "./candidate.ts";
 import { loadAsked, nodeAsks, nodeDataText, nodePlanOf } from "./node-plan.ts";
 import { dataText, fits, indexerRequest, passthroughOf } from "./passthrough.ts";
@@ -40,6 +43,12 @@ function writable(data: object, passthrough: Passthrough): string | null {
   const text = fits(data, passthrough.shape) ? dataText(data, passthrough) : null;
   written.set(data, { passthrough, text });
   return text;
+}
+
+/** A planned request's reply, and the answer to keep once the route has it (node plans). */
+export interface Served {
+  reply: HttpReply;
+  pending?: PendingAnswer;
 }
 
 /** What a planned request answered, before its settle's figures are written in. */
@@ -71,9 +80,9 @@ export async function servePlanned(
   call: GraphQLRequest,
   request: PlanRequest,
   plan: Plan,
-  /** The cache of whole answers could keep this request's answer (answers/). */
-  keepable: boolean,
-): Promise<HttpReply | null> {
+  /** The request's key in the cache of whole answers (answers/), if it could be kept there. */
+  key: string | null,
+): Promise<Served | null> {
   const { app } = ctx;
   const plans = plansOf(app);
   // The learnt variant, or another combination of the document's @skip/@include conditions;
@@ -84,7 +93,7 @@ export async function servePlanned(
     plan.operationName,
     request.variables,
   );
-  if (!passthrough) return keepable ? null : serveNodePlanned(ctx, call, request, plan);
+  if (!passthrough) return serveNodePlanned(ctx, call, request, plan, key);
   const estimate = planEstimate(ctx, plan, request);
   if (estimate instanceof GraphQLError || !estimate.graph || estimate.items.length > 0) {
     return null;
@@ -125,7 +134,7 @@ export async function servePlanned(
       return executeReserved(ctx, call, trip.ok ? undefined : trip);
     },
   });
-  return plannedReply(cost, estimate.total, plan);
+  return { reply: plannedReply(cost, estimate.total, plan).reply };
 }
 
 /**
@@ -136,35 +145,47 @@ export async function servePlanned(
  * or fail, the executor answers under the same reservation, with that context: what was fetched is
  * not fetched again, and the errors are written as always.
  *
+ * A request the cache of whole answers could keep (`key`) is kept as the executor's would be: its
+ * transactions noted where they were mined, as the root resolvers note them, and its answer found
+ * final or not by the same check (answers/keep.ts), for the route to keep once it has the bytes.
+ *
  * null, before anything is reserved, when the executor must answer: variables that do not coerce,
- * or an estimate that refuses the request or asks the indexer. Nor is it called for a request
- * whose whole answer the cache of them could keep (servePlanned's `keepable`): Yoga executes
- * those, so that an answer about final transactions is kept — a planned answer would not be.
+ * or an estimate that refuses the request or asks the indexer.
  */
 async function serveNodePlanned(
   ctx: CallContext,
   call: GraphQLRequest,
   request: PlanRequest,
   plan: Plan,
-): Promise<HttpReply | null> {
+  key: string | null,
+): Promise<Served | null> {
   const { app } = ctx;
   const node = nodePlanOf(gatewaySchema, plan.document, plan.operationName);
   const asks = node && nodeAsks(gatewaySchema, node, request.variables);
   if (!node || !asks) return null;
   const estimate = planEstimate(ctx, plan, request);
   if (estimate instanceof GraphQLError || estimate.graph) return null;
+  const context = gatewayContext(ctx, { publicPath: call.publicPath, dryRun: false });
+  context.state.wantsPrevouts = estimate.wantsPrevouts;
+  context.state.wantsPosition = estimate.wantsPosition;
+  // Set before anything is loaded: the loaders ask what a kept answer needs (loaders.ts).
+  if (key !== null) context.state.answerKey = key;
+  let data: string | null = null;
   const cost = await meter<Answered>(ctx, {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity: null }],
     execute: async () => {
-      const context = gatewayContext(ctx, { publicPath: call.publicPath, dryRun: false });
-      context.state.wantsPrevouts = estimate.wantsPrevouts;
-      context.state.wantsPosition = estimate.wantsPosition;
-      const text = nodeDataText(node, await loadAsked(context, asks));
+      const found = await loadAsked(context, asks);
+      const text = nodeDataText(node, found);
       if (text === null) {
         plansOf(app).stats.executed += 1;
         return executeReserved(ctx, call, undefined, context);
       }
       plansOf(app).stats.served += 1;
+      data = text;
+      for (const models of found) {
+        for (const model of models)
+          if (model && !(model instanceof Error)) noteRoot(context, model);
+      }
       const { outcome, actual } = executedFigures(context, estimate, { data: {} });
       return {
         value: {
@@ -179,7 +200,28 @@ async function serveNodePlanned(
       };
     },
   });
-  return plannedReply(cost, estimate.total, plan);
+  const { reply, report } = plannedReply(cost, estimate.total, plan);
+  if (key === null || data === null || !cost.ok || !report) return { reply };
+  const answered = cost.value;
+  keepIfFinal(
+    context,
+    {
+      schema: gatewaySchema,
+      document: plan.document,
+      operationName: plan.operationName,
+      variableValues: request.variables,
+    },
+    { data: JSON.parse(data) as Record<string, unknown> },
+    {
+      estimated: estimate.total,
+      estimatedComplexity: null,
+      actual: answered.actual,
+      complexity: null,
+      report,
+      creditHeaders: Object.keys(cost.headers),
+    },
+  );
+  return { reply, ...(context.state.pending ? { pending: context.state.pending } : {}) };
 }
 
 /** The estimate Yoga would make of the request (one memo for both: request-estimate.ts). */
@@ -194,9 +236,16 @@ function planEstimate(ctx: CallContext, plan: Plan, request: PlanRequest) {
   );
 }
 
-/** A planned request's reply, once settled: its answer with the settle's figures written in. */
-function plannedReply(cost: Metered<Answered>, estimated: number, plan: Plan): HttpReply {
-  if (!cost.ok) return refusalReply(cost, { ...plan.headers, ...cost.headers });
+/**
+ * A planned request's reply, once settled: its answer with the settle's figures written in; and
+ * those figures (none for a refusal).
+ */
+function plannedReply(
+  cost: Metered<Answered>,
+  estimated: number,
+  plan: Plan,
+): { reply: HttpReply; report?: CostReport } {
+  if (!cost.ok) return { reply: refusalReply(cost, { ...plan.headers, ...cost.headers }) };
   const answered = cost.value;
   const report = costReport({
     estimated,
@@ -207,10 +256,13 @@ function plannedReply(cost: Metered<Answered>, estimated: number, plan: Plan): H
     calls: answered.lines,
   });
   return {
-    status: answered.status,
-    body: null,
-    raw: encoder.encode(answered.render(report)),
-    headers: { ...answered.headers, ...cost.headers },
+    reply: {
+      status: answered.status,
+      body: null,
+      raw: encoder.encode(answered.render(report)),
+      headers: { ...answered.headers, ...cost.headers },
+    },
+    report,
   };
 }
 

@@ -29,9 +29,10 @@ const notFound = (txid: string) =>
 
 /**
  * Notes where a transaction answered at the root was mined, when the request's answer may be kept
- * whole (answers/keep.ts reads it: a kept answer is about the blocks they are in).
+ * whole (answers/keep.ts reads it: a kept answer is about the blocks they are in). Also called by
+ * node plans (query-plans/serve.ts), which answer these root fields without their resolvers.
  */
-function noteRoot(ctx: GraphQLContext, found: TransactionModel): void {
+export function noteRoot(ctx: GraphQLContext, found: TransactionModel): void {
   if (ctx.state.answerKey === undefined) return;
   ctx.state.rootTransactions ??= new Map();
   ctx.state.rootTransactions.set(found.tx.txid, found.block);

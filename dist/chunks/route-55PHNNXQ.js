@@ -1851,9 +1851,9 @@ function costPlugin() {
             creditHeaders: Object.keys(cost.headers)
           });
         }
-        if (ctx.state.planning && !ctx.state.pending) {
+        if (ctx.state.planning) {
           const figures = { actual, complexity, report, creditHeaders: Object.keys(cost.headers) };
-          ctx.state.planCandidate = planCandidate(ctx, args, result, estimate, figures) ?? await nodePlanCandidate(ctx, args, result, figures);
+          ctx.state.planCandidate = (ctx.state.pending ? void 0 : planCandidate(ctx, args, result, estimate, figures)) ?? await nodePlanCandidate(ctx, args, result, figures);
         }
         return { ...result, extensions: { ...result.extensions, cost: report } };
       });
@@ -4014,7 +4014,7 @@ function writable(data, passthrough) {
   written.set(data, { passthrough, text });
   return text;
 }
-async function servePlanned(ctx, call, request, plan, keepable) {
+async function servePlanned(ctx, call, request, plan, key) {
   const { app } = ctx;
   const plans = plansOf(app);
   const passthrough = passthroughOf(
@@ -4023,7 +4023,7 @@ async function servePlanned(ctx, call, request, plan, keepable) {
     plan.operationName,
     request.variables
   );
-  if (!passthrough) return keepable ? null : serveNodePlanned(ctx, call, request, plan);
+  if (!passthrough) return serveNodePlanned(ctx, call, request, plan, key);
   const estimate = planEstimate(ctx, plan, request);
   if (estimate instanceof GraphQLError10 || !estimate.graph || estimate.items.length > 0) {
     return null;
@@ -4063,31 +4063,39 @@ async function servePlanned(ctx, call, request, plan, keepable) {
       return executeReserved(ctx, call, trip.ok ? void 0 : trip);
     }
   });
-  return plannedReply(cost, estimate.total, plan);
+  return { reply: plannedReply(cost, estimate.total, plan).reply };
 }
-async function serveNodePlanned(ctx, call, request, plan) {
+async function serveNodePlanned(ctx, call, request, plan, key) {
   const { app } = ctx;
   const node = nodePlanOf(gatewaySchema, plan.document, plan.operationName);
   const asks = node && nodeAsks(gatewaySchema, node, request.variables);
   if (!node || !asks) return null;
   const estimate = planEstimate(ctx, plan, request);
   if (estimate instanceof GraphQLError10 || estimate.graph) return null;
+  const context = gatewayContext(ctx, { publicPath: call.publicPath, dryRun: false });
+  context.state.wantsPrevouts = estimate.wantsPrevouts;
+  context.state.wantsPosition = estimate.wantsPosition;
+  if (key !== null) context.state.answerKey = key;
+  let data = null;
   const cost = await meter(ctx, {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity: null }],
     execute: async () => {
-      const context = gatewayContext(ctx, { publicPath: call.publicPath, dryRun: false });
-      context.state.wantsPrevouts = estimate.wantsPrevouts;
-      context.state.wantsPosition = estimate.wantsPosition;
-      const text = nodeDataText(node, await loadAsked(context, asks));
+      const found = await loadAsked(context, asks);
+      const text = nodeDataText(node, found);
       if (text === null) {
         plansOf(app).stats.executed += 1;
         return executeReserved(ctx, call, void 0, context);
       }
       plansOf(app).stats.served += 1;
+      data = text;
+      for (const models of found) {
+        for (const model of models)
+          if (model && !(model instanceof Error)) noteRoot(context, model);
+      }
       const { outcome, actual } = executedFigures(context, estimate, { data: {} });
       return {
         value: {
-          render: (report) => resultText(text, report),
+          render: (report2) => resultText(text, report2),
           status: 200,
           headers: plan.headers,
           actual,
@@ -4098,7 +4106,28 @@ async function serveNodePlanned(ctx, call, request, plan) {
       };
     }
   });
-  return plannedReply(cost, estimate.total, plan);
+  const { reply, report } = plannedReply(cost, estimate.total, plan);
+  if (key === null || data === null || !cost.ok || !report) return { reply };
+  const answered = cost.value;
+  keepIfFinal(
+    context,
+    {
+      schema: gatewaySchema,
+      document: plan.document,
+      operationName: plan.operationName,
+      variableValues: request.variables
+    },
+    { data: JSON.parse(data) },
+    {
+      estimated: estimate.total,
+      estimatedComplexity: null,
+      actual: answered.actual,
+      complexity: null,
+      report,
+      creditHeaders: Object.keys(cost.headers)
+    }
+  );
+  return { reply, ...context.state.pending ? { pending: context.state.pending } : {} };
 }
 function planEstimate(ctx, plan, request) {
   return requestEstimate(
@@ -4111,7 +4140,7 @@ function planEstimate(ctx, plan, request) {
   );
 }
 function plannedReply(cost, estimated, plan) {
-  if (!cost.ok) return refusalReply(cost, { ...plan.headers, ...cost.headers });
+  if (!cost.ok) return { reply: refusalReply(cost, { ...plan.headers, ...cost.headers }) };
   const answered = cost.value;
   const report = costReport({
     estimated,
@@ -4122,10 +4151,13 @@ function plannedReply(cost, estimated, plan) {
     calls: answered.lines
   });
   return {
-    status: answered.status,
-    body: null,
-    raw: encoder2.encode(answered.render(report)),
-    headers: { ...answered.headers, ...cost.headers }
+    reply: {
+      status: answered.status,
+      body: null,
+      raw: encoder2.encode(answered.render(report)),
+      headers: { ...answered.headers, ...cost.headers }
+    },
+    report
   };
 }
 async function executeReserved(ctx, call, failedTrip, made) {
@@ -4237,8 +4269,11 @@ async function executeGraphQL(ctx, call) {
   const planned = planRequest(app, ctx.network, req, call.body);
   const plan = planned ? plans.get(planned.key) : void 0;
   if (planned && plan) {
-    const reply2 = await servePlanned(ctx, call, planned, plan, key !== null);
-    if (reply2) return reply2;
+    const served = await servePlanned(ctx, call, planned, plan, key);
+    if (served) {
+      if (key !== null) keptOrNot(ctx, key, served.pending, served.reply);
+      return served.reply;
+    }
   }
   const { reply, context } = await runYoga(ctx, call, (state) => {
     if (key !== null) state.answerKey = key;
@@ -4247,10 +4282,14 @@ async function executeGraphQL(ctx, call) {
   if (reply.raw === void 0) return reply;
   const { pending, planCandidate: planCandidate2 } = context.state;
   const answer = { status: reply.status, raw: reply.raw, headers: reply.headers ?? {} };
-  if (key !== null && pending) keepAnswer(app, ctx.network, key, pending, answer);
-  else if (key !== null) app.gatewayAnswers.executed(key);
+  if (key !== null) keptOrNot(ctx, key, pending, reply);
   if (planned && planCandidate2) learnPlan(context, planned, planCandidate2, answer);
   return reply;
+}
+function keptOrNot(ctx, key, pending, { status, raw, headers = {} }) {
+  const { app } = ctx;
+  if (pending && raw) keepAnswer(app, ctx.network, key, pending, { status, raw, headers });
+  else app.gatewayAnswers.executed(key);
 }
 function handleGateway(ctx, body, req) {
   return executeGraphQL(ctx, {
