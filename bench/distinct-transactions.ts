@@ -6,8 +6,10 @@
 // (every look-up reaches Core), and through a gateway with the cache of whole answers on, as by
 // default (the transaction cache off): no request body is ever sent twice (windows shift and
 // rotate), so every answer is a miss that is then kept, which is what a new request costs. Devnet
-// and the gateways in processes of their own (bench/*-process.ts); CPU per request read from each. Loopback only; bounded in time. Usage:
-//   [DATABASE_URL=postgres://…] npx tsx bench/distinct-transactions.ts [in flight] [seconds per run] [rounds]
+// and the gateways in processes of their own (bench/*-process.ts); CPU per request read from each,
+// and the gateway's garbage collections. Loopback only; bounded in time. Usage:
+//   [DATABASE_URL=postgres://…] npx tsx bench/distinct-transactions.ts [in flight] [seconds per run]
+//     [rounds] [the Transaction fields to select, default "txid size vsize weight version locktime"]
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { Agent, request } from "undici";
@@ -16,6 +18,8 @@ import { type Child, cpuSpent, startChild } from "./child.ts";
 const IN_FLIGHT = Number(process.argv[2] ?? 8);
 const SECONDS = Number(process.argv[3] ?? 4);
 const ROUNDS = Number(process.argv[4] ?? 2);
+// Other selections than (b)'s, e.g. "txid hex inputs { txid vout } outputs { value { btc } }".
+const FIELDS = process.argv[5] ?? "txid size vsize weight version locktime";
 
 const index = JSON.parse(
   readFileSync(new URL("../data/chain/blocks/INDEX.json", import.meta.url), "utf8"),
@@ -87,8 +91,7 @@ const sides: Side[] = [
     headers: {},
     body: (txids) =>
       JSON.stringify({
-        query:
-          "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
+        query: `query ($txids: [TxId!]!) { transactions(txids: $txids) { ${FIELDS} } }`,
         variables: { txids },
       }),
     process: gateway,
@@ -103,7 +106,7 @@ sides.push({
 
 async function run(
   side: Side,
-): Promise<{ perSecond: number; p50: number; p99: number; cpuUs: number }> {
+): Promise<{ perSecond: number; p50: number; p99: number; cpuUs: number; gc: string }> {
   let deadline = 0;
   const latencies: number[] = [];
   const load = (record: boolean) =>
@@ -130,10 +133,16 @@ async function run(
   await load(false);
   deadline = performance.now() + SECONDS * 1000;
   const cpuBefore = await side.process.ask<NodeJS.CpuUsage>("cpu");
+  const gateway = side.process !== devnet;
+  if (gateway) await side.process.ask("gc");
   const started = performance.now();
   await load(true);
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSpent(cpuBefore, await side.process.ask<NodeJS.CpuUsage>("cpu"));
+  // The gateway's collections in the run: how many, the longest pause, and their share of its time.
+  const gcs = gateway
+    ? await side.process.ask<{ count: number; major: number; totalMs: number; maxMs: number }>("gc")
+    : null;
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
@@ -142,11 +151,14 @@ async function run(
     p50: at(0.5),
     p99: at(0.99),
     cpuUs: cpu / latencies.length,
+    gc: gcs
+      ? `  GC ${gcs.count} (${gcs.major} major), longest ${gcs.maxMs.toFixed(1)} ms, ${((100 * gcs.totalMs) / (seconds * 1000)).toFixed(1)}%`
+      : "",
   };
 }
 
 console.log(
-  `bench/distinct-transactions: ${IN_FLIGHT} in flight, ${SECONDS} s per run, ${ROUNDS} rounds; load average ${loadavg()
+  `bench/distinct-transactions: ${IN_FLIGHT} in flight, ${SECONDS} s per run, ${ROUNDS} rounds; fields ${FIELDS}; load average ${loadavg()
     .slice(0, 2)
     .map((l) => l.toFixed(2))
     .join(" ")}`,
@@ -159,7 +171,7 @@ for (let round = 0; round < ROUNDS; round++) {
     const ratio =
       side.process === devnet ? "" : `  gateway ÷ Core ${(r.p50 / coreP50).toFixed(2)}x p50`;
     console.log(
-      `  ${side.label.padEnd(50)} ${r.perSecond.toFixed(0).padStart(5)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  CPU ${r.cpuUs.toFixed(0)} µs/req${ratio}`,
+      `  ${side.label.padEnd(50)} ${r.perSecond.toFixed(0).padStart(5)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  CPU ${r.cpuUs.toFixed(0)} µs/req${ratio}${r.gc}`,
     );
   }
 }

@@ -4,11 +4,12 @@
 // Prints `{url, token}` (an account granted plenty of credits) as one JSON line; a line `cpu` on
 // stdin is answered with process.cpuUsage() (user and system µs) as one JSON line, so the bench can
 // tell the CPU time this process spent per request; a line `answers` with the unified API's cache of
-// whole answers (hits, misses, entries). ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
+// whole answers (hits, misses, entries); a line `gc` with the garbage collections since the last. ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
 // for the side that always executes; TX_CACHE=on keeps the transaction cache (off otherwise, so
 // every transaction goes to Core); LEDGER (JSON) sets the ledger section. Runs until its stdin
 // closes.
 import { randomBytes } from "node:crypto";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { createAccount } from "../src/accounts/accounts.ts";
 import { startGateway } from "../src/app/app.ts";
@@ -72,6 +73,26 @@ process.stdout.write(
   `${JSON.stringify({ url: gateway.url, token, store: schema ? "PostgreSQL" : "PGlite" })}\n`,
 );
 
+// Each collection's pause (PerformanceObserver's `gc` entries), kept until the next `gc` ask.
+let pauses: { ms: number; major: boolean }[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } };
+    const kind = detail?.kind;
+    pauses.push({ ms: entry.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+  }
+}).observe({ entryTypes: ["gc"] });
+function gcSince(): { count: number; major: number; totalMs: number; maxMs: number } {
+  const seen = pauses;
+  pauses = [];
+  return {
+    count: seen.length,
+    major: seen.filter((p) => p.major).length,
+    totalMs: seen.reduce((a, p) => a + p.ms, 0),
+    maxMs: seen.reduce((a, p) => Math.max(a, p.ms), 0),
+  };
+}
+
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   if (line.trim() === "cpu") process.stdout.write(`${JSON.stringify(process.cpuUsage())}\n`);
@@ -80,6 +101,10 @@ lines.on("line", (line) => {
   }
   if (line.trim() === "plans") {
     process.stdout.write(`${JSON.stringify(plansOf(gateway.app).stats)}\n`);
+  }
+  // Garbage collections since the last ask (then forgotten): what a tail latency may be made of.
+  if (line.trim() === "gc") {
+    process.stdout.write(`${JSON.stringify(gcSince())}\n`);
   }
   // The settle queue's statements and items so far (a bench reads the mean batch between two asks).
   if (line.trim() === "settles") {

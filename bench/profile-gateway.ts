@@ -8,7 +8,7 @@
 // same fifty through /gateway, `transactions(txids)` with the verbose fields (bench/cache.ts (b)).
 // d: (b)'s query, each request fifty other transactions of block 574200, its body never sent
 // before (as bench/distinct-transactions.ts sends them): with the cache of whole answers on, what
-// a new request costs.
+// a new request costs. FIELDS: the Transaction fields it selects (default (b)'s).
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { cpuSpent, startChild } from "./child.ts";
@@ -40,8 +40,7 @@ const distinctBody = (n: number) => {
   const window = block574200.slice(start, start + 50);
   const rotation = Math.floor(cycle / 50) % 50;
   return JSON.stringify({
-    query:
-      "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
+    query: `query ($txids: [TxId!]!) { transactions(txids: $txids) { ${process.env.FIELDS ?? "txid size vsize weight version locktime"} } }`,
     variables: { txids: [...window.slice(rotation), ...window.slice(0, rotation)] },
   });
 };
