@@ -14,6 +14,26 @@ const chain = loadDevnetChain();
 const BLOCK = chain.byHeight.get(540107)!.block;
 const TXIDS = BLOCK.transactions.slice(1, 7).map((tx) => tx.txid);
 const MISSING = "ab".repeat(32);
+const COINBASE = BLOCK.transactions[0]!.txid;
+/** Devnet has this block's undo data: fee and prevouts (verbosity 2). */
+const WITH_UNDO = chain.byHeight
+  .get(277647)!
+  .block.transactions.slice(1, 9)
+  .map((tx) => tx.txid);
+
+const NESTED = `query Nested($ids: [TxId!]!) {
+  transactions(txids: $ids) {
+    txid
+    inputs { index coinbase txid vout scriptSig { asm hex } witness sequence __typename }
+    outputs { n value { sats btc } scriptPubKey { asm hex desc type address } }
+  }
+}`;
+const SPENT = `query Spent($ids: [TxId!]!) {
+  transactions(txids: $ids) {
+    txid fee { sats btc }
+    inputs { prevout { generated height value { btc } scriptPubKey { address type } } }
+  }
+}`;
 
 const MANY = `query Many($ids: [TxId!]!) {
   transactions(txids: $ids) {
@@ -154,6 +174,58 @@ describe("a document that asks transactions by txid alone", () => {
   });
 });
 
+describe("fields at any depth that read their parent alone", () => {
+  it("inputs, outputs, their scripts and amounts, a coinbase's nulls and witnesses: learnt, then served, Yoga's bytes", async () => {
+    const { token } = await t.account("node-nested", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    await learn(url, { query: NESTED, variables: { ids: TXIDS.slice(0, 2) } });
+    const body = { query: NESTED, variables: { ids: [COINBASE, ...TXIDS] } };
+    const served = plans().stats.served;
+    const planned = await post(url, body);
+    expect(plans().stats.served).toBe(served + 1);
+    const yoga = await byYoga(url, body);
+    expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
+    const txs = JSON.parse(planned.text).data.transactions;
+    expect(txs[0].inputs[0]).toMatchObject({ txid: null, vout: null, scriptSig: null });
+    expect(txs[0].inputs[0].coinbase).toMatch(/^[0-9a-f]+$/);
+    // Block 540107 has segwit spends: some witness is written, as Yoga writes it.
+    const witnesses = txs.flatMap((tx: { inputs: { witness: string[] }[] }) =>
+      tx.inputs.flatMap((i) => i.witness),
+    );
+    expect(witnesses.length).toBeGreaterThan(0);
+    expect(JSON.parse(planned.text).extensions.cost.charged).toBe(
+      JSON.parse(yoga.text).extensions.cost.charged,
+    );
+  });
+
+  it("fee and the outputs inputs spend (the node's undo data): asked at verbosity 2, as Yoga asks", async () => {
+    const { token } = await t.account("node-spent", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    await learn(url, { query: SPENT, variables: { ids: WITH_UNDO.slice(0, 2) } });
+    const body = { query: SPENT, variables: { ids: WITH_UNDO.slice(2) } };
+    const served = plans().stats.served;
+    const seen: string[] = [];
+    const stop = t.devnet.cores.get("mainnet")!.watch((calls) => {
+      for (const c of calls) {
+        if (c.method === "getrawtransaction") seen.push(String((c.params as unknown[])[1]));
+      }
+    });
+    let planned: Sent;
+    try {
+      planned = await post(url, body);
+    } finally {
+      stop();
+    }
+    expect(plans().stats.served).toBe(served + 1);
+    expect(seen).toEqual(WITH_UNDO.slice(2).map(() => "2"));
+    const yoga = await byYoga(url, body);
+    expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
+    const tx = JSON.parse(planned.text).data.transactions[0];
+    expect(tx.fee.sats).toBeGreaterThan(0);
+    expect(tx.inputs[0].prevout.value.btc).toMatch(/^\d+\.\d{8}$/);
+  });
+});
+
 describe("what a plan cannot answer", () => {
   it("a missing transaction: Yoga answers under the same reservation, without asking Core again", async () => {
     const { token, id } = await t.account("node-missing", 1_000_000);
@@ -196,20 +268,27 @@ describe("what a plan cannot answer", () => {
     expect(JSON.parse(planned.value.text).errors[0].message).toContain("ids");
   });
 
-  it("documents with a fragment, a directive, a field not read from the model, or a field twice are not planned", async () => {
+  it("documents with a fragment, a directive, a field not read from its parent alone, or a field twice are not planned", async () => {
     const { token } = await t.account("node-unplanned", 1_000_000);
     const url = `${t.url}/gateway/mainnet/${token}`;
     for (const query of [
       "query ($ids: [TxId!]!) { transactions(txids: $ids) { ...F } } fragment F on Transaction { txid }",
       "query ($ids: [TxId!]!, $w: Boolean!) { transactions(txids: $ids) { txid weight @include(if: $w) } }",
-      "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid outputs { n } } }",
-      "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid fee { sats } } }",
+      "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid block { height } } }",
+      "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid outputs { ... on TxOutput { n } } } }",
+      "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid merkleProof { blockHash } } }",
+      "query ($ids: [TxId!]!) { transactions(txids: $ids) { outputs { n n } } }",
       "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid txid } }",
       "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid } chain { height } }",
     ]) {
       const body = { query, variables: { ids: [TXIDS[0]], w: true } };
       const learnt = plans().stats.learnt;
-      for (let i = 0; i < 3; i++) expect((await post(url, body)).status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        const sent = await post(url, body);
+        expect(sent.status).toBe(200);
+        // Answered, so that it is the plan that was refused, not the query.
+        expect(JSON.parse(sent.text).errors, query).toBeUndefined();
+      }
       expect(plans().stats.learnt, query).toBe(learnt);
     }
   });

@@ -2,7 +2,8 @@ import {
   type DocumentNode,
   type FieldNode,
   type GraphQLField,
-  type GraphQLLeafType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
   type GraphQLSchema,
   getArgumentValues,
   getNamedType,
@@ -19,18 +20,25 @@ import {
 } from "graphql";
 import type { GraphQLContext } from "../context.ts";
 import type { TransactionModel } from "../models.ts";
-import { MODEL_LEAVES } from "../types/transaction.ts";
+import { AMOUNT_PLAIN_FIELDS } from "../types/amount.ts";
+import { SCRIPT_PLAIN_FIELDS } from "../types/script.ts";
+import { TRANSACTION_PLAIN_FIELDS } from "../types/transaction.ts";
 import { loaderFor } from "../types/transaction-queries.ts";
+import { IO_PLAIN_FIELDS } from "../types/tx-io.ts";
 
 /**
- * A query of the unified API that asks transactions by txid and fields read from each transaction
- * alone, compiled to be answered without Yoga: every root field `transaction(txid:)` or
- * `transactions(txids:)`, every field below one of Transaction's MODEL_LEAVES or `__typename`;
- * aliases allowed; no fragment, no directive, no response key twice in a selection (so nothing
- * is merged). Its answer is the request's loader's models (the executor's own: the same
- * verbosity, caches, metering) with those fields' own resolvers applied and their scalars'
- * serializers, written in the document's order — what graphql-js would answer, which the plan's
- * learning checks byte for byte (learn.ts) before any request is served this way.
+ * A query of the unified API that asks transactions by txid and what each transaction's own model
+ * says, compiled to be answered without Yoga: every root field `transaction(txid:)` or
+ * `transactions(txids:)`, and every field below, at any depth, one whose resolver reads its parent
+ * alone (PLAIN_FIELDS: inputs, outputs, their scripts and amounts, fee…) or `__typename`; aliases
+ * allowed; no argument below the roots, no fragment, no directive, no response key twice in a
+ * selection (so nothing is merged). Its answer is the request's loader's models (the executor's
+ * own: the same verbosity, caches, metering) with those fields' own resolvers applied and their
+ * scalars' serializers, completed as graphql-js completes them (null where a nullable field
+ * resolves to nothing, lists item by item) and written in the document's order — what graphql-js
+ * would answer, which the plan's learning checks byte for byte (learn.ts) before any request is
+ * served this way. Where graphql-js would raise an error (a non-null field with nothing, a value
+ * that does not serialize, a resolver that throws), the plan answers nothing and Yoga answers.
  */
 export interface NodePlan {
   operation: OperationDefinitionNode;
@@ -43,22 +51,29 @@ interface NodeRoot {
   field: GraphQLField<unknown, unknown>;
   /** `transactions`: a list, each item nullable. */
   list: boolean;
-  leaves: readonly Leaf[];
+  /** One transaction's object, as JSON text. */
+  write: Write;
 }
 
-interface Leaf {
-  /** The response key, as JSON text with its colon. */
-  keyText: string;
-  /** What the executor writes for it: the field's resolver, then its scalar's serializer. */
-  value: (model: TransactionModel) => unknown;
-  nonNull: boolean;
-}
+/**
+ * A value as graphql-js completes it for one field's type and selection, as JSON text; null where
+ * completing it raises an error.
+ */
+type Write = (value: unknown) => string | null;
 
 /** One request of a plan: the txids each root field asks, and the loader they are asked of. */
 export interface NodeAsk {
   txids: readonly string[];
   source: string;
 }
+
+/** By type, the fields a plan may call the resolver of: each type's file vouches for its list. */
+const PLAIN_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  Transaction: TRANSACTION_PLAIN_FIELDS,
+  ...IO_PLAIN_FIELDS,
+  Amount: AMOUNT_PLAIN_FIELDS,
+  ...SCRIPT_PLAIN_FIELDS,
+};
 
 const ROOTS = new Set(["transaction", "transactions"]);
 const compiled = new WeakMap<DocumentNode, Map<string, NodePlan | null>>();
@@ -103,42 +118,95 @@ function compileNodePlan(
     const field = query.getFields()[node.name.value];
     if (!ROOTS.has(node.name.value) || !field || !node.selectionSet) return null;
     if (getNamedType(field.type) !== transaction) return null;
-    const subFields = fieldsOf(node.selectionSet);
-    if (!subFields || subFields.length === 0) return null;
-    const leaves: Leaf[] = [];
-    for (const sub of subFields) {
-      if (sub.arguments?.length || sub.selectionSet) return null;
-      const keyText = `${JSON.stringify((sub.alias ?? sub.name).value)}:`;
-      if (sub.name.value === "__typename") {
-        leaves.push({ keyText, value: () => transaction.name, nonNull: true });
-        continue;
-      }
-      const def = transaction.getFields()[sub.name.value];
-      const type = def && getNullableType(def.type);
-      if (!def || !MODEL_LEAVES.has(sub.name.value) || !def.resolve || !isLeafType(type)) {
-        return null;
-      }
-      const resolve = def.resolve as (model: TransactionModel) => unknown;
-      const leafType: GraphQLLeafType = type;
-      leaves.push({
-        keyText,
-        // graphql-js writes a null (or undefined) resolution as null, without serializing it.
-        value: (model) => {
-          const resolved = resolve(model);
-          return resolved === null || resolved === undefined ? null : leafType.serialize(resolved);
-        },
-        nonNull: isNonNullType(def.type),
-      });
-    }
+    const write = objectWriter(transaction, node.selectionSet);
+    if (!write) return null;
     roots.push({
       key: (node.alias ?? node.name).value,
       node,
       field,
       list: isListType(getNullableType(field.type)),
-      leaves,
+      write,
     });
   }
   return { operation, roots };
+}
+
+/** An object of `type` with `set`'s fields, or null when one is not a plain field. */
+function objectWriter(type: GraphQLObjectType, set: SelectionSetNode): Write | null {
+  const selected = fieldsOf(set);
+  if (!selected || selected.length === 0) return null;
+  const plain = PLAIN_FIELDS[type.name];
+  const entries: { keyText: string; resolve: (parent: unknown) => unknown; write: Write }[] = [];
+  for (const sub of selected) {
+    if (sub.arguments?.length) return null;
+    // The response key, as JSON text with its colon.
+    const keyText = `${JSON.stringify((sub.alias ?? sub.name).value)}:`;
+    if (sub.name.value === "__typename") {
+      if (sub.selectionSet) return null;
+      const name = JSON.stringify(type.name);
+      entries.push({ keyText, resolve: () => null, write: () => name });
+      continue;
+    }
+    const def = type.getFields()[sub.name.value];
+    if (!def || !plain?.has(def.name) || !def.resolve) return null;
+    const write = valueWriter(def.type, sub.selectionSet);
+    if (!write) return null;
+    entries.push({ keyText, resolve: def.resolve as (parent: unknown) => unknown, write });
+  }
+  // Indexed loops: this runs for every field of every object answered.
+  return (parent) => {
+    let text = "{";
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as (typeof entries)[number];
+      const resolved = entry.resolve(parent);
+      // A plain field answers at once; were one to return a promise, Yoga would answer.
+      if (resolved instanceof Promise) return null;
+      const value = entry.write(resolved);
+      if (value === null) return null;
+      text += i > 0 ? `,${entry.keyText}${value}` : `${entry.keyText}${value}`;
+    }
+    return `${text}}`;
+  };
+}
+
+/** graphql-js's completeValue: nothing is null unless the type is non-null (an error). */
+function valueWriter(type: GraphQLOutputType, set: SelectionSetNode | undefined): Write | null {
+  if (isNonNullType(type)) {
+    const inner = nullableWriter(type.ofType, set);
+    return inner && ((value) => (value === null || value === undefined ? null : inner(value)));
+  }
+  const inner = nullableWriter(type, set);
+  return inner && ((value) => (value === null || value === undefined ? "null" : inner(value)));
+}
+
+/** A value of `type` (not non-null) that is not null. */
+function nullableWriter(type: GraphQLOutputType, set: SelectionSetNode | undefined): Write | null {
+  if (isListType(type)) {
+    // An output type's list holds output types (graphql-js types its ofType more loosely).
+    const item = valueWriter(type.ofType as GraphQLOutputType, set);
+    if (!item) return null;
+    return (value) => {
+      // graphql-js takes any iterable; the plain fields' resolvers give arrays.
+      if (!Array.isArray(value)) return null;
+      let text = "[";
+      for (let i = 0; i < value.length; i++) {
+        const written = item(value[i]);
+        if (written === null) return null;
+        text += i > 0 ? `,${written}` : written;
+      }
+      return `${text}]`;
+    };
+  }
+  if (isLeafType(type)) {
+    if (set) return null;
+    return (value) => {
+      // graphql-js raises an error for a leaf that serializes to nothing.
+      const serialized: unknown = type.serialize(value);
+      return serialized === null || serialized === undefined ? null : JSON.stringify(serialized);
+    };
+  }
+  // Interfaces and unions are not planned: which type an object is is the executor's to tell.
+  return isObjectType(type) && set ? objectWriter(type, set) : null;
 }
 
 /** The fields of a selection set, or null when it holds a fragment, a directive or a key twice. */
@@ -192,7 +260,7 @@ export function loadAsked(
 
 /**
  * The answer's `data` as graphql-js would write it, or null when any transaction is missing or
- * failed (its error is the executor's to write) or a value does not serialize.
+ * failed (its error is the executor's to write) or completing a field would raise an error.
  */
 export function nodeDataText(
   plan: NodePlan,
@@ -205,27 +273,18 @@ export function nodeDataText(
     const items: string[] = [];
     for (const model of models) {
       if (model === null || model instanceof Error) return null;
-      const item = objectText(root.leaves, model);
+      let item: string | null;
+      try {
+        item = root.write(model);
+      } catch {
+        // A resolver or a serializer that throws: the executor writes that error.
+        return null;
+      }
       if (item === null) return null;
       items.push(item);
     }
     text += `${r > 0 ? "," : ""}${JSON.stringify(root.key)}:`;
     text += root.list ? `[${items.join(",")}]` : items[0];
-  }
-  return `${text}}`;
-}
-
-function objectText(leaves: readonly Leaf[], model: TransactionModel): string | null {
-  let text = "{";
-  for (const [i, leaf] of leaves.entries()) {
-    let value: unknown;
-    try {
-      value = leaf.value(model);
-    } catch {
-      return null;
-    }
-    if (value === undefined || (value === null && leaf.nonNull)) return null;
-    text += `${i > 0 ? "," : ""}${leaf.keyText}${JSON.stringify(value)}`;
   }
   return `${text}}`;
 }

@@ -182,10 +182,9 @@ async function serveNodePlanned(
       }
       plansOf(app).stats.served += 1;
       data = text;
-      for (const models of found) {
-        for (const model of models)
-          if (model && !(model instanceof Error)) noteRoot(context, model);
-      }
+      // As the root resolvers note them, for the answer to be kept (noteRoot: only with a key).
+      for (const model of found.flat())
+        if (model && !(model instanceof Error)) noteRoot(context, model);
       const { outcome, actual } = executedFigures(context, estimate, { data: {} });
       return {
         value: {

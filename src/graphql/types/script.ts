@@ -30,6 +30,12 @@ export const ScriptTypeEnum = builder.enumType("ScriptType", {
   ) as Record<string, { value: ScriptType; description: string }>,
 });
 
+/** The fields below whose resolvers read their parent alone (see TRANSACTION_PLAIN_FIELDS). */
+export const SCRIPT_PLAIN_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  ScriptPubKey: new Set(["asm", "hex", "desc", "type", "address"]),
+  ScriptSig: new Set(["asm", "hex"]),
+};
+
 /**
  * An output script with the network its address is written for. Each part is decoded on first
  * use and kept, so the fields asked share the work and the ones not asked cost nothing.

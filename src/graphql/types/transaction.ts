@@ -12,11 +12,12 @@ export const TransactionStatus = builder.enumType("TransactionStatus", {
 });
 
 /**
- * The fields of Transaction without arguments whose resolvers below read the model alone (no
- * arguments, context or info): a node plan (query-plans/node-plan.ts) calls them itself. A field
- * added here must keep that, or stay out of the list.
+ * The fields of Transaction whose resolvers below read the model alone (no arguments, context or
+ * info) and answer at once: a node plan (query-plans/node-plan.ts) calls them itself, and those of
+ * the types they lead to (PLAIN_FIELDS in tx-io.ts, amount.ts, script.ts). A field added here
+ * must keep that, or stay out of the list.
  */
-export const MODEL_LEAVES: ReadonlySet<string> = new Set([
+export const TRANSACTION_PLAIN_FIELDS: ReadonlySet<string> = new Set([
   "txid",
   "hash",
   "version",
@@ -24,6 +25,9 @@ export const MODEL_LEAVES: ReadonlySet<string> = new Set([
   "vsize",
   "weight",
   "locktime",
+  "inputs",
+  "outputs",
+  "fee",
   "status",
   "confirmations",
   "blockhash",

@@ -26,6 +26,26 @@ export interface OutputModel {
   scripts: (ScriptPubKeyParts | undefined)[] | undefined;
 }
 
+/**
+ * The fields below whose resolvers read their parent alone and answer at once (see
+ * TRANSACTION_PLAIN_FIELDS in transaction.ts): all of them. A field added must keep that, or be
+ * left out here.
+ */
+export const IO_PLAIN_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  SpentOutput: new Set(["generated", "height", "value", "scriptPubKey"]),
+  TxInput: new Set([
+    "index",
+    "coinbase",
+    "txid",
+    "vout",
+    "scriptSig",
+    "witness",
+    "sequence",
+    "prevout",
+  ]),
+  TxOutput: new Set(["n", "value", "scriptPubKey"]),
+};
+
 export const SpentOutput = builder
   .objectRef<{ prevout: Prevout; network: Network }>("SpentOutput")
   .implement({

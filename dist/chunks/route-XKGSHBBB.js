@@ -435,6 +435,7 @@ var builder = new SchemaBuilder({
 builder.queryType({});
 
 // src/graphql/types/amount.ts
+var AMOUNT_PLAIN_FIELDS = /* @__PURE__ */ new Set(["sats", "btc"]);
 var Amount = builder.objectRef("Amount").implement({
   description: "An amount of bitcoin, exact: in satoshis and as Bitcoin Core's 8-decimal BTC string.",
   fields: (t) => ({
@@ -466,6 +467,10 @@ var ScriptTypeEnum = builder.enumType("ScriptType", {
     ])
   )
 });
+var SCRIPT_PLAIN_FIELDS = {
+  ScriptPubKey: /* @__PURE__ */ new Set(["asm", "hex", "desc", "type", "address"]),
+  ScriptSig: /* @__PURE__ */ new Set(["asm", "hex"])
+};
 var ScriptPubKey = builder.objectRef("ScriptPubKey").implement({
   description: "An output's locking script, decoded as Core's scriptPubKey object.",
   fields: (t) => ({
@@ -495,6 +500,20 @@ var ScriptSig = builder.objectRef("ScriptSig").implement({
 });
 
 // src/graphql/types/tx-io.ts
+var IO_PLAIN_FIELDS = {
+  SpentOutput: /* @__PURE__ */ new Set(["generated", "height", "value", "scriptPubKey"]),
+  TxInput: /* @__PURE__ */ new Set([
+    "index",
+    "coinbase",
+    "txid",
+    "vout",
+    "scriptSig",
+    "witness",
+    "sequence",
+    "prevout"
+  ]),
+  TxOutput: /* @__PURE__ */ new Set(["n", "value", "scriptPubKey"])
+};
 var SpentOutput = builder.objectRef("SpentOutput").implement({
   description: "The output an input spends, from the node's undo data.",
   fields: (t) => ({
@@ -569,7 +588,7 @@ var TransactionStatus = builder.enumType("TransactionStatus", {
     UNKNOWN: { description: "Decoded from bytes the caller holds: no chain position is known." }
   }
 });
-var MODEL_LEAVES = /* @__PURE__ */ new Set([
+var TRANSACTION_PLAIN_FIELDS = /* @__PURE__ */ new Set([
   "txid",
   "hash",
   "version",
@@ -577,6 +596,9 @@ var MODEL_LEAVES = /* @__PURE__ */ new Set([
   "vsize",
   "weight",
   "locktime",
+  "inputs",
+  "outputs",
+  "fee",
   "status",
   "confirmations",
   "blockhash",
@@ -753,6 +775,12 @@ builder.queryFields((t) => ({
 }));
 
 // src/graphql/query-plans/node-plan.ts
+var PLAIN_FIELDS = {
+  Transaction: TRANSACTION_PLAIN_FIELDS,
+  ...IO_PLAIN_FIELDS,
+  Amount: AMOUNT_PLAIN_FIELDS,
+  ...SCRIPT_PLAIN_FIELDS
+};
 var ROOTS = /* @__PURE__ */ new Set(["transaction", "transactions"]);
 var compiled = /* @__PURE__ */ new WeakMap();
 function nodePlanOf(schema2, document, operationName) {
@@ -785,42 +813,82 @@ function compileNodePlan(schema2, document, operationName) {
     const field = query.getFields()[node.name.value];
     if (!ROOTS.has(node.name.value) || !field || !node.selectionSet) return null;
     if (getNamedType2(field.type) !== transaction) return null;
-    const subFields = fieldsOf(node.selectionSet);
-    if (!subFields || subFields.length === 0) return null;
-    const leaves = [];
-    for (const sub of subFields) {
-      if (sub.arguments?.length || sub.selectionSet) return null;
-      const keyText = `${JSON.stringify((sub.alias ?? sub.name).value)}:`;
-      if (sub.name.value === "__typename") {
-        leaves.push({ keyText, value: () => transaction.name, nonNull: true });
-        continue;
-      }
-      const def = transaction.getFields()[sub.name.value];
-      const type = def && getNullableType(def.type);
-      if (!def || !MODEL_LEAVES.has(sub.name.value) || !def.resolve || !isLeafType(type)) {
-        return null;
-      }
-      const resolve = def.resolve;
-      const leafType = type;
-      leaves.push({
-        keyText,
-        // graphql-js writes a null (or undefined) resolution as null, without serializing it.
-        value: (model) => {
-          const resolved = resolve(model);
-          return resolved === null || resolved === void 0 ? null : leafType.serialize(resolved);
-        },
-        nonNull: isNonNullType(def.type)
-      });
-    }
+    const write = objectWriter(transaction, node.selectionSet);
+    if (!write) return null;
     roots.push({
       key: (node.alias ?? node.name).value,
       node,
       field,
       list: isListType(getNullableType(field.type)),
-      leaves
+      write
     });
   }
   return { operation, roots };
+}
+function objectWriter(type, set) {
+  const selected = fieldsOf(set);
+  if (!selected || selected.length === 0) return null;
+  const plain = PLAIN_FIELDS[type.name];
+  const entries = [];
+  for (const sub of selected) {
+    if (sub.arguments?.length) return null;
+    const keyText = `${JSON.stringify((sub.alias ?? sub.name).value)}:`;
+    if (sub.name.value === "__typename") {
+      if (sub.selectionSet) return null;
+      const name = JSON.stringify(type.name);
+      entries.push({ keyText, resolve: () => null, write: () => name });
+      continue;
+    }
+    const def = type.getFields()[sub.name.value];
+    if (!def || !plain?.has(def.name) || !def.resolve) return null;
+    const write = valueWriter(def.type, sub.selectionSet);
+    if (!write) return null;
+    entries.push({ keyText, resolve: def.resolve, write });
+  }
+  return (parent) => {
+    let text = "{";
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      const resolved = entry.resolve(parent);
+      if (resolved instanceof Promise) return null;
+      const value = entry.write(resolved);
+      if (value === null) return null;
+      text += i > 0 ? `,${entry.keyText}${value}` : `${entry.keyText}${value}`;
+    }
+    return `${text}}`;
+  };
+}
+function valueWriter(type, set) {
+  if (isNonNullType(type)) {
+    const inner2 = nullableWriter(type.ofType, set);
+    return inner2 && ((value) => value === null || value === void 0 ? null : inner2(value));
+  }
+  const inner = nullableWriter(type, set);
+  return inner && ((value) => value === null || value === void 0 ? "null" : inner(value));
+}
+function nullableWriter(type, set) {
+  if (isListType(type)) {
+    const item = valueWriter(type.ofType, set);
+    if (!item) return null;
+    return (value) => {
+      if (!Array.isArray(value)) return null;
+      let text = "[";
+      for (let i = 0; i < value.length; i++) {
+        const written2 = item(value[i]);
+        if (written2 === null) return null;
+        text += i > 0 ? `,${written2}` : written2;
+      }
+      return `${text}]`;
+    };
+  }
+  if (isLeafType(type)) {
+    if (set) return null;
+    return (value) => {
+      const serialized = type.serialize(value);
+      return serialized === null || serialized === void 0 ? null : JSON.stringify(serialized);
+    };
+  }
+  return isObjectType2(type) && set ? objectWriter(type, set) : null;
 }
 function fieldsOf(set) {
   const keys = /* @__PURE__ */ new Set();
@@ -863,26 +931,17 @@ function nodeDataText(plan, found) {
     const items = [];
     for (const model of models) {
       if (model === null || model instanceof Error) return null;
-      const item = objectText(root.leaves, model);
+      let item;
+      try {
+        item = root.write(model);
+      } catch {
+        return null;
+      }
       if (item === null) return null;
       items.push(item);
     }
     text += `${r > 0 ? "," : ""}${JSON.stringify(root.key)}:`;
     text += root.list ? `[${items.join(",")}]` : items[0];
-  }
-  return `${text}}`;
-}
-function objectText(leaves, model) {
-  let text = "{";
-  for (const [i, leaf] of leaves.entries()) {
-    let value;
-    try {
-      value = leaf.value(model);
-    } catch {
-      return null;
-    }
-    if (value === void 0 || value === null && leaf.nonNull) return null;
-    text += `${i > 0 ? "," : ""}${leaf.keyText}${JSON.stringify(value)}`;
   }
   return `${text}}`;
 }
@@ -4088,10 +4147,8 @@ async function serveNodePlanned(ctx, call, request, plan, key) {
       }
       plansOf(app).stats.served += 1;
       data = text;
-      for (const models of found) {
-        for (const model of models)
-          if (model && !(model instanceof Error)) noteRoot(context, model);
-      }
+      for (const model of found.flat())
+        if (model && !(model instanceof Error)) noteRoot(context, model);
       const { outcome, actual } = executedFigures(context, estimate, { data: {} });
       return {
         value: {
