@@ -24,23 +24,52 @@ export function keepIfFinal(
   ctx: GraphQLContext,
   args: ExecutedDocument,
   result: ExecutionResult,
-  figures: {
-    estimated: number;
-    estimatedComplexity: number | null;
-    actual: number;
-    complexity: number | null;
-    report: CostReport;
-    creditHeaders: string[];
-  },
+  figures: KeepFigures,
 ): void {
   if (result.errors?.length || !result.data) return;
   if (result.extensions && Object.keys(result.extensions).length > 0) return;
-  const found = aboutBlocks(args, result.data, ctx) ?? aboutTransactions(args, result.data, ctx);
-  if (!found) return;
+  const data = result.data;
+  const found =
+    aboutBlocks(args, data, ctx) ??
+    aboutTransactions(args, ctx, (keys) => confirmationsTemplate(data, keys));
+  if (found) pend(ctx, found, figures, () => JSON.stringify(data));
+}
+
+/**
+ * keepIfFinal for a node plan's answer (query-plans/serve.ts), which has no result object: its
+ * data as written, and that text with its root transactions' confirmations as placeholders when it
+ * has any (the plan writes both at once: node-plan.ts). Only an answer about transactions.
+ */
+export function keepPlannedIfFinal(
+  ctx: GraphQLContext,
+  args: ExecutedDocument,
+  written: { dataText: string; template: ConfirmationsTemplate | null },
+  figures: KeepFigures,
+): void {
+  const found = aboutTransactions(args, ctx, () => written.template);
+  if (found) pend(ctx, found, figures, () => written.dataText);
+}
+
+interface KeepFigures {
+  estimated: number;
+  estimatedComplexity: number | null;
+  actual: number;
+  complexity: number | null;
+  report: CostReport;
+  creditHeaders: string[];
+}
+
+/** The data with a placeholder for each root transaction's confirmations, and the numbers. */
+export interface ConfirmationsTemplate {
+  dataText: string;
+  confirmations: number[];
+}
+
+function pend(ctx: GraphQLContext, found: Found, figures: KeepFigures, text: () => string): void {
   const { report } = figures;
   ctx.state.pending = {
     answer: {
-      dataText: found.template?.dataText ?? JSON.stringify(result.data),
+      dataText: found.template?.dataText ?? text(),
       ...(found.template ? { confirmations: found.template.confirmations } : {}),
       estimated: figures.estimated,
       estimatedComplexity: figures.estimatedComplexity,
@@ -59,10 +88,10 @@ type Found = {
   about: AnswerAbout;
   answered: number;
   /** The data with placeholders for its confirmations, and the numbers answered there. */
-  template?: { dataText: string; confirmations: number[] };
+  template?: ConfirmationsTemplate;
 };
 
-type Args = Parameters<typeof keepIfFinal>[1];
+type Args = ExecutedDocument;
 
 function aboutBlocks(args: Args, data: Record<string, unknown>, ctx: GraphQLContext): Found | null {
   const { meter } = ctx.state;
@@ -74,8 +103,9 @@ function aboutBlocks(args: Args, data: Record<string, unknown>, ctx: GraphQLCont
 
 function aboutTransactions(
   args: Args,
-  data: Record<string, unknown>,
   ctx: GraphQLContext,
+  /** The answer's template for these response keys of confirmations; null: not well formed. */
+  templateOf: (keys: ReadonlySet<string>) => ConfirmationsTemplate | null,
 ): Found | null {
   const { meter, rootTransactions } = ctx.state;
   if (!rootTransactions || rootTransactions.size === 0 || meter.graph.answered > 0) return null;
@@ -94,7 +124,7 @@ function aboutTransactions(
   const selection = fixedTransactionSelection(args.schema, args.document, args.operationName);
   if (!selection) return null;
   if (selection.confirmations.size === 0) return { about: { mined }, answered: lookups };
-  const template = confirmationsTemplate(data, selection.confirmations);
+  const template = templateOf(selection.confirmations);
   return template ? { about: { mined }, answered: lookups, template } : null;
 }
 
@@ -107,7 +137,7 @@ function aboutTransactions(
 function confirmationsTemplate(
   data: Record<string, unknown>,
   keys: ReadonlySet<string>,
-): { dataText: string; confirmations: number[] } | null {
+): ConfirmationsTemplate | null {
   const confirmations: number[] = [];
   let wellFormed = true;
   const marked = (tx: unknown): unknown => {

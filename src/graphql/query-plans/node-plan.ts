@@ -18,6 +18,8 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
+import { CONFIRMATIONS_MARK, fillConfirmations } from "../../cache/answer-template.ts";
+import type { ConfirmationsTemplate } from "../answers/keep.ts";
 import type { GraphQLContext } from "../context.ts";
 import type { TransactionModel } from "../models.ts";
 import { AMOUNT_PLAIN_FIELDS } from "../types/amount.ts";
@@ -51,9 +53,21 @@ interface NodeRoot {
   field: GraphQLField<unknown, unknown>;
   /** `transactions`: a list, each item nullable. */
   list: boolean;
-  /** One transaction's object, as JSON text. */
-  write: Write;
+  /** One transaction's object, as JSON text; its confirmations as placeholders with `marks`. */
+  write: (model: TransactionModel, marks: Marks | null) => string | null;
 }
+
+/**
+ * The confirmations a root transaction's object was written with, in order, where it holds a
+ * placeholder instead (answers/keep.ts keeps such a template); `whole` false when one was not a
+ * number to put a placeholder for (the template cannot be kept).
+ */
+interface Marks {
+  values: number[];
+  whole: boolean;
+}
+
+const MARK_TEXT = JSON.stringify(CONFIRMATIONS_MARK);
 
 /**
  * A value as graphql-js completes it for one field's type and selection, as JSON text; null where
@@ -118,7 +132,7 @@ function compileNodePlan(
     const field = query.getFields()[node.name.value];
     if (!ROOTS.has(node.name.value) || !field || !node.selectionSet) return null;
     if (getNamedType(field.type) !== transaction) return null;
-    const write = objectWriter(transaction, node.selectionSet);
+    const write = objectWriter(transaction, node.selectionSet, "confirmations");
     if (!write) return null;
     roots.push({
       key: (node.alias ?? node.name).value,
@@ -131,12 +145,24 @@ function compileNodePlan(
   return { operation, roots };
 }
 
-/** An object of `type` with `set`'s fields, or null when one is not a plain field. */
-function objectWriter(type: GraphQLObjectType, set: SelectionSetNode): Write | null {
+/**
+ * An object of `type` with `set`'s fields, or null when one is not a plain field. The field named
+ * `marked` (a root transaction's confirmations) is written as a placeholder when marks are asked.
+ */
+function objectWriter(
+  type: GraphQLObjectType,
+  set: SelectionSetNode,
+  marked?: string,
+): ((parent: unknown, marks?: Marks | null) => string | null) | null {
   const selected = fieldsOf(set);
   if (!selected || selected.length === 0) return null;
   const plain = PLAIN_FIELDS[type.name];
-  const entries: { keyText: string; resolve: (parent: unknown) => unknown; write: Write }[] = [];
+  const entries: {
+    keyText: string;
+    resolve: (parent: unknown) => unknown;
+    write: Write;
+    mark?: true;
+  }[] = [];
   for (const sub of selected) {
     if (sub.arguments?.length) return null;
     // The response key, as JSON text with its colon.
@@ -151,17 +177,29 @@ function objectWriter(type: GraphQLObjectType, set: SelectionSetNode): Write | n
     if (!def || !plain?.has(def.name) || !def.resolve) return null;
     const write = valueWriter(def.type, sub.selectionSet);
     if (!write) return null;
-    entries.push({ keyText, resolve: def.resolve as (parent: unknown) => unknown, write });
+    entries.push({
+      keyText,
+      resolve: def.resolve as (parent: unknown) => unknown,
+      write,
+      ...(def.name === marked ? { mark: true as const } : {}),
+    });
   }
   // Indexed loops: this runs for every field of every object answered.
-  return (parent) => {
+  return (parent, marks) => {
     let text = "{";
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i] as (typeof entries)[number];
       const resolved = entry.resolve(parent);
       // A plain field answers at once; were one to return a promise, Yoga would answer.
       if (resolved instanceof Promise) return null;
-      const value = entry.write(resolved);
+      let value: string | null;
+      if (entry.mark && marks && typeof resolved === "number" && Number.isInteger(resolved)) {
+        marks.values.push(resolved);
+        value = MARK_TEXT;
+      } else {
+        if (entry.mark && marks) marks.whole = false;
+        value = entry.write(resolved);
+      }
       if (value === null) return null;
       text += i > 0 ? `,${entry.keyText}${value}` : `${entry.keyText}${value}`;
     }
@@ -266,6 +304,35 @@ export function nodeDataText(
   plan: NodePlan,
   found: readonly (readonly (TransactionModel | Error | null)[])[],
 ): string | null {
+  return writeData(plan, found, null);
+}
+
+/**
+ * nodeDataText, and for an answer that may be kept, the same text with its root transactions'
+ * confirmations as placeholders (answers/keep.ts): written once, the data filled in from it.
+ */
+export function nodeDataTemplate(
+  plan: NodePlan,
+  found: readonly (readonly (TransactionModel | Error | null)[])[],
+): { dataText: string; template: ConfirmationsTemplate | null } | null {
+  const marks: Marks = { values: [], whole: true };
+  const text = writeData(plan, found, marks);
+  if (text === null) return null;
+  if (marks.values.length === 0) return { dataText: text, template: null };
+  // null only should the text hold a placeholder of its own: then the executor answers.
+  const dataText = fillConfirmations(text, marks.values);
+  if (dataText === null) return null;
+  return {
+    dataText,
+    template: marks.whole ? { dataText: text, confirmations: marks.values } : null,
+  };
+}
+
+function writeData(
+  plan: NodePlan,
+  found: readonly (readonly (TransactionModel | Error | null)[])[],
+  marks: Marks | null,
+): string | null {
   let text = "{";
   for (const [r, root] of plan.roots.entries()) {
     const models = found[r];
@@ -275,7 +342,7 @@ export function nodeDataText(
       if (model === null || model instanceof Error) return null;
       let item: string | null;
       try {
-        item = root.write(model);
+        item = root.write(model, marks);
       } catch {
         // A resolver or a serializer that throws: the executor writes that error.
         return null;

@@ -5,7 +5,7 @@ import type { CallContext } from "../../metering/context.ts";
 import { type CallOutcome, type Metered, meter } from "../../metering/pipeline.ts";
 import { graphPrice } from "../../pricing/prices.ts";
 import type { IndexerOutcome } from "../../upstreams/indexer/pool.ts";
-import { keepIfFinal } from "../answers/keep.ts";
+import { type ConfirmationsTemplate, keepPlannedIfFinal } from "../answers/keep.ts";
 import type { PendingAnswer } from "../answers/pending.ts";
 import type { GraphQLContext } from "../context.ts";
 import { executedFigures } from "../cost/figures.ts";
@@ -25,7 +25,7 @@ import { type GraphQLRequest, gatewayContext, runYoga } from "../run.ts";
 import { gatewaySchema } from "../schema.ts";
 import { noteRoot } from "../types/transaction-queries.ts";
 import type { Passthrough } from "./candidate.ts";
-import { loadAsked, nodeAsks, nodeDataText, nodePlanOf } from "./node-plan.ts";
+import { loadAsked, nodeAsks, nodeDataTemplate, nodeDataText, nodePlanOf } from "./node-plan.ts";
 import { dataText, fits, indexerRequest, passthroughOf } from "./passthrough.ts";
 import { type Plan, type PlanRequest, plansOf } from "./plans.ts";
 
@@ -170,18 +170,21 @@ async function serveNodePlanned(
   context.state.wantsPosition = estimate.wantsPosition;
   // Set before anything is loaded: the loaders ask what a kept answer needs (loaders.ts).
   if (key !== null) context.state.answerKey = key;
-  let data: string | null = null;
+  // What the plan wrote, when it answered (not the executor).
+  const planned: { written?: { dataText: string; template: ConfirmationsTemplate | null } } = {};
   const cost = await meter<Answered>(ctx, {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity: null }],
     execute: async () => {
       const found = await loadAsked(context, asks);
-      const text = nodeDataText(node, found);
+      // An answer that may be kept is written with its confirmations' placeholders too, once.
+      const written = key !== null ? nodeDataTemplate(node, found) : null;
+      const text = key !== null ? (written?.dataText ?? null) : nodeDataText(node, found);
       if (text === null) {
         plansOf(app).stats.executed += 1;
         return executeReserved(ctx, call, undefined, context);
       }
       plansOf(app).stats.served += 1;
-      data = text;
+      if (written) planned.written = written;
       // As the root resolvers note them, for the answer to be kept (noteRoot: only with a key).
       for (const model of found.flat())
         if (model && !(model instanceof Error)) noteRoot(context, model);
@@ -200,9 +203,9 @@ async function serveNodePlanned(
     },
   });
   const { reply, report } = plannedReply(cost, estimate.total, plan);
-  if (key === null || data === null || !cost.ok || !report) return { reply };
-  const answered = cost.value;
-  keepIfFinal(
+  const { written } = planned;
+  if (key === null || !written || !cost.ok || !report) return { reply };
+  keepPlannedIfFinal(
     context,
     {
       schema: gatewaySchema,
@@ -210,11 +213,11 @@ async function serveNodePlanned(
       operationName: plan.operationName,
       variableValues: request.variables,
     },
-    { data: JSON.parse(data) as Record<string, unknown> },
+    written,
     {
       estimated: estimate.total,
       estimatedComplexity: null,
-      actual: answered.actual,
+      actual: cost.value.actual,
       complexity: null,
       report,
       creditHeaders: Object.keys(cost.headers),

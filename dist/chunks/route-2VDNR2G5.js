@@ -265,12 +265,19 @@ var LOOKUPS = /* @__PURE__ */ new Set(["getrawtransaction", "blockchain.transact
 function keepIfFinal(ctx, args, result, figures) {
   if (result.errors?.length || !result.data) return;
   if (result.extensions && Object.keys(result.extensions).length > 0) return;
-  const found = aboutBlocks(args, result.data, ctx) ?? aboutTransactions(args, result.data, ctx);
-  if (!found) return;
+  const data = result.data;
+  const found = aboutBlocks(args, data, ctx) ?? aboutTransactions(args, ctx, (keys) => confirmationsTemplate(data, keys));
+  if (found) pend(ctx, found, figures, () => JSON.stringify(data));
+}
+function keepPlannedIfFinal(ctx, args, written2, figures) {
+  const found = aboutTransactions(args, ctx, () => written2.template);
+  if (found) pend(ctx, found, figures, () => written2.dataText);
+}
+function pend(ctx, found, figures, text) {
   const { report } = figures;
   ctx.state.pending = {
     answer: {
-      dataText: found.template?.dataText ?? JSON.stringify(result.data),
+      dataText: found.template?.dataText ?? text(),
       ...found.template ? { confirmations: found.template.confirmations } : {},
       estimated: figures.estimated,
       estimatedComplexity: figures.estimatedComplexity,
@@ -291,7 +298,7 @@ function aboutBlocks(args, data, ctx) {
   const blocks = finalBlocksOf(args.schema, args.document, args.operationName, variables, data);
   return blocks ? { about: { blocks }, answered: meter2.graph.answered } : null;
 }
-function aboutTransactions(args, data, ctx) {
+function aboutTransactions(args, ctx, templateOf) {
   const { meter: meter2, rootTransactions } = ctx.state;
   if (!rootTransactions || rootTransactions.size === 0 || meter2.graph.answered > 0) return null;
   let lookups = 0;
@@ -308,7 +315,7 @@ function aboutTransactions(args, data, ctx) {
   const selection = fixedTransactionSelection(args.schema, args.document, args.operationName);
   if (!selection) return null;
   if (selection.confirmations.size === 0) return { about: { mined }, answered: lookups };
-  const template = confirmationsTemplate(data, selection.confirmations);
+  const template = templateOf(selection.confirmations);
   return template ? { about: { mined }, answered: lookups, template } : null;
 }
 function confirmationsTemplate(data, keys) {
@@ -775,6 +782,7 @@ builder.queryFields((t) => ({
 }));
 
 // src/graphql/query-plans/node-plan.ts
+var MARK_TEXT = JSON.stringify(CONFIRMATIONS_MARK);
 var PLAIN_FIELDS = {
   Transaction: TRANSACTION_PLAIN_FIELDS,
   ...IO_PLAIN_FIELDS,
@@ -813,7 +821,7 @@ function compileNodePlan(schema2, document, operationName) {
     const field = query.getFields()[node.name.value];
     if (!ROOTS.has(node.name.value) || !field || !node.selectionSet) return null;
     if (getNamedType2(field.type) !== transaction) return null;
-    const write = objectWriter(transaction, node.selectionSet);
+    const write = objectWriter(transaction, node.selectionSet, "confirmations");
     if (!write) return null;
     roots.push({
       key: (node.alias ?? node.name).value,
@@ -825,7 +833,7 @@ function compileNodePlan(schema2, document, operationName) {
   }
   return { operation, roots };
 }
-function objectWriter(type, set) {
+function objectWriter(type, set, marked) {
   const selected = fieldsOf(set);
   if (!selected || selected.length === 0) return null;
   const plain = PLAIN_FIELDS[type.name];
@@ -843,15 +851,27 @@ function objectWriter(type, set) {
     if (!def || !plain?.has(def.name) || !def.resolve) return null;
     const write = valueWriter(def.type, sub.selectionSet);
     if (!write) return null;
-    entries.push({ keyText, resolve: def.resolve, write });
+    entries.push({
+      keyText,
+      resolve: def.resolve,
+      write,
+      ...def.name === marked ? { mark: true } : {}
+    });
   }
-  return (parent) => {
+  return (parent, marks) => {
     let text = "{";
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i];
       const resolved = entry.resolve(parent);
       if (resolved instanceof Promise) return null;
-      const value = entry.write(resolved);
+      let value;
+      if (entry.mark && marks && typeof resolved === "number" && Number.isInteger(resolved)) {
+        marks.values.push(resolved);
+        value = MARK_TEXT;
+      } else {
+        if (entry.mark && marks) marks.whole = false;
+        value = entry.write(resolved);
+      }
       if (value === null) return null;
       text += i > 0 ? `,${entry.keyText}${value}` : `${entry.keyText}${value}`;
     }
@@ -924,6 +944,21 @@ function loadAsked(ctx, asks) {
   return Promise.all(asks.map((ask2) => loaderFor(ctx, ask2.source).loadMany(ask2.txids)));
 }
 function nodeDataText(plan, found) {
+  return writeData(plan, found, null);
+}
+function nodeDataTemplate(plan, found) {
+  const marks = { values: [], whole: true };
+  const text = writeData(plan, found, marks);
+  if (text === null) return null;
+  if (marks.values.length === 0) return { dataText: text, template: null };
+  const dataText2 = fillConfirmations(text, marks.values);
+  if (dataText2 === null) return null;
+  return {
+    dataText: dataText2,
+    template: marks.whole ? { dataText: text, confirmations: marks.values } : null
+  };
+}
+function writeData(plan, found, marks) {
   let text = "{";
   for (const [r, root] of plan.roots.entries()) {
     const models = found[r];
@@ -933,7 +968,7 @@ function nodeDataText(plan, found) {
       if (model === null || model instanceof Error) return null;
       let item;
       try {
-        item = root.write(model);
+        item = root.write(model, marks);
       } catch {
         return null;
       }
@@ -4135,18 +4170,19 @@ async function serveNodePlanned(ctx, call, request, plan, key) {
   context.state.wantsPrevouts = estimate.wantsPrevouts;
   context.state.wantsPosition = estimate.wantsPosition;
   if (key !== null) context.state.answerKey = key;
-  let data = null;
+  const planned = {};
   const cost = await meter(ctx, {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity: null }],
     execute: async () => {
       const found = await loadAsked(context, asks);
-      const text = nodeDataText(node, found);
+      const written3 = key !== null ? nodeDataTemplate(node, found) : null;
+      const text = key !== null ? written3?.dataText ?? null : nodeDataText(node, found);
       if (text === null) {
         plansOf(app).stats.executed += 1;
         return executeReserved(ctx, call, void 0, context);
       }
       plansOf(app).stats.served += 1;
-      data = text;
+      if (written3) planned.written = written3;
       for (const model of found.flat())
         if (model && !(model instanceof Error)) noteRoot(context, model);
       const { outcome, actual } = executedFigures(context, estimate, { data: {} });
@@ -4164,9 +4200,9 @@ async function serveNodePlanned(ctx, call, request, plan, key) {
     }
   });
   const { reply, report } = plannedReply(cost, estimate.total, plan);
-  if (key === null || data === null || !cost.ok || !report) return { reply };
-  const answered = cost.value;
-  keepIfFinal(
+  const { written: written2 } = planned;
+  if (key === null || !written2 || !cost.ok || !report) return { reply };
+  keepPlannedIfFinal(
     context,
     {
       schema: gatewaySchema,
@@ -4174,11 +4210,11 @@ async function serveNodePlanned(ctx, call, request, plan, key) {
       operationName: plan.operationName,
       variableValues: request.variables
     },
-    { data: JSON.parse(data) },
+    written2,
     {
       estimated: estimate.total,
       estimatedComplexity: null,
-      actual: answered.actual,
+      actual: cost.value.actual,
       complexity: null,
       report,
       creditHeaders: Object.keys(cost.headers)
