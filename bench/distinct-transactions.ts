@@ -141,7 +141,13 @@ async function run(
   const cpu = cpuSpent(cpuBefore, await side.process.ask<NodeJS.CpuUsage>("cpu"));
   // The gateway's collections in the run: how many, the longest pause, and their share of its time.
   const gcs = gateway
-    ? await side.process.ask<{ count: number; major: number; totalMs: number; maxMs: number }>("gc")
+    ? await side.process.ask<{
+        count: number;
+        major: number;
+        totalMs: number;
+        maxMs: number;
+        heapMb: number;
+      }>("gc")
     : null;
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
@@ -152,7 +158,7 @@ async function run(
     p99: at(0.99),
     cpuUs: cpu / latencies.length,
     gc: gcs
-      ? `  GC ${gcs.count} (${gcs.major} major), longest ${gcs.maxMs.toFixed(1)} ms, ${((100 * gcs.totalMs) / (seconds * 1000)).toFixed(1)}%`
+      ? `  GC ${gcs.count} (${gcs.major} major), longest ${gcs.maxMs.toFixed(1)} ms, ${((100 * gcs.totalMs) / (seconds * 1000)).toFixed(1)}%, heap ${gcs.heapMb} MB`
       : "",
   };
 }

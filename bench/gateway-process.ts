@@ -82,10 +82,17 @@ new PerformanceObserver((list) => {
     pauses.push({ ms: entry.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR });
   }
 }).observe({ entryTypes: ["gc"] });
-function gcSince(): { count: number; major: number; totalMs: number; maxMs: number } {
+function gcSince(): {
+  count: number;
+  major: number;
+  totalMs: number;
+  maxMs: number;
+  heapMb: number;
+} {
   const seen = pauses;
   pauses = [];
   return {
+    heapMb: Math.round(process.memoryUsage().heapUsed / 1e6),
     count: seen.length,
     major: seen.filter((p) => p.major).length,
     totalMs: seen.reduce((a, p) => a + p.ms, 0),

@@ -47,6 +47,8 @@ export class Transaction {
   private readonly layout: Layout;
   private cachedTxid: Uint8Array | undefined;
   private cachedWtxid: Uint8Array | undefined;
+  /** The txid as text: a decoded transaction is shared (cache/parsed-txs.ts) and asked it often. */
+  private cachedTxidText: string | undefined;
 
   constructor(
     fields: {
@@ -109,7 +111,8 @@ export class Transaction {
   }
 
   get txid(): string {
-    return toHexReversed(this.txidBytes);
+    this.cachedTxidText ??= toHexReversed(this.txidBytes);
+    return this.cachedTxidText;
   }
 
   get wtxid(): string {
