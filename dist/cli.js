@@ -7,14 +7,14 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-OBZJ4WSO.js";
+} from "./chunks/chunk-7JU56DKA.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-GIQUGMH5.js";
 import "./chunks/chunk-VNIG4S7Q.js";
-import "./chunks/chunk-WS3ALAGS.js";
-import "./chunks/chunk-SAZSWVSR.js";
+import "./chunks/chunk-MYBJHUZ4.js";
+import "./chunks/chunk-4SAAT3SN.js";
 import {
   ConfigError,
   loadConfig
@@ -82,7 +82,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-IDEPAUYH.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-JQUABBB2.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-OBZJ4WSO.js";
+} from "./chunks/chunk-7JU56DKA.js";
 import {
   adminAuthorized,
   writeAdminFile,
@@ -70,7 +70,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-ZKMJ2TRQ.js";
+} from "./chunks/chunk-YMJSN4G4.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -87,7 +87,7 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-WS3ALAGS.js";
+} from "./chunks/chunk-MYBJHUZ4.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -123,7 +123,7 @@ import {
   txToUniv,
   uint256Hex,
   univalueDouble
-} from "./chunks/chunk-SAZSWVSR.js";
+} from "./chunks/chunk-4SAAT3SN.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
@@ -5555,7 +5555,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-2VDNR2G5.js").catch((err) => {
+  loading ??= import("./chunks/route-4KZ6QPAG.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -158,19 +158,20 @@ function objectWriter(
   if (!selected || selected.length === 0) return null;
   const plain = PLAIN_FIELDS[type.name];
   const entries: {
-    keyText: string;
+    /** What comes before the value: the comma after the previous member, the key, its colon. */
+    prefix: string;
     resolve: (parent: unknown) => unknown;
     write: Write;
-    mark?: true;
+    /** The marked field: written as a placeholder when marks are asked. */
+    mark: boolean;
   }[] = [];
   for (const sub of selected) {
     if (sub.arguments?.length) return null;
-    // The response key, as JSON text with its colon.
-    const keyText = `${JSON.stringify((sub.alias ?? sub.name).value)}:`;
+    const prefix = `${entries.length > 0 ? "," : ""}${JSON.stringify((sub.alias ?? sub.name).value)}:`;
     if (sub.name.value === "__typename") {
       if (sub.selectionSet) return null;
       const name = JSON.stringify(type.name);
-      entries.push({ keyText, resolve: () => null, write: () => name });
+      entries.push({ prefix, resolve: () => null, write: () => name, mark: false });
       continue;
     }
     const def = type.getFields()[sub.name.value];
@@ -178,13 +179,13 @@ function objectWriter(
     const write = valueWriter(def.type, sub.selectionSet);
     if (!write) return null;
     entries.push({
-      keyText,
+      prefix,
       resolve: def.resolve as (parent: unknown) => unknown,
       write,
-      ...(def.name === marked ? { mark: true as const } : {}),
+      mark: def.name === marked,
     });
   }
-  // Indexed loops: this runs for every field of every object answered.
+  // Indexed loops, and entries of one shape: this runs for every field of every object answered.
   return (parent, marks) => {
     let text = "{";
     for (let i = 0; i < entries.length; i++) {
@@ -201,7 +202,8 @@ function objectWriter(
         value = entry.write(resolved);
       }
       if (value === null) return null;
-      text += i > 0 ? `,${entry.keyText}${value}` : `${entry.keyText}${value}`;
+      text += entry.prefix;
+      text += value;
     }
     return `${text}}`;
   };

@@ -6,7 +6,7 @@ import {
   jsonNumber,
   parseAmount,
   toHex
-} from "./chunk-SAZSWVSR.js";
+} from "./chunk-4SAAT3SN.js";
 import {
   NETWORK_NAMES
 } from "./chunk-4NNVSMSL.js";

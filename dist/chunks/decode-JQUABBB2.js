@@ -7,7 +7,7 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-SAZSWVSR.js";
+} from "./chunk-4SAAT3SN.js";
 import {
   NETWORK_NAMES
 } from "./chunk-4NNVSMSL.js";

@@ -320,6 +320,8 @@ var Transaction = class {
   layout;
   cachedTxid;
   cachedWtxid;
+  /** The txid as text: a decoded transaction is shared (cache/parsed-txs.ts) and asked it often. */
+  cachedTxidText;
   constructor(fields, bytes, layout) {
     this.version = fields.version;
     this.locktime = fields.locktime;
@@ -361,7 +363,8 @@ var Transaction = class {
     return this.cachedWtxid;
   }
   get txid() {
-    return toHexReversed(this.txidBytes);
+    this.cachedTxidText ??= toHexReversed(this.txidBytes);
+    return this.cachedTxidText;
   }
   get wtxid() {
     return toHexReversed(this.wtxidBytes);

@@ -27,7 +27,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-ZKMJ2TRQ.js";
+} from "./chunk-YMJSN4G4.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -49,7 +49,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-WS3ALAGS.js";
+} from "./chunk-MYBJHUZ4.js";
 import {
   DecodeError,
   ScriptPubKeyParts,
@@ -63,7 +63,7 @@ import {
   parseTransaction,
   scriptToAsm,
   toHex
-} from "./chunk-SAZSWVSR.js";
+} from "./chunk-4SAAT3SN.js";
 import {
   findToken,
   issueToken,
@@ -840,11 +840,11 @@ function objectWriter(type, set, marked) {
   const entries = [];
   for (const sub of selected) {
     if (sub.arguments?.length) return null;
-    const keyText = `${JSON.stringify((sub.alias ?? sub.name).value)}:`;
+    const prefix = `${entries.length > 0 ? "," : ""}${JSON.stringify((sub.alias ?? sub.name).value)}:`;
     if (sub.name.value === "__typename") {
       if (sub.selectionSet) return null;
       const name = JSON.stringify(type.name);
-      entries.push({ keyText, resolve: () => null, write: () => name });
+      entries.push({ prefix, resolve: () => null, write: () => name, mark: false });
       continue;
     }
     const def = type.getFields()[sub.name.value];
@@ -852,10 +852,10 @@ function objectWriter(type, set, marked) {
     const write = valueWriter(def.type, sub.selectionSet);
     if (!write) return null;
     entries.push({
-      keyText,
+      prefix,
       resolve: def.resolve,
       write,
-      ...def.name === marked ? { mark: true } : {}
+      mark: def.name === marked
     });
   }
   return (parent, marks) => {
@@ -873,7 +873,8 @@ function objectWriter(type, set, marked) {
         value = entry.write(resolved);
       }
       if (value === null) return null;
-      text += i > 0 ? `,${entry.keyText}${value}` : `${entry.keyText}${value}`;
+      text += entry.prefix;
+      text += value;
     }
     return `${text}}`;
   };

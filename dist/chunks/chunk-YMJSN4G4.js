@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-WS3ALAGS.js";
+} from "./chunk-MYBJHUZ4.js";
 import {
   RawJsonText,
   fromHex,
@@ -17,7 +17,7 @@ import {
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-SAZSWVSR.js";
+} from "./chunk-4SAAT3SN.js";
 import {
   methodOutOfScope,
   requestOutOfScope

@@ -19,7 +19,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-WS3ALAGS.js";
+} from "./chunk-MYBJHUZ4.js";
 import {
   issueToken,
   listTokens,
