@@ -16,8 +16,10 @@ export { documentCacheOf, type GraphQLRequest, gatewayYoga } from "./run.ts";
 /**
  * Runs one request through the unified API. In order, the first that answers:
  *  1. a kept answer about final blocks or transactions, without Yoga (answers/);
- *  2. a plan: a document that asks the indexer alone, learnt from an earlier execution (its
- *     second), sent to the indexer without Yoga (query-plans/);
+ *  2. a plan, learnt from an earlier execution (its second), answered without Yoga
+ *     (query-plans/): a document that asks the indexer alone, sent to the indexer as written; or
+ *     one that asks transactions by txid and what their models say, written from the request's
+ *     loaders (a node plan, whose answer is kept as in 1 when it could be);
  *  3. Yoga, with this call's context (account, meter, loaders): whatever it answers — the cost
  *     plugin has metered it, audit and credit headers included — is returned as is, and what it
  *     found keepable (1) or plannable (2) is kept or learnt once answered.
