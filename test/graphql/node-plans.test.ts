@@ -4,11 +4,12 @@
 // answer to the same request (the body with `extensions`, which is never planned), byte for byte
 // but the balance; each is charged and audited as Yoga's is, and Core is asked what Yoga asks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
 import { plansOf } from "../../src/graphql/query-plans/plans.ts";
 import { checkLedger } from "../../src/ledger/ledger.ts";
 import { latestAudit } from "../../src/usage/usage.ts";
-import { startTestGateway, type TestGateway } from "../support/harness.ts";
+import { someAddress } from "../support/devnet-core.ts";
+import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 const chain = loadDevnetChain();
 const BLOCK = chain.byHeight.get(540107)!.block;
@@ -78,12 +79,13 @@ const byYoga = (url: string, body: Record<string, unknown>) =>
 const withoutBalance = (text: string) => text.replace(/"balance":\d+/g, '"balance":0');
 
 /** Sends `body` until its plan is learnt: from its second execution. */
-async function learn(url: string, body: Record<string, unknown>): Promise<void> {
-  const before = plans().stats.learnt;
+async function learn(url: string, body: Record<string, unknown>, on = t): Promise<void> {
+  const stats = () => plansOf(on.gateway.app).stats;
+  const before = stats().learnt;
   expect((await post(url, body)).status).toBe(200);
-  expect(plans().stats.learnt).toBe(before);
+  expect(stats().learnt).toBe(before);
   expect((await post(url, body)).status).toBe(200);
-  expect(plans().stats.learnt).toBe(before + 1);
+  expect(stats().learnt).toBe(before + 1);
 }
 
 /** What `send` made Core do: HTTP requests to it. */
@@ -223,6 +225,62 @@ describe("fields at any depth that read their parent alone", () => {
     const tx = JSON.parse(planned.text).data.transactions[0];
     expect(tx.fee.sats).toBeGreaterThan(0);
     expect(tx.inputs[0].prevout.value.btc).toMatch(/^\d+\.\d{8}$/);
+  });
+});
+
+describe("a transaction written once, asked again", () => {
+  let own: TestGateway;
+  beforeAll(async () => {
+    // A chain of its own (blocks are mined and invalidated here); every look-up reaches Core, so
+    // each answer says where the transaction is now, while its decoded bytes are shared.
+    const mutable = new DevnetChain();
+    for (const height of chain.heights())
+      mutable.addBlock(chain.byHeight.get(height)!.block, height);
+    own = await startTestGateway(
+      "pglite",
+      { networks: ["mainnet"], cache: { bytesMax: 0, gatewayBytesMax: 0, tipTtlMs: 0 } },
+      undefined,
+      { chain: mutable },
+    );
+  });
+  afterAll(() => own?.close());
+
+  it("is written anew when its confirmations or its block change: a new block, the block invalidated, then reconsidered", async () => {
+    const { token } = await own.account("node-rewritten", 1_000_000);
+    const url = `${own.url}/gateway/mainnet/${token}`;
+    const query = `query Where($ids: [TxId!]!) {
+      transactions(txids: $ids) { txid confirmations blockhash blocktime status outputs { n value { sats } } }
+    }`;
+    await learn(url, { query, variables: { ids: TXIDS.slice(0, 1) } }, own);
+    const body = { query, variables: { ids: TXIDS.slice(1, 4) } };
+    const served = plansOf(own.gateway.app).stats.served;
+    const answers: unknown[] = [];
+    const plannedAsYoga = async () => {
+      const planned = await post(url, body);
+      expect(withoutBalance(planned.text)).toBe(withoutBalance((await byYoga(url, body)).text));
+      answers.push(JSON.parse(planned.text).data.transactions[0]);
+    };
+    await plannedAsYoga();
+    await plannedAsYoga();
+    await askDevnetCore(own.devnet, "generatetoaddress", [1, someAddress("mainnet")]);
+    await plannedAsYoga();
+    await askDevnetCore(own.devnet, "invalidateblock", [BLOCK.hash]);
+    try {
+      await plannedAsYoga();
+    } finally {
+      await askDevnetCore(own.devnet, "reconsiderblock", [BLOCK.hash]);
+    }
+    await plannedAsYoga();
+    expect(plansOf(own.gateway.app).stats.served).toBe(served + 5);
+    const [first, same, mined, invalidated, back] = answers as {
+      confirmations: number | null;
+      status: string;
+      blockhash: string | null;
+    }[];
+    expect(same).toEqual(first);
+    expect(mined!.confirmations).toBe(first!.confirmations! + 1);
+    expect(invalidated).toMatchObject({ status: "MEMPOOL", confirmations: null, blockhash: null });
+    expect(back).toEqual(mined);
   });
 });
 

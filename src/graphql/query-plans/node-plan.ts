@@ -132,8 +132,9 @@ function compileNodePlan(
     const field = query.getFields()[node.name.value];
     if (!ROOTS.has(node.name.value) || !field || !node.selectionSet) return null;
     if (getNamedType(field.type) !== transaction) return null;
-    const write = objectWriter(transaction, node.selectionSet, "confirmations");
-    if (!write) return null;
+    const written = objectWriter(transaction, node.selectionSet, "confirmations");
+    if (!written) return null;
+    const write = rememberingWriter(written);
     roots.push({
       key: (node.alias ?? node.name).value,
       node,
@@ -153,7 +154,7 @@ function objectWriter(
   type: GraphQLObjectType,
   set: SelectionSetNode,
   marked?: string,
-): ((parent: unknown, marks?: Marks | null) => string | null) | null {
+): RootWrite | null {
   const selected = fieldsOf(set);
   if (!selected || selected.length === 0) return null;
   const plain = PLAIN_FIELDS[type.name];
@@ -206,6 +207,77 @@ function objectWriter(
       text += value;
     }
     return `${text}}`;
+  };
+}
+
+/**
+ * What a root's writer wrote for a decoded transaction (shared by requests: cache/parsed-txs.ts),
+ * and what the text depends on beyond its bytes: the same writer, the same block, origin and
+ * network, and the same confirmations unless they were written as placeholders (then how many
+ * there are, to be filled in from the block at hand). Mempool transactions, and those with
+ * prevouts (the node's undo data, read per request), are written every time.
+ */
+interface Remembered {
+  write: RootWrite;
+  marking: boolean;
+  blockhash: string;
+  confirmations: number;
+  origin: TransactionModel["origin"];
+  network: TransactionModel["network"];
+  text: string;
+  marks: number;
+}
+
+type RootWrite = (parent: unknown, marks?: Marks | null) => string | null;
+
+/** Held by the transaction: gone when the decoded-transaction cache lets it go. */
+const remembered = new WeakMap<object, Remembered>();
+
+/**
+ * A root's writer that writes a mined transaction once for as long as it is decoded: a block's
+ * transactions are asked again and again (the transaction cache answers them), and writing a
+ * verbose selection is most of what such a request costs. One text per transaction, the last
+ * root that wrote it.
+ */
+function rememberingWriter(
+  write: RootWrite,
+): (model: TransactionModel, marks: Marks | null) => string | null {
+  return (model, marks) => {
+    const { block } = model;
+    if (!block || model.prevouts !== null) return write(model, marks);
+    const marking = marks !== null;
+    const kept = remembered.get(model.tx);
+    if (
+      kept !== undefined &&
+      kept.write === write &&
+      kept.marking === marking &&
+      kept.blockhash === block.hash &&
+      kept.origin === model.origin &&
+      kept.network === model.network &&
+      (marking || kept.confirmations === block.confirmations)
+    ) {
+      for (let i = 0; i < kept.marks; i++) marks?.values.push(block.confirmations);
+      return kept.text;
+    }
+    const before = marks?.values.length ?? 0;
+    const text = write(model, marks);
+    // A template with a value left unmarked is not kept whole: nor is it remembered.
+    if (text !== null && (marks === null || marks.whole)) {
+      // Written piece by piece, the text is a rope of hundreds of strings; kept, it is made one
+      // (converting a string to a number flattens it first, in V8): a third of the memory.
+      Number(text);
+      remembered.set(model.tx, {
+        write,
+        marking,
+        blockhash: block.hash,
+        confirmations: block.confirmations,
+        origin: model.origin,
+        network: model.network,
+        text,
+        marks: (marks?.values.length ?? 0) - before,
+      });
+    }
+    return text;
   };
 }
 

@@ -821,8 +821,9 @@ function compileNodePlan(schema2, document, operationName) {
     const field = query.getFields()[node.name.value];
     if (!ROOTS.has(node.name.value) || !field || !node.selectionSet) return null;
     if (getNamedType2(field.type) !== transaction) return null;
-    const write = objectWriter(transaction, node.selectionSet, "confirmations");
-    if (!write) return null;
+    const written2 = objectWriter(transaction, node.selectionSet, "confirmations");
+    if (!written2) return null;
+    const write = rememberingWriter(written2);
     roots.push({
       key: (node.alias ?? node.name).value,
       node,
@@ -877,6 +878,35 @@ function objectWriter(type, set, marked) {
       text += value;
     }
     return `${text}}`;
+  };
+}
+var remembered = /* @__PURE__ */ new WeakMap();
+function rememberingWriter(write) {
+  return (model, marks) => {
+    const { block } = model;
+    if (!block || model.prevouts !== null) return write(model, marks);
+    const marking = marks !== null;
+    const kept = remembered.get(model.tx);
+    if (kept !== void 0 && kept.write === write && kept.marking === marking && kept.blockhash === block.hash && kept.origin === model.origin && kept.network === model.network && (marking || kept.confirmations === block.confirmations)) {
+      for (let i = 0; i < kept.marks; i++) marks?.values.push(block.confirmations);
+      return kept.text;
+    }
+    const before = marks?.values.length ?? 0;
+    const text = write(model, marks);
+    if (text !== null && (marks === null || marks.whole)) {
+      Number(text);
+      remembered.set(model.tx, {
+        write,
+        marking,
+        blockhash: block.hash,
+        confirmations: block.confirmations,
+        origin: model.origin,
+        network: model.network,
+        text,
+        marks: (marks?.values.length ?? 0) - before
+      });
+    }
+    return text;
   };
 }
 function valueWriter(type, set) {
