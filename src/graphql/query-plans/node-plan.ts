@@ -254,7 +254,8 @@ function rememberingWriter(
       kept.blockhash === block.hash &&
       kept.origin === model.origin &&
       kept.network === model.network &&
-      (marking || kept.confirmations === block.confirmations)
+      // Placeholders are filled in with the block's confirmations, which must be a number to be.
+      (marking ? Number.isInteger(block.confirmations) : kept.confirmations === block.confirmations)
     ) {
       for (let i = 0; i < kept.marks; i++) marks?.values.push(block.confirmations);
       return kept.text;

@@ -887,7 +887,8 @@ function rememberingWriter(write) {
     if (!block || model.prevouts !== null) return write(model, marks);
     const marking = marks !== null;
     const kept = remembered.get(model.tx);
-    if (kept !== void 0 && kept.write === write && kept.marking === marking && kept.blockhash === block.hash && kept.origin === model.origin && kept.network === model.network && (marking || kept.confirmations === block.confirmations)) {
+    if (kept !== void 0 && kept.write === write && kept.marking === marking && kept.blockhash === block.hash && kept.origin === model.origin && kept.network === model.network && // Placeholders are filled in with the block's confirmations, which must be a number to be.
+    (marking ? Number.isInteger(block.confirmations) : kept.confirmations === block.confirmations)) {
       for (let i = 0; i < kept.marks; i++) marks?.values.push(block.confirmations);
       return kept.text;
     }
