@@ -1,9 +1,10 @@
-// The unified API against its peers, side by side in one run (issue 14 item 5). Four query shapes:
+// The unified API against its peers, side by side in one run (issue 14 item 5). Five query shapes:
 //   (a) ten blocks, heights 100–109, five fields;
 //   (b) fifty transactions by txid (block 277647's first fifty);
 //   (c) a block (277647) with its transactions and their outputs;
 //   (d) the ten latest blocks, five fields: never final, so never kept — the indexer is asked
 //       every time (through a query plan once the document has executed: src/graphql/query-plans/);
+//   (e) (a) with other literal heights in every request: each document new to every side;
 // each sent to the devnet indexer directly, to Hive Gateway proxying that indexer, and to the
 // blockgate gateway (billing on: PostgreSQL when DATABASE_URL is set, else PGlite). The indexer
 // has no transaction by txid and no outputs, so (b) and (c) are asked of it in its own terms (the
@@ -29,7 +30,7 @@ import { type Child, cpuSpent, startChild } from "./child.ts";
 const SECONDS = Number(process.argv[2] ?? 2);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
 const ROUNDS = Number(process.argv[4] ?? 2);
-const SHAPES = process.argv[5] ?? "abcd";
+const SHAPES = process.argv[5] ?? "abcde";
 const REQUESTS_MAX = 20_000; // per run, whatever the time bound
 
 // Real data devnet serves (data/chain): block 277647 and the first fifty of its transactions.
@@ -80,16 +81,36 @@ const BLOCK_ROWS = gql(
 const BLOCK_OUTPUTS = gql(
   `{ block(limit: 1, where: {height: {_eq: 277647}}) { hash height timestamp transactions(limit: ${ROWS}) { hash transaction { txid outputs { n value { sats } scriptPubKey { type address } } } } } }`,
 );
+/**
+ * (e): (a)'s query with other literal heights in every request, so that each document is one no
+ * side has seen (their caches of parsed, validated and planned documents, and our plans and
+ * answers, are keyed by the document): what a client that writes its values into the query costs.
+ */
+const newTenBlocks = (): Varying => ({
+  sent: 0,
+  nth: (n) => {
+    const from = 100 + ((n * 7) % 50_000);
+    return gql(
+      `{ block(where: {height: {_gte: ${from}, _lte: ${from + 9}}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }`,
+    );
+  },
+});
 const RAW_BATCH = JSON.stringify(
   TXIDS.map((txid, id) => ({ jsonrpc: "2.0", id, method: "getrawtransaction", params: [txid, 1] })),
 );
+
+/** Bodies that change with every request (scenario (e)): the nth, counted per side. */
+interface Varying {
+  nth(n: number): string;
+  sent: number;
+}
 
 interface Target {
   label: string;
   side: "indexer" | "hive" | "gateway" | "core";
   url: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Varying;
   /** The process whose CPU time counts as this side's. */
   process: Child<unknown>;
 }
@@ -154,10 +175,14 @@ const settleStats = async (t: Target): Promise<SettleStats> =>
 const plannedServed = async (t: Target) =>
   t.side === "gateway" ? (await t.process.ask<{ served: number }>("plans")).served : 0;
 
-async function send(t: Target, dispatcher: Agent): Promise<string> {
+/** The body of a side's next request. */
+const nextBody = (t: Target): string =>
+  typeof t.body === "string" ? t.body : t.body.nth(t.body.sent++);
+
+async function send(t: Target, dispatcher: Agent, body = nextBody(t)): Promise<string> {
   const res = await request(t.url, {
     method: "POST",
-    body: t.body,
+    body,
     headers: { "content-type": "application/json", ...t.headers },
     dispatcher,
   });
@@ -274,7 +299,9 @@ async function firstAnswers(targets: Target[]): Promise<void> {
   const dispatcher = new Agent({ connections: 1 });
   const seen = new Map<string, string>();
   for (const t of targets) {
-    const text = await send(t, dispatcher);
+    // Every side's first body is the same, (e)'s included: its answers are compared.
+    const body = typeof t.body === "string" ? t.body : t.body.nth(0);
+    const text = await send(t, dispatcher, body);
     if (t.side === "core") {
       const calls = JSON.parse(text) as { result?: unknown; error?: unknown }[];
       if (calls.length !== TXIDS.length || calls.some((c) => c.error || !c.result)) {
@@ -287,11 +314,11 @@ async function firstAnswers(targets: Target[]): Promise<void> {
       throw new Error(`${t.label}: ${text.slice(0, 400)}`);
     }
     const data = JSON.stringify(answer.data);
-    const before = seen.get(t.body);
+    const before = seen.get(body);
     if (before !== undefined && before !== data) {
       throw new Error(`${t.label} answered differently from the indexer itself`);
     }
-    seen.set(t.body, data);
+    seen.set(body, data);
   }
   await dispatcher.close();
 }
@@ -326,7 +353,7 @@ const coreHeaders = {
 const at = (
   label: string,
   side: Target["side"] | "gateway-cold" | "gateway-yoga",
-  body: string,
+  body: string | Varying,
 ): Target => {
   switch (side) {
     case "indexer":
@@ -385,6 +412,15 @@ const scenarios: { title: string; targets: Target[] }[] = [
         "gateway-yoga",
         TEN_BLOCKS,
       ),
+    ],
+  },
+  {
+    title: "(e) ten blocks as (a), other literal heights in every document",
+    targets: [
+      at("indexer directly", "indexer", newTenBlocks()),
+      at("Hive Gateway → indexer", "hive", newTenBlocks()),
+      at(`blockgate (${gateway.info.store})`, "gateway", newTenBlocks()),
+      at(`blockgate (${gateway.info.store}), answer cache off`, "gateway-cold", newTenBlocks()),
     ],
   },
   {

@@ -8,7 +8,8 @@
 // same fifty through /gateway, `transactions(txids)` with the verbose fields (bench/cache.ts (b)).
 // d: (b)'s query, each request fifty other transactions of block 574200, its body never sent
 // before (as bench/distinct-transactions.ts sends them): with the cache of whole answers on, what
-// a new request costs. FIELDS: the Transaction fields it selects (default (b)'s).
+// a new request costs. FIELDS: the Transaction fields it selects (default (b)'s). e: (a) with other
+// literal heights in every request (bench/graphql.ts (e)): a document the gateway has not seen.
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { cpuSpent, startChild } from "./child.ts";
@@ -45,6 +46,13 @@ const distinctBody = (n: number) => {
   });
 };
 let sent = 0;
+/** Shape e's nth body: (a) with other literal heights, a document new to the gateway. */
+const newDocument = (n: number) => {
+  const from = 100 + ((n * 7) % 50_000);
+  return JSON.stringify({
+    query: `{ block(where: {height: {_gte: ${from}, _lte: ${from + 9}}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }`,
+  });
+};
 const NODE_BODIES = allTxids.map((txid, id) =>
   JSON.stringify({ jsonrpc: "2.0", id, method: "getrawtransaction", params: [txid] }),
 );
@@ -106,7 +114,9 @@ const load = () =>
               ? (NODE_BODIES[done % NODE_BODIES.length] ?? BODY)
               : SHAPE === "d"
                 ? distinctBody(sent++)
-                : BODY,
+                : SHAPE === "e"
+                  ? newDocument(sent++)
+                  : BODY,
           headers: { "content-type": "application/json" },
           dispatcher,
         });
