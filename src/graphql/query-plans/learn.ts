@@ -6,7 +6,7 @@ import type { CostEstimate } from "../cost/estimate.ts";
 import { resultText } from "../cost/report.ts";
 import type { CostReport } from "../cost/report-types.ts";
 import type { PlanCandidate } from "./candidate.ts";
-import { loadAsked, nodeAsks, nodeDataText, nodePlanOf } from "./node-plan.ts";
+import { loadAsked, nodeAsks, nodeData, nodePlanOf } from "./node-plan.ts";
 import { fits, passthroughOf } from "./passthrough.ts";
 import { type PlanRequest, plansOf } from "./plans.ts";
 
@@ -83,7 +83,7 @@ export async function nodePlanCandidate(
   if (!plan || !asks) return undefined;
   const metered = () => [...meter.calls.values()].reduce((n, c) => n + c.count, 0);
   const before = metered();
-  const text = nodeDataText(plan, await loadAsked(ctx, asks));
+  const text = nodeData(plan, await loadAsked(ctx, asks), false)?.dataText ?? null;
   // Every transaction was the executor's already: had one not been, it was asked again, uncharged.
   if (text === null || metered() !== before || text !== JSON.stringify(result.data)) {
     return undefined;

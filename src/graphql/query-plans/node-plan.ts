@@ -371,29 +371,27 @@ export function loadAsked(
   return Promise.all(asks.map((ask) => loaderFor(ctx, ask.source).loadMany(ask.txids)));
 }
 
-/**
- * The answer's `data` as graphql-js would write it, or null when any transaction is missing or
- * failed (its error is the executor's to write) or completing a field would raise an error.
- */
-export function nodeDataText(
-  plan: NodePlan,
-  found: readonly (readonly (TransactionModel | Error | null)[])[],
-): string | null {
-  return writeData(plan, found, null);
+/** A planned answer's `data`, and its template when it was written for keeping. */
+export interface NodeData {
+  dataText: string;
+  template: ConfirmationsTemplate | null;
 }
 
 /**
- * nodeDataText, and for an answer that may be kept, the same text with its root transactions'
+ * The answer's `data` as graphql-js would write it, or null when any transaction is missing or
+ * failed (its error is the executor's to write) or completing a field would raise an error. For
+ * an answer that may be kept (`keepable`), also the same text with its root transactions'
  * confirmations as placeholders (answers/keep.ts): written once, the data filled in from it.
  */
-export function nodeDataTemplate(
+export function nodeData(
   plan: NodePlan,
   found: readonly (readonly (TransactionModel | Error | null)[])[],
-): { dataText: string; template: ConfirmationsTemplate | null } | null {
-  const marks: Marks = { values: [], whole: true };
+  keepable: boolean,
+): NodeData | null {
+  const marks: Marks | null = keepable ? { values: [], whole: true } : null;
   const text = writeData(plan, found, marks);
   if (text === null) return null;
-  if (marks.values.length === 0) return { dataText: text, template: null };
+  if (!marks || marks.values.length === 0) return { dataText: text, template: null };
   // null only should the text hold a placeholder of its own: then the executor answers.
   const dataText = fillConfirmations(text, marks.values);
   if (dataText === null) return null;

@@ -5,7 +5,7 @@ import type { CallContext } from "../../metering/context.ts";
 import { type CallOutcome, type Metered, meter } from "../../metering/pipeline.ts";
 import { graphPrice } from "../../pricing/prices.ts";
 import type { IndexerOutcome } from "../../upstreams/indexer/pool.ts";
-import { type ConfirmationsTemplate, keepPlannedIfFinal } from "../answers/keep.ts";
+import { keepPlannedIfFinal } from "../answers/keep.ts";
 import type { PendingAnswer } from "../answers/pending.ts";
 import type { GraphQLContext } from "../context.ts";
 import { executedFigures } from "../cost/figures.ts";
@@ -25,7 +25,7 @@ import { type GraphQLRequest, gatewayContext, runYoga } from "../run.ts";
 import { gatewaySchema } from "../schema.ts";
 import { noteRoot } from "../types/transaction-queries.ts";
 import type { Passthrough } from "./candidate.ts";
-import { loadAsked, nodeAsks, nodeDataTemplate, nodeDataText, nodePlanOf } from "./node-plan.ts";
+import { loadAsked, type NodeData, nodeAsks, nodeData, nodePlanOf } from "./node-plan.ts";
 import { dataText, fits, indexerRequest, passthroughOf } from "./passthrough.ts";
 import { type Plan, type PlanRequest, plansOf } from "./plans.ts";
 
@@ -171,20 +171,20 @@ async function serveNodePlanned(
   // Set before anything is loaded: the loaders ask what a kept answer needs (loaders.ts).
   if (key !== null) context.state.answerKey = key;
   // What the plan wrote, when it answered (not the executor).
-  const planned: { written?: { dataText: string; template: ConfirmationsTemplate | null } } = {};
+  const planned: { written?: NodeData } = {};
   const cost = await meter<Answered>(ctx, {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity: null }],
     execute: async () => {
       const found = await loadAsked(context, asks);
       // An answer that may be kept is written with its confirmations' placeholders too, once.
-      const written = key !== null ? nodeDataTemplate(node, found) : null;
-      const text = key !== null ? (written?.dataText ?? null) : nodeDataText(node, found);
-      if (text === null) {
+      const written = nodeData(node, found, key !== null);
+      if (written === null) {
         plansOf(app).stats.executed += 1;
         return executeReserved(ctx, call, undefined, context);
       }
       plansOf(app).stats.served += 1;
-      if (written) planned.written = written;
+      planned.written = written;
+      const text = written.dataText;
       // As the root resolvers note them, for the answer to be kept (noteRoot: only with a key).
       for (const model of found.flat())
         if (model && !(model instanceof Error)) noteRoot(context, model);

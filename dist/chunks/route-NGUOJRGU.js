@@ -975,14 +975,11 @@ function nodeAsks(schema2, plan, given) {
 function loadAsked(ctx, asks) {
   return Promise.all(asks.map((ask2) => loaderFor(ctx, ask2.source).loadMany(ask2.txids)));
 }
-function nodeDataText(plan, found) {
-  return writeData(plan, found, null);
-}
-function nodeDataTemplate(plan, found) {
-  const marks = { values: [], whole: true };
+function nodeData(plan, found, keepable) {
+  const marks = keepable ? { values: [], whole: true } : null;
   const text = writeData(plan, found, marks);
   if (text === null) return null;
-  if (marks.values.length === 0) return { dataText: text, template: null };
+  if (!marks || marks.values.length === 0) return { dataText: text, template: null };
   const dataText2 = fillConfirmations(text, marks.values);
   if (dataText2 === null) return null;
   return {
@@ -1523,7 +1520,7 @@ async function nodePlanCandidate(ctx, args, result, figures) {
   if (!plan || !asks) return void 0;
   const metered = () => [...meter2.calls.values()].reduce((n, c) => n + c.count, 0);
   const before = metered();
-  const text = nodeDataText(plan, await loadAsked(ctx, asks));
+  const text = nodeData(plan, await loadAsked(ctx, asks), false)?.dataText ?? null;
   if (text === null || metered() !== before || text !== JSON.stringify(result.data)) {
     return void 0;
   }
@@ -4207,14 +4204,14 @@ async function serveNodePlanned(ctx, call, request, plan, key) {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity: null }],
     execute: async () => {
       const found = await loadAsked(context, asks);
-      const written3 = key !== null ? nodeDataTemplate(node, found) : null;
-      const text = key !== null ? written3?.dataText ?? null : nodeDataText(node, found);
-      if (text === null) {
+      const written3 = nodeData(node, found, key !== null);
+      if (written3 === null) {
         plansOf(app).stats.executed += 1;
         return executeReserved(ctx, call, void 0, context);
       }
       plansOf(app).stats.served += 1;
-      if (written3) planned.written = written3;
+      planned.written = written3;
+      const text = written3.dataText;
       for (const model of found.flat())
         if (model && !(model instanceof Error)) noteRoot(context, model);
       const { outcome, actual } = executedFigures(context, estimate, { data: {} });
