@@ -8,7 +8,13 @@ import { answerKey, keepAnswer, serveAnswer } from "./answers/serve.ts";
 import { learnPlan } from "./query-plans/learn.ts";
 import { planRequest, plansOf } from "./query-plans/plans.ts";
 import { servePlanned } from "./query-plans/serve.ts";
-import { type GraphQLRequest, gatewayContext, gatewayYoga, runYoga } from "./run.ts";
+import {
+  type GraphQLRequest,
+  gatewayContext,
+  gatewayDocuments,
+  gatewayYoga,
+  runYoga,
+} from "./run.ts";
 import { serveGraphQLOverSocket } from "./socket.ts";
 
 export { documentCacheOf, type GraphQLRequest, gatewayYoga } from "./run.ts";
@@ -34,7 +40,7 @@ export async function executeGraphQL(ctx: CallContext, call: GraphQLRequest): Pr
     if (kept) return serveAnswer(ctx, kept);
   }
   const plans = plansOf(app);
-  const planned = planRequest(app, ctx.network, req, call.body);
+  const planned = planRequest(app, ctx.network, req, call.body, gatewayDocuments(app));
   const plan = planned ? plans.get(planned.key) : undefined;
   if (planned && plan) {
     const served = await servePlanned(ctx, call, planned, plan, key);

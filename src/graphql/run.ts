@@ -19,6 +19,12 @@ export function documentCacheOf(app: App): DocumentCache | undefined {
   return documentCaches.get(app);
 }
 
+/** The running gateway's document cache, its Yoga built first if need be. */
+export function gatewayDocuments(app: App): DocumentCache {
+  gatewayYoga(app);
+  return documentCaches.get(app) as DocumentCache;
+}
+
 /** The gateway's Yoga, built on first use (also by the warm-up right after the server listens). */
 export function gatewayYoga(app: App): ReturnType<typeof createGatewayYoga> {
   let yoga = yogas.get(app);

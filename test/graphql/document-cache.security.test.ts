@@ -91,6 +91,46 @@ describe("the unified API's document cache under distinct documents", () => {
     expect(cache.validations.skipped - before.skipped).toBe(2);
   });
 
+  it("validates a shape once: other literal values skip validation, a value its type refuses does not", async () => {
+    const cache = documentCacheOf(t.gateway.app)!;
+    // `extensions` (empty): never planned, so every one of these reaches Yoga's validation.
+    const height = (h: string) => ({
+      query: `{ block(limit: 1, where: {height: {_eq: ${h}}}) { height } }`,
+      extensions: {},
+    });
+    const before = { ...cache.validations };
+    for (const h of [5, 6, 7]) {
+      const res = await post(url, height(String(h)));
+      expect(res.json).toEqual(expect.objectContaining({ data: { block: [{ height: h }] } }));
+    }
+    expect(cache.validations.run - before.run).toBe(1);
+    expect(cache.validations.byShape - before.byShape).toBe(2);
+    // Of the same shape, but past Int's range: validated, and refused as graphql-js refuses it.
+    for (let i = 0; i < 2; i++) {
+      const res = await post(url, height("99999999999"));
+      expect(res.json).toEqual({
+        errors: [
+          expect.objectContaining({
+            message: "Int cannot represent non 32-bit signed integer value: 99999999999",
+            extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
+          }),
+        ],
+      });
+    }
+    expect(cache.validations.run - before.run).toBe(3);
+    // A response name twice: its fields' arguments must agree, so other values validate again.
+    const twice = (a: number, b: number) => ({
+      query: `{ x: block(limit: ${a}) { height } x: block(limit: ${b}) { height } }`,
+      extensions: {},
+    });
+    expect((await post(url, twice(1, 1))).status).toBe(200);
+    const conflict = await post(url, twice(1, 2));
+    expect(JSON.stringify(conflict.json)).toContain(
+      'Fields \\"x\\" conflict because they have differing arguments.',
+    );
+    expect(cache.validations.byShape - before.byShape).toBe(2);
+  });
+
   it("refuses an invalid document as often as it is sent (its validation is not remembered)", async () => {
     for (let i = 0; i < 3; i++) {
       const res = await post(url, { query: "{ nope }" });

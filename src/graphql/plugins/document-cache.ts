@@ -1,6 +1,7 @@
-import type { DocumentNode, GraphQLSchema, ValidationRule } from "graphql";
+import { type DocumentNode, type GraphQLSchema, parse, type ValidationRule } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { ByteLru, type ByteLruStats } from "../../util/byte-lru.ts";
+import { type LiteralRule, literalRule, literalsFit, shapeOf } from "./document-shape.ts";
 
 /**
  * What a parsed document holds per token, in bytes: its share of AST nodes, Location objects and
@@ -25,6 +26,21 @@ interface Entry {
 }
 
 /**
+ * A shape (document-shape.ts) that passed validation, by rule set and shape key: the document
+ * that passed until a second document of its shape asks, then only the rule read off it.
+ */
+interface ShapeEntry {
+  schema: GraphQLSchema;
+  document: DocumentNode | null;
+  rule: LiteralRule | null;
+  /** What it holds: its key, and the document or the rule read off it. */
+  bytes: number;
+}
+
+/** The share of the budget the validated shapes may take (their documents are mostly shared). */
+const SHAPES_SHARE = 4;
+
+/**
  * Parsed documents by their text, bounded in bytes (`graphql.documentCacheBytesMax`), and the
  * documents that passed validation. In place of Yoga's parser and validation cache, which is
  * bounded by count only (1,024 texts) and keeps two things a hostile client can fill memory with:
@@ -34,7 +50,10 @@ interface Entry {
  *  - validation errors, the same way, for as long as their document is cached.
  * Here neither is kept: a document that did not parse is parsed again next time (it fails fast),
  * and only a successful validation is remembered (per schema and rule set, by document identity,
- * in weak maps that go with the document). The unified API's cost memo
+ * in weak maps that go with the document). A document new by its text but of a validated
+ * document's shape — the same query with other literal values, say — passes without running the
+ * rules again once its literals are checked where validation reads them (document-shape.ts).
+ * The unified API's cost memo
  * (cost/estimate-memo.ts) relies on this cache handing every request with the same text the same
  * DocumentNode, as Yoga's did.
  */
@@ -43,11 +62,17 @@ export class DocumentCache {
   private readonly entryBytesMax: number;
   /** Rule set (names) → schema → documents that passed it. */
   private readonly valid = new Map<string, WeakMap<GraphQLSchema, WeakSet<DocumentNode>>>();
-  /** Validations skipped because the document had passed, and validations run. */
-  readonly validations = { skipped: 0, run: 0 };
+  /** Validated shapes, by rule set (names) and shape key. */
+  private readonly shapes: ByteLru<ShapeEntry>;
+  /**
+   * Validations skipped because the document had passed, or one of its shape had and its
+   * literals fit (`byShape`, counted in `skipped` too), and validations run.
+   */
+  readonly validations = { skipped: 0, byShape: 0, run: 0 };
 
   constructor(readonly bytesMax: number) {
     this.lru = new ByteLru<Entry>(bytesMax, (e) => e.bytes);
+    this.shapes = new ByteLru<ShapeEntry>(bytesMax / SHAPES_SHARE, (e) => e.bytes);
     this.entryBytesMax = bytesMax / ENTRY_SHARE_MAX;
   }
 
@@ -59,6 +84,24 @@ export class DocumentCache {
     return this.bytesMax > 0 ? this.lru.get(text)?.document : undefined;
   }
 
+  /**
+   * `text`'s document: the one kept, or parsed as Yoga parses it (graphql-armor's token limit is
+   * graphql-js's own count: tokens but <EOF>, comments aside) and kept; null when it does not
+   * parse or is over the limit, for Yoga to parse and refuse as always.
+   */
+  parsed(text: string, tokensMax: number): DocumentNode | null {
+    const kept = this.document(text);
+    if (kept) return kept;
+    let document: DocumentNode;
+    try {
+      document = parse(text, { maxTokens: tokensMax });
+    } catch {
+      return null;
+    }
+    this.keep(text, document);
+    return document;
+  }
+
   keep(text: string, document: DocumentNode): void {
     if (this.bytesMax === 0) return;
     const bytes = documentBytes(text, document);
@@ -66,10 +109,32 @@ export class DocumentCache {
   }
 
   passed(schema: GraphQLSchema, key: string, document: DocumentNode): boolean {
-    const known = this.valid.get(key)?.get(schema)?.has(document) ?? false;
+    let known = this.valid.get(key)?.get(schema)?.has(document) ?? false;
+    if (!known && this.passedByShape(schema, key, document)) {
+      this.markPassed(schema, key, document);
+      this.validations.byShape += 1;
+      known = true;
+    }
     if (known) this.validations.skipped += 1;
     else this.validations.run += 1;
     return known;
+  }
+
+  /** Whether a document of `document`'s shape passed these rules, and its literals fit. */
+  private passedByShape(schema: GraphQLSchema, key: string, document: DocumentNode): boolean {
+    const shape = shapeOf(document);
+    const shapeKey = shape && `${key}\u0000${shape.key}`;
+    const entry = shapeKey && this.shapes.get(shapeKey);
+    if (!shape || !shapeKey || !entry || entry.schema !== schema) return false;
+    if (!entry.rule && entry.document) {
+      const passed = entry.document;
+      this.shapes.grow(shapeKey, entry, () => {
+        entry.rule = literalRule(schema, passed);
+        entry.document = null;
+        entry.bytes = 2 * shapeKey.length + 64 + 8 * (entry.rule?.types.length ?? 0);
+      });
+    }
+    return entry.rule !== null && literalsFit(entry.rule, shape);
   }
 
   markPassed(schema: GraphQLSchema, key: string, document: DocumentNode) {
@@ -86,6 +151,14 @@ export class DocumentCache {
       bySchema.set(schema, documents);
     }
     documents.add(document);
+    const shape = shapeOf(document);
+    if (shape && this.shapes.bytesMax > 0) {
+      const shapeKey = `${key}\u0000${shape.key}`;
+      if (!this.shapes.has(shapeKey)) {
+        const bytes = 2 * shapeKey.length + documentBytes("", document);
+        this.shapes.set(shapeKey, { schema, document, rule: null, bytes });
+      }
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 // What learning a plan needs of the execution it is learnt from, apart from the modules that
 // compute it: the request state names it, and those modules read the request's context.
-import type { DocumentNode, VariableDefinitionNode } from "graphql";
+import type { DocumentNode, GraphQLSchema, VariableDefinitionNode } from "graphql";
 import type { CostReport } from "../cost/report-types.ts";
 
 /**
@@ -9,6 +9,7 @@ import type { CostReport } from "../cost/report-types.ts";
  * by txid alone (a node plan: node-plan.ts); the data Yoga answered and the cost it reported.
  */
 export interface PlanCandidate {
+  schema: GraphQLSchema;
   document: DocumentNode;
   operationName: string | undefined;
   variables: Record<string, unknown>;

@@ -5,6 +5,7 @@ import type { ExecutedDocument, GraphQLContext } from "../context.ts";
 import type { CostEstimate } from "../cost/estimate.ts";
 import { resultText } from "../cost/report.ts";
 import type { CostReport } from "../cost/report-types.ts";
+import { literalRule } from "../plugins/document-shape.ts";
 import type { PlanCandidate } from "./candidate.ts";
 import { loadAsked, nodeAsks, nodeData, nodePlanOf } from "./node-plan.ts";
 import { fits, passthroughOf } from "./passthrough.ts";
@@ -49,6 +50,7 @@ export function planCandidate(
     return undefined;
   }
   return {
+    schema: args.schema,
     document: args.document,
     operationName,
     variables,
@@ -89,6 +91,7 @@ export async function nodePlanCandidate(
     return undefined;
   }
   return {
+    schema: args.schema,
     document: args.document,
     operationName,
     variables,
@@ -119,15 +122,11 @@ export function learnPlan(
   const headers: GatewayAnswer["headers"] = Object.fromEntries(
     Object.entries(reply.headers).filter(([name]) => !candidate.creditHeaders.includes(name)),
   );
+  // What makes the plan's other documents (of the executed one's shape) valid as it was.
+  const literals = same ? literalRule(candidate.schema, candidate.document) : null;
   plans.learnt(
     request.key,
-    same
-      ? {
-          document: candidate.document,
-          operationName: candidate.operationName,
-          headers,
-        }
-      : null,
+    literals ? { operationName: candidate.operationName, literals, headers } : null,
   );
 }
 

@@ -4,6 +4,8 @@ import type { NetworkName } from "../../config/schema.ts";
 import { jsonDepthOver } from "../../jsonrpc/json-depth.ts";
 import type { App } from "../../metering/context.ts";
 import { LruMap } from "../../util/lru.ts";
+import type { DocumentCache } from "../plugins/document-cache.ts";
+import { type DocumentShape, type LiteralRule, shapeOf } from "../plugins/document-shape.ts";
 import { replyKey } from "../request-key.ts";
 
 /** Learnings tried per document before it is left to Yoga for good (while remembered). */
@@ -13,13 +15,14 @@ const LEARNINGS_MAX = 3;
 export const PLANNED_QUERY_MAX = 16 * 1024;
 
 /**
- * A document that asked the indexer alone, learnt from one execution (learn.ts): what serving the
- * same document again without Yoga needs (serve.ts).
+ * A document that asked the indexer alone, or transactions by txid alone, learnt from one
+ * execution (learn.ts): what serving a document of the same shape (../plugins/document-shape.ts:
+ * the same text, or the same but for its literal values) without Yoga needs (serve.ts).
  */
 export interface Plan {
-  /** The document Yoga executed (its estimates are memoised by this very node). */
-  document: DocumentNode;
   operationName: string | undefined;
+  /** What another document of the shape must satisfy to be valid as the executed one was. */
+  literals: LiteralRule;
   /** Yoga's response headers for it, the X-Credits-* ones aside. */
   headers: Record<string, string>;
 }
@@ -28,11 +31,14 @@ export interface Plan {
 export interface PlanRequest {
   key: string;
   query: string;
+  /** The query parsed (the document cache's node for its text, when it keeps one). */
+  document: DocumentNode;
+  shape: DocumentShape;
   variables: Record<string, unknown>;
   operationName: string | undefined;
 }
 
-/** The plans of one running gateway, by network, headers, operation name and query text. */
+/** The plans of one running gateway, by network, headers, operation name and document shape. */
 export class Plans {
   private readonly plans: LruMap<string, Plan> | null;
   /**
@@ -101,14 +107,16 @@ export function plansOf(app: App): Plans {
 /**
  * The request as a plan takes it, or null: a POST of JSON that is not a dry run, whose body is
  * an object of `query` (a string), `variables` (an object, or none) and `operationName` (a string,
- * or none) and nothing else. The key holds what Yoga's answer depends on besides the variables
- * (../request-key.ts), the operation and the text.
+ * or none) and nothing else, and whose query parses. The key holds what Yoga's answer depends on
+ * besides the variables (../request-key.ts), the operation and the document's shape: a plan
+ * learnt from one document serves every document of its shape whose literals fit (serve.ts).
  */
 export function planRequest(
   app: App,
   network: NetworkName,
   req: IncomingMessage,
   body: string,
+  documents: DocumentCache,
 ): PlanRequest | null {
   const replied = replyKey(network, req);
   if (replied === null || !plansOf(app).enabled) return null;
@@ -131,9 +139,14 @@ export function planRequest(
     if (typeof operationName !== "string" || operationName === "") return null;
   }
   const name = operationName ?? undefined;
+  const document = documents.parsed(query, app.config.graphql.tokensMax);
+  const shape = document && shapeOf(document);
+  if (!document || !shape) return null;
   return {
-    key: `${replied}\u0000${name ?? ""}\u0000${query}`,
+    key: `${replied}\u0000${name ?? ""}\u0000${shape.key}`,
     query,
+    document,
+    shape,
     variables: (variables ?? {}) as Record<string, unknown>,
     operationName: name,
   };

@@ -21,6 +21,7 @@ import {
 import type { CostLine, CostReport } from "../cost/report-types.ts";
 import { requestEstimate } from "../cost/request-estimate.ts";
 import { indexerTrip } from "../indexer.ts";
+import { literalsFit } from "../plugins/document-shape.ts";
 import { type GraphQLRequest, gatewayContext, runYoga } from "../run.ts";
 import { gatewaySchema } from "../schema.ts";
 import { noteRoot } from "../types/transaction-queries.ts";
@@ -85,11 +86,14 @@ export async function servePlanned(
 ): Promise<Served | null> {
   const { app } = ctx;
   const plans = plansOf(app);
+  // A document of the plan's shape is valid as the one it was learnt from was once its literals
+  // fit; else Yoga validates it and says what is wrong.
+  if (!literalsFit(plan.literals, request.shape)) return null;
   // The learnt variant, or another combination of the document's @skip/@include conditions;
   // null for variables the schema does not coerce.
   const passthrough = passthroughOf(
     gatewaySchema,
-    plan.document,
+    request.document,
     plan.operationName,
     request.variables,
   );
@@ -160,7 +164,7 @@ async function serveNodePlanned(
   key: string | null,
 ): Promise<Served | null> {
   const { app } = ctx;
-  const node = nodePlanOf(gatewaySchema, plan.document, plan.operationName);
+  const node = nodePlanOf(gatewaySchema, request.document, plan.operationName);
   const asks = node && nodeAsks(gatewaySchema, node, request.variables);
   if (!node || !asks) return null;
   const estimate = planEstimate(ctx, plan, request);
@@ -209,7 +213,7 @@ async function serveNodePlanned(
     context,
     {
       schema: gatewaySchema,
-      document: plan.document,
+      document: request.document,
       operationName: plan.operationName,
       variableValues: request.variables,
     },
@@ -232,7 +236,7 @@ function planEstimate(ctx: CallContext, plan: Plan, request: PlanRequest) {
     ctx.app,
     ctx.network,
     gatewaySchema,
-    plan.document,
+    request.document,
     plan.operationName,
     request.variables,
   );

@@ -419,18 +419,143 @@ function refusalText(cost) {
   return JSON.stringify({ errors: [{ message: cost.error.message, extensions }] });
 }
 
+// src/graphql/plugins/document-shape.ts
+import {
+  BREAK,
+  getNamedType as getNamedType2,
+  isLeafType,
+  Kind as Kind3,
+  TokenKind,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo
+} from "graphql";
+var shapes = /* @__PURE__ */ new WeakMap();
+function shapeOf(document) {
+  let shape = shapes.get(document);
+  if (shape === void 0) {
+    shape = readShape(document);
+    shapes.set(document, shape);
+  }
+  return shape;
+}
+var MARK = {
+  [TokenKind.INT]: "i",
+  [TokenKind.FLOAT]: "f",
+  [TokenKind.STRING]: "s",
+  [TokenKind.BLOCK_STRING]: "b"
+};
+function readShape(document) {
+  const start = document.loc?.startToken;
+  if (!start) return null;
+  const parts = [];
+  const literals = [];
+  for (let token = start.next; token && token.kind !== TokenKind.EOF; token = token.next) {
+    const mark = MARK[token.kind];
+    if (mark !== void 0) {
+      parts.push(mark);
+      literals.push(literalOf(token.kind, token.value));
+    } else if (token.kind !== TokenKind.COMMENT) {
+      parts.push(token.kind === TokenKind.NAME ? token.value : token.kind);
+    }
+  }
+  return { key: parts.join(" "), literals };
+}
+function literalOf(kind, value) {
+  switch (kind) {
+    case TokenKind.INT:
+      return { kind: Kind3.INT, value };
+    case TokenKind.FLOAT:
+      return { kind: Kind3.FLOAT, value };
+    default:
+      return { kind: Kind3.STRING, value, block: kind === TokenKind.BLOCK_STRING };
+  }
+}
+function literalRule(schema2, document) {
+  const shape = shapeOf(document);
+  if (!shape) return null;
+  const values = shape.literals.map((l) => l.value);
+  if (shape.literals.length === 0) return { types: [], open: true, values };
+  const byStart = /* @__PURE__ */ new Map();
+  const typeInfo = new TypeInfo(schema2);
+  const note = (node) => {
+    if (node.loc) byStart.set(node.loc.start, typeInfo.getInputType() ?? void 0);
+  };
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, { IntValue: note, FloatValue: note, StringValue: note })
+  );
+  const types = [];
+  for (let token = document.loc?.startToken ?? null; token; token = token.next) {
+    if (MARK[token.kind] !== void 0) types.push(byStart.get(token.start));
+  }
+  const typed = types.length === shape.literals.length && types.every((t) => t !== void 0);
+  return { types, open: typed && !repeatsResponseName(document), values };
+}
+function literalsFit(rule, shape) {
+  const { literals } = shape;
+  if (literals.length !== rule.types.length) return false;
+  if (!rule.open) return literals.every((l, i) => l.value === rule.values[i]);
+  for (let i = 0; i < literals.length; i++) {
+    const type = getNamedType2(rule.types[i]);
+    if (!type || !isLeafType(type)) return false;
+    try {
+      if (type.parseLiteral(literals[i], void 0) === void 0) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+function repeatsResponseName(document) {
+  const fragments = /* @__PURE__ */ new Map();
+  for (const d of document.definitions) {
+    if (d.kind === Kind3.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  }
+  const names = (set, into, via) => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind3.FIELD) {
+        const name = selection.alias?.value ?? selection.name.value;
+        if (into.has(name)) return true;
+        into.add(name);
+      } else if (selection.kind === Kind3.INLINE_FRAGMENT) {
+        if (names(selection.selectionSet, into, via)) return true;
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        if (!fragment || via.has(fragment.name.value)) return true;
+        via.add(fragment.name.value);
+        const repeats2 = names(fragment.selectionSet, into, via);
+        via.delete(fragment.name.value);
+        if (repeats2) return true;
+      }
+    }
+    return false;
+  };
+  let repeats = false;
+  visit(document, {
+    SelectionSet(node) {
+      if (names(node, /* @__PURE__ */ new Set(), /* @__PURE__ */ new Set())) {
+        repeats = true;
+        return BREAK;
+      }
+      return void 0;
+    }
+  });
+  return repeats;
+}
+
 // src/graphql/query-plans/node-plan.ts
 import {
   getArgumentValues as getArgumentValues2,
-  getNamedType as getNamedType2,
+  getNamedType as getNamedType3,
   getNullableType,
   getOperationAST as getOperationAST3,
   getVariableValues as getVariableValues2,
-  isLeafType,
+  isLeafType as isLeafType2,
   isListType,
   isNonNullType,
   isObjectType as isObjectType2,
-  Kind as Kind3
+  Kind as Kind4
 } from "graphql";
 
 // src/graphql/builder.ts
@@ -820,7 +945,7 @@ function compileNodePlan(schema2, document, operationName) {
   for (const node of rootFields) {
     const field = query.getFields()[node.name.value];
     if (!ROOTS.has(node.name.value) || !field || !node.selectionSet) return null;
-    if (getNamedType2(field.type) !== transaction) return null;
+    if (getNamedType3(field.type) !== transaction) return null;
     const written2 = objectWriter(transaction, node.selectionSet, "confirmations");
     if (!written2) return null;
     const write = rememberingWriter(written2);
@@ -933,7 +1058,7 @@ function nullableWriter(type, set) {
       return `${text}]`;
     };
   }
-  if (isLeafType(type)) {
+  if (isLeafType2(type)) {
     if (set) return null;
     return (value) => {
       const serialized = type.serialize(value);
@@ -946,7 +1071,7 @@ function fieldsOf(set) {
   const keys = /* @__PURE__ */ new Set();
   const fields = [];
   for (const s of set.selections) {
-    if (s.kind !== Kind3.FIELD || s.directives?.length) return null;
+    if (s.kind !== Kind4.FIELD || s.directives?.length) return null;
     const key = (s.alias ?? s.name).value;
     if (keys.has(key)) return null;
     keys.add(key);
@@ -1013,7 +1138,7 @@ function writeData(plan, found, marks) {
 // src/graphql/query-plans/passthrough.ts
 import { collectFields, collectSubFields } from "@graphql-tools/utils";
 import {
-  BREAK,
+  BREAK as BREAK2,
   getOperationAST as getOperationAST4,
   getVariableValues as getVariableValues3,
   isEnumType,
@@ -1021,9 +1146,9 @@ import {
   isNonNullType as isNonNullType2,
   isObjectType as isObjectType4,
   isScalarType,
-  Kind as Kind5,
+  Kind as Kind6,
   print as print2,
-  visit as visit2
+  visit as visit3
 } from "graphql";
 
 // src/graphql/indexer.ts
@@ -1034,12 +1159,12 @@ import {
 import { RenameTypes } from "@graphql-tools/wrap";
 import {
   isObjectType as isObjectType3,
-  Kind as Kind4,
+  Kind as Kind5,
   OperationTypeNode as OperationTypeNode3,
   print,
-  TypeInfo,
-  visit,
-  visitWithTypeInfo
+  TypeInfo as TypeInfo2,
+  visit as visit2,
+  visitWithTypeInfo as visitWithTypeInfo2
 } from "graphql";
 
 // src/graphql/cost/site-path.ts
@@ -1071,32 +1196,32 @@ var isReservedAlias = (alias) => alias.startsWith(JOIN_KEY_PREFIX);
 var JOIN_FIELDS = new Set(Object.values(JOINS).flatMap((joins) => Object.keys(joins)));
 function namesAJoin(document) {
   const inSet = (set) => set?.selections.some(
-    (s) => s.kind === Kind4.FIELD ? JOIN_FIELDS.has(s.name.value) || inSet(s.selectionSet) : s.kind === Kind4.INLINE_FRAGMENT && inSet(s.selectionSet)
+    (s) => s.kind === Kind5.FIELD ? JOIN_FIELDS.has(s.name.value) || inSet(s.selectionSet) : s.kind === Kind5.INLINE_FRAGMENT && inSet(s.selectionSet)
   ) ?? false;
   return document.definitions.some(
-    (d) => (d.kind === Kind4.OPERATION_DEFINITION || d.kind === Kind4.FRAGMENT_DEFINITION) && inSet(d.selectionSet)
+    (d) => (d.kind === Kind5.OPERATION_DEFINITION || d.kind === Kind5.FRAGMENT_DEFINITION) && inSet(d.selectionSet)
   );
 }
 var joinKeys = {
   transformRequest(request, delegationContext) {
     if (!namesAJoin(request.document)) return request;
-    const typeInfo = new TypeInfo(delegationContext.transformedSchema);
-    const document = visit(
+    const typeInfo = new TypeInfo2(delegationContext.transformedSchema);
+    const document = visit2(
       request.document,
-      visitWithTypeInfo(typeInfo, {
+      visitWithTypeInfo2(typeInfo, {
         SelectionSet(node) {
           const parent = typeInfo.getParentType();
           const joins = parent ? JOINS[parent.name] : void 0;
           if (!joins) return void 0;
           const keys = /* @__PURE__ */ new Set();
           for (const s of node.selections) {
-            if (s.kind === Kind4.FIELD && joins[s.name.value]) keys.add(joins[s.name.value]);
+            if (s.kind === Kind5.FIELD && joins[s.name.value]) keys.add(joins[s.name.value]);
           }
           if (keys.size === 0) return void 0;
           const added = [...keys].map((column2) => ({
-            kind: Kind4.FIELD,
-            alias: { kind: Kind4.NAME, value: joinKey(column2) },
-            name: { kind: Kind4.NAME, value: column2 }
+            kind: Kind5.FIELD,
+            alias: { kind: Kind5.NAME, value: joinKey(column2) },
+            name: { kind: Kind5.NAME, value: column2 }
           }));
           return { ...node, selections: [...node.selections, ...added] };
         }
@@ -1202,7 +1327,7 @@ function passthroughFor(schema2, document, operationName, variables) {
 }
 function compilePassthrough(schema2, document, operationName, variables = {}) {
   const operations = document.definitions.filter(
-    (d) => d.kind === Kind5.OPERATION_DEFINITION
+    (d) => d.kind === Kind6.OPERATION_DEFINITION
   );
   const [operation] = operations;
   if (operations.length !== 1 || !operation || operation.operation !== "query") return null;
@@ -1211,8 +1336,8 @@ function compilePassthrough(schema2, document, operationName, variables = {}) {
   if (!query || conditionsOf(document) === null) return null;
   const fragments = {};
   for (const d of document.definitions) {
-    if (d.kind === Kind5.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-    else if (d.kind !== Kind5.OPERATION_DEFINITION) return null;
+    if (d.kind === Kind6.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+    else if (d.kind !== Kind6.OPERATION_DEFINITION) return null;
   }
   const { fields, patches } = collectFields(
     schema2,
@@ -1240,11 +1365,11 @@ function compilePassthrough(schema2, document, operationName, variables = {}) {
   };
 }
 var INDEXER_ROOT = indexerSchema().getQueryType()?.name ?? "query_root";
-function shapeOf(walk, type, nodes) {
+function shapeOf2(walk, type, nodes) {
   const nonNull = isNonNullType2(type);
   const inner = nonNull ? type.ofType : type;
   if (isListType2(inner)) {
-    const of = shapeOf(walk, inner.ofType, nodes);
+    const of = shapeOf2(walk, inner.ofType, nodes);
     return of ? { kind: "list", nonNull, of } : null;
   }
   if (isScalarType(inner) || isEnumType(inner)) {
@@ -1271,7 +1396,7 @@ function shapeOf(walk, type, nodes) {
 }
 function objectShape(walk, type, indexerName, fields, nonNull, allowed) {
   const keys = [];
-  const shapes = [];
+  const shapes2 = [];
   for (const [key, nodes] of fields) {
     const name = nodes[0].name.value;
     let shape = null;
@@ -1280,13 +1405,13 @@ function objectShape(walk, type, indexerName, fields, nonNull, allowed) {
       shape = { kind: "typename", nonNull: true, from: indexerName, to: type.name };
     } else {
       const field = type.getFields()[name];
-      shape = field && allowed(name, field) ? shapeOf(walk, field.type, nodes) : null;
+      shape = field && allowed(name, field) ? shapeOf2(walk, field.type, nodes) : null;
     }
     if (!shape) return null;
     keys.push(key);
-    shapes.push(shape);
+    shapes2.push(shape);
   }
-  return { kind: "object", nonNull, keys, fields: shapes };
+  return { kind: "object", nonNull, keys, fields: shapes2 };
 }
 function conditionsOf(document) {
   let found = conditions.get(document);
@@ -1300,17 +1425,17 @@ var conditions = /* @__PURE__ */ new WeakMap();
 function readConditions(document) {
   const variables = [];
   let other = false;
-  visit2(document, {
+  visit3(document, {
     Directive(node, _key, _parent, _path, ancestors) {
       const owner = ancestors[ancestors.length - 1];
       const on = owner && !Array.isArray(owner) ? owner.kind : void 0;
-      const evaluated = on === Kind5.FIELD || on === Kind5.FRAGMENT_SPREAD || on === Kind5.INLINE_FRAGMENT;
+      const evaluated = on === Kind6.FIELD || on === Kind6.FRAGMENT_SPREAD || on === Kind6.INLINE_FRAGMENT;
       if (!evaluated || node.name.value !== "skip" && node.name.value !== "include") {
         other = true;
-        return BREAK;
+        return BREAK2;
       }
       for (const arg of node.arguments ?? []) {
-        if (arg.value.kind === Kind5.VARIABLE) variables.push(arg.value.name.value);
+        if (arg.value.kind === Kind6.VARIABLE) variables.push(arg.value.name.value);
       }
       return void 0;
     }
@@ -1324,7 +1449,7 @@ function renameTypeConditions(document) {
     if (table === void 0) unknown = true;
     return { ...node, name: { ...node.name, value: table ?? node.name.value } };
   };
-  const out = visit2(document, {
+  const out = visit3(document, {
     FragmentDefinition: (node) => ({ ...node, typeCondition: rename(node.typeCondition) }),
     InlineFragment: (node) => node.typeCondition ? { ...node, typeCondition: rename(node.typeCondition) } : void 0
   });
@@ -1455,7 +1580,7 @@ function plansOf(app) {
   }
   return plans;
 }
-function planRequest(app, network, req, body) {
+function planRequest(app, network, req, body, documents) {
   const replied = replyKey(network, req);
   if (replied === null || !plansOf(app).enabled) return null;
   if (jsonDepthOver(body, app.config.server.jsonDepthMax)) return null;
@@ -1476,9 +1601,14 @@ function planRequest(app, network, req, body) {
     if (typeof operationName !== "string" || operationName === "") return null;
   }
   const name = operationName ?? void 0;
+  const document = documents.parsed(query, app.config.graphql.tokensMax);
+  const shape = document && shapeOf(document);
+  if (!document || !shape) return null;
   return {
-    key: `${replied}\0${name ?? ""}\0${query}`,
+    key: `${replied}\0${name ?? ""}\0${shape.key}`,
     query,
+    document,
+    shape,
     variables: variables ?? {},
     operationName: name
   };
@@ -1500,6 +1630,7 @@ function planCandidate(ctx, args, result, estimate, figures) {
     return void 0;
   }
   return {
+    schema: args.schema,
     document: args.document,
     operationName,
     variables,
@@ -1525,6 +1656,7 @@ async function nodePlanCandidate(ctx, args, result, figures) {
     return void 0;
   }
   return {
+    schema: args.schema,
     document: args.document,
     operationName,
     variables,
@@ -1540,13 +1672,10 @@ function learnPlan(ctx, request, candidate, reply) {
   const headers = Object.fromEntries(
     Object.entries(reply.headers).filter(([name]) => !candidate.creditHeaders.includes(name))
   );
+  const literals = same ? literalRule(candidate.schema, candidate.document) : null;
   plans.learnt(
     request.key,
-    same ? {
-      document: candidate.document,
-      operationName: candidate.operationName,
-      headers
-    } : null
+    literals ? { operationName: candidate.operationName, literals, headers } : null
   );
 }
 var decoder = new TextDecoder();
@@ -1615,7 +1744,7 @@ function estimateCost(schema2, document, operationName, given, opts) {
   const sites = /* @__PURE__ */ new Map();
   let wantsPrevouts = false;
   let wantsPosition = false;
-  const visit3 = (f, at) => {
+  const visit4 = (f, at) => {
     const { node: selection, def: field, parentType: parent } = f;
     const name = selection.name.value;
     if (name === "fee" || name === "prevout") wantsPrevouts = true;
@@ -1705,7 +1834,7 @@ function estimateCost(schema2, document, operationName, given, opts) {
       variables,
       { type: root, selectionSet: operation.selectionSet },
       start,
-      visit3
+      visit4
     );
     if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
   } catch (err) {
@@ -2340,6 +2469,7 @@ function blockLoader(ctx, info) {
 }
 
 // src/graphql/plugins/document-cache.ts
+import { parse } from "graphql";
 var TOKEN_BYTES = 320;
 var ENTRY_SHARE_MAX = 64;
 function documentBytes(text, document) {
@@ -2347,10 +2477,12 @@ function documentBytes(text, document) {
   for (let t = document.loc?.startToken ?? null; t; t = t.next) tokens += 1;
   return 2 * text.length + TOKEN_BYTES * tokens;
 }
+var SHAPES_SHARE = 4;
 var DocumentCache = class {
   constructor(bytesMax) {
     this.bytesMax = bytesMax;
     this.lru = new ByteLru(bytesMax, (e) => e.bytes);
+    this.shapes = new ByteLru(bytesMax / SHAPES_SHARE, (e) => e.bytes);
     this.entryBytesMax = bytesMax / ENTRY_SHARE_MAX;
   }
   bytesMax;
@@ -2358,13 +2490,35 @@ var DocumentCache = class {
   entryBytesMax;
   /** Rule set (names) → schema → documents that passed it. */
   valid = /* @__PURE__ */ new Map();
-  /** Validations skipped because the document had passed, and validations run. */
-  validations = { skipped: 0, run: 0 };
+  /** Validated shapes, by rule set (names) and shape key. */
+  shapes;
+  /**
+   * Validations skipped because the document had passed, or one of its shape had and its
+   * literals fit (`byShape`, counted in `skipped` too), and validations run.
+   */
+  validations = { skipped: 0, byShape: 0, run: 0 };
   get stats() {
     return this.lru.stats;
   }
   document(text) {
     return this.bytesMax > 0 ? this.lru.get(text)?.document : void 0;
+  }
+  /**
+   * `text`'s document: the one kept, or parsed as Yoga parses it (graphql-armor's token limit is
+   * graphql-js's own count: tokens but <EOF>, comments aside) and kept; null when it does not
+   * parse or is over the limit, for Yoga to parse and refuse as always.
+   */
+  parsed(text, tokensMax) {
+    const kept = this.document(text);
+    if (kept) return kept;
+    let document;
+    try {
+      document = parse(text, { maxTokens: tokensMax });
+    } catch {
+      return null;
+    }
+    this.keep(text, document);
+    return document;
   }
   keep(text, document) {
     if (this.bytesMax === 0) return;
@@ -2372,10 +2526,31 @@ var DocumentCache = class {
     if (bytes <= this.entryBytesMax) this.lru.set(text, { document, bytes });
   }
   passed(schema2, key, document) {
-    const known = this.valid.get(key)?.get(schema2)?.has(document) ?? false;
+    let known = this.valid.get(key)?.get(schema2)?.has(document) ?? false;
+    if (!known && this.passedByShape(schema2, key, document)) {
+      this.markPassed(schema2, key, document);
+      this.validations.byShape += 1;
+      known = true;
+    }
     if (known) this.validations.skipped += 1;
     else this.validations.run += 1;
     return known;
+  }
+  /** Whether a document of `document`'s shape passed these rules, and its literals fit. */
+  passedByShape(schema2, key, document) {
+    const shape = shapeOf(document);
+    const shapeKey = shape && `${key}\0${shape.key}`;
+    const entry = shapeKey && this.shapes.get(shapeKey);
+    if (!shape || !shapeKey || !entry || entry.schema !== schema2) return false;
+    if (!entry.rule && entry.document) {
+      const passed = entry.document;
+      this.shapes.grow(shapeKey, entry, () => {
+        entry.rule = literalRule(schema2, passed);
+        entry.document = null;
+        entry.bytes = 2 * shapeKey.length + 64 + 8 * (entry.rule?.types.length ?? 0);
+      });
+    }
+    return entry.rule !== null && literalsFit(entry.rule, shape);
   }
   markPassed(schema2, key, document) {
     let bySchema = this.valid.get(key);
@@ -2390,6 +2565,14 @@ var DocumentCache = class {
       bySchema.set(schema2, documents);
     }
     documents.add(document);
+    const shape = shapeOf(document);
+    if (shape && this.shapes.bytesMax > 0) {
+      const shapeKey = `${key}\0${shape.key}`;
+      if (!this.shapes.has(shapeKey)) {
+        const bytes = 2 * shapeKey.length + documentBytes("", document);
+        this.shapes.set(shapeKey, { schema: schema2, document, rule: null, bytes });
+      }
+    }
   }
 };
 var rulesKey = (rules) => rules.map((r) => r.name).join(",");
@@ -2500,10 +2683,10 @@ function maskError(error, message, isDev, onUnexpected) {
 import { lexicographicSortSchema, printSchema } from "graphql";
 
 // src/graphql/scalars.ts
-import { GraphQLError as GraphQLError8, Kind as Kind6 } from "graphql";
+import { GraphQLError as GraphQLError8, Kind as Kind7 } from "graphql";
 var HEX64 = /^[0-9a-fA-F]{64}$/;
 function hash64(name, what) {
-  const parse = (value) => {
+  const parse2 = (value) => {
     if (typeof value !== "string" || !HEX64.test(value)) {
       throw new GraphQLError8(`${name} must be 64 hexadecimal characters (${what.toLowerCase()})`, {
         extensions: { code: "BAD_USER_INPUT" }
@@ -2514,8 +2697,8 @@ function hash64(name, what) {
   return builder.scalarType(name, {
     description: `${what}: 64 hexadecimal characters, in the display (RPC) byte order.`,
     serialize: (v) => v,
-    parseValue: parse,
-    parseLiteral: (ast) => parse(ast.kind === Kind6.STRING ? ast.value : void 0)
+    parseValue: parse2,
+    parseLiteral: (ast) => parse2(ast.kind === Kind7.STRING ? ast.value : void 0)
   });
 }
 hash64("TxId", "A transaction id");
@@ -2559,7 +2742,7 @@ builder.scalarType("DateTime", {
   parseValue: (v) => new Date(String(v))
 });
 function integerScalar(name, description, max) {
-  const parse = (v) => {
+  const parse2 = (v) => {
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > max) {
       throw new GraphQLError8(`${name} must be an integer from 0 to ${max}`, {
         extensions: { code: "BAD_USER_INPUT" }
@@ -2570,8 +2753,8 @@ function integerScalar(name, description, max) {
   builder.scalarType(name, {
     description,
     serialize: (v) => v,
-    parseValue: parse,
-    parseLiteral: (ast) => parse(ast.kind === Kind6.INT ? Number(ast.value) : void 0)
+    parseValue: parse2,
+    parseLiteral: (ast) => parse2(ast.kind === Kind7.INT ? Number(ast.value) : void 0)
   });
 }
 integerScalar(
@@ -4028,6 +4211,10 @@ var documentCaches = /* @__PURE__ */ new WeakMap();
 function documentCacheOf(app) {
   return documentCaches.get(app);
 }
+function gatewayDocuments(app) {
+  gatewayYoga(app);
+  return documentCaches.get(app);
+}
 function gatewayYoga(app) {
   let yoga = yogas.get(app);
   if (!yoga) {
@@ -4140,9 +4327,10 @@ function writable(data, passthrough) {
 async function servePlanned(ctx, call, request, plan, key) {
   const { app } = ctx;
   const plans = plansOf(app);
+  if (!literalsFit(plan.literals, request.shape)) return null;
   const passthrough = passthroughOf(
     gatewaySchema,
-    plan.document,
+    request.document,
     plan.operationName,
     request.variables
   );
@@ -4190,7 +4378,7 @@ async function servePlanned(ctx, call, request, plan, key) {
 }
 async function serveNodePlanned(ctx, call, request, plan, key) {
   const { app } = ctx;
-  const node = nodePlanOf(gatewaySchema, plan.document, plan.operationName);
+  const node = nodePlanOf(gatewaySchema, request.document, plan.operationName);
   const asks = node && nodeAsks(gatewaySchema, node, request.variables);
   if (!node || !asks) return null;
   const estimate = planEstimate(ctx, plan, request);
@@ -4235,7 +4423,7 @@ async function serveNodePlanned(ctx, call, request, plan, key) {
     context,
     {
       schema: gatewaySchema,
-      document: plan.document,
+      document: request.document,
       operationName: plan.operationName,
       variableValues: request.variables
     },
@@ -4256,7 +4444,7 @@ function planEstimate(ctx, plan, request) {
     ctx.app,
     ctx.network,
     gatewaySchema,
-    plan.document,
+    request.document,
     plan.operationName,
     request.variables
   );
@@ -4335,10 +4523,10 @@ function serveGraphQLOverSocket(socket, session, { yoga, contextFor }) {
         requestId: `${session.ctx.requestId}.${operations}`,
         startedAt: Date.now()
       });
-      const { schema: schema2, execute, subscribe, parse, validate } = yoga.getEnveloped(context);
+      const { schema: schema2, execute, subscribe, parse: parse2, validate } = yoga.getEnveloped(context);
       let document;
       try {
-        document = parse(payload.query);
+        document = parse2(payload.query);
       } catch (err) {
         return [
           err instanceof GraphQLError11 ? err : codedError("GRAPHQL_PARSE_FAILED", String(err))
@@ -4388,7 +4576,7 @@ async function executeGraphQL(ctx, call) {
     if (kept) return serveAnswer(ctx, kept);
   }
   const plans = plansOf(app);
-  const planned = planRequest(app, ctx.network, req, call.body);
+  const planned = planRequest(app, ctx.network, req, call.body, gatewayDocuments(app));
   const plan = planned ? plans.get(planned.key) : void 0;
   if (planned && plan) {
     const served = await servePlanned(ctx, call, planned, plan, key);
