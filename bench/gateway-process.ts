@@ -4,13 +4,19 @@
 // Prints `{url, token}` (an account granted plenty of credits) as one JSON line; a line `cpu` on
 // stdin is answered with process.cpuUsage() (user and system µs) as one JSON line, so the bench can
 // tell the CPU time this process spent per request; a line `answers` with the unified API's cache of
-// whole answers (hits, misses, entries); a line `gc` with the garbage collections since the last. ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
+// whole answers (hits, misses, entries); a line `gc` with the garbage collections since the last
+// (by kind: a tail latency's pauses); `heap <path>` writes a heap snapshot there; `sample start`,
+// then `sample stop <path>`, a sampling heap profile of what outlived a minor collection
+// meanwhile (SAMPLE_MAJOR=off: only what is still alive at the stop). ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
 // for the side that always executes; TX_CACHE=on keeps the transaction cache (off otherwise, so
 // every transaction goes to Core); LEDGER (JSON) sets the ledger section. Runs until its stdin
 // closes.
 import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { createInterface } from "node:readline";
+import { writeHeapSnapshot } from "node:v8";
 import { createAccount } from "../src/accounts/accounts.ts";
 import { startGateway } from "../src/app/app.ts";
 import { issueToken } from "../src/auth/tokens.ts";
@@ -74,12 +80,16 @@ process.stdout.write(
 );
 
 // Each collection's pause (PerformanceObserver's `gc` entries), kept until the next `gc` ask.
-let pauses: { ms: number; major: boolean }[] = [];
+let pauses: { ms: number; major: boolean; kind: number }[] = [];
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } };
     const kind = detail?.kind;
-    pauses.push({ ms: entry.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+    pauses.push({
+      ms: entry.duration,
+      major: kind === constants.NODE_PERFORMANCE_GC_MAJOR,
+      kind: kind ?? 0,
+    });
   }
 }).observe({ entryTypes: ["gc"] });
 function gcSince(): {
@@ -88,6 +98,8 @@ function gcSince(): {
   totalMs: number;
   maxMs: number;
   heapMb: number;
+  /** Count and total ms by kind (1 minor, 2 major, 4 incremental marking, 8 weak callbacks). */
+  kinds: Record<number, [number, number]>;
 } {
   const seen = pauses;
   pauses = [];
@@ -97,9 +109,16 @@ function gcSince(): {
     major: seen.filter((p) => p.major).length,
     totalMs: seen.reduce((a, p) => a + p.ms, 0),
     maxMs: seen.reduce((a, p) => Math.max(a, p.ms), 0),
+    kinds: seen.reduce<Record<number, [number, number]>>((by, p) => {
+      const [count, ms] = by[p.kind] ?? [0, 0];
+      by[p.kind] = [count + 1, Math.round((ms + p.ms) * 10) / 10];
+      return by;
+    }, {}),
   };
 }
 
+const sampling = new Session();
+sampling.connect();
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   if (line.trim() === "cpu") process.stdout.write(`${JSON.stringify(process.cpuUsage())}\n`);
@@ -112,6 +131,28 @@ lines.on("line", (line) => {
   // Garbage collections since the last ask (then forgotten): what a tail latency may be made of.
   if (line.trim() === "gc") {
     process.stdout.write(`${JSON.stringify(gcSince())}\n`);
+  }
+  // Allocation sampling: `sample start`, then `sample stop <path>` writes a .heapprofile of what
+  // was allocated meanwhile and outlived a minor collection (collected by a major one or not).
+  if (line.trim() === "sample start") {
+    void sampling.post("HeapProfiler.enable").then(async () => {
+      await sampling.post("HeapProfiler.startSampling", {
+        samplingInterval: 1024,
+        includeObjectsCollectedByMajorGC: process.env.SAMPLE_MAJOR !== "off",
+        includeObjectsCollectedByMinorGC: false,
+      });
+      process.stdout.write("true\n");
+    });
+  }
+  if (line.startsWith("sample stop ")) {
+    void sampling.post("HeapProfiler.stopSampling").then(({ profile }) => {
+      writeFileSync(line.slice(12).trim(), JSON.stringify(profile));
+      process.stdout.write("true\n");
+    });
+  }
+  // A heap snapshot written to the path given (`heap /tmp/x.heapsnapshot`): what the live heap holds.
+  if (line.startsWith("heap ")) {
+    process.stdout.write(`${JSON.stringify(writeHeapSnapshot(line.slice(5).trim()))}\n`);
   }
   // The settle queue's statements and items so far (a bench reads the mean batch between two asks).
   if (line.trim() === "settles") {
