@@ -7,20 +7,20 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-7JU56DKA.js";
+} from "./chunks/chunk-MEYOSWOS.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-GIQUGMH5.js";
 import "./chunks/chunk-VNIG4S7Q.js";
-import "./chunks/chunk-MYBJHUZ4.js";
+import "./chunks/chunk-V26UVII6.js";
 import "./chunks/chunk-4SAAT3SN.js";
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-GCF4ROQ3.js";
-import "./chunks/chunk-5AUVLU5M.js";
-import "./chunks/chunk-4NNVSMSL.js";
+} from "./chunks/chunk-PCU6IYAE.js";
+import "./chunks/chunk-BUEEPKH6.js";
+import "./chunks/chunk-M6ZRZKCO.js";
 
 // src/cli/main.ts
 async function cli(argv) {
@@ -40,11 +40,11 @@ async function cli(argv) {
   }
   if (command === "decode") return print(await decode(argv.slice(1)));
   if (command === "config") {
-    const { runConfigCommand } = await import("./chunks/config-check-BDZCV2JC.js");
+    const { runConfigCommand } = await import("./chunks/config-check-S6SXX2RI.js");
     return print(runConfigCommand(argv.slice(1), process.env));
   }
   if (command === "electrum-name") {
-    const { runElectrumName } = await import("./chunks/electrum-name-EBP47C7I.js");
+    const { runElectrumName } = await import("./chunks/electrum-name-AYHAE57Z.js");
     return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
   }
   if (command === "devnet") {
@@ -82,7 +82,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-JQUABBB2.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-UJVDB3K2.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

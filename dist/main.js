@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-7JU56DKA.js";
+} from "./chunks/chunk-MEYOSWOS.js";
 import {
   adminAuthorized,
   writeAdminFile,
@@ -70,7 +70,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-YMJSN4G4.js";
+} from "./chunks/chunk-53WOC7IF.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -87,7 +87,7 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-MYBJHUZ4.js";
+} from "./chunks/chunk-V26UVII6.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
@@ -130,10 +130,10 @@ import {
 import {
   ConfigError,
   loadConfig
-} from "./chunks/chunk-GCF4ROQ3.js";
+} from "./chunks/chunk-PCU6IYAE.js";
 import {
   tokenOfDnsLabel
-} from "./chunks/chunk-EWM2AZ2R.js";
+} from "./chunks/chunk-7VYBGATG.js";
 import {
   authenticate,
   compileScope,
@@ -144,11 +144,11 @@ import {
   requestOutOfScope,
   tokenCacheKey,
   tokenHint
-} from "./chunks/chunk-5AUVLU5M.js";
+} from "./chunks/chunk-BUEEPKH6.js";
 import {
   CORE_COALESCE_CALLS_MAX_DEFAULT,
   NETWORK_NAMES
-} from "./chunks/chunk-4NNVSMSL.js";
+} from "./chunks/chunk-M6ZRZKCO.js";
 
 // src/admin/devnet-control.ts
 var DEVNET_BLOCKS_MAX = 1e3;
@@ -5555,7 +5555,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-ZMDAJMYR.js").catch((err) => {
+  loading ??= import("./chunks/route-ZK2434RR.js").catch((err) => {
     loading = void 0;
     throw err;
   });

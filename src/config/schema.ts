@@ -516,9 +516,10 @@ export const configSchema = z.strictObject({
         .max(1024 * 1024 * 1024)
         .default(32 * 1024 * 1024),
       /**
-       * Queries asking the indexer alone (its columns under `block`/`block_by_pk`) planned to go
-       * to it without Yoga once one has executed: documents kept, by their text. 0: every request
-       * is executed by Yoga.
+       * Queries asking the indexer alone (its columns under `block`/`block_by_pk`), or
+       * transactions by txid alone, planned to be answered without Yoga once one has executed:
+       * plans kept, by document shape (the text but for its literal values). 0: every request is
+       * executed by Yoga.
        */
       queryPlansMax: z.number().int().nonnegative().max(100_000).default(512),
     })

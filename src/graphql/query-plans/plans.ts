@@ -30,7 +30,6 @@ export interface Plan {
 /** A request of the unified API as a plan would take it: a POST of JSON, its body read. */
 export interface PlanRequest {
   key: string;
-  query: string;
   /** The query parsed (the document cache's node for its text, when it keeps one). */
   document: DocumentNode;
   shape: DocumentShape;
@@ -144,7 +143,6 @@ export function planRequest(
   if (!document || !shape) return null;
   return {
     key: `${replied}\u0000${name ?? ""}\u0000${shape.key}`,
-    query,
     document,
     shape,
     variables: (variables ?? {}) as Record<string, unknown>,

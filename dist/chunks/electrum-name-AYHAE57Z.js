@@ -1,11 +1,11 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   tokenDnsLabel
-} from "./chunk-EWM2AZ2R.js";
+} from "./chunk-7VYBGATG.js";
 import {
   isTokenShaped
-} from "./chunk-5AUVLU5M.js";
-import "./chunk-4NNVSMSL.js";
+} from "./chunk-BUEEPKH6.js";
+import "./chunk-M6ZRZKCO.js";
 
 // src/cli/electrum-name.ts
 var USAGE = "usage: blockgate electrum-name <token> [network]";

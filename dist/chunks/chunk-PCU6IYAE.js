@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   configSchema
-} from "./chunk-4NNVSMSL.js";
+} from "./chunk-M6ZRZKCO.js";
 
 // src/config/load.ts
 import { readFileSync } from "node:fs";

@@ -10,7 +10,7 @@ import {
 } from "./chunk-4SAAT3SN.js";
 import {
   NETWORK_NAMES
-} from "./chunk-4NNVSMSL.js";
+} from "./chunk-M6ZRZKCO.js";
 
 // src/cli/pretty-json.ts
 function prettyCore(compact) {

@@ -2,7 +2,7 @@
 import {
   TOKEN_PREFIX,
   isTokenShaped
-} from "./chunk-5AUVLU5M.js";
+} from "./chunk-BUEEPKH6.js";
 
 // src/auth/token-dns.ts
 import { base32nopad } from "@scure/base";

@@ -19,7 +19,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-MYBJHUZ4.js";
+} from "./chunk-V26UVII6.js";
 import {
   issueToken,
   listTokens,
@@ -28,11 +28,11 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-5AUVLU5M.js";
+} from "./chunk-BUEEPKH6.js";
 import {
   RANGE_HINT,
   parseRange
-} from "./chunk-4NNVSMSL.js";
+} from "./chunk-M6ZRZKCO.js";
 
 // src/db/migrate.ts
 import { readdirSync, readFileSync } from "node:fs";

@@ -3,7 +3,7 @@ import {
   NETWORK_NAMES,
   RANGE_HINT,
   parseRange
-} from "./chunk-4NNVSMSL.js";
+} from "./chunk-M6ZRZKCO.js";
 
 // src/auth/tokens.ts
 import { createHash, hash, randomBytes } from "node:crypto";

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-MYBJHUZ4.js";
+} from "./chunk-V26UVII6.js";
 import {
   RawJsonText,
   fromHex,
@@ -21,7 +21,7 @@ import {
 import {
   methodOutOfScope,
   requestOutOfScope
-} from "./chunk-5AUVLU5M.js";
+} from "./chunk-BUEEPKH6.js";
 
 // src/errors/codes.ts
 var LIST = {

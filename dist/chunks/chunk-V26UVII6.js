@@ -9,7 +9,7 @@ import {
 } from "./chunk-4SAAT3SN.js";
 import {
   NETWORK_NAMES
-} from "./chunk-4NNVSMSL.js";
+} from "./chunk-M6ZRZKCO.js";
 
 // src/usage/cycles.ts
 var MONTHLY = { unit: "month", length: 1 };

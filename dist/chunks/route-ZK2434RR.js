@@ -27,7 +27,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-YMJSN4G4.js";
+} from "./chunk-53WOC7IF.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -49,7 +49,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-MYBJHUZ4.js";
+} from "./chunk-V26UVII6.js";
 import {
   DecodeError,
   ScriptPubKeyParts,
@@ -72,10 +72,10 @@ import {
   revokeToken,
   rotateToken,
   tokenScopeSchema
-} from "./chunk-5AUVLU5M.js";
+} from "./chunk-BUEEPKH6.js";
 import {
   NETWORK_NAMES
-} from "./chunk-4NNVSMSL.js";
+} from "./chunk-M6ZRZKCO.js";
 
 // src/graphql/cost/plugin.ts
 import { GraphQLError as GraphQLError5 } from "graphql";
@@ -1606,7 +1606,6 @@ function planRequest(app, network, req, body, documents) {
   if (!document || !shape) return null;
   return {
     key: `${replied}\0${name ?? ""}\0${shape.key}`,
-    query,
     document,
     shape,
     variables: variables ?? {},

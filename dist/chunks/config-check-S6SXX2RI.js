@@ -3,8 +3,8 @@ import {
   ConfigError,
   parseConfig,
   readConfigFile
-} from "./chunk-GCF4ROQ3.js";
-import "./chunk-4NNVSMSL.js";
+} from "./chunk-PCU6IYAE.js";
+import "./chunk-M6ZRZKCO.js";
 
 // src/config/check.ts
 import { accessSync, constants, statSync } from "node:fs";
