@@ -5555,7 +5555,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-ZK2434RR.js").catch((err) => {
+  loading ??= import("./chunks/route-ZWSWF262.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -127,6 +127,28 @@ describe("a document that asks transactions by txid alone", () => {
     expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
   });
 
+  it("takes txids written as literals: one plan for the shape, Yoga's bytes for each", async () => {
+    const { token } = await t.account("node-literal", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const literal = (a: string, b: string) => ({
+      query: `{ pair: transactions(txids: ["${a}", "${b}"]) { txid size weight } }`,
+    });
+    const before = plans().stats.learnt;
+    expect((await post(url, literal(TXIDS[0]!, TXIDS[1]!))).status).toBe(200);
+    expect((await post(url, literal(TXIDS[2]!, TXIDS[3]!))).status).toBe(200);
+    expect(plans().stats.learnt).toBe(before + 1);
+    for (const [a, b] of [
+      [TXIDS[4]!, TXIDS[5]!],
+      [COINBASE, MISSING], // a miss: Yoga's error for it, not the plan's
+    ] as const) {
+      const served = plans().stats.served;
+      const planned = await post(url, literal(a, b));
+      const yoga = await byYoga(url, literal(a, b));
+      expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
+      if (b !== MISSING) expect(plans().stats.served).toBe(served + 1);
+    }
+  });
+
   it("takes other variables and several root fields: priced per transaction, as Yoga prices them", async () => {
     const { token } = await t.account("node-two-roots", 1_000_000);
     const url = `${t.url}/gateway/mainnet/${token}`;

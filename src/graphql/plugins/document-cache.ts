@@ -122,19 +122,18 @@ export class DocumentCache {
 
   /** Whether a document of `document`'s shape passed these rules, and its literals fit. */
   private passedByShape(schema: GraphQLSchema, key: string, document: DocumentNode): boolean {
-    const shape = shapeOf(document);
-    const shapeKey = shape && `${key}\u0000${shape.key}`;
-    const entry = shapeKey && this.shapes.get(shapeKey);
-    if (!shape || !shapeKey || !entry || entry.schema !== schema) return false;
+    const found = shapeKeyOf(key, document);
+    const entry = found && this.shapes.get(found.at);
+    if (!found || !entry || entry.schema !== schema) return false;
     if (!entry.rule && entry.document) {
       const passed = entry.document;
-      this.shapes.grow(shapeKey, entry, () => {
+      this.shapes.grow(found.at, entry, () => {
         entry.rule = literalRule(schema, passed);
         entry.document = null;
-        entry.bytes = 2 * shapeKey.length + 64 + 8 * (entry.rule?.types.length ?? 0);
+        entry.bytes = 2 * found.at.length + 64 + 8 * (entry.rule?.types.length ?? 0);
       });
     }
-    return entry.rule !== null && literalsFit(entry.rule, shape);
+    return entry.rule !== null && literalsFit(entry.rule, found.shape);
   }
 
   markPassed(schema: GraphQLSchema, key: string, document: DocumentNode) {
@@ -151,15 +150,18 @@ export class DocumentCache {
       bySchema.set(schema, documents);
     }
     documents.add(document);
-    const shape = shapeOf(document);
-    if (shape && this.shapes.bytesMax > 0) {
-      const shapeKey = `${key}\u0000${shape.key}`;
-      if (!this.shapes.has(shapeKey)) {
-        const bytes = 2 * shapeKey.length + documentBytes("", document);
-        this.shapes.set(shapeKey, { schema, document, rule: null, bytes });
-      }
+    const found = this.shapes.bytesMax > 0 ? shapeKeyOf(key, document) : null;
+    if (found && !this.shapes.has(found.at)) {
+      const bytes = 2 * found.at.length + documentBytes("", document);
+      this.shapes.set(found.at, { schema, document, rule: null, bytes });
     }
   }
+}
+
+/** Where a document's shape is kept for a rule set (named by `key`), with the shape. */
+function shapeKeyOf(key: string, document: DocumentNode) {
+  const shape = shapeOf(document);
+  return shape && { shape, at: `${key}\u0000${shape.key}` };
 }
 
 const rulesKey = (rules: readonly ValidationRule[]) => rules.map((r) => r.name).join(",");

@@ -2537,19 +2537,18 @@ var DocumentCache = class {
   }
   /** Whether a document of `document`'s shape passed these rules, and its literals fit. */
   passedByShape(schema2, key, document) {
-    const shape = shapeOf(document);
-    const shapeKey = shape && `${key}\0${shape.key}`;
-    const entry = shapeKey && this.shapes.get(shapeKey);
-    if (!shape || !shapeKey || !entry || entry.schema !== schema2) return false;
+    const found = shapeKeyOf(key, document);
+    const entry = found && this.shapes.get(found.at);
+    if (!found || !entry || entry.schema !== schema2) return false;
     if (!entry.rule && entry.document) {
       const passed = entry.document;
-      this.shapes.grow(shapeKey, entry, () => {
+      this.shapes.grow(found.at, entry, () => {
         entry.rule = literalRule(schema2, passed);
         entry.document = null;
-        entry.bytes = 2 * shapeKey.length + 64 + 8 * (entry.rule?.types.length ?? 0);
+        entry.bytes = 2 * found.at.length + 64 + 8 * (entry.rule?.types.length ?? 0);
       });
     }
-    return entry.rule !== null && literalsFit(entry.rule, shape);
+    return entry.rule !== null && literalsFit(entry.rule, found.shape);
   }
   markPassed(schema2, key, document) {
     let bySchema = this.valid.get(key);
@@ -2564,16 +2563,17 @@ var DocumentCache = class {
       bySchema.set(schema2, documents);
     }
     documents.add(document);
-    const shape = shapeOf(document);
-    if (shape && this.shapes.bytesMax > 0) {
-      const shapeKey = `${key}\0${shape.key}`;
-      if (!this.shapes.has(shapeKey)) {
-        const bytes = 2 * shapeKey.length + documentBytes("", document);
-        this.shapes.set(shapeKey, { schema: schema2, document, rule: null, bytes });
-      }
+    const found = this.shapes.bytesMax > 0 ? shapeKeyOf(key, document) : null;
+    if (found && !this.shapes.has(found.at)) {
+      const bytes = 2 * found.at.length + documentBytes("", document);
+      this.shapes.set(found.at, { schema: schema2, document, rule: null, bytes });
     }
   }
 };
+function shapeKeyOf(key, document) {
+  const shape = shapeOf(document);
+  return shape && { shape, at: `${key}\0${shape.key}` };
+}
 var rulesKey = (rules) => rules.map((r) => r.name).join(",");
 function documentCachePlugin(cache) {
   return {
