@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 
 export interface Child<T> {
   info: T;
+  /** V8's trace lines the child printed so far (under --trace-gc-nvp: one per collection). */
+  traces: string[];
   ask<R>(command: string): Promise<R>;
   stop(): Promise<void>;
 }
@@ -27,7 +29,13 @@ export async function startChild<T>(
   );
   const waiting: ((line: string) => void)[] = [];
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  createInterface({ input: child.stdout }).on("line", (line) => waiting.shift()?.(line));
+  // V8's own tracing (a child started with --trace-gc-nvp) writes to stdout too: its lines, which
+  // begin `[pid:0xisolate]`, go to `traces`, not to whoever waits for an answer.
+  const traces: string[] = [];
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    if (/^\[\d+:0x[0-9a-f]+\]/.test(line)) traces.push(line);
+    else waiting.shift()?.(line);
+  });
   const next = () =>
     new Promise<string>((resolve, reject) => {
       waiting.push(resolve);
@@ -36,6 +44,7 @@ export async function startChild<T>(
   const info = JSON.parse(await next()) as T;
   return {
     info,
+    traces,
     async ask<R>(command: string) {
       const answer = next();
       child.stdin.write(`${command}\n`);

@@ -1,5 +1,6 @@
 import type { Server, Socket } from "node:net";
 import { gatewayError } from "../errors/codes.ts";
+import { InFlightMap } from "../util/in-flight-map.ts";
 import { plainFailure } from "./reply.ts";
 
 /**
@@ -13,7 +14,7 @@ import { plainFailure } from "./reply.ts";
  * bounded by the open sockets.
  */
 export class AddressConnections {
-  private readonly open = new Map<string, number>();
+  private readonly open = new InFlightMap<string, number>();
 
   constructor(
     private readonly max: number,

@@ -1,6 +1,7 @@
 import { type Server, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import { within } from "../util/cached-check.ts";
+import { InFlightMap } from "../util/in-flight-map.ts";
 
 /**
  * The requests a server is handling, so that shutdown can wait for them. A request counts from
@@ -11,7 +12,7 @@ import { within } from "../util/cached-check.ts";
  */
 export class InFlight {
   /** Requests by their response; a socket session's work (the Electrum TLS listener) by its socket. */
-  private readonly open = new Map<object, { work: number; ended: boolean }>();
+  private readonly open = new InFlightMap<object, { work: number; ended: boolean }>();
   private draining = false;
   private onIdle: (() => void) | null = null;
 

@@ -7,10 +7,42 @@ import type { RpcAnswer } from "./types.ts";
  * writing it again would give: src/jsonrpc/canonical-json.ts). The node route writes
  * that text to its caller as it is; whoever reads `result` (the unified API, the response cache,
  * the chain guard) gets it parsed, once, on first reading — so a result nobody looks into is never
- * parsed at all. The text is found through a WeakMap rather than a property of the answer, so a
- * copy made with a spread (`{...answer, result: x}`) is never taken for the original.
+ * parsed at all.
+ *
+ * The text lives in a private field of the answer, found by a brand check (`#kept in answer`), so
+ * a copy made with a spread (`{...answer, result: x}`) is never taken for the original; `result`
+ * is one accessor shared by every answer. Not a getter of each answer's own (an object literal
+ * with `get result()`), as before: V8 keeps such an accessor in an AccessorPair allocated in the
+ * old generation, so every answer's getter, and through it the answer's text and parsed result,
+ * outlived each young-generation collection until a major one. For fifty transactions one at a
+ * time that was ~50 KB of text per request copied and promoted (test/jsonrpc/raw-answer.test.ts
+ * measures what answers nobody holds leave in the old generation).
  */
-const rawResults = new WeakMap<object, RawResult>();
+class RawAnswer {
+  readonly #kept: RawResult;
+
+  constructor(kept: RawResult) {
+    this.#kept = kept;
+    // An own, enumerable accessor, shared by every answer: a spread or JSON.stringify of the
+    // answer sees `result` as a plain answer's, and no answer carries a closure of its own.
+    Object.defineProperty(this, "result", RESULT);
+  }
+
+  static kept(answer: object): RawResult | undefined {
+    return #kept in answer ? (answer as RawAnswer).#kept : undefined;
+  }
+}
+
+const RESULT: PropertyDescriptor = {
+  get(this: RawAnswer): Json {
+    const kept = RawAnswer.kept(this) as RawResult;
+    // The text was scanned as canonical, so parseCanonical reads it (the fallback is a guard).
+    kept.parsed ??= { value: parseCanonical(kept.raw.text) ?? parseJson(kept.raw.text) };
+    return kept.parsed.value;
+  },
+  enumerable: true,
+  configurable: true,
+};
 
 /** A result kept as text: the text, and what has been read of it so far (each read once). */
 interface RawResult {
@@ -22,22 +54,12 @@ interface RawResult {
 }
 
 export function rawResultAnswer(text: string, spans?: readonly ScalarSpan[]): RpcAnswer {
-  const kept: RawResult = { raw: new RawJsonText(text), spans };
-  // An own, enumerable getter: a spread or JSON.stringify of the answer sees `result` as before.
-  const answer = {
-    get result(): Json {
-      // The text was scanned as canonical, so parseCanonical reads it (the fallback is a guard).
-      kept.parsed ??= { value: parseCanonical(text) ?? parseJson(text) };
-      return kept.parsed.value;
-    },
-  };
-  rawResults.set(answer, kept);
-  return answer;
+  return new RawAnswer({ raw: new RawJsonText(text), spans }) as unknown as RpcAnswer;
 }
 
 /** The answer as a reply renders it: with its result's own text when it came as text. */
 export function answerForReply(answer: RpcAnswer): RpcAnswer {
-  const kept = rawResults.get(answer);
+  const kept = RawAnswer.kept(answer);
   return kept ? { result: kept.raw } : answer;
 }
 
@@ -50,7 +72,7 @@ export function answerForReply(answer: RpcAnswer): RpcAnswer {
  * it is.
  */
 export function resultScalars(answer: { result: Json }): Json {
-  const kept = rawResults.get(answer);
+  const kept = RawAnswer.kept(answer);
   // Answers are shared by the requests whose trips were (src/upstreams/shared-trips.ts): read once.
   if (!kept?.spans || kept.parsed) return answer.result;
   kept.scalars ??= scalarsOfSpans(kept.raw.text, kept.spans);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
+import { InFlightMap } from "../util/in-flight-map.ts";
 
 /** Calls in flight per key (an account): a slot taken before the call runs, given back after. */
 export interface Slots {
@@ -14,7 +15,7 @@ export interface Slot {
 
 /** This process's calls only. */
 export class MemorySlots implements Slots {
-  private readonly counts = new Map<string, number>();
+  private readonly counts = new InFlightMap<string, number>();
 
   async acquire(key: string, max: number): Promise<Slot | null> {
     const n = this.counts.get(key) ?? 0;

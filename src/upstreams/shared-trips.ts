@@ -1,3 +1,5 @@
+import { InFlightMap } from "../util/in-flight-map.ts";
+
 /**
  * Identical upstream requests in flight at the same time share one trip (Hive Gateway's
  * deduplication; issue 14 item 2). The first caller of a key starts the trip; callers of the same
@@ -10,7 +12,8 @@
  * run once per caller). Billing is untouched: each caller's route charges and audits its own call.
  */
 export class SharedTrips<T> {
-  private readonly inflight = new Map<string, Promise<T>>();
+  /** Renewed as it empties (util/in-flight-map.ts says why). */
+  private readonly inflight = new InFlightMap<string, Promise<T>>();
   /** Trips started, and callers that joined one already in flight (for tests and metrics). */
   readonly stats = { trips: 0, joined: 0 };
 

@@ -10,6 +10,7 @@ import {
 } from "../../jsonrpc/json.ts";
 import { LineSplitter } from "../../jsonrpc/lines.ts";
 import type { RpcAnswer } from "../../jsonrpc/types.ts";
+import { InFlightMap } from "../../util/in-flight-map.ts";
 
 /** An answer (result or the server's JSON-RPC error), or why there is none. */
 export type ElectrumOutcome =
@@ -69,7 +70,7 @@ interface Pending {
  * settled — answered, timed out, or failed when the connection drops — so none can hang.
  */
 export class ElectrumConnection {
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new InFlightMap<number, Pending>();
   private nextId = 0;
   private closed = false;
   private lastReceivedAt = Date.now();
