@@ -70,7 +70,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-53WOC7IF.js";
+} from "./chunks/chunk-MAEBJCKW.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -1408,8 +1408,54 @@ import { Redis as Redis3 } from "ioredis";
 
 // src/limits/concurrency.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
+
+// src/util/in-flight-map.ts
+var RENEW_AFTER = 1024;
+var InFlightMap = class {
+  map = /* @__PURE__ */ new Map();
+  deletions = 0;
+  get size() {
+    return this.map.size;
+  }
+  get(key) {
+    return this.map.get(key);
+  }
+  has(key) {
+    return this.map.has(key);
+  }
+  set(key, value) {
+    this.map.set(key, value);
+    return this;
+  }
+  delete(key) {
+    if (!this.map.delete(key)) return false;
+    this.deletions += 1;
+    if (this.map.size === 0) {
+      this.map = /* @__PURE__ */ new Map();
+      this.deletions = 0;
+    } else if (this.deletions >= RENEW_AFTER) {
+      this.map = new Map(this.map);
+      this.deletions = 0;
+    }
+    return true;
+  }
+  keys() {
+    return this.map.keys();
+  }
+  values() {
+    return this.map.values();
+  }
+  entries() {
+    return this.map.entries();
+  }
+  [Symbol.iterator]() {
+    return this.map.entries();
+  }
+};
+
+// src/limits/concurrency.ts
 var MemorySlots = class {
-  counts = /* @__PURE__ */ new Map();
+  counts = new InFlightMap();
   async acquire(key, max) {
     const n2 = this.counts.get(key) ?? 0;
     if (n2 >= max) return null;
@@ -3034,7 +3080,8 @@ var SharedTrips = class {
     this.onJoined = onJoined;
   }
   onJoined;
-  inflight = /* @__PURE__ */ new Map();
+  /** Renewed as it empties (util/in-flight-map.ts says why). */
+  inflight = new InFlightMap();
   /** Trips started, and callers that joined one already in flight (for tests and metrics). */
   stats = { trips: 0, joined: 0 };
   /** The outcome of the trip in flight for `key`, or of a new one made by `trip`. */
@@ -3508,7 +3555,7 @@ var ElectrumConnection = class _ElectrumConnection {
   }
   socket;
   opts;
-  pending = /* @__PURE__ */ new Map();
+  pending = new InFlightMap();
   nextId = 0;
   closed = false;
   lastReceivedAt = Date.now();
@@ -5555,7 +5602,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-ZWSWF262.js").catch((err) => {
+  loading ??= import("./chunks/route-AA6NGEJN.js").catch((err) => {
     loading = void 0;
     throw err;
   });
@@ -5815,7 +5862,7 @@ var AddressConnections = class {
   }
   max;
   refused;
-  open = /* @__PURE__ */ new Map();
+  open = new InFlightMap();
   /** Counts `server`'s connections; `refuse` ends the one past the limit. */
   watch(server, refuse4) {
     if (this.max === 0) return;
@@ -5890,7 +5937,7 @@ var InFlight = class {
   }
   server;
   /** Requests by their response; a socket session's work (the Electrum TLS listener) by its socket. */
-  open = /* @__PURE__ */ new Map();
+  open = new InFlightMap();
   draining = false;
   onIdle = null;
   get size() {

@@ -27,7 +27,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-53WOC7IF.js";
+} from "./chunk-MAEBJCKW.js";
 import {
   REFUSED_OUTCOMES,
   Refused,

@@ -1057,24 +1057,34 @@ function digits(s, from) {
 }
 
 // src/jsonrpc/raw-answer.ts
-var rawResults = /* @__PURE__ */ new WeakMap();
+var RawAnswer = class {
+  #kept;
+  constructor(kept) {
+    this.#kept = kept;
+    Object.defineProperty(this, "result", RESULT);
+  }
+  static kept(answer) {
+    return #kept in answer ? answer.#kept : void 0;
+  }
+};
+var RESULT = {
+  get() {
+    const kept = RawAnswer.kept(this);
+    kept.parsed ??= { value: parseCanonical(kept.raw.text) ?? parseJson(kept.raw.text) };
+    return kept.parsed.value;
+  },
+  enumerable: true,
+  configurable: true
+};
 function rawResultAnswer(text, spans) {
-  const kept = { raw: new RawJsonText(text), spans };
-  const answer = {
-    get result() {
-      kept.parsed ??= { value: parseCanonical(text) ?? parseJson(text) };
-      return kept.parsed.value;
-    }
-  };
-  rawResults.set(answer, kept);
-  return answer;
+  return new RawAnswer({ raw: new RawJsonText(text), spans });
 }
 function answerForReply(answer) {
-  const kept = rawResults.get(answer);
+  const kept = RawAnswer.kept(answer);
   return kept ? { result: kept.raw } : answer;
 }
 function resultScalars(answer) {
-  const kept = rawResults.get(answer);
+  const kept = RawAnswer.kept(answer);
   if (!kept?.spans || kept.parsed) return answer.result;
   kept.scalars ??= scalarsOfSpans(kept.raw.text, kept.spans);
   return kept.scalars;
