@@ -1,3 +1,5 @@
+import { type Slot, touch } from "./recency.ts";
+
 /** What a byte-bounded cache has done, for tests, benches and metrics. */
 export interface ByteLruStats {
   hits: number;
@@ -10,11 +12,13 @@ export interface ByteLruStats {
 /**
  * An LRU bounded by what its entries cost in bytes (`costOf`), not by their count: Map keeps
  * insertion order, so the least recently used entry is the first one, and a hit moves its entry
- * to the end. An entry that alone costs more than the budget is not kept. The response caches
- * (src/cache/) are this with their own keys and what a reorganisation must drop.
+ * to the end unless it is among the newer half already (util/recency.ts). An entry that alone
+ * costs more than the budget is not kept. The response caches (src/cache/) are this with their
+ * own keys and what a reorganisation must drop.
  */
 export class ByteLru<V> {
-  private readonly entries = new Map<string, V>();
+  private readonly entries = new Map<string, Slot<string, V>>();
+  private readonly clock = { tick: 0 };
   private size = 0;
   readonly stats: ByteLruStats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
 
@@ -24,15 +28,14 @@ export class ByteLru<V> {
   ) {}
 
   get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value === undefined) {
+    const slot = this.entries.get(key);
+    if (slot === undefined) {
       this.stats.misses += 1;
       return undefined;
     }
-    this.entries.delete(key);
-    this.entries.set(key, value);
+    touch(this.entries, slot, this.clock);
     this.stats.hits += 1;
-    return value;
+    return slot.value;
   }
 
   has(key: string): boolean {
@@ -42,7 +45,7 @@ export class ByteLru<V> {
   set(key: string, value: V): void {
     if (this.costOf(value) > this.bytesMax) return;
     this.remove(key);
-    this.entries.set(key, value);
+    this.entries.set(key, { key, value, tick: ++this.clock.tick });
     this.size += this.costOf(value);
     this.fitBudget();
   }
@@ -52,7 +55,7 @@ export class ByteLru<V> {
    * that adds to its cost (older entries make room); false, and nothing changed, when it is not.
    */
   grow(key: string, value: V, change: () => void): boolean {
-    if (this.entries.get(key) !== value) return false;
+    if (this.entries.get(key)?.value !== value) return false;
     const before = this.costOf(value);
     change();
     this.size += this.costOf(value) - before;
@@ -68,7 +71,7 @@ export class ByteLru<V> {
   /** Drops every entry `doomed` names (a scan: what calls it, a reorganisation, is rare). */
   dropWhere(doomed: (key: string, value: V) => boolean): number {
     let dropped = 0;
-    for (const [key, value] of this.entries) {
+    for (const [key, { value }] of this.entries) {
       if (doomed(key, value)) {
         this.remove(key);
         dropped += 1;
@@ -80,10 +83,10 @@ export class ByteLru<V> {
   }
 
   private remove(key: string): void {
-    const value = this.entries.get(key);
-    if (value === undefined) return;
+    const slot = this.entries.get(key);
+    if (slot === undefined) return;
     this.entries.delete(key);
-    this.size -= this.costOf(value);
+    this.size -= this.costOf(slot.value);
   }
 
   private fitBudget(): void {
