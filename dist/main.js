@@ -70,7 +70,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-MAEBJCKW.js";
+} from "./chunks/chunk-VWJJ27P3.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -5602,7 +5602,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-AA6NGEJN.js").catch((err) => {
+  loading ??= import("./chunks/route-YBXBLTJ2.js").catch((err) => {
     loading = void 0;
     throw err;
   });

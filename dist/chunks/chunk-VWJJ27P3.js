@@ -357,6 +357,14 @@ function fillConfirmations(template, values) {
   return out;
 }
 
+// src/util/recency.ts
+function touch(entries, slot, clock) {
+  if (clock.tick - slot.tick < entries.size >> 1) return;
+  entries.delete(slot.key);
+  entries.set(slot.key, slot);
+  slot.tick = ++clock.tick;
+}
+
 // src/util/lru.ts
 var LruMap = class {
   constructor(entriesMax) {
@@ -367,22 +375,22 @@ var LruMap = class {
   }
   entriesMax;
   entries = /* @__PURE__ */ new Map();
+  clock = { tick: 0 };
   get size() {
     return this.entries.size;
   }
   get(key) {
-    const value = this.entries.get(key);
-    if (value === void 0) return void 0;
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    return value;
+    const slot = this.entries.get(key);
+    if (slot === void 0) return void 0;
+    touch(this.entries, slot, this.clock);
+    return slot.value;
   }
   delete(key) {
     return this.entries.delete(key);
   }
   set(key, value) {
     this.entries.delete(key);
-    this.entries.set(key, value);
+    this.entries.set(key, { key, value, tick: ++this.clock.tick });
     if (this.entries.size > this.entriesMax) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
@@ -682,18 +690,18 @@ var ByteLru = class {
   bytesMax;
   costOf;
   entries = /* @__PURE__ */ new Map();
+  clock = { tick: 0 };
   size = 0;
   stats = { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 };
   get(key) {
-    const value = this.entries.get(key);
-    if (value === void 0) {
+    const slot = this.entries.get(key);
+    if (slot === void 0) {
       this.stats.misses += 1;
       return void 0;
     }
-    this.entries.delete(key);
-    this.entries.set(key, value);
+    touch(this.entries, slot, this.clock);
     this.stats.hits += 1;
-    return value;
+    return slot.value;
   }
   has(key) {
     return this.entries.has(key);
@@ -701,7 +709,7 @@ var ByteLru = class {
   set(key, value) {
     if (this.costOf(value) > this.bytesMax) return;
     this.remove(key);
-    this.entries.set(key, value);
+    this.entries.set(key, { key, value, tick: ++this.clock.tick });
     this.size += this.costOf(value);
     this.fitBudget();
   }
@@ -710,7 +718,7 @@ var ByteLru = class {
    * that adds to its cost (older entries make room); false, and nothing changed, when it is not.
    */
   grow(key, value, change) {
-    if (this.entries.get(key) !== value) return false;
+    if (this.entries.get(key)?.value !== value) return false;
     const before = this.costOf(value);
     change();
     this.size += this.costOf(value) - before;
@@ -724,7 +732,7 @@ var ByteLru = class {
   /** Drops every entry `doomed` names (a scan: what calls it, a reorganisation, is rare). */
   dropWhere(doomed) {
     let dropped = 0;
-    for (const [key, value] of this.entries) {
+    for (const [key, { value }] of this.entries) {
       if (doomed(key, value)) {
         this.remove(key);
         dropped += 1;
@@ -735,10 +743,10 @@ var ByteLru = class {
     return dropped;
   }
   remove(key) {
-    const value = this.entries.get(key);
-    if (value === void 0) return;
+    const slot = this.entries.get(key);
+    if (slot === void 0) return;
     this.entries.delete(key);
-    this.size -= this.costOf(value);
+    this.size -= this.costOf(slot.value);
   }
   fitBudget() {
     for (const key of this.entries.keys()) {

@@ -27,7 +27,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-MAEBJCKW.js";
+} from "./chunk-VWJJ27P3.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
