@@ -2,6 +2,7 @@ import type DataLoader from "dataloader";
 import type { DocumentNode, GraphQLError, GraphQLSchema } from "graphql";
 import type { CallContext } from "../metering/context.ts";
 import type { IndexerOutcome } from "../upstreams/indexer/pool.ts";
+import type { CancelSignal } from "../util/cancel.ts";
 import type { PendingAnswer } from "./answers/pending.ts";
 import type { ExecutedFigures } from "./cost/report-types.ts";
 import type { BlockPosition, TransactionModel } from "./models.ts";
@@ -97,7 +98,7 @@ export interface GraphQLContext extends CallContext {
   /** The typed fields' calls to the Electrum servers (addresses, merkle branches). */
   electrumCalls: CallLoader;
   /** Aborted when the client's connection closes: what ends a subscription's stream at once. */
-  closed?: AbortSignal;
+  closed?: CancelSignal;
   /** Blocks from the indexer by hash, one loader per Transaction.block site (batched, deduplicated). */
   blocksBySite: Map<string, DataLoader<string, unknown>>;
 }

@@ -3,6 +3,7 @@ import { gatewayError } from "../errors/codes.ts";
 import { graphqlFailure, type HttpReply } from "../http/reply.ts";
 import { jsonDepthOver } from "../jsonrpc/json-depth.ts";
 import type { App, CallContext } from "../metering/context.ts";
+import { Cancel, type CancelSignal } from "../util/cancel.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
 import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
 import { DocumentCache } from "./plugins/document-cache.ts";
@@ -70,15 +71,16 @@ export async function runYoga(
   const url = new URL(req.url ?? "/", "http://gateway");
   // The client's connection closing ends what this request still streams (a subscription): told
   // directly, not through the stream, whose cancel need not reach the source before an event.
-  const closed = new AbortController();
-  const onClose = () => closed.abort();
+  const closed = new Cancel(); // not an AbortController: util/cancel.ts says why
+  const onClose = () =>
+    closed.abort(new DOMException("the client's connection closed", "AbortError"));
   req.socket?.once("close", onClose);
   const context =
     made ??
     gatewayContext(ctx, {
       publicPath: call.publicPath,
       dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
-      closed: closed.signal,
+      closed,
     });
   prepare(context.state);
   const headers: Record<string, string> = {};
@@ -153,7 +155,7 @@ function readableBody(app: App, body: string): string {
  */
 export function gatewayContext(
   ctx: CallContext,
-  opts: { publicPath: string; dryRun: boolean; closed?: AbortSignal },
+  opts: { publicPath: string; dryRun: boolean; closed?: CancelSignal },
 ): GraphQLContext {
   const { app } = ctx;
   const state: RequestState = {

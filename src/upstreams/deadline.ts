@@ -1,3 +1,8 @@
+import { Cancel, type CancelSignal } from "../util/cancel.ts";
+
+/** A signal as undici's types name it (its request reads only what CancelSignal has). */
+export const undiciSignal = (signal: CancelSignal): AbortSignal => signal as unknown as AbortSignal;
+
 /**
  * A deadline for one upstream request: `signal` aborts with a TimeoutError (the reason
  * AbortSignal.timeout gives, which transportFailure reads as a timeout) after `ms`, unless
@@ -12,22 +17,20 @@
 export function deadline(
   ms: number,
   /** A deadline of the caller's that also ends this one (AbortSignal.any's job, without its cost). */
-  outer?: AbortSignal,
-): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController();
+  outer?: CancelSignal,
+): { signal: CancelSignal; clear(): void } {
+  const cancel = new Cancel();
   const timer = setTimeout(
     () =>
-      controller.abort(
-        new DOMException("The operation was aborted due to timeout", "TimeoutError"),
-      ),
+      cancel.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
     ms,
   );
-  if (!outer) return { signal: controller.signal, clear: () => clearTimeout(timer) };
-  const follow = () => controller.abort(outer.reason);
+  if (!outer) return { signal: cancel, clear: () => clearTimeout(timer) };
+  const follow = () => cancel.abort(outer.reason);
   if (outer.aborted) follow();
   else outer.addEventListener("abort", follow, { once: true });
   return {
-    signal: controller.signal,
+    signal: cancel,
     clear: () => {
       clearTimeout(timer);
       outer.removeEventListener("abort", follow);
@@ -38,7 +41,7 @@ export function deadline(
 /** Runs `work` under a deadline of `ms`, cleared whether it succeeds or fails. */
 export async function withDeadline<T>(
   ms: number,
-  work: (signal: AbortSignal) => Promise<T>,
+  work: (signal: CancelSignal) => Promise<T>,
 ): Promise<T> {
   const d = deadline(ms);
   try {

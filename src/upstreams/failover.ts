@@ -1,5 +1,6 @@
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { CachedCheck } from "../util/cached-check.ts";
+import { Cancel, type CancelSignal } from "../util/cancel.ts";
 import { type Admission, Breaker, type BreakerOptions, type BreakerState } from "./breaker.ts";
 import { deadline } from "./deadline.ts";
 import { HedgeDelay, type HedgeOptions } from "./hedge-delay.ts";
@@ -91,7 +92,7 @@ export interface RunOptions {
    */
   idempotent?: boolean;
   /** The caller's own deadline: when it fires every attempt is abandoned. */
-  signal?: AbortSignal | undefined;
+  signal?: CancelSignal | undefined;
 }
 
 /** How long a background probe may take, at most. */
@@ -107,7 +108,7 @@ interface Member<C> {
 interface Attempt<C> {
   member: Member<C>;
   admission: Admission;
-  cancel: AbortController;
+  cancel: Cancel;
   startedAt: number;
   /** Accounted for: answered, failed, or abandoned. A late outcome is then ignored. */
   done: boolean;
@@ -189,7 +190,7 @@ export class FailoverPool<C extends Upstream> {
   }
 
   run<T extends { ok: true }>(
-    call: (client: C, signal: AbortSignal) => Promise<T | UpstreamFailure>,
+    call: (client: C, signal: CancelSignal) => Promise<T | UpstreamFailure>,
     opts: RunOptions = {},
   ): Promise<(T & { upstream: string }) | { ok: false; error: GatewayError }> {
     const idempotent = opts.idempotent ?? false;
@@ -292,8 +293,8 @@ export class FailoverPool<C extends Upstream> {
           idempotent && anotherLeft
             ? Math.min(this.policy.attemptTimeoutMs, remainingMs)
             : remainingMs;
-        const cancel = new AbortController();
-        const timer = deadline(ms, cancel.signal);
+        const cancel = new Cancel();
+        const timer = deadline(ms, cancel);
         const a: Attempt<C> = {
           member,
           admission,

@@ -11,6 +11,7 @@ import {
   type Upstream,
   type UpstreamFailure,
 } from "../../src/upstreams/failover.ts";
+import type { CancelSignal } from "../../src/util/cancel.ts";
 
 type Answer = { ok: true; from: string };
 
@@ -21,7 +22,7 @@ class TestUpstream implements Upstream {
     readonly name: string,
     public mode: "answer" | "refuse" | "frozen",
   ) {}
-  call(signal: AbortSignal): Promise<Answer | UpstreamFailure> {
+  call(signal: CancelSignal): Promise<Answer | UpstreamFailure> {
     this.calls += 1;
     if (this.mode === "answer") return Promise.resolve({ ok: true, from: this.name });
     if (this.mode === "refuse") {

@@ -12,7 +12,8 @@ import {
 } from "../../jsonrpc/json.ts";
 import { rawResultAnswer } from "../../jsonrpc/raw-answer.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
-import { deadline } from "../deadline.ts";
+import type { CancelSignal } from "../../util/cancel.ts";
+import { deadline, undiciSignal } from "../deadline.ts";
 import type { UpstreamFailure as Failure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
 
@@ -79,7 +80,7 @@ export class BitcoinCoreClient {
     timeoutMs = this.config.timeoutMs,
     requests = 1,
     /** The pool's: ends the request early (its attempt timed out, or another node answered). */
-    signal?: AbortSignal,
+    signal?: CancelSignal,
   ): Promise<{ ok: true; answers: RpcAnswer[] } | Failure> {
     const bytesMax = RESPONSE_BYTES_MAX * requests;
     const first = await this.post(calls, timeoutMs, bytesMax, signal);
@@ -106,7 +107,7 @@ export class BitcoinCoreClient {
     calls: readonly RpcCall[],
     timeoutMs: number,
     bytesMax: number,
-    signal: AbortSignal | undefined,
+    signal: CancelSignal | undefined,
   ): Promise<
     { ok: true; ids: number[]; text: string } | { ok: false; status?: number; failure: Failure }
   > {
@@ -123,7 +124,7 @@ export class BitcoinCoreClient {
         method: "POST",
         headers,
         body,
-        signal: timer.signal,
+        signal: undiciSignal(timer.signal),
       });
       const text = await readLimited(res.body, bytesMax);
       if (res.statusCode === 200) return { ok: true, ids, text };

@@ -4,6 +4,7 @@ import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
 import { gatewayError } from "../../errors/codes.ts";
 import type { Json } from "../../jsonrpc/json.ts";
 import { within } from "../../util/cached-check.ts";
+import type { CancelSignal } from "../../util/cancel.ts";
 import {
   type ConnectionOptions,
   ElectrumConnection,
@@ -86,7 +87,7 @@ export class ElectrumUpstream extends EventEmitter {
   }
 
   /** `signal`: the pool's, when it stops waiting (see ElectrumConnection.request). */
-  async request(method: string, params: Json[], signal?: AbortSignal): Promise<ElectrumOutcome> {
+  async request(method: string, params: Json[], signal?: CancelSignal): Promise<ElectrumOutcome> {
     let connection = this.pick();
     if (!connection) {
       const connecting = this.slots.flatMap((s) => (s.connecting ? [s.connecting] : []));

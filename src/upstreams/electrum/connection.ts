@@ -10,6 +10,7 @@ import {
 } from "../../jsonrpc/json.ts";
 import { LineSplitter } from "../../jsonrpc/lines.ts";
 import type { RpcAnswer } from "../../jsonrpc/types.ts";
+import type { CancelSignal } from "../../util/cancel.ts";
 import { InFlightMap } from "../../util/in-flight-map.ts";
 
 /** An answer (result or the server's JSON-RPC error), or why there is none. */
@@ -189,7 +190,7 @@ export class ElectrumConnection {
    * answered first): the request is forgotten at once, so it no longer counts against
    * inFlightMax; a late answer is dropped like one after a timeout.
    */
-  request(method: string, params: Json[], signal?: AbortSignal): Promise<ElectrumOutcome> {
+  request(method: string, params: Json[], signal?: CancelSignal): Promise<ElectrumOutcome> {
     if (this.closed) {
       return Promise.resolve({
         ok: false,

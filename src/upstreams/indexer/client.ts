@@ -1,7 +1,8 @@
 import { Pool } from "undici";
 import { type GatewayError, gatewayError } from "../../errors/codes.ts";
 import { isJsonObject, type Json, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
-import { deadline, withDeadline } from "../deadline.ts";
+import type { CancelSignal } from "../../util/cancel.ts";
+import { deadline, undiciSignal, withDeadline } from "../deadline.ts";
 import type { UpstreamFailure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
 import type { GraphRequest } from "./hasura/request.ts";
@@ -49,7 +50,7 @@ export class IndexerClient {
    */
   async query(
     request: GraphRequest,
-    outer?: AbortSignal,
+    outer?: CancelSignal,
     parse: (text: string) => Json = parseJson,
   ): Promise<IndexerAnswer> {
     const headers: Record<string, string> = { "content-type": "application/json" };
@@ -70,7 +71,7 @@ export class IndexerClient {
           variables: request.variables,
           ...(request.operationName !== undefined ? { operationName: request.operationName } : {}),
         }),
-        signal: timeout.signal,
+        signal: undiciSignal(timeout.signal),
       });
       status = res.statusCode;
       text = await readLimited(res.body, RESPONSE_BYTES_MAX);

@@ -1,5 +1,6 @@
 import type { GatewayError } from "../../errors/codes.ts";
 import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
+import type { CancelSignal } from "../../util/cancel.ts";
 import { withDeadline } from "../deadline.ts";
 import {
   type FailoverPolicy,
@@ -56,13 +57,13 @@ export class IndexerPool {
    */
   query(
     request: GraphRequest,
-    deadline?: AbortSignal | number,
+    deadline?: CancelSignal | number,
     parse?: (text: string) => Json,
   ): Promise<IndexerOutcome> {
     // The reader is part of the key: an answer read losslessly is not one read with JSON.parse.
     const reader = parse === undefined ? 0 : readerId(parse);
     const key = `${reader}\u0000${request.operationName ?? ""}\u0000${request.query}\u0000${stringifyJson(request.variables as Json)}`;
-    const trip = (signal: AbortSignal | undefined) =>
+    const trip = (signal: CancelSignal | undefined) =>
       this.pool.run((client, attempt) => client.query(request, attempt, parse), {
         idempotent: true,
         signal,
