@@ -24,6 +24,7 @@ import {
 import {
   BAD_REQUEST,
   ByteLru,
+  Cancel,
   DAEMON_ERROR,
   JSON_DEPTH_MAX,
   LruMap,
@@ -70,7 +71,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-VWJJ27P3.js";
+} from "./chunks/chunk-RYV6J4GF.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -2749,20 +2750,19 @@ var Breaker = class {
 };
 
 // src/upstreams/deadline.ts
+var undiciSignal = (signal) => signal;
 function deadline(ms, outer) {
-  const controller = new AbortController();
+  const cancel = new Cancel();
   const timer = setTimeout(
-    () => controller.abort(
-      new DOMException("The operation was aborted due to timeout", "TimeoutError")
-    ),
+    () => cancel.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
     ms
   );
-  if (!outer) return { signal: controller.signal, clear: () => clearTimeout(timer) };
-  const follow = () => controller.abort(outer.reason);
+  if (!outer) return { signal: cancel, clear: () => clearTimeout(timer) };
+  const follow = () => cancel.abort(outer.reason);
   if (outer.aborted) follow();
   else outer.addEventListener("abort", follow, { once: true });
   return {
-    signal: controller.signal,
+    signal: cancel,
     clear: () => {
       clearTimeout(timer);
       outer.removeEventListener("abort", follow);
@@ -2972,8 +2972,8 @@ var FailoverPool = class {
           (m) => m !== member && !tried.has(m) && m.breaker.available
         );
         const ms = idempotent2 && anotherLeft ? Math.min(this.policy.attemptTimeoutMs, remainingMs) : remainingMs;
-        const cancel = new AbortController();
-        const timer = deadline(ms, cancel.signal);
+        const cancel = new Cancel();
+        const timer = deadline(ms, cancel);
         const a = {
           member,
           admission,
@@ -3221,7 +3221,7 @@ var BitcoinCoreClient = class {
         method: "POST",
         headers,
         body,
-        signal: timer.signal
+        signal: undiciSignal(timer.signal)
       });
       const text = await readLimited(res.body, bytesMax);
       if (res.statusCode === 200) return { ok: true, ids, text };
@@ -4257,7 +4257,7 @@ var IndexerClient = class {
           variables: request2.variables,
           ...request2.operationName !== void 0 ? { operationName: request2.operationName } : {}
         }),
-        signal: timeout.signal
+        signal: undiciSignal(timeout.signal)
       });
       status = res.statusCode;
       text = await readLimited(res.body, RESPONSE_BYTES_MAX2);
@@ -5602,7 +5602,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-YBXBLTJ2.js").catch((err) => {
+  loading ??= import("./chunks/route-CKRQIR6Q.js").catch((err) => {
     loading = void 0;
     throw err;
   });

@@ -398,6 +398,36 @@ var LruMap = class {
   }
 };
 
+// src/util/cancel.ts
+var Cancel = class {
+  aborted = false;
+  reason = void 0;
+  listeners = [];
+  addEventListener(_type, listener) {
+    if (!this.aborted && !this.listeners.includes(listener)) this.listeners.push(listener);
+  }
+  removeEventListener(_type, listener) {
+    const at = this.listeners.indexOf(listener);
+    if (at >= 0) this.listeners.splice(at, 1);
+  }
+  abort(reason) {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (err) {
+        queueMicrotask(() => {
+          throw err;
+        });
+      }
+    }
+  }
+};
+
 // src/metering/audit-record.ts
 function auditRecord(subject, fields) {
   return {
@@ -2001,6 +2031,7 @@ export {
   headerAt,
   headerOf,
   LruMap,
+  Cancel,
   scanBatchAnswer,
   parseCanonical,
   rawResultAnswer,

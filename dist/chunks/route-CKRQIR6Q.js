@@ -2,6 +2,7 @@
 import {
   ByteLru,
   CONFIRMATIONS_MARK,
+  Cancel,
   LruMap,
   auditOnly,
   checkGraphLimits,
@@ -27,7 +28,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-VWJJ27P3.js";
+} from "./chunk-RYV6J4GF.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -4230,13 +4231,13 @@ async function runYoga(ctx, call, prepare = () => {
   const { req } = call;
   const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
-  const closed = new AbortController();
-  const onClose = () => closed.abort();
+  const closed = new Cancel();
+  const onClose = () => closed.abort(new DOMException("the client's connection closed", "AbortError"));
   req.socket?.once("close", onClose);
   const context = made ?? gatewayContext(ctx, {
     publicPath: call.publicPath,
     dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
-    closed: closed.signal
+    closed
   });
   prepare(context.state);
   const headers = {};
