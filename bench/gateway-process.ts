@@ -9,7 +9,8 @@
 // then `sample stop <path>`, a sampling heap profile of what outlived a minor collection
 // meanwhile (SAMPLE_MAJOR=off: only what is still alive at the stop). ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
 // for the side that always executes; TX_CACHE=on keeps the transaction cache (off otherwise, so
-// every transaction goes to Core); LEDGER (JSON) sets the ledger section. Runs until its stdin
+// every transaction goes to Core); DECODED=off turns the decoded-transaction cache off
+// (cache.decodedBytesMax 0); LEDGER (JSON) sets the ledger section. Runs until its stdin
 // closes.
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -43,6 +44,7 @@ const config = parseConfig({
   cache: {
     ...(process.env.TX_CACHE === "on" ? {} : { bytesMax: 0 }),
     ...(process.env.ANSWERS === "off" ? { gatewayBytesMax: 0 } : {}),
+    ...(process.env.DECODED === "off" ? { decodedBytesMax: 0 } : {}),
   },
   upstreams: { node: { mainnet: [{ ...upstreams.core, connections: CONNECTIONS }] } },
   // LEDGER: settings of the ledger section as JSON, for side-by-side trials of them.
