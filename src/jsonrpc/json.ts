@@ -30,6 +30,21 @@ export function stringifyJson(value: unknown): string {
   return toJsonText(value);
 }
 
+/**
+ * Whether every value is a string, a finite JS number, a boolean or null: values whose text the
+ * native JSON.stringify writes exactly as stringifyJson does, several times faster (no replacer,
+ * no pass over the text for number marks). A call's parameters built in code (a txid and a
+ * verbosity) are; a client's, parsed losslessly, hold LosslessNumbers and are not.
+ */
+export function allPlainScalars(values: readonly Json[]): boolean {
+  for (const v of values) {
+    if (v !== null && typeof v !== "string" && typeof v !== "boolean") {
+      if (typeof v !== "number" || !Number.isFinite(v)) return false;
+    }
+  }
+  return true;
+}
+
 export function isJsonNumber(value: unknown): value is JsonNumber {
   return isLosslessNumber(value);
 }

@@ -4,6 +4,7 @@ import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
 import { gatewayError } from "../../errors/codes.ts";
 import { type ScannedItem, scanBatchAnswer } from "../../jsonrpc/canonical-json.ts";
 import {
+  allPlainScalars,
   isJsonObject,
   type Json,
   jsonInteger,
@@ -112,9 +113,16 @@ export class BitcoinCoreClient {
     { ok: true; ids: number[]; text: string } | { ok: false; status?: number; failure: Failure }
   > {
     const ids = calls.map(() => this.nextId++);
-    const body = stringifyJson(
-      calls.map((c, i) => ({ jsonrpc: "2.0", id: ids[i], method: c.method, params: c.params })),
-    );
+    const items = calls.map((c, i) => ({
+      jsonrpc: "2.0",
+      id: ids[i],
+      method: c.method,
+      params: c.params,
+    }));
+    // The native writer where it writes the same text (allPlainScalars): the gateway's own calls.
+    const body = calls.every((c) => allPlainScalars(c.params))
+      ? JSON.stringify(items)
+      : stringifyJson(items);
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.authorization) headers.authorization = this.authorization;
     const timer = deadline(timeoutMs, signal);
