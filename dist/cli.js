@@ -7,14 +7,14 @@ import {
   openDatabase,
   runDbCommand,
   unknownCommand
-} from "./chunks/chunk-MEYOSWOS.js";
+} from "./chunks/chunk-TCTIOHP2.js";
 import {
   adminFilePath,
   readAdminFile
 } from "./chunks/chunk-GIQUGMH5.js";
 import "./chunks/chunk-VNIG4S7Q.js";
-import "./chunks/chunk-V26UVII6.js";
-import "./chunks/chunk-4SAAT3SN.js";
+import "./chunks/chunk-UUT7BSOM.js";
+import "./chunks/chunk-A5KRFPS2.js";
 import {
   ConfigError,
   loadConfig
@@ -82,7 +82,7 @@ async function cli(argv) {
   }
 }
 async function decode(args) {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-UJVDB3K2.js");
+  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./chunks/decode-DLLPDD6Q.js");
   if (!wantsStdin(args)) return runDecode(args);
   if (process.stdin.isTTY) {
     return {

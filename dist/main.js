@@ -12,7 +12,7 @@ import {
   runDbCommand,
   usageCsv,
   voidStaleHolds
-} from "./chunks/chunk-MEYOSWOS.js";
+} from "./chunks/chunk-TCTIOHP2.js";
 import {
   adminAuthorized,
   writeAdminFile,
@@ -71,7 +71,7 @@ import {
   scanBatchAnswer,
   sendReply,
   sendText
-} from "./chunks/chunk-RYV6J4GF.js";
+} from "./chunks/chunk-X6BKHTWW.js";
 import {
   addressActivityOf,
   confirmationsOf,
@@ -88,12 +88,13 @@ import {
   projectPath,
   recordAttempt,
   signedHeaders
-} from "./chunks/chunk-V26UVII6.js";
+} from "./chunks/chunk-UUT7BSOM.js";
 import {
   COIN,
   MAX_SCRIPT_SIZE,
   OP_RETURN,
   addressToScript,
+  allPlainScalars,
   amountToJson,
   blockToUniv,
   computeMerkleRoot,
@@ -124,7 +125,7 @@ import {
   txToUniv,
   uint256Hex,
   univalueDouble
-} from "./chunks/chunk-4SAAT3SN.js";
+} from "./chunks/chunk-A5KRFPS2.js";
 import {
   operatorAuthorized
 } from "./chunks/chunk-LLDYJS6Y.js";
@@ -3209,9 +3210,13 @@ var BitcoinCoreClient = class {
   }
   async post(calls, timeoutMs, bytesMax, signal) {
     const ids = calls.map(() => this.nextId++);
-    const body = stringifyJson(
-      calls.map((c, i) => ({ jsonrpc: "2.0", id: ids[i], method: c.method, params: c.params }))
-    );
+    const items = calls.map((c, i) => ({
+      jsonrpc: "2.0",
+      id: ids[i],
+      method: c.method,
+      params: c.params
+    }));
+    const body = calls.every((c) => allPlainScalars(c.params)) ? JSON.stringify(items) : stringifyJson(items);
     const headers = { "content-type": "application/json" };
     if (this.authorization) headers.authorization = this.authorization;
     const timer = deadline(timeoutMs, signal);
@@ -3480,12 +3485,7 @@ var BitcoinCorePool = class {
   }
 };
 function paramsKey(params) {
-  for (const p of params) {
-    if (p !== null && typeof p !== "string" && typeof p !== "boolean") {
-      if (typeof p !== "number" || !Number.isFinite(p)) return stringifyJson(params);
-    }
-  }
-  return JSON.stringify(params);
+  return allPlainScalars(params) ? JSON.stringify(params) : stringifyJson(params);
 }
 
 // src/upstreams/electrum/client.ts
@@ -5602,7 +5602,7 @@ ${section("electrum", "Electrum protocol 1.4")}
 
 // src/graphql/load.ts
 function unifiedApi() {
-  loading ??= import("./chunks/route-CKRQIR6Q.js").catch((err) => {
+  loading ??= import("./chunks/route-XIRO5H2B.js").catch((err) => {
     loading = void 0;
     throw err;
   });

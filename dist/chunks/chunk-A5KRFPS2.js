@@ -62,6 +62,14 @@ function stringifyJson(value) {
   if (value === void 0) throw new TypeError("value has no JSON form");
   return toJsonText(value);
 }
+function allPlainScalars(values) {
+  for (const v of values) {
+    if (v !== null && typeof v !== "string" && typeof v !== "boolean") {
+      if (typeof v !== "number" || !Number.isFinite(v)) return false;
+    }
+  }
+  return true;
+}
 function isJsonNumber(value) {
   return isLosslessNumber2(value);
 }
@@ -1610,6 +1618,7 @@ export {
   RawJsonText,
   parseJson,
   stringifyJson,
+  allPlainScalars,
   isJsonNumber,
   jsonInteger,
   isJsonObject,

@@ -6,7 +6,7 @@ import {
   jsonNumber,
   parseAmount,
   toHex
-} from "./chunk-4SAAT3SN.js";
+} from "./chunk-A5KRFPS2.js";
 import {
   NETWORK_NAMES
 } from "./chunk-M6ZRZKCO.js";

@@ -7,7 +7,7 @@ import {
   parseTransaction,
   stringifyJson,
   txToUniv
-} from "./chunk-4SAAT3SN.js";
+} from "./chunk-A5KRFPS2.js";
 import {
   NETWORK_NAMES
 } from "./chunk-M6ZRZKCO.js";

@@ -28,7 +28,7 @@ import {
   resultScalars,
   selectedField,
   walkSelections
-} from "./chunk-RYV6J4GF.js";
+} from "./chunk-X6BKHTWW.js";
 import {
   REFUSED_OUTCOMES,
   Refused,
@@ -50,7 +50,7 @@ import {
   usageByMethod,
   usageByOutcome,
   validTargets
-} from "./chunk-V26UVII6.js";
+} from "./chunk-UUT7BSOM.js";
 import {
   DecodeError,
   ScriptPubKeyParts,
@@ -64,7 +64,7 @@ import {
   parseTransaction,
   scriptToAsm,
   toHex
-} from "./chunk-4SAAT3SN.js";
+} from "./chunk-A5KRFPS2.js";
 import {
   findToken,
   issueToken,

@@ -1,7 +1,7 @@
 // Built by `npm run build` from src/ (scripts/build.mjs); do not edit.
 import {
   projectPath
-} from "./chunk-V26UVII6.js";
+} from "./chunk-UUT7BSOM.js";
 import {
   RawJsonText,
   fromHex,
@@ -17,7 +17,7 @@ import {
   toHex,
   toHexReversed,
   txToUniv
-} from "./chunk-4SAAT3SN.js";
+} from "./chunk-A5KRFPS2.js";
 import {
   methodOutOfScope,
   requestOutOfScope

@@ -19,7 +19,7 @@ import {
   registerEndpoint,
   setAccountPlan,
   usageByMethod
-} from "./chunk-V26UVII6.js";
+} from "./chunk-UUT7BSOM.js";
 import {
   issueToken,
   listTokens,
