@@ -10,8 +10,9 @@
  * the next, and every one of them to the entries it held: the young generation's collector counts
  * old objects as live, so every request's entries — and all they reach (a call's answer, its
  * text) — survive each scavenge until a major collection, which the same Map sets off again at
- * once. Measured on the gateway's calls to Core one at a time (bench/gc-survivors.ts): ~4 MB
- * copied and promoted per scavenge, 3–4 ms pauses, against 0.1 MB and 1 ms with the Map renewed.
+ * once. Measured on the Core pool's calls one at a time (fifty per request): ~4 MB copied and
+ * promoted per scavenge, 3–4 ms pauses, against 0.1 MB and 1 ms with the Map renewed; for the
+ * whole gateway see bench/gc-survivors.ts and test/util/in-flight-map.test.ts.
  * A Map that empties at every request never grows old; one that never empties (steady
  * concurrency) is copied into a new one after RENEW_AFTER deletions, which bounds what a chain can
  * hold to that many.
