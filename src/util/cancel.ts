@@ -16,7 +16,7 @@ export interface CancelSignal {
  * and which then gets properties of its own, and V8 keeps every such object alive through the
  * young generation's collections — and with it whatever its listeners hold: an upstream call's
  * handler, its answer (measured in a fresh process: 5,000 deadlines holding 1 KB each promoted
- * 4.3 MB with AbortController, 1 KB with this; test/support/deadline-promotion.ts). A long-lived
+ * 4.36 MB with AbortController, 5.8 KB with this; test/support/deadline-promotion.ts). A long-lived
  * native signal given listeners and rid of them at every request promotes ~0.8 MB per 5,000 too
  * (its listener map's table churn: util/in-flight-map.ts). The gateway makes two or three signals
  * per upstream call (the attempt's, its deadline's) and one per request Yoga runs (its connection
