@@ -1,8 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInto } from "../../scripts/build.mjs";
 
 function filesUnder(dir: string): string[] {
@@ -31,30 +32,45 @@ function packageName(specifier: string): string {
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
 }
 
-describe("dist/ (the compiled gateway that `npm start` and production run)", () => {
-  it("is what `npm run build` makes from the committed sources (run it and commit dist/ if this fails)", async () => {
-    const fresh = mkdtempSync(join(tmpdir(), "blockgate-dist-"));
+describe("the build (`npm run build`: the compiled gateway that `npm start` and production run)", () => {
+  let built = "";
+  beforeAll(async () => {
+    built = mkdtempSync(join(tmpdir(), "blockgate-dist-"));
+    await buildInto(built);
+  });
+  afterAll(() => rmSync(built, { recursive: true, force: true }));
+
+  it("makes the gateway, the CLI and the dashboard's script, and the same bytes twice", async () => {
+    const files = filesUnder(built);
+    for (const entry of ["main.js", "cli.js", "dashboard.js", "BUILD-INPUTS"]) {
+      expect(files).toContain(entry);
+    }
+    const again = mkdtempSync(join(tmpdir(), "blockgate-dist-"));
     try {
-      await buildInto(fresh);
-      const built = filesUnder(fresh);
-      expect(filesUnder("dist")).toEqual(built);
-      for (const file of built) {
-        expect(readFileSync(join("dist", file), "utf8"), file).toBe(
-          readFileSync(join(fresh, file), "utf8"),
+      await buildInto(again);
+      expect(filesUnder(again)).toEqual(files);
+      for (const file of files) {
+        expect(readFileSync(join(again, file), "utf8"), file).toBe(
+          readFileSync(join(built, file), "utf8"),
         );
       }
     } finally {
-      rmSync(fresh, { recursive: true, force: true });
+      rmSync(again, { recursive: true, force: true });
     }
+  });
+
+  it("is not tracked in git: a build makes it", () => {
+    const tracked = execFileSync("git", ["ls-files", "dist"], { encoding: "utf8" });
+    expect(tracked).toBe("");
   });
 
   it("needs only production dependencies, so `npm ci --omit=dev` can run it", () => {
     const builtins = new Set(builtinModules);
     const used = new Set<string>();
     const files = [
-      ...filesUnder("dist")
+      ...filesUnder(built)
         .filter((f) => f.endsWith(".js") && f !== "dashboard.js")
-        .map((f) => join("dist", f)),
+        .map((f) => join(built, f)),
       "bin/blockgate.js",
       "scripts/start.mjs",
       "scripts/ensure-build.mjs",
