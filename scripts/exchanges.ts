@@ -76,9 +76,9 @@ async function startGateway(
       "",
     ].join("\n"),
   );
-  const env = { ...process.env, BLOCKGATE_CONFIG: configFile, DATABASE_URL: "", REDIS_URL: "" };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
+  // The embedded store and no Redis, whatever the shell says: a recording is of one setup.
+  const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env;
+  const env: NodeJS.ProcessEnv = { ...inherited, BLOCKGATE_CONFIG: configFile };
   const child = spawn("node", [join(ROOT, "scripts/start.mjs")], {
     env,
     stdio: ["ignore", "pipe", "inherit"],
