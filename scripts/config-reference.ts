@@ -1,8 +1,8 @@
-// `npx tsx scripts/config-reference.ts`: rewrites README.md's configuration reference table from
-// the zod schema (src/config/schema.ts), between its markers. test/config/reference.test.ts fails
-// while the README's table and the schema differ.
+// `npx tsx scripts/config-reference.ts`: rewrites the configuration reference table of
+// docs/operators/configuration.md from the zod schema (src/config/schema.ts), between its markers.
+// test/config/reference.test.ts fails while that table and the schema differ.
 import { readFileSync, writeFileSync } from "node:fs";
 import { withReferenceTable } from "../src/config/reference.ts";
 
-const readme = new URL("../README.md", import.meta.url);
-writeFileSync(readme, withReferenceTable(readFileSync(readme, "utf8")));
+const page = new URL("../docs/operators/configuration.md", import.meta.url);
+writeFileSync(page, withReferenceTable(readFileSync(page, "utf8")));

@@ -2,7 +2,7 @@ import type { Config, NetworkName } from "../config/schema.ts";
 import { priceOf } from "../pricing/prices.ts";
 import { CATALOGUE, type CatalogueMethod } from "./methods.ts";
 
-/** One method with its prices on each network asked for: what the page and README show. */
+/** One method with its prices on each network asked for: what the page and docs/users/methods.md show. */
 export interface PricedMethod extends CatalogueMethod {
   /** CC per call per network; a priced form's prices under `<method>/<variant>`. */
   prices: Record<string, Partial<Record<NetworkName, number>>>;
@@ -49,7 +49,7 @@ function priceText(m: PricedMethod, network: NetworkName): string {
 }
 
 /**
- * The README's catalogue table at the default prices: Core's methods, then Electrum's, each with
+ * The catalogue table of docs/users/methods.md at the default prices: Core's methods, then Electrum's, each with
  * its parameters, its price on mainnet and on the other networks, and an example's parameters.
  */
 export function catalogueTable(config: Config): string {
@@ -81,6 +81,6 @@ const END = "<!-- method-catalogue:end -->";
 export function withCatalogueTable(readme: string, config: Config): string {
   const from = readme.indexOf(START);
   const to = readme.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`README.md lacks the markers ${START} … ${END}`);
+  if (from < 0 || to < from) throw new Error(`the page lacks the markers ${START} … ${END}`);
   return `${readme.slice(0, from + START.length)}\n${catalogueTable(config)}\n${readme.slice(to)}`;
 }

@@ -232,7 +232,7 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   /**
-   * Upstream resilience, for every pool of several upstreams (README "Upstream resilience"): a
+   * Upstream resilience, for every pool of several upstreams (docs/operators/operations.md, "Upstream resilience"): a
    * circuit breaker per upstream, reads retried on another upstream after a failure or a timeout,
    * and hedged (sent to a second upstream too) when the first is slow. Calls with effects are
    * never retried after they may have reached an upstream, nor hedged.

@@ -17,7 +17,7 @@ export interface ChainBlock {
   block: Block;
 }
 
-/** Values Core reported for a block whose ancestors devnet does not hold (see README, devnet). */
+/** Values Core reported for a block whose ancestors devnet does not hold (see docs/users/devnet.md). */
 export interface BlockAnchor {
   mediantime: number;
   chainwork: bigint;

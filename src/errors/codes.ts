@@ -266,7 +266,7 @@ export function hasuraCodeOf(code: ErrorCode, variant?: HasuraCode): HasuraCode 
   return variant !== undefined && spellings.includes(variant) ? variant : spellings[0]!;
 }
 
-/** The list's description of a code, for documentation and the README table. */
+/** The list's description of a code, for documentation and the table in docs/users/errors.md. */
 export function meaningOf(code: ErrorCode): string {
   return LIST[code].meaning;
 }

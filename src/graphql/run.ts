@@ -124,7 +124,7 @@ export async function runYoga(
   req.socket?.off("close", onClose);
   const raw = new Uint8Array(await response.arrayBuffer());
   // Yoga refuses a POST body of a type it does not read (none, text/plain, a form) with a bare
-  // 415: no body, no type. Every refusal of a route is in its protocol (README, Errors), so the
+  // 415: no body, no type. Every refusal of a route is in its protocol (docs/users/errors.md), so the
   // client gets GraphQL's errors array with our code (found by bench/fuzz, issue 15 item 7).
   if (response.status === 415 && raw.byteLength === 0) {
     return {

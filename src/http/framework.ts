@@ -9,7 +9,7 @@ import Fastify, {
 
 /**
  * The HTTP framework as the gateway uses it: Fastify, set up so that what a client sees is what the
- * hand-written node:http router it replaced answered (README, Decisions). Routes are composed in
+ * hand-written node:http router it replaced answered (docs/decisions/0006-fastify.md). Routes are composed in
  * src/app/server.ts; this file holds only conventions that hold for every route.
  */
 

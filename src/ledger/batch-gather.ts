@@ -6,8 +6,8 @@
  * steady load in two: a batch starts as soon as the previous one commits, with whatever came
  * meanwhile, and the callers of the batch just answered send their next requests a moment later,
  * into the batch after. Measured at 8 requests in flight (bench/graphql.ts (a), PostgreSQL): some
- * four calls per statement and 3,300 requests/s without it, 4,100 with it (the README's
- * "Storage and the ledger" has the figures at other loads, and the cost at an open load).
+ * four calls per statement and 3,300 requests/s without it, 4,100 with it (docs/benchmarks.md,
+ * "Settle gather", has the figures at other loads, and the cost at an open load).
  *
  * It waits only when waiting is likely to pay:
  * - fewer calls are queued than the largest of the last few batches held (the callers who come
@@ -29,7 +29,7 @@ const STATEMENT_MS_WEIGHT = 0.2;
 /**
  * Calls that must arrive per statement's time for a statement to wait. At one, a steady open load
  * of 1,500 requests/s already waited (p50 1.63 → 2.41 ms, bench (a) sent at a fixed rate); at two
- * it does not, and 8 requests in flight still gain 25% (see the README).
+ * it does not, and 8 requests in flight still gain 25% (see docs/benchmarks.md).
  */
 const ARRIVALS_PER_STATEMENT = 2;
 

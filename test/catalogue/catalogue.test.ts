@@ -36,9 +36,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("the method catalogue", () => {
-  it("README's table is the catalogue at the default prices", () => {
-    const readme = readFileSync("README.md", "utf8");
-    expect(withCatalogueTable(readme, parseConfig({}))).toBe(readme);
+  it("docs/users/methods.md's table is the catalogue at the default prices (run `npx tsx scripts/method-catalogue.ts`)", () => {
+    const page = readFileSync("docs/users/methods.md", "utf8");
+    expect(withCatalogueTable(page, parseConfig({}))).toBe(page);
   });
 
   it("prices every method it lists, and lists every method priced", () => {

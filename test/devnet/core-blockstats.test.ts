@@ -45,7 +45,7 @@ describe("getblockstats", () => {
       string,
       { toString(): string }
     >;
-    // 277647's median time needs ten blocks devnet lacks: left out (README, devnet).
+    // 277647's median time needs ten blocks devnet lacks: left out (docs/users/devnet.md).
     expect(Object.keys(r)).toEqual(KEYS.filter((k) => k !== "mediantime"));
     expect(r.totalfee!.toString()).toBe("4737355");
     expect(r.subsidy!.toString()).toBe("2500000000");

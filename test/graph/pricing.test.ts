@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { latestAudit } from "../../src/usage/usage.ts";
 import { BLOCK_170, startTestGateway, type TestGateway } from "../support/harness.ts";
@@ -19,12 +20,12 @@ const cases: { name: string; query: string; complexity: number }[] = [
     complexity: 1 * 2 * 1 + 5 * (2 * 1 * 1) + 2 * 2 * 1 + 4 * (3 * 1 * 3),
   },
   {
-    name: "the README's worked example",
+    name: "the worked example of docs/users/graph.md",
     query: "{ block(limit: 1) { hash height transactions(limit: 3) { hash size_bytes } } }",
     complexity: 28,
   },
   {
-    name: "the README's curl example",
+    name: "the curl example of docs/users/graph.md",
     query:
       "{ block(limit: 1, order_by: {height: desc}) { hash height transactions(limit: 2) { hash size_bytes } } }",
     complexity: 22,
@@ -99,6 +100,14 @@ describe("graph pricing", () => {
       }
     });
   }
+
+  it("docs/users/graph.md states its examples' queries and their mainnet prices", () => {
+    const page = readFileSync("docs/users/graph.md", "utf8");
+    for (const c of cases.filter((k) => k.name.includes("docs/users/graph.md"))) {
+      expect(page).toContain(c.query);
+      expect(page).toContain(`${300 + c.complexity} CC`);
+    }
+  });
 
   it("writes the root fields as the audit record's method", async () => {
     await viaGateway(t, token, {

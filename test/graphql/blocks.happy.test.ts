@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import {
@@ -343,13 +344,16 @@ describe("joins", () => {
     expect(indexerRequests()).toBe(before);
   });
 
-  it("the README's worked example: estimated 1550 CC, charged 1538 CC", async () => {
+  it("the worked example of docs/users/gateway.md: estimated 1550 CC, charged 1538 CC", async () => {
+    const query = `{ block(limit: 2, order_by: {height: desc}) { height
+        transactions(limit: 3) { hash transaction { txid block { height } } } } }`;
+    const words = (text: string) => text.replace(/\s+/g, " ");
+    const page = words(readFileSync("docs/users/gateway.md", "utf8"));
+    expect(page).toContain(words(query));
+    expect(page).toContain("1550 CC");
+    expect(page).toContain("1538 CC is charged");
     const before = { indexer: indexerRequests(), balance: await available() };
-    const res = await gql(
-      url,
-      `{ block(limit: 2, order_by: {height: desc}) { height
-        transactions(limit: 3) { hash transaction { txid block { height } } } } }`,
-    );
+    const res = await gql(url, query);
     expect(res.body.errors).toBeUndefined();
     // block: 1×2×1 + height 2×1×2 + transactions 2×2×2 + hash 3×1×6 = 32; Transaction.block:
     // block_by_pk 1 + height 2 = 3, priced for 6, looked up for the 2 distinct blocks.
@@ -359,7 +363,7 @@ describe("joins", () => {
       actual: 300 + 32 + 2 * 3 + 6 * 200,
       charged: 1538,
       balance: before.balance - 1538,
-      // The README's worked example, line by line.
+      // The page's worked example, line by line.
       calls: [
         { method: "getrawtransaction", count: 6, unitPrice: 200, subtotal: 1200 },
         { method: "graph", count: expect.any(Number), subtotal: 300 + 32 + 2 * 3 },

@@ -249,7 +249,7 @@ function send(port: number, c: Case): Promise<{ status: number; type: string; te
 }
 
 /**
- * What the gateway documents answering (README, Errors). 406: the unified API (Yoga) cannot
+ * What the gateway documents answering (docs/users/errors.md). 406: the unified API (Yoga) cannot
  * answer in the media type asked for. 500 is a fault of ours, except where Bitcoin Core's legacy
  * JSON-RPC 1.0 envelope answers an RPC error with 500 and the node route mirrors it.
  */

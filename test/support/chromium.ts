@@ -60,7 +60,7 @@ export async function resolveChromium(
     const path = resolve(given);
     if (!isExecutable(path)) {
       throw new Error(
-        `${name}=${given}: no executable file there. Point it at a Chromium or Chrome binary, or unset it to let the tests find one (README, "Browser tests").`,
+        `${name}=${given}: no executable file there. Point it at a Chromium or Chrome binary, or unset it to let the tests find one (CONTRIBUTING.md, "Browser tests").`,
       );
     }
     return { path, source: name, args: [], env: {} };

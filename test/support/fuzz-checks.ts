@@ -7,7 +7,7 @@ import { type FuzzCase, pathOf } from "./arbitraries.ts";
  *  - an answer in the route's protocol, well formed (a JSON-RPC error object with a numeric code
  *    and a message, ids as the protocol says; a GraphQL `errors` array of messages);
  *  - never a 5xx, except Bitcoin Core's legacy JSON-RPC 1.0 statuses, which the node route
- *    mirrors (Core answers an RPC error to a 1.0 request with HTTP 500: README, The node route),
+ *    mirrors (Core answers an RPC error to a 1.0 request with HTTP 500: docs/users/node.md),
  *    and 503 for a lost upstream;
  *  - no stack trace in any answer;
  *  - an answer within the bound (no hang);
