@@ -91,6 +91,7 @@ export class Credits {
   readonly queue: SettleQueue;
   private readonly accounts = new Map<number, AccountCredits>();
   private timer: NodeJS.Timeout | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
   private alive = true;
   /** Set by stop() while it waits for the last retiring lease to be given back. */
   private allReturned: (() => void) | null = null;
@@ -109,7 +110,12 @@ export class Credits {
     db.listen("lease_recall", (payload) => this.recalled(Number(payload)));
   }
 
-  /** Registers the process (voiding a dead predecessor's leases) and starts the heartbeat. */
+  /**
+   * Registers the process (voiding a dead predecessor's leases) and starts the heartbeat, and
+   * apart from it the return of idle leases: the heartbeat's period follows the TTL (minutes),
+   * while a lease unused for leaseIdleMs must go back within about that, so other processes and
+   * per-call holds see those credits again.
+   */
   async start(): Promise<{ voided: number }> {
     const out = await registerProcess(this.db, this.opts.processId, this.opts.instance);
     const every = Math.max(50, Math.floor(this.opts.ttlMs / 4));
@@ -117,10 +123,15 @@ export class Credits {
       this.tick().catch((err: unknown) => this.log.warn({ err }, "credit lease upkeep failed"));
     }, every);
     this.timer.unref();
+    this.idleTimer = setInterval(
+      () => this.returnIdle(),
+      Math.max(25, Math.floor(this.opts.leaseIdleMs / 2)),
+    );
+    this.idleTimer.unref();
     return out;
   }
 
-  /** Heartbeat, the sweep of dead processes, and giving back idle or old leases. */
+  /** Heartbeat and the sweep of dead processes. */
   async tick(): Promise<void> {
     this.alive = await heartbeat(this.db, this.opts.processId);
     if (!this.alive) {
@@ -130,6 +141,14 @@ export class Credits {
       for (const acct of this.accounts.values()) acct.current = null;
     }
     await sweepDeadProcesses(this.db, this.opts.ttlMs);
+    this.returnIdle();
+  }
+
+  /**
+   * Retires each lease unused for leaseIdleMs, or held for half the TTL: in memory, and a
+   * statement only for a lease that goes back.
+   */
+  private returnIdle(): void {
     const now = Date.now();
     for (const acct of this.accounts.values()) {
       const l = acct.current;
@@ -246,15 +265,13 @@ export class Credits {
    */
   abandon(): void {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopTimers();
   }
 
   /** Shutdown: no new leases; every lease given back once its calls have settled. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopTimers();
     const pending: Promise<void>[] = [];
     for (const acct of this.accounts.values()) {
       if (acct.current) this.retire(acct, acct.current);
@@ -270,6 +287,13 @@ export class Credits {
       });
     }
     await unregisterProcess(this.db, this.opts.processId).catch(() => {});
+  }
+
+  private stopTimers(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.idleTimer) clearInterval(this.idleTimer);
+    this.timer = null;
+    this.idleTimer = null;
   }
 
   /**
