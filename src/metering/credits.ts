@@ -77,6 +77,16 @@ interface AccountCredits {
   waiting: number;
 }
 
+/**
+ * A settle refused without asking the store: the process gave it up (a drain that timed out
+ * closes it), so a call cut by the drain is never settled, and never charged.
+ */
+export class SettleAbandoned extends Error {
+  constructor() {
+    super("the gateway is shutting down: this call was cut and is not settled");
+  }
+}
+
 /** After a recall, this process uses per-call holds on the account for this long. */
 const RECALL_COOLDOWN_MS = 5_000;
 /** How long a caller short of credits waits for leased credits to come back. */
@@ -96,6 +106,10 @@ export class Credits {
   /** Set by stop() while it waits for the last retiring lease to be given back. */
   private allReturned: (() => void) | null = null;
   private stopped = false;
+  /** Set by abandon(): the store is being closed under the calls still in flight. */
+  private abandoned = false;
+  /** Settles refused since abandon(). */
+  private refusedSettles = 0;
 
   constructor(
     private readonly db: Database,
@@ -216,6 +230,10 @@ export class Credits {
     records: readonly AuditInput[],
     idempotencyKey: string | null = null,
   ): Promise<Settled> {
+    if (this.abandoned) {
+      this.refusedSettles += 1;
+      throw new SettleAbandoned();
+    }
     const acct = this.account(accountId);
     if (claim.kind === "lease") {
       const l = claim.lease;
@@ -261,11 +279,23 @@ export class Credits {
 
   /**
    * Shutdown without the database (a drain that timed out closes it first): nothing more is
-   * written; the leases are given back by the next start of this instance or by the sweep.
+   * written — each settle from here on is refused (SettleAbandoned) before it reaches the store —
+   * and the leases are given back by the next start of this instance or by the sweep.
    */
   abandon(): void {
     this.stopped = true;
+    this.abandoned = true;
     this.stopTimers();
+  }
+
+  /** Whether abandon() was called: failures from here on are the shutdown's own doing. */
+  get isAbandoned(): boolean {
+    return this.abandoned;
+  }
+
+  /** Settles refused since abandon(): calls cut by the drain that ended after the store closed. */
+  get unsettled(): number {
+    return this.refusedSettles;
   }
 
   /** Shutdown: no new leases; every lease given back once its calls have settled. */
