@@ -299,6 +299,11 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
       await Promise.all(pools.map((p) => p.close(true)));
       await txCache.close();
       await limits.close();
+      // The cut calls fail as their upstreams close; each settle is refused before the closed
+      // store. One line for all of them.
+      if (credits.unsettled > 0) {
+        log.warn({ settles: credits.unsettled }, "cut calls ended unsettled, not charged");
+      }
     }
     // Only now: while the store was open, the CLI had to hand its commands to this process.
     admin?.remove();

@@ -19,6 +19,7 @@ import {
   ALL_METHODS,
   bodyText,
   createFramework,
+  isClientAbort,
   isTooLarge,
   notFoundBeforeBody,
   pathParts,
@@ -34,6 +35,7 @@ import { LedgerError } from "../ledger/ledger.ts";
 import { admitCall } from "../metering/admit.ts";
 import { authenticateCall } from "../metering/authenticate.ts";
 import type { App, BackendKind, CallContext } from "../metering/context.ts";
+import { SettleAbandoned } from "../metering/credits.ts";
 import { idempotent } from "../metering/idempotency.ts";
 import { auditOnly } from "../metering/pipeline.ts";
 import { checkScope } from "../metering/scope.ts";
@@ -447,7 +449,8 @@ async function preflight(
 /**
  * The edge of the process. A body over its limit, wherever it was read (the dashboard's forms and
  * queries too), is the client's mistake: 413, the rest of the body unread and the connection
- * closed. Anything else is logged with its cause and answered 500 without a stack trace.
+ * closed. A client that went away, or a call cut at shutdown, is left unanswered at debug level.
+ * Anything else is logged with its cause and answered 500 without a stack trace.
  */
 function unhandled(app: App, err: unknown, reply: FastifyReply) {
   if (isTooLarge(err) && !reply.raw.headersSent) {
@@ -456,6 +459,16 @@ function unhandled(app: App, err: unknown, reply: FastifyReply) {
       reply,
       plainFailure(gatewayError("PAYLOAD_TOO_LARGE", "request body over the limit")),
     );
+  }
+  // Neither is the operator's to act on: a client gone mid-body, a call cut by a drain that
+  // timed out (counted once by the shutdown). Nobody is left to answer.
+  if (isClientAbort(err, reply.request) || err instanceof SettleAbandoned) {
+    app.log.debug(
+      { reqId: reply.request.id, why: (err as Error).message },
+      "request ended unanswered",
+    );
+    reply.raw.destroy();
+    return reply;
   }
   if (err instanceof LedgerError) app.metrics.ledgerFailures.inc();
   app.log.error({ err }, "unhandled error");

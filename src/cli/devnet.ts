@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import type { Config } from "../config/schema.ts";
+import { type Config, NETWORK_NAMES } from "../config/schema.ts";
 import type { CommandOutput } from "./commands.ts";
 import { findGateway, postToGateway } from "./gateway-call.ts";
 
@@ -42,6 +42,15 @@ export async function runDevnetCommand(
   if (given !== undefined && !/^[1-9]\d{0,5}$/.test(given)) {
     return {
       text: `devnet ${action}: --${key} takes a positive integer\n${DEVNET_USAGE}`,
+      code: 2,
+    };
+  }
+  if (
+    values.network !== undefined &&
+    !(NETWORK_NAMES as readonly string[]).includes(values.network)
+  ) {
+    return {
+      text: `devnet ${action}: --network: one of ${NETWORK_NAMES.join(", ")}\n${DEVNET_USAGE}`,
       code: 2,
     };
   }

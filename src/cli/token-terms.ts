@@ -1,18 +1,6 @@
 import { type TokenScope, tokenScopeSchema } from "../auth/scope.ts";
 import type { TokenRow } from "../auth/tokens.ts";
 
-/** The CLI's scope options: comma-separated lists, as `token issue` and `token restrict` take them. */
-export const SCOPE_OPTIONS = {
-  backends: { type: "string" },
-  networks: { type: "string" },
-  methods: { type: "string" },
-  origins: { type: "string" },
-  ips: { type: "string" },
-  expires: { type: "string" },
-  grace: { type: "string" },
-  unrestricted: { type: "boolean" },
-} as const;
-
 type ScopeValues = Partial<Record<keyof TokenScope, string | undefined>>;
 
 /** A scope from the options given (null when none was), checked as the store checks it. */

@@ -500,7 +500,11 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** Transactions per JSON-RPC batch to the full node: N lookups make ceil(N / batchSize) round trips. */
       batchSize: z.number().int().positive().max(1000).default(50),
-      /** Most items one list argument may name (transactions(txids:)). */
+      /**
+       * Most items one list may hold, on every route, written or given as a variable: a list
+       * argument of this API or the graph route (`txids`, an `_in` of heights, the items of lists
+       * inside a list counted as its own) and a JSON-RPC list param (gettxoutproof's txids).
+       */
       listItemsMax: z.number().int().positive().max(10_000).default(500),
       depthMax: z.number().int().positive().max(100).default(12),
       aliasesMax: z.number().int().positive().max(1000).default(30),

@@ -106,6 +106,7 @@ const LIST = {
       "alias-limit-exceeded",
       "complexity-limit-exceeded",
       "token-limit-exceeded",
+      "list-items-exceeded",
     ],
     meaning: "over a gateway limit: depth, aliases, tokens, list or page size, complexity, batch",
   },
@@ -290,13 +291,15 @@ export function fromHasuraCode(code: string): ErrorCode {
 
 /**
  * The list code of a JSON-RPC error the gateway answered with on a mirror, refusing a call as the
- * upstream would before forwarding it: the standard codes by meaning; any other (Core's -8, -3 and
- * -1, ElectrumX's 1) is a parameter check, the only other refusal a mirror makes.
+ * upstream would before forwarding it: the standard codes by meaning, the gateway's own bound on a
+ * list param by LIMIT_EXCEEDED's code; any other (Core's -8, -3 and -1, ElectrumX's 1) is a
+ * parameter check, the only other refusal a mirror makes.
  */
 export function fromRpcRefusal(code: number): ErrorCode {
   if (code === -32700) return "INVALID_JSON";
   if (code === -32600) return "BAD_REQUEST";
   if (code === -32601) return "METHOD_NOT_FOUND";
+  if (code === LIST.LIMIT_EXCEEDED.jsonRpc) return "LIMIT_EXCEEDED";
   return "INVALID_PARAMS";
 }
 

@@ -169,6 +169,8 @@ export class ChainEvents {
       try {
         events = await follower.poll();
       } catch (err) {
+        // After close, a look under way fails because the shutdown closes the node's pool.
+        if (this.closed) return;
         this.log.warn({ err, network: follower.network }, "following the chain: the node failed");
         continue;
       }

@@ -3,6 +3,7 @@ import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import type { Logger } from "pino";
 import type { Config } from "../config/schema.ts";
+import { SettleAbandoned } from "../metering/credits.ts";
 import type { GraphQLContext } from "./context.ts";
 import { costPlugin } from "./cost/plugin.ts";
 import { type DocumentCache, documentCachePlugin } from "./plugins/document-cache.ts";
@@ -61,9 +62,11 @@ export function createGatewayYoga(
     // logging is off, so this is where it is kept).
     maskedErrors: {
       maskError: (error, message, isDev) =>
-        maskError(error, message, isDev, (cause, path) =>
-          log.error({ err: cause, path }, "unexpected error in the unified API"),
-        ),
+        maskError(error, message, isDev, (cause, path) => {
+          // A call cut by a drain that timed out: counted once by the shutdown.
+          if (cause instanceof SettleAbandoned) return;
+          log.error({ err: cause, path }, "unexpected error in the unified API");
+        }),
     },
     plugins: [
       documentCachePlugin(documents),

@@ -147,6 +147,16 @@ export function bodyText(request: FastifyRequest): string {
   return typeof request.body === "string" ? request.body : "";
 }
 
+/**
+ * The client closed its connection before its request was read to the end (node's "aborted"):
+ * nothing to answer, and nothing for an operator to do.
+ */
+export function isClientAbort(err: unknown, request: FastifyRequest): boolean {
+  return (
+    err instanceof Error && "code" in err && err.code === "ECONNRESET" && request.raw.destroyed
+  );
+}
+
 /** A body over the route's limit, as the framework reports it. */
 export function isTooLarge(err: unknown): boolean {
   return err instanceof Error && "code" in err && err.code === "FST_ERR_CTP_BODY_TOO_LARGE";

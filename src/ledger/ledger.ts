@@ -19,18 +19,27 @@ export async function grantCredits(
   memo?: string,
 ): Promise<number> {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error("grant: a positive integer");
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ balance: number }>(
-      "UPDATE accounts SET balance = balance + $2 WHERE id = $1 RETURNING balance",
-      [accountId, amount],
-    );
-    if (!rows[0]) throw new Error(`no account ${accountId}`);
-    await tx.query(
-      "INSERT INTO ledger_entries(account_id, kind, amount, memo) VALUES ($1, 'grant', $2, $3)",
-      [accountId, amount, memo ?? null],
-    );
-    return rows[0].balance;
-  });
+  return db.transaction((tx) => grantCreditsIn(tx, accountId, amount, memo));
+}
+
+/** grantCredits inside a transaction the caller holds (an account created with its credits). */
+export async function grantCreditsIn(
+  tx: Queryable,
+  accountId: number,
+  amount: number,
+  memo?: string,
+): Promise<number> {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error("grant: a positive integer");
+  const { rows } = await tx.query<{ balance: number }>(
+    "UPDATE accounts SET balance = balance + $2 WHERE id = $1 RETURNING balance",
+    [accountId, amount],
+  );
+  if (!rows[0]) throw new Error(`no account ${accountId}`);
+  await tx.query(
+    "INSERT INTO ledger_entries(account_id, kind, amount, memo) VALUES ($1, 'grant', $2, $3)",
+    [accountId, amount, memo ?? null],
+  );
+  return rows[0].balance;
 }
 
 export interface Hold {

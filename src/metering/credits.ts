@@ -77,6 +77,16 @@ interface AccountCredits {
   waiting: number;
 }
 
+/**
+ * A settle refused without asking the store: the process gave it up (a drain that timed out
+ * closes it), so a call cut by the drain is never settled, and never charged.
+ */
+export class SettleAbandoned extends Error {
+  constructor() {
+    super("the gateway is shutting down: this call was cut and is not settled");
+  }
+}
+
 /** After a recall, this process uses per-call holds on the account for this long. */
 const RECALL_COOLDOWN_MS = 5_000;
 /** How long a caller short of credits waits for leased credits to come back. */
@@ -91,10 +101,15 @@ export class Credits {
   readonly queue: SettleQueue;
   private readonly accounts = new Map<number, AccountCredits>();
   private timer: NodeJS.Timeout | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
   private alive = true;
   /** Set by stop() while it waits for the last retiring lease to be given back. */
   private allReturned: (() => void) | null = null;
   private stopped = false;
+  /** Set by abandon(): the store is being closed under the calls still in flight. */
+  private abandoned = false;
+  /** Settles refused since abandon(). */
+  private refusedSettles = 0;
 
   constructor(
     private readonly db: Database,
@@ -109,7 +124,12 @@ export class Credits {
     db.listen("lease_recall", (payload) => this.recalled(Number(payload)));
   }
 
-  /** Registers the process (voiding a dead predecessor's leases) and starts the heartbeat. */
+  /**
+   * Registers the process (voiding a dead predecessor's leases) and starts the heartbeat, and
+   * apart from it the return of idle leases: the heartbeat's period follows the TTL (minutes),
+   * while a lease unused for leaseIdleMs must go back within about that, so other processes and
+   * per-call holds see those credits again.
+   */
   async start(): Promise<{ voided: number }> {
     const out = await registerProcess(this.db, this.opts.processId, this.opts.instance);
     const every = Math.max(50, Math.floor(this.opts.ttlMs / 4));
@@ -117,10 +137,15 @@ export class Credits {
       this.tick().catch((err: unknown) => this.log.warn({ err }, "credit lease upkeep failed"));
     }, every);
     this.timer.unref();
+    this.idleTimer = setInterval(
+      () => this.returnIdle(),
+      Math.max(25, Math.floor(this.opts.leaseIdleMs / 2)),
+    );
+    this.idleTimer.unref();
     return out;
   }
 
-  /** Heartbeat, the sweep of dead processes, and giving back idle or old leases. */
+  /** Heartbeat and the sweep of dead processes. */
   async tick(): Promise<void> {
     this.alive = await heartbeat(this.db, this.opts.processId);
     if (!this.alive) {
@@ -130,6 +155,14 @@ export class Credits {
       for (const acct of this.accounts.values()) acct.current = null;
     }
     await sweepDeadProcesses(this.db, this.opts.ttlMs);
+    this.returnIdle();
+  }
+
+  /**
+   * Retires each lease unused for leaseIdleMs, or held for half the TTL: in memory, and a
+   * statement only for a lease that goes back.
+   */
+  private returnIdle(): void {
     const now = Date.now();
     for (const acct of this.accounts.values()) {
       const l = acct.current;
@@ -197,6 +230,10 @@ export class Credits {
     records: readonly AuditInput[],
     idempotencyKey: string | null = null,
   ): Promise<Settled> {
+    if (this.abandoned) {
+      this.refusedSettles += 1;
+      throw new SettleAbandoned();
+    }
     const acct = this.account(accountId);
     if (claim.kind === "lease") {
       const l = claim.lease;
@@ -242,19 +279,29 @@ export class Credits {
 
   /**
    * Shutdown without the database (a drain that timed out closes it first): nothing more is
-   * written; the leases are given back by the next start of this instance or by the sweep.
+   * written — each settle from here on is refused (SettleAbandoned) before it reaches the store —
+   * and the leases are given back by the next start of this instance or by the sweep.
    */
   abandon(): void {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.abandoned = true;
+    this.stopTimers();
+  }
+
+  /** Whether abandon() was called: failures from here on are the shutdown's own doing. */
+  get isAbandoned(): boolean {
+    return this.abandoned;
+  }
+
+  /** Settles refused since abandon(): calls cut by the drain that ended after the store closed. */
+  get unsettled(): number {
+    return this.refusedSettles;
   }
 
   /** Shutdown: no new leases; every lease given back once its calls have settled. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopTimers();
     const pending: Promise<void>[] = [];
     for (const acct of this.accounts.values()) {
       if (acct.current) this.retire(acct, acct.current);
@@ -270,6 +317,13 @@ export class Credits {
       });
     }
     await unregisterProcess(this.db, this.opts.processId).catch(() => {});
+  }
+
+  private stopTimers(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.idleTimer) clearInterval(this.idleTimer);
+    this.timer = null;
+    this.idleTimer = null;
   }
 
   /**

@@ -241,7 +241,10 @@ function settledRecord(
   // outright (several µs per record, measured), and every call of every request comes here.
   if (!outcome || outcome.kind === "failed") {
     const error = outcome?.error;
-    if (error) ctx.app.log.warn({ requestId: ctx.requestId, detail: error.detail }, error.message);
+    // Once a drain has timed out, upstreams fail because the gateway closes them: not news.
+    if (error && !ctx.app.credits.isAbandoned) {
+      ctx.app.log.warn({ requestId: ctx.requestId, detail: error.detail }, error.message);
+    }
     const code = error?.code ?? "INTERNAL";
     return auditRecord(ctx, {
       method: call.method,

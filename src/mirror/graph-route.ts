@@ -22,7 +22,7 @@ import { CACHE_UPSTREAM } from "./rpc-route.ts";
  *
  *   1. check the query against the indexer's schema, as Hasura would (invalid: Hasura's error,
  *      HTTP 200, not charged, nothing forwarded);
- *   2. the gateway's limits (page size, depth, aliases, complexity);
+ *   2. the gateway's limits (page size, list items, depth, aliases, complexity);
  *   3. price it from its complexity, before any upstream call;
  *   4. the metering pipeline (src/metering/pipeline.ts): reserve the price — short: HTTP 429
  *      naming balance and required, nothing forwarded; forward, bounded by graph.queryTimeoutMs;
@@ -55,7 +55,7 @@ export async function handleGraphQuery(ctx: CallContext, body: string): Promise<
   }
 
   const limits = app.config.graph;
-  const overLimit = checkGraphLimits(query.fields, limits);
+  const overLimit = checkGraphLimits(query.fields, limits, app.config.graphql.listItemsMax);
   if (overLimit) return refuse(ctx, method, overLimit);
   const complexity = graphComplexity(query.fields, limits);
   if (complexity > limits.complexityMax) {

@@ -14,6 +14,7 @@ import type { Outcome } from "../ledger/audit.ts";
 import type { CallContext } from "../metering/context.ts";
 import { auditOnly, type CallOutcome, meter } from "../metering/pipeline.ts";
 import { priceOf } from "../pricing/prices.ts";
+import { overlongList } from "../util/list-items.ts";
 
 /** The `upstream` of an answer served from the response cache (src/cache/). */
 export const CACHE_UPSTREAM = "cache";
@@ -270,6 +271,16 @@ function plan(ctx: CallContext, asked: RequestItem, protocol: MirrorProtocol): S
   }
   const checked = check(item.params, ctx);
   if (!checked.ok) return reply(checked.error);
+  // A list param (gettxoutproof's txids, testmempoolaccept's rawtxs) is work the one price of
+  // its call does not cover past the gateway's bound on a list, the same on every route.
+  const itemsMax = ctx.app.config.graphql.listItemsMax;
+  const long = overlongList(checked.params, itemsMax);
+  if (long) {
+    const message = `params${long.path}: ${long.items} items in one list, at most ${itemsMax}`;
+    return reply(
+      toRpcError(gatewayError("LIMIT_EXCEEDED", message, { data: { limit: itemsMax } })),
+    );
+  }
   const key = checked.variant ? `${item.method}/${checked.variant}` : item.method;
   const price = priceOf(ctx.app.config, key, ctx.network) as number;
   return {

@@ -99,7 +99,12 @@ describe("blockgate CLI tokens and refusals (postgres)", () => {
     expect(listed.stdout).toContain(`bgt_…${token!.slice(-4)}`);
     expect(listed.stdout).not.toContain(token!.slice(4, 20));
 
-    expect((await blockgate(["credits", "grant", "acme", "-5"], env)).code).not.toBe(0);
+    expect((await blockgate(["credits", "grant", "acme", "-5"], env)).code).toBe(2);
+    // Refused before anything is written: no account without the credits it was asked with.
+    const zero = await blockgate(["account", "create", "zero", "--credits", "0"], env);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain("usage: blockgate account create <name> [--credits N]");
+    expect((await blockgate(["account", "list"], env)).stdout).not.toContain("zero");
 
     const tokenId = listed.stdout.split("\t")[0]!;
     expect((await blockgate(["token", "revoke", tokenId], env)).stdout).toContain("revoked");

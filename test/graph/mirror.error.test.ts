@@ -138,6 +138,63 @@ describe("graph route: limits", () => {
   });
 });
 
+describe("graph route: list items (graphql.listItemsMax, 500)", () => {
+  const heights = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+  it("refuses an _in list of 501 heights written in the query", async () => {
+    const error = await refused({
+      query: `{ block(where: {height: {_in: [${heights(501).join(",")}]}}, limit: 1) { height } }`,
+    });
+    expect(error).toEqual({
+      message:
+        "501 items in the list where.height._in; the limit is 500 items in one list: ask for fewer, or send several queries",
+      extensions: {
+        path: "$.selectionSet.block.args.where.height._in",
+        code: "list-items-exceeded",
+      },
+    });
+  });
+
+  it("refuses the same list given as a variable, alone or inside a variable's object", async () => {
+    const list = await refused({
+      query: "query ($h: [Int!]) { block(where: {height: {_in: $h}}, limit: 1) { height } }",
+      variables: { h: heights(100_000) },
+    });
+    expect(list.extensions).toEqual({
+      path: "$.selectionSet.block.args.where.height._in",
+      code: "list-items-exceeded",
+    });
+    expect(list.message).toMatch(/^100000 items in the list where\.height\._in;/);
+    const inObject = await refused({
+      query: "query ($w: block_bool_exp!) { block(where: $w, limit: 1) { height } }",
+      variables: { w: { hash: { _nin: heights(600).map(String) } } },
+    });
+    expect(inObject.extensions.path).toBe("$.selectionSet.block.args.where.hash._nin");
+  });
+
+  it("counts the items of lists inside a list as its own: _or cannot multiply the bound", async () => {
+    const error = await refused({
+      query: "query ($w: block_bool_exp!) { block(where: $w, limit: 1) { height } }",
+      variables: { w: { _or: [0, 1, 2].map(() => ({ height: { _in: heights(200) } })) } },
+    });
+    expect(error.extensions).toEqual({
+      path: "$.selectionSet.block.args.where._or",
+      code: "list-items-exceeded",
+    });
+    expect(error.message).toMatch(/^603 items in the list where\._or;/);
+  });
+
+  it("answers a list of exactly 500, given as a variable", async () => {
+    const res = await viaGateway(t, token, {
+      query: "query ($h: [Int!]) { block(where: {height: {_in: $h}}, limit: 1) { height } }",
+      variables: { h: heights(500) },
+    });
+    const answer = res.json as GraphAnswer;
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toEqual({ block: [{ height: 0 }] });
+  });
+});
+
 describe("graph route: upstream failures", () => {
   it("answers 504 when the indexer is slower than queryTimeoutMs, and charges nothing", async () => {
     const release = t.devnet.indexers.get("mainnet")!.hold();

@@ -118,6 +118,19 @@ describe("bad input and limits get clear, coded errors", () => {
     expect(list.body.errors![0]).toMatchObject({
       extensions: { code: "LIMIT_EXCEEDED", limit: 10 },
     });
+    // Every list argument, inside input objects too: a mutation's is refused before it runs.
+    const tokens = async () => (await gql(url, "{ account { tokens { id } } }")).body.data;
+    const before = await tokens();
+    const scope = await gql(
+      url,
+      "mutation($s: TokenScopeInput) { createToken(scope: $s) { token } }",
+      { s: { methods: Array.from({ length: 11 }, () => "getblockcount") } },
+    );
+    expect(scope.body.errors![0]).toMatchObject({
+      message: "createToken: 11 items in the list scope.methods, at most 10 in one list",
+      extensions: { code: "LIMIT_EXCEEDED", limit: 10, at: "createToken.scope.methods" },
+    });
+    expect(await tokens()).toEqual(before);
   });
 
   it("a document of too many tokens is refused before validation", async () => {

@@ -137,6 +137,46 @@ describe("the graph route's limits apply to delegated selections", () => {
     });
   });
 
+  it("an _in list longer than listItemsMax, written in the document or given as a variable", async () => {
+    const heights = (n: number) => Array.from({ length: n }, (_, i) => i);
+    const literal = await refused(
+      `{ block(where: {height: {_in: [${heights(600).join(",")}]}}, limit: 1) { height } }`,
+    );
+    expect(literal).toMatchObject({
+      message: "block: 600 items in the list where.height._in, at most 500 in one list",
+      extensions: { code: "LIMIT_EXCEEDED", limit: 500, at: "block.where.height._in" },
+    });
+    const variable = await refused(
+      "query ($h: [Int!]) { block(where: {height: {_in: $h}}, limit: 1) { height } }",
+      { h: heights(100_000) },
+    );
+    expect(variable).toMatchObject({
+      message: "block: 100000 items in the list where.height._in, at most 500 in one list",
+      extensions: { code: "LIMIT_EXCEEDED", limit: 500 },
+    });
+    const nested = await refused(
+      `query ($w: block_transaction_bool_exp!) { block_by_pk(hash: "${BLOCK_170}") { transactions(where: $w) { hash } } }`,
+      {
+        w: {
+          _or: [
+            { hash: { _in: heights(300).map(String) } },
+            { size_bytes: { _nin: heights(300) } },
+          ],
+        },
+      },
+    );
+    expect(nested.extensions).toMatchObject({
+      code: "LIMIT_EXCEEDED",
+      at: "block_by_pk.transactions.where._or",
+    });
+    const [record] = await latestAudit(t.gateway.app.db, a.id, 1);
+    expect(record).toMatchObject({
+      outcome: "rejected",
+      error_code: "LIMIT_EXCEEDED",
+      charged_cc: 0,
+    });
+  });
+
   it("a negative limit or offset, an explicit null: refused as Hasura refuses them, in its words", async () => {
     expect(await refused("{ block(offset: -1) { height } }")).toMatchObject({
       message: 'expected a non-negative integer for type "Int", but found a negative integer',

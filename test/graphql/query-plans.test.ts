@@ -242,6 +242,25 @@ describe("a document that asks the indexer alone", () => {
     expect(plans().stats.served).toBe(served);
   });
 
+  it("a planned document's list variable longer than graphql.listItemsMax: refused, nothing sent", async () => {
+    const { token, id } = await t.account("listing", 1_000_000);
+    const url = `${t.url}/gateway/mainnet/${token}`;
+    const query = "query ($h: [Int!]) { block(where: {height: {_in: $h}}, limit: 2) { height } }";
+    await learn(url, { query, variables: { h: [1, 2] } });
+    const { served } = plans().stats;
+    const indexer = indexerRequests();
+    const h = Array.from({ length: 100_000 }, (_, i) => i);
+    const res = await post(url, { query, variables: { h } });
+    expect(JSON.parse(res.text).errors[0]).toMatchObject({
+      message: "block: 100000 items in the list where.height._in, at most 500 in one list",
+      extensions: { code: "LIMIT_EXCEEDED", limit: 500 },
+    });
+    expect(plans().stats.served).toBe(served);
+    expect(indexerRequests()).toBe(indexer);
+    const [record] = await latestAudit(t.gateway.app.db, id, 1);
+    expect(record).toMatchObject({ outcome: "rejected", charged_cc: 0 });
+  });
+
   it("an indexer that fails its trip: answered as the executor answers it, from that trip, not charged", async () => {
     const { token, id } = await t.account("unlucky", 1_000_000);
     const url = `${t.url}/gateway/mainnet/${token}`;

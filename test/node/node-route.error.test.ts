@@ -13,6 +13,7 @@ let token: string;
 beforeAll(async () => {
   t = await startTestGateway("pglite", {
     server: { port: 0, bodyBytesMax: 4096, batchItemsMax: 5 },
+    graphql: { listItemsMax: 3 },
   });
   ({ token } = await t.account("bob", 100_000));
 });
@@ -73,6 +74,48 @@ describe("parameters are checked as Bitcoin Core checks them, before forwarding,
       code: -1,
       message: "JSON integer out of range",
     });
+  });
+
+  it("a list param longer than graphql.listItemsMax: -32006, not forwarded, not charged", async () => {
+    const core = t.devnet.cores.get("mainnet")!;
+    const calls = core.stats.calls;
+    const spent = await charged(async () => {
+      const res = await post(
+        url(),
+        rpc("gettxoutproof", [[HAL_TXID, HAL_TXID, HAL_TXID, HAL_TXID]]),
+      );
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({
+        jsonrpc: "2.0",
+        error: {
+          code: -32006,
+          message: "params[0]: 4 items in one list, at most 3",
+          data: { code: "LIMIT_EXCEEDED", limit: 3 },
+        },
+        id: 1,
+      });
+      const named = await post(
+        url(),
+        rpc("testmempoolaccept", { rawtxs: ["00", "00", "00", "00"] }),
+      );
+      expect((named.json as { error: { code: number } }).error.code).toBe(-32006);
+    });
+    expect(spent).toBe(0);
+    expect(core.stats.calls).toBe(calls);
+    const { rows } = await t.gateway.app.db.query(
+      "SELECT method, outcome, error_code, charged_cc FROM audit_records ORDER BY id DESC LIMIT 1",
+    );
+    expect(rows).toEqual([
+      {
+        method: "testmempoolaccept",
+        outcome: "rejected",
+        error_code: "LIMIT_EXCEEDED",
+        charged_cc: 0,
+      },
+    ]);
+    // Within the bound the call is Core's to answer.
+    await post(url(), rpc("gettxoutproof", [[HAL_TXID, HAL_TXID, HAL_TXID]]));
+    expect(core.stats.calls).toBe(calls + 1);
   });
 
   it("an unknown named parameter is refused", async () => {

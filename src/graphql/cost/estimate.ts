@@ -1,6 +1,8 @@
 import {
   type DocumentNode,
+  type FieldNode,
   GraphQLError,
+  type GraphQLField,
   type GraphQLSchema,
   getArgumentValues,
   getNullableType,
@@ -18,6 +20,7 @@ import {
 } from "../../upstreams/indexer/hasura/check.ts";
 import { checkGraphLimits } from "../../upstreams/indexer/hasura/limits.ts";
 import { indexerSchema } from "../../upstreams/indexer/hasura/schema.ts";
+import { overlongList } from "../../util/list-items.ts";
 import type { FieldCost, IndexerSite } from "../builder.ts";
 import { codedError } from "../errors.ts";
 import { indexerColumn, indexerRootField, indexerTypeOf, isReservedAlias } from "../indexer.ts";
@@ -128,6 +131,7 @@ export function estimateCost(
   // Variables that do not coerce are left as given: execution refuses them, before any resolver.
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], given);
   const variables = coerced.coerced ?? given;
+  const listsMax = coerced.coerced ? opts.listItemsMax : undefined;
   const root = schema.getRootType(operation.operation);
   if (!root)
     return new GraphQLError(`no ${operation.operation} type`, {
@@ -148,6 +152,7 @@ export function estimateCost(
     const { multiplier, scope } = at;
     const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
     const list = isListType(getNullableType(field.type));
+    if (listsMax !== undefined) refuseLongLists(field, selection, variables, key, listsMax);
 
     const site = field.extensions?.indexer as IndexerSite | undefined;
     const table = scope ? indexerTypeOf(parent.name) : undefined;
@@ -245,7 +250,7 @@ export function estimateCost(
       start,
       visit,
     );
-    if (sites.size > 0) graph = graphEstimate(sites, opts.graph);
+    if (sites.size > 0) graph = graphEstimate(sites, opts.graph, opts.listItemsMax);
   } catch (err) {
     if (err instanceof GraphQLError) return err;
     throw err;
@@ -254,15 +259,40 @@ export function estimateCost(
   return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts, wantsPosition };
 }
 
+/**
+ * Every list in a field's arguments — `txids`, `targets`, an `_in` deep in a `where` — holds at
+ * most `itemsMax` items, however it came (written in the document or given as a variable): a long
+ * list is work for an upstream that no price stands for. Checked only on variables that coerced
+ * (execution refuses the others before any resolver runs).
+ */
+function refuseLongLists(
+  field: GraphQLField<unknown, unknown>,
+  selection: FieldNode,
+  variables: Record<string, unknown>,
+  key: string,
+  itemsMax: number,
+): void {
+  if (!selection.arguments?.length) return;
+  const long = overlongList(getArgumentValues(field, selection, variables), itemsMax);
+  if (!long) return;
+  throw codedError(
+    "LIMIT_EXCEEDED",
+    `${key}: ${long.items} items in the list ${long.path}, at most ${itemsMax} in one list`,
+    { limit: itemsMax, at: `${key}.${long.path}` },
+  );
+}
+
 /** The sites' prices and limits, as the graph route prices and limits one query. */
 function graphEstimate(
   sites: Map<string, { root: SelectedField; rootField: string; count: number }>,
   graph: EstimateOptions["graph"],
+  listItemsMax: number,
 ): GraphEstimate {
   const { limits } = graph;
   const overLimit = checkGraphLimits(
     [...sites.values()].map((s) => s.root),
     limits,
+    listItemsMax,
   );
   if (overLimit) {
     throw codedError("LIMIT_EXCEEDED", overLimit.message, {

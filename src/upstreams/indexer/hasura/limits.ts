@@ -1,18 +1,22 @@
 import type { Config } from "../../../config/schema.ts";
 import { gatewayError, type HasuraCode } from "../../../errors/codes.ts";
 import { hasuraErrorObject } from "../../../errors/render.ts";
+import { overlongList } from "../../../util/list-items.ts";
 import type { SelectedField } from "./check.ts";
 import type { HasuraError } from "./hasura-error.ts";
 
 /**
  * The gateway's limits on a graph query, checked before it is priced or forwarded: a `limit`
  * above the page size is refused (never cut: a client that asked for 5,000 rows and silently got
- * 1,000 would page wrongly), as are queries nested too deep or fanned out by too many aliases.
- * Errors read like Hasura's, with codes of our own so a client can tell a limit from a typo.
+ * 1,000 would page wrongly), as are queries nested too deep or fanned out by too many aliases,
+ * and a list in the arguments (an `_in` of heights, written or given as a variable) longer than
+ * `listItemsMax` (graphql.listItemsMax, the bound on one list on every route). Errors read like
+ * Hasura's, with codes of our own so a client can tell a limit from a typo.
  */
 export function checkGraphLimits(
   fields: readonly SelectedField[],
   limits: Config["graph"],
+  listItemsMax: number,
 ): HasuraError | null {
   let aliases = 0;
   const visit = (field: SelectedField): HasuraError | null => {
@@ -31,6 +35,14 @@ export function checkGraphLimits(
         `limit ${limit} is above the maximum page size of ${limits.pageSizeMax} rows; ask for at most ${limits.pageSizeMax} and page with offset or a height cursor`,
         `${field.path}.args.limit`,
         "page-size-exceeded",
+      );
+    }
+    const long = overlongList(field.args, listItemsMax);
+    if (long) {
+      return limitError(
+        `${long.items} items in the list ${long.path}; the limit is ${listItemsMax} items in one list: ask for fewer, or send several queries`,
+        `${field.path}.args.${long.path}`,
+        "list-items-exceeded",
       );
     }
     for (const child of field.children) {
