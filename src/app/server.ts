@@ -103,7 +103,7 @@ export interface RunningServer {
    * closed, requests in flight answered (with `connection: close`) for up to `timeoutMs`, then
    * every connection left is closed (see drain.ts).
    */
-  drain(timeoutMs: number): Promise<DrainOutcome>;
+  drain(timeoutMs: number, stopped?: () => void): Promise<DrainOutcome>;
   /** Requests being handled now. */
   inFlight(): number;
   /** The Electrum TLS listener for stock wallets (config electrum.tls), when configured. */
@@ -189,13 +189,13 @@ export async function startHttpServer(
   return {
     server,
     url,
-    drain: async (timeoutMs) => {
+    drain: async (timeoutMs, stopped) => {
       // WebSocket sessions are told the server is going away (1001), TLS sessions are ended; the
       // message each is answering is finished first (it runs in flight, below), then their
       // connections close.
       for (const socket of sockets) socket.close(1001, "server shutting down");
       electrumTls?.shutdown();
-      const outcome = await drain(server, requests, timeoutMs);
+      const outcome = await drain(server, requests, timeoutMs, stopped);
       await electrumTls?.destroy();
       return outcome;
     },

@@ -2,6 +2,7 @@ import { type Server, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import { within } from "../util/cached-check.ts";
 import { InFlightMap } from "../util/in-flight-map.ts";
+import { stopListening } from "./listener.ts";
 
 /**
  * The requests a server is handling, so that shutdown can wait for them. A request counts from
@@ -14,6 +15,8 @@ export class InFlight {
   /** Requests by their response; a socket session's work (the Electrum TLS listener) by its socket. */
   private readonly open = new InFlightMap<object, { work: number; ended: boolean }>();
   private draining = false;
+  /** Once the drain has read what had arrived: a connection left idle is closed. */
+  private closingIdle = false;
   private onIdle: (() => void) | null = null;
 
   constructor(private readonly server: Server) {}
@@ -62,7 +65,7 @@ export class InFlight {
     if (!entry.ended || entry.work > 0 || this.open.get(res) !== entry) return;
     this.open.delete(res);
     // Its connection may be kept alive (the response began before the drain): close it now.
-    if (this.draining) setImmediate(() => this.server.closeIdleConnections());
+    if (this.closingIdle) setImmediate(() => this.server.closeIdleConnections());
     if (this.open.size === 0) this.onIdle?.();
   }
 
@@ -72,6 +75,16 @@ export class InFlight {
     for (const res of this.open.keys()) {
       if (res instanceof ServerResponse && !res.headersSent) res.setHeader("connection", "close");
     }
+  }
+
+  /**
+   * Closes the connections idle now, and from now on each one its last answer leaves idle. Not
+   * before what had arrived on them is read: node counts a kept-alive connection idle until its
+   * next request's first bytes are parsed, and destroying a socket with unread bytes resets it.
+   */
+  closeIdle(): void {
+    this.closingIdle = true;
+    this.server.closeIdleConnections();
   }
 
   /** Resolves when no request is in flight. */
@@ -119,49 +132,47 @@ export function countInFlight(http: FastifyInstance, requests: InFlight): void {
 }
 
 export interface DrainOutcome {
-  /** Requests still in flight when the time ran out, whose connections were closed under them. */
+  /**
+   * Requests still in flight when the time ran out, whose connections were closed under them
+   * (never charged: see app.ts).
+   */
   cut: number;
   ms: number;
 }
 
 /**
- * Stops accepting connections at once (the listening socket closes before this returns its
- * promise), closes idle keep-alive connections, lets requests in flight finish for up to
- * `timeoutMs`, then closes every connection left.
+ * Stops accepting connections, closes idle keep-alive connections, lets requests in flight finish
+ * for up to `timeoutMs`, then closes every connection left. Every request whose bytes reached the
+ * gateway before the drain began is answered, or cut and counted: `stopped` is called once the
+ * listening socket is closed and those requests are counted in flight.
  */
-export function drain(
+export async function drain(
   server: Server,
   requests: InFlight,
   timeoutMs: number,
+  stopped: () => void = () => {},
 ): Promise<DrainOutcome> {
   const started = Date.now();
   requests.startDraining();
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  return (async () => {
-    const answered = await within(
-      requests.idle().then(() => true),
-      timeoutMs,
-      false,
-    );
-    const cut = answered ? 0 : requests.size;
-    if (answered) {
-      // What is left is idle, or a connection that never completed a request (a slow client
-      // still sending headers): give those the rest of the time, then close them too.
-      server.closeIdleConnections();
-      const left = timeoutMs - (Date.now() - started);
-      if (
-        !(await within(
-          closed.then(() => true),
-          left,
-          false,
-        ))
-      )
-        server.closeAllConnections();
-    } else {
-      server.closeAllConnections();
-    }
+  const { closed } = await stopListening(server);
+  stopped();
+  requests.closeIdle();
+  const finished = async () => {
+    await requests.idle();
+    // What is left is idle, or a connection that never completed a request (a slow client still
+    // sending headers): those get the rest of the time.
+    requests.closeIdle();
     await closed;
-    return { cut, ms: Date.now() - started };
-  })();
+    // A request that arrived meanwhile, its client gone, may still be at work.
+    await requests.idle();
+  };
+  const inTime = await within(
+    finished().then(() => true),
+    timeoutMs - (Date.now() - started),
+    false,
+  );
+  const cut = inTime ? 0 : requests.size;
+  if (!inTime) server.closeAllConnections();
+  await closed;
+  return { cut, ms: Date.now() - started };
 }
