@@ -84,14 +84,17 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
       // A client speaks at once (connection_init), maybe before a fresh gateway has loaded the
       // API: the socket is read only once its handler listens, or that first message is lost.
       socket.pause();
+      // Until the API is loaded nothing has been read: a drain closes the session at once.
+      let shutdown = () => socket.close(1001, "server shutting down");
       unifiedApi().then(
         (api) => {
-          api.serveGraphQLSocket(socket, session);
+          if (socket.readyState !== socket.OPEN) return;
+          shutdown = api.serveGraphQLSocket(socket, session);
           socket.resume();
         },
         () => socket.close(1011, "the unified API could not be loaded"),
       );
-      return () => socket.close(1001, "server shutting down");
+      return () => shutdown();
     },
   },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },

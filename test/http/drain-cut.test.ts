@@ -12,6 +12,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { graphqlWsClient } from "../support/subscribers.ts";
 
 /**
  * What a drain does with the requests that reached the gateway before it began (in process; the
@@ -167,5 +168,52 @@ describe("a drain as it begins", () => {
       { method: "blockchain.transaction.get", charged_cc: 100, outcome: "ok" },
       { method: "server.ping", charged_cc: 0, outcome: "ok" },
     ]);
+  });
+  it("a graphql-ws session ends its subscriptions, answers the query in hand, then 1001", async () => {
+    t = await startTestGateway("postgres", { networks: ["mainnet"] });
+    const { id, token } = await t.account("graphql-ws", 10_000);
+    const client = graphqlWsClient(t, token, "mainnet");
+    const closed = new Promise<number>((resolve) =>
+      client.on("closed", (event) => resolve((event as { code: number }).code)),
+    );
+    const events = t.gateway.app.events;
+    const subscribers = events.subscribers();
+    const subscription = new Promise<string>((resolve) =>
+      client.subscribe(
+        { query: "subscription { newBlock { hash } }" },
+        { next: () => {}, error: () => resolve("error"), complete: () => resolve("complete") },
+      ),
+    );
+    await vi.waitFor(() => expect(events.subscribers()).toBe(subscribers + 1), {
+      timeout: 10_000,
+    });
+    const core = t.devnet.cores.get("mainnet")!;
+    const seen = core.stats.httpRequests;
+    const release = core.hold();
+    try {
+      const answer = new Promise<unknown>((resolve, reject) =>
+        client.subscribe(
+          { query: "{ chain { name } }" },
+          { next: resolve, error: reject, complete: () => {} },
+        ),
+      );
+      await vi.waitFor(() => expect(core.stats.httpRequests).toBe(seen + 1), { timeout: 10_000 });
+      const closing = t.gateway.close();
+      release();
+      expect(await answer).toMatchObject({
+        data: { chain: { name: "main" } },
+        extensions: { cost: { charged: 40 } },
+      });
+      expect(await closed).toBe(1001);
+      await closing;
+      expect(await Promise.race([subscription, Promise.resolve("still open")])).not.toBe(
+        "still open",
+      );
+    } finally {
+      release();
+      await client.dispose();
+    }
+    // The query, answered; the subscription ended before any event, so never charged.
+    expect(await auditAfter(t, id)).toEqual([{ method: "graphql", charged_cc: 40, outcome: "ok" }]);
   });
 });
