@@ -107,9 +107,10 @@ export interface RunningServer {
   server: Server;
   url: string;
   /**
-   * Shutdown: no new connections from the moment it is called, idle keep-alive connections
-   * closed, requests in flight answered (with `connection: close`) for up to `timeoutMs`, then
-   * every connection left is closed (see drain.ts).
+   * Shutdown: the connections clients have made are accepted, then no new ones; idle keep-alive
+   * connections closed, requests in flight answered (with `connection: close`) for up to
+   * `timeoutMs`, then every connection left is closed (see drain.ts). `stopped`: the listeners
+   * are closed and the requests that had arrived are counted in flight.
    */
   drain(timeoutMs: number, stopped?: () => void): Promise<DrainOutcome>;
   /** Requests being handled now. */

@@ -47,8 +47,9 @@ export function countInFlight(http: FastifyInstance, requests: InFlight): void {
 
 export interface DrainOutcome {
   /**
-   * Requests (and socket sessions) still in flight when the time ran out, whose connections were
-   * closed under them: never charged (see InFlight.cut).
+   * Calls (requests, socket sessions at work) still in flight when the time ran out, whose
+   * connections were closed under them: cut before their charge began, so never charged (see
+   * InFlight.cut); or, rarer, whose answer was not written within the grace given a charge begun.
    */
   cut: number;
   ms: number;

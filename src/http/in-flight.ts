@@ -73,8 +73,9 @@ export class InFlight {
       return await work();
     } finally {
       entry.work--;
-      // A session's message is answered within the work that charged it.
-      if (entry.work === 0 && entry.ended) entry.charged = false;
+      // A session's message is answered within the work that charged it; a request is answered
+      // once its response has ended.
+      if (entry.work === 0 && (entry.ended || isSession(res))) entry.charged = false;
       this.release(res, entry);
     }
   }
@@ -119,21 +120,24 @@ export class InFlight {
 
   /**
    * The drain's time is up: from now on nothing is charged, and each request or session that has
-   * not begun a charge, nor written its whole answer, is cut: its connection is closed under it
-   * and it no longer counts in flight. Returns how many were cut.
+   * not begun a charge, nor written its whole answer, has its connection closed under it and no
+   * longer counts in flight. Returns how many calls were cut: requests, and sessions at work (an
+   * idle session loses nothing).
    */
   cut(): number {
     this.cutting = true;
-    const cut = [...this.open.keys()].filter((res) => {
+    const left = [...this.open.keys()].filter((res) => {
       const entry = this.open.get(res)!;
       return !entry.charged && !(res instanceof ServerResponse && res.writableEnded);
     });
-    for (const res of cut) {
+    let cut = 0;
+    for (const res of left) {
+      if (this.open.get(res)!.work > 0 || !isSession(res)) cut++;
       this.open.delete(res);
       connectionOf(res)?.destroy();
     }
     if (this.open.size === 0) this.onIdle?.();
-    return cut.length;
+    return cut;
   }
 
   /** Resolves when no request is in flight. */
@@ -143,6 +147,11 @@ export class InFlight {
       this.onIdle = resolve;
     });
   }
+}
+
+/** Whether `res` stands for a socket session (a WebSocket's upgrade, a TLS connection). */
+function isSession(res: object): boolean {
+  return res instanceof ServerResponse ? res.req.upgrade : true;
 }
 
 /** The connection a request (its response) or a session (its socket) came on. */
