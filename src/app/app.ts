@@ -275,10 +275,11 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     clearInterval(sweeper);
     // No more announcements: the lead passes to another process at once.
     await events.close();
-    const drained = http.drain(config.server.drainTimeoutMs);
-    // Logged once the listening socket is closed: from here a new connection is refused.
-    log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining");
-    const { cut, ms } = await drained;
+    // Logged once the listening socket is closed (from here a new connection is refused) and the
+    // requests that had arrived are counted in flight.
+    const { cut, ms } = await http.drain(config.server.drainTimeoutMs, () =>
+      log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining"),
+    );
     // Deliveries under way finish within what is left of the drain (their job is redone if not).
     await webhooks.close(cut === 0 ? config.server.drainTimeoutMs : 1);
     if (cut === 0) {

@@ -7,7 +7,8 @@ import { tokenHint } from "../auth/tokens.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import type { AddressConnections } from "../http/connection-limit.ts";
-import type { InFlight } from "../http/drain.ts";
+import type { InFlight } from "../http/in-flight.ts";
+import { nextPoll, stopListening } from "../http/listener.ts";
 import { admitCall } from "../metering/admit.ts";
 import { authenticateCall } from "../metering/authenticate.ts";
 import type { App } from "../metering/context.ts";
@@ -17,8 +18,10 @@ import { failure, serveElectrumSession } from "../mirror/electrum-session.ts";
 
 export interface ElectrumTlsListener {
   port: number;
-  /** Drain: no new connections; each session is ended after what it was sent is delivered. */
-  shutdown(): void;
+  /** Drain: no new connections, none made reset (see stopListening). */
+  stopListening(): Promise<void>;
+  /** Drain: each session is ended once the messages it was sent are answered. */
+  endSessions(): void;
   /** After the drain: connections still open are dropped. */
   destroy(): Promise<void>;
 }
@@ -56,17 +59,28 @@ export async function startElectrumTls(
   });
   // A handshake that fails is the client's business; it must not reach the process's handlers.
   server.on("tlsClientError", () => {});
-  /** Each open connection, and how a drain ends it: at once until its session is served. */
-  const sockets = new Map<TLSSocket, () => void>();
+  /** Each session served, and how a drain ends it. */
+  const sessions = new Map<TLSSocket, () => void>();
+  let ending = false;
   server.on("secureConnection", (socket: TLSSocket) => {
-    sockets.set(socket, () => socket.end());
-    socket.once("close", () => sockets.delete(socket));
     socket.on("error", () => {});
     // Nothing is read until the token is known (authentication may wait on the database).
     socket.pause();
-    accept(app, socket, config, registry.requests)
-      .then((session) => {
-        if (session && sockets.has(socket)) sockets.set(socket, session.shutdown);
+    // Authentication counts in flight (a drain waits for it): the wallet may have sent its
+    // first messages already.
+    registry.requests
+      .run(socket, async () => {
+        const session = await accept(app, socket, config, registry.requests);
+        if (!session || socket.destroyed) return;
+        if (!ending) {
+          sessions.set(socket, session.shutdown);
+          socket.once("close", () => sessions.delete(socket));
+          return;
+        }
+        // Served during the drain: what it had sent is read (the session reads from now) and
+        // answered, then the session ends.
+        await nextPoll();
+        session.shutdown();
       })
       .catch((err: unknown) => {
         app.log.error({ err }, "electrum tls session");
@@ -80,9 +94,12 @@ export async function startElectrumTls(
   const closed = new Promise<void>((resolve) => server.once("close", () => resolve()));
   return {
     port: (server.address() as AddressInfo).port,
-    shutdown: () => {
-      server.close();
-      for (const end of sockets.values()) end();
+    stopListening: async () => {
+      await stopListening(server);
+    },
+    endSessions: () => {
+      ending = true;
+      for (const end of sessions.values()) end();
     },
     destroy: async () => {
       if (server.listening) server.close();
@@ -150,6 +167,8 @@ async function accept(
       backendSegment,
       network,
       startedAt: Date.now(),
+      // The drain may cut a message's call before it is charged, never after.
+      charge: (settle) => requests.charge(socket, settle),
     },
     stillValid: () => app.tokens.authenticate(token),
     admit: (o) => admitCall(app, o, from),

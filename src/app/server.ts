@@ -14,7 +14,7 @@ import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import { unifiedApi, warmUnifiedApi } from "../graphql/load.ts";
 import { AddressConnections, httpRefusal } from "../http/connection-limit.ts";
 import { corsHeaders, crossOrigin, preflightHeaders } from "../http/cors.ts";
-import { countInFlight, type DrainOutcome, drain, InFlight } from "../http/drain.ts";
+import { countInFlight, type DrainOutcome, drain } from "../http/drain.ts";
 import {
   ALL_METHODS,
   bodyText,
@@ -24,6 +24,7 @@ import {
   notFoundBeforeBody,
   pathParts,
 } from "../http/framework.ts";
+import { CallCut, InFlight } from "../http/in-flight.ts";
 import {
   graphqlFailure,
   type HttpReply,
@@ -59,8 +60,11 @@ interface Route {
   methods: readonly string[];
   /** How failures before the handler (401, 405, 413) are worded: the route's own protocol. */
   protocol: "jsonrpc" | "graphql";
-  /** The route also takes a WebSocket upgrade (GET): its session, once the upgrade is admitted. */
-  webSocket?: (socket: WebSocket, session: SocketSession) => void;
+  /**
+   * The route also takes a WebSocket upgrade (GET): its session, once the upgrade is admitted.
+   * Returns how a drain ends the session: once the messages it has been sent are answered.
+   */
+  webSocket?: (socket: WebSocket, session: SocketSession) => () => void;
 }
 
 /** Backends served so far; a configured segment without a route answers 404 like any unknown. */
@@ -82,13 +86,17 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
       // A client speaks at once (connection_init), maybe before a fresh gateway has loaded the
       // API: the socket is read only once its handler listens, or that first message is lost.
       socket.pause();
+      // Until the API is loaded nothing has been read: a drain closes the session at once.
+      let shutdown = () => socket.close(1001, "server shutting down");
       unifiedApi().then(
         (api) => {
-          api.serveGraphQLSocket(socket, session);
+          if (socket.readyState !== socket.OPEN) return;
+          shutdown = api.serveGraphQLSocket(socket, session);
           socket.resume();
         },
         () => socket.close(1011, "the unified API could not be loaded"),
       );
+      return () => shutdown();
     },
   },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },
@@ -101,11 +109,12 @@ export interface RunningServer {
   server: Server;
   url: string;
   /**
-   * Shutdown: no new connections from the moment it is called, idle keep-alive connections
-   * closed, requests in flight answered (with `connection: close`) for up to `timeoutMs`, then
-   * every connection left is closed (see drain.ts).
+   * Shutdown: the connections clients have made are accepted, then no new ones; idle keep-alive
+   * connections closed, requests in flight answered (with `connection: close`) for up to
+   * `timeoutMs`, then every connection left is closed (see drain.ts). `stopped`: the listeners
+   * are closed and the requests that had arrived are counted in flight.
    */
-  drain(timeoutMs: number): Promise<DrainOutcome>;
+  drain(timeoutMs: number, stopped?: () => void): Promise<DrainOutcome>;
   /** Requests being handled now. */
   inFlight(): number;
   /** The Electrum TLS listener for stock wallets (config electrum.tls), when configured. */
@@ -145,7 +154,7 @@ export async function startHttpServer(
   // WebSocket upgrades are routed like requests (their onRequest hooks authenticate them) before
   // `ws` takes the socket; a message may be as large as a body.
   await http.register(websocket, { options: { maxPayload: app.config.server.bodyBytesMax } });
-  const sockets = new Set<WebSocket>();
+  const sockets = new Map<WebSocket, () => void>();
   notFoundBeforeBody(http, async (_request, reply) =>
     sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route"))),
   );
@@ -191,13 +200,20 @@ export async function startHttpServer(
   return {
     server,
     url,
-    drain: async (timeoutMs) => {
-      // WebSocket sessions are told the server is going away (1001), TLS sessions are ended; the
-      // message each is answering is finished first (it runs in flight, below), then their
-      // connections close.
-      for (const socket of sockets) socket.close(1001, "server shutting down");
-      electrumTls?.shutdown();
-      const outcome = await drain(server, requests, timeoutMs);
+    drain: async (timeoutMs, stopped) => {
+      const outcome = await drain(server, requests, timeoutMs, {
+        stopListening: async () => electrumTls?.stopListening(),
+        // Once what had arrived is read: WebSocket sessions are told the server is going away
+        // (1001) and TLS sessions are ended, each once the messages it was sent are answered.
+        stopped: () => {
+          for (const shutdown of sockets.values()) shutdown();
+          electrumTls?.endSessions();
+          stopped?.();
+        },
+        closeAll: () => {
+          for (const socket of sockets.keys()) socket.terminate();
+        },
+      });
       await electrumTls?.destroy();
       return outcome;
     },
@@ -210,7 +226,8 @@ export async function startHttpServer(
 /** What WebSocket sessions share with the server: in-flight work (drain waits) and the open set. */
 interface SocketRegistry {
   requests: InFlight;
-  sockets: Set<WebSocket>;
+  /** Each open session, and how a drain ends it. */
+  sockets: Map<WebSocket, () => void>;
 }
 
 function backendRoutes(http: FastifyInstance, app: App, registry: SocketRegistry): void {
@@ -265,6 +282,8 @@ function backendRoute(
       backendSegment: route.segment,
       network: route.network,
       startedAt: call.started,
+      // The drain may cut the call before it is charged, never after.
+      charge: (settle) => registry.requests.charge(call.response ?? request.raw, settle),
     };
   };
   const fromOf = (request: FastifyRequest) => ({
@@ -397,15 +416,15 @@ function backendRoute(
       wsHandler: (socket, request) => {
         const call = request.getDecorator<PendingCall>("call");
         const from = fromOf(request);
-        registry.sockets.add(socket);
         socket.once("close", () => registry.sockets.delete(socket));
-        serveSocket(socket, {
+        const shutdown = serveSocket(socket, {
           ctx: contextOf(request),
           stillValid: () => app.tokens.authenticate(call.token),
           admit: (owner) => admitCall(app, owner, from),
           // Each message's work counts in flight on the opening request: drain waits for it.
           inFlight: (work) => registry.requests.run(call.response!, work),
         });
+        if (socket.readyState === socket.OPEN) registry.sockets.set(socket, shutdown);
       },
     });
   }
@@ -453,6 +472,11 @@ async function preflight(
  * Anything else is logged with its cause and answered 500 without a stack trace.
  */
 function unhandled(app: App, err: unknown, reply: FastifyReply) {
+  // Cut by the drain, its connection already closed: nothing to answer, nothing gone wrong.
+  if (err instanceof CallCut) {
+    reply.raw.destroy();
+    return reply;
+  }
   if (isTooLarge(err) && !reply.raw.headersSent) {
     reply.header("connection", "close");
     return sendReply(

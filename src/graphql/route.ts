@@ -87,8 +87,8 @@ export function handleGateway(
 }
 
 /** The unified API over WebSocket (graphql-ws), on the same path as its HTTP route. */
-export function serveGraphQLSocket(socket: WebSocket, session: SocketSession): void {
-  serveGraphQLOverSocket(socket, session, {
+export function serveGraphQLSocket(socket: WebSocket, session: SocketSession): () => void {
+  return serveGraphQLOverSocket(socket, session, {
     yoga: gatewayYoga(session.ctx.app),
     contextFor: (ctx) => gatewayContext(ctx, { publicPath: "", dryRun: false }),
   });

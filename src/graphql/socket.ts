@@ -1,5 +1,5 @@
 import { GraphQLError } from "graphql";
-import { CloseCode, makeServer } from "graphql-ws";
+import { CloseCode, type Context, makeServer } from "graphql-ws";
 import type { WebSocket } from "ws";
 import type { CallContext } from "../metering/context.ts";
 import type { SocketSession } from "../metering/socket-session.ts";
@@ -19,17 +19,22 @@ export interface SocketDeps {
  * request (our plugins: document cache, limits, cost), in a context of its own (its own meter and
  * loaders, its own audit record), once the token is found still valid and the plan admits it. A
  * query or mutation is metered as over HTTP; a subscription's events are each charged as they are
- * delivered (src/graphql/types/subscriptions.ts).
+ * delivered (src/graphql/types/subscriptions.ts). Returns how a drain ends the session: see
+ * `ending` below.
  */
 export function serveGraphQLOverSocket(
   socket: WebSocket,
   session: SocketSession,
   { yoga, contextFor }: SocketDeps,
-): void {
+): () => void {
   let operations = 0;
+  /** The protocol's context, holding the operations under way. */
+  let protocol: Context | null = null;
+  const ending = endingAfterWork(socket, () => protocol);
   const server = makeServer({
     // Every message must be answered by the operation it belongs to; nothing runs outside one.
-    onSubscribe: async (_ctx, id, payload) => {
+    onSubscribe: async (ctx, id, payload) => {
+      protocol = ctx;
       const owner = await session.stillValid();
       if (!owner) {
         // A token revoked since the upgrade: the session ends (1008 after the error).
@@ -82,8 +87,8 @@ export function serveGraphQLOverSocket(
       onMessage: (cb) => {
         socket.on("message", (data) => {
           // Each message's work counts in flight: a drain waits for what is running.
-          session
-            .inFlight(() => cb(String(data)))
+          ending
+            .run(() => session.inFlight(() => cb(String(data))))
             .catch((err: unknown) => {
               socket.close(CloseCode.InternalServerError, err instanceof Error ? err.message : "");
             });
@@ -93,4 +98,37 @@ export function serveGraphQLOverSocket(
     { socket },
   );
   socket.once("close", (code, reason) => void closed(code, String(reason)));
+  return ending.shutdown;
+}
+
+/**
+ * A drain's end of a session: its subscriptions complete (no more events, nor charges), the
+ * operations under way are answered, then the socket closes (1001). A message after that is
+ * not read: it came after the drain began.
+ */
+function endingAfterWork(socket: WebSocket, protocol: () => Context | null) {
+  let running = 0;
+  let ending = false;
+  const close = () => socket.close(1001, "server shutting down");
+  return {
+    async run(work: () => Promise<void>): Promise<void> {
+      if (ending) return;
+      running++;
+      try {
+        await work();
+      } finally {
+        running--;
+        if (ending && running === 0) close();
+      }
+    },
+    shutdown(): void {
+      ending = true;
+      // A subscription's message is under way for as long as it lasts: it is ended here.
+      for (const operation of Object.values(protocol()?.subscriptions ?? {})) {
+        const stream = operation as Partial<AsyncGenerator<unknown>> | null;
+        if (typeof stream?.return === "function") void stream.return(undefined);
+      }
+      if (running === 0) close();
+    },
+  };
 }

@@ -1,87 +1,14 @@
-import { type Server, ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import { within } from "../util/cached-check.ts";
-import { InFlightMap } from "../util/in-flight-map.ts";
+import type { InFlight } from "./in-flight.ts";
+import { stopListening } from "./listener.ts";
 
 /**
- * The requests a server is handling, so that shutdown can wait for them. A request counts from
- * the moment it is routed until both its response has ended (the bytes are handed to the socket)
- * and the work run for it (`run`: authentication, the route's handler — its charge and audit
- * record settled) has finished, whichever comes last: a client that goes away does not stop the
- * work its call started, and drain waits for that work too.
+ * How long requests whose charge has begun when the drain's time runs out are given to write
+ * their answers: the charge's commit and the writing, no upstream.
  */
-export class InFlight {
-  /** Requests by their response; a socket session's work (the Electrum TLS listener) by its socket. */
-  private readonly open = new InFlightMap<object, { work: number; ended: boolean }>();
-  private draining = false;
-  private onIdle: (() => void) | null = null;
-
-  constructor(private readonly server: Server) {}
-
-  get size(): number {
-    return this.open.size;
-  }
-
-  /** Counts the request `res` answers, from now until its response has ended and its work is done. */
-  track(res: ServerResponse): void {
-    const entry = { work: 0, ended: false };
-    this.open.set(res, entry);
-    // A request that arrives during the drain (on a connection that was mid-request when it
-    // began) is still answered, but its connection closes after it. Set before the route runs:
-    // some answer synchronously.
-    if (this.draining) res.setHeader("connection", "close");
-    res.once("close", () => {
-      entry.ended = true;
-      this.release(res, entry);
-    });
-  }
-
-  /**
-   * Runs work of the request `res` answers; the request stays in flight until it has finished.
-   * `res` may be any object standing for a session without a response (a TLS connection): its
-   * work counts in flight while it runs.
-   */
-  async run<T>(res: object, work: () => Promise<T>): Promise<T> {
-    let entry = this.open.get(res);
-    if (!entry) {
-      // Its response has already ended (the client went away between two phases): the work
-      // still counts.
-      entry = { work: 0, ended: true };
-      this.open.set(res, entry);
-    }
-    entry.work++;
-    try {
-      return await work();
-    } finally {
-      entry.work--;
-      this.release(res, entry);
-    }
-  }
-
-  private release(res: object, entry: { work: number; ended: boolean }): void {
-    if (!entry.ended || entry.work > 0 || this.open.get(res) !== entry) return;
-    this.open.delete(res);
-    // Its connection may be kept alive (the response began before the drain): close it now.
-    if (this.draining) setImmediate(() => this.server.closeIdleConnections());
-    if (this.open.size === 0) this.onIdle?.();
-  }
-
-  /** From now on every answer not yet begun tells the client to close its connection. */
-  startDraining(): void {
-    this.draining = true;
-    for (const res of this.open.keys()) {
-      if (res instanceof ServerResponse && !res.headersSent) res.setHeader("connection", "close");
-    }
-  }
-
-  /** Resolves when no request is in flight. */
-  idle(): Promise<void> {
-    if (this.open.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.onIdle = resolve;
-    });
-  }
-}
+const CHARGED_GRACE_MS = 1_000;
 
 /**
  * Counts every request `http` routes in `requests`, and makes every route's own work (its
@@ -119,49 +46,64 @@ export function countInFlight(http: FastifyInstance, requests: InFlight): void {
 }
 
 export interface DrainOutcome {
-  /** Requests still in flight when the time ran out, whose connections were closed under them. */
+  /**
+   * Calls (requests, socket sessions at work) still in flight when the time ran out, whose
+   * connections were closed under them: cut before their charge began, so never charged (see
+   * InFlight.cut); or, rarer, whose answer was not written within the grace given a charge begun.
+   */
   cut: number;
   ms: number;
 }
 
+/** What a drain does besides the HTTP server's, at its steps. */
+export interface DrainSteps {
+  /** Stops the other listeners (as stopListening does), alongside the HTTP server's. */
+  stopListening?(): Promise<void>;
+  /** Every listener is closed and what had arrived is read and counted in flight. */
+  stopped?(): void;
+  /** The time has run out: every connection left is being closed. */
+  closeAll?(): void;
+}
+
 /**
- * Stops accepting connections at once (the listening socket closes before this returns its
- * promise), closes idle keep-alive connections, lets requests in flight finish for up to
- * `timeoutMs`, then closes every connection left.
+ * Stops accepting connections, closes idle keep-alive connections, lets requests in flight finish
+ * for up to `timeoutMs`, then closes every connection left. Every request whose bytes reached the
+ * gateway before the drain began is answered, or cut, counted and never charged.
  */
-export function drain(
+export async function drain(
   server: Server,
   requests: InFlight,
   timeoutMs: number,
+  steps: DrainSteps = {},
 ): Promise<DrainOutcome> {
   const started = Date.now();
   requests.startDraining();
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  return (async () => {
-    const answered = await within(
-      requests.idle().then(() => true),
-      timeoutMs,
-      false,
-    );
-    const cut = answered ? 0 : requests.size;
-    if (answered) {
-      // What is left is idle, or a connection that never completed a request (a slow client
-      // still sending headers): give those the rest of the time, then close them too.
-      server.closeIdleConnections();
-      const left = timeoutMs - (Date.now() - started);
-      if (
-        !(await within(
-          closed.then(() => true),
-          left,
-          false,
-        ))
-      )
-        server.closeAllConnections();
-    } else {
-      server.closeAllConnections();
-    }
+  const [{ closed }] = await Promise.all([stopListening(server), steps.stopListening?.()]);
+  steps.stopped?.();
+  requests.closeIdle();
+  const finished = async () => {
+    await requests.idle();
+    // What is left is idle, or a connection that never completed a request (a slow client still
+    // sending headers): those get the rest of the time.
+    requests.closeIdle();
     await closed;
-    return { cut, ms: Date.now() - started };
-  })();
+    // A request that arrived meanwhile, its client gone, may still be at work.
+    await requests.idle();
+  };
+  const inTime = await within(
+    finished().then(() => true),
+    timeoutMs - (Date.now() - started),
+    false,
+  );
+  let cut = 0;
+  if (!inTime) {
+    cut = requests.cut();
+    // Those charged finish their answers; one that cannot is cut all the same.
+    await within(requests.idle(), CHARGED_GRACE_MS, null);
+    cut += requests.size;
+    steps.closeAll?.();
+    server.closeAllConnections();
+  }
+  await closed;
+  return { cut, ms: Date.now() - started };
 }

@@ -85,6 +85,11 @@ export interface CallContext {
    * pushed to it. Absent for an HTTP request, which has nobody to notify.
    */
   electrum?: ElectrumSubscriptions;
+  /**
+   * Commits the call's charge (`settle`) unless the gateway's drain has cut the call
+   * (src/http/in-flight.ts): then it rejects and nothing is charged. Absent: charged as usual.
+   */
+  charge?<T>(settle: () => Promise<T>): Promise<T>;
 }
 
 /** An Electrum socket session's subscriptions, as its calls change them (src/mirror/electrum-push.ts). */

@@ -137,12 +137,14 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
         }),
   );
   // Invariant 3: the route answers only after the charges and their records are committed.
-  const settling = ctx.app.credits.settle(
-    ctx.owner.accountId,
-    reservation.claim,
-    records,
-    ctx.idempotency?.key ?? null,
-  );
+  const settle = () =>
+    ctx.app.credits.settle(
+      ctx.owner.accountId,
+      reservation.claim,
+      records,
+      ctx.idempotency?.key ?? null,
+    );
+  const settling = ctx.charge ? ctx.charge(settle) : settle();
   const prepared = plan.prepare ? await whileSettling(settling, value, plan.prepare) : value;
   const settled = await settling;
   await ctx.app.limits.refund(ctx.owner, estimated - settled.charged);

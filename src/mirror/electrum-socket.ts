@@ -13,9 +13,9 @@ const CLOSE_CODES: Record<"revoked" | "shutdown", [number, string]> = {
  * The Electrum route over WebSocket: one JSON-RPC message (a call or a batch) per text frame, as
  * ElectrumX and Fulcrum serve Electrum to browsers (the session: electrum-session.ts).
  */
-export function serveElectrumSocket(socket: WebSocket, session: SocketSession): void {
-  // The server's drain closes WebSocket sessions itself (1001).
-  serveElectrumSession(webSocketChannel(socket), session);
+export function serveElectrumSocket(socket: WebSocket, session: SocketSession): () => void {
+  // The server's drain ends the session (1001) once the messages it was sent are answered.
+  return serveElectrumSession(webSocketChannel(socket), session).shutdown;
 }
 
 function webSocketChannel(socket: WebSocket): MessageChannel {

@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -14,7 +15,14 @@ import { openDatabase } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { sweepDeadProcesses } from "../../src/ledger/leases.ts";
 import { checkLedger, grantCredits } from "../../src/ledger/ledger.ts";
-import { blockTxids, HAL_TXID, POSTGRES_URL, post, rpc } from "../support/harness.ts";
+import {
+  askDevnetCore,
+  blockTxids,
+  HAL_TXID,
+  POSTGRES_URL,
+  post,
+  rpc,
+} from "../support/harness.ts";
 import { connectOutcome } from "../support/net.ts";
 import { blockgate, startProcess, stopProcess } from "../support/spawn.ts";
 
@@ -147,6 +155,29 @@ async function auditOf(db: Database, accountId: number) {
     [accountId],
   );
   return rows;
+}
+
+/** What a client saw of one call: its answer (status, request id), or its connection's error. */
+type Seen = { status: number; requestId: string } | { error: string };
+
+/**
+ * POSTs `body` on a connection of its own; `written` is called once the whole request has been
+ * handed to the kernel, so its bytes have reached the gateway's socket.
+ */
+function postOnce(url: string, body: string, agent: Agent, written: () => void): Promise<Seen> {
+  return new Promise((resolve) => {
+    const req = request(url, { method: "POST", agent });
+    req.on("finish", written);
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, requestId: String(res.headers["x-request-id"]) }),
+      );
+      res.on("error", (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+    });
+    req.on("error", (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+    req.end(body);
+  });
 }
 
 describe("SIGTERM drains the gateway", () => {
@@ -299,4 +330,61 @@ describe("SIGTERM drains the gateway", () => {
       await stopProcess(p.child);
     }
   }, 120_000);
+  it("SIGTERM right after start, 200 calls sent: each is answered or counted cut, never reset unexplained", async () => {
+    const p = await startGatewayProcess(60_000);
+    const hash = (
+      JSON.parse(await askDevnetCore(devnet, "getblockhash", [277647])) as {
+        result: string;
+      }
+    ).result;
+    // A connection per call, as 200 clients would open.
+    const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+    try {
+      // Fired the moment the process says it listens: busy still starting, it has accepted few of
+      // the connections when SIGTERM comes; the rest wait in the listen backlog.
+      const body = JSON.stringify(rpc("getblock", [hash, 1]));
+      let written = 0;
+      let signalled!: () => void;
+      const allWritten = new Promise<void>((resolve) => {
+        signalled = resolve;
+      });
+      const calls = Array.from({ length: 200 }, () =>
+        postOnce(`${p.url}/node/mainnet/${p.token}`, body, agent, () => {
+          written += 1;
+          if (written === 200) signalled();
+        }),
+      );
+      // Every request has reached the gateway's sockets; none is answered yet, or only a few.
+      await allWritten;
+      p.child.kill("SIGTERM");
+      const seen = await Promise.all(calls);
+      expect(await exited(p.child)).toEqual({ code: 0, signal: null });
+
+      const answered = seen.filter((s) => "status" in s);
+      const failed = seen.filter((s) => "error" in s);
+      const cut = Number(p.output().match(/"cut":(\d+),"msg":"drained"/)![1]);
+      // Each connection closed under a call is one counted cut: here, with a minute to drain, none.
+      expect(failed).toHaveLength(cut);
+      expect(cut).toBe(0);
+      expect(answered.every((a) => a.status === 200)).toBe(true);
+      // One audit record per answer, none for a call cut: charged exactly what was answered.
+      const audit = await auditOf(p.db, p.accountId);
+      expect(new Set(audit.map((a) => a.request_id))).toEqual(
+        new Set(answered.map((a) => a.requestId)),
+      );
+      expect(audit).toHaveLength(answered.length);
+      const charged = audit.reduce((sum, a) => sum + a.charged_cc, 0);
+      expect(audit.every((a) => a.outcome === "ok" && a.charged_cc > 0)).toBe(true);
+      const check = (await checkLedger(p.db)).find((c) => c.accountId === p.accountId)!;
+      expect(check).toMatchObject({ charged, auditCharged: charged, held: 0, ok: true });
+      const drained = p.output().match(/"inFlight":(\d+),"timeoutMs":60000,"msg":"draining"/);
+      process.stdout.write(
+        `SIGTERM after 200 sent: ${answered.length} answered, ${failed.length} failed, cut ${cut}, in flight at the draining line ${drained?.[1]}\n`,
+      );
+    } finally {
+      agent.destroy();
+      await stopProcess(p.child);
+      await p.db.close();
+    }
+  }, 60_000);
 });

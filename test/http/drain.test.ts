@@ -66,6 +66,8 @@ describe("drain (in process)", () => {
       await vi.waitFor(() => expect(core.stats.httpRequests).toBe(seen + 2), { timeout: 10_000 });
 
       const closing = t.gateway.close();
+      // Logged once the listening socket is closed.
+      await vi.waitFor(() => expect(t.logs.join("")).toMatch(/"inFlight":2,.*"msg":"draining"/));
       expect(await connectOutcome(port)).toBe("ECONNREFUSED");
       await idleClosed; // closed by the server while the calls are still held
       expect(t.gateway.http.inFlight()).toBe(2);
