@@ -3,6 +3,7 @@ import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import type { Logger } from "pino";
 import type { Config } from "../config/schema.ts";
+import { CallCut } from "../http/in-flight.ts";
 import { SettleAbandoned } from "../metering/credits.ts";
 import type { GraphQLContext } from "./context.ts";
 import { costPlugin } from "./cost/plugin.ts";
@@ -64,7 +65,7 @@ export function createGatewayYoga(
       maskError: (error, message, isDev) =>
         maskError(error, message, isDev, (cause, path) => {
           // A call cut by a drain that timed out: counted once by the shutdown.
-          if (cause instanceof SettleAbandoned) return;
+          if (cause instanceof SettleAbandoned || cause instanceof CallCut) return;
           log.error({ err: cause, path }, "unexpected error in the unified API");
         }),
     },
