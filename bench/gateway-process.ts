@@ -156,6 +156,12 @@ lines.on("line", (line) => {
   if (line.startsWith("heap ")) {
     process.stdout.write(`${JSON.stringify(writeHeapSnapshot(line.slice(5).trim()))}\n`);
   }
+  // The process's memory (process.memoryUsage()); `mem gc` collects first (needs --expose-gc).
+  if (line.trim().startsWith("mem")) {
+    const collect = (globalThis as { gc?: () => void }).gc;
+    if (line.trim() === "mem gc" && collect) collect();
+    process.stdout.write(`${JSON.stringify(process.memoryUsage())}\n`);
+  }
   // The settle queue's statements and items so far (a bench reads the mean batch between two asks).
   if (line.trim() === "settles") {
     process.stdout.write(`${JSON.stringify(gateway.app.credits.queue.stats)}\n`);

@@ -21,6 +21,8 @@ export interface IndexerPoolOptions {
   policy?: FailoverPolicy | undefined;
   observer?: PoolObserver | undefined;
   onShared?: (() => void) | undefined;
+  /** One answer, at most (server.responseBytesMax). */
+  responseBytesMax?: number | undefined;
 }
 
 /**
@@ -35,7 +37,7 @@ export class IndexerPool {
 
   constructor(configs: readonly IndexerUpstreamConfig[], opts: IndexerPoolOptions = {}) {
     this.pool = new FailoverPool(
-      configs.map((c) => new IndexerClient(c)),
+      configs.map((c) => new IndexerClient(c, opts.responseBytesMax)),
       {
         policy: opts.policy,
         observer: opts.observer,
