@@ -94,6 +94,9 @@ async function scenario(child: Child<Upstreams>, name: string): Promise<void> {
   // Idle for a while (what an operator's graph would show), then after a full collection.
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   const idle = await gateway.ask<Memory>("mem");
+  await gateway.ask<Memory>("mem gc");
+  // The backing stores of collected buffers are freed by a sweeper after the collection.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
   const collected = await gateway.ask<Memory>("mem gc");
   if (process.env.HEAP) await gateway.ask(`heap ${process.env.HEAP}`);
   console.log(
@@ -118,7 +121,11 @@ async function scenario(child: Child<Upstreams>, name: string): Promise<void> {
 try {
   for (const name of scenarios) {
     if (name === "warm") {
-      console.log(JSON.stringify({ warm: await call({ jsonrpc: "2.0", id: 0, method: "getblock", params: [BLOCK, 1] }) }));
+      console.log(
+        JSON.stringify({
+          warm: await call({ jsonrpc: "2.0", id: 0, method: "getblock", params: [BLOCK, 1] }),
+        }),
+      );
       continue;
     }
     await scenario(devnet, name);

@@ -37,14 +37,15 @@ export interface AcceptedCall {
  * answer served from the transaction cache) for the audit record.
  */
 export type CallResult =
-  | { kind: "answer"; answer: RpcAnswer; upstream: string }
+  /** `bytes`: what the answer takes in the reply, when known without writing it. */
+  | { kind: "answer"; answer: RpcAnswer; upstream: string; bytes?: number | undefined }
   | { kind: "failure"; error: GatewayError }
   | { kind: "refused"; error: GatewayError }
   /**
    * Answered, but the request's answers together are over server.responseBytesMax: not passed
    * on, charged as answered (the upstream did the work: DESIGN.md's rule), RESPONSE_TOO_LARGE.
    */
-  | { kind: "too-large"; error: GatewayError; upstream: string };
+  | { kind: "too-large"; error: GatewayError; upstream: string | null };
 
 /** What differs between the JSON-RPC mirrors; everything else is handleRpcMirror. */
 export interface MirrorProtocol {
