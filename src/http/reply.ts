@@ -14,6 +14,16 @@ export interface HttpReply {
   headers?: Record<string, string>;
   /** A body written as it comes (a subscription's Server-Sent Events), with the headers given. */
   stream?: ReadableStream<Uint8Array>;
+  /**
+   * A large JSON body in parts, written one at a time as the connection takes them (the headers
+   * given): never joined into one string and one buffer, and the event loop runs between parts.
+   */
+  parts?: () => Iterable<string>;
+}
+
+/** The body of a reply in parts, joined (what must be kept whole: an idempotent answer). */
+export function joinedParts(parts: () => Iterable<string>): Buffer {
+  return Buffer.from([...parts()].join(""));
 }
 
 /**
@@ -25,6 +35,11 @@ export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
   if (r.stream) {
     if (r.headers) reply.headers(r.headers);
     return reply.send(openedStream(r.stream));
+  }
+  if (r.parts) {
+    reply.header("content-type", "application/json");
+    if (r.headers) reply.headers(r.headers);
+    return reply.send(Readable.from(r.parts(), { objectMode: false, encoding: "utf8" }));
   }
   if (!r.raw) {
     reply.header("content-type", "application/json");

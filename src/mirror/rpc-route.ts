@@ -8,8 +8,8 @@ import {
   type RpcVersion,
   replyObject,
 } from "../jsonrpc/envelope.ts";
-import { type Json, stringifyJson } from "../jsonrpc/json.ts";
-import { answerForReply } from "../jsonrpc/raw-answer.ts";
+import { type Json, RawJsonText, stringifyJson } from "../jsonrpc/json.ts";
+import { answerForReply, keptBytes } from "../jsonrpc/raw-answer.ts";
 import type { Checked, RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
 import type { Outcome } from "../ledger/audit.ts";
 import type { CallContext } from "../metering/context.ts";
@@ -193,6 +193,7 @@ function renderAnswered(
   let failure: GatewayError | null = null;
   let failureStatus: number | null = null;
   let resultIndex = 0;
+  let bytes = 0;
   for (const slot of slots) {
     if (slot.kind === "reply") {
       replies.push(replyObject(slot.version, slot.id, { error: slot.error }));
@@ -217,6 +218,7 @@ function renderAnswered(
       replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
       singleStatus = httpStatusOf(result.error.code);
     } else {
+      bytes += result.bytes ?? keptBytes(result.answer);
       replies.push(replyObject(c.version, c.id, answerForReply(result.answer)));
       singleStatus =
         "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
@@ -229,13 +231,52 @@ function renderAnswered(
     slots.every((s) => s.kind === "call") &&
     results.every((r) => r.kind !== "answer" && (r.kind !== "refused" || r.error === failure));
   const batchStatus = allFailed && failureStatus !== null ? failureStatus : 200;
-  return {
-    status: single ? singleStatus : batchStatus,
-    body: null,
-    raw: Buffer.from(stringifyJson(single ? replies[0] : replies)),
-    headers: { "content-type": "application/json" },
-  };
+  const status = single ? singleStatus : batchStatus;
+  const headers = { "content-type": "application/json" };
+  if (single || bytes < PARTS_FROM_BYTES) {
+    return {
+      status,
+      body: null,
+      raw: Buffer.from(stringifyJson(single ? replies[0] : replies)),
+      headers,
+    };
+  }
+  return { status, body: null, parts: () => arrayParts(replies), headers };
 }
+
+/**
+ * A batch whose answers take more than this goes out in parts, one per call (http/reply.ts):
+ * what a 60 MB reply holds at once is then one call's text, not two copies of the whole (its
+ * string and its buffer), and the event loop turns between calls instead of waiting for both.
+ */
+const PARTS_FROM_BYTES = 1024 * 1024;
+
+/**
+ * A JSON array's text, an item at a time, as the connection takes it. A reply whose result came
+ * as text goes as three parts — its envelope around that text, and the text itself — so the
+ * upstream's text is written as it is, never copied into a new string of the same size.
+ */
+function* arrayParts(items: readonly Record<string, unknown>[]): Iterable<string> {
+  yield "[";
+  for (const [i, item] of items.entries()) {
+    const comma = i > 0 ? "," : "";
+    const { result } = item;
+    if (!(result instanceof RawJsonText)) {
+      yield `${comma}${stringifyJson(item)}`;
+      continue;
+    }
+    // The key is the envelope's own: a string id holding the same letters is escaped (\").
+    const shell = stringifyJson({ ...item, result: null });
+    const at = shell.indexOf(RESULT_NULL) + RESULT_KEY.length;
+    yield `${comma}${shell.slice(0, at)}`;
+    yield result.text;
+    yield shell.slice(at + 4);
+  }
+  yield "]";
+}
+
+const RESULT_KEY = '"result":';
+const RESULT_NULL = `${RESULT_KEY}null`;
 
 /** What the audit log keeps of a call's result: an answer (charged) or a failure (not). */
 function outcomeOf(result: CallResult, call: AcceptedCall, protocol: MirrorProtocol): CallOutcome {

@@ -31,7 +31,7 @@ afterAll(() => t.close());
 
 const url = () => `${t.url}/node/mainnet/${token}`;
 const core = () => t.devnet.cores.get("mainnet")!.stats;
-const getblock = (hash: string, verbosity: number, id: number) =>
+const getblock = (hash: string, verbosity: number, id: number | string) =>
   rpc("getblock", [hash, verbosity], id);
 
 interface RpcError {
@@ -158,11 +158,39 @@ describe("a request whose answer is known too large is refused before anything i
     expect(ms).toBeLessThan(1_000);
   });
 
-  it("a single call that fits, and another block beside it, still go through", async () => {
-    const res = await post(url(), [getblock(BLOCK, 2, 1), getblock(OTHER, 2, 2)]);
+  it("a call that fits, and another block beside it, go through: Core's bytes, in parts", async () => {
+    const batch = [getblock(BLOCK, 2, 1), getblock(OTHER, 2, "two")];
+    const res = await post(url(), batch);
     expect(res.status).toBe(200);
     expect(errorsOf(res.json)).toEqual([undefined, undefined]);
+    // Some 1.8 MB: written in parts (no Content-Length), the same text Core writes.
+    expect(res.headers.get("content-length")).toBeNull();
+    const node = t.devnet.cores.get("mainnet")!;
+    const direct = await fetch(node.url, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${node.user}:${node.password}`).toString("base64")}`,
+      },
+      body: JSON.stringify(batch),
+    });
+    expect(res.text).toBe((await direct.text()).trimEnd());
   });
+});
+
+it("a large reply with an Idempotency-Key is kept whole: the retry gets the same bytes, free", async () => {
+  const send = () =>
+    fetch(url(), {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": "large-1" },
+      body: JSON.stringify([getblock(BLOCK, 2, 1), getblock(OTHER, 2, 2)]),
+    });
+  const first = await send();
+  const firstText = await first.text();
+  const again = await send();
+  expect(again.status).toBe(200);
+  expect(await again.text()).toBe(firstText);
+  expect(first.headers.get("x-credits-charged")).toBe(String(2 * PRICE.v2));
+  expect(again.headers.get("x-credits-charged")).toBe("0");
 });
 
 describe("identical reads of one request are asked once", () => {
