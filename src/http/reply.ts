@@ -23,7 +23,14 @@ export interface HttpReply {
 
 /** The body of a reply in parts, joined (what must be kept whole: an idempotent answer). */
 export function joinedParts(parts: () => Iterable<string>): Buffer {
-  return Buffer.from([...parts()].join(""));
+  return Buffer.from(replyText({ status: 200, body: null, parts }));
+}
+
+/** A JSON reply's body as one text (a WebSocket message is one frame, whatever its size). */
+export function replyText(r: HttpReply): string {
+  if (r.raw) return Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength).toString("utf8");
+  if (r.parts) return [...r.parts()].join("");
+  return stringifyJson(r.body);
 }
 
 /**
