@@ -8,8 +8,9 @@ import {
   type RpcVersion,
   replyObject,
 } from "../jsonrpc/envelope.ts";
-import { type Json, RawJsonText, stringifyJson } from "../jsonrpc/json.ts";
+import { type Json, stringifyJson } from "../jsonrpc/json.ts";
 import { answerForReply, keptBytes } from "../jsonrpc/raw-answer.ts";
+import { arrayParts } from "../jsonrpc/reply-parts.ts";
 import type { Checked, RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
 import type { Outcome } from "../ledger/audit.ts";
 import type { CallContext } from "../metering/context.ts";
@@ -180,7 +181,7 @@ export async function handleRpcMirror(
 /**
  * The reply to a request whose calls were executed, as bytes (rendered while the settle is in
  * flight; the cost headers are added once it is done): each call's answer or error in order, and
- * the HTTP status Core gives it.
+ * the HTTP status Core gives it. A batch whose answers pass PARTS_FROM_BYTES goes out in parts.
  */
 function renderAnswered(
   slots: readonly Slot[],
@@ -190,7 +191,6 @@ function renderAnswered(
 ): HttpReply {
   const replies: Record<string, unknown>[] = [];
   let singleStatus = 200;
-  let failure: GatewayError | null = null;
   let failureStatus: number | null = null;
   let resultIndex = 0;
   let bytes = 0;
@@ -200,48 +200,55 @@ function renderAnswered(
       singleStatus = protocol.errorStatus(slot.version, slot.error.code);
       continue;
     }
-    const c = slot.call;
     const result = results[resultIndex++]!;
-    if (result.kind === "too-large") {
-      failure ??= result.error;
-      const own = protocol.tooLarge?.(result.error.data?.limitBytes as number);
-      replies.push(replyObject(c.version, c.id, { error: own ?? toRpcError(result.error) }));
-      singleStatus = own
-        ? protocol.errorStatus(c.version, own.code)
-        : httpStatusOf("RESPONSE_TOO_LARGE");
-      failureStatus ??= singleStatus;
-    } else if (result.kind === "failure" || result.kind === "refused") {
-      if (result.kind === "failure" || result.error.code === "RESPONSE_TOO_LARGE") {
-        failure ??= result.error;
-        failureStatus ??= httpStatusOf(result.error.code);
-      }
-      replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
-      singleStatus = httpStatusOf(result.error.code);
-    } else {
-      bytes += result.bytes ?? keptBytes(result.answer);
-      replies.push(replyObject(c.version, c.id, answerForReply(result.answer)));
-      singleStatus =
-        "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
-    }
+    const rendered = renderResult(slot.call, result, protocol);
+    replies.push(rendered.reply);
+    singleStatus = rendered.status;
+    if (failing(result)) failureStatus ??= rendered.status;
+    if (result.kind === "answer") bytes += result.bytes ?? keptBytes(result.answer);
   }
   // A batch is HTTP 200 whatever its items say (Core), unless no item could reach an upstream,
   // or every one was over the size limit.
-  const allFailed =
-    failure !== null &&
-    slots.every((s) => s.kind === "call") &&
-    results.every((r) => r.kind !== "answer" && (r.kind !== "refused" || r.error === failure));
-  const batchStatus = allFailed && failureStatus !== null ? failureStatus : 200;
-  const status = single ? singleStatus : batchStatus;
+  const allFailed = slots.every((s) => s.kind === "call") && results.every(failing);
+  const status = single ? singleStatus : allFailed && failureStatus !== null ? failureStatus : 200;
   const headers = { "content-type": "application/json" };
   if (single || bytes < PARTS_FROM_BYTES) {
-    return {
-      status,
-      body: null,
-      raw: Buffer.from(stringifyJson(single ? replies[0] : replies)),
-      headers,
-    };
+    const raw = Buffer.from(stringifyJson(single ? replies[0] : replies));
+    return { status, body: null, raw, headers };
   }
   return { status, body: null, parts: () => arrayParts(replies), headers };
+}
+
+/** One executed call's reply object, and the HTTP status it would have alone. */
+function renderResult(
+  c: AcceptedCall,
+  result: CallResult,
+  protocol: MirrorProtocol,
+): { reply: Record<string, unknown>; status: number } {
+  if (result.kind === "answer") {
+    const { answer } = result;
+    return {
+      reply: replyObject(c.version, c.id, answerForReply(answer)),
+      status: "error" in answer ? protocol.errorStatus(c.version, answer.error.code) : 200,
+    };
+  }
+  const own =
+    result.kind === "too-large"
+      ? protocol.tooLarge?.(result.error.data?.limitBytes as number)
+      : undefined;
+  return {
+    reply: replyObject(c.version, c.id, { error: own ?? toRpcError(result.error) }),
+    status: own ? protocol.errorStatus(c.version, own.code) : httpStatusOf(result.error.code),
+  };
+}
+
+/** A result that is no answer for the client: no upstream answered, or it was over the limit. */
+function failing(r: CallResult): boolean {
+  return (
+    r.kind === "failure" ||
+    r.kind === "too-large" ||
+    (r.kind === "refused" && r.error.code === "RESPONSE_TOO_LARGE")
+  );
 }
 
 /**
@@ -250,33 +257,6 @@ function renderAnswered(
  * string and its buffer), and the event loop turns between calls instead of waiting for both.
  */
 const PARTS_FROM_BYTES = 1024 * 1024;
-
-/**
- * A JSON array's text, an item at a time, as the connection takes it. A reply whose result came
- * as text goes as three parts — its envelope around that text, and the text itself — so the
- * upstream's text is written as it is, never copied into a new string of the same size.
- */
-function* arrayParts(items: readonly Record<string, unknown>[]): Iterable<string> {
-  yield "[";
-  for (const [i, item] of items.entries()) {
-    const comma = i > 0 ? "," : "";
-    const { result } = item;
-    if (!(result instanceof RawJsonText)) {
-      yield `${comma}${stringifyJson(item)}`;
-      continue;
-    }
-    // The key is the envelope's own: a string id holding the same letters is escaped (\").
-    const shell = stringifyJson({ ...item, result: null });
-    const at = shell.indexOf(RESULT_NULL) + RESULT_KEY.length;
-    yield `${comma}${shell.slice(0, at)}`;
-    yield result.text;
-    yield shell.slice(at + 4);
-  }
-  yield "]";
-}
-
-const RESULT_KEY = '"result":';
-const RESULT_NULL = `${RESULT_KEY}null`;
 
 /** What the audit log keeps of a call's result: an answer (charged) or a failure (not). */
 function outcomeOf(result: CallResult, call: AcceptedCall, protocol: MirrorProtocol): CallOutcome {
