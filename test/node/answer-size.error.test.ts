@@ -5,9 +5,10 @@
 // RESPONSE_TOO_LARGE, never "unreachable", one log line, the node's breaker untouched.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkLedger } from "../../src/ledger/ledger.ts";
-import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { burst } from "../support/burst.ts";
+import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 const BLOCK = "0000000000000000054a714e580b16c583701712ab91060e92dbde6eb1e052a8"; // 277647
 const OTHER = "00000000000000001203c1ea455e38612bdf36e9967fdead11935c8e22283ecc"; // 333961
@@ -276,6 +277,74 @@ describe("an answer that does not say its length is cut where it passes the limi
     // What the node got written before it saw the close: the limit and what the sockets buffer.
     expect(sentBytes).toBeLessThan(LIMIT + 16 * 1024 * 1024);
     expect(g.gateway.app.nodes.get("mainnet")!.breakers()[0]!.state).toBe("closed");
+  });
+});
+
+describe("a trip too large for one request fails no other request that shared or joined it", () => {
+  let g: TestGateway;
+  let own: string;
+  // Block 702861's largest transaction (170,363 bytes): its verbose form passes 64 KiB alone.
+  const BIG_TX = "2a570190f8c8bda77f44e7baf5e48e301c2e89a0efe7a1f25d9a8a8a3a0ed756";
+  const small = blockTxids().slice(0, 8);
+  const gtx = (txid: string, id: number) => rpc("getrawtransaction", [txid, 1], id);
+  beforeAll(async () => {
+    g = await startTestGateway("pglite", {
+      networks: ["mainnet"],
+      server: { responseBytesMax: 64 * 1024 },
+      // No transaction cache: every call goes to the node.
+      cache: { bytesMax: 0 },
+    });
+    ({ token: own } = await g.account("bystander", 100_000));
+  });
+  afterAll(() => g.close());
+  const gurl = () => `${g.url}/node/mainnet/${own}`;
+
+  it("a call that joined a too-large request's trip is sent again, alone, and answered", async () => {
+    const core = g.devnet.cores.get("mainnet")!;
+    const pool = g.gateway.app.nodes.get("mainnet")!;
+    const read = core.stats.callsRead;
+    const joined = pool.shared.stats.joined;
+    const release = core.hold();
+    let large: Promise<Awaited<ReturnType<typeof post>>>;
+    let bystander: Promise<Awaited<ReturnType<typeof post>>>;
+    try {
+      large = post(gurl(), [gtx(BIG_TX, 1), gtx(small[0]!, 2)]);
+      await vi.waitFor(() => expect(core.stats.callsRead - read).toBe(2), { timeout: 20_000 });
+      bystander = post(gurl(), gtx(small[0]!, 3));
+      await vi.waitFor(() => expect(pool.shared.stats.joined - joined).toBe(1), {
+        timeout: 20_000,
+      });
+    } finally {
+      release();
+    }
+    expect((await large).status).toBe(400);
+    const alone = await bystander;
+    expect(alone.status).toBe(200);
+    expect((alone.json as { result: { txid: string } }).result.txid).toBe(small[0]);
+  });
+
+  it("requests combined with a too-large one are sent again each alone, and answered", async () => {
+    const core = g.devnet.cores.get("mainnet")!;
+    const trips: string[][] = [];
+    const stop = core.watch((calls) =>
+      trips.push(calls.map((c) => (Array.isArray(c.params) ? String(c.params[0]) : ""))),
+    );
+    try {
+      const replies = await burst(g.url, [
+        { path: `/node/mainnet/${own}`, body: gtx(BIG_TX, 0) },
+        ...small
+          .slice(1)
+          .map((txid, i) => ({ path: `/node/mainnet/${own}`, body: gtx(txid, i + 1) })),
+      ]);
+      expect(replies[0]!.status).toBe(400);
+      expect(replies.slice(1).map((r) => r.status)).toEqual(small.slice(1).map(() => 200));
+    } finally {
+      stop();
+    }
+    // The large call went in a combined trip, and again alone.
+    const withBig = trips.filter((t) => t.includes(BIG_TX));
+    expect(withBig.some((t) => t.length > 1)).toBe(true);
+    expect(withBig.some((t) => t.length === 1)).toBe(true);
   });
 });
 
