@@ -5,7 +5,8 @@
 // stdin is answered with process.cpuUsage() (user and system µs) as one JSON line, so the bench can
 // tell the CPU time this process spent per request; a line `answers` with the unified API's cache of
 // whole answers (hits, misses, entries); a line `gc` with the garbage collections since the last
-// (by kind: a tail latency's pauses); `heap <path>` writes a heap snapshot there; `sample start`,
+// (by kind: a tail latency's pauses); `loop` the longest event-loop delay since the last ask; `mem` the process's memory (`mem gc` after a collection,
+// under --expose-gc); `heap <path>` writes a heap snapshot there; `sample start`,
 // then `sample stop <path>`, a sampling heap profile of what outlived a minor collection
 // meanwhile (SAMPLE_MAJOR=off: only what is still alive at the stop). ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
 // for the side that always executes; TX_CACHE=on keeps the transaction cache (off otherwise, so
@@ -15,7 +16,7 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import { constants, PerformanceObserver } from "node:perf_hooks";
+import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { writeHeapSnapshot } from "node:v8";
 import { createAccount } from "../src/accounts/accounts.ts";
@@ -34,7 +35,13 @@ interface Upstreams {
 const upstreams = JSON.parse(process.argv[2] ?? "{}") as Upstreams;
 const CONNECTIONS = 64;
 const config = parseConfig({
-  server: { port: 0 },
+  server: {
+    port: 0,
+    // RESPONSE_BYTES_MAX: server.responseBytesMax (bench/large-answers.ts).
+    ...(process.env.RESPONSE_BYTES_MAX
+      ? { responseBytesMax: Number(process.env.RESPONSE_BYTES_MAX) }
+      : {}),
+  },
   database: { pgliteDir: "memory://" },
   demo: { enabled: false },
   log: { level: "silent" },
@@ -119,6 +126,9 @@ function gcSince(): {
   };
 }
 
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+
 const sampling = new Session();
 sampling.connect();
 const lines = createInterface({ input: process.stdin });
@@ -155,6 +165,17 @@ lines.on("line", (line) => {
   // A heap snapshot written to the path given (`heap /tmp/x.heapsnapshot`): what the live heap holds.
   if (line.startsWith("heap ")) {
     process.stdout.write(`${JSON.stringify(writeHeapSnapshot(line.slice(5).trim()))}\n`);
+  }
+  // The longest the event loop was held up since the last ask, in ms (then forgotten).
+  if (line.trim() === "loop") {
+    process.stdout.write(`${JSON.stringify(Math.round(loopDelay.max / 1e6))}\n`);
+    loopDelay.reset();
+  }
+  // The process's memory (process.memoryUsage()); `mem gc` collects first (needs --expose-gc).
+  if (line.trim().startsWith("mem")) {
+    const collect = (globalThis as { gc?: () => void }).gc;
+    if (line.trim() === "mem gc" && collect) collect();
+    process.stdout.write(`${JSON.stringify(process.memoryUsage())}\n`);
   }
   // The settle queue's statements and items so far (a bench reads the mean batch between two asks).
   if (line.trim() === "settles") {

@@ -139,6 +139,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
         observer: metrics.pool("node", network),
         onCombined: (requests, calls) => metrics.coalesced(network, requests, calls),
         onShared: () => metrics.shared("node", network),
+        responseBytesMax: config.server.responseBytesMax,
       });
       nodes.set(network, pool);
       guards.set(
@@ -178,6 +179,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
           policy: policy("graph"),
           observer: metrics.pool("graph", network),
           onShared: () => metrics.shared("graph", network),
+          responseBytesMax: config.server.responseBytesMax,
         }),
       );
     }

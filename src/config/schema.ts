@@ -182,6 +182,18 @@ export const configSchema = z.strictObject({
         .positive()
         .max(64 * 1024 * 1024)
         .default(1024 * 1024),
+      /**
+       * One request's answer, at most: what its upstreams send back for it, and what the gateway
+       * renders for it. A request the gateway can tell is over it (the blocks it asks for are
+       * known) is refused before any upstream call, not charged; one found over it as the
+       * answer comes is cut off there (RESPONSE_TOO_LARGE) and charged as answered.
+       */
+      responseBytesMax: z
+        .number()
+        .int()
+        .min(64 * 1024)
+        .max(1024 * 1024 * 1024)
+        .default(64 * 1024 * 1024),
       /** Requests in one JSON-RPC batch; each is charged, so this also caps one request's cost. */
       batchItemsMax: z.number().int().positive().max(10_000).default(100),
       /**

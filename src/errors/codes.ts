@@ -110,6 +110,17 @@ const LIST = {
     ],
     meaning: "over a gateway limit: depth, aliases, tokens, list or page size, complexity, batch",
   },
+  RESPONSE_TOO_LARGE: {
+    // 400, not 413 (RFC 9110 keeps 413 for the request's own content) nor a 5xx: nothing failed
+    // upstream; the client asked for more in one request than the gateway answers, and can ask
+    // for less (fewer calls, a lower verbosity).
+    http: 400,
+    jsonRpc: -32008,
+    graphql: "RESPONSE_TOO_LARGE",
+    hasura: ["RESPONSE_TOO_LARGE"],
+    meaning:
+      "the answer would be over server.responseBytesMax: refused before any upstream call when the gateway knows (not charged), else charged once the upstream has answered",
+  },
   NOT_FOUND: {
     http: 404,
     jsonRpc: -32007,

@@ -9,6 +9,7 @@ import {
   type DocumentNode,
   type ExecutionResult,
   type FieldNode,
+  GraphQLError,
   type GraphQLField,
   type GraphQLResolveInfo,
   isObjectType,
@@ -20,7 +21,7 @@ import {
   visit,
   visitWithTypeInfo,
 } from "graphql";
-import { gatewayError } from "../errors/codes.ts";
+import { gatewayError, graphqlCodeOf } from "../errors/codes.ts";
 import type { CallContext } from "../metering/context.ts";
 import type { GraphRequest } from "../upstreams/indexer/hasura/request.ts";
 import { indexerSchema } from "../upstreams/indexer/hasura/schema.ts";
@@ -216,12 +217,20 @@ export async function delegateToIndexer(
     returnType: info.returnType,
     skipTypeMerging: true,
   });
-  if (!(result instanceof Error)) {
+  // An answer over server.responseBytesMax is charged as answered: the indexer did the work.
+  if (!(result instanceof Error) || tooLarge(result)) {
     const { graph } = ctx.state.meter;
     graph.answered += 1;
     graph.complexity += ctx.state.graphSites.get(sitePath(info.path)) ?? 0;
   }
   return result;
+}
+
+/** An indexer answer over server.responseBytesMax, as the delegation gives it back. */
+function tooLarge(error: Error): boolean {
+  return (
+    error instanceof GraphQLError && error.extensions.code === graphqlCodeOf("RESPONSE_TOO_LARGE")
+  );
 }
 
 /** The indexer's field behind a field of a mirrored type (`Block.height` → `block.height`), if any. */

@@ -46,7 +46,8 @@ function charge(ctx: CallSite, meter: CallMeter, call: UpstreamCall) {
 /**
  * The typed fields' calls to the full node, per request: identical calls are asked once, and the
  * calls of one tick go as one JSON-RPC batch (one round trip). Each answered call is metered at its
- * method's price from the same table as the node route; a call that got no answer is not.
+ * method's price from the same table as the node route (an answer over server.responseBytesMax
+ * too: the node did the work); a call that got no answer is not.
  */
 export function nodeCallLoader(ctx: CallSite, meter: CallMeter) {
   return new DataLoader<UpstreamCall, Json | GraphQLError, string>(
@@ -59,7 +60,11 @@ export function nodeCallLoader(ctx: CallSite, meter: CallMeter) {
         return calls.map(() => err);
       }
       const out = await pool.batch(calls.map((c) => ({ method: c.method, params: c.params })));
-      if (!out.ok) return calls.map(() => fromGatewayError(out.error));
+      if (!out.ok) {
+        // Answered, over server.responseBytesMax: charged as answered (the node did the work).
+        if (out.error.code === "RESPONSE_TOO_LARGE") for (const c of calls) charge(ctx, meter, c);
+        return calls.map(() => fromGatewayError(out.error));
+      }
       return out.answers.map((answer, i) => {
         charge(ctx, meter, calls[i]!);
         return "error" in answer ? fromNodeError(answer.error) : answer.result;
@@ -85,7 +90,10 @@ export function electrumCallLoader(ctx: CallSite, meter: CallMeter) {
             );
           }
           const out = await pool.request(call.method, call.params);
-          if (!out.ok) return fromGatewayError(out.error);
+          if (!out.ok) {
+            if (out.error.code === "RESPONSE_TOO_LARGE") charge(ctx, meter, call);
+            return fromGatewayError(out.error);
+          }
           charge(ctx, meter, call);
           if ("error" in out.answer) {
             return codedError("UPSTREAM_ERROR", out.answer.error.message, {

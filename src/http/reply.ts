@@ -14,6 +14,23 @@ export interface HttpReply {
   headers?: Record<string, string>;
   /** A body written as it comes (a subscription's Server-Sent Events), with the headers given. */
   stream?: ReadableStream<Uint8Array>;
+  /**
+   * A large JSON body in parts, written one at a time as the connection takes them (the headers
+   * given): never joined into one string and one buffer, and the event loop runs between parts.
+   */
+  parts?: () => Iterable<string>;
+}
+
+/** The body of a reply in parts, joined (what must be kept whole: an idempotent answer). */
+export function joinedParts(parts: () => Iterable<string>): Buffer {
+  return Buffer.from(replyText({ status: 200, body: null, parts }));
+}
+
+/** A JSON reply's body as one text (a WebSocket message is one frame, whatever its size). */
+export function replyText(r: HttpReply): string {
+  if (r.raw) return Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength).toString("utf8");
+  if (r.parts) return [...r.parts()].join("");
+  return stringifyJson(r.body);
 }
 
 /**
@@ -25,6 +42,11 @@ export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
   if (r.stream) {
     if (r.headers) reply.headers(r.headers);
     return reply.send(openedStream(r.stream));
+  }
+  if (r.parts) {
+    reply.header("content-type", "application/json");
+    if (r.headers) reply.headers(r.headers);
+    return reply.send(Readable.from(r.parts(), { objectMode: false, encoding: "utf8" }));
   }
   if (!r.raw) {
     reply.header("content-type", "application/json");

@@ -1,10 +1,14 @@
 import { isJsonNumber, type Json } from "./json.ts";
 import type { RpcErrorObject } from "./types.ts";
 
-/** ElectrumX's error codes (electrumx/server/session.py); -32602 is aiorpcx's INVALID_ARGS. */
+/**
+ * ElectrumX's error codes (electrumx/server/session.py); -32602 is aiorpcx's INVALID_ARGS, -32600
+ * its INVALID_REQUEST (also what it answers an answer over MAX_SEND with).
+ */
 export const BAD_REQUEST = 1;
 export const DAEMON_ERROR = 2;
 export const INVALID_ARGS = -32602;
+export const INVALID_REQUEST = -32600;
 
 /**
  * aiorpcx's handler_invocation: positional or named arguments against a handler's signature,

@@ -1,5 +1,5 @@
 import { parseCanonical, type ScalarSpan, scalarsOfSpans } from "./canonical-json.ts";
-import { type Json, parseJson, RawJsonText } from "./json.ts";
+import { type Json, parseJson, RawJsonText, stringifyJson } from "./json.ts";
 import type { RpcAnswer } from "./types.ts";
 
 /**
@@ -77,4 +77,30 @@ export function resultScalars(answer: { result: Json }): Json {
   if (!kept?.spans || kept.parsed) return answer.result;
   kept.scalars ??= scalarsOfSpans(kept.raw.text, kept.spans);
   return kept.scalars;
+}
+
+/**
+ * The bytes an answer takes in a reply where that is known without writing it (its text as it
+ * came, a text already written, a string); 0 for anything else.
+ */
+export function keptBytes(answer: RpcAnswer): number {
+  const kept = RawAnswer.kept(answer);
+  if (kept) return kept.raw.text.length;
+  if ("error" in answer) return 0;
+  const { result } = answer;
+  if (result instanceof RawJsonText) return result.text.length;
+  return typeof result === "string" ? result.length + 2 : 0;
+}
+
+/**
+ * The bytes an answer takes in a reply: its result's text when it came as text (no work), else
+ * its JSON written out (answers built by the gateway, or parsed from a non-canonical reply).
+ */
+export function answerBytes(answer: RpcAnswer): number {
+  const kept = RawAnswer.kept(answer);
+  if (kept) return kept.raw.text.length;
+  if ("error" in answer) return stringifyJson(answer.error).length;
+  const { result } = answer;
+  if (result instanceof RawJsonText) return result.text.length;
+  return typeof result === "string" ? result.length + 2 : stringifyJson(result).length;
 }

@@ -13,6 +13,11 @@ export type Outcome =
   /** Over the plan's credit cap per day or cycle: refused before reserving, nothing charged. */
   | "credit_cap"
   | "upstream_failure"
+  /**
+   * The upstream answered, but the whole answer was over server.responseBytesMax: not passed on,
+   * charged as answered (the upstream did the work); RESPONSE_TOO_LARGE.
+   */
+  | "too_large"
   /** An `x-dry-run` request: estimated, not executed; not an error, so no error code. */
   | "dry_run"
   /** A retry answered with the stored answer of its Idempotency-Key: not charged again. */

@@ -85,7 +85,7 @@ export class Metrics {
   });
   readonly upstreamLatency = new Histogram({
     name: "blockgate_upstream_request_duration_seconds",
-    help: "Upstream attempts, by backend, network, upstream and outcome (ok, failed, timeout, outpaced: abandoned for a later attempt that answered first, cancelled: abandoned otherwise).",
+    help: "Upstream attempts, by backend, network, upstream and outcome (ok, too_large: answered more than the call may have, failed, timeout, outpaced: abandoned for a later attempt that answered first, cancelled: abandoned otherwise).",
     labelNames: ["backend", "network", "upstream", "outcome"] as const,
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
@@ -160,7 +160,9 @@ export class Metrics {
         this.upstreamLatency.observe({ backend, network, upstream, outcome }, seconds);
         // An abandoned attempt did not finish: it says nothing of the last round trip.
         if (outcome !== "cancelled" && outcome !== "outpaced") {
-          this.upstreamUp.set({ backend, network, upstream }, outcome === "ok" ? 1 : 0);
+          // An answer too large for its caller is still an answer: the upstream is up.
+          const up = outcome === "ok" || outcome === "too_large";
+          this.upstreamUp.set({ backend, network, upstream }, up ? 1 : 0);
         }
       },
       retried: (upstream) => this.upstreamRetries.inc({ backend, network, upstream }),

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
-import type { HttpReply } from "../http/reply.ts";
+import { type HttpReply, joinedParts } from "../http/reply.ts";
 import { stringifyJson } from "../jsonrpc/json.ts";
 import type { CallContext } from "./context.ts";
 import { auditOnly } from "./pipeline.ts";
@@ -120,7 +120,8 @@ export async function idempotent(
 
 /** Stores the answer of a charged request; a request that charged nothing leaves no key. */
 async function remember(ctx: CallContext, key: string, reply: HttpReply): Promise<HttpReply> {
-  const bytes = reply.raw ?? Buffer.from(stringifyJson(reply.body));
+  const bytes =
+    reply.raw ?? (reply.parts ? joinedParts(reply.parts) : Buffer.from(stringifyJson(reply.body)));
   const headers = Object.fromEntries(
     Object.entries(reply.headers ?? {}).filter(([h]) => !PER_REQUEST.test(h)),
   );

@@ -34,10 +34,11 @@ export type CallOutcome =
       /**
        * An answer reached the caller (a result, or the upstream's own error): charged. Or the
        * request was refused once it was executing, before any upstream call (`rejected`, the
-       * unified API's variables): charged what ran, nothing.
+       * unified API's variables): charged what ran, nothing. Or the answers were over
+       * server.responseBytesMax and not passed on (`too_large`): charged, the upstream answered.
        */
       kind: "answered";
-      outcome: "ok" | "upstream_error" | "rejected";
+      outcome: "ok" | "upstream_error" | "rejected" | "too_large";
       errorCode?: ErrorCode | null;
       /** The upstream's own code for its error (Core's -5), beside our UPSTREAM_ERROR. */
       upstreamCode?: string | null;
@@ -124,6 +125,7 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
   }
 
   const { value, outcomes } = await plan.execute();
+  logFailures(ctx, outcomes);
   let next = 0;
   const records: AuditInput[] = plan.calls.map((c) =>
     c.kind === "priced"
@@ -243,10 +245,6 @@ function settledRecord(
   // outright (several µs per record, measured), and every call of every request comes here.
   if (!outcome || outcome.kind === "failed") {
     const error = outcome?.error;
-    // Once a drain has timed out, upstreams fail because the gateway closes them: not news.
-    if (error && !ctx.app.credits.isAbandoned) {
-      ctx.app.log.warn({ requestId: ctx.requestId, detail: error.detail }, error.message);
-    }
     const code = error?.code ?? "INTERNAL";
     return auditRecord(ctx, {
       method: call.method,
@@ -278,6 +276,26 @@ function settledRecord(
     complexity: outcome.complexity === undefined ? call.complexity : outcome.complexity,
     cacheHits: outcome.cacheHits ?? 0,
   });
+}
+
+/**
+ * The request's failures to get an answer, each kind logged once however many calls it failed (a
+ * timeout of a 60-call batch is one line, with the first call's detail and the count).
+ */
+function logFailures(ctx: CallContext, outcomes: readonly CallOutcome[]): void {
+  // Once a drain has timed out, upstreams fail because the gateway closes them: not news.
+  if (ctx.app.credits.isAbandoned) return;
+  const seen = new Map<string, { error: GatewayError; calls: number }>();
+  for (const o of outcomes) {
+    if (o.kind !== "failed") continue;
+    const key = `${o.error.code} ${o.error.message}`;
+    const known = seen.get(key);
+    if (known) known.calls += 1;
+    else seen.set(key, { error: o.error, calls: 1 });
+  }
+  for (const { error, calls } of seen.values()) {
+    ctx.app.log.warn({ requestId: ctx.requestId, calls, detail: error.detail }, error.message);
+  }
 }
 
 /**

@@ -1,17 +1,19 @@
 import type { NetworkName } from "../config/schema.ts";
-import { gatewayError } from "../errors/codes.ts";
+import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
 import { decodedTx } from "../jsonrpc/decoded-tx.ts";
 import { checkElectrumArgs, ELECTRUM_SIGNATURES } from "../jsonrpc/electrum-args.ts";
-import { BAD_REQUEST } from "../jsonrpc/electrum-params.ts";
+import { BAD_REQUEST, INVALID_REQUEST } from "../jsonrpc/electrum-params.ts";
 import { checkServerVersion } from "../jsonrpc/electrum-version.ts";
-import type { Json } from "../jsonrpc/json.ts";
+import { type Json, RawJsonText, stringifyJson } from "../jsonrpc/json.ts";
 import { pyThousands } from "../jsonrpc/python-text.ts";
+import { answerBytes } from "../jsonrpc/raw-answer.ts";
 import type { Checked, RpcErrorObject } from "../jsonrpc/types.ts";
 import { type CallContext, electrumTxSource } from "../metering/context.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import { readScripthashStatus } from "../upstreams/electrum/status.ts";
 import { type ElectrumTxResult, electrumTransaction } from "../upstreams/electrum/transaction.ts";
+import { AnswerBudget } from "./answer-budget.ts";
 import {
   type AcceptedCall,
   type CallResult,
@@ -67,32 +69,77 @@ const ELECTRUM: MirrorProtocol = {
   }),
   errorStatus: () => 200,
   replyVersion: "2.0",
-  execute: (ctx: CallContext, calls: AcceptedCall[]) =>
-    Promise.all(
-      calls.map(async (c): Promise<CallResult> => {
-        if (c.method === "blockchain.transaction.get") {
-          const verbose = c.params[1] === true;
-          const source = electrumTxSource(ctx.app, ctx.network);
-          const out = await electrumTransaction(source, c.params[0] as string, verbose);
-          return render(out, verbose, ctx.network);
-        }
-        if (c.method === "server.version") return await serverVersion(poolOf(ctx), c.params[0]!);
-        if (c.method === SUBSCRIBE) return await subscribe(ctx, c.params[0] as string);
-        if (c.method === "blockchain.scripthash.unsubscribe") {
-          // The session's own list answers; the upstream subscription, shared with other
-          // sessions, goes when its last holder does (scripthash-feed.ts).
-          const held = ctx.electrum?.unsubscribeScripthash(c.params[0] as string) ?? false;
-          return { kind: "answer", answer: { result: held }, upstream: GATEWAY_UPSTREAM };
-        }
-        const out = await forward(poolOf(ctx), c);
-        // Subscribed: from now on the tip is pushed as it moves (src/mirror/electrum-push.ts).
-        if (c.method === "blockchain.headers.subscribe" && out.kind === "answer") {
-          if ("result" in out.answer) ctx.electrum?.subscribeHeaders();
-        }
-        return out;
-      }),
-    ),
+  // aiorpcx's words (ElectrumX) for an answer over its MAX_SEND, -32600 without the closing
+  // parenthesis: clients (BlueWallet) know it, and ask for less.
+  tooLarge: (limitBytes) => ({
+    code: INVALID_REQUEST,
+    message: `response too large (over ${pyThousands(limitBytes)} bytes`,
+  }),
+  execute: (ctx: CallContext, calls: AcceptedCall[]) => {
+    const budget = new AnswerBudget(ctx.app.config.server.responseBytesMax);
+    return Promise.all(calls.map(async (c) => counted(budget, await executeCall(ctx, c)))).then(
+      (results) => wholeOrTooLarge(budget, results),
+    );
+  },
 };
+
+/** One call: the gateway's own answer, or the server's. */
+async function executeCall(ctx: CallContext, c: AcceptedCall): Promise<CallResult> {
+  if (c.method === "blockchain.transaction.get") {
+    const verbose = c.params[1] === true;
+    const source = electrumTxSource(ctx.app, ctx.network);
+    const out = await electrumTransaction(source, c.params[0] as string, verbose);
+    return render(out, verbose, ctx.network);
+  }
+  if (c.method === "server.version") return await serverVersion(poolOf(ctx), c.params[0]!);
+  if (c.method === SUBSCRIBE) return await subscribe(ctx, c.params[0] as string);
+  if (c.method === "blockchain.scripthash.unsubscribe") {
+    // The session's own list answers; the upstream subscription, shared with other
+    // sessions, goes when its last holder does (scripthash-feed.ts).
+    const held = ctx.electrum?.unsubscribeScripthash(c.params[0] as string) ?? false;
+    return { kind: "answer", answer: { result: held }, upstream: GATEWAY_UPSTREAM };
+  }
+  const out = await forward(poolOf(ctx), c);
+  // Subscribed: from now on the tip is pushed as it moves (src/mirror/electrum-push.ts).
+  if (c.method === "blockchain.headers.subscribe" && out.kind === "answer") {
+    if ("result" in out.answer) ctx.electrum?.subscribeHeaders();
+  }
+  return out;
+}
+
+/**
+ * A call's result counted into the request's budget as it comes (calls run concurrently): an
+ * answer past the budget is dropped at once, not held for the reply; one a server sent over
+ * lineBytesMax (never held) puts the request over too.
+ */
+function counted(budget: AnswerBudget, r: CallResult): CallResult {
+  if (r.kind === "too-large") {
+    const known = r.error.data?.answerBytesMin;
+    budget.take(typeof known === "number" ? known : budget.limitBytes + 1);
+    return r;
+  }
+  if (r.kind !== "answer") return r;
+  if (budget.take(r.bytes ?? answerBytes(r.answer))) return r;
+  return { kind: "too-large", error: budget.error(), upstream: r.upstream };
+}
+
+/**
+ * The request's answers, or, once they went over the budget, RESPONSE_TOO_LARGE for every call
+ * that was answered (charged: its server answered), with the server's own limit where one was
+ * hit (lineBytesMax), else the request's.
+ */
+function wholeOrTooLarge(budget: AnswerBudget, results: CallResult[]): CallResult[] {
+  if (!budget.over) return results;
+  const line = results.find(
+    (r) => r.kind === "too-large" && r.error.data?.limitBytes !== budget.limitBytes,
+  );
+  const error = line?.kind === "too-large" ? line.error : budget.error();
+  return results.map((r) =>
+    r.kind === "answer" || r.kind === "too-large"
+      ? { kind: "too-large", error, upstream: r.upstream }
+      : r,
+  );
+}
 
 const noServer = () =>
   ({
@@ -104,8 +151,15 @@ const noServer = () =>
 async function forward(pool: ElectrumPool | undefined, call: AcceptedCall): Promise<CallResult> {
   if (!pool) return noServer();
   const out = await pool.request(call.method, call.params);
-  if (!out.ok) return { kind: "failure", error: out.error };
-  return { kind: "answer", answer: out.answer, upstream: out.upstream };
+  if (!out.ok) return failed(out);
+  return { kind: "answer", answer: out.answer, upstream: out.upstream, bytes: out.bytes };
+}
+
+/** A pool's failure as a call's result: an answer too large is one the server gave. */
+function failed(out: { error: GatewayError; upstream?: string }): CallResult {
+  return out.error.code === "RESPONSE_TOO_LARGE"
+    ? { kind: "too-large", error: out.error, upstream: out.upstream ?? null }
+    : { kind: "failure", error: out.error };
 }
 
 /**
@@ -169,12 +223,15 @@ async function serverVersion(pool: ElectrumPool | undefined, agreed: Json): Prom
  * with `blockheight` after the block fields; the server's own refusal passes through, charged.
  */
 function render(out: ElectrumTxResult, verbose: boolean, network: NetworkName): CallResult {
-  if (out.kind === "failure") return out;
+  if (out.kind === "failure") return failed(out);
   if (out.kind === "refused") {
     return { kind: "answer", answer: { error: out.error }, upstream: out.upstream };
   }
+  // Written here, once: its size counts into the request's budget before the reply is written.
   const result = verbose
-    ? decodedTx(out.tx(), network, out.position, { blockheight: true })
+    ? new RawJsonText(
+        stringifyJson(decodedTx(out.tx(), network, out.position, { blockheight: true })),
+      )
     : out.hex();
   return { kind: "answer", answer: { result }, upstream: out.upstream };
 }

@@ -1,5 +1,5 @@
 import { type GatewayError, gatewayError } from "../errors/codes.ts";
-import { jsonRpcFailure } from "../http/reply.ts";
+import { jsonRpcFailure, replyText } from "../http/reply.ts";
 import { stringifyJson } from "../jsonrpc/json.ts";
 import type { SocketSession } from "../metering/socket-session.ts";
 import type { MessageChannel } from "./electrum-channel.ts";
@@ -60,7 +60,7 @@ async function answer(
       { ...session.ctx, owner, requestId, startedAt: Date.now(), electrum: push },
       text,
     );
-    channel.send(reply.raw ? Buffer.from(reply.raw).toString("utf8") : stringifyJson(reply.body));
+    channel.send(replyText(reply));
   } finally {
     admission.release?.();
   }

@@ -1,5 +1,5 @@
 import type { BlockRef } from "../cache/chain-guard.ts";
-import { fromHasuraCode, gatewayError } from "../errors/codes.ts";
+import { fromHasuraCode, gatewayError, httpStatusOf } from "../errors/codes.ts";
 import { hasuraErrorObject } from "../errors/render.ts";
 import { graphqlFailure, type HttpReply } from "../http/reply.ts";
 import { isJsonObject, type Json, jsonInteger, stringifyJson } from "../jsonrpc/json.ts";
@@ -13,6 +13,7 @@ import { executeIntrospection } from "../upstreams/indexer/hasura/introspection.
 import { checkGraphLimits } from "../upstreams/indexer/hasura/limits.ts";
 import { type GraphRequest, parseGraphRequest } from "../upstreams/indexer/hasura/request.ts";
 import { indexerSchema } from "../upstreams/indexer/hasura/schema.ts";
+import type { IndexerOutcome } from "../upstreams/indexer/pool.ts";
 import { CACHE_UPSTREAM } from "./rpc-route.ts";
 
 /**
@@ -104,9 +105,7 @@ export async function handleGraphQuery(ctx: CallContext, body: string): Promise<
             ok: false as const,
             error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network"),
           };
-      const outcome: CallOutcome = out.ok
-        ? { kind: "answered", outcome: "ok", httpStatus: 200, upstream: out.upstream }
-        : { kind: "failed", error: out.error };
+      const outcome = graphOutcome(out);
       const blocks = out.ok && cacheKey ? blocksOf(query, out.data) : null;
       if (cacheKey && blocks && out.ok) {
         await app.txCache.rememberBlockAnswer(ctx.network, cacheKey, out.data, blocks);
@@ -116,8 +115,33 @@ export async function handleGraphQuery(ctx: CallContext, body: string): Promise<
   });
   if (!metered.ok) return { ...graphqlFailure(metered.error), headers: metered.headers };
   const out = metered.value;
-  if (!out.ok) return { ...graphqlFailure(out.error), headers: metered.headers };
+  if (!out.ok) {
+    if (out.error.code === "RESPONSE_TOO_LARGE") {
+      app.log.info(
+        { requestId: ctx.requestId, detail: out.error.detail },
+        "answer over server.responseBytesMax: not passed on, charged as answered",
+      );
+    }
+    return { ...graphqlFailure(out.error), headers: metered.headers };
+  }
   return answer(out.data, complexity, metered);
+}
+
+/**
+ * What the audit log keeps of the query's trip: an answer (charged), an answer over
+ * server.responseBytesMax (charged as answered: the indexer did the work; not passed on, and
+ * logged once), or no answer (not charged).
+ */
+function graphOutcome(out: IndexerOutcome): CallOutcome {
+  if (out.ok) return { kind: "answered", outcome: "ok", httpStatus: 200, upstream: out.upstream };
+  if (out.error.code !== "RESPONSE_TOO_LARGE") return { kind: "failed", error: out.error };
+  return {
+    kind: "answered",
+    outcome: "too_large",
+    errorCode: out.error.code,
+    httpStatus: httpStatusOf(out.error.code),
+    upstream: out.upstream ?? null,
+  };
 }
 
 function answer(

@@ -1,6 +1,6 @@
 import { parseTransaction, toHex } from "../bitcoin/index.ts";
 import { rememberFromCore } from "../cache/from-core.ts";
-import { gatewayError } from "../errors/codes.ts";
+import { type GatewayError, gatewayError } from "../errors/codes.ts";
 import type { HttpReply } from "../http/reply.ts";
 import { checkCoreArgs } from "../jsonrpc/core-args.ts";
 import { CORE_METHOD_ARGS } from "../jsonrpc/core-method-args.ts";
@@ -8,15 +8,19 @@ import { checkGetRawTransaction } from "../jsonrpc/core-methods.ts";
 import { decodedTxBaseText, decodedTxFromBase } from "../jsonrpc/decoded-tx.ts";
 import { legacyErrorStatus } from "../jsonrpc/envelope.ts";
 import { type Json, jsonInteger } from "../jsonrpc/json.ts";
-import { resultScalars } from "../jsonrpc/raw-answer.ts";
+import { answerBytes, resultScalars } from "../jsonrpc/raw-answer.ts";
 import type { RpcAnswer } from "../jsonrpc/types.ts";
 import type { CallContext } from "../metering/context.ts";
+import { AnswerBudget } from "./answer-budget.ts";
 import {
   type AcceptedCall,
   type CallResult,
   handleRpcMirror,
   type MirrorProtocol,
 } from "./rpc-route.ts";
+
+/** What the block fields add to a decoded transaction, at most (counted before it is written). */
+const BLOCK_FIELDS_BYTES = 160;
 
 /**
  * The full-node mirror: POST /<node>/<network>/<token>. Envelopes are read as Bitcoin Core v28+
@@ -37,25 +41,43 @@ const NODE: MirrorProtocol = {
   unknownMethod: () => ({ code: -32601, message: "Method not found" }),
   errorStatus: (version, code) => (version === "1.0" ? legacyErrorStatus(code) : 200),
   execute: executeNodeCalls,
+  // What the node's answers have told the gateway of the blocks asked for (getblock).
+  answerBytesMin: (ctx, call) =>
+    ctx.app.nodes.get(ctx.network)?.blockSizes.answerBytesMin(call) ?? 0,
 };
 
 export function handleNodeRpc(ctx: CallContext, body: string): Promise<HttpReply> {
   return handleRpcMirror(ctx, body, NODE);
 }
 
+/**
+ * The calls the cache answers, then the rest in one upstream batch. Every answer draws on the
+ * request's budget (server.responseBytesMax): the batch may take what the cached answers left,
+ * and is cut off by the client past it. A request whose answers go over is answered
+ * RESPONSE_TOO_LARGE for every call, each charged as answered.
+ */
 async function executeNodeCalls(ctx: CallContext, calls: AcceptedCall[]): Promise<CallResult[]> {
-  const results: (CallResult | null)[] = await fromCache(ctx, calls);
+  const budget = new AnswerBudget(ctx.app.config.server.responseBytesMax);
+  const results: (CallResult | null)[] = await fromCache(ctx, calls, budget);
   const missing = calls.flatMap((_, i) => (results[i] ? [] : [i]));
-  if (missing.length > 0) {
+  if (missing.length > 0 && !budget.over) {
     const pool = ctx.app.nodes.get(ctx.network);
     const out = pool
       ? await pool.batch(
           missing.map((i) => ({ method: calls[i]!.method, params: calls[i]!.params })),
+          budget.left,
         )
       : {
           ok: false as const,
           error: gatewayError("UPSTREAM_UNAVAILABLE", "no full node for this network"),
         };
+    if (!out.ok && out.error.code === "RESPONSE_TOO_LARGE") {
+      return tooLarge(calls, results, budget.error(out.error), out.upstream ?? "");
+    }
+    // Identical calls were asked once (pool.ts): each still takes its place in the reply.
+    if (out.ok && !budget.take(out.answers.reduce((sum, a) => sum + answerBytes(a), 0))) {
+      return tooLarge(calls, results, budget.error(), out.upstream);
+    }
     missing.forEach((i, k) => {
       results[i] = out.ok
         ? { kind: "answer", answer: out.answers[k]!, upstream: out.upstream }
@@ -67,7 +89,25 @@ async function executeNodeCalls(ctx: CallContext, calls: AcceptedCall[]): Promis
         missing.map((i, k) => [calls[i]!, out.answers[k]!]),
       );
   }
+  if (budget.over) return tooLarge(calls, results, budget.error(), null);
   return results as CallResult[];
+}
+
+/**
+ * Every call RESPONSE_TOO_LARGE: charged where its answer was got (from the cache, or from
+ * `upstream` for the calls sent there), refused uncharged where it was never asked.
+ */
+function tooLarge(
+  calls: readonly AcceptedCall[],
+  results: readonly (CallResult | null)[],
+  error: GatewayError,
+  upstream: string | null,
+): CallResult[] {
+  return calls.map((_, i): CallResult => {
+    const got = results[i];
+    if (got?.kind === "answer") return { kind: "too-large", error, upstream: got.upstream };
+    return upstream === null ? { kind: "refused", error } : { kind: "too-large", error, upstream };
+  });
 }
 
 /** getrawtransaction(txid, 0|1) with no blockhash: what the cache can answer. */
@@ -86,8 +126,16 @@ function cacheable(call: AcceptedCall): { txid: string; verbose: boolean } | nul
   return { txid: txid.toLowerCase(), verbose: level >= 1 };
 }
 
-/** The calls the response cache answers (a hit is billed as a miss), null for the rest. */
-async function fromCache(ctx: CallContext, calls: AcceptedCall[]): Promise<(CallResult | null)[]> {
+/**
+ * The calls the response cache answers (a hit is billed as a miss), null for the rest. Each
+ * answer is counted into the request's budget before it is written; once the budget is over, no
+ * more are written (the request is answered RESPONSE_TOO_LARGE).
+ */
+async function fromCache(
+  ctx: CallContext,
+  calls: AcceptedCall[],
+  budget: AnswerBudget,
+): Promise<(CallResult | null)[]> {
   const lookups = calls.map(cacheable);
   const asked = lookups.flatMap((l, i) => (l ? [i] : []));
   const results: (CallResult | null)[] = calls.map(() => null);
@@ -98,22 +146,24 @@ async function fromCache(ctx: CallContext, calls: AcceptedCall[]): Promise<(Call
   );
   if (!cached) return results;
   const { memory } = ctx.app.txCache;
-  asked.forEach((i, k) => {
+  for (const [k, i] of asked.entries()) {
     const entry = cached.found[k];
-    if (!entry) return;
+    if (!entry) continue;
     const txid = lookups[i]!.txid;
+    if (!lookups[i]!.verbose) {
+      if (!budget.take(entry.bytes.length * 2 + 2)) break;
+      results[i] = { kind: "answer", answer: { result: toHex(entry.bytes) }, upstream: "cache" };
+      continue;
+    }
     // The decoded form is written once per entry and memoised: a hit appends the block fields.
-    const result = lookups[i]!.verbose
-      ? decodedTxFromBase(
-          memory.rendered(ctx.network, txid, entry, () =>
-            decodedTxBaseText(parseTransaction(entry.bytes), ctx.network),
-          ),
-          { ...entry, confirmations: cached.tip - entry.height + 1 },
-          { blockheight: false },
-        )
-      : toHex(entry.bytes);
+    const base = memory.rendered(ctx.network, txid, entry, () =>
+      decodedTxBaseText(parseTransaction(entry.bytes), ctx.network),
+    );
+    if (!budget.take(base.length + BLOCK_FIELDS_BYTES)) break;
+    const position = { ...entry, confirmations: cached.tip - entry.height + 1 };
+    const result = decodedTxFromBase(base, position, { blockheight: false });
     results[i] = { kind: "answer", answer: { result }, upstream: "cache" };
-  });
+  }
   return results;
 }
 

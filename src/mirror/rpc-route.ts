@@ -1,5 +1,6 @@
 import { fromRpcRefusal, type GatewayError, gatewayError, httpStatusOf } from "../errors/codes.ts";
 import { rpcErrorObject } from "../errors/render.ts";
+import { responseTooLarge } from "../errors/too-large.ts";
 import type { HttpReply } from "../http/reply.ts";
 import {
   parseRequestBody,
@@ -8,7 +9,8 @@ import {
   replyObject,
 } from "../jsonrpc/envelope.ts";
 import { type Json, stringifyJson } from "../jsonrpc/json.ts";
-import { answerForReply } from "../jsonrpc/raw-answer.ts";
+import { answerForReply, keptBytes } from "../jsonrpc/raw-answer.ts";
+import { arrayParts } from "../jsonrpc/reply-parts.ts";
 import type { Checked, RpcAnswer, RpcErrorObject } from "../jsonrpc/types.ts";
 import type { Outcome } from "../ledger/audit.ts";
 import type { CallContext } from "../metering/context.ts";
@@ -36,9 +38,15 @@ export interface AcceptedCall {
  * answer served from the transaction cache) for the audit record.
  */
 export type CallResult =
-  | { kind: "answer"; answer: RpcAnswer; upstream: string }
+  /** `bytes`: what the answer takes in the reply, when known without writing it. */
+  | { kind: "answer"; answer: RpcAnswer; upstream: string; bytes?: number | undefined }
   | { kind: "failure"; error: GatewayError }
-  | { kind: "refused"; error: GatewayError };
+  | { kind: "refused"; error: GatewayError }
+  /**
+   * Answered, but the request's answers together are over server.responseBytesMax: not passed
+   * on, charged as answered (the upstream did the work: DESIGN.md's rule), RESPONSE_TOO_LARGE.
+   */
+  | { kind: "too-large"; error: GatewayError; upstream: string | null };
 
 /** What differs between the JSON-RPC mirrors; everything else is handleRpcMirror. */
 export interface MirrorProtocol {
@@ -55,6 +63,16 @@ export interface MirrorProtocol {
    * JSON-RPC 2.0 to requests without `jsonrpc` too (clients such as electrum-cash send none).
    */
   replyVersion?: RpcVersion;
+  /**
+   * Bytes a call's answer will take at least, as far as the gateway knows before asking (0: not
+   * known): a request whose calls add up past server.responseBytesMax is refused up front.
+   */
+  answerBytesMin?(ctx: CallContext, call: AcceptedCall): number;
+  /**
+   * The upstream's own words for an answer over the limit, where its software has such a limit
+   * (ElectrumX); absent: the gateway's RESPONSE_TOO_LARGE.
+   */
+  tooLarge?(limitBytes: number): RpcErrorObject;
 }
 
 type Slot =
@@ -110,6 +128,8 @@ export async function handleRpcMirror(
 
   const slots = items.map((item) => plan(ctx, item, protocol));
   const calls = slots.flatMap((s) => (s.kind === "call" ? [s.call] : []));
+  const tooLarge = knownTooLarge(ctx, calls, protocol);
+  if (tooLarge) return refuseTooLarge(ctx, slots, request.kind === "single", protocol, tooLarge);
   const metered = await meter<{ results: CallResult[]; reply: HttpReply | null }>(ctx, {
     calls: slots.map((s) =>
       s.kind === "call"
@@ -129,6 +149,7 @@ export async function handleRpcMirror(
         (_, i): CallResult =>
           answered[i] ?? { kind: "failure", error: gatewayError("INTERNAL", "no answer") },
       );
+      noteTooLarge(ctx, results);
       return {
         value: { results, reply: null },
         outcomes: results.map((r, i) => outcomeOf(r, calls[i]!, protocol)),
@@ -160,7 +181,7 @@ export async function handleRpcMirror(
 /**
  * The reply to a request whose calls were executed, as bytes (rendered while the settle is in
  * flight; the cost headers are added once it is done): each call's answer or error in order, and
- * the HTTP status Core gives it.
+ * the HTTP status Core gives it. A batch whose answers pass PARTS_FROM_BYTES goes out in parts.
  */
 function renderAnswered(
   slots: readonly Slot[],
@@ -170,43 +191,90 @@ function renderAnswered(
 ): HttpReply {
   const replies: Record<string, unknown>[] = [];
   let singleStatus = 200;
-  let failure: GatewayError | null = null;
+  let failureStatus: number | null = null;
   let resultIndex = 0;
+  let bytes = 0;
   for (const slot of slots) {
     if (slot.kind === "reply") {
       replies.push(replyObject(slot.version, slot.id, { error: slot.error }));
       singleStatus = protocol.errorStatus(slot.version, slot.error.code);
       continue;
     }
-    const c = slot.call;
     const result = results[resultIndex++]!;
-    if (result.kind === "failure" || result.kind === "refused") {
-      if (result.kind === "failure") failure ??= result.error;
-      replies.push(replyObject(c.version, c.id, { error: toRpcError(result.error) }));
-      singleStatus = httpStatusOf(result.error.code);
-    } else {
-      replies.push(replyObject(c.version, c.id, answerForReply(result.answer)));
-      singleStatus =
-        "error" in result.answer ? protocol.errorStatus(c.version, result.answer.error.code) : 200;
-    }
+    const rendered = renderResult(slot.call, result, protocol);
+    replies.push(rendered.reply);
+    singleStatus = rendered.status;
+    if (failing(result)) failureStatus ??= rendered.status;
+    if (result.kind === "answer") bytes += result.bytes ?? keptBytes(result.answer);
   }
-  // A batch is HTTP 200 whatever its items say (Core), unless no item could reach an upstream.
-  const allFailed =
-    failure !== null &&
-    slots.every((s) => s.kind === "call") &&
-    results.every((r) => r.kind === "failure");
-  const batchStatus = allFailed ? httpStatusOf(failure!.code) : 200;
+  // A batch is HTTP 200 whatever its items say (Core), unless no item could reach an upstream,
+  // or every one was over the size limit.
+  const allFailed = slots.every((s) => s.kind === "call") && results.every(failing);
+  const status = single ? singleStatus : allFailed && failureStatus !== null ? failureStatus : 200;
+  const headers = { "content-type": "application/json" };
+  if (single || bytes < PARTS_FROM_BYTES) {
+    const raw = Buffer.from(stringifyJson(single ? replies[0] : replies));
+    return { status, body: null, raw, headers };
+  }
+  return { status, body: null, parts: () => arrayParts(replies), headers };
+}
+
+/** One executed call's reply object, and the HTTP status it would have alone. */
+function renderResult(
+  c: AcceptedCall,
+  result: CallResult,
+  protocol: MirrorProtocol,
+): { reply: Record<string, unknown>; status: number } {
+  if (result.kind === "answer") {
+    const { answer } = result;
+    return {
+      reply: replyObject(c.version, c.id, answerForReply(answer)),
+      status: "error" in answer ? protocol.errorStatus(c.version, answer.error.code) : 200,
+    };
+  }
+  const own =
+    result.kind === "too-large"
+      ? protocol.tooLarge?.(result.error.data?.limitBytes as number)
+      : undefined;
   return {
-    status: single ? singleStatus : batchStatus,
-    body: null,
-    raw: Buffer.from(stringifyJson(single ? replies[0] : replies)),
-    headers: { "content-type": "application/json" },
+    reply: replyObject(c.version, c.id, { error: own ?? toRpcError(result.error) }),
+    status: own ? protocol.errorStatus(c.version, own.code) : httpStatusOf(result.error.code),
   };
 }
+
+/** A result that is no answer for the client: no upstream answered, or it was over the limit. */
+function failing(r: CallResult): boolean {
+  return (
+    r.kind === "failure" ||
+    r.kind === "too-large" ||
+    (r.kind === "refused" && r.error.code === "RESPONSE_TOO_LARGE")
+  );
+}
+
+/**
+ * A batch whose answers take more than this goes out in parts, one per call (http/reply.ts):
+ * what a 60 MB reply holds at once is then one call's text, not two copies of the whole (its
+ * string and its buffer), and the event loop turns between calls instead of waiting for both.
+ */
+const PARTS_FROM_BYTES = 1024 * 1024;
 
 /** What the audit log keeps of a call's result: an answer (charged) or a failure (not). */
 function outcomeOf(result: CallResult, call: AcceptedCall, protocol: MirrorProtocol): CallOutcome {
   if (result.kind === "failure") return { kind: "failed", error: result.error };
+  if (result.kind === "too-large") {
+    const own = protocol.tooLarge?.(0);
+    return {
+      kind: "answered",
+      outcome: "too_large",
+      errorCode: "RESPONSE_TOO_LARGE",
+      upstreamCode: own ? String(own.code) : null,
+      httpStatus: own
+        ? protocol.errorStatus(call.version, own.code)
+        : httpStatusOf("RESPONSE_TOO_LARGE"),
+      upstream: result.upstream,
+      cacheHits: result.upstream === CACHE_UPSTREAM ? 1 : 0,
+    };
+  }
   if (result.kind === "refused") {
     return {
       kind: "answered",
@@ -297,4 +365,87 @@ function plan(ctx: CallContext, asked: RequestItem, protocol: MirrorProtocol): S
 
 export function toRpcError(error: GatewayError): RpcErrorObject {
   return rpcErrorObject(error) as RpcErrorObject;
+}
+
+/**
+ * RESPONSE_TOO_LARGE for a request whose calls' answers are known, before anything is asked, to
+ * add up past server.responseBytesMax (protocol.answerBytesMin); null when they are not.
+ */
+function knownTooLarge(
+  ctx: CallContext,
+  calls: readonly AcceptedCall[],
+  protocol: MirrorProtocol,
+): GatewayError | null {
+  if (!protocol.answerBytesMin) return null;
+  let bytes = 0;
+  for (const call of calls) bytes += protocol.answerBytesMin(ctx, call);
+  const limitBytes = ctx.app.config.server.responseBytesMax;
+  if (bytes <= limitBytes) return null;
+  ctx.app.log.info(
+    { requestId: ctx.requestId, calls: calls.length, limitBytes, answerBytesMin: bytes },
+    "refused: the answer would be over server.responseBytesMax",
+  );
+  return responseTooLarge(limitBytes, { bytes, estimated: true });
+}
+
+/**
+ * The request refused up front, its answer known to be too large: nothing asked, nothing
+ * charged; every call is answered RESPONSE_TOO_LARGE (or the upstream's own words for it), each
+ * with its audit record, and the refusals the plan made keep theirs.
+ */
+async function refuseTooLarge(
+  ctx: CallContext,
+  slots: readonly Slot[],
+  single: boolean,
+  protocol: MirrorProtocol,
+  error: GatewayError,
+): Promise<HttpReply> {
+  const own = protocol.tooLarge?.(ctx.app.config.server.responseBytesMax);
+  const statusOf = (version: RpcVersion) =>
+    own ? protocol.errorStatus(version, own.code) : httpStatusOf(error.code);
+  const audited = await auditOnly(
+    ctx,
+    slots.map((s) =>
+      s.kind === "call"
+        ? {
+            method: s.call.method,
+            outcome: "rejected",
+            errorCode: error.code,
+            upstreamCode: own ? String(own.code) : null,
+            httpStatus: statusOf(s.call.version),
+            estimatedCc: s.call.price,
+          }
+        : {
+            method: s.method,
+            outcome: s.outcome,
+            errorCode: fromRpcRefusal(s.error.code),
+            upstreamCode: String(s.error.code),
+            httpStatus: protocol.errorStatus(s.version, s.error.code),
+          },
+    ),
+  );
+  const replies = slots.map((s) =>
+    s.kind === "call"
+      ? replyObject(s.call.version, s.call.id, { error: own ?? toRpcError(error) })
+      : replyObject(s.version, s.id, { error: s.error }),
+  );
+  const first = slots.find((s) => s.kind === "call");
+  const status = first?.kind === "call" ? statusOf(first.call.version) : 200;
+  return { status, body: single ? replies[0] : replies, headers: audited.headers };
+}
+
+/** Logs, once for the request, that its answer was over the limit and not passed on. */
+function noteTooLarge(ctx: CallContext, results: readonly CallResult[]): void {
+  const over = results.filter((r) => r.kind === "too-large");
+  const first = over[0];
+  if (!first) return;
+  ctx.app.log.info(
+    {
+      requestId: ctx.requestId,
+      calls: over.length,
+      limitBytes: ctx.app.config.server.responseBytesMax,
+      detail: first.error.detail,
+    },
+    "answer over server.responseBytesMax: not passed on, charged as answered",
+  );
 }

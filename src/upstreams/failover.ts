@@ -8,6 +8,9 @@ import { HedgeDelay, type HedgeOptions } from "./hedge-delay.ts";
 /** One upstream's failure: the pool decides from `retryable` whether to try the next one. */
 export type UpstreamFailure = { ok: false; retryable: boolean; error: GatewayError };
 
+/** A call that got no answer it can use; `upstream`: who answered one too large for it. */
+export type PoolFailure = { ok: false; error: GatewayError; upstream?: string };
+
 export interface Upstream {
   /** `host:port`, never the URL: no user, password, path or query (it shows in /readyz and metrics). */
   readonly name: string;
@@ -35,11 +38,12 @@ export interface HealthOptions {
 }
 
 /**
- * How an attempt ended: answered; failed (refused, dropped, an error status, an unreadable
- * answer); timed out; outpaced (abandoned because an attempt started after it answered first: a
- * slow upstream); cancelled (abandoned, having started after the one that answered: says nothing).
+ * How an attempt ended: answered; answered more than the call may have (too_large: the upstream
+ * is well); failed (refused, dropped, an error status, an unreadable answer); timed out; outpaced
+ * (abandoned because an attempt started after it answered first: a slow upstream); cancelled
+ * (abandoned, having started after the one that answered: says nothing).
  */
-export type AttemptOutcome = "ok" | "failed" | "timeout" | "outpaced" | "cancelled";
+export type AttemptOutcome = "ok" | "too_large" | "failed" | "timeout" | "outpaced" | "cancelled";
 
 /** Told of every attempt, retry, hedge and change of breaker state (for metrics). */
 export interface PoolObserver {
@@ -192,14 +196,14 @@ export class FailoverPool<C extends Upstream> {
   run<T extends { ok: true }>(
     call: (client: C, signal: CancelSignal) => Promise<T | UpstreamFailure>,
     opts: RunOptions = {},
-  ): Promise<(T & { upstream: string }) | { ok: false; error: GatewayError }> {
+  ): Promise<(T & { upstream: string }) | PoolFailure> {
     const idempotent = opts.idempotent ?? false;
     const several = this.members.length > 1;
     const attemptsMax = idempotent ? this.policy.attemptsMax : this.members.length;
     const started = performance.now();
     const attempts: Attempt<C>[] = [];
     const tried = new Set<Member<C>>();
-    type Out = (T & { upstream: string }) | { ok: false; error: GatewayError };
+    type Out = (T & { upstream: string }) | PoolFailure;
 
     return new Promise<Out>((resolve, reject) => {
       let settled = false;
@@ -256,6 +260,17 @@ export class FailoverPool<C extends Upstream> {
           return;
         }
         last = out.error;
+        if (out.error.code === "RESPONSE_TOO_LARGE") {
+          // The upstream answered, more than the caller may have: it is well (its breaker is left
+          // as it is), and the same request would be as large from any other, so the call ends
+          // here, whatever else is in flight for it.
+          a.member.breaker.neutral(a.admission);
+          a.member.health.note(true);
+          this.observer.attempt(name, "too_large", elapsedMs / 1000);
+          abandon(null);
+          finish({ ok: false, error: out.error, upstream: name });
+          return;
+        }
         const timedOut = out.error.code === "UPSTREAM_TIMEOUT";
         if (out.retryable || timedOut) {
           // No answer at all: the upstream is unreachable or too slow.

@@ -1,24 +1,68 @@
+import type { Dispatcher } from "undici";
 import { gatewayError } from "../errors/codes.ts";
+import { responseTooLarge } from "../errors/too-large.ts";
 import type { UpstreamFailure } from "./failover.ts";
 
-/** Reads an upstream's answer, refusing more than `bytesMax` (a broken upstream must not OOM us). */
-export async function readLimited(body: AsyncIterable<Buffer>, bytesMax: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > bytesMax) throw Object.assign(new Error("answer too large"), { code: "TOO_LARGE" });
-    chunks.push(chunk);
+type Answer = Pick<Dispatcher.ResponseData, "headers" | "body">;
+
+/** An upstream's answer over the bytes allowed for it: read no further than that. */
+export class AnswerTooLarge extends Error {
+  constructor(
+    readonly bytesMax: number,
+    /** What the upstream said it sends (Content-Length), when it said. */
+    readonly declaredBytes: number | null,
+  ) {
+    super(`answer over ${bytesMax} bytes`);
+    this.name = "AnswerTooLarge";
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**
- * A request that got no HTTP answer: a timeout (ours, undici's, or the caller's deadline) is
- * final — retrying would stretch the client's wait — while a refused or dropped connection lets
- * the pool try the next upstream. `what` names the upstream for the public message.
+ * Reads an upstream's answer, refusing more than `bytesMax`. An answer that says it is larger
+ * (Content-Length: Bitcoin Core and Hasura both send one) is refused before a byte of it is read;
+ * one that grows past the bound as it comes is refused there. Either way the body is destroyed —
+ * the connection goes and the upstream stops sending — and what was read is garbage at once, so
+ * oversized answers in flight together hold at most `bytesMax` each, never their whole size.
+ */
+export async function readLimited(res: Answer, bytesMax: number): Promise<string> {
+  const declared = Number(res.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > bytesMax) {
+    // Destroyed unread, the body reports the abort as an error: nobody else listens for it.
+    res.body.on("error", () => {});
+    res.body.destroy();
+    throw new AnswerTooLarge(bytesMax, declared);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop by the throw destroys the body (the iterator's return).
+  for await (const chunk of res.body) {
+    size += chunk.length;
+    if (size > bytesMax) throw new AnswerTooLarge(bytesMax, null);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}
+
+/**
+ * A request that got no usable HTTP answer. An answer over its size bound is final: the upstream
+ * is well (its breaker is left alone) and the same request would be as large anywhere else. A
+ * timeout (ours, undici's, or the caller's deadline) is final too — retrying would stretch the
+ * client's wait — while a refused or dropped connection lets the pool try the next upstream.
+ * `what` names the upstream for the public message.
  */
 export function transportFailure(err: unknown, name: string, what: string): UpstreamFailure {
+  if (err instanceof AnswerTooLarge) {
+    const size = err.declaredBytes === null ? null : { bytes: err.declaredBytes };
+    return {
+      ok: false,
+      retryable: false,
+      error: responseTooLarge(
+        err.bytesMax,
+        size,
+        `${name}: ${what}'s answer over ${err.bytesMax} bytes`,
+      ),
+    };
+  }
   const e = err as Error & { code?: string };
   const timedOut =
     e.name === "TimeoutError" ||

@@ -127,6 +127,26 @@ describe("the Electrum route over WebSocket: one JSON-RPC message per frame, met
     ws.close();
   });
 
+  it("a batch whose answers pass a megabyte comes in one frame, the HTTP route's text", async () => {
+    const { token } = await t.account("ws-large", 10_000);
+    // Block 702861's three largest transactions (170 KB, 100 KB, 99 KB), decoded: some 1.5 MB.
+    const batch = [
+      "2a570190f8c8bda77f44e7baf5e48e301c2e89a0efe7a1f25d9a8a8a3a0ed756",
+      "cbf820e4508038797d8844ee7affc901450682a0caba871e3a87844a69228fde",
+      "b5426bd9f52628030f432f2fbdfde1dcade71ad7387af7e3d3cb893844689346",
+    ].map((txid, i) => rpc("blockchain.transaction.get", [txid, true], i));
+    const overHttp = await post(`${t.url}/electrum/mainnet/${token}`, batch);
+    expect(overHttp.text.length).toBeGreaterThan(1024 * 1024);
+    // Written in parts over HTTP (src/http/reply.ts), joined into the one frame here.
+    expect(overHttp.headers.get("content-length")).toBeNull();
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/electrum/mainnet/${token}`);
+    const frame = new Promise<string>((resolve) => ws.once("message", (d) => resolve(String(d))));
+    await new Promise((resolve) => ws.once("open", resolve));
+    ws.send(JSON.stringify(batch));
+    expect(await frame).toBe(overHttp.text);
+    ws.close();
+  });
+
   it("a bad token is refused at the upgrade with HTTP 401; the node route takes no upgrade", async () => {
     const status = (path: string) =>
       new Promise<number>((resolve) => {

@@ -132,7 +132,11 @@ export async function startCoreHttp(opts: {
       return;
     }
     const text = `${stringifyJson(reply.body)}\n`;
-    res.writeHead(reply.status, { "content-type": "application/json" });
+    // Core's reply is written whole (libevent's evhttp_send_reply): it says its length.
+    res.writeHead(reply.status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+    });
     res.end(text);
   }
 

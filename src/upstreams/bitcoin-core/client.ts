@@ -18,7 +18,7 @@ import { deadline, undiciSignal } from "../deadline.ts";
 import type { UpstreamFailure as Failure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
 
-/** One request's answer; a batch combining several requests' calls may have this each. */
+/** An answer's size bound for callers that give none (devnet's Electrum server, tests). */
 const RESPONSE_BYTES_MAX = 64 * 1024 * 1024;
 
 /** What one client needs: combining (coalesceCallsMax) is the pool's business. */
@@ -71,19 +71,17 @@ export class BitcoinCoreClient {
   }
 
   /**
-   * Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order.
-   * `requests`: how many callers' requests the calls combine (combine.ts). The answer's size limit,
-   * which guards against a broken node, stays per request: a combined answer may be as large as
-   * their answers could have been apart.
+   * Sends calls as one JSON-RPC batch (one round trip) and returns answers in call order. An
+   * answer over `bytesMax` is refused as it comes (RESPONSE_TOO_LARGE): the pool gives the bound
+   * of the requests the calls stand for (server.responseBytesMax each, or what is left of it).
    */
   async batch(
     calls: readonly RpcCall[],
     timeoutMs = this.config.timeoutMs,
-    requests = 1,
+    bytesMax = RESPONSE_BYTES_MAX,
     /** The pool's: ends the request early (its attempt timed out, or another node answered). */
     signal?: CancelSignal,
   ): Promise<{ ok: true; answers: RpcAnswer[] } | Failure> {
-    const bytesMax = RESPONSE_BYTES_MAX * requests;
     const first = await this.post(calls, timeoutMs, bytesMax, signal);
     // Core rewrites its cookie on restart: read it again once before giving up.
     if (!first.ok && first.status === 401 && this.config.cookieFile) {
@@ -134,7 +132,7 @@ export class BitcoinCoreClient {
         body,
         signal: undiciSignal(timer.signal),
       });
-      const text = await readLimited(res.body, bytesMax);
+      const text = await readLimited(res, bytesMax);
       if (res.statusCode === 200) return { ok: true, ids, text };
       const retryable = res.statusCode === 503 || res.statusCode >= 500;
       return {

@@ -1,10 +1,8 @@
-import type { GatewayError } from "../../errors/codes.ts";
 import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
+import type { PoolFailure } from "../failover.ts";
 
 /** A request's calls answered in its order by the named upstream, or one failure for them all. */
-export type PoolOutcome =
-  | { ok: true; answers: RpcAnswer[]; upstream: string }
-  | { ok: false; error: GatewayError };
+export type PoolOutcome = { ok: true; answers: RpcAnswer[]; upstream: string } | PoolFailure;
 
 /**
  * Methods whose calls may share a JSON-RPC batch with other requests' calls: read-only lookups
@@ -52,13 +50,14 @@ export const READ_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Sends calls as one upstream request, failover included. `requests`: how many callers' requests
- * the calls stand for (the client allows the answer that many single answers' size).
+ * Sends calls as one upstream request, failover included. `bytesMax`: what the answer may take,
+ * the sum of what each request the calls come from may take.
  */
-export type Send = (calls: readonly RpcCall[], requests: number) => Promise<PoolOutcome>;
+export type Send = (calls: readonly RpcCall[], bytesMax: number) => Promise<PoolOutcome>;
 
 interface Waiting {
   calls: readonly RpcCall[];
+  bytesMax: number;
   resolve(out: PoolOutcome): void;
   reject(err: unknown): void;
 }
@@ -83,7 +82,9 @@ interface Waiting {
  *
  * Combining happens before failover: the combined batch goes to one member and fails over as a
  * whole, and when it fails (HTTP error, timeout, unreadable answer) every request in it gets that
- * same failure, as each would have alone. An RPC error of one item (Core's -5) is an answer, and
+ * same failure, as each would have alone — except an answer too large for the requests together
+ * (RESPONSE_TOO_LARGE): that says nothing of each, so each request is then sent again alone, and
+ * only one that asked too much by itself is refused. An RPC error of one item (Core's -5) is an answer, and
  * stays with the request that asked. Identical calls stay separate items here: the pool shares
  * identical calls in flight before they reach the combiner (pool.ts, ../shared-trips.ts).
  */
@@ -100,17 +101,18 @@ export class Combiner {
     private readonly onCombined: (requests: number, calls: number) => void = () => {},
   ) {}
 
-  submit(calls: readonly RpcCall[]): Promise<PoolOutcome> {
+  /** `bytesMax`: what the request's answer may take (server.responseBytesMax, or what is left). */
+  submit(calls: readonly RpcCall[], bytesMax: number): Promise<PoolOutcome> {
     if (
       calls.length === 0 ||
       calls.length >= this.callsMax ||
       !calls.every((c) => COMBINABLE_METHODS.has(c.method))
     ) {
-      return this.send(calls, 1);
+      return this.send(calls, bytesMax);
     }
     if (this.groupCalls + calls.length > this.callsMax) this.flush();
     const out = new Promise<PoolOutcome>((resolve, reject) => {
-      this.group.push({ calls, resolve, reject });
+      this.group.push({ calls, bytesMax, resolve, reject });
     });
     this.groupCalls += calls.length;
     if (this.groupCalls === this.callsMax) this.flush();
@@ -128,13 +130,18 @@ export class Combiner {
     if (group.length === 0) return;
     if (group.length === 1) {
       const only = group[0]!;
-      this.send(only.calls, 1).then(only.resolve, only.reject);
+      this.send(only.calls, only.bytesMax).then(only.resolve, only.reject);
       return;
     }
     const calls = group.flatMap((w) => w.calls);
     this.onCombined(group.length, calls.length);
-    this.send(calls, group.length).then(
+    const bytesMax = group.reduce((sum, w) => sum + w.bytesMax, 0);
+    this.send(calls, bytesMax).then(
       (out) => {
+        if (!out.ok && out.error.code === "RESPONSE_TOO_LARGE") {
+          for (const w of group) this.send(w.calls, w.bytesMax).then(w.resolve, w.reject);
+          return;
+        }
         let end = 0;
         for (const w of group) {
           const start = end;

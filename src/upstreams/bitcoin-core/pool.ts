@@ -11,6 +11,7 @@ import {
   type PoolObserver,
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
+import { BlockSizes } from "./block-sizes.ts";
 import { BitcoinCoreClient } from "./client.ts";
 import { COMBINABLE_METHODS, Combiner, type PoolOutcome, READ_METHODS } from "./combine.ts";
 
@@ -24,7 +25,12 @@ export interface BitcoinCorePoolOptions {
   observer?: PoolObserver | undefined;
   onCombined?: CombinedObserver | undefined;
   onShared?: (() => void) | undefined;
+  /** What one request's answer may take when the caller says nothing (server.responseBytesMax). */
+  responseBytesMax?: number | undefined;
 }
+
+/** server.responseBytesMax's default, for pools built outside a gateway (tests, benches). */
+const RESPONSE_BYTES_MAX = 64 * 1024 * 1024;
 
 /** One call's share of a round trip. */
 type CallOutcome =
@@ -49,6 +55,9 @@ export class BitcoinCorePool {
   private readonly pool: FailoverPool<BitcoinCoreClient>;
   private readonly combiner: Combiner;
   readonly shared: SharedTrips<CallOutcome>;
+  /** The blocks its getblock answers were about (for answers known too large before asking). */
+  readonly blockSizes = new BlockSizes();
+  private readonly responseBytesMax: number;
 
   constructor(configs: readonly BitcoinCoreUpstreamConfig[], opts: BitcoinCorePoolOptions = {}) {
     this.pool = new FailoverPool(
@@ -64,31 +73,40 @@ export class BitcoinCorePool {
     // the strictest one, and a member with combining off (0) turns it off for the network.
     const callsMax = Math.min(...configs.map((c) => c.coalesceCallsMax));
     this.combiner = new Combiner(
-      (calls, requests) =>
-        this.pool.run((client, signal) => client.batch(calls, undefined, requests, signal), {
+      (calls, bytesMax) =>
+        this.pool.run((client, signal) => client.batch(calls, undefined, bytesMax, signal), {
           idempotent: calls.every((c) => READ_METHODS.has(c.method)),
         }),
       callsMax,
       opts.onCombined,
     );
     this.shared = new SharedTrips(opts.onShared);
+    this.responseBytesMax = opts.responseBytesMax ?? RESPONSE_BYTES_MAX;
   }
 
   /**
    * A request's calls, answered in its order: each either shares a trip already in flight for the
    * same call, or goes in one new round trip with the request's other new calls (perhaps combined
    * with other requests'). When any trip the request depends on fails as a whole, the request
-   * fails with that error, as it would have had it made the trip alone.
+   * fails with that error, as it would have had it made the trip alone — save a trip too large
+   * for another request's bound: then the request's calls go again in a trip of its own.
+   * `bytesMax`: what the request's answer may take (server.responseBytesMax by default).
    */
-  async batch(calls: readonly RpcCall[]): Promise<PoolOutcome> {
+  async batch(calls: readonly RpcCall[], bytesMax = this.responseBytesMax): Promise<PoolOutcome> {
+    const out = await this.send(calls, bytesMax);
+    if (out.ok) this.blockSizes.learn(calls, out.answers);
+    return out;
+  }
+
+  private async send(calls: readonly RpcCall[], bytesMax: number): Promise<PoolOutcome> {
     if (calls.length === 0 || !calls.every((c) => COMBINABLE_METHODS.has(c.method)))
-      return this.combiner.submit(calls);
+      return this.alone(calls, bytesMax);
     const keys = calls.map((c) => `${c.method} ${paramsKey(c.params)}`);
     // The calls this request sends itself: the first of each key that no trip in flight covers.
     const own: RpcCall[] = [];
     let sent: Promise<PoolOutcome> | null = null;
     const send = () => {
-      sent ??= Promise.resolve().then(() => this.combiner.submit(own));
+      sent ??= Promise.resolve().then(() => this.combiner.submit(own, bytesMax));
       return sent;
     };
     const shares = calls.map((call, i) =>
@@ -103,10 +121,36 @@ export class BitcoinCorePool {
     );
     const outcomes = await Promise.all(shares);
     const failed = outcomes.find((o) => !o.ok);
-    if (failed && !failed.ok) return failed;
+    if (failed && !failed.ok) {
+      const joined = new Set(keys).size > own.length;
+      if (joined && failed.error.code === "RESPONSE_TOO_LARGE") return this.alone(calls, bytesMax);
+      return failed;
+    }
     const answers = outcomes.map((o) => (o.ok ? o.answer : { result: null }));
     const first = outcomes[0];
     return { ok: true, answers, upstream: first?.ok ? first.upstream : "" };
+  }
+
+  /**
+   * The request's calls in a trip of its own; identical reads in it are asked once (a batch of
+   * the same getblock fifty times costs the node one block) and their answer given to each.
+   */
+  private async alone(calls: readonly RpcCall[], bytesMax: number): Promise<PoolOutcome> {
+    const firstOf = new Map<string, number>();
+    const unique: RpcCall[] = [];
+    const slot = calls.map((c, i) => {
+      const key = READ_METHODS.has(c.method) ? `${c.method} ${paramsKey(c.params)}` : `#${i}`;
+      let at = firstOf.get(key);
+      if (at === undefined) {
+        at = unique.push(c) - 1;
+        firstOf.set(key, at);
+      }
+      return at;
+    });
+    if (unique.length === calls.length) return this.combiner.submit(calls, bytesMax);
+    const out = await this.combiner.submit(unique, bytesMax);
+    if (!out.ok) return out;
+    return { ok: true, answers: slot.map((at) => out.answers[at]!), upstream: out.upstream };
   }
 
   /** Each node's breaker state (tests). */

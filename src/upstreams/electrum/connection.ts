@@ -1,6 +1,7 @@
 import { connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { type GatewayError, gatewayError } from "../../errors/codes.ts";
+import { responseTooLarge } from "../../errors/too-large.ts";
 import {
   isJsonObject,
   type Json,
@@ -8,14 +9,15 @@ import {
   parseJson,
   stringifyJson,
 } from "../../jsonrpc/json.ts";
-import { LineSplitter } from "../../jsonrpc/lines.ts";
+import { idOfLongLine, LineSplitter, type LongLine } from "../../jsonrpc/lines.ts";
 import type { RpcAnswer } from "../../jsonrpc/types.ts";
 import type { CancelSignal } from "../../util/cancel.ts";
 import { InFlightMap } from "../../util/in-flight-map.ts";
 
 /** An answer (result or the server's JSON-RPC error), or why there is none. */
 export type ElectrumOutcome =
-  | { ok: true; answer: RpcAnswer }
+  /** `bytes`: the answer's line, when the line was this answer alone. */
+  | { ok: true; answer: RpcAnswer; bytes?: number }
   | { ok: false; retryable: boolean; error: GatewayError };
 
 /** The best block as a headers subscription reports it. */
@@ -87,16 +89,11 @@ export class ElectrumConnection {
     const splitter = new LineSplitter(opts.lineBytesMax);
     socket.on("data", (chunk: Buffer) => {
       this.lastReceivedAt = Date.now();
-      const lines = splitter.push(chunk);
-      if (lines === "too-long") {
-        this.fail(
-          gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer too large", {
-            detail: `${opts.name}: a line over ${opts.lineBytesMax} bytes`,
-          }),
-        );
-        return;
+      for (const line of splitter.read(chunk)) {
+        if (typeof line === "string") this.receive(line);
+        else this.receiveLong(line);
+        if (this.closed) return;
       }
-      for (const line of lines) this.receive(line);
     });
     socket.on("error", () => {});
     socket.on("close", () => this.fail());
@@ -291,8 +288,39 @@ export class ElectrumConnection {
       if (id === undefined || !entry) continue;
       this.pending.delete(id);
       clearTimeout(entry.timer);
-      entry.resolve(this.toOutcome(item));
+      const outcome = this.toOutcome(item);
+      entry.resolve(outcome.ok && message === item ? { ...outcome, bytes: line.length } : outcome);
     }
+  }
+
+  /**
+   * An answer over lineBytesMax, skipped as it came (never held): the request it answers, found
+   * by the id at either end, gets RESPONSE_TOO_LARGE — final, the server is well and would send
+   * the same again — and the connection goes on. One whose request cannot be told ends the
+   * connection, as any answer we cannot read does.
+   */
+  private receiveLong(line: LongLine): void {
+    const id = idOfLongLine(line);
+    const entry = id === undefined ? undefined : this.pending.get(id);
+    if (id === undefined || !entry) {
+      this.fail(
+        gatewayError("UPSTREAM_BAD_RESPONSE", "the Electrum server sent an answer we cannot read", {
+          detail: `${this.opts.name}: a line of ${line.bytes} bytes (over ${this.opts.lineBytesMax}) answering no request we know`,
+        }),
+      );
+      return;
+    }
+    this.pending.delete(id);
+    clearTimeout(entry.timer);
+    entry.resolve({
+      ok: false,
+      retryable: false,
+      error: responseTooLarge(
+        this.opts.lineBytesMax,
+        { bytes: line.bytes },
+        `${this.opts.name}: an answer of ${line.bytes} bytes, over lineBytesMax`,
+      ),
+    });
   }
 
   private toOutcome(item: { [key: string]: Json }): ElectrumOutcome {

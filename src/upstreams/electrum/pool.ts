@@ -1,11 +1,11 @@
 import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
-import type { GatewayError } from "../../errors/codes.ts";
 import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import type { RpcAnswer } from "../../jsonrpc/types.ts";
 import {
   type FailoverPolicy,
   FailoverPool,
   type HealthOptions,
+  type PoolFailure,
   type PoolHealth,
   type PoolObserver,
 } from "../failover.ts";
@@ -15,8 +15,8 @@ import type { ElectrumServerVersion, ElectrumTip } from "./connection.ts";
 import { ScripthashFeed, type ScripthashFeedOptions } from "./scripthash-feed.ts";
 
 export type ElectrumPoolOutcome =
-  | { ok: true; answer: RpcAnswer; upstream: string }
-  | { ok: false; error: GatewayError };
+  /** `bytes`: what the answer took on the wire, when known. */
+  { ok: true; answer: RpcAnswer; upstream: string; bytes?: number } | PoolFailure;
 
 /**
  * Read-only methods whose identical requests in flight share one trip (../shared-trips.ts): the
@@ -98,7 +98,7 @@ export class ElectrumPool {
       this.pool.run(
         async (upstream, signal) => {
           const out = await upstream.request(method, params, signal);
-          return out.ok ? { ok: true as const, answer: out.answer } : out;
+          return out.ok ? { ok: true as const, answer: out.answer, bytes: out.bytes } : out;
         },
         { idempotent: READ_METHODS.has(method) },
       );

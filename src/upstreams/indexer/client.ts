@@ -17,6 +17,7 @@ export interface IndexerUpstreamConfig {
 
 export type IndexerAnswer = { ok: true; data: { [key: string]: Json } } | UpstreamFailure;
 
+/** An answer's size bound when the pool gives none (server.responseBytesMax's default). */
 const RESPONSE_BYTES_MAX = 64 * 1024 * 1024;
 
 /**
@@ -31,7 +32,11 @@ export class IndexerClient {
   private readonly pool: Pool;
   private readonly path: string;
 
-  constructor(private readonly config: IndexerUpstreamConfig) {
+  constructor(
+    private readonly config: IndexerUpstreamConfig,
+    /** One answer, at most (server.responseBytesMax): past it, RESPONSE_TOO_LARGE. */
+    private readonly responseBytesMax = RESPONSE_BYTES_MAX,
+  ) {
     const url = new URL(config.url);
     this.name = `${url.hostname}:${url.port || (url.protocol === "https:" ? 443 : 80)}`;
     this.path = `${url.pathname}${url.search}` || "/";
@@ -74,7 +79,7 @@ export class IndexerClient {
         signal: undiciSignal(timeout.signal),
       });
       status = res.statusCode;
-      text = await readLimited(res.body, RESPONSE_BYTES_MAX);
+      text = await readLimited(res, this.responseBytesMax);
     } catch (err) {
       return transportFailure(err, this.name, "the indexer");
     } finally {

@@ -1,4 +1,3 @@
-import type { GatewayError } from "../../errors/codes.ts";
 import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
 import type { CancelSignal } from "../../util/cancel.ts";
 import { withDeadline } from "../deadline.ts";
@@ -6,6 +5,7 @@ import {
   type FailoverPolicy,
   FailoverPool,
   type HealthOptions,
+  type PoolFailure,
   type PoolHealth,
   type PoolObserver,
 } from "../failover.ts";
@@ -15,12 +15,14 @@ import type { GraphRequest } from "./hasura/request.ts";
 
 export type IndexerOutcome =
   | { ok: true; data: { [key: string]: Json }; upstream: string }
-  | { ok: false; error: GatewayError };
+  | PoolFailure;
 
 export interface IndexerPoolOptions {
   policy?: FailoverPolicy | undefined;
   observer?: PoolObserver | undefined;
   onShared?: (() => void) | undefined;
+  /** One answer, at most (server.responseBytesMax). */
+  responseBytesMax?: number | undefined;
 }
 
 /**
@@ -35,7 +37,7 @@ export class IndexerPool {
 
   constructor(configs: readonly IndexerUpstreamConfig[], opts: IndexerPoolOptions = {}) {
     this.pool = new FailoverPool(
-      configs.map((c) => new IndexerClient(c)),
+      configs.map((c) => new IndexerClient(c, opts.responseBytesMax)),
       {
         policy: opts.policy,
         observer: opts.observer,
