@@ -1,0 +1,42 @@
+/**
+ * Whether a cost grows linearly with its input: the same work timed at a size and at GROWTH times
+ * it. Linear work takes about GROWTH times as long, quadratic work GROWTH² (64) times; the bound
+ * between them, LINEAR_RATIO_MAX, is three times the linear figure, so that a loaded two-core
+ * machine does not fail it and quadratic work always does. Each size is timed several times,
+ * alternately (so that a burst of load meets both), and the least time of each is kept.
+ */
+
+export const GROWTH = 8;
+export const LINEAR_RATIO_MAX = 24;
+/** Timings under this are read as this: at that scale a ratio says nothing but timer noise. */
+const FLOOR_MS = 1;
+
+export interface Growth {
+  /** Least time at the size and at GROWTH times it, in ms. */
+  small: number;
+  large: number;
+  /** large / small, both floored at FLOOR_MS. */
+  ratio: number;
+}
+
+/** How `work`'s time grows from `size` to GROWTH × `size` (each run once first, to warm up). */
+export async function growthOf(
+  work: (size: number) => unknown,
+  size: number,
+  reps = 5,
+): Promise<Growth> {
+  const timed = async (n: number) => {
+    const started = performance.now();
+    await work(n);
+    return performance.now() - started;
+  };
+  await timed(size);
+  await timed(size * GROWTH);
+  let small = Number.POSITIVE_INFINITY;
+  let large = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < reps; i++) {
+    small = Math.min(small, await timed(size));
+    large = Math.min(large, await timed(size * GROWTH));
+  }
+  return { small, large, ratio: Math.max(large, FLOOR_MS) / Math.max(small, FLOOR_MS) };
+}
