@@ -38,6 +38,10 @@ beforeAll(async () => {
   writeFileSync(join(dir, "cert.pem"), cert);
   writeFileSync(join(dir, "key.pem"), key);
   t = await startTestGateway("pglite", {
+    // Token limits at the ceilings an operator may set, so that nesting the text does not show
+    // (fragments spread into one another) reaches the checks after parsing.
+    graph: { tokensMax: 1_000_000 },
+    graphql: { tokensMax: 100_000 },
     electrum: {
       tls: {
         port: 0,
@@ -121,6 +125,7 @@ describe("GraphQL input nested past the bound (64 lists and input objects)", () 
     ["graphql-nested-and-variable", 200, "$.variableValues.w"],
     ["graphql-nested-list-variable", 500, "$.variableValues.h"],
     ["graphql-deep-selection", 5_000, "$.query"],
+    ["graphql-fragment-chain", 10_000, "$.query"],
   ];
 
   it("graph route: Hasura's error shape, depth-limit-exceeded, HTTP 200 as its other refusals; audited, uncharged", async () => {
@@ -169,6 +174,32 @@ describe("GraphQL input nested past the bound (64 lists and input objects)", () 
         });
       }
     }
+  });
+
+  it("fragments spread in a small cycle are left to validation, which refuses them in its words", async () => {
+    const account = await t.account("hostile-cycle", 1_000_000);
+    const cycle = (type: string) =>
+      `{ ...A } fragment A on ${type} { ...B } fragment B on ${type} { ...A }`;
+    const graph = await answered(
+      {
+        ...hostileCase("graphql-fragment-chain", "graph", 1),
+        body: JSON.stringify({ query: cycle("query_root") }),
+      },
+      account,
+    );
+    expect(json(graph)).toMatchObject({
+      errors: [{ message: expect.stringMatching(/Cannot spread fragment "A" within itself/) }],
+    });
+    const gateway = await answered(
+      {
+        ...hostileCase("graphql-fragment-chain", "gateway", 1),
+        body: JSON.stringify({ query: cycle("Query") }),
+      },
+      account,
+    );
+    expect(json(gateway)).toMatchObject({
+      errors: [{ extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }],
+    });
   });
 
   it("at the bound the query runs as usual; one level past it, it is refused", async () => {

@@ -1,5 +1,7 @@
+import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentNesting, variablesNesting } from "../../src/gql/nesting.ts";
+import { selectionNesting } from "../../src/gql/spread-nesting.ts";
 import { scanBatchAnswer } from "../../src/jsonrpc/canonical-json.ts";
 import { parseRequestBody } from "../../src/jsonrpc/envelope.ts";
 import { checkGraphQuery } from "../../src/upstreams/indexer/hasura/check.ts";
@@ -9,6 +11,7 @@ import {
 } from "../../src/upstreams/indexer/hasura/request.ts";
 import { indexerSchema } from "../../src/upstreams/indexer/hasura/schema.ts";
 import {
+  fragmentChain,
   HOSTILE_SHAPES,
   HOSTILE_SIZES,
   type HostileShape,
@@ -34,7 +37,7 @@ function family<T>(size: number, make: (n: number) => T): (n: number) => T {
   return (n) => built.get(n) as T;
 }
 
-async function expectLinear(name: string, work: (n: number) => unknown, size: number, reps = 5) {
+async function expectLinear(name: string, work: (n: number) => unknown, size: number, reps = 7) {
   const growth = await growthOf(work, size, reps);
   const figures = `${name}: ${growth.small.toFixed(1)} ms at ${size}, ${growth.large.toFixed(1)} ms at ${size * GROWTH}`;
   expect(growth.ratio, figures).toBeLessThan(LINEAR_RATIO_MAX);
@@ -74,10 +77,10 @@ describe("parsers and checks of client input: linear in its size", () => {
     const deep = family(50_000, (n) => `{"id":1,"method":"m","params":[${nestedList(n)}]}`);
     await expectLinear("deep", (n) => parseRequestBody(deep(n)), 50_000);
     const answer = family(
-      6_250,
+      12_500,
       (n) => `[{"result":${JSON.stringify(wideObject(n))},"error":null,"id":1}]`,
     );
-    await expectLinear("batch answer", (n) => scanBatchAnswer(answer(n)), 6_250);
+    await expectLinear("batch answer", (n) => scanBatchAnswer(answer(n)), 12_500);
   });
 
   it("graph queries: nested past the bound, or wide within it (siblings, lists, variables)", async () => {
@@ -118,7 +121,7 @@ describe("parsers and checks of client input: linear in its size", () => {
     }
   });
 
-  it("the nesting checks read to the end of what is not too deep", async () => {
+  it("the nesting checks read to the end of what is not too deep, and follow every spread", async () => {
     const strings = family(
       125_000,
       (n) => `{ a(s: "${"[".repeat(n)}", t: ${"[1] ".repeat(n / 4)}) }`,
@@ -126,6 +129,8 @@ describe("parsers and checks of client input: linear in its size", () => {
     await expectLinear("document", (n) => documentNesting(strings(n)), 125_000);
     const wide = family(25_000, (n) => ({ v: Array.from({ length: n }, (_, i) => ({ i: [i] })) }));
     await expectLinear("variables", (n) => variablesNesting(wide(n)), 25_000);
+    const chains = family(5_000, (n) => parse(fragmentChain(n, "Query")));
+    await expectLinear("fragment chain", (n) => selectionNesting(chains(n)), 5_000);
   });
 });
 

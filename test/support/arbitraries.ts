@@ -567,6 +567,7 @@ export const HOSTILE_SHAPES = [
   "graphql-nested-and-variable",
   "graphql-nested-list-variable",
   "graphql-deep-selection",
+  "graphql-fragment-chain",
   "graphql-wide-variables",
 ] as const;
 export type HostileShape = (typeof HOSTILE_SHAPES)[number];
@@ -590,6 +591,17 @@ export function nestedAndValue(n: number): unknown {
   let v: unknown = { height: { _eq: 1 } };
   for (let i = 0; i < n; i++) v = { _and: [v] };
   return v;
+}
+
+/**
+ * `n` fragments each spreading the next, on `type` (the unified API's `Query`, the indexer's
+ * `query_root`): nesting the text does not show.
+ */
+export function fragmentChain(n: number, type: string): string {
+  const parts = ["{ ...F0 }"];
+  for (let i = 0; i < n; i++) parts.push(`fragment F${i} on ${type} { ...F${i + 1} }`);
+  parts.push(`fragment F${n} on ${type} { __typename }`);
+  return parts.join("\n");
 }
 
 /** A list `n` deep around one integer, as text (JSON and GraphQL alike). */
@@ -621,7 +633,12 @@ function hostileRpcBody(shape: HostileShape, route: "node" | "electrum", size: n
   }
 }
 
-function hostileGraphQLBody(shape: HostileShape, size: number, salt = 0): string {
+function hostileGraphQLBody(
+  shape: HostileShape,
+  route: "graph" | "gateway",
+  size: number,
+  salt = 0,
+): string {
   const height = "block(limit: 1, where: {height: {_in: $h}}) { height }";
   switch (shape) {
     case "graphql-nested-and":
@@ -638,6 +655,10 @@ function hostileGraphQLBody(shape: HostileShape, size: number, salt = 0): string
     }
     case "graphql-nested-list-variable":
       return `{"query":"query ($h: [Int!]) { ${height} }","variables":{"h":${nestedList(size)}}}`;
+    case "graphql-fragment-chain":
+      return JSON.stringify({
+        query: fragmentChain(size, route === "graph" ? "query_root" : "Query"),
+      });
     case "graphql-deep-selection":
       return JSON.stringify({ query: `${"{ block ".repeat(size)}${"}".repeat(size)}` });
     default:
@@ -677,7 +698,7 @@ export function hostileCase(
     body:
       kind === "node" || kind === "electrum"
         ? hostileRpcBody(shape, kind, size, salt)
-        : hostileGraphQLBody(shape, size, salt),
+        : hostileGraphQLBody(shape, kind, size, salt),
     answerMsMax: HOSTILE_ANSWER_MS,
   };
 }
@@ -694,6 +715,7 @@ export const HOSTILE_SIZES: Record<HostileShape, [number, number]> = {
   "graphql-nested-and-variable": [10, 50_000],
   "graphql-nested-list-variable": [10, 400_000],
   "graphql-deep-selection": [10, 50_000],
+  "graphql-fragment-chain": [10, 30_000],
   "graphql-wide-variables": [1_000, 50_000],
 };
 

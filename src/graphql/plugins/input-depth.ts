@@ -1,15 +1,17 @@
 import type { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { documentNesting, type NestingProblem, variablesNesting } from "../../gql/nesting.ts";
+import { selectionNesting } from "../../gql/spread-nesting.ts";
 import { codedError } from "../errors.ts";
 
 /**
  * Refuses a document or variables nested past the bounds of src/gql/nesting.ts before anything
  * recursive sees them: the document before it is parsed (graphql-js's parser recurses on every
- * level), the variables before execution coerces them, the cost estimate walks them, or
- * delegation prints them. Over HTTP, WebSocket and the dashboard alike, since each goes through
- * this envelop. Its refusals are LIMIT_EXCEEDED, uncharged, audited as any refusal before
- * execution (cost plugin).
+ * level), its fragments spread into one another before validation follows them
+ * (src/gql/spread-nesting.ts), the variables before execution coerces them, the cost estimate
+ * walks them, or delegation prints them. Over HTTP, WebSocket and the dashboard alike, since each
+ * goes through this envelop. Its refusals are LIMIT_EXCEEDED, uncharged, audited as any refusal
+ * before execution (cost plugin).
  */
 export function inputDepthPlugin(): Plugin {
   return {
@@ -19,7 +21,10 @@ export function inputDepthPlugin(): Plugin {
       setParseFn((source, options) => {
         const problem = documentNesting(typeof source === "string" ? source : source.body);
         if (problem) throw limitError(problem);
-        return parseFn(source, options);
+        const document = parseFn(source, options);
+        const spread = selectionNesting(document);
+        if (spread) throw limitError(spread);
+        return document;
       });
     },
     onExecute({ args, setResultAndStopExecution }) {

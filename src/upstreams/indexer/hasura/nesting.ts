@@ -1,6 +1,8 @@
+import type { DocumentNode } from "graphql";
 import { gatewayError } from "../../../errors/codes.ts";
 import { hasuraErrorObject } from "../../../errors/render.ts";
 import { documentNesting, variablesNesting } from "../../../gql/nesting.ts";
+import { selectionNesting } from "../../../gql/spread-nesting.ts";
 import type { HasuraError } from "./hasura-error.ts";
 import type { GraphRequest } from "./request.ts";
 
@@ -14,6 +16,12 @@ export function checkInputNesting(request: GraphRequest): HasuraError | null {
   if (problem) return refusal(problem.message, "$.query");
   const deep = variablesNesting(request.variables);
   return deep ? refusal(deep.problem.message, `$.variableValues.${deep.name}`) : null;
+}
+
+/** The parsed document's selections nested past the bound with fragments spread in. */
+export function checkSpreadNesting(document: DocumentNode): HasuraError | null {
+  const problem = selectionNesting(document);
+  return problem ? refusal(problem.message, "$.query") : null;
 }
 
 function refusal(message: string, path: string): HasuraError {
