@@ -176,6 +176,22 @@ describe("GraphQL input nested past the bound (64 lists and input objects)", () 
     }
   });
 
+  it("fragments each spread twice into the next, 40 of them (1.8 KB): the schema's error at once", async () => {
+    const account = await t.account("hostile-fan", 1_000_000);
+    const graph = await answered(hostileCase("graphql-fragment-fan", "graph", 40), account);
+    expect(json(graph)).toEqual({
+      errors: [
+        {
+          message: `field "nope" not found in type: 'query_root'`,
+          extensions: { path: "$.selectionSet.nope", code: "validation-failed" },
+        },
+      ],
+    });
+    // The unified API counts each spread as a level of depth (graphql-armor): past 12.
+    const gateway = await answered(hostileCase("graphql-fragment-fan", "gateway", 40), account);
+    expect(json(gateway)).toMatchObject({ errors: [{ extensions: { code: "LIMIT_EXCEEDED" } }] });
+  });
+
   it("fragments spread in a small cycle are left to validation, which refuses them in its words", async () => {
     const account = await t.account("hostile-cycle", 1_000_000);
     const cycle = (type: string) =>

@@ -568,6 +568,7 @@ export const HOSTILE_SHAPES = [
   "graphql-nested-list-variable",
   "graphql-deep-selection",
   "graphql-fragment-chain",
+  "graphql-fragment-fan",
   "graphql-wide-variables",
 ] as const;
 export type HostileShape = (typeof HOSTILE_SHAPES)[number];
@@ -600,6 +601,17 @@ export function nestedAndValue(n: number): unknown {
 export function fragmentChain(n: number, type: string): string {
   const parts = ["{ ...F0 }"];
   for (let i = 0; i < n; i++) parts.push(`fragment F${i} on ${type} { ...F${i + 1} }`);
+  parts.push(`fragment F${n} on ${type} { __typename }`);
+  return parts.join("\n");
+}
+
+/**
+ * `n` fragments each spreading the next twice, under a field that does not exist: a walk that
+ * follows every spread (the graph route's error paths once did) takes 2^n steps.
+ */
+export function fragmentFan(n: number, type: string): string {
+  const parts = ["{ ...F0 nope }"];
+  for (let i = 0; i < n; i++) parts.push(`fragment F${i} on ${type} { ...F${i + 1} ...F${i + 1} }`);
   parts.push(`fragment F${n} on ${type} { __typename }`);
   return parts.join("\n");
 }
@@ -659,6 +671,10 @@ function hostileGraphQLBody(
       return JSON.stringify({
         query: fragmentChain(size, route === "graph" ? "query_root" : "Query"),
       });
+    case "graphql-fragment-fan":
+      return JSON.stringify({
+        query: fragmentFan(size, route === "graph" ? "query_root" : "Query"),
+      });
     case "graphql-deep-selection":
       return JSON.stringify({ query: `${"{ block ".repeat(size)}${"}".repeat(size)}` });
     default:
@@ -716,6 +732,7 @@ export const HOSTILE_SIZES: Record<HostileShape, [number, number]> = {
   "graphql-nested-list-variable": [10, 400_000],
   "graphql-deep-selection": [10, 50_000],
   "graphql-fragment-chain": [10, 30_000],
+  "graphql-fragment-fan": [2, 1_000],
   "graphql-wide-variables": [1_000, 50_000],
 };
 
