@@ -1,9 +1,11 @@
 // Issue 15 item 7's fuzz run: ten thousand generated inputs (the property tests' arbitraries,
 // test/support/arbitraries.ts: JSON-RPC envelopes and Core parameters, GraphQL documents and
-// variables, Hasura arguments, mangled paths) sent to a gateway at bounded concurrency, each on a
-// connection of its own. Prints the answers' status counts, the answers that break a rule
-// (test/support/fuzz-checks.ts: a 5xx but Core's legacy 500 and 503, a malformed body, a stack
-// trace), the hangs (no answer within the bound), the slowest answer, the gateway's memory before,
+// variables, Hasura arguments, mangled paths, and the hostile shapes: objects of tens of thousands
+// of keys, keys of a megabyte, nesting past every bound) sent to a gateway at bounded concurrency,
+// each on a connection of its own. Prints the answers' status counts, the answers that break a
+// rule (test/support/fuzz-checks.ts: a 5xx but Core's legacy 500 and 503, a malformed body, a
+// stack trace, a hostile shape answered past its bound), the hangs (no answer within the bound),
+// the slowest answer and the slowest hostile shape, the gateway's memory before,
 // at its peak (sampled every 100 ms) and after (as left, then after a full collection), and the
 // ledger check. The gateway runs in a process of its own (bench/fuzz-gateway-process.ts) on
 // devnet in another (bench/devnet-process.ts), so its memory is its own. Usage:
@@ -53,6 +55,7 @@ const statuses = new Map<string, number>();
 const broken: string[] = [];
 const hangs: string[] = [];
 let slowest = { ms: 0, name: "" };
+let slowestHostile = { ms: 0, name: "", cases: 0 };
 let legacy500 = 0;
 
 const describe = (c: FuzzCase) =>
@@ -112,6 +115,12 @@ await Promise.all(
           );
         }
         if (answer.ms > slowest.ms) slowest = { ms: answer.ms, name: `#${i} ${describe(c)}` };
+        if (c.answerMsMax !== undefined) {
+          slowestHostile.cases += 1;
+          if (answer.ms > slowestHostile.ms) {
+            slowestHostile = { ...slowestHostile, ms: answer.ms, name: `#${i} ${describe(c)}` };
+          }
+        }
       } catch (err) {
         const key = err instanceof HangError ? "hang" : `error ${(err as Error).message}`;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
@@ -148,6 +157,9 @@ for (const b of broken.slice(0, 20)) console.log(`  ${b}`);
 console.log(`hangs (no answer in ${ANSWER_MS} ms): ${hangs.length}`);
 for (const h of hangs.slice(0, 20)) console.log(`  ${h}`);
 console.log(`slowest: ${slowest.ms.toFixed(0)} ms: ${slowest.name}`);
+console.log(
+  `slowest of ${slowestHostile.cases} hostile shapes: ${slowestHostile.ms.toFixed(0)} ms: ${slowestHostile.name}`,
+);
 console.log(`memory before (after ${WARM_UP} warm-up cases and a full GC): ${mem(before)}`);
 console.log(`memory peak (by RSS, every 100 ms): ${mem(peak)}`);
 console.log(`memory after (2 s later):          ${mem(after)}`);

@@ -3,6 +3,7 @@ import { runDbCommand } from "../cli/commands.ts";
 import { gatewayError } from "../errors/codes.ts";
 import { ALL_METHODS, bodyText, pathParts } from "../http/framework.ts";
 import { plainFailure, sendReply, sendText } from "../http/reply.ts";
+import { jsonDepthOver } from "../jsonrpc/json-depth.ts";
 import type { App } from "../metering/context.ts";
 import { adminAuthorized } from "./admin-file.ts";
 import { type DevnetAction, runDevnetAction, runsDevnet } from "./devnet-control.ts";
@@ -100,6 +101,8 @@ function noSuchRoute(reply: FastifyReply) {
 /** The CLI's commands, run against the store this process holds (see app/admin.ts). */
 async function runCli(app: App, body: string, reply: FastifyReply) {
   let argv: string[];
+  // String() of an array is a recursive join: nested deep enough, it overflows the stack.
+  if (jsonDepthOver(body, app.config.server.jsonDepthMax)) return notACommand(reply);
   try {
     const parsed = JSON.parse(body) as { argv?: unknown };
     argv = Array.isArray(parsed.argv) ? parsed.argv.map(String) : [];

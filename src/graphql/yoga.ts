@@ -9,6 +9,7 @@ import type { GraphQLContext } from "./context.ts";
 import { costPlugin } from "./cost/plugin.ts";
 import { type DocumentCache, documentCachePlugin } from "./plugins/document-cache.ts";
 import { errorCodesPlugin, maskError } from "./plugins/error-codes.ts";
+import { inputDepthPlugin } from "./plugins/input-depth.ts";
 import { gatewaySchema } from "./schema.ts";
 
 /** The endpoint path Yoga sees; the route rewrites /<gateway>/<network>/<token> onto it. */
@@ -23,6 +24,9 @@ export const YOGA_PATH = "/graphql";
  *     included (it passed them with the same text and limits);
  *  1. graphql-armor — token, depth and alias limits at parse/validate time, first so that a hostile
  *     document is refused cheaply, before any cost is estimated, and never reaches the ledger;
+ *  1b. input depth — documents and variables nested too deep for the parser and the walks after
+ *     it; after armor, whose token-counting parser it wraps, and before cost, whose estimate walks
+ *     the variables;
  *  2. error codes — after armor, so its refusals too get a code from our closed set, and before
  *     cost, so a request refused at parse or validation carries its code into the audit record;
  *  3. cost — last, wrapping execution itself: estimate, then the metering pipeline (reserve —
@@ -79,6 +83,7 @@ export function createGatewayYoga(
         costLimit: { enabled: false }, // our cost plugin prices and limits by credits instead
         blockFieldSuggestion: { enabled: false }, // the schema is public (introspection is on)
       }),
+      inputDepthPlugin(),
       errorCodesPlugin(),
       costPlugin(),
     ],

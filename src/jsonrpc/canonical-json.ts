@@ -134,7 +134,7 @@ class Scanner {
   private item(): ScannedItem {
     this.expect(0x7b); // {
     const item: ScannedItem = { result: undefined, error: undefined, id: undefined };
-    const keys: string[] = [];
+    const keys = new KeySet();
     this.ws();
     if (this.peek() === 0x7d) {
       this.i++;
@@ -142,7 +142,8 @@ class Scanner {
     }
     for (;;) {
       this.ws();
-      const key = this.key(keys);
+      const key = this.key();
+      if (!keys.add(key)) throw NOT_CANONICAL;
       this.ws();
       this.expect(0x3a); // :
       this.ws();
@@ -181,9 +182,10 @@ class Scanner {
         this.i++;
         return object;
       }
-      const keys: string[] = [];
       for (;;) {
-        const key = this.key(keys);
+        const key = this.key();
+        // The object being built is the set of its keys (V8 hashes them once it is large).
+        if (Object.hasOwn(object, key)) throw NOT_CANONICAL;
         this.expect(0x3a);
         object[key] = this.read(depth + 1);
         const next = this.next();
@@ -235,9 +237,10 @@ class Scanner {
       this.i++;
       return;
     }
-    const keys: string[] = [];
+    const keys = new KeySet();
     for (;;) {
-      const key = this.key(keys);
+      const key = this.key();
+      if (!keys.add(key)) throw NOT_CANONICAL;
       this.expect(0x3a);
       const start = this.i;
       const c = this.peek();
@@ -265,8 +268,8 @@ class Scanner {
     }
   }
 
-  /** An object key with no escapes, new in its object, that re-rendering keeps in its place. */
-  private key(seen: string[]): string {
+  /** An object key with no escapes that re-rendering keeps in its place (callers check it is new). */
+  private key(): string {
     if (this.peek() !== QUOTE) throw NOT_CANONICAL;
     const start = this.i + 1;
     const end = this.s.indexOf('"', start);
@@ -277,8 +280,7 @@ class Scanner {
       if (c === BACKSLASH || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) throw NOT_CANONICAL;
     }
     // V8 writes integer-like keys first and in ascending order; __proto__ is not an own key.
-    if (/^[0-9]+$/.test(key) || key === "__proto__" || seen.includes(key)) throw NOT_CANONICAL;
-    seen.push(key);
+    if (/^[0-9]+$/.test(key) || key === "__proto__") throw NOT_CANONICAL;
     this.i = end + 1;
     return key;
   }
@@ -380,6 +382,33 @@ class Scanner {
   private expect(c: number): void {
     if (this.s.charCodeAt(this.i) !== c) throw NOT_CANONICAL;
     this.i++;
+  }
+}
+
+/** Past this many keys an object's are kept in a Set: a scan of a short array is cheaper below it. */
+const FEW_KEYS_MAX = 16;
+
+/**
+ * The keys of one object being scanned, to find a repeated one: in a short array while the object
+ * is small (most are), then in a Set, so that each key costs constant time however many a client
+ * sends (an array's scan made a 50,000-key object quadratic).
+ */
+class KeySet {
+  private few: string[] = [];
+  private many: Set<string> | undefined;
+
+  /** Adds `key`; false when it was there already. */
+  add(key: string): boolean {
+    const many = this.many;
+    if (many) {
+      if (many.has(key)) return false;
+      many.add(key);
+      return true;
+    }
+    if (this.few.includes(key)) return false;
+    this.few.push(key);
+    if (this.few.length > FEW_KEYS_MAX) this.many = new Set(this.few);
+    return true;
   }
 }
 

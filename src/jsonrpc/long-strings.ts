@@ -5,25 +5,22 @@ import { isJsonObject, type Json, parseJson } from "./json.ts";
  * lossless-json's cost on long strings: its parser builds a string one character at a time, some
  * 33 bytes of garbage and 0.35 µs per character, so one 1 MiB string parameter cost 30 MB and
  * 330 ms (found by bench/fuzz, issue 15 item 7: the node route's share of the run's memory peak).
- * Long plain string values (no escapes) are lifted out before parsing — each replaced by a short
- * placeholder — and put back in the parsed value: the parser sees a few bytes where there were
- * megabytes, and the strings are slices of the body. The result is the same value parseJson
- * gives, and a text it refuses is refused here too: a string token is swapped for another string
- * token, so the document's grammar is unchanged.
+ * Long plain strings (no escapes), values and object keys alike, are lifted out before parsing —
+ * each replaced by a short placeholder — and put back in the parsed value: the parser sees a few
+ * bytes where there were megabytes, and the strings are slices of the body. The result is the same
+ * value parseJson gives, and a text it refuses is refused here too: a string token is swapped for
+ * another string token, so the document's grammar is unchanged.
  */
 
 /** Strings longer than this are lifted (shorter ones cost the parser little). */
 const LIFT_CHARS_MIN = 256;
 /**
- * Starts every placeholder. A string value of the client's that starts with it is lifted too
- * whatever its length, so that every string starting with it after parsing is a placeholder.
+ * Starts every placeholder. A string of the client's that starts with it is lifted too whatever
+ * its length, so that every string (value or key) starting with it after parsing is a placeholder.
  */
 const MARK = "\uE000";
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-
-const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 export function parseJsonLiftingStrings(text: string): Json {
   if (text.length < LIFT_CHARS_MIN) return parseJson(text);
@@ -51,10 +48,8 @@ export function parseJsonLiftingStrings(text: string): Json {
     }
     if (end >= text.length) break; // unterminated: the parser refuses it
     const content = text.slice(i + 1, end);
-    let next = end + 1;
-    while (next < text.length && isWhitespace(text.charCodeAt(next))) next += 1;
-    const isKey = text.charCodeAt(next) === COLON;
-    if (plain && !isKey && (content.length >= LIFT_CHARS_MIN || content.startsWith(MARK))) {
+    // Keys too: the parser builds a key a character at a time as it does a value.
+    if (plain && (content.length >= LIFT_CHARS_MIN || content.startsWith(MARK))) {
       // The same text gets the same placeholder: the parser's duplicate-key check compares values.
       let index = indexOf.get(content);
       if (index === undefined) {
@@ -71,25 +66,62 @@ export function parseJsonLiftingStrings(text: string): Json {
   return restore(parseJson(parts.join("")), lifted);
 }
 
-function restore(value: Json, lifted: readonly string[]): Json {
-  if (typeof value === "string") {
-    return value.startsWith(MARK) ? (lifted[Number(value.slice(MARK.length))] ?? value) : value;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = restore(value[i] as Json, lifted);
-  } else if (isJsonObject(value)) {
-    for (const key of Object.keys(value)) {
-      const was = value[key] as Json;
-      const now = restore(was, lifted);
-      // Defined, not assigned: a key "__proto__" is the client's own property, as parsed.
-      if (now !== was)
-        Object.defineProperty(value, key, {
-          value: now,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+/**
+ * Puts the lifted strings back, values and keys, in place. Iterative: the caller bounds the
+ * nesting before parsing, but this walk need not rely on it.
+ */
+function restore(root: Json, lifted: readonly string[]): Json {
+  const original = (s: string) =>
+    s.startsWith(MARK) ? (lifted[Number(s.slice(MARK.length))] ?? s) : s;
+  if (typeof root === "string") return original(root);
+  const pending: Json[] = [root];
+  for (let value = pending.pop(); value !== undefined; value = pending.pop()) {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const v = value[i] as Json;
+        if (typeof v === "string") value[i] = original(v);
+        else if (Array.isArray(v) || isJsonObject(v)) pending.push(v);
+      }
+    } else if (isJsonObject(value)) {
+      restoreMembers(value, original, pending);
     }
   }
-  return value;
+  return root;
+}
+
+/**
+ * An object's members with their strings put back. From its first lifted key on, the members are
+ * taken out, then put back under their keys, so that they keep their order (and a key put back
+ * never meets a placeholder still there: a client's key may read like one, lifted in its turn).
+ */
+function restoreMembers(
+  object: { [key: string]: Json },
+  original: (s: string) => string,
+  pending: Json[],
+): void {
+  const keys = Object.keys(object);
+  for (const key of keys) {
+    const was = object[key] as Json;
+    if (typeof was === "string") {
+      const now = original(was);
+      if (now !== was) own(object, key, now);
+    } else if (Array.isArray(was) || isJsonObject(was)) {
+      pending.push(was);
+    }
+  }
+  const from = keys.findIndex((key) => key.startsWith(MARK));
+  if (from < 0) return;
+  const moved = keys.slice(from).map((key): [string, Json] => [key, object[key] as Json]);
+  for (const [key] of moved) delete object[key];
+  for (const [key, value] of moved) own(object, original(key), value);
+}
+
+/** Defined, not assigned: a key "__proto__" is the client's own property, as parsed. */
+function own(object: { [key: string]: Json }, key: string, value: Json): void {
+  Object.defineProperty(object, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }

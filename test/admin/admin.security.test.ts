@@ -56,6 +56,19 @@ describe("operator surfaces: security (PGlite, with the CLI hand-off)", () => {
     expect(listed.text).not.toContain("oversize");
   });
 
+  it("an /admin/cli body nested past server.jsonDepthMax: 400, not a stack overflow; nothing run", async () => {
+    const res = await fetch(`${g.url}/admin/cli`, {
+      method: "POST",
+      headers: { ...g.operator.headers, "content-type": "application/json" },
+      body: `{"argv":["account","create",${"[".repeat(30_000)}${"]".repeat(30_000)}]}`,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: { code: "BAD_REQUEST", message: 'expected {"argv": [...]}' },
+    });
+    expect((await adminCli(g.url, ["account", "list"], g.operator.headers)).status).toBe(200);
+  });
+
   it("neither the operator token, its digest nor the CLI secret appears in any log line", async () => {
     // Requests that succeed and requests that fail, on both surfaces.
     await fetch(`${g.url}/metrics`, { headers: g.operator.headers });

@@ -6,6 +6,7 @@ import {
   type FuzzCase,
   gatewayCase,
   graphCase,
+  hostileShapeCase,
   largeCase,
   nodeCase,
   pathCase,
@@ -76,6 +77,8 @@ describe("properties of generated inputs on every route", () => {
   it("paths: unknown backends and networks, odd tokens, percent-escapes", () => holds(pathCase));
   it("large inputs: long literals and parameters, big variables and lists, past the body limit", () =>
     holds(largeCase, Math.ceil(RUNS / 6)));
+  it("hostile shapes: wide objects, long keys, nesting past every bound, answered in milliseconds", () =>
+    holds(hostileShapeCase, Math.ceil(RUNS / 6)));
 
   it("the gateway is alive and the ledger checks out afterwards", async () => {
     expect((await fetch(`${t.url}/healthz`)).status).toBe(200);

@@ -32,6 +32,8 @@ export interface FuzzCase {
   path: string;
   headers: Record<string, string>;
   body: string | undefined;
+  /** The answer must come within this, whatever the case's size (hostile shapes). */
+  answerMsMax?: number;
 }
 
 /** Real mainnet facts devnet serves (see data/chain/README.md). */
@@ -544,6 +546,212 @@ export const largeCase: fc.Arbitrary<FuzzCase> = fc
     }
   });
 
+// ---------------------------------------------------------------------------------------------
+// Hostile shapes
+
+/**
+ * Inputs whose cost once grew faster than their size or whose depth overflowed the stack: an
+ * object of 50,000 keys in a JSON-RPC body (each key checked against all before it), one key of a
+ * megabyte (built a character at a time), nesting past every bound (recursive parsers and walks:
+ * 2,000 nested `_and` answered 500). Each is built at any size, so a test can time a family of
+ * them; whatever the size, the answer comes within HOSTILE_ANSWER_MS.
+ */
+export const HOSTILE_SHAPES = [
+  "rpc-wide-id",
+  "rpc-wide-params",
+  "rpc-wide-extra",
+  "rpc-long-key",
+  "rpc-deep",
+  "graphql-nested-and",
+  "graphql-nested-list",
+  "graphql-nested-and-variable",
+  "graphql-nested-list-variable",
+  "graphql-deep-selection",
+  "graphql-fragment-chain",
+  "graphql-fragment-fan",
+  "graphql-wide-variables",
+] as const;
+export type HostileShape = (typeof HOSTILE_SHAPES)[number];
+
+/** Generous for a loaded two-core machine; the shapes took 1 to 20 s before they were bounded. */
+export const HOSTILE_ANSWER_MS = 3_000;
+
+/** `{"k0":0,"k1":1,…}` with `n` keys. */
+export function wideObject(n: number): Record<string, number> {
+  const o: Record<string, number> = {};
+  for (let i = 0; i < n; i++) o[`k${i}`] = i;
+  return o;
+}
+
+/** `n` `_and` inside one another around one condition, as a GraphQL literal (2n + 2 deep). */
+export const nestedAndLiteral = (n: number) =>
+  `${"{_and: [".repeat(n)}{height: {_eq: 1}}${"]}".repeat(n)}`;
+
+/** The same as a variable's value. */
+export function nestedAndValue(n: number): unknown {
+  let v: unknown = { height: { _eq: 1 } };
+  for (let i = 0; i < n; i++) v = { _and: [v] };
+  return v;
+}
+
+/**
+ * `n` fragments each spreading the next, on `type` (the unified API's `Query`, the indexer's
+ * `query_root`): nesting the text does not show.
+ */
+export function fragmentChain(n: number, type: string): string {
+  const parts = ["{ ...F0 }"];
+  for (let i = 0; i < n; i++) parts.push(`fragment F${i} on ${type} { ...F${i + 1} }`);
+  parts.push(`fragment F${n} on ${type} { __typename }`);
+  return parts.join("\n");
+}
+
+/**
+ * `n` fragments each spreading the next twice, under a field that does not exist: a walk that
+ * follows every spread (the graph route's error paths once did) takes 2^n steps.
+ */
+export function fragmentFan(n: number, type: string): string {
+  const parts = ["{ ...F0 nope }"];
+  for (let i = 0; i < n; i++) parts.push(`fragment F${i} on ${type} { ...F${i + 1} ...F${i + 1} }`);
+  parts.push(`fragment F${n} on ${type} { __typename }`);
+  return parts.join("\n");
+}
+
+/** A list `n` deep around one integer, as text (JSON and GraphQL alike). */
+export const nestedList = (n: number) => `${"[".repeat(n)}1${"]".repeat(n)}`;
+
+const rpcMethodOf = (route: "node" | "electrum") =>
+  route === "node" ? "getrawtransaction" : "blockchain.transaction.get";
+
+function hostileRpcBody(shape: HostileShape, route: "node" | "electrum", size: number, salt = 0) {
+  const method = rpcMethodOf(route);
+  switch (shape) {
+    case "rpc-wide-id":
+      return JSON.stringify({ jsonrpc: "2.0", id: wideObject(size), method, params: [HAL_TXID] });
+    case "rpc-wide-params":
+      return JSON.stringify({ jsonrpc: "2.0", id: salt, method, params: wideObject(size) });
+    case "rpc-wide-extra":
+      return JSON.stringify({
+        jsonrpc: "2.0",
+        id: salt,
+        method,
+        params: [HAL_TXID],
+        extra: wideObject(size),
+      });
+    case "rpc-long-key":
+      // Spaced: the canonical reader declines it, and lossless-json's parser reads it.
+      return `{ "jsonrpc": "2.0", "id": ${salt}, "method": "${method}", "params": { "${"k".repeat(size)}": 1 } }`;
+    default:
+      return `{"jsonrpc":"2.0","id":${salt},"method":"${method}","params":[${nestedList(size)}]}`;
+  }
+}
+
+function hostileGraphQLBody(
+  shape: HostileShape,
+  route: "graph" | "gateway",
+  size: number,
+  salt = 0,
+): string {
+  const height = "block(limit: 1, where: {height: {_in: $h}}) { height }";
+  switch (shape) {
+    case "graphql-nested-and":
+      return JSON.stringify({ query: `{ block(where: ${nestedAndLiteral(size)}) { height } }` });
+    case "graphql-nested-list":
+      return JSON.stringify({
+        query: `{ block(where: {height: {_in: ${nestedList(size)}}}) { height } }`,
+      });
+    case "graphql-nested-and-variable": {
+      // Written out: JSON.stringify recurses, and overflows long before the largest of these.
+      const w = `${'{"_and":['.repeat(size)}{"height":{"_eq":1}}${"]}".repeat(size)}`;
+      const query = "query ($w: block_bool_exp) { block(limit: 1, where: $w) { height } }";
+      return `{"query":${JSON.stringify(query)},"variables":{"w":${w}}}`;
+    }
+    case "graphql-nested-list-variable":
+      return `{"query":"query ($h: [Int!]) { ${height} }","variables":{"h":${nestedList(size)}}}`;
+    case "graphql-fragment-chain":
+      return JSON.stringify({
+        query: fragmentChain(size, route === "graph" ? "query_root" : "Query"),
+      });
+    case "graphql-fragment-fan":
+      return JSON.stringify({
+        query: fragmentFan(size, route === "graph" ? "query_root" : "Query"),
+      });
+    case "graphql-deep-selection":
+      return JSON.stringify({ query: `${"{ block ".repeat(size)}${"}".repeat(size)}` });
+    default:
+      return JSON.stringify({
+        query: `query ($h: [Int!]) { ${height} }`,
+        variables: { h: [salt], ...wideObject(size) },
+      });
+  }
+}
+
+/**
+ * A case of `shape` at `size` (keys, characters or levels) on `route`: the JSON-RPC shapes on
+ * node or electrum, the GraphQL ones on graph or gateway. `salt` makes texts of one size differ.
+ */
+export function hostileCase(
+  shape: HostileShape,
+  route: RouteKind,
+  size: number,
+  salt = 0,
+): FuzzCase {
+  const rpc = shape.startsWith("rpc-");
+  const kind: RouteKind = rpc
+    ? route === "electrum"
+      ? "electrum"
+      : "node"
+    : route === "gateway"
+      ? "gateway"
+      : "graph";
+  return {
+    kind,
+    method: "POST",
+    path: `/${kind}/{network}/{token}`,
+    headers:
+      kind === "gateway"
+        ? { ...JSON_HEADERS, accept: "application/graphql-response+json, application/json" }
+        : JSON_HEADERS,
+    body:
+      kind === "node" || kind === "electrum"
+        ? hostileRpcBody(shape, kind, size, salt)
+        : hostileGraphQLBody(shape, kind, size, salt),
+    answerMsMax: HOSTILE_ANSWER_MS,
+  };
+}
+
+/** Sizes up to what fits in the default body limit (1 MiB), by what a shape's size counts. */
+export const HOSTILE_SIZES: Record<HostileShape, [number, number]> = {
+  "rpc-wide-id": [1_000, 60_000],
+  "rpc-wide-params": [1_000, 60_000],
+  "rpc-wide-extra": [1_000, 60_000],
+  "rpc-long-key": [10_000, 1_000_000],
+  "rpc-deep": [100, 400_000],
+  "graphql-nested-and": [10, 50_000],
+  "graphql-nested-list": [10, 400_000],
+  "graphql-nested-and-variable": [10, 50_000],
+  "graphql-nested-list-variable": [10, 400_000],
+  "graphql-deep-selection": [10, 50_000],
+  "graphql-fragment-chain": [10, 30_000],
+  "graphql-fragment-fan": [2, 1_000],
+  "graphql-wide-variables": [1_000, 50_000],
+};
+
+export const hostileShapeCase: fc.Arbitrary<FuzzCase> = fc
+  .tuple(fc.constantFrom(...HOSTILE_SHAPES), fc.boolean(), fc.double({ min: 0, max: 1 }), fc.nat())
+  .map(([shape, first, at, salt]) => {
+    const [min, max] = HOSTILE_SIZES[shape];
+    // Spread over orders of magnitude: small sizes are as likely as large ones.
+    const size = Math.round(min * (max / min) ** at);
+    const route: RouteKind = shape.startsWith("rpc-")
+      ? first
+        ? "node"
+        : "electrum"
+      : first
+        ? "graph"
+        : "gateway";
+    return hostileCase(shape, route, size, salt);
+  });
+
 /** A byte an HTTP client puts in a request target as it is (printable, or Latin-1). */
 const pathChar = fc.oneof(
   fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
@@ -603,7 +811,7 @@ export const pathCase: fc.Arbitrary<FuzzCase> = fc
     body: method === "GET" ? undefined : body,
   }));
 
-/** Any of the above, each route about equally, large inputs now and then. */
+/** Any of the above, each route about equally, large inputs and hostile shapes now and then. */
 export const anyCase: fc.Arbitrary<FuzzCase> = fc.oneof(
   { weight: 10, arbitrary: nodeCase },
   { weight: 10, arbitrary: electrumCase },
@@ -611,4 +819,5 @@ export const anyCase: fc.Arbitrary<FuzzCase> = fc.oneof(
   { weight: 10, arbitrary: graphCase },
   { weight: 10, arbitrary: pathCase },
   { weight: 1, arbitrary: largeCase },
+  { weight: 1, arbitrary: hostileShapeCase },
 );

@@ -10,7 +10,8 @@ import { type FuzzCase, pathOf } from "./arbitraries.ts";
  *    mirrors (Core answers an RPC error to a 1.0 request with HTTP 500: docs/users/node.md),
  *    and 503 for a lost upstream;
  *  - no stack trace in any answer;
- *  - an answer within the bound (no hang);
+ *  - an answer within the bound (no hang), and within a case's own bound when it has one (the
+ *    hostile shapes: an answer in milliseconds whatever their size);
  *  - no charge for an input the gateway refused (`refused` tells which those are).
  */
 
@@ -160,6 +161,9 @@ export function problemsOf(c: FuzzCase, a: Answer): string[] {
     problems.push(`HTTP ${a.status}`);
   }
   if (/\bat .+\.(ts|js|cjs|mjs):\d+/.test(a.text)) problems.push("a stack trace in the answer");
+  if (c.answerMsMax !== undefined && a.ms > c.answerMsMax) {
+    problems.push(`answered in ${Math.round(a.ms)} ms, over its bound of ${c.answerMsMax} ms`);
+  }
   // A refusal before any route (unknown path, bad method) is plain JSON, in no backend protocol.
   const plain = isObject(body) && isObject(body.error) && typeof body.error.code === "string";
   switch (c.kind) {

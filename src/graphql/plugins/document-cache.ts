@@ -1,5 +1,7 @@
 import { type DocumentNode, type GraphQLSchema, parse, type ValidationRule } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { documentNesting } from "../../gql/nesting.ts";
+import { selectionNesting } from "../../gql/spread-nesting.ts";
 import { ByteLru, type ByteLruStats } from "../../util/byte-lru.ts";
 import { type LiteralRule, literalRule, literalsFit, shapeOf } from "./document-shape.ts";
 
@@ -87,17 +89,20 @@ export class DocumentCache {
   /**
    * `text`'s document: the one kept, or parsed as Yoga parses it (graphql-armor's token limit is
    * graphql-js's own count: tokens but <EOF>, comments aside) and kept; null when it does not
-   * parse or is over the limit, for Yoga to parse and refuse as always.
+   * parse or is over the limit (tokens, or nesting: ../../gql/nesting.ts, spread-nesting.ts), for
+   * Yoga to parse and refuse as always.
    */
   parsed(text: string, tokensMax: number): DocumentNode | null {
     const kept = this.document(text);
     if (kept) return kept;
+    if (documentNesting(text)) return null;
     let document: DocumentNode;
     try {
       document = parse(text, { maxTokens: tokensMax });
     } catch {
       return null;
     }
+    if (selectionNesting(document)) return null;
     this.keep(text, document);
     return document;
   }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { DocumentNode } from "graphql";
 import type { NetworkName } from "../../config/schema.ts";
+import { variablesNesting } from "../../gql/nesting.ts";
 import { jsonDepthOver } from "../../jsonrpc/json-depth.ts";
 import type { App } from "../../metering/context.ts";
 import { LruMap } from "../../util/lru.ts";
@@ -132,6 +133,8 @@ export function planRequest(
   if (typeof query !== "string" || query.length > PLANNED_QUERY_MAX) return null;
   if (variables !== undefined && variables !== null) {
     if (typeof variables !== "object" || Array.isArray(variables)) return null;
+    // Nested too deep for the walks a plan makes: Yoga refuses it (plugins/input-depth.ts).
+    if (variablesNesting(variables)) return null;
   }
   // An empty name is left to Yoga: whether it names no operation is its to say.
   if (operationName !== undefined && operationName !== null) {

@@ -23,6 +23,7 @@ import { gatewayError } from "../../../errors/codes.ts";
 import { hasuraErrorObject } from "../../../errors/render.ts";
 import { type CollectedField, walkSelections } from "../../../gql/selection.ts";
 import { type HasuraError, hasuraError } from "./hasura-error.ts";
+import { checkInputNesting, checkSpreadNesting } from "./nesting.ts";
 import { hasuraPaths } from "./paths.ts";
 import type { GraphRequest } from "./request.ts";
 import { describeJson, toHasuraError, typeMismatch } from "./validation-errors.ts";
@@ -66,9 +67,10 @@ const RULES = specifiedRules.filter((rule) => rule !== NoUnusedVariablesRule);
 
 /**
  * Checks a request against the indexer schema the way Hasura does, stopping at the first problem:
- * parse, choose the operation, validate, coerce variables, refuse explicit nulls (Hasura v2: a
- * null in `where` or `limit` is an error, never "no filter"). On success, the selection as a tree
- * — what the devnet indexer executes and what the gateway prices.
+ * the gateway's bound on nesting (before parsing, and with fragments spread in after it), parse,
+ * choose the operation, validate, coerce variables, refuse explicit nulls (Hasura v2: a null in
+ * `where` or `limit` is an error, never "no filter"). On success, the selection as a tree — what
+ * the devnet indexer executes and what the gateway prices.
  */
 export function checkGraphQuery(
   schema: GraphQLSchema,
@@ -76,6 +78,8 @@ export function checkGraphQuery(
   /** The gateway's bound on the document's tokens (graph.tokensMax); Hasura itself has none. */
   tokensMax?: number,
 ): CheckOutcome {
+  const tooDeep = checkInputNesting(request);
+  if (tooDeep) return { ok: false, error: tooDeep };
   let document: DocumentNode;
   try {
     document = parse(request.query, tokensMax === undefined ? {} : { maxTokens: tokensMax });
@@ -100,6 +104,8 @@ export function checkGraphQuery(
     }
     throw err;
   }
+  const tooDeepSpread = checkSpreadNesting(document);
+  if (tooDeepSpread) return { ok: false, error: tooDeepSpread };
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
