@@ -1,11 +1,31 @@
 /**
- * Import rules for src/ (`npm run check` runs them). Layers, from the bottom: the codec
- * (src/bitcoin), protocol helpers (src/jsonrpc, src/errors), GraphQL document helpers (src/gql)
- * and config; the store, the ledger and usage; upstream clients (with the indexer's Hasura
- * dialect); the metering pipeline; routes (mirror, unified API, dashboard, admin, CLI); wiring
- * (src/app, src/main.ts). src/http holds HTTP helpers only. Imports point down only.
+ * Import rules for src/ (`npm run check` runs them). One concept per folder; imports point down
+ * only. The layers, from the bottom:
+ *
+ *   util, bitcoin (the codec)                          stand alone
+ *   protocol/ (json, core, electrum, errors, graphql,   the upstreams' rules and the error list
+ *     hasura), config, log
+ *   db                                                 the store
+ *   access, billing/{ledger,usage,pricing}             tokens and money, on the store
+ *   upstreams, cache, events, limits                   clients, what is kept of them, chain events
+ *   http, billing/metering                             HTTP helpers; the pipeline every route runs
+ *   webhooks                                           metered deliveries of chain events
+ *   routes/<family>                                    one folder per route family
+ *   app, main.ts, cli, devnet                          entries and the composition root
+ *
+ * The table in docs/architecture.md says the same in prose.
  * @type {import('dependency-cruiser').IConfiguration}
  */
+
+/** Folders above a layer, which it may not import (each rule names its own). */
+const ENTRIES = "app|cli|devnet|main\\.ts";
+const ROUTES = `routes|${ENTRIES}`;
+const WEBHOOKS = `webhooks|${ROUTES}`;
+const PIPELINE = `http|billing/metering|${WEBHOOKS}`;
+const SERVICES = `upstreams|cache|events|limits|${PIPELINE}`;
+const MONEY = `access|billing|${SERVICES}`;
+const above = (folders) => ({ path: `^src/(${folders})` });
+
 module.exports = {
   forbidden: [
     {
@@ -16,17 +36,23 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: "devnet-only-from-wiring",
+      name: "devnet-is-its-own-entry",
       severity: "error",
       comment:
-        "devnet emulates upstreams for development and tests: the gateway's own code never depends on it, only the entry point that starts it.",
-      // src/app/upstreams.ts turns "devnet" config entries into the started devnet's addresses
-      // (a type import): it is part of the entry point's wiring.
+        "devnet emulates upstreams for development and tests: the gateway's own code never depends on it; only the entry point starts it (and the composition root resolves `devnet` upstream entries, by type).",
       from: {
         path: "^src",
         pathNot: ["^src/devnet/", "^src/main\\.ts$", "^src/app/upstreams\\.ts$"],
       },
       to: { path: "^src/devnet/" },
+    },
+    {
+      name: "devnet-below-the-gateway",
+      severity: "error",
+      comment:
+        "devnet stands on the codec, the protocol rules and the upstream clients, like a real upstream would be written: never on the gateway's routes, pipeline or money.",
+      from: { path: "^src/devnet/" },
+      to: above(`access|billing|limits|webhooks|routes|app|cli|main\\.ts`),
     },
     {
       name: "codec-stands-alone",
@@ -36,66 +62,122 @@ module.exports = {
       to: { path: "^src/", pathNot: "^src/bitcoin/" },
     },
     {
-      name: "graphql-helpers-stand-alone",
-      comment:
-        "GraphQL document helpers (the one selection walker) serve the unified API and the indexer's Hasura checks alike: they build on graphql and graphql-tools only.",
+      name: "util-stands-alone",
       severity: "error",
-      from: { path: "^src/gql/" },
-      to: { path: "^src/", pathNot: "^src/gql/" },
+      comment:
+        "Generic helpers (caches, cancellation, in-flight maps) know nothing of the gateway.",
+      from: { path: "^src/util/" },
+      to: { path: "^src/", pathNot: "^src/util/" },
     },
     {
-      name: "store-and-ledger-below-routes",
+      name: "protocol-rules-stand-alone",
       severity: "error",
-      comment: "The store, the ledger and accounts are used by routes, never the other way round.",
-      from: { path: "^src/(db|ledger|accounts|auth|usage)/" },
+      comment:
+        "Protocol rules (JSON-RPC envelopes, Core's, Electrum's and Hasura's parameter checks, GraphQL document walks, the error list) are shared by devnet and the routes: they import only the codec, config, util and each other.",
+      from: { path: "^src/protocol/" },
+      to: { path: "^src/", pathNot: "^src/(protocol|bitcoin|config|util)/" },
+    },
+    {
+      name: "config-stands-alone",
+      severity: "error",
+      comment:
+        "Config is read first and by everything: it imports only util and the default price list (data, no code).",
+      from: { path: "^src/config/" },
       to: {
-        path: "^src/(http|mirror|graphql|dashboard|admin|app|cli|upstreams|devnet|metering)/",
+        path: "^src/",
+        pathNot: ["^src/(config|util)/", "^src/billing/pricing/price-list\\.ts$"],
       },
     },
     {
-      name: "upstreams-below-routes",
+      name: "log-stands-alone",
       severity: "error",
-      comment: "Upstream clients return models; routes render them. Clients never import routes.",
+      comment: "Logging and metrics are used by every layer: they import none of them.",
+      from: { path: "^src/log/" },
+      to: { path: "^src/", pathNot: "^src/log/" },
+    },
+    {
+      name: "store-below-money",
+      severity: "error",
+      comment: "The store knows nothing of what is kept in it.",
+      from: { path: "^src/db/" },
+      to: above(`log|${MONEY}`),
+    },
+    {
+      name: "money-below-services",
+      severity: "error",
+      comment:
+        "Tokens, the ledger, usage and prices sit on the store: the upstreams, the pipeline and the routes use them, never the other way round.",
+      from: { path: "^src/(access|billing/(ledger|usage|pricing))/" },
+      to: above(`billing/metering|${SERVICES}`),
+    },
+    {
+      name: "upstream-clients-below-their-users",
+      severity: "error",
+      comment: "Upstream clients return models; the cache, events and routes use them.",
       from: { path: "^src/upstreams/" },
-      to: { path: "^src/(http|mirror|graphql|dashboard|admin|app|cli|metering|ledger|db|usage)/" },
+      to: above(`access|billing|cache|events|limits|${PIPELINE}`),
     },
     {
-      name: "metering-below-routes",
+      name: "services-below-the-pipeline",
       severity: "error",
       comment:
-        "The metering pipeline is the spine every route plugs into: routes call it, it never calls a route.",
-      from: { path: "^src/metering/" },
-      to: { path: "^src/(mirror|graphql|dashboard|admin|app|cli|devnet)/" },
-    },
-    {
-      name: "foundations-stand-alone",
-      severity: "error",
-      comment:
-        "Protocol helpers (JSON-RPC envelopes, Core and Electrum parameter checks, the error list) are shared by devnet and the routes: they import only the codec, config and each other.",
-      from: { path: "^src/(jsonrpc|errors)/" },
-      to: { path: "^src/", pathNot: "^src/(jsonrpc|errors|bitcoin|config)/" },
-    },
-    {
-      name: "routes-not-from-each-other",
-      severity: "error",
-      comment:
-        "Each route family stands on the pipeline and the services below it; what two routes share lives below them, not in one of them.",
-      from: { path: "^src/(mirror|graphql|dashboard|admin)/" },
-      // The dashboard is a client of the unified API (its charts query it), so it may import it.
-      to: {
-        path: "^src/(mirror|graphql|dashboard|admin|app)/",
-        pathNot: ["^src/$1/", "^src/graphql/load\\.ts$"],
-      },
+        "The cache, chain events and limits serve the pipeline and the routes; they never call them.",
+      from: { path: "^src/(cache|events|limits)/" },
+      to: above(PIPELINE),
     },
     {
       name: "http-helpers-only",
       severity: "error",
       comment:
-        "src/http holds HTTP helpers (the framework's conventions, bodies, replies, drain); it composes no routes.",
+        "src/http holds HTTP helpers (the framework's conventions, bodies, replies, drain); it composes no routes and knows no service.",
       from: { path: "^src/http/" },
+      to: above(`access|billing|db|upstreams|cache|events|limits|${WEBHOOKS}`),
+    },
+    {
+      name: "pipeline-below-routes",
+      severity: "error",
+      comment:
+        "The metering pipeline is the spine every route plugs into: routes call it, it never calls a route.",
+      from: { path: "^src/billing/metering/" },
+      to: above(WEBHOOKS),
+    },
+    {
+      name: "webhooks-below-routes",
+      severity: "error",
+      comment: "Webhooks are delivered through the pipeline; routes register them.",
+      from: { path: "^src/webhooks/" },
+      to: above(ROUTES),
+    },
+    {
+      name: "routes-below-entries",
+      severity: "error",
+      comment:
+        "Routes take the services they use; only the composition root (src/app) knows every service.",
+      from: { path: "^src/routes/" },
+      to: above(ENTRIES),
+    },
+    {
+      name: "routes-not-from-each-other",
+      severity: "error",
+      comment:
+        "Each route family stands on the pipeline and the services below it; what two families share lives below them (routes/json-rpc: the JSON-RPC mirrors' common route), not in one of them.",
+      from: { path: "^src/routes/([^/]+)/" },
+      // The dashboard is a client of the unified API (its charts query it), so it may load it.
       to: {
-        path: "^src/(mirror|graphql|dashboard|admin|app|cli|metering|upstreams|ledger|db|usage)/",
+        path: "^src/routes/",
+        pathNot: [
+          "^src/routes/$1/",
+          "^src/routes/json-rpc/",
+          "^src/routes/gateway/(load|services)\\.ts$",
+        ],
       },
+    },
+    {
+      name: "json-rpc-route-shared-only",
+      severity: "error",
+      comment: "The JSON-RPC mirrors' common route knows no mirror.",
+      from: { path: "^src/routes/json-rpc/" },
+      to: { path: "^src/routes/", pathNot: "^src/routes/json-rpc/" },
     },
     {
       name: "src-not-from-tests",

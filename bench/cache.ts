@@ -6,7 +6,7 @@
 //   (b) as one GraphQL request to /gateway (`transactions(txids)`, the verbose fields), cache off
 //       and cached, next to the same raw batch to Core; and cached without `confirmations`, the
 //       one verbose field that moves with the tip, which leaves an answer the gateway may keep
-//       whole (src/graphql/answers/).
+//       whole (src/routes/gateway/answers/).
 // One client, one request at a time (latency, not throughput), rounds alternating between
 // targets; p50, p90 and p99 in ms, and each row ÷ Core's p50. Devnet runs in its own process
 // (bench/devnet-process.ts), so Core does not share this process's thread. Billing is on: every
@@ -21,13 +21,13 @@ import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
-import { createAccount } from "../src/accounts/accounts.ts";
+import { issueToken } from "../src/access/tokens.ts";
 import { type RunningGateway, startGateway } from "../src/app/app.ts";
-import { issueToken } from "../src/auth/tokens.ts";
+import { createAccount } from "../src/billing/ledger/accounts.ts";
+import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
 import { loadDevnetChain } from "../src/devnet/chain.ts";
-import { grantCredits } from "../src/ledger/ledger.ts";
 
 const PER_ROUND = Number(process.argv[2] ?? 100);
 const ROUNDS = Number(process.argv[3] ?? 5);

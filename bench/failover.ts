@@ -16,12 +16,12 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
-import { createAccount } from "../src/accounts/accounts.ts";
+import { issueToken } from "../src/access/tokens.ts";
 import { startGateway } from "../src/app/app.ts";
-import { issueToken } from "../src/auth/tokens.ts";
+import { createAccount } from "../src/billing/ledger/accounts.ts";
+import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
-import { grantCredits } from "../src/ledger/ledger.ts";
 
 const SECONDS = Number(process.argv[2] ?? 30);
 const CONCURRENCY = Number(process.argv[3] ?? 32);

@@ -8,12 +8,12 @@
 // check of `blockgate ledger check`). Runs until its stdin closes.
 import { createInterface } from "node:readline";
 import { getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from "node:v8";
-import { createAccount } from "../src/accounts/accounts.ts";
+import { issueToken } from "../src/access/tokens.ts";
 import { startGateway } from "../src/app/app.ts";
-import { issueToken } from "../src/auth/tokens.ts";
+import { createAccount } from "../src/billing/ledger/accounts.ts";
+import { checkLedger, grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
-import { documentCacheOf } from "../src/graphql/route.ts";
-import { checkLedger, grantCredits } from "../src/ledger/ledger.ts";
+import { documentCacheOf } from "../src/routes/gateway/route.ts";
 
 interface Upstreams {
   core: { url: string; user: string; password: string };

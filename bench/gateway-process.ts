@@ -19,13 +19,13 @@ import { Session } from "node:inspector/promises";
 import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { writeHeapSnapshot } from "node:v8";
-import { createAccount } from "../src/accounts/accounts.ts";
+import { issueToken } from "../src/access/tokens.ts";
 import { startGateway } from "../src/app/app.ts";
-import { issueToken } from "../src/auth/tokens.ts";
+import { createAccount } from "../src/billing/ledger/accounts.ts";
+import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
-import { plansOf } from "../src/graphql/query-plans/plans.ts";
-import { grantCredits } from "../src/ledger/ledger.ts";
+import { plansOf } from "../src/routes/gateway/query-plans/plans.ts";
 
 interface Upstreams {
   core: { url: string; user: string; password: string };

@@ -7,7 +7,7 @@
 // collection: its pause, what it promoted); devnet in another. A scavenge that finds little alive
 // pauses for about a millisecond; one that copies a request's worth of data for every request
 // since the last one — data something old still pointed at — pauses for several, and those pauses
-// are the p99 (src/util/in-flight-map.ts, src/jsonrpc/raw-answer.ts tell two such causes).
+// are the p99 (src/util/in-flight-map.ts, src/protocol/json/raw-answer.ts tell two such causes).
 // Loopback only; bounded in count. Usage:
 //   [DATABASE_URL=postgres://…] npx tsx bench/gc-survivors.ts [requests per target] [rounds]
 import { readFileSync } from "node:fs";

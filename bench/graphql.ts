@@ -3,7 +3,7 @@
 //   (b) fifty transactions by txid (block 277647's first fifty);
 //   (c) a block (277647) with its transactions and their outputs;
 //   (d) the ten latest blocks, five fields: never final, so never kept — the indexer is asked
-//       every time (through a query plan once the document has executed: src/graphql/query-plans/);
+//       every time (through a query plan once the document has executed: src/routes/gateway/query-plans/);
 //   (e) (a) with other literal heights in every request: each document new to every side;
 // each sent to the devnet indexer directly, to Hive Gateway proxying that indexer, and to the
 // blockgate gateway (billing on: PostgreSQL when DATABASE_URL is set, else PGlite). The indexer
@@ -12,7 +12,7 @@
 // gateway is also asked them in its own (`transactions(txids:)`, a join to Core for the outputs).
 // For (b), one raw JSON-RPC batch of the same fifty getrawtransaction calls straight to devnet's
 // Core is the baseline. For (a) the gateway is measured twice: as configured (a repeated request
-// about final blocks served from its cache of whole answers, src/graphql/answers/) and with that
+// about final blocks served from its cache of whole answers, src/routes/gateway/answers/) and with that
 // cache off (every request asks the indexer, through a query plan), and with plans off too (every
 // request executed by Yoga: delegation to the indexer); (d) as configured and with plans off. Devnet, Hive Gateway and the
 // gateway each run in a process of their own
@@ -332,7 +332,7 @@ const gateway = await startChild<{ url: string; token: string; store: string }>(
   [JSON.stringify(devnet.info)],
 );
 // The same gateway with its cache of whole answers off: every request asks the indexer, through
-// a query plan (src/graphql/query-plans/) once the document has executed once.
+// a query plan (src/routes/gateway/query-plans/) once the document has executed once.
 const gatewayCold = await startChild<{ url: string; token: string; store: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],

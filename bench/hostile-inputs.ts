@@ -6,9 +6,10 @@
 // reader made of it — a value, a refusal, or the error it threw (a stack overflow, say). Imports
 // only what each version of the gateway has had, so that it can time one before a change too.
 // Usage: npx tsx bench/hostile-inputs.ts [reps=3]
-import { parseRequestBody } from "../src/jsonrpc/envelope.ts";
-import { checkGraphQuery } from "../src/upstreams/indexer/hasura/check.ts";
-import { indexerSchema } from "../src/upstreams/indexer/hasura/schema.ts";
+
+import { checkGraphQuery } from "../src/protocol/hasura/check.ts";
+import { indexerSchema } from "../src/protocol/hasura/schema.ts";
+import { parseRequestBody } from "../src/protocol/json/envelope.ts";
 
 const reps = Number(process.argv[2] ?? 3);
 

@@ -1,5 +1,5 @@
 // Durable charges per second on one hot account: the metering layer's reserve → settle (credit
-// leases, group commit; src/metering/credits.ts) with no HTTP and no upstream, so the ledger alone
+// leases, group commit; src/billing/ledger/credits.ts) with no HTTP and no upstream, so the ledger alone
 // is measured. Each charge is an audit record and a charge entry, committed before it counts.
 // Printed side by side in one run: PostgreSQL with one process and with two (one account shared),
 // and PGlite (one process: it is an embedded, single-process database), plus the per-call
@@ -10,12 +10,12 @@ import { fork } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import pino from "pino";
-import { createAccount } from "../src/accounts/accounts.ts";
+import { createAccount } from "../src/billing/ledger/accounts.ts";
+import type { AuditInput } from "../src/billing/ledger/audit.ts";
+import { Credits } from "../src/billing/ledger/credits.ts";
+import { checkLedger, grantCredits, reserve, settle } from "../src/billing/ledger/ledger.ts";
 import type { Database } from "../src/db/database.ts";
 import { openDatabase } from "../src/db/open.ts";
-import type { AuditInput } from "../src/ledger/audit.ts";
-import { checkLedger, grantCredits, reserve, settle } from "../src/ledger/ledger.ts";
-import { Credits } from "../src/metering/credits.ts";
 
 const isWorker = process.argv[2] === "--worker";
 // A worker gets the run's settings from its parent's environment.

@@ -18,12 +18,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Agent, Pool, request } from "undici";
-import { createAccount } from "../src/accounts/accounts.ts";
+import { issueToken } from "../src/access/tokens.ts";
 import { type RunningGateway, startGateway } from "../src/app/app.ts";
-import { issueToken } from "../src/auth/tokens.ts";
+import { createAccount } from "../src/billing/ledger/accounts.ts";
+import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
-import { grantCredits } from "../src/ledger/ledger.ts";
 
 const CALLS = Number(process.argv[2] ?? 4000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);

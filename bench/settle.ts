@@ -1,4 +1,4 @@
-// The settle statement alone (src/ledger/settle-queue.ts writeBatch: charges, audit records and
+// The settle statement alone (src/billing/ledger/settle-queue.ts writeBatch: charges, audit records and
 // the account's update in one statement and one commit), on one PostgreSQL connection, by the
 // number of calls it settles: 1, 4 (a batch at 8 requests in flight) and 50 (a JSON-RPC batch),
 // next to a plain one-row insert and commit on the same connection (the floor of any durable
@@ -10,12 +10,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
 import pg from "pg";
-import { createAccount } from "../src/accounts/accounts.ts";
+import { createAccount } from "../src/billing/ledger/accounts.ts";
+import { registerProcess, returnLease, takeLease } from "../src/billing/ledger/leases.ts";
+import { checkLedger, grantCredits } from "../src/billing/ledger/ledger.ts";
+import { type SettleItem, writeBatch } from "../src/billing/ledger/settle-queue.ts";
 import type { Database } from "../src/db/database.ts";
 import { openDatabase } from "../src/db/open.ts";
-import { registerProcess, returnLease, takeLease } from "../src/ledger/leases.ts";
-import { checkLedger, grantCredits } from "../src/ledger/ledger.ts";
-import { type SettleItem, writeBatch } from "../src/ledger/settle-queue.ts";
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error("DATABASE_URL (PostgreSQL) is required");

@@ -14,12 +14,12 @@
 // Runs until its stdin closes.
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
-import { createAccount } from "../src/accounts/accounts.ts";
+import { issueToken } from "../src/access/tokens.ts";
 import { startGateway } from "../src/app/app.ts";
-import { issueToken } from "../src/auth/tokens.ts";
+import { createAccount } from "../src/billing/ledger/accounts.ts";
+import { checkLedger, grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
-import { checkLedger, grantCredits } from "../src/ledger/ledger.ts";
 
 const core = JSON.parse(process.argv[2] ?? "{}") as { url: string; user: string; password: string };
 const pollMs = Number(process.argv[3] ?? 60_000);

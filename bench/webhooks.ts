@@ -17,13 +17,13 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { Agent, request } from "undici";
-import { createAccount } from "../src/accounts/accounts.ts";
+import { issueToken, liveOwner } from "../src/access/tokens.ts";
 import { startGateway } from "../src/app/app.ts";
-import { issueToken, liveOwner } from "../src/auth/tokens.ts";
+import { createAccount } from "../src/billing/ledger/accounts.ts";
+import { checkLedger, grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
 import { startDevnet } from "../src/devnet/devnet.ts";
-import { checkLedger, grantCredits } from "../src/ledger/ledger.ts";
 import { registerEndpoint } from "../src/webhooks/register.ts";
 import { signedHeaders } from "../src/webhooks/signing.ts";
 

@@ -35,7 +35,7 @@ export const SERVER_BUNDLE = {
  * @type {import("esbuild").BuildOptions}
  */
 export const DASHBOARD_BUNDLE = {
-  entryPoints: ["src/dashboard/client/main.ts"],
+  entryPoints: ["src/routes/dashboard/client/main.ts"],
   bundle: true,
   format: "esm",
   platform: "browser",

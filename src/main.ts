@@ -1,4 +1,3 @@
-import { attachDevnet } from "./admin/devnet-control.ts";
 import { openStore, startGateway } from "./app/app.ts";
 import { startupBanner } from "./app/banner.ts";
 import { prepareDemo } from "./app/demo.ts";
@@ -9,7 +8,7 @@ import {
   resolveNodeUpstreams,
 } from "./app/upstreams.ts";
 import { ConfigError, loadConfig } from "./config/load.ts";
-import { startDevnet } from "./devnet/devnet.ts";
+import { attachDevnet } from "./routes/admin/devnet-control.ts";
 
 /** `npm start`: config file from BLOCKGATE_CONFIG (none: devnet defaults), then serve. */
 async function main(): Promise<void> {
@@ -21,7 +20,12 @@ async function main(): Promise<void> {
   // The store opens while devnet parses its chain: PGlite compiles its WebAssembly meanwhile.
   const store = openStore(config, { databaseUrl: process.env.DATABASE_URL });
   store.catch(() => {}); // a failure is reported where it is awaited, in startGateway
-  const devnet = devNets.length > 0 ? await startDevnet(devNets, config.devnet) : null;
+  // devnet is its own entry, loaded only when some upstream is devnet: a production build's
+  // gateway never reads its code.
+  const devnet =
+    devNets.length > 0
+      ? await (await import("./devnet/devnet.ts")).startDevnet(devNets, config.devnet)
+      : null;
   const gateway = await startGateway(config, {
     store,
     databaseUrl: process.env.DATABASE_URL,

@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { DestinationStream, Logger } from "pino";
-import { writeAdminFile, writesAdminFile } from "../admin/admin-file.ts";
-import { TokenCache } from "../auth/token-cache.ts";
+import { AuthFailures } from "../access/auth-failures.ts";
+import { AuthThrottle } from "../access/auth-throttle.ts";
+import { TokenCache } from "../access/token-cache.ts";
+import { Credits } from "../billing/ledger/credits.ts";
+import { voidStaleHolds } from "../billing/ledger/ledger.ts";
 import { BlockAnswerCache } from "../cache/block-answers.ts";
 import { ChainGuard } from "../cache/chain-guard.ts";
 import { GatewayAnswers } from "../cache/gateway-answers.ts";
@@ -10,6 +13,7 @@ import { ParsedTxs } from "../cache/parsed-txs.ts";
 import { RedisTier } from "../cache/redis-tier.ts";
 import { TxCache } from "../cache/tx-cache.ts";
 import { TxStore } from "../cache/tx-store.ts";
+import { runDbCommand } from "../cli/commands.ts";
 import type {
   BitcoinCoreUpstreamConfig,
   Config,
@@ -21,14 +25,11 @@ import { openDatabase } from "../db/open.ts";
 import { databaseBus, type EventBus } from "../events/bus.ts";
 import { ChainEvents } from "../events/chain-events.ts";
 import { RedisBus } from "../events/redis-bus.ts";
-import { voidStaleHolds } from "../ledger/ledger.ts";
-import { AuthThrottle } from "../limits/auth-throttle.ts";
 import { Limits } from "../limits/limits.ts";
 import { createLogger } from "../log/logger.ts";
 import { Metrics } from "../log/metrics.ts";
-import { AuthFailures } from "../metering/auth-failures.ts";
-import type { App } from "../metering/context.ts";
-import { Credits } from "../metering/credits.ts";
+import { writeAdminFile, writesAdminFile } from "../routes/admin/admin-file.ts";
+import { databaseCheck } from "../routes/health/readiness.ts";
 import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { FailoverPolicy } from "../upstreams/failover.ts";
@@ -36,8 +37,8 @@ import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 import { IndexerPool } from "../upstreams/indexer/pool.ts";
 import { TargetPolicy } from "../webhooks/targets.ts";
 import { Webhooks } from "../webhooks/webhooks.ts";
-import { databaseCheck } from "./readiness.ts";
 import { type RunningServer, startHttpServer } from "./server.ts";
+import type { App } from "./services.ts";
 
 export interface StartOptions {
   databaseUrl?: string | undefined;
@@ -88,7 +89,7 @@ export function openStore(
 }
 
 /**
- * This gateway's name among processes sharing the database (src/ledger/leases.ts): the config's,
+ * This gateway's name among processes sharing the database (src/billing/ledger/leases.ts): the config's,
  * else host and port. PGlite is one process, so any earlier incarnation on it is dead; port 0
  * means no stable identity (tests, benchmarks), so a random one that no restart will claim.
  */
@@ -248,6 +249,8 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     webhookTargets: new TargetPolicy(config.webhooks.allowTargets),
     metrics,
     databaseCheck: databaseCheck(db),
+    devnetProducers: new Map(),
+    runCommand: (argv) => runDbCommand(db, argv, config),
     draining: false,
   };
   // Leases and holds of this instance's dead predecessor come back at once; holds left by a

@@ -1,5 +1,5 @@
+import { eventPrice } from "../billing/pricing/prices.ts";
 import type { Config } from "../config/schema.ts";
-import { eventPrice } from "../pricing/prices.ts";
 import type { DemoAccount } from "./demo.ts";
 
 const HAL_TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";

@@ -1,7 +1,7 @@
-import { createAccount, findAccount } from "../accounts/accounts.ts";
-import { issueToken } from "../auth/tokens.ts";
+import { issueToken } from "../access/tokens.ts";
+import { createAccount, findAccount } from "../billing/ledger/accounts.ts";
+import { grantCredits } from "../billing/ledger/ledger.ts";
 import type { Database } from "../db/database.ts";
-import { grantCredits } from "../ledger/ledger.ts";
 
 export const DEMO_ACCOUNT = "demo";
 const DEMO_TOKEN_LABEL = "npm start";

@@ -3,15 +3,19 @@ import type { AddressInfo } from "node:net";
 import websocket from "@fastify/websocket";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import type { WebSocket } from "ws";
-import { operatorRoutes } from "../admin/routes.ts";
-import { originAllowed, requestOutOfScope } from "../auth/scope.ts";
-import { presentedToken } from "../auth/token-source.ts";
-import { type TokenOwner, tokenHint } from "../auth/tokens.ts";
-import { catalogueRoutes } from "../catalogue/routes.ts";
+import { authenticateCall } from "../access/authenticate.ts";
+import { originAllowed, requestOutOfScope } from "../access/scope.ts";
+import { checkScope } from "../access/scope-errors.ts";
+import { presentedToken } from "../access/token-source.ts";
+import { type TokenOwner, tokenHint } from "../access/tokens.ts";
+import { SettleAbandoned } from "../billing/ledger/credits.ts";
+import { LedgerError } from "../billing/ledger/ledger.ts";
+import { admitCall } from "../billing/metering/admit.ts";
+import type { BackendKind, CallContext } from "../billing/metering/context.ts";
+import { idempotent } from "../billing/metering/idempotency.ts";
+import { auditOnly } from "../billing/metering/pipeline.ts";
+import type { SocketSession } from "../billing/metering/socket-session.ts";
 import type { NetworkName } from "../config/schema.ts";
-import { dashboardRoutes } from "../dashboard/routes.ts";
-import { type GatewayError, gatewayError } from "../errors/codes.ts";
-import { unifiedApi, warmUnifiedApi } from "../graphql/load.ts";
 import { AddressConnections, httpRefusal } from "../http/connection-limit.ts";
 import { corsHeaders, crossOrigin, preflightHeaders } from "../http/cors.ts";
 import { countInFlight, type DrainOutcome, drain } from "../http/drain.ts";
@@ -32,25 +36,22 @@ import {
   plainFailure,
   sendReply,
 } from "../http/reply.ts";
-import { LedgerError } from "../ledger/ledger.ts";
-import { admitCall } from "../metering/admit.ts";
-import { authenticateCall } from "../metering/authenticate.ts";
-import type { App, BackendKind, CallContext } from "../metering/context.ts";
-import { SettleAbandoned } from "../metering/credits.ts";
-import { idempotent } from "../metering/idempotency.ts";
-import { auditOnly } from "../metering/pipeline.ts";
-import { checkScope } from "../metering/scope.ts";
-import type { SocketSession } from "../metering/socket-session.ts";
-import { handleElectrumRpc } from "../mirror/electrum-route.ts";
-import { serveElectrumSocket } from "../mirror/electrum-socket.ts";
-import { handleGraphQuery } from "../mirror/graph-route.ts";
-import { handleNodeRpc } from "../mirror/node-route.ts";
-import { type ElectrumTlsListener, startElectrumTls } from "./electrum-tls.ts";
-import { readiness } from "./readiness.ts";
+import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
+import { operatorRoutes } from "../routes/admin/routes.ts";
+import { catalogueRoutes } from "../routes/catalogue/routes.ts";
+import { dashboardRoutes } from "../routes/dashboard/routes.ts";
+import { handleElectrumRpc } from "../routes/electrum/route.ts";
+import { serveElectrumSocket } from "../routes/electrum/socket.ts";
+import { type ElectrumTlsListener, startElectrumTls } from "../routes/electrum/tls-listener.ts";
+import { unifiedApi, warmUnifiedApi } from "../routes/gateway/load.ts";
+import { handleGraphQuery } from "../routes/graph/route.ts";
+import { readiness } from "../routes/health/readiness.ts";
+import { handleNodeRpc } from "../routes/node/route.ts";
+import type { App } from "./services.ts";
 
 /** What a backend route gets: its context, the body read within limits, and the request itself. */
 export type RouteHandler = (
-  ctx: CallContext,
+  ctx: CallContext<App>,
   body: string,
   req: IncomingMessage,
 ) => Promise<HttpReply>;
@@ -64,7 +65,7 @@ interface Route {
    * The route also takes a WebSocket upgrade (GET): its session, once the upgrade is admitted.
    * Returns how a drain ends the session: once the messages it has been sent are answered.
    */
-  webSocket?: (socket: WebSocket, session: SocketSession) => () => void;
+  webSocket?: (socket: WebSocket, session: SocketSession<App>) => () => void;
 }
 
 /** Backends served so far; a configured segment without a route answers 404 like any unknown. */
@@ -174,7 +175,7 @@ export async function startHttpServer(
   );
   operatorRoutes(http, app);
   dashboardRoutes(http, app);
-  catalogueRoutes(http, app);
+  catalogueRoutes(http, app.config);
   backendRoutes(http, app, { requests, sockets });
 
   await http.ready();
@@ -272,10 +273,10 @@ function backendRoute(
   registry: SocketRegistry,
 ): void {
   /** The request's context, once authenticated (onRequest refuses everyone else). */
-  const contextOf = (request: FastifyRequest): CallContext => {
+  const contextOf = (request: FastifyRequest): CallContext<App> => {
     const call = request.getDecorator<PendingCall>("call");
     return {
-      app,
+      services: app,
       requestId: request.id,
       owner: call.owner as TokenOwner,
       backend: route.backend,

@@ -1,5 +1,5 @@
 /**
- * A kept answer whose transactions say their confirmations (src/graphql/answers/): its data text
+ * A kept answer whose transactions say their confirmations (src/routes/gateway/answers/): its data text
  * is kept with a placeholder where each confirmations number was, and the number is written in on
  * each hit from the tip then (tip − height + 1), as the transaction cache writes Core's verbose
  * answers. The placeholder is a string no answer of ours holds (a NUL inside), written as JSON

@@ -1,12 +1,12 @@
 import type { NetworkName } from "../config/schema.ts";
-import type { Json } from "../jsonrpc/json.ts";
+import type { Json } from "../protocol/json/json.ts";
 import { ByteLru, type ByteLruStats } from "../util/byte-lru.ts";
 import type { BlockRef } from "./chain-guard.ts";
 
 /**
  * An answer about deep blocks, and the blocks it is about (what a reorg must evict): the graph
  * route's indexer answer by default, or whatever another route keeps (the unified API's whole
- * answers: src/graphql/answers/).
+ * answers: src/routes/gateway/answers/).
  */
 export interface BlockAnswer<T = { [key: string]: Json }> {
   network: NetworkName;

@@ -1,4 +1,4 @@
-import { jsonInteger, jsonNumber } from "../jsonrpc/json.ts";
+import { jsonInteger, jsonNumber } from "../protocol/json/json.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 
 /** Where a cached answer was mined: what must still be on the best chain for it to be served. */

@@ -1,13 +1,13 @@
 import type { NetworkName } from "../config/schema.ts";
-import { readTxHex } from "../jsonrpc/decoded-tx.ts";
-import { isJsonObject, type Json, jsonInteger, jsonNumber } from "../jsonrpc/json.ts";
+import { readTxHex } from "../protocol/core/decoded-tx.ts";
+import { isJsonObject, type Json, jsonInteger, jsonNumber } from "../protocol/json/json.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import type { TxStore } from "./tx-store.ts";
 
 /** A verbose getrawtransaction answer (verbosity 1 or 2) for a txid asked without a blockhash. */
 export interface VerboseAnswer {
   txid: string;
-  /** Its result, or only the result's scalar members (src/jsonrpc/raw-answer.ts resultScalars):
+  /** Its result, or only the result's scalar members (src/protocol/json/raw-answer.ts resultScalars):
    * nothing else of it is read here. */
   result: Json;
 }

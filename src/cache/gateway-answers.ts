@@ -7,7 +7,7 @@ import { BlockAnswerCache } from "./block-answers.ts";
 import type { BlockRef } from "./chain-guard.ts";
 import type { TxStore } from "./tx-store.ts";
 
-/** A line of `extensions.cost.calls` (src/graphql/cost/report.ts): a method's calls, or the indexer's share. */
+/** A line of `extensions.cost.calls` (src/routes/gateway/cost/report.ts): a method's calls, or the indexer's share. */
 export interface AnswerCostLine {
   method: string;
   count: number;
@@ -17,7 +17,7 @@ export interface AnswerCostLine {
 
 /**
  * A whole answer of the unified API about final blocks or the transactions mined in them
- * (src/graphql/answers/), as it was charged: what serving it again needs besides the caller's own
+ * (src/routes/gateway/answers/), as it was charged: what serving it again needs besides the caller's own
  * balance.
  */
 export interface GatewayAnswer {
@@ -65,7 +65,7 @@ export type AnswerAbout = { blocks: readonly BlockRef[] } | { mined: readonly Mi
 /**
  * The unified API's finality-aware response cache (issue 14 item 3): whole answers about blocks
  * buried at least cache.minConfirmations deep, or about transactions mined in such blocks, keyed
- * by network, request body and the headers Yoga's answer depends on (src/graphql/answers/serve.ts),
+ * by network, request body and the headers Yoga's answer depends on (src/routes/gateway/answers/serve.ts),
  * within cache.gatewayBytesMax, and in Redis when there is one. An answer is served only while the
  * network's chain guard vouches for each of its blocks on the best chain, and a reorganisation
  * drops every answer about a height it replaced (dropHeight, from the guard).
@@ -100,7 +100,7 @@ export class GatewayAnswers {
    * served, as transactions are, and deleted there when one of its blocks left the best chain.
    */
   async get(network: NetworkName, key: string): Promise<GatewayAnswer | null> {
-    // The key begins with the network (src/graphql/answers/serve.ts): an entry is this one's.
+    // The key begins with the network (src/routes/gateway/answers/serve.ts): an entry is this one's.
     const answer = await this.store.answer(network, "gateway", key, this.lru, {
       decode: storedAnswer,
       bytes: (_text, data) => bytesOf(key, data),

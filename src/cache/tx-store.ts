@@ -1,5 +1,5 @@
 import type { NetworkName } from "../config/schema.ts";
-import { isJsonObject, type Json, parseJson, stringifyJson } from "../jsonrpc/json.ts";
+import { isJsonObject, type Json, parseJson, stringifyJson } from "../protocol/json/json.ts";
 import type { BlockAnswerCache } from "./block-answers.ts";
 import type { BlockRef, ChainGuard } from "./chain-guard.ts";
 import type { AnswerKind, RedisTier } from "./redis-tier.ts";

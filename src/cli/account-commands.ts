@@ -1,9 +1,9 @@
-import { createAccount, listAccounts, setAccountPlan } from "../accounts/accounts.ts";
+import { createAccount, listAccounts, setAccountPlan } from "../billing/ledger/accounts.ts";
+import { checkLedger, grantCredits, grantCreditsIn } from "../billing/ledger/ledger.ts";
+import { auditCsv, usageCsv } from "../billing/usage/csv.ts";
+import { cycleAt, cycleContaining } from "../billing/usage/cycles.ts";
+import { latestAudit, usageByMethod } from "../billing/usage/usage.ts";
 import type { Database } from "../db/database.ts";
-import { checkLedger, grantCredits, grantCreditsIn } from "../ledger/ledger.ts";
-import { auditCsv, usageCsv } from "../usage/csv.ts";
-import { cycleAt, cycleContaining } from "../usage/cycles.ts";
-import { latestAudit, usageByMethod } from "../usage/usage.ts";
 import { type DbCommand, done, namedAccount, positiveInt, UsageError } from "./db-command.ts";
 
 /** `blockgate account …`, `credits grant`, `usage`, `export` and `ledger check`. */

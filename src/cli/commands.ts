@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { AccountExists } from "../accounts/accounts.ts";
+import { AccountExists } from "../billing/ledger/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import { ACCOUNT_COMMANDS } from "./account-commands.ts";

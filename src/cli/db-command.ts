@@ -1,4 +1,4 @@
-import { findAccount } from "../accounts/accounts.ts";
+import { findAccount } from "../billing/ledger/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 

@@ -9,7 +9,7 @@ import {
   txToUniv,
 } from "../bitcoin/index.ts";
 import { NETWORK_NAMES } from "../config/schema.ts";
-import { stringifyJson } from "../jsonrpc/json.ts";
+import { stringifyJson } from "../protocol/json/json.ts";
 import type { CommandOutput } from "./commands.ts";
 import { prettyCore } from "./pretty-json.ts";
 

@@ -1,5 +1,5 @@
-import { tokenDnsLabel } from "../auth/token-dns.ts";
-import { isTokenShaped } from "../auth/tokens.ts";
+import { tokenDnsLabel } from "../access/token-dns.ts";
+import { isTokenShaped } from "../access/tokens.ts";
 import type { Config } from "../config/schema.ts";
 import type { CommandOutput } from "./commands.ts";
 
@@ -7,7 +7,7 @@ const USAGE = "usage: blockgate electrum-name <token> [network]";
 
 /**
  * `blockgate electrum-name <token> [network]`: the server name a stock Electrum wallet dials to
- * reach the TLS listener with this token (src/app/electrum-tls.ts), the token in its DNS form,
+ * reach the TLS listener with this token (src/routes/electrum/tls-listener.ts), the token in its DNS form,
  * and Electrum's command line for it. Computed from the token and the config alone: no database,
  * no gateway. Without a network the name is `<token>.<suffix>`, for `electrum.tls.network`.
  */

@@ -1,5 +1,5 @@
-import { readAdminFile } from "../admin/admin-file.ts";
 import type { Config } from "../config/schema.ts";
+import { readAdminFile } from "../routes/admin/admin-file.ts";
 
 /** A running gateway of this config, and the credential its /admin/* paths take from the CLI. */
 export interface GatewayHandle {

@@ -1,6 +1,6 @@
-import { adminFilePath, readAdminFile } from "../admin/admin-file.ts";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import { openDatabase } from "../db/open.ts";
+import { adminFilePath, readAdminFile } from "../routes/admin/admin-file.ts";
 import { type CommandOutput, helpText, runDbCommand, unknownCommand } from "./commands.ts";
 import { postToGateway } from "./gateway-call.ts";
 

@@ -1,4 +1,4 @@
-import { issueOperatorToken } from "../admin/operator-token.ts";
+import { issueOperatorToken } from "../access/operator-token.ts";
 import type { CommandOutput } from "./commands.ts";
 
 /**

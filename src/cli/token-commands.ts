@@ -1,4 +1,10 @@
-import { issueToken, listTokens, restrictToken, revokeToken, rotateToken } from "../auth/tokens.ts";
+import {
+  issueToken,
+  listTokens,
+  restrictToken,
+  revokeToken,
+  rotateToken,
+} from "../access/tokens.ts";
 import { type DbCommand, done, idOf, namedAccount, UsageError, type Values } from "./db-command.ts";
 import { durationMs, expiryFrom, scopeFrom, tokenLine } from "./token-terms.ts";
 

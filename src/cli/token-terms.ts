@@ -1,5 +1,5 @@
-import { type TokenScope, tokenScopeSchema } from "../auth/scope.ts";
-import type { TokenRow } from "../auth/tokens.ts";
+import { type TokenScope, tokenScopeSchema } from "../access/scope.ts";
+import type { TokenRow } from "../access/tokens.ts";
 
 type ScopeValues = Partial<Record<keyof TokenScope, string | undefined>>;
 

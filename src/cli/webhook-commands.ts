@@ -1,4 +1,4 @@
-import { liveOwner } from "../auth/tokens.ts";
+import { liveOwner } from "../access/tokens.ts";
 import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import { Refused, registerEndpoint } from "../webhooks/register.ts";

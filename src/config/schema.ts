@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { DEFAULT_PRICES, type PricedMethod } from "../billing/pricing/price-list.ts";
 import { parseRange, RANGE_HINT } from "../util/address-range.ts";
-import { DEFAULT_PRICES, type PricedMethod } from "./prices.ts";
 
 /** Networks the gateway may offer; each route's network segment must be one of the configured ones. */
 export const NETWORK_NAMES = ["mainnet", "testnet", "testnet4", "signet", "regtest"] as const;
@@ -121,7 +121,7 @@ const unknownNetwork = (key: string) => `unknown network "${key}"`;
 /** A price per network: `default` applies to every network not named. */
 const priceTable = keyedTable(z.number().int().nonnegative(), isNetwork, unknownNetwork);
 
-/** Every JSON-RPC method's price table, defaulting to src/config/prices.ts. */
+/** Every JSON-RPC method's price table, defaulting to src/billing/pricing/price-list.ts. */
 const methodPrices = Object.fromEntries(
   Object.entries(DEFAULT_PRICES).map(([method, prices]) => [
     method,

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { projectPath } from "../paths.ts";
+import { projectPath } from "../util/paths.ts";
 import { lostCreateRace } from "./concurrent-create.ts";
 import type { Database } from "./database.ts";
 

@@ -1,6 +1,6 @@
-import type { BlockRef, ChainChange, DevnetBlocks } from "../admin/devnet-control.ts";
 import { type Prevout, sha256 } from "../bitcoin/index.ts";
 import { concatBytes } from "../bitcoin/script-build.ts";
+import type { BlockRef, ChainChange, DevnetBlocks } from "../events/chain-change.ts";
 import type { ChainBlock, DevnetChain } from "./chain.ts";
 import { mineBlocks } from "./produce-block.ts";
 

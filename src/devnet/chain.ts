@@ -8,7 +8,7 @@ import {
   type Transaction,
 } from "../bitcoin/index.ts";
 import type { NetworkName } from "../config/schema.ts";
-import { projectPath } from "../paths.ts";
+import { projectPath } from "../util/paths.ts";
 
 const DATA_DIR = `${projectPath("data", "chain")}/`;
 

@@ -1,5 +1,5 @@
 import { loadPrevoutsFile, type Prevout } from "../bitcoin/index.ts";
-import { projectPath } from "../paths.ts";
+import { projectPath } from "../util/paths.ts";
 import type { DevnetChain } from "./chain.ts";
 
 const PREVOUTS_FILE = projectPath("data", "chain", "blocks", "277647.prevouts.json");

@@ -1,6 +1,6 @@
 import { parseAmount } from "../bitcoin/index.ts";
 import type { NetworkName } from "../config/schema.ts";
-import { isJsonNumber, isJsonObject, type Json, jsonNumber } from "../jsonrpc/json.ts";
+import { isJsonNumber, isJsonObject, type Json, jsonNumber } from "../protocol/json/json.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 
 /** What one transaction of a block did to one output script: sats paid to it and spent from it. */

@@ -1,4 +1,4 @@
-import { isJsonNumber, isJsonObject, type Json } from "../jsonrpc/json.ts";
+import { isJsonNumber, isJsonObject, type Json } from "../protocol/json/json.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import { headerAt, headerOf } from "../upstreams/electrum/headers.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";

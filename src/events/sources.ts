@@ -1,6 +1,6 @@
 import { addressToScript, parseAmount, toHex } from "../bitcoin/index.ts";
 import type { Config, NetworkName } from "../config/schema.ts";
-import { isJsonNumber, isJsonObject, jsonNumber } from "../jsonrpc/json.ts";
+import { isJsonNumber, isJsonObject, jsonNumber } from "../protocol/json/json.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import { blockActivity, type ScriptActivity } from "./block-activity.ts";
 import type { ChainEvent } from "./types.ts";

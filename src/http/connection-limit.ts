@@ -1,5 +1,5 @@
 import type { Server, Socket } from "node:net";
-import { gatewayError } from "../errors/codes.ts";
+import { gatewayError } from "../protocol/errors/codes.ts";
 import { InFlightMap } from "../util/in-flight-map.ts";
 import { plainFailure } from "./reply.ts";
 

@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
-import { type GatewayError, httpStatusOf } from "../errors/codes.ts";
-import { graphqlErrorObject, plainErrorObject, rpcErrorObject } from "../errors/render.ts";
-import { stringifyJson } from "../jsonrpc/json.ts";
-import type { JsonRpcId } from "../jsonrpc/types.ts";
+import { type GatewayError, httpStatusOf } from "../protocol/errors/codes.ts";
+import { graphqlErrorObject, plainErrorObject, rpcErrorObject } from "../protocol/errors/render.ts";
+import { stringifyJson } from "../protocol/json/json.ts";
+import type { JsonRpcId } from "../protocol/json/types.ts";
 
 export interface HttpReply {
   status: number;

@@ -1,10 +1,10 @@
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import type { TokenOwner } from "../auth/tokens.ts";
+import type { TokenOwner } from "../access/tokens.ts";
+import { cycleContaining } from "../billing/usage/cycles.ts";
 import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
-import { type GatewayError, gatewayError } from "../errors/codes.ts";
-import { cycleContaining } from "../usage/cycles.ts";
+import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import { LruMap } from "../util/lru.ts";
 import { MemorySlots, RedisSlots, type Slots } from "./concurrency.ts";
 import { type PolicyState, rateLimitHeaders } from "./headers.ts";

@@ -1,6 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { BreakerState } from "../upstreams/breaker.ts";
-import type { PoolObserver } from "../upstreams/failover.ts";
+import type { BreakerState, PoolObserver } from "./pool-observer.ts";
 
 /** The breaker gauge's values: 0 is the normal state, so a sum over upstreams shows trouble. */
 const BREAKER_VALUE: Record<BreakerState, number> = { closed: 0, "half-open": 1, open: 2 };

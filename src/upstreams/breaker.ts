@@ -1,4 +1,6 @@
-export type BreakerState = "closed" | "open" | "half-open";
+import type { BreakerState } from "../log/pool-observer.ts";
+
+export type { BreakerState };
 
 export interface BreakerOptions {
   /** Consecutive failures that open the breaker. */

@@ -1,7 +1,8 @@
-import { type GatewayError, gatewayError } from "../errors/codes.ts";
+import type { AttemptOutcome, BreakerState, PoolObserver } from "../log/pool-observer.ts";
+import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import { CachedCheck } from "../util/cached-check.ts";
 import { Cancel, type CancelSignal } from "../util/cancel.ts";
-import { type Admission, Breaker, type BreakerOptions, type BreakerState } from "./breaker.ts";
+import { type Admission, Breaker, type BreakerOptions } from "./breaker.ts";
 import { deadline } from "./deadline.ts";
 import { HedgeDelay, type HedgeOptions } from "./hedge-delay.ts";
 
@@ -37,28 +38,14 @@ export interface HealthOptions {
   cacheMs: number;
 }
 
-/**
- * How an attempt ended: answered; answered more than the call may have (too_large: the upstream
- * is well); failed (refused, dropped, an error status, an unreadable answer); timed out; outpaced
- * (abandoned because an attempt started after it answered first: a slow upstream); cancelled
- * (abandoned, having started after the one that answered: says nothing).
- */
-export type AttemptOutcome = "ok" | "too_large" | "failed" | "timeout" | "outpaced" | "cancelled";
-
-/** Told of every attempt, retry, hedge and change of breaker state (for metrics). */
-export interface PoolObserver {
-  attempt(upstream: string, outcome: AttemptOutcome, seconds: number): void;
-  retried(upstream: string): void;
-  hedged(upstream: string): void;
-  breaker(upstream: string, state: BreakerState): void;
-}
-
 const NO_OBSERVER: PoolObserver = {
   attempt: () => {},
   retried: () => {},
   hedged: () => {},
   breaker: () => {},
 };
+
+export type { AttemptOutcome, PoolObserver };
 
 export interface FailoverPolicy {
   /** One attempt of a read when there is another upstream to try (see config failover.attemptTimeoutMs). */

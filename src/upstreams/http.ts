@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
-import { gatewayError } from "../errors/codes.ts";
-import { responseTooLarge } from "../errors/too-large.ts";
+import { gatewayError } from "../protocol/errors/codes.ts";
+import { responseTooLarge } from "../protocol/errors/too-large.ts";
 import type { UpstreamFailure } from "./failover.ts";
 
 type Answer = Pick<Dispatcher.ResponseData, "headers" | "body">;

@@ -2,7 +2,7 @@ import type { Queryable } from "../db/database.ts";
 
 /**
  * A webhook message's charge, made exactly once across crashes, through the idempotency keys the
- * HTTP routes use (src/metering/idempotency.ts, migration 005): each attempt runs under the key
+ * HTTP routes use (src/billing/metering/idempotency.ts, migration 005): each attempt runs under the key
  * `webhook:<message id>`, and the settle statement that commits the delivery's charge marks that
  * key settled in the same transaction. A process that dies after the charge and before recording
  * the delivery leaves the mark: the next attempt finds it and records the message delivered,

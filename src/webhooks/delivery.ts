@@ -1,14 +1,14 @@
 import type PgBoss from "pg-boss";
 import { Agent, request } from "undici";
-import { liveOwner } from "../auth/tokens.ts";
+import { liveOwner } from "../access/tokens.ts";
+import { type Metered, meter } from "../billing/metering/pipeline.ts";
+import { eventPrice } from "../billing/pricing/prices.ts";
 import type { Config } from "../config/schema.ts";
 import type { Queryable } from "../db/database.ts";
-import { gatewayError } from "../errors/codes.ts";
-import type { App } from "../metering/context.ts";
-import { type Metered, meter } from "../metering/pipeline.ts";
-import { eventPrice } from "../pricing/prices.ts";
+import { gatewayError } from "../protocol/errors/codes.ts";
 import { chargedBefore, chargeKey, closeMark, openMark } from "./charge-mark.ts";
 import { bossDb, DELIVERIES } from "./queue.ts";
+import type { WebhookServices } from "./services.ts";
 import { signedHeaders } from "./signing.ts";
 import { endEndpoint, type Pending, pendingMessage, recordAttempt } from "./store.ts";
 import type { TargetPolicy } from "./targets.ts";
@@ -28,7 +28,7 @@ export class Deliveries {
   private readonly agent: Agent;
 
   constructor(
-    private readonly app: App,
+    private readonly app: WebhookServices,
     private readonly boss: PgBoss,
     private readonly policy: TargetPolicy,
     private readonly config: Config["webhooks"],
@@ -100,7 +100,7 @@ export class Deliveries {
     let sent: Sent | null = null;
     const cost = await meter(
       {
-        app: this.app,
+        services: this.app,
         requestId: `${messageId}.${attempt}`,
         owner,
         backend: "gateway",

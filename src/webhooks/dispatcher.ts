@@ -3,8 +3,8 @@ import type PgBoss from "pg-boss";
 import type { NetworkName } from "../config/schema.ts";
 import type { EventSource } from "../events/sources.ts";
 import type { ChainEvent } from "../events/types.ts";
-import type { App } from "../metering/context.ts";
 import { bossDb, DELIVERIES } from "./queue.ts";
+import type { WebhookServices } from "./services.ts";
 import { sourceFor } from "./sources.ts";
 import { createMessage, type Endpoint, endEndpoint, liveEndpoints } from "./store.ts";
 
@@ -23,7 +23,7 @@ export class Dispatcher {
   private readonly stops: (() => void)[] = [];
 
   constructor(
-    private readonly app: App,
+    private readonly app: WebhookServices,
     private readonly boss: PgBoss,
     /** Tells the local worker to look now (a first attempt need not wait for its poll). */
     private readonly wake: () => void,

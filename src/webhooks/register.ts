@@ -1,4 +1,4 @@
-import type { TokenOwner } from "../auth/tokens.ts";
+import type { TokenOwner } from "../access/tokens.ts";
 import { addressToScript } from "../bitcoin/address.ts";
 import { type Config, NETWORK_NAMES, type NetworkName } from "../config/schema.ts";
 import type { Queryable } from "../db/database.ts";

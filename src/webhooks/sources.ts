@@ -5,11 +5,14 @@ import {
   feesOf,
   newBlocks,
 } from "../events/sources.ts";
-import type { App } from "../metering/context.ts";
+import type { WebhookServices } from "./services.ts";
 import type { Endpoint } from "./store.ts";
 
 /** The event source an endpoint follows, or null when its network has no node to ask now. */
-export function sourceFor(app: App, endpoint: Endpoint): EventSource<unknown> | null {
+export function sourceFor(
+  app: Pick<WebhookServices, "nodes">,
+  endpoint: Endpoint,
+): EventSource<unknown> | null {
   const pool = app.nodes.get(endpoint.network);
   const { args } = endpoint;
   switch (endpoint.event) {

@@ -1,10 +1,10 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../config/schema.ts";
-import type { App } from "../metering/context.ts";
 import { Deliveries } from "./delivery.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { DELIVERIES, openQueue } from "./queue.ts";
+import type { WebhookServices } from "./services.ts";
 
 /**
  * The gateway's webhooks at work: the dispatcher
@@ -21,7 +21,7 @@ export class Webhooks {
     private readonly log: Logger,
   ) {}
 
-  async start(app: App): Promise<void> {
+  async start(app: WebhookServices): Promise<void> {
     const boss = await openQueue(app.db);
     boss.on("error", (err: Error) => this.log.warn({ err }, "webhooks: the job queue failed"));
     this.boss = boss;

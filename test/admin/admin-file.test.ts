@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { adminFilePath, writesAdminFile } from "../../src/admin/admin-file.ts";
 import { parseConfig } from "../../src/config/load.ts";
+import { adminFilePath, writesAdminFile } from "../../src/routes/admin/admin-file.ts";
 
 describe("the CLI's hand-off file", () => {
   it("is written next to a PGlite folder, never for an in-memory store", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueOperatorToken } from "../../src/admin/operator-token.ts";
+import { issueOperatorToken } from "../../src/access/operator-token.ts";
 import {
   adminCli,
   METRIC_NAMES,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operatorAuthorized } from "../../src/admin/operator-token.ts";
+import { operatorAuthorized } from "../../src/access/operator-token.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 import {
   adminCli,

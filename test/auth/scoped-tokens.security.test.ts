@@ -2,7 +2,7 @@
 // an expiry, restriction and rotation. A call outside its scope gets 403 with a code naming the
 // scope, is not executed, not charged, and is audited; a changed scope applies at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueToken, restrictToken, rotateToken } from "../../src/auth/tokens.ts";
+import { issueToken, restrictToken, rotateToken } from "../../src/access/tokens.ts";
 import {
   accountTotals,
   HAL_TXID,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashToken, tokenCacheKey } from "../../src/auth/tokens.ts";
+import { hashToken, tokenCacheKey } from "../../src/access/tokens.ts";
 
 describe("tokenCacheKey", () => {
   it("is the base64 of hashToken's digest (the one-shot hash changes nothing)", () => {

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueToken } from "../../src/auth/tokens.ts";
+import { issueToken } from "../../src/access/tokens.ts";
 import { launchChromium } from "../support/browser.ts";
 import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 

@@ -58,8 +58,8 @@ describe("the dependency rules in npm run check", () => {
 
   it("fail on an added cycle", async () => {
     const out = await cruise({
-      "src/ledger/a.ts": 'import { b } from "./b.ts";\nexport const a = () => b;\n',
-      "src/ledger/b.ts": 'import { a } from "./a.ts";\nexport const b = () => a;\n',
+      "src/billing/ledger/a.ts": 'import { b } from "./b.ts";\nexport const a = () => b;\n',
+      "src/billing/ledger/b.ts": 'import { a } from "./a.ts";\nexport const b = () => a;\n',
     });
     expect(out.code).not.toBe(0);
     expect(out.out).toContain("no-circular");
@@ -67,28 +67,45 @@ describe("the dependency rules in npm run check", () => {
 
   it("fail on an upward import and on gateway code importing devnet", async () => {
     const out = await cruise({
-      "src/ledger/ledger.ts":
-        'import { route } from "../mirror/route.ts";\nexport const l = route;\n',
-      "src/mirror/route.ts":
-        'import { chain } from "../devnet/chain.ts";\nexport const route = chain;\n',
+      "src/billing/ledger/ledger.ts":
+        'import { route } from "../../routes/node/route.ts";\nexport const l = route;\n',
+      "src/routes/node/route.ts":
+        'import { chain } from "../../devnet/chain.ts";\nexport const route = chain;\n',
       "src/devnet/chain.ts": "export const chain = 1;\n",
     });
     expect(out.code).not.toBe(0);
-    expect(out.out).toContain("store-and-ledger-below-routes");
-    expect(out.out).toContain("devnet-only-from-wiring");
+    expect(out.out).toContain("money-below-services");
+    expect(out.out).toContain("devnet-is-its-own-entry");
   });
 
-  it("fail when one route family imports another, or a protocol helper imports a route", async () => {
+  it("fail when the pipeline, a route or devnet reaches past its layer", async () => {
     const out = await cruise({
-      "src/graphql/loader.ts": 'import { x } from "../mirror/x.ts";\nexport const l = x;\n',
-      "src/mirror/x.ts": "export const x = 1;\n",
-      "src/jsonrpc/params.ts": 'import { x } from "../mirror/x.ts";\nexport const p = x;\n',
-      "src/gql/walk.ts": 'import { c } from "../config/c.ts";\nexport const w = c;\n',
-      "src/config/c.ts": "export const c = 1;\n",
+      "src/billing/metering/pipeline.ts":
+        'import { w } from "../../webhooks/w.ts";\nexport const p = w;\n',
+      "src/webhooks/w.ts": "export const w = 1;\n",
+      "src/routes/graph/route.ts": 'import { a } from "../../app/app.ts";\nexport const r = a;\n',
+      "src/app/app.ts": "export const a = 1;\n",
+      "src/devnet/core.ts":
+        'import { l } from "../billing/ledger/ledger.ts";\nexport const d = l;\n',
+      "src/billing/ledger/ledger.ts": "export const l = 1;\n",
+    });
+    expect(out.code).not.toBe(0);
+    expect(out.out).toContain("pipeline-below-routes");
+    expect(out.out).toContain("routes-below-entries");
+    expect(out.out).toContain("devnet-below-the-gateway");
+  });
+
+  it("fail when one route family imports another, or a protocol rule imports above it", async () => {
+    const out = await cruise({
+      "src/routes/gateway/loader.ts": 'import { x } from "../node/x.ts";\nexport const l = x;\n',
+      "src/routes/node/x.ts": "export const x = 1;\n",
+      "src/protocol/json/params.ts":
+        'import { x } from "../../routes/node/x.ts";\nexport const p = x;\n',
+      "src/protocol/graphql/walk.ts": 'import { d } from "../../db/d.ts";\nexport const w = d;\n',
+      "src/db/d.ts": "export const d = 1;\n",
     });
     expect(out.code).not.toBe(0);
     expect(out.out).toContain("routes-not-from-each-other");
-    expect(out.out).toContain("foundations-stand-alone");
-    expect(out.out).toContain("graphql-helpers-stand-alone");
+    expect(out.out).toContain("protocol-rules-stand-alone");
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInto } from "../../scripts/build.mjs";
+import { ROOT, SERVER_BUNDLE } from "../../scripts/build-config.mjs";
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -87,5 +88,35 @@ describe("the build (`npm run build`: the compiled gateway that `npm start` and 
     const missing = [...used].filter((name) => !(name in pkg.dependencies));
     expect(missing).toEqual([]);
     expect(used.has("graphql-yoga")).toBe(true); // the scan sees the bundle's imports at all
+  });
+
+  it("keeps devnet out of the gateway's entry: only a dynamic import, when configured, loads it", async () => {
+    const { build } = await import("esbuild");
+    const out = mkdtempSync(join(tmpdir(), "blockgate-meta-"));
+    try {
+      const { metafile } = await build({
+        ...SERVER_BUNDLE,
+        absWorkingDir: ROOT,
+        outdir: out,
+        write: false,
+        metafile: true,
+      });
+      const outputs = metafile.outputs;
+      const entry = Object.keys(outputs).find((o) => outputs[o]?.entryPoint === "src/main.ts")!;
+      // Every output the entry loads before it runs: its static imports, transitively.
+      const loaded = new Set([entry]);
+      for (const file of loaded) {
+        for (const i of outputs[file]?.imports ?? []) {
+          if (i.kind === "import-statement" && !i.external) loaded.add(i.path);
+        }
+      }
+      const modules = [...loaded].flatMap((o) => Object.keys(outputs[o]?.inputs ?? {}));
+      expect(modules.filter((m) => m.startsWith("src/devnet/"))).toEqual([]);
+      expect(modules).toContain("src/app/app.ts"); // the walk sees the gateway at all
+      const lazy = Object.values(outputs).flatMap((o) => Object.keys(o.inputs));
+      expect(lazy).toContain("src/devnet/devnet.ts"); // and devnet is still built, apart
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

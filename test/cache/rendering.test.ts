@@ -1,9 +1,13 @@
-// A cache hit's decoded form is built from the memoised text (src/jsonrpc/decoded-tx.ts): the same
+// A cache hit's decoded form is built from the memoised text (src/protocol/core/decoded-tx.ts): the same
 // bytes as the decoded form written afresh, for every transaction of a real block.
 import { describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { decodedTx, decodedTxBaseText, decodedTxFromBase } from "../../src/jsonrpc/decoded-tx.ts";
-import { stringifyJson } from "../../src/jsonrpc/json.ts";
+import {
+  decodedTx,
+  decodedTxBaseText,
+  decodedTxFromBase,
+} from "../../src/protocol/core/decoded-tx.ts";
+import { stringifyJson } from "../../src/protocol/json/json.ts";
 
 describe("the memoised rendering", () => {
   it("gives decodedTx's bytes, with or without blockheight, inside a JSON-RPC reply", () => {

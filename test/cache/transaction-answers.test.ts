@@ -1,4 +1,4 @@
-// The unified API's whole answers about deep transactions (issue 14 item 3; src/graphql/answers/,
+// The unified API's whole answers about deep transactions (issue 14 item 3; src/routes/gateway/answers/,
 // src/cache/gateway-answers.ts): `transactions(txids:)` (or `transaction(txid:)`) selecting only
 // what the transaction's bytes and its block say, every transaction mined at least
 // cache.minConfirmations deep, is served again without Yoga and without Core — byte for byte but
@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
-import { plansOf } from "../../src/graphql/query-plans/plans.ts";
+import { plansOf } from "../../src/routes/gateway/query-plans/plans.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 

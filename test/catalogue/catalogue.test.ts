@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import Client from "bitcoin-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CATALOGUE } from "../../src/catalogue/methods.ts";
-import { withCatalogueTable } from "../../src/catalogue/render.ts";
+import { DEFAULT_PRICES } from "../../src/billing/pricing/price-list.ts";
+import { priceOf } from "../../src/billing/pricing/prices.ts";
 import { parseConfig } from "../../src/config/load.ts";
-import { DEFAULT_PRICES } from "../../src/config/prices.ts";
-import { priceOf } from "../../src/pricing/prices.ts";
+import { CATALOGUE } from "../../src/routes/catalogue/methods.ts";
+import { withCatalogueTable } from "../../src/routes/catalogue/render.ts";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 interface StockClient {

@@ -3,20 +3,20 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "../../src/accounts/accounts.ts";
-import { attachDevnet } from "../../src/admin/devnet-control.ts";
-import { issueOperatorToken } from "../../src/admin/operator-token.ts";
+import { issueOperatorToken } from "../../src/access/operator-token.ts";
+import { issueToken } from "../../src/access/tokens.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
   resolveElectrumUpstreams,
   resolveGraphUpstreams,
   resolveNodeUpstreams,
 } from "../../src/app/upstreams.ts";
-import { issueToken } from "../../src/auth/tokens.ts";
+import { createAccount } from "../../src/billing/ledger/accounts.ts";
+import { grantCredits } from "../../src/billing/ledger/ledger.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import type { DevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
-import { grantCredits } from "../../src/ledger/ledger.ts";
+import { attachDevnet } from "../../src/routes/admin/devnet-control.ts";
 import { coreCaller } from "../support/devnet-core.ts";
 import { firstOverSocket, subscribeSse } from "../support/subscribers.ts";
 
@@ -213,7 +213,7 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
   }, 60_000);
 
   it("POST /admin/devnet/*: the hand-off secret opens it, nothing else does; only POST", async () => {
-    const { readAdminFile } = await import("../../src/admin/admin-file.ts");
+    const { readAdminFile } = await import("../../src/routes/admin/admin-file.ts");
     const admin = readAdminFile(loadConfig(configFile))!;
     const post = (auth: string | undefined, method = "POST") =>
       fetch(`${gateway.url}/admin/devnet/mine`, {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { stringify } from "lossless-json";
 import { describe, expect, it } from "vitest";
 import { amountToJson, parseBlock, txToUniv } from "../../src/bitcoin/index.ts";
-import { projectPath } from "../../src/paths.ts";
+import { projectPath } from "../../src/util/paths.ts";
 import { lossless, useDevnetCore } from "../support/devnet-core.ts";
 
 // Core's `getblock <951658> 1` (with the raw block under `block`, added by ElectrumX's author).

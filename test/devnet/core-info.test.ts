@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { toHex } from "../../src/bitcoin/index.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { projectPath } from "../../src/paths.ts";
+import { projectPath } from "../../src/util/paths.ts";
 import { useDevnetCore } from "../support/devnet-core.ts";
 import { BLOCK_170, HAL_TXID } from "../support/harness.ts";
 

@@ -8,7 +8,7 @@ import {
   sha256d,
   toHex,
 } from "../../src/bitcoin/index.ts";
-import { projectPath } from "../../src/paths.ts";
+import { projectPath } from "../../src/util/paths.ts";
 import { useDevnetCore } from "../support/devnet-core.ts";
 import { HAL_TXID } from "../support/harness.ts";
 

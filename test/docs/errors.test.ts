@@ -7,7 +7,7 @@ import {
   httpStatusOf,
   jsonRpcCodeOf,
   meaningOf,
-} from "../../src/errors/codes.ts";
+} from "../../src/protocol/errors/codes.ts";
 
 /** docs/users/errors.md's table is the closed list of error codes, row for row. */
 describe("docs/users/errors.md", () => {

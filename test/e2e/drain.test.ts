@@ -6,15 +6,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAccount } from "../../src/accounts/accounts.ts";
-import { readAdminFile } from "../../src/admin/admin-file.ts";
-import { issueToken } from "../../src/auth/tokens.ts";
+import { issueToken } from "../../src/access/tokens.ts";
+import { createAccount } from "../../src/billing/ledger/accounts.ts";
+import { sweepDeadProcesses } from "../../src/billing/ledger/leases.ts";
+import { checkLedger, grantCredits } from "../../src/billing/ledger/ledger.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
-import { sweepDeadProcesses } from "../../src/ledger/leases.ts";
-import { checkLedger, grantCredits } from "../../src/ledger/ledger.ts";
+import { readAdminFile } from "../../src/routes/admin/admin-file.ts";
 import {
   askDevnetCore,
   blockTxids,

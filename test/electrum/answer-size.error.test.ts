@@ -4,7 +4,7 @@
 // library), which Electrum clients know: -32600 "response too large (over N bytes"; both charged
 // as answered (the server did the work), logged once, the server's breaker untouched.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/ledger/ledger.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { type ScriptedPeer, startScriptedElectrum } from "../support/electrum-peer.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 

@@ -3,12 +3,12 @@
 // other), each call is charged once, and the restarted server is back in the rotation.
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import type { DevnetElectrumServer } from "../../src/devnet/electrum/server.ts";
 import { startDevnetElectrum } from "../../src/devnet/electrum/start.ts";
 import { chainPrevouts } from "../../src/devnet/prevouts.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 const chain = loadDevnetChain();

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 const chain = loadDevnetChain();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { priceOf } from "../../src/billing/pricing/prices.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
-import { priceOf } from "../../src/pricing/prices.ts";
 import { type ScriptedPeer, startScriptedElectrum } from "../support/electrum-peer.ts";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { priceOf } from "../../src/billing/pricing/prices.ts";
 import { sha256d } from "../../src/bitcoin/hash.ts";
 import { fromHex, fromHexReversed, toHex, toHexReversed } from "../../src/bitcoin/hex.ts";
 import { computeMerkleRoot } from "../../src/bitcoin/merkle.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { pyFloatRepr } from "../../src/jsonrpc/python-text.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
-import { priceOf } from "../../src/pricing/prices.ts";
+import { pyFloatRepr } from "../../src/protocol/electrum/python-text.ts";
 import { coreCaller } from "../support/devnet-core.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { foldBranch } from "./merkle-fold.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
 import { type ScriptedPeer, startScriptedElectrum } from "../support/electrum-peer.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
 import { BLOCK_KEYS, TX_KEYS } from "../support/core-keys.ts";
 import { mineCoinbase } from "../support/devnet-core.ts";
 import {

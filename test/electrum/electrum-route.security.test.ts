@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeToken } from "../../src/auth/tokens.ts";
-import { latestAudit } from "../../src/usage/usage.ts";
+import { revokeToken } from "../../src/access/tokens.ts";
+import { latestAudit } from "../../src/billing/usage/usage.ts";
 import {
   accountTotals,
   HAL_TXID,

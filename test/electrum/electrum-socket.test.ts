@@ -3,8 +3,8 @@ import { ElectrumClient, type RPCParameter } from "@electrum-cash/network";
 import { ElectrumWebSocket } from "@electrum-cash/web-socket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { revokeToken } from "../../src/auth/tokens.ts";
-import { CATALOGUE } from "../../src/catalogue/methods.ts";
+import { revokeToken } from "../../src/access/tokens.ts";
+import { CATALOGUE } from "../../src/routes/catalogue/methods.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import {
   askDevnetCore,

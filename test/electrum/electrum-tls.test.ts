@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { connect, type TLSSocket } from "node:tls";
 import { ElectrumClient, type RPCNotification } from "@electrum-cash/network";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tokenDnsLabel } from "../../src/auth/token-dns.ts";
+import { tokenDnsLabel } from "../../src/access/token-dns.ts";
 import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import {
   fromHex,

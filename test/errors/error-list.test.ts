@@ -5,7 +5,7 @@ import {
   graphqlCodeOf,
   httpStatusOf,
   jsonRpcCodeOf,
-} from "../../src/errors/codes.ts";
+} from "../../src/protocol/errors/codes.ts";
 import { gql } from "../support/graphql.ts";
 import {
   HAL_TXID,

@@ -7,10 +7,10 @@ import {
   INPUT_DEPTH_MAX,
   valueDepthOver,
   variablesNesting,
-} from "../../src/gql/nesting.ts";
+} from "../../src/protocol/graphql/nesting.ts";
 
 /**
- * The bounds on nesting checked before anything parses a client's GraphQL (src/gql/nesting.ts):
+ * The bounds on nesting checked before anything parses a client's GraphQL (src/protocol/graphql/nesting.ts):
  * the lexical count agrees with the depth graphql-js's parser finds, strings, block strings and
  * comments full of brackets included; the value walk agrees with a recursive one.
  */

@@ -1,14 +1,14 @@
 import { buildSchema, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/load.ts";
-import { type CollectedField, walkSelections } from "../../src/gql/selection.ts";
-import { estimateCost } from "../../src/graphql/cost/estimate.ts";
-import { gatewaySchema } from "../../src/graphql/schema.ts";
-import { checkGraphQuery, type SelectedField } from "../../src/upstreams/indexer/hasura/check.ts";
-import { indexerSchema } from "../../src/upstreams/indexer/hasura/schema.ts";
+import { type CollectedField, walkSelections } from "../../src/protocol/graphql/selection.ts";
+import { checkGraphQuery, type SelectedField } from "../../src/protocol/hasura/check.ts";
+import { indexerSchema } from "../../src/protocol/hasura/schema.ts";
+import { estimateCost } from "../../src/routes/gateway/cost/estimate.ts";
+import { gatewaySchema } from "../../src/routes/gateway/schema.ts";
 
 /**
- * The one selection walker (src/gql/selection.ts): what it hands its visitor for documents whose
+ * The one selection walker (src/protocol/graphql/selection.ts): what it hands its visitor for documents whose
  * fragments, type conditions and directives a hand-written walker easily gets wrong, and what its
  * two users — the cost estimate and the indexer schema's checks — make of the same documents.
  */

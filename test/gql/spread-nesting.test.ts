@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import { DOCUMENT_NESTING_MAX } from "../../src/gql/nesting.ts";
-import { selectionNesting } from "../../src/gql/spread-nesting.ts";
+import { DOCUMENT_NESTING_MAX } from "../../src/protocol/graphql/nesting.ts";
+import { selectionNesting } from "../../src/protocol/graphql/spread-nesting.ts";
 import { fragmentChain } from "../support/arbitraries.ts";
 
 /**
- * Selections nested with fragments spread into one another (src/gql/spread-nesting.ts), which
+ * Selections nested with fragments spread into one another (src/protocol/graphql/spread-nesting.ts), which
  * the text does not show: the iterative count agrees with the recursive definition on generated
  * fragment graphs, and a chain of any length is measured without recursion.
  */

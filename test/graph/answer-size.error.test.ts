@@ -2,7 +2,7 @@
 // it is counted as it comes): RESPONSE_TOO_LARGE, not "unavailable"; charged as answered, at the
 // query's price (the indexer did the work); asked once; logged once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/ledger/ledger.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 import { viaGateway, viaIndexer } from "./support.ts";
 

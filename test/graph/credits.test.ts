@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/ledger/ledger.ts";
-import { latestAudit } from "../../src/usage/usage.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { latestAudit } from "../../src/billing/usage/usage.ts";
 import {
   expectSpentExactly,
   type StoreKind,

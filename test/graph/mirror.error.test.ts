@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { latestAudit } from "../../src/usage/usage.ts";
+import { latestAudit } from "../../src/billing/usage/usage.ts";
 import { post, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { available, type GraphAnswer, viaGateway, viaIndexer } from "./support.ts";
 

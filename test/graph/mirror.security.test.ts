@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeToken } from "../../src/auth/tokens.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
-import { latestAudit } from "../../src/usage/usage.ts";
+import { revokeToken } from "../../src/access/tokens.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { latestAudit } from "../../src/billing/usage/usage.ts";
 import {
   BLOCK_170,
   latestAuthFailure,
@@ -58,7 +58,7 @@ describe("graph route: tokens", () => {
     expect(forwarded()).toBe(before.forwarded);
     expect(await available(t, id)).toBe(before.balance);
     // One record, of no account: the token's owner is not told of it, nor billed. It stands for
-    // every 401 of its source and minute (src/metering/auth-failures.ts).
+    // every 401 of its source and minute (src/access/auth-failures.ts).
     expect(await auditOf(res.headers.get("x-request-id"))).toEqual([]);
     expect(await latestAuthFailure(t, "graph")).toEqual([
       {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { latestAudit } from "../../src/usage/usage.ts";
+import { latestAudit } from "../../src/billing/usage/usage.ts";
 import { BLOCK_170, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { available, type GraphAnswer, viaGateway } from "./support.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeToken } from "../../src/auth/tokens.ts";
+import { revokeToken } from "../../src/access/tokens.ts";
 import { gql } from "../support/graphql.ts";
 import {
   HAL_TXID,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { latestAudit } from "../../src/billing/usage/usage.ts";
 import { LatestBlocksDocument } from "../../src/generated/operations.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
-import { latestAudit } from "../../src/usage/usage.ts";
 import { execute, gql } from "../support/graphql.ts";
 import { BLOCK_170, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 

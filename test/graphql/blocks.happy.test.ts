@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { latestAudit } from "../../src/billing/usage/usage.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import {
   BlocksAfterDocument,
   LatestBlocksDocument,
   TransactionBlockDocument,
 } from "../../src/generated/operations.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
-import { latestAudit } from "../../src/usage/usage.ts";
 import { type GraphAnswer, viaGateway, viaIndexer } from "../graph/support.ts";
 import { execute, gql } from "../support/graphql.ts";
 import { BLOCK_170, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";

@@ -1,6 +1,6 @@
 import type * as GraphQL from "graphql";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { indexerSchema } from "../../src/upstreams/indexer/hasura/schema.ts";
+import { indexerSchema } from "../../src/protocol/hasura/schema.ts";
 import { viaGateway } from "../graph/support.ts";
 import { gql } from "../support/graphql.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { auditServer } from "graphql-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { printGatewaySchema } from "../../src/graphql/schema.ts";
+import { printGatewaySchema } from "../../src/routes/gateway/schema.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 
 describe("GraphQL over HTTP", () => {

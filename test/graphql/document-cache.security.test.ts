@@ -1,7 +1,7 @@
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocumentCache, documentBytes } from "../../src/graphql/plugins/document-cache.ts";
-import { documentCacheOf } from "../../src/graphql/route.ts";
+import { DocumentCache, documentBytes } from "../../src/routes/gateway/plugins/document-cache.ts";
+import { documentCacheOf } from "../../src/routes/gateway/route.ts";
 import { post, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /**

@@ -1,11 +1,15 @@
 import fc from "fast-check";
 import { parse, validate, visit } from "graphql";
 import { describe, expect, it } from "vitest";
-import { literalRule, literalsFit, shapeOf } from "../../src/graphql/plugins/document-shape.ts";
-import { gatewaySchema } from "../../src/graphql/schema.ts";
+import {
+  literalRule,
+  literalsFit,
+  shapeOf,
+} from "../../src/routes/gateway/plugins/document-shape.ts";
+import { gatewaySchema } from "../../src/routes/gateway/schema.ts";
 
 /**
- * A document's shape (src/graphql/plugins/document-shape.ts) stands for every document that parses
+ * A document's shape (src/routes/gateway/plugins/document-shape.ts) stands for every document that parses
  * to the same tree but for its scalar literals' values; a validated document's LiteralRule says
  * which of them are valid. The property that matters: for any values, the rule's verdict is
  * graphql-js's own `validate` on the document written with them.

@@ -1,7 +1,7 @@
 import { buildSchema, parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import type { CostEstimate } from "../../src/graphql/cost/estimate.ts";
-import { EstimateMemo } from "../../src/graphql/cost/estimate-memo.ts";
+import type { CostEstimate } from "../../src/routes/gateway/cost/estimate.ts";
+import { EstimateMemo } from "../../src/routes/gateway/cost/estimate-memo.ts";
 import { LruMap } from "../../src/util/lru.ts";
 
 /**

@@ -5,7 +5,7 @@ import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness
 
 /**
  * The cost estimate and the limit checks on delegated selections are memoised per document and
- * the operation's variables (src/graphql/cost/estimate-memo.ts). Every case sends one document
+ * the operation's variables (src/routes/gateway/cost/estimate-memo.ts). Every case sends one document
  * text again and again, so Yoga's parser cache hands the memo the same DocumentNode each time:
  * what varies must still be priced and limited afresh.
  *

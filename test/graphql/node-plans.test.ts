@@ -1,13 +1,13 @@
-// Node plans (src/graphql/query-plans/node-plan.ts): a document that asks transactions by txid and
+// Node plans (src/routes/gateway/query-plans/node-plan.ts): a document that asks transactions by txid and
 // fields their bytes or position say is learnt from its second execution and then answered
 // without Yoga, through the request's own loaders. Every planned answer is compared with Yoga's
 // answer to the same request (the body with `extensions`, which is never planned), byte for byte
 // but the balance; each is charged and audited as Yoga's is, and Core is asked what Yoga asks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { latestAudit } from "../../src/billing/usage/usage.ts";
 import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
-import { plansOf } from "../../src/graphql/query-plans/plans.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
-import { latestAudit } from "../../src/usage/usage.ts";
+import { plansOf } from "../../src/routes/gateway/query-plans/plans.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 

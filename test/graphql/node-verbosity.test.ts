@@ -1,4 +1,4 @@
-// How verbose the unified API asks Core for a transaction (src/graphql/loaders.ts): the least the
+// How verbose the unified API asks Core for a transaction (src/routes/gateway/loaders.ts): the least the
 // operation reads — 2 for fee and prevouts, 1 for any field that reads where it was mined
 // (cost/estimate.ts POSITION_FIELDS), else 0, its hex — and, where a cache could keep the answer,
 // verbose for a transaction asked again, so that it is kept. Observed at devnet's Core, which

@@ -1,11 +1,15 @@
 import { parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import type { Passthrough } from "../../src/graphql/query-plans/candidate.ts";
-import { compilePassthrough, dataText, fits } from "../../src/graphql/query-plans/passthrough.ts";
-import { gatewaySchema } from "../../src/graphql/schema.ts";
+import type { Passthrough } from "../../src/routes/gateway/query-plans/candidate.ts";
+import {
+  compilePassthrough,
+  dataText,
+  fits,
+} from "../../src/routes/gateway/query-plans/passthrough.ts";
+import { gatewaySchema } from "../../src/routes/gateway/schema.ts";
 
 /**
- * The passthrough compiler and its shape check (src/graphql/query-plans/passthrough.ts): what a
+ * The passthrough compiler and its shape check (src/routes/gateway/query-plans/passthrough.ts): what a
  * plan sends the indexer, and which of the indexer's answers it may write as they are. An answer
  * that does not fit goes to the executor (test/graphql/query-plans.test.ts has the requests).
  */

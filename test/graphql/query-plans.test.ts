@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { plansOf } from "../../src/graphql/query-plans/plans.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
-import { latestAudit } from "../../src/usage/usage.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { latestAudit } from "../../src/billing/usage/usage.ts";
+import { plansOf } from "../../src/routes/gateway/query-plans/plans.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /**
- * Plans (src/graphql/query-plans/): a document that asks the indexer alone is learnt from its first
+ * Plans (src/routes/gateway/query-plans/): a document that asks the indexer alone is learnt from its first
  * execution and then sent to the indexer without Yoga. Every planned answer is compared with
  * Yoga's own answer to the same request — the same body sent with another Origin, which is
  * another plan key, so Yoga executes it — byte for byte but the balance, which moves between the

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { revokeToken } from "../../src/auth/tokens.ts";
+import { revokeToken } from "../../src/access/tokens.ts";
 import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import type { NetworkName } from "../../src/config/schema.ts";
 import { blockActivity, scanBlock } from "../../src/events/block-activity.ts";
 import { addressActivityOf } from "../../src/events/sources.ts";
-import { parseJson } from "../../src/jsonrpc/json.ts";
+import { parseJson } from "../../src/protocol/json/json.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import {
   askDevnetCore,

@@ -3,7 +3,7 @@
 // a token of account B — one test per mutation, on /gateway and on /dashboard/graphql — and a
 // scoped token cannot manage keys at all (it could otherwise mint itself a broader one).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueToken } from "../../src/auth/tokens.ts";
+import { issueToken } from "../../src/access/tokens.ts";
 import { dashboardQuery, signIn } from "../dashboard/support.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 

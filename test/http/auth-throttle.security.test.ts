@@ -1,10 +1,10 @@
-// Failed authentications per client address (src/limits/auth-throttle.ts): a free allowance, then
+// Failed authentications per client address (src/access/auth-throttle.ts): a free allowance, then
 // each failure answered later than the one before (as Bitcoin Core delays a wrong RPC password,
 // here doubling), then a lock-out for the rest of the window in which an unknown token is refused
 // 429 without a database lookup. Other addresses, and tokens this process has just served, are
 // not affected. Requests come from two loopback addresses, 127.0.0.1 and 127.0.0.2.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueToken } from "../../src/auth/tokens.ts";
+import { issueToken } from "../../src/access/tokens.ts";
 import { blockTxids, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { type AddressedAnswer, postFrom } from "../support/local-address.ts";
 

@@ -1,8 +1,8 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway } from "../../src/app/app.ts";
-import type { ReadyReport } from "../../src/app/readiness.ts";
 import { parseConfig } from "../../src/config/load.ts";
+import type { ReadyReport } from "../../src/routes/health/readiness.ts";
 import {
   HAL_TXID,
   POSTGRES_URL,

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { connect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { tokenDnsLabel } from "../../src/auth/token-dns.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
+import { tokenDnsLabel } from "../../src/access/token-dns.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import {
   type FuzzCase,
   HOSTILE_ANSWER_MS,

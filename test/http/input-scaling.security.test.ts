@@ -1,15 +1,12 @@
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentNesting, variablesNesting } from "../../src/gql/nesting.ts";
-import { selectionNesting } from "../../src/gql/spread-nesting.ts";
-import { scanBatchAnswer } from "../../src/jsonrpc/canonical-json.ts";
-import { parseRequestBody } from "../../src/jsonrpc/envelope.ts";
-import { checkGraphQuery } from "../../src/upstreams/indexer/hasura/check.ts";
-import {
-  type GraphRequest,
-  parseGraphRequest,
-} from "../../src/upstreams/indexer/hasura/request.ts";
-import { indexerSchema } from "../../src/upstreams/indexer/hasura/schema.ts";
+import { documentNesting, variablesNesting } from "../../src/protocol/graphql/nesting.ts";
+import { selectionNesting } from "../../src/protocol/graphql/spread-nesting.ts";
+import { checkGraphQuery } from "../../src/protocol/hasura/check.ts";
+import { type GraphRequest, parseGraphRequest } from "../../src/protocol/hasura/request.ts";
+import { indexerSchema } from "../../src/protocol/hasura/schema.ts";
+import { scanBatchAnswer } from "../../src/protocol/json/canonical-json.ts";
+import { parseRequestBody } from "../../src/protocol/json/envelope.ts";
 import {
   fragmentChain,
   HOSTILE_SHAPES,

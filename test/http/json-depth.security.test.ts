@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JSON_DEPTH_MAX, jsonDepthOver } from "../../src/jsonrpc/json-depth.ts";
+import { JSON_DEPTH_MAX, jsonDepthOver } from "../../src/protocol/json/json-depth.ts";
 import { accountTotals, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /** Nesting of a parsed value: a scalar is 0, `[]` and `{}` are 1. */

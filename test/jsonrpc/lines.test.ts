@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { idOfLongLine, LineSplitter } from "../../src/jsonrpc/lines.ts";
+import { idOfLongLine, LineSplitter } from "../../src/protocol/json/lines.ts";
 
 const b = (s: string) => Buffer.from(s);
 

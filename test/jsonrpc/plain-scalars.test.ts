@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { LosslessNumber } from "lossless-json";
 import { describe, expect, it } from "vitest";
-import { allPlainScalars, type Json, stringifyJson } from "../../src/jsonrpc/json.ts";
+import { allPlainScalars, type Json, stringifyJson } from "../../src/protocol/json/json.ts";
 import { paramsKey } from "../../src/upstreams/bitcoin-core/pool.ts";
 
 const scalar = fc.oneof(

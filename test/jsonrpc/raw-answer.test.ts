@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { RawJsonText } from "../../src/jsonrpc/json.ts";
-import { answerForReply, rawResultAnswer, resultScalars } from "../../src/jsonrpc/raw-answer.ts";
+import { RawJsonText } from "../../src/protocol/json/json.ts";
+import {
+  answerForReply,
+  rawResultAnswer,
+  resultScalars,
+} from "../../src/protocol/json/raw-answer.ts";
 import { promotedBy } from "../support/promoted.ts";
 
 describe("rawResultAnswer", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { replyObject } from "../../src/jsonrpc/envelope.ts";
-import { RawJsonText, stringifyJson } from "../../src/jsonrpc/json.ts";
-import { arrayParts } from "../../src/jsonrpc/reply-parts.ts";
+import { replyObject } from "../../src/protocol/json/envelope.ts";
+import { RawJsonText, stringifyJson } from "../../src/protocol/json/json.ts";
+import { arrayParts } from "../../src/protocol/json/reply-parts.ts";
 
 describe("arrayParts", () => {
   it("writes what the whole array's text is, results that came as text passed as they are", () => {

@@ -1,9 +1,9 @@
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeToken } from "../../src/auth/tokens.ts";
+import { revokeToken } from "../../src/access/tokens.ts";
 import { HAL_TXID, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
-/** Failed authentications cost no row per request (src/metering/auth-failures.ts). */
+/** Failed authentications cost no row per request (src/access/auth-failures.ts). */
 const FLOOD = 2_000;
 describe("a flood of bad tokens", () => {
   let t: TestGateway;

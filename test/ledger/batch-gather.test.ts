@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BatchGather } from "../../src/ledger/batch-gather.ts";
+import { BatchGather } from "../../src/billing/ledger/batch-gather.ts";
 
-/** When the settle queue's next statement waits for more of its batch (src/ledger/batch-gather.ts). */
+/** When the settle queue's next statement waits for more of its batch (src/billing/ledger/batch-gather.ts). */
 describe("the settle batch gather", () => {
   /** A gather on a clock the test moves (ms). */
   function gather(maxWaitUs: number) {

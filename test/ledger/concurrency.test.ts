@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/ledger/ledger.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import {
   accountTotals,
   HAL_TXID,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { grantCredits } from "../../src/ledger/ledger.ts";
+import { grantCredits } from "../../src/billing/ledger/ledger.ts";
 import {
   HAL_TXID,
   rpc,
@@ -8,7 +8,7 @@ import {
   type TestGateway,
 } from "../support/harness.ts";
 
-/** Idempotency-Key on the node route (src/metering/idempotency.ts), on both stores. */
+/** Idempotency-Key on the node route (src/billing/metering/idempotency.ts), on both stores. */
 async function call(url: string, body: unknown, key?: string) {
   const res = await fetch(url, {
     method: "POST",

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "../../src/accounts/accounts.ts";
-import { issueToken } from "../../src/auth/tokens.ts";
-import type { Database } from "../../src/db/database.ts";
-import { openDatabase } from "../../src/db/open.ts";
-import type { AuditInput } from "../../src/ledger/audit.ts";
-import { registerProcess, takeLease } from "../../src/ledger/leases.ts";
+import { issueToken } from "../../src/access/tokens.ts";
+import { createAccount } from "../../src/billing/ledger/accounts.ts";
+import type { AuditInput } from "../../src/billing/ledger/audit.ts";
+import { registerProcess, takeLease } from "../../src/billing/ledger/leases.ts";
 import {
   checkLedger,
   grantCredits,
   reserve,
   settle,
   voidStaleHolds,
-} from "../../src/ledger/ledger.ts";
-import { writeBatch } from "../../src/ledger/settle-queue.ts";
+} from "../../src/billing/ledger/ledger.ts";
+import { writeBatch } from "../../src/billing/ledger/settle-queue.ts";
+import type { Database } from "../../src/db/database.ts";
+import { openDatabase } from "../../src/db/open.ts";
 import {
   HAL_TXID,
   POSTGRES_URL,

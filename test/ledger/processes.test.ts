@@ -5,12 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAccount } from "../../src/accounts/accounts.ts";
-import { issueToken, revokeToken } from "../../src/auth/tokens.ts";
+import { issueToken, revokeToken } from "../../src/access/tokens.ts";
+import { createAccount } from "../../src/billing/ledger/accounts.ts";
+import { checkLedger, grantCredits } from "../../src/billing/ledger/ledger.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
-import { checkLedger, grantCredits } from "../../src/ledger/ledger.ts";
 import { HAL_TXID, POSTGRES_URL, rpc } from "../support/harness.ts";
 import { startProcess, stopProcess } from "../support/spawn.ts";
 

@@ -1,15 +1,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "../../src/accounts/accounts.ts";
+import { createAccount } from "../../src/billing/ledger/accounts.ts";
+import type { AuditInput } from "../../src/billing/ledger/audit.ts";
+import { takeLease } from "../../src/billing/ledger/leases.ts";
+import { checkLedger, grantCredits, reserve } from "../../src/billing/ledger/ledger.ts";
+import { SettleQueue } from "../../src/billing/ledger/settle-queue.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import type { AuditInput } from "../../src/ledger/audit.ts";
-import { takeLease } from "../../src/ledger/leases.ts";
-import { checkLedger, grantCredits, reserve } from "../../src/ledger/ledger.ts";
-import { SettleQueue } from "../../src/ledger/settle-queue.ts";
 import { POSTGRES_URL, pgliteSnapshotFor } from "../support/harness.ts";
 
-/** Group commit (src/ledger/settle-queue.ts) on both stores: batching, failure, backpressure. */
+/** Group commit (src/billing/ledger/settle-queue.ts) on both stores: batching, failure, backpressure. */
 function record(accountId: number, charged: number, method = "getrawtransaction"): AuditInput {
   return {
     requestId: randomUUID(),

@@ -3,9 +3,9 @@
 // gets 429 with Retry-After and a code that tells a rate limit from credits, and every answer on
 // a plan carries the IETF RateLimit-Policy / RateLimit fields.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { setAccountPlan } from "../../src/accounts/accounts.ts";
+import { setAccountPlan } from "../../src/billing/ledger/accounts.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { runDbCommand } from "../../src/cli/commands.ts";
-import { checkLedger } from "../../src/ledger/ledger.ts";
 import {
   accountTotals,
   blockTxids,

@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkLedger } from "../../src/ledger/ledger.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { burst } from "../support/burst.ts";
 import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 

@@ -6,16 +6,16 @@ import {
   parseCanonical,
   scalarsOfSpans,
   scanBatchAnswer,
-} from "../../src/jsonrpc/canonical-json.ts";
+} from "../../src/protocol/json/canonical-json.ts";
 import {
   isJsonObject,
   type Json,
   parseJson,
   RawJsonText,
   stringifyJson,
-} from "../../src/jsonrpc/json.ts";
+} from "../../src/protocol/json/json.ts";
 
-import { answerForReply } from "../../src/jsonrpc/raw-answer.ts";
+import { answerForReply } from "../../src/protocol/json/raw-answer.ts";
 import { BitcoinCoreClient } from "../../src/upstreams/bitcoin-core/client.ts";
 
 /** What the node route wrote before: the result parsed losslessly and written again. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
-import { stringifyJson } from "../../src/jsonrpc/json.ts";
+import { stringifyJson } from "../../src/protocol/json/json.ts";
 import {
   accountTotals,
   BLOCK_170,

@@ -1,13 +1,13 @@
 import { getHeapSpaceStatistics } from "node:v8";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseRequestBody } from "../../src/jsonrpc/envelope.ts";
-import { parseJson, stringifyJson } from "../../src/jsonrpc/json.ts";
-import { parseJsonLiftingStrings } from "../../src/jsonrpc/long-strings.ts";
+import { parseRequestBody } from "../../src/protocol/json/envelope.ts";
+import { parseJson, stringifyJson } from "../../src/protocol/json/json.ts";
+import { parseJsonLiftingStrings } from "../../src/protocol/json/long-strings.ts";
 
 /**
  * Clients' JSON-RPC bodies are parsed with their long strings lifted out of lossless-json's way
- * (src/jsonrpc/long-strings.ts): the same value as parseJson gives, the same refusals, and a 1 MiB
+ * (src/protocol/json/long-strings.ts): the same value as parseJson gives, the same refusals, and a 1 MiB
  * string parameter no longer costs 30 MB and a third of a second (bench/fuzz, issue 15 item 7).
  */
 

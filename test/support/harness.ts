@@ -2,14 +2,15 @@ import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import pg from "pg";
 import { expect, inject } from "vitest";
-import { createAccount } from "../../src/accounts/accounts.ts";
+import { issueToken } from "../../src/access/tokens.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
   resolveElectrumUpstreams,
   resolveGraphUpstreams,
   resolveNodeUpstreams,
 } from "../../src/app/upstreams.ts";
-import { issueToken } from "../../src/auth/tokens.ts";
+import { createAccount } from "../../src/billing/ledger/accounts.ts";
+import { checkLedger, grantCredits } from "../../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type {
   BitcoinCoreUpstreamConfig,
@@ -19,7 +20,6 @@ import type {
 import type { Database } from "../../src/db/database.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, type DevnetOptions, startDevnet } from "../../src/devnet/devnet.ts";
-import { checkLedger, grantCredits } from "../../src/ledger/ledger.ts";
 
 export type StoreKind = "pglite" | "postgres";
 
@@ -230,7 +230,7 @@ export async function askDevnetCore(
 }
 
 /**
- * The latest aggregated failed-authentication record of a route (src/metering/auth-failures.ts),
+ * The latest aggregated failed-authentication record of a route (src/access/auth-failures.ts),
  * written now rather than when its minute is over: a 401 has no record of its own.
  */
 export async function latestAuthFailure(t: TestGateway, backend: string) {

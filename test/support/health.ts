@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
-import type { ReadyReport } from "../../src/app/readiness.ts";
 import type { ConfigInput } from "../../src/config/schema.ts";
+import type { ReadyReport } from "../../src/routes/health/readiness.ts";
 import type { TestGateway } from "./harness.ts";
 
 /** Two networks, so that one can fail while the other serves. */

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { readAdminFile } from "../../src/admin/admin-file.ts";
-import { issueOperatorToken } from "../../src/admin/operator-token.ts";
+import { issueOperatorToken } from "../../src/access/operator-token.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
   resolveElectrumUpstreams,
@@ -12,6 +11,7 @@ import {
 } from "../../src/app/upstreams.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { readAdminFile } from "../../src/routes/admin/admin-file.ts";
 
 export interface OperatorCredential {
   token: string;

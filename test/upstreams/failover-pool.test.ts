@@ -3,7 +3,7 @@
 // its upstream over, and no upstream admitting a call fails at once. The pool itself is the real one.
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/load.ts";
-import { gatewayError } from "../../src/errors/codes.ts";
+import { gatewayError } from "../../src/protocol/errors/codes.ts";
 import {
   DEFAULT_POLICY,
   type FailoverPolicy,

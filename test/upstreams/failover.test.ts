@@ -3,7 +3,7 @@
 // frozen (SIGSTOP: its port still accepts connections, nothing answers): clients see no error,
 // each call is charged once. Both gone: 503 UPSTREAM_UNAVAILABLE, nothing charged.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/ledger/ledger.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { type CoreProcess, nodeEntries, startCoreProcess } from "../support/core-process.ts";
 import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 

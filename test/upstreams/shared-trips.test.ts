@@ -4,7 +4,7 @@
 // (devnet's gates) until every client has joined the trip, so the trip is in flight for all of them.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Json, jsonNumber, stringifyJson } from "../../src/jsonrpc/json.ts";
+import { type Json, jsonNumber, stringifyJson } from "../../src/protocol/json/json.ts";
 import { paramsKey } from "../../src/upstreams/bitcoin-core/pool.ts";
 import { burst } from "../support/burst.ts";
 import {

@@ -7,8 +7,8 @@ import {
   txToUniv,
   univalueDouble,
 } from "../../bitcoin/index.ts";
-import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from "../../jsonrpc/core-params.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from "../../protocol/core/params.ts";
+import type { Json } from "../../protocol/json/json.ts";
 import type { ChainBlock } from "../chain.ts";
 import { blockContext } from "./block-context.ts";
 import type { CoreContext } from "./context.ts";

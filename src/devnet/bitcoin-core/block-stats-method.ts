@@ -5,8 +5,8 @@ import {
   RPC_INVALID_ADDRESS_OR_KEY,
   RPC_INVALID_PARAMETER,
   RPC_MISC_ERROR,
-} from "../../jsonrpc/core-params.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+} from "../../protocol/core/params.ts";
+import type { Json } from "../../protocol/json/json.ts";
 import { blockStats, UNDO_STATS } from "../block-stats.ts";
 import type { ChainBlock } from "../chain.ts";
 import { medianTimePast } from "../chain-facts.ts";

@@ -1,6 +1,6 @@
 import { parseAmount } from "../../bitcoin/index.ts";
-import { RPC_INVALID_PARAMETER, RPC_TYPE_ERROR } from "../../jsonrpc/core-params.ts";
-import { isJsonNumber, type Json } from "../../jsonrpc/json.ts";
+import { RPC_INVALID_PARAMETER, RPC_TYPE_ERROR } from "../../protocol/core/params.ts";
+import { isJsonNumber, type Json } from "../../protocol/json/json.ts";
 import { RpcError } from "./rpc-error.ts";
 
 /** Core's DEFAULT_MAX_RAW_TX_FEE_RATE: 0.10 BTC/kvB, in sat per 1000 vbytes. */

@@ -6,9 +6,9 @@ import {
   parseRequestBody,
   type RequestBody,
   replyObject,
-} from "../../jsonrpc/envelope.ts";
-import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
-import type { RpcErrorObject } from "../../jsonrpc/types.ts";
+} from "../../protocol/json/envelope.ts";
+import { type Json, stringifyJson } from "../../protocol/json/json.ts";
+import type { RpcErrorObject } from "../../protocol/json/types.ts";
 import { Gate } from "../gate.ts";
 import { listenDevnet } from "../listen.ts";
 import { RpcError } from "./rpc-error.ts";

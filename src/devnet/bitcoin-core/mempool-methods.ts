@@ -1,6 +1,6 @@
 import { amountToJson } from "../../bitcoin/index.ts";
-import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from "../../jsonrpc/core-params.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from "../../protocol/core/params.ts";
+import type { Json } from "../../protocol/json/json.ts";
 import { estimateFeerate, MAX_CONF_TARGET } from "../fee-estimate.ts";
 import { MIN_RELAY_FEERATE } from "../mempool-policy.ts";
 import type { CoreContext } from "./context.ts";

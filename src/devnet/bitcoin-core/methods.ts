@@ -1,6 +1,6 @@
 import type { Network, Prevout } from "../../bitcoin/index.ts";
-import { RPC_INVALID_ADDRESS_OR_KEY } from "../../jsonrpc/core-params.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import { RPC_INVALID_ADDRESS_OR_KEY } from "../../protocol/core/params.ts";
+import type { Json } from "../../protocol/json/json.ts";
 import type { DevnetChain } from "../chain.ts";
 import { DevnetUtxos } from "../utxo.ts";
 import { blockMethods } from "./block-methods.ts";

@@ -1,6 +1,6 @@
 import { addressToScript, parseTransaction, type Transaction } from "../../bitcoin/index.ts";
-import { RPC_INVALID_ADDRESS_OR_KEY } from "../../jsonrpc/core-params.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import { RPC_INVALID_ADDRESS_OR_KEY } from "../../protocol/core/params.ts";
+import type { Json } from "../../protocol/json/json.ts";
 import { mineBlocks, produceBlock } from "../produce-block.ts";
 import type { CoreContext } from "./context.ts";
 import type { RpcMethod } from "./http.ts";

@@ -7,8 +7,8 @@ import {
   RPC_TYPE_ERROR,
   uvTypeName,
   writeIndented4,
-} from "../../jsonrpc/core-params.ts";
-import { isJsonNumber, type Json } from "../../jsonrpc/json.ts";
+} from "../../protocol/core/params.ts";
+import { isJsonNumber, type Json } from "../../protocol/json/json.ts";
 import { RpcError } from "./rpc-error.ts";
 
 type Kind = "string" | "number" | "bool" | "array" | "object";

@@ -1,4 +1,4 @@
-import type { RpcErrorObject } from "../../jsonrpc/types.ts";
+import type { RpcErrorObject } from "../../protocol/json/types.ts";
 
 /** A JSON-RPC error raised inside devnet's Core, as Core throws JSONRPCError(code, message). */
 export class RpcError extends Error {

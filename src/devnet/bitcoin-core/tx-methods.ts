@@ -1,5 +1,5 @@
 import { parseTransaction, type Transaction, txToUniv } from "../../bitcoin/index.ts";
-import { checkGetRawTransaction } from "../../jsonrpc/core-methods.ts";
+import { checkGetRawTransaction } from "../../protocol/core/methods.ts";
 import {
   asPositional,
   isRpcError,
@@ -7,8 +7,8 @@ import {
   RPC_TYPE_ERROR,
   uvTypeName,
   writeIndented4,
-} from "../../jsonrpc/core-params.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+} from "../../protocol/core/params.ts";
+import type { Json } from "../../protocol/json/json.ts";
 import type { ChainBlock } from "../chain.ts";
 import type { CoreContext } from "./context.ts";
 import type { RpcMethod } from "./http.ts";

@@ -1,5 +1,5 @@
 import { addressToScript, decodeScriptToUniv, solve, toHex } from "../../bitcoin/index.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import type { Json } from "../../protocol/json/json.ts";
 import type { CoreContext } from "./context.ts";
 import type { RpcMethod } from "./http.ts";
 import { hexArg, readParams } from "./params.ts";

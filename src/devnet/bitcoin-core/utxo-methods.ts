@@ -1,7 +1,7 @@
 import { amountToJson, scriptPubKeyToJson, toHex } from "../../bitcoin/index.ts";
 import { merkleBlockBytes } from "../../bitcoin/merkle-block.ts";
-import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from "../../jsonrpc/core-params.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from "../../protocol/core/params.ts";
+import type { Json } from "../../protocol/json/json.ts";
 import type { ChainBlock } from "../chain.ts";
 import { MEMPOOL_HEIGHT } from "../utxo.ts";
 import type { CoreContext } from "./context.ts";

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Json } from "../../jsonrpc/json.ts";
-import { pyStrRepr } from "../../jsonrpc/python-text.ts";
-import type { RpcErrorObject } from "../../jsonrpc/types.ts";
+import { pyStrRepr } from "../../protocol/electrum/python-text.ts";
+import type { Json } from "../../protocol/json/json.ts";
+import type { RpcErrorObject } from "../../protocol/json/types.ts";
 import type { BitcoinCoreClient } from "../../upstreams/bitcoin-core/client.ts";
 
 /** bitcoind answered with an error object (electrumx/server/daemon.py DaemonError). */

@@ -1,7 +1,7 @@
 import { LosslessNumber } from "lossless-json";
 import type { Prevout } from "../../bitcoin/prevouts.ts";
-import { isJsonObject, type Json, jsonNumber } from "../../jsonrpc/json.ts";
-import { pyFloatRepr } from "../../jsonrpc/python-text.ts";
+import { pyFloatRepr } from "../../protocol/electrum/python-text.ts";
+import { isJsonObject, type Json, jsonNumber } from "../../protocol/json/json.ts";
 import type { DevnetChain } from "../chain.ts";
 import { checked, daemonRequest, type ElectrumBackend, type Handler } from "./handler.ts";
 

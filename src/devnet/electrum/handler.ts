@@ -3,9 +3,9 @@ import {
   checkBoundArgs,
   ELECTRUM_SIGNATURES,
   type ElectrumSignature,
-} from "../../jsonrpc/electrum-args.ts";
-import { DAEMON_ERROR } from "../../jsonrpc/electrum-params.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+} from "../../protocol/electrum/args.ts";
+import { DAEMON_ERROR } from "../../protocol/electrum/params.ts";
+import type { Json } from "../../protocol/json/json.ts";
 import type { DevnetChain } from "../chain.ts";
 import { type Daemon, DaemonError } from "./daemon.ts";
 import { ElectrumRpcError } from "./rpc-error.ts";
@@ -45,7 +45,7 @@ export interface ElectrumBackend {
 }
 
 /**
- * A handler with the shared signature and checks (src/jsonrpc/electrum-args.ts): `run` gets the
+ * A handler with the shared signature and checks (src/protocol/electrum/args.ts): `run` gets the
  * arguments as the checks normalised them.
  */
 export function checked(

@@ -1,8 +1,8 @@
 import { toHex, toHexReversed } from "../../bitcoin/hex.ts";
-import { BAD_REQUEST } from "../../jsonrpc/electrum-params.ts";
-import { compareProtocols, protocolTuple } from "../../jsonrpc/electrum-version.ts";
-import { type Json, jsonNumber } from "../../jsonrpc/json.ts";
-import { pyThousands } from "../../jsonrpc/python-text.ts";
+import { BAD_REQUEST } from "../../protocol/electrum/params.ts";
+import { pyThousands } from "../../protocol/electrum/python-text.ts";
+import { compareProtocols, protocolTuple } from "../../protocol/electrum/version.ts";
+import { type Json, jsonNumber } from "../../protocol/json/json.ts";
 import type { DevnetChain } from "../chain.ts";
 import { checked, type Handler } from "./handler.ts";
 import { branchAndRoot } from "./merkle.ts";

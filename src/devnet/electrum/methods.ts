@@ -1,13 +1,13 @@
-import { ELECTRUM_SIGNATURES } from "../../jsonrpc/electrum-args.ts";
-import { BAD_REQUEST } from "../../jsonrpc/electrum-params.ts";
+import { ELECTRUM_SIGNATURES } from "../../protocol/electrum/args.ts";
+import { BAD_REQUEST } from "../../protocol/electrum/params.ts";
+import { pyStr } from "../../protocol/electrum/python-text.ts";
 import {
   ELECTRUMX_PROTOCOL_MAX,
   ELECTRUMX_PROTOCOL_MIN,
   negotiateProtocol,
   versionString,
-} from "../../jsonrpc/electrum-version.ts";
-import { isJsonNumber, type Json, jsonNumber } from "../../jsonrpc/json.ts";
-import { pyStr } from "../../jsonrpc/python-text.ts";
+} from "../../protocol/electrum/version.ts";
+import { isJsonNumber, type Json, jsonNumber } from "../../protocol/json/json.ts";
 import { feeMethods } from "./fees.ts";
 import { checked, type ElectrumBackend, type Handler } from "./handler.ts";
 import { headerMethods } from "./headers.ts";

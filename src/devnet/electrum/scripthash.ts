@@ -1,5 +1,5 @@
-import { scripthashStatus } from "../../jsonrpc/electrum-status.ts";
-import { type Json, jsonNumber } from "../../jsonrpc/json.ts";
+import { scripthashStatus } from "../../protocol/electrum/status.ts";
+import { type Json, jsonNumber } from "../../protocol/json/json.ts";
 import { checked, type Handler } from "./handler.ts";
 import type { HistoryEntry, ScriptEntry } from "./script-index.ts";
 

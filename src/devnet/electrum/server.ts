@@ -1,9 +1,9 @@
 import { EventEmitter } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
-import { BAD_REQUEST, bindArgs } from "../../jsonrpc/electrum-params.ts";
-import { isJsonNumber, isJsonObject, type Json, parseJson } from "../../jsonrpc/json.ts";
-import { LineSplitter } from "../../jsonrpc/lines.ts";
-import { pyJsonDumps, pyStr, pyThousands } from "../../jsonrpc/python-text.ts";
+import { BAD_REQUEST, bindArgs } from "../../protocol/electrum/params.ts";
+import { pyJsonDumps, pyStr, pyThousands } from "../../protocol/electrum/python-text.ts";
+import { isJsonNumber, isJsonObject, type Json, parseJson } from "../../protocol/json/json.ts";
+import { LineSplitter } from "../../protocol/json/lines.ts";
 import type { Handler, SessionState } from "./handler.ts";
 import { ElectrumRpcError } from "./rpc-error.ts";
 

@@ -1,7 +1,7 @@
 import { toHexReversed } from "../../bitcoin/hex.ts";
-import { BAD_REQUEST } from "../../jsonrpc/electrum-params.ts";
-import { type Json, jsonNumber } from "../../jsonrpc/json.ts";
-import { pyStr, pyThousands } from "../../jsonrpc/python-text.ts";
+import { BAD_REQUEST } from "../../protocol/electrum/params.ts";
+import { pyStr, pyThousands } from "../../protocol/electrum/python-text.ts";
+import { type Json, jsonNumber } from "../../protocol/json/json.ts";
 import type { DevnetChain } from "../chain.ts";
 import { DaemonError } from "./daemon.ts";
 import { checked, daemonRequest, type ElectrumBackend, type Handler } from "./handler.ts";

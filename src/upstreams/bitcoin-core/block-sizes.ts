@@ -1,6 +1,6 @@
-import { isJsonNumber, isJsonObject, type Json, jsonInteger } from "../../jsonrpc/json.ts";
-import { answerBytes, resultScalars } from "../../jsonrpc/raw-answer.ts";
-import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
+import { isJsonNumber, isJsonObject, type Json, jsonInteger } from "../../protocol/json/json.ts";
+import { answerBytes, resultScalars } from "../../protocol/json/raw-answer.ts";
+import type { RpcAnswer, RpcCall } from "../../protocol/json/types.ts";
 import { LruMap } from "../../util/lru.ts";
 
 /** Blocks remembered per network (some 150 bytes each): the oldest asked about go first. */

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
 import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
-import { gatewayError } from "../../errors/codes.ts";
-import { type ScannedItem, scanBatchAnswer } from "../../jsonrpc/canonical-json.ts";
+import { gatewayError } from "../../protocol/errors/codes.ts";
+import { type ScannedItem, scanBatchAnswer } from "../../protocol/json/canonical-json.ts";
 import {
   allPlainScalars,
   isJsonObject,
@@ -10,9 +10,9 @@ import {
   jsonInteger,
   parseJson,
   stringifyJson,
-} from "../../jsonrpc/json.ts";
-import { rawResultAnswer } from "../../jsonrpc/raw-answer.ts";
-import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
+} from "../../protocol/json/json.ts";
+import { rawResultAnswer } from "../../protocol/json/raw-answer.ts";
+import type { RpcAnswer, RpcCall } from "../../protocol/json/types.ts";
 import type { CancelSignal } from "../../util/cancel.ts";
 import { deadline, undiciSignal } from "../deadline.ts";
 import type { UpstreamFailure as Failure } from "../failover.ts";

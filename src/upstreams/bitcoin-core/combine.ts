@@ -1,4 +1,4 @@
-import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
+import type { RpcAnswer, RpcCall } from "../../protocol/json/types.ts";
 import type { PoolFailure } from "../failover.ts";
 
 /** A request's calls answered in its order by the named upstream, or one failure for them all. */

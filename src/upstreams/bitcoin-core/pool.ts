@@ -1,8 +1,8 @@
 import type { BitcoinCoreUpstreamConfig } from "../../config/schema.ts";
-import type { GatewayError } from "../../errors/codes.ts";
-import type { Json } from "../../jsonrpc/json.ts";
-import { allPlainScalars, stringifyJson } from "../../jsonrpc/json.ts";
-import type { RpcAnswer, RpcCall } from "../../jsonrpc/types.ts";
+import type { GatewayError } from "../../protocol/errors/codes.ts";
+import type { Json } from "../../protocol/json/json.ts";
+import { allPlainScalars, stringifyJson } from "../../protocol/json/json.ts";
+import type { RpcAnswer, RpcCall } from "../../protocol/json/types.ts";
 import {
   type FailoverPolicy,
   FailoverPool,

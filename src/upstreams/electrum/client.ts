@@ -1,8 +1,8 @@
 import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
-import { gatewayError } from "../../errors/codes.ts";
-import type { Json } from "../../jsonrpc/json.ts";
+import { gatewayError } from "../../protocol/errors/codes.ts";
+import type { Json } from "../../protocol/json/json.ts";
 import { within } from "../../util/cached-check.ts";
 import type { CancelSignal } from "../../util/cancel.ts";
 import {

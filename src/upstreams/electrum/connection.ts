@@ -1,16 +1,16 @@
 import { connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
-import { type GatewayError, gatewayError } from "../../errors/codes.ts";
-import { responseTooLarge } from "../../errors/too-large.ts";
+import { type GatewayError, gatewayError } from "../../protocol/errors/codes.ts";
+import { responseTooLarge } from "../../protocol/errors/too-large.ts";
 import {
   isJsonObject,
   type Json,
   jsonInteger,
   parseJson,
   stringifyJson,
-} from "../../jsonrpc/json.ts";
-import { idOfLongLine, LineSplitter, type LongLine } from "../../jsonrpc/lines.ts";
-import type { RpcAnswer } from "../../jsonrpc/types.ts";
+} from "../../protocol/json/json.ts";
+import { idOfLongLine, LineSplitter, type LongLine } from "../../protocol/json/lines.ts";
+import type { RpcAnswer } from "../../protocol/json/types.ts";
 import type { CancelSignal } from "../../util/cancel.ts";
 import { InFlightMap } from "../../util/in-flight-map.ts";
 

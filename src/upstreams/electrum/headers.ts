@@ -1,5 +1,5 @@
 import { type BlockHeader, fromHex, parseBlockHeader } from "../../bitcoin/index.ts";
-import { jsonNumber } from "../../jsonrpc/json.ts";
+import { jsonNumber } from "../../protocol/json/json.ts";
 import type { ElectrumPool } from "./pool.ts";
 
 /** The best chain's header at `height` (blockchain.block.header), or null when none was given. */

@@ -1,6 +1,6 @@
 import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
-import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
-import type { RpcAnswer } from "../../jsonrpc/types.ts";
+import { type Json, stringifyJson } from "../../protocol/json/json.ts";
+import type { RpcAnswer } from "../../protocol/json/types.ts";
 import {
   type FailoverPolicy,
   FailoverPool,

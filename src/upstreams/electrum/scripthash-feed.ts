@@ -1,5 +1,5 @@
 import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
-import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
+import { type Json, stringifyJson } from "../../protocol/json/json.ts";
 import { connectionOptions, reconnectDelayMs } from "./client.ts";
 import { ElectrumConnection } from "./connection.ts";
 

@@ -1,10 +1,10 @@
-import { gatewayError } from "../../errors/codes.ts";
-import { scripthashStatus } from "../../jsonrpc/electrum-status.ts";
+import { scripthashStatus } from "../../protocol/electrum/status.ts";
+import { gatewayError } from "../../protocol/errors/codes.ts";
 import type { ElectrumPool, ElectrumPoolOutcome } from "./pool.ts";
 
 /**
  * A script hash's status, read as its history (get_history) and hashed as ElectrumX hashes it
- * (src/jsonrpc/electrum-status.ts): the answer `{ result: status }`, or the server's own refusal
+ * (src/protocol/electrum/status.ts): the answer `{ result: status }`, or the server's own refusal
  * (a history too large) as it gave it. The pool's connections never hold subscriptions: they
  * serve every client, and a request may go to any of them; subscriptions live on the feed's own
  * connection (scripthash-feed.ts). This read answers a session's subscribe, and stands in for

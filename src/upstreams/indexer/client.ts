@@ -1,11 +1,11 @@
 import { Pool } from "undici";
-import { type GatewayError, gatewayError } from "../../errors/codes.ts";
-import { isJsonObject, type Json, parseJson, stringifyJson } from "../../jsonrpc/json.ts";
+import { type GatewayError, gatewayError } from "../../protocol/errors/codes.ts";
+import type { GraphRequest } from "../../protocol/hasura/request.ts";
+import { isJsonObject, type Json, parseJson, stringifyJson } from "../../protocol/json/json.ts";
 import type { CancelSignal } from "../../util/cancel.ts";
 import { deadline, undiciSignal, withDeadline } from "../deadline.ts";
 import type { UpstreamFailure } from "../failover.ts";
 import { readLimited, transportFailure } from "../http.ts";
-import type { GraphRequest } from "./hasura/request.ts";
 
 /** One indexer as the gateway reaches it (config resolved: the secret read from the environment). */
 export interface IndexerUpstreamConfig {

@@ -1,4 +1,5 @@
-import { type Json, stringifyJson } from "../../jsonrpc/json.ts";
+import type { GraphRequest } from "../../protocol/hasura/request.ts";
+import { type Json, stringifyJson } from "../../protocol/json/json.ts";
 import type { CancelSignal } from "../../util/cancel.ts";
 import { withDeadline } from "../deadline.ts";
 import {
@@ -11,7 +12,6 @@ import {
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
 import { IndexerClient, type IndexerUpstreamConfig } from "./client.ts";
-import type { GraphRequest } from "./hasura/request.ts";
 
 export type IndexerOutcome =
   | { ok: true; data: { [key: string]: Json }; upstream: string }

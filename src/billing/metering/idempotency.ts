@@ -1,0 +1,143 @@
+import { createHash } from "node:crypto";
+import { type HttpReply, joinedParts } from "../../http/reply.ts";
+import { type GatewayError, gatewayError } from "../../protocol/errors/codes.ts";
+import { stringifyJson } from "../../protocol/json/json.ts";
+import type { CallContext, MeterServices } from "./context.ts";
+import { auditOnly } from "./pipeline.ts";
+
+/**
+ * Idempotent retries: a client that lost its answer (a reset connection, a timeout) may send the
+ * same request again with the same `Idempotency-Key` header and is not charged twice.
+ *
+ * - First time: the key is recorded with a hash of the request (route, network, body). The
+ *   request runs as usual; the settle statement that commits its charges marks the key settled in
+ *   the same transaction (src/billing/ledger/settle-queue.ts), and the answer is stored after it.
+ * - A retry of a charged request gets the stored answer back (`idempotent-replayed: true`,
+ *   `x-credits-charged: 0`), audited as `replayed`. If the process died between the charge and
+ *   storing the answer, the retry runs again free of charge, and its answer is stored.
+ * - A request that charged nothing (refused, 429, upstream failure) leaves nothing behind: a retry
+ *   runs afresh.
+ * - While the first is running: 409 IDEMPOTENCY_IN_PROGRESS. The same key with a different request:
+ *   422 IDEMPOTENCY_KEY_REUSED. Keys are kept for `idempotency.windowMs`.
+ */
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Headers not stored with an answer: they describe the request that carried it, not the answer. */
+const PER_REQUEST = /^(x-request-id|x-credits-|connection$|content-length$)/i;
+
+export async function idempotent<S extends MeterServices>(
+  ctx: CallContext<S>,
+  key: string | string[] | undefined,
+  body: string,
+  run: (ctx: CallContext<S>) => Promise<HttpReply>,
+  failure: (error: GatewayError) => HttpReply,
+): Promise<HttpReply> {
+  if (key === undefined) return run(ctx);
+  if (typeof key !== "string" || !KEY.test(key)) {
+    return failure(
+      gatewayError("BAD_REQUEST", "Idempotency-Key: 1 to 255 visible ASCII characters, once"),
+    );
+  }
+  const { db, config } = ctx.services;
+  const accountId = ctx.owner.accountId;
+  const hash = createHash("sha256")
+    .update(`${ctx.backendSegment}\n${ctx.network}\n${body}`)
+    .digest();
+  // Keys past the window, or left uncharged by a first attempt whose process died (known dead, or
+  // silent past the TTL), are free.
+  await db.query(
+    `DELETE FROM idempotency_keys k WHERE account_id = $1 AND key = $2 AND (
+       created_at < now() - make_interval(secs => $3::double precision / 1000)
+       OR (settled_at IS NULL AND (
+         created_at < now() - make_interval(secs => $4::double precision / 1000)
+         OR EXISTS (SELECT 1 FROM gateway_processes p
+                    WHERE p.id = k.process_id AND p.stopped_at IS NOT NULL))))`,
+    [accountId, key, config.idempotency.windowMs, config.ledger.holdTimeoutMs],
+  );
+  const { rows: inserted } = await db.query(
+    `INSERT INTO idempotency_keys(account_id, key, request_hash, process_id)
+     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING key`,
+    [accountId, key, hash, ctx.services.credits.opts.processId],
+  );
+  if (inserted.length === 0) {
+    const { rows } = await db.query<{
+      request_hash: Uint8Array;
+      settled: boolean;
+      status: number | null;
+      headers: Record<string, string> | null;
+      body: Uint8Array | null;
+    }>(
+      `SELECT request_hash, settled_at IS NOT NULL AS settled, status, headers, body
+       FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
+      [accountId, key],
+    );
+    const row = rows[0];
+    if (!row) return idempotent(ctx, key, body, run, failure); // gone meanwhile: start over
+    if (!Buffer.from(row.request_hash).equals(hash)) {
+      return failure(
+        gatewayError(
+          "IDEMPOTENCY_KEY_REUSED",
+          "this Idempotency-Key was used for a different request",
+        ),
+      );
+    }
+    if (row.status !== null && row.body !== null) {
+      const audited = await auditOnly(ctx, [
+        { method: "(replay)", outcome: "replayed", httpStatus: row.status },
+      ]);
+      return {
+        status: row.status,
+        body: null,
+        raw: Buffer.from(row.body),
+        headers: {
+          ...(row.headers ?? {}),
+          ...audited.headers,
+          "idempotent-replayed": "true",
+        },
+      };
+    }
+    if (!row.settled) {
+      return failure(
+        gatewayError(
+          "IDEMPOTENCY_IN_PROGRESS",
+          "a request with this Idempotency-Key is still being answered",
+        ),
+      );
+    }
+    // Charged, but its answer never stored (the process died in between): run free of charge.
+    return remember(ctx, key, await run({ ...ctx, idempotency: { key, rerun: true } }));
+  }
+  let reply: HttpReply;
+  try {
+    reply = await run({ ...ctx, idempotency: { key, rerun: false } });
+  } catch (err) {
+    await forget(ctx, key);
+    throw err;
+  }
+  return remember(ctx, key, reply);
+}
+
+/** Stores the answer of a charged request; a request that charged nothing leaves no key. */
+async function remember(ctx: CallContext, key: string, reply: HttpReply): Promise<HttpReply> {
+  const bytes =
+    reply.raw ?? (reply.parts ? joinedParts(reply.parts) : Buffer.from(stringifyJson(reply.body)));
+  const headers = Object.fromEntries(
+    Object.entries(reply.headers ?? {}).filter(([h]) => !PER_REQUEST.test(h)),
+  );
+  if (!reply.raw) headers["content-type"] ??= "application/json";
+  const { rows } = await ctx.services.db.query(
+    `UPDATE idempotency_keys SET status = $3, headers = $4, body = $5
+     WHERE account_id = $1 AND key = $2 AND settled_at IS NOT NULL RETURNING key`,
+    [ctx.owner.accountId, key, reply.status, JSON.stringify(headers), bytes],
+  );
+  if (rows.length === 0) await forget(ctx, key);
+  return reply;
+}
+
+async function forget(ctx: CallContext, key: string): Promise<void> {
+  await ctx.services.db.query(
+    "DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND settled_at IS NULL",
+    [ctx.owner.accountId, key],
+  );
+}

@@ -1,0 +1,106 @@
+import { parseCanonical, type ScalarSpan, scalarsOfSpans } from "./canonical-json.ts";
+import { type Json, parseJson, RawJsonText, stringifyJson } from "./json.ts";
+import type { RpcAnswer } from "./types.ts";
+
+/**
+ * An upstream's result kept as the JSON text it came in (already checked to be what parsing and
+ * writing it again would give: src/protocol/json/canonical-json.ts). The node route writes
+ * that text to its caller as it is; whoever reads `result` (the unified API, the response cache,
+ * the chain guard) gets it parsed, once, on first reading — so a result nobody looks into is never
+ * parsed at all.
+ *
+ * The text lives in a private field of the answer, found by a brand check (`#kept in answer`), so
+ * a copy made with a spread (`{...answer, result: x}`) is never taken for the original; `result`
+ * is one accessor shared by every answer. Not a getter of each answer's own (an object literal
+ * with `get result()`), as before: V8 keeps such an accessor in an AccessorPair allocated in the
+ * old generation, so every answer's getter, and through it the answer's text and parsed result,
+ * outlived each young-generation collection until a major one. For fifty transactions one at a
+ * time that was ~50 KB of text per request copied and promoted (test/jsonrpc/raw-answer.test.ts
+ * measures what answers nobody holds leave in the old generation).
+ */
+class RawAnswer {
+  readonly #kept: RawResult;
+
+  constructor(kept: RawResult) {
+    this.#kept = kept;
+    // An own, enumerable accessor, shared by every answer: a spread or JSON.stringify of the
+    // answer sees `result` as a plain answer's, and no answer carries a closure of its own.
+    Object.defineProperty(this, "result", RESULT);
+  }
+
+  static kept(answer: object): RawResult | undefined {
+    return #kept in answer ? (answer as RawAnswer).#kept : undefined;
+  }
+}
+
+const RESULT: PropertyDescriptor = {
+  get(this: RawAnswer): Json {
+    const kept = RawAnswer.kept(this) as RawResult;
+    // The text was scanned as canonical, so parseCanonical reads it (the fallback is a guard).
+    kept.parsed ??= { value: parseCanonical(kept.raw.text) ?? parseJson(kept.raw.text) };
+    return kept.parsed.value;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/** A result kept as text: the text, and what has been read of it so far (each read once). */
+interface RawResult {
+  raw: RawJsonText;
+  /** Where an object result's scalar members lie in the text (found by the scan). */
+  spans: readonly ScalarSpan[] | undefined;
+  parsed?: { value: Json };
+  scalars?: Json;
+}
+
+export function rawResultAnswer(text: string, spans?: readonly ScalarSpan[]): RpcAnswer {
+  return new RawAnswer({ raw: new RawJsonText(text), spans }) as unknown as RpcAnswer;
+}
+
+/** The answer as a reply renders it: with its result's own text when it came as text. */
+export function answerForReply(answer: RpcAnswer): RpcAnswer {
+  const kept = RawAnswer.kept(answer);
+  return kept ? { result: kept.raw } : answer;
+}
+
+/**
+ * The members of an answer's result that are not objects or arrays: from its text when it came as
+ * text (a verbose transaction without building its vin and vout, from the spans its scan found:
+ * scalarsOfSpans), else from the result itself, whose other members the caller does not read.
+ * All a verbose getrawtransaction's readers need when they want no prevouts
+ * (src/routes/gateway/loaders.ts, src/cache/from-core.ts); a result that is not an object is returned as
+ * it is.
+ */
+export function resultScalars(answer: { result: Json }): Json {
+  const kept = RawAnswer.kept(answer);
+  // Answers are shared by the requests whose trips were (src/upstreams/shared-trips.ts): read once.
+  if (!kept?.spans || kept.parsed) return answer.result;
+  kept.scalars ??= scalarsOfSpans(kept.raw.text, kept.spans);
+  return kept.scalars;
+}
+
+/**
+ * The bytes an answer takes in a reply where that is known without writing it (its text as it
+ * came, a text already written, a string); 0 for anything else.
+ */
+export function keptBytes(answer: RpcAnswer): number {
+  const kept = RawAnswer.kept(answer);
+  if (kept) return kept.raw.text.length;
+  if ("error" in answer) return 0;
+  const { result } = answer;
+  if (result instanceof RawJsonText) return result.text.length;
+  return typeof result === "string" ? result.length + 2 : 0;
+}
+
+/**
+ * The bytes an answer takes in a reply: its result's text when it came as text (no work), else
+ * its JSON written out (answers built by the gateway, or parsed from a non-canonical reply).
+ */
+export function answerBytes(answer: RpcAnswer): number {
+  const kept = RawAnswer.kept(answer);
+  if (kept) return kept.raw.text.length;
+  if ("error" in answer) return stringifyJson(answer.error).length;
+  const { result } = answer;
+  if (result instanceof RawJsonText) return result.text.length;
+  return typeof result === "string" ? result.length + 2 : stringifyJson(result).length;
+}

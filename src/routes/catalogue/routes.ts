@@ -1,0 +1,80 @@
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../../config/schema.ts";
+import { withoutBodies } from "../../http/framework.ts";
+import { sendText } from "../../http/reply.ts";
+import { exampleBody, type PricedMethod, pricedCatalogue, signature } from "./render.ts";
+
+const HEADERS = {
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-cache",
+};
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
+
+/**
+ * GET /methods: every method the JSON-RPC mirrors serve, with its parameters, its price on each
+ * network this gateway offers (from the running config) and an example call; GET /methods.json
+ * is the same for programs. Public, like the interface it documents: no token, no charge.
+ */
+export function catalogueRoutes(http: FastifyInstance, config: Config): void {
+  const networks = config.networks;
+  const methods = pricedCatalogue(config, networks);
+  const text = page(config, methods);
+  const json = JSON.stringify({ networks, methods }, null, 2);
+  withoutBodies(http, (scope) => {
+    scope.get("/methods", async (_request, reply) =>
+      sendText(reply, 200, "text/html; charset=utf-8", text, HEADERS),
+    );
+    scope.get("/methods.json", async (_request, reply) =>
+      sendText(reply, 200, "application/json", json, HEADERS),
+    );
+  });
+}
+
+function page(config: Config, methods: PricedMethod[]): string {
+  const { networks, backends } = config;
+  const section = (backend: "node" | "electrum", title: string) => {
+    const rows = methods
+      .filter((m) => m.backend === backend)
+      .map((m) => {
+        const prices = Object.entries(m.prices)
+          .map(([key, byNetwork]) => {
+            const variant = m.variants?.find((v) => `${m.method}/${v.variant}` === key);
+            const cells = networks.map((n) => `<td>${byNetwork[n]}</td>`).join("");
+            return `<tr class="price"><th>${escapeHtml(variant ? variant.when : "per call")}</th>${cells}</tr>`;
+          })
+          .join("");
+        const params = m.params
+          .map(
+            (p) =>
+              `<li><code>${escapeHtml(p.name)}</code> ${escapeHtml(p.type)}${p.optional ? " (optional)" : ""}</li>`,
+          )
+          .join("");
+        const curl = `curl -s -X POST -H 'content-type: application/json' \\\n  --data '${exampleBody(m)}' \\\n  http://HOST/${backends[backend]}/${networks[0]}/$TOKEN`;
+        return `<section id="${escapeHtml(m.method)}"><h3><code>${escapeHtml(signature(m))}</code></h3>
+<p>${escapeHtml(m.summary)}</p>${params ? `<ul>${params}</ul>` : "<p>No parameters.</p>"}
+<table><tr><th>CC</th>${networks.map((n) => `<th>${n}</th>`).join("")}</tr>${prices}</table>
+<pre>${escapeHtml(curl)}</pre></section>`;
+      })
+      .join("\n");
+    return `<h2>${title} — <code>POST /${backends[backend]}/&lt;network&gt;/&lt;token&gt;</code></h2>\n${rows}`;
+  };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>blockgate — methods and prices</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
+section{border-top:1px solid #d5d9e0;padding:.5rem 0}table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left}
+pre{background:#f5f6f8;padding:.5rem;overflow-x:auto}</style></head>
+<body><h1>Methods and prices</h1>
+<p>Every JSON-RPC method this gateway serves, its parameters, its price in credits (CC) per call on each network, and an example call. A batch is priced call by call. Any other method is refused with the upstream's own “method not found”, and is not charged. <a href="/methods.json">As JSON</a>.</p>
+${section("node", "Bitcoin Core")}
+${section("electrum", "Electrum protocol 1.4")}
+</body></html>`;
+}

@@ -1,0 +1,189 @@
+// The Keys view: the account's tokens, and creating (shown once), restricting, rotating and
+// revoking them, all through the unified API's self-service mutations (they act on this account
+// only). Signed in with a scoped token, the view is read-only: the API refuses it key management.
+import {
+  DashboardCreateKeyDocument,
+  DashboardKeysDocument,
+  DashboardRestrictKeyDocument,
+  DashboardRevokeKeyDocument,
+  DashboardRotateKeyDocument,
+  type DashboardTokenFragment,
+  type TokenScopeInput,
+} from "../../../generated/operations.ts";
+import { el, GraphQLFailure, query, table } from "./dom.ts";
+
+const DIMENSIONS = ["backends", "networks", "methods", "origins", "ips"] as const;
+const PLACEHOLDER: Record<(typeof DIMENSIONS)[number], string> = {
+  backends: "node, electrum, graph, gateway",
+  networks: "mainnet, signet",
+  methods: "getrawtransaction",
+  origins: "https://app.example",
+  ips: "203.0.113.0/24",
+};
+
+/** Comma-separated fields → a scope input; every field empty → null (unrestricted). */
+function scopeFrom(form: HTMLFormElement): TokenScopeInput | null {
+  const data = new FormData(form);
+  const scope: TokenScopeInput = {
+    backends: null,
+    networks: null,
+    methods: null,
+    origins: null,
+    ips: null,
+  };
+  let any = false;
+  for (const d of DIMENSIONS) {
+    const items = String(data.get(d) ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (items.length > 0) {
+      scope[d] = items;
+      any = true;
+    }
+  }
+  return any ? scope : null;
+}
+
+function scopeFields(current: DashboardTokenFragment["scope"]): HTMLElement[] {
+  return DIMENSIONS.map((d) =>
+    el(
+      "label",
+      {},
+      d,
+      el("input", {
+        name: d,
+        placeholder: PLACEHOLDER[d],
+        value: current?.[d]?.join(", ") ?? "",
+        "data-testid": `scope-${d}`,
+      }),
+    ),
+  );
+}
+
+function scopeText(scope: DashboardTokenFragment["scope"]): string {
+  if (!scope) return "unrestricted";
+  return (
+    DIMENSIONS.filter((d) => scope[d])
+      .map((d) => `${d}: ${scope[d]!.join(", ")}`)
+      .join("; ") || "unrestricted"
+  );
+}
+
+export async function renderKeys(root: HTMLElement): Promise<void> {
+  const message = el("p", { class: "note", "data-testid": "keys-message", role: "status" });
+  const shown = el("div", { "data-testid": "new-token" });
+  const fail = (err: unknown) => {
+    message.className = "note error";
+    message.textContent =
+      err instanceof GraphQLFailure && err.code === "SCOPE_METHOD"
+        ? "This session's token has a scope, so it cannot manage keys: sign in with an unrestricted token."
+        : `Failed: ${(err as Error).message}`;
+  };
+  const reveal = (token: string, what: string) => {
+    shown.replaceChildren(
+      el(
+        "div",
+        { class: "card reveal" },
+        el("p", {}, `${what} Copy it now: it is shown this once and stored only as its hash.`),
+        el("code", { "data-testid": "new-token-value" }, token),
+      ),
+    );
+  };
+  const refresh = async () => {
+    const { account } = await query(DashboardKeysDocument, {});
+    list.replaceChildren(
+      table(
+        "keys-table",
+        ["Key", "Label", "State", "Scope", ""],
+        account.tokens.map((t) => [
+          `${t.hint}${t.current ? " (this session)" : ""}`,
+          t.label ?? "",
+          t.state === "LIVE" && t.expiresAt
+            ? `live until ${t.expiresAt.slice(0, 16).replace("T", " ")}`
+            : t.state.toLowerCase(),
+          scopeText(t.scope),
+          t.state === "LIVE" ? actions(t) : "",
+        ]),
+        "No keys",
+      ),
+    );
+  };
+  const run = (work: () => Promise<void>) => () => {
+    message.className = "note";
+    message.textContent = "";
+    work().then(refresh).catch(fail);
+  };
+  const actions = (t: DashboardTokenFragment): HTMLElement => {
+    const restrict = el(
+      "form",
+      { class: "scope-form", "data-testid": `restrict-${t.id}` },
+      ...scopeFields(t.scope),
+      el("button", { type: "submit" }, "Save scope"),
+    );
+    restrict.addEventListener("submit", (e) => {
+      e.preventDefault();
+      run(async () => {
+        await query(DashboardRestrictKeyDocument, { id: t.id, scope: scopeFrom(restrict) });
+        message.textContent = `Scope of ${t.hint} saved.`;
+      })();
+    });
+    const rotate = el("button", { type: "button", "data-testid": `rotate-${t.id}` }, "Rotate");
+    rotate.addEventListener(
+      "click",
+      run(async () => {
+        const r = await query(DashboardRotateKeyDocument, { id: t.id, graceSeconds: 86_400 });
+        reveal(r.rotateToken.token, `New key replacing ${t.hint}, which works for 24 more hours.`);
+      }),
+    );
+    const revoke = el("button", { type: "button", "data-testid": `revoke-${t.id}` }, "Revoke");
+    revoke.addEventListener(
+      "click",
+      run(async () => {
+        if (!confirm(`Revoke ${t.hint}? Its next request gets 401.`)) return;
+        await query(DashboardRevokeKeyDocument, { id: t.id });
+        message.textContent = `${t.hint} revoked.`;
+      }),
+    );
+    return el(
+      "div",
+      { class: "actions" },
+      rotate,
+      revoke,
+      el("details", {}, el("summary", {}, "Restrict"), restrict),
+    );
+  };
+  const create = el(
+    "form",
+    { class: "scope-form", "data-testid": "create-key" },
+    el(
+      "label",
+      {},
+      "label",
+      el("input", { name: "label", maxlength: "100", "data-testid": "key-label" }),
+    ),
+    ...scopeFields(null),
+    el("button", { type: "submit", "data-testid": "create-key-submit" }, "Create key"),
+  );
+  create.addEventListener("submit", (e) => {
+    e.preventDefault();
+    run(async () => {
+      const label = String(new FormData(create).get("label") ?? "").trim();
+      const r = await query(DashboardCreateKeyDocument, {
+        label: label || null,
+        scope: scopeFrom(create),
+      });
+      reveal(r.createToken.token, `New key ${r.createToken.info.hint}.`);
+      create.reset();
+    })();
+  });
+  const list = el("div");
+  root.replaceChildren(
+    el("h2", {}, "Keys"),
+    message,
+    shown,
+    list,
+    el("details", { class: "new-key" }, el("summary", {}, "New key"), create),
+  );
+  await refresh();
+}

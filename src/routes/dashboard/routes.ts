@@ -1,0 +1,197 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  createSession,
+  endSession,
+  readCookie,
+  SESSION_COOKIE,
+  sessionOwner,
+} from "../../access/sessions.ts";
+import { authenticate, type TokenOwner } from "../../access/tokens.ts";
+import { findAccount } from "../../billing/ledger/accounts.ts";
+import { auditCsv, usageCsv } from "../../billing/usage/csv.ts";
+import { cycleAt, cycleContaining } from "../../billing/usage/cycles.ts";
+import { ALL_METHODS, bodyText, withoutBodies } from "../../http/framework.ts";
+import { sendReply, sendText } from "../../http/reply.ts";
+import { unifiedApi } from "../gateway/load.ts";
+import type { GatewayServices } from "../gateway/services.ts";
+import { DASHBOARD_CSS, dashboardScript } from "./assets.ts";
+
+const SECURITY_HEADERS = {
+  // Everything is served by the gateway itself: no CDN, no inline script, no framing.
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-store",
+};
+
+/** Largest sign-in form read: one token. */
+const SIGN_IN_BODY_BYTES_MAX = 4096;
+
+function send(
+  reply: FastifyReply,
+  status: number,
+  type: string,
+  body: string,
+  headers: Record<string, string> = {},
+) {
+  return sendText(reply, status, type, body, { ...SECURITY_HEADERS, ...headers });
+}
+
+const page = (title: string, body: string, script = false) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><link rel="stylesheet" href="/dashboard/style.css"></head>
+<body>${body}${script ? '<script type="module" src="/dashboard/app.js"></script>' : ""}</body></html>`;
+
+const signIn = (error?: string) =>
+  page(
+    "blockgate — sign in",
+    `<form class="signin" method="post" action="/dashboard/session" autocomplete="off">
+<h1>blockgate usage</h1><p>Sign in with an access token. It is exchanged for a session cookie and never appears in a URL.</p>
+${error ? `<p class="error" data-testid="signin-error">${error}</p>` : ""}
+<label for="token">Access token</label><input id="token" name="token" type="password" required spellcheck="false">
+<button type="submit">Sign in</button></form>`,
+  );
+
+/**
+ * /dashboard: the usage page. A token is posted once (form body, never a URL) and exchanged for
+ * an HttpOnly, SameSite=Strict session cookie; the page then reads the unified GraphQL API at
+ * /dashboard/graphql with that cookie. JSON-only GraphQL plus SameSite keeps other sites out.
+ */
+export function dashboardRoutes(http: FastifyInstance, app: GatewayServices): void {
+  http.decorateRequest("dashboardOwner", null);
+  const cookieOf = (request: FastifyRequest) => readCookie(request.headers.cookie, SESSION_COOKIE);
+  const ownerOf = (request: FastifyRequest) => sessionOwner(app.db, cookieOf(request));
+
+  http.post("/dashboard/session", { bodyLimit: SIGN_IN_BODY_BYTES_MAX }, async (request, reply) => {
+    const form = new URLSearchParams(bodyText(request));
+    const owner = await authenticate(app.db, (form.get("token") ?? "").trim());
+    if (!owner)
+      return send(
+        reply,
+        401,
+        "text/html; charset=utf-8",
+        signIn("That token is unknown or revoked."),
+      );
+    const value = await createSession(app.db, owner, app.config.dashboard.sessionTtlMs);
+    const maxAge = Math.floor(app.config.dashboard.sessionTtlMs / 1000);
+    return send(reply, 303, "text/plain", "", {
+      location: "/dashboard",
+      "set-cookie": `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=${maxAge}`,
+    });
+  });
+
+  // The session and the content type are checked before the body is read.
+  http.post(
+    "/dashboard/graphql",
+    {
+      onRequest: async (request, reply) => {
+        const owner = await ownerOf(request);
+        if (!owner) return signInFirst(reply);
+        if (!(request.raw.headers["content-type"] ?? "").startsWith("application/json")) {
+          return sendReply(reply, {
+            status: 415,
+            body: {
+              errors: [
+                { message: "send application/json", extensions: { code: "BAD_USER_INPUT" } },
+              ],
+            },
+          });
+        }
+        request.setDecorator<TokenOwner>("dashboardOwner", owner);
+      },
+    },
+    async (request, reply) =>
+      sendReply(
+        reply,
+        await (await unifiedApi()).executeGraphQL(
+          {
+            services: app,
+            owner: request.getDecorator<TokenOwner>("dashboardOwner"),
+            // The dashboard is a client of the unified API; its records say where it was asked.
+            backend: "gateway",
+            backendSegment: "dashboard",
+            network: app.config.networks[0]!,
+            requestId: request.id,
+            startedAt: Date.now(),
+          },
+          { req: request.raw, body: bodyText(request), publicPath: "/dashboard/graphql" },
+        ),
+      ),
+  );
+
+  withoutBodies(http, (scope) => {
+    scope.get("/dashboard/style.css", async (_request, reply) =>
+      send(reply, 200, "text/css; charset=utf-8", DASHBOARD_CSS),
+    );
+    scope.get("/dashboard/app.js", async (_request, reply) =>
+      send(reply, 200, "text/javascript; charset=utf-8", await dashboardScript()),
+    );
+    scope.post("/dashboard/logout", async (request, reply) => {
+      await endSession(app.db, cookieOf(request));
+      return send(reply, 303, "text/plain", "", {
+        location: "/dashboard",
+        "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`,
+      });
+    });
+    scope.get("/dashboard", async (request, reply) =>
+      (await ownerOf(request))
+        ? send(
+            reply,
+            200,
+            "text/html; charset=utf-8",
+            page("blockgate — usage", '<main id="app">Loading…</main>', true),
+          )
+        : send(reply, 200, "text/html; charset=utf-8", signIn()),
+    );
+    scope.get("/dashboard/export.csv", async (request, reply) => {
+      const owner = await ownerOf(request);
+      if (!owner) return signInFirst(reply);
+      return exportCsv(app, owner, request, reply);
+    });
+    // Any other path or method: signed in, 404; otherwise, sign in first.
+    const other = async (request: FastifyRequest, reply: FastifyReply) =>
+      (await ownerOf(request)) ? send(reply, 404, "text/plain", "not found") : signInFirst(reply);
+    scope.route({ method: ALL_METHODS, url: "/dashboard/*", handler: other });
+    scope.route({
+      method: ALL_METHODS.filter((m) => m !== "GET"),
+      url: "/dashboard",
+      handler: other,
+    });
+  });
+}
+
+function signInFirst(reply: FastifyReply) {
+  return sendReply(reply, {
+    status: 401,
+    body: { errors: [{ message: "sign in first", extensions: { code: "UNAUTHENTICATED" } }] },
+  });
+}
+
+async function exportCsv(
+  app: GatewayServices,
+  owner: TokenOwner,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const account = await findAccount(app.db, owner.accountId);
+  if (!account) return send(reply, 404, "text/plain", "no account");
+  const url = new URL(request.url, "http://gateway");
+  const rule = app.config.billing.cycle;
+  const current = cycleContaining(account.createdAt, new Date(), rule);
+  const index = url.searchParams.has("cycle")
+    ? Number(url.searchParams.get("cycle"))
+    : current.index;
+  if (!Number.isInteger(index) || index < 0 || index > current.index)
+    return send(reply, 400, "text/plain", "no such cycle");
+  const cycle = cycleAt(account.createdAt, index, rule);
+  const kind = url.searchParams.get("kind") === "usage" ? "usage" : "audit";
+  const csv =
+    kind === "usage"
+      ? await usageCsv(app.db, account.id, cycle)
+      : await auditCsv(app.db, account.id, cycle);
+  const name = `blockgate-${account.name}-${kind}-${cycle.start.toISOString().slice(0, 10)}.csv`;
+  return send(reply, 200, "text/csv; charset=utf-8", csv, {
+    "content-disposition": `attachment; filename="${name}"`,
+  });
+}

@@ -1,0 +1,318 @@
+import {
+  type DocumentNode,
+  type FieldNode,
+  GraphQLError,
+  type GraphQLField,
+  type GraphQLSchema,
+  getArgumentValues,
+  getNullableType,
+  getOperationAST,
+  getVariableValues,
+  isListType,
+} from "graphql";
+import { graphComplexity, listSize } from "../../../billing/pricing/graph-complexity.ts";
+import type { Config } from "../../../config/schema.ts";
+import { type CollectedField, walkSelections } from "../../../protocol/graphql/selection.ts";
+import {
+  refusedArguments,
+  type SelectedField,
+  selectedField,
+} from "../../../protocol/hasura/check.ts";
+import { checkGraphLimits } from "../../../protocol/hasura/limits.ts";
+import { indexerSchema } from "../../../protocol/hasura/schema.ts";
+import { overlongList } from "../../../util/list-items.ts";
+import type { FieldCost, IndexerSite } from "../builder.ts";
+import { codedError } from "../errors.ts";
+import { indexerColumn, indexerRootField, indexerTypeOf, isReservedAlias } from "../indexer.ts";
+
+export interface CostItem {
+  path: string;
+  method: string;
+  count: number;
+  unitPrice: number;
+  subtotal: number;
+}
+
+/** A field that becomes an indexer query each time it resolves (a delegation site). */
+export interface GraphSite {
+  path: string;
+  /** The indexer root field it is delegated to. */
+  rootField: string;
+  /** How many times it can resolve: the product of the sizes of the lists around it. */
+  count: number;
+  /** The complexity of one resolution: the graph route's formula over its indexer selection. */
+  complexity: number;
+}
+
+/** The indexer's share of a request: one graph price for all its sites. */
+export interface GraphEstimate {
+  /** Σ count × complexity over the sites. */
+  complexity: number;
+  /** graph base + ceil(complexity × perPoint). */
+  price: number;
+  sites: GraphSite[];
+}
+
+export interface CostEstimate {
+  total: number;
+  items: CostItem[];
+  /** The indexer's share; null when nothing in the document reaches the indexer. */
+  graph: GraphEstimate | null;
+  /** The operation selects fee or prevout somewhere: the node must be asked at verbosity 2. */
+  wantsPrevouts: boolean;
+  /**
+   * The operation selects a field of Transaction that reads where it was mined (POSITION_FIELDS):
+   * the node must be asked at verbosity 1 at least. Without one, its hex (verbosity 0) is all the
+   * answer is made of.
+   */
+  wantsPosition: boolean;
+}
+
+/**
+ * The fields of Transaction whose resolvers read the model's block position (models.ts `block`),
+ * which only a verbose getrawtransaction gives: every other field is read from the transaction's
+ * bytes. A field added to Transaction that reads `block` must be named here.
+ */
+export const POSITION_FIELDS: ReadonlySet<string> = new Set([
+  "status",
+  "confirmations",
+  "blockhash",
+  "blocktime",
+  "time",
+  "block",
+  "merkleProof",
+]);
+
+export interface EstimateOptions {
+  price(method: string): number;
+  listItemsMax: number;
+  /** The graph route's weights, list sizes and limits, and its price for a complexity. */
+  graph: { limits: Config["graph"]; price(complexity: number): number };
+}
+
+/**
+ * Where the walk is: the response path, the product of the sizes of the lists around it, and
+ * inside an indexer selection the indexer field whose children come next.
+ */
+interface Place {
+  path: string;
+  multiplier: number;
+  scope: SelectedField | undefined;
+}
+
+/**
+ * The most a request can cost, from the document alone, walked as execution collects it (the one
+ * selection walker, src/protocol/graphql/selection.ts: variables applied, @skip/@include honoured, fragments
+ * expanded, a field selected twice under one response key counted once). Two kinds of price, summed:
+ *
+ *  - per call: Σ over priced fields of unit price × items asked × the sizes of the lists enclosing
+ *    them (a `txids` list's length; an indexer list's size as the graph route counts it: its
+ *    `limit`, or its `where` height range when smaller, else graph.listSizeDefault);
+ *  - the indexer's: each field delegated to the indexer (a site) is an indexer query whose
+ *    selection — the indexer's own columns under it, joins left out — has the graph route's
+ *    complexity; the request pays one graph price, base + ceil(Σ site count × complexity × perPoint),
+ *    when it has any site at all. The graph route's limits (page size, depth, aliases, complexity)
+ *    apply to the sites' selections as they do to a graph query.
+ *
+ * Deduplication and rows that do not exist can only make the actual charge smaller.
+ */
+export function estimateCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  given: Record<string, unknown>,
+  opts: EstimateOptions,
+): CostEstimate | GraphQLError {
+  const operation = getOperationAST(document, operationName);
+  if (!operation)
+    return new GraphQLError("no operation to run", { extensions: { code: "BAD_USER_INPUT" } });
+  // The variables as the executor will see them: a default of the operation's (`$x: Boolean =
+  // false`) applied where the request gave none, which `@include(if: $x)` and the arguments read.
+  // Variables that do not coerce are left as given: execution refuses them, before any resolver.
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], given);
+  const variables = coerced.coerced ?? given;
+  const listsMax = coerced.coerced ? opts.listItemsMax : undefined;
+  const root = schema.getRootType(operation.operation);
+  if (!root)
+    return new GraphQLError(`no ${operation.operation} type`, {
+      extensions: { code: "BAD_USER_INPUT" },
+    });
+  const limits = opts.graph.limits;
+  const items: CostItem[] = [];
+  const sites = new Map<string, { root: SelectedField; rootField: string; count: number }>();
+  let wantsPrevouts = false;
+  let wantsPosition = false;
+
+  const visit = (f: CollectedField, at: Place): Place | undefined => {
+    const { node: selection, def: field, parentType: parent } = f;
+    const name = selection.name.value;
+    if (name === "fee" || name === "prevout") wantsPrevouts = true;
+    if (parent.name === "Transaction" && POSITION_FIELDS.has(name)) wantsPosition = true;
+    if (!field) return undefined; // __typename and introspection are free
+    const { multiplier, scope } = at;
+    const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
+    const list = isListType(getNullableType(field.type));
+    if (listsMax !== undefined) refuseLongLists(field, selection, variables, key, listsMax);
+
+    const site = field.extensions?.indexer as IndexerSite | undefined;
+    const table = scope ? indexerTypeOf(parent.name) : undefined;
+    const indexerDef = site
+      ? indexerRootField(site.rootField)
+      : table
+        ? indexerColumn(parent.name, name)
+        : undefined;
+    if (indexerDef) {
+      if (table && selection.alias && isReservedAlias(selection.alias.value)) {
+        throw codedError(
+          "INVALID_PARAMS",
+          `${key}: aliases beginning with _join_ are kept for the gateway's join keys`,
+        );
+      }
+      // What the indexer would refuse (explicit nulls, negative limits) is refused here, in its
+      // words, before anything is reserved: the graph route's own check on the indexer's field.
+      if (selection.arguments?.length) {
+        const refused = refusedArguments(
+          indexerSchema(),
+          indexerDef,
+          selection,
+          variables,
+          `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`,
+        );
+        if (refused) {
+          throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
+        }
+      }
+      const at = site
+        ? { name: site.rootField, parentType: "query_root", depth: 1 }
+        : { name, parentType: table!, depth: scope!.depth + 1 };
+      const node = selectedField(f, { ...at, path: key, list });
+      if (site) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
+      else scope!.children.push(node);
+      node.args = getArgumentValues(field, selection, variables);
+      const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
+      return { path: key, multiplier: inner, scope: node };
+    }
+
+    const cost = field.extensions?.cost as FieldCost | undefined;
+    let count = 1;
+    if (cost) {
+      const args = getArgumentValues(field, selection, variables);
+      if (cost.listArg) {
+        const asked = args[cost.listArg];
+        count = Array.isArray(asked) ? asked.length : 1;
+      }
+      if (cost.countArg) {
+        const asked = args[cost.countArg.arg];
+        count = typeof asked === "number" ? Math.max(0, asked) : cost.countArg.default;
+      }
+      // A list argument's length, or a join under indexer lists: either way, lookups at once.
+      if (count * multiplier > opts.listItemsMax) {
+        throw codedError(
+          "LIMIT_EXCEEDED",
+          `${key}: ${count * multiplier} items asked, at most ${opts.listItemsMax} in one request`,
+          { limit: opts.listItemsMax },
+        );
+      }
+      // Where an argument picks the upstream (source: ELECTRUM), that upstream's price applies.
+      const method = cost.methodByArg
+        ? (cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method)
+        : cost.method;
+      const unitPrice = opts.price(method);
+      items.push({
+        path: key,
+        method,
+        count: count * multiplier,
+        unitPrice,
+        subtotal: unitPrice * count * multiplier,
+      });
+      const also = cost.alsoWhenArg;
+      if (also && args[also.arg] !== undefined && args[also.arg] !== null) {
+        const alsoPrice = opts.price(also.method);
+        items.push({
+          path: key,
+          method: also.method,
+          count: multiplier,
+          unitPrice: alsoPrice,
+          subtotal: alsoPrice * multiplier,
+        });
+      }
+    }
+    return { path: key, multiplier: list ? multiplier * count : multiplier, scope: undefined };
+  };
+  let graph: GraphEstimate | null = null;
+  try {
+    const start: Place = { path: "", multiplier: 1, scope: undefined };
+    walkSelections(
+      schema,
+      document,
+      variables,
+      { type: root, selectionSet: operation.selectionSet },
+      start,
+      visit,
+    );
+    if (sites.size > 0) graph = graphEstimate(sites, opts.graph, opts.listItemsMax);
+  } catch (err) {
+    if (err instanceof GraphQLError) return err;
+    throw err;
+  }
+  const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
+  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts, wantsPosition };
+}
+
+/**
+ * Every list in a field's arguments — `txids`, `targets`, an `_in` deep in a `where` — holds at
+ * most `itemsMax` items, however it came (written in the document or given as a variable): a long
+ * list is work for an upstream that no price stands for. Checked only on variables that coerced
+ * (execution refuses the others before any resolver runs).
+ */
+function refuseLongLists(
+  field: GraphQLField<unknown, unknown>,
+  selection: FieldNode,
+  variables: Record<string, unknown>,
+  key: string,
+  itemsMax: number,
+): void {
+  if (!selection.arguments?.length) return;
+  const long = overlongList(getArgumentValues(field, selection, variables), itemsMax);
+  if (!long) return;
+  throw codedError(
+    "LIMIT_EXCEEDED",
+    `${key}: ${long.items} items in the list ${long.path}, at most ${itemsMax} in one list`,
+    { limit: itemsMax, at: `${key}.${long.path}` },
+  );
+}
+
+/** The sites' prices and limits, as the graph route prices and limits one query. */
+function graphEstimate(
+  sites: Map<string, { root: SelectedField; rootField: string; count: number }>,
+  graph: EstimateOptions["graph"],
+  listItemsMax: number,
+): GraphEstimate {
+  const { limits } = graph;
+  const overLimit = checkGraphLimits(
+    [...sites.values()].map((s) => s.root),
+    limits,
+    listItemsMax,
+  );
+  if (overLimit) {
+    throw codedError("LIMIT_EXCEEDED", overLimit.message, {
+      limit: overLimit.extensions.code,
+      at: overLimit.extensions.path,
+    });
+  }
+  const costs: GraphSite[] = [...sites].map(([path, s]) => ({
+    path,
+    rootField: s.rootField,
+    count: s.count,
+    complexity: graphComplexity([s.root], limits),
+  }));
+  const complexity = costs.reduce((sum, s) => sum + s.count * s.complexity, 0);
+  if (complexity > limits.complexityMax) {
+    throw codedError(
+      "LIMIT_EXCEEDED",
+      `the indexer's share of the query has complexity ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`,
+      { limit: "complexity-limit-exceeded" },
+    );
+  }
+  return { complexity, price: graph.price(complexity), sites: costs };
+}

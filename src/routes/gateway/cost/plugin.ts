@@ -1,0 +1,231 @@
+import { type ExecutionResult, GraphQLError } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { auditOnly, meter } from "../../../billing/metering/pipeline.ts";
+import { fromGraphQLCode, gatewayError } from "../../../protocol/errors/codes.ts";
+import { keepIfFinal } from "../answers/keep.ts";
+import type { GraphQLContext, RequestState } from "../context.ts";
+import { codedError } from "../errors.ts";
+import { nodePlanCandidate, planCandidate } from "../query-plans/learn.ts";
+import { type Codes, executedFigures, firstCode } from "./figures.ts";
+import { COST_MARK, costLines, costReport, refusalError } from "./report.ts";
+import { requestEstimate } from "./request-estimate.ts";
+
+/** The audit log's method for every request of the unified API. */
+export const METHOD = "graphql";
+
+/**
+ * Prices a request before it runs and meters it through the pipeline (src/billing/metering/pipeline.ts):
+ * estimate from the document (memoised per document and variables: request-estimate.ts), reserve the estimate (HTTP 429 before any body when the balance is
+ * short — nothing executes), execute, then charge the upstream calls actually answered, write the
+ * one audit record, and report it all in `extensions.cost` and the X-Credits-* headers. A request
+ * that costs nothing reserves nothing and is never blocked. Requests that never reach execution
+ * (parse or validation errors, bad HTTP) get their uncharged record once Yoga has answered them.
+ */
+export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
+  // What the response hook needs of a request the execute hook metered, keyed by the request's
+  // own state object (the one both contexts share); kept here, so the route reads nothing back.
+  const metered = new WeakMap<RequestState, Record<string, string>>();
+  const refusals = new WeakMap<RequestState, Codes>();
+  return {
+    async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+      const ctx = args.contextValue;
+      const app = ctx.services;
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const estimate = requestEstimate(
+        app,
+        ctx.network,
+        args.schema,
+        args.document,
+        args.operationName,
+        variables,
+      );
+      const { reserved } = ctx.state;
+      if (estimate instanceof GraphQLError && reserved) {
+        // Reserved by a planned request whose estimate was this very one: cannot happen, and if
+        // it did, its refusal is that request's one record.
+        reserved.figures = {
+          outcome: {
+            kind: "answered",
+            outcome: "rejected",
+            errorCode: fromGraphQLCode(estimate.extensions.code),
+            httpStatus: 200,
+            chargedCc: 0,
+          },
+          actual: 0,
+          complexity: null,
+        };
+        metered.set(ctx.state, {});
+        setResultAndStopExecution({ errors: [estimate], extensions: { cost: COST_MARK } });
+        return;
+      }
+      if (estimate instanceof GraphQLError) {
+        await auditOnly(ctx, [
+          {
+            method: METHOD,
+            outcome: "rejected",
+            errorCode: fromGraphQLCode(estimate.extensions.code),
+            httpStatus: 200,
+          },
+        ]);
+        metered.set(ctx.state, {});
+        setResultAndStopExecution({ errors: [estimate] });
+        return;
+      }
+      ctx.state.wantsPrevouts = estimate.wantsPrevouts;
+      ctx.state.wantsPosition = estimate.wantsPosition;
+      for (const site of estimate.graph?.sites ?? []) {
+        ctx.state.graphSites.set(site.path, site.complexity);
+      }
+      for (const item of estimate.items) {
+        ctx.state.joinBudget.set(
+          item.path,
+          (ctx.state.joinBudget.get(item.path) ?? 0) + item.count,
+        );
+      }
+      const estimatedComplexity = estimate.graph?.complexity ?? null;
+      if (ctx.dryRun) {
+        const audited = await auditOnly(ctx, [
+          {
+            method: METHOD,
+            // Not an error: an outcome of its own, so usage tells estimates from calls.
+            outcome: "dry_run",
+            httpStatus: 200,
+            estimatedCc: estimate.total,
+            complexity: estimatedComplexity,
+          },
+        ]);
+        metered.set(ctx.state, {});
+        setResultAndStopExecution({
+          data: null,
+          extensions: {
+            cost: {
+              dryRun: true,
+              estimated: estimate.total,
+              balance: audited.available,
+              // Per-call items, then one line per indexer site; the indexer's share is priced once.
+              breakdown: [
+                ...estimate.items,
+                ...(estimate.graph?.sites ?? []).map((site) => ({ ...site, method: "graph" })),
+              ],
+              ...(estimate.graph
+                ? {
+                    graph: {
+                      complexity: estimate.graph.complexity,
+                      price: estimate.graph.price,
+                    },
+                  }
+                : {}),
+            },
+          },
+        });
+        return;
+      }
+      if (reserved) {
+        // A planned request's fallback (query-plans/serve.ts): already reserved, settled by it.
+        setExecuteFn(async (executeArgs) => {
+          const result = await executeFn(executeArgs);
+          if (!isSingleResult(result)) return result;
+          reserved.figures = executedFigures(ctx, estimate, result);
+          metered.set(ctx.state, {});
+          return { ...result, extensions: { ...result.extensions, cost: COST_MARK } };
+        });
+        return;
+      }
+      // Execution runs inside the pipeline, between its reserve and its settle.
+      setExecuteFn(async (executeArgs) => {
+        const cost = await meter(ctx, {
+          calls: [
+            {
+              kind: "priced",
+              method: METHOD,
+              price: estimate.total,
+              complexity: estimatedComplexity,
+            },
+          ],
+          execute: async () => {
+            const result = await executeFn(executeArgs);
+            if (!isSingleResult(result)) {
+              // The schema has no subscriptions or @defer: not metered, so not charged.
+              const error = gatewayError("INTERNAL", "streamed results are not metered");
+              return { value: null, outcomes: [{ kind: "failed", error }] };
+            }
+            const { outcome, actual, complexity } = executedFigures(ctx, estimate, result);
+            return { value: { result, actual, complexity }, outcomes: [outcome] };
+          },
+        });
+        metered.set(ctx.state, cost.headers);
+        if (!cost.ok) return { errors: [refusalError(cost)] };
+        if (cost.value === null) return { errors: [codedError("INTERNAL", "internal error")] };
+        const { result, actual, complexity } = cost.value;
+        const report = costReport({
+          estimated: estimate.total,
+          actual,
+          charged: cost.charged,
+          balance: cost.available,
+          complexity,
+          calls: costLines(ctx),
+        });
+        if (ctx.state.answerKey !== undefined) {
+          keepIfFinal(ctx, args, result, {
+            estimated: estimate.total,
+            estimatedComplexity,
+            actual,
+            complexity,
+            report,
+            creditHeaders: Object.keys(cost.headers),
+          });
+        }
+        if (ctx.state.planning) {
+          const figures = { actual, complexity, report, creditHeaders: Object.keys(cost.headers) };
+          // An indexer plan does not keep what it answers: a document whose answer is being kept
+          // stays with Yoga. A node plan keeps answers as Yoga does (query-plans/serve.ts).
+          ctx.state.planCandidate =
+            (ctx.state.pending ? undefined : planCandidate(ctx, args, result, estimate, figures)) ??
+            (await nodePlanCandidate(ctx, args, result, figures));
+        }
+        return { ...result, extensions: { ...result.extensions, cost: report } };
+      });
+    },
+    // What a request that never executed was refused with (Yoga's request parsing, parse and
+    // validation errors), read from the result once masked, for its audit record.
+    onResultProcess({ result, serverContext: ctx }) {
+      if (metered.has(ctx.state) || Array.isArray(result) || !isSingleResult(result)) return;
+      if (result.errors?.length) refusals.set(ctx.state, firstCode(result));
+    },
+    async onResponse({ response, serverContext: ctx }) {
+      const headers = metered.get(ctx.state);
+      // A planned request's fallback: its own record is written by the planned request.
+      if (ctx.state.reserved) return;
+      if (headers) {
+        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+        return;
+      }
+      // Never executed: audited here, uncharged, so that every request has its record. Serving
+      // GraphiQL's page is not a call; a subscription's stream is audited event by event (each
+      // delivery goes through the pipeline: src/routes/gateway/types/subscriptions.ts).
+      const type = response.headers.get("content-type") ?? "";
+      if (type.startsWith("text/html") || type.startsWith("text/event-stream")) return;
+      await auditOnly(ctx, [
+        {
+          method: METHOD,
+          outcome: "rejected",
+          ...(refusals.get(ctx.state) ?? bareRefusal(response.status)),
+          httpStatus: response.status,
+        },
+      ]);
+    },
+  };
+}
+
+/**
+ * The audit code of an answer Yoga gave without a GraphQL result: a body type it does not read
+ * (415, refused before any parsing) is the client's; anything else unexplained is ours.
+ */
+function bareRefusal(status: number): Codes | Record<string, never> {
+  if (status === 415) return { errorCode: "UNSUPPORTED_MEDIA_TYPE" };
+  return status >= 400 ? { errorCode: "INTERNAL" } : {};
+}
+
+function isSingleResult(result: unknown): result is ExecutionResult {
+  return typeof result === "object" && result !== null && !(Symbol.asyncIterator in result);
+}

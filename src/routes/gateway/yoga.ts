@@ -1,0 +1,145 @@
+import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { createYoga, type YogaServerInstance } from "graphql-yoga";
+import type { Logger } from "pino";
+import { SettleAbandoned } from "../../billing/ledger/credits.ts";
+import type { Config } from "../../config/schema.ts";
+import { CallCut } from "../../http/in-flight.ts";
+import type { GraphQLContext } from "./context.ts";
+import { costPlugin } from "./cost/plugin.ts";
+import { type DocumentCache, documentCachePlugin } from "./plugins/document-cache.ts";
+import { errorCodesPlugin, maskError } from "./plugins/error-codes.ts";
+import { inputDepthPlugin } from "./plugins/input-depth.ts";
+import { gatewaySchema } from "./schema.ts";
+
+/** The endpoint path Yoga sees; the route rewrites /<gateway>/<network>/<token> onto it. */
+export const YOGA_PATH = "/graphql";
+
+/**
+ * The unified API's server. The plugin array is the request pipeline, in order; authentication,
+ * the account and the per-request state (loaders, meter) arrive before it, as the server context
+ * built by the route (src/routes/gateway/route.ts):
+ *  0. the document cache — parsed documents by text and the documents that passed validation,
+ *     bounded in bytes; first, so that a repeated document skips parsing and validation, armor's
+ *     included (it passed them with the same text and limits);
+ *  1. graphql-armor — token, depth and alias limits at parse/validate time, first so that a hostile
+ *     document is refused cheaply, before any cost is estimated, and never reaches the ledger;
+ *  1b. input depth — documents and variables nested too deep for the parser and the walks after
+ *     it; after armor, whose token-counting parser it wraps, and before cost, whose estimate walks
+ *     the variables;
+ *  2. error codes — after armor, so its refusals too get a code from our closed set, and before
+ *     cost, so a request refused at parse or validation carries its code into the audit record;
+ *  3. cost — last, wrapping execution itself: estimate, then the metering pipeline (reserve —
+ *     429 before any body —, execute, settle charge and audit record, extensions.cost); on the
+ *     way out it sets the X-Credits-* headers and audits the requests that never executed.
+ */
+export function createGatewayYoga(
+  config: Config,
+  log: Pick<Logger, "error">,
+  documents: DocumentCache,
+): YogaServerInstance<GraphQLContext, object> {
+  return createYoga<GraphQLContext>({
+    schema: gatewaySchema,
+    graphqlEndpoint: YOGA_PATH,
+    // Served from the package, not a CDN: GraphiQL works offline, with the token's path applied.
+    renderGraphiQL,
+    graphiql: (_request, ctx) => ({
+      endpoint: ctx.publicPath,
+      title: `blockgate — ${ctx.network}`,
+      defaultQuery: DEFAULT_QUERY,
+      // The first payment opens; a tab per typed chain field beside it (one operation each, so
+      // ▶ runs it at once).
+      defaultTabs: [DEFAULT_QUERY, ...EXAMPLES].map((query) => ({ query })),
+    }),
+    landingPage: false,
+    batching: false,
+    // Yoga's own cache keeps parse and validation errors, each holding its request's context
+    // through its stack, and is bounded by count only: the document cache plugin (below) keeps
+    // documents within graphql.documentCacheBytesMax and remembers only successes.
+    parserAndValidationCache: false,
+    // Bodies reach Yoga as text already read within server.bodyBytesMax (Fastify's bodyLimit for
+    // every route, the dashboard's too: 413 at the edge). Yoga's own bound would pipe each body
+    // through a TransformStream and build a second Request to count it again: ~2% of a request's
+    // CPU, protecting nothing.
+    maxRequestBodySize: false,
+    logging: false,
+    // The client reads INTERNAL and a plain message; the cause goes to the log (Yoga's own
+    // logging is off, so this is where it is kept).
+    maskedErrors: {
+      maskError: (error, message, isDev) =>
+        maskError(error, message, isDev, (cause, path) => {
+          // A call cut by a drain that timed out: counted once by the shutdown.
+          if (cause instanceof SettleAbandoned || cause instanceof CallCut) return;
+          log.error({ err: cause, path }, "unexpected error in the unified API");
+        }),
+    },
+    plugins: [
+      documentCachePlugin(documents),
+      EnvelopArmorPlugin({
+        maxTokens: { n: config.graphql.tokensMax },
+        maxDepth: { n: config.graphql.depthMax, ignoreIntrospection: true },
+        maxAliases: { n: config.graphql.aliasesMax },
+        maxDirectives: { n: 50 },
+        costLimit: { enabled: false }, // our cost plugin prices and limits by credits instead
+        blockFieldSuggestion: { enabled: false }, // the schema is public (introspection is on)
+      }),
+      inputDepthPlugin(),
+      errorCodesPlugin(),
+      costPlugin(),
+    ],
+  });
+}
+
+const DEFAULT_QUERY = `# blockgate: one GraphQL API over Bitcoin. Try it:
+query FirstPayment {
+  transaction(txid: "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16") {
+    txid
+    status
+    confirmations
+    outputs { n value { btc sats } scriptPubKey { type address } }
+  }
+  account { available }
+}
+`;
+
+/** GraphiQL's other tabs: the typed chain fields, each priced as the call it makes. */
+const EXAMPLES = [
+  `# A block from the full node, by height (getblockhash + getblock + a page of transactions)
+query Block170 {
+  nodeBlock(height: 170) {
+    hash time confirmations transactionCount
+    transactions(limit: 2) { txid fee { btc } }
+  }
+}
+
+`,
+  `# The chain's state and Core's fee estimates
+query Chain {
+  chain { name height difficulty mempool { transactionCount totalFee { btc } } }
+  feeEstimates(targets: [1, 6, 144]) { target blocks satPerVbyte errors }
+}
+
+`,
+  `# An address through the Electrum servers: balance, a page of history, unspent outputs
+query BusyAddress {
+  address(address: "1HckjUpRGcrrRAtFaaCAUaGjsPx9oYmLaZ") {
+    balance { confirmed { btc } unconfirmed { btc } }
+    history(limit: 10) { total entries { txid height } }
+    utxos { txid vout value { btc } }
+  }
+}
+
+`,
+  `# Core's merkle proof that the first payment is in block 170
+query Proof {
+  transaction(txid: "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16") {
+    merkleProof { blockHash hex }
+  }
+}
+`,
+  `# Each block as the chain follower announces it (Server-Sent Events), charged per block
+subscription NewBlock {
+  newBlock { kind height hash }
+}
+`,
+];
