@@ -74,7 +74,7 @@ export class TargetPolicy {
     const inner = type === 6 ? embeddedIPv4(address) : null;
     if (inner !== null && this.allowed.check(inner, "ipv4")) return null;
     if (notPublic.check(address, family) || (inner !== null && notPublic.check(inner, "ipv4"))) {
-      return `${address} is not a public address (private, loopback, link-local or reserved); the operator has not allowed it`;
+      return `${address} is not a public address (private, loopback, link-local or reserved); an operator may allow it with the setting webhooks.allowTargets`;
     }
     return null;
   }

@@ -25,6 +25,8 @@ describe("webhook targets: public addresses only unless the operator allows a bl
     ]) {
       expect(await strict.check(url), url).toMatch(/not a public address/);
     }
+    // The refusal names the setting that would allow it, for the operator who reads it.
+    expect(await strict.check("http://127.0.0.1/hook")).toMatch(/webhooks\.allowTargets/);
   });
 
   it("lets public addresses through, and refuses what is not an http(s) URL", async () => {
