@@ -21,8 +21,8 @@ export function hashToken(token: string): Buffer {
 
 /**
  * hashToken(token) in base64: the token cache's key (the same digest, never the token itself).
- * One-shot crypto.hash (Node ≥ 20.12, which src/bitcoin/hash.ts already needs): some 5× cheaper
- * than createHash's object, update and digest, and the token cache pays it on every request.
+ * One-shot crypto.hash (Node ≥ 20.12, which src/bitcoin/hash.ts already needs): cheaper than
+ * createHash's object, update and digest, and the token cache pays it on every request.
  */
 export function tokenCacheKey(token: string): string {
   return hash("sha256", token, "base64");

@@ -123,17 +123,10 @@ export interface RunningServer {
 }
 
 /**
- * The HTTP server composed from the routes: health, operator surfaces, the dashboard and one
- * route per backend and network. Hooks, in the order a request meets them:
- *   onRequest (every request)  counted in flight (drain waits for it); no route: 404
- *   onRequest (backend route)  request id, a CORS preflight (answered per token), the method
- *                              (405), authenticate (401 or a lock-out's 429), the token's scope
- *                              (403), the plan's rates and calls in flight (429), each refusal
- *                              audited: all before the body is read, so a refused request costs
- *                              no body
- *   body                       read as text within the route's limit (413 in its protocol)
- *   handler                    the route: parse, price, reserve, execute, settle, render
- *   onResponse                 metrics (every request); the request log line (backend routes)
+ * The HTTP server composed from the routes. A backend request meets, in order: onRequest (counted
+ * in flight; request id, CORS preflight, method, authenticate, scope, plan rates: each refusal
+ * audited before the body is read), the body (within the route's limit), the route's handler
+ * (parse, price, reserve, execute, settle, render), onResponse (metrics, the request log line).
  */
 export async function startHttpServer(
   app: App,

@@ -13,19 +13,12 @@ const ANCHORS_MAX = 10_000;
 const CHECKS_PER_TRIP = 8;
 
 /**
- * Follows one network's best chain through its full node, for the response cache: the tip, and
- * for each height the cache holds blocks of (its anchors), the hash the node has there. What it
- * vouches for may be served; what it finds replaced is evicted (`onStale`).
- *
- * - The tip is the node's `getblockcount`, trusted for ttlMs; concurrent askers share one trip.
- *   Each refresh also asks `getblockhash` at the highest anchors in the same JSON-RPC batch: a
- *   reorganisation replaces a suffix of the chain, so walking down from the highest anchor until
- *   one still matches finds every cached block it touched, usually in that one trip. A refresh
- *   is how a reorganisation is noticed: at most ttlMs after the node made it.
- * - A height the guard has not seen (an entry from Redis, written by another process) is checked
- *   with one `getblockhash` before it is served, then remembered.
- * - A node that cannot be asked makes the guard vouch for nothing (null): the caller goes to the
- *   upstream for the whole answer, and fails there the usual way.
+ * Follows one network's best chain through its full node, for the response cache: what it vouches
+ * for may be served, what it finds replaced is evicted (`onStale`). The tip (`getblockcount`) is
+ * trusted for ttlMs; each refresh asks `getblockhash` at the highest cached heights in the same
+ * batch and walks down until one matches, which finds every block a reorganisation replaced. A
+ * height not seen before (another process's Redis entry) is checked once before it is served. A
+ * node that cannot be asked makes the guard vouch for nothing: the caller asks the upstream.
  */
 export class ChainGuard {
   private height: number | null = null;

@@ -65,22 +65,14 @@ export type ElectrumTxResult =
 const METHOD = "blockchain.transaction.get";
 
 /**
- * blockchain.transaction.get through the gateway. The answer always has the spec's shape (§2.1,
- * §4.3), whatever the Electrum server behind it sends:
- *
- * - The server is always asked for the verbose form: it carries the raw bytes (`hex`) and where
- *   the transaction was mined, so one round trip answers either form and fills the cache.
- * - Only the bytes and the block position are kept: the protocols build their decoded forms from
- *   the bytes with the codec (Core's TxToUniv), never pass the server's through: ElectrumX
- *   re-encodes bitcoind's amounts as Python floats (`10.0`), electrs adds `in_active_chain`, none
- *   of them gives `blockheight`.
- * - `blockheight` is the height whose header (blockchain.block.header) hashes to the answer's
- *   `blockhash`, tried first at tip − confirmations + 1 (the tip comes from the headers
- *   subscription); the header also gives `blocktime`.
- * - A server that will not give the verbose form (an error other than a daemon error — e.g.
- *   ElectrumX's "response too large") is asked for the hex alone, and the block is found through
- *   the server's script-history index (withoutVerbose). What cannot be placed fails (502, not
- *   charged) rather than guess at confirmations.
+ * blockchain.transaction.get through the gateway, always in the spec's shape whatever the Electrum
+ * server sends. The server is asked for the verbose form (the bytes and where the transaction was
+ * mined, in one trip); only the bytes and block position are kept, and the decoded forms are built
+ * from the bytes with the codec, since servers differ (ElectrumX's float amounts, electrs's extra
+ * fields, no `blockheight` anywhere). `blockheight` is the height whose header hashes to the
+ * answer's `blockhash` (tried first at tip − confirmations + 1). A server that refuses the verbose
+ * form is asked for the hex and the block found through its script history; what cannot be placed
+ * fails (502, not charged) rather than guess.
  */
 export async function electrumTransaction(
   source: ElectrumTxSource,

@@ -63,7 +63,7 @@ export interface MinedAt {
 export type AnswerAbout = { blocks: readonly BlockRef[] } | { mined: readonly MinedAt[] };
 
 /**
- * The unified API's finality-aware response cache (issue 14 item 3): whole answers about blocks
+ * The unified API's finality-aware response cache: whole answers about blocks
  * buried at least cache.minConfirmations deep, or about transactions mined in such blocks, keyed
  * by network, request body and the headers Yoga's answer depends on (src/routes/gateway/answers/serve.ts),
  * within cache.gatewayBytesMax, and in Redis when there is one. An answer is served only while the

@@ -22,7 +22,7 @@ export interface ParsedTx {
  * typed array view per input and output, the inputs' txids as strings, addresses). An estimate,
  * not a measure: it only has to keep the total within a small multiple of the budget. A node plan
  * may also hold the text it wrote for an entry's transaction beside it, weakly (query-plans/
- * node-plan.ts): some 5 KB for one with inputs and outputs, about as much again as its hex.
+ * node-plan.ts), about as much again as its hex.
  */
 const costOf = (entry: ParsedTx): number =>
   (entry.hex?.length ?? 0) + entry.tx.bytes.length * 5 + 256;

@@ -16,16 +16,11 @@ export interface RedisTierOptions {
 const HEADER_BYTES = 40;
 
 /**
- * The response cache's shared tier: confirmed transactions in Redis, so every gateway process
- * serves what any of them fetched. Redis is a cache here and may lose anything (DESIGN.md):
- * a command that fails or takes longer than timeoutMs is a miss, and the upstream answers — never
- * an error to the client. While Redis is unreachable commands fail at once (no offline queue) and
- * ioredis reconnects in the background. Values are bytes, not JSON: height and block time as
- * 32-bit integers, the block hash as 32 bytes, then the raw transaction.
- *
- * Reorganisations: an entry read from here is served only after the reader's chain guard vouches
- * that its block is still on the best chain (src/cache/chain-guard.ts); one found stale is
- * deleted. Entries nobody reads again expire after ttlMs.
+ * The response cache's shared tier: confirmed transactions in Redis, so every process serves what
+ * any fetched. Redis may lose anything: a failed or slow command (timeoutMs) is a miss, never an
+ * error to the client, and with Redis unreachable commands fail at once. Values are bytes (height,
+ * block time, block hash, raw transaction). An entry is served only after the reader's chain guard
+ * vouches for its block (chain-guard.ts); a stale one is deleted; unread entries expire (ttlMs).
  */
 export class RedisTier {
   private readonly redis: Redis;

@@ -53,7 +53,7 @@ export class TxCache {
   /**
    * The entry's memoised rendering, made by `render` the first time. Kept only while the entry is
    * still the cached one, and its size counted: a budget that ignored it would be off by the
-   * decoded form's 3–4× the raw bytes.
+   * decoded form, several times the raw bytes.
    */
   rendered(network: NetworkName, txid: string, entry: CachedTx, render: () => string): string {
     if (entry.text !== undefined) return entry.text;

@@ -22,7 +22,7 @@ export interface CacheLookup {
 }
 
 /**
- * The finality-aware response cache of confirmed transactions (issue 14 item 3), in two tiers:
+ * The finality-aware response cache of confirmed transactions, in two tiers:
  * this process's byte-bounded LRU (tx-cache.ts), then Redis when REDIS_URL is set
  * (redis-tier.ts), shared by every process. Only what cannot change goes in — transactions at
  * least cache.minConfirmations deep — and nothing is served that the network's chain guard

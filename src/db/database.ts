@@ -17,8 +17,7 @@ export interface Database extends Queryable {
    * Where the ledger's settle statements run. PostgreSQL: two connections of their own, planning
    * with sequential scans off, so the statement's look-ups by id stay index look-ups whatever the
    * statistics said when a connection first planned it (a plan made while a table was small is
-   * kept until the table is analyzed again: measured, 111 ms a settle against 0.7 once the ledger
-   * had grown two million rows). Such a statement may vouch for its own references
+   * kept until the table is analyzed again, and a settle on a grown ledger got far slower). Such a statement may vouch for its own references
    * (migration 012). PGlite: the one connection, as every query; its settles do not vouch.
    */
   readonly settles: Queryable & { readonly planned: "index" | "default" };

@@ -176,8 +176,7 @@ class Signals {
 
 /**
  * Statements with parameters run as named prepared statements: each connection parses and plans
- * one the first time and then only binds values (the settle batch's plan alone took 0.5 ms to
- * make, on every call). Our SQL texts are constants; the bound keeps a process that builds texts
+ * one the first time and then only binds values (the settle batch's plan is costly to make). Our SQL texts are constants; the bound keeps a process that builds texts
  * at run time from preparing without end (past it, statements run unnamed, as before).
  */
 const names = new Map<string, string>();

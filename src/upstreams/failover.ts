@@ -109,16 +109,11 @@ interface Attempt<C> {
 const ABANDONED = new DOMException("another upstream answered first", "AbortError");
 
 /**
- * Several upstreams for one network (issue 15 item 6). Calls go round-robin over the members
- * whose circuit breaker admits them (breaker.ts). A read (`idempotent`) that fails, or does not
- * answer within the attempt timeout, goes to another member; one not answered after the hedge
- * delay (hedge-delay.ts) is also sent to another member, and the first answer wins, the others
- * are aborted. Every way an attempt can fail counts against its member's breaker, timeouts and
- * being outpaced by a hedge included: a frozen upstream (SIGSTOP: connections accepted, nothing
- * answered) opens its breaker after a few calls and is then passed over, instead of costing every
- * other call a timeout. When no member admits a call, it fails at once with UPSTREAM_UNAVAILABLE.
- *
- * The caller gets one outcome however many attempts were made: billing sees one call.
+ * Several upstreams for one network, round-robin over the members their breaker admits. A read
+ * that fails or times out goes to another member, and one unanswered after the hedge delay is also
+ * sent elsewhere (the first answer wins). Every failure counts against the member's breaker,
+ * timeouts included, so a frozen upstream is soon passed over; with no member admitted a call fails
+ * at once (UPSTREAM_UNAVAILABLE). The caller gets one outcome: billing sees one call.
  */
 export class FailoverPool<C extends Upstream> {
   private readonly members: Member<C>[];

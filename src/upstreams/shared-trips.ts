@@ -1,8 +1,8 @@
 import { InFlightMap } from "../util/in-flight-map.ts";
 
 /**
- * Identical upstream requests in flight at the same time share one trip (Hive Gateway's
- * deduplication; issue 14 item 2). The first caller of a key starts the trip; callers of the same
+ * Identical upstream requests in flight at the same time share one trip (as Hive Gateway's
+ * deduplication does). The first caller of a key starts the trip; callers of the same
  * key that arrive while it is in flight wait for that trip and get its outcome — an answer or a
  * failure, exactly as the first caller gets it. Once the trip settles the key is forgotten: nothing
  * is kept (that is the response cache's business, src/cache/), so a caller never gets an answer

@@ -11,17 +11,10 @@ export interface CancelSignal {
 }
 
 /**
- * A signal of our own, and the way to raise it: what `new AbortController()` gives, without
- * Node's AbortSignal. Node makes each AbortSignal an EventTarget whose prototype is then swapped
- * and which then gets properties of its own, and V8 keeps every such object alive through the
- * young generation's collections — and with it whatever its listeners hold: an upstream call's
- * handler, its answer (measured in a fresh process: 5,000 deadlines holding 1 KB each promoted
- * 4.36 MB with AbortController, 5.8 KB with this; test/support/deadline-promotion.ts). A long-lived
- * native signal given listeners and rid of them at every request promotes ~0.8 MB per 5,000 too
- * (its listener map's table churn: util/in-flight-map.ts). The gateway makes two or three signals
- * per upstream call (the attempt's, its deadline's) and one per request Yoga runs (its connection
- * closing). Listeners are called once, in the order added, when it is raised; one added after
- * that is not called, as with an EventTarget.
+ * What `new AbortController()` gives, without Node's AbortSignal: V8 keeps each native signal, and
+ * all its listeners hold (an upstream call's answer), alive through young-generation collections
+ * (docs/decisions/0001-what-a-long-lived-object-may-hold.md; test/support/deadline-promotion.ts). Listeners are
+ * called once, in the order added; one added after the abort is not called, as with EventTarget.
  */
 export class Cancel implements CancelSignal {
   aborted = false;

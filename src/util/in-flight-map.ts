@@ -3,19 +3,9 @@
  * or call, deleted when it ends — renewed whenever it empties, and otherwise every so many
  * deletions, so that the Map itself is never old.
  *
- * Why: a JavaScript Map that keeps being added to and deleted from rebuilds its hash table every
- * few operations, and V8 links each table it replaces to its successor (for iterators still
- * walking the old one). Once such a Map has lived long enough to be in the old generation, the
- * table it replaces next is old and dead, yet points to the young table after it, which points to
- * the next, and every one of them to the entries it held: the young generation's collector counts
- * old objects as live, so every request's entries — and all they reach (a call's answer, its
- * text) — survive each scavenge until a major collection, which the same Map sets off again at
- * once. Measured on the Core pool's calls one at a time (fifty per request): ~4 MB copied and
- * promoted per scavenge, 3–4 ms pauses, against 0.1 MB and 1 ms with the Map renewed; for the
- * whole gateway see bench/gc-survivors.ts and test/util/in-flight-map.test.ts.
- * A Map that empties at every request never grows old; one that never empties (steady
- * concurrency) is copied into a new one after RENEW_AFTER deletions, which bounds what a chain can
- * hold to that many.
+ * Why: V8 links each hash table a churning Map replaces to its successor; in an old Map those dead
+ * tables keep every request's entries alive through scavenges (bench/gc-survivors.ts,
+ * docs/benchmarks.md). A Map that never empties is copied after RENEW_AFTER deletions.
  */
 const RENEW_AFTER = 1024;
 

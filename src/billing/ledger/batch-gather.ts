@@ -5,18 +5,9 @@
  * load fewer, fuller statements answer every caller sooner. Left to itself the queue splits a
  * steady load in two: a batch starts as soon as the previous one commits, with whatever came
  * meanwhile, and the callers of the batch just answered send their next requests a moment later,
- * into the batch after. Measured at 8 requests in flight (bench/graphql.ts (a), PostgreSQL): some
- * four calls per statement and 3,300 requests/s without it, 4,100 with it (docs/benchmarks.md,
- * "Settle gather", has the figures at other loads, and the cost at an open load).
- *
- * It waits only when waiting is likely to pay:
- * - fewer calls are queued than the largest of the last few batches held (the callers who come
- *   back as a group, under a steady load);
- * - and calls arrive well faster than statements are written (two or more per statement's time,
- *   as measured lately): slower than that, most calls find the queue idle and batching has little
- *   to gain, so at a trickle (or one caller at a time) every statement starts at once, as
- *   without it.
- * The wait ends when the batch is as large as expected, or after `maxWaitUs` at the most.
+ * into the batch after (docs/benchmarks.md has the figures). It waits only when fewer calls are
+ * queued than recent batches held and calls arrive well faster than statements are written; at a
+ * trickle every statement starts at once. The wait ends at the expected size or `maxWaitUs`.
  */
 
 /** How many of the last batches the expected size is taken over. */
@@ -27,9 +18,9 @@ const RECENT_ARRIVALS = 32;
 const STATEMENT_MS_FIRST = 0.6;
 const STATEMENT_MS_WEIGHT = 0.2;
 /**
- * Calls that must arrive per statement's time for a statement to wait. At one, a steady open load
- * of 1,500 requests/s already waited (p50 1.63 → 2.41 ms, bench (a) sent at a fixed rate); at two
- * it does not, and 8 requests in flight still gain 25% (see docs/benchmarks.md).
+ * Calls that must arrive per statement's time for a statement to wait: at one, a steady open load
+ * already waited for nothing; at two it does not, and a closed load still gains
+ * (docs/benchmarks.md, "Settle gather").
  */
 const ARRIVALS_PER_STATEMENT = 2;
 

@@ -178,12 +178,9 @@ export class SettleQueue {
 /** Writes the items in one statement; one result per item, in order. */
 export async function writeBatch(db: Database, items: readonly SettleItem[]): Promise<Settled[]> {
   // The batch goes as two jsonb parameters, an array of rows each (settleText reads them back by
-  // position), rather than a typed array per column: pg encodes 24 arrays element by element in
-  // JavaScript (some 60 µs of the gateway's CPU per 8-call statement, measured), where one
-  // JSON.stringify costs a third of that. PostgreSQL's side costs about the same (bench/settle.ts,
-  // alternating runs: 4 calls 1.25–1.54 ms p50 against 1.33–1.62; 50 calls 3.55–3.90 against
-  // 3.65–3.74). jsonb, not json: `->>` on json scans the element's text again for every field
-  // (50 calls took 5.2 ms).
+  // position), rather than a typed array per column: pg encodes arrays element by element in
+  // JavaScript, where one JSON.stringify costs a fraction, and PostgreSQL's side costs the same
+  // (bench/settle.ts). jsonb, not json: `->>` on json scans the element's text for every field.
   const itemRows: unknown[][] = [];
   const recRows: unknown[][] = [];
   const itemCharged: number[] = [];

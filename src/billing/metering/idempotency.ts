@@ -6,19 +6,12 @@ import type { CallContext, MeterServices } from "./context.ts";
 import { auditOnly } from "./pipeline.ts";
 
 /**
- * Idempotent retries: a client that lost its answer (a reset connection, a timeout) may send the
- * same request again with the same `Idempotency-Key` header and is not charged twice.
- *
- * - First time: the key is recorded with a hash of the request (route, network, body). The
- *   request runs as usual; the settle statement that commits its charges marks the key settled in
- *   the same transaction (src/billing/ledger/settle-queue.ts), and the answer is stored after it.
- * - A retry of a charged request gets the stored answer back (`idempotent-replayed: true`,
- *   `x-credits-charged: 0`), audited as `replayed`. If the process died between the charge and
- *   storing the answer, the retry runs again free of charge, and its answer is stored.
- * - A request that charged nothing (refused, 429, upstream failure) leaves nothing behind: a retry
- *   runs afresh.
- * - While the first is running: 409 IDEMPOTENCY_IN_PROGRESS. The same key with a different request:
- *   422 IDEMPOTENCY_KEY_REUSED. Keys are kept for `idempotency.windowMs`.
+ * Idempotent retries: a request sent again with the same `Idempotency-Key` is not charged twice.
+ * The key is recorded with a hash of the request; the settle that commits the charge marks it
+ * settled in the same transaction, and the answer is stored after. A retry of a charged request
+ * gets the stored answer (`idempotent-replayed: true`, audited `replayed`), or runs again free if
+ * the process died before storing it; one that charged nothing runs afresh. 409 while the first
+ * runs, 422 for the key with another request; keys kept for `idempotency.windowMs`.
  */
 
 const KEY = /^[\x21-\x7e]{1,255}$/;

@@ -241,8 +241,8 @@ function settledRecord(
   outcome: CallOutcome | undefined,
 ): AuditInput {
   // The fields are written out rather than spread from a shared `planned` literal: V8 clones a
-  // freshly made literal and extends the copy some 50-100× slower than it builds the object
-  // outright (several µs per record, measured), and every call of every request comes here.
+  // freshly made literal and extends the copy far slower than it builds the object outright, and
+  // every call of every request comes here.
   if (!outcome || outcome.kind === "failed") {
     const error = outcome?.error;
     const code = error?.code ?? "INTERNAL";

@@ -1,21 +1,12 @@
 /**
- * The closed list of gateway error codes: every failure the gateway answers with, and every
- * `error_code` an audit record holds, is one of these. Each code is written once, with how each
- * protocol spells it; the functions below are the only way from a code to a status or a protocol
- * code, so a new code needs one new row and nothing else. Upstreams map their native errors onto
- * these (the native code itself is kept apart, in `GatewayError.upstreamCode` and the audit log's
- * `upstream_code`).
- *
- * - `http`: the status when this failure is the whole answer. The JSON-RPC mirrors keep Core's
- *   statuses for JSON-RPC level errors (200 for "2.0" requests) and the graph mirror answers
- *   Hasura's way (200), whatever the code.
- * - `jsonRpc`: the JSON-RPC 2.0 standard code where one fits, else one in -32000..-32099, the range
- *   JSON-RPC reserves for implementation-defined server errors, away from Core's and Electrum's.
- * - `graphql`: the unified API's `extensions.code`; one code each, so the list can be read back
- *   from an answer (the audit record of a unified API request).
- * - `hasura`: the graph mirror's `extensions.code`. The gateway's own failures keep the list code
- *   (what clients of the mirror have always seen); refusals made as Hasura would make them use
- *   Hasura's words, LIMIT_EXCEEDED one per limit.
+ * The closed list of gateway error codes: every failure answered and every audit record's
+ * `error_code` is one of these, written once with each protocol's spelling (docs/users/errors.md).
+ * The functions below are the only way from a code to a status or protocol code. Upstreams' native
+ * codes are kept apart (`GatewayError.upstreamCode`, the audit log's `upstream_code`).
+ * - `http`: the status when the failure is the whole answer (the mirrors keep Core's and Hasura's);
+ * - `jsonRpc`: JSON-RPC's standard code where one fits, else one in -32000..-32099;
+ * - `graphql`: the unified API's `extensions.code`, one per code so it reads back from an answer;
+ * - `hasura`: the graph mirror's, in Hasura's words for the refusals Hasura would make.
  */
 const LIST = {
   UNAUTHENTICATED: {

@@ -57,7 +57,7 @@ export function hasuraPaths(
         paths.set(selection, path);
         const fragment = fragments.get(selection.name.value);
         // Walked at its first use only: its nodes keep that path, and a fragment spread twice at
-        // each of n levels is walked n times, not 2^n (30 such fragments, 1.4 KB, took minutes).
+        // each of n levels is walked n times, not 2^n.
         if (fragment && !paths.has(fragment)) {
           paths.set(fragment, path);
           selections(fragment.selectionSet, path);

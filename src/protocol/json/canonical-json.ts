@@ -1,16 +1,9 @@
 /**
- * Bitcoin Core's answer to a JSON-RPC batch, split into its items without parsing their results.
- *
- * Why: the node route used to parse every answer losslessly and write it out again, which is most
- * of the JSON work of a call, to return the very text Core sent. Core writes compact JSON
- * (UniValue's write() without indentation) with its items as `{"result":…,"error":…,"id":…}`, so
- * each result's text can be passed on as it came — provided that text is exactly what parsing and
- * writing it again would give (toJsonText after lossless-json's parse). The scanner accepts only
- * that canonical form: no whitespace inside a value, no string escape JSON.stringify would write
- * differently (`\/`, `\uXXXX`), no object key that re-rendering would move or drop (repeated keys,
- * array-index keys, which V8 orders first, `__proto__`), numbers in strict JSON grammar (kept as
- * written, as LosslessNumber keeps them). Anything else — or anything malformed — returns null and
- * the caller parses the whole answer as before, so an odd answer behaves exactly as it always did.
+ * Bitcoin Core's answer to a JSON-RPC batch, split into its items without parsing their results,
+ * so the node route passes each result's text on as Core sent it. Only the canonical form that
+ * parsing and writing again would reproduce is accepted (compact, no escapes JSON.stringify writes
+ * differently, no keys re-rendering would move, strict numbers); anything else returns null and
+ * the caller parses the whole answer as before.
  */
 
 import { LosslessNumber } from "lossless-json";

@@ -7,7 +7,7 @@ export const JSON_DEPTH_MAX = 512;
 /**
  * Whether `text` opens more than `max` arrays and objects inside one another. One pass, no
  * recursion and no allocation, run before any parser sees the text: a recursive parser would
- * overflow its stack on a 1 MB body of `[` (and spend most of a second unwinding), and even an
+ * overflow its stack on a body of `[`s, and even an
  * iterative one hands later code a value too deep to walk. Strings are skipped, escapes included,
  * so brackets inside them do not count. Malformed text is the parser's to refuse, not ours.
  */

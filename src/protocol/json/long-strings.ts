@@ -2,9 +2,8 @@ import { isJsonObject, type Json, parseJson } from "./json.ts";
 
 /**
  * A client's JSON-RPC body parsed as `parseJson` parses it (numbers kept as written), without
- * lossless-json's cost on long strings: its parser builds a string one character at a time, some
- * 33 bytes of garbage and 0.35 µs per character, so one 1 MiB string parameter cost 30 MB and
- * 330 ms (found by bench/fuzz, issue 15 item 7: the node route's share of the run's memory peak).
+ * lossless-json's cost on long strings: its parser builds a string one character at a time, so a
+ * megabyte-long parameter cost tens of MB of garbage (docs/benchmarks.md, bench/fuzz.ts).
  * Long plain strings (no escapes), values and object keys alike, are lifted out before parsing —
  * each replaced by a short placeholder — and put back in the parsed value: the parser sees a few
  * bytes where there were megabytes, and the strings are slices of the body. The result is the same

@@ -3,20 +3,11 @@ import { type Json, parseJson, RawJsonText, stringifyJson } from "./json.ts";
 import type { RpcAnswer } from "./types.ts";
 
 /**
- * An upstream's result kept as the JSON text it came in (already checked to be what parsing and
- * writing it again would give: src/protocol/json/canonical-json.ts). The node route writes
- * that text to its caller as it is; whoever reads `result` (the unified API, the response cache,
- * the chain guard) gets it parsed, once, on first reading — so a result nobody looks into is never
- * parsed at all.
- *
- * The text lives in a private field of the answer, found by a brand check (`#kept in answer`), so
- * a copy made with a spread (`{...answer, result: x}`) is never taken for the original; `result`
- * is one accessor shared by every answer. Not a getter of each answer's own (an object literal
- * with `get result()`), as before: V8 keeps such an accessor in an AccessorPair allocated in the
- * old generation, so every answer's getter, and through it the answer's text and parsed result,
- * outlived each young-generation collection until a major one. For fifty transactions one at a
- * time that was ~50 KB of text per request copied and promoted (test/jsonrpc/raw-answer.test.ts
- * measures what answers nobody holds leave in the old generation).
+ * An upstream's result kept as the JSON text it came in (canonical-json.ts checked it): the node
+ * route writes the text as it is; whoever reads `result` gets it parsed once, on first reading.
+ * The text sits in a private field found by a brand check, so a spread copy is never taken for
+ * the original; `result` is one shared accessor, since a getter per answer lives in the old
+ * generation and kept each answer's text alive (test/jsonrpc/raw-answer.test.ts).
  */
 class RawAnswer {
   readonly #kept: RawResult;

@@ -25,25 +25,13 @@ interface Notice {
 
 /**
  * Electrum's notifications on a socket session (WebSocket or TLS), for what its calls subscribed
- * to (the route tells it through the call's context):
- * - **headers** (`blockchain.headers.subscribe` answered): when the chain's tip moves, the new tip
- *   — `{"jsonrpc":"2.0","method":"blockchain.headers.subscribe","params":[{"hex","height"}]}` —
- *   the header read from the network's Electrum servers. The events of one look at the chain (a
- *   reorganisation is several) make one notification: the tip's.
- * - **script hashes** (`blockchain.scripthash.subscribe` answered, until unsubscribed):
- *   `{"method":"blockchain.scripthash.subscribe","params":[scripthash, status]}` whenever the
- *   status differs from the one the client was last told. The statuses come from the process's
- *   upstream subscriptions (the pool's ScripthashFeed: one connection per network, shared by every
- *   session holding the script hash), which the server notifies as the mempool or a block changes
- *   the script's history. A script hash the feed does not cover — past
- *   `electrum.upstreamSubscriptionsMax`, refused by the server, or while its connection is down —
- *   is read again at each chain event instead (get_history, pipelined on the pool), so a change
- *   in the mempool alone reaches it at the next block. Covered ones are not read per event: the
- *   server notifies blocks and reorganisations too.
- * Each notification is charged `pricing.events[<method>]` as it is sent, through the pipeline (its
- * own audit record); when the balance no longer covers one, the session is told with a JSON-RPC
- * error and no more notifications are sent. A session holds at most `electrum.subscriptionsMax`
- * script hashes (the route refuses the next).
+ * to: the new tip after `blockchain.headers.subscribe` (one per look at the chain, a
+ * reorganisation included), and a script hash's new status after `blockchain.scripthash.subscribe`
+ * whenever it differs from the one last told. Statuses come from the process's shared upstream
+ * subscriptions (the pool's ScripthashFeed); a script hash the feed does not cover is read again
+ * at each chain event instead. Each notification is charged `pricing.events[<method>]` through
+ * the pipeline as it is sent; when the balance no longer covers one, the session is told with a
+ * JSON-RPC error and no more are sent. At most `electrum.subscriptionsMax` script hashes a session.
  */
 export class ElectrumPush implements ElectrumSubscriptions {
   private headers = false;

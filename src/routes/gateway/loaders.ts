@@ -67,18 +67,11 @@ export function modelFromVerbose(
 }
 
 /**
- * Transactions from the full node, per request: keys are deduplicated, and each batch of up to
- * `batchSize` keys is one JSON-RPC batch (one round trip). Every call the node answered — a miss
- * (-5) included — is metered for the charge; calls that never got an answer are not.
- *
- * Each is asked at the least verbosity the operation reads: 2 for prevouts (fee), 1 for where it
- * was mined (cost/estimate.ts POSITION_FIELDS), else 0 — its hex, which the node writes several
- * times faster than its decoded form (devnet: 0.8 ms for fifty against 3.4 ms) and which is a
- * fifth of the text to read. But an answer without its block cannot be kept (neither the
- * transaction in the response cache nor the request's whole answer: neither knows whether it is
- * final), so where either cache could keep it a transaction asked again is asked at verbosity 1
- * (`seenAtHex`): what is asked once is not paid for in the node's work twice, and what is asked
- * again becomes a cache hit as before.
+ * Transactions from the full node, per request: keys deduplicated, each batch of up to `batchSize`
+ * one JSON-RPC batch. Every call the node answered (a -5 miss included) is metered. Each is asked
+ * at the least verbosity the operation reads (2 for prevouts, 1 for where it was mined, else 0,
+ * the hex, far cheaper for the node); a transaction a cache could keep is asked at 1 when asked
+ * again (`seenAtHex`), since an answer without its block cannot be kept.
  */
 export function nodeTransactionLoader(
   app: GatewayServices,

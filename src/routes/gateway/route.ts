@@ -20,16 +20,10 @@ import { serveGraphQLOverSocket } from "./socket.ts";
 export { documentCacheOf, type GraphQLRequest, gatewayYoga } from "./run.ts";
 
 /**
- * Runs one request through the unified API. In order, the first that answers:
- *  1. a kept answer about final blocks or transactions, without Yoga (answers/);
- *  2. a plan, learnt from an earlier execution (its second), answered without Yoga
- *     (query-plans/): a document that asks the indexer alone, sent to the indexer as written; or
- *     one that asks transactions by txid and what their models say, written from the request's
- *     loaders (a node plan, whose answer is kept as in 1 when it could be);
- *  3. Yoga, with this call's context (account, meter, loaders): whatever it answers — the cost
- *     plugin has metered it, audit and credit headers included — is returned as is, and what it
- *     found keepable (1) or plannable (2) is kept or learnt once answered.
- * Used by the gateway route and by the dashboard.
+ * Runs one request through the unified API; the first that answers: a kept answer about final
+ * blocks or transactions (answers/); a plan learnt from an earlier execution (query-plans/); else
+ * Yoga with this call's context, whose answer (metered by the cost plugin) is returned as is and
+ * kept or learnt from when it qualifies. Used by the gateway route and the dashboard.
  */
 export async function executeGraphQL(
   ctx: GatewayCallContext,

@@ -125,7 +125,7 @@ export async function runYoga(
   const raw = new Uint8Array(await response.arrayBuffer());
   // Yoga refuses a POST body of a type it does not read (none, text/plain, a form) with a bare
   // 415: no body, no type. Every refusal of a route is in its protocol (docs/users/errors.md), so the
-  // client gets GraphQL's errors array with our code (found by bench/fuzz, issue 15 item 7).
+  // client gets GraphQL's errors array with our code.
   if (response.status === 415 && raw.byteLength === 0) {
     return {
       reply: graphqlFailure(

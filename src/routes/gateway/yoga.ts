@@ -16,22 +16,14 @@ import { gatewaySchema } from "./schema.ts";
 export const YOGA_PATH = "/graphql";
 
 /**
- * The unified API's server. The plugin array is the request pipeline, in order; authentication,
- * the account and the per-request state (loaders, meter) arrive before it, as the server context
- * built by the route (src/routes/gateway/route.ts):
- *  0. the document cache — parsed documents by text and the documents that passed validation,
- *     bounded in bytes; first, so that a repeated document skips parsing and validation, armor's
- *     included (it passed them with the same text and limits);
- *  1. graphql-armor — token, depth and alias limits at parse/validate time, first so that a hostile
- *     document is refused cheaply, before any cost is estimated, and never reaches the ledger;
- *  1b. input depth — documents and variables nested too deep for the parser and the walks after
- *     it; after armor, whose token-counting parser it wraps, and before cost, whose estimate walks
- *     the variables;
- *  2. error codes — after armor, so its refusals too get a code from our closed set, and before
- *     cost, so a request refused at parse or validation carries its code into the audit record;
- *  3. cost — last, wrapping execution itself: estimate, then the metering pipeline (reserve —
- *     429 before any body —, execute, settle charge and audit record, extensions.cost); on the
- *     way out it sets the X-Credits-* headers and audits the requests that never executed.
+ * The unified API's server. The plugin array is the request pipeline, in order (authentication,
+ * the account and the per-request state arrive before it, in the server context):
+ *  0. the document cache: a repeated document skips parsing and validation, armor's included;
+ *  1. graphql-armor: token, depth and alias limits, so a hostile document is refused cheaply;
+ *  1b. input depth: documents and variables nested too deep, before cost walks the variables;
+ *  2. error codes: refusals get a code from our closed set, carried into the audit record;
+ *  3. cost, wrapping execution: estimate, reserve (429 before any body), execute, settle with the
+ *     audit record, extensions.cost and the X-Credits-* headers.
  */
 export function createGatewayYoga(
   config: Config,

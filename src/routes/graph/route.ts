@@ -17,18 +17,11 @@ import { CACHE_UPSTREAM } from "../json-rpc/mirror.ts";
 import type { GraphContext } from "./services.ts";
 
 /**
- * The graph mirror: POST /<graph>/<network>/<token> with `{query, variables, operationName}`,
- * answered as the indexer answers (`{data}` keyed by the requested root fields) plus the cost in
- * `extensions.cost`. In order, each step before the next because each can refuse:
- *
- *   1. check the query against the indexer's schema, as Hasura would (invalid: Hasura's error,
- *      HTTP 200, not charged, nothing forwarded);
- *   2. the gateway's limits (page size, list items, depth, aliases, complexity);
- *   3. price it from its complexity, before any upstream call;
- *   4. the metering pipeline (src/billing/metering/pipeline.ts): reserve the price — short: HTTP 429
- *      naming balance and required, nothing forwarded; forward, bounded by graph.queryTimeoutMs;
- *      settle (charge = the estimate: the price is of the query asked, known before it ran) with
- *      the audit record and its complexity, in one transaction, and only then answer.
+ * The graph mirror: POST /<graph>/<network>/<token>, answered as the indexer answers plus
+ * `extensions.cost`. Each step can refuse before the next: check the query as Hasura would (its
+ * error, HTTP 200, uncharged); the gateway's limits; price it from its complexity; then the
+ * metering pipeline: reserve (429, nothing forwarded), forward within graph.queryTimeoutMs, and
+ * settle the price with the audit record before answering.
  */
 export async function handleGraphQuery(ctx: GraphContext, body: string): Promise<HttpReply> {
   const app = ctx.services;

@@ -261,7 +261,7 @@ function failing(r: CallResult): boolean {
 
 /**
  * A batch whose answers take more than this goes out in parts, one per call (http/reply.ts):
- * what a 60 MB reply holds at once is then one call's text, not two copies of the whole (its
+ * what a reply of tens of MB holds at once is then one call's text, not two copies of the whole (its
  * string and its buffer), and the event loop turns between calls instead of waiting for both.
  */
 const PARTS_FROM_BYTES = 1024 * 1024;

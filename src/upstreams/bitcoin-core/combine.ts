@@ -64,29 +64,14 @@ interface Waiting {
 
 /**
  * Combines the calls of concurrent requests to one network's full nodes into one JSON-RPC batch.
- *
- * When that is faster — the rule: requests whose calls reach the pool within one turn of the event
- * loop are sent together at `setImmediate`, as one batch of at most `callsMax` calls; a request
- * that would take a batch past the bound closes it (it goes out at once) and starts the next, so
- * a burst becomes several batches on several connections. Why a bound: Core runs a batch's items
- * one after another in one HTTP worker, so combining trades the node's parallelism (-rpcthreads,
- * 16 by default since v29, 4 before) for round trips. What a round trip costs is per request, not
- * per call: on Core a work-queue slot (-rpcworkqueue, 64 since v29, 16 before; past it Core
- * answers 503), a hand-off to a worker, authentication and JSON parsing; on the gateway a request
- * to write and an answer to read and parse, on the CPU that also runs billing. The default, 16 calls, still spreads a burst of 64 single calls over four
- * of the node's workers instead of serialising it in one, and keeps what a batch adds to each
- * call's wait (Core answers the batch whole) to 15 other look-ups. A request alone in its turn goes
- * out as it came, one `setImmediate` later (microseconds); a request that reaches the bound by
- * itself, or holds a method not in COMBINABLE_METHODS, goes out at once, alone. One request's
- * calls are never split, nor reordered.
- *
- * Combining happens before failover: the combined batch goes to one member and fails over as a
- * whole, and when it fails (HTTP error, timeout, unreadable answer) every request in it gets that
- * same failure, as each would have alone — except an answer too large for the requests together
- * (RESPONSE_TOO_LARGE): that says nothing of each, so each request is then sent again alone, and
- * only one that asked too much by itself is refused. An RPC error of one item (Core's -5) is an answer, and
- * stays with the request that asked. Identical calls stay separate items here: the pool shares
- * identical calls in flight before they reach the combiner (pool.ts, ../shared-trips.ts).
+ * Requests whose calls reach the pool within one turn of the event loop go together at
+ * `setImmediate`, at most `callsMax` calls a batch; one that would pass the bound closes the batch
+ * and starts the next. The bound exists because Core runs a batch's items one after another in one
+ * worker: combining trades the node's parallelism (-rpcthreads) for round trips (each costs a
+ * -rpcworkqueue slot, authentication and parsing). One request's calls are never split or
+ * reordered; methods outside COMBINABLE_METHODS go alone. A combined batch fails over as a whole
+ * and each request gets its failure, except RESPONSE_TOO_LARGE, after which each is sent alone.
+ * Identical calls are shared before they get here (pool.ts, ../shared-trips.ts).
  */
 export class Combiner {
   private group: Waiting[] = [];

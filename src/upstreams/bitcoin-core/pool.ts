@@ -38,18 +38,10 @@ type CallOutcome =
   | { ok: false; error: GatewayError };
 
 /**
- * The full nodes of one network, in three layers, top down:
- *
- * 1. identical calls in flight share one trip (shared-trips.ts): a call that another request
- *    already sent, and whose answer has not come back, waits for that answer instead of being sent
- *    again; only read-only look-ups (COMBINABLE_METHODS) are shared;
- * 2. the calls still to send, of concurrent requests, are combined into JSON-RPC batches
- *    (combine.ts);
- * 3. each batch is sent with failover (see FailoverPool): a batch of reads only (READ_METHODS)
- *    is retried on another node and hedged; any other goes to one node.
- *
- * Sharing sits above combining so that a call shared by fifty requests is one item of one batch,
- * not fifty items.
+ * The full nodes of one network, in three layers, top down: identical read-only calls in flight
+ * share one trip (shared-trips.ts); the calls left, of concurrent requests, are combined into
+ * batches (combine.ts); each batch goes out with failover (FailoverPool: reads retried and
+ * hedged). Sharing sits above combining so a call shared by fifty requests is one batch item.
  */
 export class BitcoinCorePool {
   private readonly pool: FailoverPool<BitcoinCoreClient>;

@@ -15,18 +15,11 @@ const HEIGHTS_MAX = 10_000;
 
 /**
  * The blocks a unified-API answer is about, when the answer cannot change while they stay on the
- * best chain; null when it could (or this cannot tell). What qualifies, field by field at the root
- * of a query (plain fields, no directives, no fragments; `__typename` besides):
- *  - `block_by_pk(hash:)` answered with a row that selects `height` unaliased: that block's rows;
- *  - `block(where: {height: …})` whose filter names heights only (`_eq`, `_in`, `_gt`, `_gte`,
- *    `_lt`, `_lte`; a bounded set), answered with exactly one row per height named — every height
- *    present, none cut off by `limit`, `offset` or `distinct_on` — each selecting `height` and
- *    `hash` unaliased. Which rows such a list holds, and each row's columns, are fixed while those
- *    blocks are.
- * A list bounded by anything else (a `limit` over an open range, a column other than height) can
- * gain rows with the next block, so it is never kept. The caller also requires that the answer
- * came from the indexer alone (no full-node join, whose fields — confirmations — move with the
- * tip) and carries no error.
+ * best chain; null when it could (or this cannot tell). Root fields qualify when plain (no
+ * directives or fragments): `block_by_pk(hash:)` selecting `height`, and `block(where: {height})`
+ * with a bounded set of heights, answered with exactly one row per height, each selecting `height`
+ * and `hash`. Any other bound can gain rows with the next block. The caller also requires an answer
+ * from the indexer alone (no full-node join, whose confirmations move) and without errors.
  */
 export function finalBlocksOf(
   schema: GraphQLSchema,

@@ -11,18 +11,11 @@ import {
 } from "graphql";
 
 /**
- * The fields an answer about mined transactions may select and still be kept whole, by type: what
- * the transaction's bytes say, and where it was mined (its block's hash and time), which hold for
- * as long as that block is on the best chain — the chain guard checks that on every hit, and a
- * reorganisation evicts the answer. Left out, so executed every time:
- *  - `confirmations` and `status`, which move with the tip (and the mempool);
- *  - `fee` and `inputs.prevout`, read from the node's undo data: a node without it (pruned, or
- *    devnet past its held blocks) answers null where another answers the amount, and a kept null
- *    would outlive the node that gave it;
- *  - `block` (the indexer) and `merkleProof` (gettxoutproof): other upstreams, other prices;
- *  - at the root, anything but `transactions` and `transaction` (`account`, `chain`, `address`…,
- *    and introspection).
- * `__typename` is fixed wherever it is asked.
+ * The fields an answer about mined transactions may select and still be kept whole: what the
+ * bytes say and where it was mined, true while its block is on the best chain (the chain guard
+ * checks on every hit). Left out, so executed every time: `confirmations` and `status` (move with
+ * the tip), `fee` and `inputs.prevout` (undo data a pruned node lacks), `block` and `merkleProof`
+ * (other upstreams), and any other root field. `__typename` is fixed wherever asked.
  */
 const FIXED: Readonly<Record<string, ReadonlySet<string>>> = {
   Query: new Set(["transactions", "transaction"]),

@@ -12,21 +12,11 @@ export const ESTIMATES_MAX = 512;
 export const VARIABLES_KEY_MAX = 32 * 1024;
 
 /**
- * The cost estimate (and with it the graph route's limit checks on delegated selections: page
- * size, depth, aliases, complexity, Hasura's refusals) memoised, since it is a pure function of
- * the schema, the document, the operation, the operation's own variables and the network's price
- * list — and walking the document with graphql-tools' collectFields and coercing arguments cost
- * as much per request as the rest of our plugin. Keys:
- *  - the schema, by identity (a WeakMap: a new schema starts an empty memo, never served stale);
- *  - the document, by identity: Yoga's parser cache hands the same DocumentNode to every request
- *    with the same text, so repeats hit; a document no longer cached is never seen again, and its
- *    entries age out of the LRU;
- *  - the operation name and the network (prices differ by network);
- *  - the values of the variables the operation declares, in declaration order, absent told from
- *    null — undeclared variables cannot reach a field and are left out, so they do not split the
- *    memo.
- * Refusals (GraphQLError values) are not memoised: they are rare, and each is a fresh error.
- * Entries are frozen, since every request with the same key shares one.
+ * The cost estimate (and the graph limits checked with it) memoised: a pure function of the schema
+ * (by identity), the document (by identity: the document cache hands one DocumentNode per text),
+ * the operation name, the network (prices differ) and the values of the variables the operation
+ * declares, in declaration order. Walking the document cost as much as the rest of the plugin.
+ * Refusals are not memoised (rare, and each a fresh error); entries are frozen, being shared.
  */
 export class EstimateMemo {
   private readonly bySchema = new WeakMap<GraphQLSchema, LruMap<string, CostEstimate>>();

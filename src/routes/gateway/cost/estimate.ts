@@ -101,20 +101,12 @@ interface Place {
 }
 
 /**
- * The most a request can cost, from the document alone, walked as execution collects it (the one
- * selection walker, src/protocol/graphql/selection.ts: variables applied, @skip/@include honoured, fragments
- * expanded, a field selected twice under one response key counted once). Two kinds of price, summed:
- *
- *  - per call: Σ over priced fields of unit price × items asked × the sizes of the lists enclosing
- *    them (a `txids` list's length; an indexer list's size as the graph route counts it: its
- *    `limit`, or its `where` height range when smaller, else graph.listSizeDefault);
- *  - the indexer's: each field delegated to the indexer (a site) is an indexer query whose
- *    selection — the indexer's own columns under it, joins left out — has the graph route's
- *    complexity; the request pays one graph price, base + ceil(Σ site count × complexity × perPoint),
- *    when it has any site at all. The graph route's limits (page size, depth, aliases, complexity)
- *    apply to the sites' selections as they do to a graph query.
- *
- * Deduplication and rows that do not exist can only make the actual charge smaller.
+ * The most a request can cost, from the document alone, walked as execution collects it
+ * (src/protocol/graphql/selection.ts). Two kinds of price, summed: per call, Σ unit price × items
+ * asked × the sizes of the enclosing lists; and the indexer's, one graph price (base +
+ * ceil(Σ site count × complexity × perPoint)) when any field is delegated to the indexer, whose
+ * sites' selections also meet the graph route's limits. Deduplication and missing rows can only
+ * make the actual charge smaller.
  */
 export function estimateCost(
   schema: GraphQLSchema,

@@ -45,19 +45,10 @@ const SHAPES_SHARE = 4;
 /**
  * Parsed documents by their text, bounded in bytes (`graphql.documentCacheBytesMax`), and the
  * documents that passed validation. In place of Yoga's parser and validation cache, which is
- * bounded by count only (1,024 texts) and keeps two things a hostile client can fill memory with:
- *  - parse errors, each holding the stack it was thrown with, whose frames hold the request's
- *    context (the Request, its body, loaders): up to 1,024 whole requests, bodies of up to
- *    server.bodyBytesMax each, kept for an hour (fuzzing took the gateway from 288 to 823 MB);
- *  - validation errors, the same way, for as long as their document is cached.
- * Here neither is kept: a document that did not parse is parsed again next time (it fails fast),
- * and only a successful validation is remembered (per schema and rule set, by document identity,
- * in weak maps that go with the document). A document new by its text but of a validated
- * document's shape — the same query with other literal values, say — passes without running the
- * rules again once its literals are checked where validation reads them (document-shape.ts).
- * The unified API's cost memo
- * (cost/estimate-memo.ts) relies on this cache handing every request with the same text the same
- * DocumentNode, as Yoga's did.
+ * bounded by count only and keeps parse and validation errors, whose stacks hold whole requests
+ * (a hostile client fills memory with them: bench/fuzz.ts). Here only successful validations are
+ * remembered, by document identity; a new text of a validated shape skips the rules once its
+ * literals are checked (document-shape.ts). The cost memo relies on one DocumentNode per text.
  */
 export class DocumentCache {
   private readonly lru: ByteLru<Entry>;

@@ -88,16 +88,11 @@ function literalOf(kind: TokenKind, value: string): Literal {
 }
 
 /**
- * What another document of a validated document's shape must satisfy to be valid too. Of the
- * rules in force (graphql-js's specified rules, graphql-armor's depth, alias and directive
- * limits), two read a literal's value:
- *  - ValuesOfCorrectType: the literal must parse as its location's scalar (an Int in range, a
- *    TxId that is 64 hex digits): checked here with the same `parseLiteral`, value by value;
- *  - OverlappingFieldsCanBeMerged: two fields of one response name must have the same
- *    arguments. A shape where no response name repeats in any selection set (fragments and
- *    inline fragments merged in, as the rule merges them) never compares any: `open`. Other
- *    shapes hold only for the very values validated (`values`).
- * Every other rule reads names, kinds and structure, which the shape fixes.
+ * What another document of a validated document's shape must satisfy to be valid too. Of the rules
+ * in force, two read literal values: ValuesOfCorrectType (checked here with the same
+ * `parseLiteral`) and OverlappingFieldsCanBeMerged, which a shape with no repeated response name
+ * never triggers (`open`); other shapes hold only for the values validated (`values`). Every other
+ * rule reads names, kinds and structure, which the shape fixes.
  */
 export interface LiteralRule {
   /** Each literal's location type, in order; undefined where none was found (never open). */

@@ -29,18 +29,12 @@ import { loaderFor } from "../types/transaction-queries.ts";
 import { IO_PLAIN_FIELDS } from "../types/tx-io.ts";
 
 /**
- * A query of the unified API that asks transactions by txid and what each transaction's own model
- * says, compiled to be answered without Yoga: every root field `transaction(txid:)` or
- * `transactions(txids:)`, and every field below, at any depth, one whose resolver reads its parent
- * alone (PLAIN_FIELDS: inputs, outputs, their scripts and amounts, fee…) or `__typename`; aliases
- * allowed; no argument below the roots, no fragment, no directive, no response key twice in a
- * selection (so nothing is merged). Its answer is the request's loader's models (the executor's
- * own: the same verbosity, caches, metering) with those fields' own resolvers applied and their
- * scalars' serializers, completed as graphql-js completes them (null where a nullable field
- * resolves to nothing, lists item by item) and written in the document's order — what graphql-js
- * would answer, which the plan's learning checks byte for byte (learn.ts) before any request is
- * served this way. Where graphql-js would raise an error (a non-null field with nothing, a value
- * that does not serialize, a resolver that throws), the plan answers nothing and Yoga answers.
+ * A unified-API query that asks transactions by txid and only fields each transaction's own model
+ * answers (PLAIN_FIELDS, `__typename`; aliases allowed; no arguments below the roots, fragments,
+ * directives or repeated response keys), compiled to be answered without Yoga: the request's
+ * loaders' models, the fields' own resolvers and serializers, completed and written as graphql-js
+ * would (learn.ts checks it byte for byte first). Where graphql-js would raise an error, the plan
+ * answers nothing and Yoga answers.
  */
 export interface NodePlan {
   operation: OperationDefinitionNode;

@@ -64,17 +64,12 @@ interface Answered {
 }
 
 /**
- * Serves a request by its plan (plans.ts): the document goes to the indexer as the client wrote
- * it, without Yoga, through the metering pipeline as any request — the same estimate (one memo:
- * request-estimate.ts) reserved, the same charge (every site answered, at the complexity
- * estimated: what the executor charges such an answer, checked when the plan was learnt), its own
- * audit record — and the indexer's `data`, once it fits the shape graphql-js would give it, is
- * written with this call's `extensions.cost`: byte for byte what Yoga writes (checked when learnt).
- *
- * null, before anything is reserved, when the executor must answer: variables the schema does not
- * coerce, or an estimate that refuses the request (Yoga answers and audits those as always). Once
- * reserved, an answer that does not fit, or a failed trip, is answered by the executor under the
- * same reservation (runYoga with state.reserved): a failed trip is handed to it, not repeated.
+ * Serves a request by its indexer plan (plans.ts): the document goes to the indexer as written,
+ * without Yoga, through the metering pipeline with the same estimate and charge the executor would
+ * make, and the indexer's `data` is written with this call's `extensions.cost`, byte for byte what
+ * Yoga writes (checked when learnt). null, before anything is reserved, when the executor must
+ * answer; once reserved, an answer that does not fit or a failed trip goes to the executor under
+ * the same reservation (the trip is not repeated).
  */
 export async function servePlanned(
   ctx: GatewayCallContext,
@@ -142,19 +137,12 @@ export async function servePlanned(
 }
 
 /**
- * Serves a request by a node plan (node-plan.ts): through the metering pipeline as any request,
- * with the estimate Yoga's would reserve; its transactions asked through a context of the
- * executor's own making (the same loaders: verbosity, caches, metering, so the same charge), and
- * written as graphql-js would write them (checked when the plan was learnt). Should any be missing
- * or fail, the executor answers under the same reservation, with that context: what was fetched is
- * not fetched again, and the errors are written as always.
- *
- * A request the cache of whole answers could keep (`key`) is kept as the executor's would be: its
- * transactions noted where they were mined, as the root resolvers note them, and its answer found
- * final or not by the same check (answers/keep.ts), for the route to keep once it has the bytes.
- *
- * null, before anything is reserved, when the executor must answer: variables that do not coerce,
- * or an estimate that refuses the request or asks the indexer.
+ * Serves a request by a node plan (node-plan.ts): through the metering pipeline with the estimate
+ * Yoga's would reserve, its transactions from the executor's own loaders (same caches and charge),
+ * written as graphql-js would write them (checked when learnt). A missing or failed transaction
+ * hands the request to the executor under the same reservation. A keepable answer is checked for
+ * finality as the executor's would be (answers/keep.ts). null, before anything is reserved, when
+ * the executor must answer (variables that do not coerce, a refusal, an indexer field).
  */
 async function serveNodePlanned(
   ctx: GatewayCallContext,
