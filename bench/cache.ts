@@ -1,4 +1,4 @@
-// The response cache against the node it saves trips to (issue 14 item 3), side by side in one
+// The response cache against the node it saves trips to, side by side in one
 // run: the 50-transaction verbose batch — getrawtransaction(txid, true) for 50 real txids of
 // block 277647 —
 //   (a) as one JSON-RPC batch: to devnet's Core directly, through the gateway's node route with the

@@ -1,4 +1,4 @@
-// Upstream resilience under load (issue 15 item 6): the node route through the gateway (billing on,
+// Upstream resilience under load: the node route through the gateway (billing on,
 // PGlite in memory, in this process) against two devnet Cores, each in a process of its own
 // (src/devnet/core-process.ts). Three runs of `seconds` each, every one on a fresh pair of Cores
 // and a fresh gateway:

@@ -1,4 +1,4 @@
-// Issue 15 item 7's fuzz run: ten thousand generated inputs (the property tests' arbitraries,
+// The fuzz run: ten thousand generated inputs (the property tests' arbitraries,
 // test/support/arbitraries.ts: JSON-RPC envelopes and Core parameters, GraphQL documents and
 // variables, Hasura arguments, mangled paths, and the hostile shapes: objects of tens of thousands
 // of keys, keys of a megabyte, nesting past every bound) sent to a gateway at bounded concurrency,

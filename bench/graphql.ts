@@ -1,4 +1,4 @@
-// The unified API against its peers, side by side in one run (issue 14 item 5). Five query shapes:
+// The unified API against its peers, side by side in one run. Five query shapes:
 //   (a) ten blocks, heights 100–109, five fields;
 //   (b) fifty transactions by txid (block 277647's first fifty);
 //   (c) a block (277647) with its transactions and their outputs;

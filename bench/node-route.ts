@@ -30,7 +30,7 @@ const CONCURRENCY = Number(process.argv[3] ?? 64);
 const ROUNDS = Number(process.argv[4] ?? 3);
 // The calls take turns over the 213 transactions of block 277647 (real data devnet serves), so
 // calls in flight together ask for different transactions: the gateway shares one trip among
-// identical calls in flight (issue 14), which a bare proxy does not, and one txid for every call
+// identical calls in flight, which a bare proxy does not, and one txid for every call
 // would measure that sharing rather than what billing costs.
 const BLOCKS = Object.values(
   JSON.parse(

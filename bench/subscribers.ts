@@ -1,4 +1,4 @@
-// Issue 17 item 6: N concurrent subscribers of `subscription { newBlock { height hash } }` on one
+// N concurrent subscribers of `subscription { newBlock { height hash } }` on one
 // gateway process each receive a new block; printed: the latency from the block's production to
 // each subscriber's receipt (p50, p99, max, how many received it), per block and overall; the
 // gateway's RSS and heap before the subscriptions open and with them open, and the difference per

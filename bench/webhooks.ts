@@ -1,4 +1,4 @@
-// Issue 17 item 4 at size: N webhook endpoints (one account and token each) on one gateway, K
+// Webhooks at size: N endpoints (one account and token each) on one gateway, K
 // regtest blocks; printed per block: the latency from the announcement (pollNow) to each
 // endpoint's receipt of its signed delivery (p50, p99, max, how many), the deliveries per second,
 // and the ledger at the end (one charged `newBlock` audit record of backend `webhook` per delivery,

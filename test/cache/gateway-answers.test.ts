@@ -1,4 +1,4 @@
-// The unified API's whole answers about final blocks (issue 14 item 3; src/routes/gateway/answers/,
+// The unified API's whole answers about final blocks (src/routes/gateway/answers/,
 // src/cache/gateway-answers.ts): a `block` list bounded by height, or a `block_by_pk`, of deep
 // blocks is served again without Yoga and without the indexer — byte for byte what Yoga wrote,
 // with this call's own charge and balance, charged alike and flagged in the audit row — until a

@@ -1,4 +1,4 @@
-// The finality-aware response cache (issue 14 item 3; src/cache/): deep transactions are served
+// The finality-aware response cache (src/cache/): deep transactions are served
 // without an upstream trip, charged as misses and flagged in the audit row (cache_hits); shallow
 // ones are never cached; the memory tier keeps to its byte budget; a reorganisation evicts what it
 // touched. Every upstream call is seen at devnet's Core (watch), not inferred.

@@ -1,4 +1,4 @@
-// The unified API's whole answers about deep transactions (issue 14 item 3; src/routes/gateway/answers/,
+// The unified API's whole answers about deep transactions (src/routes/gateway/answers/,
 // src/cache/gateway-answers.ts): `transactions(txids:)` (or `transaction(txid:)`) selecting only
 // what the transaction's bytes and its block say, every transaction mined at least
 // cache.minConfirmations deep, is served again without Yoga and without Core — byte for byte but

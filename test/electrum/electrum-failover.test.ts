@@ -1,4 +1,4 @@
-// Two Electrum servers for one network (issue 15 item 6): one stopped while clients call, then
+// Two Electrum servers for one network: one stopped while clients call, then
 // restarted. Clients see no error (a request on the stopped server's connections goes to the
 // other), each call is charged once, and the restarted server is back in the rotation.
 import { once } from "node:events";

@@ -8,7 +8,7 @@ import { post, startTestGateway, type TestGateway } from "../support/harness.ts"
  * The unified API's parsed documents are kept within graphql.documentCacheBytesMax, and what
  * failed to parse or validate is not kept at all: Yoga's own cache (1,024 texts, errors included,
  * each error holding its request's context through its stack) let fuzzing take the gateway from
- * 288 to 823 MB (issue 15 item 1). The bound is asserted on the cache's own count of entries and
+ * 288 to 823 MB. The bound is asserted on the cache's own count of entries and
  * bytes, not on the process's memory.
  */
 

@@ -4,7 +4,7 @@ import { startTestGateway, type TestGateway } from "../support/harness.ts";
 /**
  * A body the unified API does not read (no content type, text/plain, XML): 415 in GraphQL's
  * protocol, audited as UNSUPPORTED_MEDIA_TYPE, not charged. Yoga's own answer is a bare 415 with
- * no body, which bench/fuzz (issue 15 item 7) flagged as no error in the route's protocol; its
+ * no body, which bench/fuzz flagged as no error in the route's protocol; its
  * audit record said INTERNAL, as if the gateway had failed.
  */
 describe("unified API: a body of a type it does not read", () => {

@@ -15,7 +15,7 @@ import { problemsOf, refused, send } from "../support/fuzz-checks.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /**
- * Issue 15 item 7: properties over generated inputs to every backend route (JSON-RPC envelopes
+ * Properties over generated inputs to every backend route (JSON-RPC envelopes
  * and Core parameters, GraphQL documents and variables on the unified API, Hasura arguments on
  * the graph route, mangled paths). For every input: an answer in the route's protocol, well
  * formed, never a 5xx but the documented ones, within the bound, and no charge when the gateway

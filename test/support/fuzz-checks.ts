@@ -3,7 +3,7 @@ import { type FuzzCase, pathOf } from "./arbitraries.ts";
 
 /**
  * Sending a generated case (test/support/arbitraries.ts) and judging its answer: what the
- * property tests assert and what bench/fuzz.ts counts. The rules, from issue 15 item 7:
+ * property tests assert and what bench/fuzz.ts counts. The rules:
  *  - an answer in the route's protocol, well formed (a JSON-RPC error object with a numeric code
  *    and a message, ids as the protocol says; a GraphQL `errors` array of messages);
  *  - never a 5xx, except Bitcoin Core's legacy JSON-RPC 1.0 statuses, which the node route

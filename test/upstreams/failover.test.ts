@@ -1,4 +1,4 @@
-// Upstream resilience (issue 15 item 6; src/upstreams/failover.ts): two devnet Cores, each in a
+// Upstream resilience (src/upstreams/failover.ts): two devnet Cores, each in a
 // process of its own, behind one gateway, under a load of concurrent calls. One killed, or one
 // frozen (SIGSTOP: its port still accepts connections, nothing answers): clients see no error,
 // each call is charged once. Both gone: 503 UPSTREAM_UNAVAILABLE, nothing charged.

@@ -1,4 +1,4 @@
-// Identical upstream requests in flight share one trip (issue 14 item 2; src/upstreams/
+// Identical upstream requests in flight share one trip (src/upstreams/
 // shared-trips.ts): N concurrent identical calls make one upstream call, and each client is still
 // charged its own price, gets its own audit row and its own JSON-RPC id. The upstream is held
 // (devnet's gates) until every client has joined the trip, so the trip is in flight for all of them.
