@@ -7,19 +7,14 @@ import { TokenCache } from "../access/token-cache.ts";
 import { Credits } from "../billing/ledger/credits.ts";
 import { voidStaleHolds } from "../billing/ledger/ledger.ts";
 import { BlockAnswerCache } from "../cache/block-answers.ts";
-import { ChainGuard } from "../cache/chain-guard.ts";
+import type { ChainGuard } from "../cache/chain-guard.ts";
 import { GatewayAnswers } from "../cache/gateway-answers.ts";
 import { ParsedTxs } from "../cache/parsed-txs.ts";
 import { RedisTier } from "../cache/redis-tier.ts";
 import { TxCache } from "../cache/tx-cache.ts";
 import { TxStore } from "../cache/tx-store.ts";
 import { runDbCommand } from "../cli/commands.ts";
-import type {
-  BitcoinCoreUpstreamConfig,
-  Config,
-  ElectrumUpstreamConfig,
-  NetworkName,
-} from "../config/schema.ts";
+import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open.ts";
 import { databaseBus, type EventBus } from "../events/bus.ts";
@@ -30,26 +25,17 @@ import { createLogger } from "../log/logger.ts";
 import { Metrics } from "../log/metrics.ts";
 import { writeAdminFile, writesAdminFile } from "../routes/admin/admin-file.ts";
 import { databaseCheck } from "../routes/health/readiness.ts";
-import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
-import { ElectrumPool } from "../upstreams/electrum/pool.ts";
-import type { FailoverPolicy } from "../upstreams/failover.ts";
-import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
-import { IndexerPool } from "../upstreams/indexer/pool.ts";
 import { TargetPolicy } from "../webhooks/targets.ts";
 import { Webhooks } from "../webhooks/webhooks.ts";
+import { buildPools, type Upstreams } from "./pools.ts";
 import { type RunningServer, startHttpServer } from "./server.ts";
 import type { App } from "./services.ts";
+import { type Closables, shutdown } from "./shutdown.ts";
 
-export interface StartOptions {
+export interface StartOptions extends Upstreams {
   databaseUrl?: string | undefined;
   /** PostgreSQL schema to use (tests); default is the connection's search_path. */
   databaseSchema?: string;
-  /** Resolved upstreams per network ("devnet" entries already replaced by URLs). */
-  nodeUpstreams: Partial<Record<NetworkName, BitcoinCoreUpstreamConfig[]>>;
-  /** Resolved indexers per network, like nodeUpstreams; none for a network: no graph route there. */
-  graphUpstreams?: Partial<Record<NetworkName, IndexerUpstreamConfig[]>>;
-  /** Resolved Electrum servers per network; a network without any answers 502 on that route. */
-  electrumUpstreams?: Partial<Record<NetworkName, ElectrumUpstreamConfig[]>>;
   logDestination?: DestinationStream;
   /** Tests run many gateways on one PGlite-less setup; they need no CLI hand-off file. */
   noAdminFile?: boolean;
@@ -121,73 +107,54 @@ function eventBus(config: Config, db: Database, log: Logger, redisUrl?: string):
 export async function startGateway(config: Config, opts: StartOptions): Promise<RunningGateway> {
   const log = createLogger(config.log.level, opts.logDestination);
   const db = await (opts.store ?? openStore(config, opts));
-  const metrics = new Metrics();
-  // One policy for every pool; only the attempt timeout differs by backend.
-  const policy = (backend: "node" | "electrum" | "graph"): FailoverPolicy => ({
-    ...config.failover,
-    attemptTimeoutMs: config.failover.attemptTimeoutMs[backend],
-  });
-  const nodes = new Map<NetworkName, BitcoinCorePool>();
+  const app = buildApp(config, opts, db, log);
+  const sweeper = await startLedger(app);
+  app.events.start();
+  await app.events.hearing(1_000);
+  const webhooks = new Webhooks(config.webhooks, log);
+  await webhooks.start(app);
+  const http = await startHttpServer(app, config.server.host, config.server.port);
+  const admin =
+    db.kind === "pglite" && !opts.noAdminFile && writesAdminFile(config)
+      ? writeAdminFile(config, http.url)
+      : null;
+  if (admin) app.adminSecret = admin.secret;
+  const parts: Closables = {
+    ...{ app, http, webhooks, events: app.events, credits: app.credits, db, sweeper, admin },
+    ...{ authFailures: app.authFailures, txCache: app.txCache, limits: app.limits },
+    pools: [...app.nodes.values(), ...app.indexers.values(), ...app.electrum.values()],
+  };
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    http,
+    url: http.url,
+    webhooks,
+    close: () => {
+      closing ??= shutdown(parts);
+      return closing;
+    },
+  };
+}
+
+/** The caches of upstream answers: in memory, with Redis as a shared tier when configured. */
+interface Caches {
+  txCache: TxStore;
+  gatewayAnswers: GatewayAnswers;
+  /** Drops what the caches hold of a block the best chain no longer has. */
+  dropHeight(network: NetworkName, height: number): number;
+}
+
+function buildCaches(
+  config: Config,
+  guards: Map<NetworkName, ChainGuard>,
+  metrics: Metrics,
+  log: Logger,
+  redisUrl: string | undefined,
+): Caches {
   const txMemory = new TxCache(config.cache.bytesMax);
   const blockAnswers = new BlockAnswerCache(config.cache.blockBytesMax);
-  const guards = new Map<NetworkName, ChainGuard>();
-  const electrum = new Map<NetworkName, ElectrumPool>();
-  for (const network of config.networks) {
-    const upstreams = opts.nodeUpstreams[network];
-    if (upstreams && upstreams.length > 0) {
-      const pool = new BitcoinCorePool(upstreams, {
-        policy: policy("node"),
-        observer: metrics.pool("node", network),
-        onCombined: (requests, calls) => metrics.coalesced(network, requests, calls),
-        onShared: () => metrics.shared("node", network),
-        responseBytesMax: config.server.responseBytesMax,
-      });
-      nodes.set(network, pool);
-      guards.set(
-        network,
-        // A block the best chain no longer has: what the cache holds of it goes.
-        new ChainGuard(pool, config.cache.tipTtlMs, (height) => {
-          const dropped =
-            txMemory.dropHeight(network, height) +
-            blockAnswers.dropHeight(network, height) +
-            // Built below, with the store it asks; a reorganisation comes long after.
-            gatewayAnswers.dropHeight(network, height);
-          log.info({ network, height, dropped }, "reorganisation: cached block evicted");
-        }),
-      );
-    }
-    const servers = opts.electrumUpstreams?.[network];
-    if (servers && servers.length > 0) {
-      const pool = new ElectrumPool(servers, {
-        policy: policy("electrum"),
-        observer: metrics.pool("electrum", network),
-        onShared: () => metrics.shared("electrum", network),
-        upstreamSubscriptionsMax: config.electrum.upstreamSubscriptionsMax,
-        warn: (what, detail) => log.warn({ network, ...detail }, what),
-      });
-      // Connections open now, so the first request does not pay for the handshake.
-      pool.start();
-      electrum.set(network, pool);
-    }
-  }
-  const indexers = new Map<NetworkName, IndexerPool>();
-  for (const network of config.networks) {
-    const upstreams = opts.graphUpstreams?.[network];
-    if (upstreams && upstreams.length > 0) {
-      indexers.set(
-        network,
-        new IndexerPool(upstreams, {
-          policy: policy("graph"),
-          observer: metrics.pool("graph", network),
-          onShared: () => metrics.shared("graph", network),
-          responseBytesMax: config.server.responseBytesMax,
-        }),
-      );
-    }
-  }
-  const redis = opts.redisUrl
-    ? new RedisTier({ url: opts.redisUrl, ...config.cache.redis }, log)
-    : null;
+  const redis = redisUrl ? new RedisTier({ url: redisUrl, ...config.cache.redis }, log) : null;
   const txCache = new TxStore(
     txMemory,
     redis,
@@ -199,35 +166,60 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     blockAnswers,
   );
   const gatewayAnswers = new GatewayAnswers(config.cache.gatewayBytesMax, txCache);
-  const credits = new Credits(db, log, {
+  const dropHeight = (network: NetworkName, height: number) =>
+    txMemory.dropHeight(network, height) +
+    blockAnswers.dropHeight(network, height) +
+    gatewayAnswers.dropHeight(network, height);
+  return { txCache, gatewayAnswers, dropHeight };
+}
+
+function buildCredits(config: Config, db: Database, log: Logger, storeGiven: boolean): Credits {
+  const { ledger } = config;
+  return new Credits(db, log, {
     processId: randomUUID(),
-    instance: instanceName(config, db, opts.store !== undefined),
-    ttlMs: config.ledger.holdTimeoutMs,
-    leaseWindowMs: config.ledger.leaseWindowMs,
-    leaseMinCalls: config.ledger.leaseMinCalls,
-    leaseKeepFactor: config.ledger.leaseKeepFactor,
-    leaseIdleMs: config.ledger.leaseIdleMs,
-    batchRowsMax: config.ledger.batchRowsMax,
-    pendingRowsMax: config.ledger.pendingRowsMax,
-    settleGatherUs: config.ledger.settleGatherUs,
+    instance: instanceName(config, db, storeGiven),
+    ttlMs: ledger.holdTimeoutMs,
+    leaseWindowMs: ledger.leaseWindowMs,
+    leaseMinCalls: ledger.leaseMinCalls,
+    leaseKeepFactor: ledger.leaseKeepFactor,
+    leaseIdleMs: ledger.leaseIdleMs,
+    batchRowsMax: ledger.batchRowsMax,
+    pendingRowsMax: ledger.pendingRowsMax,
+    settleGatherUs: ledger.settleGatherUs,
   });
+}
+
+/** Every service of one gateway, built: the composition root's one place that knows them all. */
+function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger): App {
+  const metrics = new Metrics();
+  let caches: Caches | undefined;
+  // A block the best chain no longer has: what the caches hold of it goes. (The caches are built
+  // just below, with the guards they ask; a reorganisation comes long after.)
+  const pools = buildPools(config, opts, metrics, log, (network, height) => {
+    const dropped = caches?.dropHeight(network, height) ?? 0;
+    log.info({ network, height, dropped }, "reorganisation: cached block evicted");
+  });
+  caches = buildCaches(config, pools.guards, metrics, log, opts.redisUrl);
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
-  const limits = Limits.create(config, db, log, opts.redisUrl);
   const events = new ChainEvents(
     db,
     eventBus(config, db, log, opts.redisUrl),
-    nodes,
-    electrum,
+    pools.nodes,
+    pools.electrum,
     config.events,
     log,
     (e) => metrics.chainEvents.inc({ network: e.network, kind: e.kind }),
   );
   authFailures.start();
-  const app: App = {
+  return {
     config,
     db,
-    credits,
-    limits,
+    log,
+    metrics,
+    events,
+    authFailures,
+    credits: buildCredits(config, db, log, opts.store !== undefined),
+    limits: Limits.create(config, db, log, opts.redisUrl),
     authThrottle: new AuthThrottle({
       free: config.server.authFailuresFree,
       baseMs: config.server.authDelayBaseMs,
@@ -237,24 +229,26 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     tokens: new TokenCache(db, {
       onRevoked: (tokenId, dropped) => log.info({ tokenId, dropped }, "token revocation received"),
     }),
-    authFailures,
-    log,
-    nodes,
-    indexers,
-    electrum,
-    events,
-    txCache,
-    gatewayAnswers,
+    nodes: pools.nodes,
+    indexers: pools.indexers,
+    electrum: pools.electrum,
+    txCache: caches.txCache,
+    gatewayAnswers: caches.gatewayAnswers,
     parsedTxs: new ParsedTxs(config.cache.decodedBytesMax),
     webhookTargets: new TargetPolicy(config.webhooks.allowTargets),
-    metrics,
     databaseCheck: databaseCheck(db),
     devnetProducers: new Map(),
     runCommand: (argv) => runDbCommand(db, argv, config),
     draining: false,
   };
-  // Leases and holds of this instance's dead predecessor come back at once; holds left by a
-  // process that died between reserve and settle are voided, not charged.
+}
+
+/**
+ * Leases and holds of this instance's dead predecessor come back at once; holds left by a process
+ * that died between reserve and settle are voided, not charged, now and by a sweeper from then on.
+ */
+async function startLedger(app: App): Promise<NodeJS.Timeout> {
+  const { credits, db, log, config } = app;
   const restarted = await credits.start();
   const voided = restarted.voided + (await voidStaleHolds(db, config.ledger.holdTimeoutMs));
   if (voided > 0) log.warn({ voided }, "voided reservations orphaned by an earlier crash");
@@ -264,66 +258,5 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
     );
   }, config.ledger.holdTimeoutMs);
   sweeper.unref();
-  events.start();
-  await events.hearing(1_000);
-  const webhooks = new Webhooks(config.webhooks, log);
-  await webhooks.start(app);
-  const http = await startHttpServer(app, config.server.host, config.server.port);
-  const admin =
-    db.kind === "pglite" && !opts.noAdminFile && writesAdminFile(config)
-      ? writeAdminFile(config, http.url)
-      : null;
-  if (admin) app.adminSecret = admin.secret;
-  const pools = [...nodes.values(), ...indexers.values(), ...electrum.values()];
-  const shutdown = async (): Promise<void> => {
-    app.draining = true;
-    clearInterval(sweeper);
-    // No more announcements: the lead passes to another process at once.
-    await events.close();
-    // Logged once the listening socket is closed (from here a new connection is refused) and the
-    // requests that had arrived are counted in flight.
-    const { cut, ms } = await http.drain(config.server.drainTimeoutMs, () =>
-      log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining"),
-    );
-    // Deliveries under way finish within what is left of the drain (their job is redone if not).
-    await webhooks.close(cut === 0 ? config.server.drainTimeoutMs : 1);
-    if (cut === 0) {
-      // Every call has settled: the leases go back, and the process leaves the table.
-      await credits.stop().catch((err: unknown) => log.warn({ err }, "returning credit leases"));
-      await authFailures.stop();
-      await Promise.all(pools.map((p) => p.close()));
-      await txCache.close();
-      await limits.close();
-      await db.close();
-    } else {
-      // The database closes first: a cut call still waiting on its upstream can then never
-      // settle, so it is never charged; its hold stays open until the hold sweeper voids it.
-      log.warn({ cut }, "drain timed out: calls cut, their holds are left to the hold sweeper");
-      credits.abandon();
-      await authFailures.stop();
-      await db.close();
-      await Promise.all(pools.map((p) => p.close(true)));
-      await txCache.close();
-      await limits.close();
-      // The cut calls fail as their upstreams close; each settle is refused before the closed
-      // store. One line for all of them.
-      if (credits.unsettled > 0) {
-        log.warn({ settles: credits.unsettled }, "cut calls ended unsettled, not charged");
-      }
-    }
-    // Only now: while the store was open, the CLI had to hand its commands to this process.
-    admin?.remove();
-    log.info({ ms, cut }, "drained");
-  };
-  let closing: Promise<void> | undefined;
-  return {
-    app,
-    http,
-    url: http.url,
-    webhooks,
-    close: () => {
-      closing ??= shutdown();
-      return closing;
-    },
-  };
+  return sweeper;
 }

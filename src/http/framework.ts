@@ -10,7 +10,7 @@ import Fastify, {
 /**
  * The HTTP framework as the gateway uses it: Fastify, set up so that what a client sees is what the
  * hand-written node:http router it replaced answered (docs/decisions/0006-fastify.md). Routes are composed in
- * src/app/server.ts; this file holds only conventions that hold for every route.
+ * src/app/backend-routes.ts; this file holds only conventions that hold for every route.
  */
 
 /**
@@ -32,7 +32,7 @@ export interface FrameworkOptions {
 
 export function createFramework(options: FrameworkOptions): FastifyInstance {
   const http = Fastify({
-    // Our own request line (src/app/server.ts) logs the path with the token's hint only; the
+    // Our own request line (src/app/backend-routes.ts) logs the path with the token's hint only; the
     // framework's request logging and serializers would log the URL, token included.
     logger: false,
     requestTimeout: options.requestTimeoutMs,

@@ -23,26 +23,59 @@ export function bossDb(db: Queryable & { exec?: Database["exec"] }): PgBoss.Db {
 }
 
 /**
+ * The queue's own way into the database, which can be shut. pg-boss does not await everything it
+ * sends (a finished job's `complete`, a failed one's `fail`), so some of its statements may still
+ * be on their way when it says it stopped: shutting waits for those, and any sent after is
+ * dropped (its job then expires and runs again, which an attempt allows), so that none reaches a
+ * closed store.
+ */
+export class QueueDb implements PgBoss.Db {
+  private readonly inner: PgBoss.Db;
+  private readonly pending = new Set<Promise<unknown>>();
+  private shut = false;
+
+  constructor(db: Database) {
+    this.inner = bossDb({
+      query: (sql, params) => db.query(sql, params),
+      exec: (sql) => db.exec(sql),
+    });
+  }
+
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> {
+    if (this.shut) return Promise.resolve({ rows: [] });
+    const sent = this.inner.executeSql(text, values ?? []);
+    this.pending.add(sent);
+    const done = () => this.pending.delete(sent);
+    sent.then(done, done);
+    return sent;
+  }
+
+  /** Waits for the statements on their way; drops any sent from now on. */
+  async close(): Promise<void> {
+    this.shut = true;
+    await Promise.allSettled([...this.pending]);
+  }
+}
+
+/**
  * The job queue in the gateway's own database: pg-boss keeps its tables in a schema of its own
  * beside ours (`<schema>_jobs`, so that stores sharing a server stay apart) and installs or
  * migrates them itself on start, under its own advisory lock.
  */
-export async function openQueue(db: Database): Promise<PgBoss> {
+export async function openQueue(db: Database): Promise<{ boss: PgBoss; queueDb: QueueDb }> {
   const { rows } = await db.query<{ schema: string }>("SELECT current_schema() AS schema");
   const schema = `${rows[0]?.schema ?? "public"}_jobs`;
   for (let attempt = 1; ; attempt++) {
-    const boss = new PgBoss({
-      db: bossDb({ query: (sql, params) => db.query(sql, params), exec: (sql) => db.exec(sql) }),
-      schema,
-      // Cron is not used; maintenance (expiring stuck jobs, archiving) is.
-      schedule: false,
-    });
+    const queueDb = new QueueDb(db);
+    // Cron is not used; maintenance (expiring stuck jobs, archiving) is.
+    const boss = new PgBoss({ db: queueDb, schema, schedule: false });
     try {
       await boss.start();
       await boss.createQueue(DELIVERIES, { name: DELIVERIES, policy: "standard" });
-      return boss;
+      return { boss, queueDb };
     } catch (err) {
       await boss.stop({ graceful: false, close: false, wait: true }).catch(() => {});
+      await queueDb.close();
       // Processes starting together on a database without pg-boss's tables both install them:
       // the slower one loses the CREATE race, or, both creating the queue's partition at once,
       // PostgreSQL ends one as a deadlock (40P01; found by CI). It starts again and finds them.

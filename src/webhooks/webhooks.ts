@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/schema.ts";
 import { Deliveries } from "./delivery.ts";
 import { Dispatcher } from "./dispatcher.ts";
-import { DELIVERIES, openQueue } from "./queue.ts";
+import { DELIVERIES, openQueue, type QueueDb } from "./queue.ts";
 import type { WebhookServices } from "./services.ts";
 
 /**
@@ -13,6 +13,7 @@ import type { WebhookServices } from "./services.ts";
  */
 export class Webhooks {
   private boss: PgBoss | null = null;
+  private queueDb: QueueDb | null = null;
   private dispatcher: Dispatcher | null = null;
   private deliveries: Deliveries | null = null;
 
@@ -22,7 +23,8 @@ export class Webhooks {
   ) {}
 
   async start(app: WebhookServices): Promise<void> {
-    const boss = await openQueue(app.db);
+    const { boss, queueDb } = await openQueue(app.db);
+    this.queueDb = queueDb;
     boss.on("error", (err: Error) => this.log.warn({ err }, "webhooks: the job queue failed"));
     this.boss = boss;
     let worker = "";
@@ -58,5 +60,6 @@ export class Webhooks {
       timeout: Math.max(waitMs, 1),
     });
     await this.deliveries?.close();
+    await this.queueDb?.close();
   }
 }

@@ -16,8 +16,11 @@ it("two processes opening a new PostgreSQL schema at once both start: store, mig
     openDatabase({ databaseUrl: POSTGRES_URL, pgliteDir: "", poolSize: 4, schema });
   const dbs = await Promise.all([open(), open()]);
   try {
-    const bosses = await Promise.all(dbs.map((db) => openQueue(db)));
-    await Promise.all(bosses.map((b) => b.stop({ graceful: false, close: false, wait: true })));
+    const queues = await Promise.all(dbs.map((db) => openQueue(db)));
+    for (const { boss, queueDb } of queues) {
+      await boss.stop({ graceful: false, close: false, wait: true });
+      await queueDb.close();
+    }
     const { rows } = await dbs[0]!.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM schema_migrations",
     );

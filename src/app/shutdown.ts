@@ -1,0 +1,78 @@
+import type { AuthFailures } from "../access/auth-failures.ts";
+import type { Credits } from "../billing/ledger/credits.ts";
+import type { TxStore } from "../cache/tx-store.ts";
+import type { Database } from "../db/database.ts";
+import type { ChainEvents } from "../events/chain-events.ts";
+import type { Limits } from "../limits/limits.ts";
+import type { Webhooks } from "../webhooks/webhooks.ts";
+import type { RunningServer } from "./server.ts";
+import type { App } from "./services.ts";
+
+/** What a running gateway closes at SIGTERM, in the order shutdown() gives. */
+export interface Closables {
+  app: App;
+  http: RunningServer;
+  webhooks: Webhooks;
+  events: ChainEvents;
+  credits: Credits;
+  authFailures: AuthFailures;
+  pools: { close(force?: boolean): Promise<void> }[];
+  txCache: TxStore;
+  limits: Limits;
+  db: Database;
+  sweeper: NodeJS.Timeout;
+  /** The CLI hand-off file, removed last. */
+  admin: { remove(): void } | null;
+}
+
+/** Graceful shutdown: drain within server.drainTimeoutMs, then close what the calls used. */
+export async function shutdown(parts: Closables): Promise<void> {
+  const { app, http, webhooks, events } = parts;
+  const { config, log } = app;
+  app.draining = true;
+  clearInterval(parts.sweeper);
+  // No more announcements: the lead passes to another process at once.
+  await events.close();
+  // Logged once the listening socket is closed (from here a new connection is refused) and the
+  // requests that had arrived are counted in flight.
+  const { cut, ms } = await http.drain(config.server.drainTimeoutMs, () =>
+    log.info({ inFlight: http.inFlight(), timeoutMs: config.server.drainTimeoutMs }, "draining"),
+  );
+  // Deliveries under way finish within what is left of the drain (their job is redone if not).
+  await webhooks.close(cut === 0 ? config.server.drainTimeoutMs : 1);
+  if (cut === 0) await closeSettled(parts);
+  else await closeCut(parts, cut);
+  // Only now: while the store was open, the CLI had to hand its commands to this process.
+  parts.admin?.remove();
+  log.info({ ms, cut }, "drained");
+}
+
+/** Every call has settled: the leases go back, and the process leaves the table. */
+async function closeSettled(parts: Closables): Promise<void> {
+  const { log } = parts.app;
+  await parts.credits.stop().catch((err: unknown) => log.warn({ err }, "returning credit leases"));
+  await parts.authFailures.stop();
+  await Promise.all(parts.pools.map((p) => p.close()));
+  await parts.txCache.close();
+  await parts.limits.close();
+  await parts.db.close();
+}
+
+/**
+ * The database closes first: a cut call still waiting on its upstream can then never settle, so
+ * it is never charged; its hold stays open until the hold sweeper voids it.
+ */
+async function closeCut(parts: Closables, cut: number): Promise<void> {
+  const { credits, log } = { credits: parts.credits, log: parts.app.log };
+  log.warn({ cut }, "drain timed out: calls cut, their holds are left to the hold sweeper");
+  credits.abandon();
+  await parts.authFailures.stop();
+  await parts.db.close();
+  await Promise.all(parts.pools.map((p) => p.close(true)));
+  await parts.txCache.close();
+  await parts.limits.close();
+  // The cut calls fail as their upstreams close; each settle is refused before the closed store.
+  if (credits.unsettled > 0) {
+    log.warn({ settles: credits.unsettled }, "cut calls ended unsettled, not charged");
+  }
+}
