@@ -13,7 +13,6 @@ import { startGateway } from "../src/app/app.ts";
 import { createAccount } from "../src/billing/ledger/accounts.ts";
 import { checkLedger, grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
-import { documentCacheOf } from "../src/routes/gateway/route.ts";
 
 interface Upstreams {
   core: { url: string; user: string; password: string };
@@ -63,6 +62,7 @@ const gateway = await startGateway(config, {
 const account = await createAccount(gateway.app.db, "fuzz");
 await grantCredits(gateway.app.db, account.id, 1_000_000_000_000);
 const { token } = await issueToken(gateway.app.db, account.id);
+const unified = await gateway.app.unifiedApi();
 process.stdout.write(`${JSON.stringify({ url: gateway.url, token })}\n`);
 
 function memory() {
@@ -75,7 +75,7 @@ function memory() {
     largeObjects: getHeapSpaceStatistics().find((sp) => sp.space_name === "large_object_space")
       ?.space_used_size,
     caches: {
-      documents: documentCacheOf(gateway.app)?.stats,
+      documents: unified.documents.stats,
       tokens: gateway.app.tokens.size,
     },
   };

@@ -25,7 +25,6 @@ import { createAccount } from "../src/billing/ledger/accounts.ts";
 import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
-import { plansOf } from "../src/routes/gateway/query-plans/plans.ts";
 
 interface Upstreams {
   core: { url: string; user: string; password: string };
@@ -129,6 +128,7 @@ function gcSince(): {
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 
+const unified = await gateway.app.unifiedApi();
 const sampling = new Session();
 sampling.connect();
 const lines = createInterface({ input: process.stdin });
@@ -138,7 +138,7 @@ lines.on("line", (line) => {
     process.stdout.write(`${JSON.stringify(gateway.app.gatewayAnswers.stats)}\n`);
   }
   if (line.trim() === "plans") {
-    process.stdout.write(`${JSON.stringify(plansOf(gateway.app).stats)}\n`);
+    process.stdout.write(`${JSON.stringify(unified.plans.stats)}\n`);
   }
   // Garbage collections since the last ask (then forgotten): what a tail latency may be made of.
   if (line.trim() === "gc") {

@@ -24,6 +24,8 @@ import { Limits } from "../limits/limits.ts";
 import { createLogger } from "../log/logger.ts";
 import { Metrics } from "../log/metrics.ts";
 import { writeAdminFile, writesAdminFile } from "../routes/admin/admin-file.ts";
+import type { GatewayExecutor } from "../routes/gateway/executor.ts";
+import { loadUnifiedApi } from "../routes/gateway/load.ts";
 import { databaseCheck } from "../routes/health/readiness.ts";
 import { TargetPolicy } from "../webhooks/targets.ts";
 import { Webhooks } from "../webhooks/webhooks.ts";
@@ -189,6 +191,18 @@ function buildCredits(config: Config, db: Database, log: Logger, storeGiven: boo
   });
 }
 
+/** The unified API, loaded on first use and kept; a failed load is tried again next time. */
+function lazyUnifiedApi(app: () => App): () => Promise<GatewayExecutor> {
+  let loading: Promise<GatewayExecutor> | undefined;
+  return () => {
+    loading ??= loadUnifiedApi(app()).catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    });
+    return loading;
+  };
+}
+
 /** Every service of one gateway, built: the composition root's one place that knows them all. */
 function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger): App {
   const metrics = new Metrics();
@@ -211,7 +225,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     (e) => metrics.chainEvents.inc({ network: e.network, kind: e.kind }),
   );
   authFailures.start();
-  return {
+  const app: App = {
     config,
     db,
     log,
@@ -240,7 +254,9 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     devnetProducers: new Map(),
     runCommand: (argv) => runDbCommand(db, argv, config),
     draining: false,
+    unifiedApi: lazyUnifiedApi(() => app),
   };
+  return app;
 }
 
 /**

@@ -25,7 +25,6 @@ import {
 import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import { handleElectrumRpc } from "../routes/electrum/route.ts";
 import { serveElectrumSocket } from "../routes/electrum/socket.ts";
-import { unifiedApi } from "../routes/gateway/load.ts";
 import { handleGraphQuery } from "../routes/graph/route.ts";
 import { handleNodeRpc } from "../routes/node/route.ts";
 import type { App } from "./services.ts";
@@ -56,10 +55,10 @@ function unifiedApiSocket(socket: WebSocket, session: SocketSession<App>): () =>
   socket.pause();
   // Until the API is loaded nothing has been read: a drain closes the session at once.
   let shutdown = () => socket.close(1001, "server shutting down");
-  unifiedApi().then(
+  session.ctx.services.unifiedApi().then(
     (api) => {
       if (socket.readyState !== socket.OPEN) return;
-      shutdown = api.serveGraphQLSocket(socket, session);
+      shutdown = api.serveSocket(socket, session);
       socket.resume();
     },
     () => socket.close(1011, "the unified API could not be loaded"),
@@ -78,7 +77,12 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
   },
   // GET serves GraphiQL to browsers and runs queries per the GraphQL-over-HTTP spec.
   gateway: {
-    handler: async (ctx, body, req) => (await unifiedApi()).handleGateway(ctx, body, req),
+    handler: async (ctx, body, req) =>
+      (await ctx.services.unifiedApi()).execute(ctx, {
+        req,
+        body,
+        publicPath: new URL(req.url ?? "/", "http://gateway").pathname,
+      }),
     methods: ["GET", "POST"],
     protocol: "graphql",
     webSocket: unifiedApiSocket,

@@ -22,7 +22,6 @@ import { operatorRoutes } from "../routes/admin/routes.ts";
 import { catalogueRoutes } from "../routes/catalogue/routes.ts";
 import { dashboardRoutes } from "../routes/dashboard/routes.ts";
 import { type ElectrumTlsListener, startElectrumTls } from "../routes/electrum/tls-listener.ts";
-import { warmUnifiedApi } from "../routes/gateway/load.ts";
 import { readiness } from "../routes/health/readiness.ts";
 import { backendRoutes, type SocketRegistry } from "./backend-routes.ts";
 import type { App } from "./services.ts";
@@ -105,7 +104,10 @@ export async function startHttpServer(
     server.close();
     throw err;
   });
-  warmUnifiedApi(app);
+  // Loaded now, not at the first request (and a first request waits for the same load).
+  app
+    .unifiedApi()
+    .catch((err: unknown) => app.log.error({ err }, "loading the unified API failed"));
   return {
     server,
     url,

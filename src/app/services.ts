@@ -10,6 +10,7 @@ import type { ChainEvents } from "../events/chain-events.ts";
 import type { DevnetProducers } from "../routes/admin/devnet-control.ts";
 import type { AdminServices } from "../routes/admin/routes.ts";
 import type { ElectrumServices } from "../routes/electrum/services.ts";
+import type { GatewayExecutor } from "../routes/gateway/executor.ts";
 import type { GatewayServices } from "../routes/gateway/services.ts";
 import type { GraphServices } from "../routes/graph/services.ts";
 import type { HealthServices } from "../routes/health/readiness.ts";
@@ -51,4 +52,5 @@ export interface App
   devnetProducers: DevnetProducers;
   /** Set when shutdown begins: /readyz answers 503 and every answer closes its connection. */
   draining: boolean;
+  unifiedApi(): Promise<GatewayExecutor>;
 }

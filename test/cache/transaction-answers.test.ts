@@ -9,7 +9,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
-import { plansOf } from "../../src/routes/gateway/query-plans/plans.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -150,7 +149,7 @@ describe("whole answers about deep transactions", () => {
 
   it("an answer served by a node plan (no Yoga) is kept as Yoga's is: a new body, asked again, is served from the cache, byte for byte but the balance, charged alike and flagged", async () => {
     const who = await t.account("planned-kept", 1_000_000);
-    const plans = plansOf(t.gateway.app);
+    const plans = (await t.gateway.app.unifiedApi()).plans;
     const query = `query Kept($txids: [TxId!]!) { transactions(txids: $txids) { txid size confirmations } }`;
     // Two other bodies teach the gateway the document (a node plan, from its second execution).
     const learnt = plans.stats.learnt;

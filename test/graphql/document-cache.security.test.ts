@@ -1,7 +1,6 @@
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocumentCache, documentBytes } from "../../src/routes/gateway/plugins/document-cache.ts";
-import { documentCacheOf } from "../../src/routes/gateway/route.ts";
 import { post, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /**
@@ -65,7 +64,7 @@ describe("the unified API's document cache under distinct documents", () => {
       const res = await post(url, { query: doc(i), variables: { blob } });
       expect(res.status).toBe(200);
     }
-    const cache = documentCacheOf(t.gateway.app);
+    const cache = (await t.gateway.app.unifiedApi()).documents;
     expect(cache?.stats.bytes).toBeLessThanOrEqual(BUDGET);
     expect(cache?.stats.entries).toBeLessThan(300);
     const kept = cache?.stats.entries ?? 0;
@@ -78,7 +77,7 @@ describe("the unified API's document cache under distinct documents", () => {
   });
 
   it("validates a document once: the same text again skips validation (with graphql-armor's rules in force)", async () => {
-    const cache = documentCacheOf(t.gateway.app)!;
+    const cache = (await t.gateway.app.unifiedApi()).documents;
     const query = "{ __typename aliased: __typename }";
     const before = { ...cache.validations };
     for (let i = 0; i < 3; i++) {
@@ -92,7 +91,7 @@ describe("the unified API's document cache under distinct documents", () => {
   });
 
   it("validates a shape once: other literal values skip validation, a value its type refuses does not", async () => {
-    const cache = documentCacheOf(t.gateway.app)!;
+    const cache = (await t.gateway.app.unifiedApi()).documents;
     // `extensions` (empty): never planned, so every one of these reaches Yoga's validation.
     const height = (h: string) => ({
       query: `{ block(limit: 1, where: {height: {_eq: ${h}}}) { height } }`,

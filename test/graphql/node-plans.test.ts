@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { latestAudit } from "../../src/billing/usage/usage.ts";
 import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
-import { plansOf } from "../../src/routes/gateway/query-plans/plans.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -55,7 +54,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const plans = () => plansOf(t.gateway.app);
+const plans = async () => (await t.gateway.app.unifiedApi()).plans;
 const coreRequests = () => t.devnet.cores.get("mainnet")!.stats.httpRequests;
 
 interface Sent {
@@ -80,12 +79,12 @@ const withoutBalance = (text: string) => text.replace(/"balance":\d+/g, '"balanc
 
 /** Sends `body` until its plan is learnt: from its second execution. */
 async function learn(url: string, body: Record<string, unknown>, on = t): Promise<void> {
-  const stats = () => plansOf(on.gateway.app).stats;
-  const before = stats().learnt;
+  const stats = async () => (await on.gateway.app.unifiedApi()).plans.stats;
+  const before = (await stats()).learnt;
   expect((await post(url, body)).status).toBe(200);
-  expect(stats().learnt).toBe(before);
+  expect((await stats()).learnt).toBe(before);
   expect((await post(url, body)).status).toBe(200);
-  expect(stats().learnt).toBe(before + 1);
+  expect((await stats()).learnt).toBe(before + 1);
 }
 
 /** What `send` made Core do: HTTP requests to it. */
@@ -101,9 +100,9 @@ describe("a document that asks transactions by txid alone", () => {
     const url = `${t.url}/gateway/mainnet/${token}`;
     const body = { query: MANY, variables: { ids: TXIDS }, operationName: "Many" };
     await learn(url, body);
-    const served = plans().stats.served;
+    const served = (await plans()).stats.served;
     const planned = await counted(() => post(url, body));
-    expect(plans().stats.served).toBe(served + 1);
+    expect((await plans()).stats.served).toBe(served + 1);
     // Position fields are read: Core is asked verbose, once (or the transaction cache answers).
     expect(planned.core).toBeLessThanOrEqual(1);
     const yoga = await byYoga(url, body);
@@ -133,19 +132,19 @@ describe("a document that asks transactions by txid alone", () => {
     const literal = (a: string, b: string) => ({
       query: `{ pair: transactions(txids: ["${a}", "${b}"]) { txid size weight } }`,
     });
-    const before = plans().stats.learnt;
+    const before = (await plans()).stats.learnt;
     expect((await post(url, literal(TXIDS[0]!, TXIDS[1]!))).status).toBe(200);
     expect((await post(url, literal(TXIDS[2]!, TXIDS[3]!))).status).toBe(200);
-    expect(plans().stats.learnt).toBe(before + 1);
+    expect((await plans()).stats.learnt).toBe(before + 1);
     for (const [a, b] of [
       [TXIDS[4]!, TXIDS[5]!],
       [COINBASE, MISSING], // a miss: Yoga's error for it, not the plan's
     ] as const) {
-      const served = plans().stats.served;
+      const served = (await plans()).stats.served;
       const planned = await post(url, literal(a, b));
       const yoga = await byYoga(url, literal(a, b));
       expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
-      if (b !== MISSING) expect(plans().stats.served).toBe(served + 1);
+      if (b !== MISSING) expect((await plans()).stats.served).toBe(served + 1);
     }
   });
 
@@ -159,9 +158,9 @@ describe("a document that asks transactions by txid alone", () => {
       { one: TXIDS[1], ids: [TXIDS[3], TXIDS[3]] }, // a txid twice: written twice, asked once
     ]) {
       const body = { query: TWO_ROOTS, variables };
-      const served = plans().stats.served;
+      const served = (await plans()).stats.served;
       const planned = await post(url, body);
-      expect(plans().stats.served).toBe(served + 1);
+      expect((await plans()).stats.served).toBe(served + 1);
       const yoga = await byYoga(url, body);
       expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
       const cost = JSON.parse(planned.text).extensions.cost;
@@ -190,7 +189,7 @@ describe("a document that asks transactions by txid alone", () => {
       } finally {
         stop();
       }
-      expect(plansOf(quiet.gateway.app).stats.served).toBe(1);
+      expect((await quiet.gateway.app.unifiedApi()).plans.stats.served).toBe(1);
       expect(seen).toEqual([...TXIDS, ...TXIDS, ...TXIDS].map(() => "0"));
     } finally {
       await quiet.close();
@@ -204,9 +203,9 @@ describe("fields at any depth that read their parent alone", () => {
     const url = `${t.url}/gateway/mainnet/${token}`;
     await learn(url, { query: NESTED, variables: { ids: TXIDS.slice(0, 2) } });
     const body = { query: NESTED, variables: { ids: [COINBASE, ...TXIDS] } };
-    const served = plans().stats.served;
+    const served = (await plans()).stats.served;
     const planned = await post(url, body);
-    expect(plans().stats.served).toBe(served + 1);
+    expect((await plans()).stats.served).toBe(served + 1);
     const yoga = await byYoga(url, body);
     expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
     const txs = JSON.parse(planned.text).data.transactions;
@@ -227,7 +226,7 @@ describe("fields at any depth that read their parent alone", () => {
     const url = `${t.url}/gateway/mainnet/${token}`;
     await learn(url, { query: SPENT, variables: { ids: WITH_UNDO.slice(0, 2) } });
     const body = { query: SPENT, variables: { ids: WITH_UNDO.slice(2) } };
-    const served = plans().stats.served;
+    const served = (await plans()).stats.served;
     const seen: string[] = [];
     const stop = t.devnet.cores.get("mainnet")!.watch((calls) => {
       for (const c of calls) {
@@ -240,7 +239,7 @@ describe("fields at any depth that read their parent alone", () => {
     } finally {
       stop();
     }
-    expect(plans().stats.served).toBe(served + 1);
+    expect((await plans()).stats.served).toBe(served + 1);
     expect(seen).toEqual(WITH_UNDO.slice(2).map(() => "2"));
     const yoga = await byYoga(url, body);
     expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
@@ -275,7 +274,7 @@ describe("a transaction written once, asked again", () => {
     }`;
     await learn(url, { query, variables: { ids: TXIDS.slice(0, 1) } }, own);
     const body = { query, variables: { ids: TXIDS.slice(1, 4) } };
-    const served = plansOf(own.gateway.app).stats.served;
+    const served = (await own.gateway.app.unifiedApi()).plans.stats.served;
     const answers: unknown[] = [];
     const plannedAsYoga = async () => {
       const planned = await post(url, body);
@@ -293,7 +292,7 @@ describe("a transaction written once, asked again", () => {
       await askDevnetCore(own.devnet, "reconsiderblock", [BLOCK.hash]);
     }
     await plannedAsYoga();
-    expect(plansOf(own.gateway.app).stats.served).toBe(served + 5);
+    expect((await own.gateway.app.unifiedApi()).plans.stats.served).toBe(served + 5);
     const [first, same, mined, invalidated, back] = answers as {
       confirmations: number | null;
       status: string;
@@ -314,9 +313,9 @@ describe("what a plan cannot answer", () => {
     await learn(url, { query, variables: { ids: TXIDS.slice(0, 2) } });
     // Fresh txids, so neither cache holds them: the trip is seen.
     const body = { query, variables: { ids: [MISSING, TXIDS[4]] } };
-    const executed = plans().stats.executed;
+    const executed = (await plans()).stats.executed;
     const planned = await counted(() => post(url, body));
-    expect(plans().stats.executed).toBe(executed + 1);
+    expect((await plans()).stats.executed).toBe(executed + 1);
     expect(planned.core).toBe(1);
     const yoga = await byYoga(url, body);
     expect(withoutBalance(planned.value.text)).toBe(withoutBalance(yoga.text));
@@ -339,9 +338,9 @@ describe("what a plan cannot answer", () => {
     const query = "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid } }";
     await learn(url, { query, variables: { ids: [TXIDS[0]] } });
     const body = { query, variables: { ids: ["not a txid"] } };
-    const served = plans().stats.served;
+    const served = (await plans()).stats.served;
     const planned = await counted(() => post(url, body));
-    expect(plans().stats.served).toBe(served);
+    expect((await plans()).stats.served).toBe(served);
     expect(planned.core).toBe(0);
     const yoga = await byYoga(url, body);
     expect(withoutBalance(planned.value.text)).toBe(withoutBalance(yoga.text));
@@ -362,14 +361,14 @@ describe("what a plan cannot answer", () => {
       "query ($ids: [TxId!]!) { transactions(txids: $ids) { txid } chain { height } }",
     ]) {
       const body = { query, variables: { ids: [TXIDS[0]], w: true } };
-      const learnt = plans().stats.learnt;
+      const learnt = (await plans()).stats.learnt;
       for (let i = 0; i < 3; i++) {
         const sent = await post(url, body);
         expect(sent.status).toBe(200);
         // Answered, so that it is the plan that was refused, not the query.
         expect(JSON.parse(sent.text).errors, query).toBeUndefined();
       }
-      expect(plans().stats.learnt, query).toBe(learnt);
+      expect((await plans()).stats.learnt, query).toBe(learnt);
     }
   });
 

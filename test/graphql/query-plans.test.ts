@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { latestAudit } from "../../src/billing/usage/usage.ts";
-import { plansOf } from "../../src/routes/gateway/query-plans/plans.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /**
@@ -33,7 +32,7 @@ const BY_VARIABLES = `query Page($limit: Int, $from: Int!) {
 }
 fragment Columns on Block { height hash size_bytes }`;
 
-const plans = () => plansOf(t.gateway.app);
+const plans = async () => (await t.gateway.app.unifiedApi()).plans;
 const indexerRequests = () => t.devnet.indexers.get("mainnet")!.stats.httpRequests;
 
 interface Sent {
@@ -60,11 +59,11 @@ const withoutBalance = (text: string) => text.replace(/"balance":\d+/g, '"balanc
 
 /** Sends `body` until its plan is learnt: from its second execution. */
 async function learn(url: string, body: Record<string, unknown>): Promise<void> {
-  const before = plans().stats.learnt;
+  const before = (await plans()).stats.learnt;
   expect((await post(url, body)).status).toBe(200);
-  expect(plans().stats.learnt).toBe(before);
+  expect((await plans()).stats.learnt).toBe(before);
   expect((await post(url, body)).status).toBe(200);
-  expect(plans().stats.learnt).toBe(before + 1);
+  expect((await plans()).stats.learnt).toBe(before + 1);
 }
 
 /**
@@ -81,9 +80,9 @@ describe("a document that asks the indexer alone", () => {
     const url = `${t.url}/gateway/mainnet/${token}`;
     const body = { query: LATEST };
     await learn(url, body);
-    const served = plans().stats.served;
+    const served = (await plans()).stats.served;
     const planned = await post(url, body);
-    expect(plans().stats.served).toBe(served + 1);
+    expect((await plans()).stats.served).toBe(served + 1);
     const yoga = await byYoga(url, body);
     expect(planned.status).toBe(200);
     expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
@@ -118,9 +117,9 @@ describe("a document that asks the indexer alone", () => {
       { limit: 4, from: 277640 },
       { limit: 3, from: 999_999_999 }, // no block: an empty list
     ]) {
-      const served = plans().stats.served;
+      const served = (await plans()).stats.served;
       const planned = await post(url, { query: BY_VARIABLES, variables });
-      expect(plans().stats.served).toBe(served + 1);
+      expect((await plans()).stats.served).toBe(served + 1);
       const yoga = await byYoga(url, { query: BY_VARIABLES, variables });
       expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
     }
@@ -134,10 +133,10 @@ describe("a document that asks the indexer alone", () => {
         page: block(limit: ${limit}, where: {height: {_gte: $from}}, order_by: {height: asc}) { height hash }
         one: block_by_pk(hash: "${hash}") { height } }`;
     // Learnt from two documents of one shape: the second execution is the shape's second.
-    const before = plans().stats.learnt;
+    const before = (await plans()).stats.learnt;
     expect((await post(url, { query: page("2", "100") })).status).toBe(200);
     expect((await post(url, { query: page("3", "7") })).status).toBe(200);
-    expect(plans().stats.learnt).toBe(before + 1);
+    expect((await plans()).stats.learnt).toBe(before + 1);
     for (const [limit, from, hash] of [
       ["5", "170", GENESIS],
       ["1", "0", "nope"], // no such block: null
@@ -145,9 +144,9 @@ describe("a document that asks the indexer alone", () => {
       ["2", "-3", GENESIS],
     ] as const) {
       const query = page(limit, from, hash);
-      const served = plans().stats.served;
+      const served = (await plans()).stats.served;
       const planned = await post(url, { query });
-      expect(plans().stats.served).toBe(served + 1);
+      expect((await plans()).stats.served).toBe(served + 1);
       const yoga = await byYoga(url, { query });
       expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
       const [yogaRecord, plannedRecord] = await latestAudit(t.gateway.app.db, id, 2);
@@ -157,7 +156,7 @@ describe("a document that asks the indexer alone", () => {
     // refuses it as it refuses any invalid document, audited, nothing charged, the indexer not
     // asked. (The plan checks the literals as validation does; its estimate would refuse this
     // one too. test/graphql/document-shape.test.ts holds the check to graphql-js's validation.)
-    const served = plans().stats.served;
+    const served = (await plans()).stats.served;
     const asked = indexerRequests();
     const query = page("2", "2147483648");
     const refused = await post(url, { query });
@@ -165,7 +164,7 @@ describe("a document that asks the indexer alone", () => {
     expect(JSON.parse(refused.text).errors).toEqual([
       expect.objectContaining({ extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }),
     ]);
-    expect(plans().stats.served).toBe(served);
+    expect((await plans()).stats.served).toBe(served);
     expect(indexerRequests()).toBe(asked);
     const [record] = await latestAudit(t.gateway.app.db, id, 1);
     expect(record).toMatchObject({ outcome: "rejected", charged_cc: 0 });
@@ -182,9 +181,9 @@ describe("a document that asks the indexer alone", () => {
   }
 }`;
     await learn(url, { query });
-    const served = plans().stats.served;
+    const served = (await plans()).stats.served;
     const planned = await post(url, { query });
-    expect(plans().stats.served).toBe(served + 1);
+    expect((await plans()).stats.served).toBe(served + 1);
     expect(withoutBalance(planned.text)).toBe(withoutBalance((await byYoga(url, { query })).text));
     const { data } = JSON.parse(planned.text);
     expect(data.__typename).toBe("Query");
@@ -209,9 +208,9 @@ describe("a document that asks the indexer alone", () => {
       { size: false, txs: true },
       { size: true, txs: true },
     ]) {
-      const served = plans().stats.served;
+      const served = (await plans()).stats.served;
       const planned = await post(url, { query, variables });
-      expect(plans().stats.served).toBe(served + 1);
+      expect((await plans()).stats.served).toBe(served + 1);
       const yoga = await byYoga(url, { query, variables });
       expect(withoutBalance(planned.text)).toBe(withoutBalance(yoga.text));
     }
@@ -224,7 +223,7 @@ describe("a document that asks the indexer alone", () => {
     // not do: documents that differ only in comments and whitespace have one shape.
     const query = BY_VARIABLES.replace("recent:", "careless:");
     await learn(url, { query, variables: { limit: 2, from: 1 } });
-    const served = plans().stats.served;
+    const served = (await plans()).stats.served;
     for (const variables of [
       { limit: "two", from: 1 }, // not an Int
       { limit: 2 }, // $from is required
@@ -239,7 +238,7 @@ describe("a document that asks the indexer alone", () => {
       const [record] = await latestAudit(t.gateway.app.db, id, 1);
       expect(record).toMatchObject({ outcome: "rejected", charged_cc: 0 });
     }
-    expect(plans().stats.served).toBe(served);
+    expect((await plans()).stats.served).toBe(served);
   });
 
   it("a planned document's list variable longer than graphql.listItemsMax: refused, nothing sent", async () => {
@@ -247,7 +246,7 @@ describe("a document that asks the indexer alone", () => {
     const url = `${t.url}/gateway/mainnet/${token}`;
     const query = "query ($h: [Int!]) { block(where: {height: {_in: $h}}, limit: 2) { height } }";
     await learn(url, { query, variables: { h: [1, 2] } });
-    const { served } = plans().stats;
+    const { served } = (await plans()).stats;
     const indexer = indexerRequests();
     const h = Array.from({ length: 100_000 }, (_, i) => i);
     const res = await post(url, { query, variables: { h } });
@@ -255,7 +254,7 @@ describe("a document that asks the indexer alone", () => {
       message: "block: 100000 items in the list where.height._in, at most 500 in one list",
       extensions: { code: "LIMIT_EXCEEDED", limit: 500 },
     });
-    expect(plans().stats.served).toBe(served);
+    expect((await plans()).stats.served).toBe(served);
     expect(indexerRequests()).toBe(indexer);
     const [record] = await latestAudit(t.gateway.app.db, id, 1);
     expect(record).toMatchObject({ outcome: "rejected", charged_cc: 0 });
@@ -266,7 +265,7 @@ describe("a document that asks the indexer alone", () => {
     const url = `${t.url}/gateway/mainnet/${token}`;
     const body = { query: "{ block(limit: 1, order_by: {height: asc}) { height } }" };
     await learn(url, body);
-    const executed = plans().stats.executed;
+    const executed = (await plans()).stats.executed;
     const release = t.devnet.indexers.get("mainnet")!.hold();
     let planned: Sent;
     let asked: number;
@@ -277,7 +276,7 @@ describe("a document that asks the indexer alone", () => {
     } finally {
       release();
     }
-    expect(plans().stats.executed).toBe(executed + 1);
+    expect((await plans()).stats.executed).toBe(executed + 1);
     // The executor was handed the failed trip: one request reached the indexer, not two.
     expect(asked).toBe(1);
     const answer = JSON.parse(planned.text);
@@ -316,7 +315,7 @@ describe("a document that asks the indexer alone", () => {
     const body = {
       query: "{ block(limit: 4, order_by: {height: desc}) { hash transaction_count } }",
     };
-    const { learnt } = plans().stats;
+    const { learnt } = (await plans()).stats;
     const before = indexerRequests();
     // The indexer held until all thirty are in flight, so that they all share its one trip.
     const shared = t.gateway.app.indexers.get("mainnet")!.shared.stats;
@@ -331,7 +330,7 @@ describe("a document that asks the indexer alone", () => {
     const answers = await sent;
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(indexerRequests() - before).toBe(1);
-    expect(plans().stats.learnt).toBe(learnt + 1);
+    expect((await plans()).stats.learnt).toBe(learnt + 1);
     expect(await latestAudit(t.gateway.app.db, id, 100)).toHaveLength(30);
   });
 
@@ -366,10 +365,10 @@ describe("documents that are never planned", () => {
     const { token } = await t.account(`unplanned-${accounts++}`, 1_000_000);
     const url = `${t.url}/gateway/mainnet/${token}`;
     const body = query.startsWith("query A") ? { query, operationName: "B" } : { query };
-    const { learnt, served } = plans().stats;
+    const { learnt, served } = (await plans()).stats;
     for (let i = 0; i < 3; i++) {
       expect((await post(url, body)).status).toBe(200);
     }
-    expect(plans().stats).toMatchObject({ learnt, served });
+    expect((await plans()).stats).toMatchObject({ learnt, served });
   });
 });

@@ -12,7 +12,6 @@ import { auditCsv, usageCsv } from "../../billing/usage/csv.ts";
 import { cycleAt, cycleContaining } from "../../billing/usage/cycles.ts";
 import { ALL_METHODS, bodyText, withoutBodies } from "../../http/framework.ts";
 import { sendReply, sendText } from "../../http/reply.ts";
-import { unifiedApi } from "../gateway/load.ts";
 import type { GatewayServices } from "../gateway/services.ts";
 import { DASHBOARD_CSS, dashboardScript } from "./assets.ts";
 
@@ -104,7 +103,7 @@ export function dashboardRoutes(http: FastifyInstance, app: GatewayServices): vo
     async (request, reply) =>
       sendReply(
         reply,
-        await (await unifiedApi()).executeGraphQL(
+        await (await app.unifiedApi()).execute(
           {
             services: app,
             owner: request.getDecorator<TokenOwner>("dashboardOwner"),

@@ -9,7 +9,7 @@ import type { NetworkName } from "../../config/schema.ts";
 import { gatewayError } from "../../protocol/errors/codes.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../../protocol/json/json.ts";
 import { resultScalars } from "../../protocol/json/raw-answer.ts";
-import { LruMap } from "../../util/lru.ts";
+import type { LruMap } from "../../util/lru.ts";
 import type { GraphQLContext, Meter, RequestState } from "./context.ts";
 import { codedError, fromGatewayError, fromNodeError } from "./errors.ts";
 import { delegateToIndexer } from "./indexer.ts";
@@ -76,9 +76,11 @@ export function modelFromVerbose(
 export function nodeTransactionLoader(
   app: GatewayServices,
   network: NetworkName,
-  meter: Meter,
-  state: Pick<RequestState, "wantsPrevouts" | "wantsPosition" | "answerKey">,
+  state: Pick<RequestState, "meter" | "wantsPrevouts" | "wantsPosition" | "answerKey">,
+  /** Transactions asked lately at verbosity 0, kept by the executor across requests. */
+  seen: LruMap<string, true>,
 ): DataLoader<string, TransactionModel | GraphQLError | null> {
+  const { meter } = state;
   const price = priceOf(app.config, "getrawtransaction", network) ?? 0;
   return new DataLoader(
     async (txids) => {
@@ -100,7 +102,7 @@ export function nodeTransactionLoader(
       if (missing.length > 0) {
         const keepable = app.txCache.enabled || state.answerKey !== undefined;
         const verbosities = missing.map((i) =>
-          needed === 0 && keepable && seenAtHex(app, network, txids[i]!) ? 1 : needed,
+          needed === 0 && keepable && seenAtHex(seen, network, txids[i]!) ? 1 : needed,
         );
         const out = await pool.batch(
           missing.map((i, k) => ({
@@ -172,16 +174,8 @@ function modelFromHex(
  * TinyLFU), so that a transaction asked once costs the node its hex alone and one asked again is
  * asked verbose, to be kept. Bounded by count; a key is some 80 bytes.
  */
-const SEEN_AT_HEX_MAX = 16_384;
-const seenAtHexByApp = new WeakMap<GatewayServices, LruMap<string, true>>();
-
 /** Whether `txid` was asked lately (and notes that it now is). */
-function seenAtHex(app: GatewayServices, network: NetworkName, txid: string): boolean {
-  let seen = seenAtHexByApp.get(app);
-  if (!seen) {
-    seen = new LruMap(SEEN_AT_HEX_MAX);
-    seenAtHexByApp.set(app, seen);
-  }
+function seenAtHex(seen: LruMap<string, true>, network: NetworkName, txid: string): boolean {
   const key = `${network}:${txid.toLowerCase()}`;
   if (seen.get(key)) return true;
   seen.set(key, true);

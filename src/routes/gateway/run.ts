@@ -3,48 +3,13 @@ import { graphqlFailure, type HttpReply } from "../../http/reply.ts";
 import { gatewayError } from "../../protocol/errors/codes.ts";
 import { jsonDepthOver } from "../../protocol/json/json-depth.ts";
 import { Cancel, type CancelSignal } from "../../util/cancel.ts";
+import type { LruMap } from "../../util/lru.ts";
 import type { GraphQLContext, RequestState } from "./context.ts";
 import { electrumTransactionLoader, nodeTransactionLoader } from "./loaders.ts";
-import { DocumentCache } from "./plugins/document-cache.ts";
-import type { GatewayCallContext, GatewayServices } from "./services.ts";
+import type { ExecutorParts } from "./parts.ts";
+import type { GatewayCallContext, GatewayServices, GraphQLRequest } from "./services.ts";
 import { electrumCallLoader, nodeCallLoader } from "./upstream-calls.ts";
-import { createGatewayYoga, YOGA_PATH } from "./yoga.ts";
-
-/** One Yoga per running gateway (its limits come from that gateway's config). */
-const yogas = new WeakMap<GatewayServices, ReturnType<typeof createGatewayYoga>>();
-/** Each Yoga's parsed documents (bounded in bytes), for its tests and the fuzz bench to read. */
-const documentCaches = new WeakMap<GatewayServices, DocumentCache>();
-
-/** The running gateway's document cache (undefined until its Yoga is built). */
-export function documentCacheOf(app: GatewayServices): DocumentCache | undefined {
-  return documentCaches.get(app);
-}
-
-/** The running gateway's document cache, its Yoga built first if need be. */
-export function gatewayDocuments(app: GatewayServices): DocumentCache {
-  gatewayYoga(app);
-  return documentCaches.get(app) as DocumentCache;
-}
-
-/** The gateway's Yoga, built on first use (also by the warm-up right after the server listens). */
-export function gatewayYoga(app: GatewayServices): ReturnType<typeof createGatewayYoga> {
-  let yoga = yogas.get(app);
-  if (!yoga) {
-    const documents = new DocumentCache(app.config.graphql.documentCacheBytesMax);
-    documentCaches.set(app, documents);
-    yoga = createGatewayYoga(app.config, app.log, documents);
-    yogas.set(app, yoga);
-  }
-  return yoga;
-}
-
-/** What executeGraphQL needs besides the call's context: the request to hand to Yoga. */
-export interface GraphQLRequest {
-  req: IncomingMessage;
-  body: string;
-  /** The path the caller used, token included, so GraphiQL posts back to it. */
-  publicPath: string;
-}
+import { YOGA_PATH } from "./yoga.ts";
 
 /** Yoga's reply to one request, and the context it ran with (its state says what happened). */
 export interface YogaRun {
@@ -59,15 +24,14 @@ export interface YogaRun {
  * HttpReply: bytes, or a stream for a subscription.
  */
 export async function runYoga(
+  api: Pick<ExecutorParts, "yoga" | "seenAtHex">,
   ctx: GatewayCallContext,
   call: GraphQLRequest,
   prepare: (state: RequestState) => void = () => {},
   /** A context made already (a planned request's, its loaders holding what it fetched). */
   made?: GraphQLContext,
 ): Promise<YogaRun> {
-  const app = ctx.services;
   const { req } = call;
-  const yoga = gatewayYoga(app);
   const url = new URL(req.url ?? "/", "http://gateway");
   // The client's connection closing ends what this request still streams (a subscription): told
   // directly, not through the stream, whose cancel need not reach the source before an event.
@@ -81,24 +45,22 @@ export async function runYoga(
       publicPath: call.publicPath,
       dryRun: req.headers["x-dry-run"] === "true" || req.headers["x-dry-run"] === "1",
       closed,
+      seenAtHex: api.seenAtHex,
     });
   prepare(context.state);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers[name] = value;
-    else if (Array.isArray(value)) headers[name] = value.join(", ");
-  }
   const method = req.method ?? "GET";
   // URL and init rather than a Request: Yoga then builds its own fetch API's Request, a few
-  // microseconds where Node's built-in Request and Headers cost some 3% of a request's CPU.
+  // microseconds where Node's built-in Request and Headers cost a share of a request's CPU.
   let response: Response;
   try {
-    response = await yoga.fetch(
+    response = await api.yoga.fetch(
       `http://gateway${YOGA_PATH}${url.search}`,
       {
         method,
-        headers,
-        ...(method === "GET" || method === "HEAD" ? {} : { body: readableBody(app, call.body) }),
+        headers: flatHeaders(req),
+        ...(method === "GET" || method === "HEAD"
+          ? {}
+          : { body: readableBody(ctx.services, call.body) }),
       },
       context,
     );
@@ -107,6 +69,20 @@ export async function runYoga(
     req.socket?.off("close", onClose);
     throw err;
   }
+  return { reply: await replyOf(response, () => req.socket?.off("close", onClose)), context };
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers[name] = value;
+    else if (Array.isArray(value)) headers[name] = value.join(", ");
+  }
+  return headers;
+}
+
+/** Yoga's response as an HttpReply; `done` once nothing more streams from the request. */
+async function replyOf(response: Response, done: () => void): Promise<HttpReply> {
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;
@@ -116,28 +92,22 @@ export async function runYoga(
     response.body &&
     (response.headers.get("content-type") ?? "").startsWith("text/event-stream")
   ) {
-    return {
-      reply: { status: response.status, body: null, headers: out, stream: response.body },
-      context,
-    };
+    return { status: response.status, body: null, headers: out, stream: response.body };
   }
-  req.socket?.off("close", onClose);
+  done();
   const raw = new Uint8Array(await response.arrayBuffer());
   // Yoga refuses a POST body of a type it does not read (none, text/plain, a form) with a bare
-  // 415: no body, no type. Every refusal of a route is in its protocol (docs/users/errors.md), so the
-  // client gets GraphQL's errors array with our code.
+  // 415: no body, no type. Every refusal of a route is in its protocol (docs/users/errors.md), so
+  // the client gets GraphQL's errors array with our code.
   if (response.status === 415 && raw.byteLength === 0) {
-    return {
-      reply: graphqlFailure(
-        gatewayError(
-          "UNSUPPORTED_MEDIA_TYPE",
-          "send the request as application/json (or the query in the URL, with GET)",
-        ),
+    return graphqlFailure(
+      gatewayError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "send the request as application/json (or the query in the URL, with GET)",
       ),
-      context,
-    };
+    );
   }
-  return { reply: { status: response.status, body: null, raw, headers: out }, context };
+  return { status: response.status, body: null, raw, headers: out };
 }
 
 /**
@@ -155,7 +125,13 @@ function readableBody(app: GatewayServices, body: string): string {
  */
 export function gatewayContext(
   ctx: GatewayCallContext,
-  opts: { publicPath: string; dryRun: boolean; closed?: CancelSignal },
+  opts: {
+    publicPath: string;
+    dryRun: boolean;
+    closed?: CancelSignal;
+    /** The executor's note of transactions asked lately at verbosity 0 (loaders.ts). */
+    seenAtHex: LruMap<string, true>;
+  },
 ): GraphQLContext {
   const app = ctx.services;
   const state: RequestState = {
@@ -170,7 +146,7 @@ export function gatewayContext(
     publicPath: opts.publicPath,
     dryRun: opts.dryRun,
     state,
-    nodeTransactions: nodeTransactionLoader(app, ctx.network, state.meter, state),
+    nodeTransactions: nodeTransactionLoader(app, ctx.network, state, opts.seenAtHex),
     electrumTransactions: electrumTransactionLoader(app, ctx.network, state.meter),
     nodeCalls: nodeCallLoader(ctx, state.meter),
     electrumCalls: electrumCallLoader(ctx, state.meter),

@@ -6,6 +6,7 @@ import { SettleAbandoned } from "../../billing/ledger/credits.ts";
 import type { Config } from "../../config/schema.ts";
 import { CallCut } from "../../http/in-flight.ts";
 import type { GraphQLContext } from "./context.ts";
+import type { EstimateMemo } from "./cost/estimate-memo.ts";
 import { costPlugin } from "./cost/plugin.ts";
 import { type DocumentCache, documentCachePlugin } from "./plugins/document-cache.ts";
 import { errorCodesPlugin, maskError } from "./plugins/error-codes.ts";
@@ -29,6 +30,7 @@ export function createGatewayYoga(
   config: Config,
   log: Pick<Logger, "error">,
   documents: DocumentCache,
+  estimates: EstimateMemo,
 ): YogaServerInstance<GraphQLContext, object> {
   return createYoga<GraphQLContext>({
     schema: gatewaySchema,
@@ -77,7 +79,7 @@ export function createGatewayYoga(
       }),
       inputDepthPlugin(),
       errorCodesPlugin(),
-      costPlugin(),
+      costPlugin(estimates),
     ],
   });
 }

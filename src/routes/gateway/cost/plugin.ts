@@ -6,6 +6,7 @@ import { keepIfFinal } from "../answers/keep.ts";
 import type { GraphQLContext, RequestState } from "../context.ts";
 import { codedError } from "../errors.ts";
 import { nodePlanCandidate, planCandidate } from "../query-plans/learn.ts";
+import type { EstimateMemo } from "./estimate-memo.ts";
 import { type Codes, executedFigures, firstCode } from "./figures.ts";
 import { COST_MARK, costLines, costReport, refusalError } from "./report.ts";
 import { requestEstimate } from "./request-estimate.ts";
@@ -21,7 +22,7 @@ export const METHOD = "graphql";
  * that costs nothing reserves nothing and is never blocked. Requests that never reach execution
  * (parse or validation errors, bad HTTP) get their uncharged record once Yoga has answered them.
  */
-export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
+export function costPlugin(estimates: EstimateMemo): Plugin<GraphQLContext, GraphQLContext> {
   // What the response hook needs of a request the execute hook metered, keyed by the request's
   // own state object (the one both contexts share); kept here, so the route reads nothing back.
   const metered = new WeakMap<RequestState, Record<string, string>>();
@@ -32,6 +33,7 @@ export function costPlugin(): Plugin<GraphQLContext, GraphQLContext> {
       const app = ctx.services;
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const estimate = requestEstimate(
+        estimates,
         app,
         ctx.network,
         args.schema,

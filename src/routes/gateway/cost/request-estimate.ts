@@ -3,10 +3,7 @@ import { graphPrice, priceOf } from "../../../billing/pricing/prices.ts";
 import type { NetworkName } from "../../../config/schema.ts";
 import type { GatewayServices } from "../services.ts";
 import { type CostEstimate, estimateCost } from "./estimate.ts";
-import { EstimateMemo } from "./estimate-memo.ts";
-
-/** One memo per running gateway: its config (prices, limits) is fixed, the network is a key. */
-const memos = new WeakMap<GatewayServices, EstimateMemo>();
+import type { EstimateMemo } from "./estimate-memo.ts";
 
 /**
  * A request's cost estimate (with the limit checks it makes), memoised per document and
@@ -14,6 +11,8 @@ const memos = new WeakMap<GatewayServices, EstimateMemo>();
  * from one memo so that the two never price the same request differently.
  */
 export function requestEstimate(
+  /** The executor's memo: one per running gateway, whose prices and limits are fixed. */
+  memo: EstimateMemo,
   app: GatewayServices,
   network: NetworkName,
   schema: GraphQLSchema,
@@ -21,11 +20,6 @@ export function requestEstimate(
   operationName: string | null | undefined,
   variables: Record<string, unknown>,
 ): CostEstimate | GraphQLError {
-  let memo = memos.get(app);
-  if (!memo) {
-    memo = new EstimateMemo();
-    memos.set(app, memo);
-  }
   return memo.estimate(schema, document, operationName, variables, network, () =>
     estimateCost(schema, document, operationName, variables, {
       price: (method) => priceOf(app.config, method, network) ?? 0,

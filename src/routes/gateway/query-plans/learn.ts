@@ -9,7 +9,7 @@ import { literalRule } from "../plugins/document-shape.ts";
 import type { PlanCandidate } from "./candidate.ts";
 import { loadAsked, nodeAsks, nodeData, nodePlanOf } from "./node-plan.ts";
 import { fits, passthroughOf } from "./passthrough.ts";
-import { type PlanRequest, plansOf } from "./plans.ts";
+import type { PlanRequest, Plans } from "./plans.ts";
 
 /**
  * After a request the route may plan (state.planning) executed and settled: when it asked the
@@ -109,12 +109,11 @@ export async function nodePlanCandidate(
  * indexer once more per document learnt, which a test counting upstream requests would see).
  */
 export function learnPlan(
-  ctx: GraphQLContext,
+  plans: Plans,
   request: PlanRequest,
   candidate: PlanCandidate,
   reply: { status: number; raw: Uint8Array; headers: Record<string, string> },
 ): void {
-  const plans = plansOf(ctx.services);
   if (plans.get(request.key)) return;
   const same =
     reply.status === 200 &&

@@ -92,18 +92,6 @@ export class Plans {
   }
 }
 
-const plansByApp = new WeakMap<GatewayServices, Plans>();
-
-/** The running gateway's plans (graphql.queryPlansMax of them; none when it is 0). */
-export function plansOf(app: GatewayServices): Plans {
-  let plans = plansByApp.get(app);
-  if (!plans) {
-    plans = new Plans(app.config.graphql.queryPlansMax);
-    plansByApp.set(app, plans);
-  }
-  return plans;
-}
-
 /**
  * The request as a plan takes it, or null: a POST of JSON that is not a dry run, whose body is
  * an object of `query` (a string), `variables` (an object, or none) and `operationName` (a string,
@@ -112,14 +100,14 @@ export function plansOf(app: GatewayServices): Plans {
  * learnt from one document serves every document of its shape whose literals fit (serve.ts).
  */
 export function planRequest(
+  { plans, documents }: { plans: Plans; documents: DocumentCache },
   app: GatewayServices,
   network: NetworkName,
   req: IncomingMessage,
   body: string,
-  documents: DocumentCache,
 ): PlanRequest | null {
   const replied = replyKey(network, req);
-  if (replied === null || !plansOf(app).enabled) return null;
+  if (replied === null || !plans.enabled) return null;
   if (jsonDepthOver(body, app.config.server.jsonDepthMax)) return null;
   let parsed: unknown;
   try {

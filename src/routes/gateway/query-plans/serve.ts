@@ -20,15 +20,16 @@ import {
 import type { CostLine, CostReport } from "../cost/report-types.ts";
 import { requestEstimate } from "../cost/request-estimate.ts";
 import { indexerTrip } from "../indexer.ts";
+import type { ExecutorParts } from "../parts.ts";
 import { literalsFit } from "../plugins/document-shape.ts";
-import { type GraphQLRequest, gatewayContext, runYoga } from "../run.ts";
+import { gatewayContext, runYoga } from "../run.ts";
 import { gatewaySchema } from "../schema.ts";
-import type { GatewayCallContext } from "../services.ts";
+import type { GatewayCallContext, GraphQLRequest } from "../services.ts";
 import { noteRoot } from "../types/transaction-queries.ts";
 import type { Passthrough } from "./candidate.ts";
 import { loadAsked, type NodeData, nodeAsks, nodeData, nodePlanOf } from "./node-plan.ts";
 import { dataText, fits, indexerRequest, passthroughOf } from "./passthrough.ts";
-import { type Plan, type PlanRequest, plansOf } from "./plans.ts";
+import type { Plan, PlanRequest } from "./plans.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -72,6 +73,7 @@ interface Answered {
  * the same reservation (the trip is not repeated).
  */
 export async function servePlanned(
+  api: ExecutorParts,
   ctx: GatewayCallContext,
   call: GraphQLRequest,
   request: PlanRequest,
@@ -79,8 +81,7 @@ export async function servePlanned(
   /** The request's key in the cache of whole answers (answers/), if it could be kept there. */
   key: string | null,
 ): Promise<Served | null> {
-  const app = ctx.services;
-  const plans = plansOf(app);
+  const { plans } = api;
   // A document of the plan's shape is valid as the one it was learnt from was once its literals
   // fit; else Yoga validates it and says what is wrong.
   if (!literalsFit(plan.literals, request.shape)) return null;
@@ -92,8 +93,8 @@ export async function servePlanned(
     plan.operationName,
     request.variables,
   );
-  if (!passthrough) return serveNodePlanned(ctx, call, request, plan, key);
-  const estimate = planEstimate(ctx, plan, request);
+  if (!passthrough) return serveNodePlanned(api, ctx, call, request, plan, key);
+  const estimate = planEstimate(api, ctx, plan, request);
   if (estimate instanceof GraphQLError || !estimate.graph || estimate.items.length > 0) {
     return null;
   }
@@ -105,7 +106,7 @@ export async function servePlanned(
       const text = trip.ok ? writable(trip.data, passthrough) : null;
       if (text !== null) {
         plans.stats.served += 1;
-        const actual = graphPrice(app.config, ctx.network, complexity);
+        const actual = graphPrice(ctx.services.config, ctx.network, complexity);
         const outcome: CallOutcome = {
           kind: "answered",
           outcome: "ok",
@@ -130,7 +131,7 @@ export async function servePlanned(
       plans.stats.executed += 1;
       // An answer that does not fit is the plan's fault, not the indexer's: it is dropped.
       if (trip.ok) plans.forget(request.key);
-      return executeReserved(ctx, call, trip.ok ? undefined : trip);
+      return executeReserved(api, ctx, call, trip.ok ? undefined : trip);
     },
   });
   return { reply: plannedReply(cost, estimate.total, plan).reply };
@@ -145,6 +146,7 @@ export async function servePlanned(
  * the executor must answer (variables that do not coerce, a refusal, an indexer field).
  */
 async function serveNodePlanned(
+  api: ExecutorParts,
   ctx: GatewayCallContext,
   call: GraphQLRequest,
   request: PlanRequest,
@@ -155,9 +157,13 @@ async function serveNodePlanned(
   const node = nodePlanOf(gatewaySchema, request.document, plan.operationName);
   const asks = node && nodeAsks(gatewaySchema, node, request.variables);
   if (!node || !asks) return null;
-  const estimate = planEstimate(ctx, plan, request);
+  const estimate = planEstimate(api, ctx, plan, request);
   if (estimate instanceof GraphQLError || estimate.graph) return null;
-  const context = gatewayContext(ctx, { publicPath: call.publicPath, dryRun: false });
+  const context = gatewayContext(ctx, {
+    publicPath: call.publicPath,
+    dryRun: false,
+    seenAtHex: api.seenAtHex,
+  });
   context.state.wantsPrevouts = estimate.wantsPrevouts;
   context.state.wantsPosition = estimate.wantsPosition;
   // Set before anything is loaded: the loaders ask what a kept answer needs (loaders.ts).
@@ -171,10 +177,10 @@ async function serveNodePlanned(
       // An answer that may be kept is written with its confirmations' placeholders too, once.
       const written = nodeData(node, found, key !== null);
       if (written === null) {
-        plansOf(app).stats.executed += 1;
-        return executeReserved(ctx, call, undefined, context);
+        api.plans.stats.executed += 1;
+        return executeReserved(api, ctx, call, undefined, context);
       }
-      plansOf(app).stats.served += 1;
+      api.plans.stats.served += 1;
       planned.written = written;
       const text = written.dataText;
       // As the root resolvers note them, for the answer to be kept (noteRoot: only with a key).
@@ -219,8 +225,14 @@ async function serveNodePlanned(
 }
 
 /** The estimate Yoga would make of the request (one memo for both: request-estimate.ts). */
-function planEstimate(ctx: GatewayCallContext, plan: Plan, request: PlanRequest) {
+function planEstimate(
+  api: ExecutorParts,
+  ctx: GatewayCallContext,
+  plan: Plan,
+  request: PlanRequest,
+) {
   return requestEstimate(
+    api.estimates,
     ctx.services,
     ctx.network,
     gatewaySchema,
@@ -266,12 +278,14 @@ function plannedReply(
  * the outcome, which the planned request settles.
  */
 async function executeReserved(
+  api: ExecutorParts,
   ctx: GatewayCallContext,
   call: GraphQLRequest,
   failedTrip: FailedTrip | undefined,
   made?: GraphQLContext,
 ): Promise<{ value: Answered; outcomes: CallOutcome[] }> {
   const { reply, context } = await runYoga(
+    api,
     ctx,
     call,
     (state) => {
