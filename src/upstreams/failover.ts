@@ -1,16 +1,18 @@
 import type { AttemptOutcome, BreakerState, PoolObserver } from "../log/pool-observer.ts";
-import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import { CachedCheck } from "../util/cached-check.ts";
-import { Cancel, type CancelSignal } from "../util/cancel.ts";
-import { type Admission, Breaker, type BreakerOptions } from "./breaker.ts";
-import { deadline } from "./deadline.ts";
-import { HedgeDelay, type HedgeOptions } from "./hedge-delay.ts";
+import type { CancelSignal } from "../util/cancel.ts";
+import { type Admission, Breaker } from "./breaker.ts";
+import { HedgeDelay } from "./hedge-delay.ts";
+import {
+  type FailoverPolicy,
+  type Member,
+  PoolCall,
+  type PoolFailure,
+  type PoolView,
+  type UpstreamFailure,
+} from "./pool-call.ts";
 
-/** One upstream's failure: the pool decides from `retryable` whether to try the next one. */
-export type UpstreamFailure = { ok: false; retryable: boolean; error: GatewayError };
-
-/** A call that got no answer it can use; `upstream`: who answered one too large for it. */
-export type PoolFailure = { ok: false; error: GatewayError; upstream?: string };
+export type { FailoverPolicy, PoolFailure, UpstreamFailure };
 
 export interface Upstream {
   /** `host:port`, never the URL: no user, password, path or query (it shows in /readyz and metrics). */
@@ -47,16 +49,6 @@ const NO_OBSERVER: PoolObserver = {
 
 export type { AttemptOutcome, PoolObserver };
 
-export interface FailoverPolicy {
-  /** One attempt of a read when there is another upstream to try (see config failover.attemptTimeoutMs). */
-  attemptTimeoutMs: number;
-  attemptsMax: number;
-  hedge: HedgeOptions;
-  breaker: BreakerOptions;
-  /** 0: no background probes. */
-  healthCheckIntervalMs: number;
-}
-
 /** The schema's defaults (src/config/schema.ts), for pools built outside a gateway (tests, benches). */
 export const DEFAULT_POLICY: FailoverPolicy = {
   attemptTimeoutMs: 2_000,
@@ -89,25 +81,6 @@ export interface RunOptions {
 /** How long a background probe may take, at most. */
 const PROBE_TIMEOUT_MS_MAX = 2_000;
 
-interface Member<C> {
-  client: C;
-  breaker: Breaker;
-  /** For /readyz: the latest evidence, a call's outcome or a probe. */
-  health: CachedCheck;
-}
-
-interface Attempt<C> {
-  member: Member<C>;
-  admission: Admission;
-  cancel: Cancel;
-  startedAt: number;
-  /** Accounted for: answered, failed, or abandoned. A late outcome is then ignored. */
-  done: boolean;
-}
-
-/** Why an abandoned attempt was aborted (never read as the call's failure). */
-const ABANDONED = new DOMException("another upstream answered first", "AbortError");
-
 /**
  * Several upstreams for one network, round-robin over the members their breaker admits. A read
  * that fails or times out goes to another member, and one unanswered after the hedge delay is also
@@ -124,6 +97,8 @@ export class FailoverPool<C extends Upstream> {
   private readonly budgetMs: number;
   private readonly what: string;
   private healthTimer: NodeJS.Timeout | undefined;
+  /** What each call reads of the pool. */
+  private readonly view: PoolView<C>;
 
   constructor(clients: readonly C[], opts: PoolOptions) {
     this.policy = opts.policy ?? DEFAULT_POLICY;
@@ -148,6 +123,15 @@ export class FailoverPool<C extends Upstream> {
       return member;
     });
     for (const m of this.members) this.observer.breaker(m.client.name, "closed");
+    this.view = {
+      members: this.members,
+      policy: this.policy,
+      observer: this.observer,
+      hedgeDelay: this.hedgeDelay,
+      budgetMs: this.budgetMs,
+      what: this.what,
+      pick: (tried) => this.pick(tried),
+    };
     const every = this.policy.healthCheckIntervalMs;
     if (every > 0) {
       this.healthTimer = setInterval(() => this.checkHealth(every), every);
@@ -175,192 +159,12 @@ export class FailoverPool<C extends Upstream> {
     if (m && m.breaker.state !== "closed") m.breaker.success();
   }
 
+  /** One call, with failover, retries and hedging by the pool's policy (pool-call.ts). */
   run<T extends { ok: true }>(
     call: (client: C, signal: CancelSignal) => Promise<T | UpstreamFailure>,
     opts: RunOptions = {},
   ): Promise<(T & { upstream: string }) | PoolFailure> {
-    const idempotent = opts.idempotent ?? false;
-    const several = this.members.length > 1;
-    const attemptsMax = idempotent ? this.policy.attemptsMax : this.members.length;
-    const started = performance.now();
-    const attempts: Attempt<C>[] = [];
-    const tried = new Set<Member<C>>();
-    type Out = (T & { upstream: string }) | PoolFailure;
-
-    return new Promise<Out>((resolve, reject) => {
-      let settled = false;
-      let last: GatewayError | undefined;
-      let hedgeTimer: NodeJS.Timeout | undefined;
-      const outer = opts.signal;
-
-      const finish = (out: Out) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(hedgeTimer);
-        outer?.removeEventListener("abort", onOuter);
-        resolve(out);
-      };
-      const abandon = (winner: Attempt<C> | null) => {
-        for (const a of attempts) {
-          if (a.done) continue;
-          a.done = true;
-          a.cancel.abort(ABANDONED);
-          const seconds = (performance.now() - a.startedAt) / 1000;
-          // An attempt that a later one beat was slow: that counts against its upstream, or a
-          // frozen one would never trip. One that started after the winner says nothing.
-          if (winner && a.startedAt < winner.startedAt) {
-            a.member.breaker.failure();
-            this.observer.attempt(a.member.client.name, "outpaced", seconds);
-          } else {
-            a.member.breaker.neutral(a.admission);
-            this.observer.attempt(a.member.client.name, "cancelled", seconds);
-          }
-        }
-      };
-      const onOuter = () => {
-        abandon(null);
-        finish({
-          ok: false,
-          error: gatewayError("UPSTREAM_TIMEOUT", `${this.what} did not answer in time`, {
-            detail: "the caller's deadline passed",
-          }),
-        });
-      };
-
-      const settle = (a: Attempt<C>, out: T | UpstreamFailure) => {
-        if (a.done) return;
-        a.done = true;
-        const name = a.member.client.name;
-        const elapsedMs = performance.now() - a.startedAt;
-        if (out.ok) {
-          a.member.breaker.success();
-          a.member.health.note(true);
-          this.hedgeDelay.add(elapsedMs);
-          this.observer.attempt(name, "ok", elapsedMs / 1000);
-          abandon(a);
-          finish({ ...out, upstream: name });
-          return;
-        }
-        last = out.error;
-        if (out.error.code === "RESPONSE_TOO_LARGE") {
-          // The upstream answered, more than the caller may have: it is well (its breaker is left
-          // as it is), and the same request would be as large from any other, so the call ends
-          // here, whatever else is in flight for it.
-          a.member.breaker.neutral(a.admission);
-          a.member.health.note(true);
-          this.observer.attempt(name, "too_large", elapsedMs / 1000);
-          abandon(null);
-          finish({ ok: false, error: out.error, upstream: name });
-          return;
-        }
-        const timedOut = out.error.code === "UPSTREAM_TIMEOUT";
-        if (out.retryable || timedOut) {
-          // No answer at all: the upstream is unreachable or too slow.
-          a.member.breaker.failure();
-          a.member.health.note(false);
-        } else {
-          // It answered, with something we cannot use: alive, so its breaker is left as it is.
-          a.member.breaker.neutral(a.admission);
-        }
-        this.observer.attempt(name, timedOut ? "timeout" : "failed", elapsedMs / 1000);
-        if (settled) return;
-        // A read may be tried again after any failure to get an answer; a call with effects only
-        // when it cannot have run (refused): after a timeout it may have.
-        const again = idempotent ? out.retryable || timedOut : out.retryable;
-        if (again && launch("retry")) return;
-        if (attempts.some((x) => !x.done)) return; // a hedge is still running: its answer may do
-        finish({ ok: false, error: out.error });
-      };
-
-      const launch = (kind: "first" | "retry" | "hedge"): boolean => {
-        if (attempts.length >= attemptsMax) return false;
-        const remainingMs = this.budgetMs - (performance.now() - started);
-        if (remainingMs <= 0) return false;
-        const picked = this.pick(tried);
-        if (!picked) return false;
-        const [member, admission] = picked;
-        tried.add(member);
-        // A read with another upstream left to go to gets a shorter attempt, so that a frozen
-        // upstream leaves time to ask another within the budget. With none left (the others
-        // tried, or their breakers open) a slow answer is still better than none: the whole budget.
-        const anotherLeft = this.members.some(
-          (m) => m !== member && !tried.has(m) && m.breaker.available,
-        );
-        const ms =
-          idempotent && anotherLeft
-            ? Math.min(this.policy.attemptTimeoutMs, remainingMs)
-            : remainingMs;
-        const cancel = new Cancel();
-        const timer = deadline(ms, cancel);
-        const a: Attempt<C> = {
-          member,
-          admission,
-          cancel,
-          startedAt: performance.now(),
-          done: false,
-        };
-        attempts.push(a);
-        if (kind === "retry") this.observer.retried(member.client.name);
-        if (kind === "hedge") this.observer.hedged(member.client.name);
-
-        // The deadline ends the attempt even if a client does not honour the signal at once
-        // (the pool's rules must not rest on every client's).
-        const expired = new Promise<UpstreamFailure>((res) => {
-          timer.signal.addEventListener(
-            "abort",
-            () =>
-              res({
-                ok: false,
-                retryable: false,
-                error: gatewayError("UPSTREAM_TIMEOUT", `${this.what} did not answer in time`, {
-                  detail: `${member.client.name}: no answer within ${Math.round(ms)} ms`,
-                }),
-              }),
-            { once: true },
-          );
-        });
-        Promise.race([call(member.client, timer.signal), expired])
-          .then(
-            (out) => settle(a, out),
-            (err: unknown) => {
-              // A fault of ours, not the upstream's: the call fails with it, as it did before.
-              a.done = true;
-              a.member.breaker.neutral(a.admission);
-              if (!settled) {
-                settled = true;
-                clearTimeout(hedgeTimer);
-                outer?.removeEventListener("abort", onOuter);
-                abandon(null);
-                reject(err);
-              }
-            },
-          )
-          .finally(() => timer.clear());
-        return true;
-      };
-
-      if (outer?.aborted) {
-        onOuter();
-        return;
-      }
-      outer?.addEventListener("abort", onOuter, { once: true });
-      if (!launch("first")) {
-        finish({
-          ok: false,
-          error:
-            last ??
-            gatewayError("UPSTREAM_UNAVAILABLE", `${this.what} is unavailable`, {
-              detail: `every upstream's circuit breaker is open: ${this.members.map((m) => m.client.name).join(", ")}`,
-            }),
-        });
-        return;
-      }
-      if (idempotent && several && this.policy.hedge.enabled) {
-        hedgeTimer = setTimeout(() => {
-          if (!settled && attempts.some((x) => !x.done)) launch("hedge");
-        }, this.hedgeDelay.ms);
-      }
-    });
+    return new PoolCall<C, T>(this.view, call, opts.idempotent ?? false, opts.signal).run();
   }
 
   /** The next member in round-robin order, not yet tried by this call, that its breaker admits. */
