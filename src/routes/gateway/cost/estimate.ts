@@ -123,132 +123,154 @@ export function estimateCost(
   // Variables that do not coerce are left as given: execution refuses them, before any resolver.
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], given);
   const variables = coerced.coerced ?? given;
-  const listsMax = coerced.coerced ? opts.listItemsMax : undefined;
   const root = schema.getRootType(operation.operation);
   if (!root)
     return new GraphQLError(`no ${operation.operation} type`, {
       extensions: { code: "BAD_USER_INPUT" },
     });
-  const limits = opts.graph.limits;
-  const items: CostItem[] = [];
-  const sites = new Map<string, { root: SelectedField; rootField: string; count: number }>();
-  let wantsPrevouts = false;
-  let wantsPosition = false;
+  const walk = new EstimateWalk(variables, opts, coerced.coerced ? opts.listItemsMax : undefined);
+  let graph: GraphEstimate | null = null;
+  try {
+    const start: Place = { path: "", multiplier: 1, scope: undefined };
+    const top = { type: root, selectionSet: operation.selectionSet };
+    walkSelections(schema, document, variables, top, start, (f, at) => walk.visit(f, at));
+    if (walk.sites.size > 0) graph = graphEstimate(walk.sites, opts.graph, opts.listItemsMax);
+  } catch (err) {
+    if (err instanceof GraphQLError) return err;
+    throw err;
+  }
+  const { items, wantsPrevouts, wantsPosition } = walk;
+  const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
+  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts, wantsPosition };
+}
 
-  const visit = (f: CollectedField, at: Place): Place | undefined => {
+/** What one walk of a document finds: priced items, indexer sites, what the node is asked for. */
+class EstimateWalk {
+  readonly items: CostItem[] = [];
+  readonly sites = new Map<string, { root: SelectedField; rootField: string; count: number }>();
+  wantsPrevouts = false;
+  wantsPosition = false;
+
+  constructor(
+    private readonly variables: Record<string, unknown>,
+    private readonly opts: EstimateOptions,
+    /** Set when the variables coerced: the lists in arguments are then bounded. */
+    private readonly listsMax: number | undefined,
+  ) {}
+
+  visit(f: CollectedField, at: Place): Place | undefined {
     const { node: selection, def: field, parentType: parent } = f;
     const name = selection.name.value;
-    if (name === "fee" || name === "prevout") wantsPrevouts = true;
-    if (parent.name === "Transaction" && POSITION_FIELDS.has(name)) wantsPosition = true;
+    if (name === "fee" || name === "prevout") this.wantsPrevouts = true;
+    if (parent.name === "Transaction" && POSITION_FIELDS.has(name)) this.wantsPosition = true;
     if (!field) return undefined; // __typename and introspection are free
-    const { multiplier, scope } = at;
     const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
-    const list = isListType(getNullableType(field.type));
-    if (listsMax !== undefined) refuseLongLists(field, selection, variables, key, listsMax);
-
+    if (this.listsMax !== undefined) {
+      refuseLongLists(field, selection, this.variables, key, this.listsMax);
+    }
     const site = field.extensions?.indexer as IndexerSite | undefined;
-    const table = scope ? indexerTypeOf(parent.name) : undefined;
+    const table = at.scope ? indexerTypeOf(parent.name) : undefined;
     const indexerDef = site
       ? indexerRootField(site.rootField)
       : table
         ? indexerColumn(parent.name, name)
         : undefined;
-    if (indexerDef) {
-      if (table && selection.alias && isReservedAlias(selection.alias.value)) {
-        throw codedError(
-          "INVALID_PARAMS",
-          `${key}: aliases beginning with _join_ are kept for the gateway's join keys`,
-        );
-      }
-      // What the indexer would refuse (explicit nulls, negative limits) is refused here, in its
-      // words, before anything is reserved: the graph route's own check on the indexer's field.
-      if (selection.arguments?.length) {
-        const refused = refusedArguments(
-          indexerSchema(),
-          indexerDef,
-          selection,
-          variables,
-          `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`,
-        );
-        if (refused) {
-          throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
-        }
-      }
-      const at = site
-        ? { name: site.rootField, parentType: "query_root", depth: 1 }
-        : { name, parentType: table!, depth: scope!.depth + 1 };
-      const node = selectedField(f, { ...at, path: key, list });
-      if (site) sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
-      else scope!.children.push(node);
-      node.args = getArgumentValues(field, selection, variables);
-      const inner = node.list ? multiplier * listSize(node, limits.listSizeDefault) : multiplier;
-      return { path: key, multiplier: inner, scope: node };
-    }
+    if (indexerDef) return this.indexerField(f, at, key, indexerDef, site, table);
+    return this.pricedField(f, at, key);
+  }
 
-    const cost = field.extensions?.cost as FieldCost | undefined;
-    let count = 1;
-    if (cost) {
-      const args = getArgumentValues(field, selection, variables);
-      if (cost.listArg) {
-        const asked = args[cost.listArg];
-        count = Array.isArray(asked) ? asked.length : 1;
-      }
-      if (cost.countArg) {
-        const asked = args[cost.countArg.arg];
-        count = typeof asked === "number" ? Math.max(0, asked) : cost.countArg.default;
-      }
-      // A list argument's length, or a join under indexer lists: either way, lookups at once.
-      if (count * multiplier > opts.listItemsMax) {
-        throw codedError(
-          "LIMIT_EXCEEDED",
-          `${key}: ${count * multiplier} items asked, at most ${opts.listItemsMax} in one request`,
-          { limit: opts.listItemsMax },
-        );
-      }
-      // Where an argument picks the upstream (source: ELECTRUM), that upstream's price applies.
-      const method = cost.methodByArg
-        ? (cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method)
-        : cost.method;
-      const unitPrice = opts.price(method);
-      items.push({
-        path: key,
-        method,
-        count: count * multiplier,
-        unitPrice,
-        subtotal: unitPrice * count * multiplier,
-      });
-      const also = cost.alsoWhenArg;
-      if (also && args[also.arg] !== undefined && args[also.arg] !== null) {
-        const alsoPrice = opts.price(also.method);
-        items.push({
-          path: key,
-          method: also.method,
-          count: multiplier,
-          unitPrice: alsoPrice,
-          subtotal: alsoPrice * multiplier,
-        });
-      }
+  /** A field the indexer answers: a site of its own (a root field), or a column under one. */
+  private indexerField(
+    f: CollectedField,
+    at: Place,
+    key: string,
+    indexerDef: GraphQLField<unknown, unknown>,
+    site: IndexerSite | undefined,
+    table: string | undefined,
+  ): Place {
+    const { node: selection, def: field } = f;
+    const { multiplier, scope } = at;
+    if (table && selection.alias && isReservedAlias(selection.alias.value)) {
+      throw codedError(
+        "INVALID_PARAMS",
+        `${key}: aliases beginning with _join_ are kept for the gateway's join keys`,
+      );
+    }
+    // What the indexer would refuse (explicit nulls, negative limits) is refused here, in its
+    // words, before anything is reserved: the graph route's own check on the indexer's field.
+    if (selection.arguments?.length) {
+      const where = `$.selectionSet.${key.replaceAll(".", ".selectionSet.")}`;
+      const refused = refusedArguments(
+        indexerSchema(),
+        indexerDef,
+        selection,
+        this.variables,
+        where,
+      );
+      if (refused)
+        throw codedError("INVALID_PARAMS", refused.message, { at: refused.extensions.path });
+    }
+    const list = isListType(getNullableType(field!.type));
+    const place = site
+      ? { name: site.rootField, parentType: "query_root", depth: 1 }
+      : { name: selection.name.value, parentType: table!, depth: scope!.depth + 1 };
+    const node = selectedField(f, { ...place, path: key, list });
+    if (site) this.sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
+    else scope!.children.push(node);
+    node.args = getArgumentValues(field!, selection, this.variables);
+    const size = this.opts.graph.limits.listSizeDefault;
+    const inner = node.list ? multiplier * listSize(node, size) : multiplier;
+    return { path: key, multiplier: inner, scope: node };
+  }
+
+  /** A field of ours: its upstream calls priced, times the lists it sits under. */
+  private pricedField(f: CollectedField, at: Place, key: string): Place {
+    const { node: selection, def: field } = f;
+    const { multiplier } = at;
+    const list = isListType(getNullableType(field!.type));
+    const cost = field!.extensions?.cost as FieldCost | undefined;
+    if (!cost) return { path: key, multiplier, scope: undefined };
+    const args = getArgumentValues(field!, selection, this.variables);
+    const count = askedCount(cost, args);
+    // A list argument's length, or a join under indexer lists: either way, lookups at once.
+    const itemsMax = this.opts.listItemsMax;
+    if (count * multiplier > itemsMax) {
+      throw codedError(
+        "LIMIT_EXCEEDED",
+        `${key}: ${count * multiplier} items asked, at most ${itemsMax} in one request`,
+        { limit: itemsMax },
+      );
+    }
+    // Where an argument picks the upstream (source: ELECTRUM), that upstream's price applies.
+    const method = cost.methodByArg
+      ? (cost.methodByArg.methods[String(args[cost.methodByArg.arg])] ?? cost.method)
+      : cost.method;
+    this.item(key, method, count * multiplier);
+    const also = cost.alsoWhenArg;
+    if (also && args[also.arg] !== undefined && args[also.arg] !== null) {
+      this.item(key, also.method, multiplier);
     }
     return { path: key, multiplier: list ? multiplier * count : multiplier, scope: undefined };
-  };
-  let graph: GraphEstimate | null = null;
-  try {
-    const start: Place = { path: "", multiplier: 1, scope: undefined };
-    walkSelections(
-      schema,
-      document,
-      variables,
-      { type: root, selectionSet: operation.selectionSet },
-      start,
-      visit,
-    );
-    if (sites.size > 0) graph = graphEstimate(sites, opts.graph, opts.listItemsMax);
-  } catch (err) {
-    if (err instanceof GraphQLError) return err;
-    throw err;
   }
-  const perCall = items.reduce((sum, i) => sum + i.subtotal, 0);
-  return { total: perCall + (graph?.price ?? 0), items, graph, wantsPrevouts, wantsPosition };
+
+  private item(path: string, method: string, count: number): void {
+    const unitPrice = this.opts.price(method);
+    this.items.push({ path, method, count, unitPrice, subtotal: unitPrice * count });
+  }
+}
+
+/** How many items a priced field asks for: its list argument's length, or its count argument. */
+function askedCount(cost: FieldCost, args: Record<string, unknown>): number {
+  let count = 1;
+  if (cost.listArg) {
+    const asked = args[cost.listArg];
+    count = Array.isArray(asked) ? asked.length : 1;
+  }
+  if (cost.countArg) {
+    const asked = args[cost.countArg.arg];
+    count = typeof asked === "number" ? Math.max(0, asked) : cost.countArg.default;
+  }
+  return count;
 }
 
 /**

@@ -16,8 +16,8 @@ export const METHOD = "graphql";
 
 /**
  * Prices a request before it runs and meters it through the pipeline (src/billing/metering/pipeline.ts):
- * estimate from the document (memoised per document and variables: request-estimate.ts), reserve the estimate (HTTP 429 before any body when the balance is
- * short — nothing executes), execute, then charge the upstream calls actually answered, write the
+ * estimate from the document (memoised: request-estimate.ts), reserve the estimate (HTTP 429
+ * before any body when the balance is short — nothing executes), execute, then charge the upstream calls actually answered, write the
  * one audit record, and report it all in `extensions.cost` and the X-Credits-* headers. A request
  * that costs nothing reserves nothing and is never blocked. Requests that never reach execution
  * (parse or validation errors, bad HTTP) get their uncharged record once Yoga has answered them.
@@ -28,13 +28,13 @@ export function costPlugin(estimates: EstimateMemo): Plugin<GraphQLContext, Grap
   const metered = new WeakMap<RequestState, Record<string, string>>();
   const refusals = new WeakMap<RequestState, Codes>();
   return {
-    async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+    async onExecute(payload) {
+      const { args, setExecuteFn, setResultAndStopExecution: stop } = payload;
       const ctx = args.contextValue;
-      const app = ctx.services;
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const estimate = requestEstimate(
         estimates,
-        app,
+        ctx.services,
         ctx.network,
         args.schema,
         args.document,
@@ -42,90 +42,19 @@ export function costPlugin(estimates: EstimateMemo): Plugin<GraphQLContext, Grap
         variables,
       );
       const { reserved } = ctx.state;
-      if (estimate instanceof GraphQLError && reserved) {
-        // Reserved by a planned request whose estimate was this very one: cannot happen, and if
-        // it did, its refusal is that request's one record.
-        reserved.figures = {
-          outcome: {
-            kind: "answered",
-            outcome: "rejected",
-            errorCode: fromGraphQLCode(estimate.extensions.code),
-            httpStatus: 200,
-            chargedCc: 0,
-          },
-          actual: 0,
-          complexity: null,
-        };
-        metered.set(ctx.state, {});
-        setResultAndStopExecution({ errors: [estimate], extensions: { cost: COST_MARK } });
-        return;
-      }
       if (estimate instanceof GraphQLError) {
-        await auditOnly(ctx, [
-          {
-            method: METHOD,
-            outcome: "rejected",
-            errorCode: fromGraphQLCode(estimate.extensions.code),
-            httpStatus: 200,
-          },
-        ]);
         metered.set(ctx.state, {});
-        setResultAndStopExecution({ errors: [estimate] });
-        return;
+        return refuse(ctx, estimate, stop);
       }
-      ctx.state.wantsPrevouts = estimate.wantsPrevouts;
-      ctx.state.wantsPosition = estimate.wantsPosition;
-      for (const site of estimate.graph?.sites ?? []) {
-        ctx.state.graphSites.set(site.path, site.complexity);
-      }
-      for (const item of estimate.items) {
-        ctx.state.joinBudget.set(
-          item.path,
-          (ctx.state.joinBudget.get(item.path) ?? 0) + item.count,
-        );
-      }
-      const estimatedComplexity = estimate.graph?.complexity ?? null;
+      noteEstimate(ctx.state, estimate);
       if (ctx.dryRun) {
-        const audited = await auditOnly(ctx, [
-          {
-            method: METHOD,
-            // Not an error: an outcome of its own, so usage tells estimates from calls.
-            outcome: "dry_run",
-            httpStatus: 200,
-            estimatedCc: estimate.total,
-            complexity: estimatedComplexity,
-          },
-        ]);
         metered.set(ctx.state, {});
-        setResultAndStopExecution({
-          data: null,
-          extensions: {
-            cost: {
-              dryRun: true,
-              estimated: estimate.total,
-              balance: audited.available,
-              // Per-call items, then one line per indexer site; the indexer's share is priced once.
-              breakdown: [
-                ...estimate.items,
-                ...(estimate.graph?.sites ?? []).map((site) => ({ ...site, method: "graph" })),
-              ],
-              ...(estimate.graph
-                ? {
-                    graph: {
-                      complexity: estimate.graph.complexity,
-                      price: estimate.graph.price,
-                    },
-                  }
-                : {}),
-            },
-          },
-        });
-        return;
+        return answerDryRun(ctx, estimate, stop);
       }
       if (reserved) {
         // A planned request's fallback (query-plans/serve.ts): already reserved, settled by it.
         setExecuteFn(async (executeArgs) => {
-          const result = await executeFn(executeArgs);
+          const result = await payload.executeFn(executeArgs);
           if (!isSingleResult(result)) return result;
           reserved.figures = executedFigures(ctx, estimate, result);
           metered.set(ctx.state, {});
@@ -135,57 +64,11 @@ export function costPlugin(estimates: EstimateMemo): Plugin<GraphQLContext, Grap
       }
       // Execution runs inside the pipeline, between its reserve and its settle.
       setExecuteFn(async (executeArgs) => {
-        const cost = await meter(ctx, {
-          calls: [
-            {
-              kind: "priced",
-              method: METHOD,
-              price: estimate.total,
-              complexity: estimatedComplexity,
-            },
-          ],
-          execute: async () => {
-            const result = await executeFn(executeArgs);
-            if (!isSingleResult(result)) {
-              // The schema has no subscriptions or @defer: not metered, so not charged.
-              const error = gatewayError("INTERNAL", "streamed results are not metered");
-              return { value: null, outcomes: [{ kind: "failed", error }] };
-            }
-            const { outcome, actual, complexity } = executedFigures(ctx, estimate, result);
-            return { value: { result, actual, complexity }, outcomes: [outcome] };
-          },
-        });
+        const cost = await meterExecution(ctx, estimate, () => payload.executeFn(executeArgs));
         metered.set(ctx.state, cost.headers);
         if (!cost.ok) return { errors: [refusalError(cost)] };
         if (cost.value === null) return { errors: [codedError("INTERNAL", "internal error")] };
-        const { result, actual, complexity } = cost.value;
-        const report = costReport({
-          estimated: estimate.total,
-          actual,
-          charged: cost.charged,
-          balance: cost.available,
-          complexity,
-          calls: costLines(ctx),
-        });
-        if (ctx.state.answerKey !== undefined) {
-          keepIfFinal(ctx, args, result, {
-            estimated: estimate.total,
-            estimatedComplexity,
-            actual,
-            complexity,
-            report,
-            creditHeaders: Object.keys(cost.headers),
-          });
-        }
-        if (ctx.state.planning) {
-          const figures = { actual, complexity, report, creditHeaders: Object.keys(cost.headers) };
-          // An indexer plan does not keep what it answers: a document whose answer is being kept
-          // stays with Yoga. A node plan keeps answers as Yoga does (query-plans/serve.ts).
-          ctx.state.planCandidate =
-            (ctx.state.pending ? undefined : planCandidate(ctx, args, result, estimate, figures)) ??
-            (await nodePlanCandidate(ctx, args, result, figures));
-        }
-        return { ...result, extensions: { ...result.extensions, cost: report } };
+        return answered(ctx, args, estimate, cost, cost.value);
       });
     },
     // What a request that never executed was refused with (Yoga's request parsing, parse and
@@ -202,21 +85,155 @@ export function costPlugin(estimates: EstimateMemo): Plugin<GraphQLContext, Grap
         for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
         return;
       }
-      // Never executed: audited here, uncharged, so that every request has its record. Serving
-      // GraphiQL's page is not a call; a subscription's stream is audited event by event (each
-      // delivery goes through the pipeline: src/routes/gateway/types/subscriptions.ts).
-      const type = response.headers.get("content-type") ?? "";
-      if (type.startsWith("text/html") || type.startsWith("text/event-stream")) return;
-      await auditOnly(ctx, [
-        {
-          method: METHOD,
-          outcome: "rejected",
-          ...(refusals.get(ctx.state) ?? bareRefusal(response.status)),
-          httpStatus: response.status,
-        },
-      ]);
+      await auditUnexecuted(ctx, response, refusals.get(ctx.state));
     },
   };
+}
+
+type ExecutePayload = Parameters<NonNullable<Plugin<GraphQLContext>["onExecute"]>>[0];
+type Stop = ExecutePayload["setResultAndStopExecution"];
+type Estimate = Exclude<ReturnType<typeof requestEstimate>, GraphQLError>;
+type Executed = { result: ExecutionResult; actual: number; complexity: number | null };
+
+/** A request its estimate refuses: nothing runs, one uncharged record. */
+async function refuse(ctx: GraphQLContext, estimate: GraphQLError, stop: Stop): Promise<void> {
+  const errorCode = fromGraphQLCode(estimate.extensions.code);
+  const { reserved } = ctx.state;
+  if (reserved) {
+    // Reserved by a planned request whose estimate was this very one: cannot happen, and if it
+    // did, its refusal is that request's one record.
+    reserved.figures = {
+      outcome: { kind: "answered", outcome: "rejected", errorCode, httpStatus: 200, chargedCc: 0 },
+      actual: 0,
+      complexity: null,
+    };
+    stop({ errors: [estimate], extensions: { cost: COST_MARK } });
+    return;
+  }
+  await auditOnly(ctx, [{ method: METHOD, outcome: "rejected", errorCode, httpStatus: 200 }]);
+  stop({ errors: [estimate] });
+}
+
+/** What execution reads of the estimate: how to ask the node, and each site's budget. */
+function noteEstimate(state: RequestState, estimate: Estimate): void {
+  state.wantsPrevouts = estimate.wantsPrevouts;
+  state.wantsPosition = estimate.wantsPosition;
+  for (const site of estimate.graph?.sites ?? []) state.graphSites.set(site.path, site.complexity);
+  for (const item of estimate.items) {
+    state.joinBudget.set(item.path, (state.joinBudget.get(item.path) ?? 0) + item.count);
+  }
+}
+
+/** `x-dry-run`: the estimate and its breakdown, audited as a dry run, nothing executed. */
+async function answerDryRun(ctx: GraphQLContext, estimate: Estimate, stop: Stop): Promise<void> {
+  const audited = await auditOnly(ctx, [
+    {
+      method: METHOD,
+      // Not an error: an outcome of its own, so usage tells estimates from calls.
+      outcome: "dry_run",
+      httpStatus: 200,
+      estimatedCc: estimate.total,
+      complexity: estimate.graph?.complexity ?? null,
+    },
+  ]);
+  const { graph } = estimate;
+  const cost = {
+    dryRun: true,
+    estimated: estimate.total,
+    balance: audited.available,
+    // Per-call items, then one line per indexer site; the indexer's share is priced once.
+    breakdown: [
+      ...estimate.items,
+      ...(graph?.sites ?? []).map((site) => ({ ...site, method: "graph" })),
+    ],
+    ...(graph ? { graph: { complexity: graph.complexity, price: graph.price } } : {}),
+  };
+  stop({ data: null, extensions: { cost } });
+}
+
+/** Executes inside the metering pipeline: reserve the estimate, run, settle what was answered. */
+function meterExecution(
+  ctx: GraphQLContext,
+  estimate: Estimate,
+  execute: () => ReturnType<ExecutePayload["executeFn"]>,
+) {
+  return meter<Executed | null>(ctx, {
+    calls: [
+      {
+        kind: "priced",
+        method: METHOD,
+        price: estimate.total,
+        complexity: estimate.graph?.complexity ?? null,
+      },
+    ],
+    execute: async () => {
+      const result = await execute();
+      if (!isSingleResult(result)) {
+        // The schema has no subscriptions or @defer: not metered, so not charged.
+        const error = gatewayError("INTERNAL", "streamed results are not metered");
+        return { value: null, outcomes: [{ kind: "failed", error }] };
+      }
+      const { outcome, actual, complexity } = executedFigures(ctx, estimate, result);
+      return { value: { result, actual, complexity }, outcomes: [outcome] };
+    },
+  });
+}
+
+/** A metered answer with its report; kept whole, or learnt from, when the route asked. */
+async function answered(
+  ctx: GraphQLContext,
+  args: ExecutePayload["args"],
+  estimate: Estimate,
+  cost: Extract<Awaited<ReturnType<typeof meterExecution>>, { ok: true }>,
+  { result, actual, complexity }: Executed,
+): Promise<ExecutionResult> {
+  const report = costReport({
+    estimated: estimate.total,
+    actual,
+    charged: cost.charged,
+    balance: cost.available,
+    complexity,
+    calls: costLines(ctx),
+  });
+  const creditHeaders = Object.keys(cost.headers);
+  if (ctx.state.answerKey !== undefined) {
+    const estimatedComplexity = estimate.graph?.complexity ?? null;
+    keepIfFinal(ctx, args, result, {
+      ...{ estimated: estimate.total, estimatedComplexity, actual, complexity },
+      ...{ report, creditHeaders },
+    });
+  }
+  if (ctx.state.planning) {
+    const figures = { actual, complexity, report, creditHeaders };
+    // An indexer plan does not keep what it answers: a document whose answer is being kept stays
+    // with Yoga. A node plan keeps answers as Yoga does (query-plans/serve.ts).
+    ctx.state.planCandidate =
+      (ctx.state.pending ? undefined : planCandidate(ctx, args, result, estimate, figures)) ??
+      (await nodePlanCandidate(ctx, args, result, figures));
+  }
+  return { ...result, extensions: { ...result.extensions, cost: report } };
+}
+
+/**
+ * A request that never executed, audited once Yoga has answered, uncharged, so that every request
+ * has its record. Serving GraphiQL's page is not a call; a subscription's stream is audited event
+ * by event (each delivery goes through the pipeline: src/routes/gateway/types/subscriptions.ts).
+ */
+async function auditUnexecuted(
+  ctx: GraphQLContext,
+  response: Response,
+  refusal: Codes | undefined,
+): Promise<void> {
+  const type = response.headers.get("content-type") ?? "";
+  if (type.startsWith("text/html") || type.startsWith("text/event-stream")) return;
+  await auditOnly(ctx, [
+    {
+      method: METHOD,
+      outcome: "rejected",
+      ...(refusal ?? bareRefusal(response.status)),
+      httpStatus: response.status,
+    },
+  ]);
 }
 
 /**
