@@ -152,10 +152,14 @@ export class PoolCall<C extends { readonly name: string }, T extends { ok: true 
       this.pool.hedgeDelay.add(elapsedMs);
       this.pool.observer.attempt(name, "ok", elapsedMs / 1000);
       this.abandon(a);
-      return this.finish({ ...out, upstream: name });
+      this.finish({ ...out, upstream: name });
+      return;
     }
     this.last = out.error;
-    if (out.error.code === "RESPONSE_TOO_LARGE") return this.tooLarge(a, out.error, elapsedMs);
+    if (out.error.code === "RESPONSE_TOO_LARGE") {
+      this.tooLarge(a, out.error, elapsedMs);
+      return;
+    }
     const timedOut = out.error.code === "UPSTREAM_TIMEOUT";
     if (out.retryable || timedOut) {
       // No answer at all: the upstream is unreachable or too slow.

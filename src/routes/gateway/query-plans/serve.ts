@@ -153,7 +153,6 @@ async function serveNodePlanned(
   plan: Plan,
   key: string | null,
 ): Promise<Served | null> {
-  const app = ctx.services;
   const node = nodePlanOf(gatewaySchema, request.document, plan.operationName);
   const asks = node && nodeAsks(gatewaySchema, node, request.variables);
   if (!node || !asks) return null;
