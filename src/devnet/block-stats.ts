@@ -71,102 +71,123 @@ export function blockStats(
   network: Network,
   spent: ((tx: Transaction) => Prevout[]) | undefined,
 ): Record<string, unknown> {
-  let inputs = 0;
-  let outputs = 0;
-  let utxos = 0;
-  let totalOut = 0n;
-  let totalSize = 0;
-  let totalWeight = 0;
-  let swtxs = 0;
-  let swSize = 0;
-  let swWeight = 0;
-  let utxoSizeInc = 0;
-  let utxoSizeIncActual = 0;
-  let maxTxSize = 0;
-  let minTxSize: number | undefined;
-  let totalFee = 0n;
-  let maxFee = 0n;
-  let minFee: bigint | undefined;
-  let maxRate = 0n;
-  let minRate: bigint | undefined;
-  const sizes: bigint[] = [];
-  const fees: bigint[] = [];
-  const rates: [bigint, number][] = [];
+  const t = new Tally();
   for (const tx of block.transactions) {
-    outputs += tx.outputs.length;
-    let txOut = 0n;
-    for (const out of tx.outputs) {
-      txOut += out.value;
-      const size = outputSize(out.scriptPubKey) + PER_UTXO_OVERHEAD;
-      utxoSizeInc += size;
-      // Genesis outputs never enter the UTXO set (and devnet holds neither BIP30 repeat).
-      if (height === 0 || unspendable(out.scriptPubKey)) continue;
-      utxos++;
-      utxoSizeIncActual += size;
-    }
+    const txOut = t.outputsOf(tx, height);
     if (tx.isCoinbase) continue;
-    inputs += tx.inputs.length;
-    totalOut += txOut;
-    sizes.push(BigInt(tx.size));
-    maxTxSize = Math.max(maxTxSize, tx.size);
-    minTxSize = Math.min(minTxSize ?? tx.size, tx.size);
-    totalSize += tx.size;
-    totalWeight += tx.weight;
-    if (tx.hasWitness) {
-      swtxs++;
-      swSize += tx.size;
-      swWeight += tx.weight;
-    }
-    if (!spent) continue;
-    let txIn = 0n;
-    for (const p of spent(tx)) {
-      txIn += p.valueSats;
-      const size = outputSize(p.scriptPubKey) + PER_UTXO_OVERHEAD;
-      utxoSizeInc -= size;
-      utxoSizeIncActual -= size;
-    }
-    const fee = txIn - txOut;
-    fees.push(fee);
-    maxFee = fee > maxFee ? fee : maxFee;
-    minFee = minFee === undefined || fee < minFee ? fee : minFee;
-    totalFee += fee;
-    const rate = (fee * 4n) / BigInt(tx.weight);
-    rates.push([rate, tx.weight]);
-    maxRate = rate > maxRate ? rate : maxRate;
-    minRate = minRate === undefined || rate < minRate ? rate : minRate;
+    t.sizesOf(tx, txOut);
+    if (spent) t.feesOf(tx, txOut, spent(tx));
   }
+  const { inputs, outputs, utxos, totalFee, totalSize, totalWeight } = t;
   const nonCoinbase = BigInt(block.transactions.length - 1);
   return {
     avgfee: nonCoinbase > 0n ? totalFee / nonCoinbase : 0n,
     avgfeerate: totalWeight ? (totalFee * 4n) / BigInt(totalWeight) : 0n,
     avgtxsize: nonCoinbase > 0n ? BigInt(totalSize) / nonCoinbase : 0n,
     blockhash: block.hash,
-    feerate_percentiles: percentilesByWeight(rates, totalWeight),
+    feerate_percentiles: percentilesByWeight(t.rates, totalWeight),
     height,
     ins: inputs,
-    maxfee: maxFee,
-    maxfeerate: maxRate,
-    maxtxsize: maxTxSize,
-    medianfee: truncatedMedian(fees),
+    maxfee: t.maxFee,
+    maxfeerate: t.maxRate,
+    maxtxsize: t.maxTxSize,
+    medianfee: truncatedMedian(t.fees),
     ...(mediantime === undefined ? {} : { mediantime }),
-    mediantxsize: truncatedMedian(sizes),
-    minfee: minFee ?? 0n,
-    minfeerate: minRate ?? 0n,
-    mintxsize: minTxSize ?? 0,
+    mediantxsize: truncatedMedian(t.sizes),
+    minfee: t.minFee ?? 0n,
+    minfeerate: t.minRate ?? 0n,
+    mintxsize: t.minTxSize ?? 0,
     outs: outputs,
     subsidy: blockSubsidy(height, network),
-    swtotal_size: swSize,
-    swtotal_weight: swWeight,
-    swtxs,
+    swtotal_size: t.swSize,
+    swtotal_weight: t.swWeight,
+    swtxs: t.swtxs,
     time: block.time,
-    total_out: totalOut,
+    total_out: t.totalOut,
     total_size: totalSize,
     total_weight: totalWeight,
     totalfee: totalFee,
     txs: block.transactions.length,
     utxo_increase: outputs - inputs,
-    utxo_size_inc: utxoSizeInc,
+    utxo_size_inc: t.utxoSizeInc,
     utxo_increase_actual: utxos - inputs,
-    utxo_size_inc_actual: utxoSizeIncActual,
+    utxo_size_inc_actual: t.utxoSizeIncActual,
   };
+}
+
+/** What getblockstats adds up over a block's transactions, as Core's loop does. */
+class Tally {
+  inputs = 0;
+  outputs = 0;
+  utxos = 0;
+  totalOut = 0n;
+  totalSize = 0;
+  totalWeight = 0;
+  swtxs = 0;
+  swSize = 0;
+  swWeight = 0;
+  utxoSizeInc = 0;
+  utxoSizeIncActual = 0;
+  maxTxSize = 0;
+  minTxSize: number | undefined;
+  totalFee = 0n;
+  maxFee = 0n;
+  minFee: bigint | undefined;
+  maxRate = 0n;
+  minRate: bigint | undefined;
+  readonly sizes: bigint[] = [];
+  readonly fees: bigint[] = [];
+  readonly rates: [bigint, number][] = [];
+
+  /** Every transaction's outputs (the coinbase's too); returns their sum. */
+  outputsOf(tx: Transaction, height: number): bigint {
+    this.outputs += tx.outputs.length;
+    let txOut = 0n;
+    for (const out of tx.outputs) {
+      txOut += out.value;
+      const size = outputSize(out.scriptPubKey) + PER_UTXO_OVERHEAD;
+      this.utxoSizeInc += size;
+      // Genesis outputs never enter the UTXO set (and devnet holds neither BIP30 repeat).
+      if (height === 0 || unspendable(out.scriptPubKey)) continue;
+      this.utxos++;
+      this.utxoSizeIncActual += size;
+    }
+    return txOut;
+  }
+
+  /** A non-coinbase transaction's inputs and sizes. */
+  sizesOf(tx: Transaction, txOut: bigint): void {
+    this.inputs += tx.inputs.length;
+    this.totalOut += txOut;
+    this.sizes.push(BigInt(tx.size));
+    this.maxTxSize = Math.max(this.maxTxSize, tx.size);
+    this.minTxSize = Math.min(this.minTxSize ?? tx.size, tx.size);
+    this.totalSize += tx.size;
+    this.totalWeight += tx.weight;
+    if (tx.hasWitness) {
+      this.swtxs++;
+      this.swSize += tx.size;
+      this.swWeight += tx.weight;
+    }
+  }
+
+  /** A non-coinbase transaction's fee and feerate, from the outputs it spends. */
+  feesOf(tx: Transaction, txOut: bigint, prevouts: Prevout[]): void {
+    let txIn = 0n;
+    for (const p of prevouts) {
+      txIn += p.valueSats;
+      const size = outputSize(p.scriptPubKey) + PER_UTXO_OVERHEAD;
+      this.utxoSizeInc -= size;
+      this.utxoSizeIncActual -= size;
+    }
+    const fee = txIn - txOut;
+    this.fees.push(fee);
+    this.maxFee = fee > this.maxFee ? fee : this.maxFee;
+    this.minFee = this.minFee === undefined || fee < this.minFee ? fee : this.minFee;
+    this.totalFee += fee;
+    const rate = (fee * 4n) / BigInt(tx.weight);
+    this.rates.push([rate, tx.weight]);
+    this.maxRate = rate > this.maxRate ? rate : this.maxRate;
+    this.minRate = this.minRate === undefined || rate < this.minRate ? rate : this.minRate;
+  }
 }

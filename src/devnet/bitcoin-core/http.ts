@@ -79,6 +79,7 @@ export async function startCoreHttp(opts: {
   const expected = Buffer.from(
     `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString("base64")}`,
   );
+  const execute = (item: Call) => executeCall(opts.methods, stats, item);
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     stats.httpRequests += 1;
     if (req.method !== "POST") {
@@ -86,31 +87,10 @@ export async function startCoreHttp(opts: {
       res.end("JSONRPC server handles only POST requests");
       return;
     }
-    const auth = req.headers.authorization;
-    if (!auth) {
-      res.writeHead(401, { "www-authenticate": WWW_AUTHENTICATE });
-      res.end();
-      return;
-    }
-    const given = Buffer.from(auth);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      await sleep(250); // Core's deterrent against guessing
-      res.writeHead(401, { "www-authenticate": WWW_AUTHENTICATE });
-      res.end();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > BODY_BYTES_MAX) {
-        res.writeHead(413);
-        res.end();
-        return;
-      }
-      chunks.push(chunk);
-    }
-    const request = parseRequestBody(Buffer.concat(chunks).toString("utf8"));
+    if (!(await authorized(req, res, expected))) return;
+    const body = await readBody(req, res);
+    if (body === null) return;
+    const request = parseRequestBody(body);
     if (request.kind !== "fatal") {
       const items = request.kind === "single" ? [request.item] : request.items;
       const calls = items.flatMap((i) =>
@@ -125,74 +105,7 @@ export async function startCoreHttp(opts: {
       res.end(failing === 503 ? "Work queue depth exceeded" : "Internal Server Error");
       return;
     }
-    const reply = handleBody(request);
-    if (reply.status === 204) {
-      res.writeHead(204);
-      res.end();
-      return;
-    }
-    const text = `${stringifyJson(reply.body)}\n`;
-    // Core's reply is written whole (libevent's evhttp_send_reply): it says its length.
-    res.writeHead(reply.status, {
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(text),
-    });
-    res.end(text);
-  }
-
-  function handleBody(request: RequestBody): { status: number; body?: unknown } {
-    if (request.kind === "fatal") {
-      // Nothing parsed yet: JSONRPCRequest's defaults, a null id and the legacy version.
-      return {
-        status: legacyErrorStatus(request.error.code),
-        body: replyObject("1.0", null, request),
-      };
-    }
-    if (request.kind === "single") {
-      const item = request.item;
-      // A request that does not parse is answered the legacy way (an HTTP error) whatever its version.
-      if (item.kind === "invalid") {
-        return {
-          status: legacyErrorStatus(item.error.code),
-          body: replyObject(item.version, item.id, item),
-        };
-      }
-      const answer = execute(item);
-      if (item.version === "2.0") {
-        return item.id === undefined
-          ? { status: 204 }
-          : { status: 200, body: replyObject("2.0", item.id, answer) };
-      }
-      const status = "error" in answer ? legacyErrorStatus(answer.error.code) : 200;
-      return { status, body: replyObject("1.0", item.id, answer) };
-    }
-    const replies: unknown[] = [];
-    for (const item of request.items) {
-      if (item.kind === "invalid") {
-        replies.push(replyObject(item.version, item.id, item));
-        continue;
-      }
-      const answer = execute(item);
-      // Notifications are executed but get no entry.
-      if (!(item.version === "2.0" && item.id === undefined))
-        replies.push(replyObject(item.version, item.id, answer));
-    }
-    if (replies.length === 0 && request.items.length > 0) return { status: 204 };
-    return { status: 200, body: replies };
-  }
-
-  function execute(item: {
-    method: string;
-    params: Json[] | { [key: string]: Json };
-  }): { result: unknown } | { error: RpcErrorObject } {
-    stats.calls += 1;
-    try {
-      const method = opts.methods[item.method];
-      if (!method) throw new RpcError(-32601, "Method not found");
-      return { result: method(item.params) };
-    } catch (err) {
-      return { error: toRpcError(err).toObject() };
-    }
+    writeReply(res, handleBody(request, execute));
   }
 
   const { server, port, close } = await listenDevnet(serve, {
@@ -219,6 +132,113 @@ export async function startCoreHttp(opts: {
     },
     close,
   };
+}
+
+type Call = { method: string; params: Json[] | { [key: string]: Json } };
+type Answer = { result: unknown } | { error: RpcErrorObject };
+
+/** Basic auth as Core checks it: a wrong password waits 250 ms before its 401. */
+async function authorized(
+  req: IncomingMessage,
+  res: ServerResponse,
+  expected: Buffer,
+): Promise<boolean> {
+  const auth = req.headers.authorization;
+  if (auth) {
+    const given = Buffer.from(auth);
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
+    await sleep(250); // Core's deterrent against guessing
+  }
+  res.writeHead(401, { "www-authenticate": WWW_AUTHENTICATE });
+  res.end();
+  return false;
+}
+
+/** The body as text, or null once answered 413 for being over BODY_BYTES_MAX. */
+async function readBody(req: IncomingMessage, res: ServerResponse): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > BODY_BYTES_MAX) {
+      res.writeHead(413);
+      res.end();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function writeReply(res: ServerResponse, reply: { status: number; body?: unknown }): void {
+  if (reply.status === 204) {
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  const text = `${stringifyJson(reply.body)}\n`;
+  // Core's reply is written whole (libevent's evhttp_send_reply): it says its length.
+  res.writeHead(reply.status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** The answer to a request body: its status and JSON, by Core's rules for each version. */
+function handleBody(
+  request: RequestBody,
+  execute: (item: Call) => Answer,
+): { status: number; body?: unknown } {
+  if (request.kind === "fatal") {
+    // Nothing parsed yet: JSONRPCRequest's defaults, a null id and the legacy version.
+    return {
+      status: legacyErrorStatus(request.error.code),
+      body: replyObject("1.0", null, request),
+    };
+  }
+  if (request.kind === "single") {
+    const item = request.item;
+    // A request that does not parse is answered the legacy way (an HTTP error) whatever its version.
+    if (item.kind === "invalid") {
+      return {
+        status: legacyErrorStatus(item.error.code),
+        body: replyObject(item.version, item.id, item),
+      };
+    }
+    const answer = execute(item);
+    if (item.version === "2.0") {
+      return item.id === undefined
+        ? { status: 204 }
+        : { status: 200, body: replyObject("2.0", item.id, answer) };
+    }
+    const status = "error" in answer ? legacyErrorStatus(answer.error.code) : 200;
+    return { status, body: replyObject("1.0", item.id, answer) };
+  }
+  const replies: unknown[] = [];
+  for (const item of request.items) {
+    if (item.kind === "invalid") {
+      replies.push(replyObject(item.version, item.id, item));
+      continue;
+    }
+    const answer = execute(item);
+    // Notifications are executed but get no entry.
+    if (!(item.version === "2.0" && item.id === undefined))
+      replies.push(replyObject(item.version, item.id, answer));
+  }
+  if (replies.length === 0 && request.items.length > 0) return { status: 204 };
+  return { status: 200, body: replies };
+}
+
+function executeCall(methods: Record<string, RpcMethod>, stats: CoreStats, item: Call): Answer {
+  stats.calls += 1;
+  try {
+    const method = methods[item.method];
+    if (!method) throw new RpcError(-32601, "Method not found");
+    return { result: method(item.params) };
+  } catch (err) {
+    return { error: toRpcError(err).toObject() };
+  }
 }
 
 function toRpcError(err: unknown): RpcError {

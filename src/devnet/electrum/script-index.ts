@@ -62,92 +62,118 @@ export function scriptIndex(chain: DevnetChain, prevouts: Prevouts): (hash: stri
 }
 
 function build(chain: DevnetChain, prevouts: Prevouts): Map<string, ScriptEntry> {
-  const index = new Map<string, ScriptEntry>();
-  const entry = (hash: string): ScriptEntry => {
-    let e = index.get(hash);
+  const builder = new IndexBuilder(chain, prevouts);
+  const confirmed = builder.readChain();
+  builder.readMempoolOutputs();
+  // Confirmed unspent outputs, in chain order (ElectrumX sorts by tx_num, then tx_pos).
+  for (const u of confirmed.values()) {
+    const e = builder.entry(u.scripthash);
+    e.utxos.push({ txid: u.txid, vout: u.vout, height: u.height, value: u.value });
+    e.confirmedSats += u.value;
+  }
+  const mempoolSpends = new Set<string>();
+  for (const tx of chain.mempool.values()) {
+    for (const input of tx.inputs) mempoolSpends.add(`${input.prevTxid}:${input.vout}`);
+  }
+  for (const tx of chain.mempool.values()) builder.readMempoolTx(tx, mempoolSpends);
+  // mempool.potential_spends: a confirmed output a mempool transaction spends is not listed.
+  for (const e of builder.index.values()) {
+    e.utxos = e.utxos.filter((u) => u.height === 0 || !mempoolSpends.has(`${u.txid}:${u.vout}`));
+  }
+  return builder.index;
+}
+
+type Confirmed = Output & { txid: string; vout: number };
+
+/** One build of the index: its entries, and the outputs devnet created, as they are read. */
+class IndexBuilder {
+  readonly index = new Map<string, ScriptEntry>();
+  /** Outputs devnet created, by outpoint; spent ones are removed as their spends are read. */
+  private readonly outputs = new Map<string, Output>();
+
+  constructor(
+    private readonly chain: DevnetChain,
+    private readonly prevouts: Prevouts,
+  ) {}
+
+  entry(hash: string): ScriptEntry {
+    let e = this.index.get(hash);
     if (!e) {
       e = { history: [], utxos: [], confirmedSats: 0n, unconfirmedSats: 0n };
-      index.set(hash, e);
+      this.index.set(hash, e);
     }
     return e;
-  };
-  /** Outputs devnet created, by outpoint; spent ones are removed as their spends are read. */
-  const outputs = new Map<string, Output>();
-  const spentBy = (txid: string, vout: number): Output | undefined => {
-    const own = outputs.get(`${txid}:${vout}`);
+  }
+
+  private spentBy(txid: string, vout: number): Output | undefined {
+    const own = this.outputs.get(`${txid}:${vout}`);
     if (own) return own;
-    const p = prevouts(txid, vout);
+    const p = this.prevouts(txid, vout);
     return p && { scripthash: electrumScripthash(p.scriptPubKey), value: p.valueSats, height: 0 };
-  };
-  const touched = (tx: Transaction): Set<string> => {
+  }
+
+  /** The script hashes a transaction pays to or spends from. */
+  private touched(tx: Transaction): Set<string> {
     const hashes = new Set<string>();
     for (const output of tx.outputs) {
       if (!isUnspendable(output.scriptPubKey)) hashes.add(electrumScripthash(output.scriptPubKey));
     }
     if (!tx.isCoinbase) {
       for (const input of tx.inputs) {
-        const spent = spentBy(input.prevTxid, input.vout);
+        const spent = this.spentBy(input.prevTxid, input.vout);
         if (spent) hashes.add(spent.scripthash);
       }
     }
     return hashes;
-  };
+  }
 
-  const confirmed = new Map<string, Output & { txid: string; vout: number }>();
-  for (const height of chain.heights()) {
-    for (const tx of chain.byHeight.get(height)!.block.transactions) {
-      for (const hash of touched(tx)) entry(hash).history.push({ txid: tx.txid, height });
-      if (!tx.isCoinbase) {
-        for (const input of tx.inputs) {
-          const key = `${input.prevTxid}:${input.vout}`;
-          outputs.delete(key);
-          confirmed.delete(key);
+  /** The blocks' history, in chain order; returns the confirmed outputs left unspent. */
+  readChain(): Map<string, Confirmed> {
+    const confirmed = new Map<string, Confirmed>();
+    for (const height of this.chain.heights()) {
+      for (const tx of this.chain.byHeight.get(height)!.block.transactions) {
+        for (const hash of this.touched(tx))
+          this.entry(hash).history.push({ txid: tx.txid, height });
+        if (!tx.isCoinbase) {
+          for (const input of tx.inputs) {
+            const key = `${input.prevTxid}:${input.vout}`;
+            this.outputs.delete(key);
+            confirmed.delete(key);
+          }
         }
+        tx.outputs.forEach((output, vout) => {
+          if (isUnspendable(output.scriptPubKey)) return;
+          const scripthash = electrumScripthash(output.scriptPubKey);
+          const out = { scripthash, value: output.value, height };
+          this.outputs.set(`${tx.txid}:${vout}`, out);
+          confirmed.set(`${tx.txid}:${vout}`, { ...out, txid: tx.txid, vout });
+        });
       }
+    }
+    return confirmed;
+  }
+
+  /** The mempool's outputs, so that a mempool transaction's spends of them are known. */
+  readMempoolOutputs(): void {
+    for (const tx of this.chain.mempool.values()) {
       tx.outputs.forEach((output, vout) => {
         if (isUnspendable(output.scriptPubKey)) return;
-        const out = {
-          scripthash: electrumScripthash(output.scriptPubKey),
-          value: output.value,
-          height,
-        };
-        outputs.set(`${tx.txid}:${vout}`, out);
-        confirmed.set(`${tx.txid}:${vout}`, { ...out, txid: tx.txid, vout });
+        const scripthash = electrumScripthash(output.scriptPubKey);
+        this.outputs.set(`${tx.txid}:${vout}`, { scripthash, value: output.value, height: 0 });
       });
     }
   }
-  for (const tx of chain.mempool.values()) {
-    tx.outputs.forEach((output, vout) => {
-      if (isUnspendable(output.scriptPubKey)) return;
-      const out = {
-        scripthash: electrumScripthash(output.scriptPubKey),
-        value: output.value,
-        height: 0,
-      };
-      outputs.set(`${tx.txid}:${vout}`, out);
-    });
-  }
 
-  // Confirmed unspent outputs, in chain order (ElectrumX sorts by tx_num, then tx_pos).
-  for (const u of confirmed.values()) {
-    const e = entry(u.scripthash);
-    e.utxos.push({ txid: u.txid, vout: u.vout, height: u.height, value: u.value });
-    e.confirmedSats += u.value;
-  }
-
-  const mempoolSpends = new Set<string>();
-  for (const tx of chain.mempool.values()) {
-    for (const input of tx.inputs) mempoolSpends.add(`${input.prevTxid}:${input.vout}`);
-  }
-  for (const tx of chain.mempool.values()) {
-    const unconfirmedParent = tx.inputs.some((i) => chain.mempool.has(i.prevTxid));
+  /** A mempool transaction: its history entry (fee when known), balances and unspent outputs. */
+  readMempoolTx(tx: Transaction, mempoolSpends: ReadonlySet<string>): void {
+    const unconfirmedParent = tx.inputs.some((i) => this.chain.mempool.has(i.prevTxid));
     let fee: bigint | undefined = 0n;
     for (const input of tx.inputs) {
-      const spent = spentBy(input.prevTxid, input.vout);
+      const spent = this.spentBy(input.prevTxid, input.vout);
       if (!spent || fee === undefined) fee = undefined;
       else {
         fee += spent.value;
-        entry(spent.scripthash).unconfirmedSats -= spent.value;
+        this.entry(spent.scripthash).unconfirmedSats -= spent.value;
       }
     }
     if (fee !== undefined) for (const o of tx.outputs) fee -= o.value;
@@ -156,19 +182,14 @@ function build(chain: DevnetChain, prevouts: Prevouts): Map<string, ScriptEntry>
       height: unconfirmedParent ? -1 : 0,
       ...(fee === undefined ? {} : { feeSats: fee }),
     };
-    for (const hash of touched(tx)) entry(hash).history.push(historyEntry);
+    for (const hash of this.touched(tx)) this.entry(hash).history.push(historyEntry);
     tx.outputs.forEach((output, vout) => {
       if (isUnspendable(output.scriptPubKey)) return;
-      const e = entry(electrumScripthash(output.scriptPubKey));
+      const e = this.entry(electrumScripthash(output.scriptPubKey));
       e.unconfirmedSats += output.value;
       if (!mempoolSpends.has(`${tx.txid}:${vout}`)) {
         e.utxos.push({ txid: tx.txid, vout, height: 0, value: output.value });
       }
     });
   }
-  // mempool.potential_spends: a confirmed output a mempool transaction spends is not listed.
-  for (const e of index.values()) {
-    e.utxos = e.utxos.filter((u) => u.height === 0 || !mempoolSpends.has(`${u.txid}:${u.vout}`));
-  }
-  return index;
 }

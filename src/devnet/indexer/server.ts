@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { execute } from "graphql";
+import { execute, type GraphQLSchema } from "graphql";
 import { BodyTooLarge, readBody } from "../../http/body.ts";
 import { checkGraphQuery } from "../../protocol/hasura/check.ts";
 import { type HasuraError, hasuraError } from "../../protocol/hasura/hasura-error.ts";
@@ -92,30 +92,13 @@ export async function startDevnetIndexer(opts: {
       });
     }
     await gate.passed();
-    const parsed = parseGraphRequest(body);
-    if (!parsed.ok) {
+    const answer = await answerQuery(schema, rootValue, body);
+    if ("error" in answer) {
       stats.rejected += 1;
-      return errors(res, parsed.error);
-    }
-    const checked = checkGraphQuery(schema, parsed.request);
-    if (!checked.ok) {
-      stats.rejected += 1;
-      return errors(res, checked.error);
-    }
-    const { document, operation } = checked.query;
-    const result = await execute({
-      schema,
-      document,
-      rootValue,
-      variableValues: parsed.request.variables,
-      ...(operation.name ? { operationName: operation.name.value } : {}),
-    });
-    if (result.errors?.length) {
-      stats.rejected += 1;
-      return errors(res, hasuraError(result.errors[0]!.message, "$", "unexpected"));
+      return errors(res, answer.error);
     }
     stats.queries += 1;
-    return reply(res, 200, { data: result.data });
+    return reply(res, 200, { data: answer.data });
   }
 
   const { server, port, close } = await listenDevnet(serve, {
@@ -131,6 +114,30 @@ export async function startDevnetIndexer(opts: {
     hold: () => gate.hold(),
     close,
   };
+}
+
+/** A query checked as Hasura checks it, then executed over the tables; or why not. */
+async function answerQuery(
+  schema: GraphQLSchema,
+  rootValue: object,
+  body: string,
+): Promise<{ data: unknown } | { error: HasuraError }> {
+  const parsed = parseGraphRequest(body);
+  if (!parsed.ok) return { error: parsed.error };
+  const checked = checkGraphQuery(schema, parsed.request);
+  if (!checked.ok) return { error: checked.error };
+  const { document, operation } = checked.query;
+  const result = await execute({
+    schema,
+    document,
+    rootValue,
+    variableValues: parsed.request.variables,
+    ...(operation.name ? { operationName: operation.name.value } : {}),
+  });
+  if (result.errors?.length) {
+    return { error: hasuraError(result.errors[0]!.message, "$", "unexpected") };
+  }
+  return { data: result.data };
 }
 
 function errors(res: ServerResponse, error: HasuraError): void {
