@@ -163,73 +163,9 @@ function witnessJson(witness: Uint8Array[]): string[] {
 
 /** Core's TxToUniv (core_write.cpp) with its exact key order. */
 export function txToUniv(tx: Transaction, opts: TxToUnivOptions): TxJson {
-  const { network } = opts;
-  const coinbase = tx.isCoinbase;
-
-  // Undo data is all or nothing in Core: use prevouts only when every input has one.
-  let spent: Prevout[] | null = null;
-  if (opts.prevouts !== undefined && !coinbase && tx.inputs.length > 0) {
-    spent = [];
-    for (const input of tx.inputs) {
-      const p = lookupPrevout(opts.prevouts, input.prevTxid, input.vout);
-      if (p === undefined) {
-        spent = null;
-        break;
-      }
-      spent.push(p);
-    }
-  }
-
-  const vin: (VinJson | CoinbaseVinJson)[] = new Array(tx.inputs.length);
-  let totalIn = 0n;
-  for (let i = 0; i < tx.inputs.length; i++) {
-    const input = tx.inputs[i]!;
-    const witness = input.witness.length > 0 ? witnessJson(input.witness) : undefined;
-    if (coinbase) {
-      const hex = toHex(input.scriptSig);
-      vin[i] =
-        witness === undefined
-          ? { coinbase: hex, sequence: input.sequence }
-          : { coinbase: hex, txinwitness: witness, sequence: input.sequence };
-      continue;
-    }
-    let prevout: PrevoutJson | undefined;
-    if (spent !== null) {
-      const p = spent[i]!;
-      totalIn += p.valueSats;
-    }
-    if (spent !== null && (opts.prevoutDetails ?? true)) {
-      const p = spent[i]!;
-      prevout = {
-        generated: p.coinbase,
-        height: p.height,
-        value: amountToJson(p.valueSats),
-        scriptPubKey: scriptPubKeyToJson(p.scriptPubKey, network),
-      };
-    }
-    // Spreads keep Core's key order: txinwitness and prevout sit between scriptSig and sequence.
-    vin[i] = {
-      txid: input.prevTxid,
-      vout: input.vout,
-      scriptSig: scriptSigJson(input.scriptSig),
-      ...(witness === undefined ? {} : { txinwitness: witness }),
-      ...(prevout === undefined ? {} : { prevout }),
-      sequence: input.sequence,
-    };
-  }
-
-  const vout = new Array<VoutJson>(tx.outputs.length);
-  let totalOut = 0n;
-  for (let n = 0; n < tx.outputs.length; n++) {
-    const o = tx.outputs[n]!;
-    totalOut += o.value;
-    vout[n] = {
-      value: amountToJson(o.value),
-      n,
-      scriptPubKey: scriptPubKeyToJson(o.scriptPubKey, network),
-    };
-  }
-
+  const spent = spentOutputs(tx, opts);
+  const { vin, totalIn } = inputsJson(tx, spent, opts);
+  const { vout, totalOut } = outputsJson(tx, opts.network);
   const result: TxJson = {
     txid: tx.txid,
     hash: tx.wtxid,
@@ -245,6 +181,77 @@ export function txToUniv(tx: Transaction, opts: TxToUnivOptions): TxJson {
   if (opts.blockhash !== undefined) result.blockhash = opts.blockhash;
   if (opts.includeHex ?? true) result.hex = tx.hex;
   return result;
+}
+
+/** Undo data is all or nothing in Core: prevouts only when every input has one. */
+function spentOutputs(tx: Transaction, opts: TxToUnivOptions): Prevout[] | null {
+  if (opts.prevouts === undefined || tx.isCoinbase || tx.inputs.length === 0) return null;
+  const spent: Prevout[] = [];
+  for (const input of tx.inputs) {
+    const p = lookupPrevout(opts.prevouts, input.prevTxid, input.vout);
+    if (p === undefined) return null;
+    spent.push(p);
+  }
+  return spent;
+}
+
+function inputsJson(
+  tx: Transaction,
+  spent: Prevout[] | null,
+  opts: TxToUnivOptions,
+): { vin: (VinJson | CoinbaseVinJson)[]; totalIn: bigint } {
+  const vin: (VinJson | CoinbaseVinJson)[] = new Array(tx.inputs.length);
+  let totalIn = 0n;
+  for (let i = 0; i < tx.inputs.length; i++) {
+    const input = tx.inputs[i]!;
+    const witness = input.witness.length > 0 ? witnessJson(input.witness) : undefined;
+    if (tx.isCoinbase) {
+      const hex = toHex(input.scriptSig);
+      vin[i] =
+        witness === undefined
+          ? { coinbase: hex, sequence: input.sequence }
+          : { coinbase: hex, txinwitness: witness, sequence: input.sequence };
+      continue;
+    }
+    let prevout: PrevoutJson | undefined;
+    const p = spent?.[i];
+    if (p !== undefined) {
+      totalIn += p.valueSats;
+      if (opts.prevoutDetails ?? true) {
+        prevout = {
+          generated: p.coinbase,
+          height: p.height,
+          value: amountToJson(p.valueSats),
+          scriptPubKey: scriptPubKeyToJson(p.scriptPubKey, opts.network),
+        };
+      }
+    }
+    // Spreads keep Core's key order: txinwitness and prevout sit between scriptSig and sequence.
+    vin[i] = {
+      txid: input.prevTxid,
+      vout: input.vout,
+      scriptSig: scriptSigJson(input.scriptSig),
+      ...(witness === undefined ? {} : { txinwitness: witness }),
+      ...(prevout === undefined ? {} : { prevout }),
+      sequence: input.sequence,
+    };
+  }
+  return { vin, totalIn };
+}
+
+function outputsJson(tx: Transaction, network: Network): { vout: VoutJson[]; totalOut: bigint } {
+  const vout = new Array<VoutJson>(tx.outputs.length);
+  let totalOut = 0n;
+  for (let n = 0; n < tx.outputs.length; n++) {
+    const o = tx.outputs[n]!;
+    totalOut += o.value;
+    vout[n] = {
+      value: amountToJson(o.value),
+      n,
+      scriptPubKey: scriptPubKeyToJson(o.scriptPubKey, network),
+    };
+  }
+  return { vout, totalOut };
 }
 
 /** Fee in satoshis when every prevout is known (and the tx is not a coinbase), else undefined. */

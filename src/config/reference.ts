@@ -140,104 +140,95 @@ function walk(schema: z.ZodType, path: string, defaultValue: unknown, out: Setti
     const value = schema._zod.def.defaultValue;
     const own = inner instanceof z.ZodObject && !tableEntries(inner) ? undefined : value;
     walk(inner, path, own, out);
-    return;
-  }
-  if (schema instanceof z.ZodOptional) {
+  } else if (schema instanceof z.ZodOptional) {
     walk(schema._zod.def.innerType as z.ZodType, path, defaultValue, out);
-    return;
-  }
-  if (schema instanceof z.ZodPipe) {
+  } else if (schema instanceof z.ZodPipe) {
     // A value checked, then transformed (a digest lower-cased): what the file holds is the input.
     walk(schema._zod.def.in as z.ZodType, path, defaultValue, out);
-    return;
+  } else if (schema instanceof z.ZodObject) {
+    walkObject(schema, path, defaultValue, out);
+  } else if (schema instanceof z.ZodRecord) {
+    // Keyed by network (upstreams), or by a name of the operator's choosing (plans).
+    const keys = schema._zod.def.keyType;
+    const placeholder = keys instanceof z.ZodEnum ? "<network>" : "<name>";
+    walk(schema._zod.def.valueType as z.ZodType, joinPath(path, placeholder), undefined, out);
+  } else if (schema instanceof z.ZodNullable) {
+    const inner: Setting[] = [];
+    walk(schema._zod.def.innerType as z.ZodType, path, defaultValue, inner);
+    for (const setting of inner) out.push({ ...setting, type: `${setting.type} or null` });
+  } else if (schema instanceof z.ZodArray) {
+    walkArray(schema, path, defaultValue, out);
+  } else {
+    out.push(scalar(schema, path, defaultValue));
   }
-  if (schema instanceof z.ZodObject) {
-    const catchall = tableEntries(schema);
-    if (catchall) {
-      // A keyed table: `default` plus entries per key (a network, `<type>.<field>`).
-      const bounds = numberBounds(catchall);
-      // Which keys a table takes lives in a refinement zod cannot show; only weights are not per network.
-      const keyed = path === "graph.weights" ? "`<type>.<field>`" : "network";
-      out.push(
-        leaf(path, `${bounds.type} per ${keyed}, \`default\` for the rest`, defaultValue, bounds),
-      );
-      return;
-    }
+}
+
+function walkObject(
+  schema: z.ZodObject,
+  path: string,
+  defaultValue: unknown,
+  out: Setting[],
+): void {
+  const catchall = tableEntries(schema);
+  if (!catchall) {
     for (const [key, field] of Object.entries(schema.shape)) {
       walk(field as z.ZodType, joinPath(path, key), undefined, out);
     }
     return;
   }
-  if (schema instanceof z.ZodRecord) {
-    // Keyed by network (upstreams), or by a name of the operator's choosing (plans).
-    const keys = schema._zod.def.keyType;
-    const placeholder = keys instanceof z.ZodEnum ? "<network>" : "<name>";
-    walk(schema._zod.def.valueType as z.ZodType, joinPath(path, placeholder), undefined, out);
+  // A keyed table: `default` plus entries per key (a network, `<type>.<field>`).
+  const bounds = numberBounds(catchall);
+  // Which keys a table takes lives in a refinement zod cannot show; only weights are not per network.
+  const keyed = path === "graph.weights" ? "`<type>.<field>`" : "network";
+  out.push(
+    leaf(path, `${bounds.type} per ${keyed}, \`default\` for the rest`, defaultValue, bounds),
+  );
+}
+
+function walkArray(schema: z.ZodArray, path: string, defaultValue: unknown, out: Setting[]): void {
+  const element = schema._zod.def.element as z.ZodType;
+  const min = checksOf(schema)
+    .map((c) => checkDef<{ minimum: number }>(c, "min_length")?.minimum)
+    .find((m) => m !== undefined);
+  const count = min ? `at least ${min}` : undefined;
+  const object = objectMember(element);
+  if (object) {
+    const names = literals(element).map((l) => `\`${l}\``);
+    const type = `list of ${[...names, "upstream"].join(" or ")}`;
+    out.push(leaf(path, type, defaultValue, { limit: count }));
+    walk(object, `${path}[]`, undefined, out);
     return;
   }
-  if (schema instanceof z.ZodNullable) {
-    const inner: Setting[] = [];
-    walk(schema._zod.def.innerType as z.ZodType, path, defaultValue, inner);
-    for (const setting of inner) out.push({ ...setting, type: `${setting.type} or null` });
+  if (element instanceof z.ZodEnum) {
+    const values = element.options.map(String);
+    const type =
+      values.join() === NETWORK_NAMES.join() ? "list of networks" : `list of ${values.join(", ")}`;
+    out.push(leaf(path, type, defaultValue, { limit: count }));
     return;
   }
-  if (schema instanceof z.ZodArray) {
-    const element = schema._zod.def.element as z.ZodType;
-    const min = checksOf(schema)
-      .map((c) => checkDef<{ minimum: number }>(c, "min_length")?.minimum)
-      .find((m) => m !== undefined);
-    const object = objectMember(element);
-    if (object) {
-      const names = literals(element).map((l) => `\`${l}\``);
-      const type = `list of ${[...names, "upstream"].join(" or ")}`;
-      out.push(leaf(path, type, defaultValue, { limit: min ? `at least ${min}` : undefined }));
-      walk(object, `${path}[]`, undefined, out);
-      return;
-    }
-    const count = min ? `at least ${min}` : undefined;
-    if (element instanceof z.ZodEnum) {
-      const values = element.options.map(String);
-      const type =
-        values.join() === NETWORK_NAMES.join()
-          ? "list of networks"
-          : `list of ${values.join(", ")}`;
-      out.push(leaf(path, type, defaultValue, { limit: count }));
-      return;
-    }
-    // A list of plain values: each item's own rule is the limit that matters.
-    const item: Setting[] = [];
-    walk(element, path, undefined, item);
-    const each = item[0]?.limit;
-    const limit = [count, each && `each ${each}`].filter(Boolean).join(", ") || undefined;
-    out.push(leaf(path, `list of ${item[0]?.type ?? "values"}`, defaultValue, { limit }));
-    return;
-  }
+  // A list of plain values: each item's own rule is the limit that matters.
+  const item: Setting[] = [];
+  walk(element, path, undefined, item);
+  const each = item[0]?.limit;
+  const limit = [count, each && `each ${each}`].filter(Boolean).join(", ") || undefined;
+  out.push(leaf(path, `list of ${item[0]?.type ?? "values"}`, defaultValue, { limit }));
+}
+
+/** A number, boolean, enum or string setting. */
+function scalar(schema: z.ZodType, path: string, defaultValue: unknown): Setting {
   if (schema instanceof z.ZodNumber) {
     const bounds = numberBounds(schema);
-    out.push(leaf(path, bounds.type, defaultValue, bounds));
-    return;
+    return leaf(path, bounds.type, defaultValue, bounds);
   }
-  if (schema instanceof z.ZodBoolean) {
-    out.push(leaf(path, "boolean", defaultValue, { limit: undefined }));
-    return;
-  }
+  if (schema instanceof z.ZodBoolean)
+    return leaf(path, "boolean", defaultValue, { limit: undefined });
   if (schema instanceof z.ZodEnum) {
-    out.push(
-      leaf(
-        path,
-        `one of ${schema.options.map((o) => `\`${String(o)}\``).join(", ")}`,
-        defaultValue,
-        {
-          limit: undefined,
-        },
-      ),
-    );
-    return;
+    const type = `one of ${schema.options.map((o) => `\`${String(o)}\``).join(", ")}`;
+    return leaf(path, type, defaultValue, { limit: undefined });
   }
   if (schema._zod.def.type === "string") {
     const s = stringType(schema);
-    out.push(leaf(path, s.type, defaultValue, { limit: s.limit }));
-    return;
+    return leaf(path, s.type, defaultValue, { limit: s.limit });
   }
   throw new Error(`${path}: no reference rendering for a ${schema._zod.def.type} schema`);
 }

@@ -1,7 +1,7 @@
 import type PgBoss from "pg-boss";
 import { Agent, request } from "undici";
-import { liveOwner } from "../access/tokens.ts";
-import { type Metered, meter } from "../billing/metering/pipeline.ts";
+import { liveOwner, type TokenOwner } from "../access/tokens.ts";
+import { type CallOutcome, type Metered, meter } from "../billing/metering/pipeline.ts";
 import { eventPrice } from "../billing/pricing/prices.ts";
 import type { Config } from "../config/schema.ts";
 import type { Queryable } from "../db/database.ts";
@@ -97,54 +97,41 @@ export class Deliveries {
       return closeMark(db, owner.accountId, messageId);
     }
     await openMark(db, owner.accountId, messageId, this.app.credits.opts.processId);
-    let sent: Sent | null = null;
-    const cost = await meter(
-      {
-        services: this.app,
-        requestId: `${messageId}.${attempt}`,
-        owner,
-        backend: "gateway",
-        backendSegment: "webhook",
-        network: endpoint.network,
-        startedAt,
-        // The settle marks the message charged in the charge's own transaction (charge-mark.ts).
-        idempotency: { key: chargeKey(messageId), rerun: false },
-      },
-      {
-        calls: [
-          {
-            kind: "priced",
-            method: endpoint.event,
-            price: eventPrice(this.app.config, endpoint.event, endpoint.network),
-          },
-        ],
-        execute: async () => {
-          sent = await this.post(message);
-          const s: Sent = sent;
-          return {
-            value: null,
-            outcomes: [
-              s.ok
-                ? { kind: "answered", outcome: "ok", httpStatus: s.status }
-                : {
-                    kind: "failed",
-                    error: gatewayError(
-                      s.status === null ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_ERROR",
-                      `webhook endpoint: ${s.error}`,
-                    ),
-                  },
-            ],
-          };
-        },
-      },
-    );
+    const { cost, sent } = await this.send(message, owner, attempt, startedAt);
     const latencyMs = Date.now() - startedAt;
-    const result = sent as Sent | null;
+    const result = sent;
     try {
       await this.conclude(message, cost, result, latencyMs);
     } finally {
       await closeMark(db, owner.accountId, messageId);
     }
+  }
+
+  /** One POST of the message, through the metering pipeline: charged when the receiver took it. */
+  private async send(message: Pending, owner: TokenOwner, attempt: number, startedAt: number) {
+    const { endpoint } = message;
+    let sent: Sent | null = null;
+    const ctx = {
+      services: this.app,
+      requestId: `${message.id}.${attempt}`,
+      owner,
+      backend: "gateway" as const,
+      backendSegment: "webhook",
+      network: endpoint.network,
+      startedAt,
+      // The settle marks the message charged in the charge's own transaction (charge-mark.ts).
+      idempotency: { key: chargeKey(message.id), rerun: false },
+    };
+    const price = eventPrice(this.app.config, endpoint.event, endpoint.network);
+    const cost = await meter(ctx, {
+      calls: [{ kind: "priced", method: endpoint.event, price }],
+      execute: async () => {
+        const s = await this.post(message);
+        sent = s;
+        return { value: null, outcomes: [sentOutcome(s)] };
+      },
+    });
+    return { cost, sent: sent as Sent | null };
   }
 
   /** Records what the attempt came to: delivered, or the next attempt queued, or failed. */
@@ -241,4 +228,10 @@ export class Deliveries {
       return { ok: false, status: null, error: e.code ? `${e.code}: ${e.message}` : e.message };
     }
   }
+}
+
+function sentOutcome(s: Sent): CallOutcome {
+  if (s.ok) return { kind: "answered", outcome: "ok", httpStatus: s.status };
+  const code = s.status === null ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_ERROR";
+  return { kind: "failed", error: gatewayError(code, `webhook endpoint: ${s.error}`) };
 }

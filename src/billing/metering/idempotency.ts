@@ -32,13 +32,31 @@ export async function idempotent<S extends MeterServices>(
       gatewayError("BAD_REQUEST", "Idempotency-Key: 1 to 255 visible ASCII characters, once"),
     );
   }
-  const { db, config } = ctx.services;
-  const accountId = ctx.owner.accountId;
   const hash = createHash("sha256")
     .update(`${ctx.backendSegment}\n${ctx.network}\n${body}`)
     .digest();
-  // Keys past the window, or left uncharged by a first attempt whose process died (known dead, or
-  // silent past the TTL), are free.
+  if (!(await claimKey(ctx, key, hash))) {
+    const row = await keyRow(ctx, key);
+    if (!row) return idempotent(ctx, key, body, run, failure); // gone meanwhile: start over
+    return answerRetry(ctx, key, hash, row, run, failure);
+  }
+  let reply: HttpReply;
+  try {
+    reply = await run({ ...ctx, idempotency: { key, rerun: false } });
+  } catch (err) {
+    await forget(ctx, key);
+    throw err;
+  }
+  return remember(ctx, key, reply);
+}
+
+/**
+ * Records the key for this request; false when it is held already. Keys past the window, or left
+ * uncharged by a first attempt whose process died (known dead, or silent past the TTL), are free.
+ */
+async function claimKey(ctx: CallContext, key: string, hash: Buffer): Promise<boolean> {
+  const { db, config } = ctx.services;
+  const accountId = ctx.owner.accountId;
   await db.query(
     `DELETE FROM idempotency_keys k WHERE account_id = $1 AND key = $2 AND (
        created_at < now() - make_interval(secs => $3::double precision / 1000)
@@ -53,62 +71,52 @@ export async function idempotent<S extends MeterServices>(
      VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING key`,
     [accountId, key, hash, ctx.services.credits.opts.processId],
   );
-  if (inserted.length === 0) {
-    const { rows } = await db.query<{
-      request_hash: Uint8Array;
-      settled: boolean;
-      status: number | null;
-      headers: Record<string, string> | null;
-      body: Uint8Array | null;
-    }>(
-      `SELECT request_hash, settled_at IS NOT NULL AS settled, status, headers, body
-       FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
-      [accountId, key],
-    );
-    const row = rows[0];
-    if (!row) return idempotent(ctx, key, body, run, failure); // gone meanwhile: start over
-    if (!Buffer.from(row.request_hash).equals(hash)) {
-      return failure(
-        gatewayError(
-          "IDEMPOTENCY_KEY_REUSED",
-          "this Idempotency-Key was used for a different request",
-        ),
-      );
-    }
-    if (row.status !== null && row.body !== null) {
-      const audited = await auditOnly(ctx, [
-        { method: "(replay)", outcome: "replayed", httpStatus: row.status },
-      ]);
-      return {
-        status: row.status,
-        body: null,
-        raw: Buffer.from(row.body),
-        headers: {
-          ...(row.headers ?? {}),
-          ...audited.headers,
-          "idempotent-replayed": "true",
-        },
-      };
-    }
-    if (!row.settled) {
-      return failure(
-        gatewayError(
-          "IDEMPOTENCY_IN_PROGRESS",
-          "a request with this Idempotency-Key is still being answered",
-        ),
-      );
-    }
-    // Charged, but its answer never stored (the process died in between): run free of charge.
-    return remember(ctx, key, await run({ ...ctx, idempotency: { key, rerun: true } }));
+  return inserted.length > 0;
+}
+
+interface KeyRow {
+  request_hash: Uint8Array;
+  settled: boolean;
+  status: number | null;
+  headers: Record<string, string> | null;
+  body: Uint8Array | null;
+}
+
+async function keyRow(ctx: CallContext, key: string): Promise<KeyRow | undefined> {
+  const { rows } = await ctx.services.db.query<KeyRow>(
+    `SELECT request_hash, settled_at IS NOT NULL AS settled, status, headers, body
+     FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
+    [ctx.owner.accountId, key],
+  );
+  return rows[0];
+}
+
+/** A retry: the stored answer, a refusal (another request, or the first still running), or a rerun. */
+async function answerRetry<S extends MeterServices>(
+  ctx: CallContext<S>,
+  key: string,
+  hash: Buffer,
+  row: KeyRow,
+  run: (ctx: CallContext<S>) => Promise<HttpReply>,
+  failure: (error: GatewayError) => HttpReply,
+): Promise<HttpReply> {
+  if (!Buffer.from(row.request_hash).equals(hash)) {
+    const message = "this Idempotency-Key was used for a different request";
+    return failure(gatewayError("IDEMPOTENCY_KEY_REUSED", message));
   }
-  let reply: HttpReply;
-  try {
-    reply = await run({ ...ctx, idempotency: { key, rerun: false } });
-  } catch (err) {
-    await forget(ctx, key);
-    throw err;
+  if (row.status !== null && row.body !== null) {
+    const audited = await auditOnly(ctx, [
+      { method: "(replay)", outcome: "replayed", httpStatus: row.status },
+    ]);
+    const headers = { ...(row.headers ?? {}), ...audited.headers, "idempotent-replayed": "true" };
+    return { status: row.status, body: null, raw: Buffer.from(row.body), headers };
   }
-  return remember(ctx, key, reply);
+  if (!row.settled) {
+    const message = "a request with this Idempotency-Key is still being answered";
+    return failure(gatewayError("IDEMPOTENCY_IN_PROGRESS", message));
+  }
+  // Charged, but its answer never stored (the process died in between): run free of charge.
+  return remember(ctx, key, await run({ ...ctx, idempotency: { key, rerun: true } }));
 }
 
 /** Stores the answer of a charged request; a request that charged nothing leaves no key. */

@@ -80,55 +80,12 @@ export function checkGraphQuery(
 ): CheckOutcome {
   const tooDeep = checkInputNesting(request);
   if (tooDeep) return { ok: false, error: tooDeep };
-  let document: DocumentNode;
-  try {
-    document = parse(request.query, tokensMax === undefined ? {} : { maxTokens: tokensMax });
-  } catch (err) {
-    if (err instanceof GraphQLError && tokensMax !== undefined && TOKENS_OVER.test(err.message)) {
-      return {
-        ok: false,
-        error: hasuraErrorObject(
-          gatewayError(
-            "LIMIT_EXCEEDED",
-            `the query has more than ${tokensMax} tokens; the limit is ${tokensMax}: ask for fewer heights or fields, or send several queries`,
-          ),
-          { path: "$.query", variant: "token-limit-exceeded" },
-        ),
-      };
-    }
-    if (err instanceof GraphQLError) {
-      return {
-        ok: false,
-        error: hasuraError("not a valid graphql query", "$.query", "parse-failed"),
-      };
-    }
-    throw err;
-  }
+  const document = parseQuery(request.query, tokensMax);
+  if ("error" in document) return { ok: false, error: document.error };
   const tooDeepSpread = checkSpreadNesting(document);
   if (tooDeepSpread) return { ok: false, error: tooDeepSpread };
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  let operation: OperationDefinitionNode | undefined;
-  if (request.operationName !== undefined) {
-    operation = operations.find((o) => o.name?.value === request.operationName);
-    if (!operation) {
-      return {
-        ok: false,
-        error: hasuraError(`no such operation found in the document: "${request.operationName}"`),
-      };
-    }
-  } else if (operations.length === 1) {
-    operation = operations[0];
-  } else {
-    return {
-      ok: false,
-      error: hasuraError(
-        "exactly one operation has to be present in the document when operationName is not specified",
-      ),
-    };
-  }
-  if (!operation) return { ok: false, error: hasuraError("no operation") };
+  const operation = chooseOperation(document, request.operationName);
+  if ("error" in operation) return { ok: false, error: operation.error };
   if (operation.operation !== "query") {
     return { ok: false, error: hasuraError(`no ${operation.operation}s exist`) };
   }
@@ -136,26 +93,16 @@ export function checkGraphQuery(
   if (invalid) {
     return { ok: false, error: toHasuraError(invalid, schema, hasuraPaths(document, operation)) };
   }
-
   const declared = new Set((operation.variableDefinitions ?? []).map((v) => v.variable.name.value));
   const unexpected = Object.keys(request.variables).filter((k) => !declared.has(k));
   if (unexpected.length > 0) {
-    return {
-      ok: false,
-      error: hasuraError(`unexpected variables in variableValues: ${unexpected.join(", ")}`),
-    };
+    const message = `unexpected variables in variableValues: ${unexpected.join(", ")}`;
+    return { ok: false, error: hasuraError(message) };
   }
-  const coerced = getVariableValues(
-    schema,
-    operation.variableDefinitions ?? [],
-    request.variables,
-    {
-      maxErrors: 1,
-    },
-  );
+  const definitions = operation.variableDefinitions ?? [];
+  const coerced = getVariableValues(schema, definitions, request.variables, { maxErrors: 1 });
   if (coerced.errors)
     return { ok: false, error: variableError(schema, operation, request, coerced.errors[0]!) };
-
   try {
     const fields = selectedFields(schema, document, operation, coerced.coerced);
     return { ok: true, query: { document, operation, variableValues: coerced.coerced, fields } };
@@ -163,6 +110,50 @@ export function checkGraphQuery(
     if (err instanceof HasuraFailure) return { ok: false, error: err.error };
     throw err;
   }
+}
+
+/** The document, or Hasura's parse error (the gateway's token bound in its own words). */
+function parseQuery(
+  query: string,
+  tokensMax: number | undefined,
+): DocumentNode | { error: HasuraError } {
+  try {
+    return parse(query, tokensMax === undefined ? {} : { maxTokens: tokensMax });
+  } catch (err) {
+    if (err instanceof GraphQLError && tokensMax !== undefined && TOKENS_OVER.test(err.message)) {
+      const message = `the query has more than ${tokensMax} tokens; the limit is ${tokensMax}: ask for fewer heights or fields, or send several queries`;
+      const error = gatewayError("LIMIT_EXCEEDED", message);
+      return {
+        error: hasuraErrorObject(error, { path: "$.query", variant: "token-limit-exceeded" }),
+      };
+    }
+    if (err instanceof GraphQLError) {
+      return { error: hasuraError("not a valid graphql query", "$.query", "parse-failed") };
+    }
+    throw err;
+  }
+}
+
+/** The operation to run, by name or as the only one, as Hasura chooses it. */
+function chooseOperation(
+  document: DocumentNode,
+  operationName: string | undefined,
+): OperationDefinitionNode | { error: HasuraError } {
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (operationName !== undefined) {
+    const named = operations.find((o) => o.name?.value === operationName);
+    return (
+      named ?? { error: hasuraError(`no such operation found in the document: "${operationName}"`) }
+    );
+  }
+  if (operations.length === 1) return operations[0]!;
+  return {
+    error: hasuraError(
+      "exactly one operation has to be present in the document when operationName is not specified",
+    ),
+  };
 }
 
 /**

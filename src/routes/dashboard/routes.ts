@@ -59,104 +59,101 @@ ${error ? `<p class="error" data-testid="signin-error">${error}</p>` : ""}
  */
 export function dashboardRoutes(http: FastifyInstance, app: GatewayServices): void {
   http.decorateRequest("dashboardOwner", null);
-  const cookieOf = (request: FastifyRequest) => readCookie(request.headers.cookie, SESSION_COOKIE);
   const ownerOf = (request: FastifyRequest) => sessionOwner(app.db, cookieOf(request));
-
-  http.post("/dashboard/session", { bodyLimit: SIGN_IN_BODY_BYTES_MAX }, async (request, reply) => {
-    const form = new URLSearchParams(bodyText(request));
-    const owner = await authenticate(app.db, (form.get("token") ?? "").trim());
-    if (!owner)
-      return send(
-        reply,
-        401,
-        "text/html; charset=utf-8",
-        signIn("That token is unknown or revoked."),
-      );
-    const value = await createSession(app.db, owner, app.config.dashboard.sessionTtlMs);
-    const maxAge = Math.floor(app.config.dashboard.sessionTtlMs / 1000);
-    return send(reply, 303, "text/plain", "", {
-      location: "/dashboard",
-      "set-cookie": `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=${maxAge}`,
-    });
-  });
-
+  http.post("/dashboard/session", { bodyLimit: SIGN_IN_BODY_BYTES_MAX }, (request, reply) =>
+    signInWith(app, request, reply),
+  );
   // The session and the content type are checked before the body is read.
   http.post(
     "/dashboard/graphql",
-    {
-      onRequest: async (request, reply) => {
-        const owner = await ownerOf(request);
-        if (!owner) return signInFirst(reply);
-        if (!(request.raw.headers["content-type"] ?? "").startsWith("application/json")) {
-          return sendReply(reply, {
-            status: 415,
-            body: {
-              errors: [
-                { message: "send application/json", extensions: { code: "BAD_USER_INPUT" } },
-              ],
-            },
-          });
-        }
-        request.setDecorator<TokenOwner>("dashboardOwner", owner);
-      },
-    },
-    async (request, reply) =>
-      sendReply(
-        reply,
-        await (await app.unifiedApi()).execute(
-          {
-            services: app,
-            owner: request.getDecorator<TokenOwner>("dashboardOwner"),
-            // The dashboard is a client of the unified API; its records say where it was asked.
-            backend: "gateway",
-            backendSegment: "dashboard",
-            network: app.config.networks[0]!,
-            requestId: request.id,
-            startedAt: Date.now(),
-          },
-          { req: request.raw, body: bodyText(request), publicPath: "/dashboard/graphql" },
-        ),
-      ),
+    { onRequest: (request, reply) => admitGraphQL(ownerOf, request, reply) },
+    async (request, reply) => sendReply(reply, await dashboardGraphQL(app, request)),
   );
+  withoutBodies(http, (scope) => pages(scope, app, ownerOf));
+}
 
-  withoutBodies(http, (scope) => {
-    scope.get("/dashboard/style.css", async (_request, reply) =>
-      send(reply, 200, "text/css; charset=utf-8", DASHBOARD_CSS),
-    );
-    scope.get("/dashboard/app.js", async (_request, reply) =>
-      send(reply, 200, "text/javascript; charset=utf-8", await dashboardScript()),
-    );
-    scope.post("/dashboard/logout", async (request, reply) => {
-      await endSession(app.db, cookieOf(request));
-      return send(reply, 303, "text/plain", "", {
-        location: "/dashboard",
-        "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`,
-      });
+const cookieOf = (request: FastifyRequest) => readCookie(request.headers.cookie, SESSION_COOKIE);
+
+/** A token posted once (form body), exchanged for the session cookie. */
+async function signInWith(app: GatewayServices, request: FastifyRequest, reply: FastifyReply) {
+  const form = new URLSearchParams(bodyText(request));
+  const owner = await authenticate(app.db, (form.get("token") ?? "").trim());
+  if (!owner) {
+    const html = signIn("That token is unknown or revoked.");
+    return send(reply, 401, "text/html; charset=utf-8", html);
+  }
+  const value = await createSession(app.db, owner, app.config.dashboard.sessionTtlMs);
+  const maxAge = Math.floor(app.config.dashboard.sessionTtlMs / 1000);
+  return send(reply, 303, "text/plain", "", {
+    location: "/dashboard",
+    "set-cookie": `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=${maxAge}`,
+  });
+}
+
+type OwnerOf = (request: FastifyRequest) => Promise<TokenOwner | null>;
+
+async function admitGraphQL(ownerOf: OwnerOf, request: FastifyRequest, reply: FastifyReply) {
+  const owner = await ownerOf(request);
+  if (!owner) return signInFirst(reply);
+  if (!(request.raw.headers["content-type"] ?? "").startsWith("application/json")) {
+    return sendReply(reply, {
+      status: 415,
+      body: {
+        errors: [{ message: "send application/json", extensions: { code: "BAD_USER_INPUT" } }],
+      },
     });
-    scope.get("/dashboard", async (request, reply) =>
-      (await ownerOf(request))
-        ? send(
-            reply,
-            200,
-            "text/html; charset=utf-8",
-            page("blockgate — usage", '<main id="app">Loading…</main>', true),
-          )
-        : send(reply, 200, "text/html; charset=utf-8", signIn()),
-    );
-    scope.get("/dashboard/export.csv", async (request, reply) => {
-      const owner = await ownerOf(request);
-      if (!owner) return signInFirst(reply);
-      return exportCsv(app, owner, request, reply);
+  }
+  request.setDecorator<TokenOwner>("dashboardOwner", owner);
+}
+
+/** The dashboard is a client of the unified API; its records say where it was asked. */
+async function dashboardGraphQL(app: GatewayServices, request: FastifyRequest) {
+  const ctx = {
+    services: app,
+    owner: request.getDecorator<TokenOwner>("dashboardOwner"),
+    backend: "gateway" as const,
+    backendSegment: "dashboard",
+    network: app.config.networks[0]!,
+    requestId: request.id,
+    startedAt: Date.now(),
+  };
+  const call = { req: request.raw, body: bodyText(request), publicPath: "/dashboard/graphql" };
+  return (await app.unifiedApi()).execute(ctx, call);
+}
+
+/** The pages and files, which read no body. */
+function pages(scope: FastifyInstance, app: GatewayServices, ownerOf: OwnerOf): void {
+  scope.get("/dashboard/style.css", async (_request, reply) =>
+    send(reply, 200, "text/css; charset=utf-8", DASHBOARD_CSS),
+  );
+  scope.get("/dashboard/app.js", async (_request, reply) =>
+    send(reply, 200, "text/javascript; charset=utf-8", await dashboardScript()),
+  );
+  scope.post("/dashboard/logout", async (request, reply) => {
+    await endSession(app.db, cookieOf(request));
+    return send(reply, 303, "text/plain", "", {
+      location: "/dashboard",
+      "set-cookie": `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0`,
     });
-    // Any other path or method: signed in, 404; otherwise, sign in first.
-    const other = async (request: FastifyRequest, reply: FastifyReply) =>
-      (await ownerOf(request)) ? send(reply, 404, "text/plain", "not found") : signInFirst(reply);
-    scope.route({ method: ALL_METHODS, url: "/dashboard/*", handler: other });
-    scope.route({
-      method: ALL_METHODS.filter((m) => m !== "GET"),
-      url: "/dashboard",
-      handler: other,
-    });
+  });
+  scope.get("/dashboard", async (request, reply) => {
+    if (!(await ownerOf(request))) return send(reply, 200, "text/html; charset=utf-8", signIn());
+    const html = page("blockgate — usage", '<main id="app">Loading…</main>', true);
+    return send(reply, 200, "text/html; charset=utf-8", html);
+  });
+  scope.get("/dashboard/export.csv", async (request, reply) => {
+    const owner = await ownerOf(request);
+    if (!owner) return signInFirst(reply);
+    return exportCsv(app, owner, request, reply);
+  });
+  // Any other path or method: signed in, 404; otherwise, sign in first.
+  const other = async (request: FastifyRequest, reply: FastifyReply) =>
+    (await ownerOf(request)) ? send(reply, 404, "text/plain", "not found") : signInFirst(reply);
+  scope.route({ method: ALL_METHODS, url: "/dashboard/*", handler: other });
+  scope.route({
+    method: ALL_METHODS.filter((m) => m !== "GET"),
+    url: "/dashboard",
+    handler: other,
   });
 }
 

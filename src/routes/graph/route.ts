@@ -33,37 +33,16 @@ export async function handleGraphQuery(ctx: GraphContext, body: string): Promise
   if (!checked.ok) return refuse(ctx, "(invalid)", checked.error);
   const { query } = checked;
   const method = rootFieldNames(query);
-
-  // Introspection alone touches no table: answered here from the schema, free (DESIGN.md).
-  if (query.fields.every((f) => f.introspection)) {
-    const metered = await meter(ctx, {
-      calls: [{ kind: "priced", method, price: 0, complexity: 0 }],
-      execute: async () => ({
-        value: executeIntrospection(schema, query),
-        outcomes: [{ kind: "answered", outcome: "ok", httpStatus: 200 }],
-      }),
-    });
-    // A free call is never refused for credits; the branch only narrows the type.
-    if (!metered.ok) return { ...graphqlFailure(metered.error), headers: metered.headers };
-    return answer(metered.value, 0, metered);
-  }
-
+  // Introspection alone touches no table: answered here from the schema, free.
+  if (query.fields.every((f) => f.introspection)) return introspect(ctx, method, query);
   const limits = app.config.graph;
   const overLimit = checkGraphLimits(query.fields, limits, app.config.graphql.listItemsMax);
   if (overLimit) return refuse(ctx, method, overLimit);
   const complexity = graphComplexity(query.fields, limits);
   if (complexity > limits.complexityMax) {
-    return refuse(
-      ctx,
-      method,
-      hasuraErrorObject(
-        gatewayError(
-          "LIMIT_EXCEEDED",
-          `the query's complexity is ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`,
-        ),
-        { variant: "complexity-limit-exceeded" },
-      ),
-    );
+    const message = `the query's complexity is ${complexity}; the limit is ${limits.complexityMax}: ask for fewer rows`;
+    const error = gatewayError("LIMIT_EXCEEDED", message);
+    return refuse(ctx, method, hasuraErrorObject(error, { variant: "complexity-limit-exceeded" }));
   }
   const metered = await meter(ctx, {
     // Charged as estimated: the price is of the query asked, known before it ran.
@@ -75,36 +54,7 @@ export async function handleGraphQuery(ctx: GraphContext, body: string): Promise
         complexity,
       },
     ],
-    execute: async () => {
-      const cacheKey = finalBlocks(query) ? answerKey(ctx, request) : null;
-      const hit = cacheKey ? await app.txCache.blockAnswer(ctx.network, cacheKey) : null;
-      if (hit) {
-        const outcome: CallOutcome = {
-          kind: "answered",
-          outcome: "ok",
-          httpStatus: 200,
-          upstream: CACHE_UPSTREAM,
-          cacheHits: 1,
-        };
-        return {
-          value: { ok: true as const, data: hit, upstream: CACHE_UPSTREAM },
-          outcomes: [outcome],
-        };
-      }
-      const pool = app.indexers.get(ctx.network);
-      const out = pool
-        ? await pool.query(request, limits.queryTimeoutMs)
-        : {
-            ok: false as const,
-            error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network"),
-          };
-      const outcome = graphOutcome(out);
-      const blocks = out.ok && cacheKey ? blocksOf(query, out.data) : null;
-      if (cacheKey && blocks && out.ok) {
-        await app.txCache.rememberBlockAnswer(ctx.network, cacheKey, out.data, blocks);
-      }
-      return { value: out, outcomes: [outcome] };
-    },
+    execute: () => forward(ctx, request, query),
   });
   if (!metered.ok) return { ...graphqlFailure(metered.error), headers: metered.headers };
   const out = metered.value;
@@ -118,6 +68,49 @@ export async function handleGraphQuery(ctx: GraphContext, body: string): Promise
     return { ...graphqlFailure(out.error), headers: metered.headers };
   }
   return answer(out.data, complexity, metered);
+}
+
+/** An introspection query, answered from the schema through the pipeline, free. */
+async function introspect(ctx: GraphContext, method: string, query: CheckedQuery) {
+  const metered = await meter(ctx, {
+    calls: [{ kind: "priced", method, price: 0, complexity: 0 }],
+    execute: async () => ({
+      value: executeIntrospection(indexerSchema(), query),
+      outcomes: [{ kind: "answered", outcome: "ok", httpStatus: 200 }],
+    }),
+  });
+  // A free call is never refused for credits; the branch only narrows the type.
+  if (!metered.ok) return { ...graphqlFailure(metered.error), headers: metered.headers };
+  return answer(metered.value, 0, metered);
+}
+
+/** The query's trip: a kept answer about final blocks, else the indexer (kept when it may be). */
+async function forward(ctx: GraphContext, request: GraphRequest, query: CheckedQuery) {
+  const app = ctx.services;
+  const cacheKey = finalBlocks(query) ? answerKey(ctx, request) : null;
+  const hit = cacheKey ? await app.txCache.blockAnswer(ctx.network, cacheKey) : null;
+  if (hit) {
+    const outcome: CallOutcome = {
+      kind: "answered",
+      outcome: "ok",
+      httpStatus: 200,
+      upstream: CACHE_UPSTREAM,
+      cacheHits: 1,
+    };
+    return {
+      value: { ok: true as const, data: hit, upstream: CACHE_UPSTREAM } as IndexerOutcome,
+      outcomes: [outcome],
+    };
+  }
+  const pool = app.indexers.get(ctx.network);
+  const out: IndexerOutcome = pool
+    ? await pool.query(request, app.config.graph.queryTimeoutMs)
+    : { ok: false, error: gatewayError("UPSTREAM_UNAVAILABLE", "no indexer for this network") };
+  const blocks = out.ok && cacheKey ? blocksOf(query, out.data) : null;
+  if (cacheKey && blocks && out.ok) {
+    await app.txCache.rememberBlockAnswer(ctx.network, cacheKey, out.data, blocks);
+  }
+  return { value: out, outcomes: [graphOutcome(out)] };
 }
 
 /**

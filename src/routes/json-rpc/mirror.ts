@@ -1,6 +1,11 @@
 import type { Outcome } from "../../billing/ledger/audit.ts";
 import type { CallContext, MeterServices } from "../../billing/metering/context.ts";
-import { auditOnly, type CallOutcome, meter } from "../../billing/metering/pipeline.ts";
+import {
+  auditOnly,
+  type CallOutcome,
+  meter,
+  type PlannedCall,
+} from "../../billing/metering/pipeline.ts";
 import { priceOf } from "../../billing/pricing/prices.ts";
 import type { HttpReply } from "../../http/reply.ts";
 import {
@@ -105,52 +110,23 @@ export async function handleRpcMirror<S extends MeterServices>(
   body: string,
   protocol: MirrorProtocol<S>,
 ): Promise<HttpReply> {
-  const app = ctx.services;
   const request = parseRequestBody(body, ctx.services.config.server.jsonDepthMax);
-  if (
-    request.kind === "fatal" ||
-    (request.kind === "batch" && request.items.length > app.config.server.batchItemsMax)
-  ) {
-    const error =
-      request.kind === "fatal"
-        ? request.error
-        : {
-            code: -32600,
-            message: `Batch too large: at most ${app.config.server.batchItemsMax} requests`,
-          };
-    await auditOnly(ctx, [
-      {
-        method: "(invalid)",
-        outcome: "rejected",
-        // A batch over the limit is well formed; only its size is refused.
-        errorCode: request.kind === "fatal" ? fromRpcRefusal(error.code) : "LIMIT_EXCEEDED",
-        upstreamCode: String(error.code),
-        httpStatus: 200,
-      },
-    ]);
-    return { status: 200, body: replyObject("2.0", null, { error }) };
+  const batchMax = ctx.services.config.server.batchItemsMax;
+  if (request.kind === "fatal") return refuseEnvelope(ctx, request.error, false);
+  if (request.kind === "batch" && request.items.length > batchMax) {
+    const message = `Batch too large: at most ${batchMax} requests`;
+    return refuseEnvelope(ctx, { code: -32600, message }, true);
   }
-  const items = request.kind === "single" ? [request.item] : request.items;
+  const single = request.kind === "single";
+  const items = single ? [request.item] : request.items;
   // Core answers an empty batch with an empty array.
   if (items.length === 0) return { status: 200, body: [] };
-
   const slots = items.map((item) => plan(ctx, item, protocol));
   const calls = slots.flatMap((s) => (s.kind === "call" ? [s.call] : []));
   const tooLarge = knownTooLarge(ctx, calls, protocol);
-  if (tooLarge) return refuseTooLarge(ctx, slots, request.kind === "single", protocol, tooLarge);
+  if (tooLarge) return refuseTooLarge(ctx, slots, single, protocol, tooLarge);
   const metered = await meter<{ results: CallResult[]; reply: HttpReply | null }>(ctx, {
-    calls: slots.map((s) =>
-      s.kind === "call"
-        ? { kind: "priced", method: s.call.method, price: s.call.price }
-        : {
-            kind: "refused",
-            method: s.method,
-            outcome: s.outcome,
-            errorCode: fromRpcRefusal(s.error.code),
-            upstreamCode: String(s.error.code),
-            httpStatus: protocol.errorStatus(s.version, s.error.code),
-          },
-    ),
+    calls: slots.map((s) => plannedCall(s, protocol)),
     execute: async () => {
       const answered = calls.length > 0 ? await protocol.execute(ctx, calls) : [];
       const results = calls.map(
@@ -165,7 +141,7 @@ export async function handleRpcMirror<S extends MeterServices>(
     },
     prepare: ({ results }) => ({
       results,
-      reply: renderAnswered(slots, results, request.kind === "single", protocol),
+      reply: renderAnswered(slots, results, single, protocol),
     }),
   });
   if (!metered.ok) {
@@ -174,16 +150,44 @@ export async function handleRpcMirror<S extends MeterServices>(
         ? replyObject(s.call.version, s.call.id, { error: toRpcError(metered.error) })
         : replyObject(s.version, s.id, { error: s.error }),
     );
-    return {
-      status: httpStatusOf(metered.error.code),
-      body: request.kind === "single" ? replies[0] : replies,
-      headers: metered.headers,
-    };
+    const status = httpStatusOf(metered.error.code);
+    return { status, body: single ? replies[0] : replies, headers: metered.headers };
   }
-
   const { reply } = metered.value;
   if (!reply) throw new Error("the mirror's reply was not rendered");
   return { ...reply, headers: { ...reply.headers, ...metered.headers } };
+}
+
+/** A body that is no request, or a batch over the limit: one uncharged record, one error. */
+async function refuseEnvelope(
+  ctx: CallContext,
+  error: { code: number; message: string },
+  batchTooLarge: boolean,
+): Promise<HttpReply> {
+  await auditOnly(ctx, [
+    {
+      method: "(invalid)",
+      outcome: "rejected",
+      // A batch over the limit is well formed; only its size is refused.
+      errorCode: batchTooLarge ? "LIMIT_EXCEEDED" : fromRpcRefusal(error.code),
+      upstreamCode: String(error.code),
+      httpStatus: 200,
+    },
+  ]);
+  return { status: 200, body: replyObject("2.0", null, { error }) };
+}
+
+/** What the pipeline is told of a slot: a priced call, or one refused before pricing. */
+function plannedCall<S extends MeterServices>(s: Slot, protocol: MirrorProtocol<S>): PlannedCall {
+  if (s.kind === "call") return { kind: "priced", method: s.call.method, price: s.call.price };
+  return {
+    kind: "refused",
+    method: s.method,
+    outcome: s.outcome,
+    errorCode: fromRpcRefusal(s.error.code),
+    upstreamCode: String(s.error.code),
+    httpStatus: protocol.errorStatus(s.version, s.error.code),
+  };
 }
 
 /**

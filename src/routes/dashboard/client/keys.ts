@@ -71,17 +71,33 @@ function scopeText(scope: DashboardTokenFragment["scope"]): string {
 }
 
 export async function renderKeys(root: HTMLElement): Promise<void> {
-  const message = el("p", { class: "note", "data-testid": "keys-message", role: "status" });
-  const shown = el("div", { "data-testid": "new-token" });
-  const fail = (err: unknown) => {
-    message.className = "note error";
-    message.textContent =
+  const view = new KeysView();
+  root.replaceChildren(
+    el("h2", {}, "Keys"),
+    view.message,
+    view.shown,
+    view.list,
+    el("details", { class: "new-key" }, el("summary", {}, "New key"), view.createForm()),
+  );
+  await view.refresh();
+}
+
+/** The keys section: its list, its forms, and where it says what happened. */
+class KeysView {
+  readonly message = el("p", { class: "note", "data-testid": "keys-message", role: "status" });
+  readonly shown = el("div", { "data-testid": "new-token" });
+  readonly list = el("div");
+
+  private fail(err: unknown): void {
+    this.message.className = "note error";
+    this.message.textContent =
       err instanceof GraphQLFailure && err.code === "SCOPE_METHOD"
         ? "This session's token has a scope, so it cannot manage keys: sign in with an unrestricted token."
         : `Failed: ${(err as Error).message}`;
-  };
-  const reveal = (token: string, what: string) => {
-    shown.replaceChildren(
+  }
+
+  private reveal(token: string, what: string): void {
+    this.shown.replaceChildren(
       el(
         "div",
         { class: "card reveal" },
@@ -89,10 +105,11 @@ export async function renderKeys(root: HTMLElement): Promise<void> {
         el("code", { "data-testid": "new-token-value" }, token),
       ),
     );
-  };
-  const refresh = async () => {
+  }
+
+  async refresh(): Promise<void> {
     const { account } = await query(DashboardKeysDocument, {});
-    list.replaceChildren(
+    this.list.replaceChildren(
       table(
         "keys-table",
         ["Key", "Label", "State", "Scope", ""],
@@ -103,18 +120,25 @@ export async function renderKeys(root: HTMLElement): Promise<void> {
             ? `live until ${t.expiresAt.slice(0, 16).replace("T", " ")}`
             : t.state.toLowerCase(),
           scopeText(t.scope),
-          t.state === "LIVE" ? actions(t) : "",
+          t.state === "LIVE" ? this.actions(t) : "",
         ]),
         "No keys",
       ),
     );
-  };
-  const run = (work: () => Promise<void>) => () => {
-    message.className = "note";
-    message.textContent = "";
-    work().then(refresh).catch(fail);
-  };
-  const actions = (t: DashboardTokenFragment): HTMLElement => {
+  }
+
+  /** Runs an action, then shows the list afresh (or what failed). */
+  private run(work: () => Promise<void>): () => void {
+    return () => {
+      this.message.className = "note";
+      this.message.textContent = "";
+      work()
+        .then(() => this.refresh())
+        .catch((err: unknown) => this.fail(err));
+    };
+  }
+
+  private actions(t: DashboardTokenFragment): HTMLElement {
     const restrict = el(
       "form",
       { class: "scope-form", "data-testid": `restrict-${t.id}` },
@@ -123,67 +147,60 @@ export async function renderKeys(root: HTMLElement): Promise<void> {
     );
     restrict.addEventListener("submit", (e) => {
       e.preventDefault();
-      run(async () => {
+      this.run(async () => {
         await query(DashboardRestrictKeyDocument, { id: t.id, scope: scopeFrom(restrict) });
-        message.textContent = `Scope of ${t.hint} saved.`;
+        this.message.textContent = `Scope of ${t.hint} saved.`;
       })();
     });
     const rotate = el("button", { type: "button", "data-testid": `rotate-${t.id}` }, "Rotate");
     rotate.addEventListener(
       "click",
-      run(async () => {
+      this.run(async () => {
         const r = await query(DashboardRotateKeyDocument, { id: t.id, graceSeconds: 86_400 });
-        reveal(r.rotateToken.token, `New key replacing ${t.hint}, which works for 24 more hours.`);
+        this.reveal(
+          r.rotateToken.token,
+          `New key replacing ${t.hint}, which works for 24 more hours.`,
+        );
       }),
     );
     const revoke = el("button", { type: "button", "data-testid": `revoke-${t.id}` }, "Revoke");
     revoke.addEventListener(
       "click",
-      run(async () => {
+      this.run(async () => {
         if (!confirm(`Revoke ${t.hint}? Its next request gets 401.`)) return;
         await query(DashboardRevokeKeyDocument, { id: t.id });
-        message.textContent = `${t.hint} revoked.`;
+        this.message.textContent = `${t.hint} revoked.`;
       }),
     );
-    return el(
-      "div",
-      { class: "actions" },
-      rotate,
-      revoke,
-      el("details", {}, el("summary", {}, "Restrict"), restrict),
+    const details = el("details", {}, el("summary", {}, "Restrict"), restrict);
+    return el("div", { class: "actions" }, rotate, revoke, details);
+  }
+
+  createForm(): HTMLFormElement {
+    const create = el(
+      "form",
+      { class: "scope-form", "data-testid": "create-key" },
+      el(
+        "label",
+        {},
+        "label",
+        el("input", { name: "label", maxlength: "100", "data-testid": "key-label" }),
+      ),
+      ...scopeFields(null),
+      el("button", { type: "submit", "data-testid": "create-key-submit" }, "Create key"),
     );
-  };
-  const create = el(
-    "form",
-    { class: "scope-form", "data-testid": "create-key" },
-    el(
-      "label",
-      {},
-      "label",
-      el("input", { name: "label", maxlength: "100", "data-testid": "key-label" }),
-    ),
-    ...scopeFields(null),
-    el("button", { type: "submit", "data-testid": "create-key-submit" }, "Create key"),
-  );
-  create.addEventListener("submit", (e) => {
-    e.preventDefault();
-    run(async () => {
-      const label = String(new FormData(create).get("label") ?? "").trim();
-      const r = await query(DashboardCreateKeyDocument, {
-        label: label || null,
-        scope: scopeFrom(create),
-      });
-      reveal(r.createToken.token, `New key ${r.createToken.info.hint}.`);
-      create.reset();
-    })();
-  });
-  const list = el("div");
-  root.replaceChildren(
-    el("h2", {}, "Keys"),
-    message,
-    shown,
-    list,
-    el("details", { class: "new-key" }, el("summary", {}, "New key"), create),
-  );
-  await refresh();
+    create.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.run(async () => {
+        const label = String(new FormData(create).get("label") ?? "").trim();
+        const r = await query(DashboardCreateKeyDocument, {
+          label: label || null,
+          scope: scopeFrom(create),
+        });
+        this.reveal(r.createToken.token, `New key ${r.createToken.info.hint}.`);
+        create.reset();
+      })();
+    });
+    return create;
+  }
 }

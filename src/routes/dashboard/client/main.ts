@@ -2,6 +2,7 @@
 // the generated, typed operations (schema/operations/dashboard.graphql). Bundled by esbuild.
 import {
   DashboardCycleDocument,
+  type DashboardCycleQuery,
   type DashboardCycleQueryVariables,
 } from "../../../generated/operations.ts";
 import { chart } from "./chart.ts";
@@ -11,18 +12,80 @@ import { renderWebhooks } from "./webhooks.ts";
 
 const calls = (n: number) => `${fmt(n)} call${n === 1 ? "" : "s"}`;
 
+type Account = DashboardCycleQuery["account"];
+type Cycle = NonNullable<Account["cycle"]>;
+
 async function render(index: number | null): Promise<void> {
   const variables: DashboardCycleQueryVariables = { index, auditLimit: 50 };
   const { account } = await query(DashboardCycleDocument, variables);
   const cycle = account.cycle;
-  const root = document.getElementById("app")!;
+  const keys = el("section", { "data-testid": "keys" });
+  const webhooks = el("section", { "data-testid": "webhooks" });
+  document
+    .getElementById("app")!
+    .replaceChildren(
+      header(account.name),
+      cards(account),
+      cycleChooser(account),
+      ...(cycle ? cycleSections(cycle) : []),
+      keys,
+      webhooks,
+    );
+  await Promise.all([renderKeys(keys), renderWebhooks(webhooks)]);
+  document.body.dataset.loadedCycle = String(cycle?.index ?? "");
+}
+
+function header(name: string): HTMLElement {
+  return el(
+    "header",
+    {},
+    el("h1", {}, "blockgate"),
+    el("span", { class: "account" }, name),
+    el(
+      "form",
+      { method: "post", action: "/dashboard/logout" },
+      el("button", { type: "submit" }, "Sign out"),
+    ),
+  );
+}
+
+function card(title: string, ...content: HTMLElement[]): HTMLElement {
+  return el("div", { class: "card" }, el("h2", {}, title), ...content);
+}
+
+function cards(account: Account): HTMLElement {
+  const { cycle } = account;
+  const refused = cycle?.refusedCalls ?? 0;
+  return el(
+    "section",
+    { class: "cards" },
+    card("Available", el("p", { "data-testid": "available" }, `${fmt(account.available)} CC`)),
+    card("Balance", el("p", { "data-testid": "balance" }, `${fmt(account.balance)} CC`)),
+    card(
+      "This cycle",
+      el(
+        "p",
+        { "data-testid": "cycle-charged" },
+        `${fmt(cycle?.chargedCc ?? 0)} CC · ${calls((cycle?.calls ?? 0) - refused)}`,
+      ),
+      // Calls turned away before anything ran (bad input, unknown method, limits) are not billed:
+      // shown apart, so they are not read as usage.
+      el(
+        "p",
+        { class: "sub", "data-testid": "cycle-refused" },
+        `${fmt(refused)} refused, not billed`,
+      ),
+    ),
+  );
+}
+
+/** The billing cycles to choose from, and the chosen one's CSV exports. */
+function cycleChooser(account: Account): HTMLElement {
+  const { cycle } = account;
   const select = el("select", { id: "cycle", "data-testid": "cycle-select" });
   for (const c of account.cycles) {
-    const option = el(
-      "option",
-      { value: String(c.index) },
-      `${day(c.start)} – ${day(c.end)} · ${fmt(c.chargedCc)} CC`,
-    );
+    const label = `${day(c.start)} – ${day(c.end)} · ${fmt(c.chargedCc)} CC`;
+    const option = el("option", { value: String(c.index) }, label);
     if (cycle && c.index === cycle.index) option.selected = true;
     select.append(option);
   }
@@ -37,111 +100,66 @@ async function render(index: number | null): Promise<void> {
       },
       `${kind} CSV`,
     );
-  const refused = cycle?.refusedCalls ?? 0;
-  const keys = el("section", { "data-testid": "keys" });
-  const webhooks = el("section", { "data-testid": "webhooks" });
-  root.replaceChildren(
-    el(
-      "header",
-      {},
-      el("h1", {}, "blockgate"),
-      el("span", { class: "account" }, account.name),
-      el(
-        "form",
-        { method: "post", action: "/dashboard/logout" },
-        el("button", { type: "submit" }, "Sign out"),
-      ),
-    ),
-    el(
-      "section",
-      { class: "cards" },
-      el(
-        "div",
-        { class: "card" },
-        el("h2", {}, "Available"),
-        el("p", { "data-testid": "available" }, `${fmt(account.available)} CC`),
-      ),
-      el(
-        "div",
-        { class: "card" },
-        el("h2", {}, "Balance"),
-        el("p", { "data-testid": "balance" }, `${fmt(account.balance)} CC`),
-      ),
-      el(
-        "div",
-        { class: "card" },
-        el("h2", {}, "This cycle"),
-        el(
-          "p",
-          { "data-testid": "cycle-charged" },
-          `${fmt(cycle?.chargedCc ?? 0)} CC · ${calls((cycle?.calls ?? 0) - refused)}`,
-        ),
-        // Calls turned away before anything ran (bad input, unknown method, limits) are not
-        // billed: shown apart, so they are not read as usage.
-        el(
-          "p",
-          { class: "sub", "data-testid": "cycle-refused" },
-          `${fmt(refused)} refused, not billed`,
-        ),
-      ),
-    ),
-    el("section", {}, el("h2", {}, "Billing cycle "), select, " ", csv("usage"), " ", csv("audit")),
-    ...(cycle
-      ? [
-          el("section", {}, el("h2", {}, "Credits per day"), chart(cycle)),
-          el(
-            "section",
-            {},
-            el("h2", {}, "By method and network"),
-            table(
-              "usage-table",
-              ["Backend", "Network", "Method", "Calls", "Refused", "CC"],
-              cycle.usage.map((u) => [
-                u.backend,
-                u.network,
-                u.method,
-                u.calls - u.refusedCalls,
-                u.refusedCalls,
-                u.chargedCc,
-              ]),
-            ),
-          ),
-          el(
-            "section",
-            {},
-            el("h2", {}, "By outcome"),
-            table(
-              "outcome-table",
-              ["Outcome", "HTTP", "Calls", "CC"],
-              cycle.byOutcome.map((o) => [o.outcome, String(o.httpStatus), o.calls, o.chargedCc]),
-            ),
-          ),
-          el(
-            "section",
-            {},
-            el("h2", {}, "Latest calls"),
-            table(
-              "audit-table",
-              ["When (UTC)", "Backend", "Network", "Method", "Outcome", "CC", "Complexity", "ms"],
-              cycle.auditRecords.map((r) => [
-                r.at.replace("T", " ").slice(0, 19),
-                r.backend,
-                r.network,
-                r.method,
-                r.errorCode ? `${r.outcome} (${r.errorCode})` : r.outcome,
-                r.chargedCc,
-                r.complexity === null ? "" : String(r.complexity),
-                r.durationMs === null ? "" : String(r.durationMs),
-              ]),
-            ),
-          ),
-        ]
-      : []),
-    keys,
-    webhooks,
+  return el(
+    "section",
+    {},
+    el("h2", {}, "Billing cycle "),
+    select,
+    " ",
+    csv("usage"),
+    " ",
+    csv("audit"),
   );
-  await Promise.all([renderKeys(keys), renderWebhooks(webhooks)]);
-  document.body.dataset.loadedCycle = String(cycle?.index ?? "");
+}
+
+function section(title: string, content: Element): HTMLElement {
+  return el("section", {}, el("h2", {}, title), content);
+}
+
+function cycleSections(cycle: Cycle): HTMLElement[] {
+  return [
+    section("Credits per day", chart(cycle)),
+    section(
+      "By method and network",
+      table(
+        "usage-table",
+        ["Backend", "Network", "Method", "Calls", "Refused", "CC"],
+        cycle.usage.map((u) => [
+          u.backend,
+          u.network,
+          u.method,
+          u.calls - u.refusedCalls,
+          u.refusedCalls,
+          u.chargedCc,
+        ]),
+      ),
+    ),
+    section(
+      "By outcome",
+      table(
+        "outcome-table",
+        ["Outcome", "HTTP", "Calls", "CC"],
+        cycle.byOutcome.map((o) => [o.outcome, String(o.httpStatus), o.calls, o.chargedCc]),
+      ),
+    ),
+    section(
+      "Latest calls",
+      table(
+        "audit-table",
+        ["When (UTC)", "Backend", "Network", "Method", "Outcome", "CC", "Complexity", "ms"],
+        cycle.auditRecords.map((r) => [
+          r.at.replace("T", " ").slice(0, 19),
+          r.backend,
+          r.network,
+          r.method,
+          r.errorCode ? `${r.outcome} (${r.errorCode})` : r.outcome,
+          r.chargedCc,
+          r.complexity === null ? "" : String(r.complexity),
+          r.durationMs === null ? "" : String(r.durationMs),
+        ]),
+      ),
+    ),
+  ];
 }
 
 render(null).catch((err: unknown) => {

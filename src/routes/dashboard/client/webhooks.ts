@@ -43,19 +43,70 @@ function attemptsTable(w: DashboardWebhookFragment): HTMLElement {
 }
 
 export async function renderWebhooks(root: HTMLElement): Promise<void> {
-  const message = el("p", { class: "note", "data-testid": "webhooks-message", role: "status" });
-  const shown = el("div", { "data-testid": "new-webhook" });
-  const fail = (err: unknown) => {
-    message.className = "note error";
-    message.textContent =
+  const view = new WebhooksView();
+  root.replaceChildren(
+    el("h2", {}, "Webhooks"),
+    view.message,
+    view.shown,
+    view.list,
+    el("details", { class: "new-webhook" }, el("summary", {}, "New webhook"), view.createForm()),
+  );
+  await view.refresh();
+}
+
+const field = (name: string, attrs: Record<string, string> = {}) =>
+  el("label", {}, name, el("input", { name, "data-testid": `webhook-${name}`, ...attrs }));
+
+const choice = (name: string, options: string[]) =>
+  el(
+    "label",
+    {},
+    name,
+    el(
+      "select",
+      { name, "data-testid": `webhook-${name}` },
+      ...options.map((o) => el("option", { value: o }, o)),
+    ),
+  );
+
+/** The form's values as the createWebhook mutation takes them. */
+function webhookInput(form: HTMLFormElement) {
+  const data = new FormData(form);
+  const text = (name: string) => String(data.get(name) ?? "").trim();
+  const targets = text("targets")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
+  return {
+    url: text("url"),
+    event: text("event") as WebhookEvent,
+    network: text("network"),
+    txid: text("txid") || null,
+    address: text("address") || null,
+    until: text("until") ? Number(text("until")) : null,
+    targets: targets.length > 0 ? targets : null,
+    description: text("description") || null,
+  };
+}
+
+/** The webhooks section: its list, its form, and where it says what happened. */
+class WebhooksView {
+  readonly message = el("p", { class: "note", "data-testid": "webhooks-message", role: "status" });
+  readonly shown = el("div", { "data-testid": "new-webhook" });
+  readonly list = el("div");
+
+  private fail(err: unknown): void {
+    this.message.className = "note error";
+    this.message.textContent =
       err instanceof GraphQLFailure && err.code === "SCOPE_METHOD"
         ? "This session's token has a scope, so it cannot manage webhooks: sign in with an unrestricted token."
         : `Failed: ${(err as Error).message}`;
-  };
-  const list = el("div");
-  const refresh = async () => {
+  }
+
+  async refresh(): Promise<void> {
     const { account } = await query(DashboardWebhooksDocument, {});
-    list.replaceChildren(
+    this.list.replaceChildren(
       table(
         "webhooks-table",
         ["ID", "Follows", "Network", "URL", "State", "Deliveries", ""],
@@ -66,99 +117,78 @@ export async function renderWebhooks(root: HTMLElement): Promise<void> {
           w.url,
           w.endedAt ? `ended (${w.endedWhy ?? ""})` : "live",
           el("details", {}, el("summary", {}, `${w.attempts.length} attempts`), attemptsTable(w)),
-          w.endedAt ? "" : remove(w),
+          w.endedAt ? "" : this.remove(w),
         ]),
         "No webhooks",
       ),
     );
-  };
-  const run = (work: () => Promise<void>) => {
-    message.className = "note";
-    message.textContent = "";
-    work().then(refresh).catch(fail);
-  };
-  const remove = (w: DashboardWebhookFragment): HTMLElement => {
+  }
+
+  private run(work: () => Promise<void>): void {
+    this.message.className = "note";
+    this.message.textContent = "";
+    work()
+      .then(() => this.refresh())
+      .catch((err: unknown) => this.fail(err));
+  }
+
+  private remove(w: DashboardWebhookFragment): HTMLElement {
     const button = el(
       "button",
       { type: "button", "data-testid": `delete-webhook-${w.id}` },
       "Delete",
     );
     button.addEventListener("click", () =>
-      run(async () => {
+      this.run(async () => {
         if (!confirm(`Delete webhook ${w.id}? Nothing more is sent to ${w.url}.`)) return;
         await query(DashboardDeleteWebhookDocument, { id: w.id });
-        message.textContent = `Webhook ${w.id} deleted.`;
+        this.message.textContent = `Webhook ${w.id} deleted.`;
       }),
     );
     return button;
-  };
-  const field = (name: string, attrs: Record<string, string> = {}) =>
-    el("label", {}, name, el("input", { name, "data-testid": `webhook-${name}`, ...attrs }));
-  const choice = (name: string, options: string[]) =>
-    el(
-      "label",
-      {},
-      name,
+  }
+
+  createForm(): HTMLFormElement {
+    const create = el(
+      "form",
+      { class: "scope-form", "data-testid": "create-webhook" },
+      field("url", {
+        required: "",
+        placeholder: "https://example.com/hooks/blockgate",
+        type: "url",
+      }),
+      choice("event", EVENTS),
+      choice("network", NETWORKS),
+      field("txid", { placeholder: "transactionConfirmations: the txid" }),
+      field("until", { placeholder: "6", inputmode: "numeric" }),
+      field("address", { placeholder: "addressActivity: the address" }),
+      field("targets", { placeholder: "mempoolFees: 1, 6, 144" }),
+      field("description", { maxlength: "200" }),
+      el("button", { type: "submit", "data-testid": "create-webhook-submit" }, "Add webhook"),
+    );
+    create.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.run(async () => {
+        const r = await query(DashboardCreateWebhookDocument, webhookInput(create));
+        this.showSecret(r.createWebhook.endpoint.id, r.createWebhook.secret);
+        create.reset();
+      });
+    });
+    return create;
+  }
+
+  private showSecret(id: string, secret: string): void {
+    this.shown.replaceChildren(
       el(
-        "select",
-        { name, "data-testid": `webhook-${name}` },
-        ...options.map((o) => el("option", { value: o }, o)),
+        "div",
+        { class: "card reveal" },
+        el(
+          "p",
+          {},
+          `Webhook ${id} added. Its signing secret, shown this once: verify each delivery's webhook-signature with it (Standard Webhooks).`,
+        ),
+        el("code", { "data-testid": "new-webhook-secret" }, secret),
       ),
     );
-  const create = el(
-    "form",
-    { class: "scope-form", "data-testid": "create-webhook" },
-    field("url", { required: "", placeholder: "https://example.com/hooks/blockgate", type: "url" }),
-    choice("event", EVENTS),
-    choice("network", NETWORKS),
-    field("txid", { placeholder: "transactionConfirmations: the txid" }),
-    field("until", { placeholder: "6", inputmode: "numeric" }),
-    field("address", { placeholder: "addressActivity: the address" }),
-    field("targets", { placeholder: "mempoolFees: 1, 6, 144" }),
-    field("description", { maxlength: "200" }),
-    el("button", { type: "submit", "data-testid": "create-webhook-submit" }, "Add webhook"),
-  );
-  create.addEventListener("submit", (e) => {
-    e.preventDefault();
-    run(async () => {
-      const data = new FormData(create);
-      const text = (name: string) => String(data.get(name) ?? "").trim();
-      const targets = text("targets")
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean)
-        .map(Number);
-      const r = await query(DashboardCreateWebhookDocument, {
-        url: text("url"),
-        event: text("event") as WebhookEvent,
-        network: text("network"),
-        txid: text("txid") || null,
-        address: text("address") || null,
-        until: text("until") ? Number(text("until")) : null,
-        targets: targets.length > 0 ? targets : null,
-        description: text("description") || null,
-      });
-      shown.replaceChildren(
-        el(
-          "div",
-          { class: "card reveal" },
-          el(
-            "p",
-            {},
-            `Webhook ${r.createWebhook.endpoint.id} added. Its signing secret, shown this once: verify each delivery's webhook-signature with it (Standard Webhooks).`,
-          ),
-          el("code", { "data-testid": "new-webhook-secret" }, r.createWebhook.secret),
-        ),
-      );
-      create.reset();
-    });
-  });
-  root.replaceChildren(
-    el("h2", {}, "Webhooks"),
-    message,
-    shown,
-    list,
-    el("details", { class: "new-webhook" }, el("summary", {}, "New webhook"), create),
-  );
-  await refresh();
+  }
 }
