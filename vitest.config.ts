@@ -21,10 +21,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests share one PostgreSQL server; each file makes its own schema, so files may run in parallel.
     pool: "forks",
-    // Two files at a time on any machine (vitest's default is one fewer than the cores: one on
+    // Three files at a time on any machine (vitest's default is one fewer than the cores: one on
     // the two-core machines we run on). Most files wait on sockets, child processes and the
-    // database more than they compute, so two overlap well: the suite took 542 s with one.
-    maxWorkers: 2,
+    // database more than they compute, so three overlap well on two cores
+    // (docs/decisions/0033-suite-files-in-parallel.md).
+    maxWorkers: 3,
     // Once per run: a migrated PGlite snapshot (each in-memory store starts from it instead of
     // initdb) and the Chromium the browser tests launch (found, or unpacked on a fresh install).
     globalSetup: ["test/support/global-setup.ts"],

@@ -7,6 +7,7 @@
 // devnet's indexer, not inferred.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
+import { auditRecords } from "../support/audit.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 const full = loadDevnetChain();
@@ -58,17 +59,14 @@ describe("whole answers about final blocks", () => {
     return { status: res.status, headers: res.headers, text, json: JSON.parse(text) };
   };
   async function audit(accountId: number) {
-    const { rows } = await t.gateway.app.db.query<{
-      method: string;
-      outcome: string;
-      charged_cc: number;
-      estimated_cc: number;
-      complexity: number | null;
-      cache_hits: number;
-    }>(
-      "SELECT method, outcome, charged_cc, estimated_cc, complexity, cache_hits FROM audit_records WHERE account_id = $1 ORDER BY id",
-      [accountId],
-    );
+    const rows = await auditRecords(t.gateway.app.db, { accountId: accountId }, [
+      "method",
+      "outcome",
+      "charged_cc",
+      "estimated_cc",
+      "complexity",
+      "cache_hits",
+    ]);
     return rows;
   }
 

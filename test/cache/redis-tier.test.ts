@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import { auditRecords } from "../support/audit.ts";
 import {
   askDevnetCore,
   post,
@@ -112,10 +113,7 @@ describe("two gateway processes share one Redis", () => {
     expect(indexerQueries() - before).toBe(1);
     expect(second.json).toEqual(first.json);
     expect(second.headers.get("x-credits-charged")).toBe(first.headers.get("x-credits-charged"));
-    const { rows } = await b.gateway.app.db.query<{ cache_hits: number }>(
-      "SELECT cache_hits FROM audit_records WHERE account_id = $1",
-      [bob.id],
-    );
+    const rows = await auditRecords(b.gateway.app.db, { accountId: bob.id }, ["cache_hits"]);
     expect(rows).toEqual([{ cache_hits: 1 }]);
   });
 
@@ -158,10 +156,7 @@ describe("two gateway processes share one Redis", () => {
       firstBlocks.charged,
       firstTxs.value.charged,
     ]);
-    const { rows } = await b.gateway.app.db.query<{ cache_hits: number }>(
-      "SELECT cache_hits FROM audit_records WHERE account_id = $1 ORDER BY id",
-      [bob.id],
-    );
+    const rows = await auditRecords(b.gateway.app.db, { accountId: bob.id }, ["cache_hits"]);
     expect(rows).toEqual([{ cache_hits: 1 }, { cache_hits: TXIDS.length }]);
   });
 
@@ -204,10 +199,7 @@ describe("two gateway processes share one Redis", () => {
       });
       expect(indexerQueries() - before).toBe(1);
       await vi.waitFor(async () => expect(await redis.exists(...graphKeys)).toBe(0));
-      const { rows } = await c.gateway.app.db.query<{ cache_hits: number }>(
-        "SELECT cache_hits FROM audit_records WHERE account_id = $1 ORDER BY id",
-        [carol.id],
-      );
+      const rows = await auditRecords(c.gateway.app.db, { accountId: carol.id }, ["cache_hits"]);
       expect(rows).toEqual([{ cache_hits: 0 }, { cache_hits: 0 }]);
     } finally {
       await askDevnetCore(a.devnet, "reconsiderblock", [block]);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
+import { auditRecords } from "../support/audit.ts";
 import { gql } from "../support/graphql.ts";
 import {
   askDevnetCore,
@@ -42,15 +43,12 @@ async function coreCalls<T>(t: TestGateway, run: () => Promise<T>) {
 }
 
 async function audit(t: TestGateway, accountId: number) {
-  const { rows } = await t.gateway.app.db.query<{
-    method: string;
-    charged_cc: number;
-    cache_hits: number;
-    upstream: string | null;
-  }>(
-    "SELECT method, charged_cc, cache_hits, upstream FROM audit_records WHERE account_id = $1 ORDER BY id",
-    [accountId],
-  );
+  const rows = await auditRecords(t.gateway.app.db, { accountId: accountId }, [
+    "method",
+    "charged_cc",
+    "cache_hits",
+    "upstream",
+  ]);
   return rows;
 }
 

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
+import { auditRecords } from "../support/audit.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -59,17 +60,14 @@ function harness(get: () => TestGateway) {
     }
   };
   const audit = async (accountId: number) => {
-    const { rows } = await get().gateway.app.db.query<{
-      method: string;
-      outcome: string;
-      charged_cc: number;
-      estimated_cc: number;
-      complexity: number | null;
-      cache_hits: number;
-    }>(
-      "SELECT method, outcome, charged_cc, estimated_cc, complexity, cache_hits FROM audit_records WHERE account_id = $1 ORDER BY id",
-      [accountId],
-    );
+    const rows = await auditRecords(get().gateway.app.db, { accountId: accountId }, [
+      "method",
+      "outcome",
+      "charged_cc",
+      "estimated_cc",
+      "complexity",
+      "cache_hits",
+    ]);
     return rows;
   };
   return { ask, audit };

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { readAdminFile } from "../../src/routes/admin/admin-file.ts";
+import { auditRecords } from "../support/audit.ts";
 import {
   askDevnetCore,
   blockTxids,
@@ -24,7 +25,7 @@ import {
   rpc,
 } from "../support/harness.ts";
 import { connectOutcome } from "../support/net.ts";
-import { blockgate, startProcess, stopProcess } from "../support/spawn.ts";
+import { blockgate, spawnGateway as spawnGatewayProcess, stopProcess } from "../support/spawn.ts";
 
 /**
  * The gateway as an operator runs it — its own process, PostgreSQL in a schema of its own —
@@ -97,19 +98,11 @@ async function spawnGateway(
     log: { level: "info" },
   };
   const configFile = join(dir, `${name}.json`);
-  writeFileSync(configFile, JSON.stringify(config));
-  const { child, output } = await startProcess(
-    process.execPath,
-    ["--import", "tsx", "src/main.ts"],
-    {
-      BLOCKGATE_CONFIG: configFile,
-      DATABASE_URL: "databaseUrl" in store ? store.databaseUrl : "",
-      BG_DRAIN_INDEXER_SECRET: indexer.secret,
-    },
-    /listening on http:\/\/\S+/,
-  );
-  const url = output().match(/listening on (http:\/\/\S+)/)![1]!;
-  return { child, output, url, port: Number(new URL(url).port), configFile };
+  const spawned = await spawnGatewayProcess(config, configFile, {
+    DATABASE_URL: "databaseUrl" in store ? store.databaseUrl : "",
+    BG_DRAIN_INDEXER_SECRET: indexer.secret,
+  });
+  return { ...spawned, configFile };
 }
 
 /** A migrated schema with a funded account, and a gateway process on it. */
@@ -150,10 +143,11 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: str
 }
 
 async function auditOf(db: Database, accountId: number) {
-  const { rows } = await db.query<{ request_id: string; outcome: string; charged_cc: number }>(
-    "SELECT request_id, outcome, charged_cc FROM audit_records WHERE account_id = $1",
-    [accountId],
-  );
+  const rows = await auditRecords(db, { accountId: accountId }, [
+    "request_id",
+    "outcome",
+    "charged_cc",
+  ]);
   return rows;
 }
 

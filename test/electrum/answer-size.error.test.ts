@@ -5,6 +5,7 @@
 // as answered (the server did the work), logged once, the server's breaker untouched.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { auditRecords } from "../support/audit.ts";
 import { type ScriptedPeer, startScriptedElectrum } from "../support/electrum-peer.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -89,10 +90,12 @@ describe("a server's answer over lineBytesMax", () => {
     );
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/"level":30/);
-    const { rows } = await t.gateway.app.db.query<Record<string, unknown>>(
-      "SELECT outcome, error_code, upstream_code, charged_cc FROM audit_records WHERE request_id = $1",
-      [requestId],
-    );
+    const rows = await auditRecords(t.gateway.app.db, { requestId: requestId }, [
+      "outcome",
+      "error_code",
+      "upstream_code",
+      "charged_cc",
+    ]);
     expect(rows).toEqual([
       {
         outcome: "too_large",

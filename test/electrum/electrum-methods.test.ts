@@ -6,6 +6,7 @@ import { fromHex, fromHexReversed, toHex, toHexReversed } from "../../src/bitcoi
 import { computeMerkleRoot } from "../../src/bitcoin/merkle.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { pyFloatRepr } from "../../src/protocol/electrum/python-text.ts";
+import { auditRecords } from "../support/audit.ts";
 import { coreCaller } from "../support/devnet-core.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { foldBranch } from "./merkle-fold.ts";
@@ -44,9 +45,11 @@ async function call(method: string, params: unknown[] | Record<string, unknown>)
   // Priced from config: every method but the free keep-alive costs something.
   expect(price > 0 || method === "server.ping").toBe(true);
   expect(res.headers.get("x-credits-charged")).toBe(String(price));
-  const { rows } = await t.gateway.app.db.query<{ method: string; charged_cc: number }>(
-    "SELECT method, charged_cc FROM audit_records WHERE account_id = $1 ORDER BY id DESC LIMIT 1",
-    [accountId],
+  const rows = await auditRecords(
+    t.gateway.app.db,
+    { accountId: accountId },
+    ["method", "charged_cc"],
+    { newestFirst: true, limit: 1 },
   );
   expect(rows[0]).toEqual({ method, charged_cc: price });
   return { ...(res.json as Answer), text: res.text };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import { auditRecords } from "../support/audit.ts";
 import { BLOCK_KEYS, TX_KEYS } from "../support/core-keys.ts";
 import { mineCoinbase } from "../support/devnet-core.ts";
 import {
@@ -151,9 +152,11 @@ describe("the confirmed-transaction cache", () => {
     expect(await balance()).toBe(before - 200);
     expect(again.text).toBe(first.text);
     expect(hex.json.result).toBe((first.json.result as { hex: string }).hex);
-    const { rows } = await t.gateway.app.db.query<{ upstream: string; charged_cc: number }>(
-      "SELECT upstream, charged_cc FROM audit_records WHERE account_id = $1 ORDER BY id DESC LIMIT 2",
-      [accountId],
+    const rows = await auditRecords(
+      t.gateway.app.db,
+      { accountId: accountId },
+      ["upstream", "charged_cc"],
+      { newestFirst: true, limit: 2 },
     );
     expect(rows).toEqual([
       { upstream: "cache", charged_cc: 100 },

@@ -5,6 +5,7 @@ import type { NetworkName } from "../../src/config/schema.ts";
 import { electrumHeaders } from "../../src/events/headers-source.ts";
 import { TipFollower } from "../../src/events/tip-follower.ts";
 import type { ChainEvent } from "../../src/events/types.ts";
+import { auditRecords } from "../support/audit.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import {
   askDevnetCore,
@@ -125,10 +126,7 @@ describe("chain events on one process (PGlite): the leader follows each chain", 
       /no .*node|unavailable/i,
     );
     expect(res.headers.get("x-credits-charged")).toBe("0");
-    const { rows } = await t.gateway.app.db.query<{ charged_cc: string }>(
-      "SELECT charged_cc FROM audit_records WHERE account_id = $1",
-      [id],
-    );
+    const rows = await auditRecords(t.gateway.app.db, { accountId: id }, ["charged_cc"]);
     expect(rows.map((r) => Number(r.charged_cc))).toEqual([0]);
   });
 

@@ -3,6 +3,7 @@
 // query's price (the indexer did the work); asked once; logged once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { auditRecords } from "../support/audit.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 import { viaGateway, viaIndexer } from "./support.ts";
 
@@ -41,11 +42,12 @@ describe("an indexer answer over the limit", () => {
     const charged = Number(res.headers.get("x-credits-charged"));
     expect(charged).toBeGreaterThan(0);
     const requestId = res.headers.get("x-request-id")!;
-    const { rows } = await t.gateway.app.db.query<Record<string, unknown>>(
-      `SELECT outcome, error_code, charged_cc, estimated_cc FROM audit_records
-       WHERE request_id = $1`,
-      [requestId],
-    );
+    const rows = await auditRecords(t.gateway.app.db, { requestId: requestId }, [
+      "outcome",
+      "error_code",
+      "charged_cc",
+      "estimated_cc",
+    ]);
     expect(rows).toEqual([
       {
         outcome: "too_large",

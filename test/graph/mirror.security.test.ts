@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken } from "../../src/access/tokens.ts";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { latestAudit } from "../../src/billing/usage/usage.ts";
+import { auditRecords } from "../support/audit.ts";
 import {
   BLOCK_170,
   latestAuthFailure,
@@ -28,11 +29,18 @@ const PRICE = 304;
 
 /** The audit row of one request, found by the x-request-id it was answered with. */
 async function auditOf(requestId: string | null) {
-  const { rows } = await t.gateway.app.db.query<Record<string, unknown>>(
-    `SELECT account_id, token_id, backend, network, method, outcome, error_code, http_status,
-       estimated_cc, charged_cc FROM audit_records WHERE request_id = $1`,
-    [requestId],
-  );
+  const rows = await auditRecords(t.gateway.app.db, { requestId: requestId }, [
+    "account_id",
+    "token_id",
+    "backend",
+    "network",
+    "method",
+    "outcome",
+    "error_code",
+    "http_status",
+    "estimated_cc",
+    "charged_cc",
+  ]);
   return rows;
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken } from "../../src/access/tokens.ts";
+import { auditRecords } from "../support/audit.ts";
 import { gql } from "../support/graphql.ts";
 import {
   HAL_TXID,
@@ -38,11 +39,15 @@ async function availableOf(id: number): Promise<number> {
 
 /** The audit rows of one request, found by the x-request-id it was answered with. */
 async function auditOf(requestId: string | null) {
-  const { rows } = await db().query<Record<string, unknown>>(
-    `SELECT account_id, backend, method, outcome, error_code, http_status, charged_cc
-     FROM audit_records WHERE request_id = $1`,
-    [requestId],
-  );
+  const rows = await auditRecords(db(), { requestId: requestId }, [
+    "account_id",
+    "backend",
+    "method",
+    "outcome",
+    "error_code",
+    "http_status",
+    "charged_cc",
+  ]);
   return rows;
 }
 
@@ -280,11 +285,12 @@ describe("unified API: errors", () => {
     expect(byValue.body.extensions?.cost).toMatchObject({ charged: 0 });
     expect(nodeCalls()).toBe(calls);
     expect(await availableOf(id)).toBe(10_000);
-    const { rows } = await db().query(
-      `SELECT method, outcome, error_code, charged_cc FROM audit_records
-       WHERE account_id = $1 ORDER BY id`,
-      [id],
-    );
+    const rows = await auditRecords(db(), { accountId: id }, [
+      "method",
+      "outcome",
+      "error_code",
+      "charged_cc",
+    ]);
     expect(rows).toEqual([
       { method: "graphql", outcome: "rejected", error_code: "BAD_REQUEST", charged_cc: 0 },
       { method: "graphql", outcome: "rejected", error_code: "INVALID_PARAMS", charged_cc: 0 },

@@ -12,6 +12,7 @@ import {
   NodeBlockDocument,
   TransactionProofDocument,
 } from "../../src/generated/operations.ts";
+import { auditRecords } from "../support/audit.ts";
 import { execute } from "../support/graphql.ts";
 import { BLOCK_170, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -32,10 +33,10 @@ const sha256d = (b: Uint8Array) =>
 
 /** The charge the answer reports, and the audit record's. */
 async function charges(res: { body: { extensions?: { cost?: Record<string, unknown> } } }) {
-  const { rows } = await t.gateway.app.db.query<{ charged_cc: number }>(
-    "SELECT charged_cc FROM audit_records WHERE account_id = $1 ORDER BY id DESC LIMIT 1",
-    [accountId],
-  );
+  const rows = await auditRecords(t.gateway.app.db, { accountId: accountId }, ["charged_cc"], {
+    newestFirst: true,
+    limit: 1,
+  });
   return { reported: res.body.extensions?.cost?.charged, audited: rows[0]!.charged_cc };
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditRecords } from "../support/audit.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /**
@@ -41,13 +42,11 @@ describe("unified API: a body of a type it does not read", () => {
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0]?.extensions.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     expect(body.errors[0]?.message).toMatch(/application\/json/);
-    const { rows } = await t.gateway.app.db.query<{
-      error_code: string;
-      charged_cc: number;
-      http_status: number;
-    }>(
-      "SELECT error_code, charged_cc, http_status FROM audit_records WHERE account_id = $1 ORDER BY id DESC LIMIT 1",
-      [accountId],
+    const rows = await auditRecords(
+      t.gateway.app.db,
+      { accountId: accountId },
+      ["error_code", "charged_cc", "http_status"],
+      { newestFirst: true, limit: 1 },
     );
     expect(rows[0]).toEqual({
       error_code: "UNSUPPORTED_MEDIA_TYPE",

@@ -5,6 +5,7 @@ import type { NetworkName } from "../../src/config/schema.ts";
 import { blockActivity, scanBlock } from "../../src/events/block-activity.ts";
 import { addressActivityOf } from "../../src/events/sources.ts";
 import { parseJson } from "../../src/protocol/json/json.ts";
+import { auditRecords } from "../support/audit.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import {
   askDevnetCore,
@@ -48,12 +49,10 @@ function subscribe(token: string, query: string): Promise<Sse> {
 }
 
 async function audit(accountId: number) {
-  const { rows } = await t.gateway.app.db.query<{
-    method: string;
-    charged_cc: number;
-    outcome: string;
-  }>("SELECT method, charged_cc, outcome FROM audit_records WHERE account_id = $1 ORDER BY id", [
-    accountId,
+  const rows = await auditRecords(t.gateway.app.db, { accountId: accountId }, [
+    "method",
+    "charged_cc",
+    "outcome",
   ]);
   return rows;
 }

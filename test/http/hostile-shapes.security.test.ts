@@ -16,6 +16,7 @@ import {
   nestedList,
   wideObject,
 } from "../support/arbitraries.ts";
+import { auditRecords } from "../support/audit.ts";
 import { type Answer, problemsOf, refused, send } from "../support/fuzz-checks.ts";
 import { accountTotals, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { selfSignedCert } from "../support/self-signed.ts";
@@ -111,11 +112,12 @@ describe("JSON-RPC bodies with a 50,000-key object (in id, params or another mem
 });
 
 describe("GraphQL input nested past the bound (64 lists and input objects)", () => {
-  type Audit = { outcome: string; error_code: string | null; charged_cc: number };
   const lastAudit = async (id: number) => {
-    const { rows } = await t.gateway.app.db.query<Audit>(
-      "SELECT outcome, error_code, charged_cc FROM audit_records WHERE account_id = $1 ORDER BY id DESC LIMIT 1",
-      [id],
+    const rows = await auditRecords(
+      t.gateway.app.db,
+      { accountId: id },
+      ["outcome", "error_code", "charged_cc"],
+      { newestFirst: true, limit: 1 },
     );
     return rows[0];
   };

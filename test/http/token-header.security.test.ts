@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditCount } from "../support/audit.ts";
 import {
   accountTotals,
   BLOCK_170,
@@ -79,11 +80,9 @@ describe("the access token in a header instead of the path", () => {
       expect(res.headers.get("x-credits-charged")).toBe(inPath.headers.get("x-credits-charged"));
       expect(before - (await accountTotals(t.gateway.app.db, id)).account!.balance).toBe(pathPrice);
     }
-    const { rows } = await t.gateway.app.db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM audit_records WHERE account_id = $1 AND outcome = 'ok'",
-      [id],
-    );
-    expect(rows[0]!.n).toBeGreaterThanOrEqual(5);
+    expect(
+      await auditCount(t.gateway.app.db, { accountId: id, outcome: "ok" }),
+    ).toBeGreaterThanOrEqual(5);
   });
 
   it.each(

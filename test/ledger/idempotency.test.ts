@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { grantCredits } from "../../src/billing/ledger/ledger.ts";
+import { auditRecords } from "../support/audit.ts";
 import {
   HAL_TXID,
   rpc,
@@ -34,10 +35,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("Idempotency-Key (%s)", (store)
   }
 
   async function outcomes(id: number): Promise<string[]> {
-    const { rows } = await t.gateway.app.db.query<{ outcome: string }>(
-      "SELECT outcome FROM audit_records WHERE account_id = $1 ORDER BY id",
-      [id],
-    );
+    const rows = await auditRecords(t.gateway.app.db, { accountId: id }, ["outcome"]);
     return rows.map((r) => r.outcome);
   }
 

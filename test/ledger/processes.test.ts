@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -12,7 +12,7 @@ import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { HAL_TXID, POSTGRES_URL, rpc } from "../support/harness.ts";
-import { startProcess, stopProcess } from "../support/spawn.ts";
+import { spawnGateway, stopProcess } from "../support/spawn.ts";
 
 /**
  * Credit leases across gateway processes on one PostgreSQL: each test runs real gateway
@@ -82,15 +82,12 @@ async function gateway(
     log: { level },
   };
   const configFile = join(dir, `${s.schema}-${instance}-${randomBytes(3).toString("hex")}.json`);
-  writeFileSync(configFile, JSON.stringify(config));
-  const { child, output } = await startProcess(
-    process.execPath,
-    ["--import", "tsx", "src/main.ts"],
-    { BLOCKGATE_CONFIG: configFile, DATABASE_URL: s.databaseUrl, BLOCKGATE_LOG_LEVEL: level },
-    /listening on http:\/\/\S+/,
-  );
+  const { child, url, output } = await spawnGateway(config, configFile, {
+    DATABASE_URL: s.databaseUrl,
+    BLOCKGATE_LOG_LEVEL: level,
+  });
   children.push(child);
-  return { child, url: output().match(/listening on (http:\/\/\S+)/)![1]!, output };
+  return { child, url, output };
 }
 
 /** `n` calls, `concurrency` at a time; with `keyed`, call i carries Idempotency-Key `call-i`. */

@@ -7,6 +7,7 @@ import { checkLedger, grantCredits, reserve } from "../../src/billing/ledger/led
 import { SettleQueue } from "../../src/billing/ledger/settle-queue.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
+import { auditCount } from "../support/audit.ts";
 import { POSTGRES_URL, pgliteSnapshotFor } from "../support/harness.ts";
 
 /** Group commit (src/billing/ledger/settle-queue.ts) on both stores: batching, failure, backpressure. */
@@ -84,10 +85,7 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     const queue = new SettleQueue(db, { batchRowsMax: 1000, pendingRowsMax: 10_000 });
     const taken = await takeLease(db, id, 1_000, 0, "test-process");
     if (!taken) throw new Error("lease");
-    const before = await db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM audit_records WHERE account_id = $1",
-      [id],
-    );
+    const before = await auditCount(db, { accountId: id });
     const results = await Promise.allSettled([
       queue.settle({
         accountId: id,
@@ -111,11 +109,8 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/ledger settle failed/);
-    const after = await db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM audit_records WHERE account_id = $1",
-      [id],
-    );
-    expect(after.rows[0]!.n - before.rows[0]!.n).toBe(2);
+    const after = await auditCount(db, { accountId: id });
+    expect(after - before).toBe(2);
     const { rows } = await db.query<{ balance: number; leased: number }>(
       "SELECT balance, leased FROM accounts WHERE id = $1",
       [id],

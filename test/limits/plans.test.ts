@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setAccountPlan } from "../../src/billing/ledger/accounts.ts";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { runDbCommand } from "../../src/cli/commands.ts";
+import { auditRecords } from "../support/audit.ts";
 import {
   accountTotals,
   blockTxids,
@@ -79,9 +80,10 @@ describe("plans on one gateway (limits in memory)", () => {
       // Refusals are one aggregated record standing for all of them.
       { outcome: "rate_limited", n: 1, charged: 0 },
     ]);
-    const { rows } = await t.gateway.app.db.query<{ calls: number; error_code: string }>(
-      "SELECT calls, error_code FROM audit_records WHERE account_id = $1 AND outcome = 'rate_limited'",
-      [a.id],
+    const rows = await auditRecords(
+      t.gateway.app.db,
+      { accountId: a.id, outcome: "rate_limited" },
+      ["calls", "error_code"],
     );
     expect(rows).toEqual([{ calls: limited.length, error_code: "RATE_LIMITED" }]);
   });

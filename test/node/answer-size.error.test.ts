@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { auditRecords } from "../support/audit.ts";
 import { burst } from "../support/burst.ts";
 import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -44,18 +45,14 @@ const errorsOf = (json: unknown) =>
   (json as { id: number; error?: RpcError }[]).map((item) => item.error);
 
 async function auditOf(requestId: string) {
-  const { rows } = await t.gateway.app.db.query<{
-    method: string;
-    outcome: string;
-    error_code: string | null;
-    charged_cc: number;
-    http_status: number;
-    upstream: string | null;
-  }>(
-    `SELECT method, outcome, error_code, charged_cc, http_status, upstream FROM audit_records
-     WHERE request_id = $1 ORDER BY id`,
-    [requestId],
-  );
+  const rows = await auditRecords(t.gateway.app.db, { requestId: requestId }, [
+    "method",
+    "outcome",
+    "error_code",
+    "charged_cc",
+    "http_status",
+    "upstream",
+  ]);
   return rows;
 }
 

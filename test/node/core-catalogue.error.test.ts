@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { stringifyJson } from "../../src/protocol/json/json.ts";
+import { auditRecords } from "../support/audit.ts";
 import {
   accountTotals,
   BLOCK_170,
@@ -167,9 +168,11 @@ describe("each method is priced from config, per network and per form", () => {
   /** The charge of one call as the answer's header and the audit record state it. */
   async function charged(network: string, method: string, params: unknown[]) {
     const res = await post(nodeUrl(network), rpc(method, params));
-    const { rows } = await t.gateway.app.db.query<{ method: string; charged_cc: number }>(
-      `SELECT method, charged_cc FROM audit_records WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
-      [accountId],
+    const rows = await auditRecords(
+      t.gateway.app.db,
+      { accountId: accountId },
+      ["method", "charged_cc"],
+      { newestFirst: true, limit: 1 },
     );
     return {
       header: Number(res.headers.get("x-credits-charged")),

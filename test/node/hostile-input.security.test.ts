@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { auditRecords } from "../support/audit.ts";
 import {
   accountTotals,
   HAL_TXID,
@@ -36,10 +37,7 @@ describe.each<StoreKind>([
     expect(core.calls - callsBefore).toBe(1);
 
     const db = t.gateway.app.db;
-    const { rows } = await db.query<{ method: string; outcome: string; charged_cc: number }>(
-      "SELECT method, outcome, charged_cc FROM audit_records WHERE account_id = $1 ORDER BY id",
-      [id],
-    );
+    const rows = await auditRecords(db, { accountId: id }, ["method", "outcome", "charged_cc"]);
     expect(rows).toEqual([
       { method: "getrawtransaction", outcome: "ok", charged_cc: 200 },
       { method: "getraw\\u0000transaction\\u001b[31m", outcome: "rejected", charged_cc: 0 },

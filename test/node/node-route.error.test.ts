@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditRecords } from "../support/audit.ts";
 import {
   GENESIS_COINBASE,
   HAL_TXID,
@@ -102,8 +103,11 @@ describe("parameters are checked as Bitcoin Core checks them, before forwarding,
     });
     expect(spent).toBe(0);
     expect(core.stats.calls).toBe(calls);
-    const { rows } = await t.gateway.app.db.query(
-      "SELECT method, outcome, error_code, charged_cc FROM audit_records ORDER BY id DESC LIMIT 1",
+    const rows = await auditRecords(
+      t.gateway.app.db,
+      {},
+      ["method", "outcome", "error_code", "charged_cc"],
+      { newestFirst: true, limit: 1 },
     );
     expect(rows).toEqual([
       {

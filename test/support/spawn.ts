@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 
 export interface Ran {
   code: number;
@@ -97,4 +98,32 @@ export function stopProcess(child: ChildProcess): Promise<void> {
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
   });
+}
+
+export interface SpawnedGateway {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  /** Everything it printed so far. */
+  output: () => string;
+}
+
+/**
+ * A gateway in a process of its own (`src/main.ts`), its config written to `configFile` first;
+ * resolves once it says where it listens. The one way tests start gateway processes.
+ */
+export async function spawnGateway(
+  config: object,
+  configFile: string,
+  env: Record<string, string | undefined> = {},
+): Promise<SpawnedGateway> {
+  writeFileSync(configFile, JSON.stringify(config));
+  const { child, output } = await startProcess(
+    process.execPath,
+    ["--import", "tsx", "src/main.ts"],
+    { BLOCKGATE_CONFIG: configFile, ...env },
+    /listening on http:\/\/\S+/,
+  );
+  const url = output().match(/listening on (http:\/\/\S+)/)![1]!;
+  return { child, url, port: Number(new URL(url).port), output };
 }

@@ -4,6 +4,7 @@
 // each call is charged once. Both gone: 503 UPSTREAM_UNAVAILABLE, nothing charged.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { auditByOutcome } from "../support/audit.ts";
 import { type CoreProcess, nodeEntries, startCoreProcess } from "../support/core-process.ts";
 import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -81,11 +82,7 @@ async function gatewayOn(cores: CoreProcess[]): Promise<TestGateway> {
 
 /** The account's audit rows by outcome, and the ledger check. */
 async function books(t: TestGateway, accountId: number) {
-  const { rows } = await t.gateway.app.db.query<{ outcome: string; n: number; charged: number }>(
-    `SELECT outcome, count(*)::int AS n, coalesce(sum(charged_cc), 0)::int AS charged
-     FROM audit_records WHERE account_id = $1 GROUP BY outcome ORDER BY outcome`,
-    [accountId],
-  );
+  const rows = await auditByOutcome(t.gateway.app.db, { accountId });
   const check = (await checkLedger(t.gateway.app.db)).find((c) => c.accountId === accountId)!;
   return { rows, check };
 }
