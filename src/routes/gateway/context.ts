@@ -21,51 +21,51 @@ export interface Meter {
 }
 
 /**
- * Mutable per-request state that resolvers and the cost plugin share. Yoga copies the server
- * context shallowly into the GraphQL context, so what is written during execution lives in this
- * one shared object.
+ * One request's state, in parts each written by one owner and read by the others. Yoga copies
+ * the server context shallowly into the GraphQL context, so what is written during execution
+ * lives in this one object, made fresh for each request (run.ts gatewayContext).
  */
 export interface RequestState {
+  /** Upstream work done: written by the loaders and resolvers, settled by the cost plugin. */
   meter: Meter;
-  /** Whether the operation asks for fee or inputs.prevout: getrawtransaction verbosity 2. */
-  wantsPrevouts: boolean;
+  /** What the request asks, written by the cost plugin from its estimate before execution. */
+  asks: Asks;
+  /** Whether and how the answer is kept whole: answers/ writes it, the executor keeps it. */
+  keep: Keeping;
+  /** Learning or serving a query plan: query-plans/ and the cost plugin write it. */
+  plan: Planning;
+}
+
+export interface Asks {
+  /** Fee or inputs.prevout asked: getrawtransaction verbosity 2. */
+  prevouts: boolean;
   /**
-   * Whether the operation asks for a field that reads where a transaction was mined (cost/
-   * estimate.ts POSITION_FIELDS): getrawtransaction verbosity 1 at least. True until the estimate
-   * says otherwise, so that a path the estimate never saw asks as before.
+   * A field that reads where a transaction was mined (cost/estimate.ts POSITION_FIELDS):
+   * verbosity 1 at least. True until the estimate says otherwise, for paths it never saw.
    */
-  wantsPosition: boolean;
+  position: boolean;
   /** The estimate's complexity of each indexer site, by site path: what one resolution meters. */
   graphSites: Map<string, number>;
-  /**
-   * Lookups left at each priced join (by site path): the estimate priced that many, so a join under
-   * a list that returns more rows than it was priced for refuses the rest instead of running them.
-   */
+  /** Lookups left at each priced join: a join returning more rows than priced refuses the rest. */
   joinBudget: Map<string, number>;
-  /**
-   * Set by the route when the request's answer may be kept (a POST of JSON, not a dry run): its
-   * key in the cache of whole answers about final blocks (answers/serve.ts).
-   */
-  answerKey?: string;
-  /**
-   * Where each transaction that a root `transaction(s)` field answered was mined (null: in the
-   * mempool), by txid; recorded only when the answer may be kept (answerKey set): what the kept
-   * answer's blocks are (answers/keep.ts).
-   */
-  rootTransactions?: Map<string, BlockPosition | null>;
-  /** The answer the cost plugin found final, for the route to keep once Yoga has written it. */
+}
+
+export interface Keeping {
+  /** Set by the executor when the answer may be kept: its key among whole answers. */
+  key?: string;
+  /** Where each root transaction was mined (null: mempool), by txid, when `key` is set. */
+  roots?: Map<string, BlockPosition | null>;
+  /** The answer the cost plugin found final, for the executor to keep once Yoga wrote it. */
   pending?: PendingAnswer;
+}
+
+export interface Planning {
+  /** The document may be planned: the cost plugin leaves in `candidate` what learning needs. */
+  learning?: boolean;
+  candidate?: PlanCandidate;
   /**
-   * Set by the route when this request's document may be planned (query-plans/): the cost plugin then
-   * leaves in `planCandidate` what learning a plan from this execution needs, when it asked the
-   * indexer alone and answered without error.
-   */
-  planning?: boolean;
-  planCandidate?: PlanCandidate;
-  /**
-   * A planned request that the executor answers instead (query-plans/serve.ts): its estimate is already
-   * reserved, so the cost plugin executes without metering and leaves here what the call came
-   * to, for the planned request's own settle.
+   * A planned request the executor answers instead (query-plans/serve.ts): already reserved, so
+   * the cost plugin executes without metering and leaves here what the call came to.
    */
   reserved?: { figures?: ExecutedFigures };
   /** A planned request's trip that failed: the first indexer query answers with it (indexer.ts). */

@@ -65,11 +65,12 @@ export class GatewayExecutor implements UnifiedApi, ExecutorParts {
       }
     }
     const { reply, context } = await runYoga(this, ctx, call, (state) => {
-      if (key !== null) state.answerKey = key;
-      if (planned && !plan && this.plans.worthLearning(planned.key)) state.planning = true;
+      if (key !== null) state.keep.key = key;
+      if (planned && !plan && this.plans.worthLearning(planned.key)) state.plan.learning = true;
     });
     if (reply.raw === undefined) return reply;
-    const { pending, planCandidate } = context.state;
+    const { pending } = context.state.keep;
+    const planCandidate = context.state.plan.candidate;
     const answer = { status: reply.status, raw: reply.raw, headers: reply.headers ?? {} };
     if (key !== null) keptOrNot(ctx, key, pending, reply);
     if (planned && planCandidate) learnPlan(this.plans, planned, planCandidate, answer);

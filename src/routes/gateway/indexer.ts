@@ -145,8 +145,8 @@ async function executeOnIndexer(request: {
   if (!ctx) throw new Error("delegation without the request's context");
   // A planned request whose own trip failed is executed from that failure, not asked again
   // (query-plans/serve.ts): the indexer's refusal or silence answers the query this becomes too.
-  const { failedTrip } = ctx.state;
-  ctx.state.failedTrip = undefined;
+  const { failedTrip } = ctx.state.plan;
+  ctx.state.plan.failedTrip = undefined;
   const out =
     failedTrip ??
     (await indexerTrip(ctx, {
@@ -224,7 +224,7 @@ export async function delegateToIndexer(
   if (!(result instanceof Error) || tooLarge(result)) {
     const { graph } = ctx.state.meter;
     graph.answered += 1;
-    graph.complexity += ctx.state.graphSites.get(sitePath(info.path)) ?? 0;
+    graph.complexity += ctx.state.asks.graphSites.get(sitePath(info.path)) ?? 0;
   }
   return result;
 }

@@ -76,7 +76,7 @@ export function modelFromVerbose(
 export function nodeTransactionLoader(
   app: GatewayServices,
   network: NetworkName,
-  state: Pick<RequestState, "meter" | "wantsPrevouts" | "wantsPosition" | "answerKey">,
+  state: Pick<RequestState, "meter" | "asks" | "keep">,
   /** Transactions asked lately at verbosity 0, kept by the executor across requests. */
   seen: LruMap<string, true>,
 ): DataLoader<string, TransactionModel | GraphQLError | null> {
@@ -91,7 +91,7 @@ export function nodeTransactionLoader(
         );
         return txids.map(() => err);
       }
-      const needed = state.wantsPrevouts ? 2 : state.wantsPosition ? 1 : 0;
+      const needed = state.asks.prevouts ? 2 : state.asks.position ? 1 : 0;
       // Verbosity 2 needs the node's undo data (fee, prevouts): the cache answers 1 and 0 only.
       const cached = needed < 2 ? await cachedModels(app, network, txids) : null;
       const results: (TransactionModel | GraphQLError | null)[] = txids.map(() => null);
@@ -100,7 +100,7 @@ export function nodeTransactionLoader(
       meter.cacheHits += answered;
       for (let i = 0; i < txids.length; i++) if (cached?.[i]) results[i] = cached[i]!;
       if (missing.length > 0) {
-        const keepable = app.txCache.enabled || state.answerKey !== undefined;
+        const keepable = app.txCache.enabled || state.keep.key !== undefined;
         const verbosities = missing.map((i) =>
           needed === 0 && keepable && seenAtHex(seen, network, txids[i]!) ? 1 : needed,
         );

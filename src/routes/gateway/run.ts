@@ -136,10 +136,9 @@ export function gatewayContext(
   const app = ctx.services;
   const state: RequestState = {
     meter: { calls: new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
-    wantsPrevouts: false,
-    wantsPosition: true,
-    graphSites: new Map(),
-    joinBudget: new Map(),
+    asks: { prevouts: false, position: true, graphSites: new Map(), joinBudget: new Map() },
+    keep: {},
+    plan: {},
   };
   const context: GraphQLContext = {
     ...ctx,

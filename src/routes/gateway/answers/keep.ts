@@ -10,8 +10,8 @@ import { fixedTransactionSelection } from "./final-transactions.ts";
 const LOOKUPS = new Set(["getrawtransaction", "blockchain.transaction.get"]);
 
 /**
- * After a request the route may cache (state.answerKey) executed and settled, with no error: when
- * its answer cannot change while some blocks stay on the best chain, it is left in state.pending
+ * After a request the route may cache (state.keep.key) executed and settled, with no error: when
+ * its answer cannot change while some blocks stay on the best chain, it is left in state.keep.pending
  * for the route. Two kinds, never mixed in one answer:
  *  - about final blocks (final-blocks.ts): from the indexer alone — a join to the full node or
  *    Electrum (confirmations) moves with the tip;
@@ -67,7 +67,7 @@ export interface ConfirmationsTemplate {
 
 function pend(ctx: GraphQLContext, found: Found, figures: KeepFigures, text: () => string): void {
   const { report } = figures;
-  ctx.state.pending = {
+  ctx.state.keep.pending = {
     answer: {
       dataText: found.template?.dataText ?? text(),
       ...(found.template ? { confirmations: found.template.confirmations } : {}),
@@ -107,7 +107,8 @@ function aboutTransactions(
   /** The answer's template for these response keys of confirmations; null: not well formed. */
   templateOf: (keys: ReadonlySet<string>) => ConfirmationsTemplate | null,
 ): Found | null {
-  const { meter, rootTransactions } = ctx.state;
+  const { meter } = ctx.state;
+  const rootTransactions = ctx.state.keep.roots;
   if (!rootTransactions || rootTransactions.size === 0 || meter.graph.answered > 0) return null;
   let lookups = 0;
   for (const [method, { count }] of meter.calls) {

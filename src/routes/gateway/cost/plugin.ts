@@ -41,7 +41,7 @@ export function costPlugin(estimates: EstimateMemo): Plugin<GraphQLContext, Grap
         args.operationName,
         variables,
       );
-      const { reserved } = ctx.state;
+      const { reserved } = ctx.state.plan;
       if (estimate instanceof GraphQLError) {
         metered.set(ctx.state, {});
         return refuse(ctx, estimate, stop);
@@ -80,7 +80,7 @@ export function costPlugin(estimates: EstimateMemo): Plugin<GraphQLContext, Grap
     async onResponse({ response, serverContext: ctx }) {
       const headers = metered.get(ctx.state);
       // A planned request's fallback: its own record is written by the planned request.
-      if (ctx.state.reserved) return;
+      if (ctx.state.plan.reserved) return;
       if (headers) {
         for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
         return;
@@ -98,7 +98,7 @@ type Executed = { result: ExecutionResult; actual: number; complexity: number | 
 /** A request its estimate refuses: nothing runs, one uncharged record. */
 async function refuse(ctx: GraphQLContext, estimate: GraphQLError, stop: Stop): Promise<void> {
   const errorCode = fromGraphQLCode(estimate.extensions.code);
-  const { reserved } = ctx.state;
+  const { reserved } = ctx.state.plan;
   if (reserved) {
     // Reserved by a planned request whose estimate was this very one: cannot happen, and if it
     // did, its refusal is that request's one record.
@@ -116,11 +116,12 @@ async function refuse(ctx: GraphQLContext, estimate: GraphQLError, stop: Stop): 
 
 /** What execution reads of the estimate: how to ask the node, and each site's budget. */
 function noteEstimate(state: RequestState, estimate: Estimate): void {
-  state.wantsPrevouts = estimate.wantsPrevouts;
-  state.wantsPosition = estimate.wantsPosition;
-  for (const site of estimate.graph?.sites ?? []) state.graphSites.set(site.path, site.complexity);
+  state.asks.prevouts = estimate.wantsPrevouts;
+  state.asks.position = estimate.wantsPosition;
+  for (const site of estimate.graph?.sites ?? [])
+    state.asks.graphSites.set(site.path, site.complexity);
   for (const item of estimate.items) {
-    state.joinBudget.set(item.path, (state.joinBudget.get(item.path) ?? 0) + item.count);
+    state.asks.joinBudget.set(item.path, (state.asks.joinBudget.get(item.path) ?? 0) + item.count);
   }
 }
 
@@ -196,19 +197,19 @@ async function answered(
     calls: costLines(ctx),
   });
   const creditHeaders = Object.keys(cost.headers);
-  if (ctx.state.answerKey !== undefined) {
+  if (ctx.state.keep.key !== undefined) {
     const estimatedComplexity = estimate.graph?.complexity ?? null;
     keepIfFinal(ctx, args, result, {
       ...{ estimated: estimate.total, estimatedComplexity, actual, complexity },
       ...{ report, creditHeaders },
     });
   }
-  if (ctx.state.planning) {
+  if (ctx.state.plan.learning) {
     const figures = { actual, complexity, report, creditHeaders };
     // An indexer plan does not keep what it answers: a document whose answer is being kept stays
     // with Yoga. A node plan keeps answers as Yoga does (query-plans/serve.ts).
-    ctx.state.planCandidate =
-      (ctx.state.pending ? undefined : planCandidate(ctx, args, result, estimate, figures)) ??
+    ctx.state.plan.candidate =
+      (ctx.state.keep.pending ? undefined : planCandidate(ctx, args, result, estimate, figures)) ??
       (await nodePlanCandidate(ctx, args, result, figures));
   }
   return { ...result, extensions: { ...result.extensions, cost: report } };

@@ -12,7 +12,7 @@ import { fits, passthroughOf } from "./passthrough.ts";
 import type { PlanRequest, Plans } from "./plans.ts";
 
 /**
- * After a request the route may plan (state.planning) executed and settled: when it asked the
+ * After a request the route may plan (state.plan.learning) executed and settled: when it asked the
  * indexer alone — its document a passthrough (passthrough.ts), no call to the node or Electrum,
  * every root field answered — and answered without error, what learning a plan from it needs.
  * The charge must be the one a plan would make of the estimate (every site answered, at the

@@ -163,10 +163,10 @@ async function serveNodePlanned(
     dryRun: false,
     seenAtHex: api.seenAtHex,
   });
-  context.state.wantsPrevouts = estimate.wantsPrevouts;
-  context.state.wantsPosition = estimate.wantsPosition;
+  context.state.asks.prevouts = estimate.wantsPrevouts;
+  context.state.asks.position = estimate.wantsPosition;
   // Set before anything is loaded: the loaders ask what a kept answer needs (loaders.ts).
-  if (key !== null) context.state.answerKey = key;
+  if (key !== null) context.state.keep.key = key;
   // What the plan wrote, when it answered (not the executor).
   const planned: { written?: NodeData } = {};
   const cost = await meter<Answered>(ctx, {
@@ -220,7 +220,7 @@ async function serveNodePlanned(
       creditHeaders: Object.keys(cost.headers),
     },
   );
-  return { reply, ...(context.state.pending ? { pending: context.state.pending } : {}) };
+  return { reply, ...(context.state.keep.pending ? { pending: context.state.keep.pending } : {}) };
 }
 
 /** The estimate Yoga would make of the request (one memo for both: request-estimate.ts). */
@@ -273,7 +273,7 @@ function plannedReply(
 
 /**
  * The executor's answer to a planned request that its plan could not answer, under the planned
- * request's reservation: the cost plugin executes without metering (state.reserved) and leaves
+ * request's reservation: the cost plugin executes without metering (state.plan.reserved) and leaves
  * the outcome, which the planned request settles.
  */
 async function executeReserved(
@@ -288,12 +288,12 @@ async function executeReserved(
     ctx,
     call,
     (state) => {
-      state.reserved = {};
-      if (failedTrip) state.failedTrip = failedTrip;
+      state.plan.reserved = {};
+      if (failedTrip) state.plan.failedTrip = failedTrip;
     },
     made,
   );
-  const figures = context.state.reserved?.figures;
+  const figures = context.state.plan.reserved?.figures;
   const text = reply.raw ? decoder.decode(reply.raw) : "";
   const outcome: CallOutcome = figures?.outcome ?? {
     kind: "failed",

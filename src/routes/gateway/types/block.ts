@@ -67,14 +67,14 @@ BlockTransactionRef.implement({
         // The estimate priced this join for as many rows as the lists around it may hold; a list
         // that holds more (no limit, and more rows than graph.listSizeDefault) is cut off here.
         const site = sitePath(info.path);
-        const left = ctx.state.joinBudget.get(site) ?? 0;
+        const left = ctx.state.asks.joinBudget.get(site) ?? 0;
         if (left <= 0) {
           throw codedError(
             "LIMIT_EXCEEDED",
             `${site}: more rows than this join was priced for; give the lists around it a limit`,
           );
         }
-        ctx.state.joinBudget.set(site, left - 1);
+        ctx.state.asks.joinBudget.set(site, left - 1);
         return transactionByTxid(ctx, row[joinKey("hash")] as string);
       },
     }),

@@ -33,9 +33,9 @@ const notFound = (txid: string) =>
  * node plans (query-plans/serve.ts), which answer these root fields without their resolvers.
  */
 export function noteRoot(ctx: GraphQLContext, found: TransactionModel): void {
-  if (ctx.state.answerKey === undefined) return;
-  ctx.state.rootTransactions ??= new Map();
-  ctx.state.rootTransactions.set(found.tx.txid, found.block);
+  if (ctx.state.keep.key === undefined) return;
+  ctx.state.keep.roots ??= new Map();
+  ctx.state.keep.roots.set(found.tx.txid, found.block);
 }
 
 /** A transaction from the full node through the request's loader; missing is NOT_FOUND. */
