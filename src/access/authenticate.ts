@@ -33,6 +33,8 @@ export async function authenticateCall(
   app: AuthServices,
   token: string,
   from: { source: string; backendSegment: string; network: string; route: string },
+  /** How the token was presented, when the 401 should say what was missing. */
+  presented: { otherScheme?: boolean } = {},
 ): Promise<Authentication> {
   const throttle = app.authThrottle;
   const verdict = throttle.verdict(from.source);
@@ -61,10 +63,19 @@ export async function authenticateCall(
   if (delayMs > 0) await sleep(delayMs);
   return {
     ok: false,
-    error: gatewayError("UNAUTHENTICATED", "missing, unknown or revoked access token"),
+    error: gatewayError("UNAUTHENTICATED", unauthenticated(token, presented)),
     // RFC 6750 §3: a 401 names the scheme it takes (the path form works as well).
     headers: { "www-authenticate": 'Bearer realm="blockgate"' },
   };
+}
+
+/** Why no one is authenticated, in words that say what to send. */
+function unauthenticated(token: string, presented: { otherScheme?: boolean }): string {
+  if (token !== "") return "unknown, expired or revoked access token";
+  if (presented.otherScheme) {
+    return "no access token: send it as `Authorization: Bearer <token>` (the scheme is needed), `X-Api-Key: <token>`, or at the end of the path";
+  }
+  return "no access token: put it at the end of the path (/<backend>/<network>/<token>), or send it as `Authorization: Bearer <token>` or `X-Api-Key: <token>`";
 }
 
 function refusal(from: { source: string; backendSegment: string; network: string }) {

@@ -4,10 +4,14 @@ import type { IncomingHttpHeaders } from "node:http";
 export interface PresentedToken {
   token: string;
   inPath: boolean;
+  /** No token found, but an Authorization header of another scheme: what a 401 should point at. */
+  otherScheme?: boolean;
 }
 
 /** RFC 6750 §2.1: the scheme is case-insensitive; one or more spaces before the credentials. */
 const BEARER_RE = /^bearer +(\S+) *$/i;
+/** One of our tokens sent as the whole header, without a scheme: taken as what it plainly is. */
+const BARE_TOKEN_RE = /^ *(bgt_[A-Za-z0-9_-]+) *$/;
 
 /**
  * The token a backend call presents: in the path (`/<backend>/<network>/<token>`, as the interface
@@ -27,6 +31,8 @@ export function presentedToken(
   const key = Array.isArray(apiKey) ? apiKey[0] : apiKey;
   if (key !== undefined) return { token: key.trim(), inPath: false };
   // Another scheme (a proxy's Basic credentials, say) is not our token.
-  const bearer = BEARER_RE.exec(headers.authorization ?? "");
-  return { token: bearer?.[1] ?? "", inPath: false };
+  const authorization = headers.authorization ?? "";
+  const found = BEARER_RE.exec(authorization) ?? BARE_TOKEN_RE.exec(authorization);
+  if (found) return { token: found[1]!, inPath: false };
+  return { token: "", inPath: false, ...(authorization ? { otherScheme: true } : {}) };
 }

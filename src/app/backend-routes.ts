@@ -232,7 +232,7 @@ function beforeBody(setup: RouteSetup) {
       return fail(reply, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
     }
     const from = fromOf(route, request);
-    const authenticated = await authenticateCall(app, call.token, from);
+    const authenticated = await authenticateCall(app, call.token, from, presented);
     if (!authenticated.ok) {
       reply.headers(authenticated.headers);
       return fail(reply, authenticated.error);

@@ -11,7 +11,11 @@ export function startupBanner(
   where: string,
   demo: DemoAccount | null,
 ): string {
-  const lines = [`blockgate listening on ${url}  (${where})`];
+  const lines = [
+    `blockgate listening on ${url}  (${where})`,
+    `What it serves, and where to go next: ${url}/`,
+    `Your usage, keys and webhooks (sign in with a token): ${url}/dashboard`,
+  ];
   if (!demo) return `${lines.join("\n")}\n`;
   // An earlier start's token is not known in clear any more: the calls name it as $TOKEN.
   const token = demo.token ?? "$TOKEN";

@@ -6,6 +6,7 @@ import type { WebSocket } from "ws";
 import { SettleAbandoned } from "../billing/ledger/credits.ts";
 import { LedgerError } from "../billing/ledger/ledger.ts";
 import type { BackendKind } from "../billing/metering/context.ts";
+import type { NetworkName } from "../config/schema.ts";
 import { AddressConnections, httpRefusal } from "../http/connection-limit.ts";
 import { countInFlight, type DrainOutcome, drain } from "../http/drain.ts";
 import {
@@ -23,7 +24,9 @@ import { catalogueRoutes } from "../routes/catalogue/routes.ts";
 import { dashboardRoutes } from "../routes/dashboard/routes.ts";
 import { type ElectrumTlsListener, startElectrumTls } from "../routes/electrum/tls-listener.ts";
 import { readiness } from "../routes/health/readiness.ts";
+import { homeRoutes } from "../routes/home/routes.ts";
 import { backendRoutes, type SocketRegistry } from "./backend-routes.ts";
+import { notFound, servedBy } from "./not-found.ts";
 import type { App } from "./services.ts";
 
 export interface RunningServer {
@@ -69,9 +72,15 @@ export async function startHttpServer(
   // `ws` takes the socket; a message may be as large as a body.
   await http.register(websocket, { options: { maxPayload: app.config.server.bodyBytesMax } });
   const sockets = new Map<WebSocket, () => void>();
-  notFoundBeforeBody(http, async (_request, reply) =>
-    sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route"))),
-  );
+  const served = servedBy(app.config, (network) => app.indexers.has(network as NetworkName));
+  notFoundBeforeBody(http, async (request, reply) => {
+    const parts = pathParts(request);
+    // The gateway's own surfaces keep the plain answer; a backend's path gets its protocol's.
+    if (OWN_ROUTES.has(parts[0] ?? "")) {
+      return sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+    }
+    return sendReply(reply, notFound(served, parts));
+  });
   const labels = routeLabels(app.config);
   http.addHook("onResponse", (request, reply, done) => {
     observe(app, labels, request, reply);
@@ -90,6 +99,13 @@ export async function startHttpServer(
   operatorRoutes(http, app);
   dashboardRoutes(http, app);
   catalogueRoutes(http, app.config);
+  homeRoutes(http, {
+    backends: [...served.backends].map(([segment, kind]) => ({
+      segment,
+      kind,
+      networks: served.networks.get(kind) ?? [],
+    })),
+  });
   backendRoutes(http, app, { requests, sockets });
 
   await http.ready();
@@ -209,7 +225,15 @@ function observe(
   if (charged > 0) app.metrics.credits.inc({ route, network }, charged);
 }
 
-const OWN_ROUTES = new Set(["dashboard", "healthz", "readyz", "metrics", "admin"]);
+const OWN_ROUTES = new Set([
+  "dashboard",
+  "healthz",
+  "readyz",
+  "metrics",
+  "admin",
+  "methods",
+  "methods.json",
+]);
 
 /** Segment → backend kind, and the networks: what the metrics' labels may say. */
 interface RouteLabels {

@@ -224,7 +224,7 @@ describe("graph route: gateway refusals in GraphQL's shape", () => {
     expect(bad.json).toEqual({
       errors: [
         {
-          message: "missing, unknown or revoked access token",
+          message: "unknown, expired or revoked access token",
           extensions: { code: "UNAUTHENTICATED" },
         },
       ],

@@ -57,7 +57,7 @@ describe("graph route: tokens", () => {
     expect(res.json).toEqual({
       errors: [
         {
-          message: "missing, unknown or revoked access token",
+          message: "unknown, expired or revoked access token",
           extensions: { code: "UNAUTHENTICATED" },
         },
       ],

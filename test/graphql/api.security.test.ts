@@ -74,7 +74,7 @@ describe("unified API: tokens", () => {
     expect(res.body).toEqual({
       errors: [
         {
-          message: "missing, unknown or revoked access token",
+          message: "unknown, expired or revoked access token",
           extensions: { code: "UNAUTHENTICATED" },
         },
       ],

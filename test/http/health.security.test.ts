@@ -151,11 +151,20 @@ describe("health: security", () => {
   });
 
   it("unknown paths near them are 404 in plain JSON", async () => {
-    for (const route of ["/", "/health", "/healthz/x", "/readyz/now", "/readyz/x/y", "/HEALTHZ"]) {
+    for (const route of ["/healthz/x", "/readyz/now", "/readyz/x/y"]) {
       const res = await fetch(`${t.url}${route}`);
       expect(res.status, route).toBe(404);
       expect(res.headers.get("content-type")).toBe("application/json");
       expect(await res.json()).toEqual(NOT_FOUND);
+    }
+    // A first segment no route has: plain JSON too, naming the backends served.
+    for (const route of ["/health", "/HEALTHZ"]) {
+      const res = await fetch(`${t.url}${route}`);
+      expect(res.status, route).toBe(404);
+      expect(res.headers.get("content-type")).toBe("application/json");
+      expect(await res.json()).toMatchObject({
+        error: { code: "ROUTE_NOT_FOUND", backends: expect.arrayContaining(["node", "gateway"]) },
+      });
     }
   });
 
@@ -174,10 +183,16 @@ describe("health: security", () => {
         socket.on("end", () => resolve(text));
         socket.on("error", reject);
       });
-    for (const target of ["//", "///", "//x/y", "http://elsewhere/nowhere", "*"]) {
+    // Leading slashes name no host: `//` is the front door.
+    for (const target of ["//", "///"]) {
+      expect((await raw(target)).split("\r\n")[0], target).toBe("HTTP/1.1 200 OK");
+    }
+    for (const target of ["//x/y", "http://elsewhere/nowhere", "*"]) {
       const answer = await raw(target);
       expect(answer.split("\r\n")[0], target).toBe("HTTP/1.1 404 Not Found");
-      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), target).toEqual(NOT_FOUND);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), target).toMatchObject({
+        error: { code: "ROUTE_NOT_FOUND" },
+      });
     }
     // Leading slashes name no host: `//healthz` is /healthz.
     expect((await raw("//healthz")).split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
