@@ -81,7 +81,14 @@ describe("the method catalogue", () => {
     const html = await res.text();
     for (const m of CATALOGUE) expect(html).toContain(`id="${m.method}"`);
     expect(html).toContain("curl -s -X POST");
-    expect(html).toContain("/node/mainnet/$TOKEN");
+    // Examples name the address the page was read at, so they can be pasted as they are.
+    expect(html).toContain(`${t.url}/node/mainnet/$TOKEN`);
+    expect(html).not.toContain("http://HOST/");
+    // Contents: each method linked to its section.
+    for (const m of CATALOGUE) expect(html).toContain(`href="#${m.method}"`);
+    // A Host header that is no host is not echoed into the page.
+    const odd = await fetch(`${t.url}/methods`, { headers: { host: "<script>" } }).catch(() => null);
+    if (odd) expect(await odd.text()).not.toContain("<script>");
   });
 });
 

@@ -26,19 +26,33 @@ const escapeHtml = (text: string) =>
 export function catalogueRoutes(http: FastifyInstance, config: Config): void {
   const networks = config.networks;
   const methods = pricedCatalogue(config, networks);
-  const text = page(config, methods);
+  // The page's examples name the address the reader used: one page per Host seen, kept small.
+  const pages = new Map<string, string>();
   const json = JSON.stringify({ networks, methods }, null, 2);
   withoutBodies(http, (scope) => {
-    scope.get("/methods", async (_request, reply) =>
-      sendText(reply, 200, "text/html; charset=utf-8", text, HEADERS),
-    );
+    scope.get("/methods", async (request, reply) => {
+      const base = baseUrl(request.headers.host, request.protocol);
+      let text = pages.get(base);
+      if (text === undefined) {
+        text = page(config, methods, base);
+        if (pages.size < 16) pages.set(base, text);
+      }
+      return sendText(reply, 200, "text/html; charset=utf-8", text, HEADERS);
+    });
     scope.get("/methods.json", async (_request, reply) =>
       sendText(reply, 200, "application/json", json, HEADERS),
     );
   });
 }
 
-function page(config: Config, methods: PricedMethod[]): string {
+/** `http://host:port` as the client wrote it; a Host header that is no host gives a placeholder. */
+function baseUrl(host: string | undefined, protocol: string): string {
+  const valid =
+    host !== undefined && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host);
+  return `${protocol}://${valid ? host : "HOST"}`;
+}
+
+function page(config: Config, methods: PricedMethod[], base: string): string {
   const { networks, backends } = config;
   const section = (backend: "node" | "electrum", title: string) => {
     const rows = methods
@@ -57,23 +71,31 @@ function page(config: Config, methods: PricedMethod[]): string {
               `<li><code>${escapeHtml(p.name)}</code> ${escapeHtml(p.type)}${p.optional ? " (optional)" : ""}</li>`,
           )
           .join("");
-        const curl = `curl -s -X POST -H 'content-type: application/json' \\\n  --data '${exampleBody(m)}' \\\n  http://HOST/${backends[backend]}/${networks[0]}/$TOKEN`;
+        const curl = `curl -s -X POST -H 'content-type: application/json' \\\n  --data '${exampleBody(m)}' \\\n  ${base}/${backends[backend]}/${networks[0]}/$TOKEN`;
         return `<section id="${escapeHtml(m.method)}"><h3><code>${escapeHtml(signature(m))}</code></h3>
 <p>${escapeHtml(m.summary)}</p>${params ? `<ul>${params}</ul>` : "<p>No parameters.</p>"}
-<table><tr><th>CC</th>${networks.map((n) => `<th>${n}</th>`).join("")}</tr>${prices}</table>
+<div class="wrap"><table><tr><th>CC</th>${networks.map((n) => `<th>${n}</th>`).join("")}</tr>${prices}</table></div>
 <pre>${escapeHtml(curl)}</pre></section>`;
       })
       .join("\n");
-    return `<h2>${title} — <code>POST /${backends[backend]}/&lt;network&gt;/&lt;token&gt;</code></h2>\n${rows}`;
+    return `<h2 id="${backend}">${title} — <code>POST /${backends[backend]}/&lt;network&gt;/&lt;token&gt;</code></h2>\n${rows}`;
   };
+  const contents = (backend: "node" | "electrum", title: string) =>
+    `<li><a href="#${backend}">${title}</a>: ${methods
+      .filter((m) => m.backend === backend)
+      .map((m) => `<a href="#${escapeHtml(m.method)}">${escapeHtml(m.method)}</a>`)
+      .join(", ")}</li>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>blockgate — methods and prices</title>
 <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
 section{border-top:1px solid #d5d9e0;padding:.5rem 0}table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left}
-pre{background:#f5f6f8;padding:.5rem;overflow-x:auto}</style></head>
+pre{background:#f5f6f8;padding:.5rem;white-space:pre-wrap;overflow-wrap:anywhere}
+h2,h3 code{overflow-wrap:anywhere}.wrap{overflow-x:auto}nav li{margin:.3rem 0}</style></head>
 <body><h1>Methods and prices</h1>
 <p>Every JSON-RPC method this gateway serves, its parameters, its price in credits (CC) per call on each network, and an example call. A batch is priced call by call. Any other method is refused with the upstream's own “method not found”, and is not charged. <a href="/methods.json">As JSON</a>.</p>
+<p>In the examples, set <code>TOKEN</code> to your access token first: <code>TOKEN=bgt_…</code></p>
+<nav><h2>Contents</h2><ul>${contents("node", "Bitcoin Core")}${contents("electrum", "Electrum")}</ul></nav>
 ${section("node", "Bitcoin Core")}
 ${section("electrum", "Electrum protocol 1.4")}
 </body></html>`;
