@@ -3,7 +3,7 @@ import type { Config } from "../config/schema.ts";
 import { openDatabase } from "../db/open.ts";
 import { adminFilePath, readAdminFile } from "../routes/admin/admin-file.ts";
 import { type CommandOutput, needsStore, parseLine, runLocal, runParsed } from "./commands.ts";
-import { postToGateway } from "./gateway-call.ts";
+import { postToGateway, refusal } from "./gateway-call.ts";
 import type { ParsedLine } from "./program.ts";
 import { isView, renderView, wantsColour } from "./view.ts";
 
@@ -38,25 +38,37 @@ async function cli(argv: string[]): Promise<number> {
   }
 }
 
-/** Runs the command inside the gateway that holds the PGlite store; null if none answers. */
+/**
+ * Runs the command inside the gateway that holds the PGlite store, which parses the same line
+ * and runs the same code. Null when no gateway holds it (no hand-off file, or the process that
+ * wrote it is gone): the CLI opens the store itself. When the gateway is there but does not run
+ * the command, the answer says what failed, as it happened.
+ */
 async function handOff(config: Config, argv: string[]): Promise<CommandOutput | null> {
   const admin = readAdminFile(config);
   if (!admin) return null;
+  const gone = admin.pid !== undefined && !alive(admin.pid);
   const answer = await postToGateway({ url: admin.url, credential: admin.secret }, "/admin/cli", {
     argv,
   });
-  const out = "unreachable" in answer ? null : commandOutput(answer.json);
-  if (out && "status" in answer && answer.status === 200) return out;
-  // A gateway that drains (SIGTERM) no longer accepts connections but holds the store until
-  // its calls are settled; it removes the file only after closing it. Opening the store
-  // meanwhile would make two processes write one PGlite folder.
-  if (admin.pid !== undefined && alive(admin.pid)) {
+  if ("unreachable" in answer) {
+    // A gateway that drains (SIGTERM) no longer accepts connections but holds the store until
+    // its calls are settled; it removes the file only after closing it. Opening the store
+    // meanwhile would make two processes write one PGlite folder.
+    if (admin.pid === undefined || gone) return null;
     return {
-      text: `the gateway (pid ${admin.pid}) holds the PGlite store and does not answer (shutting down?); try again once it has exited, or remove ${adminFilePath(config)} if no gateway runs`,
+      text: `the gateway (pid ${admin.pid}) holds the PGlite store, and ${admin.url} does not answer: ${answer.unreachable}; if it is shutting down, try again once it has exited (if no gateway runs, remove ${adminFilePath(config)})`,
       code: 1,
     };
   }
-  return null;
+  const out = commandOutput(answer.json);
+  if (answer.status === 200 && out) return out;
+  // What answers is not the process that wrote the file: that one is gone, and the store free.
+  if (gone) return null;
+  return {
+    text: `the gateway at ${admin.url}${admin.pid === undefined ? "" : ` (pid ${admin.pid})`} did not run the command: ${refusal(answer)}`,
+    code: 1,
+  };
 }
 
 /** The gateway's /admin/cli answer as a command's output, or null when it is not one. */
