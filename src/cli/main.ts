@@ -5,7 +5,7 @@ import { adminFilePath, readAdminFile } from "../routes/admin/admin-file.ts";
 import { type CommandOutput, needsStore, parseLine, runLocal, runParsed } from "./commands.ts";
 import { postToGateway, refusal } from "./gateway-call.ts";
 import type { ParsedLine } from "./program.ts";
-import { isView, renderView, wantsColour } from "./view.ts";
+import { isView, printable, renderView, wantsColour } from "./view.ts";
 
 /**
  * `blockgate …` / `npm run cli -- …`. The whole line is parsed and checked first: a mistake is
@@ -94,7 +94,9 @@ function alive(pid: number): boolean {
 function print(out: CommandOutput): number {
   const stream = out.code === 0 ? process.stdout : process.stderr;
   const text =
-    out.view && stream.isTTY ? renderView(out.view, wantsColour(stream, process.env)) : out.text;
+    out.view && stream.isTTY
+      ? renderView(out.view, wantsColour(stream, process.env))
+      : printable(out.text);
   stream.write(`${text}\n`);
   return out.code;
 }

@@ -91,9 +91,14 @@ function checked(path: string, label: string, check: Check | undefined) {
 /** The usage lines of the command at `path`: its own, or those of a group's commands. */
 export function usageOf(specs: Record<string, CommandSpec>, path: string): string {
   if (path === "") return "usage: blockgate <command> [options]\n(blockgate --help lists them)";
-  const keys = specs[path] ? [path] : Object.keys(specs).filter((k) => k.startsWith(`${path} `));
-  const lines = keys.map((k) => `blockgate ${k}${specs[k]!.usage ? ` ${specs[k]!.usage}` : ""}`);
-  const help = `(blockgate ${path} --help for ${specs[path] ? "its options and an example" : "more"})`;
+  const own = specs[path];
+  // A group's usage is its commands', each on a line, long ones shortened to [options].
+  const lines = own
+    ? [`blockgate ${path} ${own.usage}`.trimEnd()]
+    : Object.keys(specs)
+        .filter((k) => k.startsWith(`${path} `))
+        .map((k) => `blockgate ${term(k, specs[k]!)}`);
+  const help = `(blockgate ${path} --help for ${own ? "its options and an example" : "more"})`;
   return [`usage: ${lines.join("\n       ")}`, help].join("\n");
 }
 
@@ -188,8 +193,10 @@ export function parseCommandLine(
   const chosen: { line?: ParsedLine } = {};
   const output = { out: "", err: "" };
   const root = buildProgram(specs, groups, options.width ?? 80, options.version, chosen, output);
+  // `help account create`: commander's help command reads one word only.
+  const line = argv[0] === "help" && argv.length > 2 ? [...argv.slice(1), "--help"] : argv;
   try {
-    root.parse([...argv], { from: "user" });
+    root.parse([...line], { from: "user" });
   } catch (err) {
     if (err instanceof Mistake) return { out: mistakeOutput(specs, err.path, err.problem) };
     const code = (err as { code?: string }).code;

@@ -31,11 +31,17 @@ export function wantsColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv)
   return stream.isTTY === true && !env.NO_COLOR && env.TERM !== "dumb";
 }
 
-// What a cell shows must not steer the terminal: labels, URLs and webhook errors come from users
-// and from remote servers.
+// What is printed must not steer the terminal: labels, URLs and webhook errors come from users
+// and from remote servers. Their control characters are shown as \x1b and the like.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-const visible = (s: string) => s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16)}`);
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+const escaped = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+const visible = (s: string) => s.replace(CONTROL, escaped);
+
+/** A command's text as printed: tabs and line ends (CSV's CRLF) kept, other controls shown. */
+export const printable = (text: string): string => text.replace(CONTROL_BUT_LINES, escaped);
 
 /** The view as aligned text: headers, two spaces between columns, colours when `colour`. */
 export function renderView(view: View, colour: boolean): string {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.ts";
 import { adminFilePath } from "../../src/routes/admin/admin-file.ts";
 import { adminCli, type OperatorGateway, startOperatorGateway } from "../support/operator.ts";
-import { blockgate } from "../support/spawn.ts";
+import { blockgate, blockgateOnTerminal } from "../support/spawn.ts";
 
 /**
  * The CLI beside a gateway that holds the PGlite store: mistakes are answered by the CLI before it
@@ -111,5 +111,27 @@ describe("the CLI beside a running gateway", () => {
     const out = await blockgate(["account", "create", "handed", "--credits", "5", "--json"], g.env);
     expect(out.code).toBe(0);
     expect(JSON.parse(out.stdout)).toEqual({ id: expect.any(Number), name: "handed", balance: 5 });
+  }, 60_000);
+
+  it("on a terminal, the gateway's answer is a table with headers, in colour unless NO_COLOR", async () => {
+    const ESC = "\u001b";
+    const env = { ...g.env, TERM: "xterm", NO_COLOR: "" };
+    // script(1) gives the CLI a terminal and merges its output, with CRLF line ends.
+    const screen = async (extra: Record<string, string>) => {
+      const out = await blockgateOnTerminal(["account", "list"], { ...env, ...extra });
+      expect(out.code).toBe(0);
+      return out.stdout.replaceAll("\r\n", "\n");
+    };
+    const coloured = await screen({});
+    expect(coloured).toMatch(
+      new RegExp(`^${ESC}\\[1mid {2}name +balance CC {2}held CC {2}plan${ESC}\\[22m\n`),
+    );
+    expect(coloured).toMatch(/\n +\d+ {2}handed +5 +0 {2}default\n/);
+    const plain = await screen({ NO_COLOR: "1" });
+    expect(plain).toMatch(/^id {2}name +balance CC {2}held CC {2}plan\n/);
+    expect(plain).not.toContain(ESC);
+    const piped = await blockgate(["account", "list"], env);
+    expect(piped.stdout).toMatch(/^\d+\thanded\tbalance 5 CC\theld 0 CC\tplan default$/m);
+    expect(piped.stdout).not.toContain(ESC);
   }, 60_000);
 });
