@@ -80,9 +80,9 @@ class Cli extends Command {
 }
 
 /** A check as commander's value parser: a bad value is a mistake of the command at `path`. */
-function checked(path: string, label: string, check: Check | undefined) {
+function checked(path: string, label: string, check: Check) {
   return (value: string) => {
-    const problem = check?.(value);
+    const problem = check(value);
     if (problem) throw new Mistake(path, `${label}: ${problem} (got "${value}")`);
     return value;
   };
@@ -119,11 +119,13 @@ function addCommand(group: Cli, key: string, spec: CommandSpec): Cli {
   if (spec.usage) cmd.usage(spec.usage);
   for (const op of spec.operands) {
     const term = op.optional ? `[${op.name}]` : `<${op.name}>`;
-    cmd.argument(term, op.description, checked(key, op.label ?? op.name, op.check));
+    if (op.check) cmd.argument(term, op.description, checked(key, op.label ?? op.name, op.check));
+    else cmd.argument(term, op.description);
   }
   for (const flag of spec.options) {
     const flags = `${flag.short ? `${flag.short}, ` : ""}--${flag.name}${flag.value ? ` <${flag.value}>` : ""}`;
-    cmd.option(flags, flag.description, checked(key, `--${flag.name}`, flag.check));
+    if (flag.check) cmd.option(flags, flag.description, checked(key, `--${flag.name}`, flag.check));
+    else cmd.option(flags, flag.description);
   }
   if (spec.json) cmd.option("--json", "print the result as JSON (stable keys, for scripts)");
   const examples = spec.examples.map((e) => `  $ blockgate ${e}`).join("\n");
