@@ -1,20 +1,46 @@
-import { createAccount, listAccounts, setAccountPlan } from "../billing/ledger/accounts.ts";
-import { checkLedger, grantCredits, grantCreditsIn } from "../billing/ledger/ledger.ts";
+import {
+  type Account,
+  createAccount,
+  listAccounts,
+  setAccountPlan,
+} from "../billing/ledger/accounts.ts";
+import {
+  checkLedger,
+  grantCredits,
+  grantCreditsIn,
+  type LedgerCheck,
+} from "../billing/ledger/ledger.ts";
 import { auditCsv, usageCsv } from "../billing/usage/csv.ts";
 import { cycleAt, cycleContaining } from "../billing/usage/cycles.ts";
-import { latestAudit, usageByMethod } from "../billing/usage/usage.ts";
-import type { Database } from "../db/database.ts";
-import { type DbCommand, done, namedAccount, positiveInt, UsageError } from "./db-command.ts";
+import { oneOf, positive, wholeNumber } from "./checks.ts";
+import { type DbCommand, done, namedAccount, shown, text, UsageError } from "./db-command.ts";
+import { usageReport } from "./usage-report.ts";
+
+const ACCOUNT: DbCommand["operands"][number] = {
+  name: "account",
+  description: "the account's name or id",
+};
+
+const planName = (a: Account) => a.plan ?? "default";
 
 /** `blockgate account …`, `credits grant`, `usage`, `export` and `ledger check`. */
 export const ACCOUNT_COMMANDS: Record<string, DbCommand> = {
   "account create": {
-    usage: "account create <name> [--credits N]",
-    options: ["credits"],
-    arity: [1, 1],
+    summary: "create an account, optionally with credits",
+    usage: "<name> [--credits N]",
+    operands: [{ name: "name", description: "letters, digits, '.', '_', '@', '-' (1 to 64)" }],
+    options: [
+      {
+        name: "credits",
+        value: "N",
+        description: "credits to grant it (CC)",
+        check: positive("CC"),
+      },
+    ],
+    json: true,
+    examples: ["account create acme --credits 1000000"],
     async run({ db }, [name], values) {
-      const credits =
-        values.credits === undefined ? 0 : positiveInt(values.credits, "--credits", "CC");
+      const credits = Number(text(values, "credits") ?? 0);
       // The account and its first credits together: never one without the other.
       const { created, balance } = await db.transaction(async (tx) => {
         const created = await createAccount(tx, name!);
@@ -22,27 +48,60 @@ export const ACCOUNT_COMMANDS: Record<string, DbCommand> = {
           credits > 0 ? await grantCreditsIn(tx, created.id, credits, "initial grant") : 0;
         return { created, balance };
       });
-      return done(`account ${created.name} (id ${created.id}) created, balance ${balance} CC`);
+      return shown(
+        values,
+        { id: created.id, name: created.name, balance },
+        `account ${created.name} (id ${created.id}) created, balance ${balance} CC`,
+      );
     },
   },
   "account list": {
-    usage: "account list",
+    summary: "accounts with their balances and plans",
+    usage: "",
+    operands: [],
     options: [],
-    arity: [0, 0],
-    async run({ db }) {
+    json: true,
+    examples: ["account list", "account list --json"],
+    async run({ db }, _args, values) {
       const rows = await listAccounts(db);
       const lines = rows.map(
         (a) =>
-          `${a.id}\t${a.name}\tbalance ${a.balance} CC\theld ${a.held} CC\tplan ${a.plan ?? "default"}`,
+          `${a.id}\t${a.name}\tbalance ${a.balance} CC\theld ${a.held} CC\tplan ${planName(a)}`,
       );
-      return done(lines.join("\n") || "no accounts");
+      const json = rows.map((a) => ({
+        id: a.id,
+        name: a.name,
+        balance: a.balance,
+        held: a.held,
+        plan: planName(a),
+      }));
+      return shown(values, json, lines.join("\n") || "no accounts", {
+        parts: [
+          {
+            table: {
+              columns: [
+                { header: "id", right: true },
+                { header: "name" },
+                { header: "balance CC", right: true },
+                { header: "held CC", right: true },
+                { header: "plan" },
+              ],
+              rows: rows.map((a) => [a.id, a.name, a.balance, a.held, planName(a)]),
+              empty: "no accounts",
+            },
+          },
+        ],
+      });
     },
   },
   "account plan": {
-    usage: "account plan <account> <plan|default>",
+    summary: "put an account on a plan of the config",
+    usage: "<account> <plan|default>",
+    operands: [ACCOUNT, { name: "plan", description: "a plan of the config, or default" }],
     options: [],
-    arity: [2, 2],
-    async run({ db, config }, [ref, name]) {
+    json: true,
+    examples: ["account plan acme starter", "account plan acme default"],
+    async run({ db, config }, [ref, name], values) {
       if (name !== "default" && !config.plans[name!]) {
         const known = Object.keys(config.plans);
         throw new UsageError(
@@ -51,45 +110,79 @@ export const ACCOUNT_COMMANDS: Record<string, DbCommand> = {
       }
       const owner = await namedAccount(db, ref);
       await setAccountPlan(db, owner.id, name === "default" ? null : name!);
-      return done(`account ${owner.name} (id ${owner.id}) is on plan ${name}`);
+      return shown(
+        values,
+        { id: owner.id, name: owner.name, plan: name },
+        `account ${owner.name} (id ${owner.id}) is on plan ${name}`,
+      );
     },
   },
   "credits grant": {
-    usage: "credits grant <account> <CC> [--memo M]",
-    options: ["memo"],
-    arity: [2, 2],
+    summary: "add credits to an account",
+    usage: "<account> <CC> [--memo M]",
+    operands: [
+      ACCOUNT,
+      { name: "CC", label: "amount", description: "how many credits", check: positive("CC") },
+    ],
+    options: [{ name: "memo", value: "M", description: "a note kept with the grant" }],
+    json: true,
+    examples: ['credits grant acme 50000 --memo "invoice 2026-07"'],
     async run({ db }, [ref, amount], values) {
-      const cc = positiveInt(amount, "amount", "CC");
+      const cc = Number(amount);
       const owner = await namedAccount(db, ref);
-      const balance = await grantCredits(db, owner.id, cc, values.memo);
-      return done(`granted ${cc} CC to ${owner.name}; balance ${balance} CC`);
+      const balance = await grantCredits(db, owner.id, cc, text(values, "memo"));
+      return shown(
+        values,
+        { account: { id: owner.id, name: owner.name }, granted: cc, balance },
+        `granted ${cc} CC to ${owner.name}; balance ${balance} CC`,
+      );
     },
   },
   usage: {
-    usage: "usage <account> [--limit N]",
-    options: ["limit"],
-    arity: [1, 1],
+    summary: "balance, usage by method and network, latest calls",
+    usage: "<account> [--limit N]",
+    operands: [ACCOUNT],
+    options: [
+      {
+        name: "limit",
+        value: "N",
+        description: "how many of the latest calls to list (default 10)",
+        check: wholeNumber(1, 1000),
+      },
+    ],
+    json: true,
+    examples: ["usage demo", "usage acme --limit 50 --json"],
     async run({ db }, [ref], values) {
-      const limit = values.limit === undefined ? 10 : positiveInt(values.limit, "--limit");
-      if (limit > 1000) throw new UsageError("--limit: 1 to 1000");
-      return done(await usage(db, ref, limit));
+      const owner = await namedAccount(db, ref);
+      return usageReport(db, owner, Number(text(values, "limit") ?? 10), values);
     },
   },
   export: {
-    usage: "export <account> [--cycle N] [--kind audit|usage]",
-    options: ["cycle", "kind"],
-    arity: [1, 1],
+    summary: "a billing cycle's audit records or usage, as CSV",
+    usage: "<account> [--cycle N] [--kind audit|usage]",
+    operands: [ACCOUNT],
+    options: [
+      {
+        name: "cycle",
+        value: "N",
+        description: "which cycle: 0 is the account's first (default: the current one)",
+        check: wholeNumber(0),
+      },
+      {
+        name: "kind",
+        value: "audit|usage",
+        description: "every call (audit, the default) or totals by method (usage)",
+        check: oneOf(["audit", "usage"]),
+      },
+    ],
+    examples: ["export acme > acme.csv", "export acme --cycle 0 --kind usage"],
     async run({ db, config }, [ref], values) {
-      if (values.kind !== undefined && values.kind !== "audit" && values.kind !== "usage") {
-        throw new UsageError("--kind: audit or usage");
-      }
       const owner = await namedAccount(db, ref);
       const rule = config.billing.cycle;
       const current = cycleContaining(owner.createdAt, new Date(), rule);
-      const index = values.cycle === undefined ? current.index : Number(values.cycle);
-      if ((values.cycle !== undefined && !/^\d+$/.test(values.cycle)) || index > current.index) {
-        throw new UsageError(`--cycle: 0 to ${current.index}`);
-      }
+      const cycleText = text(values, "cycle");
+      const index = cycleText === undefined ? current.index : Number(cycleText);
+      if (index > current.index) throw new UsageError(`--cycle: 0 to ${current.index}`);
       const cycle = cycleAt(owner.createdAt, index, rule);
       const csv =
         values.kind === "usage"
@@ -99,36 +192,61 @@ export const ACCOUNT_COMMANDS: Record<string, DbCommand> = {
     },
   },
   "ledger check": {
-    usage: "ledger check",
+    summary: "recompute every balance from the ledger and audit log",
+    usage: "",
+    operands: [],
     options: [],
-    arity: [0, 0],
-    async run({ db }) {
+    json: true,
+    examples: ["ledger check"],
+    async run({ db }, _args, values) {
       const rows = await checkLedger(db);
-      const bad = rows.filter((r) => !r.ok);
-      const lines = rows.map(
-        (r) =>
-          `${r.ok ? "ok " : "BAD"} account ${r.accountId}: granted ${r.granted} − charged ${r.charged} = balance ${r.balance}; held ${r.held}; audit charged ${r.auditCharged}`,
+      const out = shown(
+        values,
+        rows.map(ledgerJson),
+        rows.map(ledgerLine).join("\n") || "no accounts",
+        {
+          parts: [{ table: ledgerTable(rows) }],
+        },
       );
-      return { text: lines.join("\n") || "no accounts", code: bad.length > 0 ? 1 : 0 };
+      return { ...out, code: rows.some((r) => !r.ok) ? 1 : 0 };
     },
   },
 };
 
-async function usage(db: Database, ref: string | undefined, limit: number): Promise<string> {
-  const owner = await namedAccount(db, ref);
-  const totals = await usageByMethod(db, owner.id);
-  const latest = await latestAudit(db, owner.id, limit);
-  const lines = [
-    `account ${owner.name} (id ${owner.id}): balance ${owner.balance} CC, held ${owner.held} CC, available ${owner.balance - owner.held} CC`,
-    "",
-    "backend\tnetwork\tmethod\tcalls\tcharged CC",
-    ...totals.map((t) => `${t.backend}\t${t.network}\t${t.method}\t${t.calls}\t${t.charged}`),
-    "",
-    `latest ${latest.length} calls:`,
-    ...latest.map(
-      (r) =>
-        `${r.at.toISOString()}\t${r.backend}/${r.network}\t${r.method}\t${r.outcome}${r.error_code ? ` (${r.error_code})` : ""}\t${r.charged_cc} CC`,
-    ),
-  ];
-  return lines.join("\n");
+const ledgerJson = (r: LedgerCheck) => ({
+  accountId: r.accountId,
+  ok: r.ok,
+  granted: r.granted,
+  charged: r.charged,
+  balance: r.balance,
+  held: r.held,
+  auditCharged: r.auditCharged,
+});
+
+const ledgerLine = (r: LedgerCheck) =>
+  `${r.ok ? "ok " : "BAD"} account ${r.accountId}: granted ${r.granted} − charged ${r.charged} = balance ${r.balance}; held ${r.held}; audit charged ${r.auditCharged}`;
+
+function ledgerTable(rows: LedgerCheck[]) {
+  const num = (header: string) => ({ header, right: true });
+  return {
+    columns: [
+      { header: "check" },
+      num("account"),
+      num("granted"),
+      num("charged"),
+      num("balance"),
+      num("held"),
+      num("audit charged"),
+    ],
+    rows: rows.map((r) => [
+      r.ok ? { text: "ok", tone: "good" as const } : { text: "BAD", tone: "bad" as const },
+      r.accountId,
+      r.granted,
+      r.charged,
+      r.balance,
+      r.held,
+      r.auditCharged,
+    ]),
+    empty: "no accounts",
+  };
 }

@@ -1,6 +1,6 @@
 import { checkConfigFile } from "../config/check.ts";
 import type { Config } from "../config/schema.ts";
-import type { CommandOutput } from "./commands.ts";
+import type { CommandOutput } from "./db-command.ts";
 
 export const CONFIG_USAGE =
   "usage: blockgate config check [FILE]   (FILE defaults to $BLOCKGATE_CONFIG)";
@@ -44,11 +44,29 @@ function summary(config: Config, env: NodeJS.ProcessEnv): string[] {
 /** `blockgate config check [FILE]`: exit 0 valid (warnings allowed), 1 invalid, 2 usage. */
 export function runConfigCommand(args: string[], env: NodeJS.ProcessEnv): CommandOutput {
   const [verb, fileArg, ...extra] = args;
+  if (verb !== "check" || extra.length > 0) return { text: CONFIG_USAGE, code: 2 };
+  return checkConfig(fileArg, env);
+}
+
+/** Checks `fileArg` (default $BLOCKGATE_CONFIG); with `json`, the findings as JSON. */
+export function checkConfig(
+  fileArg: string | undefined,
+  env: NodeJS.ProcessEnv,
+  json = false,
+): CommandOutput {
   const file = fileArg ?? env.BLOCKGATE_CONFIG;
-  if (verb !== "check" || !file || extra.length > 0) return { text: CONFIG_USAGE, code: 2 };
+  if (!file)
+    return { text: `config check: name a file, or set BLOCKGATE_CONFIG\n${CONFIG_USAGE}`, code: 2 };
   const { errors, warnings, config } = checkConfigFile(file, env);
+  const valid = errors.length === 0 && config !== null;
+  if (json) {
+    return {
+      text: JSON.stringify({ file, valid, errors, warnings }, null, 2),
+      code: valid ? 0 : 1,
+    };
+  }
   const findings = [...errors.map((e) => `error: ${e}`), ...warnings.map((w) => `warning: ${w}`)];
-  if (errors.length > 0 || config === null) {
+  if (!valid || config === null) {
     const counts = [plural(errors.length, "error")];
     if (warnings.length > 0) counts.push(plural(warnings.length, "warning"));
     return { text: [`${file}: invalid (${counts.join(", ")})`, ...findings].join("\n"), code: 1 };

@@ -8,56 +8,53 @@ import {
   parseTransaction,
   txToUniv,
 } from "../bitcoin/index.ts";
-import { NETWORK_NAMES } from "../config/schema.ts";
 import { stringifyJson } from "../protocol/json/json.ts";
-import type { CommandOutput } from "./commands.ts";
+import { network, oneOf } from "./checks.ts";
+import { type CommandOutput, type CommandSpec, text, type Values } from "./db-command.ts";
 import { prettyCore } from "./pretty-json.ts";
 
-export const DECODE_USAGE =
-  "usage: blockgate decode <hex | -> [--network NAME] [--verbosity 1|2]   (- reads standard input)";
+/** `blockgate decode`, as the command line parser knows it. */
+export const DECODE_SPEC: CommandSpec = {
+  summary: "decode a raw transaction or block, as Core does",
+  usage: "<hex | -> [--network NAME] [--verbosity 1|2]",
+  operands: [
+    {
+      name: "hex",
+      description: "the transaction's or block's hex, or - to read it from standard input",
+    },
+  ],
+  options: [
+    {
+      name: "network",
+      short: "-n",
+      value: "NAME",
+      description: "the network its addresses are written for (default mainnet)",
+      check: network,
+    },
+    {
+      name: "verbosity",
+      value: "1|2",
+      description: "a block's transactions as txids (1) or decoded (2, the default)",
+      check: oneOf(["1", "2"]),
+    },
+  ],
+  examples: [
+    "decode 0100000001c997a5e5…",
+    "xxd -p block.raw | tr -d '\\n' | blockgate decode - --verbosity 1",
+  ],
+};
 
-interface DecodeArgs {
-  /** The hex from argv, or "-" for standard input. */
-  source: string;
+export interface DecodeOptions {
   network: Network;
   verbosity: 1 | 2;
 }
 
-function usage(problem?: string): CommandOutput {
-  return { text: problem ? `decode: ${problem}\n${DECODE_USAGE}` : DECODE_USAGE, code: 2 };
-}
-
-function parseArgs(args: string[]): DecodeArgs | CommandOutput {
-  let network = "mainnet";
-  let verbosity = "2";
-  const positionals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const [flag, inline] = arg.startsWith("--") ? arg.split("=", 2) : [arg, undefined];
-    const value = () => inline ?? args[++i] ?? "";
-    if (flag === "--network" || flag === "-n") network = value();
-    else if (flag === "--verbosity") verbosity = value();
-    else if (arg.startsWith("-") && arg !== "-") return usage(`unknown option ${flag}`);
-    else positionals.push(arg);
-  }
-  if (!(NETWORK_NAMES as readonly string[]).includes(network)) {
-    return usage(`--network: one of ${NETWORK_NAMES.join(", ")}`);
-  }
-  if (verbosity !== "1" && verbosity !== "2") {
-    return usage("--verbosity: 1 (txids) or 2 (transactions decoded)");
-  }
-  if (positionals.length !== 1) return usage();
+/** The options as parsed (and checked) for `decode`. */
+export function decodeOptions(values: Values): DecodeOptions {
   return {
-    source: positionals[0]!,
-    network: network as Network,
-    verbosity: verbosity === "1" ? 1 : 2,
+    network: (text(values, "network") ?? "mainnet") as Network,
+    verbosity: text(values, "verbosity") === "1" ? 1 : 2,
   };
-}
-
-/** Whether the command reads its hex from standard input (`blockgate decode -`). */
-export function wantsStdin(args: string[]): boolean {
-  const parsed = parseArgs(args);
-  return "source" in parsed && parsed.source === "-";
 }
 
 /**
@@ -85,13 +82,15 @@ function hexBytes(text: string, from: string): Uint8Array | string {
  * bytes 36..67 to be the double SHA-256 merkle root of what follows. `stdinText` is standard input,
  * read by the caller when the source is `-`.
  */
-export function runDecode(args: string[], stdinText?: string): CommandOutput {
-  const parsed = parseArgs(args);
-  if (!("source" in parsed)) return parsed;
-  const fromStdin = parsed.source === "-";
-  if (fromStdin && stdinText === undefined) return usage("standard input was not read");
+export function decodeHex(
+  source: string,
+  parsed: DecodeOptions,
+  stdinText?: string,
+): CommandOutput {
+  const fromStdin = source === "-";
+  if (fromStdin && stdinText === undefined) throw new Error("standard input was not read");
   const bytes = hexBytes(
-    fromStdin ? (stdinText ?? "") : parsed.source,
+    fromStdin ? (stdinText ?? "") : source,
     fromStdin ? "standard input" : "the argument",
   );
   if (typeof bytes === "string") return { text: `decode: ${bytes}`, code: 2 };

@@ -1,10 +1,48 @@
-import { parseArgs } from "node:util";
-import { type Config, NETWORK_NAMES } from "../config/schema.ts";
-import type { CommandOutput } from "./commands.ts";
-import { findGateway, postToGateway } from "./gateway-call.ts";
+import type { Config } from "../config/schema.ts";
+import { network, wholeNumber } from "./checks.ts";
+import { type CommandOutput, type CommandSpec, text, type Values } from "./db-command.ts";
+import { findGateway, postToGateway, refusal } from "./gateway-call.ts";
 
-export const DEVNET_USAGE = `usage: blockgate devnet mine [--network N] [--blocks K]    K blocks on N's tip (default regtest, 1)
-       blockgate devnet reorg [--network N] [--depth D]   D blocks off N's best chain, D + 1 new ones on the fork point`;
+const NETWORK = {
+  name: "network",
+  value: "N",
+  description: "the network (default regtest)",
+  check: network,
+};
+
+/** `blockgate devnet mine` and `devnet reorg`, as the command line parser knows them. */
+export const DEVNET_SPECS: Record<"devnet mine" | "devnet reorg", CommandSpec> = {
+  "devnet mine": {
+    summary: "K blocks on the running gateway's devnet tip (regtest, 1)",
+    usage: "[--network N] [--blocks K]",
+    operands: [],
+    options: [
+      NETWORK,
+      {
+        name: "blocks",
+        value: "K",
+        description: "how many (default 1)",
+        check: wholeNumber(1, 999_999),
+      },
+    ],
+    examples: ["devnet mine", "devnet mine --network mainnet --blocks 6"],
+  },
+  "devnet reorg": {
+    summary: "D blocks off devnet's best chain, D + 1 new on the fork",
+    usage: "[--network N] [--depth D]",
+    operands: [],
+    options: [
+      NETWORK,
+      {
+        name: "depth",
+        value: "D",
+        description: "how deep (default 1)",
+        check: wholeNumber(1, 999_999),
+      },
+    ],
+    examples: ["devnet reorg --depth 2"],
+  },
+};
 
 /**
  * `blockgate devnet mine|reorg`: asks the running gateway's in-process devnet
@@ -12,48 +50,13 @@ export const DEVNET_USAGE = `usage: blockgate devnet mine [--network N] [--block
  * disconnected, as JSON.
  */
 export async function runDevnetCommand(
-  args: string[],
+  action: "mine" | "reorg",
+  values: Values,
   config: Config,
   env: NodeJS.ProcessEnv,
 ): Promise<CommandOutput> {
-  const [action, ...rest] = args;
-  if (action !== "mine" && action !== "reorg") return { text: DEVNET_USAGE, code: 2 };
-  let values: { network?: string; blocks?: string; depth?: string };
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: {
-        network: { type: "string" },
-        blocks: { type: "string" },
-        depth: { type: "string" },
-      },
-    }));
-  } catch (err) {
-    return { text: `devnet ${action}: ${(err as Error).message}\n${DEVNET_USAGE}`, code: 2 };
-  }
-  if (values[action === "mine" ? "depth" : "blocks"] !== undefined) {
-    return {
-      text: `devnet ${action}: --${action === "mine" ? "depth" : "blocks"} is not one of its options\n${DEVNET_USAGE}`,
-      code: 2,
-    };
-  }
   const key = action === "mine" ? "blocks" : "depth";
-  const given = values[key];
-  if (given !== undefined && !/^[1-9]\d{0,5}$/.test(given)) {
-    return {
-      text: `devnet ${action}: --${key} takes a positive integer\n${DEVNET_USAGE}`,
-      code: 2,
-    };
-  }
-  if (
-    values.network !== undefined &&
-    !(NETWORK_NAMES as readonly string[]).includes(values.network)
-  ) {
-    return {
-      text: `devnet ${action}: --network: one of ${NETWORK_NAMES.join(", ")}\n${DEVNET_USAGE}`,
-      code: 2,
-    };
-  }
+  const given = text(values, key);
   const gateway = findGateway(config, env);
   if (!gateway) {
     return {
@@ -62,14 +65,19 @@ export async function runDevnetCommand(
     };
   }
   const body = {
-    network: values.network ?? "regtest",
+    network: text(values, "network") ?? "regtest",
     ...(given === undefined ? {} : { [key]: Number(given) }),
   };
   const res = await postToGateway(gateway, `/admin/devnet/${action}`, body);
-  if (!res) return { text: `devnet: the gateway at ${gateway.url} does not answer`, code: 1 };
+  if ("unreachable" in res) {
+    return {
+      text: `devnet: the gateway at ${gateway.url} does not answer (${res.unreachable})`,
+      code: 1,
+    };
+  }
   if (res.status !== 200) {
-    const message = (res.json as { error?: { message?: string } }).error?.message;
-    return { text: `devnet ${action}: ${message ?? `HTTP ${res.status}`}`, code: 1 };
+    const message = (res.json as { error?: { message?: string } } | null)?.error?.message;
+    return { text: `devnet ${action}: ${message ?? refusal(res)}`, code: 1 };
   }
   return { text: JSON.stringify(res.json, null, 2), code: 0 };
 }

@@ -1,9 +1,6 @@
 import { tokenDnsLabel } from "../access/token-dns.ts";
-import { isTokenShaped } from "../access/tokens.ts";
 import type { Config } from "../config/schema.ts";
-import type { CommandOutput } from "./commands.ts";
-
-const USAGE = "usage: blockgate electrum-name <token> [network]";
+import type { CommandOutput } from "./db-command.ts";
 
 /**
  * `blockgate electrum-name <token> [network]`: the server name a stock Electrum wallet dials to
@@ -11,16 +8,17 @@ const USAGE = "usage: blockgate electrum-name <token> [network]";
  * and Electrum's command line for it. Computed from the token and the config alone: no database,
  * no gateway. Without a network the name is `<token>.<suffix>`, for `electrum.tls.network`.
  */
-export function runElectrumName(args: readonly string[], config: Config): CommandOutput {
-  const [token, network, ...rest] = args;
-  if (token === undefined || rest.length > 0) return { text: USAGE, code: 2 };
-  if (!isTokenShaped(token)) return { text: `not an access token (bgt_…)\n${USAGE}`, code: 2 };
+export function runElectrumName(
+  token: string,
+  network: string | undefined,
+  config: Config,
+  json = false,
+): CommandOutput {
   const tls = config.electrum.tls;
   const suffix = tls?.serverNameSuffix ?? "<electrum.tls.serverNameSuffix>";
   const label = tokenDnsLabel(token);
   const name = network ? `${label}.${network}.${suffix}` : `${label}.${suffix}`;
-  return {
-    text: `${name}\n\nelectrum --server ${name}:${tls?.port ?? 50002}:s`,
-    code: 0,
-  };
+  const command = `electrum --server ${name}:${tls?.port ?? 50002}:s`;
+  if (json) return { text: JSON.stringify({ name, command }, null, 2), code: 0 };
+  return { text: `${name}\n\n${command}`, code: 0 };
 }

@@ -22,14 +22,18 @@ export function findGateway(config: Config, env: NodeJS.ProcessEnv): GatewayHand
   return { url: `http://${host}:${config.server.port}`, credential: token };
 }
 
-/** POSTs `body` as JSON to the gateway's `path`; null when nothing answers there. */
+/** The gateway's answer (its JSON body, or null when the body is not JSON), or why there is none. */
+export type GatewayAnswer = { status: number; json: unknown } | { unreachable: string };
+
+/** POSTs `body` as JSON to the gateway's `path`. */
 export async function postToGateway(
   gateway: GatewayHandle,
   path: string,
   body: unknown,
-): Promise<{ status: number; json: unknown } | null> {
+): Promise<GatewayAnswer> {
+  let res: Response;
   try {
-    const res = await fetch(`${gateway.url}${path}`, {
+    res = await fetch(`${gateway.url}${path}`, {
       method: "POST",
       headers: {
         authorization: `Bearer ${gateway.credential}`,
@@ -37,8 +41,27 @@ export async function postToGateway(
       },
       body: JSON.stringify(body),
     });
-    return { status: res.status, json: (await res.json()) as unknown };
-  } catch {
-    return null; // the gateway that wrote the file is gone, or its answer is not JSON
+  } catch (err) {
+    // fetch says "fetch failed"; what failed (ECONNREFUSED, a reset) is its cause.
+    const cause = (err as { cause?: { message?: string } }).cause?.message;
+    return { unreachable: cause ?? (err as Error).message };
   }
+  const text = await res.text().catch(() => "");
+  try {
+    return { status: res.status, json: JSON.parse(text) as unknown };
+  } catch {
+    return { status: res.status, json: null };
+  }
+}
+
+/** An answer that is not what was asked for, in words: the status and the gateway's error. */
+export function refusal(answer: { status: number; json: unknown }): string {
+  const error = (answer.json as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const said =
+    typeof error?.message === "string"
+      ? `${typeof error.code === "string" ? `${error.code}: ` : ""}${error.message}`
+      : answer.json === null
+        ? "an answer that is not JSON"
+        : "an unexpected answer";
+  return `HTTP ${answer.status}, ${said}`;
 }

@@ -1,60 +1,30 @@
 import { ConfigError, loadConfig } from "../config/load.ts";
+import type { Config } from "../config/schema.ts";
 import { openDatabase } from "../db/open.ts";
 import { adminFilePath, readAdminFile } from "../routes/admin/admin-file.ts";
-import { type CommandOutput, helpText, runDbCommand, unknownCommand } from "./commands.ts";
-import { postToGateway } from "./gateway-call.ts";
+import { type CommandOutput, needsStore, parseLine, runLocal, runParsed } from "./commands.ts";
+import { postToGateway, refusal } from "./gateway-call.ts";
+import type { ParsedLine } from "./program.ts";
+import { isView, printable, renderView, wantsColour } from "./view.ts";
 
-/** `blockgate …` / `npm run cli -- …`. */
+/**
+ * `blockgate …` / `npm run cli -- …`. The whole line is parsed and checked first: a mistake is
+ * answered before any config is read, store opened or gateway asked.
+ */
 async function cli(argv: string[]): Promise<number> {
-  const [command] = argv;
-  if (!command || command === "help" || command === "--help" || command === "-h") {
-    process.stdout.write(`${helpText()}\n`);
-    return command ? 0 : 2;
-  }
-  if (command === "serve") {
-    await import("../main.ts");
+  const parsed = parseLine(argv, process.stdout.columns);
+  if ("out" in parsed) return print(parsed.out);
+  if (!needsStore(parsed)) {
+    const out = await runLocal(parsed);
+    if (out) return print(out);
+    await import("../main.ts"); // serve
     return -1; // keeps running
   }
-  if (command === "operator-token") {
-    const { runOperatorToken } = await import("./operator-token.ts");
-    return print(runOperatorToken(argv.slice(1)));
-  }
-  if (command === "decode") return print(await decode(argv.slice(1)));
-  if (command === "config") {
-    // Reads the file only: no database, no upstream, whatever the file says.
-    const { runConfigCommand } = await import("./config-check.ts");
-    return print(runConfigCommand(argv.slice(1), process.env));
-  }
-  if (command === "electrum-name") {
-    const { runElectrumName } = await import("./electrum-name.ts");
-    return print(runElectrumName(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG)));
-  }
-  if (command === "devnet") {
-    // Runs inside the gateway, whose devnet it is: the CLI only finds it and asks.
-    const { runDevnetCommand } = await import("./devnet.ts");
-    return print(
-      await runDevnetCommand(argv.slice(1), loadConfig(process.env.BLOCKGATE_CONFIG), process.env),
-    );
-  }
-  const unknown = unknownCommand(command);
-  if (unknown) return print(unknown);
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
-    const admin = readAdminFile(config);
-    if (admin) {
-      const forwarded = await forward(admin.url, admin.secret, argv);
-      if (forwarded) return print(forwarded);
-      // A gateway that drains (SIGTERM) no longer accepts connections but holds the store until
-      // its calls are settled; it removes the file only after closing it. Opening the store
-      // meanwhile would make two processes write one PGlite folder.
-      if (admin.pid !== undefined && alive(admin.pid)) {
-        return print({
-          text: `the gateway (pid ${admin.pid}) holds the PGlite store and does not answer (shutting down?); try again once it has exited, or remove ${adminFilePath(config)} if no gateway runs`,
-          code: 1,
-        });
-      }
-    }
+    const handed = await handOff(config, argv);
+    if (handed) return print(handed);
   }
   const db = await openDatabase({
     databaseUrl,
@@ -62,33 +32,52 @@ async function cli(argv: string[]): Promise<number> {
     poolSize: 2,
   });
   try {
-    return print(await runDbCommand(db, argv, config));
+    return print(await runParsed(db, parsed satisfies ParsedLine, config));
   } finally {
     await db.close();
   }
 }
 
-/** `decode`: needs no config or database; `-` reads the hex from standard input. */
-async function decode(args: string[]): Promise<CommandOutput> {
-  const { DECODE_USAGE, runDecode, wantsStdin } = await import("./decode.ts");
-  if (!wantsStdin(args)) return runDecode(args);
-  // Nothing piped in: reading a terminal would wait for typing, so say what the command expects.
-  if (process.stdin.isTTY) {
+/**
+ * Runs the command inside the gateway that holds the PGlite store, which parses the same line
+ * and runs the same code. Null when no gateway holds it (no hand-off file, or the process that
+ * wrote it is gone): the CLI opens the store itself. When the gateway is there but does not run
+ * the command, the answer says what failed, as it happened.
+ */
+async function handOff(config: Config, argv: string[]): Promise<CommandOutput | null> {
+  const admin = readAdminFile(config);
+  if (!admin) return null;
+  const gone = admin.pid !== undefined && !alive(admin.pid);
+  const answer = await postToGateway({ url: admin.url, credential: admin.secret }, "/admin/cli", {
+    argv,
+  });
+  if ("unreachable" in answer) {
+    // A gateway that drains (SIGTERM) no longer accepts connections but holds the store until
+    // its calls are settled; it removes the file only after closing it. Opening the store
+    // meanwhile would make two processes write one PGlite folder.
+    if (admin.pid === undefined || gone) return null;
     return {
-      text: `decode: standard input is a terminal: pipe the hex in\n${DECODE_USAGE}`,
-      code: 2,
+      text: `the gateway (pid ${admin.pid}) holds the PGlite store, and ${admin.url} does not answer: ${answer.unreachable}; if it is shutting down, try again once it has exited (if no gateway runs, remove ${adminFilePath(config)})`,
+      code: 1,
     };
   }
-  const { readAll, STDIN_BYTES_MAX } = await import("./stdin.ts");
-  const input = await readAll(process.stdin, STDIN_BYTES_MAX);
-  if ("error" in input) return { text: `decode: standard input: ${input.error}`, code: 2 };
-  return runDecode(args, input.text);
+  const out = commandOutput(answer.json);
+  if (answer.status === 200 && out) return out;
+  // What answers is not the process that wrote the file: that one is gone, and the store free.
+  if (gone) return null;
+  return {
+    text: `the gateway at ${admin.url}${admin.pid === undefined ? "" : ` (pid ${admin.pid})`} did not run the command: ${refusal(answer)}`,
+    code: 1,
+  };
 }
 
-/** Runs the command inside the gateway that holds the PGlite store; null if none answers. */
-async function forward(url: string, secret: string, argv: string[]): Promise<CommandOutput | null> {
-  const res = await postToGateway({ url, credential: secret }, "/admin/cli", { argv });
-  return res?.status === 200 ? (res.json as CommandOutput) : null;
+/** The gateway's /admin/cli answer as a command's output, or null when it is not one. */
+function commandOutput(json: unknown): CommandOutput | null {
+  const out = json as Partial<CommandOutput> | null;
+  if (typeof out?.text !== "string" || typeof out.code !== "number") return null;
+  return isView(out.view)
+    ? { text: out.text, code: out.code, view: out.view }
+    : { text: out.text, code: out.code };
 }
 
 /** Whether process `pid` exists (EPERM: it does, as another user's). */
@@ -101,8 +90,14 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Prints a result: exit 0 to stdout, else stderr; a table as a table where a person reads it. */
 function print(out: CommandOutput): number {
-  (out.code === 0 ? process.stdout : process.stderr).write(`${out.text}\n`);
+  const stream = out.code === 0 ? process.stdout : process.stderr;
+  const text =
+    out.view && stream.isTTY
+      ? renderView(out.view, wantsColour(stream, process.env))
+      : printable(out.text);
+  stream.write(`${text}\n`);
   return out.code;
 }
 

@@ -1,5 +1,6 @@
 import { type TokenScope, tokenScopeSchema } from "../access/scope.ts";
 import type { TokenRow } from "../access/tokens.ts";
+import type { Table } from "./view.ts";
 
 type ScopeValues = Partial<Record<keyof TokenScope, string | undefined>>;
 
@@ -34,19 +35,71 @@ export function expiryFrom(text: string, now = Date.now()): Date | null {
   return Number.isNaN(at.getTime()) || at.getTime() <= now ? null : at;
 }
 
-/** One line of `token list`: id, hint, label, state, scope. */
-export function tokenLine(t: TokenRow, now = new Date()): string {
-  const state = t.revokedAt
-    ? `revoked ${t.revokedAt.toISOString()}`
-    : t.expiresAt && t.expiresAt <= now
-      ? `expired ${t.expiresAt.toISOString()}`
-      : t.expiresAt
-        ? `live until ${t.expiresAt.toISOString()}`
-        : "live";
-  const scope = t.scope
+type State = { word: "live" | "expired" | "revoked"; at: Date | null };
+
+function stateOf(t: TokenRow, now: Date): State {
+  if (t.revokedAt) return { word: "revoked", at: t.revokedAt };
+  if (t.expiresAt && t.expiresAt <= now) return { word: "expired", at: t.expiresAt };
+  return { word: "live", at: t.expiresAt };
+}
+
+const stateText = (s: State) =>
+  s.at === null ? s.word : `${s.word === "live" ? "live until" : s.word} ${s.at.toISOString()}`;
+
+const scopeText = (t: TokenRow) =>
+  t.scope
     ? Object.entries(t.scope)
         .map(([k, v]) => `${k}=${(v as string[]).join(",")}`)
         .join(" ")
     : "unrestricted";
-  return `${t.id}\t${t.hint}\t${t.label ?? ""}\tissued ${t.createdAt.toISOString()}\t${state}\t${scope}`;
+
+/** One line of `token list`: id, hint, label, state, scope. */
+export function tokenLine(t: TokenRow, now = new Date()): string {
+  const state = stateText(stateOf(t, now));
+  return `${t.id}\t${t.hint}\t${t.label ?? ""}\tissued ${t.createdAt.toISOString()}\t${state}\t${scopeText(t)}`;
+}
+
+/** A token as --json prints it: its state in a word, instants in ISO 8601, the scope as stored. */
+export function tokenJson(t: TokenRow, now = new Date()) {
+  return {
+    id: t.id,
+    hint: t.hint,
+    label: t.label,
+    issuedAt: t.createdAt.toISOString(),
+    state: stateOf(t, now).word,
+    expiresAt: t.expiresAt?.toISOString() ?? null,
+    revokedAt: t.revokedAt?.toISOString() ?? null,
+    scope: t.scope,
+  };
+}
+
+/** `token list` on a terminal. */
+export function tokenTable(rows: readonly TokenRow[], now = new Date()): Table {
+  const short = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, "Z");
+  return {
+    columns: [
+      { header: "id", right: true },
+      { header: "hint" },
+      { header: "label" },
+      { header: "issued" },
+      { header: "state" },
+      { header: "scope" },
+    ],
+    rows: rows.map((t) => {
+      const state = stateOf(t, now);
+      const words =
+        state.at === null
+          ? state.word
+          : `${state.word === "live" ? "live until" : state.word} ${short(state.at)}`;
+      return [
+        t.id,
+        t.hint,
+        t.label ?? "",
+        short(t.createdAt),
+        { text: words, tone: state.word === "live" ? ("good" as const) : ("dim" as const) },
+        scopeText(t),
+      ];
+    }),
+    empty: "no tokens",
+  };
 }

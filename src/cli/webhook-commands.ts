@@ -1,86 +1,223 @@
 import { liveOwner } from "../access/tokens.ts";
 import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
-import { Refused, registerEndpoint } from "../webhooks/register.ts";
-import { endEndpoint, listEndpoints, recentAttempts } from "../webhooks/store.ts";
+import { Refused, registerEndpoint, WEBHOOK_EVENTS } from "../webhooks/register.ts";
+import {
+  type AttemptRow,
+  type Endpoint,
+  endEndpoint,
+  listEndpoints,
+  recentAttempts,
+} from "../webhooks/store.ts";
 import { TargetPolicy } from "../webhooks/targets.ts";
+import { anId, network, webhookEvent, wholeNumber, wholeNumbers } from "./checks.ts";
 import {
   type CommandOutput,
   type DbCommand,
-  done,
-  idOf,
   namedAccount,
+  shown,
+  text,
   UsageError,
   type Values,
 } from "./db-command.ts";
+import type { Table } from "./view.ts";
+
+const WEBHOOK_ID = {
+  name: "webhook-id",
+  description: "the endpoint's id (webhook list)",
+  check: anId,
+};
+
+const short = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, "Z");
+
+const endpointJson = (e: Endpoint) => ({
+  id: e.id,
+  state: e.endedAt ? "ended" : "live",
+  endedWhy: e.endedWhy,
+  event: e.event,
+  network: e.network,
+  url: e.url,
+  tokenId: e.tokenId,
+  args: e.args,
+  description: e.description,
+  createdAt: e.createdAt.toISOString(),
+});
+
+const attemptJson = (a: AttemptRow) => ({
+  at: a.at.toISOString(),
+  messageId: a.messageId,
+  attempt: a.attempt,
+  result: a.result,
+  httpStatus: a.httpStatus,
+  latencyMs: a.latencyMs,
+  error: a.error,
+});
 
 /** `blockgate webhook …`. */
 export const WEBHOOK_COMMANDS: Record<string, DbCommand> = {
   "webhook add": {
+    summary: "an endpoint told of events (its signing secret printed once)",
     usage:
-      "webhook add <token-id> <url> [--event newBlock|transactionConfirmations|addressActivity|mempoolFees] [--network regtest] [--txid T] [--until N] [--address A] [--targets 1,6,144] [--description D]",
-    options: ["event", "network", "txid", "until", "address", "targets", "description"],
-    arity: [2, 2],
-    run: ({ db, config }, [ref, url], values) => addWebhook(db, config, ref, url!, values),
+      "<token-id> <url> [--event newBlock|transactionConfirmations|addressActivity|mempoolFees] [--network regtest] [--txid T] [--until N] [--address A] [--targets 1,6,144] [--description D]",
+    operands: [
+      { name: "token-id", description: "the token it acts for (token list)", check: anId },
+      { name: "url", description: "where deliveries are POSTed" },
+    ],
+    options: [
+      {
+        name: "event",
+        value: "E",
+        description: `what it is told of: ${WEBHOOK_EVENTS.join(", ")} (default newBlock)`,
+        check: webhookEvent,
+      },
+      { name: "network", value: "N", description: "the network (default regtest)", check: network },
+      { name: "txid", value: "T", description: "transactionConfirmations: the transaction" },
+      {
+        name: "until",
+        value: "N",
+        description: "transactionConfirmations: stop after N confirmations",
+        check: wholeNumber(1),
+      },
+      { name: "address", value: "A", description: "addressActivity: the address" },
+      {
+        name: "targets",
+        value: "1,6,144",
+        description: "mempoolFees: confirmation targets, in blocks",
+        check: wholeNumbers,
+      },
+      { name: "description", value: "D", description: "a note for the account (200 characters)" },
+    ],
+    json: true,
+    examples: [
+      "webhook add 7 https://hooks.acme.example/blocks --network mainnet",
+      "webhook add 7 https://hooks.acme.example/fees --event mempoolFees --targets 1,6 --network mainnet",
+    ],
+    run: ({ db, config }, [ref, url], values) => addWebhook(db, config, Number(ref), url!, values),
   },
   "webhook list": {
-    usage: "webhook list <account>",
+    summary: "an account's endpoints",
+    usage: "<account>",
+    operands: [{ name: "account", description: "the account's name or id" }],
     options: [],
-    arity: [1, 1],
-    async run({ db }, [ref]) {
+    json: true,
+    examples: ["webhook list acme"],
+    async run({ db }, [ref], values) {
       const owner = await namedAccount(db, ref);
       const rows = await listEndpoints(db, owner.id);
       const lines = rows.map(
         (e) =>
           `${e.id}\t${e.endedAt ? `ended (${e.endedWhy ?? ""})` : "live"}\t${e.event}\t${e.network}\t${e.url}\ttoken ${e.tokenId}`,
       );
-      return done(lines.join("\n") || "no webhooks");
+      return shown(values, rows.map(endpointJson), lines.join("\n") || "no webhooks", {
+        parts: [{ table: endpointTable(rows) }],
+      });
     },
   },
   "webhook attempts": {
-    usage: "webhook attempts <webhook-id> [--limit N]",
-    options: ["limit"],
-    arity: [1, 1],
+    summary: "an endpoint's latest delivery attempts",
+    usage: "<webhook-id> [--limit N]",
+    operands: [WEBHOOK_ID],
+    options: [
+      {
+        name: "limit",
+        value: "N",
+        description: "how many to list (default 20)",
+        check: wholeNumber(1, 1000),
+      },
+    ],
+    json: true,
+    examples: ["webhook attempts 3 --limit 50"],
     async run({ db }, [ref], values) {
-      const endpointId = idOf(ref, "a webhook");
-      const limit = values.limit === undefined ? 20 : Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-        throw new UsageError("--limit: 1 to 1000");
-      }
-      const rows = await recentAttempts(db, endpointId, limit);
+      const rows = await recentAttempts(db, Number(ref), Number(text(values, "limit") ?? 20));
       const lines = rows.map(
         (a) =>
           `${a.at.toISOString()}\t${a.messageId}\t#${a.attempt}\t${a.result}\t${a.httpStatus ?? "-"}\t${a.latencyMs} ms${a.error ? `\t${a.error}` : ""}`,
       );
-      return done(lines.join("\n") || "no attempts");
+      return shown(values, rows.map(attemptJson), lines.join("\n") || "no attempts", {
+        parts: [{ table: attemptTable(rows) }],
+      });
     },
   },
   "webhook rm": {
-    usage: "webhook rm <webhook-id>",
+    summary: "end an endpoint: nothing more is sent to it",
+    usage: "<webhook-id>",
+    operands: [WEBHOOK_ID],
     options: [],
-    arity: [1, 1],
-    async run({ db }, [ref]) {
-      const endpointId = idOf(ref, "a webhook");
+    json: true,
+    examples: ["webhook rm 3"],
+    async run({ db }, [ref], values) {
+      const endpointId = Number(ref);
       return (await endEndpoint(db, endpointId, "deleted"))
-        ? done(`webhook ${endpointId} deleted`)
+        ? shown(values, { id: endpointId, deleted: true }, `webhook ${endpointId} deleted`)
         : { text: `no live webhook ${endpointId}`, code: 1 };
     },
   },
 };
 
+function endpointTable(rows: readonly Endpoint[]): Table {
+  return {
+    columns: [
+      { header: "id", right: true },
+      { header: "state" },
+      { header: "event" },
+      { header: "network" },
+      { header: "url" },
+      { header: "token", right: true },
+    ],
+    rows: rows.map((e) => [
+      e.id,
+      e.endedAt
+        ? { text: `ended (${e.endedWhy ?? ""})`, tone: "dim" as const }
+        : { text: "live", tone: "good" as const },
+      e.event,
+      e.network,
+      e.url,
+      e.tokenId,
+    ]),
+    empty: "no webhooks",
+  };
+}
+
+function attemptTable(rows: readonly AttemptRow[]): Table {
+  return {
+    columns: [
+      { header: "at" },
+      { header: "message" },
+      { header: "attempt", right: true },
+      { header: "result" },
+      { header: "http", right: true },
+      { header: "latency ms", right: true },
+      { header: "error" },
+    ],
+    rows: rows.map((a) => [
+      short(a.at),
+      a.messageId,
+      a.attempt,
+      { text: a.result, tone: a.result === "delivered" ? ("good" as const) : ("bad" as const) },
+      a.httpStatus ?? "-",
+      a.latencyMs,
+      a.error ?? "",
+    ]),
+    empty: "no attempts",
+  };
+}
+
 /** registerEndpoint checks every argument before it writes; its refusals are usage errors. */
 async function addWebhook(
   db: Database,
   config: Config,
-  ref: string | undefined,
+  tokenId: number,
   url: string,
   values: Values,
 ): Promise<CommandOutput> {
-  const tokenId = idOf(ref, "the token the endpoint acts for (token list)");
   const owner = await liveOwner(db, tokenId);
   if (!owner) return { text: `no live token ${tokenId}`, code: 1 };
-  const until = values.until === undefined ? undefined : Number(values.until);
-  const targets = values.targets?.split(",").map((s) => Number(s.trim()));
+  const until = text(values, "until");
+  const targets = text(values, "targets")
+    ?.split(",")
+    .map((s) => Number(s.trim()));
+  const txid = text(values, "txid");
+  const address = text(values, "address");
   try {
     const made = await registerEndpoint(
       db,
@@ -89,19 +226,21 @@ async function addWebhook(
       owner,
       {
         url,
-        network: values.network ?? "regtest",
-        event: values.event ?? "newBlock",
+        network: text(values, "network") ?? "regtest",
+        event: text(values, "event") ?? "newBlock",
         args: {
-          ...(values.txid ? { txid: values.txid } : {}),
-          ...(values.address ? { address: values.address } : {}),
-          ...(until !== undefined ? { until } : {}),
+          ...(txid ? { txid } : {}),
+          ...(address ? { address } : {}),
+          ...(until !== undefined ? { until: Number(until) } : {}),
           ...(targets ? { targets } : {}),
         },
-        description: values.description ?? null,
+        description: text(values, "description") ?? null,
       },
     );
     const e = made.endpoint;
-    return done(
+    return shown(
+      values,
+      { ...endpointJson(e), secret: made.secret },
       `webhook ${e.id}: ${e.event} on ${e.network} → ${e.url}, for token ${e.tokenId}\nsigning secret (shown once, store it now):\n${made.secret}`,
     );
   } catch (err) {

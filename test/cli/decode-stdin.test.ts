@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "lossless-json";
 import { describe, expect, it } from "vitest";
-import { runDecode } from "../../src/cli/decode.ts";
 import { STDIN_BYTES_MAX } from "../../src/cli/stdin.ts";
 import { BLOCKS_DIR, ORACLE_DIR, TXS_DIR } from "../bitcoin/chain-data.ts";
 import { blockgate, blockgateOnTerminal, hasScript } from "../support/spawn.ts";
+import { runDecode } from "./run-decode.ts";
 
 // `blockgate decode -` as a user runs it: a real process, the hex piped to its standard input.
 
@@ -117,8 +117,9 @@ describe("blockgate decode - (standard input)", () => {
       expect(out.code).toBe(2);
       // script(1) merges the terminal's output into its own stdout, with CRLF line ends.
       expect(out.stdout.replaceAll("\r\n", "\n")).toBe(
-        "decode: standard input is a terminal: pipe the hex in\n" +
-          "usage: blockgate decode <hex | -> [--network NAME] [--verbosity 1|2]   (- reads standard input)\n",
+        "blockgate decode: standard input is a terminal: pipe the hex in\n" +
+          "usage: blockgate decode <hex | -> [--network NAME] [--verbosity 1|2]\n" +
+          "(blockgate decode --help for its options and an example)\n",
       );
     },
   );

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "lossless-json";
 import { describe, expect, it } from "vitest";
-import { runDecode } from "../../src/cli/decode.ts";
 import { BLOCKS_DIR } from "../bitcoin/chain-data.ts";
 import { blockgate } from "../support/spawn.ts";
+import { runDecode } from "./run-decode.ts";
 
 const DIR = "test/fixtures/oracle/bitcoin-tx-json";
 const pairs = readdirSync(DIR)
@@ -50,7 +50,9 @@ describe("blockgate decode", () => {
     });
     expect(runDecode(["00", "--network", "moon"]).code).toBe(2);
     expect(runDecode(["00", "--verbosity", "3"]).code).toBe(2);
-    expect(runDecode(["00", "--bogus"]).text).toMatch(/^decode: unknown option --bogus\nusage:/);
+    expect(runDecode(["00", "--bogus"]).text).toMatch(
+      /^blockgate decode: unknown option --bogus\nusage: blockgate decode <hex \| ->/,
+    );
   });
 });
 

@@ -50,7 +50,7 @@ describe("account create", () => {
       "account create: --credits: a positive whole number of CC",
       "account create <name> [--credits N]",
     );
-    expect(await run("account", "list")).toEqual({ text: "no accounts", code: 0 });
+    expect(await run("account", "list")).toMatchObject({ text: "no accounts", code: 0 });
     const made = await run("account", "create", "zero", "--credits", "5");
     expect(made).toMatchObject({ code: 0, text: expect.stringMatching(/balance 5 CC$/) });
   });
@@ -59,12 +59,8 @@ describe("account create", () => {
     const usage = "account create <name> [--credits N]";
     await refused(["account", "create", "no spaces"], /account name: 1-64 characters/, usage);
     await refused(["account", "create", "a1", "a2"], 'unexpected argument "a2"', usage);
-    await refused(
-      ["account", "create", "a1", "--memo", "m"],
-      "--memo is not one of its options",
-      usage,
-    );
-    await refused(["account", "create"], "missing arguments", usage);
+    await refused(["account", "create", "a1", "--memo", "m"], "unknown option --memo", usage);
+    await refused(["account", "create"], "missing argument <name>", usage);
     await refused(["account", "create", "zero"], 'account "zero" exists', usage);
   });
 });
@@ -90,7 +86,7 @@ describe("every other command", () => {
   it("token issue, restrict and rotate: options of another command are not ignored", async () => {
     await refused(
       ["token", "issue", "acme", "--grace", "1h"],
-      "--grace is not one of its options",
+      "unknown option --grace",
       "token issue <account>",
     );
     await refused(
@@ -106,7 +102,7 @@ describe("every other command", () => {
     );
     await refused(
       ["token", "restrict", "1", "--expires", "30d"],
-      "--expires is not one",
+      "unknown option --expires",
       "token restrict",
     );
     await refused(
@@ -118,10 +114,11 @@ describe("every other command", () => {
 
   it("account plan, usage, export, webhooks: checked before anything is written", async () => {
     await refused(["account", "plan", "acme", "gold"], 'no plan "gold"', "account plan");
-    await refused(["usage", "acme", "--limit", "0"], "--limit: a positive whole number", "usage");
-    await refused(["export", "acme", "--kind", "csv"], "--kind: audit or usage", "export");
-    await refused(["export", "acme", "--cycle", "x"], "--cycle: 0 to 0", "export");
-    await refused(["webhook", "add", "1"], "missing arguments", "webhook add");
+    await refused(["usage", "acme", "--limit", "0"], "--limit: a whole number from 1", "usage");
+    await refused(["export", "acme", "--kind", "csv"], "--kind: one of audit, usage", "export");
+    await refused(["export", "acme", "--cycle", "x"], "--cycle: a whole number", "export");
+    await refused(["export", "acme", "--cycle", "1"], "--cycle: 0 to 0", "export");
+    await refused(["webhook", "add", "1"], "missing argument <url>", "webhook add");
     await refused(
       [
         "webhook",
@@ -138,15 +135,18 @@ describe("every other command", () => {
     );
     await refused(
       ["webhook", "attempts", "1", "--limit", "5000"],
-      "--limit: 1 to 1000",
+      "--limit: a whole number from 1 to 1000",
       "webhook attempts",
     );
   });
 
-  it("an option the CLI does not know: exit 2 with the usage, not an exception", async () => {
+  it("an option the CLI does not know: exit 2 with that command's usage, not an exception", async () => {
     const out = await run("account", "create", "x", "--bogus");
     expect(out.code).toBe(2);
-    expect(out.text).toMatch(/Unknown option '--bogus'/);
-    expect(out.text).toContain("usage: blockgate <command>");
+    expect(out.text.split("\n")).toEqual([
+      "blockgate account create: unknown option --bogus",
+      "usage: blockgate account create <name> [--credits N]",
+      "(blockgate account create --help for its options and an example)",
+    ]);
   });
 });

@@ -19,8 +19,13 @@ export interface AdminServices {
   metrics: Metrics;
   /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */
   adminSecret?: string;
-  /** Runs one CLI command line against this process's store (the CLI's own commands). */
-  runCommand(argv: string[]): Promise<{ text: string; code: number }>;
+  /**
+   * Runs one CLI command line against this process's store (the CLI's own commands), parsed as
+   * the CLI parses it. A mistake in the line is an answer too (200, exit code 2), never an HTTP
+   * error, so the CLI can tell a refused command from a gateway that did not run it. `view` is
+   * what a table-printing command shows on the CLI's terminal.
+   */
+  runCommand(argv: string[]): Promise<{ text: string; code: number; view?: unknown }>;
   /** devnet's block producers, while devnet runs beside this gateway. */
   devnetProducers: DevnetProducers;
 }
