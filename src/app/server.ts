@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import websocket from "@fastify/websocket";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { WebSocket } from "ws";
 import { SettleAbandoned } from "../billing/ledger/credits.ts";
 import { LedgerError } from "../billing/ledger/ledger.ts";
@@ -72,40 +72,7 @@ export async function startHttpServer(
   // `ws` takes the socket; a message may be as large as a body.
   await http.register(websocket, { options: { maxPayload: app.config.server.bodyBytesMax } });
   const sockets = new Map<WebSocket, () => void>();
-  const served = servedBy(app.config, (network) => app.indexers.has(network as NetworkName));
-  notFoundBeforeBody(http, async (request, reply) => {
-    const parts = pathParts(request);
-    // The gateway's own surfaces keep the plain answer; a backend's path gets its protocol's.
-    if (OWN_ROUTES.has(parts[0] ?? "")) {
-      return sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
-    }
-    return sendReply(reply, notFound(served, parts));
-  });
-  const labels = routeLabels(app.config);
-  http.addHook("onResponse", (request, reply, done) => {
-    observe(app, labels, request, reply);
-    done();
-  });
-  http.setErrorHandler((err, _request, reply) => unhandled(app, err, reply));
-
-  // Liveness: the process answers. Nothing else is asked, so a slow database or upstream can
-  // never get a live gateway restarted; that is /readyz's business.
-  http.get("/healthz", async (_request, reply) =>
-    sendReply(reply, { status: 200, body: { status: "ok" } }),
-  );
-  http.get("/readyz", async (_request, reply) =>
-    sendReply(reply, { ...(await readiness(app)), headers: { "cache-control": "no-store" } }),
-  );
-  operatorRoutes(http, app);
-  dashboardRoutes(http, app);
-  catalogueRoutes(http, app.config);
-  homeRoutes(http, {
-    backends: [...served.backends].map(([segment, kind]) => ({
-      segment,
-      kind,
-      networks: served.networks.get(kind) ?? [],
-    })),
-  });
+  ownRoutes(http, app);
   backendRoutes(http, app, { requests, sockets });
 
   await http.ready();
@@ -131,6 +98,43 @@ export async function startHttpServer(
     inFlight: () => requests.size,
     electrumTls: electrumTls ? { port: electrumTls.port } : null,
   };
+}
+
+/**
+ * Everything but the backends: wrong paths, metrics, errors, health, the operator's surfaces,
+ * the dashboard, the catalogue and the front door.
+ */
+function ownRoutes(http: FastifyInstance, app: App): void {
+  const served = servedBy(app.config, (network) => app.indexers.has(network as NetworkName));
+  notFoundBeforeBody(http, async (request, reply) => {
+    const parts = pathParts(request);
+    // The gateway's own surfaces keep the plain answer; a backend's path gets its protocol's.
+    if (OWN_ROUTES.has(parts[0] ?? "")) {
+      return sendReply(reply, plainFailure(gatewayError("ROUTE_NOT_FOUND", "no such route")));
+    }
+    return sendReply(reply, notFound(served, parts));
+  });
+  const labels = routeLabels(app.config);
+  http.addHook("onResponse", (request, reply, done) => {
+    observe(app, labels, request, reply);
+    done();
+  });
+  http.setErrorHandler((err, _request, reply) => unhandled(app, err, reply));
+  // Liveness: the process answers. Nothing else is asked, so a slow database or upstream can
+  // never get a live gateway restarted; that is /readyz's business.
+  http.get("/healthz", async (_request, reply) =>
+    sendReply(reply, { status: 200, body: { status: "ok" } }),
+  );
+  http.get("/readyz", async (_request, reply) =>
+    sendReply(reply, { ...(await readiness(app)), headers: { "cache-control": "no-store" } }),
+  );
+  operatorRoutes(http, app);
+  dashboardRoutes(http, app);
+  catalogueRoutes(http, app.config);
+  const backends = [...served.backends].map(([segment, kind]) => {
+    return { segment, kind, networks: served.networks.get(kind) ?? [] };
+  });
+  homeRoutes(http, { backends });
 }
 
 /**
