@@ -8,6 +8,7 @@ import {
   resolveNodeUpstreams,
 } from "./app/upstreams.ts";
 import { ConfigError, loadConfig } from "./config/load.ts";
+import { prettyDestination } from "./log/logger.ts";
 import { attachDevnet } from "./routes/admin/devnet-control.ts";
 
 /** `npm start`: config file from BLOCKGATE_CONFIG (none: devnet defaults), then serve. */
@@ -26,7 +27,11 @@ async function main(): Promise<void> {
     devNets.length > 0
       ? await (await import("./devnet/devnet.ts")).startDevnet(devNets, config.devnet)
       : null;
+  const pretty =
+    config.log.format === "pretty" ||
+    (config.log.format === "auto" && process.stdout.isTTY === true);
   const gateway = await startGateway(config, {
+    ...(pretty ? { logDestination: await prettyDestination(process.stderr.isTTY === true) } : {}),
     store,
     databaseUrl: process.env.DATABASE_URL,
     redisUrl: process.env.REDIS_URL,
@@ -37,7 +42,9 @@ async function main(): Promise<void> {
   if (devnet) attachDevnet(gateway.app, devnet.producers);
   const where = `store: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.pgliteDir}`}${devnet ? "; upstreams: devnet" : ""}`;
   const demo = config.demo.enabled ? await prepareDemo(gateway.app.db, config.demo.credits) : null;
-  process.stdout.write(startupBanner(config, gateway.url, where, demo));
+  const banner = startupBanner(config, gateway.url, where, demo);
+  // On a terminal the banner stands apart from the log lines around it.
+  process.stdout.write(process.stdout.isTTY ? `\n${banner}\n` : banner);
   // gateway.close() drains (server.drainTimeoutMs). Each handler is once-only: the same signal a
   // second time (Ctrl-C twice) is not caught and ends the process at once.
   const stop = () => {

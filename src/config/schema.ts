@@ -723,6 +723,11 @@ export const configSchema = z.strictObject({
   log: z
     .strictObject({
       level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+      /**
+       * `json`: one JSON object per line on standard output (for collectors). `pretty`: one
+       * readable line each on standard error. `auto`: pretty when standard output is a terminal.
+       */
+      format: z.enum(["auto", "json", "pretty"]).default("auto"),
     })
     .prefault({}),
 });
