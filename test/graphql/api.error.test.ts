@@ -112,6 +112,20 @@ describe("bad input and limits get clear, coded errors", () => {
       "{ a: account { name } b: account { name } c: account { name } d: account { name } }",
     );
     expect(aliases.body.errors![0]!.extensions!.code).toBe("LIMIT_EXCEEDED");
+    // As an invalid document: 400 to a client of application/graphql-response+json (gql sends
+    // it), 200 to a legacy application/json one (the GraphQL over HTTP spec).
+    expect(deep.status).toBe(400);
+    expect(aliases.status).toBe(400);
+    const legacy = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({
+        query:
+          "{ a: account { name } b: account { name } c: account { name } d: account { name } }",
+      }),
+    });
+    expect(legacy.status).toBe(200);
+    expect(JSON.stringify(await legacy.json())).toContain("LIMIT_EXCEEDED");
     const list = await gql(url, "query($t: [TxId!]!) { transactions(txids: $t) { txid } }", {
       t: Array.from({ length: 11 }, () => HAL_TXID),
     });

@@ -33,8 +33,24 @@ const limitMessage = (e: GraphQLError) => e.message.replace(/^Syntax Error:\s*/,
 
 function codedByKind(error: GraphQLError, otherwise: ErrorCode): GraphQLError {
   return isLimit(error)
-    ? coded(error, "LIMIT_EXCEEDED", limitMessage(error))
+    ? asRequestError(coded(error, "LIMIT_EXCEEDED", limitMessage(error)))
     : coded(error, otherwise);
+}
+
+/**
+ * A document over a limit is refused as the GraphQL over HTTP spec refuses an invalid one: 400 to
+ * a client that accepts application/graphql-response+json, 200 to a legacy application/json one
+ * (Yoga reads `http.spec` so; the extension is not sent).
+ */
+function asRequestError(error: GraphQLError): GraphQLError {
+  if (error.extensions.http) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...error.extensions, http: { spec: true, status: 400 } },
+  });
 }
 
 /**
