@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditCount } from "../support/audit.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
-import { dashboardQuery } from "./support.ts";
+import { dashboardQuery, signIn } from "./support.ts";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -44,6 +45,27 @@ describe("dashboard", () => {
     });
     expect(out.status).toBe(303);
     expect((await dashboardQuery(t, cookie, "{ account { name } }")).status).toBe(401);
+  });
+
+  it("its own reads are audited and free, but are not usage: not in the cycle's calls or latest calls", async () => {
+    const { id, token } = await t.account("looker", 10_000);
+    await post(`${t.url}/node/mainnet/${token}`, rpc("getrawtransaction", [HAL_TXID]));
+    const cookie = (await signIn(t, token))!;
+    const query =
+      "{ account { cycle { calls usage { backend calls } auditRecords { backend } } } }";
+    for (let i = 0; i < 3; i++) await dashboardQuery(t, cookie, query);
+    const res = await dashboardQuery(t, cookie, query);
+    const cycle = (res.json as { data: { account: { cycle: Record<string, unknown> } } }).data
+      .account.cycle;
+    expect(cycle).toEqual({
+      calls: 1,
+      usage: [{ backend: "node", calls: 1 }],
+      auditRecords: [{ backend: "node" }],
+    });
+    // Each read still has its audit record, uncharged, and the audit export lists them.
+    expect(await auditCount(t.gateway.app.db, { accountId: id })).toBe(4 + 1);
+    const csv = await fetch(`${t.url}/dashboard/export.csv?kind=audit`, { headers: { cookie } });
+    expect((await csv.text()).split("\n").filter((l) => l.includes(",dashboard,"))).toHaveLength(4);
   });
 
   it("serves its script and style from the gateway itself", async () => {

@@ -17,7 +17,7 @@ const line = (values: unknown[]) => `${values.map(field).join(",")}\r\n`;
 
 /** Every audit record of the range, oldest first: what a cycle's charges add up from. */
 export async function auditCsv(db: Queryable, accountId: number, range: Range): Promise<string> {
-  const rows = (await auditInRange(db, accountId, range, 1_000_000)).reverse();
+  const rows = (await auditInRange(db, accountId, range, 1_000_000, true)).reverse();
   const header = [
     "id",
     "at",

@@ -47,6 +47,11 @@ export interface OutcomeUsage {
 }
 
 const IN_RANGE = "($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)";
+/**
+ * The dashboard's own reads of the account (audited, free, `backend` = its segment) are the
+ * owner looking, not calls: left out of usage and the latest calls, kept in the audit export.
+ */
+const CALLS = `${IN_RANGE} AND backend <> 'dashboard'`;
 const rangeParams = (accountId: number, range?: Range) => [
   accountId,
   range?.start ?? null,
@@ -63,7 +68,7 @@ export async function usageByMethod(
     `SELECT backend, network, method, sum(calls)::int8 AS calls,
        coalesce(sum(calls) FILTER (WHERE ${REFUSED_SQL}), 0)::int8 AS refused,
        sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE}
+     FROM audit_records WHERE account_id = $1 AND ${CALLS}
      GROUP BY backend, network, method ORDER BY backend, network, method`,
     rangeParams(accountId, range),
   );
@@ -78,7 +83,7 @@ export async function usageByDay(
 ): Promise<DayUsage[]> {
   const { rows } = await db.query<DayUsage>(
     `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(calls)::int8 AS calls, sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1 ORDER BY 1`,
+     FROM audit_records WHERE account_id = $1 AND ${CALLS} GROUP BY 1 ORDER BY 1`,
     rangeParams(accountId, range),
   );
   return rows;
@@ -92,23 +97,25 @@ export async function usageByOutcome(
 ): Promise<OutcomeUsage[]> {
   const { rows } = await db.query<OutcomeUsage>(
     `SELECT outcome, http_status AS "httpStatus", sum(calls)::int8 AS calls, sum(charged_cc)::int8 AS charged
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} GROUP BY 1, 2 ORDER BY 1, 2`,
+     FROM audit_records WHERE account_id = $1 AND ${CALLS} GROUP BY 1, 2 ORDER BY 1, 2`,
     rangeParams(accountId, range),
   );
   return rows;
 }
 
-/** Audit records in a range, newest first (at most `limit`). */
+/** Audit records in a range, newest first (at most `limit`); `all`: the dashboard's reads too. */
 export async function auditInRange(
   db: Queryable,
   accountId: number,
   range: Range | undefined,
   limit: number,
+  all = false,
 ): Promise<AuditRow[]> {
   const { rows } = await db.query<AuditRow>(
     `SELECT id, at, request_id, account_id, backend, network, method, outcome, error_code,
        upstream_code, http_status, estimated_cc, charged_cc, complexity, duration_ms
-     FROM audit_records WHERE account_id = $1 AND ${IN_RANGE} ORDER BY id DESC LIMIT $4`,
+     FROM audit_records WHERE account_id = $1 AND ${all ? IN_RANGE : CALLS}
+     ORDER BY id DESC LIMIT $4`,
     [...rangeParams(accountId, range), limit],
   );
   return rows;
