@@ -73,4 +73,27 @@ describe("GraphiQL", () => {
     await expect.poll(text, { timeout: 20_000 }).toContain(`"hash":"${mined.result[0]}"`);
     expect(await text()).toContain('"kind":"CONNECTED"');
   });
+
+  it("at phone width the editor and the answer are stacked, each the full width", async () => {
+    const { token } = await t.account("pocket", 10_000);
+    const page = await browser.newPage({ viewport: { width: 420, height: 860 } });
+    await page.goto(`${t.url}/gateway/mainnet/${token}`);
+    const run = page.locator(".graphiql-execute-button");
+    await run.waitFor({ timeout: 20_000 });
+    await run.click();
+    const response = page.locator(".graphiql-response");
+    await expect
+      .poll(async () => ((await response.textContent()) ?? "").replace(/\s+/g, ""), {
+        timeout: 20_000,
+      })
+      .toContain(HAL_TXID);
+    const editors = await page.locator(".graphiql-editors").boundingBox();
+    const answer = await response.boundingBox();
+    await page.screenshot({ path: "test-results/graphiql-420.png" }).catch(() => {});
+    // Each pane takes most of the width, and the answer sits below the editor.
+    expect(editors!.width).toBeGreaterThan(300);
+    expect(answer!.width).toBeGreaterThan(300);
+    expect(answer!.y).toBeGreaterThan(editors!.y);
+    await page.close();
+  });
 });

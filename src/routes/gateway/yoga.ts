@@ -36,7 +36,7 @@ export function createGatewayYoga(
     schema: gatewaySchema,
     graphqlEndpoint: YOGA_PATH,
     // Served from the package, not a CDN: GraphiQL works offline, with the token's path applied.
-    renderGraphiQL,
+    renderGraphiQL: (options) => withPhoneLayout(renderGraphiQL(options)),
     graphiql: (_request, ctx) => ({
       endpoint: ctx.publicPath,
       title: `blockgate — ${ctx.network}`,
@@ -137,3 +137,19 @@ subscription NewBlock {
 }
 `,
 ];
+
+/**
+ * On a narrow screen GraphiQL's panes sit side by side at a few dozen pixels each: below 720 px
+ * the query editor and the answer are stacked, each the full width, and the sidebar goes.
+ */
+const PHONE_LAYOUT = `<style>@media (max-width: 720px) {
+.graphiql-container .graphiql-sidebar { display: none; }
+.graphiql-container #graphiql-session { flex-direction: column !important; }
+.graphiql-container #graphiql-session > div:not(.graphiql-horizontal-drag-bar) {
+  flex: 1 1 auto !important; width: 100% !important; min-height: 40vh; }
+.graphiql-container .graphiql-horizontal-drag-bar { display: none; }
+}</style>`;
+
+function withPhoneLayout(html: string): string {
+  return html.includes("</head>") ? html.replace("</head>", `${PHONE_LAYOUT}</head>`) : html;
+}
