@@ -87,6 +87,13 @@ form.signin button { width: 100%; background: var(--ink); color: #fff; border-co
   header { padding: .6rem .8rem; }
   .panel, .card { padding: .8rem; }
   th, td { padding: .35rem .5rem; font-size: .85rem; }
+  table.stack > thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.stack, table.stack > tbody, table.stack > tbody > tr, table.stack > tbody > tr > td { display: block; width: 100%; }
+  table.stack > tbody > tr { border-bottom: 1px solid #eceef2; padding: .5rem 0; }
+  table.stack > tbody > tr > td { border: 0; padding: .15rem 0; white-space: normal; overflow-wrap: anywhere; text-align: left; }
+  table.stack > tbody > tr > td[data-label]:not([data-label=""])::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
+  table.stack > tbody > tr > td:empty { display: none; }
+  table.stack details.restrict .scope-form { min-width: 0; }
   form.signin { margin: 8vh .75rem; }
   .secret { flex-direction: column; }
 }

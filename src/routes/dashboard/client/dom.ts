@@ -123,20 +123,24 @@ function cueOverflow(box: HTMLElement): void {
   box.addEventListener("scroll", check, { passive: true });
 }
 
-/** A table inside a scroller: on a phone a wide table scrolls by itself, never the page. */
+/**
+ * A table inside a scroller: on a phone a wide table scrolls by itself, never the page. A
+ * stacked table instead shows each row as a block of "column: value" lines there.
+ */
 export function table(
   testId: string,
   head: string[],
   rows: (string | number | Node)[][],
   empty = "No calls in this cycle",
   caption = "Table",
+  stacked = false,
 ): HTMLDivElement {
   const box = el(
     "div",
     { class: "scroll", tabindex: "0", role: "region", "aria-label": caption },
     el(
       "table",
-      { "data-testid": testId },
+      { "data-testid": testId, ...(stacked ? { class: "stack" } : {}) },
       el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))),
       el(
         "tbody",
@@ -147,10 +151,13 @@ export function table(
               el(
                 "tr",
                 {},
-                ...r.map((c) =>
+                ...r.map((c, i) =>
                   el(
                     "td",
-                    typeof c === "number" ? { class: "num" } : {},
+                    {
+                      "data-label": head[i] ?? "",
+                      ...(typeof c === "number" ? { class: "num" } : {}),
+                    },
                     typeof c === "number" ? fmt(c) : c,
                   ),
                 ),

@@ -147,6 +147,7 @@ class KeysView {
         ]),
         "No keys",
         "Keys",
+        true,
       ),
     );
   }

@@ -148,6 +148,7 @@ class WebhooksView {
         ]),
         "No webhooks",
         "Webhooks",
+        true,
       ),
     );
   }
