@@ -13,7 +13,8 @@ import { cycleAt, cycleContaining } from "../../billing/usage/cycles.ts";
 import { ALL_METHODS, bodyText, withoutBodies } from "../../http/framework.ts";
 import { sendReply, sendText } from "../../http/reply.ts";
 import type { GatewayServices } from "../gateway/services.ts";
-import { DASHBOARD_CSS, dashboardScript } from "./assets.ts";
+import { dashboardScript } from "./assets.ts";
+import { DASHBOARD_CSS } from "./style.ts";
 
 const SECURITY_HEADERS = {
   // Everything is served by the gateway itself: no CDN, no inline script, no framing.

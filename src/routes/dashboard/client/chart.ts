@@ -1,17 +1,20 @@
-// Credits per day as an SVG bar chart with labelled axes and values; no library.
+// Credits and calls per day of the cycle, drawn by uPlot (bundled, so no CDN) on a canvas sized to
+// its box; the same figures sit in a table beside it for screen readers and exact reading.
+import "./locale.ts";
+import uPlot from "uplot";
 import type { DashboardCycleQuery } from "../../../generated/operations.ts";
-import { day, fmt } from "./dom.ts";
+import { day, el, fmt } from "./dom.ts";
 
 type Cycle = NonNullable<DashboardCycleQuery["account"]["cycle"]>;
 
-const NS = "http://www.w3.org/2000/svg";
-/** Room for the y axis's tick values and title, and the x axis's labels and title. */
-const LEFT = 52;
-const TOP = 14;
-const PLOT = 110;
-const BAR = 24;
+const CREDITS = "#f7931a";
+const CALLS = "#2f5fd0";
+const HEIGHT = 240;
+const AXIS = { stroke: "#5a6275", font: "12px system-ui, sans-serif", size: 48 };
+const GRID = { stroke: "#eceef2", width: 1 };
+const TICKS = { stroke: "#c9ced8", width: 1, size: 4 };
 
-/** 1234 → 1.2k, 3400000 → 3.4M: a value that fits over a 24-unit bar. */
+/** 1234 → 1.2k, 3400000 → 3.4M: a tick value that fits beside the axis. */
 export function compact(n: number): string {
   if (n < 1_000) return String(n);
   const [div, unit] =
@@ -20,89 +23,156 @@ export function compact(n: number): string {
   return `${v < 10 ? v.toFixed(1).replace(/\.0$/, "") : Math.round(v)}${unit}`;
 }
 
-function text(x: number, y: number, content: string, attrs: Record<string, string> = {}) {
-  const t = document.createElementNS(NS, "text");
-  t.setAttribute("x", String(x));
-  t.setAttribute("y", String(y));
-  for (const [k, v] of Object.entries(attrs)) t.setAttribute(k, v);
-  t.textContent = content;
-  return t;
+interface Day {
+  day: string;
+  calls: number | null;
+  chargedCc: number | null;
 }
 
-function line(x1: number, y1: number, x2: number, y2: number, cls: string) {
-  const l = document.createElementNS(NS, "line");
-  for (const [k, v] of Object.entries({ x1, y1, x2, y2 })) l.setAttribute(k, String(v));
-  l.setAttribute("class", cls);
-  return l;
-}
-
-/** One bar per day of the cycle (up to today), its credits written over it. */
-export function chart(cycle: Cycle): SVGSVGElement {
+/** Every day of the cycle; days still to come have no figures (null), past days at least 0. */
+export function cycleDays(cycle: Cycle, now = Date.now()): Day[] {
   const byDay = new Map(cycle.byDay.map((d) => [d.day, d]));
-  const days: string[] = [];
-  const last = Math.min(new Date(cycle.end).getTime() - 1, Date.now());
-  for (let t = Date.parse(day(cycle.start)); t <= last; t += 86_400_000)
-    days.push(new Date(t).toISOString().slice(0, 10));
-  const max = Math.max(1, ...cycle.byDay.map((d) => d.chargedCc));
-  const width = LEFT + Math.max(days.length, 1) * BAR + 8;
-  const base = TOP + PLOT;
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${base + 34}`);
-  svg.setAttribute("data-testid", "usage-chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Credits charged per day (UTC)");
-  // The y axis: its title, and ticks at 0, half and the highest day.
-  svg.append(
-    text(10, TOP + PLOT / 2, "CC / day", {
-      transform: `rotate(-90 10 ${TOP + PLOT / 2})`,
-      "text-anchor": "middle",
-      class: "axis-title",
-      "data-testid": "y-axis-title",
-    }),
-    line(LEFT - 2, TOP, LEFT - 2, base, "axis"),
-    line(LEFT - 2, base, width - 4, base, "axis"),
-  );
-  for (const v of [0, Math.round(max / 2), max]) {
-    const y = base - Math.round((v / max) * PLOT);
-    svg.append(
-      text(LEFT - 6, y + 3, compact(v), {
-        "text-anchor": "end",
-        class: "tick",
-        "data-tick": String(v),
-      }),
-      line(LEFT - 2, y, width - 4, y, "grid"),
-    );
-  }
-  days.forEach((d, i) => {
+  const days: Day[] = [];
+  const end = new Date(cycle.end).getTime();
+  for (let t = Date.parse(day(cycle.start)); t < end; t += 86_400_000) {
+    const d = new Date(t).toISOString().slice(0, 10);
     const usage = byDay.get(d);
-    const cc = usage?.chargedCc ?? 0;
-    const h = Math.round((cc / max) * PLOT);
-    const x = LEFT + i * BAR + 4;
-    const rect = document.createElementNS(NS, "rect");
-    rect.setAttribute("x", String(x));
-    rect.setAttribute("y", String(base - h));
-    rect.setAttribute("width", "16");
-    rect.setAttribute("height", String(Math.max(h, cc > 0 ? 1 : 0)));
-    rect.setAttribute("data-day", d);
-    rect.setAttribute("data-cc", String(cc));
-    rect.setAttribute("data-calls", String(usage?.calls ?? 0));
-    const title = document.createElementNS(NS, "title");
-    title.textContent = `${d}: ${fmt(cc)} CC, ${fmt(usage?.calls ?? 0)} calls`;
-    rect.append(title);
-    svg.append(rect);
-    if (cc > 0) {
-      svg.append(
-        text(x + 8, base - h - 3, compact(cc), { "text-anchor": "middle", class: "value" }),
-      );
-    }
-    if (i % 7 === 0) svg.append(text(x, base + 12, d.slice(5), { class: "tick" }));
-  });
-  svg.append(
-    text(LEFT + (width - LEFT) / 2, base + 30, "day (UTC)", {
-      "text-anchor": "middle",
-      class: "axis-title",
-      "data-testid": "x-axis-title",
-    }),
+    const past = t <= now;
+    days.push({
+      day: d,
+      calls: usage?.calls ?? (past ? 0 : null),
+      chargedCc: usage?.chargedCc ?? (past ? 0 : null),
+    });
+  }
+  return days;
+}
+
+/** Splits at whole days only: a bar per day, a tick every 1, 2, 7 or 14 days as room allows. */
+const dayAxis = (days: Day[]): uPlot.Axis => ({
+  ...AXIS,
+  size: 36,
+  grid: { show: false },
+  ticks: TICKS,
+  incrs: [1, 2, 7, 14, 28],
+  space: 44,
+  values: (_u, splits) => splits.map((i) => days[i]?.day.slice(5) ?? ""),
+});
+
+const valueAxis = (scale: string, side: 1 | 3, grid: boolean): uPlot.Axis => ({
+  ...AXIS,
+  scale,
+  side,
+  grid: grid ? GRID : { show: false },
+  ticks: TICKS,
+  values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? compact(v) : "")),
+});
+
+function options(days: Day[], width: number): uPlot.Options {
+  const bars = uPlot.paths.bars?.({ size: [0.7, 36], align: 0 });
+  const shown = (v: number | null) => (v === null ? "–" : fmt(v));
+  return {
+    width,
+    height: HEIGHT,
+    padding: [12, 8, 0, 8],
+    cursor: { points: { show: false }, drag: { x: false, y: false } },
+    select: { show: false, left: 0, top: 0, width: 0, height: 0 },
+    legend: { live: true },
+    scales: {
+      x: { time: false, range: [-0.6, days.length - 0.4] },
+      cc: { range: (_u, _min, max) => [0, Math.max(10, max)] },
+      calls: { range: (_u, _min, max) => [0, Math.max(5, max)] },
+    },
+    axes: [dayAxis(days), valueAxis("cc", 3, true), valueAxis("calls", 1, false)],
+    series: [
+      { label: "Day (UTC)", value: (_u, i) => (i === null ? "–" : (days[i]?.day ?? "–")) },
+      {
+        label: "Credits (CC)",
+        scale: "cc",
+        stroke: CREDITS,
+        fill: `${CREDITS}cc`,
+        width: 0,
+        ...(bars ? { paths: bars } : {}),
+        points: { show: false },
+        value: (_u, v) => shown(v),
+      },
+      {
+        label: "Calls (billed and refused)",
+        scale: "calls",
+        stroke: CALLS,
+        width: 2,
+        points: { show: true, size: 6, fill: CALLS },
+        value: (_u, v) => shown(v),
+      },
+    ],
+  };
+}
+
+/** The figures as a table: what a screen reader reads, and exact values for anyone. */
+function figures(days: Day[]): HTMLElement {
+  const rows = days
+    .filter((d) => d.calls !== null)
+    .map((d) =>
+      el(
+        "tr",
+        { "data-day": d.day, "data-cc": String(d.chargedCc), "data-calls": String(d.calls) },
+        el("td", {}, d.day),
+        el("td", { class: "num" }, fmt(d.chargedCc ?? 0)),
+        el("td", { class: "num" }, fmt(d.calls ?? 0)),
+      ),
+    );
+  const head = el("tr", {}, ...["Day (UTC)", "Credits (CC)", "Calls"].map((h) => el("th", {}, h)));
+  return el(
+    "details",
+    { class: "figures" },
+    el("summary", {}, "Show the figures as a table"),
+    el(
+      "div",
+      { class: "scroll" },
+      el("table", {}, el("thead", {}, head), el("tbody", {}, ...rows)),
+    ),
   );
-  return svg;
+}
+
+/** The chart in a box it fills: drawn once it is in the page, redrawn as the box's width changes. */
+export function chart(cycle: Cycle, note: HTMLElement): HTMLElement {
+  const days = cycleDays(cycle);
+  const plot = el("div", { class: "plot", "data-testid": "usage-plot" });
+  const box = el(
+    "figure",
+    {
+      class: "chart",
+      "data-testid": "usage-chart",
+      "aria-label": "Credits charged and calls per day (UTC) in this billing cycle",
+    },
+    el(
+      "div",
+      { class: "axis-titles", "aria-hidden": "true" },
+      el("span", { class: "cc", "data-testid": "y-axis-title" }, "CC / day"),
+      el("span", { class: "calls" }, "calls / day"),
+    ),
+    plot,
+    el(
+      "div",
+      { class: "x-title", "aria-hidden": "true", "data-testid": "x-axis-title" },
+      "day (UTC)",
+    ),
+    note,
+    figures(days),
+  );
+  let drawn: uPlot | undefined;
+  const draw = () => {
+    const width = Math.max(200, Math.floor(plot.clientWidth));
+    if (!drawn) {
+      const data: uPlot.AlignedData = [
+        days.map((_d, i) => i),
+        days.map((d) => d.chargedCc),
+        days.map((d) => d.calls),
+      ];
+      drawn = new uPlot(options(days, width), data, plot);
+    } else if (drawn.width !== width) drawn.setSize({ width, height: HEIGHT });
+  };
+  new ResizeObserver(() => {
+    if (plot.isConnected && plot.clientWidth > 0) draw();
+  }).observe(plot);
+  return box;
 }

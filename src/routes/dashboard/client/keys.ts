@@ -10,15 +10,37 @@ import {
   type DashboardTokenFragment,
   type TokenScopeInput,
 } from "../../../generated/operations.ts";
-import { el, GraphQLFailure, query, table } from "./dom.ts";
+import { el, GraphQLFailure, labelled, query, secretBox, table } from "./dom.ts";
 
 const DIMENSIONS = ["backends", "networks", "methods", "origins", "ips"] as const;
-const PLACEHOLDER: Record<(typeof DIMENSIONS)[number], string> = {
-  backends: "node, electrum, graph, gateway",
-  networks: "mainnet, signet",
-  methods: "getrawtransaction",
-  origins: "https://app.example",
-  ips: "203.0.113.0/24",
+type Dimension = (typeof DIMENSIONS)[number];
+/** Each scope field's label, example and hint; every field is a comma-separated list. */
+const FIELDS: Record<Dimension, { label: string; example: string; hint: string }> = {
+  backends: {
+    label: "Allowed backends",
+    example: "node, electrum",
+    hint: "Any of node, electrum, graph, gateway, comma-separated. Empty: all.",
+  },
+  networks: {
+    label: "Allowed networks",
+    example: "mainnet, signet",
+    hint: "mainnet, testnet, testnet4, signet, regtest, comma-separated. Empty: all.",
+  },
+  methods: {
+    label: "Allowed methods",
+    example: "getrawtransaction, blockchain.transaction.get",
+    hint: "JSON-RPC methods, the graph route's root fields, or graphql (the unified API), comma-separated. Empty: all.",
+  },
+  origins: {
+    label: "Allowed browser origins",
+    example: "https://app.example",
+    hint: "Web pages allowed to call with this key, comma-separated. Empty: any.",
+  },
+  ips: {
+    label: "Allowed IP ranges (CIDR, comma-separated)",
+    example: "203.0.113.0/24",
+    hint: "Addresses or ranges, IPv4 or IPv6, e.g. 203.0.113.0/24, 2001:db8::/32. Empty: any.",
+  },
 };
 
 /** Comma-separated fields → a scope input; every field empty → null (unrestricted). */
@@ -47,16 +69,17 @@ function scopeFrom(form: HTMLFormElement): TokenScopeInput | null {
 
 function scopeFields(current: DashboardTokenFragment["scope"]): HTMLElement[] {
   return DIMENSIONS.map((d) =>
-    el(
-      "label",
-      {},
-      d,
+    labelled(
+      FIELDS[d].label,
       el("input", {
         name: d,
-        placeholder: PLACEHOLDER[d],
+        placeholder: FIELDS[d].example,
         value: current?.[d]?.join(", ") ?? "",
+        autocomplete: "off",
+        spellcheck: "false",
         "data-testid": `scope-${d}`,
       }),
+      FIELDS[d].hint,
     ),
   );
 }
@@ -102,7 +125,7 @@ class KeysView {
         "div",
         { class: "card reveal" },
         el("p", {}, `${what} Copy it now: it is shown this once and stored only as its hash.`),
-        el("code", { "data-testid": "new-token-value" }, token),
+        secretBox(token, "new-token-value", "the new key"),
       ),
     );
   }
@@ -123,6 +146,8 @@ class KeysView {
           t.state === "LIVE" ? this.actions(t) : "",
         ]),
         "No keys",
+        "Keys",
+        true,
       ),
     );
   }
@@ -143,7 +168,7 @@ class KeysView {
       "form",
       { class: "scope-form", "data-testid": `restrict-${t.id}` },
       ...scopeFields(t.scope),
-      el("button", { type: "submit" }, "Save scope"),
+      el("button", { type: "submit", class: "primary" }, "Save scope"),
     );
     restrict.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -152,7 +177,11 @@ class KeysView {
         this.message.textContent = `Scope of ${t.hint} saved.`;
       })();
     });
-    const rotate = el("button", { type: "button", "data-testid": `rotate-${t.id}` }, "Rotate");
+    const rotate = el(
+      "button",
+      { type: "button", "data-testid": `rotate-${t.id}`, "aria-label": `Rotate ${t.hint}` },
+      "Rotate",
+    );
     rotate.addEventListener(
       "click",
       this.run(async () => {
@@ -163,7 +192,16 @@ class KeysView {
         );
       }),
     );
-    const revoke = el("button", { type: "button", "data-testid": `revoke-${t.id}` }, "Revoke");
+    const revoke = el(
+      "button",
+      {
+        type: "button",
+        class: "danger",
+        "data-testid": `revoke-${t.id}`,
+        "aria-label": `Revoke ${t.hint}`,
+      },
+      "Revoke",
+    );
     revoke.addEventListener(
       "click",
       this.run(async () => {
@@ -172,7 +210,7 @@ class KeysView {
         this.message.textContent = `${t.hint} revoked.`;
       }),
     );
-    const details = el("details", {}, el("summary", {}, "Restrict"), restrict);
+    const details = el("details", { class: "restrict" }, el("summary", {}, "Restrict"), restrict);
     return el("div", { class: "actions" }, rotate, revoke, details);
   }
 
@@ -180,14 +218,28 @@ class KeysView {
     const create = el(
       "form",
       { class: "scope-form", "data-testid": "create-key" },
-      el(
-        "label",
-        {},
-        "label",
-        el("input", { name: "label", maxlength: "100", "data-testid": "key-label" }),
+      labelled(
+        "Name (optional)",
+        el("input", {
+          name: "label",
+          maxlength: "100",
+          placeholder: "phone app",
+          autocomplete: "off",
+          "data-testid": "key-label",
+        }),
+        "So that you can tell your keys apart in this list.",
       ),
       ...scopeFields(null),
-      el("button", { type: "submit", "data-testid": "create-key-submit" }, "Create key"),
+      el(
+        "p",
+        { class: "note" },
+        "Leave the allowed lists empty for a key that works everywhere your account does.",
+      ),
+      el(
+        "button",
+        { type: "submit", class: "primary", "data-testid": "create-key-submit" },
+        "Create key",
+      ),
     );
     create.addEventListener("submit", (e) => {
       e.preventDefault();

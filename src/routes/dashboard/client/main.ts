@@ -19,8 +19,8 @@ async function render(index: number | null): Promise<void> {
   const variables: DashboardCycleQueryVariables = { index, auditLimit: 50 };
   const { account } = await query(DashboardCycleDocument, variables);
   const cycle = account.cycle;
-  const keys = el("section", { "data-testid": "keys" });
-  const webhooks = el("section", { "data-testid": "webhooks" });
+  const keys = el("section", { class: "panel wide", "data-testid": "keys" });
+  const webhooks = el("section", { class: "panel wide", "data-testid": "webhooks" });
   document
     .getElementById("app")!
     .replaceChildren(
@@ -90,35 +90,47 @@ function cycleChooser(account: Account): HTMLElement {
     select.append(option);
   }
   select.addEventListener("change", () => void render(Number(select.value)));
-  const csv = (kind: string) =>
+  const csv = (kind: string, text: string) =>
     el(
       "a",
       {
+        class: "button",
         href: `/dashboard/export.csv?cycle=${cycle?.index ?? 0}&kind=${kind}`,
         download: "",
         "data-testid": `csv-${kind}`,
       },
-      `${kind} CSV`,
+      text,
     );
   return el(
     "section",
-    {},
-    el("h2", {}, "Billing cycle "),
-    select,
-    " ",
-    csv("usage"),
-    " ",
-    csv("audit"),
+    { class: "panel chooser" },
+    el(
+      "label",
+      { class: "field", for: "cycle" },
+      el("span", { class: "label" }, "Billing cycle"),
+      select,
+    ),
+    el("div", { class: "exports" }, csv("usage", "Usage CSV"), csv("audit", "Calls CSV (audit)")),
   );
 }
 
-function section(title: string, content: Element): HTMLElement {
-  return el("section", {}, el("h2", {}, title), content);
+function section(title: string, content: Element, wide = false): HTMLElement {
+  return el("section", { class: wide ? "panel wide" : "panel" }, el("h2", {}, title), content);
 }
+
+/** What the calls line counts: the API splits billed from refused per cycle, not per day. */
+const perDayNote = (cycle: Cycle) =>
+  el(
+    "p",
+    { class: "note", "data-testid": "per-day-note" },
+    `Calls per day count billed and refused calls together. This cycle: ${calls(
+      cycle.calls - cycle.refusedCalls,
+    )} billed, ${fmt(cycle.refusedCalls)} refused (not billed).`,
+  );
 
 function cycleSections(cycle: Cycle): HTMLElement[] {
   return [
-    section("Credits per day", chart(cycle)),
+    section("Usage per day", chart(cycle, perDayNote(cycle)), true),
     section(
       "By method and network",
       table(
@@ -132,6 +144,8 @@ function cycleSections(cycle: Cycle): HTMLElement[] {
           u.refusedCalls,
           u.chargedCc,
         ]),
+        undefined,
+        "Usage by method and network",
       ),
     ),
     section(
@@ -140,6 +154,8 @@ function cycleSections(cycle: Cycle): HTMLElement[] {
         "outcome-table",
         ["Outcome", "HTTP", "Calls", "CC"],
         cycle.byOutcome.map((o) => [o.outcome, String(o.httpStatus), o.calls, o.chargedCc]),
+        undefined,
+        "Usage by outcome",
       ),
     ),
     section(
@@ -157,7 +173,10 @@ function cycleSections(cycle: Cycle): HTMLElement[] {
           r.complexity === null ? "" : String(r.complexity),
           r.durationMs === null ? "" : String(r.durationMs),
         ]),
+        undefined,
+        "Latest calls",
       ),
+      true,
     ),
   ];
 }

@@ -8,15 +8,22 @@ import {
   DashboardWebhooksDocument,
   type WebhookEvent,
 } from "../../../generated/operations.ts";
-import { el, GraphQLFailure, query, table } from "./dom.ts";
+import { el, GraphQLFailure, labelled, query, secretBox, table } from "./dom.ts";
 
-const EVENTS: WebhookEvent[] = [
-  "newBlock",
-  "transactionConfirmations",
-  "addressActivity",
-  "mempoolFees",
+/** The events, as a person reads them, and the fields each one takes besides URL and network. */
+const EVENTS: { event: WebhookEvent; label: string; fields: string[] }[] = [
+  { event: "newBlock", label: "New block", fields: [] },
+  {
+    event: "transactionConfirmations",
+    label: "Transaction confirmations",
+    fields: ["txid", "until"],
+  },
+  { event: "addressActivity", label: "Address activity", fields: ["address"] },
+  { event: "mempoolFees", label: "Mempool fee estimates", fields: ["targets"] },
 ];
 const NETWORKS = ["mainnet", "testnet", "testnet4", "signet", "regtest"];
+/** The fields only some events take; each is shown for those events alone. */
+const EVENT_FIELDS = ["txid", "until", "address", "targets"];
 
 function follows(w: DashboardWebhookFragment): string {
   if (w.txid) return `${w.event} ${w.txid.slice(0, 12)}… until ${w.until ?? 6}`;
@@ -39,6 +46,7 @@ function attemptsTable(w: DashboardWebhookFragment): HTMLElement {
       a.error ?? "",
     ]),
     "No deliveries yet",
+    `Delivery attempts of webhook ${w.id}`,
   );
 }
 
@@ -54,20 +62,39 @@ export async function renderWebhooks(root: HTMLElement): Promise<void> {
   await view.refresh();
 }
 
-const field = (name: string, attrs: Record<string, string> = {}) =>
-  el("label", {}, name, el("input", { name, "data-testid": `webhook-${name}`, ...attrs }));
+const field = (name: string, label: string, hint: string, attrs: Record<string, string> = {}) =>
+  labelled(
+    label,
+    el("input", { name, autocomplete: "off", "data-testid": `webhook-${name}`, ...attrs }),
+    hint,
+  );
 
-const choice = (name: string, options: string[]) =>
-  el(
-    "label",
-    {},
-    name,
+const choice = (name: string, label: string, options: [string, string][], hint?: string) =>
+  labelled(
+    label,
     el(
       "select",
       { name, "data-testid": `webhook-${name}` },
-      ...options.map((o) => el("option", { value: o }, o)),
+      ...options.map(([value, text]) => el("option", { value }, text)),
     ),
+    hint,
   );
+
+/**
+ * Shows the chosen event's own fields and hides the others. Hidden fields are disabled too, so
+ * that they are not sent and their checks do not block the form.
+ */
+function showEventFields(form: HTMLFormElement, event: string): void {
+  const wanted = EVENTS.find((e) => e.event === event)?.fields ?? [];
+  for (const name of EVENT_FIELDS) {
+    const input = form.querySelector<HTMLInputElement>(`input[name=${name}]`);
+    const label = input?.closest("label");
+    if (!input || !label) continue;
+    const shown = wanted.includes(name);
+    label.hidden = !shown;
+    input.disabled = !shown;
+  }
+}
 
 /** The form's values as the createWebhook mutation takes them. */
 function webhookInput(form: HTMLFormElement) {
@@ -120,6 +147,8 @@ class WebhooksView {
           w.endedAt ? "" : this.remove(w),
         ]),
         "No webhooks",
+        "Webhooks",
+        true,
       ),
     );
   }
@@ -135,7 +164,12 @@ class WebhooksView {
   private remove(w: DashboardWebhookFragment): HTMLElement {
     const button = el(
       "button",
-      { type: "button", "data-testid": `delete-webhook-${w.id}` },
+      {
+        type: "button",
+        class: "danger",
+        "data-testid": `delete-webhook-${w.id}`,
+        "aria-label": `Delete webhook ${w.id}`,
+      },
       "Delete",
     );
     button.addEventListener("click", () =>
@@ -149,29 +183,28 @@ class WebhooksView {
   }
 
   createForm(): HTMLFormElement {
+    const events = EVENTS.map((e): [string, string] => [e.event, e.label]);
+    const networks = NETWORKS.map((n): [string, string] => [n, n]);
     const create = el(
       "form",
       { class: "scope-form", "data-testid": "create-webhook" },
-      field("url", {
-        required: "",
-        placeholder: "https://example.com/hooks/blockgate",
-        type: "url",
-      }),
-      choice("event", EVENTS),
-      choice("network", NETWORKS),
-      field("txid", { placeholder: "transactionConfirmations: the txid" }),
-      field("until", { placeholder: "6", inputmode: "numeric" }),
-      field("address", { placeholder: "addressActivity: the address" }),
-      field("targets", { placeholder: "mempoolFees: 1, 6, 144" }),
-      field("description", { maxlength: "200" }),
-      el("button", { type: "submit", "data-testid": "create-webhook-submit" }, "Add webhook"),
+      ...webhookFields(events, networks),
+      el(
+        "button",
+        { type: "submit", class: "primary", "data-testid": "create-webhook-submit" },
+        "Add webhook",
+      ),
     );
+    const event = create.querySelector<HTMLSelectElement>("select[name=event]")!;
+    event.addEventListener("change", () => showEventFields(create, event.value));
+    showEventFields(create, event.value);
     create.addEventListener("submit", (e) => {
       e.preventDefault();
       this.run(async () => {
         const r = await query(DashboardCreateWebhookDocument, webhookInput(create));
         this.showSecret(r.createWebhook.endpoint.id, r.createWebhook.secret);
         create.reset();
+        showEventFields(create, event.value);
       });
     });
     return create;
@@ -187,8 +220,53 @@ class WebhooksView {
           {},
           `Webhook ${id} added. Its signing secret, shown this once: verify each delivery's webhook-signature with it (Standard Webhooks).`,
         ),
-        el("code", { "data-testid": "new-webhook-secret" }, secret),
+        secretBox(secret, "new-webhook-secret", "the signing secret"),
       ),
     );
   }
+}
+
+/** The form's fields: every event's, of which showEventFields shows the chosen event's. */
+function webhookFields(events: [string, string][], networks: [string, string][]): HTMLElement[] {
+  return [
+    field("url", "Endpoint URL", "Where each delivery is POSTed, signed (Standard Webhooks).", {
+      required: "",
+      placeholder: "https://example.com/hooks/blockgate",
+      type: "url",
+    }),
+    choice("event", "Event", events, "What to be told about."),
+    choice("network", "Network", networks),
+    field("txid", "Transaction ID (txid)", "The transaction to follow: 64 hex characters.", {
+      required: "",
+      pattern: "[0-9a-fA-F]{64}",
+      placeholder: "f4184fc5…9e16",
+      spellcheck: "false",
+    }),
+    field(
+      "until",
+      "Until confirmations",
+      "Stop after this many confirmations, 1 – 1000 (6 if empty).",
+      {
+        type: "number",
+        min: "1",
+        max: "1000",
+        placeholder: "6",
+        inputmode: "numeric",
+      },
+    ),
+    field("address", "Address", "The address whose transactions to be told of.", {
+      required: "",
+      placeholder: "bc1q…",
+      spellcheck: "false",
+    }),
+    field(
+      "targets",
+      "Confirmation targets (blocks, comma-separated)",
+      "Up to 25 targets of 1 – 1008 blocks (1, 6, 144 if empty).",
+      {
+        placeholder: "1, 6, 144",
+      },
+    ),
+    field("description", "Description (optional)", "A note for yourself.", { maxlength: "200" }),
+  ];
 }
