@@ -93,6 +93,8 @@ describe("the usage dashboard", () => {
     const todayRow = `[data-testid=usage-chart] tr[data-day="${today}"]`;
     expect(await page.getAttribute(todayRow, "data-cc")).toBe("1200");
     expect(await page.getAttribute(todayRow, "data-calls")).toBe("8");
+    // Billed and refused apart, per day: the refused call is its own line and column.
+    expect(await page.getAttribute(todayRow, "data-refused")).toBe("1");
     expect(await page.textContent("[data-testid=cycle-charged]")).toBe("1,200 CC · 7 calls");
     expect(await page.textContent("[data-testid=cycle-refused]")).toBe("1 refused, not billed");
     // The chart's axes are labelled.

@@ -36,6 +36,8 @@ export interface DayUsage {
   /** YYYY-MM-DD, UTC. */
   day: string;
   calls: number;
+  /** Of the calls, those refused before anything ran: never charged. */
+  refused: number;
   charged: number;
 }
 
@@ -82,7 +84,9 @@ export async function usageByDay(
   range?: Range,
 ): Promise<DayUsage[]> {
   const { rows } = await db.query<DayUsage>(
-    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(calls)::int8 AS calls, sum(charged_cc)::int8 AS charged
+    `SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(calls)::int8 AS calls,
+       coalesce(sum(calls) FILTER (WHERE ${REFUSED_SQL}), 0)::int8 AS refused,
+       sum(charged_cc)::int8 AS charged
      FROM audit_records WHERE account_id = $1 AND ${CALLS} GROUP BY 1 ORDER BY 1`,
     rangeParams(accountId, range),
   );

@@ -9,6 +9,7 @@ type Cycle = NonNullable<DashboardCycleQuery["account"]["cycle"]>;
 
 const CREDITS = "#f7931a";
 const CALLS = "#2f5fd0";
+const REFUSED = "#c2410c";
 const HEIGHT = 240;
 const AXIS = { stroke: "#5a6275", font: "12px system-ui, sans-serif", size: 48 };
 const GRID = { stroke: "#eceef2", width: 1 };
@@ -25,7 +26,10 @@ export function compact(n: number): string {
 
 interface Day {
   day: string;
+  /** Every call, refused ones included. */
   calls: number | null;
+  /** Of the calls, those refused before anything ran (never billed). */
+  refused: number | null;
   chargedCc: number | null;
 }
 
@@ -41,6 +45,7 @@ export function cycleDays(cycle: Cycle, now = Date.now()): Day[] {
     days.push({
       day: d,
       calls: usage?.calls ?? (past ? 0 : null),
+      refused: usage?.refusedCalls ?? (past ? 0 : null),
       chargedCc: usage?.chargedCc ?? (past ? 0 : null),
     });
   }
@@ -96,11 +101,20 @@ function options(days: Day[], width: number): uPlot.Options {
         value: (_u, v) => shown(v),
       },
       {
-        label: "Calls (billed and refused)",
+        label: "Billed calls",
         scale: "calls",
         stroke: CALLS,
         width: 2,
         points: { show: true, size: 6, fill: CALLS },
+        value: (_u, v) => shown(v),
+      },
+      {
+        label: "Refused calls",
+        scale: "calls",
+        stroke: REFUSED,
+        width: 2,
+        dash: [6, 4],
+        points: { show: true, size: 5, fill: REFUSED },
         value: (_u, v) => shown(v),
       },
     ],
@@ -114,13 +128,20 @@ function figures(days: Day[]): HTMLElement {
     .map((d) =>
       el(
         "tr",
-        { "data-day": d.day, "data-cc": String(d.chargedCc), "data-calls": String(d.calls) },
+        {
+          "data-day": d.day,
+          "data-cc": String(d.chargedCc),
+          "data-calls": String(d.calls),
+          "data-refused": String(d.refused),
+        },
         el("td", {}, d.day),
         el("td", { class: "num" }, fmt(d.chargedCc ?? 0)),
-        el("td", { class: "num" }, fmt(d.calls ?? 0)),
+        el("td", { class: "num" }, fmt((d.calls ?? 0) - (d.refused ?? 0))),
+        el("td", { class: "num" }, fmt(d.refused ?? 0)),
       ),
     );
-  const head = el("tr", {}, ...["Day (UTC)", "Credits (CC)", "Calls"].map((h) => el("th", {}, h)));
+  const titles = ["Day (UTC)", "Credits (CC)", "Billed calls", "Refused"];
+  const head = el("tr", {}, ...titles.map((h) => el("th", {}, h)));
   return el(
     "details",
     { class: "figures" },
@@ -166,7 +187,8 @@ export function chart(cycle: Cycle, note: HTMLElement): HTMLElement {
       const data: uPlot.AlignedData = [
         days.map((_d, i) => i),
         days.map((d) => d.chargedCc),
-        days.map((d) => d.calls),
+        days.map((d) => (d.calls === null ? null : d.calls - (d.refused ?? 0))),
+        days.map((d) => d.refused),
       ];
       drawn = new uPlot(options(days, width), data, plot);
     } else if (drawn.width !== width) drawn.setSize({ width, height: HEIGHT });

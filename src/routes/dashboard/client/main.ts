@@ -118,14 +118,14 @@ function section(title: string, content: Element, wide = false): HTMLElement {
   return el("section", { class: wide ? "panel wide" : "panel" }, el("h2", {}, title), content);
 }
 
-/** What the calls line counts: the API splits billed from refused per cycle, not per day. */
+/** The cycle's calls, billed and refused apart, under the chart that shows them per day. */
 const perDayNote = (cycle: Cycle) =>
   el(
     "p",
     { class: "note", "data-testid": "per-day-note" },
-    `Calls per day count billed and refused calls together. This cycle: ${calls(
-      cycle.calls - cycle.refusedCalls,
-    )} billed, ${fmt(cycle.refusedCalls)} refused (not billed).`,
+    `This cycle: ${calls(cycle.calls - cycle.refusedCalls)} billed, ${fmt(
+      cycle.refusedCalls,
+    )} refused before anything ran (not billed).`,
   );
 
 function cycleSections(cycle: Cycle): HTMLElement[] {

@@ -66,7 +66,11 @@ const UsageRow = builder.objectRef<UsageModel>("UsageRow").implement({
 const DayUsageRef = builder.objectRef<DayUsage>("DayUsage").implement({
   fields: (t) => ({
     day: t.string({ description: "YYYY-MM-DD, UTC.", resolve: (d) => d.day }),
-    calls: t.int({ resolve: (d) => d.calls }),
+    calls: t.int({ description: "Every call, refused ones included.", resolve: (d) => d.calls }),
+    refusedCalls: t.int({
+      description: "Of the calls, those refused before anything ran: never charged.",
+      resolve: (d) => d.refused,
+    }),
     chargedCc: t.field({ type: "Credits", resolve: (d) => d.charged }),
   }),
 });
