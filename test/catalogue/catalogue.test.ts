@@ -87,7 +87,9 @@ describe("the method catalogue", () => {
     // Contents: each method linked to its section.
     for (const m of CATALOGUE) expect(html).toContain(`href="#${m.method}"`);
     // A Host header that is no host is not echoed into the page.
-    const odd = await fetch(`${t.url}/methods`, { headers: { host: "<script>" } }).catch(() => null);
+    const odd = await fetch(`${t.url}/methods`, { headers: { host: "<script>" } }).catch(
+      () => null,
+    );
     if (odd) expect(await odd.text()).not.toContain("<script>");
   });
 });
