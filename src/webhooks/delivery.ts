@@ -26,6 +26,7 @@ type Sent = { ok: true; status: number } | { ok: false; status: number | null; e
 export class Deliveries {
   /** Connections through the target policy's lookup: a name resolving inward is refused. */
   private readonly agent: Agent;
+  private stopped = false;
 
   constructor(
     private readonly app: WebhookServices,
@@ -44,6 +45,15 @@ export class Deliveries {
     });
   }
 
+  /**
+   * Takes no more jobs. A fetch under way when pg-boss stopped its worker hands its jobs over
+   * after pg-boss has said it stopped (it counted no job in progress): attempted then, they would
+   * run on a store being closed. They fail instead, and run again later.
+   */
+  stop(): void {
+    this.stopped = true;
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
@@ -55,6 +65,7 @@ export class Deliveries {
    * batch's jobs, which pg-boss runs again.
    */
   readonly work = async (jobs: PgBoss.Job<{ messageId: string }>[]): Promise<void> => {
+    if (this.stopped) throw new Error("webhooks: the gateway is stopping");
     await Promise.all(jobs.map((job) => this.attempt(job.data.messageId)));
     if (jobs.length >= this.config.concurrency) this.wake();
   };

@@ -22,6 +22,9 @@ export function bossDb(db: Queryable & { exec?: Database["exec"] }): PgBoss.Db {
   };
 }
 
+/** A statement dropped: pg-boss reads a result without rows as nothing fetched or changed. */
+const DROPPED = Object.freeze({}) as { rows: unknown[] };
+
 /**
  * The queue's own way into the database, which can be shut. pg-boss does not await everything it
  * sends (a finished job's `complete`, a failed one's `fail`), so some of its statements may still
@@ -42,7 +45,7 @@ export class QueueDb implements PgBoss.Db {
   }
 
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> {
-    if (this.shut) return Promise.resolve({ rows: [] });
+    if (this.shut) return Promise.resolve(DROPPED);
     const sent = this.inner.executeSql(text, values ?? []);
     this.pending.add(sent);
     const done = () => this.pending.delete(sent);
@@ -50,10 +53,16 @@ export class QueueDb implements PgBoss.Db {
     return sent;
   }
 
-  /** Waits for the statements on their way; drops any sent from now on. */
+  /**
+   * Waits for the statements on their way, and for those they lead to (a fetch's jobs refused,
+   * which pg-boss then writes, a turn later); drops any sent from now on.
+   */
   async close(): Promise<void> {
+    while (this.pending.size > 0) {
+      await Promise.allSettled([...this.pending]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     this.shut = true;
-    await Promise.allSettled([...this.pending]);
   }
 }
 

@@ -53,6 +53,7 @@ export class Webhooks {
    */
   async close(waitMs: number): Promise<void> {
     await this.dispatcher?.close();
+    this.deliveries?.stop();
     await this.boss?.stop({
       graceful: true,
       wait: true,

@@ -3,14 +3,9 @@
 // scope, is not executed, not charged, and is audited; a changed scope applies at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken, restrictToken, rotateToken } from "../../src/access/tokens.ts";
-import {
-  accountTotals,
-  HAL_TXID,
-  post,
-  rpc,
-  startTestGateway,
-  type TestGateway,
-} from "../support/harness.ts";
+import { auditGrouped } from "../support/audit.ts";
+import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { accountTotals } from "../support/ledger.ts";
 import { postFrom } from "../support/local-address.ts";
 
 const ELECTRUM_GET = {
@@ -75,10 +70,11 @@ describe("scoped tokens", () => {
     // Two calls ran and were charged; every refusal is on record and charged nothing.
     expect(totals.audit.find((r) => r.outcome === "ok")).toMatchObject({ n: 2, charged: 400 });
     expect(totals.audit.find((r) => r.outcome === "forbidden")).toMatchObject({ charged: 0 });
-    const { rows } = await db().query<{ error_code: string; calls: number }>(
-      `SELECT error_code, sum(calls)::int AS calls FROM audit_records
-       WHERE account_id = $1 AND outcome = 'forbidden' GROUP BY error_code ORDER BY error_code`,
-      [acc.id],
+    const rows = await auditGrouped(
+      db(),
+      { accountId: acc.id, outcome: "forbidden" },
+      "error_code",
+      ["calls"],
     );
     expect(rows).toEqual([
       { error_code: "SCOPE_BACKEND", calls: 1 },

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/access/tokens.ts";
+import { auditTotals } from "../support/audit.ts";
 import { launchChromium } from "../support/browser.ts";
 import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -94,11 +95,9 @@ describe("a token's browser origins", () => {
 
     // Only the two allowed calls reached the node and were charged.
     expect(core.stats.callsRead - before).toBe(2);
-    const { rows } = await t.gateway.app.db.query<{ charged: number }>(
-      "SELECT coalesce(sum(charged_cc), 0)::int AS charged FROM audit_records WHERE account_id = $1",
-      [acc.id],
-    );
-    expect(rows[0]!.charged).toBe(400);
+    expect(await auditTotals(t.gateway.app.db, { accountId: acc.id }, ["charged"])).toEqual({
+      charged: 400,
+    });
   });
 
   it("preflights are answered per token; a token listing no origins gives browsers none", async () => {

@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditRecords, backdateAudit } from "../support/audit.ts";
 import { launchChromium } from "../support/browser.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { gql } from "../support/graphql.ts";
@@ -52,9 +53,7 @@ describe("the usage dashboard", () => {
 
     // Earlier cycle: two mainnet look-ups (400 CC), moved 20 days back.
     for (let i = 0; i < 2; i++) await post(node("mainnet"), rpc("getrawtransaction", [HAL_TXID]));
-    await db.query("UPDATE audit_records SET at = at - interval '20 days' WHERE account_id = $1", [
-      id,
-    ]);
+    await backdateAudit(db, id, 20);
 
     // This cycle: 3 mainnet (600), 2 regtest (200), one miss (-5, 200), one GraphQL look-up (200), one bad txid (free).
     for (let i = 0; i < 3; i++)
@@ -115,10 +114,11 @@ describe("the usage dashboard", () => {
       page.click("[data-testid=csv-audit]"),
     ]);
     const csv = parseCsv(readFileSync((await download.path())!, "utf8"));
-    const { rows: audit } = await db.query<{ id: number; charged_cc: number; method: string }>(
-      `SELECT id, charged_cc, method FROM audit_records WHERE account_id = $1 AND at < now() - interval '10 days' ORDER BY id`,
-      [id],
-    );
+    const audit = await auditRecords(db, { accountId: id, olderThanDays: 10 }, [
+      "id",
+      "charged_cc",
+      "method",
+    ]);
     expect(csv.map((r) => [Number(r.id), Number(r.charged_cc), r.method])).toEqual(
       audit.map((r) => [r.id, r.charged_cc, r.method]),
     );

@@ -1,5 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditTotals } from "../support/audit.ts";
 import { launchChromium } from "../support/browser.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
@@ -52,10 +53,9 @@ describe("GraphiQL", () => {
     ]);
     expect(external).toEqual([]);
     // The run was charged to the token's account, like any other request.
-    const { rows } = await t.gateway.app.db.query<{ charged: number }>(
-      "SELECT sum(charged_cc)::int AS charged FROM audit_records a JOIN accounts c ON c.id = a.account_id WHERE c.name = 'explorer'",
-    );
-    expect(rows[0]!.charged).toBe(200);
+    expect(await auditTotals(t.gateway.app.db, { accountName: "explorer" }, ["charged"])).toEqual({
+      charged: 200,
+    });
 
     // A subscription runs too (GraphiQL reads it as Server-Sent Events): the NewBlock tab shows
     // the block mined once it is open.

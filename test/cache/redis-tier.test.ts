@@ -6,7 +6,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
-import { auditRecords } from "../support/audit.ts";
+import { auditRecords, auditTotals } from "../support/audit.ts";
 import {
   askDevnetCore,
   post,
@@ -82,11 +82,10 @@ describe("two gateway processes share one Redis", () => {
     expect(second.calls).toBe(0);
     expect(second.value.json).toEqual(first.value.json);
     expect(second.value.headers.get("x-credits-charged")).toBe(String(TXIDS.length * 200));
-    const { rows } = await b.gateway.app.db.query<{ n: number; hits: number }>(
-      "SELECT count(*)::int AS n, sum(cache_hits)::int AS hits FROM audit_records WHERE account_id = $1",
-      [bob.id],
-    );
-    expect(rows[0]).toEqual({ n: TXIDS.length, hits: TXIDS.length });
+    expect(await auditTotals(b.gateway.app.db, { accountId: bob.id }, ["n", "cacheHits"])).toEqual({
+      n: TXIDS.length,
+      cacheHits: TXIDS.length,
+    });
     // Now in b's memory tier too.
     expect(b.gateway.app.txCache.memory.has("mainnet", TXIDS[0]!)).toBe(true);
   });

@@ -17,7 +17,9 @@ import { loadConfig } from "../../src/config/load.ts";
 import type { DevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { attachDevnet } from "../../src/routes/admin/devnet-control.ts";
+import { auditRecords } from "../support/audit.ts";
 import { coreCaller } from "../support/devnet-core.ts";
+import { balanceOf } from "../support/ledger.ts";
 import { firstOverSocket, subscribeSse } from "../support/subscribers.ts";
 
 interface Ran {
@@ -150,16 +152,9 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
     await socket.dispose();
     sse.close();
     const price = gateway.app.config.pricing.events.newBlock.default;
-    const { rows } = await db.query<{ balance: number }>(
-      "SELECT balance FROM accounts WHERE id = $1",
-      [account.id],
-    );
-    expect(rows[0]!.balance).toBe(1_000 - 2 * price);
-    const audit = await db.query<{ method: string; charged_cc: number }>(
-      "SELECT method, charged_cc FROM audit_records WHERE account_id = $1",
-      [account.id],
-    );
-    expect(audit.rows).toEqual([
+    expect((await balanceOf(db, account.id)).balance).toBe(1_000 - 2 * price);
+    const audit = await auditRecords(db, { accountId: account.id }, ["method", "charged_cc"]);
+    expect(audit).toEqual([
       { method: "newBlock", charged_cc: price },
       { method: "newBlock", charged_cc: price },
     ]);

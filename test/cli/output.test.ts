@@ -6,6 +6,7 @@ import { parseConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
+import { insertAuditRecords } from "../support/audit.ts";
 import { pgliteSnapshotFor } from "../support/harness.ts";
 
 /**
@@ -72,11 +73,28 @@ describe("tables on a terminal", () => {
 
   it("usage: the balance, then by method, by network and the latest calls, each with headers", async () => {
     // Two calls refused before they ran (nothing charged, so the ledger stays whole).
-    await db.query(
-      `INSERT INTO audit_records (request_id, account_id, backend, network, method, outcome, error_code, http_status)
-       VALUES ('r1', 1, 'node', 'regtest', 'getblockcount', 'rate_limited', 'RATE_LIMITED', 429),
-              ('r2', 1, 'electrum', 'regtest', 'server.version', 'rejected', 'BAD_REQUEST', 400)`,
-    );
+    await insertAuditRecords(db, [
+      {
+        request_id: "r1",
+        account_id: 1,
+        backend: "node",
+        network: "regtest",
+        method: "getblockcount",
+        outcome: "rate_limited",
+        error_code: "RATE_LIMITED",
+        http_status: 429,
+      },
+      {
+        request_id: "r2",
+        account_id: 1,
+        backend: "electrum",
+        network: "regtest",
+        method: "server.version",
+        outcome: "rejected",
+        error_code: "BAD_REQUEST",
+        http_status: 400,
+      },
+    ]);
     const lines = await table("usage", "acme");
     expect(lines[0]).toBe("account acme (id 1): balance 1000 CC, held 0 CC, available 1000 CC");
     const at = (title: string) => lines.indexOf(title);

@@ -1,31 +1,17 @@
 import type { ChildProcess } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { Agent, request } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { issueToken } from "../../src/access/tokens.ts";
-import { createAccount } from "../../src/billing/ledger/accounts.ts";
+import { describe, expect, it, vi } from "vitest";
 import { sweepDeadProcesses } from "../../src/billing/ledger/leases.ts";
-import { checkLedger, grantCredits } from "../../src/billing/ledger/ledger.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Database } from "../../src/db/database.ts";
-import { openDatabase } from "../../src/db/open.ts";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { readAdminFile } from "../../src/routes/admin/admin-file.ts";
 import { auditRecords } from "../support/audit.ts";
-import {
-  askDevnetCore,
-  blockTxids,
-  HAL_TXID,
-  POSTGRES_URL,
-  post,
-  rpc,
-} from "../support/harness.ts";
+import { askDevnetCore, blockTxids, HAL_TXID, post, rpc } from "../support/harness.ts";
+import { expectLedgerOk, fundedAccount } from "../support/ledger.ts";
 import { connectOutcome } from "../support/net.ts";
-import { blockgate, spawnGateway as spawnGatewayProcess, stopProcess } from "../support/spawn.ts";
+import { blockgate, gatewayProcesses, type SpawnedGateway, stopProcess } from "../support/spawn.ts";
 
 /**
  * The gateway as an operator runs it — its own process, PostgreSQL in a schema of its own —
@@ -40,29 +26,9 @@ const txidOf = (hex: string) => {
   return createHash("sha256").update(once).digest().reverse().toString("hex");
 };
 
-let devnet: Devnet;
-let dir: string;
-const schemas: string[] = [];
-beforeAll(async () => {
-  devnet = await startDevnet(["mainnet"]);
-  dir = mkdtempSync(join(tmpdir(), "bg-drain-"));
-});
-afterAll(async () => {
-  await devnet?.close();
-  rmSync(dir, { recursive: true, force: true });
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
-});
+const processes = gatewayProcesses("d");
 
-interface Spawned {
-  child: ChildProcess;
-  output: () => string;
-  url: string;
-  port: number;
-  configFile: string;
-}
+type Spawned = SpawnedGateway & { configFile: string };
 
 interface Running extends Spawned {
   db: Database;
@@ -71,54 +37,27 @@ interface Running extends Spawned {
 }
 
 /**
- * `node --import tsx src/main.ts` with a config naming this test's devnet, and `database`
- * (a PGlite folder) when given, else PostgreSQL at `databaseUrl`.
+ * A gateway process on this test's devnet (enough connections that all calls reach the node at
+ * once), on `store`: a schema, or a PGlite folder.
  */
-async function spawnGateway(
+function spawnGateway(
   name: string,
   drainTimeoutMs: number,
   store: { databaseUrl: string } | { pgliteDir: string },
 ): Promise<Spawned> {
-  const core = devnet.cores.get("mainnet")!;
-  const indexer = devnet.indexers.get("mainnet")!;
-  const config = {
-    server: { port: 0, drainTimeoutMs },
-    networks: ["mainnet"],
-    ...("pgliteDir" in store ? { database: { pgliteDir: store.pgliteDir } } : {}),
-    upstreams: {
-      // Enough connections that all calls reach the node at once.
-      node: {
-        mainnet: [{ url: core.url, user: core.user, password: core.password, connections: 256 }],
-      },
-      electrum: { mainnet: [{ url: devnet.electrum.get("mainnet")!.url }] },
-      graph: { mainnet: [{ url: indexer.url, adminSecretEnv: "BG_DRAIN_INDEXER_SECRET" }] },
-    },
-    cache: { bytesMax: 0 }, // every call goes to the node
-    demo: { enabled: false },
-    log: { level: "info" },
-  };
-  const configFile = join(dir, `${name}.json`);
-  const spawned = await spawnGatewayProcess(config, configFile, {
-    DATABASE_URL: "databaseUrl" in store ? store.databaseUrl : "",
-    BG_DRAIN_INDEXER_SECRET: indexer.secret,
+  return processes.spawn(name, store, {
+    connections: 256,
+    graph: true,
+    settings: { server: { port: 0, drainTimeoutMs } },
   });
-  return { ...spawned, configFile };
 }
 
 /** A migrated schema with a funded account, and a gateway process on it. */
 async function startGatewayProcess(drainTimeoutMs: number): Promise<Running> {
-  const schema = `d_${randomBytes(5).toString("hex")}`;
-  schemas.push(schema);
-  const db = await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize: 2 });
-  const account = await createAccount(db, "drained");
-  await grantCredits(db, account.id, GRANTED);
-  const { token } = await issueToken(db, account.id);
-  const databaseUrl = new URL(POSTGRES_URL);
-  databaseUrl.searchParams.set("options", `-c search_path=${schema}`);
-  const spawned = await spawnGateway(schema, drainTimeoutMs, {
-    databaseUrl: databaseUrl.toString(),
-  });
-  return { ...spawned, db, accountId: account.id, token };
+  const store = await processes.store(2);
+  const account = await fundedAccount(store.db, "drained", GRANTED);
+  const spawned = await spawnGateway(store.schema, drainTimeoutMs, store);
+  return { ...spawned, db: store.db, accountId: account.id, token: account.token };
 }
 
 /** Resolves once the process has written a line matching `pattern`. */
@@ -142,14 +81,8 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: str
   });
 }
 
-async function auditOf(db: Database, accountId: number) {
-  const rows = await auditRecords(db, { accountId: accountId }, [
-    "request_id",
-    "outcome",
-    "charged_cc",
-  ]);
-  return rows;
-}
+const auditOf = (db: Database, accountId: number) =>
+  auditRecords(db, { accountId }, ["request_id", "outcome", "charged_cc"]);
 
 /** What a client saw of one call: its answer (status, request id), or its connection's error. */
 type Seen = { status: number; requestId: string } | { error: string };
@@ -177,7 +110,7 @@ function postOnce(url: string, body: string, agent: Agent, written: () => void):
 describe("SIGTERM drains the gateway", () => {
   it("200 calls in flight all get their answer, each charged with one audit record; exit 0", async () => {
     const p = await startGatewayProcess(60_000);
-    const core = devnet.cores.get("mainnet")!;
+    const core = processes.devnet.cores.get("mainnet")!;
     const release = core.hold();
     try {
       const before = core.stats.callsRead;
@@ -218,15 +151,13 @@ describe("SIGTERM drains the gateway", () => {
         new Set(results.map((r) => r.headers.get("x-request-id"))),
       );
       expect(audit.every((a) => a.outcome === "ok" && a.charged_cc === PRICE)).toBe(true);
-      const check = (await checkLedger(p.db)).find((c) => c.accountId === p.accountId)!;
-      expect(check).toMatchObject({
+      await expectLedgerOk(p.db, p.accountId, {
         granted: GRANTED,
         charged: 200 * PRICE,
         auditCharged: 200 * PRICE,
         balance: GRANTED - 200 * PRICE,
         held: 0,
         openHolds: 0,
-        ok: true,
       });
       // SIGTERM to exit with 200 answers written in between; printed for the record.
       const drained = p.output().match(/"ms":(\d+),"cut":0,"msg":"drained"/)![1];
@@ -242,7 +173,7 @@ describe("SIGTERM drains the gateway", () => {
 
   it("past server.drainTimeoutMs the calls left are cut, never charged, their credits left to the sweep", async () => {
     const p = await startGatewayProcess(1_000);
-    const core = devnet.cores.get("mainnet")!;
+    const core = processes.devnet.cores.get("mainnet")!;
     const release = core.hold();
     try {
       const before = core.stats.callsRead;
@@ -266,15 +197,13 @@ describe("SIGTERM drains the gateway", () => {
       expect(await Promise.all(calls)).toEqual(Array(10).fill("fetch failed"));
 
       expect(await auditOf(p.db, p.accountId)).toEqual([]);
-      const check = (await checkLedger(p.db)).find((c) => c.accountId === p.accountId)!;
-      expect(check).toMatchObject({ charged: 0, balance: GRANTED, ok: true });
+      const check = await expectLedgerOk(p.db, p.accountId, { charged: 0, balance: GRANTED });
       // Their credits are still reserved: held per call, or in the process's lease.
       expect(check.held + check.leased).toBeGreaterThanOrEqual(10 * PRICE);
       // The sweep (of the next start, or of another gateway on this ledger once the process's
       // heartbeat is older than the TTL; here a TTL of 0) gives them back, charging nothing.
       expect(await sweepDeadProcesses(p.db, 0)).toBeGreaterThanOrEqual(1);
-      const after = (await checkLedger(p.db)).find((c) => c.accountId === p.accountId)!;
-      expect(after).toMatchObject({ charged: 0, balance: GRANTED, held: 0, leased: 0, ok: true });
+      await expectLedgerOk(p.db, p.accountId, { charged: 0, balance: GRANTED, held: 0, leased: 0 });
     } finally {
       release();
       await stopProcess(p.child);
@@ -283,9 +212,9 @@ describe("SIGTERM drains the gateway", () => {
   }, 120_000);
 
   it("with PGlite, the CLI does not open the store while the draining gateway still holds it", async () => {
-    const p = await spawnGateway("pglite", 60_000, { pgliteDir: join(dir, "pglite-db") });
+    const p = await spawnGateway("pglite", 60_000, { pgliteDir: join(processes.dir, "pglite-db") });
     const env = { BLOCKGATE_CONFIG: p.configFile, DATABASE_URL: "" };
-    const core = devnet.cores.get("mainnet")!;
+    const core = processes.devnet.cores.get("mainnet")!;
     const release = core.hold();
     try {
       // An account and a token through the hand-off, as the CLI would make them.
@@ -327,7 +256,7 @@ describe("SIGTERM drains the gateway", () => {
   it("SIGTERM right after start, 200 calls sent: each is answered or counted cut, never reset unexplained", async () => {
     const p = await startGatewayProcess(60_000);
     const hash = (
-      JSON.parse(await askDevnetCore(devnet, "getblockhash", [277647])) as {
+      JSON.parse(await askDevnetCore(processes.devnet, "getblockhash", [277647])) as {
         result: string;
       }
     ).result;
@@ -369,8 +298,7 @@ describe("SIGTERM drains the gateway", () => {
       expect(audit).toHaveLength(answered.length);
       const charged = audit.reduce((sum, a) => sum + a.charged_cc, 0);
       expect(audit.every((a) => a.outcome === "ok" && a.charged_cc > 0)).toBe(true);
-      const check = (await checkLedger(p.db)).find((c) => c.accountId === p.accountId)!;
-      expect(check).toMatchObject({ charged, auditCharged: charged, held: 0, ok: true });
+      await expectLedgerOk(p.db, p.accountId, { charged, auditCharged: charged, held: 0 });
       const drained = p.output().match(/"inFlight":(\d+),"timeoutMs":60000,"msg":"draining"/);
       process.stdout.write(
         `SIGTERM after 200 sent: ${answered.length} answered, ${failed.length} failed, cut ${cut}, in flight at the draining line ${drained?.[1]}\n`,

@@ -3,13 +3,14 @@
 // other), each call is charged once, and the restarted server is back in the rotation.
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import type { DevnetElectrumServer } from "../../src/devnet/electrum/server.ts";
 import { startDevnetElectrum } from "../../src/devnet/electrum/start.ts";
 import { chainPrevouts } from "../../src/devnet/prevouts.ts";
+import { auditTotals } from "../support/audit.ts";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectLedgerOk } from "../support/ledger.ts";
 
 const chain = loadDevnetChain();
 /** Mempool transactions are never cached: every request reaches an Electrum server. */
@@ -86,12 +87,10 @@ describe("one of two Electrum servers stopped and restarted under load", () => {
     await Promise.all(workers);
 
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    const { rows } = await t.gateway.app.db.query<{ charged: number; n: number }>(
-      "SELECT coalesce(sum(charged_cc), 0)::int AS charged, count(*)::int AS n FROM audit_records WHERE account_id = $1",
-      [id],
-    );
-    expect(rows[0]).toEqual({ charged: statuses.length * PRICE, n: statuses.length });
-    const check = (await checkLedger(t.gateway.app.db)).find((c) => c.accountId === id)!;
-    expect(check).toMatchObject({ ok: true, held: 0 });
+    expect(await auditTotals(t.gateway.app.db, { accountId: id }, ["charged", "n"])).toEqual({
+      charged: statuses.length * PRICE,
+      n: statuses.length,
+    });
+    await expectLedgerOk(t.gateway.app.db, id, { held: 0 });
   });
 });

@@ -1,8 +1,9 @@
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
+import { auditTotals } from "../support/audit.ts";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectLedgerOk } from "../support/ledger.ts";
 
 const chain = loadDevnetChain();
 /** Mempool transactions are never cached: every request reaches the Electrum server. */
@@ -85,12 +86,9 @@ describe("the Electrum server killed and restarted while requests flow", () => {
 
     // Only answered calls were charged, each exactly once, and the books balance.
     const ok = results.filter((r) => r.status === 200).length;
-    const { rows } = await t.gateway.app.db.query<{ charged: number; n: number }>(
-      "SELECT coalesce(sum(charged_cc), 0)::int AS charged, count(*)::int AS n FROM audit_records WHERE account_id = $1",
-      [accountId],
+    expect(await auditTotals(t.gateway.app.db, { accountId: accountId }, ["charged", "n"])).toEqual(
+      { charged: ok * 100, n: results.length },
     );
-    expect(rows[0]).toEqual({ charged: ok * 100, n: results.length });
-    const check = (await checkLedger(t.gateway.app.db)).find((c) => c.accountId === accountId)!;
-    expect(check).toMatchObject({ ok: true, held: 0, charged: ok * 100 });
+    await expectLedgerOk(t.gateway.app.db, accountId, { held: 0, charged: ok * 100 });
   });
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { priceOf } from "../../src/billing/pricing/prices.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { type ScriptedPeer, startScriptedElectrum } from "../support/electrum-peer.ts";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectLedgerOk } from "../support/ledger.ts";
 
 /**
  * The forwarded methods ride the pool's failover: with a silent server beside devnet's, a look-up
@@ -88,7 +88,6 @@ describe("forwarded methods and a silent server", () => {
   });
 
   it("the ledger balances", async () => {
-    const check = (await checkLedger(t.gateway.app.db)).find((c) => c.accountId === accountId)!;
-    expect(check.ok).toBe(true);
+    await expectLedgerOk(t.gateway.app.db, accountId);
   });
 });

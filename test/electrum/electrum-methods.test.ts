@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { priceOf } from "../../src/billing/pricing/prices.ts";
 import { sha256d } from "../../src/bitcoin/hash.ts";
 import { fromHex, fromHexReversed, toHex, toHexReversed } from "../../src/bitcoin/hex.ts";
@@ -9,6 +8,7 @@ import { pyFloatRepr } from "../../src/protocol/electrum/python-text.ts";
 import { auditRecords } from "../support/audit.ts";
 import { coreCaller } from "../support/devnet-core.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectLedgerOk } from "../support/ledger.ts";
 import { foldBranch } from "./merkle-fold.ts";
 
 /**
@@ -266,7 +266,6 @@ describe("electrum route: script hashes and fees", () => {
   });
 
   it("the ledger balances after all of it", async () => {
-    const check = (await checkLedger(t.gateway.app.db)).find((c) => c.accountId === accountId)!;
-    expect(check.ok).toBe(true);
+    await expectLedgerOk(t.gateway.app.db, accountId);
   });
 });

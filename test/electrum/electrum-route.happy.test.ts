@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { auditRecords } from "../support/audit.ts";
 import { BLOCK_KEYS, TX_KEYS } from "../support/core-keys.ts";
@@ -13,6 +12,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { balanceOf, expectLedgerOk } from "../support/ledger.ts";
 
 const chain = loadDevnetChain();
 /** A real transaction in devnet's mempool (in none of its blocks). */
@@ -38,11 +38,7 @@ const electrum = () => t.devnet.electrum.get("mainnet")!;
 const txGets = () => electrum().stats.methods["blockchain.transaction.get"] ?? 0;
 
 async function balance(): Promise<number> {
-  const { rows } = await t.gateway.app.db.query<{ b: number }>(
-    "SELECT balance - held AS b FROM accounts WHERE id = $1",
-    [accountId],
-  );
-  return rows[0]!.b;
+  return (await balanceOf(t.gateway.app.db, accountId)).available;
 }
 
 async function get(params: unknown[], network = "mainnet") {
@@ -207,7 +203,6 @@ describe("the confirmed-transaction cache", () => {
   });
 
   it("ledger invariants hold", async () => {
-    const check = (await checkLedger(t.gateway.app.db)).find((c) => c.accountId === accountId)!;
-    expect(check.ok).toBe(true);
+    await expectLedgerOk(t.gateway.app.db, accountId);
   });
 });

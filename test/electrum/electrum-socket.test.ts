@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { revokeToken } from "../../src/access/tokens.ts";
 import { CATALOGUE } from "../../src/routes/catalogue/methods.ts";
+import { auditRows } from "../support/audit.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import {
   askDevnetCore,
-  auditRows,
   HAL_TXID,
   post,
   rpc,

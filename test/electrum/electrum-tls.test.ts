@@ -16,14 +16,10 @@ import {
   toHex,
 } from "../../src/bitcoin/index.ts";
 import { electrumScripthash } from "../../src/bitcoin/scripthash.ts";
+import { auditRows } from "../support/audit.ts";
 import { ElectrumTlsSocket } from "../support/electrum-tls-socket.ts";
-import {
-  accountTotals,
-  askDevnetCore,
-  auditRows,
-  startTestGateway,
-  type TestGateway,
-} from "../support/harness.ts";
+import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { accountTotals } from "../support/ledger.ts";
 import { selfSignedCert } from "../support/self-signed.ts";
 
 /** The server names' suffix: wallets connect to `<token>.<network>.electrum.test`. */

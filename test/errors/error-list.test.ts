@@ -6,6 +6,7 @@ import {
   httpStatusOf,
   jsonRpcCodeOf,
 } from "../../src/protocol/errors/codes.ts";
+import { auditRecords } from "../support/audit.ts";
 import { gql } from "../support/graphql.ts";
 import {
   HAL_TXID,
@@ -74,17 +75,12 @@ describe.each<StoreKind>(["pglite", "postgres"])("audit rows on %s", (store) => 
     await post(`${t.url}/gateway/mainnet/bgt_${"x".repeat(43)}`, { query: "{ __typename }" });
 
     await t.gateway.app.authFailures.flush(true);
-    const { rows } = await t.gateway.app.db.query<{
-      backend: string;
-      method: string;
-      outcome: string;
-      error_code: string | null;
-      upstream_code: string | null;
-    }>(
-      `SELECT backend, method, outcome, error_code, upstream_code FROM audit_records
-       WHERE account_id = $1 OR account_id IS NULL ORDER BY id`,
-      [accountId],
-    );
+    // The account's records and those of no account (refused before a token was known).
+    const columns = ["id", "backend", "method", "outcome", "error_code", "upstream_code"] as const;
+    const rows = [
+      ...(await auditRecords(t.gateway.app.db, { accountId }, columns)),
+      ...(await auditRecords(t.gateway.app.db, { accountId: null }, columns)),
+    ].sort((a, b) => a.id - b.id);
     expect(rows.length).toBeGreaterThanOrEqual(17);
     for (const row of rows) {
       if (row.error_code !== null) expect(ERROR_CODES).toContain(row.error_code);

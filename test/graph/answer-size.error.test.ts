@@ -2,9 +2,9 @@
 // it is counted as it comes): RESPONSE_TOO_LARGE, not "unavailable"; charged as answered, at the
 // query's price (the indexer did the work); asked once; logged once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { auditRecords } from "../support/audit.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectLedgerOk } from "../support/ledger.ts";
 import { viaGateway, viaIndexer } from "./support.ts";
 
 const LIMIT = 64 * 1024;
@@ -73,7 +73,6 @@ describe("an indexer answer over the limit", () => {
   });
 
   it("the ledger checks out", async () => {
-    const check = (await checkLedger(t.gateway.app.db)).find((c) => c.accountId === accountId);
-    expect(check?.ok).toBe(true);
+    await expectLedgerOk(t.gateway.app.db, accountId);
   });
 });

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { latestAudit } from "../../src/billing/usage/usage.ts";
-import {
-  expectSpentExactly,
-  type StoreKind,
-  startTestGateway,
-  type TestGateway,
-} from "../support/harness.ts";
+import { type StoreKind, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectLedgerOk, expectSpentExactly } from "../support/ledger.ts";
 import { available, type GraphAnswer, viaGateway } from "./support.ts";
 
 // 300 + (1×2×1 + 2×1×10 + 2×1×10) = 342 CC on mainnet.
@@ -106,7 +101,6 @@ describe("graph route: two gateways on one PostgreSQL ledger", () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(paid);
     expect(results.filter((r) => r.status === 429)).toHaveLength(40 - paid);
     expect(await available(a, id)).toBe(0);
-    const check = (await checkLedger(a.gateway.app.db)).find((c) => c.accountId === id)!;
-    expect(check).toMatchObject({ balance: 0, held: 0, ok: true });
+    await expectLedgerOk(a.gateway.app.db, id, { balance: 0, held: 0 });
   });
 });

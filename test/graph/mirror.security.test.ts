@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken } from "../../src/access/tokens.ts";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { latestAudit } from "../../src/billing/usage/usage.ts";
-import { auditRecords } from "../support/audit.ts";
-import {
-  BLOCK_170,
-  latestAuthFailure,
-  post,
-  startTestGateway,
-  type TestGateway,
-} from "../support/harness.ts";
+import { auditOf, latestAuthFailure } from "../support/audit.ts";
+import { BLOCK_170, post, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectLedgerOk } from "../support/ledger.ts";
 import { available, type GraphAnswer, viaGateway } from "./support.ts";
 
 /**
@@ -27,22 +21,19 @@ const QUERY = { query: "{ block(limit: 1, order_by: {height: desc}) { height } }
 /** block 1×2×1 + height 2×(1×1×1) = 4: 300 + 4 CC on mainnet. */
 const PRICE = 304;
 
-/** The audit row of one request, found by the x-request-id it was answered with. */
-async function auditOf(requestId: string | null) {
-  const rows = await auditRecords(t.gateway.app.db, { requestId: requestId }, [
-    "account_id",
-    "token_id",
-    "backend",
-    "network",
-    "method",
-    "outcome",
-    "error_code",
-    "http_status",
-    "estimated_cc",
-    "charged_cc",
-  ]);
-  return rows;
-}
+/** What each test reads of a request's audit records. */
+const AUDITED = [
+  "account_id",
+  "token_id",
+  "backend",
+  "network",
+  "method",
+  "outcome",
+  "error_code",
+  "http_status",
+  "estimated_cc",
+  "charged_cc",
+] as const;
 
 describe("graph route: tokens", () => {
   it("a revoked token: 401 in GraphQL's shape, nothing forwarded or charged, audited without an account", async () => {
@@ -67,7 +58,7 @@ describe("graph route: tokens", () => {
     expect(await available(t, id)).toBe(before.balance);
     // One record, of no account: the token's owner is not told of it, nor billed. It stands for
     // every 401 of its source and minute (src/access/auth-failures.ts).
-    expect(await auditOf(res.headers.get("x-request-id"))).toEqual([]);
+    expect(await auditOf(t.gateway.app.db, res.headers.get("x-request-id"), AUDITED)).toEqual([]);
     expect(await latestAuthFailure(t, "graph")).toEqual([
       {
         calls: 1,
@@ -101,7 +92,7 @@ describe("graph route: tokens", () => {
     expect(res.headers.get("x-credits-balance")).toBe(String(10_000 - PRICE));
     expect(await available(t, a.id)).toBe(10_000 - PRICE);
     expect(await available(t, b.id)).toBe(20_000);
-    expect(await auditOf(res.headers.get("x-request-id"))).toEqual([
+    expect(await auditOf(t.gateway.app.db, res.headers.get("x-request-id"), AUDITED)).toEqual([
       expect.objectContaining({ account_id: a.id, token_id: a.tokenId, charged_cc: PRICE }),
     ]);
     expect(await latestAudit(t.gateway.app.db, b.id, 10)).toEqual([]);
@@ -122,7 +113,7 @@ describe("graph route: oversize bodies", () => {
     });
     expect(forwarded()).toBe(before);
     expect(await available(t, id)).toBe(10_000);
-    expect(await auditOf(res.headers.get("x-request-id"))).toEqual([
+    expect(await auditOf(t.gateway.app.db, res.headers.get("x-request-id"), AUDITED)).toEqual([
       expect.objectContaining({
         account_id: id,
         outcome: "rejected",
@@ -205,6 +196,6 @@ describe("graph route: hostile strings", () => {
     const [record] = await latestAudit(t.gateway.app.db, id, 1);
     expect(record).toMatchObject({ method: "block_by_pk,block", outcome: "ok" });
     expect(record!.charged_cc).toBeGreaterThan(0);
-    expect((await checkLedger(t.gateway.app.db)).find((c) => c.accountId === id)?.ok).toBe(true);
+    await expectLedgerOk(t.gateway.app.db, id);
   });
 });

@@ -1,5 +1,6 @@
 import type { NetworkName } from "../../src/config/schema.ts";
 import { post, type TestGateway } from "../support/harness.ts";
+import { balanceOf } from "../support/ledger.ts";
 
 export type GraphBody = {
   query: string;
@@ -36,11 +37,7 @@ export async function viaIndexer(
 }
 
 export async function available(t: TestGateway, accountId: number): Promise<number> {
-  const { rows } = await t.gateway.app.db.query<{ available: number }>(
-    "SELECT balance - held AS available FROM accounts WHERE id = $1",
-    [accountId],
-  );
-  return rows[0]!.available;
+  return (await balanceOf(t.gateway.app.db, accountId)).available;
 }
 
 export interface Cost {

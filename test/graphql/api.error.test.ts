@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { gql } from "../support/graphql.ts";
 import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { balanceOf } from "../support/ledger.ts";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -35,11 +36,7 @@ describe("credits", () => {
       required: 1000,
     });
     expect(t.devnet.cores.get("mainnet")!.stats.calls).toBe(calls);
-    const { rows } = await t.gateway.app.db.query<{ balance: number; held: number }>(
-      "SELECT balance, held FROM accounts WHERE id = $1",
-      [id],
-    );
-    expect(rows[0]).toEqual({ balance: 600, held: 0 });
+    expect(await balanceOf(t.gateway.app.db, id)).toMatchObject({ balance: 600, held: 0 });
   });
 
   it("{ __typename } costs 0 and is never blocked, even at a zero balance", async () => {

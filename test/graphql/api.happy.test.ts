@@ -2,8 +2,10 @@ import { parse as parseLossless } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { AccountDocument, TransactionDocument } from "../../src/generated/operations.ts";
+import { auditCount } from "../support/audit.ts";
 import { execute, gql } from "../support/graphql.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { balanceOf } from "../support/ledger.ts";
 
 let t: TestGateway;
 let token: string;
@@ -17,13 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const available = async (name: string) =>
-  (
-    await t.gateway.app.db.query<{ b: number }>(
-      "SELECT balance - held AS b FROM accounts WHERE name = $1",
-      [name],
-    )
-  ).rows[0]!.b;
+const available = async (name: string) => (await balanceOf(t.gateway.app.db, name)).available;
 
 describe("the unified GraphQL API", () => {
   it("types a transaction exactly as Core decodes it, and charges what getrawtransaction costs", async () => {
@@ -134,11 +130,9 @@ describe("the unified GraphQL API", () => {
     const graphqlUsage = account.cycle!.usage.find(
       (u) => u.backend === "gateway" && u.method === "graphql",
     )!;
-    const { rows } = await t.gateway.app.db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM audit_records a JOIN accounts c ON c.id = a.account_id WHERE c.name = 'gina' AND backend = 'gateway'",
-    );
+    const audited = await auditCount(t.gateway.app.db, { accountName: "gina", backend: "gateway" });
     // The account query's own record is written after it executes: it is the one not yet counted.
-    expect(graphqlUsage.calls).toBe(rows[0]!.n - 1);
+    expect(graphqlUsage.calls).toBe(audited - 1);
     expect(account.auditRecords[0]!.method).toBe("graphql");
     expect(new Date(account.cycle!.start).getTime()).toBeLessThanOrEqual(Date.now());
   });

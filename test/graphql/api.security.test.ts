@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken } from "../../src/access/tokens.ts";
-import { auditRecords } from "../support/audit.ts";
+import { auditOf, auditRecords, latestAuthFailure } from "../support/audit.ts";
 import { gql } from "../support/graphql.ts";
-import {
-  HAL_TXID,
-  latestAuthFailure,
-  post,
-  rpc,
-  startTestGateway,
-  type TestGateway,
-} from "../support/harness.ts";
+import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { balanceOf } from "../support/ledger.ts";
 
 /**
  * What a caller cannot make the unified API do: read or spend with a revoked token, see another
@@ -29,27 +23,18 @@ const db = () => t.gateway.app.db;
 const nodeCalls = () => t.devnet.cores.get("mainnet")!.stats.calls;
 const gateway = (token: string) => `${t.url}/gateway/mainnet/${token}`;
 
-async function availableOf(id: number): Promise<number> {
-  const { rows } = await db().query<{ a: number }>(
-    "SELECT balance - held AS a FROM accounts WHERE id = $1",
-    [id],
-  );
-  return rows[0]!.a;
-}
+const availableOf = async (id: number) => (await balanceOf(db(), id)).available;
 
-/** The audit rows of one request, found by the x-request-id it was answered with. */
-async function auditOf(requestId: string | null) {
-  const rows = await auditRecords(db(), { requestId: requestId }, [
-    "account_id",
-    "backend",
-    "method",
-    "outcome",
-    "error_code",
-    "http_status",
-    "charged_cc",
-  ]);
-  return rows;
-}
+/** What each test reads of a request's audit records. */
+const AUDITED = [
+  "account_id",
+  "backend",
+  "method",
+  "outcome",
+  "error_code",
+  "http_status",
+  "charged_cc",
+] as const;
 
 /** Nothing internal in an answer: no parser's words, no originalError, no stack, no SQL. */
 function expectNoInternals(text: string): void {
@@ -82,7 +67,7 @@ describe("unified API: tokens", () => {
     expect(nodeCalls()).toBe(calls);
     expect(await availableOf(id)).toBe(before);
     // Audited without an account, aggregated with the other 401s of its source and minute.
-    expect(await auditOf(res.headers.get("x-request-id"))).toEqual([]);
+    expect(await auditOf(db(), res.headers.get("x-request-id"), AUDITED)).toEqual([]);
     expect(await latestAuthFailure(t, "gateway")).toEqual([
       expect.objectContaining({
         account_id: null,
@@ -134,10 +119,8 @@ describe("unified API: tokens", () => {
     const account = res.body.data!.account;
     expect(account.name).toBe("alice");
     expect(account.balance).toBe(10_000);
-    const { rows } = await db().query<{ id: string; account_id: number | null }>(
-      "SELECT id::text, account_id FROM audit_records",
-    );
-    const own = new Set(rows.filter((r) => r.account_id === a.id).map((r) => r.id));
+    const rows = await auditRecords(db(), {}, ["id", "account_id"]);
+    const own = new Set(rows.filter((r) => r.account_id === a.id).map((r) => String(r.id)));
     const seen = [...account.auditRecords, ...account.cycle.auditRecords].map((r) => r.id);
     expect(seen.length).toBeGreaterThan(0);
     for (const id of seen) expect(own).toContain(id);
@@ -148,7 +131,7 @@ describe("unified API: tokens", () => {
     for (const secret of ["bob", "bob_only_method", "50000", "node"]) {
       expect(text).not.toContain(secret);
     }
-    expect(await auditOf(res.headers.get("x-request-id"))).toEqual([
+    expect(await auditOf(db(), res.headers.get("x-request-id"), AUDITED)).toEqual([
       expect.objectContaining({ account_id: a.id, backend: "gateway" }),
     ]);
   });
@@ -169,7 +152,7 @@ describe("unified API: bodies and documents it refuses", () => {
     });
     expect(nodeCalls()).toBe(calls);
     expect(await availableOf(id)).toBe(10_000);
-    expect(await auditOf(res.headers.get("x-request-id"))).toEqual([
+    expect(await auditOf(db(), res.headers.get("x-request-id"), AUDITED)).toEqual([
       expect.objectContaining({
         account_id: id,
         outcome: "rejected",
@@ -194,7 +177,7 @@ describe("unified API: bodies and documents it refuses", () => {
       expect(res.body.errors![0]!.extensions).toEqual({ code: "LIMIT_EXCEEDED" });
       expect(res.body.errors![0]!.message).toMatch(/limit of \d+ exceeded/);
       expectNoInternals(JSON.stringify(res.body));
-      expect(await auditOf(res.headers.get("x-request-id"))).toEqual([
+      expect(await auditOf(db(), res.headers.get("x-request-id"), AUDITED)).toEqual([
         expect.objectContaining({
           account_id: id,
           outcome: "rejected",
@@ -220,7 +203,7 @@ describe("unified API: bodies and documents it refuses", () => {
         extensions: { code: "LIMIT_EXCEEDED" },
       }),
     ]);
-    expect(await auditOf(res.headers.get("x-request-id"))).toEqual([
+    expect(await auditOf(db(), res.headers.get("x-request-id"), AUDITED)).toEqual([
       expect.objectContaining({
         account_id: id,
         outcome: "rejected",

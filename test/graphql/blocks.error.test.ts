@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { latestAudit } from "../../src/billing/usage/usage.ts";
 import { LatestBlocksDocument } from "../../src/generated/operations.ts";
 import { execute, gql } from "../support/graphql.ts";
 import { BLOCK_170, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { accountTotals, expectLedgerOk } from "../support/ledger.ts";
 
 /**
  * Blocks in the unified API when something is wrong: short credits, the graph route's limits on
@@ -30,13 +30,7 @@ const upstreamCalls = () => ({
 
 async function account(name: string, credits: number) {
   const { id, token } = await t.account(name, credits);
-  const balance = async () =>
-    (
-      await t.gateway.app.db.query<{ balance: number; held: number }>(
-        "SELECT balance, held FROM accounts WHERE id = $1",
-        [id],
-      )
-    ).rows[0];
+  const balance = async () => (await accountTotals(t.gateway.app.db, id)).account;
   return { id, url: `${t.url}/gateway/mainnet/${token}`, balance };
 }
 
@@ -65,8 +59,7 @@ describe("credits", () => {
       charged_cc: 0,
       complexity: 46,
     });
-    const check = (await checkLedger(t.gateway.app.db)).find((c) => c.accountId === a.id)!;
-    expect(check).toMatchObject({ balance: 1000, charged: 0, ok: true });
+    await expectLedgerOk(t.gateway.app.db, a.id, { balance: 1000, charged: 0 });
   });
 
   it("at a zero balance { __typename } still answers, a block query does not", async () => {

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { latestAudit } from "../../src/billing/usage/usage.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import {
@@ -11,6 +10,7 @@ import {
 import { type GraphAnswer, viaGateway, viaIndexer } from "../graph/support.ts";
 import { execute, gql } from "../support/graphql.ts";
 import { BLOCK_170, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { balanceOf, expectLedgerOk } from "../support/ledger.ts";
 
 /**
  * Blocks in the unified API, delegated to devnet's indexer: the spec's graph queries answer what
@@ -40,11 +40,7 @@ const chain = loadDevnetChain();
 const BLOCK_277647 = chain.byHeight.get(277647)!.block;
 
 async function available(): Promise<number> {
-  const { rows } = await t.gateway.app.db.query<{ b: number }>(
-    "SELECT balance - held AS b FROM accounts WHERE id = $1",
-    [accountId],
-  );
-  return rows[0]!.b;
+  return (await balanceOf(t.gateway.app.db, accountId)).available;
 }
 
 /**
@@ -413,7 +409,6 @@ describe("joins", () => {
   });
 
   it("the ledger checks out after all of it", async () => {
-    const check = (await checkLedger(t.gateway.app.db)).find((c) => c.accountId === accountId)!;
-    expect(check).toMatchObject({ held: 0, ok: true });
+    await expectLedgerOk(t.gateway.app.db, accountId, { held: 0 });
   });
 });

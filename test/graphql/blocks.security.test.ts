@@ -3,11 +3,11 @@ import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { gql } from "../support/graphql.ts";
 import {
   BLOCK_170,
-  expectSpentExactly,
   type StoreKind,
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { expectSpentExactly } from "../support/ledger.ts";
 
 /**
  * What a client cannot make the gateway do through the delegated fields: look up more

@@ -4,11 +4,11 @@
 // answer to the same request (the body with `extensions`, which is never planned), byte for byte
 // but the balance; each is charged and audited as Yoga's is, and Core is asked what Yoga asks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { latestAudit } from "../../src/billing/usage/usage.ts";
 import { DevnetChain, loadDevnetChain } from "../../src/devnet/chain.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectWholeLedgerOk } from "../support/ledger.ts";
 
 const chain = loadDevnetChain();
 const BLOCK = chain.byHeight.get(540107)!.block;
@@ -123,7 +123,7 @@ describe("a document that asks transactions by txid alone", () => {
     for (const record of [plannedRecord, yogaRecord]) {
       expect(record).toMatchObject({ method: "graphql", outcome: "ok", charged_cc: cost.charged });
     }
-    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+    await expectWholeLedgerOk(t.gateway.app.db);
   });
 
   it("takes txids written as literals: one plan for the shape, Yoga's bytes for each", async () => {
@@ -329,7 +329,7 @@ describe("what a plan cannot answer", () => {
     const [yogaRecord, plannedRecord] = await latestAudit(t.gateway.app.db, id, 2);
     expect(plannedRecord?.charged_cc).toBe(yogaRecord?.charged_cc);
     expect(plannedRecord).toMatchObject({ outcome: "upstream_error", error_code: "NOT_FOUND" });
-    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+    await expectWholeLedgerOk(t.gateway.app.db);
   });
 
   it("variables that do not coerce are Yoga's to refuse, uncharged", async () => {
@@ -385,6 +385,6 @@ describe("what a plan cannot answer", () => {
     const yoga = await byYoga(url, body);
     expect(planned.value.status).toBe(yoga.status);
     expect(withoutBalance(planned.value.text)).toBe(withoutBalance(yoga.text));
-    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+    await expectWholeLedgerOk(t.gateway.app.db);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { latestAudit } from "../../src/billing/usage/usage.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectWholeLedgerOk } from "../support/ledger.ts";
 
 /**
  * Plans (src/routes/gateway/query-plans/): a document that asks the indexer alone is learnt from its first
@@ -104,7 +104,7 @@ describe("a document that asks the indexer alone", () => {
       charged_cc: cost.charged,
       complexity: cost.complexity,
     });
-    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+    await expectWholeLedgerOk(t.gateway.app.db);
   });
 
   it("takes other variables: priced by their own estimate, answered as Yoga answers them", async () => {
@@ -291,7 +291,7 @@ describe("a document that asks the indexer alone", () => {
       error_code: "UPSTREAM_TIMEOUT",
       charged_cc: 0,
     });
-    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+    await expectWholeLedgerOk(t.gateway.app.db);
   });
 
   it("a balance short of the estimate: 429 before the indexer is asked, as Yoga refuses it", async () => {

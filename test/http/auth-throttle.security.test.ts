@@ -5,6 +5,7 @@
 // not affected. Requests come from two loopback addresses, 127.0.0.1 and 127.0.0.2.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/access/tokens.ts";
+import { auditRecords } from "../support/audit.ts";
 import { blockTxids, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { type AddressedAnswer, postFrom } from "../support/local-address.ts";
 
@@ -68,14 +69,11 @@ describe("failed authentications from one address", () => {
 
     // Audited aggregated: one record per kind of refusal and address, standing for its calls.
     await t.gateway.app.authFailures.flush(true);
-    const { rows } = await t.gateway.app.db.query<{
-      source: string;
-      http_status: number;
-      error_code: string;
-      calls: number;
-    }>(
-      `SELECT source, http_status, error_code, calls FROM audit_records
-       WHERE outcome = 'unauthenticated' ORDER BY source, http_status`,
+    const rows = await auditRecords(
+      t.gateway.app.db,
+      { outcome: "unauthenticated" },
+      ["source", "http_status", "error_code", "calls"],
+      { orderBy: ["source", "http_status"] },
     );
     expect(rows).toEqual([
       { source: "127.0.0.1", http_status: 401, error_code: "UNAUTHENTICATED", calls: 6 },

@@ -3,8 +3,8 @@ import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { openDatabase } from "../../src/db/open.ts";
+import { auditRows, lockAudit } from "../support/audit.ts";
 import {
-  auditRows,
   HAL_TXID,
   POSTGRES_URL,
   post,
@@ -74,9 +74,7 @@ describe("a drain out of time", () => {
         },
         { timeout: 10_000 },
       );
-      await lock.query("BEGIN");
-      // A charge writes its audit record in the statement that commits it.
-      await lock.query(`LOCK TABLE ${t.schema}.audit_records IN EXCLUSIVE MODE`);
+      await lockAudit(lock, t.schema!);
       releaseCore();
       // The charge's statement waits on the lock (watched from another connection).
       const waiting = async () =>

@@ -5,7 +5,6 @@ import { connect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { tokenDnsLabel } from "../../src/access/token-dns.ts";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import {
   type FuzzCase,
   HOSTILE_ANSWER_MS,
@@ -18,7 +17,8 @@ import {
 } from "../support/arbitraries.ts";
 import { auditRecords } from "../support/audit.ts";
 import { type Answer, problemsOf, refused, send } from "../support/fuzz-checks.ts";
-import { accountTotals, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { accountTotals, expectWholeLedgerOk } from "../support/ledger.ts";
 import { selfSignedCert } from "../support/self-signed.ts";
 
 /**
@@ -385,6 +385,6 @@ describe("Electrum sessions (WebSocket, TLS lines) with the same shapes", () => 
 describe("afterwards", () => {
   it("the gateway is alive and the ledger checks out", async () => {
     expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
-    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+    await expectWholeLedgerOk(t.gateway.app.db);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSON_DEPTH_MAX, jsonDepthOver } from "../../src/protocol/json/json-depth.ts";
-import { accountTotals, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { accountTotals } from "../support/ledger.ts";
 
 /** Nesting of a parsed value: a scalar is 0, `[]` and `{}` are 1. */
 function depthOf(value: unknown): number {

@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import {
   electrumCase,
   type FuzzCase,
@@ -11,8 +10,10 @@ import {
   nodeCase,
   pathCase,
 } from "../support/arbitraries.ts";
+import { auditTotals } from "../support/audit.ts";
 import { problemsOf, refused, send } from "../support/fuzz-checks.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectWholeLedgerOk } from "../support/ledger.ts";
 
 /**
  * Properties over generated inputs to every backend route (JSON-RPC envelopes
@@ -41,13 +42,8 @@ describe("properties of generated inputs on every route", () => {
   });
   afterAll(() => t?.close());
 
-  const chargedSoFar = async (): Promise<number> => {
-    const { rows } = await t.gateway.app.db.query<{ charged: number }>(
-      "SELECT coalesce(sum(charged_cc), 0)::int AS charged FROM audit_records WHERE account_id = $1",
-      [accountId],
-    );
-    return rows[0]?.charged ?? 0;
-  };
+  const chargedSoFar = async (): Promise<number> =>
+    (await auditTotals(t.gateway.app.db, { accountId }, ["charged"])).charged;
 
   const holds = (arb: fc.Arbitrary<FuzzCase>, runs = RUNS) =>
     fc.assert(
@@ -82,6 +78,6 @@ describe("properties of generated inputs on every route", () => {
 
   it("the gateway is alive and the ledger checks out afterwards", async () => {
     expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
-    expect((await checkLedger(t.gateway.app.db)).every((c) => c.ok)).toBe(true);
+    await expectWholeLedgerOk(t.gateway.app.db);
   });
 });

@@ -1,6 +1,7 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
+import { balanceOf } from "../support/ledger.ts";
 
 /** A raw connection to the gateway, with everything it has received and a promise of its close. */
 async function open(port: number) {
@@ -109,10 +110,10 @@ describe("slow clients", () => {
     );
     await c.closed;
     expect(c.received().startsWith("HTTP/1.1 408")).toBe(true);
-    const { rows } = await t.gateway.app.db.query<{ balance: number; held: number }>(
-      "SELECT balance, held FROM accounts WHERE name = 'slowpoke'",
-    );
-    expect(rows[0]).toEqual({ balance: 1_000, held: 0 });
+    expect(await balanceOf(t.gateway.app.db, "slowpoke")).toMatchObject({
+      balance: 1_000,
+      held: 0,
+    });
   });
 
   it("an idle keep-alive connection is closed after server.keepAliveTimeoutMs", async () => {

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditCount } from "../support/audit.ts";
+import { auditCount, latestAuthFailure } from "../support/audit.ts";
 import {
-  accountTotals,
   BLOCK_170,
   HAL_TXID,
-  latestAuthFailure,
   rpc,
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { accountTotals } from "../support/ledger.ts";
 
 let t: TestGateway;
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken } from "../../src/access/tokens.ts";
+import { auditCount, auditTotals } from "../support/audit.ts";
 import { HAL_TXID, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /** Failed authentications cost no row per request (src/access/auth-failures.ts). */
@@ -12,12 +13,7 @@ describe("a flood of bad tokens", () => {
   });
   afterAll(() => t.close());
 
-  async function auditRows(): Promise<number> {
-    const { rows } = await t.gateway.app.db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM audit_records",
-    );
-    return rows[0]!.n;
-  }
+  const auditRows = () => auditCount(t.gateway.app.db, {});
 
   it("2,000 requests with bad tokens (the checked 10,000 in small) add a handful of audit rows, which count them all", async () => {
     const before = await auditRows();
@@ -47,10 +43,9 @@ describe("a flood of bad tokens", () => {
     const added = (await auditRows()) - before;
     expect(added).toBeGreaterThanOrEqual(1);
     expect(added).toBeLessThanOrEqual(4); // one per source and minute: a minute may turn over
-    const { rows } = await t.gateway.app.db.query<{ calls: number }>(
-      "SELECT sum(calls)::int AS calls FROM audit_records WHERE outcome = 'unauthenticated'",
-    );
-    expect(rows[0]!.calls).toBe(FLOOD);
+    expect(await auditTotals(t.gateway.app.db, { outcome: "unauthenticated" }, ["calls"])).toEqual({
+      calls: FLOOD,
+    });
     const counted = await t.gateway.app.metrics.authFailures.get();
     expect(counted.values.find((v) => v.labels.route === "node")?.value).toBe(FLOOD);
   });

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import {
-  accountTotals,
   HAL_TXID,
   post,
   rpc,
@@ -9,6 +7,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { accountTotals, expectLedgerOk } from "../support/ledger.ts";
 
 describe.each<StoreKind>([
   "pglite",
@@ -43,13 +42,11 @@ describe.each<StoreKind>([
       { outcome: "ok", n: 50, charged: 10_000 },
     ]);
     // granted − Σ charges = balance, entries sum to the balance, audit and ledger agree.
-    const check = (await checkLedger(db)).find((c) => c.accountId === id)!;
-    expect(check).toMatchObject({
+    await expectLedgerOk(db, id, {
       granted: 10_000,
       charged: 10_000,
       auditCharged: 10_000,
       balance: 0,
-      ok: true,
     });
   });
 });

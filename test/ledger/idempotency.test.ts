@@ -8,6 +8,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { balanceOf } from "../support/ledger.ts";
 
 /** Idempotency-Key on the node route (src/billing/metering/idempotency.ts), on both stores. */
 async function call(url: string, body: unknown, key?: string) {
@@ -26,13 +27,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("Idempotency-Key (%s)", (store)
   });
   afterAll(() => t.close());
 
-  async function balance(id: number): Promise<number> {
-    const { rows } = await t.gateway.app.db.query<{ b: number }>(
-      "SELECT balance AS b FROM accounts WHERE id = $1",
-      [id],
-    );
-    return rows[0]!.b;
-  }
+  const balance = async (id: number) => (await balanceOf(t.gateway.app.db, id)).balance;
 
   async function outcomes(id: number): Promise<string[]> {
     const rows = await auditRecords(t.gateway.app.db, { accountId: id }, ["outcome"]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { balanceOf } from "../support/ledger.ts";
 
 /**
  * A lease a process stops using goes back within about ledger.leaseIdleMs, whatever the
@@ -15,11 +16,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function leased(accountId: number): Promise<number> {
-  const { rows } = await t.gateway.app.db.query<{ leased: number }>(
-    "SELECT leased FROM accounts WHERE id = $1",
-    [accountId],
-  );
-  return Number(rows[0]!.leased);
+  return Number((await balanceOf(t.gateway.app.db, accountId)).leased);
 }
 
 describe("idle credit leases", () => {
@@ -39,10 +36,9 @@ describe("idle credit leases", () => {
     });
     expect(Date.now() - lastCall).toBeLessThanOrEqual(2 * IDLE_MS);
     // What the lease did not spend is the account's again.
-    const { rows } = await t.gateway.app.db.query<{ balance: number; held: number }>(
-      "SELECT balance, held FROM accounts WHERE id = $1",
-      [id],
-    );
-    expect(rows[0]).toEqual({ balance: 1_000_000 - 4 * 20, held: 0 });
+    expect(await balanceOf(t.gateway.app.db, id)).toMatchObject({
+      balance: 1_000_000 - 4 * 20,
+      held: 0,
+    });
   });
 });

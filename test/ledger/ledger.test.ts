@@ -3,13 +3,7 @@ import { issueToken } from "../../src/access/tokens.ts";
 import { createAccount } from "../../src/billing/ledger/accounts.ts";
 import type { AuditInput } from "../../src/billing/ledger/audit.ts";
 import { registerProcess, takeLease } from "../../src/billing/ledger/leases.ts";
-import {
-  checkLedger,
-  grantCredits,
-  reserve,
-  settle,
-  voidStaleHolds,
-} from "../../src/billing/ledger/ledger.ts";
+import { grantCredits, reserve, settle, voidStaleHolds } from "../../src/billing/ledger/ledger.ts";
 import { writeBatch } from "../../src/billing/ledger/settle-queue.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
@@ -22,6 +16,7 @@ import {
   type StoreKind,
   startTestGateway,
 } from "../support/harness.ts";
+import { expectLedgerOk, expectWholeLedgerOk } from "../support/ledger.ts";
 
 const record = (accountId: number, chargedCc: number): AuditInput => ({
   requestId: "r",
@@ -62,8 +57,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
     expect((await reserve(db, acc.id, 300)).ok).toBe(false);
     expect(await voidStaleHolds(db, 0)).toBe(1);
     expect(await voidStaleHolds(db, 0)).toBe(0);
-    const check = (await checkLedger(db)).find((c) => c.accountId === acc.id)!;
-    expect(check).toMatchObject({ balance: 500, held: 0, charged: 0, ok: true });
+    await expectLedgerOk(db, acc.id, { balance: 500, held: 0, charged: 0 });
   });
 
   it("a hold settles once; a second settle is refused and changes nothing", async () => {
@@ -73,8 +67,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
     if (!r.ok || !r.hold) throw new Error("reserve failed");
     await settle(db, acc.id, r.hold, [record(acc.id, 200)]);
     await expect(settle(db, acc.id, r.hold, [record(acc.id, 200)])).rejects.toThrow();
-    const check = (await checkLedger(db)).find((c) => c.accountId === acc.id)!;
-    expect(check).toMatchObject({ balance: 800, charged: 200, auditCharged: 200, ok: true });
+    await expectLedgerOk(db, acc.id, { balance: 800, charged: 200, auditCharged: 200 });
   });
 
   it("a charge above its hold is refused", async () => {
@@ -128,7 +121,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
     if (!again.ok || !again.hold) throw new Error("reserve failed");
     await settle(db, acc.id, again.hold, [record(acc.id, 60), record(acc.id, 40)]);
     expect(await count("audit_records")).toBe((before[0] as number) + 2);
-    expect((await checkLedger(db)).filter((c) => !c.ok)).toEqual([]);
+    await expectWholeLedgerOk(db);
   });
 
   it("a settle from a lease checks its own references: a missing account, token or lease fails it whole", async () => {
@@ -168,7 +161,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
     const [ok] = await writeBatch(db, [item({}), item({})]);
     expect(ok?.auditIds).toHaveLength(1);
     expect(await count()).toBe(before + 4);
-    expect((await checkLedger(db)).filter((c) => !c.ok)).toEqual([]);
+    await expectWholeLedgerOk(db);
   });
 
   it("a statement's word for its references covers that statement alone", async () => {
@@ -224,7 +217,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
     for (const sql of refused) {
       await expect(db.query(sql), sql).rejects.toThrow(/never deleted|append-only/);
     }
-    expect((await checkLedger(db)).filter((c) => !c.ok)).toEqual([]);
+    await expectWholeLedgerOk(db);
   });
 
   it("bad amounts are refused", async () => {
@@ -249,8 +242,7 @@ describe("two gateway processes on one PostgreSQL ledger", () => {
       const statuses = (await Promise.all(calls)).map((r) => r.status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(50);
       expect(statuses.filter((s) => s === 429)).toHaveLength(150);
-      const check = (await checkLedger(a.gateway.app.db)).find((c) => c.accountId === id)!;
-      expect(check).toMatchObject({ balance: 0, held: 0, charged: 10_000, ok: true });
+      await expectLedgerOk(a.gateway.app.db, id, { balance: 0, held: 0, charged: 10_000 });
     } finally {
       await b.close();
       await a.close();

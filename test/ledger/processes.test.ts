@@ -1,18 +1,10 @@
-import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { issueToken, revokeToken } from "../../src/access/tokens.ts";
-import { createAccount } from "../../src/billing/ledger/accounts.ts";
-import { checkLedger, grantCredits } from "../../src/billing/ledger/ledger.ts";
+import { describe, expect, it, vi } from "vitest";
+import { revokeToken } from "../../src/access/tokens.ts";
 import type { Database } from "../../src/db/database.ts";
-import { openDatabase } from "../../src/db/open.ts";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
-import { HAL_TXID, POSTGRES_URL, rpc } from "../support/harness.ts";
-import { spawnGateway, stopProcess } from "../support/spawn.ts";
+import { auditByOutcome, auditRecords } from "../support/audit.ts";
+import { HAL_TXID, rpc } from "../support/harness.ts";
+import { balanceOf, expectLedgerOk, fundedAccount } from "../support/ledger.ts";
+import { gatewayProcesses, type SchemaStore, stopProcess } from "../support/spawn.ts";
 
 /**
  * Credit leases across gateway processes on one PostgreSQL: each test runs real gateway
@@ -20,74 +12,16 @@ import { spawnGateway, stopProcess } from "../support/spawn.ts";
  */
 const PRICE = 200; // getrawtransaction on mainnet
 
-let devnet: Devnet;
-let dir: string;
-const schemas: string[] = [];
-const children: ChildProcess[] = [];
-beforeAll(async () => {
-  devnet = await startDevnet(["mainnet"]);
-  dir = mkdtempSync(join(tmpdir(), "bg-leases-"));
-});
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  await devnet?.close();
-  rmSync(dir, { recursive: true, force: true });
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
-});
-
-interface Store {
-  schema: string;
-  db: Database;
-  databaseUrl: string;
-}
-
-async function store(): Promise<Store> {
-  const schema = `l_${randomBytes(5).toString("hex")}`;
-  schemas.push(schema);
-  const db = await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize: 4 });
-  const databaseUrl = new URL(POSTGRES_URL);
-  databaseUrl.searchParams.set("options", `-c search_path=${schema}`);
-  return { schema, db, databaseUrl: databaseUrl.toString() };
-}
-
-async function funded(db: Database, name: string, credits: number) {
-  const account = await createAccount(db, name);
-  await grantCredits(db, account.id, credits);
-  const { token } = await issueToken(db, account.id);
-  return { id: account.id, token };
-}
+const processes = gatewayProcesses("l");
+const store = () => processes.store();
 
 /** A gateway process on the store; `instance` names it across restarts. */
-async function gateway(
-  s: Store,
-  instance: string,
-  level = "warn",
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const core = devnet.cores.get("mainnet")!;
-  const config = {
-    server: { port: 0 },
-    networks: ["mainnet"],
-    upstreams: {
-      node: {
-        mainnet: [{ url: core.url, user: core.user, password: core.password, connections: 64 }],
-      },
-      electrum: { mainnet: [{ url: devnet.electrum.get("mainnet")!.url }] },
-    },
-    ledger: { instance },
-    cache: { bytesMax: 0 },
-    demo: { enabled: false },
-    log: { level },
-  };
-  const configFile = join(dir, `${s.schema}-${instance}-${randomBytes(3).toString("hex")}.json`);
-  const { child, url, output } = await spawnGateway(config, configFile, {
-    DATABASE_URL: s.databaseUrl,
-    BLOCKGATE_LOG_LEVEL: level,
+function gateway(s: SchemaStore, instance: string, level = "warn") {
+  return processes.spawn(`${s.schema}-${instance}`, s, {
+    connections: 64,
+    settings: { ledger: { instance }, log: { level } },
+    env: { BLOCKGATE_LOG_LEVEL: level },
   });
-  children.push(child);
-  return { child, url, output };
 }
 
 /** `n` calls, `concurrency` at a time; with `keyed`, call i carries Idempotency-Key `call-i`. */
@@ -117,11 +51,8 @@ async function calls(urls: string[], token: string, n: number, concurrency: numb
 }
 
 async function accountRow(db: Database, id: number) {
-  const { rows } = await db.query<{ balance: number; held: number; leased: number }>(
-    "SELECT balance, held, leased FROM accounts WHERE id = $1",
-    [id],
-  );
-  return rows[0]!;
+  const { balance, held, leased } = await balanceOf(db, id);
+  return { balance, held, leased };
 }
 
 // Each test starts real gateway processes (module load, migrations, a unified API warmed in the
@@ -132,7 +63,7 @@ describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 9
   it("500 concurrent calls on an account funded for exactly 300: 300 answered, 200 refused", async () => {
     const s = await store();
     const K = 300;
-    const { id, token } = await funded(s.db, "shared", K * PRICE);
+    const { id, token } = await fundedAccount(s.db, "shared", K * PRICE);
     const [a, b] = await Promise.all([gateway(s, "a"), gateway(s, "b")]);
     const urls = [a.url, b.url];
     // A steady start, so both processes take leases; then the rest all at once, to one of them:
@@ -150,26 +81,18 @@ describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 9
     for (const r of all) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
     expect(statuses).toEqual({ 200: K, 429: 500 - K });
     expect(await accountRow(s.db, id)).toEqual({ balance: 0, held: 0, leased: 0 });
-    const { rows: audit } = await s.db.query<{ outcome: string; n: number; charged: number }>(
-      `SELECT outcome, count(*)::int AS n, sum(charged_cc)::int AS charged FROM audit_records
-       WHERE account_id = $1 GROUP BY outcome ORDER BY outcome`,
-      [id],
-    );
-    expect(audit).toEqual([
+    expect(await auditByOutcome(s.db, { accountId: id })).toEqual([
       { outcome: "insufficient_credits", n: 500 - K, charged: 0 },
       { outcome: "ok", n: K, charged: K * PRICE },
     ]);
     await Promise.all([stopProcess(a.child), stopProcess(b.child)]);
-    const check = (await checkLedger(s.db)).find((c) => c.accountId === id)!;
-    expect(check).toMatchObject({ ok: true, balance: 0, held: 0, leased: 0 });
+    await expectLedgerOk(s.db, id, { balance: 0, held: 0, leased: 0 });
     await s.db.close();
   });
 
   it("a token revoked elsewhere is refused by a process that had it cached within one second", async () => {
     const s = await store();
-    const account = await createAccount(s.db, "revoked");
-    await grantCredits(s.db, account.id, 1_000_000);
-    const issued = await issueToken(s.db, account.id);
+    const issued = await fundedAccount(s.db, "revoked", 1_000_000);
     // At info level each process logs the moment a revocation signal reaches it: the bound is
     // timed from the revoking commit to that moment in each process, so the test measures the
     // signal, not the latency of HTTP probes on a busy machine. (Both processes share one clock.)
@@ -179,13 +102,13 @@ describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 9
       expect((await calls([url], issued.token, 1, 1))[0]!.status).toBe(200);
     }
     const revoked = Date.now();
-    expect(await revokeToken(s.db, { id: issued.id })).toBe(true);
+    expect(await revokeToken(s.db, { id: issued.tokenId })).toBe(true);
     const received = (output: () => string): number | undefined =>
       output()
         .split("\n")
         .filter((line) => line.includes('"token revocation received"'))
         .map((line) => JSON.parse(line) as { time: number; tokenId: number; dropped: number })
-        .find((entry) => entry.tokenId === issued.id && entry.dropped > 0)?.time;
+        .find((entry) => entry.tokenId === issued.tokenId && entry.dropped > 0)?.time;
     const arrivals = await vi.waitFor(
       () => {
         const times = [received(a.output), received(b.output)];
@@ -207,7 +130,7 @@ describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 9
 
   it("SIGKILL under load: the restarted instance gets its leases back at once, not a TTL later", async () => {
     const s = await store();
-    const { id, token } = await funded(s.db, "killed", 10_000_000);
+    const { id, token } = await fundedAccount(s.db, "killed", 10_000_000);
     const first = await gateway(s, "gw-1");
     // Load (each call with its Idempotency-Key) until the process holds a lease, then kill it
     // with calls in flight.
@@ -225,13 +148,10 @@ describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 9
     const after = await accountRow(s.db, id);
     expect(after.leased).toBe(0);
     expect(after.held).toBe(0);
-    expect((await checkLedger(s.db)).find((c) => c.accountId === id)!.ok).toBe(true);
+    await expectLedgerOk(s.db, id);
     // Every 200 the client received has its audit record, with its charge.
     const answered = seen.filter((r) => r.status === 200).map((r) => r.requestId as string);
-    const { rows: audited } = await s.db.query<{ request_id: string }>(
-      "SELECT request_id FROM audit_records WHERE account_id = $1 AND charged_cc = $2",
-      [id, PRICE],
-    );
+    const audited = await auditRecords(s.db, { accountId: id, chargedCc: PRICE }, ["request_id"]);
     const charged = new Set(audited.map((r) => r.request_id));
     expect(answered.filter((r) => !charged.has(r))).toEqual([]);
 
@@ -240,8 +160,7 @@ describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 9
     const retried = await calls([restarted.url], token, 400, 16, true);
     expect(retried.filter((r) => r.status !== 200)).toEqual([]);
     await stopProcess(restarted.child);
-    const check = (await checkLedger(s.db)).find((c) => c.accountId === id)!;
-    expect(check).toMatchObject({ ok: true, charged: 400 * PRICE, held: 0, leased: 0 });
+    await expectLedgerOk(s.db, id, { charged: 400 * PRICE, held: 0, leased: 0 });
     await s.db.close();
   });
 });

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/billing/ledger/accounts.ts";
 import type { AuditInput } from "../../src/billing/ledger/audit.ts";
 import { takeLease } from "../../src/billing/ledger/leases.ts";
-import { checkLedger, grantCredits, reserve } from "../../src/billing/ledger/ledger.ts";
+import { grantCredits, reserve } from "../../src/billing/ledger/ledger.ts";
 import { SettleQueue } from "../../src/billing/ledger/settle-queue.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { auditCount } from "../support/audit.ts";
 import { POSTGRES_URL, pgliteSnapshotFor } from "../support/harness.ts";
+import { balanceOf, expectLedgerOk } from "../support/ledger.ts";
 
 /** Group commit (src/billing/ledger/settle-queue.ts) on both stores: batching, failure, backpressure. */
 function record(accountId: number, charged: number, method = "getrawtransaction"): AuditInput {
@@ -76,8 +77,7 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     expect(new Set(out.flatMap((o) => o.auditIds)).size).toBe(80);
     // Each item's records keep their order: the charged call first, its refused sibling second.
     for (const o of out) expect(o.auditIds[0]!).toBeLessThan(o.auditIds[1]!);
-    const check = (await checkLedger(db)).find((c) => c.accountId === id)!;
-    expect(check).toMatchObject({ ok: true, held: 0, charged: 20 * 200 + 20 * 150 });
+    await expectLedgerOk(db, id, { held: 0, charged: 20 * 200 + 20 * 150 });
   });
 
   it("a bad item fails alone, with nothing of it written; the others of its batch commit", async () => {
@@ -111,12 +111,8 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/ledger settle failed/);
     const after = await auditCount(db, { accountId: id });
     expect(after - before).toBe(2);
-    const { rows } = await db.query<{ balance: number; leased: number }>(
-      "SELECT balance, leased FROM accounts WHERE id = $1",
-      [id],
-    );
-    expect(rows[0]).toEqual({ balance: 10_000 - 600, leased: 1_000 - 600 });
-    expect((await checkLedger(db)).find((c) => c.accountId === id)!.ok).toBe(true);
+    expect(await balanceOf(db, id)).toMatchObject({ balance: 10_000 - 600, leased: 1_000 - 600 });
+    await expectLedgerOk(db, id);
   });
 
   it("under a steady load a statement waits for as many calls as the recent ones held; without the wait they split", async () => {
@@ -169,7 +165,7 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     await Promise.all(Array.from({ length: 8 }, () => settle(bounded)));
     await settle(bounded);
     expect(bounded.stats).toMatchObject({ batches: 2, items: 9 });
-    expect((await checkLedger(db)).find((c) => c.accountId === id)!.ok).toBe(true);
+    await expectLedgerOk(db, id);
   });
 
   it("a full queue makes callers wait; every record is written", async () => {
@@ -190,10 +186,6 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     expect(out).toHaveLength(60);
     expect(queue.stats.peakQueuedRows).toBeLessThanOrEqual(8);
     expect(queue.stats.rows).toBe(60);
-    const { rows } = await db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM audit_records WHERE account_id = $1",
-      [id],
-    );
-    expect(rows[0]!.n).toBe(60);
+    expect(await auditCount(db, { accountId: id })).toBe(60);
   });
 });

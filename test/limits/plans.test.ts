@@ -4,17 +4,10 @@
 // a plan carries the IETF RateLimit-Policy / RateLimit fields.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setAccountPlan } from "../../src/billing/ledger/accounts.ts";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { runDbCommand } from "../../src/cli/commands.ts";
 import { auditRecords } from "../support/audit.ts";
-import {
-  accountTotals,
-  blockTxids,
-  post,
-  rpc,
-  startTestGateway,
-  type TestGateway,
-} from "../support/harness.ts";
+import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { accountTotals, expectLedgerOk } from "../support/ledger.ts";
 
 const TXIDS = blockTxids();
 const PLANS = {
@@ -231,7 +224,6 @@ describe("credit caps", () => {
       n: fit,
       charged: fit * price,
     });
-    const check = (await checkLedger(first.gateway.app.db)).find((c) => c.accountId === a.id)!;
-    expect(check.ok).toBe(true);
+    await expectLedgerOk(first.gateway.app.db, a.id);
   });
 });

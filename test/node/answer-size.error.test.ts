@@ -6,10 +6,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
-import { auditRecords } from "../support/audit.ts";
+import { auditOf } from "../support/audit.ts";
 import { burst } from "../support/burst.ts";
 import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectLedgerOk } from "../support/ledger.ts";
 
 const BLOCK = "0000000000000000054a714e580b16c583701712ab91060e92dbde6eb1e052a8"; // 277647
 const OTHER = "00000000000000001203c1ea455e38612bdf36e9967fdead11935c8e22283ecc"; // 333961
@@ -44,17 +44,15 @@ interface RpcError {
 const errorsOf = (json: unknown) =>
   (json as { id: number; error?: RpcError }[]).map((item) => item.error);
 
-async function auditOf(requestId: string) {
-  const rows = await auditRecords(t.gateway.app.db, { requestId: requestId }, [
-    "method",
-    "outcome",
-    "error_code",
-    "charged_cc",
-    "http_status",
-    "upstream",
-  ]);
-  return rows;
-}
+/** What each test reads of a request's audit records. */
+const AUDITED = [
+  "method",
+  "outcome",
+  "error_code",
+  "charged_cc",
+  "http_status",
+  "upstream",
+] as const;
 
 /** The log lines of one request, parsed. */
 const logsOf = (requestId: string) =>
@@ -96,7 +94,7 @@ describe("an answer found too large as it comes (the blocks not known yet)", () 
 
   it("is charged as answered, each call at its price, with its audit record", async () => {
     expect(res.headers.get("x-credits-charged")).toBe(String(PRICE.v2 + PRICE.v3));
-    expect(await auditOf(requestId)).toEqual([
+    expect(await auditOf(t.gateway.app.db, requestId, AUDITED)).toEqual([
       expect.objectContaining({
         method: "getblock",
         outcome: "too_large",
@@ -147,7 +145,7 @@ describe("a request whose answer is known too large is refused before anything i
     expect(core().httpRequests).toBe(sent);
     expect(res.headers.get("x-credits-charged")).toBe("0");
     const requestId = res.headers.get("x-request-id")!;
-    const rows = await auditOf(requestId);
+    const rows = await auditOf(t.gateway.app.db, requestId, AUDITED);
     expect(rows.map((r) => [r.outcome, r.error_code, r.charged_cc])).toEqual(
       levels.map(() => ["rejected", "RESPONSE_TOO_LARGE", 0]),
     );
@@ -346,6 +344,5 @@ describe("a trip too large for one request fails no other request that shared or
 });
 
 it("the ledger checks out", async () => {
-  const check = (await checkLedger(t.gateway.app.db)).find((c) => c.accountId === accountId);
-  expect(check?.ok).toBe(true);
+  await expectLedgerOk(t.gateway.app.db, accountId);
 });

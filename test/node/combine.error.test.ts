@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type BurstReply, burst } from "../support/burst.ts";
-import { accountTotals, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { accountTotals } from "../support/ledger.ts";
 
 const TXIDS = [...loadDevnetChain().txIndex.keys()].slice(0, 40);
 

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromHex } from "../../src/bitcoin/hex.ts";
 import { parseTransaction } from "../../src/bitcoin/index.ts";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
+import { auditGrouped } from "../support/audit.ts";
 import { burst } from "../support/burst.ts";
 import {
-  accountTotals,
   blockTxids,
   HAL_TXID,
   post,
@@ -14,6 +14,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { accountTotals } from "../support/ledger.ts";
 
 const PRICE = 200; // getrawtransaction on mainnet
 const NOT_FOUND = {
@@ -174,9 +175,11 @@ describe("combining on (the default, at most 16 calls per batch)", () => {
 
     // A -5 is an answer: charged, audited as Core's error, to the account that asked only.
     const misses = singles.filter((s) => !KNOWN.includes(s.txid)).length;
-    const { rows } = await t.gateway.app.db.query<{ account_id: number; n: number }>(
-      `SELECT account_id, count(*)::int AS n FROM audit_records
-       WHERE outcome = 'upstream_error' AND upstream_code = '-5' GROUP BY account_id ORDER BY 1`,
+    const rows = await auditGrouped(
+      t.gateway.app.db,
+      { outcome: "upstream_error", upstreamCode: "-5" },
+      "account_id",
+      ["n"],
     );
     expect(rows).toEqual([
       { account_id: alice.id, n: misses },

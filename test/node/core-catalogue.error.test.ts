@@ -2,14 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { stringifyJson } from "../../src/protocol/json/json.ts";
 import { auditRecords } from "../support/audit.ts";
-import {
-  accountTotals,
-  BLOCK_170,
-  post,
-  rpc,
-  startTestGateway,
-  type TestGateway,
-} from "../support/harness.ts";
+import { BLOCK_170, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { accountTotals } from "../support/ledger.ts";
 
 let t: TestGateway;
 let token: string;

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
-import { auditRecords } from "../support/audit.ts";
+import { auditRecords, refuseAuditOf } from "../support/audit.ts";
 import {
-  accountTotals,
   HAL_TXID,
   post,
   rpc,
@@ -10,6 +8,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { accountTotals, expectLedgerOk } from "../support/ledger.ts";
 
 describe.each<StoreKind>([
   "pglite",
@@ -43,17 +42,14 @@ describe.each<StoreKind>([
       { method: "getraw\\u0000transaction\\u001b[31m", outcome: "rejected", charged_cc: 0 },
     ]);
     expect((await accountTotals(db, id)).account).toEqual({ balance: 800, held: 0 });
-    expect((await checkLedger(db)).find((c) => c.accountId === id)?.ok).toBe(true);
+    await expectLedgerOk(db, id);
   });
 
   it("when a settle fails, the call is answered 500 and its hold is released at once, not by the sweeper", async () => {
     const { id, token } = await t.account("trent", 1000);
     const db = t.gateway.app.db;
     // A real database fault, injected in the database: this account's audit rows are refused.
-    await db.exec(`CREATE OR REPLACE FUNCTION refuse_audit() RETURNS trigger AS $$
-      BEGIN RAISE EXCEPTION 'audit refused for this test'; END $$ LANGUAGE plpgsql`);
-    await db.exec(`CREATE TRIGGER refuse_audit_${id} BEFORE INSERT ON audit_records
-      FOR EACH ROW WHEN (NEW.account_id = ${id}) EXECUTE FUNCTION refuse_audit()`);
+    const lift = await refuseAuditOf(db, id);
     try {
       const res = await post(
         `${t.url}/node/mainnet/${token}`,
@@ -63,10 +59,9 @@ describe.each<StoreKind>([
       expect(res.text).not.toContain("audit refused"); // internal detail stays in the log
       // Right after the answer: nothing charged, nothing held, the ledger consistent.
       expect((await accountTotals(db, id)).account).toEqual({ balance: 1000, held: 0 });
-      const check = (await checkLedger(db)).find((c) => c.accountId === id)!;
-      expect(check).toMatchObject({ ok: true, charged: 0, openHolds: 0 });
+      await expectLedgerOk(db, id, { charged: 0, openHolds: 0 });
     } finally {
-      await db.exec(`DROP TRIGGER refuse_audit_${id} ON audit_records`);
+      await lift();
     }
   });
 });

@@ -8,6 +8,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { balanceOf } from "../support/ledger.ts";
 
 let t: TestGateway;
 let token: string;
@@ -28,10 +29,7 @@ const charged = async (fn: () => Promise<unknown>) => {
 };
 
 async function available(): Promise<number> {
-  const { rows } = await t.gateway.app.db.query<{ b: number }>(
-    "SELECT balance - held AS b FROM accounts WHERE name = 'bob'",
-  );
-  return rows[0]!.b;
+  return (await balanceOf(t.gateway.app.db, "bob")).available;
 }
 
 async function errorOf(params: unknown[] | Record<string, unknown>) {

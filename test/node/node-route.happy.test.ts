@@ -10,6 +10,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { balanceOf } from "../support/ledger.ts";
 
 const sha256d = (b: Buffer) =>
   createHash("sha256").update(createHash("sha256").update(b).digest()).digest();
@@ -118,8 +119,5 @@ describe("node route: getrawtransaction", () => {
 });
 
 async function balance(): Promise<number> {
-  const { rows } = await t.gateway.app.db.query<{ b: number }>(
-    "SELECT balance - held AS b FROM accounts WHERE name = 'alice'",
-  );
-  return rows[0]!.b;
+  return (await balanceOf(t.gateway.app.db, "alice")).available;
 }

@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken } from "../../src/access/tokens.ts";
 import { latestAudit } from "../../src/billing/usage/usage.ts";
-import {
-  accountTotals,
-  HAL_TXID,
-  post,
-  rpc,
-  startTestGateway,
-  type TestGateway,
-} from "../support/harness.ts";
+import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { accountTotals } from "../support/ledger.ts";
 
 let t: TestGateway;
 beforeAll(async () => {

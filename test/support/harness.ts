@@ -1,25 +1,22 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import pg from "pg";
-import { expect, inject } from "vitest";
-import { issueToken } from "../../src/access/tokens.ts";
+import { inject } from "vitest";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
   resolveElectrumUpstreams,
   resolveGraphUpstreams,
   resolveNodeUpstreams,
 } from "../../src/app/upstreams.ts";
-import { createAccount } from "../../src/billing/ledger/accounts.ts";
-import { checkLedger, grantCredits } from "../../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type {
   BitcoinCoreUpstreamConfig,
   ConfigInput,
   ElectrumUpstreamConfig,
 } from "../../src/config/schema.ts";
-import type { Database } from "../../src/db/database.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, type DevnetOptions, startDevnet } from "../../src/devnet/devnet.ts";
+import { fundedAccount } from "./ledger.ts";
 
 export type StoreKind = "pglite" | "postgres";
 
@@ -107,13 +104,7 @@ export async function startTestGateway(
     url: gateway.url,
     logs,
     schema,
-    async account(name, credits) {
-      const db = gateway.app.db;
-      const acc = await createAccount(db, name);
-      if (credits > 0) await grantCredits(db, acc.id, credits);
-      const issued = await issueToken(db, acc.id);
-      return { id: acc.id, token: issued.token, tokenId: issued.id };
-    },
+    account: (name, credits) => fundedAccount(gateway.app.db, name, credits),
     async close() {
       await gateway.close();
       if (ownDevnet) await devnet.close();
@@ -127,49 +118,6 @@ export async function startTestGateway(
       }
     },
   };
-}
-
-/** An account's balance and holds, and its audit records counted and summed by outcome. */
-export async function accountTotals(db: Database, accountId: number) {
-  const { rows } = await db.query<{ balance: number; held: number }>(
-    "SELECT balance, held FROM accounts WHERE id = $1",
-    [accountId],
-  );
-  const audit = await db.query<{ outcome: string; n: number; charged: number }>(
-    `SELECT outcome, count(*)::int AS n, sum(charged_cc)::int AS charged FROM audit_records
-     WHERE account_id = $1 GROUP BY outcome ORDER BY outcome`,
-    [accountId],
-  );
-  return { account: rows[0], audit: audit.rows };
-}
-
-/** An account's audit records, oldest first: method, charge and outcome. */
-export async function auditRows(db: Database, accountId: number) {
-  const { rows } = await db.query<{ method: string; charged_cc: number; outcome: string }>(
-    "SELECT method, charged_cc, outcome FROM audit_records WHERE account_id = $1 ORDER BY id",
-    [accountId],
-  );
-  return rows;
-}
-
-/**
- * After a race of requests on an account that was granted exactly `paid` × `price` CC: `paid` of
- * them were charged `price` each and the rest refused with 429, each with its one audit record,
- * the balance is spent to zero with nothing left held, and the ledger checks out.
- */
-export async function expectSpentExactly(
-  db: Database,
-  accountId: number,
-  o: { paid: number; refused: number; price: number },
-): Promise<void> {
-  const totals = await accountTotals(db, accountId);
-  expect(totals.account).toEqual({ balance: 0, held: 0 });
-  expect(totals.audit).toEqual([
-    { outcome: "insufficient_credits", n: o.refused, charged: 0 },
-    { outcome: "ok", n: o.paid, charged: o.paid * o.price },
-  ]);
-  const check = (await checkLedger(db)).find((c) => c.accountId === accountId)!;
-  expect(check).toMatchObject({ charged: o.paid * o.price, balance: 0, held: 0, ok: true });
 }
 
 /** POSTs a JSON body (a string is sent as it is) and returns status, headers and parsed body. */
@@ -196,7 +144,6 @@ export function rpc(method: string, params: unknown[] | Record<string, unknown>,
   return { jsonrpc: "2.0", id, method, params };
 }
 
-/** Real mainnet facts the tests lean on (see data/chain/README.md). */
 /**
  * Real txids devnet's Core knows (block 277647's 213), distinct, in a stable order: for calls
  * that must each reach the node (identical calls in flight share one trip).
@@ -207,6 +154,7 @@ export function blockTxids(height = 277647): string[] {
     .map(([txid]) => txid);
 }
 
+/** Real mainnet facts the tests lean on (see data/chain/README.md). */
 export const HAL_TXID = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
 export const BLOCK_170 = "00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee";
 export const GENESIS_COINBASE = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
@@ -227,19 +175,4 @@ export async function askDevnetCore(
     body: JSON.stringify(rpc(method, params)),
   });
   return res.text();
-}
-
-/**
- * The latest aggregated failed-authentication record of a route (src/access/auth-failures.ts),
- * written now rather than when its minute is over: a 401 has no record of its own.
- */
-export async function latestAuthFailure(t: TestGateway, backend: string) {
-  await t.gateway.app.authFailures.flush(true);
-  const { rows } = await t.gateway.app.db.query<Record<string, unknown>>(
-    `SELECT account_id, token_id, backend, network, method, outcome, error_code, http_status,
-       estimated_cc, charged_cc, calls FROM audit_records
-     WHERE outcome = 'unauthenticated' AND backend = $1 ORDER BY id DESC LIMIT 1`,
-    [backend],
-  );
-  return rows;
 }

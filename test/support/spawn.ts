@@ -1,5 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import type { Database } from "../../src/db/database.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { POSTGRES_URL } from "./harness.ts";
 
 export interface Ran {
   code: number;
@@ -126,4 +135,99 @@ export async function spawnGateway(
   );
   const url = output().match(/listening on (http:\/\/\S+)/)![1]!;
   return { child, url, port: Number(new URL(url).port), output };
+}
+
+/** A PostgreSQL schema of its own for gateway processes: a connection to it, and its URL. */
+export interface SchemaStore {
+  schema: string;
+  db: Database;
+  /** What a gateway process is given as DATABASE_URL to work in the schema. */
+  databaseUrl: string;
+}
+
+/**
+ * Gateway processes against a devnet of this file's: devnet and a scratch folder are made before
+ * the file's tests, and after them any process still running is killed, devnet stopped and the
+ * schemas made dropped.
+ */
+export function gatewayProcesses(prefix: string) {
+  let devnet: Devnet | undefined;
+  let dir = "";
+  const schemas: string[] = [];
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    devnet = await startDevnet(["mainnet"]);
+    dir = mkdtempSync(join(tmpdir(), `bg-${prefix}-`));
+  });
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    await devnet?.close();
+    rmSync(dir, { recursive: true, force: true });
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  });
+  return {
+    get devnet(): Devnet {
+      return devnet!;
+    },
+    get dir(): string {
+      return dir;
+    },
+    /** A fresh, migrated schema. */
+    async store(poolSize = 4): Promise<SchemaStore> {
+      const schema = `${prefix}_${randomBytes(5).toString("hex")}`;
+      schemas.push(schema);
+      const db = await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize });
+      const databaseUrl = new URL(POSTGRES_URL);
+      databaseUrl.searchParams.set("options", `-c search_path=${schema}`);
+      return { schema, db, databaseUrl: databaseUrl.toString() };
+    },
+    /**
+     * A gateway process on devnet's mainnet (`settings` added to the config; `connections` to
+     * its node; with `graph`, its indexer too) and on `store`: a schema, or a PGlite folder.
+     */
+    async spawn(
+      name: string,
+      store: { databaseUrl: string } | { pgliteDir: string },
+      o: { connections: number; graph?: boolean; settings?: object; env?: Record<string, string> },
+    ): Promise<SpawnedGateway & { configFile: string }> {
+      const core = devnet!.cores.get("mainnet")!;
+      const indexer = devnet!.indexers.get("mainnet")!;
+      const config = {
+        server: { port: 0 },
+        networks: ["mainnet"],
+        ...("pgliteDir" in store ? { database: { pgliteDir: store.pgliteDir } } : {}),
+        upstreams: {
+          node: {
+            mainnet: [
+              {
+                url: core.url,
+                user: core.user,
+                password: core.password,
+                connections: o.connections,
+              },
+            ],
+          },
+          electrum: { mainnet: [{ url: devnet!.electrum.get("mainnet")!.url }] },
+          ...(o.graph
+            ? { graph: { mainnet: [{ url: indexer.url, adminSecretEnv: "BG_INDEXER_SECRET" }] } }
+            : {}),
+        },
+        cache: { bytesMax: 0 }, // every call goes to the node
+        demo: { enabled: false },
+        log: { level: "info" },
+        ...o.settings,
+      };
+      const configFile = join(dir, `${name}-${randomBytes(3).toString("hex")}.json`);
+      const spawned = await spawnGateway(config, configFile, {
+        DATABASE_URL: "databaseUrl" in store ? store.databaseUrl : "",
+        BG_INDEXER_SECRET: indexer.secret,
+        ...o.env,
+      });
+      children.push(spawned.child);
+      return { ...spawned, configFile };
+    },
+  };
 }

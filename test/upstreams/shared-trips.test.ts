@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Json, jsonNumber, stringifyJson } from "../../src/protocol/json/json.ts";
 import { paramsKey } from "../../src/upstreams/bitcoin-core/pool.ts";
+import { auditGrouped } from "../support/audit.ts";
 import { burst } from "../support/burst.ts";
 import {
   blockTxids,
@@ -24,20 +25,9 @@ interface Reply {
   error?: { code: number; message: string };
 }
 
-async function auditOf(t: TestGateway, accountId: number) {
-  const { rows } = await t.gateway.app.db.query<{
-    outcome: string;
-    n: number;
-    charged: number;
-    requests: number;
-  }>(
-    `SELECT outcome, count(*)::int AS n, sum(charged_cc)::int AS charged,
-       count(DISTINCT request_id)::int AS requests
-     FROM audit_records WHERE account_id = $1 GROUP BY outcome ORDER BY outcome`,
-    [accountId],
-  );
-  return rows;
-}
+/** An account's audit records by outcome: how many, their charges, how many requests. */
+const auditOf = (t: TestGateway, accountId: number) =>
+  auditGrouped(t.gateway.app.db, { accountId }, "outcome", ["n", "charged", "requests"]);
 
 describe("identical requests in flight share one upstream trip", () => {
   let t: TestGateway;

@@ -20,5 +20,7 @@ it("shutting the queue's database waits for its statements on their way, then dr
   expect(order).toEqual(["answered 1", "shut"]);
   await db.close();
   // The store is closed: a statement pg-boss sends now never reaches it, and nothing rejects.
-  await expect(queueDb.executeSql("SELECT 1", [])).resolves.toEqual({ rows: [] });
+  // The result has no rows, which pg-boss reads as nothing fetched (`rows || []`) and nothing
+  // completed (`rows ? rows[0].count : 0`): an empty list of rows would throw in the latter.
+  await expect(queueDb.executeSql("SELECT 1", [])).resolves.not.toHaveProperty("rows");
 });

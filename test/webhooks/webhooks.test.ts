@@ -3,12 +3,13 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { revokeToken } from "../../src/access/tokens.ts";
-import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { encodeSegwitAddress } from "../../src/bitcoin/address.ts";
 import { runDbCommand } from "../../src/cli/commands.ts";
+import { auditCount, auditRecords } from "../support/audit.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { gql } from "../support/graphql.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { expectLedgerOk } from "../support/ledger.ts";
 
 /**
  * Webhooks end to end on PostgreSQL (pg-boss's queue in the real server): a receiver on
@@ -183,9 +184,10 @@ describe("webhooks: signed, retried, charged once delivered", () => {
 
     // Charged: the one accepted delivery, at pricing.events.newBlock (regtest: 5). Every
     // attempt has its audit record; the failed ones are charged nothing.
-    const { rows: audit } = await db.query<{ method: string; charged_cc: string; outcome: string }>(
-      "SELECT method, charged_cc, outcome FROM audit_records WHERE account_id = $1 AND backend = 'webhook' AND method = 'newBlock' ORDER BY id",
-      [id],
+    const audit = await auditRecords(
+      db,
+      { accountId: id, backend: "webhook", method: "newBlock" },
+      ["method", "charged_cc", "outcome"],
     );
     expect(audit.filter((r) => Number(r.charged_cc) > 0)).toEqual([
       { method: "newBlock", charged_cc: expect.anything(), outcome: "ok" },
@@ -197,8 +199,7 @@ describe("webhooks: signed, retried, charged once delivered", () => {
       "{ account { balance } }",
     );
     expect(Number(balance.body.data!.account.balance)).toBe(995);
-    const ledger = (await checkLedger(db)).find((c) => c.accountId === id)!;
-    expect(ledger).toMatchObject({ charged: 5, ok: true });
+    await expectLedgerOk(db, id, { charged: 5 });
   });
 
   it("refuses a target at 10.0.0.1, ::1 or a loopback address the operator did not allow, before anything is stored", async () => {
@@ -289,11 +290,7 @@ describe("webhooks across a crash", () => {
     );
     expect(message).toEqual([{ status: "delivered" }]);
     expect(received.filter((r) => r.path === "/ok?lost")).toEqual([]);
-    const { rows: audit } = await db.query(
-      "SELECT 1 FROM audit_records WHERE account_id = $1 AND backend = 'webhook'",
-      [id],
-    );
-    expect(audit).toEqual([]);
+    expect(await auditCount(db, { accountId: id, backend: "webhook" })).toBe(0);
     // The mark is gone once the attempt is recorded (other endpoints' attempts may hold theirs).
     const { rows: marks } = await db.query(
       "SELECT key FROM idempotency_keys WHERE account_id = $1 AND key = 'webhook:msg_lost'",
