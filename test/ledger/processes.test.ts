@@ -8,7 +8,7 @@ import { gatewayProcesses, type SchemaStore, stopProcess } from "../support/spaw
 
 /**
  * Credit leases across gateway processes on one PostgreSQL: each test runs real gateway
- * processes (`node --import tsx src/main.ts`) on a schema of its own, against a devnet here.
+ * processes (`node dist/main.js`, as `npm start` runs them) on a schema of its own, against a devnet here.
  */
 const PRICE = 200; // getrawtransaction on mainnet
 
