@@ -23,7 +23,7 @@ declare module "vitest" {
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   // Vitest runs a global setup once per project (the root and each of vitest.config.ts's
-  // projects): the snapshot (~6 s of initdb and migrations) and the browser are made once and
+  // projects): the snapshot (initdb and migrations), the browser and dist/ are made once and
   // given to every project; the last teardown removes them.
   // Each project imports this file afresh, so what they share lives on the process's global.
   const holder = globalThis as { [SHARED]?: Shared };
