@@ -37,7 +37,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ISOLATED,
           // A worker keeps its module graph from file to file instead of importing the app anew
-          // for each (some 3 s per file: half the suite's time). Files keep their state in what
+          // for each (half the suite's time, when measured). Files keep their state in what
           // they create (a gateway, a devnet, a schema), and module state is caches keyed by
           // those objects, so sharing the graph changes no test's outcome.
           isolate: false,

@@ -13,8 +13,7 @@
 // request through the gateway reserves, charges and writes its audit records (PGlite in memory,
 // or PostgreSQL when DATABASE_URL is set). Loopback only; bounded by count. The gateway runs in
 // this process: give NODE_ENV=production to measure it as `npm start` runs it (graphql-js then
-// skips a development check on every field; /gateway with the cache off: 17.9 ms p50 against
-// 21.0). Usage:
+// skips a development check on every field). Usage:
 //   NODE_ENV=production [DATABASE_URL=postgres://…] npx tsx bench/cache.ts [requests per round] [rounds]
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -61,7 +61,7 @@ let legacy500 = 0;
 const describe = (c: FuzzCase) =>
   `${c.kind} ${c.method} ${c.path.slice(0, 80)} ${(c.body ?? "").slice(0, 160)}`;
 
-// The gateway gives back some 400 MB of start-up memory (external: PGlite's) a few seconds after
+// The gateway gives back much of its start-up memory (external: PGlite's) a few seconds after
 // it listens, idle or not: wait for its memory to settle (three equal readings of external memory
 // a second apart, 30 s at most), then a warm-up of other cases (seed + 1, not counted) loads the
 // unified API's modules and warms what is warmed on first use. Either would otherwise read as the

@@ -40,8 +40,8 @@ function cliStore(store: StoreKind): Record<string, string | undefined> {
 }
 
 // Each command is its own process, so every step also proves that what one process wrote the next
-// one reads. On PGlite each process opens the folder afresh (~2 s on two cores, the first one
-// ~6 s with initdb): the store's part is proved by a short flow there, and the CLI's commands in
+// one reads. On PGlite each process opens the folder afresh (the first with initdb), which is
+// slow: the store's part is proved by a short flow there, and the CLI's commands in
 // full on PostgreSQL (they run the same SQL through the same Database interface).
 describe.each<StoreKind>(["pglite", "postgres"])("blockgate CLI (%s)", (store) => {
   const env = cliStore(store);

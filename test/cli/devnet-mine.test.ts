@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,43 +19,12 @@ import { attachDevnet } from "../../src/routes/admin/devnet-control.ts";
 import { auditRecords } from "../support/audit.ts";
 import { coreCaller } from "../support/devnet-core.ts";
 import { balanceOf } from "../support/ledger.ts";
+import { blockgate } from "../support/spawn.ts";
 import { firstOverSocket, subscribeSse } from "../support/subscribers.ts";
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * `blockgate …` run from src/ (tsx), as its own process: it finds the gateway through the
- * hand-off file as the built CLI does, without rebuilding dist/ for a test.
- */
-function blockgateFromSource(args: string[], env: Record<string, string>): Promise<Ran> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-    env: { ...process.env, DATABASE_URL: "", BLOCKGATE_OPERATOR_TOKEN: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (s: string) => {
-    stdout += s;
-  });
-  child.stderr.setEncoding("utf8").on("data", (s: string) => {
-    stderr += s;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`blockgate ${args.join(" ")}: still running after 60 s\n${stderr}`));
-    }, 60_000);
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
-}
+/** `blockgate …` as its own process; it finds the gateway through the hand-off file. */
+const cli = (args: string[], env: Record<string, string>) =>
+  blockgate(args, { DATABASE_URL: "", BLOCKGATE_OPERATOR_TOKEN: "", ...env });
 
 interface Change {
   network: string;
@@ -113,7 +81,7 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
       };
       upstream.on("tip", listener);
     });
-    const out = await blockgateFromSource(["devnet", "mine", "--blocks", "3"], env);
+    const out = await cli(["devnet", "mine", "--blocks", "3"], env);
     expect(out.stderr).toBe("");
     expect(out.code).toBe(0);
     const change = JSON.parse(out.stdout) as Change;
@@ -142,7 +110,7 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
       query,
     );
     const sse = await subscribeSse(subscribed, token, query);
-    const out = await blockgateFromSource(["devnet", "mine"], env);
+    const out = await cli(["devnet", "mine"], env);
     expect(out.code).toBe(0);
     const [block] = (JSON.parse(out.stdout) as Change).connected;
     // Announced by the follower on its own (the Electrum server's notice, or the next poll).
@@ -163,7 +131,7 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
   it("reorg --depth 2: a longer branch replaces the top two blocks; the old one is a valid-fork", async () => {
     const top = chain.tip.height;
     const old = [await core("getblockhash", [top - 1]), await core("getblockhash", [top])];
-    const out = await blockgateFromSource(["devnet", "reorg", "--depth", "2"], env);
+    const out = await cli(["devnet", "reorg", "--depth", "2"], env);
     expect(out.code).toBe(0);
     const change = JSON.parse(out.stdout) as Change;
     expect(change.disconnected).toEqual([
@@ -181,13 +149,13 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
   }, 60_000);
 
   it("BLOCKGATE_OPERATOR_TOKEN is sent instead of the file's secret; a wrong one is refused", async () => {
-    const ok = await blockgateFromSource(["devnet", "mine"], {
+    const ok = await cli(["devnet", "mine"], {
       ...env,
       BLOCKGATE_OPERATOR_TOKEN: operator.token,
     });
     expect(ok.code).toBe(0);
     expect((JSON.parse(ok.stdout) as Change).connected).toHaveLength(1);
-    const wrong = await blockgateFromSource(["devnet", "mine"], {
+    const wrong = await cli(["devnet", "mine"], {
       ...env,
       BLOCKGATE_OPERATOR_TOKEN: "bgo_wrong",
     });
@@ -196,13 +164,13 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
   }, 60_000);
 
   it("refusals: a network devnet does not serve here, a reorg deeper than the chain, bad options", async () => {
-    const mainnet = await blockgateFromSource(["devnet", "mine", "--network", "mainnet"], env);
+    const mainnet = await cli(["devnet", "mine", "--network", "mainnet"], env);
     expect(mainnet.code).toBe(1);
     expect(mainnet.stderr).toContain("devnet does not serve mainnet here");
-    const deep = await blockgateFromSource(["devnet", "reorg", "--depth", "500"], env);
+    const deep = await cli(["devnet", "reorg", "--depth", "500"], env);
     expect(deep.code).toBe(1);
     expect(deep.stderr).toMatch(/cannot take 500 block/);
-    const bad = await blockgateFromSource(["devnet", "mine", "--blocks", "x"], env);
+    const bad = await cli(["devnet", "mine", "--blocks", "x"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("usage: blockgate devnet mine");
   }, 60_000);
@@ -240,7 +208,7 @@ describe("blockgate devnet without a gateway", () => {
     const dir = mkdtempSync(join(tmpdir(), "bg-devnet-"));
     const configFile = join(dir, "blockgate.yaml");
     writeFileSync(configFile, `database:\n  pgliteDir: ${join(dir, "db")}\n`);
-    const out = await blockgateFromSource(["devnet", "mine"], { BLOCKGATE_CONFIG: configFile });
+    const out = await cli(["devnet", "mine"], { BLOCKGATE_CONFIG: configFile });
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("no running gateway found");
   }, 60_000);

@@ -75,7 +75,7 @@ describe("npm start", () => {
       await stopProcess(second.child);
     }
     expect(second.child.exitCode).toBe(0);
-    // Two `npm start`s and a CLI process, each loading PGlite: ~15 s on a quiet two-core machine,
-    // past the default 30 s when the suite runs beside it. A hang guard, not a timing assertion.
+    // Two `npm start`s and a CLI process, each loading PGlite: past the default 30 s when the
+    // suite runs beside it on two cores. A hang guard, not a timing assertion.
   }, 120_000);
 });

@@ -9,7 +9,13 @@ import type { DevnetElectrumServer } from "../../src/devnet/electrum/server.ts";
 import { startDevnetElectrum } from "../../src/devnet/electrum/start.ts";
 import { chainPrevouts } from "../../src/devnet/prevouts.ts";
 import { auditTotals } from "../support/audit.ts";
-import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  electrumConnected,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 import { expectLedgerOk } from "../support/ledger.ts";
 
 const chain = loadDevnetChain();
@@ -44,6 +50,7 @@ beforeAll(async () => {
     undefined,
     { devnet },
   );
+  await electrumConnected(t);
 });
 afterAll(async () => {
   await t?.close();

@@ -7,7 +7,14 @@ import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { pyFloatRepr } from "../../src/protocol/electrum/python-text.ts";
 import { auditRecords } from "../support/audit.ts";
 import { coreCaller } from "../support/devnet-core.ts";
-import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import {
+  electrumConnected,
+  HAL_TXID,
+  post,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
 import { expectLedgerOk } from "../support/ledger.ts";
 import { foldBranch } from "./merkle-fold.ts";
 
@@ -27,6 +34,7 @@ let accountId: number;
 beforeAll(async () => {
   t = await startTestGateway();
   ({ token, id: accountId } = await t.account("meth", 1_000_000));
+  await electrumConnected(t);
 });
 afterAll(() => t.close());
 

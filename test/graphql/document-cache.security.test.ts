@@ -60,9 +60,12 @@ describe("the unified API's document cache under distinct documents", () => {
   it("keeps parsed documents within the budget and nothing of what did not parse", async () => {
     // A free document (introspection only) in 300 spellings, each with a large variables blob.
     const blob = "x".repeat(20_000);
-    for (let i = 0; i < 300; i++) {
-      const res = await post(url, { query: doc(i), variables: { blob } });
-      expect(res.status).toBe(200);
+    // Ten at a time: the gateway's own work, not the round trips, is what fills the cache.
+    for (let i = 0; i < 300; i += 10) {
+      const sent = Array.from({ length: 10 }, (_, j) =>
+        post(url, { query: doc(i + j), variables: { blob } }),
+      );
+      for (const res of await Promise.all(sent)) expect(res.status).toBe(200);
     }
     const cache = (await t.gateway.app.unifiedApi()).documents;
     expect(cache?.stats.bytes).toBeLessThanOrEqual(BUDGET);

@@ -323,7 +323,12 @@ describe("a document that asks the indexer alone", () => {
     const release = t.devnet.indexers.get("mainnet")!.hold();
     const sent = Promise.all(Array.from({ length: 30 }, () => post(url, body)));
     try {
-      await vi.waitFor(() => expect(shared.joined - joined).toBe(29));
+      // Thirty documents parsed, checked and priced before they reach the indexer: on a loaded
+      // machine that is more than waitFor's default second.
+      await vi.waitFor(() => expect(shared.joined - joined).toBe(29), {
+        timeout: 20_000,
+        interval: 20,
+      });
     } finally {
       release();
     }

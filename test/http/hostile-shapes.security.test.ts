@@ -23,8 +23,8 @@ import { selfSignedCert } from "../support/self-signed.ts";
 
 /**
  * The shapes an attacker-style review sent (test/support/arbitraries.ts, hostile shapes), over
- * real sockets on every route: a JSON-RPC body with one 50,000-key object (20 s of a blocked event
- * loop, whatever the token), GraphQL input nested 2,000 `_and` or a 5,000-deep list deep (a stack
+ * real sockets on every route: a JSON-RPC body with one 50,000-key object (once a long-blocked
+ * event loop, whatever the token), GraphQL input nested 2,000 `_and` or a 5,000-deep list deep (a stack
  * overflow answered 500), nesting past every bound in JSON. Each is answered within
  * HOSTILE_ANSWER_MS, well formed in the route's protocol, and nothing refused is charged.
  */

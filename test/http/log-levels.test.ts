@@ -58,7 +58,7 @@ describe("a client that closes its connection mid-request", () => {
     ] as const;
     for (const [path, body] of bodies) await abortMidBody(`${t.url}${path}`, body);
     await vi.waitFor(() => expect(unanswered()).toHaveLength(bodies.length), {
-      timeout: 5_000,
+      timeout: 20_000,
       interval: 20,
     });
     expect(unanswered()[0]).toMatchObject({ level: 20, why: "aborted" });
@@ -93,14 +93,14 @@ describe("calls cut by a drain that timed out", () => {
         }),
       ].map((p) => p.catch((err: Error) => err.message));
       await vi.waitFor(() => expect(core.stats.callsRead).toBeGreaterThanOrEqual(before + 7), {
-        timeout: 10_000,
+        timeout: 20_000,
         interval: 20,
       });
       await t.gateway.close();
       expect(await Promise.all(sent)).toEqual(Array(6).fill("fetch failed"));
       // Every call's own work has ended (its settle refused) before the lines are read.
       await vi.waitFor(() => expect(t.gateway.http.inFlight()).toBe(0), {
-        timeout: 5_000,
+        timeout: 20_000,
         interval: 20,
       });
       expect(atLeast(t, ERROR)).toEqual([]);

@@ -45,7 +45,7 @@ describe("rawResultAnswer", () => {
 
   it("lets answers nobody holds die young, their texts and parsed results with them", () => {
     // Twenty thousand answers of ~200 bytes each, every one read: about 8 MB made and let go of.
-    // Kept in a WeakMap, or behind a getter closure of their own, they were all promoted (3.3 MB).
+    // Kept in a WeakMap, or behind a getter closure of their own, they were all promoted.
     let read = 0;
     const work = () => {
       for (let r = 0; r < 400; r++) {

@@ -8,7 +8,7 @@ import { gatewayProcesses, type SchemaStore, stopProcess } from "../support/spaw
 
 /**
  * Credit leases across gateway processes on one PostgreSQL: each test runs real gateway
- * processes (`node --import tsx src/main.ts`) on a schema of its own, against a devnet here.
+ * processes (`node dist/main.js`, as `npm start` runs them) on a schema of its own, against a devnet here.
  */
 const PRICE = 200; // getrawtransaction on mainnet
 
@@ -56,9 +56,9 @@ async function accountRow(db: Database, id: number) {
 }
 
 // Each test starts real gateway processes (module load, migrations, a unified API warmed in the
-// background) on a 2-core machine: about 20 s apiece when other jobs share the CPU, which the
-// default 30 s timeout left too little room for. What they assert does not depend on time,
-// except the revocation's one-second bound, which is the requirement itself.
+// background): on a shared two-core machine the default 30 s timeout leaves too little room.
+// What they assert does not depend on time, except the revocation's one-second bound, which is
+// the requirement itself.
 describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 90_000 }, () => {
   it("500 concurrent calls on an account funded for exactly 300: 300 answered, 200 refused", async () => {
     const s = await store();

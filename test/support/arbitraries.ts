@@ -573,7 +573,7 @@ export const HOSTILE_SHAPES = [
 ] as const;
 export type HostileShape = (typeof HOSTILE_SHAPES)[number];
 
-/** Generous for a loaded two-core machine; the shapes took 1 to 20 s before they were bounded. */
+/** Generous for a loaded two-core machine; the shapes took seconds before they were bounded. */
 export const HOSTILE_ANSWER_MS = 3_000;
 
 /** `{"k0":0,"k1":1,…}` with `n` keys. */

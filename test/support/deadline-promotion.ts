@@ -1,7 +1,7 @@
 // Run as a process of its own by test/upstreams/deadline.test.ts: what a request's deadline, and
 // what its listener holds, leave in the old generation. In its own process because a test
 // worker's heap, warmed by every other test, hides what Node's AbortSignal does here (it promoted
-// nothing there and 4.1 MB for the same work in a fresh process). Prints {cancel, native} in bytes.
+// nothing there and most of it in a fresh process). Prints {cancel, native} in bytes.
 import { deadline } from "../../src/upstreams/deadline.ts";
 import { Cancel } from "../../src/util/cancel.ts";
 import { ageEverything, promotedBy } from "./promoted.ts";

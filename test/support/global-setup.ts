@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { ensureBuild } from "../../scripts/ensure-build.mjs";
 import { writeMigratedSnapshot } from "../../src/db/snapshot.ts";
 import { type ResolvedChromium, resolveChromium } from "./chromium.ts";
 
@@ -15,12 +16,14 @@ declare module "vitest" {
 }
 
 /**
- * Runs once per `vitest run`, before any worker: initdb and migrations, paid once; and the browser
- * found (and unpacked, on a fresh install) once, so parallel browser test files never race on it.
+ * Runs once per `vitest run`, before any worker: initdb and migrations, paid once; the browser
+ * found (and unpacked, on a fresh install) once, so parallel browser test files never race on it;
+ * and dist/ built when stale, which the CLI's and the gateway's processes run (as `npx blockgate`
+ * and `npm start` do), so that no test file pays for the build or races another on it.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   // Vitest runs a global setup once per project (the root and each of vitest.config.ts's
-  // projects): the snapshot (~6 s of initdb and migrations) and the browser are made once and
+  // projects): the snapshot (initdb and migrations), the browser and dist/ are made once and
   // given to every project; the last teardown removes them.
   // Each project imports this file afresh, so what they share lives on the process's global.
   const holder = globalThis as { [SHARED]?: Shared };
@@ -45,7 +48,11 @@ interface Shared {
 async function prepare() {
   const dir = mkdtempSync(join(tmpdir(), "blockgate-pglite-"));
   const file = join(dir, "migrated.tar");
-  const [, chromium] = await Promise.all([writeMigratedSnapshot(file), findChromium()]);
+  const [, chromium] = await Promise.all([
+    writeMigratedSnapshot(file),
+    findChromium(),
+    ensureBuild(),
+  ]);
   return { dir, file, chromium };
 }
 

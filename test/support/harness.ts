@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { Writable } from "node:stream";
 import pg from "pg";
 import { inject } from "vitest";
@@ -13,6 +14,7 @@ import type {
   BitcoinCoreUpstreamConfig,
   ConfigInput,
   ElectrumUpstreamConfig,
+  NetworkName,
 } from "../../src/config/schema.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, type DevnetOptions, startDevnet } from "../../src/devnet/devnet.ts";
@@ -118,6 +120,23 @@ export async function startTestGateway(
       }
     },
   };
+}
+
+/**
+ * Resolves once the network's Electrum upstreams (those at `indexes`, else all) each have an open
+ * connection. The gateway opens them in the background: a request sent before finds none (503).
+ */
+export async function electrumConnected(
+  t: TestGateway,
+  network = "mainnet",
+  indexes?: readonly number[],
+): Promise<void> {
+  const upstreams = t.gateway.app.electrum.get(network as NetworkName)!.upstreams;
+  await Promise.all(
+    upstreams
+      .filter((_, i) => indexes === undefined || indexes.includes(i))
+      .map((u) => (u.connected ? undefined : once(u, "connected"))),
+  );
 }
 
 /** POSTs a JSON body (a string is sent as it is) and returns status, headers and parsed body. */

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
+import { ensureBuild } from "../../scripts/ensure-build.mjs";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
@@ -118,8 +119,10 @@ export interface SpawnedGateway {
 }
 
 /**
- * A gateway in a process of its own (`src/main.ts`), its config written to `configFile` first;
- * resolves once it says where it listens. The one way tests start gateway processes.
+ * A gateway in a process of its own, as `npm start` runs it (dist/main.js, built from src/ by the
+ * suite's global setup: it starts sooner than tsx loads and compiles the sources),
+ * its config written to `configFile` first; resolves once it says where it listens. The one way
+ * tests start gateway processes.
  */
 export async function spawnGateway(
   config: object,
@@ -127,9 +130,10 @@ export async function spawnGateway(
   env: Record<string, string | undefined> = {},
 ): Promise<SpawnedGateway> {
   writeFileSync(configFile, JSON.stringify(config));
+  await ensureBuild();
   const { child, output } = await startProcess(
     process.execPath,
-    ["--import", "tsx", "src/main.ts"],
+    ["dist/main.js"],
     { BLOCKGATE_CONFIG: configFile, ...env },
     /listening on http:\/\/\S+/,
   );

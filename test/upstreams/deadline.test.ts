@@ -55,7 +55,7 @@ describe("Cancel", () => {
     expect(code).toBe(0);
     const { cancel, native } = JSON.parse(out) as { cancel: number; native: number };
     // Five thousand requests, about 6 MB made and let go of. Node's AbortSignal promoted most of
-    // it (4.1 MB here); what it does is Node's and V8's business, so it is printed, not asserted.
+    // it; what it does is Node's and V8's business, so it is printed, not asserted.
     if (native < 1_000_000) console.info(`AbortSignal promoted only ${native} bytes this time`);
     expect(cancel).toBeLessThan(1_000_000);
   }, 60_000);

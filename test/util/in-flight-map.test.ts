@@ -58,7 +58,7 @@ describe("InFlightMap", () => {
     work(); // once first: compiling it allocates in the old generation too
     ageEverything(); // the map is old, as a server's registry of what is in flight is
     const promoted = promotedBy(work);
-    // A plain Map used the same way promotes nearly all of it (3.4 MB here): its replaced hash
+    // A plain Map used the same way promotes nearly all of it: its replaced hash
     // tables, old and dead, link to the young ones after them.
     expect(promoted).toBeLessThan(1_000_000);
   });
