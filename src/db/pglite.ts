@@ -29,8 +29,8 @@ export async function createPglite(dataDir: string, opts: PgliteOptions = {}): P
       : opts.fromSnapshot;
   return PGlite.create(dataDir, {
     // PostgreSQL zeroes its shared buffers at every start: PGlite's default pool takes a second
-    // of WebAssembly to clear; 16 MB holds our embedded database many times over and opens
-    // faster. Production runs PostgreSQL itself.
+    // of WebAssembly to clear; a small pool holds our embedded database many times over and
+    // opens faster. Production runs PostgreSQL itself.
     startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
     // Same numbers as the pg driver gives: int8 as a JS number (all our values fit in 2^53).
     parsers: { [types.INT8]: (v: string) => Number(v) },

@@ -137,7 +137,7 @@ export async function startCoreHttp(opts: {
 type Call = { method: string; params: Json[] | { [key: string]: Json } };
 type Answer = { result: unknown } | { error: RpcErrorObject };
 
-/** Basic auth as Core checks it: a wrong password waits 250 ms before its 401. */
+/** Basic auth as Core checks it: a wrong password waits (Core's deterrent) before its 401. */
 async function authorized(
   req: IncomingMessage,
   res: ServerResponse,
