@@ -27,6 +27,7 @@ import { handleElectrumRpc } from "../routes/electrum/route.ts";
 import { serveElectrumSocket } from "../routes/electrum/socket.ts";
 import { handleGraphQuery } from "../routes/graph/route.ts";
 import { handleNodeRpc } from "../routes/node/route.ts";
+import type { Served } from "./not-found.ts";
 import type { App } from "./services.ts";
 
 /** What a backend route gets: its context, the body read within limits, and the request itself. */
@@ -90,9 +91,6 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },
 };
 
-/** Paths the gateway's own surfaces hold, whatever a backend's configured segment says. */
-const OWN_SEGMENTS = new Set(["dashboard", "admin"]);
-
 /** What WebSocket sessions share with the server: in-flight work (drain waits) and the open set. */
 export interface SocketRegistry {
   requests: InFlight;
@@ -100,21 +98,20 @@ export interface SocketRegistry {
   sockets: Map<WebSocket, () => void>;
 }
 
-/** One route per backend and network: `/<segment>/<network>/<token>`. */
-export function backendRoutes(http: FastifyInstance, app: App, registry: SocketRegistry): void {
+/** One route per backend and network served: `/<segment>/<network>/<token>`. */
+export function backendRoutes(
+  http: FastifyInstance,
+  app: App,
+  served: Served,
+  registry: SocketRegistry,
+): void {
   http.decorateRequest("call", null);
-  const taken = new Set<string>();
-  for (const backend of Object.keys(app.config.backends) as BackendKind[]) {
-    const segment = app.config.backends[backend];
-    // As the path matcher this replaces did: the first backend given a segment has it.
-    if (taken.has(segment) || OWN_SEGMENTS.has(segment)) continue;
-    taken.add(segment);
+  for (const [segment, backend] of served.backends) {
     const route = ROUTES[backend];
     if (!route) continue;
-    for (const network of app.config.networks) {
-      // A network without an indexer has no graph route, as one without the backend has none.
-      if (backend === "graph" && !app.indexers.has(network)) continue;
-      backendRoute(http, { app, route: { ...route, backend, segment, network }, registry });
+    for (const network of served.networks.get(backend) ?? []) {
+      const routed = { ...route, backend, segment, network: network as NetworkName };
+      backendRoute(http, { app, route: routed, registry });
     }
   }
 }

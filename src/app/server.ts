@@ -26,7 +26,7 @@ import { type ElectrumTlsListener, startElectrumTls } from "../routes/electrum/t
 import { readiness } from "../routes/health/readiness.ts";
 import { homeRoutes } from "../routes/home/routes.ts";
 import { backendRoutes, type SocketRegistry } from "./backend-routes.ts";
-import { notFound, servedBy } from "./not-found.ts";
+import { notFound, type Served, servedBy } from "./not-found.ts";
 import type { App } from "./services.ts";
 
 export interface RunningServer {
@@ -72,8 +72,9 @@ export async function startHttpServer(
   // `ws` takes the socket; a message may be as large as a body.
   await http.register(websocket, { options: { maxPayload: app.config.server.bodyBytesMax } });
   const sockets = new Map<WebSocket, () => void>();
-  ownRoutes(http, app);
-  backendRoutes(http, app, { requests, sockets });
+  const served = servedBy(app.config, (network) => app.indexers.has(network as NetworkName));
+  ownRoutes(http, app, served);
+  backendRoutes(http, app, served, { requests, sockets });
 
   await http.ready();
   const server = http.server;
@@ -104,8 +105,7 @@ export async function startHttpServer(
  * Everything but the backends: wrong paths, metrics, errors, health, the operator's surfaces,
  * the dashboard, the catalogue and the front door.
  */
-function ownRoutes(http: FastifyInstance, app: App): void {
-  const served = servedBy(app.config, (network) => app.indexers.has(network as NetworkName));
+function ownRoutes(http: FastifyInstance, app: App, served: Served): void {
   notFoundBeforeBody(http, async (request, reply) => {
     const parts = pathParts(request);
     // The gateway's own surfaces keep the plain answer; a backend's path gets its protocol's.
@@ -114,7 +114,8 @@ function ownRoutes(http: FastifyInstance, app: App): void {
     }
     return sendReply(reply, notFound(served, parts));
   });
-  const labels = routeLabels(app.config);
+  // Segment → backend kind, and the networks: what the metrics' labels may say.
+  const labels = { backends: served.backends, networks: new Set<string>(app.config.networks) };
   http.addHook("onResponse", (request, reply, done) => {
     observe(app, labels, request, reply);
     done();
@@ -239,17 +240,8 @@ const OWN_ROUTES = new Set([
   "methods.json",
 ]);
 
-/** Segment → backend kind, and the networks: what the metrics' labels may say. */
+/** What the metrics' labels may say: backend segments and the configured networks. */
 interface RouteLabels {
-  backends: Map<string, BackendKind>;
+  backends: ReadonlyMap<string, BackendKind>;
   networks: Set<string>;
-}
-
-function routeLabels(config: App["config"]): RouteLabels {
-  const backends = new Map<string, BackendKind>();
-  for (const k of Object.keys(config.backends) as BackendKind[]) {
-    // The first backend given a segment has it, as in routing.
-    if (!backends.has(config.backends[k])) backends.set(config.backends[k], k);
-  }
-  return { backends, networks: new Set(config.networks) };
 }
