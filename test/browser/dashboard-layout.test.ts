@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setAccountPlan } from "../../src/billing/ledger/accounts.ts";
 import { launchChromium } from "../support/browser.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -13,9 +14,20 @@ let t: TestGateway;
 let browser: Browser;
 let token: string;
 beforeAll(async () => {
-  t = await startTestGateway("pglite");
+  // A plan with every kind of limit, so its card shows caps against use and the rates.
+  const plans = {
+    pro: {
+      token: { requestsPerSecond: 20, burst: 10 },
+      concurrentCalls: 8,
+      creditsPerDay: 1_000,
+      creditsPerCycle: 20_000,
+    },
+  };
+  t = await startTestGateway("pglite", { plans });
   browser = await launchChromium();
-  ({ token } = await t.account("layout", 100_000));
+  let id: number;
+  ({ id, token } = await t.account("layout", 100_000));
+  await setAccountPlan(t.gateway.app.db, id, "pro");
   // Some usage, refused and billed, so the chart and every table have rows.
   await post(`${t.url}/node/mainnet/${token}`, rpc("getrawtransaction", [HAL_TXID]));
   await post(`${t.url}/node/mainnet/${token}`, rpc("getrawtransaction", ["bad"]));
@@ -67,6 +79,9 @@ describe("the dashboard's layout", () => {
       await openAll(page);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       expect(await unlabelled(page)).toEqual([]);
+      // The plan's caps against use: the one billed call's 200 CC of the day's 1,000.
+      expect(await page.textContent("[data-testid=cap-day] .sub")).toMatch(/^200 of 1,000 CC/);
+      expect(await page.getAttribute("[data-testid=cap-day] meter", "value")).toBe("200");
 
       // The chart is a canvas of its box's width, not a fixed drawing scaled down.
       const canvas = await page.locator("[data-testid=usage-chart] canvas").first().boundingBox();
@@ -88,6 +103,9 @@ describe("the dashboard's layout", () => {
       }
       mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: join(SHOTS, `dashboard-${width}.png`), fullPage: true });
+      // The first screen alone, as a person opening the page sees it.
+      await page.evaluate(() => scrollTo(0, 0));
+      await page.screenshot({ path: join(SHOTS, `dashboard-${width}-first-screen.png`) });
       await page.context().close();
     });
   }
@@ -96,8 +114,12 @@ describe("the dashboard's layout", () => {
     const page = await signedIn(1280);
     const canvas = page.locator("[data-testid=usage-chart] canvas").first();
     const wide = (await canvas.boundingBox())!.width;
+    expect(wide).toBeGreaterThan(420);
     await page.setViewportSize({ width: 420, height: 900 });
-    await expect.poll(async () => (await canvas.boundingBox())!.width).toBeLessThan(wide / 2);
+    // Narrower than the phone's screen, and as wide as its box there.
+    await expect.poll(async () => (await canvas.boundingBox())!.width).toBeLessThan(420);
+    const box = (await page.locator("[data-testid=usage-plot]").boundingBox())!;
+    expect(Math.abs((await canvas.boundingBox())!.width - box.width)).toBeLessThanOrEqual(2);
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await page.context().close();
   });

@@ -89,16 +89,36 @@ describe("the usage dashboard", () => {
     ]);
     // Today's figures are drawn, and listed beside the chart.
     const today = new Date().toISOString().slice(0, 10);
-    const todayRow = `[data-testid=usage-chart] tr[data-day="${today}"]`;
+    const todayRow = `[data-testid=usage-chart] ~ details tr[data-day="${today}"]`;
     expect(await page.getAttribute(todayRow, "data-cc")).toBe("1200");
     expect(await page.getAttribute(todayRow, "data-calls")).toBe("8");
     // Billed and refused apart, per day: the refused call is its own line and column.
     expect(await page.getAttribute(todayRow, "data-refused")).toBe("1");
     expect(await page.textContent("[data-testid=cycle-charged]")).toBe("1,200 CC · 7 calls");
     expect(await page.textContent("[data-testid=cycle-refused]")).toBe("1 refused, not billed");
-    // The chart's axes are labelled.
-    expect(await page.textContent("[data-testid=y-axis-title]")).toBe("CC / day");
-    expect(await page.textContent("[data-testid=x-axis-title]")).toBe("day (UTC)");
+    // The ones that ran and failed are a line of their own: Core's -5 for the mainnet miss and
+    // for both regtest look-ups (Hal's transaction is not on regtest).
+    expect(await page.getAttribute(todayRow, "data-failed")).toBe("3");
+    // The charts' axes are labelled; latency has its own chart.
+    expect(await page.textContent("[data-testid=usage-y-title]")).toBe("CC / day");
+    expect(await page.textContent("[data-testid=usage-x-title]")).toBe("day (UTC)");
+    await page.waitForSelector("[data-testid=latency-chart] canvas");
+    // No plan: the panel says what limits the account.
+    expect(await page.textContent("[data-testid=plan]")).toContain("limited only by your credits");
+
+    // Per hour, of one network: this hour's regtest calls alone.
+    await page.click("[data-testid=bucket-HOUR] + span");
+    await page.waitForFunction(() =>
+      document.querySelector<HTMLElement>(".chart-area")?.dataset.shown?.startsWith("HOUR:"),
+    );
+    await page.selectOption("[data-testid=timeline-network]", "regtest");
+    await page.waitForFunction(
+      () => document.querySelector<HTMLElement>(".chart-area")?.dataset.shown === "HOUR:regtest:",
+    );
+    const hour = `${new Date().toISOString().slice(0, 13).replace("T", " ")}:00`;
+    const hourRow = `[data-testid=usage-chart] ~ details tr[data-hour="${hour}"]`;
+    expect(await page.getAttribute(hourRow, "data-calls")).toBe("2");
+    expect(await page.textContent("[data-testid=usage-x-title]")).toBe("hour (UTC)");
 
     // The earlier cycle.
     await page.selectOption("[data-testid=cycle-select]", "0");

@@ -30,7 +30,12 @@ export const REFUSED_OUTCOMES = [
   "insufficient_credits",
 ] as const;
 
-const REFUSED_SQL = `outcome IN (${REFUSED_OUTCOMES.map((o) => `'${o}'`).join(", ")})`;
+const inList = (outcomes: readonly string[]) => outcomes.map((o) => `'${o}'`).join(", ");
+export const REFUSED_SQL = `outcome IN (${inList(REFUSED_OUTCOMES)})`;
+
+/** Outcomes of calls that ran and failed: the upstream's error, no upstream, too large an answer. */
+export const FAILED_OUTCOMES = ["upstream_error", "upstream_failure", "too_large"] as const;
+export const FAILED_SQL = `outcome IN (${inList(FAILED_OUTCOMES)})`;
 
 export interface DayUsage {
   /** YYYY-MM-DD, UTC. */

@@ -60,8 +60,31 @@ td.empty { color: #8a91a3; text-align: center; }
 .chart { margin: 0; }
 .chart .plot { width: 100%; min-width: 0; overflow: hidden; }
 .axis-titles { display: flex; justify-content: space-between; font-size: .8rem; font-weight: 600; }
-.axis-titles .cc { color: #b86a09; }
-.axis-titles .calls { color: #2f5fd0; }
+.axis-titles.usage .left { color: #b86a09; }
+.axis-titles.usage .right { color: #2f5fd0; }
+.axis-titles.latency .left { color: #0f766e; }
+.controls { display: flex; flex-wrap: wrap; align-items: end; gap: .75rem 1rem; margin-bottom: .75rem; }
+.controls .field { flex: 1 1 12rem; max-width: 18rem; }
+.switch { display: inline-flex; border: 1px solid var(--line); border-radius: 6px; padding: 0; margin: 0; overflow: hidden; }
+.switch legend { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+.switch .seg { display: flex; }
+.switch .seg input { position: absolute; opacity: 0; width: 1px; height: 1px; }
+.switch .seg span { display: flex; align-items: center; min-height: 2.4rem; padding: .4rem .9rem; cursor: pointer; font-size: .95rem; white-space: nowrap; }
+.switch .seg + .seg span { border-left: 1px solid var(--line); }
+.switch .seg input:checked + span { background: var(--ink); color: #fff; }
+.switch .seg input:focus-visible + span { outline: 3px solid #2f5fd080; outline-offset: -3px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 26rem), 1fr)); gap: 1rem 1.5rem; }
+.charts > * { min-width: 0; }
+.charts > .figures { grid-column: 1 / -1; }
+.cards { align-items: start; }
+.card.plan { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 13rem), 1fr)); gap: .6rem 1.25rem; }
+.card.plan > h2, .card.plan > .limits, .card.plan > p.sub { grid-column: 1 / -1; }
+.card.plan > h2 { margin: 0; }
+.card.plan .cap p.sub { margin: .1rem 0 0; font-size: .85rem; color: var(--muted); }
+@media (min-width: 900px) { .card.plan { grid-column: span 2; } }
+.cap-head { display: flex; justify-content: space-between; font-weight: 600; font-size: .9rem; }
+.cap meter { width: 100%; height: .8rem; margin: .3rem 0 .1rem; }
+.limits { margin: 0; padding-left: 1.1rem; font-size: .85rem; color: var(--muted); }
 .chart .x-title { text-align: center; font-size: .8rem; color: var(--muted); }
 .chart .u-legend { font-size: .85rem; margin-top: .25rem; }
 .chart .u-legend th { text-transform: none; letter-spacing: 0; color: var(--ink); white-space: normal; font-size: .85rem; }
@@ -86,6 +109,9 @@ form.signin button { width: 100%; background: var(--ink); color: #fff; border-co
   main { padding: .6rem .6rem 2rem; gap: .75rem; }
   header { padding: .6rem .8rem; }
   .panel, .card { padding: .8rem; }
+  .cards { grid-template-columns: 1fr 1fr; gap: .75rem; }
+  .cards > :nth-child(n+3) { grid-column: 1 / -1; }
+  .card p { font-size: 1.25rem; }
   th, td { padding: .35rem .5rem; font-size: .85rem; }
   table.stack > thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   table.stack, table.stack > tbody, table.stack > tbody > tr, table.stack > tbody > tr > td { display: block; width: 100%; }

@@ -2,6 +2,7 @@ import { lexicographicSortSchema, printSchema } from "graphql";
 import { builder } from "./builder.ts";
 import "./scalars.ts";
 import "./types/account.ts";
+import "./types/plan.ts";
 import "./types/tokens.ts";
 import "./types/transaction-queries.ts";
 import "./types/block.ts";

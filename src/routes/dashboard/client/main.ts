@@ -5,9 +5,10 @@ import {
   type DashboardCycleQuery,
   type DashboardCycleQueryVariables,
 } from "../../../generated/operations.ts";
-import { chart } from "./chart.ts";
 import { day, el, fmt, query, table } from "./dom.ts";
 import { renderKeys } from "./keys.ts";
+import { planPanel } from "./plan.ts";
+import { usagePanel } from "./usage-panel.ts";
 import { renderWebhooks } from "./webhooks.ts";
 
 const calls = (n: number) => `${fmt(n)} call${n === 1 ? "" : "s"}`;
@@ -76,6 +77,7 @@ function cards(account: Account): HTMLElement {
         `${fmt(refused)} refused, not billed`,
       ),
     ),
+    planPanel(account.plan),
   );
 }
 
@@ -118,19 +120,9 @@ function section(title: string, content: Element, wide = false): HTMLElement {
   return el("section", { class: wide ? "panel wide" : "panel" }, el("h2", {}, title), content);
 }
 
-/** The cycle's calls, billed and refused apart, under the chart that shows them per day. */
-const perDayNote = (cycle: Cycle) =>
-  el(
-    "p",
-    { class: "note", "data-testid": "per-day-note" },
-    `This cycle: ${calls(cycle.calls - cycle.refusedCalls)} billed, ${fmt(
-      cycle.refusedCalls,
-    )} refused before anything ran (not billed).`,
-  );
-
 function cycleSections(cycle: Cycle): HTMLElement[] {
   return [
-    section("Usage per day", chart(cycle, perDayNote(cycle)), true),
+    section("Usage over time", usagePanel(cycle), true),
     section(
       "By method and network",
       table(

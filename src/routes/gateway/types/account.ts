@@ -1,5 +1,6 @@
 import { findAccount } from "../../../billing/ledger/accounts.ts";
 import { type Cycle, cycleAt, cycleContaining } from "../../../billing/usage/cycles.ts";
+import { usageTimeline } from "../../../billing/usage/timeline.ts";
 import {
   type AuditRow,
   auditInRange,
@@ -13,6 +14,7 @@ import {
   usageByOutcome,
 } from "../../../billing/usage/usage.ts";
 import { builder } from "../builder.ts";
+import { BucketSizeEnum, UsageBucketRef } from "./usage-timeline.ts";
 
 interface AccountModel {
   id: number;
@@ -20,6 +22,7 @@ interface AccountModel {
   createdAt: Date;
   balance: number;
   held: number;
+  plan: string | null;
 }
 
 interface CycleModel extends Cycle {
@@ -116,6 +119,22 @@ export const CycleRef = builder.objectRef<CycleModel>("BillingCycle").implement(
       type: [DayUsageRef],
       description: "Calls and credits per UTC day (days without calls are absent).",
       resolve: (c, _args, ctx) => usageByDay(ctx.services.db, c.accountId, c),
+    }),
+    timeline: t.field({
+      type: [UsageBucketRef],
+      description:
+        "Calls, credits, failures and latency per hour or UTC day of the cycle, of one network and method if given.",
+      args: {
+        bucket: t.arg({ type: BucketSizeEnum, defaultValue: "day" }),
+        network: t.arg.string(),
+        method: t.arg.string(),
+      },
+      resolve: (c, { bucket, network, method }, ctx) =>
+        usageTimeline(ctx.services.db, c.accountId, c, {
+          bucket: bucket ?? "day",
+          network,
+          method,
+        }),
     }),
     byOutcome: t.field({
       type: [OutcomeUsageRef],
