@@ -22,6 +22,7 @@ import { gatewayError } from "../protocol/errors/codes.ts";
 import { operatorRoutes } from "../routes/admin/routes.ts";
 import { catalogueRoutes } from "../routes/catalogue/routes.ts";
 import { dashboardRoutes } from "../routes/dashboard/routes.ts";
+import { signedInAs } from "../routes/dashboard/signed-in.ts";
 import { type ElectrumTlsListener, startElectrumTls } from "../routes/electrum/tls-listener.ts";
 import { readiness } from "../routes/health/readiness.ts";
 import { homeRoutes } from "../routes/home/routes.ts";
@@ -131,7 +132,7 @@ function ownRoutes(http: FastifyInstance, app: App, served: Served): void {
   );
   operatorRoutes(http, app);
   dashboardRoutes(http, app);
-  catalogueRoutes(http, app.config);
+  catalogueRoutes(http, app.config, signedInAs(app.db));
   const backends = [...served.backends].map(([segment, kind]) => {
     return { segment, kind, networks: served.networks.get(kind) ?? [] };
   });

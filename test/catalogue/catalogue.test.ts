@@ -2,11 +2,13 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import Client from "bitcoin-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenHint } from "../../src/access/tokens.ts";
 import { DEFAULT_PRICES } from "../../src/billing/pricing/price-list.ts";
 import { priceOf } from "../../src/billing/pricing/prices.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { CATALOGUE } from "../../src/routes/catalogue/methods.ts";
 import { withCatalogueTable } from "../../src/routes/catalogue/render.ts";
+import { signIn } from "../dashboard/support.ts";
 import { post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 interface StockClient {
@@ -153,6 +155,23 @@ describe("the npm bitcoin-core client calls every Core method of the catalogue t
     // The catalogue's examples are answered; broadcasting a mined transaction is refused (-27).
     if (method === "sendrawtransaction") expect(gateway).toMatchObject({ error: { code: -27 } });
     else expect(Object.keys(gateway)).toEqual(["value"]);
+  });
+
+  it("GET /dashboard/methods names the signed-in account and its key's hint; without a session it sends to /methods", async () => {
+    const anonymous = await fetch(`${t.url}/dashboard/methods`, { redirect: "manual" });
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get("location")).toBe("/methods");
+    const cookie = (await signIn(t, token))!;
+    const res = await fetch(`${t.url}/dashboard/methods`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const html = await res.text();
+    expect(html).toContain(
+      `Signed in as <b>catalogue-reader</b> with the key <code>${tokenHint(token)}</code>.`,
+    );
+    expect(html).toContain(`${t.url}/node/mainnet/$TOKEN`);
+    // The hint, never the key.
+    expect(html).not.toContain(token.slice(4));
   });
 
   it("a wallet call and stop are refused by the gateway as Core refuses an unknown method", async () => {

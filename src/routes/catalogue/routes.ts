@@ -1,8 +1,13 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Config } from "../../config/schema.ts";
 import { withoutBodies } from "../../http/framework.ts";
 import { sendText } from "../../http/reply.ts";
 import { exampleBody, type PricedMethod, pricedCatalogue, signature } from "./render.ts";
+
+/** The account and key hint of a signed-in dashboard session, or null. */
+export type SessionLookup = (
+  request: FastifyRequest,
+) => Promise<{ account: string; hint: string } | null>;
 
 const HEADERS = {
   "content-security-policy":
@@ -22,8 +27,14 @@ const escapeHtml = (text: string) =>
  * GET /methods: every method the JSON-RPC mirrors serve, with its parameters, its price on each
  * network this gateway offers (from the running config) and an example call; GET /methods.json
  * is the same for programs. Public, like the interface it documents: no token, no charge.
+ * GET /dashboard/methods is the same page for a signed-in session (whose cookie only /dashboard
+ * paths receive), naming the account and the hint of the key its examples need.
  */
-export function catalogueRoutes(http: FastifyInstance, config: Config): void {
+export function catalogueRoutes(
+  http: FastifyInstance,
+  config: Config,
+  signedIn: SessionLookup,
+): void {
   const networks = config.networks;
   const methods = pricedCatalogue(config, networks);
   // The page's examples name the address the reader used: one page per Host seen, kept small.
@@ -39,6 +50,15 @@ export function catalogueRoutes(http: FastifyInstance, config: Config): void {
       }
       return sendText(reply, 200, "text/html; charset=utf-8", text, HEADERS);
     });
+    scope.get("/dashboard/methods", async (request, reply) => {
+      const who = await signedIn(request);
+      if (!who) return sendText(reply, 303, "text/plain", "", { ...HEADERS, location: "/methods" });
+      const base = baseUrl(request.headers.host, request.protocol);
+      return sendText(reply, 200, "text/html; charset=utf-8", page(config, methods, base, who), {
+        ...HEADERS,
+        "cache-control": "no-store",
+      });
+    });
     scope.get("/methods.json", async (_request, reply) =>
       sendText(reply, 200, "application/json", json, HEADERS),
     );
@@ -52,7 +72,20 @@ function baseUrl(host: string | undefined, protocol: string): string {
   return `${protocol}://${valid ? host : "HOST"}`;
 }
 
-function page(config: Config, methods: PricedMethod[], base: string): string {
+/** Where the examples' token comes from: the reader's own key when signed in. */
+function tokenNote(who: { account: string; hint: string } | null): string {
+  if (!who) {
+    return "<p>In the examples, set <code>TOKEN</code> to your access token first: <code>TOKEN=bgt_…</code></p>";
+  }
+  return `<p class="you" data-testid="signed-in">Signed in as <b>${escapeHtml(who.account)}</b> with the key <code>${escapeHtml(who.hint)}</code>. In the examples, set <code>TOKEN</code> to that key first (its whole value was shown once, when it was made): <code>TOKEN=bgt_…</code>. <a href="/dashboard">Back to the dashboard</a>.</p>`;
+}
+
+function page(
+  config: Config,
+  methods: PricedMethod[],
+  base: string,
+  who: { account: string; hint: string } | null = null,
+): string {
   const { networks, backends } = config;
   const section = (backend: "node" | "electrum", title: string) => {
     const rows = methods
@@ -94,7 +127,7 @@ pre{background:#f5f6f8;padding:.5rem;white-space:pre-wrap;overflow-wrap:anywhere
 h2,h3 code{overflow-wrap:anywhere}.wrap{overflow-x:auto}nav li{margin:.3rem 0}</style></head>
 <body><h1>Methods and prices</h1>
 <p>Every JSON-RPC method this gateway serves, its parameters, its price in credits (CC) per call on each network, and an example call. A batch is priced call by call. Any other method is refused with the upstream's own “method not found”, and is not charged. <a href="/methods.json">As JSON</a>.</p>
-<p>In the examples, set <code>TOKEN</code> to your access token first: <code>TOKEN=bgt_…</code></p>
+${tokenNote(who)}
 <nav><h2>Contents</h2><ul>${contents("node", "Bitcoin Core")}${contents("electrum", "Electrum")}</ul></nav>
 ${section("node", "Bitcoin Core")}
 ${section("electrum", "Electrum protocol 1.4")}

@@ -11,6 +11,7 @@ a { color: #2f5fd0; }
 header { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1rem; padding: .75rem 1.25rem; background: var(--ink); color: #fff; border-radius: var(--radius); grid-column: 1 / -1; }
 header h1 { font-size: 1.15rem; margin: 0; }
 header .account { flex: 1; opacity: .85; }
+header nav a { color: #fff; }
 header button { background: transparent; color: #fff; border-color: #fff6; }
 main { max-width: 1180px; margin: 0 auto; padding: 1rem 1.25rem 3rem; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 28rem), 1fr)); align-items: start; }
 main > * { min-width: 0; }

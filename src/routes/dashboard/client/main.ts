@@ -43,6 +43,11 @@ function header(name: string): HTMLElement {
     el("h1", {}, "blockgate"),
     el("span", { class: "account" }, name),
     el(
+      "nav",
+      { "aria-label": "Elsewhere on this gateway" },
+      el("a", { href: "/dashboard/methods", "data-testid": "methods-link" }, "Methods and prices"),
+    ),
+    el(
       "form",
       { method: "post", action: "/dashboard/logout" },
       el("button", { type: "submit" }, "Sign out"),
