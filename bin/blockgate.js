@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// `npx blockgate …`: the compiled CLI (dist/cli.js), rebuilt first when src/ changed.
+// `blockgate …` (`npx blockgate`, `npm start`): the compiled CLI (dist/cli.js); in a clone it is
+// rebuilt first when src/ changed, and an installed package runs dist/ as it came.
 import { ensureBuild } from "../scripts/ensure-build.mjs";
 
+if (process.argv[2] === "start") {
+  // As Node servers are deployed, unless told otherwise: graphql-js then skips its development
+  // check that every schema object comes from one copy of the library, an `instanceof` fallback
+  // run for every field it executes. Set before any module loads: graphql-js reads it once.
+  process.env.NODE_ENV ??= "production";
+}
 await ensureBuild();
 await import("../dist/cli.js");

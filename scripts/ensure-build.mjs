@@ -1,7 +1,7 @@
 // Runs before `npm start` and `blockgate`: builds dist/ when it is missing or older than src/.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { builtHash, DIST, inputsHash } from "./build-config.mjs";
+import { builtHash, DIST, inputsHash, ROOT } from "./build-config.mjs";
 
 /** True when esbuild (a dev dependency) can be loaded: a production install cannot rebuild. */
 async function canBuild() {
@@ -15,6 +15,8 @@ async function canBuild() {
 
 export async function ensureBuild() {
   const present = existsSync(join(DIST, "main.js")) && existsSync(join(DIST, "cli.js"));
+  // An installed package (npm pack) carries dist/ and no sources to rebuild it from.
+  if (present && !existsSync(join(ROOT, "src", "main.ts"))) return;
   if (present && builtHash() === inputsHash()) return;
   if (await canBuild()) {
     const { buildDist } = await import("./build.mjs");

@@ -1,7 +1,7 @@
 /**
  * Records a few hundred raw HTTP exchanges over every route of a gateway started from this
  * checkout (devnet upstreams, PGlite in a temporary folder), and compares two recordings. It drives
- * only what outlives a reorganisation of src/: the built entry (`scripts/start.mjs`), the CLI
+ * only what outlives a reorganisation of src/: the built entry (`bin/blockgate.js start`), the CLI
  * (`bin/blockgate.js`) and HTTP, so the same script runs before and after one.
  *
  *   npx tsx scripts/exchanges.ts record <file.jsonl>
@@ -79,7 +79,7 @@ async function startGateway(
   // The embedded store and no Redis, whatever the shell says: a recording is of one setup.
   const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env;
   const env: NodeJS.ProcessEnv = { ...inherited, BLOCKGATE_CONFIG: configFile };
-  const child = spawn("node", [join(ROOT, "scripts/start.mjs")], {
+  const child = spawn("node", [join(ROOT, "bin/blockgate.js"), "start"], {
     env,
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -24,7 +24,7 @@ export function startupBanner(
     demo.token
       ? `its token (shown once, stored hashed; it keeps working across restarts): ${demo.token}`
       : `its token: ${demo.hint}, printed by the start that issued it and still valid; ` +
-          "set TOKEN to it, or issue another: npm run cli -- token issue demo",
+          "set TOKEN to it, or issue another: npx blockgate token issue demo",
     "",
     "Try it — the first Bitcoin payment, Satoshi to Hal Finney (200 CC on mainnet):",
     `curl -s ${url}/${config.backends.node}/mainnet/${token} -H 'content-type: application/json' \\`,
@@ -39,7 +39,7 @@ export function startupBanner(
     `  -d '{"query":"{ block(limit: 1, order_by: {height: desc}) { hash height transactions(limit: 2) { hash size_bytes } } }"}'`,
     "",
     ...liveBlocks(config, url, token),
-    "Then see what it cost: npm run cli -- usage demo",
+    "Then see what it cost: npx blockgate usage demo",
     `Explore the unified GraphQL API in a browser (GraphiQL): ${url}/${config.backends.gateway}/mainnet/${token}`,
     `Every method the node and Electrum routes serve, with its price and an example: ${url}/methods`,
   );

@@ -27,6 +27,12 @@ export function wholeNumber(least: number, most = Number.MAX_SAFE_INTEGER, unit 
   };
 }
 
+/** Worker processes: `auto` (one per core) or a whole number. */
+export const workerCount: Check = (value) =>
+  value === "auto" || wholeNumber(1, 1024)(value) === null
+    ? null
+    : "auto, or a whole number from 1 to 1024";
+
 export const positive = (unit = "") => wholeNumber(1, Number.MAX_SAFE_INTEGER, unit);
 
 /** A row's id, as `token list` and `webhook list` show it. */

@@ -1,29 +1,46 @@
 import { loadConfig } from "../config/load.ts";
-import { accessToken, network } from "./checks.ts";
-import type { CommandOutput, CommandSpec, Values } from "./db-command.ts";
+import { accessToken, network, workerCount } from "./checks.ts";
+import { type CommandOutput, type CommandSpec, text, type Values } from "./db-command.ts";
 import { DECODE_SPEC, decodeHex, decodeOptions } from "./decode.ts";
 import { DEVNET_SPECS } from "./devnet.ts";
 import { mistakeOutput } from "./program.ts";
 
 /**
  * A command the CLI runs itself, without the store: offline tools, devnet's (which ask the
- * running gateway), and `serve`, whose null asks the CLI to start the gateway in its process.
+ * running gateway), and `start`, whose null asks the CLI to start the gateway in its process.
  */
 export interface LocalCommand extends CommandSpec {
   run(args: readonly (string | undefined)[], values: Values): Promise<CommandOutput | null>;
 }
 
 export const LOCAL_COMMANDS: Record<string, LocalCommand> = {
-  serve: {
-    summary: "start the gateway (same as npm start)",
-    usage: "",
+  start: {
+    summary: "start the gateway (what npm start runs)",
+    usage: "[--workers N|auto] [--config FILE]",
     operands: [],
-    options: [],
-    examples: [
-      "serve",
-      "BLOCKGATE_CONFIG=blockgate.yaml DATABASE_URL=postgres://… blockgate serve",
+    options: [
+      {
+        name: "workers",
+        value: "N|auto",
+        description: "worker processes sharing the ports (auto: one per core; needs PostgreSQL)",
+        check: workerCount,
+      },
+      {
+        name: "config",
+        value: "FILE",
+        description: "the config file (default $BLOCKGATE_CONFIG; none: devnet defaults)",
+      },
     ],
-    async run() {
+    examples: [
+      "start",
+      "BLOCKGATE_CONFIG=blockgate.yaml DATABASE_URL=postgres://… blockgate start --workers auto",
+    ],
+    // The options travel as the environment the gateway reads them from, as a container sets it.
+    async run(_args, values) {
+      const workers = text(values, "workers");
+      const config = text(values, "config");
+      if (workers !== undefined) process.env.BLOCKGATE_WORKERS = workers;
+      if (config !== undefined) process.env.BLOCKGATE_CONFIG = config;
       return null;
     },
   },

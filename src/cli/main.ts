@@ -17,7 +17,7 @@ async function cli(argv: string[]): Promise<number> {
   if (!needsStore(parsed)) {
     const out = await runLocal(parsed);
     if (out) return print(out);
-    await import("../main.ts"); // serve
+    await import("../main.ts"); // start
     return -1; // keeps running
   }
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);

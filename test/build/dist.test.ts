@@ -73,7 +73,6 @@ describe("the build (`npm run build`: the compiled gateway that `npm start` and 
         .filter((f) => f.endsWith(".js") && f !== "dashboard.js")
         .map((f) => join(built, f)),
       "bin/blockgate.js",
-      "scripts/start.mjs",
       "scripts/ensure-build.mjs",
       "scripts/build-config.mjs",
     ];
