@@ -21,12 +21,17 @@ const SIG =
 /** blockstream.info's answer for the Satoshi → Hal transaction, byte for byte. */
 const HAL_TX_JSON = `{"txid":"${HAL_TXID}","version":1,"locktime":0,"vin":[{"txid":"0437cd7f8525ceed2324359c2d0ba26006d92d856a9c20fa0241106ee5a597c9","vout":0,"prevout":${p2pkOut(SATOSHI_P2PK, 5000000000)},"scriptsig":"${SIG}","scriptsig_asm":"OP_PUSHBYTES_71 ${SIG.slice(2)}","is_coinbase":false,"sequence":4294967295}],"vout":[${p2pkOut(HAL_P2PK, 1000000000)},${p2pkOut(SATOSHI_P2PK, 4000000000)}],"size":275,"weight":1100,"fee":0,"status":{"confirmed":true,"block_height":170,"block_hash":"${BLOCK_170}","block_time":1231731025}}`;
 
+/** Block 277647's coinbase and the address it pays; Hal's P2PK script hash, as Esplora writes it. */
+const MINER = "14cZMQk89mRYQkDEj8Rn25AnGoBi5H6uer";
+const MINER_TXID = "0fc1f998e6fc1fa43a879cea4a54fe9947e02b925ebc46237a2406c50e0f07ea";
+const HAL_SCRIPTHASH = "799c48c4482e6a9726b0ee7f1609fb83c52a0d63b9c1d0b3fd8770f26e1c4677";
+
 let t: TestGateway;
 let token: string;
 let account: number;
 let base: string;
 beforeAll(async () => {
-  t = await startTestGateway("pglite");
+  t = await startTestGateway("pglite", { networks: ["mainnet"] });
   ({ token, id: account } = await t.account("esplora-reader", 1_000_000));
   base = `${t.url}/esplora/mainnet/${token}/api`;
 });
@@ -105,6 +110,50 @@ describe("the Esplora route on devnet's mainnet", () => {
       '{"block_height":170,"merkle":["b1fea52486ce0c62bb442b530a3f0132b826c74e473d1f2c220bfa78111c5082"],"pos":1}',
     );
     expect((await get(`/tx/${HAL_TXID}/outspend/0`)).text).toBe('{"spent":false}');
+  });
+
+  it("answers an address's and a script hash's totals, history and unspent outputs", async () => {
+    const address = JSON.parse((await get(`/address/${MINER}`)).text) as Record<string, unknown>;
+    expect(Object.keys(address)).toEqual(["address", "chain_stats", "mempool_stats"]);
+    expect(address.chain_stats).toMatchObject({ funded_txo_count: 1, funded_txo_sum: 2504737355 });
+    expect(Object.keys(address.chain_stats as object)).toEqual([
+      "funded_txo_count",
+      "funded_txo_sum",
+      "spent_txo_count",
+      "spent_txo_sum",
+      "tx_count",
+    ]);
+    const txs = JSON.parse((await get(`/address/${MINER}/txs`)).text) as { txid: string }[];
+    expect(txs[0]!.txid).toBe(MINER_TXID);
+    const utxo = JSON.parse((await get(`/address/${MINER}/utxo`)).text) as unknown[];
+    expect(utxo[0]).toEqual({
+      txid: MINER_TXID,
+      vout: 0,
+      status: expect.objectContaining({ confirmed: true, block_height: 277647 }),
+      value: 2504737355,
+    });
+    const hal = await get(`/scripthash/${HAL_SCRIPTHASH}`);
+    expect(Object.keys(JSON.parse(hal.text))).toEqual([
+      "chain_stats",
+      "mempool_stats",
+      "scripthash",
+    ]);
+    const chain = JSON.parse((await get(`/scripthash/${HAL_SCRIPTHASH}/txs/chain`)).text);
+    expect(chain.map((x: { txid: string }) => x.txid)).toContain(HAL_TXID);
+  });
+
+  it("answers the mempool, its recent transactions and fee estimates", async () => {
+    const mempool = JSON.parse((await get("/mempool")).text) as Record<string, unknown>;
+    expect(Object.keys(mempool)).toEqual(["count", "vsize", "total_fee", "fee_histogram"]);
+    const txids = JSON.parse((await get("/mempool/txids")).text) as string[];
+    expect(mempool.count).toBe(txids.length);
+    const recent = JSON.parse((await get("/mempool/recent")).text) as object[];
+    expect(Object.keys(recent[0]!)).toEqual(["txid", "fee", "vsize", "value"]);
+    const fees = JSON.parse((await get("/fee-estimates")).text) as Record<string, number>;
+    expect(Object.keys(fees)).toContain("1008");
+    const blocks = JSON.parse((await get("/blocks/170")).text) as { height: number }[];
+    expect(blocks.map((b) => b.height)).toEqual([170, 169, 168, 167, 166, 165, 164, 163, 162, 161]);
+    await expectLedgerOk(t.gateway.app.db, account);
   });
 
   it("answers the tip", async () => {
