@@ -4,6 +4,7 @@ import { prepareDemo } from "./app/demo.ts";
 import {
   devnetNetworks,
   resolveElectrumUpstreams,
+  resolveEsploraUpstreams,
   resolveGraphUpstreams,
   resolveNodeUpstreams,
 } from "./app/upstreams.ts";
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
     electrumUpstreams: resolveElectrumUpstreams(config, devnet),
+    esploraUpstreams: resolveEsploraUpstreams(config, devnet),
   });
   if (devnet) attachDevnet(gateway.app, devnet.producers);
   const where = `store: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.pgliteDir}`}${devnet ? "; upstreams: devnet" : ""}`;

@@ -8,7 +8,7 @@ import { parseRange, RANGE_HINT } from "../util/address-range.ts";
  * the unified API. Every list is optional: absent means no restriction on that dimension; an empty
  * list is refused (it would make a token that can do nothing).
  */
-export const BACKEND_KINDS = ["node", "electrum", "graph", "gateway"] as const;
+export const BACKEND_KINDS = ["node", "electrum", "graph", "gateway", "esplora"] as const;
 
 const list = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(100).optional();
 

@@ -124,7 +124,12 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   const parts: Closables = {
     ...{ app, http, webhooks, events: app.events, credits: app.credits, db, sweeper, admin },
     ...{ authFailures: app.authFailures, txCache: app.txCache, limits: app.limits },
-    pools: [...app.nodes.values(), ...app.indexers.values(), ...app.electrum.values()],
+    pools: [
+      ...app.nodes.values(),
+      ...app.indexers.values(),
+      ...app.electrum.values(),
+      ...app.esplora.values(),
+    ],
   };
   let closing: Promise<void> | undefined;
   return {
@@ -246,6 +251,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     nodes: pools.nodes,
     indexers: pools.indexers,
     electrum: pools.electrum,
+    esplora: pools.esplora,
     txCache: caches.txCache,
     gatewayAnswers: caches.gatewayAnswers,
     parsedTxs: new ParsedTxs(config.cache.decodedBytesMax),

@@ -21,27 +21,38 @@ import {
   jsonRpcFailure,
   plainFailure,
   sendReply,
+  textFailure,
 } from "../http/reply.ts";
 import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import { handleElectrumRpc } from "../routes/electrum/route.ts";
 import { serveElectrumSocket } from "../routes/electrum/socket.ts";
+import { handleEsplora } from "../routes/esplora/route.ts";
 import { handleGraphQuery } from "../routes/graph/route.ts";
 import { handleNodeRpc } from "../routes/node/route.ts";
 import type { Served } from "./not-found.ts";
 import type { App } from "./services.ts";
 
-/** What a backend route gets: its context, the body read within limits, and the request itself. */
+/**
+ * What a backend route gets: its context, the body read within limits, the request itself, and
+ * (a route with a path below it) that path.
+ */
 export type RouteHandler = (
   ctx: CallContext<App>,
   body: string,
   req: IncomingMessage,
+  tail: string,
 ) => Promise<HttpReply>;
 
 interface Route {
   handler: RouteHandler;
   methods: readonly string[];
   /** How failures before the handler (401, 405, 413) are worded: the route's own protocol. */
-  protocol: "jsonrpc" | "graphql";
+  protocol: "jsonrpc" | "graphql" | "text";
+  /**
+   * The route is a REST API below `<token>/api/` (or `api/` with the token in a header), so a
+   * client given that URL as its base calls it unchanged.
+   */
+  api?: true;
   /**
    * The route also takes a WebSocket upgrade (GET): its session, once the upgrade is admitted.
    * Returns how a drain ends the session: once the messages it has been sent are answered.
@@ -89,6 +100,12 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
     webSocket: unifiedApiSocket,
   },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },
+  esplora: {
+    handler: (ctx, body, req, tail) => handleEsplora(ctx, body, req.method ?? "GET", `/${tail}`),
+    methods: ["GET", "POST"],
+    protocol: "text",
+    api: true,
+  },
 };
 
 /** What WebSocket sessions share with the server: in-flight work (drain waits) and the open set. */
@@ -168,8 +185,14 @@ function fromOf(route: BackendRoute, request: FastifyRequest) {
   };
 }
 
+/** How a route words a failure of the gateway's own: in its protocol. */
+function failureOf(route: Route): (error: GatewayError) => HttpReply {
+  if (route.protocol === "graphql") return graphqlFailure;
+  return route.protocol === "text" ? textFailure : jsonRpcFailure;
+}
+
 function failWith(route: BackendRoute) {
-  const failure = route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
+  const failure = failureOf(route);
   return (reply: FastifyReply, error: GatewayError) => sendReply(reply, failure(error));
 }
 
@@ -185,9 +208,10 @@ function backendRoute(http: FastifyInstance, setup: RouteSetup): void {
       logRequest(setup, request, reply),
   } satisfies Omit<RouteOptions, "method" | "url">;
   // The token in the path, as the interface gives it, or in a header on the same path without it.
+  const below = route.api ? "/api/*" : "";
   for (const url of [
-    `/${route.segment}/${route.network}/:token`,
-    `/${route.segment}/${route.network}`,
+    `/${route.segment}/${route.network}/:token${below}`,
+    `/${route.segment}/${route.network}${below}`,
   ]) {
     if (!route.webSocket) {
       http.route({ ...options, url, method: ALL_METHODS });
@@ -266,14 +290,14 @@ async function handle(setup: RouteSetup, request: FastifyRequest, reply: Fastify
   // The route sees the URL as the client sent it (GraphiQL posts back to it).
   request.raw.url = request.originalUrl;
   const body = bodyText(request);
-  const failure = setup.route.protocol === "graphql" ? graphqlFailure : jsonRpcFailure;
+  const tail = (request.params as { "*"?: string })["*"] ?? "";
   // A retry with the same Idempotency-Key gets the first answer, not a second charge.
   const answer = await idempotent(
     ctx,
     request.headers["idempotency-key"],
     body,
-    (c) => setup.route.handler(c, body, request.raw),
-    failure,
+    (c) => setup.route.handler(c, body, request.raw, tail),
+    failureOf(setup.route),
   );
   return sendReply(reply, answer);
 }

@@ -1,6 +1,12 @@
 import type { BackendKind } from "../billing/metering/context.ts";
 import type { Config } from "../config/schema.ts";
-import { graphqlFailure, type HttpReply, jsonRpcFailure, plainFailure } from "../http/reply.ts";
+import {
+  graphqlFailure,
+  type HttpReply,
+  jsonRpcFailure,
+  plainFailure,
+  textFailure,
+} from "../http/reply.ts";
 import { gatewayError } from "../protocol/errors/codes.ts";
 
 /** Which backends and networks this gateway serves: what a wrong path is told exists. */
@@ -30,8 +36,9 @@ export function notFound(served: Served, parts: readonly string[]): HttpReply {
     return plainFailure(gatewayError("ROUTE_NOT_FOUND", message, { data: { backends: segments } }));
   }
   const networks = served.networks.get(backend) ?? [];
-  const message = routeMessage(first, second, parts.length, networks);
+  const message = routeMessage(first, second, parts.length, networks, backend === "esplora");
   const error = gatewayError("ROUTE_NOT_FOUND", message, { data: { networks } });
+  if (backend === "esplora") return textFailure(error);
   return GRAPHQL_BACKENDS.has(backend) ? graphqlFailure(error) : jsonRpcFailure(error);
 }
 
@@ -40,13 +47,17 @@ function routeMessage(
   network: string | undefined,
   depth: number,
   networks: readonly string[],
+  /** A REST API below the token (Esplora's). */
+  api: boolean,
 ): string {
   const list = `networks served: ${networks.join(", ") || "none"}`;
-  if (network === undefined) return `no network given: call /${segment}/<network>/<token>; ${list}`;
+  const call = `/${segment}/<network>/<token>${api ? "/api/<endpoint>" : ""}`;
+  if (network === undefined) return `no network given: call ${call}; ${list}`;
   if (!networks.includes(network)) {
     const guess = closest(network, networks);
     return `no network "${network}" on /${segment}: ${list}${guess ? `; did you mean "${guess}"?` : ""}`;
   }
+  if (api) return `no such route: call /${segment}/${network}/<token>/api/<endpoint>`;
   return depth > 3
     ? `no such route: /${segment}/${network}/<token> takes nothing after the token`
     : `no such route under /${segment}/${network}`;
@@ -85,7 +96,13 @@ export function servedBy(config: Config, hasIndexer: (network: string) => boolea
     if (segment === "dashboard" || segment === "admin" || backends.has(segment)) continue;
     backends.set(segment, kind);
     const all = [...config.networks];
-    networks.set(kind, kind === "graph" ? all.filter(hasIndexer) : all);
+    if (kind === "graph") networks.set(kind, all.filter(hasIndexer));
+    else if (kind === "esplora")
+      networks.set(
+        kind,
+        all.filter((n) => config.upstreams.esplora?.[n]),
+      );
+    else networks.set(kind, all);
   }
   return { backends, networks };
 }

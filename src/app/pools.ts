@@ -9,6 +9,8 @@ import type {
 import type { Metrics } from "../log/metrics.ts";
 import { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import { ElectrumPool } from "../upstreams/electrum/pool.ts";
+import type { EsploraUpstreamConfig } from "../upstreams/esplora/client.ts";
+import { EsploraPool } from "../upstreams/esplora/pool.ts";
 import type { FailoverPolicy } from "../upstreams/failover.ts";
 import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 import { IndexerPool } from "../upstreams/indexer/pool.ts";
@@ -18,6 +20,7 @@ export interface Pools {
   nodes: Map<NetworkName, BitcoinCorePool>;
   electrum: Map<NetworkName, ElectrumPool>;
   indexers: Map<NetworkName, IndexerPool>;
+  esplora: Map<NetworkName, EsploraPool>;
   guards: Map<NetworkName, ChainGuard>;
 }
 
@@ -28,6 +31,8 @@ export interface Upstreams {
   graphUpstreams?: Partial<Record<NetworkName, IndexerUpstreamConfig[]>>;
   /** None for a network: its Electrum route answers 502. */
   electrumUpstreams?: Partial<Record<NetworkName, ElectrumUpstreamConfig[]>>;
+  /** None for a network: its Esplora route answers 503. */
+  esploraUpstreams?: Partial<Record<NetworkName, EsploraUpstreamConfig[]>>;
 }
 
 /**
@@ -45,10 +50,11 @@ export function buildPools(
     nodes: new Map(),
     electrum: new Map(),
     indexers: new Map(),
+    esplora: new Map(),
     guards: new Map(),
   };
   // One policy for every pool; only the attempt timeout differs by backend.
-  const policy = (backend: "node" | "electrum" | "graph"): FailoverPolicy => ({
+  const policy = (backend: "node" | "electrum" | "graph" | "esplora"): FailoverPolicy => ({
     ...config.failover,
     attemptTimeoutMs: config.failover.attemptTimeoutMs[backend],
   });
@@ -88,6 +94,16 @@ export function buildPools(
         responseBytesMax: config.server.responseBytesMax,
       });
       pools.indexers.set(network, pool);
+    }
+    const esplora = upstreams.esploraUpstreams?.[network];
+    if (esplora && esplora.length > 0) {
+      const pool = new EsploraPool(esplora, {
+        policy: policy("esplora"),
+        observer: metrics.pool("esplora", network),
+        onShared: () => metrics.shared("esplora", network),
+        responseBytesMax: config.server.responseBytesMax,
+      });
+      pools.esplora.set(network, pool);
     }
   }
   return pools;

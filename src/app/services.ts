@@ -10,6 +10,7 @@ import type { ChainEvents } from "../events/chain-events.ts";
 import type { DevnetProducers } from "../routes/admin/devnet-control.ts";
 import type { AdminServices } from "../routes/admin/routes.ts";
 import type { ElectrumServices } from "../routes/electrum/services.ts";
+import type { EsploraServices } from "../routes/esplora/services.ts";
 import type { GatewayExecutor } from "../routes/gateway/executor.ts";
 import type { GatewayServices } from "../routes/gateway/services.ts";
 import type { GraphServices } from "../routes/graph/services.ts";
@@ -17,6 +18,7 @@ import type { HealthServices } from "../routes/health/readiness.ts";
 import type { NodeServices } from "../routes/node/services.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
+import type { EsploraPool } from "../upstreams/esplora/pool.ts";
 import type { IndexerPool } from "../upstreams/indexer/pool.ts";
 import type { CachedCheck } from "../util/cached-check.ts";
 import type { WebhookServices } from "../webhooks/services.ts";
@@ -33,6 +35,7 @@ export interface App
     AuthServices,
     NodeServices,
     ElectrumServices,
+    EsploraServices,
     GraphServices,
     GatewayServices,
     WebhookServices,
@@ -43,6 +46,7 @@ export interface App
   nodes: Map<NetworkName, BitcoinCorePool>;
   indexers: Map<NetworkName, IndexerPool>;
   electrum: Map<NetworkName, ElectrumPool>;
+  esplora: Map<NetworkName, EsploraPool>;
   events: ChainEvents;
   txCache: TxStore;
   gatewayAnswers: GatewayAnswers;

@@ -7,15 +7,17 @@ import {
   type NetworkName,
 } from "../config/schema.ts";
 import type { Devnet } from "../devnet/devnet.ts";
+import type { EsploraUpstreamConfig } from "../upstreams/esplora/client.ts";
 import type { IndexerUpstreamConfig } from "../upstreams/indexer/client.ts";
 
-/** Networks whose configured node, graph or Electrum upstreams include devnet. */
+/** Networks whose configured node, graph, Electrum or Esplora upstreams include devnet. */
 export function devnetNetworks(config: Config): NetworkName[] {
   return config.networks.filter(
     (n) =>
       config.upstreams.node?.[n]?.includes("devnet") ||
       config.upstreams.graph?.[n]?.includes("devnet") ||
-      config.upstreams.electrum?.[n]?.includes("devnet"),
+      config.upstreams.electrum?.[n]?.includes("devnet") ||
+      config.upstreams.esplora?.[n]?.includes("devnet"),
   );
 }
 
@@ -29,7 +31,7 @@ type FromEnv = (field: string, name: string | undefined) => string | undefined;
  */
 function resolveEach<E, R>(
   config: Config,
-  kind: "node" | "graph" | "electrum",
+  kind: "node" | "graph" | "electrum" | "esplora",
   env: NodeJS.ProcessEnv,
   entries: (network: NetworkName) => readonly ("devnet" | E)[],
   devnetEntry: (network: NetworkName) => R,
@@ -139,5 +141,24 @@ export function resolveGraphUpstreams(
       timeoutMs: entry.timeoutMs,
       connections: entry.connections,
     }),
+  );
+}
+
+/** Replaces "devnet" Esplora entries by devnet's Esplora servers. */
+export function resolveEsploraUpstreams(
+  config: Config,
+  devnet: Devnet | null,
+): Partial<Record<NetworkName, EsploraUpstreamConfig[]>> {
+  return resolveEach<EsploraUpstreamConfig, EsploraUpstreamConfig>(
+    config,
+    "esplora",
+    process.env,
+    (network) => config.upstreams.esplora?.[network] ?? [],
+    (network) => {
+      const server = devnet?.esplora.get(network);
+      if (!server) throw new Error(`devnet has no Esplora server for ${network}`);
+      return { url: server.url, timeoutMs: 10_000, connections: 16 };
+    },
+    (entry) => entry,
   );
 }

@@ -50,7 +50,7 @@ export function parseConfig(input: unknown): Config {
   // Each upstream kind left out means devnet for every network served; given, it may only name
   // networks that are served. A network must have a node; without an Electrum server or an
   // indexer it simply has no such route.
-  for (const kind of ["node", "electrum", "graph"] as const) {
+  for (const kind of ["node", "electrum", "graph", "esplora"] as const) {
     const given = config.upstreams[kind];
     if (!given) {
       config.upstreams[kind] = Object.fromEntries(
@@ -101,7 +101,7 @@ export function parseConfig(input: unknown): Config {
 /** The longest a call may wait on its upstreams, and the setting that says so. */
 function longestUpstreamTimeout(config: Config): { ms: number; where: string } {
   let longest = { ms: config.graph.queryTimeoutMs, where: "graph.queryTimeoutMs" };
-  for (const kind of ["node", "electrum", "graph"] as const) {
+  for (const kind of ["node", "electrum", "graph", "esplora"] as const) {
     for (const [network, list] of Object.entries(config.upstreams[kind] ?? {})) {
       (list as readonly unknown[]).forEach((u, i) => {
         const ms =

@@ -92,6 +92,19 @@ const electrumUpstream = z.strictObject({
 export type ElectrumUpstreamConfig = z.infer<typeof electrumUpstream>;
 const electrumUpstreamEntry = z.union([z.literal("devnet"), electrumUpstream]);
 
+/**
+ * An Esplora server (electrs' REST API, as blockstream.info and mempool.space serve it): the
+ * API's base URL, the one a client is given (`https://blockstream.info/api`).
+ */
+const esploraUpstream = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  timeoutMs: z.number().int().positive().max(300_000).default(10_000),
+  connections: z.number().int().positive().max(256).default(16),
+});
+export type EsploraUpstreamConfig = z.infer<typeof esploraUpstream>;
+/** `"devnet"`: devnet's in-process Esplora for this network. */
+const esploraUpstreamEntry = z.union([z.literal("devnet"), esploraUpstream]);
+
 const perNetwork = <T extends z.ZodType>(item: T) =>
   z.partialRecord(networkName, z.array(item).min(1));
 
@@ -261,6 +274,7 @@ export const configSchema = z.strictObject({
           node: z.number().int().positive().max(300_000).default(2_000),
           electrum: z.number().int().positive().max(300_000).default(2_000),
           graph: z.number().int().positive().max(300_000).default(5_000),
+          esplora: z.number().int().positive().max(300_000).default(2_000),
         })
         .prefault({}),
       /** Attempts of one read, hedges and retries included, each on a different upstream. */
@@ -333,6 +347,10 @@ export const configSchema = z.strictObject({
         .string()
         .regex(/^[a-z0-9-]+$/)
         .default("graph"),
+      esplora: z
+        .string()
+        .regex(/^[a-z0-9-]+$/)
+        .default("esplora"),
     })
     .prefault({}),
   networks: z
@@ -354,6 +372,8 @@ export const configSchema = z.strictObject({
       graph: perNetwork(graphUpstream).optional(),
       /** Absent: devnet for every configured network (filled in by parseConfig). */
       electrum: perNetwork(electrumUpstreamEntry).optional(),
+      /** Absent: devnet's Esplora for every configured network (filled in by parseConfig). */
+      esplora: perNetwork(esploraUpstreamEntry).optional(),
     })
     .prefault({}),
   pricing: z

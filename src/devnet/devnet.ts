@@ -7,6 +7,7 @@ import { startBlockTimer } from "./block-timer.ts";
 import { type DevnetChain, newDevnetChain } from "./chain.ts";
 import type { DevnetElectrumServer } from "./electrum/server.ts";
 import { type DevnetElectrumOptions, startDevnetElectrum } from "./electrum/start.ts";
+import { type DevnetEsploraServer, startDevnetEsplora } from "./esplora/server.ts";
 import { type DevnetIndexerServer, startDevnetIndexer } from "./indexer/server.ts";
 import { chainPrevouts } from "./prevouts.ts";
 
@@ -17,6 +18,8 @@ export interface Devnet {
   indexers: Map<NetworkName, DevnetIndexerServer>;
   /** One emulated ElectrumX per network, whose daemon is that network's Core. */
   electrum: Map<NetworkName, DevnetElectrumServer>;
+  /** One emulated Esplora (electrs' REST API) per network, whose daemon is that network's Core. */
+  esplora: Map<NetworkName, DevnetEsploraServer>;
   /** Blocks on each network's chain on command (`blockgate devnet mine`, `devnet reorg`). */
   producers: Map<NetworkName, BlockProducer>;
   close(): Promise<void>;
@@ -36,7 +39,7 @@ export interface DevnetOptions {
 }
 
 /**
- * Starts devnet's upstreams (a Bitcoin Core, an ElectrumX and an indexer per network) on
+ * Starts devnet's upstreams (a Bitcoin Core, an ElectrumX, an Esplora and an indexer per network) on
  * 127.0.0.1, port 0, each network's over its own chain (mainnet: the real blocks of data/chain;
  * the others: their genesis block and what devnet's Core produces on them);
  * credentials are random per start, so nothing but the gateway that started them can call in.
@@ -48,6 +51,7 @@ export async function startDevnet(
   const cores = new Map<NetworkName, DevnetCoreServer>();
   const indexers = new Map<NetworkName, DevnetIndexerServer>();
   const electrum = new Map<NetworkName, DevnetElectrumServer>();
+  const esplora = new Map<NetworkName, DevnetEsploraServer>();
   const producers = new Map<NetworkName, BlockProducer>();
   for (const network of networks) {
     const chain = opts.chain?.network === network ? opts.chain : newDevnetChain(network);
@@ -63,6 +67,7 @@ export async function startDevnet(
     });
     cores.set(network, core);
     electrum.set(network, await startDevnetElectrum(chain, core, prevouts, opts.electrum));
+    esplora.set(network, await startDevnetEsplora({ chain, network, prevouts, core }));
     producers.set(network, new BlockProducer(chain, prevouts));
   }
   const timed = [...new Set<NetworkName>(opts.blockNetworks ?? ["regtest"])].flatMap(
@@ -73,10 +78,12 @@ export async function startDevnet(
     cores,
     indexers,
     electrum,
+    esplora,
     producers,
     async close() {
       timer.stop();
-      await Promise.all([...electrum.values(), ...indexers.values()].map((e) => e.close()));
+      const servers = [...electrum.values(), ...indexers.values(), ...esplora.values()];
+      await Promise.all(servers.map((e) => e.close()));
       await Promise.all([...cores.values()].map((c) => c.close()));
     },
   };

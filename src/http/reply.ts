@@ -113,6 +113,24 @@ export function jsonRpcFailure(error: GatewayError, id: JsonRpcId = null): HttpR
   };
 }
 
+/**
+ * A gateway failure on a plain-text route (Esplora's REST API, which refuses in text): the code
+ * and message as one line, our status, so a client that shows the body shows why.
+ */
+export function textFailure(error: GatewayError): HttpReply {
+  return textReply(httpStatusOf(error.code), `${error.code}: ${error.message}`);
+}
+
+/** A plain-text answer. */
+export function textReply(status: number, text: string): HttpReply {
+  return {
+    status,
+    body: null,
+    raw: Buffer.from(text),
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  };
+}
+
 /** A gateway failure outside any protocol (unknown route, health). */
 export function plainFailure(error: GatewayError): HttpReply {
   return { status: httpStatusOf(error.code), body: plainErrorObject(error) };

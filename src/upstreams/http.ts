@@ -25,6 +25,11 @@ export class AnswerTooLarge extends Error {
  * oversized answers in flight together hold at most `bytesMax` each, never their whole size.
  */
 export async function readLimited(res: Answer, bytesMax: number): Promise<string> {
+  return (await readLimitedBytes(res, bytesMax)).toString("utf8");
+}
+
+/** readLimited's bytes, for answers that are not text (a raw block or transaction). */
+export async function readLimitedBytes(res: Answer, bytesMax: number): Promise<Buffer> {
   const declared = Number(res.headers["content-length"]);
   if (Number.isFinite(declared) && declared > bytesMax) {
     // Destroyed unread, the body reports the abort as an error: nobody else listens for it.
@@ -40,7 +45,7 @@ export async function readLimited(res: Answer, bytesMax: number): Promise<string
     if (size > bytesMax) throw new AnswerTooLarge(bytesMax, null);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString("utf8");
+  return Buffer.concat(chunks, size);
 }
 
 /**

@@ -7,6 +7,7 @@ import { issueToken } from "../../src/access/tokens.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
   resolveElectrumUpstreams,
+  resolveEsploraUpstreams,
   resolveGraphUpstreams,
   resolveNodeUpstreams,
 } from "../../src/app/upstreams.ts";
@@ -60,6 +61,7 @@ describe("blockgate devnet mine / reorg through a running gateway", () => {
       nodeUpstreams: resolveNodeUpstreams(config, devnet),
       graphUpstreams: resolveGraphUpstreams(config, devnet),
       electrumUpstreams: resolveElectrumUpstreams(config, devnet),
+      esploraUpstreams: resolveEsploraUpstreams(config, devnet),
     });
     attachDevnet(gateway.app, devnet.producers);
   }, 60_000);

@@ -17,6 +17,7 @@ describe("config", () => {
       node: "node",
       electrum: "electrum",
       graph: "graph",
+      esplora: "esplora",
     });
     expect(config.pricing.getrawtransaction).toEqual({ default: 100, mainnet: 200 });
   });

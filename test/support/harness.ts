@@ -6,6 +6,7 @@ import { inject } from "vitest";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
   resolveElectrumUpstreams,
+  resolveEsploraUpstreams,
   resolveGraphUpstreams,
   resolveNodeUpstreams,
 } from "../../src/app/upstreams.ts";
@@ -91,6 +92,7 @@ export async function startTestGateway(
     nodeUpstreams: resolveNodeUpstreams(config, devnet, process.env, devnetOptions.coreClient),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
     electrumUpstreams: resolveElectrumUpstreams(config, devnet, devnetOptions.electrumClient),
+    esploraUpstreams: resolveEsploraUpstreams(config, devnet),
     noAdminFile: true,
     redisUrl: devnetOptions.redisUrl,
     logDestination: new Writable({

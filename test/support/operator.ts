@@ -6,6 +6,7 @@ import { issueOperatorToken } from "../../src/access/operator-token.ts";
 import { type RunningGateway, startGateway } from "../../src/app/app.ts";
 import {
   resolveElectrumUpstreams,
+  resolveEsploraUpstreams,
   resolveGraphUpstreams,
   resolveNodeUpstreams,
 } from "../../src/app/upstreams.ts";
@@ -73,6 +74,7 @@ export async function startOperatorGateway(): Promise<OperatorGateway> {
     nodeUpstreams: resolveNodeUpstreams(config, devnet),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
     electrumUpstreams: resolveElectrumUpstreams(config, devnet),
+    esploraUpstreams: resolveEsploraUpstreams(config, devnet),
     logDestination: new Writable({
       write(chunk: Buffer, _enc, done) {
         logs.push(chunk.toString("utf8"));

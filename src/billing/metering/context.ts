@@ -25,7 +25,7 @@ export interface MeterServices {
   metrics: Metrics;
 }
 
-export type BackendKind = "gateway" | "node" | "electrum" | "graph";
+export type BackendKind = "gateway" | "node" | "electrum" | "graph" | "esplora";
 
 /**
  * Per-request state; travels as an argument, never through module globals. The one request

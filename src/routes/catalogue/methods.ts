@@ -1,5 +1,6 @@
 import type { CoreArgType } from "../../protocol/core/args.ts";
 import { CORE_METHOD_ARGS } from "../../protocol/core/method-args.ts";
+import { ESPLORA_CATALOGUE } from "./esplora-methods.ts";
 
 /** One parameter as a reader needs it: its name, its JSON type, whether it may be left out. */
 export interface CatalogueParam {
@@ -8,9 +9,9 @@ export interface CatalogueParam {
   optional: boolean;
 }
 
-/** One method a JSON-RPC mirror serves. */
+/** One method a JSON-RPC mirror serves, or one endpoint of the Esplora REST mirror. */
 export interface CatalogueMethod {
-  backend: "node" | "electrum";
+  backend: "node" | "electrum" | "esplora";
   method: string;
   summary: string;
   params: CatalogueParam[];
@@ -18,6 +19,8 @@ export interface CatalogueMethod {
   example: unknown[];
   /** Forms priced apart (`<method>/<variant>` in `pricing`), with what selects each. */
   variants?: { variant: string; when: string }[];
+  /** An Esplora endpoint: its verb, its path below `/api`, and an example path devnet answers. */
+  rest?: { verb: "GET" | "POST"; path: string; example: string };
 }
 
 const BLOCK_170 = "00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee";
@@ -227,7 +230,7 @@ const ELECTRUM: ElectrumRow[] = [
   ["mempool.get_fee_histogram", "The mempool's fee histogram: [feerate, vsize] pairs", [], []],
 ];
 
-/** Every method the JSON-RPC mirrors serve, Core's then Electrum's, in the order they are shown. */
+/** Every method the mirrors serve, Core's, Electrum's then Esplora's, in the order they are shown. */
 export const CATALOGUE: readonly CatalogueMethod[] = [
   ...CORE.map(
     ([method, summary, example, variants]): CatalogueMethod => ({
@@ -253,6 +256,16 @@ export const CATALOGUE: readonly CatalogueMethod[] = [
       summary,
       params: params.map(([name, type, optional]) => ({ name, type, optional })),
       example,
+    }),
+  ),
+  ...ESPLORA_CATALOGUE.map(
+    (e): CatalogueMethod => ({
+      backend: "esplora",
+      method: e.endpoint,
+      summary: e.summary,
+      params: [],
+      example: [],
+      rest: { verb: e.verb, path: e.path, example: e.example },
     }),
   ),
 ];

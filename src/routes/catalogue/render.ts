@@ -49,14 +49,15 @@ function priceText(m: PricedMethod, network: NetworkName): string {
 }
 
 /**
- * The catalogue table of docs/users/methods.md at the default prices: Core's methods, then Electrum's, each with
- * its parameters, its price on mainnet and on the other networks, and an example's parameters.
+ * The catalogue table of docs/users/methods.md at the default prices: Core's methods, Electrum's,
+ * then Esplora's endpoints, each with its parameters (an endpoint's path), its price on mainnet and
+ * on the other networks, and an example's parameters (an endpoint's path).
  */
 export function catalogueTable(config: Config): string {
   const rows = pricedCatalogue(config, ["mainnet", "testnet"]).map((m) => {
-    const params = m.params
-      .map((p) => `${p.optional ? `[${p.name}]` : p.name}: ${p.type}`)
-      .join(", ");
+    const params = m.rest
+      ? `${m.rest.verb} ${m.rest.path}`
+      : m.params.map((p) => `${p.optional ? `[${p.name}]` : p.name}: ${p.type}`).join(", ");
     const cells = [
       m.backend,
       `\`${m.method}\``,
@@ -64,7 +65,9 @@ export function catalogueTable(config: Config): string {
       params || "—",
       priceText(m, "mainnet"),
       priceText(m, "testnet"),
-      `\`${JSON.stringify(m.example, shortened)}\``,
+      m.rest
+        ? `\`${m.rest.verb} ${m.rest.example}\``
+        : `\`${JSON.stringify(m.example, shortened)}\``,
     ];
     return `| ${cells.map((c) => c.replaceAll("|", "\\|")).join(" | ")} |`;
   });

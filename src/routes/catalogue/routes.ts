@@ -65,6 +65,12 @@ export function catalogueRoutes(
   });
 }
 
+/** An Esplora endpoint's example as a curl command (a broadcast posts the Hal transaction's hex). */
+function restCurl(rest: NonNullable<PricedMethod["rest"]>, api: string): string {
+  if (rest.verb === "GET") return `curl -s ${api}${rest.example}`;
+  return `curl -s -X POST --data "$RAW_TX_HEX" ${api}${rest.example}`;
+}
+
 /** `http://host:port` as the client wrote it; a Host header that is no host gives a placeholder. */
 function baseUrl(host: string | undefined, protocol: string): string {
   const valid =
@@ -87,7 +93,7 @@ function page(
   who: { account: string; hint: string } | null = null,
 ): string {
   const { networks, backends } = config;
-  const section = (backend: "node" | "electrum", title: string) => {
+  const section = (backend: "node" | "electrum" | "esplora", title: string) => {
     const rows = methods
       .filter((m) => m.backend === backend)
       .map((m) => {
@@ -104,16 +110,23 @@ function page(
               `<li><code>${escapeHtml(p.name)}</code> ${escapeHtml(p.type)}${p.optional ? " (optional)" : ""}</li>`,
           )
           .join("");
-        const curl = `curl -s -X POST -H 'content-type: application/json' \\\n  --data '${exampleBody(m)}' \\\n  ${base}/${backends[backend]}/${networks[0]}/$TOKEN`;
-        return `<section id="${escapeHtml(m.method)}"><h3><code>${escapeHtml(signature(m))}</code></h3>
+        const curl = m.rest
+          ? restCurl(m.rest, `${base}/${backends[backend]}/${networks[0]}/$TOKEN/api`)
+          : `curl -s -X POST -H 'content-type: application/json' \\\n  --data '${exampleBody(m)}' \\\n  ${base}/${backends[backend]}/${networks[0]}/$TOKEN`;
+        const title = m.rest ? `${m.rest.verb} ${m.rest.path}` : signature(m);
+        return `<section id="${escapeHtml(m.method)}"><h3><code>${escapeHtml(title)}</code></h3>
 <p>${escapeHtml(m.summary)}</p>${params ? `<ul>${params}</ul>` : "<p>No parameters.</p>"}
 <div class="wrap"><table><tr><th>CC</th>${networks.map((n) => `<th>${n}</th>`).join("")}</tr>${prices}</table></div>
 <pre>${escapeHtml(curl)}</pre></section>`;
       })
       .join("\n");
-    return `<h2 id="${backend}">${title} — <code>POST /${backends[backend]}/&lt;network&gt;/&lt;token&gt;</code></h2>\n${rows}`;
+    const route =
+      backend === "esplora"
+        ? `GET|POST /${backends[backend]}/&lt;network&gt;/&lt;token&gt;/api/…`
+        : `POST /${backends[backend]}/&lt;network&gt;/&lt;token&gt;`;
+    return `<h2 id="${backend}">${title} — <code>${route}</code></h2>\n${rows}`;
   };
-  const contents = (backend: "node" | "electrum", title: string) =>
+  const contents = (backend: "node" | "electrum" | "esplora", title: string) =>
     `<li><a href="#${backend}">${title}</a>: ${methods
       .filter((m) => m.backend === backend)
       .map((m) => `<a href="#${escapeHtml(m.method)}">${escapeHtml(m.method)}</a>`)
@@ -126,10 +139,11 @@ section{border-top:1px solid #d5d9e0;padding:.5rem 0}table{border-collapse:colla
 pre{background:#f5f6f8;padding:.5rem;white-space:pre-wrap;overflow-wrap:anywhere}
 h2,h3 code{overflow-wrap:anywhere}.wrap{overflow-x:auto}nav li{margin:.3rem 0}</style></head>
 <body><h1>Methods and prices</h1>
-<p>Every JSON-RPC method this gateway serves, its parameters, its price in credits (CC) per call on each network, and an example call. A batch is priced call by call. Any other method is refused with the upstream's own “method not found”, and is not charged. <a href="/methods.json">As JSON</a>.</p>
+<p>Every JSON-RPC method and Esplora endpoint this gateway serves, its parameters, its price in credits (CC) per call on each network, and an example call. A batch is priced call by call. Any other method is refused with the upstream's own “method not found”, and is not charged. <a href="/methods.json">As JSON</a>.</p>
 ${tokenNote(who)}
-<nav><h2>Contents</h2><ul>${contents("node", "Bitcoin Core")}${contents("electrum", "Electrum")}</ul></nav>
+<nav><h2>Contents</h2><ul>${contents("node", "Bitcoin Core")}${contents("electrum", "Electrum")}${contents("esplora", "Esplora")}</ul></nav>
 ${section("node", "Bitcoin Core")}
 ${section("electrum", "Electrum protocol 1.4")}
+${section("esplora", "Esplora REST API")}
 </body></html>`;
 }

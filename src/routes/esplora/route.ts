@@ -1,0 +1,117 @@
+import { auditOnly, type CallOutcome, meter } from "../../billing/metering/pipeline.ts";
+import { priceOf } from "../../billing/pricing/prices.ts";
+import { type HttpReply, textFailure, textReply } from "../../http/reply.ts";
+import { type ErrorCode, gatewayError, httpStatusOf } from "../../protocol/errors/codes.ts";
+import {
+  type EsploraRefusal,
+  type EsploraRequest,
+  isRead,
+  isRefusal,
+  readEsploraRequest,
+} from "../../protocol/esplora/request.ts";
+import { esploraScripthash } from "../../protocol/esplora/script.ts";
+import type { EsploraOutcome } from "../../upstreams/esplora/pool.ts";
+import type { EsploraContext } from "./services.ts";
+
+/**
+ * The Esplora mirror: `GET|POST /<esplora>/<network>/<token>/api/<path>`, answered as the
+ * Esplora server answers (its status, content type and bytes). A request Esplora would refuse
+ * (an unknown endpoint, a hash that is not hex, an address of another network) is refused here
+ * in its words, before anything is reserved or forwarded: audited, not charged. Anything else is
+ * one priced call through the metering pipeline; Esplora's own 4xx answers (404 "Transaction not
+ * found") are answers, charged like Core's -5.
+ */
+export async function handleEsplora(
+  ctx: EsploraContext,
+  body: string,
+  method: string,
+  path: string,
+): Promise<HttpReply> {
+  const request = readEsploraRequest(method, path, body);
+  if (isRefusal(request)) return refuse(ctx, "(invalid)", request);
+  if (request.script) {
+    const resolved = esploraScripthash(request.script, ctx.network);
+    if ("status" in resolved) return refuse(ctx, request.endpoint, resolved);
+  }
+  const price = priceOf(ctx.services.config, request.endpoint, ctx.network) ?? 0;
+  const metered = await meter(ctx, {
+    calls: [{ kind: "priced", method: request.endpoint, price }],
+    execute: async () => {
+      const out = await forward(ctx, request, path);
+      return { value: out, outcomes: [outcomeOf(out)] };
+    },
+  });
+  if (!metered.ok) return withHeaders(textFailure(metered.error), metered.headers);
+  const out = metered.value;
+  if (!out.ok) return withHeaders(textFailure(out.error), metered.headers);
+  return {
+    status: out.status,
+    body: null,
+    raw: out.body,
+    headers: { "content-type": out.contentType, ...metered.headers },
+  };
+}
+
+/** The request on the network's Esplora servers, as the client wrote its path. */
+function forward(ctx: EsploraContext, request: EsploraRequest, path: string) {
+  const pool = ctx.services.esplora.get(ctx.network);
+  if (!pool) {
+    const error = gatewayError("UPSTREAM_UNAVAILABLE", "no Esplora server for this network");
+    return Promise.resolve<EsploraOutcome>({ ok: false, error });
+  }
+  return isRead(request)
+    ? pool.request({ method: "GET", path })
+    : pool.request({ method: "POST", path, body: request.body ?? "" });
+}
+
+/**
+ * What the audit log keeps of the trip: Esplora's answer (charged; its 4xx refusals as upstream
+ * errors with their status), an answer over server.responseBytesMax (charged, not passed on), or
+ * no answer (not charged).
+ */
+function outcomeOf(out: EsploraOutcome): CallOutcome {
+  if (out.ok) {
+    if (out.status < 400) {
+      return { kind: "answered", outcome: "ok", httpStatus: out.status, upstream: out.upstream };
+    }
+    return {
+      kind: "answered",
+      outcome: "upstream_error",
+      errorCode: "UPSTREAM_ERROR",
+      upstreamCode: String(out.status),
+      httpStatus: out.status,
+      upstream: out.upstream,
+    };
+  }
+  if (out.error.code !== "RESPONSE_TOO_LARGE") return { kind: "failed", error: out.error };
+  return {
+    kind: "answered",
+    outcome: "too_large",
+    errorCode: out.error.code,
+    httpStatus: httpStatusOf(out.error.code),
+    upstream: out.upstream ?? null,
+  };
+}
+
+/** A request refused as Esplora refuses it, before anything was reserved: audited, not charged. */
+async function refuse(
+  ctx: EsploraContext,
+  method: string,
+  refusal: EsploraRefusal,
+): Promise<HttpReply> {
+  const errorCode: ErrorCode = refusal.status === 404 ? "ROUTE_NOT_FOUND" : "INVALID_PARAMS";
+  const audited = await auditOnly(ctx, [
+    {
+      method,
+      outcome: "rejected",
+      errorCode,
+      upstreamCode: String(refusal.status),
+      httpStatus: refusal.status,
+    },
+  ]);
+  return withHeaders(textReply(refusal.status, refusal.text), audited.headers);
+}
+
+function withHeaders(reply: HttpReply, headers: Record<string, string>): HttpReply {
+  return { ...reply, headers: { ...reply.headers, ...headers } };
+}
