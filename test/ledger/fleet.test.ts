@@ -50,7 +50,13 @@ const SETTINGS = {
 function gateway(s: SchemaStore, instance: string) {
   return processes.spawn(`${s.schema}-${instance}`, s, {
     connections: 32,
-    settings: { ...SETTINGS, ledger: { instance }, log: { level: "warn" } },
+    settings: {
+      ...SETTINGS,
+      // The plan's counters live in Redis: keyed per schema, as one deployment's are.
+      limits: { redisKeyPrefix: `blockgate:${s.schema}:` },
+      ledger: { instance },
+      log: { level: "warn" },
+    },
     env: { REDIS_URL, BLOCKGATE_LOG_LEVEL: "warn" },
   });
 }
