@@ -75,7 +75,7 @@ function storeName(config: Config, databaseUrl: string | undefined): string {
   }
 }
 
-/** An error's words; a refused connection to every address of a host is an AggregateError without any. */
+/** An error's words (a connection refused at every address of a host has none of its own). */
 function reason(err: unknown): string {
   const e = err as { message?: string; code?: string; errors?: { message?: string }[] };
   return e.message || e.errors?.[0]?.message || e.code || String(err);

@@ -1,7 +1,7 @@
 import type { Queryable } from "./database.ts";
 import type { Migration } from "./migration-files.ts";
 
-/** A migration as the database recorded it; `kind` is null where a build before kinds applied it. */
+/** A migration as the database recorded it; `kind` is null where it was recorded without one. */
 export interface AppliedMigration {
   name: string;
   kind: string | null;
@@ -66,8 +66,10 @@ export function assertServes(state: SchemaState, migrateOff: boolean): void {
   }
   if (state.breaking.length > 0) {
     const named = state.breaking.map((m) => `${m.name} (${m.kind ?? "kind not recorded"})`);
+    const one = state.breaking.length === 1;
+    const what = one ? "is not an expand migration" : "are not expand migrations";
     throw new SchemaMismatch(
-      `the database schema is newer than this version and not compatible with it: ${list(named)} applied by a newer version ${state.breaking.length === 1 ? "is not an expand migration" : "are not expand migrations"}; run a version that knows ${state.breaking.length === 1 ? "it" : "them"}`,
+      `the database schema is newer than this version and not compatible with it: ${list(named)} applied by a newer version ${what}; run a version that knows ${one ? "it" : "them"}`,
     );
   }
 }
