@@ -62,7 +62,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** The store the gateway uses, opened and migrated. */
+/** The store the gateway uses, opened and migrated (or checked: `database.migrate`). */
 export function openStore(
   config: Config,
   opts: Pick<StartOptions, "databaseUrl" | "databaseSchema" | "pgliteSnapshot">,
@@ -72,6 +72,7 @@ export function openStore(
     pgliteDir: config.database.pgliteDir,
     pgliteSnapshot: opts.pgliteSnapshot,
     poolSize: config.database.poolSize,
+    migrations: config.database.migrate ? "apply" : "check",
     ...(opts.databaseSchema ? { schema: opts.databaseSchema } : {}),
   });
 }

@@ -8,6 +8,7 @@ import { ACCOUNT_COMMANDS } from "./account-commands.ts";
 import type { CommandOutput, CommandSpec, DbCommand } from "./db-command.ts";
 import { UsageError } from "./db-command.ts";
 import { LOCAL_COMMANDS } from "./local-commands.ts";
+import { MIGRATE_COMMANDS } from "./migrate-command.ts";
 import { mistakeOutput, type Parsed, type ParsedLine, parseCommandLine } from "./program.ts";
 import { TOKEN_COMMANDS } from "./token-commands.ts";
 import { WEBHOOK_COMMANDS } from "./webhook-commands.ts";
@@ -19,6 +20,7 @@ export const DB_COMMANDS: Record<string, DbCommand> = {
   ...ACCOUNT_COMMANDS,
   ...TOKEN_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...MIGRATE_COMMANDS,
 };
 
 /** Every command, in the order the overview lists them. */

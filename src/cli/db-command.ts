@@ -74,6 +74,8 @@ export const text = (values: Values, name: string): string | undefined => {
  * once: a refused command leaves the store as it was.
  */
 export interface DbCommand extends CommandSpec {
+  /** It brings the schema up to date itself: the store opens without migrating or checking it. */
+  leavesSchema?: boolean;
   run(
     services: { db: Database; config: Config },
     args: readonly string[],

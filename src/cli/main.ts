@@ -1,8 +1,17 @@
 import { ConfigError, loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
-import { openDatabase } from "../db/open.ts";
+import type { Database } from "../db/database.ts";
+import { openDatabase, type SchemaPolicy } from "../db/open.ts";
+import { SchemaMismatch } from "../db/schema-state.ts";
 import { adminFilePath, readAdminFile } from "../routes/admin/admin-file.ts";
-import { type CommandOutput, needsStore, parseLine, runLocal, runParsed } from "./commands.ts";
+import {
+  type CommandOutput,
+  DB_COMMANDS,
+  needsStore,
+  parseLine,
+  runLocal,
+  runParsed,
+} from "./commands.ts";
 import { postToGateway, refusal } from "./gateway-call.ts";
 import type { ParsedLine } from "./program.ts";
 import { isView, printable, renderView, wantsColour } from "./view.ts";
@@ -26,16 +35,50 @@ async function cli(argv: string[]): Promise<number> {
     const handed = await handOff(config, argv);
     if (handed) return print(handed);
   }
-  const db = await openDatabase({
-    databaseUrl,
-    pgliteDir: config.database.pgliteDir,
-    poolSize: 2,
-  });
+  const db = await openStore(config, databaseUrl, schemaPolicy(config, parsed));
   try {
     return print(await runParsed(db, parsed satisfies ParsedLine, config));
   } finally {
     await db.close();
   }
+}
+
+/** A command that migrates itself opens the store as it is; the others as the gateway would. */
+function schemaPolicy(config: Config, line: ParsedLine): SchemaPolicy {
+  if (DB_COMMANDS[line.key]?.leavesSchema) return "leave";
+  return config.database.migrate ? "apply" : "check";
+}
+
+/** The store, or an error that says which one could not be opened and why. */
+async function openStore(
+  config: Config,
+  databaseUrl: string | undefined,
+  migrations: SchemaPolicy,
+): Promise<Database> {
+  const options = { databaseUrl, pgliteDir: config.database.pgliteDir, poolSize: 2, migrations };
+  try {
+    return await openDatabase(options);
+  } catch (err) {
+    if (err instanceof SchemaMismatch) throw err;
+    throw new Error(`cannot open the database (${storeName(config, databaseUrl)}): ${reason(err)}`);
+  }
+}
+
+/** PostgreSQL's host, port and database (never the password), or the PGlite folder. */
+function storeName(config: Config, databaseUrl: string | undefined): string {
+  if (!databaseUrl) return `PGlite in ${config.database.pgliteDir}`;
+  try {
+    const url = new URL(databaseUrl);
+    return `PostgreSQL at ${url.host}${url.pathname}`;
+  } catch {
+    return "PostgreSQL at DATABASE_URL";
+  }
+}
+
+/** An error's words (a connection refused at every address of a host has none of its own). */
+function reason(err: unknown): string {
+  const e = err as { message?: string; code?: string; errors?: { message?: string }[] };
+  return e.message || e.errors?.[0]?.message || e.code || String(err);
 }
 
 /**

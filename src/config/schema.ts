@@ -362,6 +362,12 @@ export const configSchema = z.strictObject({
       /** Embedded PGlite folder, used when DATABASE_URL is not set. `memory://` keeps it in memory. */
       pgliteDir: z.string().default(".blockgate/db"),
       poolSize: z.number().int().positive().max(100).default(10),
+      /**
+       * Whether a start applies the migrations this version carries. false: it only checks the
+       * schema, refusing one older than it needs (run `blockgate migrate` first) or one a newer
+       * version changed beyond expand migrations (docs/operators/migrations.md).
+       */
+      migrate: z.boolean().default(true),
     })
     .prefault({}),
   upstreams: z

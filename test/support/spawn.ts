@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { ensureBuild } from "../../scripts/ensure-build.mjs";
 import type { Database } from "../../src/db/database.ts";
-import { openDatabase } from "../../src/db/open.ts";
+import { openDatabase, type SchemaPolicy } from "../../src/db/open.ts";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { POSTGRES_URL } from "./harness.ts";
 
@@ -179,11 +179,17 @@ export function gatewayProcesses(prefix: string) {
     get dir(): string {
       return dir;
     },
-    /** A fresh, migrated schema. */
-    async store(poolSize = 4): Promise<SchemaStore> {
+    /** A fresh schema, migrated (or, with `leave`, left empty). */
+    async store(poolSize = 4, migrations: SchemaPolicy = "apply"): Promise<SchemaStore> {
       const schema = `${prefix}_${randomBytes(5).toString("hex")}`;
       schemas.push(schema);
-      const db = await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize });
+      const db = await openDatabase({
+        databaseUrl: POSTGRES_URL,
+        schema,
+        pgliteDir: "",
+        poolSize,
+        migrations,
+      });
       const databaseUrl = new URL(POSTGRES_URL);
       databaseUrl.searchParams.set("options", `-c search_path=${schema}`);
       return { schema, db, databaseUrl: databaseUrl.toString() };

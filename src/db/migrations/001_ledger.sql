@@ -1,3 +1,4 @@
+-- migration: expand
 -- Accounts, hashed tokens, the append-only ledger and the audit log.
 -- balance is the posted balance (granted − charged); held is the sum of open reservations.
 -- Both are caches of ledger_entries, kept in the same transactions that append the entries, so the

@@ -1,3 +1,4 @@
+-- migration: expand
 -- Dashboard sign-ins: a token is exchanged for a session cookie so it can leave the URL and the
 -- browser history. Like tokens, sessions are stored only as a SHA-256 of the cookie value.
 CREATE TABLE dashboard_sessions (

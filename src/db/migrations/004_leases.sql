@@ -1,3 +1,4 @@
+-- migration: expand
 -- Credit leases and gateway processes (src/ledger/leases.ts, src/metering/credits.ts).
 -- A gateway process takes credits from an account in leases and reserves each call against its
 -- lease in memory. A lease is a ledger entry like a hold: kind 'lease', amount −L, and

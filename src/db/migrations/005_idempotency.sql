@@ -1,3 +1,4 @@
+-- migration: expand
 -- Idempotent retries (src/metering/idempotency.ts). A request sent with an Idempotency-Key is
 -- remembered per account: the hash of what was asked (route, network, body), when its charge was
 -- committed — set by the same settle statement that writes the charge and its audit records, so a

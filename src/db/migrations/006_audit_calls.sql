@@ -1,3 +1,4 @@
+-- migration: expand
 -- Failed authentications are not written a row per request (a flood of bad tokens would grow the
 -- database by a row each): each process writes one audit record per source, route and minute, with
 -- how many calls it stands for. Every other record stands for one call.

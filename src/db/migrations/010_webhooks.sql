@@ -1,3 +1,4 @@
+-- migration: expand
 -- Webhooks: an endpoint is a subscription held by a token (like a GraphQL subscription): the
 -- token's account is charged for each successful delivery, and the token's revocation or expiry
 -- ends it. `source` names what it follows (an event name and its arguments). The signing secret

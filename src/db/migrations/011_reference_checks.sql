@@ -1,3 +1,5 @@
+-- migration: expand
+-- (Foreign keys give way to equivalent checks; what the new triggers refuse, no code ever did.)
 -- The references of the two tables every call writes (audit_records, ledger_entries) are checked
 -- once per statement, set-wise, instead of by row-level foreign keys. Each foreign key ran a
 -- trigger and a locking lookup per inserted row, five per charged call (the one on a lease's entry

@@ -1,3 +1,4 @@
+-- migration: expand
 -- The settle statement (src/ledger/settle-queue.ts) checks the references of the rows it writes
 -- itself, as part of its own plan, and says so; the reference triggers of 011 then stand aside for
 -- that one statement. Every other statement that writes audit records or ledger entries is checked
