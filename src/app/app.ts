@@ -261,6 +261,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     devnetProducers: new Map(),
     runCommand: (argv) => runDbCommand(db, argv, config),
     draining: false,
+    electrumTlsPort: null,
     unifiedApi: lazyUnifiedApi(() => app),
   };
   return app;

@@ -511,6 +511,11 @@ export const configSchema = z.strictObject({
        */
       upstreamSubscriptionsMax: z.number().int().positive().max(1_000_000).default(10_000),
       /**
+       * What `server.donation_address` answers on each network (ElectrumX's DONATION_ADDRESS);
+       * a network left out answers "", as ElectrumX does without one.
+       */
+      donationAddress: z.partialRecord(networkName, z.string().max(100)).default({}),
+      /**
        * Newline-delimited JSON-RPC over TLS for stock wallets, which cannot put a token in a path:
        * the token is the first label of the TLS server name (SNI), `<token>.<network>.<suffix>`,
        * or `<token>.<suffix>` for `network`. Absent: no listener.

@@ -123,6 +123,24 @@ describe("devnet's Electrum server behaves as ElectrumX", () => {
     line.close();
   });
 
+  it("no donation address, no peers, every add_peer turned down (peer discovery off)", async () => {
+    const line = await identified();
+    expect(await line.call(req(1, "server.donation_address"))).toBe(
+      '{"jsonrpc": "2.0", "result": "", "id": 1}',
+    );
+    expect(await line.call(req(2, "server.peers.subscribe"))).toBe(
+      '{"jsonrpc": "2.0", "result": [], "id": 2}',
+    );
+    expect(await line.call(req(3, "server.add_peer", [{ hosts: {} }]))).toBe(
+      '{"jsonrpc": "2.0", "result": false, "id": 3}',
+    );
+    expect(JSON.parse(await line.call(req(4, "server.add_peer"))).error).toEqual({
+      code: -32602,
+      message: '0 arguments passed to method "server.add_peer" but it requires 1',
+    });
+    line.close();
+  });
+
   it("transaction.get: hex; verbose is the daemon's object re-encoded by Python", async () => {
     const line = await identified();
     const hex = JSON.parse(await line.call(req(1, "blockchain.transaction.get", [HAL_TXID])));

@@ -83,13 +83,8 @@ describe("parameters are refused in ElectrumX's words, before forwarding, free o
 
   it("methods the route does not offer: -32601 as ElectrumX words it, not charged", async () => {
     const before = await available();
-    // Peers are not offered (no peer discovery behind a gateway); methods ElectrumX dropped in
-    // protocol 1.4 are gone; Core's methods are not Electrum's.
-    for (const method of [
-      "blockchain.numblocks.subscribe",
-      "server.peers.subscribe",
-      "getrawtransaction",
-    ]) {
+    // Methods ElectrumX dropped in protocol 1.4 are gone; Core's methods are not Electrum's.
+    for (const method of ["blockchain.numblocks.subscribe", "getrawtransaction"]) {
       expect(await errorOf([], method)).toEqual({
         code: -32601,
         message: `unknown method "${method}"`,

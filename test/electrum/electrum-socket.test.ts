@@ -76,7 +76,7 @@ describe("the Electrum route over WebSocket: one JSON-RPC message per frame, met
       "blockchain.transaction.get",
       "blockchain.block.header",
     ]);
-    expect(rows.map((r) => r.charged_cc)).toEqual([1, 100, 40]);
+    expect(rows.map((r) => r.charged_cc)).toEqual([0, 100, 40]);
   });
 
   it("the library calls every Electrum method of the catalogue, and gets the HTTP route's answer", async () => {

@@ -39,11 +39,15 @@ export const DEFAULT_PRICES = {
   testmempoolaccept: { default: 100, mainnet: 200 },
   // Electrum protocol 1.4
   "blockchain.transaction.get": { default: 50, mainnet: 100 },
-  "server.version": { default: 1, mainnet: 1 },
-  "server.features": { default: 1, mainnet: 1 },
-  "server.banner": { default: 1, mainnet: 1 },
-  // Keep-alives are free: a WebSocket client pings every few seconds while it waits.
+  // The session's own business is free: wallets ask these at every connect (server.version,
+  // banner, donation address, peers, features) and ping every few seconds while they wait.
+  "server.version": { default: 0, mainnet: 0 },
+  "server.features": { default: 0, mainnet: 0 },
+  "server.banner": { default: 0, mainnet: 0 },
   "server.ping": { default: 0, mainnet: 0 },
+  "server.donation_address": { default: 0, mainnet: 0 },
+  "server.peers.subscribe": { default: 0, mainnet: 0 },
+  "server.add_peer": { default: 0, mainnet: 0 },
   "blockchain.block.header": { default: 20, mainnet: 40 },
   "blockchain.block.headers": { default: 50, mainnet: 100 },
   "blockchain.headers.subscribe": { default: 10, mainnet: 20 },

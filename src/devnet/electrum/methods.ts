@@ -62,6 +62,11 @@ function serverMethods({ chain, address }: ElectrumBackend): Record<string, Hand
       "server.banner",
       () => `You are connected to an ${SERVER_VERSION} server.`,
     ),
+    // ElectrumX with its defaults: no DONATION_ADDRESS, and peer discovery off (devnet has no
+    // peers), so it lists none and turns every add_peer down.
+    "server.donation_address": checked("server.donation_address", () => ""),
+    "server.peers.subscribe": checked("server.peers.subscribe", () => []),
+    "server.add_peer": checked("server.add_peer", () => false),
     // ElectrumX's server_features, keys in its order; genesis_hash is this network's block 0.
     "server.features": checked("server.features", () => {
       const { host, port } = address();

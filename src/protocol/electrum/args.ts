@@ -87,6 +87,14 @@ export const ELECTRUM_SIGNATURES: Readonly<Record<string, ElectrumSignature>> = 
   "server.features": none,
   "server.banner": none,
   "server.ping": none,
+  "server.donation_address": none,
+  "server.peers.subscribe": none,
+  // ElectrumX reads the features only when it discovers peers; until then any value is answered.
+  "server.add_peer": {
+    required: ["features"],
+    optional: [],
+    check: ([features]) => [features as Json],
+  },
   "blockchain.headers.subscribe": none,
   "blockchain.relayfee": none,
   "mempool.get_fee_histogram": none,

@@ -124,9 +124,22 @@ const ELECTRUM: ElectrumRow[] = [
     ],
     ["blockgate-docs", "1.4"],
   ],
-  ["server.features", "The server's features: genesis hash, protocol range, hash function", [], []],
+  [
+    "server.features",
+    "The gateway's features: its TLS host, protocol range, the network's genesis hash",
+    [],
+    [],
+  ],
   ["server.banner", "The server's banner text", [], []],
   ["server.ping", "Keeps the session alive; null", [], []],
+  ["server.donation_address", 'The operator\'s donation address on the network, or ""', [], []],
+  ["server.peers.subscribe", "Other servers to try: [] (the gateway advertises no peers)", [], []],
+  [
+    "server.add_peer",
+    "A server announcing itself as a peer: false (the gateway takes no peers)",
+    [["features", "object", false]],
+    [{ hosts: {} }],
+  ],
   [
     "blockchain.block.header",
     "A block header's hex, with a checkpoint proof when cp_height is given",

@@ -23,6 +23,7 @@ import {
   handleRpcMirror,
   type MirrorProtocol,
 } from "../json-rpc/mirror.ts";
+import { GATEWAY_SERVER_METHODS, GATEWAY_UPSTREAM, serverAnswer } from "./server-answers.ts";
 import type { ElectrumContext, ElectrumServices } from "./services.ts";
 
 type Params = Json[] | { [key: string]: Json };
@@ -34,9 +35,6 @@ const CHECKED = Object.keys(ELECTRUM_SIGNATURES).filter(
   (m) => m !== "server.version" && m !== SUBSCRIBE,
 );
 
-/** The `upstream` of an answer the gateway gives itself (an unsubscribe), for the audit record. */
-const GATEWAY_UPSTREAM = "gateway";
-
 const poolOf = (ctx: ElectrumContext) => ctx.services.electrum.get(ctx.network);
 
 /**
@@ -45,8 +43,8 @@ const poolOf = (ctx: ElectrumContext) => ctx.services.electrum.get(ctx.network);
  * in ElectrumX's words before anything is forwarded or charged; JSON-RPC errors travel with HTTP
  * 200, as Electrum has no HTTP of its own to copy. Calls of a batch run concurrently (the
  * connections pipeline them). Electrum 1.4's read API is forwarded and its answers passed
- * through, except blockchain.transaction.get (rendered by the gateway) and server.version
- * (answered by the gateway: its connections have negotiated already).
+ * through, except blockchain.transaction.get (rendered by the gateway) and the server.* methods
+ * that describe the server the wallet talks to (answered by the gateway: server-answers.ts).
  */
 const ELECTRUM: MirrorProtocol<ElectrumServices> = {
   methods: {
@@ -95,7 +93,7 @@ async function executeCall(ctx: ElectrumContext, c: AcceptedCall): Promise<CallR
     const out = await electrumTransaction(source, c.params[0] as string, verbose);
     return render(out, verbose, ctx.network);
   }
-  if (c.method === "server.version") return await serverVersion(poolOf(ctx), c.params[0]!);
+  if (GATEWAY_SERVER_METHODS.has(c.method)) return await serverAnswer(ctx, c.method, c.params);
   if (c.method === SUBSCRIBE) return await subscribe(ctx, c.params[0] as string);
   if (c.method === "blockchain.scripthash.unsubscribe") {
     // The session's own list answers; the upstream subscription, shared with other
@@ -195,31 +193,6 @@ async function subscribe(ctx: ElectrumContext, scripthash: string): Promise<Call
 /** ElectrumX's refusal past MAX_SESSION_SUBS, with the configured limit. */
 function subscriptionLimit(ctx: ElectrumContext): string {
   return `your address subscription limit ${pyThousands(ctx.services.config.electrum.subscriptionsMax)} reached`;
-}
-
-/**
- * ElectrumX's [server_software, protocol_version]: the software the server named when the
- * gateway's connection identified itself, and the version agreed with this client (its check).
- */
-async function serverVersion(pool: ElectrumPool | undefined, agreed: Json): Promise<CallResult> {
-  if (!pool) return noServer();
-  if (!pool.serverVersion()) {
-    // No connection has identified the server yet (the gateway just started, or every server is
-    // reconnecting): a ping through the pool waits for one, with its failover, as any call does.
-    const ping = await pool.request("server.ping", []);
-    if (!ping.ok) return { kind: "failure", error: ping.error };
-  }
-  const version = pool.serverVersion();
-  if (!version) {
-    return {
-      kind: "failure",
-      error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
-        detail: "no open connection has identified the server",
-      }),
-    };
-  }
-  const result = [version.software, agreed];
-  return { kind: "answer", answer: { result }, upstream: version.upstream };
 }
 
 /**

@@ -7,6 +7,11 @@ import type { ChainEvents } from "../../events/chain-events.ts";
 export interface ElectrumServices extends MeterServices, AuthServices, ElectrumTxServices {
   /** New blocks, pushed to sessions subscribed to headers. */
   events: ChainEvents;
+  /**
+   * The port the TLS listener is bound to, set once it listens (server.features reports it);
+   * null without one.
+   */
+  electrumTlsPort: number | null;
 }
 
 export type ElectrumContext = CallContext<ElectrumServices>;

@@ -92,8 +92,10 @@ export async function startElectrumTls(
     server.listen(config.port, config.host, () => resolve());
   });
   const closed = new Promise<void>((resolve) => server.once("close", () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  app.electrumTlsPort = port;
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     stopListening: async () => {
       await stopListening(server);
     },
