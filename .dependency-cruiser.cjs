@@ -39,10 +39,15 @@ module.exports = {
       name: "devnet-is-its-own-entry",
       severity: "error",
       comment:
-        "devnet emulates upstreams for development and tests: the gateway's own code never depends on it; only the entry point starts it (and the composition root resolves `devnet` upstream entries, by type).",
+        "devnet emulates upstreams for development and tests: the gateway's own code never depends on it; only the entry points start it (the gateway's, and `blockgate devnet serve`'s, which runs it alone), and the composition root resolves `devnet` upstream entries, by type.",
       from: {
         path: "^src",
-        pathNot: ["^src/devnet/", "^src/main\\.ts$", "^src/app/upstreams\\.ts$"],
+        pathNot: [
+          "^src/devnet/",
+          "^src/main\\.ts$",
+          "^src/app/upstreams\\.ts$",
+          "^src/cli/devnet-serve\\.ts$",
+        ],
       },
       to: { path: "^src/devnet/" },
     },

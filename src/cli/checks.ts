@@ -45,6 +45,15 @@ export const oneOf =
     choices.includes(value) ? null : `one of ${choices.join(", ")}`;
 
 export const network = oneOf(NETWORK_NAMES);
+
+/** Networks separated by commas, each named once (`--networks mainnet,regtest`). */
+export const networkList: Check = (value) => {
+  const names = value.split(",").map((s) => s.trim());
+  if (names.some((n) => network(n) !== null)) {
+    return `networks separated by commas, each one of ${NETWORK_NAMES.join(", ")}`;
+  }
+  return new Set(names).size === names.length ? null : "each network once";
+};
 export const webhookEvent = oneOf(WEBHOOK_EVENTS);
 
 /** A comma-separated list of positive whole numbers (`--targets 1,6,144`). */

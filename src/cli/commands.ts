@@ -34,7 +34,7 @@ const GROUPS: Record<string, string> = {
   token: "access tokens: issue, list, restrict, rotate, revoke",
   webhook: "webhook endpoints: add, list, see their attempts, remove",
   config: "check a configuration file",
-  devnet: "produce blocks on the running gateway's devnet",
+  devnet: "devnet's upstreams: serve them alone, or produce blocks on the gateway's",
 };
 
 let version: string | undefined;
@@ -93,7 +93,7 @@ export async function runParsed(
   }
 }
 
-/** Runs a command that needs no store; null for `serve`, which the entry point starts. */
+/** Runs a command that needs no store; null for a server (`start`, `devnet serve`). */
 export function runLocal(line: ParsedLine): Promise<CommandOutput | null> {
   return LOCAL_COMMANDS[line.key]!.run(line.args, line.values);
 }

@@ -1,5 +1,5 @@
 import type { Config } from "../config/schema.ts";
-import { network, wholeNumber } from "./checks.ts";
+import { network, networkList, wholeNumber } from "./checks.ts";
 import { type CommandOutput, type CommandSpec, text, type Values } from "./db-command.ts";
 import { findGateway, postToGateway, refusal } from "./gateway-call.ts";
 
@@ -10,8 +10,8 @@ const NETWORK = {
   check: network,
 };
 
-/** `blockgate devnet mine` and `devnet reorg`, as the command line parser knows them. */
-export const DEVNET_SPECS: Record<"devnet mine" | "devnet reorg", CommandSpec> = {
+/** `blockgate devnet mine`, `devnet reorg` and `devnet serve`, as the command line parser knows them. */
+export const DEVNET_SPECS: Record<"devnet mine" | "devnet reorg" | "devnet serve", CommandSpec> = {
   "devnet mine": {
     summary: "K blocks on the running gateway's devnet tip (regtest, 1)",
     usage: "[--network N] [--blocks K]",
@@ -41,6 +41,27 @@ export const DEVNET_SPECS: Record<"devnet mine" | "devnet reorg", CommandSpec> =
       },
     ],
     examples: ["devnet reorg --depth 2"],
+  },
+  "devnet serve": {
+    summary: "devnet's upstreams alone, in a process of their own",
+    usage: "[--networks L] [--port-base P]",
+    operands: [],
+    options: [
+      {
+        name: "networks",
+        value: "L",
+        description: "networks separated by commas (default all five)",
+        check: networkList,
+      },
+      {
+        name: "port-base",
+        value: "P",
+        description:
+          "ports P, P + 1, … per network: Core, Electrum, indexer, Esplora (default any free)",
+        check: wholeNumber(1, 65_535),
+      },
+    ],
+    examples: ["devnet serve", "devnet serve --networks mainnet,regtest --port-base 18400"],
   },
 };
 

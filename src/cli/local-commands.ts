@@ -6,8 +6,9 @@ import { DEVNET_SPECS } from "./devnet.ts";
 import { mistakeOutput } from "./program.ts";
 
 /**
- * A command the CLI runs itself, without the store: offline tools, devnet's (which ask the
- * running gateway), and `start`, whose null asks the CLI to start the gateway in its process.
+ * A command the CLI runs itself, without the store: offline tools and devnet's. Null from the
+ * servers: `start` asks the CLI to start the gateway in its process; `devnet serve` has started
+ * devnet's upstreams, which keep the process running.
  */
 export interface LocalCommand extends CommandSpec {
   run(args: readonly (string | undefined)[], values: Values): Promise<CommandOutput | null>;
@@ -112,9 +113,16 @@ export const LOCAL_COMMANDS: Record<string, LocalCommand> = {
   },
   ...devnetCommand("mine"),
   ...devnetCommand("reorg"),
+  "devnet serve": {
+    ...DEVNET_SPECS["devnet serve"],
+    async run(_args, values) {
+      const { runDevnetServe } = await import("./devnet-serve.ts");
+      return runDevnetServe(values);
+    },
+  },
 };
 
-/** devnet's commands run inside the gateway, whose devnet it is: the CLI only finds it and asks. */
+/** `devnet mine` and `reorg` run inside the gateway, whose devnet it is: the CLI finds it and asks. */
 function devnetCommand(action: "mine" | "reorg"): Record<string, LocalCommand> {
   return {
     [`devnet ${action}`]: {

@@ -26,8 +26,9 @@ async function cli(argv: string[]): Promise<number> {
   if (!needsStore(parsed)) {
     const out = await runLocal(parsed);
     if (out) return print(out);
-    await import("../main.ts"); // start
-    return -1; // keeps running
+    // A server, which keeps running: `devnet serve` has started its own; `start` starts here.
+    if (parsed.key === "start") await import("../main.ts");
+    return -1;
   }
   const config = loadConfig(process.env.BLOCKGATE_CONFIG);
   const databaseUrl = process.env.DATABASE_URL;

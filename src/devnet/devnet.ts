@@ -9,6 +9,7 @@ import type { DevnetElectrumServer } from "./electrum/server.ts";
 import { type DevnetElectrumOptions, startDevnetElectrum } from "./electrum/start.ts";
 import { type DevnetEsploraServer, startDevnetEsplora } from "./esplora/server.ts";
 import { type DevnetIndexerServer, startDevnetIndexer } from "./indexer/server.ts";
+import { type DevnetPorts, devnetPorts } from "./ports.ts";
 import { chainPrevouts } from "./prevouts.ts";
 
 export interface Devnet {
@@ -36,44 +37,55 @@ export interface DevnetOptions {
   blockIntervalMs?: number;
   /** The networks the timer mines on (those devnet serves); default regtest. */
   blockNetworks?: readonly NetworkName[];
+  /** Fixed ports from this one, in the order `devnetPorts` gives; absent: any free ports. */
+  portBase?: number;
 }
 
+/** One network's servers and its block producer. */
+interface NetworkServers {
+  core: DevnetCoreServer;
+  electrum: DevnetElectrumServer;
+  indexer: DevnetIndexerServer;
+  esplora: DevnetEsploraServer;
+  producer: BlockProducer;
+}
+
+type Closable = { close(): Promise<void> };
+
 /**
- * Starts devnet's upstreams (a Bitcoin Core, an ElectrumX, an Esplora and an indexer per network) on
- * 127.0.0.1, port 0, each network's over its own chain (mainnet: the real blocks of data/chain;
- * the others: their genesis block and what devnet's Core produces on them);
- * credentials are random per start, so nothing but the gateway that started them can call in.
+ * Starts devnet's upstreams (a Bitcoin Core, an ElectrumX, an indexer and an Esplora per network) on
+ * 127.0.0.1, on any free ports unless `portBase` is given, each network's over its own chain
+ * (mainnet: the real blocks of data/chain; the others: their genesis block and what devnet's Core
+ * produces on them); credentials are random per start, so nothing but whoever started them, and
+ * those it tells, can call in. A server that cannot listen closes those already started.
  */
 export async function startDevnet(
   networks: readonly NetworkName[],
   opts: DevnetOptions = {},
 ): Promise<Devnet> {
-  const cores = new Map<NetworkName, DevnetCoreServer>();
-  const indexers = new Map<NetworkName, DevnetIndexerServer>();
-  const electrum = new Map<NetworkName, DevnetElectrumServer>();
-  const esplora = new Map<NetworkName, DevnetEsploraServer>();
-  const producers = new Map<NetworkName, BlockProducer>();
-  for (const network of networks) {
-    const chain = opts.chain?.network === network ? opts.chain : newDevnetChain(network);
-    const prevouts = chainPrevouts(chain);
-    indexers.set(
-      network,
-      await startDevnetIndexer({ chain, secret: randomBytes(16).toString("hex") }),
-    );
-    const core = await startCoreHttp({
-      methods: coreMethods(chain, network, prevouts),
-      user: "devnet",
-      password: randomBytes(16).toString("hex"),
-    });
-    cores.set(network, core);
-    electrum.set(network, await startDevnetElectrum(chain, core, prevouts, opts.electrum));
-    esplora.set(network, await startDevnetEsplora({ chain, network, prevouts, core }));
-    producers.set(network, new BlockProducer(chain, prevouts));
+  const servers = new Map<NetworkName, NetworkServers>();
+  const started: Closable[] = [];
+  try {
+    for (const [i, network] of networks.entries()) {
+      const ports = devnetPorts(opts.portBase, i);
+      servers.set(network, await startNetwork(network, opts, ports, started));
+    }
+  } catch (err) {
+    // Latest first: each Electrum server and Esplora before the Core that is their daemon.
+    for (const server of started.reverse()) await server.close();
+    throw err;
   }
+  const each = <T>(pick: (s: NetworkServers) => T) =>
+    new Map([...servers].map(([network, s]) => [network, pick(s)]));
+  const producers = each((s) => s.producer);
   const timed = [...new Set<NetworkName>(opts.blockNetworks ?? ["regtest"])].flatMap(
     (n) => producers.get(n) ?? [],
   );
   const timer = startBlockTimer(timed, opts.blockIntervalMs ?? 0);
+  const electrum = each((s) => s.electrum);
+  const indexers = each((s) => s.indexer);
+  const esplora = each((s) => s.esplora);
+  const cores = each((s) => s.core);
   return {
     cores,
     indexers,
@@ -87,4 +99,51 @@ export async function startDevnet(
       await Promise.all([...cores.values()].map((c) => c.close()));
     },
   };
+}
+
+/** Starts one network's indexer, Core, Electrum server and Esplora, adding each to `started`. */
+async function startNetwork(
+  network: NetworkName,
+  opts: DevnetOptions,
+  ports: DevnetPorts,
+  started: Closable[],
+): Promise<NetworkServers> {
+  const chain = opts.chain?.network === network ? opts.chain : newDevnetChain(network);
+  const prevouts = chainPrevouts(chain);
+  const listening = async <T extends Closable>(what: string, port: number, start: Promise<T>) => {
+    const server = await start.catch((err: NodeJS.ErrnoException) => {
+      throw err.code === "EADDRINUSE"
+        ? new Error(`${network}'s ${what} cannot listen: port ${port} is in use`)
+        : err;
+    });
+    started.push(server);
+    return server;
+  };
+  const secret = randomBytes(16).toString("hex");
+  const indexer = await listening(
+    "indexer",
+    ports.indexer,
+    startDevnetIndexer({ chain, secret, port: ports.indexer }),
+  );
+  const core = await listening(
+    "Core",
+    ports.core,
+    startCoreHttp({
+      methods: coreMethods(chain, network, prevouts),
+      user: "devnet",
+      password: randomBytes(16).toString("hex"),
+      port: ports.core,
+    }),
+  );
+  const electrum = await listening(
+    "Electrum server",
+    ports.electrum,
+    startDevnetElectrum(chain, core, prevouts, { ...opts.electrum, port: ports.electrum }),
+  );
+  const esplora = await listening(
+    "Esplora",
+    ports.esplora,
+    startDevnetEsplora({ chain, network, prevouts, core, port: ports.esplora }),
+  );
+  return { core, electrum, indexer, esplora, producer: new BlockProducer(chain, prevouts) };
 }

@@ -22,9 +22,14 @@ export async function listenDevnet(
     });
   });
   server.keepAliveTimeout = opts.keepAliveTimeoutMs;
-  await new Promise<void>((resolve) =>
-    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve),
-  );
+  // A port already taken rejects (EADDRINUSE) rather than crash the process that asked for it.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
   return {
     server,

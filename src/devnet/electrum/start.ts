@@ -10,6 +10,8 @@ import { statusOf } from "./scripthash.ts";
 import { type DevnetElectrumServer, startElectrumTcp } from "./server.ts";
 
 export interface DevnetElectrumOptions {
+  /** Default 0: any free port. */
+  port?: number;
   recvBytesMax?: number;
   sendBytesMax?: number;
   idleTimeoutMs?: number;
@@ -60,8 +62,17 @@ export function startDevnetElectrum(
       return daemon.close();
     },
   });
-  return started.then((s) => {
-    server = s;
-    return s;
-  });
+  return started.then(
+    (s) => {
+      server = s;
+      return s;
+    },
+    async (err: unknown) => {
+      // Not listening (its port taken): nothing will close it, so it lets go of the chain now.
+      stopAnnouncing();
+      stopNotifying();
+      await daemon.close();
+      throw err;
+    },
+  );
 }

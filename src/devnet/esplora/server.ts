@@ -104,6 +104,8 @@ export async function startDevnetEsplora(opts: {
   network: Network;
   prevouts: (txid: string, vout: number) => Prevout | undefined;
   core: DevnetCoreServer;
+  /** Default 0: any free port. */
+  port?: number;
 }): Promise<DevnetEsploraServer> {
   const client = new BitcoinCoreClient({
     url: opts.core.url,
@@ -138,7 +140,13 @@ export async function startDevnetEsplora(opts: {
     return send(res, await answer(request));
   }
 
-  const listener = await listenDevnet(serve, { keepAliveTimeoutMs: 30_000 });
+  // Not listening (its port taken): nothing will close its client, so it does so itself.
+  const listener = await listenDevnet(serve, { port: opts.port, keepAliveTimeoutMs: 30_000 }).catch(
+    async (err: unknown) => {
+      await client.close();
+      throw err;
+    },
+  );
   return {
     server: listener.server,
     url: `http://127.0.0.1:${listener.port}/api`,

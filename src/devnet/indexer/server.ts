@@ -50,10 +50,10 @@ export async function startDevnetIndexer(opts: {
   port?: number;
 }): Promise<DevnetIndexerServer> {
   const schema = indexerSchema();
-  const tables = new IndexerTables(opts.chain);
+  const tables = chainTables(opts.chain);
   const rootValue = {
-    block: (args: SelectArgs) => tables.selectBlocks(args),
-    block_by_pk: (args: { hash: string }) => tables.blockByPk(args.hash),
+    block: (args: SelectArgs) => tables.current().selectBlocks(args),
+    block_by_pk: (args: { hash: string }) => tables.current().blockByPk(args.hash),
   };
   const stats: IndexerStats = { httpRequests: 0, queries: 0, rejected: 0 };
   const expected = Buffer.from(opts.secret);
@@ -106,13 +106,36 @@ export async function startDevnetIndexer(opts: {
     port: opts.port,
     keepAliveTimeoutMs: 30_000,
   });
+  const stopFollowing = tables.follow();
   return {
     server,
     url: `http://127.0.0.1:${port}/v1/graphql`,
     secret: opts.secret,
     stats,
     hold: () => gate.hold(),
-    close,
+    close() {
+      stopFollowing();
+      return close();
+    },
+  };
+}
+
+/**
+ * The tables over the chain, rebuilt at the first query after the tip moved (blocks produced, a
+ * reorganisation) once `follow` is called, as a real indexer follows its node: what devnet's Core
+ * mined is then queryable here too. `follow` returns what stops it.
+ */
+function chainTables(chain: DevnetChain) {
+  let tables: IndexerTables | null = null;
+  return {
+    current(): IndexerTables {
+      tables ??= new IndexerTables(chain);
+      return tables;
+    },
+    follow: () =>
+      chain.onTip(() => {
+        tables = null;
+      }),
   };
 }
 
