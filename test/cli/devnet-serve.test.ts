@@ -11,7 +11,12 @@ import { parse } from "yaml";
 import { parseLine } from "../../src/cli/commands.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import type { DevnetEndpoints } from "../../src/devnet/endpoints.ts";
-import { type DevnetProcess, freePortRun, spawnDevnet } from "../support/devnet-serve.ts";
+import {
+  type DevnetProcess,
+  freePortRun,
+  spawnDevnet,
+  spawnDevnetOnFreePorts,
+} from "../support/devnet-serve.ts";
 import { POSTGRES_URL, post, rpc } from "../support/harness.ts";
 import { fundedAccount } from "../support/ledger.ts";
 import { connectOutcome } from "../support/net.ts";
@@ -76,8 +81,7 @@ describe("blockgate devnet serve", () => {
   let base: number;
 
   beforeAll(async () => {
-    base = await freePortRun(8);
-    devnet = await spawnDevnet(["--networks", "mainnet,regtest", "--port-base", String(base)]);
+    ({ devnet, base } = await spawnDevnetOnFreePorts(8, ["--networks", "mainnet,regtest"]));
   }, 60_000);
   afterAll(async () => {
     await devnet?.stop();

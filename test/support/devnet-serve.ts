@@ -81,3 +81,21 @@ export async function freePortRun(count: number): Promise<number> {
     }
   }
 }
+
+/**
+ * `devnet serve` on `count` consecutive free ports: the run is free when found, but another
+ * process of a busy suite may take one of its ports before devnet binds it; then another run.
+ */
+export async function spawnDevnetOnFreePorts(
+  count: number,
+  args: readonly string[],
+): Promise<{ devnet: DevnetProcess; base: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const base = await freePortRun(count);
+    try {
+      return { devnet: await spawnDevnet([...args, "--port-base", String(base)]), base };
+    } catch (err) {
+      if (attempt >= 5 || !/is in use/.test((err as Error).message)) throw err;
+    }
+  }
+}
