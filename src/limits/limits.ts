@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { TokenOwner } from "../access/tokens.ts";
 import { cycleContaining } from "../billing/usage/cycles.ts";
+import { chargedSince } from "../billing/usage/usage.ts";
 import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
@@ -49,13 +50,7 @@ export class Limits {
     private readonly redis: Redis | null,
   ) {
     this.inForce = plansInForce(config);
-    this.caps = new SpendingCaps(store, async (accountId, since) => {
-      const { rows } = await db.query<{ spent: string }>(
-        "SELECT coalesce(sum(charged_cc), 0)::text AS spent FROM audit_records WHERE account_id = $1 AND at >= $2",
-        [accountId, since],
-      );
-      return Number(rows[0]?.spent ?? 0);
-    });
+    this.caps = new SpendingCaps(store, (accountId, since) => chargedSince(db, accountId, since));
     db.listen("account_changed", (payload) => this.terms.delete(Number(payload)));
   }
 

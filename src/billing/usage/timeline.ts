@@ -1,5 +1,5 @@
 import type { Queryable } from "../../db/database.ts";
-import { FAILED_SQL, type Range, REFUSED_SQL } from "./usage.ts";
+import { CALLS, FAILED_SQL, type Range, REFUSED_SQL, rangeParams } from "./usage.ts";
 
 export type BucketSize = "hour" | "day";
 
@@ -51,13 +51,11 @@ export async function usageTimeline(
        percentile_cont(ARRAY[0.5, 0.95, 0.99]::float8[]) WITHIN GROUP (ORDER BY duration_ms)
          FILTER (WHERE ${ran}) AS latency
      FROM audit_records
-     WHERE account_id = $1 AND at >= $2 AND at < $3 AND backend <> 'dashboard'
+     WHERE account_id = $1 AND ${CALLS}
        AND ($5::text IS NULL OR network = $5) AND ($6::text IS NULL OR method = $6)
      GROUP BY 1 ORDER BY 1`,
     [
-      accountId,
-      range.start,
-      range.end,
+      ...rangeParams(accountId, range),
       filter.bucket,
       filter.network ?? null,
       filter.method ?? null,

@@ -58,12 +58,24 @@ const IN_RANGE = "($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS 
  * The dashboard's own reads of the account (audited, free, `backend` = its segment) are the
  * owner looking, not calls: left out of usage and the latest calls, kept in the audit export.
  */
-const CALLS = `${IN_RANGE} AND backend <> 'dashboard'`;
-const rangeParams = (accountId: number, range?: Range) => [
+export const CALLS = `${IN_RANGE} AND backend <> 'dashboard'`;
+export const rangeParams = (accountId: number, range?: Range) => [
   accountId,
   range?.start ?? null,
   range?.end ?? null,
 ];
+
+/**
+ * Credits charged to an account since an instant, dashboard reads included (they are free): what
+ * the plans' credit caps count, and what the dashboard shows against them.
+ */
+export async function chargedSince(db: Queryable, accountId: number, since: Date): Promise<number> {
+  const { rows } = await db.query<{ spent: string }>(
+    "SELECT coalesce(sum(charged_cc), 0)::text AS spent FROM audit_records WHERE account_id = $1 AND at >= $2",
+    [accountId, since],
+  );
+  return Number(rows[0]?.spent ?? 0);
+}
 
 /** Calls and credits by backend, network and method, from the audit log. */
 export async function usageByMethod(

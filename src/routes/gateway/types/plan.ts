@@ -1,6 +1,6 @@
 import { cycleContaining } from "../../../billing/usage/cycles.ts";
+import { chargedSince } from "../../../billing/usage/usage.ts";
 import type { Config } from "../../../config/schema.ts";
-import type { Queryable } from "../../../db/database.ts";
 import { planOf } from "../../../limits/plans.ts";
 import { type CapWindow, dayWindow } from "../../../limits/spending-caps.ts";
 import { builder } from "../builder.ts";
@@ -35,22 +35,13 @@ const RateRef = builder.objectRef<RateModel>("PlanRate").implement({
   }),
 });
 
-/** Charged in [start, now): what the caps count, from the same audit log the limits read. */
-async function spentSince(db: Queryable, accountId: number, since: Date): Promise<number> {
-  const { rows } = await db.query<{ spent: string }>(
-    "SELECT coalesce(sum(charged_cc), 0)::text AS spent FROM audit_records WHERE account_id = $1 AND at >= $2",
-    [accountId, since],
-  );
-  return Number(rows[0]?.spent ?? 0);
-}
-
 const CapRef = builder.objectRef<CapModel>("PlanCap").implement({
   description: "A credit cap and what the account has spent against it in the current window.",
   fields: (t) => ({
     capCc: t.field({ type: "Credits", resolve: (c) => c.cap }),
     spentCc: t.field({
       type: "Credits",
-      resolve: (c, _a, ctx) => spentSince(ctx.services.db, c.accountId, c.start),
+      resolve: (c, _a, ctx) => chargedSince(ctx.services.db, c.accountId, c.start),
     }),
     windowStart: t.field({ type: "DateTime", resolve: (c) => c.start }),
     resetsAt: t.field({ type: "DateTime", resolve: (c) => c.end }),
