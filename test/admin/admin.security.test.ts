@@ -119,32 +119,40 @@ describe("operator surfaces: security (PostgreSQL)", () => {
 describe("operator credential check: timing", () => {
   it("takes the same time for the right token, a near miss and a far miss", () => {
     // The token is hashed before anything is compared and every configured digest is compared,
-    // so how much of a guess is right cannot show in the time taken. Medians of interleaved
-    // batches, so that a busy machine slows all three alike.
+    // so how much of a guess is right cannot show in the time taken. Each case's fastest of
+    // interleaved batches (what the code costs when nothing else runs); a leak is systematic and
+    // shows in every attempt, while a burst of load on a shared machine spoils one at most.
     const operator = operatorCredential();
     const digests = [operatorCredential().sha256, operator.sha256, operatorCredential().sha256];
     const near = `Bearer ${operator.token.slice(0, -1)}${operator.token.endsWith("A") ? "B" : "A"}`;
     const far = `Bearer ${operatorCredential().token}`;
     const cases = { right: operator.headers.authorization, near, far };
-    const samples: Record<keyof typeof cases, number[]> = { right: [], near: [], far: [] };
-    for (let round = 0; round < 41; round++) {
-      for (const key of Object.keys(cases) as (keyof typeof cases)[]) {
-        const started = process.hrtime.bigint();
-        for (let i = 0; i < 300; i++) operatorAuthorized(cases[key], digests);
-        samples[key].push(Number(process.hrtime.bigint() - started));
-      }
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const [right, nearMs, farMs] = [
-      median(samples.right),
-      median(samples.near),
-      median(samples.far),
-    ];
     expect(operatorAuthorized(cases.right, digests)).toBe(true);
     expect(operatorAuthorized(cases.near, digests)).toBe(false);
-    for (const ratio of [nearMs / right, farMs / right, nearMs / farMs]) {
-      expect(ratio).toBeGreaterThan(0.67);
-      expect(ratio).toBeLessThan(1.5);
+    const attempts: number[][] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const [right, nearNs, farNs] = fastestBatches(Object.values(cases), digests);
+      const ratios = [nearNs / right, farNs / right, nearNs / farNs];
+      attempts.push(ratios);
+      if (ratios.every((r) => r > 0.67 && r < 1.5)) break;
     }
+    const last = attempts.at(-1)!;
+    expect(
+      last.every((r) => r > 0.67 && r < 1.5),
+      `ratios per attempt: ${JSON.stringify(attempts)}`,
+    ).toBe(true);
   });
 });
+
+/** The fastest of 41 interleaved batches of 300 checks, per header, in nanoseconds. */
+function fastestBatches(headers: string[], digests: string[]): number[] {
+  const fastest = headers.map(() => Number.POSITIVE_INFINITY);
+  for (let round = 0; round < 41; round++) {
+    headers.forEach((header, i) => {
+      const started = process.hrtime.bigint();
+      for (let n = 0; n < 300; n++) operatorAuthorized(header, digests);
+      fastest[i] = Math.min(fastest[i]!, Number(process.hrtime.bigint() - started));
+    });
+  }
+  return fastest;
+}

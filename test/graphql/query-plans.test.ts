@@ -310,33 +310,43 @@ describe("a document that asks the indexer alone", () => {
   });
 
   it("learning asks nothing of its own: 30 concurrent first requests, one indexer trip, then a plan", async () => {
-    const { token, id } = await t.account("first-wave", 1_000_000);
-    const url = `${t.url}/gateway/mainnet/${token}`;
-    const body = {
-      query: "{ block(limit: 4, order_by: {height: desc}) { hash transaction_count } }",
-    };
-    const { learnt } = (await plans()).stats;
-    const before = indexerRequests();
-    // The indexer held until all thirty are in flight, so that they all share its one trip.
-    const shared = t.gateway.app.indexers.get("mainnet")!.shared.stats;
-    const joined = shared.joined;
-    const release = t.devnet.indexers.get("mainnet")!.hold();
-    const sent = Promise.all(Array.from({ length: 30 }, () => post(url, body)));
+    // A gateway of its own on the same devnet, with the default deadline: the indexer is held
+    // until all thirty are in flight, and on a loaded machine their arrival outlasts the 400 ms
+    // this file's gateway gives a trip (a timed-out trip would leave later arrivals a new one).
+    const g = await startTestGateway("pglite", { cache: { gatewayBytesMax: 0 } }, undefined, {
+      devnet: t.devnet,
+    });
     try {
-      // Thirty documents parsed, checked and priced before they reach the indexer: on a loaded
-      // machine that is more than waitFor's default second.
-      await vi.waitFor(() => expect(shared.joined - joined).toBe(29), {
-        timeout: 20_000,
-        interval: 20,
-      });
+      const { token, id } = await g.account("first-wave", 1_000_000);
+      const url = `${g.url}/gateway/mainnet/${token}`;
+      const body = {
+        query: "{ block(limit: 4, order_by: {height: desc}) { hash transaction_count } }",
+      };
+      const gPlans = async () => (await g.gateway.app.unifiedApi()).plans;
+      const { learnt } = (await gPlans()).stats;
+      const before = indexerRequests();
+      const shared = g.gateway.app.indexers.get("mainnet")!.shared.stats;
+      const joined = shared.joined;
+      const release = t.devnet.indexers.get("mainnet")!.hold();
+      const sent = Promise.all(Array.from({ length: 30 }, () => post(url, body)));
+      try {
+        // Thirty documents parsed, checked and priced before they reach the indexer: on a loaded
+        // machine that is more than waitFor's default second.
+        await vi.waitFor(() => expect(shared.joined - joined).toBe(29), {
+          timeout: 20_000,
+          interval: 20,
+        });
+      } finally {
+        release();
+      }
+      const answers = await sent;
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      expect(indexerRequests() - before).toBe(1);
+      expect((await gPlans()).stats.learnt).toBe(learnt + 1);
+      expect(await latestAudit(g.gateway.app.db, id, 100)).toHaveLength(30);
     } finally {
-      release();
+      await g.close();
     }
-    const answers = await sent;
-    expect(answers.every((a) => a.status === 200)).toBe(true);
-    expect(indexerRequests() - before).toBe(1);
-    expect((await plans()).stats.learnt).toBe(learnt + 1);
-    expect(await latestAudit(t.gateway.app.db, id, 100)).toHaveLength(30);
   });
 
   it("concurrent identical planned requests share one trip, each charged and audited", async () => {
