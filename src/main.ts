@@ -44,7 +44,8 @@ async function main(): Promise<void> {
   if (devnet) attachDevnet(gateway.app, devnet.producers);
   const where = `store: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.pgliteDir}`}${devnet ? "; upstreams: devnet" : ""}`;
   const demo = config.demo.enabled ? await prepareDemo(gateway.app.db, config.demo.credits) : null;
-  const banner = startupBanner(config, gateway.url, where, demo);
+  const httpsUrl = gateway.http.https?.url ?? null;
+  const banner = startupBanner(config, gateway.url, where, demo, httpsUrl);
   // On a terminal the banner stands apart from the log lines around it.
   process.stdout.write(process.stdout.isTTY ? `\n${banner}\n` : banner);
   // gateway.close() drains (server.drainTimeoutMs). Each handler is once-only: the same signal a

@@ -10,9 +10,10 @@ export function startupBanner(
   url: string,
   where: string,
   demo: DemoAccount | null,
+  httpsUrl: string | null = null,
 ): string {
   const lines = [
-    `blockgate listening on ${url}  (${where})`,
+    `blockgate listening on ${url}${httpsUrl ? ` and ${httpsUrl}` : ""}  (${where})`,
     `What it serves, and where to go next: ${url}/`,
     `Your usage, keys and webhooks (sign in with a token): ${url}/dashboard`,
   ];

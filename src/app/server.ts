@@ -16,6 +16,7 @@ import {
   notFoundBeforeBody,
   pathParts,
 } from "../http/framework.ts";
+import { type HttpsFront, startHttpsFront } from "../http/https-front.ts";
 import { CallCut, InFlight } from "../http/in-flight.ts";
 import { plainFailure, sendReply } from "../http/reply.ts";
 import { gatewayError } from "../protocol/errors/codes.ts";
@@ -44,6 +45,8 @@ export interface RunningServer {
   inFlight(): number;
   /** The Electrum TLS listener for stock wallets (config electrum.tls), when configured. */
   electrumTls: { port: number } | null;
+  /** HTTPS on the same routes (config server.tls), when configured. */
+  https: { port: number; url: string } | null;
 }
 
 /**
@@ -82,11 +85,19 @@ export async function startHttpServer(
   const url = await listen(server, host, port);
   // Its sessions share the server's count of work in flight (drain waits for them) and the
   // per-address connection limit.
+  const tls = app.config.server.tls;
+  const https: HttpsFront | null = tls
+    ? await startHttpsFront(server, { host, ...tls }).catch((err: unknown) => {
+        server.close();
+        throw err;
+      })
+    : null;
   const electrumTls: ElectrumTlsListener | null = await startElectrumTls(app, {
     requests,
     connections,
-  }).catch((err: unknown) => {
+  }).catch(async (err: unknown) => {
     server.close();
+    await https?.destroy();
     throw err;
   });
   // Loaded now, not at the first request (and a first request waits for the same load).
@@ -96,9 +107,10 @@ export async function startHttpServer(
   return {
     server,
     url,
-    drain: drainer(server, { requests, sockets }, electrumTls),
+    drain: drainer(server, { requests, sockets }, { electrumTls, https }),
     inFlight: () => requests.size,
     electrumTls: electrumTls ? { port: electrumTls.port } : null,
+    https: https ? { port: https.port, url: https.url } : null,
   };
 }
 
@@ -155,11 +167,13 @@ async function listen(server: Server, host: string, port: number): Promise<strin
 function drainer(
   server: Server,
   { requests, sockets }: SocketRegistry,
-  electrumTls: ElectrumTlsListener | null,
+  { electrumTls, https }: { electrumTls: ElectrumTlsListener | null; https: HttpsFront | null },
 ): RunningServer["drain"] {
   return async (timeoutMs, stopped) => {
     const outcome = await drain(server, requests, timeoutMs, {
-      stopListening: async () => electrumTls?.stopListening(),
+      stopListening: async () => {
+        await Promise.all([electrumTls?.stopListening(), https?.stopListening()]);
+      },
       // Once what had arrived is read: WebSocket sessions are told the server is going away
       // (1001) and TLS sessions are ended, each once the messages it was sent are answered.
       stopped: () => {
@@ -171,7 +185,7 @@ function drainer(
         for (const socket of sockets.keys()) socket.terminate();
       },
     });
-    await electrumTls?.destroy();
+    await Promise.all([electrumTls?.destroy(), https?.destroy()]);
     return outcome;
   };
 }

@@ -242,6 +242,19 @@ export const configSchema = z.strictObject({
        * rest are cut; a cut call is never charged, its hold is left to the hold sweeper.
        */
       drainTimeoutMs: z.number().int().nonnegative().max(300_000).default(10_000),
+      /**
+       * HTTPS beside the plain listener, on the same routes (host: server.host), for clients that
+       * only speak HTTPS to a host name. Absent: plain HTTP only (TLS ended by a proxy in front).
+       */
+      tls: z
+        .strictObject({
+          /** 0: any free port (tests). */
+          port: z.number().int().min(0).max(65535).default(8443),
+          /** PEM certificate (chain) for the names clients use. */
+          certFile: z.string().min(1),
+          keyFile: z.string().min(1),
+        })
+        .optional(),
     })
     .prefault({}),
   /** /readyz: how long its checks may take and how long their results are reused. */

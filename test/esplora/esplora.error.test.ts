@@ -3,7 +3,7 @@ import { auditOf } from "../support/audit.ts";
 import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { balanceOf, expectLedgerOk } from "../support/ledger.ts";
 
-const UNKNOWN_TXID = "00".repeat(31) + "01";
+const UNKNOWN_TXID = `${"00".repeat(31)}01`;
 
 let t: TestGateway;
 let token: string;
