@@ -17,7 +17,7 @@ function summary(config: Config, env: NodeJS.ProcessEnv): string[] {
     "upstreams:",
   ];
   const rows: string[][] = [];
-  for (const kind of ["node", "electrum", "graph"] as const) {
+  for (const kind of ["node", "electrum", "graph", "esplora"] as const) {
     for (const network of config.networks) {
       const entries: readonly unknown[] = config.upstreams[kind]?.[network] ?? [];
       const devnet = entries.filter((e) => e === "devnet").length;

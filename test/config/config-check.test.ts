@@ -55,6 +55,8 @@ describe("blockgate config check", () => {
         "  electrum  regtest  1 upstream (devnet)     /electrum/regtest",
         "  graph     mainnet  1 upstream              /graph/mainnet",
         "  graph     regtest  none (no such route)    /graph/regtest",
+        "  esplora   mainnet  1 upstream (devnet)     /esplora/mainnet",
+        "  esplora   regtest  1 upstream (devnet)     /esplora/regtest",
       ].join("\n"),
     });
     const postgres = runConfigCommand(["check", path], { ...ENV, DATABASE_URL: "postgres://x" });

@@ -205,6 +205,8 @@ describe(`${EXAMPLE}`, () => {
       "  electrum  testnet4  1 upstream            /electrum/testnet4",
       "  graph     mainnet   2 upstreams           /graph/mainnet",
       "  graph     testnet4  none (no such route)  /graph/testnet4",
+      "  esplora   mainnet   2 upstreams           /esplora/mainnet",
+      "  esplora   testnet4  none (no such route)  /esplora/testnet4",
     ]);
   });
 });

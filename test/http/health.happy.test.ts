@@ -17,7 +17,9 @@ describe("health: happy", () => {
   const signetSeen = () => [
     t.devnet.cores.get("signet")!.stats.httpRequests,
     t.devnet.indexers.get("signet")!.stats.httpRequests,
-    t.devnet.electrum.get("signet")!.stats.requests,
+    // Pings only: a connection (re)made under load adds its own server.version.
+    t.devnet.electrum.get("signet")!.stats.methods["server.ping"] ?? 0,
+    t.devnet.esplora.get("signet")!.stats.requests,
   ];
 
   it("an upstream with no fresh evidence is probed once; a node that just answered a call is not", async () => {
@@ -28,7 +30,8 @@ describe("health: happy", () => {
     const before = [mainnet.stats.httpRequests, ...signetSeen()];
     const { body } = await readyz(t);
     expect(body.upstreams?.node.mainnet?.status).toBe("healthy");
-    // getblockcount to signet's node, { __typename } to its indexer, server.ping to its ElectrumX.
+    // getblockcount to signet's node, { __typename } to its indexer, server.ping to its ElectrumX,
+    // and a probe to its Esplora server.
     expect([mainnet.stats.httpRequests, ...signetSeen()]).toEqual([
       before[0],
       ...before.slice(1).map((n) => n! + 1),
@@ -64,6 +67,10 @@ describe("health: happy", () => {
         graph: {
           mainnet: pool(d.indexers.get("mainnet")!.url),
           signet: pool(d.indexers.get("signet")!.url),
+        },
+        esplora: {
+          mainnet: pool(d.esplora.get("mainnet")!.url),
+          signet: pool(d.esplora.get("signet")!.url),
         },
       },
     });

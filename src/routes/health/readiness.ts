@@ -6,13 +6,13 @@ import { CachedCheck } from "../../util/cached-check.ts";
 
 /**
  * ready: everything answers. degraded: the gateway can serve, but some upstream member (or a
- * whole Electrum or indexer pool) does not answer. down: the database does not answer, or some
- * network's main backend does not — its node (the unified API's transactions need it), or, for a
- * network configured with Electrum servers alone, those. draining: shutting down.
+ * whole Electrum, indexer or Esplora pool) does not answer. down: the database does not answer,
+ * or some network's main backend does not — its node (the unified API's transactions need it),
+ * or, for a network configured with Electrum servers alone, those. draining: shutting down.
  */
 export type ReadyStatus = "ready" | "degraded" | "down" | "draining";
 
-type PoolKind = "node" | "electrum" | "graph";
+type PoolKind = "node" | "electrum" | "graph" | "esplora";
 
 export interface ReadyReport {
   status: ReadyStatus;
@@ -32,6 +32,7 @@ export interface HealthServices {
   nodes: ReadonlyMap<NetworkName, Probed>;
   electrum: ReadonlyMap<NetworkName, Probed>;
   indexers: ReadonlyMap<NetworkName, Probed>;
+  esplora: ReadonlyMap<NetworkName, Probed>;
 }
 
 /** `SELECT 1`, bounded and cached like an upstream probe (see CachedCheck). */
@@ -55,17 +56,18 @@ export async function readiness(app: HealthServices): Promise<HttpReply> {
         [...pools].map(async ([network, pool]) => [network, await pool.health(opts)]),
       ),
     );
-  const [databaseUp, node, electrum, graph] = await Promise.all([
+  const [databaseUp, node, electrum, graph, esplora] = await Promise.all([
     app.databaseCheck.get(opts.timeoutMs, opts.cacheMs),
     each(app.nodes),
     each(app.electrum),
     each(app.indexers),
+    each(app.esplora),
   ]);
   // Checked after the checks: a drain that began meanwhile must not be answered "ready".
   if (app.draining) return draining;
   const main = (n: NetworkName) => (app.nodes.has(n) ? node[n] : electrum[n]);
   const nodeless = app.config.networks.some((n) => (main(n)?.status ?? "down") === "down");
-  const pools = [node, electrum, graph].flatMap((byNetwork) => Object.values(byNetwork));
+  const pools = [node, electrum, graph, esplora].flatMap((byNetwork) => Object.values(byNetwork));
   const status: ReadyStatus =
     !databaseUp || nodeless
       ? "down"
@@ -75,7 +77,7 @@ export async function readiness(app: HealthServices): Promise<HttpReply> {
   const body: ReadyReport = {
     status,
     database: { status: databaseUp ? "up" : "down" },
-    upstreams: { node, electrum, graph },
+    upstreams: { node, electrum, graph, esplora },
   };
   return { status: status === "down" ? 503 : 200, body };
 }
