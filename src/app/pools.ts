@@ -102,6 +102,9 @@ export function buildPools(
         observer: metrics.pool("esplora", network),
         onShared: () => metrics.shared("esplora", network),
         responseBytesMax: config.server.responseBytesMax,
+        answersBytesMax: config.cache.esploraBytesMax,
+        onLookup: (hit) =>
+          metrics.cacheLookups.inc({ network, tier: "memory", result: hit ? "hit" : "miss" }),
       });
       pools.esplora.set(network, pool);
     }

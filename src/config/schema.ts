@@ -647,6 +647,16 @@ export const configSchema = z.strictObject({
         .nonnegative()
         .max(16 * 1024 * 1024 * 1024)
         .default(16 * 1024 * 1024),
+      /**
+       * Bytes of Esplora answers a block's hash fixes for good (`/block/:hash`, its header, raw
+       * bytes, txids, one txid by index), per network, beside bytesMax; 0 turns them off.
+       */
+      esploraBytesMax: z
+        .number()
+        .int()
+        .nonnegative()
+        .max(16 * 1024 * 1024 * 1024)
+        .default(16 * 1024 * 1024),
       /** Only transactions and blocks this deep are kept, so a reorganisation cannot move them. */
       minConfirmations: z.number().int().positive().max(1_000_000).default(6),
       /**

@@ -72,7 +72,9 @@ function forward(ctx: EsploraContext, request: EsploraRequest, path: string) {
 function outcomeOf(out: EsploraOutcome): CallOutcome {
   if (out.ok) {
     if (out.status < 400) {
-      return { kind: "answered", outcome: "ok", httpStatus: out.status, upstream: out.upstream };
+      const cacheHits = out.upstream === "cache" ? 1 : 0;
+      const { status: httpStatus, upstream } = out;
+      return { kind: "answered", outcome: "ok", httpStatus, upstream, cacheHits };
     }
     return {
       kind: "answered",

@@ -9,6 +9,7 @@ import {
   type PoolObserver,
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
+import { EsploraAnswerCache, isKeptPath } from "./answer-cache.ts";
 import {
   type EsploraAnswer,
   type EsploraCall,
@@ -24,6 +25,10 @@ export interface EsploraPoolOptions {
   onShared?: (() => void) | undefined;
   /** One answer, at most (server.responseBytesMax). */
   responseBytesMax?: number | undefined;
+  /** Bytes of content-addressed block answers kept (cache.esploraBytesMax); 0 or absent: none. */
+  answersBytesMax?: number | undefined;
+  /** Each look-up of a kept path: found or not. */
+  onLookup?: ((hit: boolean) => void) | undefined;
 }
 
 /**
@@ -36,9 +41,14 @@ export class EsploraPool {
   /** Identical reads in flight share one trip (../shared-trips.ts). */
   readonly shared: SharedTrips<EsploraOutcome>;
   private readonly budgetMs: number;
+  /** Answers a block's hash fixes for good (./answer-cache.ts). */
+  readonly answers: EsploraAnswerCache;
+  private readonly onLookup: (hit: boolean) => void;
 
   constructor(configs: readonly EsploraUpstreamConfig[], opts: EsploraPoolOptions = {}) {
     this.budgetMs = Math.max(...configs.map((c) => c.timeoutMs));
+    this.answers = new EsploraAnswerCache(opts.answersBytesMax ?? 0);
+    this.onLookup = opts.onLookup ?? (() => {});
     this.pool = new FailoverPool(
       configs.map((c) => new EsploraClient(c, opts.responseBytesMax)),
       {
@@ -51,17 +61,27 @@ export class EsploraPool {
     this.shared = new SharedTrips(opts.onShared);
   }
 
-  /** One request, within the pool's budget (the longest of its servers' timeouts). */
-  request(call: EsploraCall): Promise<EsploraOutcome> {
-    const read = call.method === "GET";
-    const trip = () =>
-      withDeadline(this.budgetMs, (signal: CancelSignal) =>
-        this.pool.run((client, attempt) => client.request(call, attempt), {
-          idempotent: read,
-          signal,
-        }),
-      );
-    return read ? this.shared.run(call.path, trip) : trip();
+  /**
+   * One request, within the pool's budget (the longest of its servers' timeouts). A read of a
+   * kept path is answered from the cache when it can be (`upstream: "cache"`).
+   */
+  async request(call: EsploraCall): Promise<EsploraOutcome> {
+    if (call.method === "POST") return this.trip(call, false);
+    const kept = this.answers.bytesMax > 0 && isKeptPath(call.path);
+    if (kept) {
+      const hit = this.answers.get(call.path);
+      this.onLookup(hit !== undefined);
+      if (hit) return { ...hit, upstream: "cache" };
+    }
+    const out = await this.shared.run(call.path, () => this.trip(call, true));
+    if (kept && out.ok) this.answers.offer(call.path, out);
+    return out;
+  }
+
+  private trip(call: EsploraCall, idempotent: boolean): Promise<EsploraOutcome> {
+    return withDeadline(this.budgetMs, (signal: CancelSignal) =>
+      this.pool.run((client, attempt) => client.request(call, attempt), { idempotent, signal }),
+    );
   }
 
   /** For /readyz: each member up or down (see FailoverPool.health). */
