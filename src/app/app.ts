@@ -239,7 +239,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     events,
     authFailures,
     credits: buildCredits(config, db, log, opts.store !== undefined),
-    limits: Limits.create(config, db, log, opts.redisUrl),
+    limits: Limits.create(config, db, log, opts.redisUrl, () => metrics.capsFromLedger.inc()),
     authThrottle: new AuthThrottle({
       free: config.server.authFailuresFree,
       baseMs: config.server.authDelayBaseMs,

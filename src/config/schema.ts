@@ -701,7 +701,10 @@ export const configSchema = z.strictObject({
         .string()
         .regex(/^[A-Za-z0-9:._-]{0,64}$/)
         .default("blockgate:limits:"),
-      /** A Redis command slower than this fails: that process holds limits on its own meanwhile. */
+      /**
+       * A Redis command slower than this fails: meanwhile each process holds request rates and
+       * calls in flight on its own, and credit caps are checked against the ledger.
+       */
       redisTimeoutMs: z.number().int().positive().max(10_000).default(100),
     })
     .prefault({}),

@@ -48,15 +48,24 @@ export class Limits {
     private readonly store: LimiterStore,
     private readonly slots: Slots,
     private readonly redis: Redis | null,
+    onCapsFromLedger: () => void,
   ) {
     this.inForce = plansInForce(config);
-    this.caps = new SpendingCaps(store, (accountId, since) => chargedSince(db, accountId, since));
+    const spentSince = (accountId: number, since: Date) => chargedSince(db, accountId, since);
+    this.caps = new SpendingCaps(store, spentSince, onCapsFromLedger);
     db.listen("account_changed", (payload) => this.terms.delete(Number(payload)));
   }
 
-  static create(config: Config, db: Database, log: Logger, redisUrl?: string): Limits {
+  static create(
+    config: Config,
+    db: Database,
+    log: Logger,
+    redisUrl?: string,
+    /** Each credit cap check the ledger answered because Redis could not. */
+    onCapsFromLedger: () => void = () => {},
+  ): Limits {
     if (!redisUrl || !plansInForce(config)) {
-      return new Limits(config, db, memoryStore, new MemorySlots(), null);
+      return new Limits(config, db, memoryStore, new MemorySlots(), null, onCapsFromLedger);
     }
     const redis = new Redis(redisUrl, {
       commandTimeout: config.limits.redisTimeoutMs,
@@ -67,7 +76,10 @@ export class Limits {
     let warned = false;
     redis.on("error", (err: Error) => {
       if (!warned)
-        log.warn({ err: err.message }, "rate limits: Redis unreachable, limits held per process");
+        log.warn(
+          { err: err.message },
+          "limits: Redis unreachable; rates held per process, credit caps by the ledger",
+        );
       warned = true;
     });
     redis.on("ready", () => {
@@ -81,6 +93,7 @@ export class Limits {
       redisStore(redis, config.limits.redisKeyPrefix),
       new RedisSlots(redis, config.limits.redisKeyPrefix, leaseMs),
       redis,
+      onCapsFromLedger,
     );
   }
 

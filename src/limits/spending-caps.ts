@@ -21,7 +21,9 @@ export type CapVerdict =
  * than they were estimated at. A counter starts from what the ledger says the account was charged
  * in the window so far, so a restart does not reset anyone's spending (in Redis, where two
  * processes start one counter at the same instant, the later start wins; both read the same
- * ledger, so the two differ by at most the calls of that instant).
+ * ledger, so the two differ by at most the calls of that instant). While Redis cannot answer, the
+ * ledger decides instead (what the account was charged in the window, plus this estimate): caps
+ * are money, and a cap held per process would let a fleet spend it once per process.
  */
 export class SpendingCaps {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
@@ -31,6 +33,8 @@ export class SpendingCaps {
   constructor(
     private readonly store: LimiterStore,
     private readonly spentSince: (accountId: number, since: Date) => Promise<number>,
+    /** Each verdict the ledger gave because Redis could not answer. */
+    private readonly onFallback: () => void = () => {},
   ) {}
 
   async spend(
@@ -46,6 +50,15 @@ export class SpendingCaps {
         return limiter.consume(key, amount, { customDuration: secondsLeft(w) });
       }),
     );
+    const unanswered = outcomes.some(
+      (o) => o.status === "rejected" && !(o.reason instanceof RateLimiterRes),
+    );
+    if (unanswered) {
+      const verdict = await this.fromLedger(accountId, windows, amount);
+      // What the counters that did answer took is given back with a refusal, as below.
+      if (!verdict.ok) await this.refund(accountId, windows, amount);
+      return verdict;
+    }
     const refused = outcomes.findIndex((o) => o.status === "rejected");
     if (refused < 0) return { ok: true };
     // A refused consume still counted its points: every window gets the amount back.
@@ -61,10 +74,37 @@ export class SpendingCaps {
     };
   }
 
-  /** What a call was estimated at but did not cost goes back to its windows. */
+  /**
+   * The verdict without the counters: each window's charges in the ledger plus this estimate.
+   * Calls in flight on other processes are not seen, so a cap may be passed by what they cost.
+   */
+  private async fromLedger(
+    accountId: number,
+    windows: readonly CapWindow[],
+    amount: number,
+  ): Promise<CapVerdict> {
+    this.onFallback();
+    for (const w of windows) {
+      const spent = await this.spentSince(accountId, w.start);
+      if (spent + amount > w.cap) {
+        return {
+          ok: false,
+          window: w,
+          spent,
+          retryAfterMs: Math.max(0, w.end.getTime() - Date.now()),
+        };
+      }
+    }
+    return { ok: true };
+  }
+
+  /**
+   * What a call was estimated at but did not cost goes back to its windows. A counter Redis could
+   * not give back to overstates the spending until it expires: never past the cap.
+   */
   async refund(accountId: number, windows: readonly CapWindow[], amount: number): Promise<void> {
     if (amount <= 0) return;
-    await Promise.all(
+    await Promise.allSettled(
       windows.map(async (w) => {
         const { limiter, key } = await this.counter(accountId, w);
         await limiter.reward(key, amount);
@@ -78,7 +118,8 @@ export class SpendingCaps {
     const name = `${w.kind}:${w.cap}`;
     let limiter = this.limiters.get(name);
     if (!limiter) {
-      limiter = this.store.limiter({ keyPrefix: `cap:${name}`, points: w.cap, duration: 86_400 });
+      const shape = { keyPrefix: `cap:${name}`, points: w.cap, duration: 86_400 };
+      limiter = this.store.limiter({ ...shape, insurance: false });
       this.limiters.set(name, limiter);
     }
     const key = `${accountId}:${w.start.getTime()}`;

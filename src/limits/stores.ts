@@ -11,6 +11,12 @@ export interface LimiterShape {
   points: number;
   /** Window in seconds. */
   duration: number;
+  /**
+   * With Redis: whether this process counts on its own while Redis cannot answer (default), or
+   * the limiter's caller is told (the credit caps then ask the ledger: money is not held per
+   * process).
+   */
+  insurance?: boolean;
 }
 
 /** Where counters live: this process's memory, or Redis shared by every gateway process. */
@@ -21,7 +27,7 @@ export interface LimiterStore {
 
 export const memoryStore: LimiterStore = {
   kind: "memory",
-  limiter: (shape) => new RateLimiterMemory(shape),
+  limiter: ({ insurance: _, ...shape }) => new RateLimiterMemory(shape),
 };
 
 /**
@@ -33,13 +39,13 @@ export const memoryStore: LimiterStore = {
 export function redisStore(client: Redis, prefix: string): LimiterStore {
   return {
     kind: "redis",
-    limiter: (shape) =>
+    limiter: ({ insurance = true, ...shape }) =>
       new RateLimiterRedis({
         ...shape,
         keyPrefix: `${prefix}${shape.keyPrefix}`,
         storeClient: client,
         rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory(shape),
+        ...(insurance ? { insuranceLimiter: new RateLimiterMemory(shape) } : {}),
       }),
   };
 }

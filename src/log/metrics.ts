@@ -77,6 +77,11 @@ export class Metrics {
     labelNames: ["route"] as const,
     registers: [this.registry],
   });
+  readonly capsFromLedger = new Counter({
+    name: "blockgate_credit_caps_from_ledger_total",
+    help: "Credit cap checks the ledger answered because Redis could not (REDIS_URL set): slower, still shared by every process.",
+    registers: [this.registry],
+  });
   readonly ledgerFailures = new Counter({
     name: "blockgate_ledger_failures_total",
     help: "Ledger operations that failed (the request got a 500 and was not answered with data).",
