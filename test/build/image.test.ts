@@ -92,6 +92,10 @@ describe("the Dockerfile", () => {
     expect(health?.args).toEqual(["CMD", "blockgate-image", "health", "8545"]);
   });
 
+  it("has its page for operators", () => {
+    expect(existsSync(join(ROOT, "docs/operators/container.md"))).toBe(true);
+  });
+
   it("copies nothing .dockerignore leaves out of the build context", () => {
     const allowed = readFileSync(join(ROOT, ".dockerignore"), "utf8")
       .split("\n")

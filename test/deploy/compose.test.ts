@@ -1,7 +1,7 @@
 // compose.yaml as Docker Compose would read it: the services a fleet needs, each one's health, the
 // gateways' configuration parsed with the gateway's own schema, and HAProxy sending traffic to
 // every replica on the ports the image exposes, by /readyz.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -122,5 +122,9 @@ describe("compose.yaml", () => {
     const tls = configOf(gateways[0]![1]).electrum.tls;
     expect(tls?.port).toBe(50002);
     expect(tls?.host).toBe("0.0.0.0");
+  });
+
+  it("has its page for operators", () => {
+    expect(existsSync(join(ROOT, "docs/operators/compose.md"))).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 // deploy/kubernetes as kubectl would read it: every manifest parses; the Deployment's probes, ports,
 // grace period and environment agree with the configuration its ConfigMap holds, parsed with the
 // gateway's own schema; the Services, budget, autoscaler and migrate Job point at what exists.
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -188,5 +188,9 @@ describe("the Kubernetes manifests", () => {
     const images = at<{ name: string; newTag: string }[]>(one("Kustomization"), "images");
     const image = images.find((i) => i.name === gateway.image);
     expect(migrate.image).toBe(`${gateway.image}:${image?.newTag}`);
+  });
+
+  it("has its page for operators", () => {
+    expect(existsSync(join(ROOT, "docs/operators/kubernetes.md"))).toBe(true);
   });
 });
