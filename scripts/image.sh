@@ -6,7 +6,7 @@
 #   image.sh [--dry-run] pack DIR             npm pack (builds dist/ at prepack) into DIR, with the lock
 #   image.sh [--dry-run] install DIR APP      the package from DIR into APP: the lock's versions,
 #                                             production dependencies only, no compiler
-#   image.sh health [PORT]                    GET /healthz on 127.0.0.1:PORT (8545): exit 0 when 200
+#   image.sh health [PORT]                    GET /healthz on 127.0.0.1:PORT (8545): exit 0 on 200 within 4 s
 #
 # --dry-run prints the commands instead of running them.
 set -euo pipefail
@@ -77,10 +77,19 @@ health() {
   case "$port" in
     '' | *[!0-9]*) usage ;;
   esac
-  # No curl in the slim image: node's fetch, bounded so a hung process fails the check.
+  # No curl in the slim image: node's fetch, bounded within the HEALTHCHECK's --timeout (5 s) so a
+  # hung process fails the check; the reason goes to docker inspect's health log.
   run node -e '
-    fetch(`http://127.0.0.1:${process.argv[1]}/healthz`, { signal: AbortSignal.timeout(2500) })
-      .then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1));
+    fetch(`http://127.0.0.1:${process.argv[1]}/healthz`, { signal: AbortSignal.timeout(4000) }).then(
+      (r) => {
+        if (r.status !== 200) console.error(`/healthz answered ${r.status}`);
+        process.exit(r.status === 200 ? 0 : 1);
+      },
+      (err) => {
+        console.error(`/healthz: ${err.cause?.code ?? err.cause?.message ?? err.message}`);
+        process.exit(1);
+      },
+    );
   ' "$port"
 }
 
