@@ -193,6 +193,34 @@ describe("mempool.space's /api/v1/blocks[/:height]", () => {
     await expectLedgerOk(t.gateway.app.db, account);
   });
 
+  it("reserves fifteen blocks: a balance short of that is refused before any upstream is asked", async () => {
+    const poor = await t.account("mempool-v1-poor", 5 * price("esplora.v1.blocks"));
+    const esplora = t.devnet.esplora.get("mainnet")!;
+    const asked = esplora.stats.requests;
+    const res = await fetch(`${t.url}/esplora/mainnet/${poor.token}/api/v1/blocks/3`);
+    expect(res.status).toBe(429);
+    expect(await res.text()).toMatch(/^INSUFFICIENT_CREDITS: /);
+    expect(esplora.stats.requests).toBe(asked);
+    await expectLedgerOk(t.gateway.app.db, poor.id);
+  });
+
+  it("charges nothing when Core cannot answer: the gateway's own failure, in its words", async () => {
+    const restore = t.devnet.cores.get("mainnet")!.failWith(500);
+    try {
+      const one = await get(`/v1/block/${BLOCK_170}`);
+      expect([one.status, one.charged]).toEqual([503, 0]);
+      expect(one.text).toMatch(/^UPSTREAM_UNAVAILABLE: /);
+      const list = await get("/v1/blocks/2");
+      expect([list.status, list.charged]).toEqual([503, 0]);
+      expect(list.audit).toMatchObject([
+        { method: "esplora.v1.blocks", outcome: "upstream_failure", charged_cc: 0 },
+      ]);
+    } finally {
+      restore();
+    }
+    await expectLedgerOk(t.gateway.app.db, account);
+  });
+
   it("walks the heights mempool's $getBlocks walks", () => {
     expect(v1Heights(undefined, 20)).toEqual(Array.from({ length: 15 }, (_, i) => 20 - i));
     expect(v1Heights(3, 20)).toEqual([3, 2, 1, 0]);
