@@ -80,6 +80,7 @@ async function get(path: string, headers: Record<string, string> = {}) {
   return {
     status: res.status,
     type: res.headers.get("content-type"),
+    expires: res.headers.get("expires"),
     charged: Number(res.headers.get("x-credits-charged")),
     text,
     audit,
@@ -101,6 +102,10 @@ describe("mempool.space's /api/v1/block/:hash", () => {
     expect(out.text).toBe(BLOCK_170_V1);
     const extras = (JSON.parse(out.text) as { extras: { header: string } }).extras;
     expect(headerHash(extras.header)).toBe(BLOCK_170);
+    // mempool keeps a block over a year old for 30 days.
+    const kept = Date.parse(out.expires!) - Date.now();
+    expect(kept).toBeGreaterThan(29 * 24 * 3600_000);
+    expect(kept).toBeLessThanOrEqual(30 * 24 * 3600_000);
     expect(out.charged).toBe(price("esplora.v1.block"));
     expect(out.audit).toEqual([
       {

@@ -13,7 +13,15 @@ import type { EsploraContext } from "./services.ts";
 
 /** What a v1 call comes to: mempool's answer (status, JSON or its error), or no answer. */
 type V1Result =
-  | { ok: true; status: number; contentType: string; body: string; outcome: CallOutcome }
+  | {
+      ok: true;
+      status: number;
+      contentType: string;
+      body: string;
+      outcome: CallOutcome;
+      /** mempool's `Expires` header, on its answers that set one. */
+      expires?: string;
+    }
   | { ok: false; error: GatewayError };
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -53,8 +61,21 @@ export async function handleMempoolV1(
     status: out.status,
     body: null,
     raw: Buffer.from(out.body),
-    headers: { "content-type": out.contentType, ...metered.headers },
+    headers: {
+      "content-type": out.contentType,
+      ...(out.expires ? { expires: out.expires } : {}),
+      ...metered.headers,
+    },
   };
+}
+
+const DAY = 24 * 3600;
+
+/** mempool's getBlock: an answer kept 30 days for a block over a year old, 10 over a month, else 600 s. */
+function blockExpires(timestamp: number, now = Date.now()): string {
+  const age = now / 1000 - timestamp;
+  const seconds = age > 365 * DAY ? 30 * DAY : age > 30 * DAY ? 10 * DAY : 600;
+  return new Date(now + 1000 * seconds).toUTCString();
 }
 
 /** `/v1/block/:hash`: the block extended, or mempool's 404 when Esplora has no such block. */
@@ -84,6 +105,7 @@ async function oneBlock(
     contentType: JSON_TYPE,
     body,
     outcome: okOutcome(parts.upstream),
+    expires: blockExpires(parts.parts.block.timestamp),
   };
 }
 
@@ -140,6 +162,8 @@ async function blockList(
     contentType: JSON_TYPE,
     body: JSON.stringify(list),
     outcome: okOutcome(upstream, price * list.length),
+    // mempool's getBlocks: a minute.
+    expires: new Date(Date.now() + 60_000).toUTCString(),
   };
 }
 
