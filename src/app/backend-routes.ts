@@ -101,7 +101,8 @@ const ROUTES: Partial<Record<BackendKind, Route>> = {
   },
   graph: { handler: handleGraphQuery, methods: ["POST"], protocol: "graphql" },
   esplora: {
-    handler: (ctx, body, req, tail) => handleEsplora(ctx, body, req.method ?? "GET", `/${tail}`),
+    handler: (ctx, body, req, tail) =>
+      handleEsplora(ctx, body, req.method ?? "GET", `/${tail}`, req.headers.accept),
     methods: ["GET", "POST"],
     protocol: "text",
     api: true,

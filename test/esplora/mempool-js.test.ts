@@ -95,4 +95,37 @@ describe.each(["http", "https"] as const)("@mempool/mempool.js over %s", (scheme
     ]);
     await expectLedgerOk(t.gateway.app.db, id);
   });
+
+  it("reads block 170 and the blocks below height 2 through mempool's own /v1 endpoints, each charged its price", async () => {
+    const { token, id } = await t.account(`mempool-js-v1-${scheme}`, 1_000_000);
+    const { blocks } = over[scheme](token);
+    const block = (await blocks.getBlock({ hash: BLOCK_170 })) as unknown as Record<
+      string,
+      unknown
+    >;
+    // Esplora's block fields, with their values, and mempool's extras beside them.
+    expect(block).toMatchObject((await direct(`/block/${BLOCK_170}`)) as Record<string, unknown>);
+    expect(Object.keys(block).slice(0, 2)).toEqual(["id", "height"]);
+    expect(block).toMatchObject({
+      id: BLOCK_170,
+      height: 170,
+      extras: {
+        reward: 5_000_000_000,
+        totalFees: 0,
+        coinbaseRaw: "04ffff001d0102",
+        pool: { id: 0, name: "Unknown", slug: "unknown", minerNames: null },
+      },
+    });
+    const list = await blocks.getBlocks({ start_height: 2 });
+    expect(list.map((b) => b.height)).toEqual([2, 1, 0]);
+
+    const config = t.gateway.app.config;
+    const price = (method: string) => priceOf(config, method, "mainnet");
+    const records = (await latestAudit(t.gateway.app.db, id, 10)).reverse();
+    expect(records.map((r) => [r.method, r.http_status, r.charged_cc])).toEqual([
+      ["esplora.v1.block", 200, price("esplora.v1.block")],
+      ["esplora.v1.blocks", 200, 3 * price("esplora.v1.blocks")!],
+    ]);
+    await expectLedgerOk(t.gateway.app.db, id);
+  });
 });

@@ -99,6 +99,10 @@ export const DEFAULT_PRICES = {
   "esplora.mempool.txids": { default: 50, mainnet: 100 },
   "esplora.mempool.recent": { default: 20, mainnet: 40 },
   "esplora.fee-estimates": { default: 20, mainnet: 40 },
+  // mempool.space's extensions, built by the gateway: per block, Esplora's block, coinbase txid
+  // and transaction, and Core's getblockstats and header. `esplora.v1.blocks` is per block.
+  "esplora.v1.block": { default: 500, mainnet: 1000 },
+  "esplora.v1.blocks": { default: 500, mainnet: 1000 },
 } as const satisfies Record<string, { default: number; mainnet: number }>;
 
 export type PricedMethod = keyof typeof DEFAULT_PRICES;

@@ -1,8 +1,9 @@
+import type { MempoolV1Endpoint } from "../../protocol/esplora/mempool-v1.ts";
 import type { EsploraEndpoint } from "../../protocol/esplora/request.ts";
 
 /** One Esplora endpoint as the catalogue shows it: its verb, its path and an example devnet answers. */
 export interface EsploraCatalogueEntry {
-  endpoint: EsploraEndpoint;
+  endpoint: EsploraEndpoint | MempoolV1Endpoint;
   verb: "GET" | "POST";
   /** The path below `/api`, parameters as `:name`. */
   path: string;
@@ -232,6 +233,20 @@ export const ESPLORA_CATALOGUE: readonly EsploraCatalogueEntry[] = (
       "/fee-estimates",
       "Feerates (sat/vB) by confirmation target",
       "/fee-estimates",
+    ],
+    [
+      "esplora.v1.block",
+      "GET",
+      "/v1/block/:hash",
+      "mempool.space's block with its fee, coinbase and pool extras (mempool.js getBlock)",
+      `/v1/block/${BLOCK_170}`,
+    ],
+    [
+      "esplora.v1.blocks",
+      "GET",
+      "/v1/blocks[/:height]",
+      "mempool.space's fifteen blocks down from the tip or a height, with extras; priced per block",
+      "/v1/blocks/0",
     ],
   ] as const
 ).map(([endpoint, verb, path, summary, example]) => ({ endpoint, verb, path, summary, example }));

@@ -2,6 +2,7 @@ import { auditOnly, type CallOutcome, meter } from "../../billing/metering/pipel
 import { priceOf } from "../../billing/pricing/prices.ts";
 import { type HttpReply, textFailure, textReply } from "../../http/reply.ts";
 import { type ErrorCode, gatewayError, httpStatusOf } from "../../protocol/errors/codes.ts";
+import { mempoolError, readMempoolV1Request } from "../../protocol/esplora/mempool-v1.ts";
 import {
   type EsploraRefusal,
   type EsploraRequest,
@@ -11,6 +12,7 @@ import {
 } from "../../protocol/esplora/request.ts";
 import { esploraScripthash } from "../../protocol/esplora/script.ts";
 import type { EsploraOutcome } from "../../upstreams/esplora/pool.ts";
+import { handleMempoolV1 } from "./mempool-v1.ts";
 import type { EsploraContext } from "./services.ts";
 
 /**
@@ -19,14 +21,26 @@ import type { EsploraContext } from "./services.ts";
  * (an unknown endpoint, a hash that is not hex, an address of another network) is refused here
  * in its words, before anything is reserved or forwarded: audited, not charged. Anything else is
  * one priced call through the metering pipeline; Esplora's own 4xx answers (404 "Transaction not
- * found") are answers, charged like Core's -5.
+ * found") are answers, charged like Core's -5. mempool.space's own `/v1/block…` endpoints, which
+ * mempool.js calls, are answered by the gateway itself (./mempool-v1.ts).
  */
 export async function handleEsplora(
   ctx: EsploraContext,
   body: string,
   method: string,
   path: string,
+  accept?: string,
 ): Promise<HttpReply> {
+  const v1 = readMempoolV1Request(method, path);
+  if (v1 && "status" in v1) {
+    const answer = mempoolError(v1.status, v1.text, accept);
+    const reply = { status: answer.status, body: null, raw: Buffer.from(answer.body) };
+    return refuse(ctx, "(invalid)", v1, {
+      ...reply,
+      headers: { "content-type": answer.contentType },
+    });
+  }
+  if (v1) return handleMempoolV1(ctx, v1, accept);
   const request = readEsploraRequest(method, path, body);
   if (isRefusal(request)) return refuse(ctx, "(invalid)", request);
   if (request.script) {
@@ -100,6 +114,7 @@ async function refuse(
   ctx: EsploraContext,
   method: string,
   refusal: EsploraRefusal,
+  reply: HttpReply = textReply(refusal.status, refusal.text),
 ): Promise<HttpReply> {
   const errorCode: ErrorCode = refusal.status === 404 ? "ROUTE_NOT_FOUND" : "INVALID_PARAMS";
   const audited = await auditOnly(ctx, [
@@ -111,7 +126,7 @@ async function refuse(
       httpStatus: refusal.status,
     },
   ]);
-  return withHeaders(textReply(refusal.status, refusal.text), audited.headers);
+  return withHeaders(reply, audited.headers);
 }
 
 function withHeaders(reply: HttpReply, headers: Record<string, string>): HttpReply {
