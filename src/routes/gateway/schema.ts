@@ -9,6 +9,7 @@ import "./types/block.ts";
 import "./types/chain.ts";
 import "./types/address.ts";
 import "./types/descriptor.ts";
+import "./types/package.ts";
 import "./types/subscriptions.ts";
 import "./types/webhooks.ts";
 
