@@ -1,3 +1,4 @@
+import { setImmediate as yieldLoop } from "node:timers/promises";
 import type { DerivedAddress, ParsedDescriptor } from "../../bitcoin/output-descriptor.ts";
 import { electrumScripthash } from "../../bitcoin/scripthash.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../../protocol/json/json.ts";
@@ -25,6 +26,9 @@ export interface DescriptorScanResult {
   /** Rounds of look-ups: each sent together, at most gapLimit addresses a branch. */
   rounds: number;
 }
+
+/** Addresses derived between two turns of the event loop. */
+const DERIVE_STRIDE = 4;
 
 interface Branch {
   value: number | null;
@@ -56,18 +60,19 @@ export async function scanDescriptor(
   }
   const branches: Branch[] = parsed.branches.map((value) => ({ value, next: 0, lastUsed: -1 }));
   for (;;) {
-    const round = branches.flatMap((b) => nextBatch(parsed, b, gapLimit));
-    if (round.length === 0) {
+    const wanted = branches.flatMap((b) => nextBatch(b, gapLimit));
+    if (wanted.length === 0) {
       result.used.sort((x, y) => x.branch! - y.branch! || x.index! - y.index!);
       return result;
     }
-    if (result.scanned + round.length > addressesMax) {
+    if (result.scanned + wanted.length > addressesMax) {
       throw codedError(
         "LIMIT_EXCEEDED",
         `the descriptor has more used addresses than a scan of ${addressesMax} addresses finds (graphql.descriptorAddressesMax): split it, or lower gapLimit`,
         { limit: addressesMax, scanned: result.scanned },
       );
     }
+    const round = await derive(parsed, wanted);
     const found = await lookUp(electrum, round);
     result.scanned += round.length;
     result.rounds += 1;
@@ -80,13 +85,26 @@ export async function scanDescriptor(
   }
 }
 
-/** The branch's next addresses: up to gapLimit past its last used one, at most gapLimit at once. */
-function nextBatch(parsed: ParsedDescriptor, b: Branch, gapLimit: number): DerivedAddress[] {
-  const end = b.lastUsed + 1 + gapLimit;
-  const batch: DerivedAddress[] = [];
-  for (let i = b.next; i < end && batch.length < gapLimit; i++) batch.push(parsed.at(b.value, i));
-  b.next += batch.length;
+/** The branch's next indexes: up to gapLimit past its last used one, at most gapLimit at once. */
+function nextBatch(b: Branch, gapLimit: number): [number | null, number][] {
+  const end = Math.min(b.lastUsed + 1 + gapLimit, b.next + gapLimit);
+  const batch: [number | null, number][] = [];
+  for (let i = b.next; i < end; i++) batch.push([b.value, i]);
+  b.next = Math.max(b.next, end);
   return batch;
+}
+
+/** Derivation takes milliseconds an address: the event loop is given back every few. */
+async function derive(
+  parsed: ParsedDescriptor,
+  wanted: [number | null, number][],
+): Promise<DerivedAddress[]> {
+  const out: DerivedAddress[] = [];
+  for (const [branch, index] of wanted) {
+    if (out.length > 0 && out.length % DERIVE_STRIDE === 0) await yieldLoop();
+    out.push(parsed.at(branch, index));
+  }
+  return out;
 }
 
 /** Each address's history, asked together (one tick of the loader). */
