@@ -563,6 +563,12 @@ export const configSchema = z.strictObject({
        */
       listItemsMax: z.number().int().positive().max(10_000).default(500),
       depthMax: z.number().int().positive().max(100).default(12),
+      /**
+       * Most addresses one descriptor scan may derive and look up: what a scan reserves, and
+       * where it stops with LIMIT_EXCEEDED (a gapLimit over it is refused before anything runs).
+       * Above listItemsMax, every scan is refused: its look-ups count as items of the request.
+       */
+      descriptorAddressesMax: z.number().int().positive().max(10_000).default(200),
       aliasesMax: z.number().int().positive().max(1000).default(30),
       tokensMax: z.number().int().positive().max(100_000).default(5000),
       /**

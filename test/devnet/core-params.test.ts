@@ -26,6 +26,7 @@ const METHODS = [
   "uptime",
   "sendrawtransaction",
   "testmempoolaccept",
+  "submitpackage",
   "getrawtransaction",
   "decoderawtransaction",
 ];

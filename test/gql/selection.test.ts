@@ -115,6 +115,7 @@ describe("the walker's users agree with execution", () => {
     estimateCost(gatewaySchema, parse(query), undefined, variables, {
       price: (method) => (method === "getrawtransaction" ? 200 : 0),
       listItemsMax: config.graphql.listItemsMax,
+      descriptorAddressesMax: config.graphql.descriptorAddressesMax,
       graph: { limits: config.graph, price: (complexity) => 300 + complexity },
     });
 

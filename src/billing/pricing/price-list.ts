@@ -37,6 +37,8 @@ export const DEFAULT_PRICES = {
   uptime: { default: 5, mainnet: 10 },
   sendrawtransaction: { default: 200, mainnet: 400 },
   testmempoolaccept: { default: 100, mainnet: 200 },
+  // A child and its parents (Core takes at most 25): twice a single broadcast.
+  submitpackage: { default: 400, mainnet: 800 },
   // Electrum protocol 1.4
   "blockchain.transaction.get": { default: 50, mainnet: 100 },
   // The session's own business is free: wallets ask these at every connect (server.version,

@@ -11,6 +11,7 @@ import type { RpcMethod } from "./http.ts";
 import { mempoolMethods } from "./mempool-methods.ts";
 import { miningMethods } from "./mining-methods.ts";
 import { networkMethods } from "./network-methods.ts";
+import { packageMethods } from "./package-methods.ts";
 import { readParams } from "./params.ts";
 import { RpcError } from "./rpc-error.ts";
 import { txReadMethods } from "./tx-methods.ts";
@@ -46,6 +47,7 @@ export function coreMethods(
     ...networkMethods(ctx),
     ...txReadMethods(ctx),
     ...txSubmitMethods(ctx),
+    ...packageMethods(ctx),
     ...miningMethods(ctx),
     // Core's own way to stage a reorganisation (tests of the gateway's cache eviction).
     invalidateblock: (raw) => {

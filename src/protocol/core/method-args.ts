@@ -125,4 +125,12 @@ export const CORE_METHOD_ARGS: Record<string, CoreMethodArgs> = {
       { names: "maxfeerate", type: "amount", optional: true },
     ],
   },
+  submitpackage: {
+    usage: 'submitpackage ["rawtx",...] ( maxfeerate maxburnamount )',
+    args: [
+      { names: "package", type: "arr" },
+      { names: "maxfeerate", type: "amount", optional: true },
+      { names: "maxburnamount", type: "amount", optional: true },
+    ],
+  },
 };

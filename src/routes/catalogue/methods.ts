@@ -102,6 +102,11 @@ const CORE: [string, string, unknown[], CatalogueMethod["variants"]?][] = [
     "Whether transactions would enter the mempool, without broadcasting",
     [[HAL_TX_HEX]],
   ],
+  [
+    "submitpackage",
+    "Submits a child with its unconfirmed parents to the mempool as one package",
+    [[HAL_TX_HEX]],
+  ],
 ];
 
 /** getrawtransaction keeps its own checks (src/protocol/core/methods.ts); its parameters: */

@@ -13,6 +13,12 @@ export interface FieldCost {
   countArg?: { arg: string; default: number };
   /** A second call made when an argument is given (a block by height asks its hash first). */
   alsoWhenArg?: { arg: string; method: string };
+  /**
+   * A scan whose look-ups are counted only as it runs (a descriptor's addresses): reserved as
+   * graphql.descriptorAddressesMax of `method`, and the fields under it as many times; refused
+   * before anything runs when `gapArg` addresses on each branch of `descriptorArg` cannot fit.
+   */
+  scan?: { gapArg: string; descriptorArg: string };
 }
 
 /**

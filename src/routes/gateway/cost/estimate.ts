@@ -11,6 +11,7 @@ import {
   isListType,
 } from "graphql";
 import { graphComplexity, listSize } from "../../../billing/pricing/graph-complexity.ts";
+import { descriptorBranchCount } from "../../../bitcoin/output-descriptor.ts";
 import type { Config } from "../../../config/schema.ts";
 import { type CollectedField, walkSelections } from "../../../protocol/graphql/selection.ts";
 import {
@@ -86,6 +87,8 @@ export const POSITION_FIELDS: ReadonlySet<string> = new Set([
 export interface EstimateOptions {
   price(method: string): number;
   listItemsMax: number;
+  /** Addresses a descriptor scan may look up (graphql.descriptorAddressesMax): what it reserves. */
+  descriptorAddressesMax: number;
   /** The graph route's weights, list sizes and limits, and its price for a complexity. */
   graph: { limits: Config["graph"]; price(complexity: number): number };
 }
@@ -231,7 +234,9 @@ class EstimateWalk {
     const cost = field!.extensions?.cost as FieldCost | undefined;
     if (!cost) return { path: key, multiplier, scope: undefined };
     const args = getArgumentValues(field!, selection, this.variables);
-    const count = askedCount(cost, args);
+    const count = cost.scan
+      ? scanCount(cost.scan, args, key, this.opts.descriptorAddressesMax)
+      : askedCount(cost, args);
     // A list argument's length, or a join under indexer lists: either way, lookups at once.
     const itemsMax = this.opts.listItemsMax;
     if (count * multiplier > itemsMax) {
@@ -250,7 +255,8 @@ class EstimateWalk {
     if (also && args[also.arg] !== undefined && args[also.arg] !== null) {
       this.item(key, also.method, multiplier);
     }
-    return { path: key, multiplier: list ? multiplier * count : multiplier, scope: undefined };
+    const inner = list || cost.scan ? multiplier * count : multiplier;
+    return { path: key, multiplier: inner, scope: undefined };
   }
 
   private item(path: string, method: string, count: number): void {
@@ -271,6 +277,30 @@ function askedCount(cost: FieldCost, args: Record<string, unknown>): number {
     count = typeof asked === "number" ? Math.max(0, asked) : cost.countArg.default;
   }
   return count;
+}
+
+/**
+ * A scan's reservation: the most addresses it may look up. A gap that cannot fit on every branch
+ * is refused here, before anything is reserved or asked.
+ */
+function scanCount(
+  scan: NonNullable<FieldCost["scan"]>,
+  args: Record<string, unknown>,
+  key: string,
+  addressesMax: number,
+): number {
+  const gap = typeof args[scan.gapArg] === "number" ? (args[scan.gapArg] as number) : 20;
+  const descriptor = args[scan.descriptorArg];
+  const branches = typeof descriptor === "string" ? descriptorBranchCount(descriptor) : 1;
+  if (gap < 1) throw codedError("INVALID_PARAMS", `${key}: ${scan.gapArg} must be at least 1`);
+  if (gap * branches > addressesMax) {
+    throw codedError(
+      "LIMIT_EXCEEDED",
+      `${key}: ${scan.gapArg} ${gap} on ${branches} branch(es) scans more than ${addressesMax} addresses (graphql.descriptorAddressesMax)`,
+      { limit: addressesMax },
+    );
+  }
+  return addressesMax;
 }
 
 /**

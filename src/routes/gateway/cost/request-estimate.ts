@@ -24,6 +24,7 @@ export function requestEstimate(
     estimateCost(schema, document, operationName, variables, {
       price: (method) => priceOf(app.config, method, network) ?? 0,
       listItemsMax: app.config.graphql.listItemsMax,
+      descriptorAddressesMax: app.config.graphql.descriptorAddressesMax,
       graph: {
         limits: app.config.graph,
         price: (complexity) => graphPrice(app.config, network, complexity),

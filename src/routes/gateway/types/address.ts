@@ -8,7 +8,7 @@ import { Amount } from "./amount.ts";
 import { TransactionRef } from "./transaction.ts";
 import { transactionByTxid } from "./transaction-queries.ts";
 
-interface AddressModel {
+export interface AddressModel {
   address: string;
   script: Uint8Array;
   scripthash: string;
@@ -24,7 +24,7 @@ function listOf(answer: Json, what: string): { [key: string]: Json }[] {
   return answer as { [key: string]: Json }[];
 }
 
-const BalanceRef = builder
+export const BalanceRef = builder
   .objectRef<{ confirmed: bigint; unconfirmed: bigint }>("AddressBalance")
   .implement({
     description: "What the address holds (blockchain.scripthash.get_balance).",
@@ -90,7 +90,7 @@ const UtxoRef = builder
 
 const HISTORY_PAGE = 50;
 
-const AddressRef = builder.objectRef<AddressModel>("Address").implement({
+export const AddressRef = builder.objectRef<AddressModel>("Address").implement({
   description:
     "An address of the route's network, looked up through its Electrum servers by the script it stands for.",
   fields: (t) => ({
