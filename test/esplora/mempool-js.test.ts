@@ -33,6 +33,9 @@ beforeAll(async () => {
     networks: ["mainnet"],
     server: { tls: { port: 0, certFile: join(dir, "cert.pem"), keyFile: join(dir, "key.pem") } },
   });
+  // devnet indexes its chain's scripts at the first address asked: done here, devnet's own cost,
+  // so that on a loaded machine it cannot outlast the gateway's upstream timeout in a test.
+  await direct(`/address/${HAL_ADDRESS}`);
 });
 afterAll(async () => {
   await t.close();
