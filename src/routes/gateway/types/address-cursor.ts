@@ -2,21 +2,24 @@ import { createHash } from "node:crypto";
 
 /**
  * Stable paging over an address's history or unspent outputs (decision 0044). A cursor is not an
- * index: it says which entries were served, by position in the chain, so that a block mined or a
- * block replaced between pages neither repeats nor skips an entry that stayed where it was.
+ * index: it says which entries were served, by position in the chain, so that a block mined or
+ * replaced between pages neither repeats nor skips an entry that stayed where it was.
  *
  * The order: confirmed entries by height (within a height, as listed: the server's block order for
  * history, txid then vout for outputs), then the mempool's by key. A cursor holds
- * - `h` and `seen`: every confirmed entry below height `h` was served, and at `h` those whose key
- *   digests are in `seen` (a set, not a position: it holds when the block at `h` is replaced);
- * - `mark`, once a page reached the mempool: every entry then confirmed up to `mark.h` was served,
- *   and of those since (in the mempool, or confirmed above `mark.h`) the ones keyed up to
- *   `mark.key` — a mempool entry served, then mined, is not served again.
+ * - `low` and `seen`: every confirmed entry below height `low` was served, and of those since, the
+ *   ones whose key digests are in `seen` (by key, whatever height they are at now: an entry a
+ *   reorganisation moved is not served again, and one new in a replaced block is served). `seen`
+ *   keeps the last REORG_WINDOW heights served, at most SEEN_MAX digests (the cursor's size);
+ * - `mark`, once a page reached the mempool: of the entries since (in the mempool, or confirmed
+ *   above `mark.h`, the highest height then) the ones keyed up to `mark.key` were served — a
+ *   mempool entry served, then mined, is not served again.
  */
 export interface Cursor {
   kind: CursorKind;
-  h: number;
-  seen: ReadonlySet<string>;
+  low: number;
+  /** Digest → the height it was served at. */
+  seen: ReadonlyMap<string, number>;
   mark: { h: number; key: string } | null;
 }
 
@@ -39,13 +42,17 @@ export interface Page<E extends Placed> {
 }
 
 const VERSION = 1;
-const DIGEST_HEX = 16;
+const DIGEST_HEX = 12;
+/** Heights below the newest served that a cursor remembers: reorganisations deeper are rare. */
+export const REORG_WINDOW = 10;
+/** Digests a cursor holds at most (a few kB once encoded); the newest height's are always kept. */
+export const SEEN_MAX = 256;
 
 const digest = (key: string) => createHash("sha256").update(key).digest("hex").slice(0, DIGEST_HEX);
 
 /** Where paging starts: nothing served. */
 export function startCursor(kind: CursorKind): Cursor {
-  return { kind, h: -1, seen: new Set(), mark: null };
+  return { kind, low: 0, seen: new Map(), mark: null };
 }
 
 /** Confirmed entries by height, in the order given within one; then the mempool's by key. */
@@ -59,10 +66,8 @@ export function chainOrder<E extends Placed>(entries: readonly E[]): E[] {
 
 /** Whether the cursor says `e` was served on an earlier page. */
 export function served(c: Cursor, e: Placed): boolean {
-  if (e.height !== null) {
-    if (e.height < c.h) return true;
-    if (e.height === c.h && c.seen.has(digest(e.key))) return true;
-  }
+  if (e.height !== null && e.height < c.low) return true;
+  if (c.seen.has(digest(e.key))) return true;
   const { mark } = c;
   return mark !== null && (e.height === null || e.height > mark.h) && e.key <= mark.key;
 }
@@ -72,13 +77,26 @@ export function served(c: Cursor, e: Placed): boolean {
  * (`topHeight`: its highest) as served, and the mempool up to `e`.
  */
 export function advance(c: Cursor, e: Placed, topHeight: number): Cursor {
-  if (e.height !== null) {
-    const seen = e.height === c.h ? new Set(c.seen) : new Set<string>();
-    seen.add(digest(e.key));
-    return { ...c, h: e.height, seen };
+  if (e.height === null) {
+    const h = Math.max(topHeight, c.mark?.h ?? -1);
+    return { ...window(c, h), mark: { h, key: e.key } };
   }
-  const h = Math.max(topHeight, c.h - 1, c.mark?.h ?? -1);
-  return { ...c, h: h + 1, seen: new Set(), mark: { h, key: e.key } };
+  const next = window(c, e.height);
+  const seen = new Map(next.seen);
+  seen.set(digest(e.key), e.height);
+  return { ...next, seen };
+}
+
+/** The cursor with `seen` cut to the heights near `height`, and to SEEN_MAX digests. */
+function window(c: Cursor, height: number): Cursor {
+  let low = Math.max(c.low, height - REORG_WINDOW);
+  const kept = () => [...c.seen].filter(([, h]) => h >= low);
+  let seen = kept();
+  while (seen.length >= SEEN_MAX && low < height) {
+    low = Math.min(Math.min(...seen.map(([, h]) => h)) + 1, height);
+    seen = kept();
+  }
+  return { ...c, low, seen: new Map(seen) };
 }
 
 /**
@@ -134,7 +152,10 @@ function topHeightOf(ordered: readonly Placed[]): number {
 
 /** The cursor as clients hold it: opaque, base64url. */
 export function encodeCursor(c: Cursor): string {
-  const body = [VERSION, c.kind, c.h, [...c.seen].join(""), c.mark?.h ?? null, c.mark?.key ?? null];
+  const byHeight = new Map<number, string>();
+  for (const [d, h] of c.seen) byHeight.set(h, (byHeight.get(h) ?? "") + d);
+  const seen = [...byHeight].flat();
+  const body = [VERSION, c.kind, c.low, seen, c.mark?.h ?? null, c.mark?.key ?? null];
   return Buffer.from(JSON.stringify(body)).toString("base64url");
 }
 
@@ -147,16 +168,24 @@ export function decodeCursor(text: string, kind: CursorKind): Cursor | null {
     return null;
   }
   if (!Array.isArray(body) || body.length !== 6) return null;
-  const [version, k, h, seen, markH, markKey] = body as unknown[];
-  if (version !== VERSION || k !== kind || !Number.isSafeInteger(h)) return null;
-  if (typeof seen !== "string" || !/^(?:[0-9a-f]{16})*$/.test(seen)) return null;
+  const [version, k, low, seenList, markH, markKey] = body as unknown[];
+  if (version !== VERSION || k !== kind || !Number.isSafeInteger(low)) return null;
+  const seen = seenOf(seenList);
   const marked = Number.isSafeInteger(markH) && typeof markKey === "string";
-  if (!marked && (markH !== null || markKey !== null)) return null;
-  const digests = seen.match(/.{16}/g) ?? [];
-  return {
-    kind,
-    h: h as number,
-    seen: new Set(digests),
-    mark: marked ? { h: markH as number, key: markKey as string } : null,
-  };
+  if (!seen || (!marked && (markH !== null || markKey !== null))) return null;
+  const mark = marked ? { h: markH as number, key: markKey as string } : null;
+  return { kind, low: low as number, seen, mark };
+}
+
+/** `[height, digests, height, digests, …]` read back, or null when it is not that. */
+function seenOf(list: unknown): Map<string, number> | null {
+  if (!Array.isArray(list) || list.length % 2 !== 0) return null;
+  const seen = new Map<string, number>();
+  for (let i = 0; i < list.length; i += 2) {
+    const [h, digests] = [list[i], list[i + 1]];
+    if (!Number.isSafeInteger(h) || typeof digests !== "string") return null;
+    if (!new RegExp(`^(?:[0-9a-f]{${DIGEST_HEX}})+$`).test(digests)) return null;
+    for (const d of digests.match(new RegExp(`.{${DIGEST_HEX}}`, "g"))!) seen.set(d, h as number);
+  }
+  return seen;
 }
