@@ -265,6 +265,25 @@ describe("addresses(list:)", () => {
     }
   });
 
+  it("the estimate prices every call under the list per address, and a page's joins per entry", async () => {
+    const res = await gql(
+      url,
+      `query ($l: [String!]!) { addresses(list: $l) {
+        balance { confirmed { sats } }
+        history(first: 4) { entries { transaction { txid } } }
+      } }`,
+      { l: list() },
+      { "x-dry-run": "true" },
+    );
+    const breakdown = (res.body.extensions?.cost as { breakdown: Record<string, unknown>[] })
+      .breakdown;
+    expect(breakdown.map(({ path, method, count }) => ({ path, method, count }))).toEqual([
+      { path: "addresses.balance", method: "blockchain.scripthash.get_balance", count: 3 },
+      { path: "addresses.history", method: "blockchain.scripthash.get_history", count: 3 },
+      { path: "addresses.history.entries.transaction", method: "getrawtransaction", count: 12 },
+    ]);
+  });
+
   it("is refused before Electrum is asked when the balance cannot pay every address", async () => {
     const price = 50; // regtest's blockchain.scripthash.get_balance
     const poor = await t.account("addr-scale-poor", 2 * price);
