@@ -65,7 +65,7 @@ export async function startElectrumTcp(opts: ElectrumServerOptions): Promise<Dev
   const sendBytesMax = Math.max(350_000, opts.sendBytesMax ?? 8_100_000);
   const idleTimeoutMs = opts.idleTimeoutMs ?? 600_000;
   const limits = { recvBytesMax, sendBytesMax, idleTimeoutMs };
-  const stats: ElectrumStats = { connections: 0, open: 0, requests: 0, methods: {} };
+  const stats: ElectrumStats = { connections: 0, open: 0, requests: 0, messages: 0, methods: {} };
   const events = new EventEmitter();
   const sessions = new Map<Socket, SessionState>();
   let server: Server;

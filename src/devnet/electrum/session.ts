@@ -17,6 +17,8 @@ export interface ElectrumStats {
   open: number;
   /** Requests received (batch items counted one by one). */
   requests: number;
+  /** Messages received: a request, or a whole batch, each a round trip. */
+  messages: number;
   methods: Record<string, number>;
 }
 
@@ -97,6 +99,7 @@ export class ElectrumSession {
   }
 
   private async handleLine(line: string): Promise<void> {
+    this.deps.stats.messages += 1;
     let payload: Json;
     try {
       payload = parseJson(line);

@@ -115,3 +115,16 @@ export function idOfLongLine(line: LongLine): number | undefined {
   const id = first?.[1] ?? last?.[1];
   return id === undefined ? undefined : Number(id);
 }
+
+/**
+ * The same for a batch's answer (`[{…}, …, {…}]`): the id of its first item by the head, or of
+ * its last by the tail. Any one names the batch it answers.
+ */
+export function idOfLongBatch(line: LongLine): number | undefined {
+  const first = /^\s*\[\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(\d+)\s*,/.exec(
+    line.head,
+  );
+  const last = /[,{]\s*"id"\s*:\s*(\d+)\s*\}\s*\]\s*$/.exec(line.tail);
+  const id = first?.[1] ?? last?.[1];
+  return id === undefined ? undefined : Number(id);
+}

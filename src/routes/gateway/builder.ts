@@ -22,6 +22,20 @@ export interface FieldCost {
 }
 
 /**
+ * A field whose children resolve once per item it stands for — an address of `addresses(list:)`,
+ * an entry of a page — so that the calls under it are priced that many times; its own call, if
+ * it has one (FieldCost), is priced once.
+ */
+export interface FieldFanOut {
+  /** Argument holding a list: one item per element. */
+  listArg?: string;
+  /** Arguments holding the count (a page's `first`, or its older `limit`), the first given wins. */
+  countArgs?: string[];
+  /** The count when none is given. */
+  default: number;
+}
+
+/**
  * A field resolved by delegating to the indexer (graph backend): which of its root fields it
  * becomes. Every resolution of such a field is one indexer query, priced by its complexity.
  */

@@ -8,6 +8,8 @@ import "./types/transaction-queries.ts";
 import "./types/block.ts";
 import "./types/chain.ts";
 import "./types/address.ts";
+import "./types/address-pages.ts";
+import "./types/addresses.ts";
 import "./types/descriptor.ts";
 import "./types/package.ts";
 import "./types/subscriptions.ts";

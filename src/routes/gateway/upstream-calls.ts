@@ -4,6 +4,7 @@ import { priceOf } from "../../billing/pricing/prices.ts";
 import type { NetworkName } from "../../config/schema.ts";
 import { gatewayError } from "../../protocol/errors/codes.ts";
 import type { Json } from "../../protocol/json/json.ts";
+import type { ElectrumBatchOutcome } from "../../upstreams/electrum/pool.ts";
 import { codedError, fromGatewayError, fromNodeError } from "./errors.ts";
 import type { GatewayServices } from "./services.ts";
 
@@ -75,37 +76,49 @@ export function nodeCallLoader(ctx: CallSite, meter: CallMeter) {
 }
 
 /**
- * The same for the network's Electrum servers: the calls of a tick go concurrently, pipelined on
- * the pool's connections. The server's own refusal is an answer (metered), as on the Electrum route.
+ * The same for the network's Electrum servers: the calls of a tick go as one JSON-RPC batch (one
+ * round trip: `addresses(list:)` asks for N balances at once), a lone call as a request that may
+ * share an identical one's trip. The server's own refusal is an answer (metered), as on the
+ * Electrum route.
  */
 export function electrumCallLoader(ctx: CallSite, meter: CallMeter) {
   return new DataLoader<UpstreamCall, Json | GraphQLError, string>(
-    (calls) => {
+    async (calls) => {
       const pool = ctx.services.electrum.get(ctx.network);
-      return Promise.all(
-        calls.map(async (call): Promise<Json | GraphQLError> => {
-          if (!pool) {
-            return fromGatewayError(
-              gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"),
-            );
-          }
-          const out = await pool.request(call.method, call.params);
-          if (!out.ok) {
-            if (out.error.code === "RESPONSE_TOO_LARGE") charge(ctx, meter, call);
-            return fromGatewayError(out.error);
-          }
-          charge(ctx, meter, call);
-          if ("error" in out.answer) {
-            return codedError("UPSTREAM_ERROR", out.answer.error.message, {
-              electrumCode: out.answer.error.code,
-            });
-          }
-          return out.answer.result;
-        }),
-      );
+      if (!pool) {
+        const err = fromGatewayError(
+          gatewayError("UPSTREAM_UNAVAILABLE", "no Electrum server for this network"),
+        );
+        return calls.map(() => err);
+      }
+      const outs =
+        calls.length === 1
+          ? [await pool.request(calls[0]!.method, calls[0]!.params)]
+          : await pool.batch(calls.map((c) => ({ method: c.method, params: c.params })));
+      return outs.map((out, i) => electrumAnswer(ctx, meter, calls[i]!, out));
     },
     { cacheKeyFn: keyOf, maxBatchSize: ctx.services.config.graphql.batchSize },
   );
+}
+
+/** One call's outcome as its field sees it, metered when the server answered. */
+function electrumAnswer(
+  ctx: CallSite,
+  meter: CallMeter,
+  call: UpstreamCall,
+  out: ElectrumBatchOutcome[number],
+): Json | GraphQLError {
+  if (!out.ok) {
+    if (out.error.code === "RESPONSE_TOO_LARGE") charge(ctx, meter, call);
+    return fromGatewayError(out.error);
+  }
+  charge(ctx, meter, call);
+  if ("error" in out.answer) {
+    return codedError("UPSTREAM_ERROR", out.answer.error.message, {
+      electrumCode: out.answer.error.code,
+    });
+  }
+  return out.answer.result;
 }
 
 /** A typed field's call: its answer, or the error it failed with thrown at the field. */

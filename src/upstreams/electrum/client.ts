@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
 import { gatewayError } from "../../protocol/errors/codes.ts";
 import type { Json } from "../../protocol/json/json.ts";
+import type { RpcCall } from "../../protocol/json/types.ts";
 import { within } from "../../util/cached-check.ts";
 import type { CancelSignal } from "../../util/cancel.ts";
 import {
@@ -88,6 +89,20 @@ export class ElectrumUpstream extends EventEmitter {
 
   /** `signal`: the pool's, when it stops waiting (see ElectrumConnection.request). */
   async request(method: string, params: Json[], signal?: CancelSignal): Promise<ElectrumOutcome> {
+    const connection = await this.ready(signal);
+    return "ok" in connection ? connection : connection.request(method, params, signal);
+  }
+
+  /** Several calls as one JSON-RPC batch on one connection (see ElectrumConnection.batch). */
+  async batch(calls: readonly RpcCall[], signal?: CancelSignal): Promise<ElectrumOutcome[]> {
+    const connection = await this.ready(signal);
+    return "ok" in connection ? calls.map(() => connection) : connection.batch(calls, signal);
+  }
+
+  /** An open connection to send on (waiting for one being opened), or why there is none. */
+  private async ready(
+    signal?: CancelSignal,
+  ): Promise<ElectrumConnection | Extract<ElectrumOutcome, { ok: false }>> {
     let connection = this.pick();
     if (!connection) {
       const connecting = this.slots.flatMap((s) => (s.connecting ? [s.connecting] : []));
@@ -114,7 +129,7 @@ export class ElectrumUpstream extends EventEmitter {
         }),
       };
     }
-    return connection.request(method, params, signal);
+    return connection;
   }
 
   /**

@@ -9,8 +9,13 @@ import {
   parseJson,
   stringifyJson,
 } from "../../protocol/json/json.ts";
-import { idOfLongLine, LineSplitter, type LongLine } from "../../protocol/json/lines.ts";
-import type { RpcAnswer } from "../../protocol/json/types.ts";
+import {
+  idOfLongBatch,
+  idOfLongLine,
+  LineSplitter,
+  type LongLine,
+} from "../../protocol/json/lines.ts";
+import type { RpcAnswer, RpcCall } from "../../protocol/json/types.ts";
 import type { CancelSignal } from "../../util/cancel.ts";
 import { InFlightMap } from "../../util/in-flight-map.ts";
 
@@ -64,6 +69,8 @@ interface Pending {
   resolve(outcome: ElectrumOutcome): void;
   timer: NodeJS.Timeout;
   sentAt: number;
+  /** The ids of the batch it went in, when it went in one: they share one answer line. */
+  batch?: number[];
 }
 
 /**
@@ -181,15 +188,48 @@ export class ElectrumConnection {
     return null;
   }
 
-  /** Sends one request; resolves with its answer or failure, never later than timeoutMs. */
   /**
+   * Sends one request; resolves with its answer or failure, never later than timeoutMs.
    * `signal`: the pool's, when it stops waiting (its attempt timed out, or another server
    * answered first): the request is forgotten at once, so it no longer counts against
    * inFlightMax; a late answer is dropped like one after a timeout.
    */
   request(method: string, params: Json[], signal?: CancelSignal): Promise<ElectrumOutcome> {
+    const refused = this.refusal(1);
+    if (refused) return Promise.resolve(refused);
+    const id = this.nextId++;
+    const answer = this.track(id, method, Date.now(), signal);
+    this.socket.write(`${stringifyJson({ jsonrpc: "2.0", method, params, id })}\n`);
+    this.armPing();
+    return answer;
+  }
+
+  /**
+   * Sends the calls as one JSON-RPC batch: one line out, one line back (ElectrumX, Fulcrum and
+   * electrs answer a batch whole). Each call still has its own outcome and timeout; the batch as
+   * a whole is refused when the connection is closed or would exceed inFlightMax.
+   */
+  batch(calls: readonly RpcCall[], signal?: CancelSignal): Promise<ElectrumOutcome[]> {
+    const refused = this.refusal(calls.length);
+    if (refused) return Promise.resolve(calls.map(() => refused));
+    const sentAt = Date.now();
+    const ids = calls.map(() => this.nextId++);
+    const answers = calls.map((c, i) => this.track(ids[i]!, c.method, sentAt, signal, ids));
+    const body = calls.map((c, i) => ({
+      jsonrpc: "2.0",
+      method: c.method,
+      params: c.params,
+      id: ids[i]!,
+    }));
+    this.socket.write(`${stringifyJson(body)}\n`);
+    this.armPing();
+    return Promise.all(answers);
+  }
+
+  /** Why `count` more requests cannot go out now (closed, or too many in flight), or null. */
+  private refusal(count: number): ElectrumOutcome | null {
     if (this.closed) {
-      return Promise.resolve({
+      return {
         ok: false,
         retryable: true,
         error:
@@ -197,19 +237,28 @@ export class ElectrumConnection {
           gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is unreachable", {
             detail: `${this.opts.name}: connection closed`,
           }),
-      });
+      };
     }
-    if (this.pending.size >= this.opts.inFlightMax) {
-      return Promise.resolve({
+    if (this.pending.size + count > this.opts.inFlightMax) {
+      return {
         ok: false,
         retryable: true,
         error: gatewayError("UPSTREAM_UNAVAILABLE", "the Electrum server is busy", {
           detail: `${this.opts.name}: ${this.pending.size} requests in flight`,
         }),
-      });
+      };
     }
-    const id = this.nextId++;
-    const sentAt = Date.now();
+    return null;
+  }
+
+  /** The answer to request `id` once it comes, or its timeout; `batch`: the ids sent with it. */
+  private track(
+    id: number,
+    method: string,
+    sentAt: number,
+    signal?: CancelSignal,
+    batch?: number[],
+  ): Promise<ElectrumOutcome> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -224,7 +273,7 @@ export class ElectrumConnection {
         // next requests go to a fresh connection instead of waiting out their own timeouts.
         if (this.lastReceivedAt < sentAt) this.close();
       }, this.opts.timeoutMs);
-      this.pending.set(id, { resolve, timer, sentAt });
+      this.pending.set(id, { resolve, timer, sentAt, ...(batch ? { batch } : {}) });
       signal?.addEventListener(
         "abort",
         () => {
@@ -240,8 +289,6 @@ export class ElectrumConnection {
         },
         { once: true },
       );
-      this.socket.write(`${stringifyJson({ jsonrpc: "2.0", method, params, id })}\n`);
-      this.armPing();
     });
   }
 
@@ -300,7 +347,7 @@ export class ElectrumConnection {
    * connection, as any answer we cannot read does.
    */
   private receiveLong(line: LongLine): void {
-    const id = idOfLongLine(line);
+    const id = idOfLongLine(line) ?? idOfLongBatch(line);
     const entry = id === undefined ? undefined : this.pending.get(id);
     if (id === undefined || !entry) {
       this.fail(
@@ -310,17 +357,22 @@ export class ElectrumConnection {
       );
       return;
     }
-    this.pending.delete(id);
-    clearTimeout(entry.timer);
-    entry.resolve({
-      ok: false,
-      retryable: false,
-      error: responseTooLarge(
-        this.opts.lineBytesMax,
-        { bytes: line.bytes },
-        `${this.opts.name}: an answer of ${line.bytes} bytes, over lineBytesMax`,
-      ),
-    });
+    // A batch's answer is one line: every call of the batch went unanswered with it.
+    for (const member of entry.batch ?? [id]) {
+      const pending = this.pending.get(member);
+      if (!pending) continue;
+      this.pending.delete(member);
+      clearTimeout(pending.timer);
+      pending.resolve({
+        ok: false,
+        retryable: false,
+        error: responseTooLarge(
+          this.opts.lineBytesMax,
+          { bytes: line.bytes },
+          `${this.opts.name}: an answer of ${line.bytes} bytes, over lineBytesMax`,
+        ),
+      });
+    }
   }
 
   private toOutcome(item: { [key: string]: Json }): ElectrumOutcome {

@@ -1,6 +1,7 @@
 import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
+import type { GatewayError } from "../../protocol/errors/codes.ts";
 import { type Json, stringifyJson } from "../../protocol/json/json.ts";
-import type { RpcAnswer } from "../../protocol/json/types.ts";
+import type { RpcAnswer, RpcCall } from "../../protocol/json/types.ts";
 import {
   type FailoverPolicy,
   FailoverPool,
@@ -11,12 +12,18 @@ import {
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
 import { ElectrumUpstream } from "./client.ts";
-import type { ElectrumServerVersion, ElectrumTip } from "./connection.ts";
+import type { ElectrumOutcome, ElectrumServerVersion, ElectrumTip } from "./connection.ts";
 import { ScripthashFeed, type ScripthashFeedOptions } from "./scripthash-feed.ts";
 
 export type ElectrumPoolOutcome =
   /** `bytes`: what the answer took on the wire, when known. */
   { ok: true; answer: RpcAnswer; upstream: string; bytes?: number } | PoolFailure;
+
+/** Each call's outcome of a batch (ElectrumPool.batch), in the order of the calls. */
+export type ElectrumBatchOutcome = (
+  | ElectrumPoolOutcome
+  | { ok: false; retryable: boolean; error: GatewayError }
+)[];
 
 /**
  * Read-only methods whose identical requests in flight share one trip (../shared-trips.ts): the
@@ -104,6 +111,28 @@ export class ElectrumPool {
       );
     if (!SHAREABLE_METHODS.has(method)) return trip();
     return this.shared.run(`${method} ${stringifyJson(params)}`, trip);
+  }
+
+  /**
+   * Several calls as one JSON-RPC batch to one server: one round trip, each call its own answer.
+   * The batch fails over whole (read methods only) when the server cannot take it or a call of it
+   * got no answer it can retry elsewhere; a server's refusal of one call is that call's answer.
+   * Not shared with identical trips in flight: a batch is one trip of its own.
+   */
+  async batch(calls: readonly RpcCall[]): Promise<ElectrumBatchOutcome> {
+    const out = await this.pool.run(
+      async (upstream, signal) => {
+        const outs = await upstream.batch(calls, signal);
+        const failed = outs.find((o) => !o.ok && o.retryable);
+        if (failed) return failed as Extract<ElectrumOutcome, { ok: false }>;
+        return { ok: true as const, outcomes: outs };
+      },
+      { idempotent: calls.every((c) => READ_METHODS.has(c.method)) },
+    );
+    if (!out.ok) return calls.map(() => out);
+    return out.outcomes.map((o) =>
+      o.ok ? { ok: true as const, answer: o.answer, upstream: out.upstream } : o,
+    );
   }
 
   /** What the first server with an open connection said to server.version, or null. */

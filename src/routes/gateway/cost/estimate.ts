@@ -22,7 +22,7 @@ import {
 import { checkGraphLimits } from "../../../protocol/hasura/limits.ts";
 import { indexerSchema } from "../../../protocol/hasura/schema.ts";
 import { overlongList } from "../../../util/list-items.ts";
-import type { FieldCost, IndexerSite } from "../builder.ts";
+import type { FieldCost, FieldFanOut, IndexerSite } from "../builder.ts";
 import { codedError } from "../errors.ts";
 import { indexerColumn, indexerRootField, indexerTypeOf, isReservedAlias } from "../indexer.ts";
 
@@ -232,8 +232,14 @@ class EstimateWalk {
     const { multiplier } = at;
     const list = isListType(getNullableType(field!.type));
     const cost = field!.extensions?.cost as FieldCost | undefined;
-    if (!cost) return { path: key, multiplier, scope: undefined };
+    const fanOut = field!.extensions?.fanOut as FieldFanOut | undefined;
+    if (!cost && !fanOut) return { path: key, multiplier, scope: undefined };
     const args = getArgumentValues(field!, selection, this.variables);
+    if (fanOut) {
+      if (cost) this.item(key, cost.method, multiplier);
+      return { path: key, multiplier: multiplier * fanOutCount(fanOut, args), scope: undefined };
+    }
+    if (!cost) return { path: key, multiplier, scope: undefined };
     const count = cost.scan
       ? scanCount(cost.scan, args, key, this.opts.descriptorAddressesMax)
       : askedCount(cost, args);
@@ -263,6 +269,19 @@ class EstimateWalk {
     const unitPrice = this.opts.price(method);
     this.items.push({ path, method, count, unitPrice, subtotal: unitPrice * count });
   }
+}
+
+/** How many times a fan-out field's children resolve, at most: its list's length, or its page. */
+function fanOutCount(fanOut: FieldFanOut, args: Record<string, unknown>): number {
+  if (fanOut.listArg) {
+    const asked = args[fanOut.listArg];
+    return Array.isArray(asked) ? asked.length : fanOut.default;
+  }
+  for (const arg of fanOut.countArgs ?? []) {
+    const asked = args[arg];
+    if (typeof asked === "number") return Math.max(0, asked);
+  }
+  return fanOut.default;
 }
 
 /** How many items a priced field asks for: its list argument's length, or its count argument. */
