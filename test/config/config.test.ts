@@ -102,6 +102,7 @@ describe("config", () => {
       bytesMax: 64 * 1024 * 1024,
       blockBytesMax: 16 * 1024 * 1024,
       gatewayBytesMax: 16 * 1024 * 1024,
+      esploraBytesMax: 16 * 1024 * 1024,
       decodedBytesMax: 16 * 1024 * 1024,
       minConfirmations: 6,
       tipTtlMs: 1000,
