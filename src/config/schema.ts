@@ -242,6 +242,12 @@ export const configSchema = z.strictObject({
        * rest are cut; a cut call is never charged, its hold is left to the hold sweeper.
        */
       drainTimeoutMs: z.number().int().nonnegative().max(300_000).default(10_000),
+      /**
+       * Worker processes `blockgate start` forks to share its ports (docs/operators/workers.md):
+       * a number, or `auto` for one per core; 0 serves in the process started. Above 1 needs
+       * PostgreSQL and upstreams outside the gateway. BLOCKGATE_WORKERS (`--workers`) wins.
+       */
+      workers: z.union([z.literal("auto"), z.number().int().nonnegative().max(1_024)]).default(0),
     })
     .prefault({}),
   /** /readyz: how long its checks may take and how long their results are reused. */
