@@ -87,7 +87,7 @@ class Supervisor {
     this.served = true;
     const pids = this.slots.map((s) => s.worker?.process.pid).join(", ");
     this.opts.print(
-      `blockgate: ${this.opts.count} workers listening on ${message.url} (primary pid ${process.pid}; worker pids ${pids})\n`,
+      `blockgate: ${this.opts.count} worker${this.opts.count === 1 ? "" : "s"} listening on ${message.url} (primary pid ${process.pid}; worker pids ${pids})\n`,
     );
   }
 
