@@ -187,7 +187,10 @@ describe("blockgate start --workers 2 on PostgreSQL", { timeout: 90_000 }, () =>
     expect(statuses.filter((x) => x === 200)).toHaveLength(PAID);
     expect(statuses.filter((x) => x === 429)).toHaveLength(CALLS - PAID);
     await expectSpentExactly(s.db, id, { paid: PAID, refused: CALLS - PAID, price: PRICE });
-    // Both workers answered some: one /metrics shows each worker's series.
+    // Both workers answered some: one /metrics shows each worker's series, to operators only.
+    const anonymous = await fetch(`${cluster.url}/metrics`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.text()).not.toContain("blockgate_http_requests_total");
     const per = await requestsPerWorker(cluster.url);
     expect(Object.keys(per).sort()).toEqual(["0", "1"]);
     expect(per["0"]! + per["1"]!).toBeGreaterThanOrEqual(CALLS);
