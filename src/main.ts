@@ -1,8 +1,6 @@
 import cluster from "node:cluster";
 import type { DestinationStream } from "pino";
-import { openStore, startGateway, type WorkerRole } from "./app/app.ts";
-import { startupBanner } from "./app/banner.ts";
-import { prepareDemo } from "./app/demo.ts";
+import type { WorkerRole } from "./app/app.ts";
 import {
   devnetNetworks,
   resolveElectrumUpstreams,
@@ -16,7 +14,6 @@ import { announceReady, announces, workerRole } from "./cluster/worker.ts";
 import { ConfigError, loadConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
 import { createLogger, prettyDestination } from "./log/logger.ts";
-import { attachDevnet } from "./routes/admin/devnet-control.ts";
 
 /**
  * `npm start`: config file from BLOCKGATE_CONFIG (none: devnet defaults), then serve — in this
@@ -69,6 +66,14 @@ async function serve(
   logDestination: DestinationStream | undefined,
   worker: WorkerRole | null,
 ): Promise<void> {
+  // Loaded here, not at the top: a primary of workers never runs a gateway of its own.
+  const [{ openStore, startGateway }, { startupBanner }, { prepareDemo }, { attachDevnet }] =
+    await Promise.all([
+      import("./app/app.ts"),
+      import("./app/banner.ts"),
+      import("./app/demo.ts"),
+      import("./routes/admin/devnet-control.ts"),
+    ]);
   const devNets = devnetNetworks(config);
   // The store opens while devnet parses its chain: PGlite compiles its WebAssembly meanwhile.
   const store = openStore(config, { databaseUrl: process.env.DATABASE_URL });
