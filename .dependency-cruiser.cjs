@@ -18,7 +18,7 @@
  */
 
 /** Folders above a layer, which it may not import (each rule names its own). */
-const ENTRIES = "app|cli|devnet|main\\.ts";
+const ENTRIES = "app|cli|cluster|devnet|main\\.ts";
 const ROUTES = `routes|${ENTRIES}`;
 const WEBHOOKS = `webhooks|${ROUTES}`;
 const PIPELINE = `http|billing/metering|${WEBHOOKS}`;

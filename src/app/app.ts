@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { DestinationStream, Logger } from "pino";
+import type { Registry } from "prom-client";
 import { AuthFailures } from "../access/auth-failures.ts";
 import { AuthThrottle } from "../access/auth-throttle.ts";
 import { TokenCache } from "../access/token-cache.ts";
@@ -47,6 +48,16 @@ export interface StartOptions extends Upstreams {
   pgliteSnapshot?: string | undefined;
   /** REDIS_URL: the response cache's shared tier and the plans' counters (none: this process's memory only). */
   redisUrl?: string | undefined;
+  /** Set in a worker of `blockgate start --workers N` (src/cluster/worker.ts). */
+  worker?: WorkerRole;
+}
+
+/** What a gateway serving as one worker of several needs of its cluster. */
+export interface WorkerRole {
+  /** Its place among the workers, kept by its replacement: part of its ledger instance name. */
+  slot: number;
+  /** Lends its metrics to the cluster; returns what /metrics answers (every worker's). */
+  shareMetrics(registry: Registry): () => Promise<string>;
 }
 
 export interface RunningGateway {
@@ -82,12 +93,16 @@ export function openStore(
  * else host and port. PGlite is one process, so any earlier incarnation on it is dead; port 0
  * means no stable identity (tests, benchmarks), so a random one that no restart will claim.
  */
-function instanceName(config: Config, db: Database, storeGiven: boolean): string {
-  if (config.ledger.instance) return config.ledger.instance;
+function instanceName(config: Config, db: Database, opts: StartOptions): string {
+  // Workers share host and port: each is its slot's, so a replaced worker voids its predecessor's
+  // leases, never a sibling's.
+  const slot = opts.worker ? `/worker-${opts.worker.slot}` : "";
+  if (config.ledger.instance) return `${config.ledger.instance}${slot}`;
+  const storeGiven = opts.store !== undefined;
   const dir = config.database.pgliteDir;
   if (db.kind === "pglite" && !storeGiven && !dir.startsWith("memory://")) return `pglite:${dir}`;
   if (db.kind === "pglite" || config.server.port === 0) return `ephemeral-${randomUUID()}`;
-  return `${hostname()}:${config.server.port}`;
+  return `${hostname()}:${config.server.port}${slot}`;
 }
 
 /**
@@ -181,11 +196,11 @@ function buildCaches(
   return { txCache, gatewayAnswers, dropHeight };
 }
 
-function buildCredits(config: Config, db: Database, log: Logger, storeGiven: boolean): Credits {
+function buildCredits(config: Config, db: Database, log: Logger, opts: StartOptions): Credits {
   const { ledger } = config;
   return new Credits(db, log, {
     processId: randomUUID(),
-    instance: instanceName(config, db, storeGiven),
+    instance: instanceName(config, db, opts),
     ttlMs: ledger.holdTimeoutMs,
     leaseWindowMs: ledger.leaseWindowMs,
     leaseMinCalls: ledger.leaseMinCalls,
@@ -236,9 +251,12 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     db,
     log,
     metrics,
+    metricsText: opts.worker
+      ? opts.worker.shareMetrics(metrics.registry)
+      : () => metrics.registry.metrics(),
     events,
     authFailures,
-    credits: buildCredits(config, db, log, opts.store !== undefined),
+    credits: buildCredits(config, db, log, opts),
     limits: Limits.create(config, db, log, opts.redisUrl, () => metrics.capsFromLedger.inc()),
     authThrottle: new AuthThrottle({
       free: config.server.authFailuresFree,

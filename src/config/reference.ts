@@ -226,6 +226,15 @@ function scalar(schema: z.ZodType, path: string, defaultValue: unknown): Setting
     const type = `one of ${schema.options.map((o) => `\`${String(o)}\``).join(", ")}`;
     return leaf(path, type, defaultValue, { limit: undefined });
   }
+  if (schema instanceof z.ZodUnion) {
+    // A number or a word (`server.workers`: a count or `auto`).
+    const number = (schema.options as z.ZodType[]).find((o) => o instanceof z.ZodNumber);
+    if (number) {
+      const bounds = numberBounds(number);
+      const words = literals(schema).map((l) => `\`${l}\``);
+      return leaf(path, [bounds.type, ...words].join(" or "), defaultValue, bounds);
+    }
+  }
   if (schema._zod.def.type === "string") {
     const s = stringType(schema);
     return leaf(path, s.type, defaultValue, { limit: s.limit });

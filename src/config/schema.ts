@@ -255,6 +255,12 @@ export const configSchema = z.strictObject({
           keyFile: z.string().min(1),
         })
         .optional(),
+      /**
+       * Worker processes `blockgate start` forks to share its ports (docs/operators/workers.md):
+       * a number, or `auto` for one per core; 0 serves in the process started. Above 1 needs
+       * PostgreSQL and upstreams outside the gateway. BLOCKGATE_WORKERS (`--workers`) wins.
+       */
+      workers: z.union([z.literal("auto"), z.number().int().nonnegative().max(1_024)]).default(0),
     })
     .prefault({}),
   /** /readyz: how long its checks may take and how long their results are reused. */

@@ -102,8 +102,10 @@ describe("the build (`npm run build`: the compiled gateway that `npm start` and 
       });
       const outputs = metafile.outputs;
       const entry = Object.keys(outputs).find((o) => outputs[o]?.entryPoint === "src/main.ts")!;
-      // Every output the entry loads before it runs: its static imports, transitively.
-      const loaded = new Set([entry]);
+      // The gateway's own output: the entry imports it when it serves (a workers' primary never).
+      const gateway = Object.keys(outputs).find((o) => outputs[o]?.inputs["src/app/app.ts"])!;
+      // Every output the entry and the gateway load before they run: static imports, transitively.
+      const loaded = new Set([entry, gateway]);
       for (const file of loaded) {
         for (const i of outputs[file]?.imports ?? []) {
           if (i.kind === "import-statement" && !i.external) loaded.add(i.path);
@@ -111,7 +113,8 @@ describe("the build (`npm run build`: the compiled gateway that `npm start` and 
       }
       const modules = [...loaded].flatMap((o) => Object.keys(outputs[o]?.inputs ?? {}));
       expect(modules.filter((m) => m.startsWith("src/devnet/"))).toEqual([]);
-      expect(modules).toContain("src/app/app.ts"); // the walk sees the gateway at all
+      expect(modules).toContain("src/main.ts"); // the walk sees the entry
+      expect(modules).toContain("src/app/app.ts"); // and the gateway
       const lazy = Object.values(outputs).flatMap((o) => Object.keys(o.inputs));
       expect(lazy).toContain("src/devnet/devnet.ts"); // and devnet is still built, apart
     } finally {

@@ -17,6 +17,11 @@ export interface AdminServices {
   db: Database;
   log: Logger;
   metrics: Metrics;
+  /**
+   * What /metrics answers: this process's registry, or in a worker of `blockgate start
+   * --workers N` every worker's, gathered by the primary (src/cluster).
+   */
+  metricsText(): Promise<string>;
   /** Set while the gateway holds a PGlite store: the CLI's commands come in at /admin/cli. */
   adminSecret?: string;
   /**
@@ -47,8 +52,7 @@ export function operatorRoutes(http: FastifyInstance, app: AdminServices): void 
     method: ALL_METHODS,
     url: "/metrics",
     onRequest: gate,
-    handler: async (_request, reply) =>
-      sendText(reply, 200, app.metrics.registry.contentType, await app.metrics.registry.metrics()),
+    handler: async (_request, reply) => metricsReply(app, reply),
   });
   // /admin/cli exists while this gateway holds a PGlite store; with PostgreSQL the CLI talks to
   // the database itself, so there is nothing to hand off (the gate answers 404).
@@ -85,6 +89,18 @@ export function operatorRoutes(http: FastifyInstance, app: AdminServices): void 
       handler: async (_r, reply) => noSuchRoute(reply),
     });
   }
+}
+
+/** The metrics; when the workers' cannot be gathered, a 503 that says so (scrapes retry). */
+async function metricsReply(app: AdminServices, reply: FastifyReply) {
+  let text: string;
+  try {
+    text = await app.metricsText();
+  } catch (err) {
+    app.log.warn({ err }, "gathering the workers' metrics");
+    return sendText(reply, 503, "text/plain; charset=utf-8", "metrics unavailable: try again\n");
+  }
+  return sendText(reply, 200, app.metrics.registry.contentType, text);
 }
 
 async function operatorGate(app: AdminServices, request: FastifyRequest, reply: FastifyReply) {
