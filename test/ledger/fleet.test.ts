@@ -137,11 +137,10 @@ describe("three gateway processes on one PostgreSQL and Redis", { timeout: 120_0
 
     const statuses: Record<number, number> = {};
     for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
-    // The plan refuses with 429 once its cap is spent. How many got through is not asserted:
-    // where Redis is slow to answer, each process falls back to counting in its own memory
-    // (limits/stores.ts), so on an overloaded machine the cap holds per process, not across them.
+    // The plan refuses with 429 once its cap is spent, across the three.
     expect(Object.keys(statuses).every((k) => k === "200" || k === "429")).toBe(true);
     expect(statuses[200]!).toBeGreaterThan(0);
+    expect(statuses[429]!).toBeGreaterThan(0);
 
     // Every 200 has its audit record; every charge is one key's, once.
     const audit = await auditRecords(s.db, { accountId: id }, [
@@ -159,6 +158,10 @@ describe("three gateway processes on one PostgreSQL and Redis", { timeout: 120_0
     );
     const charged = audit.reduce((sum, r) => sum + r.charged_cc, 0);
     expect(charged).toBe(rows[0]!.n * PRICE);
+    // The cap holds for the fleet, not per process. Its counters are in Redis; where Redis is
+    // too slow to answer, the ledger decides (limits/spending-caps.ts), which cannot see the
+    // calls in flight on the other processes: at most the 12 callers' worth over the cap.
+    expect(charged).toBeLessThanOrEqual((CAP_CALLS + 12) * PRICE);
 
     // Two blocks: each told to the endpoint once, whichever process leads now.
     const hashes = [await mine(), await mine()];
