@@ -17,13 +17,14 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { Agent, Pool, request } from "undici";
+import { Agent, request } from "undici";
 import { issueToken } from "../src/access/tokens.ts";
 import { type RunningGateway, startGateway } from "../src/app/app.ts";
 import { createAccount } from "../src/billing/ledger/accounts.ts";
 import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
+import { forwardToCore } from "./bare-proxy.ts";
 
 const CALLS = Number(process.argv[2] ?? 4000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
@@ -119,31 +120,8 @@ async function devnetProcess() {
 
 /** The bare proxy: every POST forwarded to Core as it came, the answer sent back as it came. */
 async function bareProxy(core: { url: string; user: string; password: string }) {
-  const target = new URL(core.url);
-  const pool = new Pool(target.origin, { connections: CONCURRENCY * 2 });
-  const auth = `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      pool
-        .request({
-          path: target.pathname,
-          method: "POST",
-          body: Buffer.concat(chunks),
-          headers: { "content-type": "application/json", authorization: auth },
-        })
-        .then(async (up) => {
-          const answer = Buffer.from(await up.body.arrayBuffer());
-          res.writeHead(up.statusCode, { "content-type": "application/json" });
-          res.end(answer);
-        })
-        .catch(() => {
-          res.writeHead(502);
-          res.end();
-        });
-    });
-  });
+  const { handle, pool } = forwardToCore(core, CONCURRENCY * 2);
+  const server: Server = createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -6,7 +6,7 @@
 import cluster from "node:cluster";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Pool } from "undici";
+import { forwardToCore } from "./bare-proxy.ts";
 
 const [workers, coreUrl, user, password] = process.argv.slice(2) as [
   string,
@@ -32,31 +32,8 @@ if (cluster.isPrimary) {
     process.exit(0);
   });
 } else {
-  const target = new URL(coreUrl);
-  const pool = new Pool(target.origin, { connections: 256 });
-  const auth = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      pool
-        .request({
-          path: target.pathname,
-          method: "POST",
-          body: Buffer.concat(chunks),
-          headers: { "content-type": "application/json", authorization: auth },
-        })
-        .then(async (up) => {
-          const answer = Buffer.from(await up.body.arrayBuffer());
-          res.writeHead(up.statusCode, { "content-type": "application/json" });
-          res.end(answer);
-        })
-        .catch(() => {
-          res.writeHead(502);
-          res.end();
-        });
-    });
-  });
+  const { handle } = forwardToCore({ url: coreUrl, user, password }, 256);
+  const server = createServer(handle);
   // listen(0) in a cluster: every worker gets the same port, the primary's first choice.
   server.listen(0, "127.0.0.1", () => {
     process.send?.({ port: (server.address() as AddressInfo).port });

@@ -35,3 +35,18 @@ export function feeRateArg(value: Json, fallback: bigint): bigint {
   }
   return rate;
 }
+
+/** Core's MAX_PACKAGE_COUNT. */
+export const MAX_PACKAGE_COUNT = 25;
+
+/** A package's raw transactions (testmempoolaccept, submitpackage): 1 to 25, as Core checks. */
+export function packageArg(list: unknown): Json[] {
+  const hexes = list as Json[];
+  if (hexes.length < 1 || hexes.length > MAX_PACKAGE_COUNT) {
+    throw new RpcError(
+      RPC_INVALID_PARAMETER,
+      `Array must contain between 1 and ${MAX_PACKAGE_COUNT} transactions.`,
+    );
+  }
+  return hexes;
+}

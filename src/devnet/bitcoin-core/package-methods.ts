@@ -4,7 +4,7 @@ import { RPC_INVALID_PARAMETER } from "../../protocol/core/params.ts";
 import type { Json } from "../../protocol/json/json.ts";
 import { checkMempoolAccept, rejectionText } from "../mempool-policy.ts";
 import type { CoreContext } from "./context.ts";
-import { amountArg, DEFAULT_MAX_FEERATE, feeRateArg } from "./fee-params.ts";
+import { amountArg, DEFAULT_MAX_FEERATE, feeRateArg, packageArg } from "./fee-params.ts";
 import type { RpcMethod } from "./http.ts";
 import { mempoolFee } from "./mempool-entry.ts";
 import { readParams } from "./params.ts";
@@ -12,8 +12,7 @@ import { RpcError } from "./rpc-error.ts";
 
 const RPC_DESERIALIZATION_ERROR = -22;
 const RPC_TRANSACTION_ERROR = -25;
-/** Core's MAX_PACKAGE_COUNT and MAX_PACKAGE_WEIGHT. */
-const MAX_PACKAGE_COUNT = 25;
+/** Core's MAX_PACKAGE_WEIGHT. */
 const MAX_PACKAGE_WEIGHT = 404_000;
 
 type TxResult = { [key: string]: Json };
@@ -79,13 +78,7 @@ export function packageMethods(ctx: CoreContext): Record<string, RpcMethod> {
         ],
         1,
       );
-      const hexes = list as Json[];
-      if (hexes.length < 1 || hexes.length > MAX_PACKAGE_COUNT) {
-        throw new RpcError(
-          RPC_INVALID_PARAMETER,
-          `Array must contain between 1 and ${MAX_PACKAGE_COUNT} transactions.`,
-        );
-      }
+      const hexes = packageArg(list);
       const rate = feeRateArg(maxfeerate as Json, DEFAULT_MAX_FEERATE);
       const burnMax = amountArg(maxburn as Json, 0n);
       const txs = hexes.map((h) => {

@@ -4,15 +4,13 @@ import { RPC_INVALID_PARAMETER } from "../../protocol/core/params.ts";
 import type { Json } from "../../protocol/json/json.ts";
 import { checkMempoolAccept, rejectionText } from "../mempool-policy.ts";
 import type { CoreContext } from "./context.ts";
-import { amountArg, DEFAULT_MAX_FEERATE, feeRateArg } from "./fee-params.ts";
+import { amountArg, DEFAULT_MAX_FEERATE, feeRateArg, packageArg } from "./fee-params.ts";
 import type { RpcMethod } from "./http.ts";
 import { readParams } from "./params.ts";
 import { RpcError } from "./rpc-error.ts";
 
 const RPC_DESERIALIZATION_ERROR = -22;
 const RPC_TRANSACTION_ERROR = -25;
-/** Core's MAX_PACKAGE_COUNT. */
-const MAX_PACKAGE_COUNT = 25;
 
 function decode(hex: string): Transaction | undefined {
   if (!/^([0-9a-fA-F]{2})*$/.test(hex)) return undefined;
@@ -91,13 +89,7 @@ export function txSubmitMethods(ctx: CoreContext): Record<string, RpcMethod> {
         ],
         1,
       );
-      const hexes = list as Json[];
-      if (hexes.length < 1 || hexes.length > MAX_PACKAGE_COUNT) {
-        throw new RpcError(
-          RPC_INVALID_PARAMETER,
-          `Array must contain between 1 and ${MAX_PACKAGE_COUNT} transactions.`,
-        );
-      }
+      const hexes = packageArg(list);
       const rate = feeRateArg(maxfeerate as Json, DEFAULT_MAX_FEERATE);
       const txs = hexes.map((h) => {
         const tx = typeof h === "string" ? decode(h) : undefined;
