@@ -8,7 +8,7 @@ import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runDbCommand } from "../../src/cli/commands.ts";
 import { parseConfig } from "../../src/config/load.ts";
-import { someAddress } from "../support/devnet-core.ts";
+import { mineBlock } from "../support/devnet-core.ts";
 import { HAL_TXID, rpc } from "../support/harness.ts";
 import { expectSpentExactly, fundedAccount } from "../support/ledger.ts";
 import { operatorCredential } from "../support/operator.ts";
@@ -129,18 +129,7 @@ async function requestsPerWorker(url: string): Promise<Record<string, number>> {
   return per;
 }
 
-/** Mines one mainnet block on devnet's Core; its hash. */
-async function mine(): Promise<string> {
-  const core = processes.devnet.cores.get("mainnet")!;
-  const res = await fetch(core.url, {
-    method: "POST",
-    headers: {
-      authorization: `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`,
-    },
-    body: JSON.stringify(rpc("generatetoaddress", [1, someAddress("mainnet")], 1)),
-  });
-  return ((await res.json()) as { result: string[] }).result[0]!;
-}
+const mine = () => mineBlock(processes.devnet);
 
 /** The pids of the workers that served in `slot`, in the order the primary said so. */
 function servingPids(output: string, slot: number): number[] {

@@ -5,7 +5,7 @@ import { setAccountPlan } from "../../src/billing/ledger/accounts.ts";
 import { runDbCommand } from "../../src/cli/commands.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { auditRecords } from "../support/audit.ts";
-import { someAddress } from "../support/devnet-core.ts";
+import { mineBlock } from "../support/devnet-core.ts";
 import { HAL_TXID, rpc } from "../support/harness.ts";
 import { expectLedgerOk, fundedAccount } from "../support/ledger.ts";
 import { gatewayProcesses, type SchemaStore } from "../support/spawn.ts";
@@ -81,18 +81,7 @@ async function call(url: string, token: string, key: string): Promise<Answer> {
   }
 }
 
-/** Mines one mainnet block on devnet's Core (as bitcoind's RPC does); its hash. */
-async function mine(): Promise<string> {
-  const core = processes.devnet.cores.get("mainnet")!;
-  const res = await fetch(core.url, {
-    method: "POST",
-    headers: {
-      authorization: `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`,
-    },
-    body: JSON.stringify(rpc("generatetoaddress", [1, someAddress("mainnet")], 1)),
-  });
-  return ((await res.json()) as { result: string[] }).result[0]!;
-}
+const mine = () => mineBlock(processes.devnet);
 
 describe("three gateway processes on one PostgreSQL and Redis", { timeout: 120_000 }, () => {
   it("one killed under load and restarted: every 200 audited, no key charged twice, each block told once", async () => {

@@ -47,14 +47,21 @@ export function someAddress(network: NetworkName): string {
   return encodeSegwitAddress(hrp, 0, new Uint8Array(20).fill(7));
 }
 
+/** Mines one block on `network`'s devnet Core (generatetoaddress, as bitcoind's RPC does); its hash. */
+export async function mineBlock(devnet: Devnet, network: NetworkName = "mainnet"): Promise<string> {
+  const call = coreCaller(devnet);
+  const [hash] = (await call("generatetoaddress", [1, someAddress(network)], network))
+    .result as string[];
+  return hash!;
+}
+
 /**
  * Produces one block on `network`'s devnet chain (devnet's generatetoaddress) and returns its
  * coinbase txid: a transaction that network's Core holds, for tests whose chain starts at genesis.
  */
 export async function mineCoinbase(devnet: Devnet, network: NetworkName): Promise<string> {
   const call = coreCaller(devnet);
-  const [hash] = (await call("generatetoaddress", [1, someAddress(network)], network))
-    .result as string[];
+  const hash = await mineBlock(devnet, network);
   const block = (await call("getblock", [hash, 1], network)).result as { tx: string[] };
   return block.tx[0]!;
 }
