@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { mkdirSync, readFileSync } from "node:fs";
 import { PGlite, types } from "@electric-sql/pglite";
 import type { Database, Queryable } from "./database.ts";
+import { preparedQueryable } from "./pglite-prepared.ts";
 
 export interface PgliteOptions {
   /**
@@ -52,7 +53,8 @@ export function wrapPglite(db: PGlite): Database {
     kind: "pglite",
     namespace: "pglite",
     ...queryable(db),
-    settles: { ...queryable(db), planned: "default" },
+    // The settle statement is the hot path: parsed and planned once (pglite-prepared.ts).
+    settles: { ...preparedQueryable(db), planned: "default" },
     async notify(channel, payload) {
       signals.emit(channel, payload);
     },

@@ -1,0 +1,57 @@
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { preparedQueryable } from "../../src/db/pglite-prepared.ts";
+
+describe("PGlite statements prepared once (EXECUTE with literals)", () => {
+  let pg: PGlite;
+  beforeAll(async () => {
+    pg = await PGlite.create("memory://");
+    await pg.exec("CREATE TABLE t (id int8 PRIMARY KEY, doc jsonb, note text)");
+  });
+  afterAll(() => pg.close());
+
+  it("gives each value back exactly, quotes and all, and prepares the text once", async () => {
+    const q = preparedQueryable(pg);
+    const insert = "INSERT INTO t VALUES ($1, $2::jsonb, $3) RETURNING id, doc, note";
+    const tricky = `it's '' a "quote" \\ and $1 -- not a comment; DROP TABLE t`;
+    const doc = JSON.stringify({ s: "o'brien", n: -12.5, u: "\u00e9" });
+    const first = await q.query(insert, [1, doc, tricky]);
+    expect(first.rows).toEqual([{ id: 1, doc: JSON.parse(doc), note: tricky }]);
+    const second = await q.query(insert, [2, "[]", null]);
+    expect(second.rows).toEqual([{ id: 2, doc: [], note: null }]);
+    const prepared = await pg.query<{ name: string; parameter_types: string[] }>(
+      "SELECT name, parameter_types::text[] FROM pg_prepared_statements",
+    );
+    expect(prepared.rows).toEqual([
+      {
+        name: expect.stringMatching(/^blockgate_prepared_\d+$/),
+        parameter_types: ["bigint", "jsonb", "text"],
+      },
+    ]);
+  });
+
+  it("runs what PREPARE does not take, and values it cannot write, as they are", async () => {
+    const q = preparedQueryable(pg);
+    expect((await q.query("SHOW standard_conforming_strings")).rows).toEqual([
+      { standard_conforming_strings: "on" },
+    ]);
+    const big = 2n ** 62n;
+    const { rows } = await q.query<{ v: string }>("SELECT $1::numeric::text AS v", [big]);
+    expect(rows).toEqual([{ v: big.toString() }]);
+    const listed = await pg.query(
+      "SELECT name FROM pg_prepared_statements WHERE name LIKE 'blockgate%'",
+    );
+    expect(listed.rows).toHaveLength(1);
+  });
+
+  it("fails a statement that fails without leaving it half prepared", async () => {
+    const q = preparedQueryable(pg);
+    await expect(q.query("SELECT * FROM missing_table WHERE id = $1", [1])).rejects.toThrow(
+      /missing_table/,
+    );
+    await pg.exec("CREATE TABLE missing_table (id int)");
+    expect(
+      (await q.query("SELECT count(*)::int AS n FROM missing_table WHERE id = $1", [1])).rows,
+    ).toEqual([{ n: 0 }]);
+  });
+});
