@@ -23,9 +23,10 @@
 // Loopback only; bounded in time and count. Usage:
 //   [DATABASE_URL=postgres://…] npx tsx bench/graphql.ts [seconds per run] [concurrency] [rounds] [shapes]
 // shapes: which of a, b, c, d to run (default abcd).
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { type Child, cpuSpent, startChild } from "./child.ts";
+import { postgresCpuSince, postgresCpuUs } from "./postgres-cpu.ts";
 
 const SECONDS = Number(process.argv[2] ?? 2);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
@@ -133,36 +134,6 @@ interface Run {
   settleItems: number;
   /** Requests the gateway's query plans sent to the indexer without Yoga. */
   planned: number;
-}
-
-/**
- * CPU time of every process named postgres on this machine, in µs by process (pid and start time,
- * from /proc; clock ticks of 10 ms): PostgreSQL's share of what a gateway run costs, when it runs
- * here. Compared per process (postgresCpuSince), so a backend that exits during a run does not
- * take its earlier CPU time out of the sum (it read as negative); its time in the run is lost.
- */
-function postgresCpuUs(): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      if (!stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
-      const fields = stat.slice(close + 2).split(" ");
-      // utime, stime; starttime tells a reused pid apart.
-      out.set(`${pid}/${fields[19]}`, (Number(fields[11]) + Number(fields[12])) * 10_000);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-function postgresCpuSince(before: Map<string, number>): number {
-  let spent = 0;
-  for (const [process, us] of postgresCpuUs()) spent += us - (before.get(process) ?? 0);
-  return spent;
 }
 
 const answerHits = async (t: Target) =>

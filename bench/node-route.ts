@@ -3,7 +3,9 @@
 // in this process like the gateway), (3) through the gateway on PGlite and (4) on PostgreSQL
 // (when DATABASE_URL is set), with billing and durable audit. Devnet runs in its own process.
 // Each is measured `rounds` times, the order rotating, and medians are printed with the spread.
-// Then concurrency 1: what the gateway adds to a call's p50 over the bare proxy.
+// Then concurrency 1: what the gateway adds to a call's p50 over the bare proxy. Each server's CPU per
+// call is printed too, and the gateway's against the proxy's (on PostgreSQL, its processes' share
+// included: read from /proc, so nothing else may use PostgreSQL meanwhile).
 // Loopback only; bounded by count. Usage:
 //   [METHOD=getrawtransaction|getblockheader|getblock] [DATABASE_URL=postgres://…] [COALESCE_CALLS_MAX=16,0] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
 // COALESCE_CALLS_MAX: one gateway per store for each value of its coalesceCallsMax (0: each
@@ -25,6 +27,7 @@ import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
 import { forwardToCore } from "./bare-proxy.ts";
+import { postgresCpuSince, postgresCpuUs } from "./postgres-cpu.ts";
 
 const CALLS = Number(process.argv[2] ?? 4000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
@@ -62,12 +65,18 @@ interface Figures {
   perSecond: number;
   p50: number;
   p99: number;
+  /** CPU this process spent per call (the client's share included; see cpuPerCall). */
+  cpuUs: number;
+  /** CPU PostgreSQL's processes spent per call meanwhile (the ledger on PostgreSQL). */
+  postgresUs: number;
 }
 
 async function run(url: string, headers: Record<string, string>, n: number, c: number) {
   const dispatcher = new Agent({ connections: c, keepAliveTimeout: 10_000 });
   const latencies: number[] = [];
   let next = 0;
+  const cpuBefore = process.cpuUsage();
+  const postgresBefore = postgresCpuUs();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: c }, async () => {
@@ -87,8 +96,11 @@ async function run(url: string, headers: Record<string, string>, n: number, c: n
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const postgresUs = postgresCpuSince(postgresBefore) / n;
   await dispatcher.close();
-  return { perSecond: n / seconds, ...percentiles(latencies), latencies };
+  const cpuUs = (cpu.user + cpu.system) / n;
+  return { perSecond: n / seconds, ...percentiles(latencies), latencies, cpuUs, postgresUs };
 }
 
 function percentiles(latencies: number[]) {
@@ -242,14 +254,29 @@ console.log(
   `${CALLS} ${METHOD} calls, ${CONCURRENCY} in flight, ${ROUNDS} rounds (median [min–max])`,
 );
 const proxyRate = median((results.get(targets[1]!.label) ?? []).map((r) => r.perSecond));
+// The client runs in this process too: its CPU per call is what this process spends calling Core
+// directly (no server here), the same requests and answers. What a server costs per call is this
+// process's CPU through it, less the client's, plus PostgreSQL's (the gateway's ledger).
+const cpuOf = (label: string) => {
+  const rs = results.get(label) ?? [];
+  return { own: median(rs.map((r) => r.cpuUs)), postgres: median(rs.map((r) => r.postgresUs)) };
+};
+const clientCpu = cpuOf(targets[0]!.label).own;
+const proxyCpu = cpuOf(targets[1]!.label).own - clientCpu;
 for (const t of targets) {
   const rs = results.get(t.label) ?? [];
   const rates = rs.map((r) => r.perSecond);
+  const { own, postgres } = cpuOf(t.label);
+  const serverCpu = own - clientCpu + (t.label.includes("PostgreSQL") ? postgres : 0);
+  const cpu =
+    t === targets[0]
+      ? `client CPU ${clientCpu.toFixed(0)} µs/call`
+      : `server CPU ${serverCpu.toFixed(0)} µs/call${t.label.includes("PostgreSQL") ? ` (PostgreSQL ${postgres.toFixed(0)})` : ""}`;
   const ratio = t.label.startsWith("gateway")
-    ? `  ÷ proxy ${(median(rates) / proxyRate).toFixed(2)}x`
+    ? `  ÷ proxy ${(median(rates) / proxyRate).toFixed(2)}x calls/s, ${(serverCpu / proxyCpu).toFixed(2)}x CPU`
     : "";
   console.log(
-    `${t.label.padEnd(45)} ${median(rates).toFixed(0).padStart(6)} calls/s [${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}]  p50 ${median(rs.map((r) => r.p50)).toFixed(2)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(2)} ms${ratio}`,
+    `${t.label.padEnd(45)} ${median(rates).toFixed(0).padStart(6)} calls/s [${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}]  p50 ${median(rs.map((r) => r.p50)).toFixed(2)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(2)} ms  ${cpu}${ratio}`,
   );
 }
 // Concurrency 1: the latency a call gains through the gateway over the bare proxy. The calls are
