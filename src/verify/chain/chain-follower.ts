@@ -1,10 +1,10 @@
+import type { Network } from "../../bitcoin/network.ts";
 import { CHAIN_PARAMS } from "./chain-params.ts";
 import { HeaderTree } from "./header-tree.ts";
 import { type Checkpoint, checkpointRoot, contextFloor, genesisRoot } from "./root.ts";
 import type { UpstreamHeaders } from "./upstream-headers.ts";
 import { type SyncOutcome, syncUpstream } from "./upstream-sync.ts";
 import { type Standing, standingOf } from "./upstream-verdict.ts";
-import type { Network } from "../../bitcoin/network.ts";
 import type { VerifiedChain } from "./verified-chain.ts";
 import type { VerifiedHeader } from "./verified-header.ts";
 
@@ -132,8 +132,8 @@ export class ChainFollower implements VerifiedChain {
         syncUpstream(this.tree, w.reader, w.lastHeight, this.opts.batchHeadersMax),
       ),
     );
-    outcomes.forEach((out, i) => this.record(this.watched[i]!, out));
-    for (const w of this.watched) this.judge(w, outcomes[this.watched.indexOf(w)]!);
+    for (const [i, w] of this.watched.entries()) this.record(w, outcomes[i]!);
+    for (const [i, w] of this.watched.entries()) this.judge(w, outcomes[i]!);
     for (const check of [...this.waiters]) check();
   }
 

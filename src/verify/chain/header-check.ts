@@ -11,19 +11,20 @@ const MAX_TIMEWARP_S = 600;
 
 /**
  * Core's CheckProofOfWork (pow.cpp), as CheckBlockHeader applies it: nBits decodes to a target
- * within powLimit and the hash, read as a number, does not exceed it. Core's reject reason, or null.
+ * within powLimit and the hash, read as a number, does not exceed it. Core's reject reason
+ * ("high-hash" either way), or null.
  */
 export function checkProofOfWork(p: ChainParams, header: BlockHeader): string | null {
   const target = deriveTarget(Number.parseInt(header.bits, 16), p.network);
-  if (target === undefined) return "bad-diffbits";
-  return BigInt(`0x${header.hash}`) > target ? "high-hash" : null;
+  return target === undefined || BigInt(`0x${header.hash}`) > target ? "high-hash" : null;
 }
 
+/** What the contextual checks read of a header. */
+export type HeaderClaims = Pick<BlockHeader, "previousblockhash" | "time" | "bits" | "version">;
+
 /**
- * A header on top of `parent`, checked as Core's AcceptBlockHeader does: its proof of work,
- * then ContextualCheckBlockHeader — the nBits the retarget rules require, a time after the
- * median of the previous eleven, BIP94's timewarp rule, at most two hours ahead of `nowS`, and
- * the versions BIP34/66/65 retired. Core's reject reason, or null when it passes.
+ * A header on top of `parent`, checked as Core's AcceptBlockHeader does: its proof of work
+ * first (CheckBlockHeader), then the contextual checks. Core's reject reason, or null.
  */
 export function checkHeader(
   p: ChainParams,
@@ -31,8 +32,21 @@ export function checkHeader(
   header: BlockHeader,
   nowS: number,
 ): string | null {
-  const pow = checkProofOfWork(p, header);
-  if (pow) return pow;
+  return checkProofOfWork(p, header) ?? checkContext(p, parent, header, nowS);
+}
+
+/**
+ * Core's ContextualCheckBlockHeader (validation.cpp), with the parent link AcceptBlockHeader
+ * looks up: the nBits the retarget rules require, a time after the median of the previous
+ * eleven, BIP94's timewarp rule, at most two hours ahead of `nowS`, and the versions BIP34, 66
+ * and 65 retired.
+ */
+export function checkContext(
+  p: ChainParams,
+  parent: HeaderNode,
+  header: HeaderClaims,
+  nowS: number,
+): string | null {
   if (header.previousblockhash !== parent.hash) return "prev-blk-not-found";
   const height = parent.height + 1;
   let required: number;

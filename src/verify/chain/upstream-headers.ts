@@ -1,9 +1,9 @@
 import { fromHex } from "../../bitcoin/hex.ts";
-import { headerOf } from "../../upstreams/electrum/headers.ts";
 import { isJsonObject, type Json, jsonInteger, jsonNumber } from "../../protocol/json/json.ts";
 import type { RpcCall } from "../../protocol/json/types.ts";
 import type { BitcoinCoreClient } from "../../upstreams/bitcoin-core/client.ts";
 import type { ElectrumUpstream } from "../../upstreams/electrum/client.ts";
+import { headerOf } from "../../upstreams/electrum/headers.ts";
 
 export type UpstreamKind = "node" | "electrum";
 

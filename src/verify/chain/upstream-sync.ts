@@ -56,7 +56,9 @@ export async function syncUpstream(
       const added = addAll(tree, headers, start);
       if (added.kind !== "ok") return { ...added, tip };
       if (added.node.height >= tip.height) {
-        return added.node.hash === tip.hash ? { kind: "ok", tip, node: added.node } : { kind: "moved", tip };
+        return added.node.hash === tip.hash
+          ? { kind: "ok", tip, node: added.node }
+          : { kind: "moved", tip };
       }
       start = added.node.height + 1;
     }
@@ -65,7 +67,10 @@ export async function syncUpstream(
   }
 }
 
-type Added = { kind: "ok"; node: HeaderNode } | { kind: "invalid"; reason: string } | { kind: "moved" };
+type Added =
+  | { kind: "ok"; node: HeaderNode }
+  | { kind: "invalid"; reason: string }
+  | { kind: "moved" };
 
 /** Adds a batch read at heights from `start`; a break in its links means the chain moved meanwhile. */
 function addAll(tree: HeaderTree, headers: readonly Uint8Array[], start: number): Added {
@@ -76,7 +81,8 @@ function addAll(tree: HeaderTree, headers: readonly Uint8Array[], start: number)
       if (out.reason === "prev-blk-not-found") return { kind: "moved" };
       return { kind: "invalid", reason: `${out.reason} at height ${start + i}` };
     }
-    if (out.node.height !== start + i) return { kind: "invalid", reason: `a header out of place at height ${start + i}` };
+    if (out.node.height !== start + i)
+      return { kind: "invalid", reason: `a header out of place at height ${start + i}` };
     node = out.node;
   }
   return { kind: "ok", node: node! };

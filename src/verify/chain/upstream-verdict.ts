@@ -19,7 +19,8 @@ export function standingOf(
   lagBlocksMax: number,
 ): Standing {
   const allowance = BigInt(lagBlocksMax) * blockProof(p, best.bits);
-  if (best.chainwork - node.chainwork <= allowance) return { status: "consistent", height: node.height };
+  if (best.chainwork - node.chainwork <= allowance)
+    return { status: "consistent", height: node.height };
   const behind = best.height - node.height;
   return {
     status: "inconsistent",

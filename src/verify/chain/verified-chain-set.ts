@@ -80,7 +80,9 @@ export class VerifiedChainSet implements VerifiedChains {
   /** Starts looking: now, every `pollMs`, and at each tip an Electrum server announces. */
   start(): void {
     for (const [network, follower] of this.followers) {
-      this.stops.push(follower.tree.onTip((tip) => this.metrics.verifiedHeight.set({ network }, tip.height)));
+      this.stops.push(
+        follower.tree.onTip((tip) => this.metrics.verifiedHeight.set({ network }, tip.height)),
+      );
       const tip = follower.tip();
       if (tip) this.metrics.verifiedHeight.set({ network }, tip.height);
       const timer = setInterval(() => void follower.look(), this.config.pollMs);
