@@ -83,15 +83,26 @@ export function electrumHeaders(upstream: ElectrumUpstream): UpstreamHeaders {
       ]);
       if (!out.ok) throw new Error(out.error.detail ?? out.error.message);
       if ("error" in out.answer) throw new Error(out.answer.error.message);
-      const result = out.answer.result;
-      const hex = isJsonObject(result) ? result.hex : undefined;
-      if (typeof hex !== "string" || hex.length % 160 !== 0 || !/^[0-9a-f]*$/i.test(hex)) {
-        throw new Error("blockchain.block.headers answered no headers");
-      }
-      const bytes = fromHex(hex);
-      const out80: Uint8Array[] = [];
-      for (let i = 0; i < bytes.length; i += 80) out80.push(bytes.subarray(i, i + 80));
-      return out80;
+      return headersOf(out.answer.result);
     },
   };
+}
+
+/** blockchain.block.headers' headers: concatenated in `hex`, or listed in `headers` (protocol 1.6). */
+function headersOf(result: Json): Uint8Array[] {
+  const listed = isJsonObject(result) ? result.headers : undefined;
+  const hex = isJsonObject(result)
+    ? typeof result.hex === "string"
+      ? result.hex
+      : Array.isArray(listed) && listed.every((h) => typeof h === "string")
+        ? listed.join("")
+        : undefined
+    : undefined;
+  if (hex === undefined || hex.length % 160 !== 0 || !/^[0-9a-f]*$/i.test(hex)) {
+    throw new Error("blockchain.block.headers answered no headers");
+  }
+  const bytes = fromHex(hex);
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += 80) out.push(bytes.subarray(i, i + 80));
+  return out;
 }
