@@ -65,16 +65,24 @@ export function coreHeaders(client: BitcoinCoreClient): UpstreamHeaders {
   };
 }
 
-/** An Electrum server: the tip its headers subscription reports; blockchain.block.headers in chunks. */
+/** An Electrum server: its tip (blockchain.headers.subscribe); blockchain.block.headers in chunks. */
 export function electrumHeaders(upstream: ElectrumUpstream): UpstreamHeaders {
   return {
     kind: "electrum",
     name: upstream.name,
+    // Asked afresh rather than read from the subscription's notifications: the client keeps
+    // the highest tip it heard, and a server that fell behind must be seen to have.
     async tip() {
-      const tip = upstream.tip();
-      const header = tip ? headerOf(tip.hex) : null;
-      if (!tip || !header) throw new Error("no live headers subscription");
-      return { height: tip.height, hash: header.hash };
+      const out = await upstream.request("blockchain.headers.subscribe", []);
+      if (!out.ok) throw new Error(out.error.detail ?? out.error.message);
+      if ("error" in out.answer) throw new Error(out.answer.error.message);
+      const result = out.answer.result;
+      const height = isJsonObject(result) ? jsonInteger(result.height) : undefined;
+      const header =
+        isJsonObject(result) && typeof result.hex === "string" ? headerOf(result.hex) : null;
+      if (height === undefined || !header)
+        throw new Error("blockchain.headers.subscribe answered no tip");
+      return { height, hash: header.hash };
     },
     async headers(from, count) {
       const out = await upstream.request("blockchain.block.headers", [
