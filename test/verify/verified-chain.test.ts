@@ -15,7 +15,12 @@ beforeAll(async () => {
   call = coreCaller(devnet);
   t = await startTestGateway(
     "pglite",
-    { networks: NETWORKS, verification: { enabled: true, pollMs: 60_000 } },
+    {
+      networks: NETWORKS,
+      verification: { enabled: true, pollMs: 60_000 },
+      // The chain events follow the verified chain: they poll only when it moves.
+      events: { pollMs: 60_000 },
+    },
     undefined,
     { devnet },
   );
@@ -78,13 +83,36 @@ describe("the verified chain of every devnet network", () => {
     expect(change.connected.map((b) => chain.byHash(b.hash)?.height)).toEqual([29, 30, 31]);
   });
 
+  it("is what the chain events announce, reorganisation included", async () => {
+    const seen: string[] = [];
+    let heard: () => void = () => {};
+    const stop = t.gateway.app.events.subscribe("regtest", (e) => {
+      seen.push(`${e.kind} ${e.height} ${e.hash}`);
+      if (seen.length === 3) heard();
+    });
+    const all = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    const change = t.devnet.producers.get("regtest")!.reorg(1);
+    if ("refused" in change) throw new Error(change.refused);
+    await all;
+    stop();
+    const chain = t.gateway.app.verifiedChains.get("regtest")!;
+    expect(seen).toEqual([
+      `disconnected 31 ${change.disconnected[0]!.hash}`,
+      `connected 31 ${chain.atHeight(31)!.hash}`,
+      `connected 32 ${chain.atHeight(32)!.hash}`,
+    ]);
+    expect(chain.tip()!.hash).toBe(change.tip.hash);
+  });
+
   it("counts every upstream consistent and shows it in /readyz", async () => {
     const res = await fetch(`${t.url}/readyz`);
     const body = (await res.json()) as {
       verification: Record<string, { tip: { height: number }; upstreams: { status: string }[] }>;
     };
     expect(Object.keys(body.verification).sort()).toEqual([...NETWORKS].sort());
-    expect(body.verification.regtest!.tip.height).toBe(31);
+    expect(body.verification.regtest!.tip.height).toBe(32);
     for (const n of NETWORKS) {
       expect(body.verification[n]!.upstreams.map((u) => u.status)).toEqual([
         "consistent",
