@@ -54,15 +54,12 @@ export class BitcoinCorePool {
 
   constructor(configs: readonly BitcoinCoreUpstreamConfig[], opts: BitcoinCorePoolOptions = {}) {
     this.nodes = configs.map((c) => new BitcoinCoreClient(c));
-    this.pool = new FailoverPool(
-      this.nodes,
-      {
-        policy: opts.policy,
-        observer: opts.observer,
-        budgetMs: Math.max(...configs.map((c) => c.timeoutMs)),
-        what: "the full node",
-      },
-    );
+    this.pool = new FailoverPool(this.nodes, {
+      policy: opts.policy,
+      observer: opts.observer,
+      budgetMs: Math.max(...configs.map((c) => c.timeoutMs)),
+      what: "the full node",
+    });
     // Combining comes before failover, so a combined batch may go to any member: it is sized for
     // the strictest one, and a member with combining off (0) turns it off for the network.
     const callsMax = Math.min(...configs.map((c) => c.coalesceCallsMax));
