@@ -60,7 +60,7 @@ describe("the real mainnet headers 0..255", () => {
       [0, "version"],
     ] as const) {
       const bad = tamper(MAINNET[100]!, at, MAINNET[100]![at]! ^ 1);
-      expect(tree.add(bad), what).toEqual({ ok: false, reason: "high-hash" });
+      expect(tree.add(bad), what).toEqual({ ok: false, reason: "high-hash at height 100" });
     }
     expect(tree.tip()!.height).toBe(99);
     expect(tree.add(MAINNET[100]!)).toMatchObject({ ok: true });
