@@ -192,8 +192,12 @@ export class ChainFollower implements VerifiedChain {
       }
       const root = checkpointRoot(this.tree.params, c, headers);
       if (typeof root === "string") {
-        w.standing = { status: "inconsistent", reason: `its chain ${root}` };
-        this.opts.onStanding(w.reader, w.standing);
+        const reason = `its chain ${root}`;
+        // Told once, not at every look that tries the checkpoint again.
+        if (w.standing?.status !== "inconsistent" || w.standing.reason !== reason) {
+          w.standing = { status: "inconsistent", reason };
+          this.opts.onStanding(w.reader, w.standing);
+        }
         continue;
       }
       this.tree.seed(root);
