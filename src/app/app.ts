@@ -28,6 +28,7 @@ import { writeAdminFile, writesAdminFile } from "../routes/admin/admin-file.ts";
 import type { GatewayExecutor } from "../routes/gateway/executor.ts";
 import { loadUnifiedApi } from "../routes/gateway/load.ts";
 import { databaseCheck } from "../routes/health/readiness.ts";
+import { VerifiedChainSet } from "../verify/chain/verified-chain-set.ts";
 import { TargetPolicy } from "../webhooks/targets.ts";
 import { Webhooks } from "../webhooks/webhooks.ts";
 import { buildPools, type Upstreams } from "./pools.ts";
@@ -127,6 +128,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   const db = await (opts.store ?? openStore(config, opts));
   const app = buildApp(config, opts, db, log);
   const sweeper = await startLedger(app);
+  app.verifiedChains.start();
   app.events.start();
   await app.events.hearing(1_000);
   const webhooks = new Webhooks(config.webhooks, log);
@@ -236,6 +238,13 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
   });
   caches = buildCaches(config, pools.guards, metrics, log, opts.redisUrl);
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
+  const verifiedChains = new VerifiedChainSet(
+    config.verification,
+    config.networks,
+    pools,
+    metrics,
+    log,
+  );
   const events = new ChainEvents(
     db,
     eventBus(config, db, log, opts.redisUrl),
@@ -244,6 +253,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     config.events,
     log,
     (e) => metrics.chainEvents.inc({ network: e.network, kind: e.kind }),
+    verifiedChains,
   );
   authFailures.start();
   const app: App = {
@@ -255,6 +265,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
       ? opts.worker.shareMetrics(metrics.registry)
       : () => metrics.registry.metrics(),
     events,
+    verifiedChains,
     authFailures,
     credits: buildCredits(config, db, log, opts),
     limits: Limits.create(config, db, log, opts.redisUrl, () => metrics.capsFromLedger.inc()),
