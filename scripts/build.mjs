@@ -27,16 +27,41 @@ function filesUnder(dir) {
 }
 
 /**
+ * A migrated PGlite data dir (src/db/built-snapshot.ts), which a new PGlite folder starts from
+ * instead of running initdb. Made by running the sources' own migrations, so `outDir` must be
+ * inside the project, where they and PGlite are found.
+ */
+async function writeSnapshotInto(outDir) {
+  const { build } = await import("esbuild");
+  const writer = join(outDir, "snapshot-writer.mjs");
+  await build({
+    ...SERVER_BUNDLE,
+    entryPoints: ["src/db/snapshot.ts"],
+    splitting: false,
+    absWorkingDir: ROOT,
+    outfile: writer,
+  });
+  try {
+    const { writeBuiltSnapshot } = await import(pathToFileURL(writer).href);
+    await writeBuiltSnapshot(outDir);
+  } finally {
+    rmSync(writer, { force: true });
+  }
+}
+
+/**
  * Builds dist/ in place. Several processes may build at once (tests start many CLIs): each builds
  * in its own folder and renames files in, chunks before the entries that import them and the
  * stamp last, so a reader never sees an entry whose chunks are missing. Same inputs give the
- * same bytes, so concurrent builders agree.
+ * same bytes, so concurrent builders agree (but for the PGlite snapshot, where any one of theirs
+ * serves: each is the same migrations applied).
  */
 export async function buildDist() {
   mkdirSync(DIST, { recursive: true });
   const tmp = mkdtempSync(join(ROOT, ".dist-"));
   try {
     await buildInto(tmp);
+    await writeSnapshotInto(tmp);
     const files = filesUnder(tmp).filter((f) => f !== "BUILD-INPUTS");
     const order = [...files.filter((f) => f.startsWith("chunks")), ...files];
     for (const file of new Set(order)) {
