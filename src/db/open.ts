@@ -19,7 +19,7 @@ export interface OpenOptions {
    * A migrated PGlite data-dir tarball a new store starts from (tests: `memory://` stores);
    * without it a new folder starts from the build's, when the build has one for these migrations.
    */
-  pgliteSnapshot?: string | undefined;
+  pgliteSnapshot?: string | Blob | undefined;
   poolSize: number;
   schema?: string;
   /** Default `apply`. */
