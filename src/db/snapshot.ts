@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import { basename } from "node:path";
 import { builtSnapshotPath } from "./built-snapshot.ts";
 import { migrate } from "./migrate.ts";
 import { MIGRATIONS_DIR } from "./migration-files.ts";
@@ -24,11 +25,14 @@ export async function writeMigratedSnapshot(
   }
 }
 
+/** The file name of the snapshot `npm run build` makes for this build's migrations. */
+export function builtSnapshotName(): string {
+  return basename(builtSnapshotPath(MIGRATIONS_DIR));
+}
+
 /**
- * The snapshot `npm run build` puts in `outDir` (dist/, or the folder a build is made in), named
- * as builtSnapshotPath names it. Gzipped: it ships in the package.
+ * Writes the snapshot `npm run build` puts in dist/ to `file`. Gzipped: it ships in the package.
  */
-export async function writeBuiltSnapshot(outDir: string): Promise<void> {
-  const name = builtSnapshotPath(MIGRATIONS_DIR).split("/").at(-1)!;
-  await writeMigratedSnapshot(`${outDir}/${name}`, "gzip");
+export async function writeBuiltSnapshot(file: string): Promise<void> {
+  await writeMigratedSnapshot(file, "gzip");
 }
