@@ -1,7 +1,8 @@
 // The test files whose scenarios `npm test` runs small (test/support/size.ts: calls sent, cases
 // generated, repetitions), run at their full size: each file once at the suite's size and once
-// with BLOCKGATE_FULL_SIZE=1, one file at a time, side by side. Prints each run's outcome, its tests
-// and its wall time, and full ÷ suite; exits 1 when any run fails. Usage:
+// with BLOCKGATE_FULL_SIZE=1, one file at a time, side by side. Prints each run's outcome, its tests,
+// its wall time and the CPU it and its processes used (Linux: what the machine's other work moves
+// least), and full ÷ suite of each; exits 1 when any run fails. Usage:
 //   npx tsx bench/full-size.ts [file-filter]      # e.g. drain, or test/ledger/
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -23,12 +24,21 @@ interface Run {
   ok: boolean;
   tests: number;
   seconds: number;
+  cpuSeconds: number;
+}
+
+/** CPU seconds of this process's children that have ended (and theirs), from /proc (Linux). */
+function childrenCpuSeconds(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  // After the command's closing parenthesis: cutime and cstime are the 14th and 15th fields.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 function run(file: string, full: boolean): Run {
   const dir = mkdtempSync(join(tmpdir(), "bg-full-size-"));
   const report = join(dir, "report.json");
   const started = performance.now();
+  const cpuBefore = childrenCpuSeconds();
   const ran = spawnSync(
     process.execPath,
     ["node_modules/vitest/vitest.mjs", "run", file, "--reporter=json", `--outputFile=${report}`],
@@ -39,6 +49,7 @@ function run(file: string, full: boolean): Run {
     },
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = childrenCpuSeconds() - cpuBefore;
   let tests = 0;
   try {
     tests = (JSON.parse(readFileSync(report, "utf8")) as { numPassedTests: number }).numPassedTests;
@@ -46,7 +57,7 @@ function run(file: string, full: boolean): Run {
     process.stdout.write(`${ran.stdout}\n${ran.stderr}\n`);
   }
   rmSync(dir, { recursive: true, force: true });
-  return { ok: ran.status === 0, tests, seconds };
+  return { ok: ran.status === 0, tests, seconds, cpuSeconds };
 }
 
 const files = sizedFiles();
@@ -61,10 +72,11 @@ for (const file of files) {
   const full = run(file, true);
   failed ||= !small.ok || !full.ok;
   const outcome = (r: Run) =>
-    `${r.ok ? "ok" : "FAILED"} ${r.tests} tests ${r.seconds.toFixed(1)} s`;
-  const ratio = (full.seconds / small.seconds).toFixed(2);
+    `${r.ok ? "ok" : "FAILED"} ${r.tests} tests, ${r.seconds.toFixed(1)} s, ${r.cpuSeconds.toFixed(1)} s CPU`;
+  const ratio = (a: number, b: number) => (a / b).toFixed(2);
   process.stdout.write(
-    `${file}\n  suite size: ${outcome(small)}\n  full size:  ${outcome(full)}  (×${ratio})\n`,
+    `${file}\n  suite size: ${outcome(small)}\n  full size:  ${outcome(full)}` +
+      `  (×${ratio(full.seconds, small.seconds)} wall, ×${ratio(full.cpuSeconds, small.cpuSeconds)} CPU)\n`,
   );
 }
 process.stdout.write(`load average ${loadavg()[0]!.toFixed(2)}\n`);
