@@ -45,8 +45,8 @@ export interface StartOptions extends Upstreams {
   noAdminFile?: boolean;
   /** The store, already being opened (openStore): `npm start` opens it while devnet loads. */
   store?: Promise<Database>;
-  /** A migrated PGlite snapshot to start a `memory://` store from (tests; see openPglite). */
-  pgliteSnapshot?: string | undefined;
+  /** A migrated PGlite snapshot (its file, or its bytes) to start a `memory://` store from (tests; see openPglite). */
+  pgliteSnapshot?: string | Blob | undefined;
   /** REDIS_URL: the response cache's shared tier and the plans' counters (none: this process's memory only). */
   redisUrl?: string | undefined;
   /** Set in a worker of `blockgate start --workers N` (src/cluster/worker.ts). */
