@@ -1,0 +1,219 @@
+// Credits paid in bitcoin, end to end on devnet: the CLI asks for an invoice, `devnet pay` pays it
+// from devnet's own coins, blocks are mined, and the watcher credits it once.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { issueOperatorToken } from "../../src/access/operator-token.ts";
+import { type RunningGateway, startGateway } from "../../src/app/app.ts";
+import {
+  resolveElectrumUpstreams,
+  resolveEsploraUpstreams,
+  resolveGraphUpstreams,
+  resolveNodeUpstreams,
+} from "../../src/app/upstreams.ts";
+import { createAccount } from "../../src/billing/ledger/accounts.ts";
+import { checkLedger } from "../../src/billing/ledger/ledger.ts";
+import { invoiceById } from "../../src/billing/topups/invoices.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import type { BlockProducer } from "../../src/devnet/block-producer.ts";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { attachDevnet } from "../../src/routes/admin/devnet-control.ts";
+import { balanceOf } from "../support/ledger.ts";
+import { blockgate } from "../support/spawn.ts";
+import { creditsOf, TOPUP_DESCRIPTOR } from "./support.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "bg-topups-"));
+const configFile = join(dir, "blockgate.yaml");
+const operator = issueOperatorToken();
+writeFileSync(
+  configFile,
+  `networks: [regtest]
+operator:
+  tokenSha256: ["${operator.sha256}"]
+database:
+  pgliteDir: ${join(dir, "db")}
+server:
+  port: 0
+demo:
+  enabled: false
+log:
+  level: silent
+billing:
+  topups:
+    network: regtest
+    descriptor: "${TOPUP_DESCRIPTOR}"
+    satsPer1000Credits: 100
+    minimumSats: 1000
+    confirmations: 2
+`,
+);
+/** `blockgate …` as its own process; it finds the gateway through the hand-off file. */
+const cli = async (...args: string[]) => {
+  const ran = await blockgate(args, {
+    DATABASE_URL: "",
+    BLOCKGATE_OPERATOR_TOKEN: "",
+    BLOCKGATE_CONFIG: configFile,
+  });
+  expect(ran.stderr).toBe("");
+  expect(ran.code).toBe(0);
+  return ran.stdout.trim();
+};
+
+let devnet: Devnet;
+let gateway: RunningGateway;
+let producer: BlockProducer;
+const db = () => gateway.app.db;
+const status = async (id: string) => (await invoiceById(db(), id))!.status;
+/** The watcher looks at the invoice now (what a new block or a mempool change also makes it do). */
+const look = (id: string) => gateway.app.topupWatcher!.look(id);
+
+beforeAll(async () => {
+  const config = loadConfig(configFile);
+  devnet = await startDevnet(config.networks, config.devnet);
+  producer = devnet.producers.get("regtest")!;
+  // Coinbases mature 100 blocks on: devnet's first coins to pay with.
+  producer.mine(101);
+  gateway = await startGateway(config, {
+    nodeUpstreams: resolveNodeUpstreams(config, devnet),
+    graphUpstreams: resolveGraphUpstreams(config, devnet),
+    electrumUpstreams: resolveElectrumUpstreams(config, devnet),
+    esploraUpstreams: resolveEsploraUpstreams(config, devnet),
+  });
+  attachDevnet(gateway.app, devnet.producers);
+  await createAccount(gateway.app.db, "acme");
+}, 60_000);
+afterAll(async () => {
+  await gateway?.close();
+  await devnet?.close();
+});
+
+/** `topup create` through the CLI: the invoice as scripts read it. */
+async function invoice(credits: number) {
+  return JSON.parse(await cli("topup", "create", "acme", String(credits))) as {
+    id: string;
+    address: string;
+    sats: number;
+    credits: number;
+    bip21: string;
+    expiresAt: string;
+    status: string;
+  };
+}
+
+describe("top-ups on devnet", () => {
+  it("create, pay, mine: the balance rises by the invoice's credits once", async () => {
+    const before = (await balanceOf(db(), "acme")).balance;
+    const inv = await invoice(100_000);
+    expect(Object.keys(inv)).toEqual([
+      "id",
+      "address",
+      "sats",
+      "credits",
+      "bip21",
+      "expiresAt",
+      "status",
+    ]);
+    expect(inv).toMatchObject({ sats: 10_000, credits: 100_000, status: "open" });
+    expect(inv.address).toMatch(/^bcrt1q/);
+    expect(inv.bip21).toBe(`bitcoin:${inv.address}?amount=0.0001&label=blockgate%20credits`);
+
+    const txid = await cli("devnet", "pay", inv.address, "10000");
+    expect(txid).toMatch(/^[0-9a-f]{64}$/);
+    // Seen in the mempool through the address's Electrum subscription: pending.
+    await vi.waitFor(async () => expect(await status(inv.id)).toBe("pending"), { timeout: 10_000 });
+
+    producer.mine(1);
+    await look(inv.id);
+    expect(await status(inv.id)).toBe("pending");
+    expect((await balanceOf(db(), "acme")).balance).toBe(before);
+
+    producer.mine(1);
+    await vi.waitFor(async () => expect(await status(inv.id)).toBe("paid"), { timeout: 10_000 });
+    expect((await balanceOf(db(), "acme")).balance).toBe(before + 100_000);
+    const credited = await creditsOf(db(), inv.id);
+    expect(credited.grants).toBe(1);
+    expect(credited.credits).toEqual([
+      { memo: `top-up ${inv.id}: ${txid} on regtest`, amount: 100_000, txid },
+    ]);
+    // More blocks and more looks change nothing.
+    producer.mine(1);
+    await look(inv.id);
+    expect((await balanceOf(db(), "acme")).balance).toBe(before + 100_000);
+    expect((await checkLedger(db())).every((r) => r.ok)).toBe(true);
+
+    const listed = (await cli("topup", "list", "acme")).split("\n").map((l) => JSON.parse(l));
+    expect(listed[0]).toEqual({ ...inv, status: "paid" });
+  });
+
+  it("paid twice: credited once, the second payment kept as an overpayment", async () => {
+    const before = (await balanceOf(db(), "acme")).balance;
+    const inv = await invoice(50_000);
+    await cli("devnet", "pay", inv.address, String(inv.sats));
+    await cli("devnet", "pay", inv.address, String(inv.sats));
+    producer.mine(2);
+    await vi.waitFor(async () => expect(await status(inv.id)).toBe("paid"), { timeout: 10_000 });
+    await look(inv.id);
+    const after = await invoiceById(db(), inv.id);
+    expect(after!.seenSats).toBe(2 * inv.sats);
+    expect((await balanceOf(db(), "acme")).balance).toBe(before + 50_000);
+    expect((await creditsOf(db(), inv.id)).grants).toBe(1);
+  });
+
+  it("paid after expiry: late, not credited, until an operator settles it (audited)", async () => {
+    const before = (await balanceOf(db(), "acme")).balance;
+    const inv = await invoice(20_000);
+    // The invoice's lifetime is over (as if the payer waited past it).
+    await db().query(
+      "UPDATE topup_invoices SET expires_at = now() - interval '1 second' WHERE id = $1",
+      [inv.id],
+    );
+    await cli("devnet", "pay", inv.address, String(inv.sats));
+    producer.mine(2);
+    await vi.waitFor(async () => expect(await status(inv.id)).toBe("late"), { timeout: 10_000 });
+    expect((await balanceOf(db(), "acme")).balance).toBe(before);
+
+    const settled = JSON.parse(
+      await cli("topup", "settle", inv.id, "--note", "paid late, price honoured", "--by", "ops"),
+    ) as { status: string; credited: number };
+    expect(settled).toMatchObject({ status: "settled", credited: 20_000 });
+    expect((await balanceOf(db(), "acme")).balance).toBe(before + 20_000);
+    const { rows } = await db().query<{ method: string; backend: string }>(
+      "SELECT method, backend FROM audit_records WHERE method = 'topup settle'",
+    );
+    expect(rows).toEqual([{ method: "topup settle", backend: "admin" }]);
+    // Settled once: a second settle is refused, and the watcher leaves it alone.
+    const again = await blockgate(["topup", "settle", inv.id, "--note", "again"], {
+      DATABASE_URL: "",
+      BLOCKGATE_CONFIG: configFile,
+    });
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain("already credited");
+    await look(inv.id);
+    expect((await creditsOf(db(), inv.id)).grants).toBe(1);
+    expect((await checkLedger(db())).every((r) => r.ok)).toBe(true);
+  });
+
+  it("a reorganisation takes the payment's block off before it is deep enough: not credited then", async () => {
+    const before = (await balanceOf(db(), "acme")).balance;
+    const inv = await invoice(30_000);
+    const txid = await cli("devnet", "pay", inv.address, String(inv.sats));
+    producer.mine(1);
+    await look(inv.id);
+    const firstHeight = producer.chain.tip.height;
+    expect(await status(inv.id)).toBe("pending");
+    // The block leaves the best chain; the transaction goes back to the mempool, and the new
+    // branch's first block takes it again: it is counted from there.
+    const change = producer.reorg(1);
+    expect("refused" in change).toBe(false);
+    await vi.waitFor(async () => expect(await status(inv.id)).toBe("paid"), { timeout: 10_000 });
+    const { rows } = await db().query<{ height: number }>(
+      "SELECT height FROM topup_payments WHERE invoice_id = $1 AND txid = $2",
+      [inv.id, txid],
+    );
+    expect(rows[0]!.height).toBe(firstHeight);
+    expect((await balanceOf(db(), "acme")).balance).toBe(before + 30_000);
+    expect((await creditsOf(db(), inv.id)).grants).toBe(1);
+    expect((await checkLedger(db())).every((r) => r.ok)).toBe(true);
+  });
+});
