@@ -70,8 +70,12 @@ export class TopupWatcher {
     await Promise.all([...this.looking.values()].map((l) => l.done));
   }
 
-  /** Looks at one invoice now (its address read afresh); resolves when the look is over. */
+  /**
+   * Looks at one invoice now (its address read afresh), watching it from now on if it was not;
+   * resolves when the look is over. Nothing while this process does not lead.
+   */
   look(id: string): Promise<void> {
+    if (!this.watched.has(id)) return this.watch(id);
     const under = this.looking.get(id);
     if (under) {
       under.again = true;
@@ -131,12 +135,14 @@ export class TopupWatcher {
     if (!this.leading) return;
     if (!this.watched.has(id)) {
       const invoice = await invoiceById(this.s.db, id);
-      if (!invoice?.scriptHex || invoice.network !== this.config.network) return;
-      if (this.watched.has(id) || !this.leading) return;
-      const scripthash = electrumScripthash(fromHex(invoice.scriptHex));
-      const w: Watched = { scripthash, release: null, status: invoice.status };
-      this.watched.set(id, w);
-      w.release = this.s.electrum.scripthashes.hold(scripthash, () => void this.look(id));
+      if (!invoice?.scriptHex || invoice.network !== this.config.network || !this.leading) return;
+      // Another call may have started watching it while this one read it.
+      if (!this.watched.has(id)) {
+        const scripthash = electrumScripthash(fromHex(invoice.scriptHex));
+        const w: Watched = { scripthash, release: null, status: invoice.status };
+        this.watched.set(id, w);
+        w.release = this.s.electrum.scripthashes.hold(scripthash, () => void this.look(id));
+      }
     }
     await this.look(id);
   }
