@@ -1,0 +1,97 @@
+// The rules of decision 0050, as the watcher applies them to what an address's history holds.
+import { describe, expect, it } from "vitest";
+import { bip21Uri, btcAmount, qrSvg } from "../../src/billing/topups/bip21.ts";
+import { confirmationsFor, quote } from "../../src/billing/topups/price.ts";
+import { judge, type Payment } from "../../src/billing/topups/rules.ts";
+import { parseConfig } from "../../src/config/load.ts";
+import { TOPUP_DESCRIPTOR } from "./support.ts";
+
+const at = { sats: 10_000, expired: false, tipHeight: 200, confirmations: 2 };
+const paid = (txid: string, sats: number, height: number | null, inTime = true): Payment => ({
+  txid,
+  sats,
+  height,
+  inTime,
+});
+
+describe("judge", () => {
+  it("nothing seen: open, then expired", () => {
+    expect(judge([], at).status).toBe("open");
+    expect(judge([], { ...at, expired: true }).status).toBe("expired");
+  });
+
+  it("in the mempool or not deep enough: pending; deep enough: paid, naming the payment", () => {
+    expect(judge([paid("a", 10_000, null)], at)).toMatchObject({
+      status: "pending",
+      seenSats: 10_000,
+    });
+    expect(judge([paid("a", 10_000, 200)], at).status).toBe("pending");
+    expect(judge([paid("a", 10_000, 199)], at)).toEqual({
+      status: "paid",
+      seenSats: 10_000,
+      confirmedSats: 10_000,
+      creditTxid: "a",
+    });
+  });
+
+  it("several payments add up; the one that completes the amount is named", () => {
+    const two = [paid("b", 4_000, 195), paid("c", 6_000, 199)];
+    expect(judge(two, at)).toMatchObject({ status: "paid", creditTxid: "c" });
+    // Short of the amount while the invoice runs: pending; after expiry: underpaid.
+    expect(judge([paid("b", 4_000, 195)], at).status).toBe("pending");
+    expect(judge([paid("b", 4_000, 195)], { ...at, expired: true }).status).toBe("underpaid");
+  });
+
+  it("overpaid: paid once, the whole amount seen", () => {
+    expect(judge([paid("a", 25_000, 190)], at)).toMatchObject({ status: "paid", seenSats: 25_000 });
+  });
+
+  it("paid in time but confirmed after expiry: still paid; only seen after expiry: late", () => {
+    expect(judge([paid("a", 10_000, 199)], { ...at, expired: true }).status).toBe("paid");
+    expect(judge([paid("a", 10_000, null)], { ...at, expired: true }).status).toBe("pending");
+    expect(judge([paid("a", 10_000, 190, false)], { ...at, expired: true }).status).toBe("late");
+  });
+
+  it("a payment a reorganisation took out of the history counts no more", () => {
+    expect(judge([], at).status).toBe("open");
+    // Mined again higher up: counted from its new block.
+    expect(judge([paid("a", 10_000, 200)], at).status).toBe("pending");
+  });
+});
+
+describe("price and payment request", () => {
+  const topups = parseConfig({
+    billing: {
+      topups: {
+        descriptor: TOPUP_DESCRIPTOR,
+        network: "regtest",
+        satsPer1000Credits: 7,
+        packages: [{ credits: 1_000_000, sats: 5_000 }],
+        minimumSats: 1_000,
+      },
+    },
+  }).billing.topups!;
+
+  it("rounds up, honours packages and the minimum", () => {
+    expect(quote(topups, 150_001)).toEqual({ ok: true, sats: 1_051 });
+    expect(quote(topups, 1_000_000)).toEqual({ ok: true, sats: 5_000 });
+    expect(quote(topups, 1_000)).toEqual({
+      ok: false,
+      reason: "an invoice is at least 1000 sats; 1000 CC cost 7",
+    });
+    expect(quote(topups, 0).ok).toBe(false);
+    expect(confirmationsFor(topups, "regtest")).toBe(1);
+    expect(confirmationsFor(topups, "mainnet")).toBe(3);
+  });
+
+  it("BIP21 amounts in BTC, a QR code in SVG", () => {
+    expect(btcAmount(1)).toBe("0.00000001");
+    expect(btcAmount(150_000_000)).toBe("1.5");
+    expect(btcAmount(100_000_000)).toBe("1");
+    expect(bip21Uri("bcrt1qxyz", 1_050, "blockgate credits")).toBe(
+      "bitcoin:bcrt1qxyz?amount=0.0000105&label=blockgate%20credits",
+    );
+    const svg = qrSvg("bitcoin:bcrt1qxyz?amount=0.0000105");
+    expect(svg).toMatch(/^<svg[^>]*viewBox/);
+  });
+});
