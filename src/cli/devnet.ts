@@ -46,7 +46,7 @@ export const DEVNET_SPECS: Record<
     examples: ["devnet reorg --depth 2"],
   },
   "devnet pay": {
-    summary: "sats to an address from devnet's own coins, through the running gateway's devnet",
+    summary: "pay an address from devnet's own coins; prints the txid",
     usage: "<address> <sats> [--network N]",
     operands: [
       { name: "address", description: "any address of the network" },

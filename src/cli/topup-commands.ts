@@ -81,7 +81,7 @@ export const TOPUP_COMMANDS: Record<string, DbCommand> = {
   },
   "topup settle": {
     summary: "credit an invoice by hand (underpaid, late, disputed): audited",
-    usage: "<invoice> --note N [--credits C]",
+    usage: "<invoice> --note N [options]",
     operands: [{ name: "invoice", description: "the invoice's id (inv_…)" }],
     options: [
       { name: "note", value: "N", description: "why (kept with the invoice and the ledger entry)" },
