@@ -1,3 +1,4 @@
+import { lowBalanceOf, setLowBalance } from "../../../billing/ledger/low-balance.ts";
 import { qrSvg } from "../../../billing/topups/bip21.ts";
 import {
   accountInvoices,
@@ -87,7 +88,39 @@ builder.objectField(AccountRef, "topup", (t) =>
   }),
 );
 
+builder.objectField(AccountRef, "topupsOffered", (t) =>
+  t.boolean({
+    description: "Whether this gateway sells credits paid in bitcoin (createTopup). Free.",
+    resolve: (_a, _args, ctx) => ctx.services.config.billing.topups !== undefined,
+  }),
+);
+
+builder.objectField(AccountRef, "lowBalanceCc", (t) =>
+  t.field({
+    type: "Credits",
+    nullable: true,
+    description:
+      "The low-balance threshold: below it the dashboard shows a warning. Null: none. Free.",
+    resolve: (a, _args, ctx) => lowBalanceOf(ctx.services.db, a.id),
+  }),
+);
+
 builder.mutationFields((t) => ({
+  setLowBalance: t.field({
+    type: "Credits",
+    nullable: true,
+    description:
+      "Sets the account's low-balance threshold (null clears it); answers it. Needs an unrestricted token. Free.",
+    args: { cc: t.arg({ type: "Credits", required: false }) },
+    resolve: async (_root, { cc }, ctx) => {
+      const accountId = manager(ctx, "the low-balance threshold");
+      if (cc !== null && cc !== undefined && cc <= 0) {
+        throw codedError("INVALID_PARAMS", "cc: a positive number of credits, or null");
+      }
+      await setLowBalance(ctx.services.db, accountId, cc ?? null);
+      return cc ?? null;
+    },
+  }),
   createTopup: t.field({
     type: TopupRef,
     description:
