@@ -34,8 +34,8 @@ const PAID_SOMETHING = new Set<Invoice["status"]>(["pending", "underpaid", "late
  * Watches the addresses of invoices not yet credited and credits each once its payment is deep
  * enough. One process of a deployment does it (a database role, like the chain follower): it
  * subscribes each address's script hash on the network's Electrum feed (mempool and blocks), looks
- * at every invoice with payments at each new tip and chain event, and sweeps every invoice now and
- * then (expiry, a subscription lost). Exactly once does not rest on this being one process: the
+ * at every invoice with payments at each new tip and chain event, and sweeps the invoices now and
+ * then (new ones another process made, expiry, a subscription lost). Exactly once does not rest on this being one process: the
  * credit is guarded in the database (credit.ts).
  */
 export class TopupWatcher {
@@ -125,10 +125,21 @@ export class TopupWatcher {
       );
       const live = new Set(invoices.map((i) => i.id));
       for (const id of [...this.watched.keys()]) if (!live.has(id)) this.unwatch(id);
-      await Promise.all(invoices.map((i) => this.watch(i.id)));
+      await Promise.all(invoices.filter((i) => this.due(i)).map((i) => this.watch(i.id)));
     } catch (err) {
       this.s.log.warn({ err }, "top-up sweep failed; the next one tries again");
     }
+  }
+
+  /**
+   * Whether a sweep looks at the invoice: new to this watcher, its subscription not live (a
+   * change would go unheard), payments whose depth changes, or an open one past its expiry.
+   */
+  private due(i: Invoice): boolean {
+    const w = this.watched.get(i.id);
+    if (!w || !this.s.electrum.scripthashes.covers(w.scripthash)) return true;
+    if (PAID_SOMETHING.has(i.status)) return true;
+    return i.status === "open" && i.expiresAt.getTime() < Date.now();
   }
 
   private async watch(id: string): Promise<void> {
