@@ -454,6 +454,8 @@ export const configSchema = z.strictObject({
           mempoolFees: priceTable.default({ default: 5, mainnet: 10 }),
           /** A block's activity of one address: the block's scan is shared by every subscriber. */
           addressActivity: priceTable.default({ default: 5, mainnet: 10 }),
+          /** A warning that the account's balance went under its low-balance threshold (webhook). */
+          creditsLow: priceTable.default({ default: 0 }),
           /** An Electrum header notification pushed on a socket session (WebSocket or TLS). */
           "blockchain.headers.subscribe": priceTable.default({ default: 5, mainnet: 10 }),
           /** An Electrum script-hash notification (its status changed) pushed on a socket session. */

@@ -78,6 +78,7 @@ export type UsageBucketSize =
 
 export type WebhookEvent =
   | 'addressActivity'
+  | 'creditsLow'
   | 'mempoolFees'
   | 'newBlock'
   | 'transactionConfirmations';

@@ -65,5 +65,8 @@ CREATE TABLE topup_credits (
 );
 
 -- An account's low-balance threshold: below it, its owner is warned (a `credits.low` webhook event
--- and the dashboard's banner). Null: no warning.
+-- and the dashboard's banner). Null: no warning. low_warned_at: when the balance last went under
+-- it (one warning per crossing), cleared once it is back at or over it.
 ALTER TABLE accounts ADD COLUMN low_balance_cc bigint CHECK (low_balance_cc > 0);
+ALTER TABLE accounts ADD COLUMN low_warned_at timestamptz;
+CREATE INDEX accounts_low_balance ON accounts(id) WHERE low_balance_cc IS NOT NULL;
