@@ -1,70 +1,42 @@
-// Credits paid in bitcoin, end to end on devnet: the CLI asks for an invoice, `devnet pay` pays it
-// from devnet's own coins, blocks are mined, and the watcher credits it once.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Credits paid in bitcoin, end to end on devnet: `topup create` asks for an invoice, `devnet pay`
+// pays it from devnet's own coins, blocks are mined, and the watcher credits it once.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { issueOperatorToken } from "../../src/access/operator-token.ts";
-import { type RunningGateway, startGateway } from "../../src/app/app.ts";
-import {
-  resolveElectrumUpstreams,
-  resolveEsploraUpstreams,
-  resolveGraphUpstreams,
-  resolveNodeUpstreams,
-} from "../../src/app/upstreams.ts";
+import type { RunningGateway } from "../../src/app/app.ts";
 import { createAccount } from "../../src/billing/ledger/accounts.ts";
 import { checkLedger } from "../../src/billing/ledger/ledger.ts";
 import { invoiceById } from "../../src/billing/topups/invoices.ts";
 import { addressToScript } from "../../src/bitcoin/address.ts";
-import { loadConfig } from "../../src/config/load.ts";
+import { runDevnetCommand } from "../../src/cli/devnet.ts";
 import type { BlockProducer } from "../../src/devnet/block-producer.ts";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { attachDevnet } from "../../src/routes/admin/devnet-control.ts";
+import { startTestGateway, type TestGateway } from "../support/harness.ts";
 import { balanceOf } from "../support/ledger.ts";
-import { blockgate } from "../support/spawn.ts";
 import { creditsOf, TOPUP_DESCRIPTOR } from "./support.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "bg-topups-"));
-const configFile = join(dir, "blockgate.yaml");
 const operator = issueOperatorToken();
-writeFileSync(
-  configFile,
-  `networks: [regtest]
-operator:
-  tokenSha256: ["${operator.sha256}"]
-database:
-  pgliteDir: ${join(dir, "db")}
-server:
-  port: 0
-demo:
-  enabled: false
-log:
-  level: silent
-billing:
-  topups:
-    network: regtest
-    descriptor: "${TOPUP_DESCRIPTOR}"
-    satsPer1000Credits: 100
-    minimumSats: 1000
-    confirmations: 2
-`,
-);
-/** `blockgate …` as its own process; it finds the gateway through the hand-off file. */
-const cli = async (...args: string[]) => {
-  const ran = await blockgate(args, {
-    DATABASE_URL: "",
-    BLOCKGATE_OPERATOR_TOKEN: "",
-    BLOCKGATE_CONFIG: configFile,
-  });
-  expect(ran.stderr).toBe("");
-  expect(ran.code).toBe(0);
-  return ran.stdout.trim();
-};
+let t: TestGateway;
 
 /**
- * The same command run by the gateway, as the CLI hands it over on PGlite (a process per command
- * costs a second; the first test runs the real CLI processes).
+ * `blockgate devnet pay` as the CLI runs it: it finds the gateway at the config's address with
+ * BLOCKGATE_OPERATOR_TOKEN and prints what the gateway's devnet answers (the real process and its
+ * hand-off file are test/cli/devnet-mine.test.ts's).
  */
+const cliPay = async (address: string, sats: number) => {
+  const { config } = gateway.app;
+  const port = Number(new URL(t.url).port);
+  const out = await runDevnetCommand(
+    "pay",
+    {},
+    { ...config, server: { ...config.server, port } },
+    { BLOCKGATE_OPERATOR_TOKEN: operator.token },
+    [address, String(sats)],
+  );
+  expect(out.code).toBe(0);
+  return out.text;
+};
+
+/** A store command as the gateway runs it when the CLI hands it over (PGlite). */
 const run = async (...args: string[]) => {
   const out = await gateway.app.runCommand(args);
   return { code: out.code, text: out.text.trim() };
@@ -81,7 +53,6 @@ const pay = (address: string, sats: number) => {
   return paid.txid;
 };
 
-let devnet: Devnet;
 let gateway: RunningGateway;
 let producer: BlockProducer;
 const db = () => gateway.app.db;
@@ -90,24 +61,27 @@ const status = async (id: string) => (await invoiceById(db(), id))!.status;
 const look = (id: string) => gateway.app.topupWatcher!.look(id);
 
 beforeAll(async () => {
-  const config = loadConfig(configFile);
-  devnet = await startDevnet(config.networks, config.devnet);
-  producer = devnet.producers.get("regtest")!;
+  t = await startTestGateway("pglite", {
+    networks: ["regtest"],
+    operator: { tokenSha256: [operator.sha256] },
+    billing: {
+      topups: {
+        network: "regtest",
+        descriptor: TOPUP_DESCRIPTOR,
+        satsPer1000Credits: 100,
+        minimumSats: 1000,
+        confirmations: 2,
+      },
+    },
+  });
+  gateway = t.gateway;
+  producer = t.devnet.producers.get("regtest")!;
+  attachDevnet(gateway.app, t.devnet.producers);
   // Coinbases mature 100 blocks on: devnet's first coins to pay with.
   producer.mine(101);
-  gateway = await startGateway(config, {
-    nodeUpstreams: resolveNodeUpstreams(config, devnet),
-    graphUpstreams: resolveGraphUpstreams(config, devnet),
-    electrumUpstreams: resolveElectrumUpstreams(config, devnet),
-    esploraUpstreams: resolveEsploraUpstreams(config, devnet),
-  });
-  attachDevnet(gateway.app, devnet.producers);
   await createAccount(gateway.app.db, "acme");
 }, 60_000);
-afterAll(async () => {
-  await gateway?.close();
-  await devnet?.close();
-});
+afterAll(() => t?.close());
 
 /** `topup create`: the invoice as scripts read it. */
 async function invoice(credits: number, through = ok) {
@@ -125,7 +99,7 @@ async function invoice(credits: number, through = ok) {
 describe("top-ups on devnet", () => {
   it("create, pay, mine: the balance rises by the invoice's credits once", async () => {
     const before = (await balanceOf(db(), "acme")).balance;
-    const inv = await invoice(100_000, cli);
+    const inv = await invoice(100_000);
     expect(Object.keys(inv)).toEqual([
       "id",
       "address",
@@ -139,7 +113,7 @@ describe("top-ups on devnet", () => {
     expect(inv.address).toMatch(/^bcrt1q/);
     expect(inv.bip21).toBe(`bitcoin:${inv.address}?amount=0.0001&label=blockgate%20credits`);
 
-    const txid = await cli("devnet", "pay", inv.address, "10000");
+    const txid = await cliPay(inv.address, 10_000);
     expect(txid).toMatch(/^[0-9a-f]{64}$/);
     // Seen in the mempool through the address's Electrum subscription: pending.
     await vi.waitFor(async () => expect(await status(inv.id)).toBe("pending"), { timeout: 10_000 });
