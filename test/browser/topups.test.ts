@@ -3,6 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import decodeQR from "@paulmillr/qr/decode.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { addressToScript } from "../../src/bitcoin/address.ts";
@@ -62,11 +63,19 @@ it("at 420 px: threshold banner, invoice with QR and BIP21, paid, receipt, banne
   const bip21 = await page.getAttribute("[data-testid=topup-bip21]", "href");
   const address = await page.textContent("[data-testid=topup-address]");
   expect(bip21).toBe(`bitcoin:${address}?amount=0.0001&label=blockgate%20credits`);
-  const qr = await page.$eval(
-    "[data-testid=topup-qr]",
-    (img) => (img as HTMLImageElement).naturalWidth,
-  );
-  expect(qr).toBeGreaterThan(0);
+  // The QR code as the page draws it, read back by a QR decoder: the payment request itself.
+  const pixels = await page.$eval("[data-testid=topup-qr]", (node) => {
+    const img = node as HTMLImageElement;
+    const canvas = document.createElement("canvas");
+    canvas.width = 400;
+    canvas.height = 400;
+    const g = canvas.getContext("2d")!;
+    g.fillStyle = "#fff";
+    g.fillRect(0, 0, 400, 400);
+    g.drawImage(img, 20, 20, 360, 360);
+    return Array.from(g.getImageData(0, 0, 400, 400).data);
+  });
+  expect(decodeQR({ width: 400, height: 400, data: Uint8Array.from(pixels) })).toBe(bip21);
   expect(await page.getAttribute("[data-testid=topup-status]", "data-status")).toBe("open");
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, "topup-420.png"), fullPage: true });
