@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { bip21Uri, btcAmount, qrSvg } from "../../src/billing/topups/bip21.ts";
 import { confirmationsFor, quote } from "../../src/billing/topups/price.ts";
+import { branchRoot } from "../../src/billing/topups/proof.ts";
 import { judge, type Payment } from "../../src/billing/topups/rules.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { TOPUP_DESCRIPTOR } from "./support.ts";
@@ -93,5 +94,17 @@ describe("price and payment request", () => {
     );
     const svg = qrSvg("bitcoin:bcrt1qxyz?amount=0.0000105");
     expect(svg).toMatch(/^<svg[^>]*viewBox/);
+  });
+});
+
+describe("merkle branches", () => {
+  it("a block's root from a transaction's branch, as Electrum's get_merkle gives it", () => {
+    // Mainnet block 170: coinbase and Satoshi's payment to Hal Finney.
+    const coinbase = "b1fea52486ce0c62bb442b530a3f0132b826c74e473d1f2c220bfa78111c5082";
+    const hal = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16";
+    const root = "7dac2c5666815c17a3b36427de37bb9d2e2c5ccec3f8633eb91a4205cb4c10ff";
+    expect(branchRoot(hal, [coinbase], 1)).toBe(root);
+    expect(branchRoot(coinbase, [hal], 0)).toBe(root);
+    expect(branchRoot(hal, [coinbase], 0)).not.toBe(root);
   });
 });

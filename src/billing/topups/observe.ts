@@ -3,6 +3,7 @@ import { isJsonObject, type Json, jsonInteger } from "../../protocol/json/json.t
 import { headerAt } from "../../upstreams/electrum/headers.ts";
 import type { ElectrumPool } from "../../upstreams/electrum/pool.ts";
 import type { Invoice } from "./invoices.ts";
+import { provenAt } from "./proof.ts";
 import type { Payment } from "./rules.ts";
 
 /** What is already known of a transaction paying the invoice (recorded by an earlier look). */
@@ -66,7 +67,8 @@ async function cameInTime(
 
 /**
  * The invoice's payments as its Electrum servers tell them now, and their tip's height. A
- * transaction already recorded keeps what it pays and whether it came in time.
+ * transaction already recorded keeps what it pays and whether it came in time; one in a block
+ * counts as mined only with a merkle proof to a header that meets its proof of work.
  */
 export async function readPayments(
   pool: ElectrumPool,
@@ -81,7 +83,10 @@ export async function readPayments(
     const before = known.get(e.txid);
     const sats = before?.sats ?? (await paidBy(pool, e.txid, invoice.scriptHex));
     const inTime = before?.inTime ?? (await cameInTime(pool, invoice, e.height, now));
-    payments.push({ txid: e.txid, sats, height: e.height, inTime });
+    // Counted as mined only where its block is proven to hold it; else as in the mempool.
+    const proven =
+      e.height !== null && sats > 0 && (await provenAt(pool, invoice.network, e.txid, e.height));
+    payments.push({ txid: e.txid, sats, height: proven ? e.height : null, inTime });
   }
   return { payments, tipHeight: pool.tip()?.height ?? null };
 }
