@@ -1,6 +1,6 @@
 import type { Database } from "../../src/db/database.ts";
 
-/** tpub of BIP32's test seed ("abandon … about"), receive branch: a watch-only descriptor. */
+/** A tpub whose private key is public (tests only), receive branch: a watch-only descriptor. */
 export const TOPUP_DESCRIPTOR =
   "wpkh(tpubD6NzVbkrYhZ4XgiXtGrdW5XDAPFCL9h7we1vwNCpn8tGbBcgfVYjXyhWo4E1xkh56hjod1RhGjxbaTLV3X4FyWuejifB9jusQ46QzG87VKp/0/*)";
 
