@@ -1,5 +1,6 @@
 // The rules of decision 0050, as the watcher applies them to what an address's history holds.
 import { describe, expect, it } from "vitest";
+import { addressDeriver } from "../../src/billing/topups/addresses.ts";
 import { bip21Uri, btcAmount, qrSvg } from "../../src/billing/topups/bip21.ts";
 import { confirmationsFor, quote } from "../../src/billing/topups/price.ts";
 import { branchRoot } from "../../src/billing/topups/proof.ts";
@@ -106,5 +107,35 @@ describe("merkle branches", () => {
     expect(branchRoot(hal, [coinbase], 1)).toBe(root);
     expect(branchRoot(coinbase, [hal], 0)).toBe(root);
     expect(branchRoot(hal, [coinbase], 0)).not.toBe(root);
+  });
+});
+
+describe("the descriptor, checked at boot", () => {
+  const config = (descriptor: string) =>
+    parseConfig({
+      billing: { topups: { descriptor, network: "regtest", satsPer1000Credits: 1 } },
+    }).billing.topups!;
+
+  it("refuses a private key, a descriptor of one address, and keys of another network", () => {
+    const tprv =
+      "tprv8ZgxMBicQKsPeDgjzdC36fs6bMjGApWDNLR9erAXMs5skhMv36j9MV5ecvfavji5khqjWaWSFhN3YcCUUdiKH6isR4Pwy3U5y5egddBr16m";
+    expect(() => addressDeriver(config(`wpkh(${tprv}/0/*)`))).toThrow(
+      /^billing\.topups\.descriptor: the descriptor holds a private key/,
+    );
+    expect(() => addressDeriver(config(TOPUP_DESCRIPTOR.replace("/0/*)", "/0/7)")))).toThrow(
+      /^billing\.topups\.descriptor: must be ranged/,
+    );
+    const xpub =
+      "xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V";
+    expect(() => addressDeriver(config(`wpkh(${xpub}/0/*)`))).toThrow(/not of regtest/);
+  });
+
+  it("derives each index's address, the first branch of a multipath descriptor", () => {
+    const plain = addressDeriver(config(TOPUP_DESCRIPTOR));
+    const multi = addressDeriver(config(TOPUP_DESCRIPTOR.replace("/0/*)", "/<0;1>/*)")));
+    expect(plain.at(0).address).toMatch(/^bcrt1q/);
+    expect(plain.at(1).address).not.toBe(plain.at(0).address);
+    expect(multi.at(5)).toEqual(plain.at(5));
+    expect(plain.key).toBe(`regtest:${TOPUP_DESCRIPTOR}`);
   });
 });
