@@ -141,7 +141,7 @@ describe("top-ups on devnet", () => {
     expect(listed[0]).toEqual({ ...inv, status: "paid" });
   });
 
-  it("paid twice: credited once, the second payment kept as an overpayment", async () => {
+  it("paid twice, and again after it was credited: credited once, the rest recorded", async () => {
     const before = (await balanceOf(db(), "acme")).balance;
     const inv = await invoice(50_000);
     pay(inv.address, inv.sats);
@@ -151,6 +151,17 @@ describe("top-ups on devnet", () => {
     await look(inv.id);
     const after = await invoiceById(db(), inv.id);
     expect(after!.seenSats).toBe(2 * inv.sats);
+    // Paid once more after it was credited: recorded (the address is still watched), not credited.
+    pay(inv.address, inv.sats);
+    await vi.waitFor(
+      async () => expect((await invoiceById(db(), inv.id))!.seenSats).toBe(3 * inv.sats),
+      {
+        timeout: 10_000,
+      },
+    );
+    producer.mine(2);
+    await look(inv.id);
+    expect(await status(inv.id)).toBe("paid");
     expect((await balanceOf(db(), "acme")).balance).toBe(before + 50_000);
     expect((await creditsOf(db(), inv.id)).grants).toBe(1);
   });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database, Queryable } from "../../db/database.ts";
 import { insertAudit } from "../ledger/audit.ts";
 import { grantEntryIn } from "../ledger/ledger.ts";
-import { type Invoice, invoiceById, WATCHED_STATUSES } from "./invoices.ts";
+import { CREDITED_STATUSES, type Invoice, invoiceById, WATCHED_STATUSES } from "./invoices.ts";
 import type { Judgement, Payment } from "./rules.ts";
 
 /** A payment as recorded: what it pays, and whether it came in time (fixed when first seen). */
@@ -60,6 +60,25 @@ export async function applyJudgement(
     const memo = `top-up ${invoice.id}: ${j.creditTxid} on ${invoice.network}`;
     await creditIn(tx, invoice.id, Number(row.accountId), Number(row.credits), memo, j.creditTxid);
     return { status: "paid", credited: true };
+  });
+}
+
+/**
+ * What is paid to a credited invoice's address after all: recorded, and its total shown as paid
+ * (`seen_sats`), never credited.
+ */
+export async function recordAfterCredit(
+  db: Database,
+  invoice: Invoice,
+  payments: readonly Payment[],
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await recordPayments(tx, invoice.id, payments);
+    await tx.query(
+      `UPDATE topup_invoices SET seen_sats = $2, checked_at = now()
+       WHERE id = $1 AND status = ANY ($3::text[])`,
+      [invoice.id, payments.reduce((n, p) => n + p.sats, 0), CREDITED_STATUSES],
+    );
   });
 }
 

@@ -16,7 +16,7 @@ export const INVOICE_STATUSES = [
 ] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
-/** Statuses whose address is still watched: nothing has been credited yet. */
+/** Statuses not yet credited: the watcher may still credit them, an operator settle them. */
 export const WATCHED_STATUSES: readonly InvoiceStatus[] = [
   "open",
   "pending",
@@ -24,6 +24,9 @@ export const WATCHED_STATUSES: readonly InvoiceStatus[] = [
   "underpaid",
   "late",
 ];
+
+/** Statuses of a credited invoice. */
+export const CREDITED_STATUSES: readonly InvoiceStatus[] = ["paid", "settled"];
 
 export interface Invoice {
   id: string;
@@ -176,7 +179,10 @@ export async function allInvoices(
   return rows.map(fromRow);
 }
 
-/** Invoices of `network` whose address is watched: not credited, and not past the late window. */
+/**
+ * Invoices of `network` whose address is watched: within `lateWatchMinutes` of their expiry, not
+ * yet credited (to credit them), or credited (to record what is paid after, never credited).
+ */
 export async function watchedInvoices(
   db: Queryable,
   network: NetworkName,
@@ -187,7 +193,7 @@ export async function watchedInvoices(
      WHERE network = $1 AND status = ANY ($2::text[])
        AND expires_at + make_interval(mins => $3::int) > now()
      ORDER BY created_at`,
-    [network, WATCHED_STATUSES, lateWatchMinutes],
+    [network, [...WATCHED_STATUSES, ...CREDITED_STATUSES], lateWatchMinutes],
   );
   return rows.map(fromRow);
 }

@@ -5,8 +5,8 @@ import type { TopupsConfig } from "../../config/schema.ts";
 import type { Database, Leadership } from "../../db/database.ts";
 import type { ChainEvents } from "../../events/chain-events.ts";
 import type { ElectrumPool } from "../../upstreams/electrum/pool.ts";
-import { applyJudgement, recordedPayments } from "./credit.ts";
-import { type Invoice, invoiceById, WATCHED_STATUSES, watchedInvoices } from "./invoices.ts";
+import { applyJudgement, recordAfterCredit, recordedPayments } from "./credit.ts";
+import { CREDITED_STATUSES, type Invoice, invoiceById, watchedInvoices } from "./invoices.ts";
 import { ChainUnreadable, readPayments } from "./observe.ts";
 import { confirmationsFor } from "./price.ts";
 import { judge } from "./rules.ts";
@@ -173,9 +173,13 @@ export class TopupWatcher {
     if (!w || !this.leading) return;
     const { db, electrum, log } = this.s;
     const invoice = await invoiceById(db, id);
-    if (!invoice || !WATCHED_STATUSES.includes(invoice.status)) return this.unwatch(id);
+    if (!invoice) return this.unwatch(id);
     const known = await recordedPayments(db, id);
     const seen = await readPayments(electrum, invoice, w.scripthash, known);
+    if (CREDITED_STATUSES.includes(invoice.status)) {
+      w.status = invoice.status;
+      return recordAfterCredit(db, invoice, seen.payments);
+    }
     // No tip known (no headers subscription live): depth cannot be told, so nothing is judged.
     if (seen.tipHeight === null) return;
     const j = judge(seen.payments, {
@@ -189,7 +193,6 @@ export class TopupWatcher {
     if (out.credited) {
       log.info({ invoice: id, txid: j.creditTxid, credits: invoice.credits }, "top-up credited");
     }
-    if (!WATCHED_STATUSES.includes(out.status)) this.unwatch(id);
   }
 
   private failed(id: string, err: unknown): void {
