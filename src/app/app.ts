@@ -31,6 +31,7 @@ import type { GatewayExecutor } from "../routes/gateway/executor.ts";
 import { loadUnifiedApi } from "../routes/gateway/load.ts";
 import { databaseCheck } from "../routes/health/readiness.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
+import { VerifiedChainSet } from "../verify/chain/verified-chain-set.ts";
 import { TargetPolicy } from "../webhooks/targets.ts";
 import { Webhooks } from "../webhooks/webhooks.ts";
 import { buildPools, type Upstreams } from "./pools.ts";
@@ -130,6 +131,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   const db = await (opts.store ?? openStore(config, opts));
   const app = buildApp(config, opts, db, log);
   const sweeper = await startLedger(app);
+  app.verifiedChains.start();
   app.events.start();
   await app.events.hearing(1_000);
   app.topupWatcher?.start();
@@ -241,6 +243,13 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
   });
   caches = buildCaches(config, pools.guards, metrics, log, opts.redisUrl);
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
+  const verifiedChains = new VerifiedChainSet(
+    config.verification,
+    config.networks,
+    pools,
+    metrics,
+    log,
+  );
   const events = new ChainEvents(
     db,
     eventBus(config, db, log, opts.redisUrl),
@@ -249,6 +258,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     config.events,
     log,
     (e) => metrics.chainEvents.inc({ network: e.network, kind: e.kind }),
+    verifiedChains,
   );
   authFailures.start();
   const app: App = {
@@ -260,6 +270,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
       ? opts.worker.shareMetrics(metrics.registry)
       : () => metrics.registry.metrics(),
     events,
+    verifiedChains,
     authFailures,
     credits: buildCredits(config, db, log, opts),
     limits: Limits.create(config, db, log, opts.redisUrl, () => metrics.capsFromLedger.inc()),
