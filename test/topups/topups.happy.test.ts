@@ -169,7 +169,9 @@ describe("top-ups on devnet", () => {
   it("paid after expiry: late, not credited, until an operator settles it (audited)", async () => {
     const before = (await balanceOf(db(), "acme")).balance;
     const inv = await invoice(20_000);
-    // The invoice's lifetime is over (as if the payer waited past it).
+    // The invoice's lifetime is over (as if the payer waited past it); the look its creation set
+    // off is over first, so that every later look reads the new expiry.
+    await look(inv.id);
     await db().query(
       "UPDATE topup_invoices SET expires_at = now() - interval '1 second' WHERE id = $1",
       [inv.id],
