@@ -297,7 +297,13 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     draining: false,
     electrumTlsPort: null,
     unifiedApi: lazyUnifiedApi(() => app),
-    topupWatcher: topupWatcher(config, { db, electrum: pools.electrum, events, log }),
+    topupWatcher: topupWatcher(config, {
+      db,
+      electrum: pools.electrum,
+      events,
+      log,
+      verified: config.billing.topups && verifiedChains.get(config.billing.topups.network),
+    }),
   };
   return app;
 }

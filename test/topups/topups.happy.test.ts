@@ -64,6 +64,8 @@ beforeAll(async () => {
   t = await startTestGateway("pglite", {
     networks: ["regtest"],
     operator: { tokenSha256: [operator.sha256] },
+    // Payments are proven against the gateway's own verified header chain of regtest.
+    verification: { enabled: true },
     billing: {
       topups: {
         network: "regtest",
@@ -125,6 +127,9 @@ describe("top-ups on devnet", () => {
 
     producer.mine(1);
     await vi.waitFor(async () => expect(await status(inv.id)).toBe("paid"), { timeout: 10_000 });
+    // Credited on the verified chain: its tip is where the payment is 2 deep.
+    const verified = gateway.app.verifiedChains.get("regtest")!;
+    expect(verified.tip()!.height).toBeGreaterThanOrEqual(producer.chain.tip.height);
     expect((await balanceOf(db(), "acme")).balance).toBe(before + 100_000);
     const credited = await creditsOf(db(), inv.id);
     expect(credited.grants).toBe(1);

@@ -2,6 +2,7 @@ import { fromHex, parseTransaction, toHex } from "../../bitcoin/index.ts";
 import { isJsonObject, type Json, jsonInteger } from "../../protocol/json/json.ts";
 import { headerAt } from "../../upstreams/electrum/headers.ts";
 import type { ElectrumPool } from "../../upstreams/electrum/pool.ts";
+import type { VerifiedChain } from "../../verify/chain/verified-chain.ts";
 import type { Invoice } from "./invoices.ts";
 import { provenAt } from "./proof.ts";
 import type { Payment } from "./rules.ts";
@@ -75,6 +76,7 @@ export async function readPayments(
   invoice: Invoice,
   scripthash: string,
   known: ReadonlyMap<string, KnownPayment>,
+  chain?: VerifiedChain,
 ): Promise<{ payments: Payment[]; tipHeight: number | null }> {
   const now = new Date();
   const entries = await history(pool, scripthash);
@@ -85,8 +87,12 @@ export async function readPayments(
     const inTime = before?.inTime ?? (await cameInTime(pool, invoice, e.height, now));
     // Counted as mined only where its block is proven to hold it; else as in the mempool.
     const proven =
-      e.height !== null && sats > 0 && (await provenAt(pool, invoice.network, e.txid, e.height));
+      e.height !== null &&
+      sats > 0 &&
+      (await provenAt(pool, invoice.network, e.txid, e.height, chain));
     payments.push({ txid: e.txid, sats, height: proven ? e.height : null, inTime });
   }
-  return { payments, tipHeight: pool.tip()?.height ?? null };
+  // Depth from the verified tip where there is one: an upstream's tip alone could run ahead.
+  const tipHeight = chain ? (chain.tip()?.height ?? null) : (pool.tip()?.height ?? null);
+  return { payments, tipHeight };
 }

@@ -3,6 +3,7 @@ import type { Network } from "../../bitcoin/network.ts";
 import { isJsonObject, type Json, jsonInteger } from "../../protocol/json/json.ts";
 import { headerAt } from "../../upstreams/electrum/headers.ts";
 import type { ElectrumPool } from "../../upstreams/electrum/pool.ts";
+import type { VerifiedChain } from "../../verify/chain/verified-chain.ts";
 
 /** The root a merkle branch (Electrum's `get_merkle`) makes of `txid` at `pos`. */
 export function branchRoot(txid: string, branch: readonly string[], pos: number): string {
@@ -20,16 +21,18 @@ export function branchRoot(txid: string, branch: readonly string[], pos: number)
 }
 
 /**
- * Whether `txid` is in the block at `height` as the Electrum server says: its merkle branch
- * leads to the root of that height's header, and the header meets its own proof of work. What a
- * payment is credited on is then a block someone mined with that transaction in it, not a
- * history entry alone. Null when the server would not say (looked at again later).
+ * Whether `txid` is in the block at `height`: its merkle branch (the Electrum server's) leads to
+ * the merkle root of that height's header on the network's verified chain, where the gateway keeps
+ * one; elsewhere to the server's header, which must meet its own proof of work. What a payment is
+ * credited on is then a block with that transaction in it, not a history entry alone. Null when
+ * it cannot be told now (the server would not say, the verified chain is not there yet).
  */
 export async function provenAt(
   pool: ElectrumPool,
   network: Network,
   txid: string,
   height: number,
+  chain?: VerifiedChain,
 ): Promise<boolean | null> {
   const out = await pool.request("blockchain.transaction.get_merkle", [txid, height] as Json[]);
   if (!out.ok || !("result" in out.answer) || !isJsonObject(out.answer.result)) return null;
@@ -37,9 +40,14 @@ export async function provenAt(
   const at = jsonInteger(pos) ?? (typeof pos === "number" ? pos : undefined);
   if (!Array.isArray(merkle) || at === undefined) return false;
   if (!merkle.every((h) => typeof h === "string" && /^[0-9a-f]{64}$/.test(h))) return false;
+  const root = branchRoot(txid, merkle as string[], at);
+  if (chain) {
+    const verified = chain.atHeight(height);
+    return verified ? root === verified.merkleRoot : null;
+  }
   const header = await headerAt(pool, height);
   if (!header) return null;
   const target = deriveTarget(Number.parseInt(header.bits, 16), network);
   if (target === undefined || BigInt(`0x${header.hash}`) > target) return false;
-  return branchRoot(txid, merkle as string[], at) === header.merkleroot;
+  return root === header.merkleroot;
 }

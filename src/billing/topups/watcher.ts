@@ -5,6 +5,7 @@ import type { TopupsConfig } from "../../config/schema.ts";
 import type { Database, Leadership } from "../../db/database.ts";
 import type { ChainEvents } from "../../events/chain-events.ts";
 import type { ElectrumPool } from "../../upstreams/electrum/pool.ts";
+import type { VerifiedChain } from "../../verify/chain/verified-chain.ts";
 import { applyJudgement, recordAfterCredit, recordedPayments } from "./credit.ts";
 import { CREDITED_STATUSES, type Invoice, invoiceById, watchedInvoices } from "./invoices.ts";
 import { ChainUnreadable, readPayments } from "./observe.ts";
@@ -16,6 +17,8 @@ export interface TopupWatcherServices {
   /** The Electrum servers of the top-ups' network. */
   electrum: ElectrumPool;
   events: ChainEvents;
+  /** The network's verified header chain, where verification is on: payments are proven on it. */
+  verified?: VerifiedChain | undefined;
   log: Logger;
 }
 
@@ -26,6 +29,9 @@ interface Watched {
   /** Its last status: invoices with payments are looked at again at each new block. */
   status: Invoice["status"];
 }
+
+/** How long after a failed look (an upstream that did not answer) the invoice is looked at again. */
+const LOOK_RETRY_MS = 1_000;
 
 /** Statuses that may change with depth alone (a new block), not only with a new payment. */
 const PAID_SOMETHING = new Set<Invoice["status"]>(["pending", "underpaid", "late"]);
@@ -44,6 +50,8 @@ export class TopupWatcher {
   /** Looks under way per invoice; a change meanwhile asks for one more look after it. */
   private readonly looking = new Map<string, { again: boolean; done: Promise<void> }>();
   private readonly stops: (() => void)[] = [];
+  /** Looks that failed, to be tried again (one timer per invoice). */
+  private readonly retries = new Map<string, NodeJS.Timeout>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private leading = false;
 
@@ -112,6 +120,8 @@ export class TopupWatcher {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
     for (const stop of this.stops.splice(0)) stop();
+    for (const timer of this.retries.values()) clearTimeout(timer);
+    this.retries.clear();
     for (const id of [...this.watched.keys()]) this.unwatch(id);
   }
 
@@ -175,7 +185,7 @@ export class TopupWatcher {
     const invoice = await invoiceById(db, id);
     if (!invoice) return this.unwatch(id);
     const known = await recordedPayments(db, id);
-    const seen = await readPayments(electrum, invoice, w.scripthash, known);
+    const seen = await readPayments(electrum, invoice, w.scripthash, known, this.s.verified);
     if (CREDITED_STATUSES.includes(invoice.status)) {
       w.status = invoice.status;
       return recordAfterCredit(db, invoice, seen.payments);
@@ -196,6 +206,15 @@ export class TopupWatcher {
   }
 
   private failed(id: string, err: unknown): void {
+    // Looked at again soon: a change that set this look off may not come again.
+    if (this.leading && !this.retries.has(id)) {
+      const timer = setTimeout(() => {
+        this.retries.delete(id);
+        void this.look(id);
+      }, LOOK_RETRY_MS);
+      timer.unref();
+      this.retries.set(id, timer);
+    }
     const level = err instanceof ChainUnreadable ? "info" : "warn";
     this.s.log[level](
       { err, invoice: id },
