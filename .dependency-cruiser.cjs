@@ -7,7 +7,8 @@
  *     hasura), config, log
  *   db                                                 the store
  *   access, billing/{ledger,usage,pricing}             tokens and money, on the store
- *   upstreams, cache, events, limits                   clients, what is kept of them, chain events
+ *   upstreams, cache, events, limits, verify           clients, what is kept of them, chain events,
+ *                                                      the verified header chain
  *   http, billing/metering                             HTTP helpers; the pipeline every route runs
  *   webhooks                                           metered deliveries of chain events
  *   routes/<family>                                    one folder per route family
@@ -22,7 +23,7 @@ const ENTRIES = "app|cli|cluster|devnet|main\\.ts";
 const ROUTES = `routes|${ENTRIES}`;
 const WEBHOOKS = `webhooks|${ROUTES}`;
 const PIPELINE = `http|billing/metering|${WEBHOOKS}`;
-const SERVICES = `upstreams|cache|events|limits|${PIPELINE}`;
+const SERVICES = `upstreams|cache|events|limits|verify|${PIPELINE}`;
 const MONEY = `access|billing|${SERVICES}`;
 const above = (folders) => ({ path: `^src/(${folders})` });
 
@@ -120,14 +121,14 @@ module.exports = {
       severity: "error",
       comment: "Upstream clients return models; the cache, events and routes use them.",
       from: { path: "^src/upstreams/" },
-      to: above(`access|billing|cache|events|limits|${PIPELINE}`),
+      to: above(`access|billing|cache|events|limits|verify|${PIPELINE}`),
     },
     {
       name: "services-below-the-pipeline",
       severity: "error",
       comment:
         "The cache, chain events and limits serve the pipeline and the routes; they never call them.",
-      from: { path: "^src/(cache|events|limits)/" },
+      from: { path: "^src/(cache|events|limits|verify)/" },
       to: above(PIPELINE),
     },
     {
@@ -136,7 +137,7 @@ module.exports = {
       comment:
         "src/http holds HTTP helpers (the framework's conventions, bodies, replies, drain); it composes no routes and knows no service.",
       from: { path: "^src/http/" },
-      to: above(`access|billing|db|upstreams|cache|events|limits|${WEBHOOKS}`),
+      to: above(`access|billing|db|upstreams|cache|events|limits|verify|${WEBHOOKS}`),
     },
     {
       name: "pipeline-below-routes",

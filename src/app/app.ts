@@ -28,6 +28,7 @@ import { writeAdminFile, writesAdminFile } from "../routes/admin/admin-file.ts";
 import type { GatewayExecutor } from "../routes/gateway/executor.ts";
 import { loadUnifiedApi } from "../routes/gateway/load.ts";
 import { databaseCheck } from "../routes/health/readiness.ts";
+import { VerifiedChainSet } from "../verify/chain/verified-chain-set.ts";
 import { TargetPolicy } from "../webhooks/targets.ts";
 import { Webhooks } from "../webhooks/webhooks.ts";
 import { buildPools, type Upstreams } from "./pools.ts";
@@ -127,6 +128,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   const db = await (opts.store ?? openStore(config, opts));
   const app = buildApp(config, opts, db, log);
   const sweeper = await startLedger(app);
+  app.verifiedChains.start();
   app.events.start();
   await app.events.hearing(1_000);
   const webhooks = new Webhooks(config.webhooks, log);
@@ -255,6 +257,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
       ? opts.worker.shareMetrics(metrics.registry)
       : () => metrics.registry.metrics(),
     events,
+    verifiedChains: new VerifiedChainSet(config.verification, config.networks, pools, metrics, log),
     authFailures,
     credits: buildCredits(config, db, log, opts),
     limits: Limits.create(config, db, log, opts.redisUrl, () => metrics.capsFromLedger.inc()),

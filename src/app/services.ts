@@ -21,6 +21,7 @@ import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { EsploraPool } from "../upstreams/esplora/pool.ts";
 import type { IndexerPool } from "../upstreams/indexer/pool.ts";
 import type { CachedCheck } from "../util/cached-check.ts";
+import type { VerifiedChainSet } from "../verify/chain/verified-chain-set.ts";
 import type { WebhookServices } from "../webhooks/services.ts";
 import type { TargetPolicy } from "../webhooks/targets.ts";
 
@@ -48,6 +49,8 @@ export interface App
   electrum: Map<NetworkName, ElectrumPool>;
   esplora: Map<NetworkName, EsploraPool>;
   events: ChainEvents;
+  /** Each network's verified header chain (`verifiedChains.get(network)`), where verification is on. */
+  verifiedChains: VerifiedChainSet;
   txCache: TxStore;
   gatewayAnswers: GatewayAnswers;
   parsedTxs: ParsedTxs;

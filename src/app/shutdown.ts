@@ -33,6 +33,7 @@ export async function shutdown(parts: Closables): Promise<void> {
   clearInterval(parts.sweeper);
   // No more announcements: the lead passes to another process at once.
   await events.close();
+  app.verifiedChains.close();
   // Logged once the listening socket is closed (from here a new connection is refused) and the
   // requests that had arrived are counted in flight.
   const { cut, ms } = await http.drain(config.server.drainTimeoutMs, () =>

@@ -42,6 +42,26 @@ const bitcoinCoreUpstream = z.strictObject({
 });
 export type BitcoinCoreUpstreamConfig = z.infer<typeof bitcoinCoreUpstream>;
 
+/**
+ * Where a network's verified chain starts when not at genesis: a block the operator trusts (as
+ * Core prints it: getblockheader's `height`, `hash` and `chainwork`). The headers of its
+ * difficulty period below it are read from the upstreams and must link up to `hash`.
+ */
+const checkpoint = z.strictObject({
+  height: z.number().int().positive(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/, "expected 64 lowercase hex digits"),
+  chainwork: z.string().regex(/^[0-9a-f]{1,64}$/, "expected hex, as Core prints chainwork"),
+});
+
+/**
+ * One network's verification. `enabled` defaults to true, except on mainnet without a checkpoint:
+ * following mainnet from genesis means holding some 950,000 headers.
+ */
+const networkVerification = z.strictObject({
+  enabled: z.boolean().optional(),
+  checkpoint: checkpoint.optional(),
+});
+
 /** `"devnet"` means: start devnet's in-process server for this network and use it. */
 const nodeUpstream = z.union([z.literal("devnet"), bitcoinCoreUpstream]);
 
@@ -470,6 +490,27 @@ export const configSchema = z.strictObject({
         .default("blockgate:chain_event:"),
       /** A PUBLISH to Redis slower than this fails: the event goes through NOTIFY instead. */
       redisTimeoutMs: z.number().int().positive().max(10_000).default(200),
+    })
+    .prefault({}),
+  /**
+   * The verified header chain: each network's headers followed from every node and Electrum
+   * server, checked as Core checks them, and the upstreams compared against it (src/verify/chain/).
+   */
+  verification: z
+    .strictObject({
+      /** false: no header chain is kept and no upstream is compared. */
+      enabled: z.boolean().default(true),
+      /** How often each upstream's tip is read (Electrum servers are also heard at each new tip). */
+      pollMs: z.number().int().positive().max(600_000).default(1_000),
+      /**
+       * An upstream whose chain has less work than the verified best by more than this many
+       * blocks' work (at the tip's difficulty) is inconsistent: a block or two in flight is not.
+       */
+      lagBlocksMax: z.number().int().nonnegative().max(1_000).default(3),
+      /** Headers asked of an upstream in one call (Electrum servers give at most 2016). */
+      batchHeadersMax: z.number().int().positive().max(2_016).default(2_000),
+      /** Per network: where its chain starts, or off. */
+      networks: z.partialRecord(networkName, networkVerification).default({}),
     })
     .prefault({}),
   /**

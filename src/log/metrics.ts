@@ -112,6 +112,18 @@ export class Metrics {
     labelNames: ["backend", "network", "upstream"] as const,
     registers: [this.registry],
   });
+  readonly upstreamInconsistent = new Gauge({
+    name: "blockgate_upstream_inconsistent",
+    help: "1 while the upstream is held out of its pool because its chain disagrees with the verified header chain (an invalid header, or less work), else 0.",
+    labelNames: ["backend", "network", "upstream"] as const,
+    registers: [this.registry],
+  });
+  readonly verifiedHeight = new Gauge({
+    name: "blockgate_verified_chain_height",
+    help: "The height of the network's verified header chain's tip.",
+    labelNames: ["network"] as const,
+    registers: [this.registry],
+  });
   readonly upstreamRetries = new Counter({
     name: "blockgate_upstream_retries_total",
     help: "Attempts sent to this upstream after another upstream failed or timed out on the same call.",

@@ -32,6 +32,8 @@ export class Breaker {
   private readonly window: boolean[] = [];
   private windowNext = 0;
   private windowFailures = 0;
+  /** Why the upstream is held out (it disagrees with the verified chain), or null. */
+  private heldFor: string | null = null;
 
   constructor(
     private readonly opts: BreakerOptions,
@@ -41,6 +43,7 @@ export class Breaker {
   ) {}
 
   get state(): BreakerState {
+    if (this.heldFor !== null) return "open";
     // An open breaker whose time is up is half-open: nothing needs to happen for that.
     if (this.current === "open" && this.now() >= this.openUntil) this.become("half-open");
     return this.current;
@@ -66,12 +69,35 @@ export class Breaker {
   success(): void {
     this.consecutive = 0;
     this.record(false);
-    if (this.current !== "closed") this.close();
+    if (this.current !== "closed" && this.heldFor === null) this.close();
+  }
+
+  /**
+   * Holds the breaker open, whatever calls and probes say, until released: the upstream answers
+   * but disagrees with the verified chain (src/verify/chain/), so no call may go to it.
+   */
+  hold(reason: string): void {
+    this.heldFor = reason;
+    this.trialInFlight = false;
+    this.become("open");
+  }
+
+  /** Ends a hold: the upstream agrees again, and takes calls at once. */
+  release(): void {
+    if (this.heldFor === null) return;
+    this.heldFor = null;
+    this.close();
+  }
+
+  /** Why the breaker is held open, or null when it is not. */
+  get held(): string | null {
+    return this.heldFor;
   }
 
   failure(): void {
     this.consecutive += 1;
     this.record(true);
+    if (this.heldFor !== null) return;
     if (this.current === "half-open") {
       this.open();
       return;
@@ -93,6 +119,7 @@ export class Breaker {
 
   /** A background probe's outcome: an answer closes the breaker; no answer counts as a failure. */
   probed(ok: boolean): void {
+    if (this.heldFor !== null) return;
     if (ok) this.success();
     else if (this.current === "closed") this.failure();
     else this.open();

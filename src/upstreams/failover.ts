@@ -27,6 +27,8 @@ export interface Upstream {
 export interface MemberHealth {
   name: string;
   status: "up" | "down";
+  /** Why it is held out of the pool: its chain disagrees with the verified one. */
+  inconsistent?: string;
 }
 
 /** healthy: every member up; degraded: some; down: none. */
@@ -159,6 +161,22 @@ export class FailoverPool<C extends Upstream> {
     if (m && m.breaker.state !== "closed") m.breaker.success();
   }
 
+  /**
+   * Holds the member named `name` out of the pool while its chain disagrees with the verified
+   * one (`reason`), or puts it back (null). Its breaker stays open meanwhile, whatever it answers.
+   */
+  setInconsistent(name: string, reason: string | null): void {
+    const m = this.members.find((x) => x.client.name === name);
+    if (!m) return;
+    if (reason === null) m.breaker.release();
+    else m.breaker.hold(reason);
+  }
+
+  /** Whether the member named `name` is held out for disagreeing with the verified chain. */
+  isInconsistent(name: string): boolean {
+    return this.members.some((m) => m.client.name === name && m.breaker.held !== null);
+  }
+
   /** One call, with failover, retries and hedging by the pool's policy (pool-call.ts). */
   run<T extends { ok: true }>(
     call: (client: C, signal: CancelSignal) => Promise<T | UpstreamFailure>,
@@ -190,7 +208,11 @@ export class FailoverPool<C extends Upstream> {
     const members = await Promise.all(
       this.members.map(async (m) => {
         const up = (await m.health.get(opts.timeoutMs, opts.cacheMs)) && m.breaker.state !== "open";
-        return { name: m.client.name, status: up ? ("up" as const) : ("down" as const) };
+        const held = m.breaker.held;
+        const status = up ? ("up" as const) : ("down" as const);
+        return held === null
+          ? { name: m.client.name, status }
+          : { name: m.client.name, status, inconsistent: held };
       }),
     );
     const up = members.filter((m) => m.status === "up").length;

@@ -79,6 +79,8 @@ export async function startTestGateway(
     // No chain follower polls devnet's nodes unless a test asks for one (test/events/): other
     // tests count the calls devnet's Core receives.
     events: { pollMs: 0, ...overrides.events },
+    // Nor does the verified chain follow them, for the same reason (test/verify/ turns it on).
+    verification: { enabled: false, ...overrides.verification },
   });
   const ownDevnet = devnetOptions.devnet === undefined;
   const devnet = devnetOptions.devnet ?? (await startDevnet(config.networks, devnetOptions));

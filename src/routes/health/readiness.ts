@@ -3,6 +3,7 @@ import type { Queryable } from "../../db/database.ts";
 import type { HttpReply } from "../../http/reply.ts";
 import type { HealthOptions, PoolHealth } from "../../upstreams/failover.ts";
 import { CachedCheck } from "../../util/cached-check.ts";
+import type { VerificationReport } from "../../verify/chain/verified-chain-set.ts";
 
 /**
  * ready: everything answers. degraded: the gateway can serve, but some upstream member (or a
@@ -18,9 +19,13 @@ export interface ReadyReport {
   status: ReadyStatus;
   database?: { status: "up" | "down" };
   upstreams?: Record<PoolKind, Partial<Record<NetworkName, PoolHealth>>>;
+  verification?: VerificationDetail;
 }
 
 type Probed = { health(o: HealthOptions): Promise<PoolHealth> };
+
+/** Each verified network's tip and where each upstream stands against it (src/verify/chain/). */
+export type VerificationDetail = Partial<Record<NetworkName, VerificationReport>>;
 
 /** What readiness looks at in a running gateway. */
 export interface HealthServices {
@@ -33,6 +38,7 @@ export interface HealthServices {
   electrum: ReadonlyMap<NetworkName, Probed>;
   indexers: ReadonlyMap<NetworkName, Probed>;
   esplora: ReadonlyMap<NetworkName, Probed>;
+  verifiedChains: { report(): VerificationDetail };
 }
 
 /** `SELECT 1`, bounded and cached like an upstream probe (see CachedCheck). */
@@ -78,6 +84,7 @@ export async function readiness(app: HealthServices): Promise<HttpReply> {
     status,
     database: { status: databaseUp ? "up" : "down" },
     upstreams: { node, electrum, graph, esplora },
+    verification: app.verifiedChains.report(),
   };
   return { status: status === "down" ? 503 : 200, body };
 }

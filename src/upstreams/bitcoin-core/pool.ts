@@ -45,6 +45,7 @@ type CallOutcome =
  */
 export class BitcoinCorePool {
   private readonly pool: FailoverPool<BitcoinCoreClient>;
+  private readonly nodes: BitcoinCoreClient[];
   private readonly combiner: Combiner;
   readonly shared: SharedTrips<CallOutcome>;
   /** The blocks its getblock answers were about (for answers known too large before asking). */
@@ -52,8 +53,9 @@ export class BitcoinCorePool {
   private readonly responseBytesMax: number;
 
   constructor(configs: readonly BitcoinCoreUpstreamConfig[], opts: BitcoinCorePoolOptions = {}) {
+    this.nodes = configs.map((c) => new BitcoinCoreClient(c));
     this.pool = new FailoverPool(
-      configs.map((c) => new BitcoinCoreClient(c)),
+      this.nodes,
       {
         policy: opts.policy,
         observer: opts.observer,
@@ -143,6 +145,16 @@ export class BitcoinCorePool {
     const out = await this.combiner.submit(unique, bytesMax);
     if (!out.ok) return out;
     return { ok: true, answers: slot.map((at) => out.answers[at]!), upstream: out.upstream };
+  }
+
+  /** Each node, for what must ask one member alone (the verified chain compares them). */
+  clients(): readonly BitcoinCoreClient[] {
+    return this.nodes;
+  }
+
+  /** Holds a node out of the pool while its chain disagrees with the verified one (null: puts it back). */
+  setInconsistent(name: string, reason: string | null): void {
+    this.pool.setInconsistent(name, reason);
   }
 
   /** Each node's breaker state (tests). */

@@ -144,10 +144,19 @@ export class ElectrumPool {
     return null;
   }
 
-  /** The highest tip any live headers subscription reports, or null when none is live. */
+  /** Holds a server out of the pool while its chain disagrees with the verified one (null: puts it back). */
+  setInconsistent(name: string, reason: string | null): void {
+    this.pool.setInconsistent(name, reason);
+  }
+
+  /**
+   * The highest tip any live headers subscription reports, or null when none is live; a server
+   * held out for disagreeing with the verified chain is not asked.
+   */
   tip(): ElectrumTip | null {
     let best: ElectrumTip | null = null;
     for (const u of this.upstreams) {
+      if (this.pool.isInconsistent(u.name)) continue;
       const tip = u.tip();
       if (tip && (!best || tip.height > best.height)) best = tip;
     }
