@@ -11,6 +11,7 @@ import {
   type PoolObserver,
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
+import { coreAnswersCheck } from "./answer-check.ts";
 import { BlockSizes } from "./block-sizes.ts";
 import { BitcoinCoreClient } from "./client.ts";
 import { COMBINABLE_METHODS, Combiner, type PoolOutcome, READ_METHODS } from "./combine.ts";
@@ -54,15 +55,12 @@ export class BitcoinCorePool {
 
   constructor(configs: readonly BitcoinCoreUpstreamConfig[], opts: BitcoinCorePoolOptions = {}) {
     this.nodes = configs.map((c) => new BitcoinCoreClient(c));
-    this.pool = new FailoverPool(
-      this.nodes,
-      {
-        policy: opts.policy,
-        observer: opts.observer,
-        budgetMs: Math.max(...configs.map((c) => c.timeoutMs)),
-        what: "the full node",
-      },
-    );
+    this.pool = new FailoverPool(this.nodes, {
+      policy: opts.policy,
+      observer: opts.observer,
+      budgetMs: Math.max(...configs.map((c) => c.timeoutMs)),
+      what: "the full node",
+    });
     // Combining comes before failover, so a combined batch may go to any member: it is sized for
     // the strictest one, and a member with combining off (0) turns it off for the network.
     const callsMax = Math.min(...configs.map((c) => c.coalesceCallsMax));
@@ -70,6 +68,7 @@ export class BitcoinCorePool {
       (calls, bytesMax) =>
         this.pool.run((client, signal) => client.batch(calls, undefined, bytesMax, signal), {
           idempotent: calls.every((c) => READ_METHODS.has(c.method)),
+          check: coreAnswersCheck(calls),
         }),
       callsMax,
       opts.onCombined,

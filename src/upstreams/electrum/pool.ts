@@ -11,6 +11,7 @@ import {
   type PoolObserver,
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
+import { electrumAnswerCheck, electrumBatchCheck } from "./answer-check.ts";
 import { ElectrumUpstream } from "./client.ts";
 import type { ElectrumOutcome, ElectrumServerVersion, ElectrumTip } from "./connection.ts";
 import { ScripthashFeed, type ScripthashFeedOptions } from "./scripthash-feed.ts";
@@ -102,12 +103,12 @@ export class ElectrumPool {
 
   request(method: string, params: Json[]): Promise<ElectrumPoolOutcome> {
     const trip = () =>
-      this.pool.run(
+      this.pool.run<{ ok: true; answer: RpcAnswer; bytes?: number | undefined }>(
         async (upstream, signal) => {
           const out = await upstream.request(method, params, signal);
           return out.ok ? { ok: true as const, answer: out.answer, bytes: out.bytes } : out;
         },
-        { idempotent: READ_METHODS.has(method) },
+        { idempotent: READ_METHODS.has(method), check: electrumAnswerCheck(method, params) },
       );
     if (!SHAREABLE_METHODS.has(method)) return trip();
     return this.shared.run(`${method} ${stringifyJson(params)}`, trip);
@@ -120,14 +121,17 @@ export class ElectrumPool {
    * Not shared with identical trips in flight: a batch is one trip of its own.
    */
   async batch(calls: readonly RpcCall[]): Promise<ElectrumBatchOutcome> {
-    const out = await this.pool.run(
+    const out = await this.pool.run<{ ok: true; outcomes: ElectrumOutcome[] }>(
       async (upstream, signal) => {
         const outs = await upstream.batch(calls, signal);
         const failed = outs.find((o) => !o.ok && o.retryable);
         if (failed) return failed as Extract<ElectrumOutcome, { ok: false }>;
         return { ok: true as const, outcomes: outs };
       },
-      { idempotent: calls.every((c) => READ_METHODS.has(c.method)) },
+      {
+        idempotent: calls.every((c) => READ_METHODS.has(c.method)),
+        check: electrumBatchCheck(calls),
+      },
     );
     if (!out.ok) return calls.map(() => out);
     return out.outcomes.map((o) =>

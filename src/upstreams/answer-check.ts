@@ -1,0 +1,109 @@
+import { checkMerkleRoot, parseBlock } from "../bitcoin/block.ts";
+import { sha256d } from "../bitcoin/hash.ts";
+import { serializeHeader } from "../bitcoin/header-bytes.ts";
+import { fromHex, toHexReversed } from "../bitcoin/hex.ts";
+import { parseTransaction } from "../bitcoin/transaction.ts";
+import { gatewayError } from "../protocol/errors/codes.ts";
+import { isJsonObject, type Json, jsonInteger } from "../protocol/json/json.ts";
+import type { UpstreamFailure } from "./pool-call.ts";
+
+/**
+ * A check of one upstream's answer before the pool takes it (FailoverPool.run's `check`): null
+ * when it holds, else why not. A failed check is the upstream's failure: its breaker counts it and
+ * the call goes to another upstream; the answer is never passed on, cached or charged.
+ */
+export type AnswerCheck<T> = (answer: T) => string | null;
+
+/** The failure a check that did not hold makes of an answer (retryable: another may be honest). */
+export function unverified(what: string, upstream: string, why: string): UpstreamFailure {
+  return {
+    ok: false,
+    retryable: true,
+    error: gatewayError(
+      "UPSTREAM_BAD_RESPONSE",
+      `${what} sent an answer that failed verification`,
+      {
+        detail: `${upstream}: ${why}`,
+      },
+    ),
+  };
+}
+
+const HEX = /^(?:[0-9a-fA-F]{2})+$/;
+
+/**
+ * Why a transaction's hex is not the transaction `txid` names, or null when it is: its bytes
+ * decode as one transaction whose non-witness serialization double-SHA-256es to the txid.
+ */
+export function txBytesMismatch(txid: string, hex: unknown): string | null {
+  if (typeof hex !== "string" || !HEX.test(hex)) return `transaction ${txid}: no hex`;
+  return txMismatch(txid, fromHex(hex));
+}
+
+/** As txBytesMismatch, for the bytes themselves (Esplora's /raw). */
+export function txMismatch(txid: string, bytes: Uint8Array): string | null {
+  let actual: string;
+  try {
+    actual = parseTransaction(bytes).txid;
+  } catch {
+    return `transaction ${txid}: its bytes do not decode`;
+  }
+  return actual === txid.toLowerCase() ? null : `transaction ${txid}: its bytes hash to ${actual}`;
+}
+
+/** Why 80 header bytes (hex) are not the block `hash` names, or null when they are. */
+export function headerMismatch(hash: string, hex: unknown): string | null {
+  if (typeof hex !== "string" || hex.length < 160 || !HEX.test(hex.slice(0, 160))) {
+    return `block ${hash}: no header`;
+  }
+  const actual = toHexReversed(sha256d(fromHex(hex.slice(0, 160))));
+  return actual === hash.toLowerCase() ? null : `block ${hash}: its header hashes to ${actual}`;
+}
+
+/** As headerMismatch, for a whole block's bytes: the header, and the transactions its merkle root commits to. */
+export function blockMismatch(hash: string, hex: unknown): string | null {
+  const header = headerMismatch(hash, hex);
+  if (header !== null) return header;
+  try {
+    if (checkMerkleRoot(parseBlock(fromHex(hex as string)))) return null;
+  } catch {
+    return `block ${hash}: its bytes do not decode`;
+  }
+  return `block ${hash}: its transactions are not the ones its header commits to`;
+}
+
+const ZERO_HASH = "0".repeat(64);
+
+/**
+ * Why a verbose header's fields (getblockheader, getblock at verbosity 1 or more) are not the
+ * block `hash` names: the six fields the hash commits to, serialized again and hashed.
+ */
+export function headerFieldsMismatch(hash: string, result: Json): string | null {
+  if (!isJsonObject(result)) return `block ${hash}: neither hex nor an object`;
+  if (result.hash !== hash) return `block ${hash}: the answer names ${String(result.hash)}`;
+  const version = jsonInteger(result.version);
+  const time = jsonInteger(result.time);
+  const nonce = jsonInteger(result.nonce);
+  const { bits, merkleroot } = result;
+  const previous = result.previousblockhash ?? ZERO_HASH;
+  if (
+    version === undefined ||
+    time === undefined ||
+    nonce === undefined ||
+    typeof bits !== "string" ||
+    typeof merkleroot !== "string" ||
+    typeof previous !== "string"
+  ) {
+    return `block ${hash}: header fields missing`;
+  }
+  const bytes = serializeHeader({
+    version,
+    previousblockhash: previous,
+    merkleroot,
+    time,
+    bits: Number.parseInt(bits, 16),
+    nonce,
+  });
+  const actual = toHexReversed(sha256d(bytes));
+  return actual === hash ? null : `block ${hash}: its header fields hash to ${actual}`;
+}

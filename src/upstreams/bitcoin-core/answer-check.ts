@@ -1,0 +1,57 @@
+import { isJsonObject, type Json } from "../../protocol/json/json.ts";
+import { resultScalars } from "../../protocol/json/raw-answer.ts";
+import type { RpcAnswer, RpcCall } from "../../protocol/json/types.ts";
+import {
+  type AnswerCheck,
+  blockMismatch,
+  headerFieldsMismatch,
+  headerMismatch,
+  txBytesMismatch,
+} from "../answer-check.ts";
+
+/** Methods whose answers carry bytes that hash to what the call named (checkedMethod). */
+const CHECKED: ReadonlySet<string> = new Set(["getrawtransaction", "getblockheader", "getblock"]);
+
+/** Whether the node's answers to `method` are checked against what was asked. */
+export function bytesCheckedMethod(method: string): boolean {
+  return CHECKED.has(method);
+}
+
+/**
+ * The check of a batch's answers (FailoverPool.run): each getrawtransaction's hex hashes to the
+ * txid asked, its `txid` says so too; each getblockheader's and getblock's header (its bytes, or
+ * its verbose fields) hashes to the block asked for, and a raw block's transactions are the ones
+ * its merkle root commits to. An error answer claims nothing.
+ * Undefined when the batch has nothing to check, so the common batch pays nothing.
+ */
+export function coreAnswersCheck(
+  calls: readonly RpcCall[],
+): AnswerCheck<{ answers: RpcAnswer[] }> | undefined {
+  if (!calls.some((c) => CHECKED.has(c.method))) return undefined;
+  return ({ answers }) => {
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!;
+      const answer = answers[i];
+      if (!CHECKED.has(call.method) || !answer || "error" in answer) continue;
+      const asked = call.params[0];
+      if (typeof asked !== "string") continue;
+      const why = answerMismatch(call.method, asked, resultScalars(answer));
+      if (why !== null) return why;
+    }
+    return null;
+  };
+}
+
+function answerMismatch(method: string, asked: string, result: Json): string | null {
+  if (method === "getrawtransaction") {
+    if (typeof result === "string") return txBytesMismatch(asked, result);
+    if (!isJsonObject(result)) return `transaction ${asked}: neither hex nor an object`;
+    if (result.txid !== asked)
+      return `transaction ${asked}: the answer names ${String(result.txid)}`;
+    return txBytesMismatch(asked, result.hex);
+  }
+  if (typeof result === "string") {
+    return method === "getblock" ? blockMismatch(asked, result) : headerMismatch(asked, result);
+  }
+  return headerFieldsMismatch(asked, result);
+}
