@@ -285,6 +285,8 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     electrumTlsPort: null,
     unifiedApi: lazyUnifiedApi(() => app),
   };
+  // The nodes' block claims are checked against each network's verified chain, where there is one.
+  for (const [network, pool] of pools.nodes) pool.claims.against(app.verifiedChains.get(network));
   return app;
 }
 

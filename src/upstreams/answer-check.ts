@@ -2,6 +2,7 @@ import { checkMerkleRoot, parseBlock } from "../bitcoin/block.ts";
 import { sha256d } from "../bitcoin/hash.ts";
 import { serializeHeader } from "../bitcoin/header-bytes.ts";
 import { fromHex, toHexReversed } from "../bitcoin/hex.ts";
+import { readMerkleProof } from "../bitcoin/merkle-proof.ts";
 import { parseTransaction } from "../bitcoin/transaction.ts";
 import { gatewayError } from "../protocol/errors/codes.ts";
 import { isJsonObject, type Json, jsonInteger } from "../protocol/json/json.ts";
@@ -106,4 +107,27 @@ export function headerFieldsMismatch(hash: string, result: Json): string | null 
   });
   const actual = toHexReversed(sha256d(bytes));
   return actual === hash ? null : `block ${hash}: its header fields hash to ${actual}`;
+}
+
+/**
+ * Why a merkle proof (Core's gettxoutproof, hex) does not prove `txids` in a block (`blockhash`,
+ * when the call named one), or null when it does.
+ */
+export function proofMismatch(
+  txids: readonly string[],
+  blockhash: unknown,
+  hex: unknown,
+): string | null {
+  if (typeof hex !== "string" || !HEX.test(hex)) return "a merkle proof without hex";
+  try {
+    const proof = readMerkleProof(fromHex(hex));
+    if (typeof blockhash === "string" && proof.header.hash !== blockhash.toLowerCase()) {
+      return `a merkle proof of block ${proof.header.hash}, not ${blockhash}`;
+    }
+    const matched = new Set(proof.matched.map((m) => m.txid));
+    const missing = txids.find((t) => !matched.has(t.toLowerCase()));
+    return missing === undefined ? null : `a merkle proof that does not match ${missing}`;
+  } catch (err) {
+    return `a merkle proof that does not hold: ${(err as Error).message}`;
+  }
 }

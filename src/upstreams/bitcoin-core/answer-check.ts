@@ -6,11 +6,17 @@ import {
   blockMismatch,
   headerFieldsMismatch,
   headerMismatch,
+  proofMismatch,
   txBytesMismatch,
 } from "../answer-check.ts";
 
 /** Methods whose answers carry bytes that hash to what the call named (checkedMethod). */
-const CHECKED: ReadonlySet<string> = new Set(["getrawtransaction", "getblockheader", "getblock"]);
+const CHECKED: ReadonlySet<string> = new Set([
+  "getrawtransaction",
+  "getblockheader",
+  "getblock",
+  "gettxoutproof",
+]);
 
 /** Whether the node's answers to `method` are checked against what was asked. */
 export function bytesCheckedMethod(method: string): boolean {
@@ -21,7 +27,8 @@ export function bytesCheckedMethod(method: string): boolean {
  * The check of a batch's answers (FailoverPool.run): each getrawtransaction's hex hashes to the
  * txid asked, its `txid` says so too; each getblockheader's and getblock's header (its bytes, or
  * its verbose fields) hashes to the block asked for, and a raw block's transactions are the ones
- * its merkle root commits to. An error answer claims nothing.
+ * its merkle root commits to; each gettxoutproof's proof holds, for the txids and block asked. An
+ * error answer claims nothing.
  * Undefined when the batch has nothing to check, so the common batch pays nothing.
  */
 export function coreAnswersCheck(
@@ -34,12 +41,22 @@ export function coreAnswersCheck(
       const answer = answers[i];
       if (!CHECKED.has(call.method) || !answer || "error" in answer) continue;
       const asked = call.params[0];
-      if (typeof asked !== "string") continue;
-      const why = answerMismatch(call.method, asked, resultScalars(answer));
+      const why =
+        call.method === "gettxoutproof"
+          ? proofCheck(call.params, resultScalars(answer))
+          : typeof asked === "string"
+            ? answerMismatch(call.method, asked, resultScalars(answer))
+            : null;
       if (why !== null) return why;
     }
     return null;
   };
+}
+
+function proofCheck(params: readonly Json[], result: Json): string | null {
+  const [txids, blockhash] = params;
+  if (!Array.isArray(txids) || !txids.every((t) => typeof t === "string")) return null;
+  return proofMismatch(txids as string[], blockhash, result);
 }
 
 function answerMismatch(method: string, asked: string, result: Json): string | null {
