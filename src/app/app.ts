@@ -238,6 +238,13 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
   });
   caches = buildCaches(config, pools.guards, metrics, log, opts.redisUrl);
   const authFailures = new AuthFailures(db, (err) => log.warn({ err }, "writing failed logins"));
+  const verifiedChains = new VerifiedChainSet(
+    config.verification,
+    config.networks,
+    pools,
+    metrics,
+    log,
+  );
   const events = new ChainEvents(
     db,
     eventBus(config, db, log, opts.redisUrl),
@@ -246,6 +253,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     config.events,
     log,
     (e) => metrics.chainEvents.inc({ network: e.network, kind: e.kind }),
+    verifiedChains,
   );
   authFailures.start();
   const app: App = {
@@ -257,7 +265,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
       ? opts.worker.shareMetrics(metrics.registry)
       : () => metrics.registry.metrics(),
     events,
-    verifiedChains: new VerifiedChainSet(config.verification, config.networks, pools, metrics, log),
+    verifiedChains,
     authFailures,
     credits: buildCredits(config, db, log, opts),
     limits: Limits.create(config, db, log, opts.redisUrl, () => metrics.capsFromLedger.inc()),

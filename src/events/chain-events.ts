@@ -4,8 +4,9 @@ import type { Config, NetworkName } from "../config/schema.ts";
 import type { Database, Leadership } from "../db/database.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
+import type { VerifiedChains } from "../verify/chain/verified-chains.ts";
 import type { EventBus } from "./bus.ts";
-import { coreHeaders, electrumHeaders } from "./headers-source.ts";
+import { coreHeaders, electrumHeaders, verifiedHeaders } from "./headers-source.ts";
 import { TipFollower } from "./tip-follower.ts";
 import type { ChainEvent } from "./types.ts";
 
@@ -45,6 +46,10 @@ export class ChainEvents {
     private readonly config: Config["events"],
     private readonly log: Logger,
     private readonly counted: (event: ChainEvent) => void = () => {},
+    /** Each network's verified chain: where there is one, it is what the chain is read from. */
+    private readonly verified?: VerifiedChains & {
+      onTip(network: NetworkName, fn: () => void): () => void;
+    },
   ) {
     this.local.setMaxListeners(0);
     // One "closed" listener per open subscription.
@@ -53,7 +58,12 @@ export class ChainEvents {
     const networks = new Set([...nodes.keys(), ...electrum.keys()]);
     this.followers = [...networks].map((network) => {
       const node = nodes.get(network);
-      const source = node ? coreHeaders(node) : electrumHeaders(electrum.get(network)!);
+      const checked = verified?.get(network);
+      const source = checked
+        ? verifiedHeaders(checked)
+        : node
+          ? coreHeaders(node)
+          : electrumHeaders(electrum.get(network)!);
       return new TipFollower(network, source, config.reorgDepthMax);
     });
   }
@@ -181,8 +191,19 @@ export class ChainEvents {
     }
   }
 
-  /** The leader looks at once when an Electrum server announces a new tip. */
+  /** The leader looks at once when an Electrum server announces a new tip, or the verified chain moves. */
   private hearTips(): void {
+    for (const follower of this.followers) {
+      const network = follower.network;
+      const stop = this.verified?.get(network)
+        ? this.verified.onTip(network, () => {
+            this.pollNow(network).catch((err: unknown) =>
+              this.log.warn({ err }, "announcing the tip"),
+            );
+          })
+        : null;
+      if (stop) this.stopTips.push(stop);
+    }
     for (const [network, pool] of this.electrum) {
       this.stopTips.push(
         pool.onTip(() => {

@@ -1,7 +1,11 @@
+import { parseBlockHeader } from "../bitcoin/block.ts";
+import { fromHex } from "../bitcoin/hex.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../protocol/json/json.ts";
 import type { BitcoinCorePool } from "../upstreams/bitcoin-core/pool.ts";
 import { headerAt, headerOf } from "../upstreams/electrum/headers.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
+import type { VerifiedChain } from "../verify/chain/verified-chain.ts";
+import type { VerifiedHeader } from "../verify/chain/verified-header.ts";
 
 /** A block of the best chain as the chain follower remembers it. */
 export interface Header {
@@ -87,6 +91,37 @@ export function electrumHeaders(pool: ElectrumPool): HeadersSource {
         previousHash: header.previousblockhash === NO_PARENT ? null : header.previousblockhash,
         time: header.time,
       };
+    },
+  };
+}
+
+/**
+ * The verified header chain (src/verify/chain/), where verification is on: what is announced is
+ * then only what the gateway checked, whichever upstream served it. Its ancestry is read from
+ * the best chain by height; a parent that is not the block its child names means the best chain
+ * changed during the walk.
+ */
+export function verifiedHeaders(chain: VerifiedChain): HeadersSource {
+  const header = (v: VerifiedHeader): Header => {
+    const previous = parseBlockHeader(fromHex(v.header)).previousblockhash;
+    return {
+      height: v.height,
+      hash: v.hash,
+      previousHash: v.height === 0 ? null : previous,
+      time: v.time,
+    };
+  };
+  return {
+    async tip(knownHash) {
+      const tip = chain.tip();
+      if (!tip) throw new Error("the verified chain has not synced yet");
+      return tip.hash === knownHash ? null : header(tip);
+    },
+    async parent(child) {
+      const parent = chain.atHeight(child.height - 1);
+      if (!parent) throw new Error(`no verified header at height ${child.height - 1}`);
+      if (parent.hash !== child.previousHash) throw new Error("the chain moved during the walk");
+      return header(parent);
     },
   };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig, parseConfig } from "../../src/config/load.ts";
+import { verifies } from "../../src/verify/chain/verified-chain-set.ts";
 import { configProblems } from "../support/config.ts";
 
 const problems = configProblems;
@@ -20,6 +21,28 @@ describe("config", () => {
       esplora: "esplora",
     });
     expect(config.pricing.getrawtransaction).toEqual({ default: 100, mainnet: 200 });
+    expect(config.verification).toEqual({
+      enabled: true,
+      pollMs: 1_000,
+      lagBlocksMax: 3,
+      batchHeadersMax: 2_000,
+      networks: {},
+    });
+    // Every network's chain is verified, save mainnet's until a checkpoint is named.
+    expect(config.networks.filter((n) => verifies(config.verification, n))).toEqual([
+      "testnet",
+      "testnet4",
+      "signet",
+      "regtest",
+    ]);
+    const checkpoint = { height: 1, hash: "0".repeat(64), chainwork: "1" };
+    const named = parseConfig({ verification: { networks: { mainnet: { checkpoint } } } });
+    expect(verifies(named.verification, "mainnet")).toBe(true);
+    const off = parseConfig({ verification: { networks: { regtest: { enabled: false } } } });
+    expect(verifies(off.verification, "regtest")).toBe(false);
+    expect(
+      problems({ verification: { networks: { mainnet: { checkpoint: { height: 1 } } } } }),
+    ).toContain("verification.networks.mainnet.checkpoint.hash is required");
   });
 
   it("unknown keys are rejected with their path", () => {

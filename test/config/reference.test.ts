@@ -40,7 +40,10 @@ function written(): Written[] {
     if (isMap(node) && !(setting && /per /.test(setting.type))) {
       for (const pair of node.items) {
         const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
-        const asNetwork = byPath.has(joinPath(path, "<network>"));
+        // A table keyed by network: of values, or of settings (verification.networks).
+        const perNetwork = joinPath(path, "<network>");
+        const asNetwork =
+          byPath.has(perNetwork) || [...byPath.keys()].some((p) => p.startsWith(`${perNetwork}.`));
         if (asNetwork) expect(NETWORK_NAMES).toContain(key);
         // A table keyed by names of the operator's choosing (plans).
         const named = joinPath(path, "<name>");

@@ -45,6 +45,8 @@ export class ChainFollower implements VerifiedChain {
   readonly watched: Watched[];
   private looking: Promise<void> | null = null;
   private again = false;
+  private looksStarted = 0;
+  private looksDone = 0;
   private readonly waiters = new Set<() => void>();
 
   constructor(
@@ -80,9 +82,11 @@ export class ChainFollower implements VerifiedChain {
   /** Looks now and resolves once every upstream's latest tip is in the tree or refused. */
   async synced(timeoutMs = 10_000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
+    // Only a look that starts after this call counts: one under way may predate what changed.
+    const after = this.looksStarted + 1;
     const done = new Promise<void>((resolve) => {
       const check = () => {
-        if (!this.caughtUp()) return;
+        if (this.looksDone < after || !this.caughtUp()) return;
         this.waiters.delete(check);
         resolve();
       };
@@ -125,6 +129,16 @@ export class ChainFollower implements VerifiedChain {
   }
 
   private async lookOnce(): Promise<void> {
+    this.looksStarted += 1;
+    try {
+      await this.lookAtAll();
+    } finally {
+      this.looksDone += 1;
+      for (const check of [...this.waiters]) check();
+    }
+  }
+
+  private async lookAtAll(): Promise<void> {
     if (!this.tree.seeded) await this.seedFromCheckpoint();
     if (!this.tree.seeded) return;
     const outcomes = await Promise.all(
@@ -134,7 +148,6 @@ export class ChainFollower implements VerifiedChain {
     );
     for (const [i, w] of this.watched.entries()) this.record(w, outcomes[i]!);
     for (const [i, w] of this.watched.entries()) this.judge(w, outcomes[i]!);
-    for (const check of [...this.waiters]) check();
   }
 
   private record(w: Watched, out: SyncOutcome): void {

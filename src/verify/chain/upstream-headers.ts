@@ -65,16 +65,24 @@ export function coreHeaders(client: BitcoinCoreClient): UpstreamHeaders {
   };
 }
 
-/** An Electrum server: the tip its headers subscription reports; blockchain.block.headers in chunks. */
+/** An Electrum server: its tip (blockchain.headers.subscribe); blockchain.block.headers in chunks. */
 export function electrumHeaders(upstream: ElectrumUpstream): UpstreamHeaders {
   return {
     kind: "electrum",
     name: upstream.name,
+    // Asked afresh rather than read from the subscription's notifications: the client keeps
+    // the highest tip it heard, and a server that fell behind must be seen to have.
     async tip() {
-      const tip = upstream.tip();
-      const header = tip ? headerOf(tip.hex) : null;
-      if (!tip || !header) throw new Error("no live headers subscription");
-      return { height: tip.height, hash: header.hash };
+      const out = await upstream.request("blockchain.headers.subscribe", []);
+      if (!out.ok) throw new Error(out.error.detail ?? out.error.message);
+      if ("error" in out.answer) throw new Error(out.answer.error.message);
+      const result = out.answer.result;
+      const height = isJsonObject(result) ? jsonInteger(result.height) : undefined;
+      const header =
+        isJsonObject(result) && typeof result.hex === "string" ? headerOf(result.hex) : null;
+      if (height === undefined || !header)
+        throw new Error("blockchain.headers.subscribe answered no tip");
+      return { height, hash: header.hash };
     },
     async headers(from, count) {
       const out = await upstream.request("blockchain.block.headers", [
@@ -83,15 +91,26 @@ export function electrumHeaders(upstream: ElectrumUpstream): UpstreamHeaders {
       ]);
       if (!out.ok) throw new Error(out.error.detail ?? out.error.message);
       if ("error" in out.answer) throw new Error(out.answer.error.message);
-      const result = out.answer.result;
-      const hex = isJsonObject(result) ? result.hex : undefined;
-      if (typeof hex !== "string" || hex.length % 160 !== 0 || !/^[0-9a-f]*$/i.test(hex)) {
-        throw new Error("blockchain.block.headers answered no headers");
-      }
-      const bytes = fromHex(hex);
-      const out80: Uint8Array[] = [];
-      for (let i = 0; i < bytes.length; i += 80) out80.push(bytes.subarray(i, i + 80));
-      return out80;
+      return headersOf(out.answer.result);
     },
   };
+}
+
+/** blockchain.block.headers' headers: concatenated in `hex`, or listed in `headers` (protocol 1.6). */
+function headersOf(result: Json): Uint8Array[] {
+  const listed = isJsonObject(result) ? result.headers : undefined;
+  const hex = isJsonObject(result)
+    ? typeof result.hex === "string"
+      ? result.hex
+      : Array.isArray(listed) && listed.every((h) => typeof h === "string")
+        ? listed.join("")
+        : undefined
+    : undefined;
+  if (hex === undefined || hex.length % 160 !== 0 || !/^[0-9a-f]*$/i.test(hex)) {
+    throw new Error("blockchain.block.headers answered no headers");
+  }
+  const bytes = fromHex(hex);
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += 80) out.push(bytes.subarray(i, i + 80));
+  return out;
 }

@@ -77,6 +77,11 @@ export class VerifiedChainSet implements VerifiedChains {
     return this.followers.get(network);
   }
 
+  /** Calls `fn` whenever `network`'s verified tip changes; returns the way to stop. */
+  onTip(network: NetworkName, fn: () => void): () => void {
+    return this.followers.get(network)?.tree.onTip(() => fn()) ?? (() => {});
+  }
+
   /** Starts looking: now, every `pollMs`, and at each tip an Electrum server announces. */
   start(): void {
     for (const [network, follower] of this.followers) {
