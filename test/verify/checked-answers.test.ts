@@ -1,0 +1,147 @@
+// Answers checked against the verified chain, on devnet's regtest with devnet's liar in front of
+// its Core: a confirmed transaction's block proven (gettxoutproof) and its confirmations counted
+// from the verified tip; X-Blockgate-Verified says how far each answer was checked, and
+// X-Blockgate-Require-Verified refuses the rest, not charged. A wrong block claim is never served.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
+import { type Liar, startLiar } from "../../src/devnet/liar/liar.ts";
+import { auditByOutcome } from "../support/audit.ts";
+import { coreCaller } from "../support/devnet-core.ts";
+import { rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+
+const HEIGHT = 12;
+let devnet: Devnet;
+let liar: Liar;
+/** Its regtest node: the liar and devnet's honest Core, in that order. */
+let beside: TestGateway;
+/** Its regtest node: the liar alone. */
+let alone: TestGateway;
+let coinbase: (height: number) => Promise<string>;
+
+async function gatewayOn(nodes: unknown[]): Promise<TestGateway> {
+  const t = await startTestGateway(
+    "pglite",
+    {
+      networks: ["regtest"],
+      cache: { bytesMax: 0, blockBytesMax: 0 },
+      upstreams: { node: { regtest: nodes as ["devnet"] } },
+      failover: { hedge: { enabled: false } },
+      verification: { enabled: true, pollMs: 60_000 },
+    },
+    undefined,
+    { devnet },
+  );
+  await t.gateway.app.verifiedChains.get("regtest")!.synced(5_000);
+  return t;
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet(["regtest"]);
+  devnet.producers.get("regtest")!.mine(HEIGHT);
+  liar = await startLiar(devnet, "regtest");
+  beside = await gatewayOn([{ ...liar.core }, "devnet"]);
+  alone = await gatewayOn([{ ...liar.core }]);
+  const call = coreCaller(devnet);
+  coinbase = async (height) => {
+    const hash = (await call("getblockhash", [height], "regtest")).result as string;
+    const block = (await call("getblock", [hash, 1], "regtest")).result as { tx: string[] };
+    return block.tx[0]!;
+  };
+});
+
+afterAll(async () => {
+  await beside?.close();
+  await alone?.close();
+  await liar?.close();
+  await devnet?.close();
+});
+
+async function ask(t: TestGateway, token: string, body: unknown, require = false) {
+  const res = await fetch(`${t.url}/node/regtest/${token}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(require ? { "x-blockgate-require-verified": "1" } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown> | Record<string, unknown>[];
+  return { status: res.status, verified: res.headers.get("x-blockgate-verified"), json };
+}
+
+describe("an honest answer", () => {
+  it("is proven in its block, its confirmations from the verified tip: chain", async () => {
+    liar.set({});
+    const { token } = await beside.account("honest", 100_000);
+    const txid = await coinbase(5);
+    const verbose = await ask(beside, token, rpc("getrawtransaction", [txid, true]));
+    expect(verbose.verified).toBe("chain");
+    expect(verbose.json).toMatchObject({ result: { txid, confirmations: HEIGHT - 5 + 1 } });
+    const raw = await ask(beside, token, rpc("getrawtransaction", [txid, false]));
+    expect(raw.verified).toBe("bytes");
+    const fee = await ask(beside, token, rpc("getblockcount", []));
+    expect(fee.verified).toBe("unchecked");
+    const both = await ask(beside, token, [
+      rpc("getrawtransaction", [txid, true], 1),
+      rpc("getblockcount", [], 2),
+    ]);
+    expect(both.verified).toBe("partial");
+  });
+
+  it("with verification required: served when checked, refused (not charged) when not", async () => {
+    liar.set({});
+    const { id, token } = await beside.account("strict", 100_000);
+    const txid = await coinbase(6);
+    const ok = await ask(beside, token, rpc("getrawtransaction", [txid, true]), true);
+    expect([ok.status, ok.verified]).toEqual([200, "chain"]);
+    const refused = await ask(beside, token, rpc("getblockcount", [], 7), true);
+    expect(refused).toMatchObject({
+      status: 422,
+      json: { error: { code: -32024, data: { code: "UNVERIFIED" } } },
+    });
+    const rows = await auditByOutcome(beside.gateway.app.db, { accountId: id });
+    expect(rows).toEqual([
+      { outcome: "ok", n: 1, charged: expect.any(Number) },
+      { outcome: "rejected", n: 1, charged: 0 },
+    ]);
+  });
+});
+
+describe("a lying node", () => {
+  it("tampered bytes: served from the honest node, charged once", async () => {
+    liar.set({ tamperTx: "all" });
+    const { id, token } = await beside.account("tampered", 100_000);
+    for (const height of [2, 3, 4, 7]) {
+      const txid = await coinbase(height);
+      const res = await ask(beside, token, rpc("getrawtransaction", [txid, true], height));
+      expect([res.status, res.verified]).toEqual([200, "chain"]);
+      expect(res.json).toMatchObject({ result: { txid } });
+    }
+    const rows = await auditByOutcome(beside.gateway.app.db, { accountId: id });
+    expect(rows).toEqual([{ outcome: "ok", n: 4, charged: expect.any(Number) }]);
+  });
+
+  it("tampered bytes, alone: an upstream error, not charged", async () => {
+    liar.set({ tamperTx: "all" });
+    const { id, token } = await alone.account("tampered-alone", 100_000);
+    const res = await ask(alone, token, rpc("getrawtransaction", [await coinbase(8), false]));
+    expect(res).toMatchObject({
+      status: 502,
+      json: { error: { code: -32022, data: { code: "UPSTREAM_BAD_RESPONSE" } } },
+    });
+    const rows = await auditByOutcome(alone.gateway.app.db, { accountId: id });
+    expect(rows.every((r) => Number(r.charged) === 0)).toBe(true);
+  });
+
+  it("a wrong block claim is never served, nor charged", async () => {
+    liar.set({ wrongBlock: "all" });
+    const { id, token } = await alone.account("wrong-block", 100_000);
+    const res = await ask(alone, token, rpc("getrawtransaction", [await coinbase(9), true]));
+    expect(res).toMatchObject({
+      status: 502,
+      json: { error: { code: -32022, message: "the full node's block claim failed verification" } },
+    });
+    const rows = await auditByOutcome(alone.gateway.app.db, { accountId: id });
+    expect(rows.every((r) => Number(r.charged) === 0)).toBe(true);
+  });
+});
