@@ -295,6 +295,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
   };
   // The nodes' block claims are checked against each network's verified chain, where there is one.
   for (const [network, pool] of pools.nodes) pool.claims.against(app.verifiedChains.get(network));
+  for (const [network, pool] of pools.electrum) pool.chain = app.verifiedChains.get(network);
   return app;
 }
 

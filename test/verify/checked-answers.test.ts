@@ -7,7 +7,7 @@ import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { type Liar, startLiar } from "../../src/devnet/liar/liar.ts";
 import { auditByOutcome } from "../support/audit.ts";
 import { coreCaller } from "../support/devnet-core.ts";
-import { rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { electrumConnected, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 const HEIGHT = 12;
 let devnet: Devnet;
@@ -18,19 +18,23 @@ let beside: TestGateway;
 let alone: TestGateway;
 let coinbase: (height: number) => Promise<string>;
 
-async function gatewayOn(nodes: unknown[]): Promise<TestGateway> {
+async function gatewayOn(nodes: unknown[], electrum: unknown[]): Promise<TestGateway> {
   const t = await startTestGateway(
     "pglite",
     {
       networks: ["regtest"],
       cache: { bytesMax: 0, blockBytesMax: 0 },
-      upstreams: { node: { regtest: nodes as ["devnet"] } },
+      upstreams: {
+        node: { regtest: nodes as ["devnet"] },
+        electrum: { regtest: electrum as ["devnet"] },
+      },
       failover: { hedge: { enabled: false } },
       verification: { enabled: true, pollMs: 60_000 },
     },
     undefined,
     { devnet },
   );
+  await electrumConnected(t, "regtest");
   await t.gateway.app.verifiedChains.get("regtest")!.synced(5_000);
   return t;
 }
@@ -39,8 +43,9 @@ beforeAll(async () => {
   devnet = await startDevnet(["regtest"]);
   devnet.producers.get("regtest")!.mine(HEIGHT);
   liar = await startLiar(devnet, "regtest");
-  beside = await gatewayOn([{ ...liar.core }, "devnet"]);
-  alone = await gatewayOn([{ ...liar.core }]);
+  const lyingElectrum = { url: liar.electrum.url };
+  beside = await gatewayOn([{ ...liar.core }, "devnet"], [lyingElectrum, "devnet"]);
+  alone = await gatewayOn([{ ...liar.core }], [lyingElectrum]);
   const call = coreCaller(devnet);
   coinbase = async (height) => {
     const hash = (await call("getblockhash", [height], "regtest")).result as string;
@@ -56,8 +61,8 @@ afterAll(async () => {
   await devnet?.close();
 });
 
-async function ask(t: TestGateway, token: string, body: unknown, require = false) {
-  const res = await fetch(`${t.url}/node/regtest/${token}`, {
+async function ask(t: TestGateway, token: string, body: unknown, require = false, route = "node") {
+  const res = await fetch(`${t.url}/${route}/regtest/${token}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -141,6 +146,53 @@ describe("a lying node", () => {
       status: 502,
       json: { error: { code: -32022, message: "the full node's block claim failed verification" } },
     });
+    const rows = await auditByOutcome(alone.gateway.app.db, { accountId: id });
+    expect(rows.every((r) => Number(r.charged) === 0)).toBe(true);
+  });
+});
+
+describe("the Electrum route", () => {
+  const get = (txid: string, verbose: boolean, id = 1) =>
+    rpc("blockchain.transaction.get", [txid, verbose], id);
+
+  it("an honest verbose answer is proven by a merkle branch: chain", async () => {
+    liar.set({});
+    const { token } = await beside.account("electrum-honest", 100_000);
+    const txid = await coinbase(4);
+    const verbose = await ask(beside, token, get(txid, true), false, "electrum");
+    expect(verbose.verified).toBe("chain");
+    expect(verbose.json).toMatchObject({ result: { txid, confirmations: HEIGHT - 4 + 1 } });
+    const merkle = await ask(
+      beside,
+      token,
+      rpc("blockchain.transaction.get_merkle", [txid, 4]),
+      false,
+      "electrum",
+    );
+    expect(merkle.verified).toBe("chain");
+    const header = await ask(beside, token, rpc("blockchain.block.header", [3]), false, "electrum");
+    expect(header.verified).toBe("chain");
+  });
+
+  it("tampered bytes beside an honest server: served from it", async () => {
+    liar.set({ tamperTx: "all" });
+    const { token } = await beside.account("electrum-tampered", 100_000);
+    for (const height of [2, 3, 5]) {
+      const txid = await coinbase(height);
+      const res = await ask(beside, token, get(txid, false, height), false, "electrum");
+      expect([res.status, res.verified]).toEqual([200, "bytes"]);
+    }
+  });
+
+  it("alone: tampered bytes and a wrong block are refused, not charged", async () => {
+    const { id, token } = await alone.account("electrum-liar", 100_000);
+    liar.set({ tamperTx: "all" });
+    const tampered = await ask(alone, token, get(await coinbase(10), false), false, "electrum");
+    liar.set({ wrongBlock: "all" });
+    const wrong = await ask(alone, token, get(await coinbase(11), true), false, "electrum");
+    for (const res of [tampered, wrong]) {
+      expect(res.json).toMatchObject({ error: { data: { code: "UPSTREAM_BAD_RESPONSE" } } });
+    }
     const rows = await auditByOutcome(alone.gateway.app.db, { accountId: id });
     expect(rows.every((r) => Number(r.charged) === 0)).toBe(true);
   });

@@ -2,6 +2,8 @@ import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
 import type { GatewayError } from "../../protocol/errors/codes.ts";
 import { type Json, stringifyJson } from "../../protocol/json/json.ts";
 import type { RpcAnswer, RpcCall } from "../../protocol/json/types.ts";
+import { LruMap } from "../../util/lru.ts";
+import type { ChainView, Membership } from "../chain-view.ts";
 import {
   type FailoverPolicy,
   FailoverPool,
@@ -58,6 +60,9 @@ const READ_METHODS: ReadonlySet<string> = new Set([
   "blockchain.headers.subscribe",
 ]);
 
+/** Proven memberships kept (see ElectrumPool.proven). */
+const PROVEN_MAX = 100_000;
+
 export interface ElectrumPoolOptions {
   policy?: FailoverPolicy | undefined;
   observer?: PoolObserver | undefined;
@@ -97,6 +102,11 @@ export class ElectrumPool {
     });
   }
 
+  /** The network's verified chain, where there is one (the composition root sets it). */
+  chain: ChainView | undefined;
+  /** Memberships proven by merkle branches: a block's transactions never change. */
+  readonly proven = new LruMap<string, Membership>(PROVEN_MAX);
+
   start(): void {
     for (const u of this.upstreams) u.start();
   }
@@ -108,7 +118,10 @@ export class ElectrumPool {
           const out = await upstream.request(method, params, signal);
           return out.ok ? { ok: true as const, answer: out.answer, bytes: out.bytes } : out;
         },
-        { idempotent: READ_METHODS.has(method), check: electrumAnswerCheck(method, params) },
+        {
+          idempotent: READ_METHODS.has(method),
+          check: electrumAnswerCheck(method, params, this.chain),
+        },
       );
     if (!SHAREABLE_METHODS.has(method)) return trip();
     return this.shared.run(`${method} ${stringifyJson(params)}`, trip);
@@ -130,7 +143,7 @@ export class ElectrumPool {
       },
       {
         idempotent: calls.every((c) => READ_METHODS.has(c.method)),
-        check: electrumBatchCheck(calls),
+        check: electrumBatchCheck(calls, this.chain),
       },
     );
     if (!out.ok) return calls.map(() => out);
