@@ -32,3 +32,23 @@ export interface Membership {
   pos: number;
   branch: readonly string[];
 }
+
+/** A proven membership with the verified header it leads to, for a client to check in turn. */
+export interface MembershipProof extends Membership {
+  height: number;
+  /** The block's 80 header bytes, hex. */
+  header: string;
+}
+
+/** The proof of a membership kept in `proven`, while its block is on the verified chain. */
+export function proofOn(
+  chain: ChainView | undefined,
+  proven: { get(key: string): Membership | undefined },
+  txid: string,
+  blockhash: string,
+): MembershipProof | null {
+  const header = chain?.byHash(blockhash);
+  const membership = proven.get(`${txid}${blockhash}`);
+  if (!header || !membership) return null;
+  return { ...membership, height: header.height, header: header.header };
+}

@@ -7,6 +7,7 @@ import { type Devnet, startDevnet } from "../../src/devnet/devnet.ts";
 import { type Liar, startLiar } from "../../src/devnet/liar/liar.ts";
 import { auditByOutcome } from "../support/audit.ts";
 import { coreCaller } from "../support/devnet-core.ts";
+import { gql } from "../support/graphql.ts";
 import { electrumConnected, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 const HEIGHT = 12;
@@ -195,5 +196,63 @@ describe("the Electrum route", () => {
     }
     const rows = await auditByOutcome(alone.gateway.app.db, { accountId: id });
     expect(rows.every((r) => Number(r.charged) === 0)).toBe(true);
+  });
+});
+
+describe("the unified API", () => {
+  const QUERY = `query ($txid: TxId!, $source: TransactionSource) {
+    transaction(txid: $txid, source: $source) {
+      txid confirmations
+      verification { status checked proof { blockhash height position branch header } }
+    }
+  }`;
+
+  it("says how far each transaction was checked, with its merkle branch and header", async () => {
+    liar.set({});
+    const { token } = await beside.account("unified", 100_000);
+    const url = `${beside.url}/gateway/regtest/${token}`;
+    const txid = await coinbase(7);
+    for (const source of ["FULL_NODE", "ELECTRUM"]) {
+      const res = await gql<{ transaction: Record<string, unknown> }>(url, QUERY, { txid, source });
+      expect(res.headers.get("x-blockgate-verified")).toBe("chain");
+      const chain = beside.gateway.app.verifiedChains.get("regtest")!;
+      const header = chain.atHeight(7)!;
+      expect(res.body.data?.transaction).toEqual({
+        txid,
+        confirmations: HEIGHT - 7 + 1,
+        verification: {
+          status: "CHAIN",
+          checked: ["TXID", "BLOCK", "CONFIRMATIONS"],
+          // A coinbase alone in its block: its txid is the merkle root, the branch empty.
+          proof: {
+            blockhash: header.hash,
+            height: 7,
+            position: 0,
+            branch: [],
+            header: header.header,
+          },
+        },
+      });
+    }
+  });
+
+  it("with verification required, a fee estimate beside a transaction is refused, not charged", async () => {
+    liar.set({});
+    const { id, token } = await beside.account("unified-strict", 100_000);
+    const url = `${beside.url}/gateway/regtest/${token}`;
+    const txid = await coinbase(8);
+    const strict = { "x-blockgate-require-verified": "1" };
+    const ok = await gql(url, QUERY, { txid }, strict);
+    expect([ok.headers.get("x-blockgate-verified"), ok.body.errors]).toEqual(["chain", undefined]);
+    const mixed = await gql(
+      url,
+      `query ($txid: TxId!) { transaction(txid: $txid) { txid } feeEstimates(targets: [2]) { target } }`,
+      { txid },
+      strict,
+    );
+    expect(mixed.body.errors?.[0]?.extensions?.code).toBe("UNVERIFIED");
+    expect(mixed.headers.get("x-blockgate-verified")).toBe("partial");
+    const rows = await auditByOutcome(beside.gateway.app.db, { accountId: id });
+    expect(rows.find((r) => r.outcome === "rejected")).toMatchObject({ n: 1, charged: 0 });
   });
 });

@@ -167,11 +167,16 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
   };
 }
 
-/** The request's X-Blockgate-Verified: its answers' levels together (a call that failed says nothing). */
+/**
+ * The request's X-Blockgate-Verified: its answers' levels together. A call that failed says
+ * nothing, nor one refused, unless for what its answer was found to be (required verification).
+ */
 function verifiedOf(outcomes: readonly CallOutcome[]): Verified {
   return combineVerified(
     outcomes.flatMap((o) =>
-      o.kind === "answered" && o.outcome !== "rejected" ? [o.verified ?? "unchecked"] : [],
+      o.kind !== "answered" || (o.outcome === "rejected" && o.verified === undefined)
+        ? []
+        : [o.verified ?? "unchecked"],
     ),
   );
 }

@@ -6,7 +6,13 @@ import { resultScalars, withIntegerMember } from "../../protocol/json/raw-answer
 import type { RpcAnswer, RpcCall } from "../../protocol/json/types.ts";
 import type { Verified } from "../../protocol/verified.ts";
 import { LruMap } from "../../util/lru.ts";
-import { type ChainView, confirmationsOn, type Membership } from "../chain-view.ts";
+import {
+  type ChainView,
+  confirmationsOn,
+  type Membership,
+  type MembershipProof,
+  proofOn,
+} from "../chain-view.ts";
 import type { PoolOutcome } from "./combine.ts";
 
 /** Proven memberships kept: a block's transactions never change, only whether it is on the chain. */
@@ -57,9 +63,9 @@ export class CoreBlockClaims {
     return chain && header?.height === height ? confirmationsOn(chain, header) : undefined;
   }
 
-  /** A membership proven earlier, for callers that show it (the unified API's verification). */
-  membership(txid: string, blockhash: string): Membership | undefined {
-    return this.proven.get(`${txid}${blockhash}`);
+  /** A membership proven earlier, with its verified header (the unified API's verification). */
+  proof(txid: string, blockhash: string): MembershipProof | null {
+    return proofOn(this.chain, this.proven, txid, blockhash);
   }
 
   async check(
