@@ -4,9 +4,7 @@ import { serializeHeader } from "../bitcoin/header-bytes.ts";
 import { fromHex, toHexReversed } from "../bitcoin/hex.ts";
 import { readMerkleProof } from "../bitcoin/merkle-proof.ts";
 import { parseTransaction } from "../bitcoin/transaction.ts";
-import { gatewayError } from "../protocol/errors/codes.ts";
 import { isJsonObject, type Json, jsonInteger } from "../protocol/json/json.ts";
-import type { UpstreamFailure } from "./pool-call.ts";
 
 /**
  * A check of one upstream's answer before the pool takes it (FailoverPool.run's `check`): null
@@ -14,21 +12,6 @@ import type { UpstreamFailure } from "./pool-call.ts";
  * the call goes to another upstream; the answer is never passed on, cached or charged.
  */
 export type AnswerCheck<T> = (answer: T) => string | null;
-
-/** The failure a check that did not hold makes of an answer (retryable: another may be honest). */
-export function unverified(what: string, upstream: string, why: string): UpstreamFailure {
-  return {
-    ok: false,
-    retryable: true,
-    error: gatewayError(
-      "UPSTREAM_BAD_RESPONSE",
-      `${what} sent an answer that failed verification`,
-      {
-        detail: `${upstream}: ${why}`,
-      },
-    ),
-  };
-}
 
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 

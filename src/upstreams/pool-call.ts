@@ -2,7 +2,7 @@ import type { PoolObserver } from "../log/pool-observer.ts";
 import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import type { CachedCheck } from "../util/cached-check.ts";
 import { Cancel, type CancelSignal } from "../util/cancel.ts";
-import { type AnswerCheck, unverified } from "./answer-check.ts";
+import type { AnswerCheck } from "./answer-check.ts";
 import type { Admission, Breaker, BreakerOptions } from "./breaker.ts";
 import { deadline } from "./deadline.ts";
 import type { HedgeDelay, HedgeOptions } from "./hedge-delay.ts";
@@ -269,4 +269,19 @@ export class PoolCall<C extends { readonly name: string }, T extends { ok: true 
     this.abandon(null);
     this.reject(err);
   }
+}
+
+/** The failure a check that did not hold makes of an answer (retryable: another may be honest). */
+export function unverified(what: string, upstream: string, why: string): UpstreamFailure {
+  return {
+    ok: false,
+    retryable: true,
+    error: gatewayError(
+      "UPSTREAM_BAD_RESPONSE",
+      `${what} sent an answer that failed verification`,
+      {
+        detail: `${upstream}: ${why}`,
+      },
+    ),
+  };
 }
