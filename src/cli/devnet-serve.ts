@@ -2,6 +2,8 @@
 import { NETWORK_NAMES, type NetworkName } from "../config/schema.ts";
 import { type Devnet, startDevnet } from "../devnet/devnet.ts";
 import { devnetEndpoints } from "../devnet/endpoints.ts";
+import { type Liar, startLiar } from "../devnet/liar/liar.ts";
+import { type LiarOptions, parseLiarOptions } from "../devnet/liar/options.ts";
 import { DEVNET_PORTS_PER_NETWORK } from "../devnet/ports.ts";
 import { type CommandOutput, text, type Values } from "./db-command.ts";
 import { DEVNET_SPECS } from "./devnet.ts";
@@ -31,16 +33,23 @@ export async function runDevnetServe(values: Values): Promise<CommandOutput | nu
   const portBase = given === undefined ? undefined : Number(given);
   const problem = portBase === undefined ? null : portsProblem(portBase, networks.length);
   if (problem) return mistakeOutput(SPEC, "devnet serve", problem);
+  const lie = lieOption(values, networks);
+  if (typeof lie === "string") return mistakeOutput(SPEC, "devnet serve", lie);
   let devnet: Devnet;
+  let liar: Liar | null = null;
   try {
     devnet = await startDevnet(networks, portBase === undefined ? {} : { portBase });
+    if (lie) liar = await startLiar(devnet, lie.network, lie.options);
   } catch (err) {
     return { text: `devnet serve: ${(err as Error).message}`, code: 1 };
   }
-  process.stdout.write(`${JSON.stringify(devnetEndpoints(devnet))}\n`);
+  const endpoints = devnetEndpoints(devnet);
+  const liars =
+    liar && lie ? { liars: { [lie.network]: { core: liar.core, electrum: liar.electrum } } } : {};
+  process.stdout.write(`${JSON.stringify({ ...endpoints, ...liars })}\n`);
   // Once-only, as the gateway's: the same signal a second time ends the process at once.
   const stop = () => {
-    devnet.close().then(
+    Promise.all([liar?.close(), devnet.close()]).then(
       () => process.exit(0),
       (err: unknown) => {
         process.stderr.write(`devnet serve: shutdown failed: ${(err as Error).message}\n`);
@@ -51,4 +60,18 @@ export async function runDevnetServe(values: Values): Promise<CommandOutput | nu
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   return null;
+}
+
+/** `--lie N:JSON`: the network and its lies; null when not given; what is wrong as a string. */
+function lieOption(
+  values: Values,
+  networks: readonly NetworkName[],
+): { network: NetworkName; options: LiarOptions } | null | string {
+  const given = text(values, "lie");
+  if (given === undefined) return null;
+  const at = given.indexOf(":");
+  const network = given.slice(0, at) as NetworkName;
+  if (!networks.includes(network)) return `--lie: devnet does not serve ${network} here`;
+  const options = parseLiarOptions(given.slice(at + 1));
+  return typeof options === "string" ? `--lie: ${options}` : { network, options };
 }

@@ -44,7 +44,7 @@ export const DEVNET_SPECS: Record<"devnet mine" | "devnet reorg" | "devnet serve
   },
   "devnet serve": {
     summary: "devnet's upstreams alone, in a process of their own",
-    usage: "[--networks L] [--port-base P]",
+    usage: "[--networks L] [--port-base P] [--lie N:JSON]",
     operands: [],
     options: [
       {
@@ -60,8 +60,19 @@ export const DEVNET_SPECS: Record<"devnet mine" | "devnet reorg" | "devnet serve
           "ports P, P + 1, … per network: Core, Electrum, indexer, Esplora (default any free)",
         check: wholeNumber(1, 65_535),
       },
+      {
+        name: "lie",
+        value: "N:JSON",
+        description:
+          "also a lying Core and Electrum server in front of network N's, telling JSON's lies (docs/users/devnet.md)",
+        check: (v) => (/^[a-z0-9]+:\{.*\}$/s.test(v) ? network(v.split(":")[0]!) : "N:{...}"),
+      },
     ],
-    examples: ["devnet serve", "devnet serve --networks mainnet,regtest --port-base 18400"],
+    examples: [
+      "devnet serve",
+      "devnet serve --networks mainnet,regtest --port-base 18400",
+      `devnet serve --networks regtest --lie 'regtest:{"shorterBy":5}'`,
+    ],
   },
 };
 

@@ -230,8 +230,37 @@ describe("blockgate devnet serve", () => {
     for (const port of ports) expect(await connectOutcome(port)).toBe("ECONNREFUSED");
   }, 60_000);
 
+  it("--lie N:JSON: a lying Core and Electrum server in front of N's, named in the JSON line", async () => {
+    const lying = await spawnDevnet([
+      "--networks",
+      "regtest",
+      "--lie",
+      'regtest:{"invalidHeaders":{"kind":"bits"}}',
+    ]);
+    const line = lying.endpoints as typeof lying.endpoints & {
+      liars: { regtest: { core: DevnetEndpoints["core"]; electrum: { url: string } } };
+    };
+    const honest = (await callCore(line.regtest!.core, "getbestblockhash")).json.result as string;
+    const liar = line.liars.regtest.core;
+    const told = (await callCore(liar, "getbestblockhash")).json.result as string;
+    expect(told).not.toBe(honest);
+    const header = (await callCore(liar, "getblockheader", [told, false])).json.result as string;
+    // nBits, little-endian at bytes 72..75: regtest's 0x207fffff with its low bit flipped.
+    expect(header.slice(144, 152)).toBe("feff7f20");
+    expect(line.liars.regtest.electrum.url).toMatch(/^tcp:\/\/127\.0\.0\.1:\d+$/);
+    expect(await lying.stop()).toEqual({ code: 0, signal: null });
+    const wrong = await blockgate(
+      ["devnet", "serve", "--networks", "regtest", "--lie", 'regtest:{"fib":1}'],
+      {},
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.split("\n")[0]).toBe(
+      'blockgate devnet serve: --lie: "fib" is not a lie (tamperTx, wrongBlock, shorterBy, invalidHeaders, stall)',
+    );
+  }, 60_000);
+
   it("its own mistakes: one line naming it, its usage, exit 2, nothing started", async () => {
-    const usage = "usage: blockgate devnet serve [--networks L] [--port-base P]";
+    const usage = "usage: blockgate devnet serve [--networks L] [--port-base P] [--lie N:JSON]";
     // Found as the line is parsed, as for every command.
     const parsedMistakes = [
       ["--networks", "mainnet,moon"],

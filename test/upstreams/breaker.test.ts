@@ -81,4 +81,22 @@ describe("circuit breaker", () => {
     b.probed(true);
     expect(b.state).toBe("closed");
   });
+
+  it("held open for disagreeing with the verified chain: calls, probes and time do not close it; release does", () => {
+    const { b, changes, advance } = breaker();
+    b.hold("its chain has less work");
+    expect(b.state).toBe("open");
+    expect(b.held).toBe("its chain has less work");
+    b.probed(true);
+    b.success();
+    advance(60_000);
+    expect(b.state).toBe("open");
+    expect(b.admit()).toBeNull();
+    expect(b.available).toBe(false);
+    b.release();
+    expect(b.held).toBeNull();
+    expect(b.state).toBe("closed");
+    expect(b.admit()).toBe("call");
+    expect(changes).toEqual(["open", "closed"]);
+  });
 });

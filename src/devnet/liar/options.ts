@@ -32,3 +32,43 @@ export interface LiarOptions {
 export function names(list: readonly string[] | "all" | undefined, txid: string): boolean {
   return list === "all" || (list?.includes(txid) ?? false);
 }
+
+const TXIDS = (v: unknown) =>
+  v === "all" ||
+  (Array.isArray(v) && v.every((t) => typeof t === "string" && /^[0-9a-f]{64}$/.test(t)));
+
+/** Options read from text (`blockgate devnet serve --lie`): the lies, or what is wrong with them. */
+export function parseLiarOptions(json: string): LiarOptions | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return "the lies are not JSON";
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return "the lies are a JSON object";
+  }
+  const o = value as Record<string, unknown>;
+  const known = ["tamperTx", "wrongBlock", "shorterBy", "invalidHeaders", "stall"];
+  const unknown = Object.keys(o).find((k) => !known.includes(k));
+  if (unknown) return `"${unknown}" is not a lie (${known.join(", ")})`;
+  if (o.tamperTx !== undefined && !TXIDS(o.tamperTx)) return 'tamperTx: txids, or "all"';
+  if (o.wrongBlock !== undefined && !TXIDS(o.wrongBlock)) return 'wrongBlock: txids, or "all"';
+  if (
+    o.shorterBy !== undefined &&
+    !(Number.isSafeInteger(o.shorterBy) && (o.shorterBy as number) >= 0)
+  ) {
+    return "shorterBy: a whole number";
+  }
+  const h = o.invalidHeaders as { kind?: unknown; fromHeight?: unknown } | undefined;
+  if (
+    h !== undefined &&
+    (typeof h !== "object" ||
+      !["bits", "time", "pow"].includes(String(h.kind)) ||
+      (h.fromHeight !== undefined && !Number.isSafeInteger(h.fromHeight)))
+  ) {
+    return 'invalidHeaders: { "kind": "bits" | "time" | "pow", "fromHeight"?: a height }';
+  }
+  if (o.stall !== undefined && typeof o.stall !== "string") return "stall: a method name";
+  return o as LiarOptions;
+}

@@ -80,11 +80,13 @@ export async function readiness(app: HealthServices): Promise<HttpReply> {
       : pools.every((p) => p.status === "healthy")
         ? "ready"
         : "degraded";
+  const verification = app.verifiedChains.report();
   const body: ReadyReport = {
     status,
     database: { status: databaseUp ? "up" : "down" },
     upstreams: { node, electrum, graph, esplora },
-    verification: app.verifiedChains.report(),
+    // Only where some network's chain is verified.
+    ...(Object.keys(verification).length > 0 ? { verification } : {}),
   };
   return { status: status === "down" ? 503 : 200, body };
 }
