@@ -39,7 +39,7 @@ describe("answer checks", () => {
     expect(headerMismatch(block.hash, changed(header, 79))).toMatch(/hashes to/);
     expect(blockMismatch(block.hash, raw)).toBeNull();
     // A transaction changed inside the block: the header still hashes right, the root does not.
-    expect(blockMismatch(block.hash, changed(raw, -1))).toMatch(/merkle root commits to/);
+    expect(blockMismatch(block.hash, changed(raw, -1))).toMatch(/header commits to/);
   });
 
   it("a merkle proof: for the txids and block asked", () => {
