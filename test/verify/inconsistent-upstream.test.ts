@@ -106,6 +106,14 @@ describe("an upstream that lies about the chain", () => {
     expect(s.member?.inconsistent).toBe(s.upstreams[0]!.reason);
     expect(s.ready.status).toBe("degraded");
     expect(await counts()).toEqual([12, 12, 12, 12]);
+    // The Electrum pool too: the liar would refuse height 12 as out of range.
+    for (let i = 0; i < 4; i++) {
+      const res = await post(
+        `${t.url}/electrum/regtest/${token}`,
+        rpc("blockchain.block.header", [12], i),
+      );
+      expect((res.json as { result: string }).result).toMatch(/^[0-9a-f]{160}$/);
+    }
     expect(t.logs.join("")).toContain("upstream held out");
     expect(chain().tip()!.height).toBe(12);
   });

@@ -82,13 +82,12 @@ export class ChainFollower implements VerifiedChain {
   /** Looks now and resolves once every upstream's latest tip is in the tree or refused. */
   async synced(timeoutMs = 10_000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
+    let check: () => void = () => {};
     // Only a look that starts after this call counts: one under way may predate what changed.
     const after = this.looksStarted + 1;
     const done = new Promise<void>((resolve) => {
-      const check = () => {
-        if (this.looksDone < after || !this.caughtUp()) return;
-        this.waiters.delete(check);
-        resolve();
+      check = () => {
+        if (this.looksDone >= after && this.caughtUp()) resolve();
       };
       this.waiters.add(check);
     });
@@ -103,6 +102,7 @@ export class ChainFollower implements VerifiedChain {
       await Promise.race([done, late]);
     } finally {
       clearTimeout(timer);
+      this.waiters.delete(check);
     }
   }
 
@@ -192,8 +192,12 @@ export class ChainFollower implements VerifiedChain {
       }
       const root = checkpointRoot(this.tree.params, c, headers);
       if (typeof root === "string") {
-        w.standing = { status: "inconsistent", reason: `its chain ${root}` };
-        this.opts.onStanding(w.reader, w.standing);
+        const reason = `its chain ${root}`;
+        // Told once, not at every look that tries the checkpoint again.
+        if (w.standing?.status !== "inconsistent" || w.standing.reason !== reason) {
+          w.standing = { status: "inconsistent", reason };
+          this.opts.onStanding(w.reader, w.standing);
+        }
         continue;
       }
       this.tree.seed(root);

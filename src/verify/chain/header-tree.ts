@@ -104,8 +104,10 @@ export class HeaderTree {
     if (refused) return { ok: false, reason: refused };
     const parent = this.nodes.get(h.previousblockhash);
     if (!parent) return { ok: false, reason: "prev-blk-not-found" };
-    const reason = checkHeader(this.params, parent, h, this.nowS());
-    if (reason) {
+    const failed = checkHeader(this.params, parent, h, this.nowS());
+    if (failed) {
+      // Remembered with its height, so a later look at the same header says the same.
+      const reason = `${failed} at height ${parent.height + 1}`;
       this.reject(h.hash, reason);
       return { ok: false, reason };
     }

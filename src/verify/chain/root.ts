@@ -40,12 +40,12 @@ export function checkpointRoot(
   headers: readonly Uint8Array[],
 ): HeaderNode[] | string {
   const floor = contextFloor(p, c);
-  if (headers.length !== c.height - floor + 1) return "the checkpoint's context is incomplete";
+  if (headers.length !== c.height - floor + 1) return "lacks headers below the checkpoint";
   const parsed = headers.map((b) => parseBlockHeader(b));
-  if (parsed[parsed.length - 1]!.hash !== c.hash) return "no header hashes to the checkpoint";
+  if (parsed[parsed.length - 1]!.hash !== c.hash) return "has no header hashing to the checkpoint";
   for (let i = 1; i < parsed.length; i++) {
     if (parsed[i]!.previousblockhash !== parsed[i - 1]!.hash) {
-      return "the checkpoint's context does not link";
+      return "has headers below the checkpoint that do not link";
     }
   }
   const works: bigint[] = new Array(parsed.length);

@@ -79,7 +79,7 @@ function addAll(tree: HeaderTree, headers: readonly Uint8Array[], start: number)
     const out = tree.add(bytes);
     if (!out.ok) {
       if (out.reason === "prev-blk-not-found") return { kind: "moved" };
-      return { kind: "invalid", reason: `${out.reason} at height ${start + i}` };
+      return { kind: "invalid", reason: out.reason };
     }
     if (out.node.height !== start + i)
       return { kind: "invalid", reason: `a header out of place at height ${start + i}` };
