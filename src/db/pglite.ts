@@ -49,12 +49,13 @@ export function wrapPglite(db: PGlite): Database {
   // One process holds a PGlite store: signals need not leave it.
   const signals = new EventEmitter();
   signals.setMaxListeners(0);
+  // Every statement outside a transaction is parsed and planned once (pglite-prepared.ts).
+  const prepared = preparedQueryable(db);
   return {
     kind: "pglite",
     namespace: "pglite",
-    ...queryable(db),
-    // The settle statement is the hot path: parsed and planned once (pglite-prepared.ts).
-    settles: { ...preparedQueryable(db), planned: "default" },
+    ...prepared,
+    settles: { ...prepared, planned: "default" },
     async notify(channel, payload) {
       signals.emit(channel, payload);
     },

@@ -1,5 +1,3 @@
-import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import { InFlightMap } from "../util/in-flight-map.ts";
 
 /** Calls in flight per key (an account): a slot taken before the call runs, given back after. */
@@ -13,7 +11,11 @@ export interface Slot {
   release(): void;
 }
 
-/** This process's calls only. */
+/**
+ * This process's calls only. With Redis, slots shared by every process are taken by the admission
+ * script (redis-admission.ts): one sorted set per account whose members are the calls in flight,
+ * scored by when they expire, so a process that died mid-call holds its slots only until then.
+ */
 export class MemorySlots implements Slots {
   private readonly counts = new InFlightMap<string, number>();
 
@@ -31,61 +33,5 @@ export class MemorySlots implements Slots {
       else this.counts.set(key, left);
     };
     return { inFlight: n + 1, release };
-  }
-}
-
-/**
- * Slots shared by every process through Redis: one sorted set per key whose members are the calls
- * in flight, scored by when they expire. Taking a slot first drops expired members, so a process
- * that died mid-call holds its slots only until `leaseMs` (the longest a request may run), never
- * for good. rate-limiter-flexible counts events in windows and has no notion of a slot released at
- * the end of a call, hence this small script.
- */
-const ACQUIRE = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-local n = redis.call('ZCARD', KEYS[1])
-if n >= tonumber(ARGV[3]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return n + 1`;
-
-export class RedisSlots implements Slots {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-    private readonly leaseMs: number,
-    /** Where Redis cannot answer: this process's own slots, as the rate limits fall back. */
-    private readonly fallback: Slots = new MemorySlots(),
-  ) {}
-
-  async acquire(key: string, max: number): Promise<Slot | null> {
-    const redisKey = `${this.prefix}slots:${key}`;
-    const member = randomUUID();
-    const now = Date.now();
-    let taken: unknown;
-    try {
-      if (this.redis.status !== "ready") throw new Error("redis not ready");
-      taken = await this.redis.eval(
-        ACQUIRE,
-        1,
-        redisKey,
-        now,
-        now + this.leaseMs,
-        max,
-        member,
-        this.leaseMs,
-      );
-    } catch {
-      return this.fallback.acquire(key, max);
-    }
-    if (typeof taken !== "number" || taken < 1) return null;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      // A lost release costs the slot until it expires, never a wrong answer.
-      this.redis.zrem(redisKey, member).catch(() => {});
-    };
-    return { inFlight: taken, release };
   }
 }

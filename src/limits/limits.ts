@@ -7,10 +7,11 @@ import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import { LruMap } from "../util/lru.ts";
-import { MemorySlots, RedisSlots, type Slots } from "./concurrency.ts";
+import { MemorySlots, type Slots } from "./concurrency.ts";
 import { type PolicyState, rateLimitHeaders } from "./headers.ts";
 import { type Plan, planOf, plansInForce } from "./plans.ts";
-import { RequestRate } from "./request-rates.ts";
+import { RedisAdmission } from "./redis-admission.ts";
+import { type RateVerdict, RequestRate } from "./request-rates.ts";
 import { type CapWindow, dayWindow, SpendingCaps } from "./spending-caps.ts";
 import { type LimiterStore, memoryStore, redisStore } from "./stores.ts";
 
@@ -45,14 +46,18 @@ export class Limits {
   private constructor(
     private readonly config: Config,
     private readonly db: Database,
+    /** Where rates count when no script does (memory, or Redis's own insurance). */
     private readonly store: LimiterStore,
     private readonly slots: Slots,
     private readonly redis: Redis | null,
     onCapsFromLedger: () => void,
+    /** With Redis: a call's rates and slot counted in one script (redis-admission.ts). */
+    private readonly admission: RedisAdmission | null = null,
+    capStore: LimiterStore = store,
   ) {
     this.inForce = plansInForce(config);
     const spentSince = (accountId: number, since: Date) => chargedSince(db, accountId, since);
-    this.caps = new SpendingCaps(store, spentSince, onCapsFromLedger);
+    this.caps = new SpendingCaps(capStore, spentSince, onCapsFromLedger);
     db.listen("account_changed", (payload) => this.terms.delete(Number(payload)));
   }
 
@@ -87,13 +92,19 @@ export class Limits {
     });
     // A slot outlives its call by at most the longest a request may take.
     const leaseMs = config.server.requestTimeoutMs + 5_000;
+    const prefix = config.limits.redisKeyPrefix;
+    const admission = new RedisAdmission(redis, prefix, config.limits.burstWindowSeconds, leaseMs);
+    // Rates and slots are counted by the script; while Redis cannot answer, each process counts
+    // its own (memory), as rate-limiter-flexible's insurance limiter did.
     return new Limits(
       config,
       db,
-      redisStore(redis, config.limits.redisKeyPrefix),
-      new RedisSlots(redis, config.limits.redisKeyPrefix, leaseMs),
+      memoryStore,
+      new MemorySlots(),
       redis,
       onCapsFromLedger,
+      admission,
+      redisStore(redis, prefix),
     );
   }
 
@@ -112,9 +123,24 @@ export class Limits {
         ["account", plan.account, owner.accountId],
       ] as const
     ).flatMap(([scope, rule, key]) => (rule ? [{ scope, rule, key }] : []));
-    const verdicts = await Promise.all(
-      scopes.map(({ scope, rule, key }) => this.rate(name, scope, rule).take(String(key))),
+    const slotAsked =
+      plan.concurrentCalls === undefined
+        ? null
+        : { key: String(owner.accountId), max: plan.concurrentCalls };
+    const counted = await this.admission?.count(
+      scopes.map(({ scope, rule, key }) => ({
+        name: `${name}:${scope}`,
+        key: String(key),
+        requestsPerSecond: rule.requestsPerSecond,
+        burst: rule.burst,
+      })),
+      slotAsked,
     );
+    const verdicts: RateVerdict[] = counted
+      ? counted.readings.map((r, i) => this.rate(name, scopes[i]!.scope, scopes[i]!.rule).judge(r))
+      : await Promise.all(
+          scopes.map(({ scope, rule, key }) => this.rate(name, scope, rule).take(String(key))),
+        );
     for (const v of verdicts) states.push(...v.states);
     const refusedAt = verdicts.findIndex((v) => !v.ok);
     if (refusedAt >= 0) {
@@ -125,23 +151,24 @@ export class Limits {
         `rate limit of plan "${name}": ${rule.requestsPerSecond} requests per second per ${scope}, burst ${rule.burst}`,
       );
     }
-    if (plan.concurrentCalls === undefined) {
+    if (!slotAsked) {
       return { ok: true, headers: rateLimitHeaders(states), release: null };
     }
-    const slot = await this.slots.acquire(String(owner.accountId), plan.concurrentCalls);
-    const inFlight = slot ? slot.inFlight : plan.concurrentCalls;
+    const slot = counted ? counted.slot : await this.slots.acquire(slotAsked.key, slotAsked.max);
+    const max = slotAsked.max;
+    const inFlight = slot ? slot.inFlight : max;
     states.push({
       name: "concurrency",
-      quota: plan.concurrentCalls,
+      quota: max,
       unit: "concurrent-requests",
-      remaining: plan.concurrentCalls - inFlight,
+      remaining: max - inFlight,
       resetSeconds: 0,
     });
     if (!slot) {
       return this.refused(
         states,
         1_000,
-        `plan "${name}" allows ${plan.concurrentCalls} calls in flight per account`,
+        `plan "${name}" allows ${max} calls in flight per account`,
       );
     }
     return { ok: true, headers: rateLimitHeaders(states), release: slot.release };

@@ -16,11 +16,29 @@ export interface RateVerdict {
   retryAfterMs: number;
 }
 
+/** A counter as read: what its window has counted, and the ms until the window ends. */
+export interface CounterReading {
+  consumed: number;
+  msBeforeNext: number;
+}
+
+/**
+ * What one scope's counters say of a call: its rate's window counted (this call included) and its
+ * burst reserve — read, when the rate allowed the call, or spent from (`reserveTaken`), when it did
+ * not; null where the reserve was never used (or there is none).
+ */
+export interface RateReadings {
+  rate: CounterReading;
+  reserve: CounterReading | null;
+  reserveTaken: boolean;
+}
+
 /**
  * Requests per second with a burst, one scope: a 1-second window of `requestsPerSecond` calls and,
  * once it is spent, a reserve of `burst` more per `burstWindowSeconds` (rate-limiter-flexible's
  * bursty pattern). Over any stretch up to the burst window, a caller gets at most the rate plus
- * one burst.
+ * one burst. The counters are rate-limiter-flexible's (`take`), or read by a script that counts
+ * every scope of a call at once (redis-admission.ts) and judged here alike (`judge`).
  */
 export class RequestRate {
   private readonly rate: RateLimiterAbstract;
@@ -35,14 +53,14 @@ export class RequestRate {
     keyPrefix: string,
   ) {
     this.rate = store.limiter({
-      keyPrefix: `${keyPrefix}:rate`,
+      keyPrefix: rateKeyPrefix(keyPrefix),
       points: rule.requestsPerSecond,
       duration: 1,
     });
     this.reserve =
       rule.burst > 0
         ? store.limiter({
-            keyPrefix: `${keyPrefix}:burst`,
+            keyPrefix: reserveKeyPrefix(keyPrefix),
             points: rule.burst,
             duration: burstWindowSeconds,
           })
@@ -54,41 +72,64 @@ export class RequestRate {
       settle(this.rate.consume(key)),
       this.reserve ? this.reserve.get(key) : Promise.resolve(null),
     ]);
+    if (rate.ok || !this.reserve) {
+      return this.judge({
+        rate: reading(rate.res),
+        reserve: reading(reserve),
+        reserveTaken: false,
+      });
+    }
+    const burst = await settle(this.reserve.consume(key));
+    return this.judge({ rate: reading(rate.res), reserve: reading(burst.res), reserveTaken: true });
+  }
+
+  /** The verdict and the policy states the counters' readings give. */
+  judge(r: RateReadings): RateVerdict {
+    const { requestsPerSecond, burst } = this.rule;
     const states: PolicyState[] = [
       {
         name: this.scope,
-        quota: this.rule.requestsPerSecond,
+        quota: requestsPerSecond,
         windowSeconds: 1,
-        remaining: rate.res.remainingPoints,
-        resetSeconds: Math.ceil(rate.res.msBeforeNext / 1000),
+        remaining: Math.max(requestsPerSecond - r.rate.consumed, 0),
+        resetSeconds: Math.ceil(r.rate.msBeforeNext / 1000),
       },
     ];
-    if (rate.ok) {
-      if (this.reserve) states.push(this.reserveState(reserve));
-      return { ok: true, states, retryAfterMs: 0 };
+    const rateOk = r.rate.consumed <= requestsPerSecond;
+    if (burst > 0) states.push(this.reserveState(r.reserve));
+    if (rateOk) return { ok: true, states, retryAfterMs: 0 };
+    if (burst === 0 || !r.reserveTaken || !r.reserve) {
+      return { ok: false, states, retryAfterMs: r.rate.msBeforeNext };
     }
-    if (!this.reserve) return { ok: false, states, retryAfterMs: rate.res.msBeforeNext };
-    const burst = await settle(this.reserve.consume(key));
-    states.push(this.reserveState(burst.res));
-    return burst.ok
+    return r.reserve.consumed <= burst
       ? { ok: true, states, retryAfterMs: 0 }
       : // The rate's next window comes first, whatever is left of the burst window.
         {
           ok: false,
           states,
-          retryAfterMs: Math.min(rate.res.msBeforeNext, burst.res.msBeforeNext),
+          retryAfterMs: Math.min(r.rate.msBeforeNext, r.reserve.msBeforeNext),
         };
   }
 
-  private reserveState(res: RateLimiterRes | null): PolicyState {
+  private reserveState(res: CounterReading | null): PolicyState {
     return {
       name: `${this.scope}-burst`,
       quota: this.rule.burst,
       windowSeconds: this.burstWindowSeconds,
-      remaining: res ? res.remainingPoints : this.rule.burst,
+      remaining: res ? Math.max(this.rule.burst - res.consumed, 0) : this.rule.burst,
       resetSeconds: res ? Math.ceil(res.msBeforeNext / 1000) : 0,
     };
   }
+}
+
+/** The counters' key prefixes (rate-limiter-flexible's `keyPrefix`), shared with the script. */
+export const rateKeyPrefix = (name: string) => `${name}:rate`;
+export const reserveKeyPrefix = (name: string) => `${name}:burst`;
+
+function reading(res: RateLimiterRes): CounterReading;
+function reading(res: RateLimiterRes | null): CounterReading | null;
+function reading(res: RateLimiterRes | null): CounterReading | null {
+  return res ? { consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext } : null;
 }
 
 /** A consume's verdict: refused is a RateLimiterRes too; anything else is a fault, thrown on. */

@@ -10,33 +10,33 @@ import type { Queryable } from "../db/database.ts";
  */
 export const chargeKey = (messageId: string) => `webhook:${messageId}`;
 
-/** Whether an earlier attempt at the message was charged (its endpoint accepted it). */
-export async function chargedBefore(
-  db: Queryable,
-  accountId: number,
-  messageId: string,
-): Promise<boolean> {
-  const { rows } = await db.query<{ settled: boolean }>(
-    "SELECT settled_at IS NOT NULL AS settled FROM idempotency_keys WHERE account_id = $1 AND key = $2",
-    [accountId, chargeKey(messageId)],
-  );
-  return rows[0]?.settled === true;
-}
-
-/** Opens the mark an attempt's settle will set (an unsettled one left by a dead attempt is reused). */
+/**
+ * Opens the mark an attempt's settle will set (an unsettled one left by a dead attempt is reused),
+ * unless an earlier attempt at the message was charged (its endpoint accepted it): then nothing is
+ * opened, and true says so. One statement: the look and the opening see the same snapshot.
+ */
 export async function openMark(
   db: Queryable,
   accountId: number,
   messageId: string,
   processId: string,
-): Promise<void> {
-  await db.query(
-    `INSERT INTO idempotency_keys(account_id, key, request_hash, process_id)
-     VALUES ($1, $2, sha256(convert_to($2, 'UTF8')), $3)
-     ON CONFLICT (account_id, key) DO UPDATE SET process_id = $3
-     WHERE idempotency_keys.settled_at IS NULL`,
+): Promise<{ chargedBefore: boolean }> {
+  const { rows } = await db.query<{ settled: boolean }>(
+    `WITH prior AS (
+       SELECT settled_at IS NOT NULL AS settled FROM idempotency_keys
+       WHERE account_id = $1 AND key = $2
+     ), opened AS (
+       INSERT INTO idempotency_keys(account_id, key, request_hash, process_id)
+       VALUES ($1, $2, sha256(convert_to($2, 'UTF8')), $3)
+       ON CONFLICT (account_id, key) DO UPDATE SET process_id = $3
+       WHERE idempotency_keys.settled_at IS NULL
+       RETURNING 1
+     )
+     SELECT coalesce((SELECT settled FROM prior), false) AS settled
+     FROM (SELECT count(*) FROM opened) o`,
     [accountId, chargeKey(messageId), processId],
   );
+  return { chargedBefore: rows[0]?.settled === true };
 }
 
 /** Drops the mark once the attempt is recorded: the message's own status says it from then on. */

@@ -6,7 +6,7 @@ import { eventPrice } from "../billing/pricing/prices.ts";
 import type { Config } from "../config/schema.ts";
 import type { Queryable } from "../db/database.ts";
 import { gatewayError } from "../protocol/errors/codes.ts";
-import { chargedBefore, chargeKey, closeMark, openMark } from "./charge-mark.ts";
+import { chargeKey, closeMark, openMark } from "./charge-mark.ts";
 import { bossDb, DELIVERIES } from "./queue.ts";
 import type { WebhookServices } from "./services.ts";
 import { signedHeaders } from "./signing.ts";
@@ -96,7 +96,8 @@ export class Deliveries {
     if (literal) return over(literal); // the operator's allowance was withdrawn since
 
     const attempt = message.attempts + 1;
-    if (await chargedBefore(db, owner.accountId, messageId)) {
+    const mark = await openMark(db, owner.accountId, messageId, this.app.credits.opts.processId);
+    if (mark.chargedBefore) {
       // An earlier attempt was accepted and charged, and its process died before recording it.
       await this.record(db, {
         messageId,
@@ -107,7 +108,6 @@ export class Deliveries {
       });
       return closeMark(db, owner.accountId, messageId);
     }
-    await openMark(db, owner.accountId, messageId, this.app.credits.opts.processId);
     const { cost, sent } = await this.send(message, owner, attempt, startedAt);
     const latencyMs = Date.now() - startedAt;
     const result = sent;

@@ -212,17 +212,17 @@ export async function recordAttempt(
 ): Promise<AttemptResult> {
   const result: AttemptResult = a.final && a.result !== "delivered" ? "failed" : a.result;
   const status = a.result === "delivered" ? "delivered" : a.final ? "failed" : "pending";
-  const { rows } = await db.query<{ attempts: number }>(
-    `UPDATE webhook_messages SET attempts = attempts + 1, status = $2,
-       finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END,
-       audit_id = COALESCE($3, audit_id)
-     WHERE id = $1 RETURNING attempts`,
-    [a.messageId, status, a.auditId ?? null],
-  );
+  // One statement: the message's count and status, and the attempt's row under that count.
   await db.query(
-    `INSERT INTO webhook_attempts(message_id, attempt, http_status, error, latency_ms, result)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [a.messageId, rows[0]?.attempts ?? 0, a.httpStatus, a.error, a.latencyMs, result],
+    `WITH m AS (
+       UPDATE webhook_messages SET attempts = attempts + 1, status = $2,
+         finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END,
+         audit_id = COALESCE($3, audit_id)
+       WHERE id = $1 RETURNING id, attempts
+     )
+     INSERT INTO webhook_attempts(message_id, attempt, http_status, error, latency_ms, result)
+     SELECT m.id, m.attempts, $4, $5, $6, $7 FROM m`,
+    [a.messageId, status, a.auditId ?? null, a.httpStatus, a.error, a.latencyMs, result],
   );
   return result;
 }

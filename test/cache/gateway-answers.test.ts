@@ -109,6 +109,36 @@ describe("whole answers about final blocks", () => {
     expect(t.gateway.app.gatewayAnswers.stats.entries).toBeGreaterThan(0);
   });
 
+  it("a deep block with its transactions joined from the node, bytes only, is kept whole", async () => {
+    const who = await t.account("joined", 10_000_000);
+    const coreCalls = () => t.devnet.cores.get("mainnet")!.stats.callsRead;
+    const query =
+      "{ block(where: {height: {_eq: 170}}) { hash height transactions { hash transaction { txid size outputs { n value { sats } scriptPubKey { type address } } } } } }";
+    const [indexer, core] = [indexerQueries(), coreCalls()];
+    const first = await ask(who.token, query);
+    const second = await ask(who.token, query);
+    expect(first.json.errors).toBeUndefined();
+    expect(indexerQueries() - indexer).toBe(1);
+    const joined = coreCalls() - core;
+    expect(joined).toBeGreaterThan(0);
+    const rows = (first.json.data as { block: { transactions: { hash: string }[] }[] }).block;
+    expect(rows[0]!.transactions.length).toBe(full.byHeight.get(170)!.block.transactions.length);
+    const balance = (text: string) => text.replace(/"balance":\d+/, '"balance":B');
+    expect(balance(second.text)).toBe(balance(first.text));
+    expect(second.headers.get("x-credits-charged")).toBe(first.headers.get("x-credits-charged"));
+    const audited = await audit(who.id);
+    // The hit stands for the indexer's rows and each transaction looked up.
+    expect(audited.map((r) => r.cache_hits)).toEqual([0, 1 + rows[0]!.transactions.length]);
+    // Where the transactions were mined, or how deep, moves with the chain: executed every time.
+    for (const moving of ["blockhash", "confirmations", "time"]) {
+      const asked = query.replace("txid size", `txid ${moving}`);
+      const before = indexerQueries();
+      await ask(who.token, asked);
+      await ask(who.token, asked);
+      expect(indexerQueries() - before, moving).toBe(2);
+    }
+  });
+
   it("block_by_pk of a deep block and heights named by _in or variables are kept too", async () => {
     const who = await t.account("by-hash", 1_000_000);
     const hash = full.byHeight.get(170)!.block.hash;

@@ -35,13 +35,30 @@ describe("PGlite statements prepared once (EXECUTE with literals)", () => {
     expect((await q.query("SHOW standard_conforming_strings")).rows).toEqual([
       { standard_conforming_strings: "on" },
     ]);
-    const big = 2n ** 62n;
-    const { rows } = await q.query<{ v: string }>("SELECT $1::numeric::text AS v", [big]);
-    expect(rows).toEqual([{ v: big.toString() }]);
+    const { rows } = await q.query<{ v: string[] }>("SELECT $1::text[] AS v", [["a", "b'c"]]);
+    expect(rows).toEqual([{ v: ["a", "b'c"] }]);
     const listed = await pg.query(
       "SELECT name FROM pg_prepared_statements WHERE name LIKE 'blockgate%'",
     );
     expect(listed.rows).toHaveLength(1);
+  });
+
+  it("types each value as the statement does, as a bound parameter is", async () => {
+    const q = preparedQueryable(pg);
+    const { rows } = await q.query(
+      "SELECT $1::jsonb AS doc, $2::int8 + 1 AS next, $3::boolean AS yes, $4::text AS word, $5::int8[] AS ids, $6::timestamptz AS at",
+      [5, 2n ** 62n, true, 7.5, [3, 1, 2], new Date("2026-11-29T04:00:00.123Z")],
+    );
+    expect(rows).toEqual([
+      {
+        doc: 5,
+        next: 2n ** 62n + 1n,
+        yes: true,
+        word: "7.5",
+        ids: [3, 1, 2],
+        at: new Date("2026-11-29T04:00:00.123Z"),
+      },
+    ]);
   });
 
   it("fails a statement that fails without leaving it half prepared", async () => {

@@ -19,6 +19,9 @@ import { someAddress } from "../support/devnet-core.ts";
 import { execute, gql } from "../support/graphql.ts";
 import { askDevnetCore, startTestGateway, type TestGateway } from "../support/harness.ts";
 
+/** Devnet indexes a block or a spend in the background: a loaded machine may take seconds. */
+const SETTLED = { timeout: 10_000 };
+
 /** devnet's payout address on regtest: every block it mines pays it; anyone can spend it. */
 const PAYOUT = encodeSegwitAddress("bcrt", 0, sha256(Uint8Array.of(0x51)));
 const EMPTY = encodeSegwitAddress("bcrt", 0, new Uint8Array(20).fill(9));
@@ -110,8 +113,9 @@ async function mempoolSpends(count: number): Promise<string[]> {
   const txids: string[] = [];
   for (const u of await matureOutputs(count))
     txids.push(await spendPayout(u.txid, u.vout, u.value.sats));
-  await vi.waitFor(async () =>
-    expect(await wholeHistory(PAYOUT)).toEqual(expect.arrayContaining(txids)),
+  await vi.waitFor(
+    async () => expect(await wholeHistory(PAYOUT)).toEqual(expect.arrayContaining(txids)),
+    SETTLED,
   );
   return txids;
 }
@@ -129,7 +133,10 @@ describe("history cursors", () => {
       if (mined || lastHeight > 0) return;
       producer().mine(1); // the three confirm, and a new coinbase comes
       mined = true;
-      await vi.waitFor(async () => expect((await page(PAYOUT, 0)).total).toBe(confirmed + 4));
+      await vi.waitFor(
+        async () => expect((await page(PAYOUT, 0)).total).toBe(confirmed + 4),
+        SETTLED,
+      );
     });
     expect(mined).toBe(true);
     expect(duplicates(served)).toEqual([]);
@@ -143,7 +150,10 @@ describe("history cursors", () => {
       if (n > 1) return;
       producer().mine(1);
       mined += 1;
-      await vi.waitFor(async () => expect((await page(PAYOUT, 0)).total).toBe(before + mined));
+      await vi.waitFor(
+        async () => expect((await page(PAYOUT, 0)).total).toBe(before + mined),
+        SETTLED,
+      );
     });
     expect(duplicates(served)).toEqual([]);
     expect(served.sort()).toEqual((await wholeHistory(PAYOUT)).sort());
@@ -155,7 +165,7 @@ describe("history cursors", () => {
     await vi.waitFor(async () => {
       const last = (await page(PAYOUT, 500)).entries.at(-1)!;
       expect(last).toMatchObject({ txid: spent, height: producer().chain.tip.height });
-    });
+    }, SETTLED);
     // The first page ends at the spend, the last entry of the tip's block; then the top two
     // blocks are replaced by three (the spend mined again, one block lower).
     const all = await wholeHistory(PAYOUT);
@@ -163,7 +173,10 @@ describe("history cursors", () => {
     expect(head.entries.at(-1)!.txid).toBe(spent);
     const change = producer().reorg(2);
     expect("refused" in change).toBe(false);
-    await vi.waitFor(async () => expect((await page(PAYOUT, 0)).total).toBe(all.length + 1));
+    await vi.waitFor(
+      async () => expect((await page(PAYOUT, 0)).total).toBe(all.length + 1),
+      SETTLED,
+    );
     const rest = await page(PAYOUT, 500, head.endCursor);
     const served = [...head.entries, ...rest.entries].map((e) => e.txid);
     const now = await wholeHistory(PAYOUT);
@@ -226,7 +239,7 @@ describe("UTXO pages", () => {
         const u = utxos.find((x) => x.height > 0 && x.height <= producer().chain.tip.height - 100)!;
         await spendPayout(u.txid, u.vout, u.value.sats);
         producer().mine(1);
-        await vi.waitFor(async () => expect((await all()).length).toBe(before.length + 1));
+        await vi.waitFor(async () => expect((await all()).length).toBe(before.length + 1), SETTLED);
       }
     }
     const after2 = await all();

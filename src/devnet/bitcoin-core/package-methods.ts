@@ -1,6 +1,5 @@
 import { amountToJson, parseTransaction, type Transaction } from "../../bitcoin/index.ts";
 import { MAX_SCRIPT_SIZE, OP_RETURN } from "../../bitcoin/script-ops.ts";
-import { RPC_INVALID_PARAMETER } from "../../protocol/core/params.ts";
 import type { Json } from "../../protocol/json/json.ts";
 import { checkMempoolAccept, rejectionText } from "../mempool-policy.ts";
 import type { CoreContext } from "./context.ts";

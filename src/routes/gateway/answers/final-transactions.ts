@@ -63,33 +63,99 @@ export function fixedTransactionSelection(
   const operation = getOperationAST(document, operationName);
   if (!operation || operation.operation !== OperationTypeNode.QUERY) return null;
   if (operation.directives?.length) return null;
+  const queryType = schema.getQueryType();
+  if (!queryType) return null;
   // Response keys (alias or name) of the transactions' `confirmations`.
   const confirmations = new Set<string>();
+  const fixed = fixedWalk(schema, document, fieldsOf(FIXED), confirmations);
+  return fixed(queryType.name, operation.selectionSet) ? { confirmations } : null;
+}
+
+/** A transaction's fields that its bytes alone say: true of it wherever and whether it is mined. */
+const BYTES: Readonly<Record<string, ReadonlySet<string>>> = {
+  ...FIXED,
+  Transaction: new Set(
+    [...(FIXED.Transaction ?? [])].filter((f) => !["blockhash", "blocktime", "time"].includes(f)),
+  ),
+};
+
+/**
+ * Whether every transaction a query joins below its root (a field of type Transaction, such as a
+ * block's `transactions { transaction }`) selects only what its bytes say (BYTES): no confirmations,
+ * no placement, nothing from another upstream. Fields above the joins are not judged here (the
+ * caller knows where they come from). Same rules as fixedTransactionSelection for fragments and
+ * directives.
+ */
+export function joinsSelectOnlyBytes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): boolean {
+  const operation = getOperationAST(document, operationName);
+  const queryType = schema.getQueryType();
+  if (!operation || operation.operation !== OperationTypeNode.QUERY || !queryType) return false;
+  if (operation.directives?.length) return false;
+  const joined = fixedWalk(schema, document, fieldsOf(BYTES), null);
+  // Above the joins every field is allowed: this walk looks for the fields of type Transaction.
+  const find = fixedWalk(
+    schema,
+    document,
+    () => () => true,
+    null,
+    (typeName, selectionSet) =>
+      typeName === "Transaction" ? joined(typeName, selectionSet) : null,
+  );
+  return find(queryType.name, operation.selectionSet);
+}
+
+/** Which fields of a type a walk allows (null: none, the type is not allowed at all). */
+type Allowed = (typeName: string) => ((field: string) => boolean) | null;
+
+const fieldsOf =
+  (sets: Readonly<Record<string, ReadonlySet<string>>>): Allowed =>
+  (typeName) => {
+    const set = sets[typeName];
+    return set ? (field) => set.has(field) : null;
+  };
+
+/**
+ * The walk behind both: whether a selection set on `typeName` selects only fields `allowed` for
+ * their types (object types only), through fragments (each walked once per type). `confirmations` collects the response
+ * keys of Transaction.confirmations (null: a confirmations is not allowed). `enter` may judge a
+ * type's selection itself (true or false) instead of the walk (null: walk it).
+ */
+function fixedWalk(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  allowed: Allowed,
+  confirmations: Set<string> | null,
+  enter: (typeName: string, selectionSet: SelectionSetNode) => boolean | null = () => null,
+): (typeName: string, selectionSet: SelectionSetNode) => boolean {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
       fragments.set(definition.name.value, definition);
     }
   }
-  const queryType = schema.getQueryType();
-  if (!queryType) return null;
   // Fragments already walked on a type: a spread used in many places is checked once (and a
   // cycle, which validation refuses anyway, cannot loop).
   const walked = new Set<string>();
   const fixed = (typeName: string, selectionSet: SelectionSetNode): boolean => {
-    const allowed = FIXED[typeName];
+    const judged = enter(typeName, selectionSet);
+    if (judged !== null) return judged;
+    const allowedHere = allowed(typeName);
     const type = schema.getType(typeName);
-    if (!allowed || !isObjectType(type)) return false;
+    if (!allowedHere || !isObjectType(type)) return false;
     for (const selection of selectionSet.selections) {
       if (!onlyInclusion(selection.directives)) return false;
       if (selection.kind === Kind.FIELD) {
         const name = selection.name.value;
         if (name === "__typename") continue;
-        if (typeName === "Transaction" && name === "confirmations") {
+        if (confirmations && typeName === "Transaction" && name === "confirmations") {
           confirmations.add(selection.alias?.value ?? name);
           continue;
         }
-        if (!allowed.has(name)) return false;
+        if (!allowedHere(name)) return false;
         const field = type.getFields()[name];
         if (!field) return false;
         if (!selection.selectionSet) continue;
@@ -114,7 +180,7 @@ export function fixedTransactionSelection(
     }
     return true;
   };
-  return fixed(queryType.name, operation.selectionSet) ? { confirmations } : null;
+  return fixed;
 }
 
 function onlyInclusion(directives: readonly { name: { value: string } }[] | undefined): boolean {

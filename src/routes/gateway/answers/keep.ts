@@ -4,7 +4,7 @@ import type { AnswerAbout, MinedAt } from "../../../cache/gateway-answers.ts";
 import type { ExecutedDocument, GraphQLContext } from "../context.ts";
 import type { CostReport } from "../cost/report-types.ts";
 import { finalBlocksOf } from "./final-blocks.ts";
-import { fixedTransactionSelection } from "./final-transactions.ts";
+import { fixedTransactionSelection, joinsSelectOnlyBytes } from "./final-transactions.ts";
 
 /** The look-ups of a transaction by txid, by source: all a kept answer about transactions calls. */
 const LOOKUPS = new Set(["getrawtransaction", "blockchain.transaction.get"]);
@@ -13,8 +13,9 @@ const LOOKUPS = new Set(["getrawtransaction", "blockchain.transaction.get"]);
  * After a request the route may cache (state.keep.key) executed and settled, with no error: when
  * its answer cannot change while some blocks stay on the best chain, it is left in state.keep.pending
  * for the route. Two kinds, never mixed in one answer:
- *  - about final blocks (final-blocks.ts): from the indexer alone — a join to the full node or
- *    Electrum (confirmations) moves with the tip;
+ *  - about final blocks (final-blocks.ts): from the indexer, and from the look-ups of their
+ *    transactions where the joins select only what the bytes say (no confirmations, no placement:
+ *    those move with the tip or another upstream);
  *  - about mined transactions: root `transaction(s)` selecting only fixed fields
  *    (final-transactions.ts), every one mined (the resolvers noted where), whose calls were those
  *    look-ups only; the blocks are placed and checked to be deep and on the best chain when kept
@@ -95,10 +96,22 @@ type Args = ExecutedDocument;
 
 function aboutBlocks(args: Args, data: Record<string, unknown>, ctx: GraphQLContext): Found | null {
   const { meter } = ctx.state;
-  if (meter.calls.size > 0 || meter.graph.answered === 0) return null;
+  if (meter.graph.answered === 0) return null;
+  // The upstream answers a hit stands for (its audit row's cacheHits): rows and look-ups.
+  let answered = meter.graph.answered;
+  for (const [method, { count }] of meter.calls) {
+    if (!LOOKUPS.has(method)) return null;
+    answered += count;
+  }
+  if (
+    meter.calls.size > 0 &&
+    !joinsSelectOnlyBytes(args.schema, args.document, args.operationName)
+  ) {
+    return null;
+  }
   const variables = (args.variableValues ?? {}) as Record<string, unknown>;
   const blocks = finalBlocksOf(args.schema, args.document, args.operationName, variables, data);
-  return blocks ? { about: { blocks }, answered: meter.graph.answered } : null;
+  return blocks ? { about: { blocks }, answered } : null;
 }
 
 function aboutTransactions(
