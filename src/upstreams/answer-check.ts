@@ -58,16 +58,22 @@ export function blockMismatch(hash: string, hex: unknown): string | null {
 
 const ZERO_HASH = "0".repeat(64);
 
+/** An integer as an upstream's answer holds it (a kept literal) or as the gateway built it. */
+const integer = (v: Json | undefined) =>
+  typeof v === "number" && Number.isInteger(v) ? v : jsonInteger(v);
+
 /**
  * Why a verbose header's fields (getblockheader, getblock at verbosity 1 or more) are not the
  * block `hash` names: the six fields the hash commits to, serialized again and hashed.
  */
-export function headerFieldsMismatch(hash: string, result: Json): string | null {
+export function headerFieldsMismatch(asked: string, result: Json): string | null {
+  // Core takes a hash in either case and names it in lower case.
+  const hash = asked.toLowerCase();
   if (!isJsonObject(result)) return `block ${hash}: neither hex nor an object`;
   if (result.hash !== hash) return `block ${hash}: the answer names ${String(result.hash)}`;
-  const version = jsonInteger(result.version);
-  const time = jsonInteger(result.time);
-  const nonce = jsonInteger(result.nonce);
+  const version = integer(result.version);
+  const time = integer(result.time);
+  const nonce = integer(result.nonce);
   const { bits, merkleroot } = result;
   const previous = result.previousblockhash ?? ZERO_HASH;
   if (

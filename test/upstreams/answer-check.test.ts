@@ -74,3 +74,26 @@ describe("answer checks", () => {
     expect(coreAnswersCheck([{ method: "getblockcount", params: [] }])).toBeUndefined();
   });
 });
+
+describe("what Core takes in either case", () => {
+  it("a txid or block hash asked in capitals is checked as the lower-case one Core names", () => {
+    const verbose = { txid: tx.txid, hex: tx.hex };
+    const check = coreAnswersCheck([
+      { method: "getrawtransaction", params: [tx.txid.toUpperCase(), 1] },
+      { method: "getblockheader", params: [block.hash.toUpperCase(), true] },
+    ])!;
+    const header = {
+      hash: block.hash,
+      version: block.version,
+      merkleroot: block.merkleroot,
+      time: block.time,
+      nonce: block.nonce,
+      bits: block.bits,
+      previousblockhash: block.previousblockhash,
+    };
+    expect(check({ answers: [{ result: verbose }, { result: header }] })).toBeNull();
+    expect(
+      check({ answers: [{ result: verbose }, { result: { ...header, nonce: block.nonce + 1 } }] }),
+    ).toMatch(/header fields hash to/);
+  });
+});

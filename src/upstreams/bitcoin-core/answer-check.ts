@@ -63,8 +63,10 @@ function answerMismatch(method: string, asked: string, result: Json): string | n
   if (method === "getrawtransaction") {
     if (typeof result === "string") return txBytesMismatch(asked, result);
     if (!isJsonObject(result)) return `transaction ${asked}: neither hex nor an object`;
-    if (result.txid !== asked)
+    // Core takes a txid in either case and names it in lower case.
+    if (result.txid !== asked.toLowerCase()) {
       return `transaction ${asked}: the answer names ${String(result.txid)}`;
+    }
     return txBytesMismatch(asked, result.hex);
   }
   if (typeof result === "string") {

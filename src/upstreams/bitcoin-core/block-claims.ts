@@ -104,8 +104,9 @@ export class CoreBlockClaims {
       return "partial";
     }
     if (method === "getblockheader" || method === "getblock" || method === "gettxoutproof") {
-      const hash = method === "gettxoutproof" ? proofBlock(resultScalars(answer)) : asked;
-      if (typeof hash !== "string" || !this.chain?.byHash(hash)) return "bytes";
+      const named = method === "gettxoutproof" ? proofBlock(resultScalars(answer)) : asked;
+      const hash = typeof named === "string" ? named.toLowerCase() : undefined;
+      if (hash === undefined || !this.chain?.byHash(hash)) return "bytes";
       answers[i] = this.confirmed(answer, hash);
       return "chain";
     }
