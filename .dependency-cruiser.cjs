@@ -10,6 +10,7 @@
  *   upstreams, cache, events, limits, verify           clients, what is kept of them, chain events,
  *                                                      the verified header chain
  *   http, billing/metering                             HTTP helpers; the pipeline every route runs
+ *   billing/topups                                     credits paid in bitcoin (watch, credit)
  *   webhooks                                           metered deliveries of chain events
  *   routes/<family>                                    one folder per route family
  *   app, main.ts, cli, devnet                          entries and the composition root
@@ -146,6 +147,14 @@ module.exports = {
         "The metering pipeline is the spine every route plugs into: routes call it, it never calls a route.",
       from: { path: "^src/billing/metering/" },
       to: above(WEBHOOKS),
+    },
+    {
+      name: "topups-below-routes",
+      severity: "error",
+      comment:
+        "Top-ups watch the chain through the upstreams and events and credit through the ledger: the routes and the CLI use them, never the other way round.",
+      from: { path: "^src/billing/topups/" },
+      to: above(`billing/metering|${WEBHOOKS}`),
     },
     {
       name: "webhooks-below-routes",

@@ -7,6 +7,8 @@ import { AuthThrottle } from "../access/auth-throttle.ts";
 import { TokenCache } from "../access/token-cache.ts";
 import { Credits } from "../billing/ledger/credits.ts";
 import { voidStaleHolds } from "../billing/ledger/ledger.ts";
+import { deriverFor } from "../billing/topups/topups.ts";
+import { TopupWatcher } from "../billing/topups/watcher.ts";
 import { BlockAnswerCache } from "../cache/block-answers.ts";
 import type { ChainGuard } from "../cache/chain-guard.ts";
 import { GatewayAnswers } from "../cache/gateway-answers.ts";
@@ -28,6 +30,7 @@ import { writeAdminFile, writesAdminFile } from "../routes/admin/admin-file.ts";
 import type { GatewayExecutor } from "../routes/gateway/executor.ts";
 import { loadUnifiedApi } from "../routes/gateway/load.ts";
 import { databaseCheck } from "../routes/health/readiness.ts";
+import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import { VerifiedChainSet } from "../verify/chain/verified-chain-set.ts";
 import { TargetPolicy } from "../webhooks/targets.ts";
 import { Webhooks } from "../webhooks/webhooks.ts";
@@ -45,8 +48,8 @@ export interface StartOptions extends Upstreams {
   noAdminFile?: boolean;
   /** The store, already being opened (openStore): `npm start` opens it while devnet loads. */
   store?: Promise<Database>;
-  /** A migrated PGlite snapshot to start a `memory://` store from (tests; see openPglite). */
-  pgliteSnapshot?: string | undefined;
+  /** A migrated PGlite snapshot (its file, or its bytes) to start a `memory://` store from (tests; see openPglite). */
+  pgliteSnapshot?: string | Blob | undefined;
   /** REDIS_URL: the response cache's shared tier and the plans' counters (none: this process's memory only). */
   redisUrl?: string | undefined;
   /** Set in a worker of `blockgate start --workers N` (src/cluster/worker.ts). */
@@ -131,6 +134,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   app.verifiedChains.start();
   app.events.start();
   await app.events.hearing(1_000);
+  app.topupWatcher?.start();
   const webhooks = new Webhooks(config.webhooks, log);
   await webhooks.start(app);
   const http = await startHttpServer(app, config.server.host, config.server.port);
@@ -141,6 +145,7 @@ export async function startGateway(config: Config, opts: StartOptions): Promise<
   if (admin) app.adminSecret = admin.secret;
   const parts: Closables = {
     ...{ app, http, webhooks, events: app.events, credits: app.credits, db, sweeper, admin },
+    topups: app.topupWatcher,
     ...{ authFailures: app.authFailures, txCache: app.txCache, limits: app.limits },
     pools: [
       ...app.nodes.values(),
@@ -292,11 +297,40 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     draining: false,
     electrumTlsPort: null,
     unifiedApi: lazyUnifiedApi(() => app),
+    topupWatcher: topupWatcher(config, {
+      db,
+      electrum: pools.electrum,
+      events,
+      log,
+      verified: config.billing.topups && verifiedChains.get(config.billing.topups.network),
+    }),
   };
   // The nodes' block claims are checked against each network's verified chain, where there is one.
   for (const [network, pool] of pools.nodes) pool.claims.against(app.verifiedChains.get(network));
   for (const [network, pool] of pools.electrum) pool.chain = app.verifiedChains.get(network);
   return app;
+}
+
+/**
+ * The watcher of top-up invoices, when `billing.topups` is set: its descriptor is checked here, at
+ * boot, and its network must have Electrum servers (addresses are watched through them).
+ */
+function topupWatcher(
+  config: Config,
+  s: Omit<ConstructorParameters<typeof TopupWatcher>[0], "electrum"> & {
+    electrum: Map<NetworkName, ElectrumPool>;
+  },
+): TopupWatcher | null {
+  const topups = config.billing.topups;
+  if (!topups) return null;
+  deriverFor(topups);
+  const electrum = s.electrum.get(topups.network);
+  if (!electrum) {
+    throw new Error(
+      `billing.topups.network: ${topups.network} has no Electrum servers (upstreams.electrum.${topups.network}), through which invoices are watched`,
+    );
+  }
+  return new TopupWatcher({ ...s, electrum }, topups, config.events.leaderRetryMs);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AuthThrottle } from "../access/auth-throttle.ts";
 import type { AuthServices } from "../access/authenticate.ts";
 import type { TokenCache } from "../access/token-cache.ts";
 import type { MeterServices } from "../billing/metering/context.ts";
+import type { TopupWatcher } from "../billing/topups/watcher.ts";
 import type { GatewayAnswers } from "../cache/gateway-answers.ts";
 import type { ParsedTxs } from "../cache/parsed-txs.ts";
 import type { TxStore } from "../cache/tx-store.ts";
@@ -57,6 +58,8 @@ export interface App
   webhookTargets: TargetPolicy;
   databaseCheck: CachedCheck;
   devnetProducers: DevnetProducers;
+  /** Watches top-up invoices and credits them (null without `billing.topups`). */
+  topupWatcher: TopupWatcher | null;
   /** Set when shutdown begins: /readyz answers 503 and every answer closes its connection. */
   draining: boolean;
   unifiedApi(): Promise<GatewayExecutor>;

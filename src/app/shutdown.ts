@@ -1,5 +1,6 @@
 import type { AuthFailures } from "../access/auth-failures.ts";
 import type { Credits } from "../billing/ledger/credits.ts";
+import type { TopupWatcher } from "../billing/topups/watcher.ts";
 import type { TxStore } from "../cache/tx-store.ts";
 import type { Database } from "../db/database.ts";
 import type { ChainEvents } from "../events/chain-events.ts";
@@ -14,6 +15,8 @@ export interface Closables {
   http: RunningServer;
   webhooks: Webhooks;
   events: ChainEvents;
+  /** The top-up watcher, when top-ups are on. */
+  topups: TopupWatcher | null;
   credits: Credits;
   authFailures: AuthFailures;
   pools: { close(force?: boolean): Promise<void> }[];
@@ -33,6 +36,7 @@ export async function shutdown(parts: Closables): Promise<void> {
   clearInterval(parts.sweeper);
   // No more announcements: the lead passes to another process at once.
   await events.close();
+  await parts.topups?.close();
   app.verifiedChains.close();
   // Logged once the listening socket is closed (from here a new connection is refused) and the
   // requests that had arrived are counted in flight.

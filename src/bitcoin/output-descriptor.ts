@@ -1,4 +1,5 @@
-import { networks, Output } from "@bitcoinerlab/descriptors";
+import { createRequire } from "node:module";
+import type { Output } from "@bitcoinerlab/descriptors";
 import { descriptorChecksum } from "./descriptor.ts";
 import type { Network } from "./network.ts";
 
@@ -35,13 +36,27 @@ export function descriptorBranchCount(text: string): number {
   return multipath ? multipath[1]!.split(";").length : 1;
 }
 
-const LIB_NETWORKS = {
-  mainnet: networks.bitcoin,
-  testnet: networks.testnet,
-  testnet4: networks.testnet,
-  signet: networks.testnet,
-  regtest: networks.regtest,
-} as const;
+type DescriptorsLibrary = typeof import("@bitcoinerlab/descriptors");
+let library: DescriptorsLibrary | undefined;
+
+/**
+ * @bitcoinerlab/descriptors, loaded at the first descriptor parsed: evaluating it and its curve
+ * library is a noticeable part of a process's start, which most processes (the CLI's, a gateway
+ * never asked to scan) never need. It is CommonJS, so it loads synchronously.
+ */
+function descriptorsLibrary(): DescriptorsLibrary {
+  library ??= createRequire(import.meta.url)("@bitcoinerlab/descriptors") as DescriptorsLibrary;
+  return library;
+}
+
+function libraryNetwork(network: Network) {
+  const { networks } = descriptorsLibrary();
+  return network === "mainnet"
+    ? networks.bitcoin
+    : network === "regtest"
+      ? networks.regtest
+      : networks.testnet;
+}
 
 /**
  * Parses an output descriptor of `network` for scanning (@bitcoinerlab/descriptors derives the
@@ -62,7 +77,8 @@ export function parseDescriptor(text: string, network: Network): ParsedDescripto
   const multipath = MULTIPATH.exec(body);
   const branches = multipath ? multipath[1]!.split(";").map(Number) : [null];
   const ranged = /\*/.test(body);
-  const lib = LIB_NETWORKS[network];
+  const { Output } = descriptorsLibrary();
+  const lib = libraryNetwork(network);
   const at = (branch: number | null, index: number | null): DerivedAddress => {
     const output = new Output({
       descriptor: body,

@@ -11,6 +11,7 @@ import { LOCAL_COMMANDS } from "./local-commands.ts";
 import { MIGRATE_COMMANDS } from "./migrate-command.ts";
 import { mistakeOutput, type Parsed, type ParsedLine, parseCommandLine } from "./program.ts";
 import { TOKEN_COMMANDS } from "./token-commands.ts";
+import { TOPUP_COMMANDS } from "./topup-commands.ts";
 import { WEBHOOK_COMMANDS } from "./webhook-commands.ts";
 
 export type { CommandOutput } from "./db-command.ts";
@@ -20,6 +21,7 @@ export const DB_COMMANDS: Record<string, DbCommand> = {
   ...ACCOUNT_COMMANDS,
   ...TOKEN_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...TOPUP_COMMANDS,
   ...MIGRATE_COMMANDS,
 };
 
@@ -33,6 +35,7 @@ const GROUPS: Record<string, string> = {
   ledger: "check the ledger",
   token: "access tokens: issue, list, restrict, rotate, revoke",
   webhook: "webhook endpoints: add, list, see their attempts, remove",
+  topup: "credits paid in bitcoin: invoices, and settling them by hand",
   config: "check a configuration file",
   devnet: "devnet's upstreams: serve them alone, or produce blocks on the gateway's",
 };

@@ -10,8 +10,11 @@ const NETWORK = {
   check: network,
 };
 
-/** `blockgate devnet mine`, `devnet reorg` and `devnet serve`, as the command line parser knows them. */
-export const DEVNET_SPECS: Record<"devnet mine" | "devnet reorg" | "devnet serve", CommandSpec> = {
+/** `blockgate devnet mine`, `devnet reorg`, `devnet pay` and `devnet serve`, as the command line parser knows them. */
+export const DEVNET_SPECS: Record<
+  "devnet mine" | "devnet reorg" | "devnet pay" | "devnet serve",
+  CommandSpec
+> = {
   "devnet mine": {
     summary: "K blocks on the running gateway's devnet tip (regtest, 1)",
     usage: "[--network N] [--blocks K]",
@@ -41,6 +44,16 @@ export const DEVNET_SPECS: Record<"devnet mine" | "devnet reorg" | "devnet serve
       },
     ],
     examples: ["devnet reorg --depth 2"],
+  },
+  "devnet pay": {
+    summary: "pay an address from devnet's own coins; prints the txid",
+    usage: "<address> <sats> [--network N]",
+    operands: [
+      { name: "address", description: "any address of the network" },
+      { name: "sats", description: "how many satoshis", check: wholeNumber(1) },
+    ],
+    options: [NETWORK],
+    examples: ["devnet pay bcrt1q… 50000", "devnet pay tb1q… 100000 --network signet"],
   },
   "devnet serve": {
     summary: "devnet's upstreams alone, in a process of their own",
@@ -77,18 +90,17 @@ export const DEVNET_SPECS: Record<"devnet mine" | "devnet reorg" | "devnet serve
 };
 
 /**
- * `blockgate devnet mine|reorg`: asks the running gateway's in-process devnet
- * (POST /admin/devnet/<action>) and prints its answer, the new tip and the blocks connected and
- * disconnected, as JSON.
+ * `blockgate devnet mine|reorg|pay`: asks the running gateway's in-process devnet
+ * (POST /admin/devnet/<action>) and prints its answer: the new tip and the blocks connected and
+ * disconnected, as JSON; for `pay`, the txid.
  */
 export async function runDevnetCommand(
-  action: "mine" | "reorg",
+  action: "mine" | "reorg" | "pay",
   values: Values,
   config: Config,
   env: NodeJS.ProcessEnv,
+  args: readonly (string | undefined)[] = [],
 ): Promise<CommandOutput> {
-  const key = action === "mine" ? "blocks" : "depth";
-  const given = text(values, key);
   const gateway = findGateway(config, env);
   if (!gateway) {
     return {
@@ -98,7 +110,7 @@ export async function runDevnetCommand(
   }
   const body = {
     network: text(values, "network") ?? "regtest",
-    ...(given === undefined ? {} : { [key]: Number(given) }),
+    ...actionBody(action, values, args),
   };
   const res = await postToGateway(gateway, `/admin/devnet/${action}`, body);
   if ("unreachable" in res) {
@@ -111,5 +123,19 @@ export async function runDevnetCommand(
     const message = (res.json as { error?: { message?: string } } | null)?.error?.message;
     return { text: `devnet ${action}: ${message ?? refusal(res)}`, code: 1 };
   }
+  // `pay` prints the txid alone, for scripts: `txid=$(blockgate devnet pay …)`.
+  if (action === "pay") return { text: (res.json as { txid: string }).txid, code: 0 };
   return { text: JSON.stringify(res.json, null, 2), code: 0 };
+}
+
+/** What each action sends beside the network. */
+function actionBody(
+  action: "mine" | "reorg" | "pay",
+  values: Values,
+  args: readonly (string | undefined)[],
+): Record<string, string | number> {
+  if (action === "pay") return { address: args[0]!, sats: Number(args[1]) };
+  const key = action === "mine" ? "blocks" : "depth";
+  const given = text(values, key);
+  return given === undefined ? {} : { [key]: Number(given) };
 }

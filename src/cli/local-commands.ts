@@ -113,6 +113,7 @@ export const LOCAL_COMMANDS: Record<string, LocalCommand> = {
   },
   ...devnetCommand("mine"),
   ...devnetCommand("reorg"),
+  ...devnetCommand("pay"),
   "devnet serve": {
     ...DEVNET_SPECS["devnet serve"],
     async run(_args, values) {
@@ -122,15 +123,15 @@ export const LOCAL_COMMANDS: Record<string, LocalCommand> = {
   },
 };
 
-/** `devnet mine` and `reorg` run inside the gateway, whose devnet it is: the CLI finds it and asks. */
-function devnetCommand(action: "mine" | "reorg"): Record<string, LocalCommand> {
+/** `devnet mine`, `reorg` and `pay` run inside the gateway, whose devnet it is: the CLI finds it and asks. */
+function devnetCommand(action: "mine" | "reorg" | "pay"): Record<string, LocalCommand> {
   return {
     [`devnet ${action}`]: {
       ...DEVNET_SPECS[`devnet ${action}`],
-      async run(_args, values) {
+      async run(args, values) {
         const { runDevnetCommand } = await import("./devnet.ts");
         const config = loadConfig(process.env.BLOCKGATE_CONFIG);
-        return runDevnetCommand(action, values, config, process.env);
+        return runDevnetCommand(action, values, config, process.env, args);
       },
     },
   };

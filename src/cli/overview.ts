@@ -5,6 +5,7 @@ const SECTIONS: [string, readonly string[]][] = [
   ["Accounts and credits", ["account", "credits", "usage", "export", "ledger"]],
   ["Tokens", ["token"]],
   ["Webhooks", ["webhook"]],
+  ["Top-ups (credits paid in bitcoin)", ["topup"]],
   ["The gateway, its database and devnet", ["start", "migrate", "devnet"]],
   ["Without a store", ["config", "decode", "operator-token", "electrum-name"]],
 ];

@@ -94,6 +94,13 @@ export function parseConfig(input: unknown): Config {
   if (fallback !== null && !config.plans[fallback]) {
     problems.push(`limits.defaultPlan: no plan named "${fallback}" in plans`);
   }
+  const topups = config.billing.topups;
+  if (topups && topups.satsPer1000Credits === undefined && topups.packages.length === 0) {
+    problems.push("billing.topups: satsPer1000Credits or packages is required (the price)");
+  }
+  if (topups && !config.networks.includes(topups.network)) {
+    problems.push(`billing.topups.network: ${topups.network} is not in networks`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

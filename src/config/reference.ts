@@ -194,7 +194,9 @@ function walkArray(schema: z.ZodArray, path: string, defaultValue: unknown, out:
   const object = objectMember(element);
   if (object) {
     const names = literals(element).map((l) => `\`${l}\``);
-    const type = `list of ${[...names, "upstream"].join(" or ")}`;
+    // Upstream lists name `devnet` beside the object; other lists hold objects alone.
+    const type =
+      names.length > 0 ? `list of ${[...names, "upstream"].join(" or ")}` : "list of objects";
     out.push(leaf(path, type, defaultValue, { limit: count }));
     walk(object, `${path}[]`, undefined, out);
     return;

@@ -204,6 +204,48 @@ const plan = z.strictObject({
   creditsPerCycle: z.number().int().positive().optional(),
 });
 
+/** One price of a fixed size: `credits` CC for `sats` satoshis. */
+const topupPackage = z.strictObject({
+  credits: z.number().int().positive().max(1e12),
+  sats: z.number().int().positive().max(21e14),
+});
+
+/** Confirmations a top-up payment needs before it is credited. */
+const confirmationCount = z.number().int().min(1).max(1_000);
+
+/**
+ * Top-ups: invoices paid in bitcoin to fresh addresses of a watch-only descriptor, credited once
+ * their payment is `confirmations` deep (decision 0050).
+ */
+const topups = z.strictObject({
+  /** The network invoices are paid on. */
+  network: networkName.default("mainnet"),
+  /**
+   * A ranged watch-only output descriptor (xpub/tpub, ending in `*`); with a multipath step
+   * (`<0;1>`) its first branch is used. A private key is refused.
+   */
+  descriptor: z.string().min(1).max(4_096),
+  /** The price: satoshis per 1,000 CC, rounded up per invoice. */
+  satsPer1000Credits: z.number().int().positive().max(21e14).optional(),
+  /** Fixed sizes, each at its own price; an amount that is one of them costs its price. */
+  packages: z.array(topupPackage).max(100).default([]),
+  /** No invoice for fewer satoshis (dust and fees make small payments cost more than they buy). */
+  minimumSats: z.number().int().positive().max(21e14).default(10_000),
+  /** How long an invoice's price holds: a payment first seen later is not credited by itself. */
+  invoiceTtlMinutes: z.number().int().positive().max(43_200).default(60),
+  /** One count, or one per network (the top-up's network's, else 1 for a test network, 3 for mainnet). */
+  confirmations: z
+    .union([confirmationCount, z.partialRecord(networkName, confirmationCount)])
+    .default({ mainnet: 3 }),
+  /** Addresses of expired invoices stay watched this long, so late payments are seen. */
+  lateWatchMinutes: z.number().int().nonnegative().max(525_600).default(10_080),
+  /** The sweep of watched invoices beside their Electrum subscriptions and chain events. */
+  sweepMs: z.number().int().positive().max(3_600_000).default(30_000),
+  /** Invoices one account may hold open at once. */
+  openPerAccountMax: z.number().int().positive().max(10_000).default(20),
+});
+export type TopupsConfig = z.infer<typeof topups>;
+
 export const configSchema = z.strictObject({
   server: z
     .strictObject({
@@ -432,6 +474,8 @@ export const configSchema = z.strictObject({
           mempoolFees: priceTable.default({ default: 5, mainnet: 10 }),
           /** A block's activity of one address: the block's scan is shared by every subscriber. */
           addressActivity: priceTable.default({ default: 5, mainnet: 10 }),
+          /** A warning that the account's balance went under its low-balance threshold (webhook). */
+          creditsLow: priceTable.default({ default: 0 }),
           /** An Electrum header notification pushed on a socket session (WebSocket or TLS). */
           "blockchain.headers.subscribe": priceTable.default({ default: 5, mainnet: 10 }),
           /** An Electrum script-hash notification (its status changed) pushed on a socket session. */
@@ -640,6 +684,8 @@ export const configSchema = z.strictObject({
   /** Billing cycles, anchored at each account's creation: monthly by default. */
   billing: z
     .strictObject({
+      /** Credits bought with bitcoin (src/billing/topups/); absent: no top-ups. */
+      topups: topups.optional(),
       cycle: z
         .strictObject({
           unit: z.enum(["month", "day"]).default("month"),

@@ -58,6 +58,12 @@ export interface Leadership {
 
 /**
  * What processes tell each other: a token revoked, an account's leased credits wanted back, an
- * account's terms (its plan) changed, a block connected to or disconnected from a chain.
+ * account's terms (its plan) changed, a block connected to or disconnected from a chain, a top-up
+ * invoice created (the process that watches them starts watching it).
  */
-export type SignalChannel = "token_revoked" | "lease_recall" | "account_changed" | "chain_event";
+export type SignalChannel =
+  | "token_revoked"
+  | "lease_recall"
+  | "account_changed"
+  | "chain_event"
+  | "topup_invoice";

@@ -1,3 +1,4 @@
+import { builtSnapshot } from "./built-snapshot.ts";
 import type { Database } from "./database.ts";
 import { migrate } from "./migrate.ts";
 import { loadMigrations, MIGRATIONS_DIR } from "./migration-files.ts";
@@ -14,8 +15,11 @@ export interface OpenOptions {
   /** PostgreSQL when set; embedded PGlite otherwise. */
   databaseUrl?: string | undefined;
   pgliteDir: string;
-  /** A migrated PGlite data-dir tarball to start a `memory://` database from (tests). */
-  pgliteSnapshot?: string | undefined;
+  /**
+   * A migrated PGlite data-dir tarball a new store starts from (tests: `memory://` stores);
+   * without it a new folder starts from the build's, when the build has one for these migrations.
+   */
+  pgliteSnapshot?: string | Blob | undefined;
   poolSize: number;
   schema?: string;
   /** Default `apply`. */
@@ -39,7 +43,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         ...(opts.schema ? { schema: opts.schema } : {}),
       })
     : await (await import("./pglite.ts")).openPglite(opts.pgliteDir, {
-        fromSnapshot: opts.pgliteSnapshot,
+        fromSnapshot: opts.pgliteSnapshot ?? builtSnapshot(opts.migrationsDir ?? MIGRATIONS_DIR),
       });
   try {
     await prepareSchema(db, opts.migrations ?? "apply", opts.migrationsDir ?? MIGRATIONS_DIR);

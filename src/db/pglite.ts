@@ -1,13 +1,16 @@
 import { EventEmitter } from "node:events";
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { PGlite, types } from "@electric-sql/pglite";
 import type { Database, Queryable } from "./database.ts";
 import { preparedQueryable } from "./pglite-prepared.ts";
 
 export interface PgliteOptions {
   /**
-   * A data-dir tarball (`PGlite#dumpDataDir`, or its file) to start a `memory://` database from,
-   * instead of running initdb: tests start from one migrated snapshot made once per run.
+   * A data-dir tarball (`PGlite#dumpDataDir`, or its file) to start a new database from instead
+   * of running initdb: tests start `memory://` stores from one migrated snapshot, and a new
+   * folder starts from the one the build made. A folder that holds a database already opens as
+   * it is.
    */
   fromSnapshot?: string | Blob | undefined;
 }
@@ -20,14 +23,10 @@ export async function openPglite(dataDir: string, opts: PgliteOptions = {}): Pro
 /** The PGlite itself, for what the Database interface does not offer (dumping a snapshot). */
 export async function createPglite(dataDir: string, opts: PgliteOptions = {}): Promise<PGlite> {
   const inMemory = dataDir.startsWith("memory://");
-  if (opts.fromSnapshot !== undefined && !inMemory) {
-    throw new Error(`A PGlite snapshot can only start a memory:// database, not ${dataDir}`);
-  }
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const snapshot =
-    typeof opts.fromSnapshot === "string"
-      ? new Blob([readFileSync(opts.fromSnapshot)])
-      : opts.fromSnapshot;
+  const isNew = inMemory || !existsSync(join(dataDir, "PG_VERSION"));
+  const from = isNew ? opts.fromSnapshot : undefined;
+  const snapshot = typeof from === "string" ? new Blob([readFileSync(from)]) : from;
   return PGlite.create(dataDir, {
     // PostgreSQL zeroes its shared buffers at every start: PGlite's default pool takes a second
     // of WebAssembly to clear; a small pool holds our embedded database many times over and

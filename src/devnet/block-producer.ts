@@ -1,17 +1,11 @@
-import { type Prevout, sha256 } from "../bitcoin/index.ts";
-import { concatBytes } from "../bitcoin/script-build.ts";
-import type { BlockRef, ChainChange, DevnetBlocks } from "../events/chain-change.ts";
+import type { Prevout } from "../bitcoin/index.ts";
+import type { BlockRef, ChainChange, DevnetBlocks, DevnetPaid } from "../events/chain-change.ts";
 import type { ChainBlock, DevnetChain } from "./chain.ts";
+import { DEVNET_PAYOUT } from "./payout.ts";
 import { mineBlocks } from "./produce-block.ts";
+import { devnetPayment } from "./wallet.ts";
 
-/**
- * Where devnet's own blocks pay: P2WSH of `OP_TRUE`, valid on every network and spendable by
- * anyone (the witness is the script alone), so tests can spend what devnet mined.
- */
-export const DEVNET_PAYOUT: Uint8Array = concatBytes(
-  Uint8Array.of(0x00, 0x20),
-  sha256(Uint8Array.of(0x51)),
-);
+export { DEVNET_PAYOUT };
 
 const ref = (b: ChainBlock): BlockRef => ({ height: b.height, hash: b.block.hash });
 
@@ -23,7 +17,22 @@ export class BlockProducer implements DevnetBlocks {
   constructor(
     readonly chain: DevnetChain,
     private readonly prevouts: (txid: string, vout: number) => Prevout | undefined,
+    /** devnet's Core's sendrawtransaction: a payment enters the mempool as any broadcast does. */
+    private readonly broadcast: (hex: string) => string = () => {
+      throw new Error("this devnet does not broadcast");
+    },
   ) {}
+
+  /** `sats` to `script` from devnet's own coins, broadcast through devnet's Core. */
+  pay(script: Uint8Array, sats: number): DevnetPaid {
+    const tx = devnetPayment(this.chain, script, BigInt(sats));
+    if ("refused" in tx) return tx;
+    try {
+      return { txid: this.broadcast(Buffer.from(tx.bytes).toString("hex")) };
+    } catch (err) {
+      return { refused: `devnet's Core refused the payment: ${(err as Error).message}` };
+    }
+  }
 
   /** `count` blocks on the tip, carrying the mempool transactions devnet can price. */
   mine(count: number): ChainChange {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { NetworkName } from "../config/schema.ts";
-import { type DevnetCoreServer, startCoreHttp } from "./bitcoin-core/http.ts";
+import { type DevnetCoreServer, type RpcMethod, startCoreHttp } from "./bitcoin-core/http.ts";
 import { coreMethods } from "./bitcoin-core/methods.ts";
 import { BlockProducer } from "./block-producer.ts";
 import { startBlockTimer } from "./block-timer.ts";
@@ -125,11 +125,12 @@ async function startNetwork(
     ports.indexer,
     startDevnetIndexer({ chain, secret, port: ports.indexer }),
   );
+  const methods = coreMethods(chain, network, prevouts);
   const core = await listening(
     "Core",
     ports.core,
     startCoreHttp({
-      methods: coreMethods(chain, network, prevouts),
+      methods,
       user: "devnet",
       password: randomBytes(16).toString("hex"),
       port: ports.core,
@@ -145,5 +146,16 @@ async function startNetwork(
     ports.esplora,
     startDevnetEsplora({ chain, network, prevouts, core, port: ports.esplora }),
   );
-  return { core, electrum, indexer, esplora, producer: new BlockProducer(chain, prevouts) };
+  return {
+    core,
+    electrum,
+    indexer,
+    esplora,
+    producer: new BlockProducer(chain, prevouts, broadcastThrough(methods)),
+  };
+}
+
+/** A raw transaction through devnet's Core's sendrawtransaction (its checks, its mempool). */
+function broadcastThrough(methods: Record<string, RpcMethod>): (hex: string) => string {
+  return (hex) => String(methods.sendrawtransaction!([hex]));
 }

@@ -20,4 +20,8 @@ export interface DevnetBlocks {
   mine(count: number): ChainChange;
   /** The change, or why devnet cannot take `depth` blocks off. */
   reorg(depth: number): ChainChange | { refused: string };
+  /** Pays `sats` to `script` from devnet's own coins: the txid broadcast, or why not. */
+  pay(script: Uint8Array, sats: number): DevnetPaid;
 }
+
+export type DevnetPaid = { txid: string } | { refused: string };

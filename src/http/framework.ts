@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { METHODS } from "node:http";
+import { createRequire } from "node:module";
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type FastifyServerOptions,
   type HTTPMethods,
 } from "fastify";
 
@@ -30,8 +32,33 @@ export interface FrameworkOptions {
   bodyBytesMax: number;
 }
 
+type Compilers = NonNullable<
+  NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]
+>;
+type ValidatorFactory = NonNullable<Compilers["buildValidator"]>;
+type SerializerFactory = NonNullable<Compilers["buildSerializer"]>;
+
+/** Fastify's own dependencies, resolved as Fastify resolves them. */
+const fromFastify = createRequire(createRequire(import.meta.url).resolve("fastify"));
+
+type Build = (schemas: unknown, options: unknown) => unknown;
+const atFirstUse = (name: string) =>
+  ((schemas, options) => (fromFastify(name) as () => Build)()(schemas, options)) as Build;
+/**
+ * Fastify's JSON-schema compilers (ajv, fast-json-stringify), loaded only if a route declares a
+ * schema, which none does: Fastify loads them when it is created, a noticeable part of a
+ * process's start. The same default compilers, built at their first use.
+ */
+const compilersFactory: Compilers = {
+  buildValidator: atFirstUse("@fastify/ajv-compiler") as unknown as ValidatorFactory,
+  buildSerializer: atFirstUse(
+    "@fastify/fast-json-stringify-compiler",
+  ) as unknown as SerializerFactory,
+};
+
 export function createFramework(options: FrameworkOptions): FastifyInstance {
   const http = Fastify({
+    schemaController: { compilersFactory },
     // Our own request line (src/app/backend-routes.ts) logs the path with the token's hint only; the
     // framework's request logging and serializers would log the URL, token included.
     logger: false,

@@ -7,12 +7,16 @@ import { newSecret } from "./signing.ts";
 import { countLiveEndpoints, createEndpoint, type Endpoint, type EndpointArgs } from "./store.ts";
 import type { TargetPolicy } from "./targets.ts";
 
-/** The events an endpoint may follow (an Electrum socket's header push is not one). */
+/**
+ * The events an endpoint may follow (an Electrum socket's header push is not one). All but
+ * creditsLow are chain events; creditsLow is the account's balance going under its threshold.
+ */
 export const WEBHOOK_EVENTS = [
   "newBlock",
   "transactionConfirmations",
   "addressActivity",
   "mempoolFees",
+  "creditsLow",
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -100,6 +104,7 @@ function checkedArgs(event: EventName, network: NetworkName, given: EndpointArgs
     transactionConfirmations: ["txid", "until"],
     mempoolFees: ["targets"],
     addressActivity: ["address"],
+    creditsLow: [],
   };
   const extra = named.find((k) => !(allowed[event] ?? []).includes(k));
   if (extra) throw new Refused(`${extra}: not an argument of ${event}`);

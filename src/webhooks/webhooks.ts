@@ -1,6 +1,7 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../config/schema.ts";
+import { watchCreditsLow } from "./credits-low.ts";
 import { Deliveries } from "./delivery.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { DELIVERIES, openQueue, type QueueDb } from "./queue.ts";
@@ -8,14 +9,16 @@ import type { WebhookServices } from "./services.ts";
 
 /**
  * The gateway's webhooks at work: the dispatcher
- * (the leading process turns chain events into messages) and this process's delivery worker
- * (every process sends what is due, from the queue in the database).
+ * (the leading process turns chain events into messages), the low-balance look (accounts under
+ * their threshold become `credits.low` messages) and this process's delivery worker (every process
+ * sends what is due, from the queue in the database).
  */
 export class Webhooks {
   private boss: PgBoss | null = null;
   private queueDb: QueueDb | null = null;
   private dispatcher: Dispatcher | null = null;
   private deliveries: Deliveries | null = null;
+  private creditsLow: ReturnType<typeof watchCreditsLow> | null = null;
 
   constructor(
     private readonly config: Config["webhooks"],
@@ -40,6 +43,17 @@ export class Webhooks {
     );
     this.dispatcher = new Dispatcher(app, boss, wake);
     this.dispatcher.start();
+    this.creditsLow = watchCreditsLow(app.db, boss, {
+      everyMs: this.config.pollMs,
+      retryMs: app.config.events.leaderRetryMs,
+      wake,
+      warn: (err) => this.log.warn({ err }, "webhooks: low balances were not looked at"),
+    });
+  }
+
+  /** Looks for accounts under their low-balance threshold now (tests; else every pollMs). */
+  async lookAtLowBalances(): Promise<void> {
+    await this.creditsLow?.look();
   }
 
   /** One attempt at a message now, outside the queue (tests; an operator's manual retry). */
@@ -52,6 +66,7 @@ export class Webhooks {
    * cut short is sent again once its job expires: the receiver drops the repeat by webhook-id).
    */
   async close(waitMs: number): Promise<void> {
+    await this.creditsLow?.stop();
     await this.dispatcher?.close();
     this.deliveries?.stop();
     await this.boss?.stop({

@@ -160,3 +160,41 @@ describe("serving fewer networks", () => {
     }
   });
 });
+
+describe("billing.topups", () => {
+  const descriptor =
+    "wpkh(tpubD6NzVbkrYhZ4XgiXtGrdW5XDAPFCL9h7we1vwNCpn8tGbBcgfVYjXyhWo4E1xkh56hjod1RhGjxbaTLV3X4FyWuejifB9jusQ46QzG87VKp/0/*)";
+
+  it("is off by default, and given, takes its defaults", () => {
+    expect(loadConfig(undefined).billing.topups).toBeUndefined();
+    const topups = parseConfig({ billing: { topups: { descriptor, satsPer1000Credits: 50 } } })
+      .billing.topups;
+    expect(topups).toEqual({
+      network: "mainnet",
+      descriptor,
+      satsPer1000Credits: 50,
+      packages: [],
+      minimumSats: 10_000,
+      invoiceTtlMinutes: 60,
+      confirmations: { mainnet: 3 },
+      lateWatchMinutes: 10_080,
+      sweepMs: 30_000,
+      openPerAccountMax: 20,
+    });
+  });
+
+  it("needs a price and a served network", () => {
+    expect(problems({ billing: { topups: { descriptor } } })).toEqual([
+      "billing.topups: satsPer1000Credits or packages is required (the price)",
+    ]);
+    expect(
+      problems({
+        networks: ["regtest"],
+        billing: { topups: { descriptor, network: "mainnet", satsPer1000Credits: 1 } },
+      }),
+    ).toEqual(["billing.topups.network: mainnet is not in networks"]);
+    expect(problems({ billing: { topups: { satsPer1000Credits: 1 } } })).toEqual([
+      "billing.topups.descriptor is required",
+    ]);
+  });
+});

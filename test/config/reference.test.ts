@@ -55,7 +55,7 @@ function written(): Written[] {
       }
       return;
     }
-    if (isSeq(node) && setting?.type.startsWith("list of `devnet`")) {
+    if (isSeq(node) && /^list of (`devnet`|objects)/.test(setting?.type ?? "")) {
       out.push({ path, comment: undefined });
       for (const item of node.items) visit(item, `${path}[]`);
       return;
@@ -149,7 +149,7 @@ describe(`${EXAMPLE}`, () => {
     };
     for (const s of settings) {
       if (
-        s.type.startsWith("list of `devnet`") ||
+        /^list of (`devnet`|objects)/.test(s.type) ||
         (s.default === undefined && s.limit === undefined)
       )
         continue;

@@ -11,6 +11,7 @@ import { auditRecords } from "../support/audit.ts";
 import { askDevnetCore, blockTxids, HAL_TXID, post, rpc } from "../support/harness.ts";
 import { expectLedgerOk, fundedAccount } from "../support/ledger.ts";
 import { connectOutcome } from "../support/net.ts";
+import { sized } from "../support/size.ts";
 import { blockgate, gatewayProcesses, type SpawnedGateway, stopProcess } from "../support/spawn.ts";
 
 /**
@@ -21,6 +22,8 @@ import { blockgate, gatewayProcesses, type SpawnedGateway, stopProcess } from ".
 const GRANTED = 1_000_000;
 const PRICE = 200; // getrawtransaction on mainnet
 const TXIDS = blockTxids();
+/** Calls in flight when SIGTERM comes. */
+const IN_FLIGHT = sized(50, 200);
 const txidOf = (hex: string) => {
   const once = createHash("sha256").update(Buffer.from(hex, "hex")).digest();
   return createHash("sha256").update(once).digest().reverse().toString("hex");
@@ -108,26 +111,32 @@ function postOnce(url: string, body: string, agent: Agent, written: () => void):
 }
 
 describe("SIGTERM drains the gateway", () => {
-  it("200 calls in flight all get their answer, each charged with one audit record; exit 0", async () => {
+  it(`${IN_FLIGHT} calls in flight all get their answer, each charged with one audit record; exit 0`, async () => {
     const p = await startGatewayProcess(60_000);
     const core = processes.devnet.cores.get("mainnet")!;
     const release = core.hold();
     try {
       const before = core.stats.callsRead;
-      const calls = Array.from({ length: 200 }, (_, i) =>
+      const calls = Array.from({ length: IN_FLIGHT }, (_, i) =>
         // Each its own transaction: identical calls in flight would share one trip to the node.
         post(`${p.url}/node/mainnet/${p.token}`, rpc("getrawtransaction", [TXIDS[i]!], i)),
       );
       // Every call was accepted, authenticated, reserved and forwarded: the node holds them all
       // (in fewer HTTP requests than calls: concurrent calls share JSON-RPC batches).
-      await vi.waitFor(() => expect(core.stats.callsRead).toBeGreaterThanOrEqual(before + 200), {
-        timeout: 30_000,
-        interval: 20,
-      });
+      await vi.waitFor(
+        () => expect(core.stats.callsRead).toBeGreaterThanOrEqual(before + IN_FLIGHT),
+        {
+          timeout: 30_000,
+          interval: 20,
+        },
+      );
 
       const signalled = Date.now();
       p.child.kill("SIGTERM");
-      await outputMatches(p, /"inFlight":200,"timeoutMs":60000,"msg":"draining"/);
+      await outputMatches(
+        p,
+        new RegExp(`"inFlight":${IN_FLIGHT},"timeoutMs":60000,"msg":"draining"`),
+      );
       // The listening socket is closed before that line is written.
       expect(await connectOutcome(p.port)).toBe("ECONNREFUSED");
 
@@ -146,23 +155,23 @@ describe("SIGTERM drains the gateway", () => {
 
       // The ledger as the process left it: one charge and one audit record per call.
       const audit = await auditOf(p.db, p.accountId);
-      expect(audit).toHaveLength(200);
+      expect(audit).toHaveLength(IN_FLIGHT);
       expect(new Set(audit.map((a) => a.request_id))).toEqual(
         new Set(results.map((r) => r.headers.get("x-request-id"))),
       );
       expect(audit.every((a) => a.outcome === "ok" && a.charged_cc === PRICE)).toBe(true);
       await expectLedgerOk(p.db, p.accountId, {
         granted: GRANTED,
-        charged: 200 * PRICE,
-        auditCharged: 200 * PRICE,
-        balance: GRANTED - 200 * PRICE,
+        charged: IN_FLIGHT * PRICE,
+        auditCharged: IN_FLIGHT * PRICE,
+        balance: GRANTED - IN_FLIGHT * PRICE,
         held: 0,
         openHolds: 0,
       });
-      // SIGTERM to exit with 200 answers written in between; printed for the record.
+      // SIGTERM to exit with every answer written in between; printed for the record.
       const drained = p.output().match(/"ms":(\d+),"cut":0,"msg":"drained"/)![1];
       process.stdout.write(
-        `drain of 200 calls: ${drained} ms draining, ${drainMs} ms SIGTERM to exit\n`,
+        `drain of ${IN_FLIGHT} calls: ${drained} ms draining, ${drainMs} ms SIGTERM to exit\n`,
       );
     } finally {
       release();
@@ -253,14 +262,14 @@ describe("SIGTERM drains the gateway", () => {
       await stopProcess(p.child);
     }
   }, 120_000);
-  it("SIGTERM right after start, 200 calls sent: each is answered or counted cut, never reset unexplained", async () => {
+  it(`SIGTERM right after start, ${IN_FLIGHT} calls sent: each is answered or counted cut, never reset unexplained`, async () => {
     const p = await startGatewayProcess(60_000);
     const hash = (
       JSON.parse(await askDevnetCore(processes.devnet, "getblockhash", [277647])) as {
         result: string;
       }
     ).result;
-    // A connection per call, as 200 clients would open.
+    // A connection per call, as that many clients would open.
     const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
     try {
       // Fired the moment the process says it listens: busy still starting, it has accepted few of
@@ -271,10 +280,10 @@ describe("SIGTERM drains the gateway", () => {
       const allWritten = new Promise<void>((resolve) => {
         signalled = resolve;
       });
-      const calls = Array.from({ length: 200 }, () =>
+      const calls = Array.from({ length: IN_FLIGHT }, () =>
         postOnce(`${p.url}/node/mainnet/${p.token}`, body, agent, () => {
           written += 1;
-          if (written === 200) signalled();
+          if (written === IN_FLIGHT) signalled();
         }),
       );
       // Every request has reached the gateway's sockets; none is answered yet, or only a few.
@@ -301,7 +310,7 @@ describe("SIGTERM drains the gateway", () => {
       await expectLedgerOk(p.db, p.accountId, { charged, auditCharged: charged, held: 0 });
       const drained = p.output().match(/"inFlight":(\d+),"timeoutMs":60000,"msg":"draining"/);
       process.stdout.write(
-        `SIGTERM after 200 sent: ${answered.length} answered, ${failed.length} failed, cut ${cut}, in flight at the draining line ${drained?.[1]}\n`,
+        `SIGTERM after ${IN_FLIGHT} sent: ${answered.length} answered, ${failed.length} failed, cut ${cut}, in flight at the draining line ${drained?.[1]}\n`,
       );
     } finally {
       agent.destroy();

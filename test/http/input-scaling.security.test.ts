@@ -20,6 +20,7 @@ import {
 import { send } from "../support/fuzz-checks.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 import { GROWTH, growthOf, LINEAR_RATIO_MAX } from "../support/scaling.ts";
+import { sized } from "../support/size.ts";
 
 /**
  * Families of hostile shapes (test/support/arbitraries.ts) generated at growing sizes: reading
@@ -34,7 +35,10 @@ function family<T>(size: number, make: (n: number) => T): (n: number) => T {
   return (n) => built.get(n) as T;
 }
 
-async function expectLinear(name: string, work: (n: number) => unknown, size: number, reps = 7) {
+/** Timings of each size, the least kept (test/support/scaling.ts). */
+const REPS = sized(3, 7);
+
+async function expectLinear(name: string, work: (n: number) => unknown, size: number, reps = REPS) {
   const growth = await growthOf(work, size, reps);
   const figures = `${name}: ${growth.small.toFixed(1)} ms at ${size}, ${growth.large.toFixed(1)} ms at ${size * GROWTH}`;
   expect(growth.ratio, figures).toBeLessThan(LINEAR_RATIO_MAX);
@@ -157,7 +161,7 @@ describe("whole requests over real sockets: linear in their size, on every route
           `${shape} on ${route}`,
           (n) => send(origin, cases(n), token, 20_000),
           size,
-          3,
+          sized(2, 3),
         );
       }
     }

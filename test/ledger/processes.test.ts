@@ -4,6 +4,7 @@ import type { Database } from "../../src/db/database.ts";
 import { auditByOutcome, auditRecords } from "../support/audit.ts";
 import { HAL_TXID, rpc } from "../support/harness.ts";
 import { balanceOf, expectLedgerOk, fundedAccount } from "../support/ledger.ts";
+import { sized } from "../support/size.ts";
 import { gatewayProcesses, type SchemaStore, stopProcess } from "../support/spawn.ts";
 
 /**
@@ -11,6 +12,8 @@ import { gatewayProcesses, type SchemaStore, stopProcess } from "../support/spaw
  * processes (`node dist/main.js`, as `npm start` runs them) on a schema of its own, against a devnet here.
  */
 const PRICE = 200; // getrawtransaction on mainnet
+/** Calls with Idempotency-Keys sent to the process killed, then again to its restart. */
+const KEYED = sized(150, 400);
 
 const processes = gatewayProcesses("l");
 const store = () => processes.store();
@@ -60,29 +63,31 @@ async function accountRow(db: Database, id: number) {
 // What they assert does not depend on time, except the revocation's one-second bound, which is
 // the requirement itself.
 describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 90_000 }, () => {
-  it("500 concurrent calls on an account funded for exactly 300: 300 answered, 200 refused", async () => {
+  const K = sized(100, 300);
+  const SENT = sized(170, 500);
+  const WARM = sized(20, 60);
+  it(`${SENT} concurrent calls on an account funded for exactly ${K}: ${K} answered, ${SENT - K} refused`, async () => {
     const s = await store();
-    const K = 300;
     const { id, token } = await fundedAccount(s.db, "shared", K * PRICE);
     const [a, b] = await Promise.all([gateway(s, "a"), gateway(s, "b")]);
     const urls = [a.url, b.url];
     // A steady start, so both processes take leases; then the rest all at once, to one of them:
     // the credits the other holds in its lease must come back (a recall), or some of the
     // affordable calls would be refused.
-    const warm = await calls(urls, token, 60, 4);
+    const warm = await calls(urls, token, WARM, 4);
     const { rows: leases } = await s.db.query<{ n: number }>(
       "SELECT count(DISTINCT process_id)::int AS n FROM ledger_entries WHERE kind = 'lease'",
     );
     expect(leases[0]!.n).toBe(2);
-    const burst = await calls([b.url], token, 440, 440);
+    const burst = await calls([b.url], token, SENT - WARM, SENT - WARM);
     const all = [...warm, ...burst];
     // As a histogram, so an answer of any other status (a reset is 0) shows what it was.
     const statuses: Record<number, number> = {};
     for (const r of all) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-    expect(statuses).toEqual({ 200: K, 429: 500 - K });
+    expect(statuses).toEqual({ 200: K, 429: SENT - K });
     expect(await accountRow(s.db, id)).toEqual({ balance: 0, held: 0, leased: 0 });
     expect(await auditByOutcome(s.db, { accountId: id })).toEqual([
-      { outcome: "insufficient_credits", n: 500 - K, charged: 0 },
+      { outcome: "insufficient_credits", n: SENT - K, charged: 0 },
       { outcome: "ok", n: K, charged: K * PRICE },
     ]);
     await Promise.all([stopProcess(a.child), stopProcess(b.child)]);
@@ -134,7 +139,7 @@ describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 9
     const first = await gateway(s, "gw-1");
     // Load (each call with its Idempotency-Key) until the process holds a lease, then kill it
     // with calls in flight.
-    const load = calls([first.url], token, 400, 16, true);
+    const load = calls([first.url], token, KEYED, 16, true);
     await vi.waitFor(async () => expect((await accountRow(s.db, id)).leased).toBeGreaterThan(0), {
       timeout: 20_000,
       interval: 20,
@@ -157,10 +162,10 @@ describe("credit leases across two gateway processes (PostgreSQL)", { timeout: 9
 
     // Every call retried with its key: each key is charged exactly once, whatever the first
     // attempt's fate (answered, cut before its charge, or charged with its answer lost).
-    const retried = await calls([restarted.url], token, 400, 16, true);
+    const retried = await calls([restarted.url], token, KEYED, 16, true);
     expect(retried.filter((r) => r.status !== 200)).toEqual([]);
     await stopProcess(restarted.child);
-    await expectLedgerOk(s.db, id, { charged: 400 * PRICE, held: 0, leased: 0 });
+    await expectLedgerOk(s.db, id, { charged: KEYED * PRICE, held: 0, leased: 0 });
     await s.db.close();
   });
 });

@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ensureBuild } from "../../scripts/ensure-build.mjs";
-import { writeMigratedSnapshot } from "../../src/db/snapshot.ts";
 import { type ResolvedChromium, resolveChromium } from "./chromium.ts";
+import { migratedSnapshot } from "./pglite-snapshot.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -16,44 +13,28 @@ declare module "vitest" {
 }
 
 /**
- * Runs once per `vitest run`, before any worker: initdb and migrations, paid once; the browser
+ * Runs once per `vitest run`, before any worker: initdb and migrations, paid once (and kept
+ * until src/db/ changes); the browser
  * found (and unpacked, on a fresh install) once, so parallel browser test files never race on it;
  * and dist/ built when stale, which the CLI's and the gateway's processes run (as `npx blockgate`
  * and `npm start` do), so that no test file pays for the build or races another on it.
  */
-export default async function setup(project: TestProject): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<void> {
   // Vitest runs a global setup once per project (the root and each of vitest.config.ts's
-  // projects): the snapshot (initdb and migrations), the browser and dist/ are made once and
-  // given to every project; the last teardown removes them.
+  // projects): the snapshot, the browser and dist/ are made once and given to every project.
   // Each project imports this file afresh, so what they share lives on the process's global.
-  const holder = globalThis as { [SHARED]?: Shared };
-  holder[SHARED] ??= { prepared: prepare(), users: 0 };
-  const shared = holder[SHARED];
-  shared.users += 1;
-  const { file, chromium, dir } = await shared.prepared;
+  const holder = globalThis as { [SHARED]?: ReturnType<typeof prepare> };
+  holder[SHARED] ??= prepare();
+  const { file, chromium } = await holder[SHARED];
   project.provide("pgliteSnapshot", file);
   project.provide("chromium", chromium);
-  return () => {
-    shared.users -= 1;
-    if (shared.users === 0) rmSync(dir, { recursive: true, force: true });
-  };
 }
 
 const SHARED = Symbol.for("blockgate.test.global-setup");
-interface Shared {
-  prepared: ReturnType<typeof prepare>;
-  users: number;
-}
 
 async function prepare() {
-  const dir = mkdtempSync(join(tmpdir(), "blockgate-pglite-"));
-  const file = join(dir, "migrated.tar");
-  const [, chromium] = await Promise.all([
-    writeMigratedSnapshot(file),
-    findChromium(),
-    ensureBuild(),
-  ]);
-  return { dir, file, chromium };
+  const [file, chromium] = await Promise.all([migratedSnapshot(), findChromium(), ensureBuild()]);
+  return { file, chromium };
 }
 
 /** A missing browser fails the browser tests only, with this message; the other tests still run. */

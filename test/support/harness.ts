@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import pg from "pg";
 import { inject } from "vitest";
@@ -44,12 +45,17 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
+let snapshot: Blob | undefined;
+
 /**
  * The run's migrated PGlite snapshot (test/support/global-setup.ts) for an in-memory store, so a
- * test does not pay for initdb; a store on disk starts as `npm start` does.
+ * test does not pay for initdb; a store on disk starts as `npm start` does. Read once per worker:
+ * a worker starts many stores from it.
  */
-export function pgliteSnapshotFor(pgliteDir: string): { pgliteSnapshot?: string } {
-  return pgliteDir.startsWith("memory://") ? { pgliteSnapshot: inject("pgliteSnapshot") } : {};
+export function pgliteSnapshotFor(pgliteDir: string): { pgliteSnapshot?: Blob } {
+  if (!pgliteDir.startsWith("memory://")) return {};
+  snapshot ??= new Blob([readFileSync(inject("pgliteSnapshot"))]);
+  return { pgliteSnapshot: snapshot };
 }
 
 /** Starts devnet and a gateway on port 0 with a fresh store (PGlite in memory, or a PG schema). */

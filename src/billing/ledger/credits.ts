@@ -1,13 +1,12 @@
 import type { Logger } from "pino";
 import type { Database } from "../../db/database.ts";
 import type { AuditInput } from "./audit.ts";
+import { LeaseBatches } from "./lease-batches.ts";
 import {
   heartbeat,
   type Lease,
   registerProcess,
-  returnLease,
   sweepDeadProcesses,
-  takeLease,
   unregisterProcess,
 } from "./leases.ts";
 import { available, type Hold, LedgerError, reserve } from "./ledger.ts";
@@ -99,6 +98,8 @@ const LEASE_RETRY_MS = 1_000;
 
 export class Credits {
   readonly queue: SettleQueue;
+  /** Leases taken and returned together with the other accounts' of the same moment. */
+  private readonly leases: LeaseBatches;
   private readonly accounts = new Map<number, AccountCredits>();
   private timer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -116,6 +117,7 @@ export class Credits {
     private readonly log: Logger,
     readonly opts: CreditsOptions,
   ) {
+    this.leases = new LeaseBatches(db, opts.processId);
     this.queue = new SettleQueue(db, {
       batchRowsMax: opts.batchRowsMax,
       pendingRowsMax: opts.pendingRowsMax,
@@ -409,18 +411,13 @@ export class Credits {
       Math.ceil((acct.rate * this.opts.leaseWindowMs) / 1000),
       2 * acct.waiting,
     );
-    acct.acquiring = takeLease(
-      this.db,
-      accountId,
-      size,
-      size * this.opts.leaseKeepFactor,
-      this.opts.processId,
-    )
+    acct.acquiring = this.leases
+      .take(accountId, size, size * this.opts.leaseKeepFactor)
       .then((taken) => {
         // Recalled while it was being taken: it goes straight back.
         if (!taken || this.stopped || !this.alive || Date.now() < acct.noLeaseUntil) {
           acct.noLeaseUntil = Date.now() + LEASE_RETRY_MS;
-          if (taken) void returnLease(this.db, taken.lease.id).catch(() => {});
+          if (taken) void this.leases.giveBack(taken.lease.id, accountId).catch(() => {});
           return;
         }
         acct.lastAvailable = taken.available;
@@ -456,7 +453,8 @@ export class Credits {
 
   private giveBack(acct: AccountCredits, l: LeaseState): void {
     // Every charge of the lease has settled (none in flight), so what is left is exact.
-    returnLease(this.db, l.lease.id)
+    this.leases
+      .giveBack(l.lease.id, l.lease.accountId)
       .then((avail) => {
         if (avail !== null) acct.lastAvailable = avail;
       })

@@ -63,6 +63,22 @@ export async function returnLease(db: Queryable, leaseId: number): Promise<numbe
 }
 
 /**
+ * Ends several leases in one statement (each as returnLease does); each account's available
+ * balance after, by account id.
+ */
+export async function returnLeases(
+  db: Queryable,
+  leaseIds: readonly number[],
+): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ id: number; available: number }>(
+    `${RETURN_LEASES}
+     SELECT id, available FROM acc`,
+    [leaseIds],
+  );
+  return new Map(rows.map((r) => [Number(r.id), Number(r.available)]));
+}
+
+/**
  * Ends the leases and releases the holds of `leaseIds`/holds given as one id list: the return is
  * what the lease's charges did not use, computed from its entries; a hold is released whole.
  * Leases or holds already closed are skipped (the unique index makes a second close impossible).

@@ -29,17 +29,27 @@ export async function grantCreditsIn(
   amount: number,
   memo?: string,
 ): Promise<number> {
+  return (await grantEntryIn(tx, accountId, amount, memo)).balance;
+}
+
+/** A grant inside the caller's transaction, with its entry's id (what a top-up's credit names). */
+export async function grantEntryIn(
+  tx: Queryable,
+  accountId: number,
+  amount: number,
+  memo?: string,
+): Promise<{ balance: number; entryId: number }> {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error("grant: a positive integer");
   const { rows } = await tx.query<{ balance: number }>(
     "UPDATE accounts SET balance = balance + $2 WHERE id = $1 RETURNING balance",
     [accountId, amount],
   );
   if (!rows[0]) throw new Error(`no account ${accountId}`);
-  await tx.query(
-    "INSERT INTO ledger_entries(account_id, kind, amount, memo) VALUES ($1, 'grant', $2, $3)",
+  const entry = await tx.query<{ id: number | string }>(
+    "INSERT INTO ledger_entries(account_id, kind, amount, memo) VALUES ($1, 'grant', $2, $3) RETURNING id",
     [accountId, amount, memo ?? null],
   );
-  return rows[0].balance;
+  return { balance: rows[0].balance, entryId: Number(entry.rows[0]!.id) };
 }
 
 export interface Hold {

@@ -13,7 +13,9 @@ function field(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-const line = (values: unknown[]) => `${values.map(field).join(",")}\r\n`;
+/** One CSV record (RFC 4180), CRLF-ended. */
+export const csvLine = (values: unknown[]) => `${values.map(field).join(",")}\r\n`;
+const line = csvLine;
 
 /** Every audit record of the range, oldest first: what a cycle's charges add up from. */
 export async function auditCsv(db: Queryable, accountId: number, range: Range): Promise<string> {

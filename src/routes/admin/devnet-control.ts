@@ -1,5 +1,6 @@
 import type { FastifyReply } from "fastify";
 import type { Logger } from "pino";
+import { addressToScript } from "../../bitcoin/address.ts";
 import { NETWORK_NAMES, type NetworkName } from "../../config/schema.ts";
 import type { DevnetBlocks } from "../../events/chain-change.ts";
 import { plainFailure, sendReply } from "../../http/reply.ts";
@@ -23,7 +24,7 @@ export function attachDevnet(
   for (const [network, producer] of producers) app.devnetProducers.set(network, producer);
 }
 
-export type DevnetAction = "mine" | "reorg";
+export type DevnetAction = "mine" | "reorg" | "pay";
 
 function positive(value: unknown, fallback: number): number | null {
   if (value === undefined) return fallback;
@@ -57,6 +58,7 @@ export function runDevnetAction(
   }
   const producer = devnet.producers.get(network as NetworkName);
   if (!producer) return refuse(reply, "NOT_FOUND", `devnet does not serve ${network} here`);
+  if (action === "pay") return pay(producer, network as NetworkName, input, reply);
   const key = action === "mine" ? "blocks" : "depth";
   const count = positive(input[key], 1);
   if (count === null || count + (action === "reorg" ? 1 : 0) > DEVNET_BLOCKS_MAX) {
@@ -79,6 +81,27 @@ export function runDevnetAction(
     "devnet: blocks produced on command",
   );
   return sendReply(reply, { status: 200, body: { network, ...change } });
+}
+
+/** Most one `devnet pay` may pay: all bitcoins there can ever be. */
+const PAY_SATS_MAX = 2_100_000_000_000_000;
+
+/** POST /admin/devnet/pay `{"network": "regtest", "address": "bcrt1…", "sats": 50000}`: the txid. */
+function pay(
+  producer: DevnetBlocks,
+  network: NetworkName,
+  input: Record<string, unknown>,
+  reply: FastifyReply,
+) {
+  const script = typeof input.address === "string" ? addressToScript(input.address, network) : null;
+  if (!script) return refuse(reply, "BAD_REQUEST", `address: an address of ${network}`);
+  const sats = input.sats;
+  if (!Number.isSafeInteger(sats) || (sats as number) < 1 || (sats as number) > PAY_SATS_MAX) {
+    return refuse(reply, "BAD_REQUEST", `sats: an integer from 1 to ${PAY_SATS_MAX}`);
+  }
+  const paid = producer.pay(script, sats as number);
+  if ("refused" in paid) return refuse(reply, "BAD_REQUEST", paid.refused);
+  return sendReply(reply, { status: 200, body: { network, txid: paid.txid } });
 }
 
 function refuse(reply: FastifyReply, code: "BAD_REQUEST" | "NOT_FOUND", message: string) {

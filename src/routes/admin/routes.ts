@@ -38,7 +38,7 @@ export interface AdminServices {
 /** Largest body /admin/cli reads: a command line. */
 const CLI_BODY_BYTES_MAX = 64 * 1024;
 
-const DEVNET_ACTIONS: readonly DevnetAction[] = ["mine", "reorg"];
+const DEVNET_ACTIONS: readonly DevnetAction[] = ["mine", "reorg", "pay"];
 
 /**
  * /metrics and /admin/*: for operators only. The credential is checked before anything else —
@@ -64,7 +64,7 @@ export function operatorRoutes(http: FastifyInstance, app: AdminServices): void 
     // A body over the limit is answered 413 at the edge (server.ts), as on every other route.
     handler: async (request, reply) => runCli(app, bodyText(request), reply),
   });
-  // /admin/devnet/mine and /reorg exist while devnet runs beside this gateway (devnet-control.ts).
+  // /admin/devnet/mine, /reorg and /pay exist while devnet runs beside this gateway (devnet-control.ts).
   for (const action of DEVNET_ACTIONS) {
     http.route({
       method: "POST",

@@ -8,6 +8,7 @@ import {
 } from "../../access/sessions.ts";
 import { authenticate, type TokenOwner } from "../../access/tokens.ts";
 import { findAccount } from "../../billing/ledger/accounts.ts";
+import { topupsCsv } from "../../billing/topups/csv.ts";
 import { auditCsv, usageCsv } from "../../billing/usage/csv.ts";
 import { cycleAt, cycleContaining } from "../../billing/usage/cycles.ts";
 import { ALL_METHODS, bodyText, withoutBodies } from "../../http/framework.ts";
@@ -146,6 +147,14 @@ function pages(scope: FastifyInstance, app: GatewayServices, ownerOf: OwnerOf): 
     const owner = await ownerOf(request);
     if (!owner) return signInFirst(reply);
     return exportCsv(app, owner, request, reply);
+  });
+  scope.get("/dashboard/topups.csv", async (request, reply) => {
+    const owner = await ownerOf(request);
+    if (!owner) return signInFirst(reply);
+    const csv = await topupsCsv(app.db, owner.accountId);
+    return send(reply, 200, "text/csv; charset=utf-8", csv, {
+      "content-disposition": 'attachment; filename="blockgate-topups.csv"',
+    });
   });
   // Any other path or method: signed in, 404; otherwise, sign in first.
   const other = async (request: FastifyRequest, reply: FastifyReply) =>

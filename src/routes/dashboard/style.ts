@@ -105,6 +105,13 @@ form.signin h1 { margin-top: 0; font-size: 1.4rem; }
 form.signin label { font-weight: 600; }
 form.signin input { font-family: ui-monospace, monospace; margin: .4rem 0 1rem; }
 form.signin button { width: 100%; background: var(--ink); color: #fff; border-color: var(--ink); }
+.banner-slot { grid-column: 1 / -1; }
+.banner-slot:empty { display: none; }
+.banner { margin: 0; padding: .7rem 1rem; border-radius: var(--radius); background: #fff4e0; border: 1px solid #f0c36d; color: #6b4500; }
+.topup-form { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: .5rem 0 1rem; }
+.invoice { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; margin-bottom: 1rem; }
+.invoice > div { flex: 1 1 12rem; min-width: 0; overflow-wrap: anywhere; }
+img.qr { width: 220px; max-width: 100%; height: auto; background: #fff; }
 /* A phone: one column, nothing wider than the screen; wide tables scroll inside their own box. */
 @media (max-width: 640px) {
   main { padding: .6rem .6rem 2rem; gap: .75rem; }

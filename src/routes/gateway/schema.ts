@@ -14,6 +14,7 @@ import "./types/descriptor.ts";
 import "./types/package.ts";
 import "./types/subscriptions.ts";
 import "./types/webhooks.ts";
+import "./types/topups.ts";
 
 /** The unified API's schema, built once per process from the Pothos definitions. */
 export const gatewaySchema = builder.toSchema();

@@ -15,4 +15,9 @@ export interface VerifiedChain {
   byHash(hash: string): VerifiedHeader | undefined;
   /** Resolves once the chain has caught up with the best upstream tip seen (or rejects after ms). */
   synced(timeoutMs?: number): Promise<void>;
+  /**
+   * Looks at every upstream now rather than at the next poll (one more look after one under way);
+   * resolves when done. What announces a new block asks this first, so it is not a poll late.
+   */
+  look?(): Promise<void>;
 }

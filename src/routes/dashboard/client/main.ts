@@ -8,6 +8,7 @@ import {
 import { day, el, fmt, query, table } from "./dom.ts";
 import { renderKeys } from "./keys.ts";
 import { planPanel } from "./plan.ts";
+import { renderTopups } from "./topups.ts";
 import { usagePanel } from "./usage-panel.ts";
 import { renderWebhooks } from "./webhooks.ts";
 
@@ -22,17 +23,21 @@ async function render(index: number | null): Promise<void> {
   const cycle = account.cycle;
   const keys = el("section", { class: "panel wide", "data-testid": "keys" });
   const webhooks = el("section", { class: "panel wide", "data-testid": "webhooks" });
+  const topups = el("section", { class: "panel wide", "data-testid": "topups" });
+  const banner = el("div", { class: "banner-slot", "data-testid": "banner" });
   document
     .getElementById("app")!
     .replaceChildren(
       header(account.name),
+      banner,
       cards(account),
       cycleChooser(account),
       ...(cycle ? cycleSections(cycle) : []),
+      topups,
       keys,
       webhooks,
     );
-  await Promise.all([renderKeys(keys), renderWebhooks(webhooks)]);
+  await Promise.all([renderKeys(keys), renderWebhooks(webhooks), renderTopups(topups, banner)]);
   document.body.dataset.loadedCycle = String(cycle?.index ?? "");
 }
 

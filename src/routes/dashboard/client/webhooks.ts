@@ -20,6 +20,7 @@ const EVENTS: { event: WebhookEvent; label: string; fields: string[] }[] = [
   },
   { event: "addressActivity", label: "Address activity", fields: ["address"] },
   { event: "mempoolFees", label: "Mempool fee estimates", fields: ["targets"] },
+  { event: "creditsLow", label: "Balance under my threshold", fields: [] },
 ];
 const NETWORKS = ["mainnet", "testnet", "testnet4", "signet", "regtest"];
 /** The fields only some events take; each is shown for those events alone. */
