@@ -305,6 +305,9 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
       verified: config.billing.topups && verifiedChains.get(config.billing.topups.network),
     }),
   };
+  // The nodes' block claims are checked against each network's verified chain, where there is one.
+  for (const [network, pool] of pools.nodes) pool.claims.against(app.verifiedChains.get(network));
+  for (const [network, pool] of pools.electrum) pool.chain = app.verifiedChains.get(network);
   return app;
 }
 

@@ -24,6 +24,11 @@ import {
   textFailure,
 } from "../http/reply.ts";
 import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
+import {
+  REQUIRE_VERIFIED_HEADER,
+  requiresVerified,
+  VERIFIED_HEADER,
+} from "../protocol/verified.ts";
 import { handleElectrumRpc } from "../routes/electrum/route.ts";
 import { serveElectrumSocket } from "../routes/electrum/socket.ts";
 import { handleEsplora } from "../routes/esplora/route.ts";
@@ -172,6 +177,7 @@ function contextOf(
     backendSegment: route.segment,
     network: route.network,
     startedAt: call.started,
+    requireVerified: requiresVerified(request.headers[REQUIRE_VERIFIED_HEADER]),
     // The drain may cut the call before it is charged, never after.
     charge: (settle) => registry.requests.charge(call.response ?? request.raw, settle),
   };
@@ -244,6 +250,8 @@ function beforeBody(setup: RouteSetup) {
     };
     request.setDecorator<PendingCall>("call", call);
     reply.header("x-request-id", request.id);
+    // Nothing checked until a route says otherwise: refusals, and routes nothing verifies.
+    reply.header(VERIFIED_HEADER, "unchecked");
     const origin = crossOrigin(request.headers);
     if (request.method === "OPTIONS" && origin !== null) {
       return preflight(app, route, reply, origin, presented.inPath ? presented.token : null);

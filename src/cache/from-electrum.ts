@@ -6,6 +6,8 @@ import { DAEMON_ERROR } from "../protocol/electrum/params.ts";
 import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import { isJsonObject, jsonInteger } from "../protocol/json/json.ts";
 import type { RpcErrorObject } from "../protocol/json/types.ts";
+import type { Verified } from "../protocol/verified.ts";
+import { confirmationsOn } from "../upstreams/chain-view.ts";
 import { headerAt } from "../upstreams/electrum/headers.ts";
 import type { ElectrumPool } from "../upstreams/electrum/pool.ts";
 import type { TxStore } from "./tx-store.ts";
@@ -54,6 +56,8 @@ export interface ElectrumTx {
   located: boolean;
   /** Who answered, for the audit record ("cache" for a hit). */
   upstream: string;
+  /** How far it was checked: its bytes always; its block against the verified chain (proven()). */
+  verified?: Verified;
 }
 
 /** The outcomes of a look-up: the transaction, the server's own JSON-RPC refusal, or a failure. */
@@ -75,6 +79,15 @@ const METHOD = "blockchain.transaction.get";
  * fails (502, not charged) rather than guess.
  */
 export async function electrumTransaction(
+  source: ElectrumTxSource,
+  txHash: string,
+  locate: boolean,
+): Promise<ElectrumTxResult> {
+  const out = await lookUp(source, txHash, locate);
+  return out.kind === "tx" && source.pool ? proven(source, source.pool, out) : out;
+}
+
+async function lookUp(
   source: ElectrumTxSource,
   txHash: string,
   locate: boolean,
@@ -130,7 +143,10 @@ export async function electrumTransaction(
     if (!locate) return found(null, false);
     return bad(`cannot find the height of block ${result.blockhash}`);
   }
-  if (deep && txid) cache.remember(source.network, txid, { ...position, bytes: tx.bytes });
+  // With a verified chain, kept once its block is proven (proven()).
+  if (deep && txid && !pool.chain) {
+    cache.remember(source.network, txid, { ...position, bytes: tx.bytes });
+  }
   return found(position, true);
 }
 
@@ -247,7 +263,7 @@ async function withoutVerbose(
     blocktime: header.time,
     confirmations: tip.height - height + 1,
   };
-  if (position.confirmations >= source.minConfirmations) {
+  if (position.confirmations >= source.minConfirmations && !pool.chain) {
     source.cache.remember(source.network, tx.txid, { ...position, bytes: tx.bytes });
   }
   return parsed(tx, position, true, out.upstream);
@@ -279,4 +295,50 @@ async function historyHeight(pool: ElectrumPool, tx: Transaction): Promise<numbe
 
 function failure(error: GatewayError): ElectrumTxResult {
   return { kind: "failure", error };
+}
+
+/**
+ * The transaction's block claim checked against the verified chain: the block on it at the
+ * claimed height, and the server's merkle branch (blockchain.transaction.get_merkle, checked by
+ * the pool against that header) putting the transaction in it; confirmations then count from the
+ * verified tip. Proven memberships are kept by the pool. A server that cannot prove the claim
+ * fails the look-up; with no verified chain (or the block not on it yet) the claim is unchecked.
+ */
+async function proven(
+  source: ElectrumTxSource,
+  pool: ElectrumPool,
+  out: ElectrumTx,
+): Promise<ElectrumTxResult> {
+  const { position } = out;
+  if (!position) return { ...out, verified: "bytes" };
+  const chain = pool.chain;
+  const header = chain?.byHash(position.blockhash);
+  if (!chain || header?.height !== position.height) return { ...out, verified: "partial" };
+  const txid = out.tx().txid;
+  const key = `${txid}${position.blockhash}`;
+  if (!pool.proven.get(key)) {
+    const merkle = await pool.request("blockchain.transaction.get_merkle", [txid, position.height]);
+    if (!merkle.ok) return { ...out, verified: "partial" };
+    const result = "result" in merkle.answer ? merkle.answer.result : null;
+    const at = isJsonObject(result) ? jsonInteger(result.block_height) : undefined;
+    const pos = isJsonObject(result) ? jsonInteger(result.pos) : undefined;
+    if (at !== position.height || pos === undefined || !isJsonObject(result)) {
+      return failure(
+        gatewayError(
+          "UPSTREAM_BAD_RESPONSE",
+          "the Electrum server's block claim failed verification",
+          {
+            detail: `${merkle.upstream}: no proof that ${txid} is in block ${position.blockhash}`,
+          },
+        ),
+      );
+    }
+    pool.proven.set(key, { blockhash: position.blockhash, pos, branch: result.merkle as string[] });
+  }
+  const confirmations = confirmationsOn(chain, header);
+  const checked = { ...position, confirmations };
+  if (confirmations >= source.minConfirmations && out.upstream !== "cache") {
+    source.cache.remember(source.network, txid, { ...checked, bytes: out.tx().bytes });
+  }
+  return { ...out, position: checked, verified: "chain" };
 }

@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import { z } from "zod";
 import type { NetworkName } from "../config/schema.ts";
+import type { Verified } from "../protocol/verified.ts";
 import type { ByteLruStats } from "../util/byte-lru.ts";
 import { fillConfirmations } from "./answer-template.ts";
 import { BlockAnswerCache } from "./block-answers.ts";
@@ -45,6 +46,8 @@ export interface GatewayAnswer {
    */
   confirmations?: number[];
   heights?: number[];
+  /** How far its answers were verified when it was kept (absent: not at all). */
+  verified?: Verified;
 }
 
 /**

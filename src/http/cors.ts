@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
 
 /** Headers a browser script may send, and read back, on a backend route. */
-const ALLOW_HEADERS = "authorization, content-type, idempotency-key, x-api-key, x-dry-run";
+const ALLOW_HEADERS =
+  "authorization, content-type, idempotency-key, x-api-key, x-dry-run, x-blockgate-require-verified";
 const EXPOSE_HEADERS =
-  "x-request-id, x-credits-estimated, x-credits-charged, x-credits-balance, ratelimit, ratelimit-policy, retry-after";
+  "x-request-id, x-credits-estimated, x-credits-charged, x-credits-balance, x-blockgate-verified, ratelimit, ratelimit-policy, retry-after";
 
 /**
  * The Origin of a cross-origin request, or null for one that is not (no Origin, or the gateway's

@@ -158,6 +158,12 @@ export class Metrics {
     labelNames: ["backend", "network"] as const,
     registers: [this.registry],
   });
+  readonly upstreamUnverified = new Counter({
+    name: "blockgate_upstream_unverified_total",
+    help: "Answers an upstream gave that failed verification (a transaction's bytes not its txid, a header not the block asked): never served, the call went to another upstream.",
+    labelNames: ["backend", "network", "upstream"] as const,
+    registers: [this.registry],
+  });
   readonly cacheLookups = new Counter({
     name: "blockgate_cache_lookups_total",
     help: "Response cache look-ups, by network, tier (memory, redis) and result (hit, miss, error).",
@@ -174,6 +180,7 @@ export class Metrics {
     return {
       attempt: (upstream, outcome, seconds) => {
         this.upstreamLatency.observe({ backend, network, upstream, outcome }, seconds);
+        if (outcome === "unverified") this.upstreamUnverified.inc({ backend, network, upstream });
         // An abandoned attempt did not finish: it says nothing of the last round trip.
         if (outcome !== "cancelled" && outcome !== "outpaced") {
           // An answer too large for its caller is still an answer: the upstream is up.

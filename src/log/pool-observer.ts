@@ -4,10 +4,18 @@ export type BreakerState = "closed" | "open" | "half-open";
 /**
  * How an attempt ended: answered; answered more than the call may have (too_large: the upstream
  * is well); failed (refused, dropped, an error status, an unreadable answer); timed out; outpaced
- * (abandoned because an attempt started after it answered first: a slow upstream); cancelled
+ * (abandoned because an attempt started after it answered first: a slow upstream); unverified
+ * (answered, but the answer failed its check: a transaction's bytes not its txid); cancelled
  * (abandoned, having started after the one that answered: says nothing).
  */
-export type AttemptOutcome = "ok" | "too_large" | "failed" | "timeout" | "outpaced" | "cancelled";
+export type AttemptOutcome =
+  | "ok"
+  | "too_large"
+  | "failed"
+  | "unverified"
+  | "timeout"
+  | "outpaced"
+  | "cancelled";
 
 /**
  * Told of every attempt, retry, hedge and change of breaker state of an upstream pool

@@ -1,6 +1,7 @@
 import type { AttemptOutcome, BreakerState, PoolObserver } from "../log/pool-observer.ts";
 import { CachedCheck } from "../util/cached-check.ts";
 import type { CancelSignal } from "../util/cancel.ts";
+import type { AnswerCheck } from "./answer-check.ts";
 import { type Admission, Breaker } from "./breaker.ts";
 import { HedgeDelay } from "./hedge-delay.ts";
 import {
@@ -78,6 +79,11 @@ export interface RunOptions {
   idempotent?: boolean;
   /** The caller's own deadline: when it fires every attempt is abandoned. */
   signal?: CancelSignal | undefined;
+}
+
+/** RunOptions for a call whose answers are checked before they are taken (answer-check.ts). */
+export interface CheckedRunOptions<T> extends RunOptions {
+  check?: AnswerCheck<NoInfer<T>> | undefined;
 }
 
 /** How long a background probe may take, at most. */
@@ -180,9 +186,10 @@ export class FailoverPool<C extends Upstream> {
   /** One call, with failover, retries and hedging by the pool's policy (pool-call.ts). */
   run<T extends { ok: true }>(
     call: (client: C, signal: CancelSignal) => Promise<T | UpstreamFailure>,
-    opts: RunOptions = {},
+    opts: CheckedRunOptions<T> = {},
   ): Promise<(T & { upstream: string }) | PoolFailure> {
-    return new PoolCall<C, T>(this.view, call, opts.idempotent ?? false, opts.signal).run();
+    const idempotent = opts.idempotent ?? false;
+    return new PoolCall<C, T>(this.view, call, idempotent, opts.signal, opts.check).run();
   }
 
   /** The next member in round-robin order, not yet tried by this call, that its breaker admits. */

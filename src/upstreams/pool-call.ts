@@ -2,6 +2,7 @@ import type { PoolObserver } from "../log/pool-observer.ts";
 import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import type { CachedCheck } from "../util/cached-check.ts";
 import { Cancel, type CancelSignal } from "../util/cancel.ts";
+import type { AnswerCheck } from "./answer-check.ts";
 import type { Admission, Breaker, BreakerOptions } from "./breaker.ts";
 import { deadline } from "./deadline.ts";
 import type { HedgeDelay, HedgeOptions } from "./hedge-delay.ts";
@@ -85,6 +86,7 @@ export class PoolCall<C extends { readonly name: string }, T extends { ok: true 
     private readonly call: Call<C, T>,
     private readonly idempotent: boolean,
     private readonly outer: CancelSignal | undefined,
+    private readonly check: AnswerCheck<T> | undefined = undefined,
   ) {
     this.attemptsMax = idempotent ? pool.policy.attemptsMax : pool.members.length;
   }
@@ -141,11 +143,12 @@ export class PoolCall<C extends { readonly name: string }, T extends { ok: true 
     }
   }
 
-  private settle(a: Attempt<C>, out: T | UpstreamFailure): void {
+  private settle(a: Attempt<C>, answered: T | UpstreamFailure): void {
     if (a.done) return;
     a.done = true;
     const name = a.member.client.name;
     const elapsedMs = performance.now() - a.startedAt;
+    const out = this.checked(name, answered);
     if (out.ok) {
       a.member.breaker.success();
       a.member.health.note(true);
@@ -169,7 +172,8 @@ export class PoolCall<C extends { readonly name: string }, T extends { ok: true 
       // It answered, with something we cannot use: alive, so its breaker is left as it is.
       a.member.breaker.neutral(a.admission);
     }
-    this.pool.observer.attempt(name, timedOut ? "timeout" : "failed", elapsedMs / 1000);
+    const outcome = timedOut ? "timeout" : out === answered ? "failed" : "unverified";
+    this.pool.observer.attempt(name, outcome, elapsedMs / 1000);
     if (this.settled) return;
     // A read may be tried again after any failure to get an answer; a call with effects only
     // when it cannot have run (refused): after a timeout it may have.
@@ -177,6 +181,16 @@ export class PoolCall<C extends { readonly name: string }, T extends { ok: true 
     if (again && this.launch("retry")) return;
     if (this.attempts.some((x) => !x.done)) return; // a hedge still runs: its answer may do
     this.finish({ ok: false, error: out.error });
+  }
+
+  /**
+   * The answer as the call's check finds it: a check that does not hold makes it the upstream's
+   * failure (retryable: the next upstream may answer honestly), so it is never passed on.
+   */
+  private checked(name: string, out: T | UpstreamFailure): T | UpstreamFailure {
+    if (!out.ok || !this.check) return out;
+    const why = this.check(out);
+    return why === null ? out : unverified(this.pool.what, name, why);
   }
 
   /**
@@ -255,4 +269,19 @@ export class PoolCall<C extends { readonly name: string }, T extends { ok: true 
     this.abandon(null);
     this.reject(err);
   }
+}
+
+/** The failure a check that did not hold makes of an answer (retryable: another may be honest). */
+export function unverified(what: string, upstream: string, why: string): UpstreamFailure {
+  return {
+    ok: false,
+    retryable: true,
+    error: gatewayError(
+      "UPSTREAM_BAD_RESPONSE",
+      `${what} sent an answer that failed verification`,
+      {
+        detail: `${upstream}: ${why}`,
+      },
+    ),
+  };
 }

@@ -52,6 +52,8 @@ export interface CallContext<S extends MeterServices = MeterServices> {
    * pushed to it. Absent for an HTTP request, which has nobody to notify.
    */
   electrum?: ElectrumSubscriptions;
+  /** X-Blockgate-Require-Verified: answers not verified in full are refused, not charged. */
+  requireVerified?: boolean;
   /**
    * Commits the call's charge (`settle`) unless the gateway's drain has cut the call
    * (src/http/in-flight.ts): then it rejects and nothing is charged. Absent: charged as usual.

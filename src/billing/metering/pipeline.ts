@@ -1,6 +1,7 @@
 import { methodOutOfScope } from "../../access/scope.ts";
 import { scopeError } from "../../access/scope-errors.ts";
 import { type ErrorCode, type GatewayError, httpStatusOf } from "../../protocol/errors/codes.ts";
+import { combineVerified, VERIFIED_HEADER, type Verified } from "../../protocol/verified.ts";
 import type { AuditInput, Outcome } from "../ledger/audit.ts";
 import { type AuditFields, auditRecord } from "./audit-record.ts";
 import type { CallContext } from "./context.ts";
@@ -50,6 +51,8 @@ export type CallOutcome =
       complexity?: number | null;
       /** Calls answered from the response cache (charged as misses; flagged in the audit row). */
       cacheHits?: number;
+      /** How far the gateway checked the answer (X-Blockgate-Verified); absent: not at all. */
+      verified?: Verified;
     }
   /** The gateway could not get an answer (no upstream, timeout): not charged. */
   | { kind: "failed"; error: GatewayError };
@@ -157,8 +160,25 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
     charged: settled.charged,
     available: settled.available,
     auditIds: settled.auditIds,
-    headers: creditHeaders(estimated, settled.charged, settled.available),
+    headers: {
+      ...creditHeaders(estimated, settled.charged, settled.available),
+      [VERIFIED_HEADER]: verifiedOf(outcomes),
+    },
   };
+}
+
+/**
+ * The request's X-Blockgate-Verified: its answers' levels together. A call that failed says
+ * nothing, nor one refused, unless for what its answer was found to be (required verification).
+ */
+function verifiedOf(outcomes: readonly CallOutcome[]): Verified {
+  return combineVerified(
+    outcomes.flatMap((o) =>
+      o.kind !== "answered" || (o.outcome === "rejected" && o.verified === undefined)
+        ? []
+        : [o.verified ?? "unchecked"],
+    ),
+  );
 }
 
 /**

@@ -220,6 +220,14 @@ const LIST = {
     hasura: ["UPSTREAM_BAD_RESPONSE"],
     meaning: "the upstream's answer could not be used (not charged)",
   },
+  UNVERIFIED: {
+    http: 422,
+    jsonRpc: -32024,
+    graphql: "UNVERIFIED",
+    hasura: ["UNVERIFIED"],
+    meaning:
+      "the answer could not be verified against the chain and the request required it (X-Blockgate-Require-Verified); not charged",
+  },
   INTERNAL: {
     http: 500,
     jsonRpc: -32603,

@@ -1,5 +1,5 @@
 import { parseCanonical, type ScalarSpan, scalarsOfSpans } from "./canonical-json.ts";
-import { type Json, parseJson, RawJsonText, stringifyJson } from "./json.ts";
+import { isJsonObject, type Json, parseJson, RawJsonText, stringifyJson } from "./json.ts";
 import type { RpcAnswer } from "./types.ts";
 
 /**
@@ -94,4 +94,33 @@ export function answerBytes(answer: RpcAnswer): number {
   const { result } = answer;
   if (result instanceof RawJsonText) return result.text.length;
   return typeof result === "string" ? result.length + 2 : stringifyJson(result).length;
+}
+
+/**
+ * The answer with its result's integer member `key` set to `value` (a verified block's
+ * confirmations), the rest as it came: spliced into the text of an answer kept as text, copied
+ * into a plain one. An answer without that member, or not an object, is returned as it is.
+ */
+export function withIntegerMember(answer: RpcAnswer, key: string, value: number): RpcAnswer {
+  if ("error" in answer) return answer;
+  const kept = RawAnswer.kept(answer);
+  if (kept?.spans) {
+    const span = kept.spans.find((s) => s.key === key);
+    if (!span) return answer;
+    const text = String(value);
+    const delta = text.length - (span.end - span.start);
+    const raw = kept.raw.text;
+    const spliced = `${raw.slice(0, span.start)}${text}${raw.slice(span.end)}`;
+    const spans = kept.spans.map((s) =>
+      s.start < span.start
+        ? s
+        : s === span
+          ? { ...s, end: s.end + delta }
+          : { ...s, start: s.start + delta, end: s.end + delta },
+    );
+    return rawResultAnswer(spliced, spans);
+  }
+  const { result } = answer;
+  if (!isJsonObject(result) || !(key in result)) return answer;
+  return { result: { ...result, [key]: value } };
 }

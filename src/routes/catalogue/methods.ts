@@ -1,6 +1,7 @@
 import type { CoreArgType } from "../../protocol/core/args.ts";
 import { CORE_METHOD_ARGS } from "../../protocol/core/method-args.ts";
 import { ESPLORA_CATALOGUE } from "./esplora-methods.ts";
+import { verificationOf } from "./verification.ts";
 
 /** One parameter as a reader needs it: its name, its JSON type, whether it may be left out. */
 export interface CatalogueParam {
@@ -21,6 +22,8 @@ export interface CatalogueMethod {
   variants?: { variant: string; when: string }[];
   /** An Esplora endpoint: its verb, its path below `/api`, and an example path devnet answers. */
   rest?: { verb: "GET" | "POST"; path: string; example: string };
+  /** What the gateway checks of its answers (./verification.ts); absent: passed on unchecked. */
+  verified?: string;
 }
 
 const BLOCK_170 = "00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee";
@@ -265,6 +268,7 @@ export const CATALOGUE: readonly CatalogueMethod[] = [
             })),
       example,
       ...(variants ? { variants } : {}),
+      ...verificationOf(method),
     }),
   ),
   ...ELECTRUM.map(
@@ -274,6 +278,7 @@ export const CATALOGUE: readonly CatalogueMethod[] = [
       summary,
       params: params.map(([name, type, optional]) => ({ name, type, optional })),
       example,
+      ...verificationOf(method),
     }),
   ),
   ...ESPLORA_CATALOGUE.map(
@@ -284,6 +289,7 @@ export const CATALOGUE: readonly CatalogueMethod[] = [
       params: [],
       example: [],
       rest: { verb: e.verb, path: e.path, example: e.example },
+      ...verificationOf(e.endpoint),
     }),
   ),
 ];

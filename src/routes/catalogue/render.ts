@@ -68,12 +68,13 @@ export function catalogueTable(config: Config): string {
       m.rest
         ? `\`${m.rest.verb} ${m.rest.example}\``
         : `\`${JSON.stringify(m.example, shortened)}\``,
+      m.verified ?? "—",
     ];
     return `| ${cells.map((c) => c.replaceAll("|", "\\|")).join(" | ")} |`;
   });
   return [
-    "| route | method | what it answers | parameters | CC mainnet | CC other networks | example params |",
-    "|---|---|---|---|---|---|---|",
+    "| route | method | what it answers | parameters | CC mainnet | CC other networks | example params | checked before it is served |",
+    "|---|---|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");
 }

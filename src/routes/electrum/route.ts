@@ -14,6 +14,7 @@ import { type GatewayError, gatewayError } from "../../protocol/errors/codes.ts"
 import { type Json, RawJsonText, stringifyJson } from "../../protocol/json/json.ts";
 import { answerBytes } from "../../protocol/json/raw-answer.ts";
 import type { Checked, RpcErrorObject } from "../../protocol/json/types.ts";
+import { chainLevel } from "../../upstreams/electrum/chain-check.ts";
 import type { ElectrumPool } from "../../upstreams/electrum/pool.ts";
 import { readScripthashStatus } from "../../upstreams/electrum/status.ts";
 import { AnswerBudget } from "../json-rpc/answer-budget.ts";
@@ -154,7 +155,8 @@ async function forward(pool: ElectrumPool | undefined, call: AcceptedCall): Prom
   if (!pool) return noServer();
   const out = await pool.request(call.method, call.params);
   if (!out.ok) return failed(out);
-  return { kind: "answer", answer: out.answer, upstream: out.upstream, bytes: out.bytes };
+  const verified = chainLevel(pool.chain, call.method, call.params, out.answer);
+  return { kind: "answer", answer: out.answer, upstream: out.upstream, bytes: out.bytes, verified };
 }
 
 /** A pool's failure as a call's result: an answer too large is one the server gave. */
@@ -210,7 +212,7 @@ function render(out: ElectrumTxResult, verbose: boolean, network: NetworkName): 
         stringifyJson(decodedTx(out.tx(), network, out.position, { blockheight: true })),
       )
     : out.hex();
-  return { kind: "answer", answer: { result }, upstream: out.upstream };
+  return { kind: "answer", answer: { result }, upstream: out.upstream, verified: out.verified };
 }
 
 export function handleElectrumRpc(ctx: ElectrumContext, body: string): Promise<HttpReply> {

@@ -11,6 +11,8 @@ import {
   readEsploraRequest,
 } from "../../protocol/esplora/request.ts";
 import { esploraScripthash } from "../../protocol/esplora/script.ts";
+import { complete, type Verified } from "../../protocol/verified.ts";
+import { bytesCheckedPath } from "../../upstreams/esplora/answer-check.ts";
 import type { EsploraOutcome } from "../../upstreams/esplora/pool.ts";
 import { handleMempoolV1 } from "./mempool-v1.ts";
 import type { EsploraContext } from "./services.ts";
@@ -52,7 +54,10 @@ export async function handleEsplora(
     calls: [{ kind: "priced", method: request.endpoint, price }],
     execute: async () => {
       const out = await forward(ctx, request, path);
-      return { value: out, outcomes: [outcomeOf(out)] };
+      const verified: Verified =
+        out.ok && out.status === 200 && bytesCheckedPath(path) ? "bytes" : "unchecked";
+      if (ctx.requireVerified && !complete(verified)) return unverified();
+      return { value: out, outcomes: [outcomeOf(out, verified)] };
     },
   });
   if (!metered.ok) return withHeaders(textFailure(metered.error), metered.headers);
@@ -83,12 +88,12 @@ function forward(ctx: EsploraContext, request: EsploraRequest, path: string) {
  * errors with their status), an answer over server.responseBytesMax (charged, not passed on), or
  * no answer (not charged).
  */
-function outcomeOf(out: EsploraOutcome): CallOutcome {
+function outcomeOf(out: EsploraOutcome, verified: Verified): CallOutcome {
   if (out.ok) {
     if (out.status < 400) {
       const cacheHits = out.upstream === "cache" ? 1 : 0;
       const { status: httpStatus, upstream } = out;
-      return { kind: "answered", outcome: "ok", httpStatus, upstream, cacheHits };
+      return { kind: "answered", outcome: "ok", httpStatus, upstream, cacheHits, verified };
     }
     return {
       kind: "answered",
@@ -106,6 +111,24 @@ function outcomeOf(out: EsploraOutcome): CallOutcome {
     errorCode: out.error.code,
     httpStatus: httpStatusOf(out.error.code),
     upstream: out.upstream ?? null,
+  };
+}
+
+/**
+ * An answer the caller required verified (X-Blockgate-Require-Verified) that could not be: only
+ * a transaction's or block's bytes are checked on this route. Refused, not charged.
+ */
+function unverified(): { value: EsploraOutcome; outcomes: CallOutcome[] } {
+  const error = gatewayError(
+    "UNVERIFIED",
+    "the answer could not be verified, and verification was required",
+  );
+  const httpStatus = httpStatusOf(error.code);
+  return {
+    value: { ok: false, error },
+    outcomes: [
+      { kind: "answered", outcome: "rejected", errorCode: error.code, httpStatus, chargedCc: 0 },
+    ],
   };
 }
 

@@ -1,6 +1,7 @@
 import type DataLoader from "dataloader";
 import type { DocumentNode, GraphQLError, GraphQLSchema } from "graphql";
 import type { CallContext } from "../../billing/metering/context.ts";
+import type { Verified } from "../../protocol/verified.ts";
 import type { IndexerOutcome } from "../../upstreams/indexer/pool.ts";
 import type { CancelSignal } from "../../util/cancel.ts";
 import type { PendingAnswer } from "./answers/pending.ts";
@@ -18,6 +19,8 @@ export interface Meter {
   graph: { answered: number; complexity: number };
   /** Of the calls, how many the response cache answered (charged alike; flagged in the audit). */
   cacheHits: number;
+  /** How far each answer the request used was verified (X-Blockgate-Verified, taken together). */
+  verified: Verified[];
 }
 
 /**

@@ -224,6 +224,8 @@ export async function delegateToIndexer(
   if (!(result instanceof Error) || tooLarge(result)) {
     const { graph } = ctx.state.meter;
     graph.answered += 1;
+    // The indexer's rows are checked against nothing.
+    ctx.state.meter.verified.push("unchecked");
     graph.complexity += ctx.state.asks.graphSites.get(sitePath(info.path)) ?? 0;
   }
   return result;

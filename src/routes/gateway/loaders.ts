@@ -9,6 +9,8 @@ import type { NetworkName } from "../../config/schema.ts";
 import { gatewayError } from "../../protocol/errors/codes.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../../protocol/json/json.ts";
 import { resultScalars } from "../../protocol/json/raw-answer.ts";
+import type { CoreBlockClaims } from "../../upstreams/bitcoin-core/block-claims.ts";
+import { proofOn } from "../../upstreams/chain-view.ts";
 import type { LruMap } from "../../util/lru.ts";
 import type { GraphQLContext, Meter, RequestState } from "./context.ts";
 import { codedError, fromGatewayError, fromNodeError } from "./errors.ts";
@@ -93,12 +95,17 @@ export function nodeTransactionLoader(
       }
       const needed = state.asks.prevouts ? 2 : state.asks.position ? 1 : 0;
       // Verbosity 2 needs the node's undo data (fee, prevouts): the cache answers 1 and 0 only.
-      const cached = needed < 2 ? await cachedModels(app, network, txids) : null;
+      const cached = needed < 2 ? await cachedModels(app, network, txids, pool.claims) : null;
       const results: (TransactionModel | GraphQLError | null)[] = txids.map(() => null);
       const missing = txids.flatMap((_, i) => (cached?.[i] ? [] : [i]));
       let answered = txids.length - missing.length;
       meter.cacheHits += answered;
-      for (let i = 0; i < txids.length; i++) if (cached?.[i]) results[i] = cached[i]!;
+      for (let i = 0; i < txids.length; i++) {
+        const hit = cached?.[i];
+        if (!hit) continue;
+        results[i] = hit;
+        meter.verified.push(hit.verification?.status ?? "unchecked");
+      }
       if (missing.length > 0) {
         const keepable = app.txCache.enabled || state.keep.key !== undefined;
         const verbosities = missing.map((i) =>
@@ -117,6 +124,8 @@ export function nodeTransactionLoader(
           const verbose: VerboseAnswer[] = [];
           out.answers.forEach((answer, k) => {
             const i = missing[k]!;
+            const status = out.verified[k]!;
+            meter.verified.push(status);
             if ("error" in answer) {
               results[i] = answer.error.code === -5 ? null : fromNodeError(answer.error);
               return;
@@ -125,14 +134,18 @@ export function nodeTransactionLoader(
             try {
               const verbosity = verbosities[k]!;
               if (verbosity === 0) {
-                results[i] = modelFromHex(answer.result, network, txid, app.parsedTxs);
+                const model = modelFromHex(answer.result, network, txid, app.parsedTxs);
+                results[i] = { ...model, verification: { status, proof: null } };
                 return;
               }
               // Without prevouts, what is read of the answer is its scalar members: the rest (vin,
               // vout) is not built (most of the work of reading it).
               const result = verbosity === 1 ? resultScalars(answer) : answer.result;
-              verbose.push({ txid, result });
-              results[i] = modelFromVerbose(result, network, txid, app.parsedTxs);
+              // Kept only once checked in full (its block proven against a verified chain).
+              if (status === "chain" || !pool.claims.checking) verbose.push({ txid, result });
+              const model = modelFromVerbose(result, network, txid, app.parsedTxs);
+              const proof = model.block ? pool.claims.proof(txid, model.block.hash) : null;
+              results[i] = { ...model, verification: { status, proof } };
             } catch (err) {
               results[i] = err instanceof GraphQLError ? err : badAnswer("full node's");
             }
@@ -190,6 +203,7 @@ async function cachedModels(
   app: GatewayServices,
   network: NetworkName,
   txids: readonly string[],
+  claims: CoreBlockClaims,
 ): Promise<(TransactionModel | null)[] | null> {
   const lookup = await app.txCache.lookup(
     network,
@@ -198,7 +212,11 @@ async function cachedModels(
   if (!lookup) return null;
   return lookup.found.map((entry, i) => {
     if (!entry) return null;
-    const { tx, scripts } = app.parsedTxs.fromBytes(network, txids[i]!.toLowerCase(), entry.bytes);
+    const txid = txids[i]!.toLowerCase();
+    const { tx, scripts } = app.parsedTxs.fromBytes(network, txid, entry.bytes);
+    // Its block looked up again on the verified chain: kept once proven, served while on it.
+    const onChain = claims.confirmationsOf(entry.blockhash, entry.height);
+    const status = onChain === undefined ? "partial" : "chain";
     return {
       tx,
       scripts,
@@ -206,11 +224,12 @@ async function cachedModels(
       origin: "FULL_NODE",
       block: {
         hash: entry.blockhash,
-        confirmations: lookup.tip - entry.height + 1,
+        confirmations: onChain ?? lookup.tip - entry.height + 1,
         time: entry.blocktime,
         blocktime: entry.blocktime,
       },
       prevouts: null,
+      verification: { status, proof: claims.proof(txid, entry.blockhash) },
     };
   });
 }
@@ -238,12 +257,18 @@ export function electrumTransactionLoader(
           if (out.upstream === "cache") meter.cacheHits += 1;
           recordCalls(meter, ELECTRUM_METHOD, price);
           if (out.kind === "refused") {
+            meter.verified.push("unchecked");
             // ElectrumX wraps the node's refusal: code 2, `daemon error: … -5 …`.
             return /'code': -5\b|"code": ?-5\b/.test(out.error.message)
               ? null
               : codedErrorFromElectrum(out.error.message);
           }
           const at = out.position;
+          const status = out.verified ?? "unchecked";
+          meter.verified.push(status);
+          const pool = source.pool;
+          const proof =
+            at && pool ? proofOn(pool.chain, pool.proven, out.tx().txid, at.blockhash) : null;
           return {
             tx: out.tx(),
             network,
@@ -257,6 +282,7 @@ export function electrumTransactionLoader(
                 }
               : null,
             prevouts: null,
+            verification: { status, proof },
           } satisfies TransactionModel;
         }),
       ),

@@ -1,4 +1,6 @@
 import type { Network, Prevout, ScriptPubKeyParts, Transaction } from "../../bitcoin/index.ts";
+import type { Verified } from "../../protocol/verified.ts";
+import type { MembershipProof } from "../../upstreams/chain-view.ts";
 
 /** Where a transaction's block position came from; absent for mempool and locally decoded ones. */
 export interface BlockPosition {
@@ -24,4 +26,11 @@ export interface TransactionModel {
    * that got the same transaction from the decoded-transaction memo (src/cache/parsed-txs.ts).
    */
   scripts?: (ScriptPubKeyParts | undefined)[];
+  /** How far the gateway checked it, and the merkle proof when its block was proven. */
+  verification?: TxVerification;
+}
+
+export interface TxVerification {
+  status: Verified;
+  proof: MembershipProof | null;
 }

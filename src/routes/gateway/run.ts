@@ -135,7 +135,12 @@ export function gatewayContext(
 ): GraphQLContext {
   const app = ctx.services;
   const state: RequestState = {
-    meter: { calls: new Map(), graph: { answered: 0, complexity: 0 }, cacheHits: 0 },
+    meter: {
+      calls: new Map(),
+      graph: { answered: 0, complexity: 0 },
+      cacheHits: 0,
+      verified: [],
+    },
     asks: { prevouts: false, position: true, graphSites: new Map(), joinBudget: new Map() },
     keep: {},
     plan: {},

@@ -4,6 +4,7 @@ import { priceOf } from "../../billing/pricing/prices.ts";
 import type { NetworkName } from "../../config/schema.ts";
 import { gatewayError } from "../../protocol/errors/codes.ts";
 import type { Json } from "../../protocol/json/json.ts";
+import type { Verified } from "../../protocol/verified.ts";
 import type { ElectrumBatchOutcome } from "../../upstreams/electrum/pool.ts";
 import { codedError, fromGatewayError, fromNodeError } from "./errors.ts";
 import type { GatewayServices } from "./services.ts";
@@ -27,6 +28,7 @@ interface CallSite {
 /** The part of a request's meter (context.ts's Meter) the calls write to. */
 interface CallMeter {
   calls: Map<string, { count: number; price: number }>;
+  verified: Verified[];
 }
 
 const keyOf = (c: UpstreamCall) => JSON.stringify([c.method, c.params, c.priceKey ?? c.method]);
@@ -42,6 +44,8 @@ export function recordCalls(meter: CallMeter, key: string, price: number, count 
 function charge(ctx: CallSite, meter: CallMeter, call: UpstreamCall) {
   const key = call.priceKey ?? call.method;
   recordCalls(meter, key, priceOf(ctx.services.config, key, ctx.network) ?? 0);
+  // The typed fields' other calls (fee estimates, the tip, address pages) are not checked.
+  meter.verified.push("unchecked");
 }
 
 /**

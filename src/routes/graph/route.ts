@@ -35,6 +35,12 @@ export async function handleGraphQuery(ctx: GraphContext, body: string): Promise
   const method = rootFieldNames(query);
   // Introspection alone touches no table: answered here from the schema, free.
   if (query.fields.every((f) => f.introspection)) return introspect(ctx, method, query);
+  // The indexer's rows are checked against nothing: a caller that requires verified answers is
+  // refused before anything is asked.
+  if (ctx.requireVerified) {
+    const message = "the indexer's answers cannot be verified, and verification was required";
+    return refuse(ctx, method, hasuraErrorObject(gatewayError("UNVERIFIED", message)));
+  }
   const limits = app.config.graph;
   const overLimit = checkGraphLimits(query.fields, limits, app.config.graphql.listItemsMax);
   if (overLimit) return refuse(ctx, method, overLimit);

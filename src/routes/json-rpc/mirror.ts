@@ -26,6 +26,7 @@ import { type Json, stringifyJson } from "../../protocol/json/json.ts";
 import { answerForReply, keptBytes } from "../../protocol/json/raw-answer.ts";
 import { arrayParts } from "../../protocol/json/reply-parts.ts";
 import type { Checked, RpcAnswer, RpcErrorObject } from "../../protocol/json/types.ts";
+import { complete, type Verified } from "../../protocol/verified.ts";
 import { overlongList } from "../../util/list-items.ts";
 
 /** The `upstream` of an answer served from the response cache (src/cache/). */
@@ -48,8 +49,17 @@ export interface AcceptedCall {
  * answer served from the transaction cache) for the audit record.
  */
 export type CallResult =
-  /** `bytes`: what the answer takes in the reply, when known without writing it. */
-  | { kind: "answer"; answer: RpcAnswer; upstream: string; bytes?: number | undefined }
+  /**
+   * `bytes`: what the answer takes in the reply, when known without writing it. `verified`: how
+   * far the gateway checked it (absent: not at all).
+   */
+  | {
+      kind: "answer";
+      answer: RpcAnswer;
+      upstream: string;
+      bytes?: number | undefined;
+      verified?: Verified | undefined;
+    }
   | { kind: "failure"; error: GatewayError }
   | { kind: "refused"; error: GatewayError }
   /**
@@ -129,10 +139,13 @@ export async function handleRpcMirror<S extends MeterServices>(
     calls: slots.map((s) => plannedCall(s, protocol)),
     execute: async () => {
       const answered = calls.length > 0 ? await protocol.execute(ctx, calls) : [];
-      const results = calls.map(
-        (_, i): CallResult =>
-          answered[i] ?? { kind: "failure", error: gatewayError("INTERNAL", "no answer") },
-      );
+      const results = calls.map((_, i): CallResult => {
+        const result = answered[i] ?? {
+          kind: "failure",
+          error: gatewayError("INTERNAL", "no answer"),
+        };
+        return ctx.requireVerified ? onlyVerified(result) : result;
+      });
       noteTooLarge(ctx, results);
       return {
         value: { results, reply: null },
@@ -313,7 +326,24 @@ function outcomeOf<S extends MeterServices>(
       cacheHits,
     };
   }
-  return { kind: "answered", outcome: "ok", httpStatus: 200, upstream, cacheHits };
+  const verified = result.verified ?? "unchecked";
+  return { kind: "answered", outcome: "ok", httpStatus: 200, upstream, cacheHits, verified };
+}
+
+/**
+ * An answer the caller required verified (X-Blockgate-Require-Verified) that is not: refused,
+ * not charged; the upstream's own errors too, since nothing checks them.
+ */
+function onlyVerified(result: CallResult): CallResult {
+  if (result.kind !== "answer" || complete(result.verified ?? "unchecked")) return result;
+  const what = result.verified === "partial" ? "only in part" : "not";
+  return {
+    kind: "refused",
+    error: gatewayError(
+      "UNVERIFIED",
+      `the answer could be verified ${what}, and verification was required`,
+    ),
+  };
 }
 
 function plan<S extends MeterServices>(

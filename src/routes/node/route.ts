@@ -80,14 +80,24 @@ async function executeNodeCalls(ctx: NodeContext, calls: AcceptedCall[]): Promis
     }
     missing.forEach((i, k) => {
       results[i] = out.ok
-        ? { kind: "answer", answer: out.answers[k]!, upstream: out.upstream }
+        ? {
+            kind: "answer",
+            answer: out.answers[k]!,
+            upstream: out.upstream,
+            verified: out.verified[k],
+          }
         : { kind: "failure", error: out.error };
     });
-    if (out.ok)
+    if (out.ok) {
+      // Only what was checked in full is kept (its block proven, with a verified chain).
+      const checking = pool?.claims.checking ?? false;
       await remember(
         ctx,
-        missing.map((i, k) => [calls[i]!, out.answers[k]!]),
+        missing.flatMap((i, k) =>
+          !checking || out.verified[k] === "chain" ? [[calls[i]!, out.answers[k]!] as const] : [],
+        ),
       );
+    }
   }
   if (budget.over) return tooLarge(calls, results, budget.error(), null);
   return results as CallResult[];
@@ -146,13 +156,15 @@ async function fromCache(
   );
   if (!cached) return results;
   const { memory } = ctx.services.txCache;
+  const claims = ctx.services.nodes.get(ctx.network)?.claims;
   for (const [k, i] of asked.entries()) {
     const entry = cached.found[k];
     if (!entry) continue;
     const txid = lookups[i]!.txid;
     if (!lookups[i]!.verbose) {
       if (!budget.take(entry.bytes.length * 2 + 2)) break;
-      results[i] = { kind: "answer", answer: { result: toHex(entry.bytes) }, upstream: "cache" };
+      const answer = { result: toHex(entry.bytes) };
+      results[i] = { kind: "answer", answer, upstream: "cache", verified: "bytes" };
       continue;
     }
     // The decoded form is written once per entry and memoised: a hit appends the block fields.
@@ -160,15 +172,21 @@ async function fromCache(
       decodedTxBaseText(parseTransaction(entry.bytes), ctx.network),
     );
     if (!budget.take(base.length + BLOCK_FIELDS_BYTES)) break;
-    const position = { ...entry, confirmations: cached.tip - entry.height + 1 };
-    const result = decodedTxFromBase(base, position, { blockheight: false });
-    results[i] = { kind: "answer", answer: { result }, upstream: "cache" };
+    // Its block is looked up again on the verified chain: kept once proven, served while still on it.
+    const onChain = claims?.confirmationsOf(entry.blockhash, entry.height);
+    const confirmations = onChain ?? cached.tip - entry.height + 1;
+    const result = decodedTxFromBase(base, { ...entry, confirmations }, { blockheight: false });
+    const verified = onChain === undefined ? "partial" : "chain";
+    results[i] = { kind: "answer", answer: { result }, upstream: "cache", verified };
   }
   return results;
 }
 
 /** Keeps the deeply confirmed transactions of the node's verbose answers (src/cache/from-core.ts). */
-async function remember(ctx: NodeContext, pairs: [AcceptedCall, RpcAnswer][]): Promise<void> {
+async function remember(
+  ctx: NodeContext,
+  pairs: (readonly [AcceptedCall, RpcAnswer])[],
+): Promise<void> {
   const pool = ctx.services.nodes.get(ctx.network);
   // rememberFromCore keeps nothing with the cache off: the results need not be read (parsed).
   if (!pool || !ctx.services.txCache.enabled) return;

@@ -11,10 +11,13 @@ import {
   type PoolObserver,
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
+import { coreAnswersCheck } from "./answer-check.ts";
+import { type ClaimsOutcome, CoreBlockClaims } from "./block-claims.ts";
 import { BlockSizes } from "./block-sizes.ts";
 import { BitcoinCoreClient } from "./client.ts";
 import { COMBINABLE_METHODS, Combiner, type PoolOutcome, READ_METHODS } from "./combine.ts";
 
+export type { ClaimsOutcome } from "./block-claims.ts";
 export type { PoolOutcome } from "./combine.ts";
 
 /** Told of each JSON-RPC batch that combined several requests' calls (for metrics). */
@@ -48,6 +51,8 @@ export class BitcoinCorePool {
   private readonly nodes: BitcoinCoreClient[];
   private readonly combiner: Combiner;
   readonly shared: SharedTrips<CallOutcome>;
+  /** What its answers claim about the chain, checked against the verified one (block-claims.ts). */
+  readonly claims = new CoreBlockClaims();
   /** The blocks its getblock answers were about (for answers known too large before asking). */
   readonly blockSizes = new BlockSizes();
   private readonly responseBytesMax: number;
@@ -67,6 +72,7 @@ export class BitcoinCorePool {
       (calls, bytesMax) =>
         this.pool.run((client, signal) => client.batch(calls, undefined, bytesMax, signal), {
           idempotent: calls.every((c) => READ_METHODS.has(c.method)),
+          check: coreAnswersCheck(calls),
         }),
       callsMax,
       opts.onCombined,
@@ -81,12 +87,14 @@ export class BitcoinCorePool {
    * with other requests'). When any trip the request depends on fails as a whole, the request
    * fails with that error, as it would have had it made the trip alone — save a trip too large
    * for another request's bound: then the request's calls go again in a trip of its own.
-   * `bytesMax`: what the request's answer may take (server.responseBytesMax by default).
+   * `bytesMax`: what the request's answer may take (server.responseBytesMax by default). Each
+   * answer comes with how far it was verified, its block claims checked (block-claims.ts).
    */
-  async batch(calls: readonly RpcCall[], bytesMax = this.responseBytesMax): Promise<PoolOutcome> {
+  async batch(calls: readonly RpcCall[], bytesMax = this.responseBytesMax): Promise<ClaimsOutcome> {
     const out = await this.send(calls, bytesMax);
-    if (out.ok) this.blockSizes.learn(calls, out.answers);
-    return out;
+    if (!out.ok) return out;
+    this.blockSizes.learn(calls, out.answers);
+    return this.claims.check(calls, out, (proofs) => this.send(proofs, this.responseBytesMax));
   }
 
   private async send(calls: readonly RpcCall[], bytesMax: number): Promise<PoolOutcome> {

@@ -2,6 +2,8 @@ import type { ElectrumUpstreamConfig } from "../../config/schema.ts";
 import type { GatewayError } from "../../protocol/errors/codes.ts";
 import { type Json, stringifyJson } from "../../protocol/json/json.ts";
 import type { RpcAnswer, RpcCall } from "../../protocol/json/types.ts";
+import { LruMap } from "../../util/lru.ts";
+import type { ChainView, Membership } from "../chain-view.ts";
 import {
   type FailoverPolicy,
   FailoverPool,
@@ -11,6 +13,7 @@ import {
   type PoolObserver,
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
+import { electrumAnswerCheck, electrumBatchCheck } from "./answer-check.ts";
 import { ElectrumUpstream } from "./client.ts";
 import type { ElectrumOutcome, ElectrumServerVersion, ElectrumTip } from "./connection.ts";
 import { ScripthashFeed, type ScripthashFeedOptions } from "./scripthash-feed.ts";
@@ -57,6 +60,9 @@ const READ_METHODS: ReadonlySet<string> = new Set([
   "blockchain.headers.subscribe",
 ]);
 
+/** Proven memberships kept (see ElectrumPool.proven). */
+const PROVEN_MAX = 100_000;
+
 export interface ElectrumPoolOptions {
   policy?: FailoverPolicy | undefined;
   observer?: PoolObserver | undefined;
@@ -96,18 +102,26 @@ export class ElectrumPool {
     });
   }
 
+  /** The network's verified chain, where there is one (the composition root sets it). */
+  chain: ChainView | undefined;
+  /** Memberships proven by merkle branches: a block's transactions never change. */
+  readonly proven = new LruMap<string, Membership>(PROVEN_MAX);
+
   start(): void {
     for (const u of this.upstreams) u.start();
   }
 
   request(method: string, params: Json[]): Promise<ElectrumPoolOutcome> {
     const trip = () =>
-      this.pool.run(
+      this.pool.run<{ ok: true; answer: RpcAnswer; bytes?: number | undefined }>(
         async (upstream, signal) => {
           const out = await upstream.request(method, params, signal);
           return out.ok ? { ok: true as const, answer: out.answer, bytes: out.bytes } : out;
         },
-        { idempotent: READ_METHODS.has(method) },
+        {
+          idempotent: READ_METHODS.has(method),
+          check: electrumAnswerCheck(method, params, this.chain),
+        },
       );
     if (!SHAREABLE_METHODS.has(method)) return trip();
     return this.shared.run(`${method} ${stringifyJson(params)}`, trip);
@@ -120,14 +134,17 @@ export class ElectrumPool {
    * Not shared with identical trips in flight: a batch is one trip of its own.
    */
   async batch(calls: readonly RpcCall[]): Promise<ElectrumBatchOutcome> {
-    const out = await this.pool.run(
+    const out = await this.pool.run<{ ok: true; outcomes: ElectrumOutcome[] }>(
       async (upstream, signal) => {
         const outs = await upstream.batch(calls, signal);
         const failed = outs.find((o) => !o.ok && o.retryable);
         if (failed) return failed as Extract<ElectrumOutcome, { ok: false }>;
         return { ok: true as const, outcomes: outs };
       },
-      { idempotent: calls.every((c) => READ_METHODS.has(c.method)) },
+      {
+        idempotent: calls.every((c) => READ_METHODS.has(c.method)),
+        check: electrumBatchCheck(calls, this.chain),
+      },
     );
     if (!out.ok) return calls.map(() => out);
     return out.outcomes.map((o) =>

@@ -10,6 +10,7 @@ import {
 } from "../failover.ts";
 import { SharedTrips } from "../shared-trips.ts";
 import { EsploraAnswerCache, isKeptPath } from "./answer-cache.ts";
+import { esploraAnswerCheck } from "./answer-check.ts";
 import {
   type EsploraAnswer,
   type EsploraCall,
@@ -80,7 +81,11 @@ export class EsploraPool {
 
   private trip(call: EsploraCall, idempotent: boolean): Promise<EsploraOutcome> {
     return withDeadline(this.budgetMs, (signal: CancelSignal) =>
-      this.pool.run((client, attempt) => client.request(call, attempt), { idempotent, signal }),
+      this.pool.run((client, attempt) => client.request(call, attempt), {
+        idempotent,
+        signal,
+        check: idempotent ? esploraAnswerCheck(call.path) : undefined,
+      }),
     );
   }
 

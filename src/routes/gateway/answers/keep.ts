@@ -1,6 +1,7 @@
 import type { ExecutionResult } from "graphql";
 import { CONFIRMATIONS_MARK } from "../../../cache/answer-template.ts";
 import type { AnswerAbout, MinedAt } from "../../../cache/gateway-answers.ts";
+import { combineVerified } from "../../../protocol/verified.ts";
 import type { ExecutedDocument, GraphQLContext } from "../context.ts";
 import type { CostReport } from "../cost/report-types.ts";
 import { finalBlocksOf } from "./final-blocks.ts";
@@ -78,6 +79,7 @@ function pend(ctx: GraphQLContext, found: Found, figures: KeepFigures, text: () 
       complexity: figures.complexity,
       lines: report.calls,
       answered: found.answered,
+      verified: combineVerified(ctx.state.meter.verified),
     },
     about: found.about,
     report,

@@ -58,6 +58,9 @@ export async function serveAnswer(
           chargedCc: answer.actual,
           complexity: answer.complexity,
           cacheHits: answer.answered,
+          // Checked when it was kept; its confirmations now count from the node's tip, not the
+          // verified one, so a proven answer is partly so.
+          verified: answer.verified === "chain" ? "partial" : (answer.verified ?? "unchecked"),
         },
       ],
     }),

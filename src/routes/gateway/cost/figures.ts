@@ -2,6 +2,7 @@ import type { ExecutionResult } from "graphql";
 import type { CallOutcome } from "../../../billing/metering/pipeline.ts";
 import { graphPrice } from "../../../billing/pricing/prices.ts";
 import { type ErrorCode, fromGraphQLCode } from "../../../protocol/errors/codes.ts";
+import { combineVerified } from "../../../protocol/verified.ts";
 import type { GraphQLContext } from "../context.ts";
 import type { CostEstimate } from "./estimate.ts";
 import type { ExecutedFigures } from "./report-types.ts";
@@ -34,6 +35,7 @@ export function executedFigures(
     chargedCc: actual,
     complexity,
     cacheHits,
+    verified: combineVerified(ctx.state.meter.verified),
   };
   return { outcome, actual, complexity };
 }

@@ -1,7 +1,8 @@
 import { type ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { auditOnly, meter } from "../../../billing/metering/pipeline.ts";
+import { auditOnly, type CallOutcome, meter } from "../../../billing/metering/pipeline.ts";
 import { fromGraphQLCode, gatewayError } from "../../../protocol/errors/codes.ts";
+import { complete, type Verified } from "../../../protocol/verified.ts";
 import { keepIfFinal } from "../answers/keep.ts";
 import type { GraphQLContext, RequestState } from "../context.ts";
 import { codedError } from "../errors.ts";
@@ -175,9 +176,34 @@ function meterExecution(
         return { value: null, outcomes: [{ kind: "failed", error }] };
       }
       const { outcome, actual, complexity } = executedFigures(ctx, estimate, result);
+      if (
+        ctx.requireVerified &&
+        outcome.kind === "answered" &&
+        !complete(outcome.verified ?? "unchecked")
+      ) {
+        return unverifiedAnswer(outcome.verified ?? "unchecked", complexity);
+      }
       return { value: { result, actual, complexity }, outcomes: [outcome] };
     },
   });
+}
+
+/**
+ * A request that required verified answers (X-Blockgate-Require-Verified) whose answers were not
+ * all verified in full: its data withheld, not charged.
+ */
+function unverifiedAnswer(verified: Verified, complexity: number | null) {
+  const message = `the answer could be verified ${verified === "partial" ? "only in part" : "not"}, and verification was required`;
+  const outcome: CallOutcome = {
+    kind: "answered",
+    outcome: "rejected",
+    errorCode: "UNVERIFIED",
+    httpStatus: 200,
+    chargedCc: 0,
+    verified,
+  };
+  const result: ExecutionResult = { errors: [codedError("UNVERIFIED", message)] };
+  return { value: { result, actual: 0, complexity }, outcomes: [outcome] };
 }
 
 /** A metered answer with its report; kept whole, or learnt from, when the route asked. */

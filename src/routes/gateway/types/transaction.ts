@@ -1,7 +1,11 @@
 import { builder } from "../builder.ts";
-import type { TransactionModel } from "../models.ts";
+import type { TransactionModel, TxVerification } from "../models.ts";
 import { Amount } from "./amount.ts";
 import { TxIn, TxOut } from "./tx-io.ts";
+import { VerificationRef } from "./verification.ts";
+
+/** Bytes the caller gave (decodeTransaction): nothing of them was checked. */
+const UNCHECKED: TxVerification = { status: "unchecked", proof: null };
 
 export const TransactionStatus = builder.enumType("TransactionStatus", {
   values: {
@@ -86,6 +90,12 @@ export const TransactionRef = builder.objectRef<TransactionModel>("Transaction")
       resolve: (m) => (m.origin === "DECODED" ? "UNKNOWN" : m.block ? "CONFIRMED" : "MEMPOOL"),
     }),
     confirmations: t.int({ nullable: true, resolve: (m) => m.block?.confirmations ?? null }),
+    verification: t.field({
+      type: VerificationRef,
+      description:
+        "How far blockgate checked this transaction against the chain (X-Blockgate-Verified per transaction); ask for `proof` to check it in turn.",
+      resolve: (m) => m.verification ?? UNCHECKED,
+    }),
     blockhash: t.field({
       type: "BlockHash",
       nullable: true,
