@@ -9,6 +9,7 @@ import type { NetworkName } from "../../config/schema.ts";
 import { gatewayError } from "../../protocol/errors/codes.ts";
 import { isJsonNumber, isJsonObject, type Json } from "../../protocol/json/json.ts";
 import { resultScalars } from "../../protocol/json/raw-answer.ts";
+import type { Verified } from "../../protocol/verified.ts";
 import type { CoreBlockClaims } from "../../upstreams/bitcoin-core/block-claims.ts";
 import { proofOn } from "../../upstreams/chain-view.ts";
 import type { LruMap } from "../../util/lru.ts";
@@ -131,24 +132,13 @@ export function nodeTransactionLoader(
               return;
             }
             const txid = txids[i]!.toLowerCase();
-            try {
-              const verbosity = verbosities[k]!;
-              if (verbosity === 0) {
-                const model = modelFromHex(answer.result, network, txid, app.parsedTxs);
-                results[i] = { ...model, verification: { status, proof: null } };
-                return;
-              }
-              // Without prevouts, what is read of the answer is its scalar members: the rest (vin,
-              // vout) is not built (most of the work of reading it).
-              const result = verbosity === 1 ? resultScalars(answer) : answer.result;
-              // Kept only once checked in full (its block proven against a verified chain).
-              if (status === "chain" || !pool.claims.checking) verbose.push({ txid, result });
-              const model = modelFromVerbose(result, network, txid, app.parsedTxs);
-              const proof = model.block ? pool.claims.proof(txid, model.block.hash) : null;
-              results[i] = { ...model, verification: { status, proof } };
-            } catch (err) {
-              results[i] = err instanceof GraphQLError ? err : badAnswer("full node's");
-            }
+            results[i] = modelOfAnswer(app, network, pool.claims, {
+              txid,
+              answer,
+              verbosity: verbosities[k]!,
+              status,
+              verbose,
+            });
           });
           await rememberFromCore(app.txCache, pool, network, verbose);
         }
@@ -160,6 +150,41 @@ export function nodeTransactionLoader(
     },
     { maxBatchSize: app.config.graphql.batchSize },
   );
+}
+
+/**
+ * One transaction of the node's batch as the loader answers it: the model (with what was checked
+ * of it), or the error its bytes give. A verbose answer checked in full joins `verbose`, to be kept.
+ */
+function modelOfAnswer(
+  app: GatewayServices,
+  network: NetworkName,
+  claims: CoreBlockClaims,
+  a: {
+    txid: string;
+    /** The node's answer itself: its raw text is found by it (resultScalars). */
+    answer: { result: Json };
+    verbosity: number;
+    status: Verified;
+    verbose: VerboseAnswer[];
+  },
+): TransactionModel | GraphQLError {
+  try {
+    if (a.verbosity === 0) {
+      const model = modelFromHex(a.answer.result, network, a.txid, app.parsedTxs);
+      return { ...model, verification: { status: a.status, proof: null } };
+    }
+    // Without prevouts, what is read of the answer is its scalar members: the rest (vin, vout) is
+    // not built (most of the work of reading it).
+    const result = a.verbosity === 1 ? resultScalars(a.answer) : a.answer.result;
+    // Kept only once checked in full (its block proven against a verified chain).
+    if (a.status === "chain" || !claims.checking) a.verbose.push({ txid: a.txid, result });
+    const model = modelFromVerbose(result, network, a.txid, app.parsedTxs);
+    const proof = model.block ? claims.proof(a.txid, model.block.hash) : null;
+    return { ...model, verification: { status: a.status, proof } };
+  } catch (err) {
+    return err instanceof GraphQLError ? err : badAnswer("full node's");
+  }
 }
 
 /**
