@@ -30,6 +30,11 @@ export interface MemberHealth {
   status: "up" | "down";
   /** Why it is held out of the pool: its chain disagrees with the verified one. */
   inconsistent?: string;
+  /**
+   * Its answers that failed their check (bytes that do not hash to what was asked, a block claim
+   * it could not prove) since the gateway started, and the latest's reason: an upstream that lies.
+   */
+  unverified?: { answers: number; last: string; at: string };
 }
 
 /** healthy: every member up; degraded: some; down: none. */
@@ -217,9 +222,12 @@ export class FailoverPool<C extends Upstream> {
         const up = (await m.health.get(opts.timeoutMs, opts.cacheMs)) && m.breaker.state !== "open";
         const held = m.breaker.held;
         const status = up ? ("up" as const) : ("down" as const);
-        return held === null
-          ? { name: m.client.name, status }
-          : { name: m.client.name, status, inconsistent: held };
+        return {
+          name: m.client.name,
+          status,
+          ...(held === null ? {} : { inconsistent: held }),
+          ...(m.unverified ? { unverified: m.unverified } : {}),
+        };
       }),
     );
     const up = members.filter((m) => m.status === "up").length;

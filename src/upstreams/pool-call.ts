@@ -28,6 +28,8 @@ export interface Member<C> {
   breaker: Breaker;
   /** For /readyz: the latest evidence, a call's outcome or a probe. */
   health: CachedCheck;
+  /** For /readyz: its answers that failed their check, and the latest's reason and time. */
+  unverified?: { answers: number; last: string; at: string };
 }
 
 /** What one call of a pool reads of it. */
@@ -148,7 +150,7 @@ export class PoolCall<C extends { readonly name: string }, T extends { ok: true 
     a.done = true;
     const name = a.member.client.name;
     const elapsedMs = performance.now() - a.startedAt;
-    const out = this.checked(name, answered);
+    const out = this.checked(a.member, answered);
     if (out.ok) {
       a.member.breaker.success();
       a.member.health.note(true);
@@ -187,10 +189,14 @@ export class PoolCall<C extends { readonly name: string }, T extends { ok: true 
    * The answer as the call's check finds it: a check that does not hold makes it the upstream's
    * failure (retryable: the next upstream may answer honestly), so it is never passed on.
    */
-  private checked(name: string, out: T | UpstreamFailure): T | UpstreamFailure {
+  private checked(member: Member<C>, out: T | UpstreamFailure): T | UpstreamFailure {
     if (!out.ok || !this.check) return out;
     const why = this.check(out);
-    return why === null ? out : unverified(this.pool.what, name, why);
+    if (why === null) return out;
+    // Named in /readyz: an upstream that lies is the operator's to find.
+    const answers = (member.unverified?.answers ?? 0) + 1;
+    member.unverified = { answers, last: why, at: new Date().toISOString() };
+    return unverified(this.pool.what, member.client.name, why);
   }
 
   /**

@@ -125,6 +125,18 @@ describe("a lying node", () => {
     }
     const rows = await auditByOutcome(beside.gateway.app.db, { accountId: id });
     expect(rows).toEqual([{ outcome: "ok", n: 4, charged: expect.any(Number) }]);
+    // The operator finds the liar named in /readyz, the honest node beside it not.
+    const ready = (await (await fetch(`${beside.url}/readyz`)).json()) as {
+      upstreams: { node: { regtest: { members: { name: string; unverified?: unknown }[] } } };
+    };
+    const members = ready.upstreams.node.regtest.members;
+    const named = members.filter((m) => m.unverified !== undefined);
+    expect(named).toHaveLength(1);
+    expect(named[0]!.unverified).toMatchObject({
+      answers: expect.any(Number),
+      last: expect.stringMatching(/its bytes hash to|do not decode/),
+    });
+    expect(members.length).toBe(2);
   });
 
   it("tampered bytes, alone: an upstream error, not charged", async () => {
