@@ -145,6 +145,19 @@ export class ChainEvents {
    */
   async pollNow(network?: NetworkName): Promise<void> {
     if (!this.leadership?.leading()) return;
+    // A verified chain moves at its own polls: asked now, it looks first (its move then calls
+    // `poll` itself, which finds nothing new).
+    await Promise.all(
+      this.followers
+        .filter((f) => network === undefined || f.network === network)
+        .map((f) => this.verified?.get(f.network)?.look?.()),
+    );
+    await this.poll(network);
+  }
+
+  /** A poll of what the chains' sources say now (the timer's, and a new tip's). */
+  private async poll(network?: NetworkName): Promise<void> {
+    if (!this.leadership?.leading()) return;
     // Polls never overlap: a second caller waits for the one under way, then looks again.
     while (this.polling) await this.polling;
     this.polling = this.pollOnce(network).finally(() => {
@@ -197,7 +210,7 @@ export class ChainEvents {
       const network = follower.network;
       const stop = this.verified?.get(network)
         ? this.verified.onTip(network, () => {
-            this.pollNow(network).catch((err: unknown) =>
+            this.poll(network).catch((err: unknown) =>
               this.log.warn({ err }, "announcing the tip"),
             );
           })
@@ -207,9 +220,7 @@ export class ChainEvents {
     for (const [network, pool] of this.electrum) {
       this.stopTips.push(
         pool.onTip(() => {
-          this.pollNow(network).catch((err: unknown) =>
-            this.log.warn({ err }, "announcing the tip"),
-          );
+          this.poll(network).catch((err: unknown) => this.log.warn({ err }, "announcing the tip"));
         }),
       );
     }
@@ -222,7 +233,7 @@ export class ChainEvents {
   private schedule(delayMs: number): void {
     if (this.closed) return;
     this.timer = setTimeout(() => {
-      void this.pollNow().finally(() => {
+      void this.poll().finally(() => {
         if (this.leadership?.leading()) this.schedule(this.config.pollMs);
       });
     }, delayMs);

@@ -113,9 +113,6 @@ export function verifiedHeaders(chain: VerifiedChain): HeadersSource {
   };
   return {
     async tip(knownHash) {
-      // The chain's own poll may be a while off: a look now makes the announcement as prompt as
-      // reading the node directly was.
-      await chain.look?.();
       const tip = chain.tip();
       if (!tip) throw new Error("the verified chain has not synced yet");
       return tip.hash === knownHash ? null : header(tip);

@@ -106,13 +106,23 @@ describe("the verified chain of every devnet network", () => {
     expect(chain.tip()!.hash).toBe(change.tip.hash);
   });
 
+  it("announces a block asked for now at once, not at the verified chain's next poll", async () => {
+    const seen: number[] = [];
+    const stop = t.gateway.app.events.subscribe("regtest", (e) => seen.push(e.height));
+    const before = t.gateway.app.verifiedChains.get("regtest")!.tip()!.height;
+    t.devnet.producers.get("regtest")!.mine(1);
+    await t.gateway.app.events.pollNow("regtest");
+    stop();
+    expect(seen).toContain(before + 1);
+  });
+
   it("counts every upstream consistent and shows it in /readyz", async () => {
     const res = await fetch(`${t.url}/readyz`);
     const body = (await res.json()) as {
       verification: Record<string, { tip: { height: number }; upstreams: { status: string }[] }>;
     };
     expect(Object.keys(body.verification).sort()).toEqual([...NETWORKS].sort());
-    expect(body.verification.regtest!.tip.height).toBe(32);
+    expect(body.verification.regtest!.tip.height).toBe(33);
     for (const n of NETWORKS) {
       expect(body.verification[n]!.upstreams.map((u) => u.status)).toEqual([
         "consistent",

@@ -44,7 +44,8 @@ export class ChainFollower implements VerifiedChain {
   readonly tree: HeaderTree;
   readonly watched: Watched[];
   private looking: Promise<void> | null = null;
-  private again = false;
+  /** The look after the one under way, once someone asked for it. */
+  private next: Promise<void> | null = null;
   private looksStarted = 0;
   private looksDone = 0;
   private readonly waiters = new Set<() => void>();
@@ -106,20 +107,20 @@ export class ChainFollower implements VerifiedChain {
     }
   }
 
-  /** One look at every upstream (or, when one is under way, one more after it). */
+  /**
+   * One look at every upstream; when one is under way, one more after it, which the promise
+   * waits for (the look under way may have started before what the caller wants seen).
+   */
   look(): Promise<void> {
     if (this.looking) {
-      this.again = true;
-      return this.looking;
+      this.next ??= this.looking.then(() => this.look());
+      return this.next;
     }
     this.looking = this.lookOnce()
       .catch((err: unknown) => this.opts.onError(err))
       .finally(() => {
         this.looking = null;
-        if (this.again) {
-          this.again = false;
-          void this.look();
-        }
+        this.next = null;
       });
     return this.looking;
   }

@@ -17,7 +17,8 @@ export interface VerifiedChain {
   synced(timeoutMs?: number): Promise<void>;
   /**
    * Looks at every upstream now rather than at the next poll (one more look after one under way);
-   * resolves when done. What announces a new block asks this first, so it is not a poll late.
+   * resolves when done. An announcement asked for now (ChainEvents.pollNow) asks this first, so it
+   * is not a poll late.
    */
   look?(): Promise<void>;
 }
