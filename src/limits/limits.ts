@@ -46,7 +46,7 @@ export class Limits {
   private constructor(
     private readonly config: Config,
     private readonly db: Database,
-    /** Where rates count when no script does (memory, or Redis's own insurance). */
+    /** Where rates count when no script does: this process's memory. */
     private readonly store: LimiterStore,
     private readonly slots: Slots,
     private readonly redis: Redis | null,

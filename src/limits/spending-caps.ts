@@ -119,7 +119,7 @@ export class SpendingCaps {
     let limiter = this.limiters.get(name);
     if (!limiter) {
       const shape = { keyPrefix: `cap:${name}`, points: w.cap, duration: 86_400 };
-      limiter = this.store.limiter({ ...shape, insurance: false });
+      limiter = this.store.limiter(shape);
       this.limiters.set(name, limiter);
     }
     const key = `${accountId}:${w.start.getTime()}`;

@@ -11,12 +11,6 @@ export interface LimiterShape {
   points: number;
   /** Window in seconds. */
   duration: number;
-  /**
-   * With Redis: whether this process counts on its own while Redis cannot answer (default), or
-   * the limiter's caller is told (the credit caps then ask the ledger: money is not held per
-   * process).
-   */
-  insurance?: boolean;
 }
 
 /** Where counters live: this process's memory, or Redis shared by every gateway process. */
@@ -27,25 +21,23 @@ export interface LimiterStore {
 
 export const memoryStore: LimiterStore = {
   kind: "memory",
-  limiter: ({ insurance: _, ...shape }) => new RateLimiterMemory(shape),
+  limiter: (shape) => new RateLimiterMemory(shape),
 };
 
 /**
- * Counters in Redis, so all processes hold one limit together. While Redis cannot answer, each
- * process falls back to its own memory (rate-limiter-flexible's insurance limiter): limits then
- * hold per process rather than failing every call, the same stance as the response cache's
- * Redis tier (Redis may be lost; the gateway keeps serving).
+ * Counters in Redis, so all processes hold one limit together: the credit caps'. While Redis
+ * cannot answer, the caller is told (the caps then ask the ledger: money is not held per process).
+ * Rates and slots are counted by one script per call instead (redis-admission.ts).
  */
 export function redisStore(client: Redis, prefix: string): LimiterStore {
   return {
     kind: "redis",
-    limiter: ({ insurance = true, ...shape }) =>
+    limiter: (shape) =>
       new RateLimiterRedis({
         ...shape,
         keyPrefix: `${prefix}${shape.keyPrefix}`,
         storeClient: client,
         rejectIfRedisNotReady: true,
-        ...(insurance ? { insuranceLimiter: new RateLimiterMemory(shape) } : {}),
       }),
   };
 }

@@ -3,8 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/billing/ledger/accounts.ts";
-import { LeaseBatches, takeLeases } from "../../src/billing/ledger/lease-batches.ts";
-import { registerProcess } from "../../src/billing/ledger/leases.ts";
+import { LeaseBatches } from "../../src/billing/ledger/lease-batches.ts";
+import { registerProcess, takeLeases } from "../../src/billing/ledger/leases.ts";
 import { grantCredits } from "../../src/billing/ledger/ledger.ts";
 import type { Database, Queryable } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";

@@ -1,6 +1,5 @@
 import type { Queryable } from "../../db/database.ts";
-import { LedgerError } from "./errors.ts";
-import { type Lease, returnLeases } from "./leases.ts";
+import { type Lease, returnLeases, takeLeases } from "./leases.ts";
 
 /** Most leases one statement takes or returns. */
 const BATCH_MAX = 500;
@@ -106,47 +105,4 @@ function oncePerAccount<T extends { accountId: number }>(asks: T[]): T[] {
     asks.splice(i, 1);
   }
   return batch;
-}
-
-/**
- * takeLease for several accounts in one statement: each lease is taken only where its account
- * keeps `keep` available besides, as alone. One result per ask, in order (null: not taken).
- */
-export async function takeLeases(
-  db: Queryable,
-  processId: string,
-  asks: readonly { accountId: number; amount: number; keep: number }[],
-): Promise<({ lease: Lease; available: number } | null)[]> {
-  if (asks.length === 0) return [];
-  try {
-    const { rows } = await db.query<{ ord: number; lease_id: number; available: number }>(
-      `WITH asked AS (
-         SELECT (e->>0)::int8 AS account_id, (e->>1)::int8 AS amount, (e->>2)::int8 AS keep, ord
-         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS r(e, ord)
-       ), taken AS (
-         UPDATE accounts a SET leased = a.leased + q.amount
-         FROM asked q
-         WHERE a.id = q.account_id AND a.balance - a.held - a.leased >= q.amount + q.keep
-         RETURNING a.id, a.balance - a.held AS available, q.amount, q.ord
-       ), lease AS (
-         INSERT INTO ledger_entries(account_id, kind, amount, process_id)
-         SELECT id, 'lease', -amount, $2 FROM taken RETURNING id, account_id
-       )
-       SELECT t.ord, l.id AS lease_id, t.available
-       FROM taken t JOIN lease l ON l.account_id = t.id`,
-      [JSON.stringify(asks.map((a) => [a.accountId, a.amount, a.keep])), processId],
-    );
-    const out: ({ lease: Lease; available: number } | null)[] = asks.map(() => null);
-    for (const row of rows) {
-      const ask = asks[Number(row.ord) - 1];
-      if (!ask) continue;
-      out[Number(row.ord) - 1] = {
-        lease: { id: Number(row.lease_id), accountId: ask.accountId, amount: ask.amount },
-        available: Number(row.available),
-      };
-    }
-    return out;
-  } catch (err) {
-    throw new LedgerError("lease", err);
-  }
 }

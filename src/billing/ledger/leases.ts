@@ -27,22 +27,48 @@ export async function takeLease(
   keep: number,
   processId: string,
 ): Promise<{ lease: Lease; available: number } | null> {
+  const [taken] = await takeLeases(db, processId, [{ accountId, amount, keep }]);
+  return taken ?? null;
+}
+
+/**
+ * takeLease for several accounts (each once) in one statement: each lease is taken only where its account
+ * keeps `keep` available besides, as alone. One result per ask, in order (null: not taken).
+ */
+export async function takeLeases(
+  db: Queryable,
+  processId: string,
+  asks: readonly { accountId: number; amount: number; keep: number }[],
+): Promise<({ lease: Lease; available: number } | null)[]> {
+  if (asks.length === 0) return [];
   try {
-    const { rows } = await db.query<{ lease_id: number | null; available: number | null }>(
-      `WITH taken AS (
-         UPDATE accounts SET leased = leased + $2
-         WHERE id = $1 AND balance - held - leased >= $2::int8 + $3::int8
-         RETURNING balance - held AS available
+    const { rows } = await db.query<{ ord: number; lease_id: number; available: number }>(
+      `WITH asked AS (
+         SELECT (e->>0)::int8 AS account_id, (e->>1)::int8 AS amount, (e->>2)::int8 AS keep, ord
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS r(e, ord)
+       ), taken AS (
+         UPDATE accounts a SET leased = a.leased + q.amount
+         FROM asked q
+         WHERE a.id = q.account_id AND a.balance - a.held - a.leased >= q.amount + q.keep
+         RETURNING a.id, a.balance - a.held AS available, q.amount, q.ord
        ), lease AS (
          INSERT INTO ledger_entries(account_id, kind, amount, process_id)
-         SELECT $1, 'lease', -($2::int8), $4 FROM taken RETURNING id
+         SELECT id, 'lease', -amount, $2 FROM taken RETURNING id, account_id
        )
-       SELECT (SELECT id FROM lease) AS lease_id, (SELECT available FROM taken) AS available`,
-      [accountId, amount, keep, processId],
+       SELECT t.ord, l.id AS lease_id, t.available
+       FROM taken t JOIN lease l ON l.account_id = t.id`,
+      [JSON.stringify(asks.map((a) => [a.accountId, a.amount, a.keep])), processId],
     );
-    const row = rows[0];
-    if (!row || row.lease_id === null || row.available === null) return null;
-    return { lease: { id: Number(row.lease_id), accountId, amount }, available: row.available };
+    const out: ({ lease: Lease; available: number } | null)[] = asks.map(() => null);
+    for (const row of rows) {
+      const ask = asks[Number(row.ord) - 1];
+      if (!ask) continue;
+      out[Number(row.ord) - 1] = {
+        lease: { id: Number(row.lease_id), accountId: ask.accountId, amount: ask.amount },
+        available: Number(row.available),
+      };
+    }
+    return out;
   } catch (err) {
     throw new LedgerError("lease", err);
   }
@@ -54,12 +80,8 @@ export async function takeLease(
  * already ended (by a sweep) is left as it is. Returns the account's available balance after.
  */
 export async function returnLease(db: Queryable, leaseId: number): Promise<number | null> {
-  const { rows } = await db.query<{ available: number | null }>(
-    `${RETURN_LEASES}
-     SELECT (SELECT available FROM acc LIMIT 1) AS available`,
-    [[leaseId]],
-  );
-  return rows[0]?.available ?? null;
+  const [available] = (await returnLeases(db, [leaseId])).values();
+  return available ?? null;
 }
 
 /**
