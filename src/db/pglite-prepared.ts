@@ -11,7 +11,9 @@ import type { Queryable } from "./database.ts";
  * quotes doubled (standard_conforming_strings is on, so nothing else is special), finite numbers,
  * bigints and booleans as written, dates in ISO 8601 (as PGlite writes them), lists of numbers as
  * array literals, null as NULL. A value of any other kind, a statement PREPARE
- * does not take, or a text beyond the first STATEMENTS_MAX runs unprepared.
+ * does not take, or a text beyond the first STATEMENTS_MAX runs unprepared. EXECUTE goes by the
+ * simple query protocol (`exec`: one message and its answer), not the extended one (`query`, which
+ * PGlite runs as six exchanges with the WebAssembly backend, each with its fixed cost).
  *
  * Not for a transaction's statements: PGlite runs a transaction alone, so a PREPARE another
  * caller queued meanwhile would wait for the transaction that waits for it.
@@ -26,7 +28,8 @@ export function preparedQueryable(session: Pick<PGlite, "query" | "exec">): Quer
           : null;
       if (name === null) return { rows: (await session.query<R>(sql, params as unknown[])).rows };
       const args = literals.length > 0 ? `(${literals.join(", ")})` : "";
-      return { rows: (await session.query<R>(`EXECUTE ${name}${args}`)).rows };
+      const [result] = await session.exec(`EXECUTE ${name}${args}`);
+      return { rows: (result?.rows ?? []) as R[] };
     },
   };
 }

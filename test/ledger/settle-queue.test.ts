@@ -168,6 +168,50 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     await expectLedgerOk(db, id);
   });
 
+  it("in process, a statement waits for the calls still executing; a call alone never waits", async () => {
+    const id = await account("coming", 1_000_000);
+    const taken = await takeLease(db, id, 100_000, 0, "test-process");
+    if (!taken) throw new Error("lease");
+    const settle = (queue: SettleQueue) =>
+      queue.settle({
+        accountId: id,
+        hold: null,
+        leaseId: taken.lease.id,
+        records: [record(id, 10)],
+      });
+    /** Statements taken by six calls, each done executing a turn of the event loop after the last. */
+    async function staggered(queue: SettleQueue): Promise<number> {
+      const before = queue.stats.batches;
+      const done = Array.from({ length: 6 }, () => queue.coming());
+      const calls: Promise<unknown>[] = [];
+      for (const finished of done) {
+        finished();
+        calls.push(settle(queue));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      await Promise.all(calls);
+      return queue.stats.batches - before;
+    }
+    // The bound on a clock of the test's own, so that a slow machine does not end the wait early.
+    let tick = 0;
+    const opts = { batchRowsMax: 1000, pendingRowsMax: 10_000, gatherMaxUs: 1_000_000 };
+    const clock = () => {
+      tick += 0.001;
+      return tick;
+    };
+    const inProcess = new SettleQueue(db, { ...opts, gatherClock: clock, inProcess: true });
+    expect(await staggered(inProcess)).toBe(1);
+    expect(await staggered(new SettleQueue(db, { ...opts, gatherClock: clock }))).toBeGreaterThan(
+      1,
+    );
+    // A call alone is written at once, though the bound is far off.
+    const started = performance.now();
+    await settle(inProcess);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(inProcess.stats.items).toBe(7);
+    await expectLedgerOk(db, id);
+  });
+
   it("a full queue makes callers wait; every record is written", async () => {
     const id = await account("pressed", 1_000_000);
     const queue = new SettleQueue(db, { batchRowsMax: 4, pendingRowsMax: 8 });

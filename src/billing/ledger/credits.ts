@@ -122,6 +122,7 @@ export class Credits {
       batchRowsMax: opts.batchRowsMax,
       pendingRowsMax: opts.pendingRowsMax,
       gatherMaxUs: opts.settleGatherUs ?? 0,
+      inProcess: db.kind === "pglite",
     });
     db.listen("lease_recall", (payload) => this.recalled(Number(payload)));
   }

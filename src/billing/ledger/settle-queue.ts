@@ -42,6 +42,8 @@ export interface SettleQueueOptions {
   gatherMaxUs?: number;
   /** The gather's clock (ms; performance.now): a test's own, so that its pace is not the machine's. */
   gatherClock?: () => number;
+  /** The store executes statements in this process (PGlite): see gatheredInProcess. */
+  inProcess?: boolean;
 }
 
 /** Settle statements executing at once (see drain). */
@@ -60,6 +62,8 @@ export class SettleQueue {
   private flushing: Promise<void> | null = null;
   private waitingForRoom: (() => void)[] = [];
   private readonly gather: BatchGather;
+  /** Calls executing that will settle next (see `coming`). */
+  private executing = 0;
   /** Statements written and items settled, for metrics and benchmarks. */
   readonly stats = { batches: 0, items: 0, rows: 0, failedBatches: 0, peakQueuedRows: 0 };
 
@@ -84,6 +88,21 @@ export class SettleQueue {
       this.stats.peakQueuedRows = Math.max(this.stats.peakQueuedRows, this.queuedRows);
       this.kick();
     });
+  }
+
+  /**
+   * A call begins executing and will settle once it has: under load on a store whose statements
+   * run in this process, the next statement waits a moment for it (see gathered()). The function
+   * returned says it is done executing (whether or not it settles); calling it again does nothing.
+   */
+  coming(): () => void {
+    this.executing += 1;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.executing -= 1;
+    };
   }
 
   /** Resolves when everything queued so far has been written (or has failed). */
@@ -135,6 +154,7 @@ export class SettleQueue {
 
   /** Waits, under load, for the calls the next batch is expected to hold (batch-gather.ts). */
   private async gathered(): Promise<void> {
+    if (this.opts.inProcess) return this.gatheredInProcess();
     const plan = this.gather.plan(this.queue.length);
     if (!plan) return;
     // Turns of the event loop, each letting requests in: no timer is finer than a millisecond.
@@ -143,6 +163,25 @@ export class SettleQueue {
       this.queue.length < plan.calls &&
       this.queuedRows < this.opts.batchRowsMax &&
       this.gather.now() < plan.until
+    ) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
+   * On a store whose statements execute in this process (PGlite), a statement's cost is this
+   * process's CPU, fixed whatever its size, and no other work runs while it executes: so the next
+   * statement waits, in turns of the event loop, for the calls still executing to queue their
+   * settles, up to `gatherMaxUs`. A call alone never waits: it is not executing any more.
+   */
+  private async gatheredInProcess(): Promise<void> {
+    const maxUs = this.opts.gatherMaxUs ?? 0;
+    if (maxUs <= 0 || this.executing === 0) return;
+    const until = this.gather.now() + maxUs / 1000;
+    while (
+      this.executing > 0 &&
+      this.queuedRows < this.opts.batchRowsMax &&
+      this.gather.now() < until
     ) {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }

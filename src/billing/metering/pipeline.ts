@@ -127,7 +127,14 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
     });
   }
 
-  const { value, outcomes } = await plan.execute();
+  const coming = ctx.services.credits.queue.coming();
+  let executed: Awaited<ReturnType<MeterPlan<T>["execute"]>>;
+  try {
+    executed = await plan.execute();
+  } finally {
+    coming();
+  }
+  const { value, outcomes } = executed;
   logFailures(ctx, outcomes);
   let next = 0;
   const records: AuditInput[] = plan.calls.map((c) =>
