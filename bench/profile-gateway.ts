@@ -10,6 +10,8 @@
 // before (as bench/distinct-transactions.ts sends them): with the cache of whole answers on, what
 // a new request costs. FIELDS: the Transaction fields it selects (default (b)'s). e: (a) with other
 // literal heights in every request (bench/graphql.ts (e)): a document the gateway has not seen.
+// l: the ten latest blocks (bench/graphql.ts (d)); r: fifty transactions as the indexer's rows
+// (bench/graphql.ts (b), "as rows").
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { cpuSpent, startChild } from "./child.ts";
@@ -75,16 +77,27 @@ const BODY = JSON.stringify(
   } }`,
             variables: { ids: allTxids.slice(1, 51) },
           }
-        : SHAPE === "b"
+        : SHAPE === "l"
           ? {
               query:
-                "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
-              variables: { txids },
+                "{ block(limit: 10, order_by: {height: desc}) { hash height timestamp transaction_count size_bytes } }",
             }
-          : {
-              query:
-                "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }",
-            },
+          : SHAPE === "r"
+            ? {
+                query:
+                  "query ($txids: [String!]) { block(limit: 1, where: {transactions: {hash: {_in: $txids}}}) { height transactions(limit: 50, where: {hash: {_in: $txids}}) { hash size_bytes input_count output_count } } }",
+                variables: { txids },
+              }
+            : SHAPE === "b"
+              ? {
+                  query:
+                    "query ($txids: [TxId!]!) { transactions(txids: $txids) { txid size vsize weight version locktime } }",
+                  variables: { txids },
+                }
+              : {
+                  query:
+                    "{ block(where: {height: {_gte: 100, _lte: 109}}, order_by: {height: asc}) { hash height timestamp transaction_count size_bytes } }",
+                },
 );
 
 interface Devnet {
