@@ -839,9 +839,10 @@ export const configSchema = z.strictObject({
       /** Most audit records waiting to be written; callers beyond it wait (none is dropped). */
       pendingRowsMax: z.number().int().positive().max(10_000_000).default(50_000),
       /**
-       * Under load, the longest a settle statement waits for the rest of the batch the recent ones
-       * held, in µs (group commit's commit_delay; only while calls arrive faster than statements
-       * are written). 0: every statement starts at once.
+       * Under load, the longest a settle statement waits for the rest of its batch, in µs (group
+       * commit's commit_delay): on PostgreSQL for as many calls as the recent statements held,
+       * while calls arrive faster than statements are written; on PGlite for the calls still
+       * executing. 0: every statement starts at once.
        */
       settleGatherUs: z.number().int().nonnegative().max(10_000).default(1_000),
     })
