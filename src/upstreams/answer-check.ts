@@ -20,8 +20,18 @@ const HEX = /^(?:[0-9a-fA-F]{2})+$/;
  * decode as one transaction whose non-witness serialization double-SHA-256es to the txid.
  */
 export function txBytesMismatch(txid: string, hex: unknown): string | null {
-  if (typeof hex !== "string" || !HEX.test(hex)) return `transaction ${txid}: no hex`;
-  return txMismatch(txid, fromHex(hex));
+  const bytes = typeof hex === "string" && hex.length > 0 ? hexBytes(hex) : null;
+  if (bytes === null) return `transaction ${txid}: no hex`;
+  return txMismatch(txid, bytes);
+}
+
+/** The bytes of a hex string, or null when it is not one (fromHex checks every digit as it decodes). */
+function hexBytes(hex: string): Uint8Array | null {
+  try {
+    return fromHex(hex);
+  } catch {
+    return null;
+  }
 }
 
 /** As txBytesMismatch, for the bytes themselves (Esplora's /raw). */

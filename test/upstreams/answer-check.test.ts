@@ -29,6 +29,12 @@ describe("answer checks", () => {
     expect(txBytesMismatch(tx.txid.toUpperCase(), tx.hex)).toBeNull();
     expect(txBytesMismatch(tx.txid, changed(tx.hex, -1))).toMatch(/hash to [0-9a-f]{64}/);
     expect(txBytesMismatch(tx.txid, "zz")).toMatch(/no hex/);
+    // A digit that is not one midway, an odd length, nothing: not hex, whatever decodes before.
+    expect(txBytesMismatch(tx.txid, `${tx.hex.slice(0, 20)}g${tx.hex.slice(21)}`)).toMatch(
+      /no hex/,
+    );
+    expect(txBytesMismatch(tx.txid, tx.hex.slice(0, -1))).toMatch(/no hex/);
+    expect(txBytesMismatch(tx.txid, "")).toMatch(/no hex/);
     expect(txBytesMismatch(tx.txid, "00")).toMatch(/do not decode/);
   });
 
