@@ -18,8 +18,9 @@
 // own count, not the clients' view). Each subscriber has an account and token of its own.
 //
 // Loopback only; bounded: at most 60 s to open the subscriptions, 15 s per block, then it stops.
+// CPU_PROF=<dir> writes the gateway's CPU profile there when it exits.
 // Usage:
-//   [DATABASE_URL=postgres://…] npx tsx bench/subscribers.ts [N SSE subscribers=1000] [K blocks=5] [M graphql-ws subscribers=0]
+//   [CPU_PROF=<dir>] [DATABASE_URL=postgres://…] npx tsx bench/subscribers.ts [N SSE subscribers=1000] [K blocks=5] [M graphql-ws subscribers=0]
 import { readFileSync } from "node:fs";
 import { createClient } from "graphql-ws";
 import { Agent, fetch } from "undici";
@@ -144,7 +145,11 @@ const gateway = await startChild<{ url: string; store: string }>(
   "./subscribers-gateway-process.ts",
   [JSON.stringify({ url: core.url, user: core.user, password: core.password })],
   process.env,
-  ["--expose-gc"],
+  // CPU_PROF=<dir>: the gateway's CPU profile, written there when it exits.
+  [
+    "--expose-gc",
+    ...(process.env.CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROF}`] : []),
+  ],
 );
 const subs = async () => (await gateway.ask<{ subscribers: number }>("subs")).subscribers;
 const created = performance.now();
