@@ -98,7 +98,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("direct charges (%s)", (store) 
         return db.query(sql, params);
       },
     };
-    const desk = new DirectCharges(counted);
+    const desk = new DirectCharges(counted, 2_000);
     const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => funded(`many${i}`, 12)));
     const out = await Promise.all([
       ...ids.map((id, i) => desk.charge({ accountId: id, records: [record(id, `m.${i}`, 5)] })),
@@ -109,6 +109,34 @@ describe.each<StoreKind>(["pglite", "postgres"])("direct charges (%s)", (store) 
     expect(out[0]?.available).toBe(2);
     expect(out[1]?.available).toBe(7);
     await desk.flushed();
+    await expectWholeLedgerOk(db);
+  });
+
+  it("in parts of at most rowsMax records, each part's callers answered as it commits", async () => {
+    const statements: string[] = [];
+    const counted: Queryable = {
+      query: (sql, params) => {
+        statements.push(sql.trim().slice(0, 12));
+        return db.query(sql, params);
+      },
+    };
+    const desk = new DirectCharges(counted, 10);
+    const ids = await Promise.all(Array.from({ length: 25 }, (_, i) => funded(`part${i}`, 7)));
+    const answered: number[] = [];
+    const out = await Promise.all(
+      ids.map((id, i) =>
+        desk.charge({ accountId: id, records: [record(id, `p.${i}`, 5)] }).then((o) => {
+          // When each caller is answered: the statements sent by then.
+          answered.push(statements.length);
+          return o;
+        }),
+      ),
+    );
+    expect(statements).toHaveLength(3);
+    expect(out.every((o) => o?.charged === 5 && o.available === 2)).toBe(true);
+    // The first part's callers were answered once the second part had been sent, not later.
+    expect(answered.slice(0, 10)).toEqual(Array(10).fill(2));
+    expect(answered.slice(20)).toEqual(Array(5).fill(3));
     await expectWholeLedgerOk(db);
   });
 });

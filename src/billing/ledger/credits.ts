@@ -87,6 +87,9 @@ export class SettleAbandoned extends Error {
   }
 }
 
+/** Most records of one direct-charge statement on PostgreSQL (see the constructor). */
+const DIRECT_ROWS_POSTGRES = 200;
+
 /** After a recall, this process uses per-call holds on the account for this long. */
 const RECALL_COOLDOWN_MS = 5_000;
 /** How long a caller short of credits waits for leased credits to come back. */
@@ -121,7 +124,12 @@ export class Credits {
     readonly opts: CreditsOptions,
   ) {
     this.leases = new LeaseBatches(db, opts.processId);
-    this.direct = new DirectCharges(db.settles);
+    // PostgreSQL writes one part of an event's charges while this process delivers the part
+    // before; PGlite runs in this thread, where parts would only add statements.
+    this.direct = new DirectCharges(
+      db.settles,
+      db.kind === "postgres" ? DIRECT_ROWS_POSTGRES : opts.batchRowsMax,
+    );
     this.queue = new SettleQueue(db, {
       batchRowsMax: opts.batchRowsMax,
       pendingRowsMax: opts.pendingRowsMax,

@@ -19,9 +19,6 @@ export interface DirectItem {
   records: readonly AuditInput[];
 }
 
-/** Most audit records one statement writes. */
-const ROWS_MAX = 2_000;
-
 interface Ask {
   item: DirectItem;
   resolve(out: Settled | null): void;
@@ -30,8 +27,10 @@ interface Ask {
 
 /**
  * Gathers the direct charges asked in one turn of the event loop (every subscriber of one event)
- * into one statement; each caller's promise resolves once it is committed (invariant 3), with
- * null when its account could not pay for all of that statement's items of it.
+ * into statements of at most `rowsMax` records; each caller's promise resolves once its statement
+ * is committed (invariant 3), with null when its account could not pay for all of that
+ * statement's items of it. Each statement is sent before the callers of the one before it are
+ * answered: on PostgreSQL, the server writes the next part while this process delivers the last.
  */
 export class DirectCharges {
   private asks: Ask[] = [];
@@ -39,7 +38,10 @@ export class DirectCharges {
   /** The statements being written, for flushed(). */
   private readonly writing = new Set<Promise<void>>();
 
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly rowsMax: number,
+  ) {}
 
   charge(item: DirectItem): Promise<Settled | null> {
     return new Promise<Settled | null>((resolve, reject) => {
@@ -65,22 +67,34 @@ export class DirectCharges {
   }
 
   private async flush(asks: Ask[]): Promise<void> {
-    while (asks.length > 0) {
-      let rows = 0;
-      let n = 0;
-      while (n < asks.length && (n === 0 || rows + asks[n]!.item.records.length <= ROWS_MAX)) {
-        rows += asks[n]!.item.records.length;
-        n++;
+    const batches: Ask[][] = [];
+    for (let start = 0; start < asks.length; ) {
+      let rows = asks[start]!.item.records.length;
+      let end = start + 1;
+      while (end < asks.length && rows + asks[end]!.item.records.length <= this.rowsMax) {
+        rows += asks[end]!.item.records.length;
+        end++;
       }
-      const batch = asks.splice(0, n);
-      try {
-        const out = await chargeDirect(
-          this.db,
-          batch.map((a) => a.item),
-        );
-        for (const [i, a] of batch.entries()) a.resolve(out[i] ?? null);
-      } catch (err) {
-        for (const a of batch) a.reject(err);
+      batches.push(asks.slice(start, end));
+      start = end;
+    }
+    const write = (batch: Ask[]) =>
+      chargeDirect(
+        this.db,
+        batch.map((a) => a.item),
+      ).then(
+        (out) => ({ out, err: null }),
+        (err: unknown) => ({ out: null, err }),
+      );
+    if (batches.length === 0) return;
+    let writing = write(batches[0]!);
+    for (const [k, batch] of batches.entries()) {
+      const { out, err } = await writing;
+      const next = batches[k + 1];
+      if (next) writing = write(next);
+      for (const [i, a] of batch.entries()) {
+        if (out) a.resolve(out[i] ?? null);
+        else a.reject(err);
       }
     }
   }
