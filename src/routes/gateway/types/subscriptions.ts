@@ -50,7 +50,7 @@ const BlockEventRef = builder.objectRef<ChainEvent>("BlockEvent").implement({
  * delivery to each subscriber was a good part of the fan-out's cost.
  */
 function deliveryContext(ctx: GraphQLContext, requestId: string): CallContext {
-  return {
+  const out: CallContext = {
     services: ctx.services,
     requestId,
     owner: ctx.owner,
@@ -58,11 +58,12 @@ function deliveryContext(ctx: GraphQLContext, requestId: string): CallContext {
     backendSegment: ctx.backendSegment,
     network: ctx.network,
     startedAt: Date.now(),
-    ...(ctx.idempotency ? { idempotency: ctx.idempotency } : {}),
-    ...(ctx.electrum ? { electrum: ctx.electrum } : {}),
-    ...(ctx.requireVerified !== undefined ? { requireVerified: ctx.requireVerified } : {}),
-    ...(ctx.charge ? { charge: ctx.charge } : {}),
   };
+  if (ctx.idempotency) out.idempotency = ctx.idempotency;
+  if (ctx.electrum) out.electrum = ctx.electrum;
+  if (ctx.requireVerified !== undefined) out.requireVerified = ctx.requireVerified;
+  if (ctx.charge) out.charge = ctx.charge;
+  return out;
 }
 
 /** What a subscription's stream carries: an event to deliver, or the error that ends it. */
