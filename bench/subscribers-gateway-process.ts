@@ -8,6 +8,7 @@
 //   poll        app.events.pollNow(), answered once the events are published
 //   subs        app.events.subscribers(): the subscriptions the gateway has open
 //   mem         process.memoryUsage() after a full GC (run with --expose-gc)
+//   cpu         process.cpuUsage()
 //   ledger E    waits (≤ 20 s) for E audit records of method newBlock, then `{count, charged,
 //               accountsOk, accounts, perAccount}` (checkLedger over every account; newBlock
 //               records per account, in the order the accounts were made)
@@ -72,6 +73,8 @@ async function answer(line: string): Promise<unknown> {
     case "poll":
       await app.events.pollNow();
       return { ok: true };
+    case "cpu":
+      return process.cpuUsage();
     case "subs":
       return { subscribers: app.events.subscribers() };
     case "mem":

@@ -18,14 +18,15 @@
 // own count, not the clients' view). Each subscriber has an account and token of its own.
 //
 // Loopback only; bounded: at most 60 s to open the subscriptions, 15 s per block, then it stops.
+// CPU_PROF=<dir> writes the gateway's CPU profile there when it exits.
 // Usage:
-//   [DATABASE_URL=postgres://…] npx tsx bench/subscribers.ts [N SSE subscribers=1000] [K blocks=5] [M graphql-ws subscribers=0]
+//   [CPU_PROF=<dir>] [DATABASE_URL=postgres://…] npx tsx bench/subscribers.ts [N SSE subscribers=1000] [K blocks=5] [M graphql-ws subscribers=0]
 import { readFileSync } from "node:fs";
 import { createClient } from "graphql-ws";
 import { Agent, fetch } from "undici";
 import { WebSocket } from "ws";
 import { startDevnet } from "../src/devnet/devnet.ts";
-import { startChild } from "./child.ts";
+import { cpuSpent, startChild } from "./child.ts";
 
 const N = Number(process.argv[2] ?? 1000);
 const K = Number(process.argv[3] ?? 5);
@@ -144,7 +145,12 @@ const gateway = await startChild<{ url: string; store: string }>(
   "./subscribers-gateway-process.ts",
   [JSON.stringify({ url: core.url, user: core.user, password: core.password })],
   process.env,
-  ["--expose-gc"],
+  // CPU_PROF=<dir>: the gateway's CPU profile, written there when it exits.
+  [
+    "--expose-gc",
+    ...(process.env.TRACE_GC ? ["--trace-gc"] : []),
+    ...(process.env.CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROF}`] : []),
+  ],
 );
 const subs = async () => (await gateway.ask<{ subscribers: number }>("subs")).subscribers;
 const created = performance.now();
@@ -177,6 +183,9 @@ interface BlockRun {
   latencies: number[];
   missed: number;
   announceMs: number;
+  /** CPU time (ms) the gateway and this process spent on the block. */
+  gatewayCpuMs: number;
+  benchCpuMs: number;
 }
 
 /** When each block was produced (performance.now()), by height. */
@@ -184,6 +193,8 @@ const produced = new Map<number, number>();
 
 /** One block produced, announced at once, and awaited at every subscriber (≤ BLOCK_TIMEOUT_MS). */
 async function oneBlock(subscribers: Subscriber[]): Promise<BlockRun> {
+  const gatewayBefore = await gateway.ask<NodeJS.CpuUsage>("cpu");
+  const benchBefore = process.cpuUsage();
   const change = producer!.mine(1);
   const at = performance.now();
   produced.set(change.tip.height, at);
@@ -204,11 +215,16 @@ async function oneBlock(subscribers: Subscriber[]): Promise<BlockRun> {
       return got === undefined ? [] : [got - at];
     })
     .sort((a, b) => a - b);
+  const announceMs = await announced;
+  const benchCpuMs = cpuSpent(benchBefore, process.cpuUsage()) / 1000;
+  const gatewayCpuMs = cpuSpent(gatewayBefore, await gateway.ask<NodeJS.CpuUsage>("cpu")) / 1000;
   return {
     height,
     latencies,
     missed: subscribers.length - latencies.length,
-    announceMs: await announced,
+    announceMs,
+    gatewayCpuMs,
+    benchCpuMs,
   };
 }
 
@@ -224,7 +240,9 @@ async function blocks(title: string, subscribers: Subscriber[]): Promise<number[
   const later: number[] = [];
   for (let k = 0; k < K; k++) {
     await sleep(300); // quiet before each block
+    gateway.traces.length = 0;
     const run = await oneBlock(subscribers);
+    if (process.env.TRACE_GC) console.log(gateway.traces.join("\n"));
     all.push(...run.latencies);
     if (k > 0) later.push(...run.latencies);
     console.log(
@@ -232,7 +250,7 @@ async function blocks(title: string, subscribers: Subscriber[]): Promise<number[
         `block ${run.height}`,
         run.latencies,
         subscribers.length,
-        `  (gateway's poll done ${run.announceMs.toFixed(1)} ms after)`,
+        `  (gateway's poll done ${run.announceMs.toFixed(1)} ms after; CPU gateway ${run.gatewayCpuMs.toFixed(0)} ms, bench ${run.benchCpuMs.toFixed(0)} ms)`,
       ),
     );
   }

@@ -12,8 +12,11 @@ export interface HttpReply {
   /** When set, `body` is sent as these bytes with the headers given (content-type included). */
   raw?: Uint8Array;
   headers?: Record<string, string>;
-  /** A body written as it comes (a subscription's Server-Sent Events), with the headers given. */
-  stream?: ReadableStream<Uint8Array>;
+  /**
+   * A body written as it comes (a subscription's Server-Sent Events), with the headers given: a
+   * web stream is opened with an SSE comment line; a Node stream is written as it is.
+   */
+  stream?: ReadableStream<Uint8Array> | Readable;
   /**
    * A large JSON body in parts, written one at a time as the connection takes them (the headers
    * given): never joined into one string and one buffer, and the event loop runs between parts.
@@ -41,7 +44,7 @@ export function sendReply(reply: FastifyReply, r: HttpReply): FastifyReply {
   reply.code(r.status);
   if (r.stream) {
     if (r.headers) reply.headers(r.headers);
-    return reply.send(openedStream(r.stream));
+    return reply.send(r.stream instanceof Readable ? r.stream : openedStream(r.stream));
   }
   if (r.parts) {
     reply.header("content-type", "application/json");

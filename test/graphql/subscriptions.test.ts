@@ -14,6 +14,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { expectLedgerOk } from "../support/ledger.ts";
 import {
   firstOverSocket,
   graphqlWsClient,
@@ -102,6 +103,37 @@ describe("subscription newBlock over Server-Sent Events, charged per event", () 
       { method: "newBlock", charged_cc: 5, outcome: "ok" },
     ]);
     expect(rows.some((r) => r.outcome === "insufficient_credits")).toBe(true);
+  });
+
+  it("two subscriptions of one account share its balance exactly: the one it cannot pay for ends", async () => {
+    // 15 CC: three events at 5. Both get the first block (charged together); the second block's
+    // two deliveries cost 10 together, which it has not: one is paid, the other refused.
+    const { id, token } = await t.account("sse-shared-balance", 15);
+    const a = await subscribe(token, NEW_BLOCK);
+    const b = await subscribe(token, NEW_BLOCK);
+    await mine(1);
+    for (const sse of [a, b]) {
+      const paid = (await sse.next()) as { data: { data: { newBlock: unknown } } };
+      expect(paid.data.data.newBlock).not.toBeNull();
+    }
+    await mine(1);
+    const second = await Promise.all(
+      [a, b].map(async (sse) => (await sse.next()) as { data: Record<string, unknown> }),
+    );
+    const refused = second.filter((m) => Array.isArray(m.data.errors));
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.data).toMatchObject({
+      errors: [{ extensions: { code: "INSUFFICIENT_CREDITS" } }],
+    });
+    const rows = await audit(id);
+    expect(rows.filter((r) => r.outcome === "ok")).toHaveLength(3);
+    expect(rows.filter((r) => r.outcome === "insufficient_credits")).toEqual([
+      { method: "newBlock", charged_cc: 0, outcome: "insufficient_credits" },
+    ]);
+    a.close();
+    b.close();
+    await expectLedgerOk(t.gateway.app.db, id);
+    await vi.waitFor(() => expect(t.gateway.app.events.subscribers()).toBe(0));
   });
 
   it("a revoked token's subscription ends at once with UNAUTHENTICATED", async () => {

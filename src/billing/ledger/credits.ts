@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Database } from "../../db/database.ts";
 import type { AuditInput } from "./audit.ts";
+import { DirectCharges } from "./direct-charges.ts";
 import { LeaseBatches } from "./lease-batches.ts";
 import {
   heartbeat,
@@ -86,6 +87,9 @@ export class SettleAbandoned extends Error {
   }
 }
 
+/** Most records of one direct-charge statement on PostgreSQL (see the constructor). */
+const DIRECT_ROWS_POSTGRES = 200;
+
 /** After a recall, this process uses per-call holds on the account for this long. */
 const RECALL_COOLDOWN_MS = 5_000;
 /** How long a caller short of credits waits for leased credits to come back. */
@@ -100,6 +104,8 @@ export class Credits {
   readonly queue: SettleQueue;
   /** Leases taken and returned together with the other accounts' of the same moment. */
   private readonly leases: LeaseBatches;
+  /** Deliveries already made (events), charged together with the others of the same moment. */
+  private readonly direct: DirectCharges;
   private readonly accounts = new Map<number, AccountCredits>();
   private timer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -118,6 +124,12 @@ export class Credits {
     readonly opts: CreditsOptions,
   ) {
     this.leases = new LeaseBatches(db, opts.processId);
+    // PostgreSQL writes one part of an event's charges while this process delivers the part
+    // before; PGlite runs in this thread, where parts would only add statements.
+    this.direct = new DirectCharges(
+      db.settles,
+      db.kind === "postgres" ? DIRECT_ROWS_POSTGRES : opts.batchRowsMax,
+    );
     this.queue = new SettleQueue(db, {
       batchRowsMax: opts.batchRowsMax,
       pendingRowsMax: opts.pendingRowsMax,
@@ -281,6 +293,26 @@ export class Credits {
   }
 
   /**
+   * Charges a delivery already made (a chain event) straight from the balance, with the other
+   * accounts' deliveries of the same moment in one statement (direct-charges.ts): no hold or lease
+   * first, as nothing is left to run. Null, with nothing written, when the account cannot pay for
+   * it: the caller then reserves and settles as any call does (recalling leased credits, or
+   * refused with its audit record).
+   */
+  async chargeDirect(accountId: number, records: readonly AuditInput[]): Promise<Settled | null> {
+    if (this.abandoned) {
+      this.refusedSettles += 1;
+      throw new SettleAbandoned();
+    }
+    const out = await this.direct.charge({ accountId, records });
+    if (out) {
+      const acct = this.accounts.get(accountId);
+      if (acct) acct.lastAvailable = out.available;
+    }
+    return out;
+  }
+
+  /**
    * Shutdown without the database (a drain that timed out closes it first): nothing more is
    * written — each settle from here on is refused (SettleAbandoned) before it reaches the store —
    * and the leases are given back by the next start of this instance or by the sweep.
@@ -312,6 +344,7 @@ export class Credits {
     }
     await Promise.all(pending);
     for (const acct of this.accounts.values()) if (acct.current) this.retire(acct, acct.current);
+    await this.direct.flushed();
     await this.queue.flushed();
     // Leases with calls still in flight are given back by those calls' settles; wait for them.
     if (this.retiringCount() > 0) {

@@ -3,6 +3,8 @@ import { scopeError } from "../../access/scope-errors.ts";
 import { type ErrorCode, type GatewayError, httpStatusOf } from "../../protocol/errors/codes.ts";
 import { combineVerified, VERIFIED_HEADER, type Verified } from "../../protocol/verified.ts";
 import type { AuditInput, Outcome } from "../ledger/audit.ts";
+import { LedgerError } from "../ledger/errors.ts";
+import type { Settled } from "../ledger/settle-queue.ts";
 import { type AuditFields, auditRecord } from "./audit-record.ts";
 import type { CallContext } from "./context.ts";
 import { creditHeaders } from "./credit-headers.ts";
@@ -173,6 +175,58 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
     },
   };
 }
+
+/**
+ * One delivery of something already made (a chain event, made once for all its subscribers)
+ * through the pipeline: the token's scope and the plan's caps as `meter` checks them, then a
+ * direct charge, gathered with the other deliveries of the same moment into one statement
+ * (credits.ts chargeDirect) instead of a reservation and a settle each. An account that cannot pay
+ * for it directly goes through `meter` as before: its leased credits recalled, or refused with its
+ * record. Charged, audited and answered exactly as `meter` would.
+ */
+export async function meterDelivery<T>(
+  ctx: CallContext,
+  call: Extract<PlannedCall, { kind: "priced" }>,
+  value: T,
+): Promise<Metered<T>> {
+  const outcomes: CallOutcome[] = [{ kind: "answered", outcome: "ok", httpStatus: 200 }];
+  const plan: MeterPlan<T> = { calls: [call], execute: async () => ({ value, outcomes }) };
+  if (ctx.idempotency || methodOutOfScope(ctx.owner.scope ?? null, [call.method]) !== null) {
+    return meter(ctx, plan);
+  }
+  const estimated = call.price;
+  // Refused by its caps (nothing taken): `meter` looks again and refuses it in its own words.
+  if (await ctx.services.limits.spend(ctx.owner, estimated)) return meter(ctx, plan);
+  const records = [settledRecord(ctx, call, outcomes[0])];
+  const charge = () => ctx.services.credits.chargeDirect(ctx.owner.accountId, records);
+  let settled: Settled | null;
+  try {
+    settled = await (ctx.charge ? ctx.charge(charge) : charge());
+  } catch (err) {
+    // A statement that failed wrote nothing (a deadlock with another process's): tried alone.
+    if (!(err instanceof LedgerError)) throw err;
+    settled = null;
+  }
+  if (settled === null) {
+    await ctx.services.limits.refund(ctx.owner, estimated);
+    return meter(ctx, plan);
+  }
+  return {
+    ok: true,
+    value,
+    estimated,
+    charged: settled.charged,
+    available: settled.available,
+    auditIds: settled.auditIds,
+    headers: {
+      ...creditHeaders(estimated, settled.charged, settled.available),
+      [VERIFIED_HEADER]: DELIVERY_VERIFIED,
+    },
+  };
+}
+
+/** A delivery's X-Blockgate-Verified: an answer nothing checked, as `meter` reports it. */
+const DELIVERY_VERIFIED: Verified = "unchecked";
 
 /**
  * The request's X-Blockgate-Verified: its answers' levels together. A call that failed says

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type DataLoader from "dataloader";
 import type { DocumentNode, GraphQLError, GraphQLSchema } from "graphql";
 import type { CallContext } from "../../billing/metering/context.ts";
@@ -37,6 +38,8 @@ export interface RequestState {
   keep: Keeping;
   /** Learning or serving a query plan: query-plans/ and the cost plugin write it. */
   plan: Planning;
+  /** A subscription's Server-Sent Events, written by plugins/sse-events.ts: the reply's body. */
+  events?: Readable;
 }
 
 export interface Asks {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { Readable } from "node:stream";
 import { graphqlFailure, type HttpReply } from "../../http/reply.ts";
 import { gatewayError } from "../../protocol/errors/codes.ts";
 import { jsonDepthOver } from "../../protocol/json/json-depth.ts";
@@ -69,7 +70,8 @@ export async function runYoga(
     req.socket?.off("close", onClose);
     throw err;
   }
-  return { reply: await replyOf(response, () => req.socket?.off("close", onClose)), context };
+  const done = () => req.socket?.off("close", onClose);
+  return { reply: await replyOf(response, done, context.state.events), context };
 }
 
 function flatHeaders(req: IncomingMessage): Record<string, string> {
@@ -81,12 +83,20 @@ function flatHeaders(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-/** Yoga's response as an HttpReply; `done` once nothing more streams from the request. */
-async function replyOf(response: Response, done: () => void): Promise<HttpReply> {
+/**
+ * Yoga's response as an HttpReply; `done` once nothing more streams from the request. `events`:
+ * the subscription's Server-Sent Events, written by the gateway (plugins/sse-events.ts).
+ */
+async function replyOf(
+  response: Response,
+  done: () => void,
+  events?: Readable,
+): Promise<HttpReply> {
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== "content-length") out[name] = value;
   });
+  if (events) return { status: response.status, body: null, headers: out, stream: events };
   // A subscription over Server-Sent Events: its events are written as they come.
   if (
     response.body &&

@@ -11,6 +11,7 @@ import { costPlugin } from "./cost/plugin.ts";
 import { type DocumentCache, documentCachePlugin } from "./plugins/document-cache.ts";
 import { errorCodesPlugin, maskError } from "./plugins/error-codes.ts";
 import { inputDepthPlugin } from "./plugins/input-depth.ts";
+import { sseEventsPlugin } from "./plugins/sse-events.ts";
 import { gatewaySchema } from "./schema.ts";
 
 /** The endpoint path Yoga sees; the route rewrites /<gateway>/<network>/<token> onto it. */
@@ -24,7 +25,8 @@ export const YOGA_PATH = "/graphql";
  *  1b. input depth: documents and variables nested too deep, before cost walks the variables;
  *  2. error codes: refusals get a code from our closed set, carried into the audit record;
  *  3. cost, wrapping execution: estimate, reserve (429 before any body), execute, settle with the
- *     audit record, extensions.cost and the X-Credits-* headers.
+ *     audit record, extensions.cost and the X-Credits-* headers;
+ *  4. a subscription's Server-Sent Events written by the gateway rather than through web streams.
  */
 export function createGatewayYoga(
   config: Config,
@@ -80,6 +82,7 @@ export function createGatewayYoga(
       inputDepthPlugin(),
       errorCodesPlugin(),
       costPlugin(estimates),
+      sseEventsPlugin(),
     ],
   });
 }

@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
-import { meter } from "../../../billing/metering/pipeline.ts";
+import type { CallContext } from "../../../billing/metering/context.ts";
+import { meterDelivery } from "../../../billing/metering/pipeline.ts";
 import { eventPrice } from "../../../billing/pricing/prices.ts";
 import {
   type AddressActivity,
@@ -42,6 +43,28 @@ const BlockEventRef = builder.objectRef<ChainEvent>("BlockEvent").implement({
     time: t.int({ description: "The header's time (Unix seconds).", resolve: (e) => e.time }),
   }),
 });
+
+/**
+ * The call context of one delivery: the subscription's, with the delivery's own request id and
+ * clock. Only what the pipeline reads, written out: a copy of the whole GraphQL context for each
+ * delivery to each subscriber was a good part of the fan-out's cost.
+ */
+function deliveryContext(ctx: GraphQLContext, requestId: string): CallContext {
+  const out: CallContext = {
+    services: ctx.services,
+    requestId,
+    owner: ctx.owner,
+    backend: ctx.backend,
+    backendSegment: ctx.backendSegment,
+    network: ctx.network,
+    startedAt: Date.now(),
+  };
+  if (ctx.idempotency) out.idempotency = ctx.idempotency;
+  if (ctx.electrum) out.electrum = ctx.electrum;
+  if (ctx.requireVerified !== undefined) out.requireVerified = ctx.requireVerified;
+  if (ctx.charge) out.charge = ctx.charge;
+  return out;
+}
 
 /** What a subscription's stream carries: an event to deliver, or the error that ends it. */
 type Delivery<T> = T | GraphQLError;
@@ -160,15 +183,10 @@ class ChainEventStream<T> implements AsyncIterableIterator<Delivery<T>> {
     this.sequence += 1;
     const { name } = this.source;
     const price = eventPrice(ctx.services.config, name, ctx.network);
-    const cost = await meter(
-      { ...ctx, requestId: `${ctx.requestId}.${this.sequence}`, startedAt: Date.now() },
-      {
-        calls: [{ kind: "priced", method: name, price }],
-        execute: async () => ({
-          value,
-          outcomes: [{ kind: "answered", outcome: "ok", httpStatus: 200 }],
-        }),
-      },
+    const cost = await meterDelivery(
+      deliveryContext(ctx, `${ctx.requestId}.${this.sequence}`),
+      { kind: "priced", method: name, price },
+      value,
     );
     if (cost.ok) return value;
     const error = fromGatewayError(cost.error);
