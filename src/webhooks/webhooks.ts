@@ -2,7 +2,7 @@ import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../config/schema.ts";
 import { watchCreditsLow } from "./credits-low.ts";
-import { Deliveries } from "./delivery.ts";
+import { Deliveries, WORKERS } from "./delivery.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { DELIVERIES, openQueue, type QueueDb } from "./queue.ts";
 import type { WebhookServices } from "./services.ts";
@@ -30,17 +30,19 @@ export class Webhooks {
     this.queueDb = queueDb;
     boss.on("error", (err: Error) => this.log.warn({ err }, "webhooks: the job queue failed"));
     this.boss = boss;
-    let worker = "";
+    const workers: string[] = [];
     const wake = () => {
-      if (worker) boss.notifyWorker(worker);
+      for (const worker of workers) boss.notifyWorker(worker);
     };
     const deliveries = new Deliveries(app, boss, app.webhookTargets, this.config, wake);
     this.deliveries = deliveries;
-    worker = await boss.work(
-      DELIVERIES,
-      { pollingIntervalSeconds: this.config.pollMs / 1000, batchSize: this.config.concurrency },
-      deliveries.work,
-    );
+    for (let i = 0; i < WORKERS; i++) {
+      const options = {
+        pollingIntervalSeconds: this.config.pollMs / 1000,
+        batchSize: deliveries.batchSize,
+      };
+      workers.push(await boss.work(DELIVERIES, options, deliveries.work));
+    }
     this.dispatcher = new Dispatcher(app, boss, wake);
     this.dispatcher.start();
     this.creditsLow = watchCreditsLow(app.db, boss, {
