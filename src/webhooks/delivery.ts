@@ -37,6 +37,10 @@ export class Deliveries {
   private readonly sending: Slots;
   /** Jobs one fetch takes (batchSizeFor). */
   readonly batchSize: number;
+  /** Batches begun, in order: a batch's rank for the POST slots. */
+  private batches = 0;
+  /** Messages being attempted here: a second job naming one (a repeat) waits for nothing. */
+  private readonly attempting = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -92,8 +96,21 @@ export class Deliveries {
    * throws once the others are recorded, and its job runs again.
    */
   async attempt(ids: string | readonly string[]): Promise<void> {
+    const mine = [...new Set(typeof ids === "string" ? [ids] : ids)].filter(
+      (id) => !this.attempting.has(id),
+    );
+    for (const id of mine) this.attempting.add(id);
+    try {
+      await this.attemptOnce(mine, this.batches++);
+    } finally {
+      for (const id of mine) this.attempting.delete(id);
+    }
+  }
+
+  private async attemptOnce(ids: string[], rank: number): Promise<void> {
+    if (ids.length === 0) return;
     const db = this.app.db;
-    const messages = await pendingMessages(db, [...new Set(typeof ids === "string" ? [ids] : ids)]);
+    const messages = await pendingMessages(db, ids);
     const records: AttemptRecord[] = [];
     const ended: number[] = [];
     const sendable: { message: Pending; owner: TokenOwner }[] = [];
@@ -124,7 +141,9 @@ export class Deliveries {
       });
     }
     const gate = new Gate(tries.length);
-    const tried = await Promise.allSettled(tries.map((s) => this.send(s.message, s.owner, gate)));
+    const tried = await Promise.allSettled(
+      tries.map((s) => this.send(s.message, s.owner, gate, rank)),
+    );
     const retries: Retry[] = [];
     let failure: unknown = null;
     for (const [i, t] of tried.entries()) {
@@ -155,11 +174,13 @@ export class Deliveries {
    * One POST of the message, through the metering pipeline: charged when the receiver took it.
    * Its settle waits at `gate` for the batch's other POSTs, so that theirs go in one statement.
    */
-  private async send(message: Pending, owner: TokenOwner, gate: Gate): Promise<Tried> {
+  private async send(
+    message: Pending,
+    owner: TokenOwner,
+    gate: Gate,
+    rank: number,
+  ): Promise<Tried> {
     const { endpoint } = message;
-    const startedAt = Date.now();
-    let sent: Sent | null = null;
-    let latencyMs = 0;
     const ctx = {
       services: this.app,
       requestId: `${message.id}.${message.attempts + 1}`,
@@ -167,28 +188,31 @@ export class Deliveries {
       backend: "gateway" as const,
       backendSegment: "webhook",
       network: endpoint.network,
-      startedAt,
+      startedAt: Date.now(),
       // The settle marks the message charged in the charge's own transaction (charge-mark.ts).
       idempotency: { key: chargeKey(message.id), rerun: false },
     };
     const price = eventPrice(this.app.config, endpoint.event, endpoint.network);
-    let arrived = false;
+    const out: { sent: Sent | null; latencyMs: number } = { sent: null, latencyMs: 0 };
     try {
       const cost = await meter(ctx, {
         calls: [{ kind: "priced", method: endpoint.event, price }],
         execute: async () => {
-          const s = await this.sending.run(() => this.post(message));
-          sent = s;
-          latencyMs = Date.now() - startedAt;
-          arrived = true;
+          const sent = await this.sending.run(rank, async () => {
+            const posted = Date.now();
+            const s = await this.post(message);
+            out.latencyMs = Date.now() - posted;
+            return s;
+          });
+          out.sent = sent;
           await gate.arrive();
-          return { value: null, outcomes: [sentOutcome(s)] };
+          return { value: null, outcomes: [sentOutcome(sent)] };
         },
       });
-      return { cost, sent: sent as Sent | null, latencyMs };
+      return { cost, ...out };
     } finally {
       // Refused before it ran (the balance, a cap), or failed: the others need not wait for it.
-      if (!arrived) void gate.arrive();
+      if (!out.sent) void gate.arrive();
     }
   }
 
@@ -291,7 +315,7 @@ export function batchSizeFor(concurrency: number): number {
   return Math.max(concurrency, Math.min(concurrency * 4, 200));
 }
 
-/** What one metered attempt came to, and how long its POST took. */
+/** What one metered attempt came to, and how long its POST took (the endpoint's time). */
 interface Tried {
   cost: Metered<null>;
   sent: Sent | null;

@@ -24,16 +24,25 @@ export class Gate {
   }
 }
 
-/** At most `size` holders at once; the others wait their turn, first come first served. */
+/**
+ * At most `size` holders at once. The others wait their turn in the order of their `rank`, then of
+ * their asking: an earlier batch's POSTs go before a later one's, so that batches worked at once
+ * finish one after another (each then writing its statements while the next one's POSTs are
+ * under way) rather than all together, with the slots idle while they write.
+ */
 export class Slots {
   private held = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { rank: number; go: () => void }[] = [];
 
   constructor(private readonly size: number) {}
 
-  async run<T>(fn: () => Promise<T>): Promise<T> {
+  async run<T>(rank: number, fn: () => Promise<T>): Promise<T> {
     if (this.held >= this.size) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((go) => {
+        let at = this.waiting.length;
+        while (at > 0 && (this.waiting[at - 1] as { rank: number }).rank > rank) at--;
+        this.waiting.splice(at, 0, { rank, go });
+      });
     } else {
       this.held += 1;
     }
@@ -42,7 +51,7 @@ export class Slots {
     } finally {
       // The slot passes straight to the next in line, or is freed.
       const next = this.waiting.shift();
-      if (next) next();
+      if (next) next.go();
       else this.held -= 1;
     }
   }

@@ -71,7 +71,9 @@ export class QueueDb implements PgBoss.Db {
  * beside ours (`<schema>_jobs`, so that stores sharing a server stay apart) and installs or
  * migrates them itself on start, under its own advisory lock.
  */
-export async function openQueue(db: Database): Promise<{ boss: PgBoss; queueDb: QueueDb }> {
+export async function openQueue(
+  db: Database,
+): Promise<{ boss: PgBoss; queueDb: QueueDb; schema: string }> {
   const { rows } = await db.query<{ schema: string }>("SELECT current_schema() AS schema");
   const schema = `${rows[0]?.schema ?? "public"}_jobs`;
   for (let attempt = 1; ; attempt++) {
@@ -81,7 +83,7 @@ export async function openQueue(db: Database): Promise<{ boss: PgBoss; queueDb: 
     try {
       await boss.start();
       await boss.createQueue(DELIVERIES, { name: DELIVERIES, policy: "standard" });
-      return { boss, queueDb };
+      return { boss, queueDb, schema };
     } catch (err) {
       await boss.stop({ graceful: false, close: false, wait: true }).catch(() => {});
       await queueDb.close();
@@ -92,4 +94,21 @@ export async function openQueue(db: Database): Promise<{ boss: PgBoss; queueDb: 
       if ((!lostCreateRace(err) && !deadlock) || attempt >= 3) throw err;
     }
   }
+}
+
+/**
+ * On PGlite, analyzes the queue's job table once, when it first has jobs (the returned function
+ * is called whenever jobs were queued; PostgreSQL's autovacuum does this there). PGlite has no
+ * autovacuum, so the table is never analyzed otherwise, and the planner, taking each queue's
+ * partition for a two-hundredth of its rows, planned pg-boss's fetch as a join of the whole queue,
+ * row by row, to the batch: a fetch cost more than all of its batch's other statements together
+ * (docs/benchmarks.md). What the statistics say then holds: a partition is one queue's.
+ */
+export function analyzeOnce(db: Database, schema: string, warn: (err: unknown) => void) {
+  let done = db.kind !== "pglite";
+  return (): void => {
+    if (done) return;
+    done = true;
+    db.exec(`ANALYZE "${schema}".job`).catch(warn);
+  };
 }

@@ -4,7 +4,7 @@ import type { Config } from "../config/schema.ts";
 import { watchCreditsLow } from "./credits-low.ts";
 import { Deliveries, WORKERS } from "./delivery.ts";
 import { Dispatcher } from "./dispatcher.ts";
-import { DELIVERIES, openQueue, type QueueDb } from "./queue.ts";
+import { analyzeOnce, DELIVERIES, openQueue, type QueueDb } from "./queue.ts";
 import type { WebhookServices } from "./services.ts";
 
 /**
@@ -26,12 +26,17 @@ export class Webhooks {
   ) {}
 
   async start(app: WebhookServices): Promise<void> {
-    const { boss, queueDb } = await openQueue(app.db);
+    const { boss, queueDb, schema } = await openQueue(app.db);
     this.queueDb = queueDb;
     boss.on("error", (err: Error) => this.log.warn({ err }, "webhooks: the job queue failed"));
     this.boss = boss;
     const workers: string[] = [];
+    const analyze = analyzeOnce(app.db, schema, (err) =>
+      this.log.warn({ err }, "webhooks: the job queue's table was not analyzed"),
+    );
+    // Called when jobs were queued (or a full batch suggests more are waiting).
     const wake = () => {
+      analyze();
       for (const worker of workers) boss.notifyWorker(worker);
     };
     const deliveries = new Deliveries(app, boss, app.webhookTargets, this.config, wake);
