@@ -63,9 +63,12 @@ export class Webhooks {
     await this.creditsLow?.look();
   }
 
-  /** One attempt at a message now, outside the queue (tests; an operator's manual retry). */
-  async attempt(messageId: string): Promise<void> {
-    await this.deliveries?.attempt(messageId);
+  /**
+   * One attempt at each message now, outside the queue, together as one batch (tests; an
+   * operator's manual retry).
+   */
+  async attempt(messageIds: string | readonly string[]): Promise<void> {
+    await this.deliveries?.attempt(messageIds);
   }
 
   /**
