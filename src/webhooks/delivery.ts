@@ -76,10 +76,10 @@ export class Deliveries {
   }
 
   /**
-   * pg-boss's handler: a batch of up to `webhooks.concurrency` jobs, attempted together (one
-   * attempt each). A full batch asks for the next at once rather than after the worker's poll
-   * interval: a block for many endpoints is a queue to empty. A throw (the database) fails the
-   * batch's jobs, which pg-boss runs again.
+   * pg-boss's handler: a batch of up to `batchSize` jobs, attempted together (one attempt each),
+   * while the other worker's batch may be under way. A full batch asks for the next at once rather
+   * than after the worker's poll interval: a block for many endpoints is a queue to empty. A throw
+   * (the database) fails the batch's jobs, which pg-boss runs again.
    */
   readonly work = async (jobs: PgBoss.Job<{ messageId: string }>[]): Promise<void> => {
     if (this.stopped) throw new Error("webhooks: the gateway is stopping");
@@ -307,12 +307,13 @@ export class Deliveries {
 export const WORKERS = 2;
 
 /**
- * Jobs one worker's fetch takes: a few sends' worth, so that each statement of a batch (the fetch,
- * the read, the marks, the settle, the record) serves more deliveries; the POSTs under way stay at
- * most `concurrency`, shared by the workers.
+ * Jobs one worker's fetch takes: several sends' worth (at most 200, at least `concurrency`), so
+ * that each statement of a batch (the fetch, the read, the marks, the settle, the record, the
+ * completion) serves many deliveries; the POSTs under way stay at most `concurrency`, shared by
+ * the workers.
  */
 export function batchSizeFor(concurrency: number): number {
-  return Math.max(concurrency, Math.min(concurrency * 4, 200));
+  return Math.max(concurrency, Math.min(concurrency * 10, 200));
 }
 
 /** What one metered attempt came to, and how long its POST took (the endpoint's time). */
