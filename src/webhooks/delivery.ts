@@ -63,9 +63,10 @@ export class Deliveries {
   }
 
   /**
-   * Takes no more jobs. A fetch under way when pg-boss stopped its worker hands its jobs over
-   * after pg-boss has said it stopped (it counted no job in progress): attempted then, they would
-   * run on a store being closed. They fail instead, and run again later.
+   * Takes no more jobs, and sends none of the POSTs still waiting for a slot. A fetch under way
+   * when pg-boss stopped its worker hands its jobs over after pg-boss has said it stopped (it
+   * counted no job in progress): attempted then, they would run on a store being closed. They
+   * fail instead, and run again later.
    */
   stop(): void {
     this.stopped = true;
@@ -199,6 +200,9 @@ export class Deliveries {
         calls: [{ kind: "priced", method: endpoint.event, price }],
         execute: async () => {
           const sent = await this.sending.run(rank, async () => {
+            // A batch's POSTs wait their turn: once the gateway stops, those still waiting are
+            // not sent (uncharged, tried again later), so that the drain is not held by them.
+            if (this.stopped) return NOT_SENT_STOPPING;
             const posted = Date.now();
             const s = await this.post(message);
             out.latencyMs = Date.now() - posted;
@@ -331,6 +335,12 @@ interface Retry {
 }
 
 const TOKEN_GONE = "the endpoint's token was revoked or expired";
+
+const NOT_SENT_STOPPING: Sent = {
+  ok: false,
+  status: null,
+  error: "not sent: the gateway is stopping",
+};
 
 const markOf = (owner: TokenOwner, messageId: string) => ({
   accountId: owner.accountId,
