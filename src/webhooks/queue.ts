@@ -97,18 +97,21 @@ export async function openQueue(
 }
 
 /**
- * On PGlite, analyzes the queue's job table once, when it first has jobs (the returned function
- * is called whenever jobs were queued; PostgreSQL's autovacuum does this there). PGlite has no
- * autovacuum, so the table is never analyzed otherwise, and the planner, taking each queue's
- * partition for a two-hundredth of its rows, planned pg-boss's fetch as a join of the whole queue,
- * row by row, to the batch: a fetch cost more than all of its batch's other statements together
- * (docs/benchmarks.md). What the statistics say then holds: a partition is one queue's.
+ * On PGlite, analyzes the tables a delivery reads once, when the queue first has jobs (the
+ * returned function is called whenever jobs were queued; PostgreSQL's autovacuum does this
+ * there). PGlite has no autovacuum, so its tables are never analyzed otherwise, and the planner,
+ * guessing, planned pg-boss's fetch as a join of the whole queue to the batch row by row, and the
+ * dispatcher's endpoints as a scan of every token per endpoint: each grew with the square of what
+ * it read (docs/benchmarks.md). The statistics need not be current: what the plans needed (a
+ * queue's partition is one queue's; a token is found by its key) holds as the tables grow.
  */
 export function analyzeOnce(db: Database, schema: string, warn: (err: unknown) => void) {
   let done = db.kind !== "pglite";
   return (): void => {
     if (done) return;
     done = true;
-    db.exec(`ANALYZE "${schema}".job`).catch(warn);
+    db.exec(
+      `ANALYZE "${schema}".job, tokens, webhook_endpoints, webhook_messages, idempotency_keys`,
+    ).catch(warn);
   };
 }
