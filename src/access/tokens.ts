@@ -105,7 +105,8 @@ export async function liveOwner(db: Queryable, tokenId: number): Promise<TokenOw
   return ownerOf(rows[0]);
 }
 
-interface OwnerRow {
+/** A token's row as its owner is read from it (also in other tables' joins). */
+export interface OwnerRow {
   id: number;
   account_id: number;
   hint: string;
@@ -113,7 +114,7 @@ interface OwnerRow {
   expires_at: Date | null;
 }
 
-function ownerOf(row: OwnerRow | undefined): TokenOwner | null {
+export function ownerOf(row: OwnerRow | undefined): TokenOwner | null {
   return row
     ? {
         tokenId: Number(row.id),

@@ -6,47 +6,46 @@ import type { Queryable } from "../db/database.ts";
  * `webhook:<message id>`, and the settle statement that commits the delivery's charge marks that
  * key settled in the same transaction. A process that dies after the charge and before recording
  * the delivery leaves the mark: the next attempt finds it and records the message delivered,
- * without sending it again or charging again.
+ * without sending it again or charging again. The mark is dropped by the statement that records
+ * the attempt (store.ts recordAttempts).
  */
 export const chargeKey = (messageId: string) => `webhook:${messageId}`;
 
+/** An attempt's mark: the account it charges, and the message. */
+export interface MarkAsk {
+  accountId: number;
+  messageId: string;
+}
+
 /**
- * Opens the mark an attempt's settle will set (an unsettled one left by a dead attempt is reused),
- * unless an earlier attempt at the message was charged (its endpoint accepted it): then nothing is
- * opened, and true says so. One statement: the look and the opening see the same snapshot.
+ * Opens the marks the attempts' settles will set (an unsettled one left by a dead attempt is
+ * reused), except where an earlier attempt at the message was charged (its endpoint accepted it):
+ * nothing is opened for those, and their message ids are returned. One statement for them all: the
+ * look and the opening see the same snapshot. A message appears once.
  */
-export async function openMark(
+export async function openMarks(
   db: Queryable,
-  accountId: number,
-  messageId: string,
+  asks: readonly MarkAsk[],
   processId: string,
-): Promise<{ chargedBefore: boolean }> {
-  const { rows } = await db.query<{ settled: boolean }>(
-    `WITH prior AS (
-       SELECT settled_at IS NOT NULL AS settled FROM idempotency_keys
-       WHERE account_id = $1 AND key = $2
+): Promise<Set<string>> {
+  if (asks.length === 0) return new Set();
+  const { rows } = await db.query<{ charged: string[] | null }>(
+    `WITH asked AS (
+       SELECT (e->>0)::int8 AS account_id, e->>1 AS key FROM jsonb_array_elements($1::jsonb) e
+     ), prior AS (
+       SELECT k.key FROM idempotency_keys k JOIN asked a USING (account_id, key)
+       WHERE k.settled_at IS NOT NULL
      ), opened AS (
        INSERT INTO idempotency_keys(account_id, key, request_hash, process_id)
-       VALUES ($1, $2, sha256(convert_to($2, 'UTF8')), $3)
-       ON CONFLICT (account_id, key) DO UPDATE SET process_id = $3
+       SELECT account_id, key, sha256(convert_to(key, 'UTF8')), $2 FROM asked
+       ON CONFLICT (account_id, key) DO UPDATE SET process_id = $2
        WHERE idempotency_keys.settled_at IS NULL
        RETURNING 1
      )
-     SELECT coalesce((SELECT settled FROM prior), false) AS settled
-     FROM (SELECT count(*) FROM opened) o`,
-    [accountId, chargeKey(messageId), processId],
+     SELECT (SELECT array_agg(key) FROM prior) AS charged FROM (SELECT count(*) FROM opened) o`,
+    // One JSON text: a list of strings is no value PGlite's prepared statements take.
+    [JSON.stringify(asks.map((a) => [a.accountId, chargeKey(a.messageId)])), processId],
   );
-  return { chargedBefore: rows[0]?.settled === true };
-}
-
-/** Drops the mark once the attempt is recorded: the message's own status says it from then on. */
-export async function closeMark(
-  db: Queryable,
-  accountId: number,
-  messageId: string,
-): Promise<void> {
-  await db.query("DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2", [
-    accountId,
-    chargeKey(messageId),
-  ]);
+  const prefix = chargeKey("").length;
+  return new Set((rows[0]?.charged ?? []).map((key) => key.slice(prefix)));
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type PgBoss from "pg-boss";
 import type { Database, Leadership, Queryable } from "../db/database.ts";
 import { bossDb, DELIVERIES } from "./queue.ts";
-import { createMessage } from "./store.ts";
+import { createMessages, type NewMessage } from "./store.ts";
 
 /** An account whose balance has just gone under its threshold. */
 interface Crossed {
@@ -48,7 +48,7 @@ async function crossings(tx: Queryable): Promise<Crossed[]> {
  */
 export async function queueCreditsLow(db: Database, boss: PgBoss): Promise<number> {
   return db.transaction(async (tx) => {
-    const jobs: PgBoss.JobInsert[] = [];
+    const fresh: NewMessage[] = [];
     for (const a of await crossings(tx)) {
       const { rows } = await tx.query<{ id: number | string; network: string }>(
         `SELECT id, network FROM webhook_endpoints
@@ -63,11 +63,13 @@ export async function queueCreditsLow(db: Database, boss: PgBoss): Promise<numbe
           data: { account: a.name, balance: a.balance, threshold: a.threshold },
         });
         const eventId = `credits.low:${a.id}:${a.warnedAt.getTime()}`;
-        if (await createMessage(tx, { id, endpointId: Number(e.id), eventId, payload })) {
-          jobs.push({ name: DELIVERIES, data: { messageId: id } });
-        }
+        fresh.push({ id, endpointId: Number(e.id), eventId, payload });
       }
     }
+    const made = await createMessages(tx, fresh);
+    const jobs = fresh
+      .filter((m) => made.has(m.id))
+      .map((m) => ({ name: DELIVERIES, data: { messageId: m.id } }));
     if (jobs.length > 0) await boss.insert(jobs, { db: bossDb(tx) });
     return jobs.length;
   });

@@ -1,16 +1,23 @@
 import type PgBoss from "pg-boss";
 import { Agent, request } from "undici";
-import { liveOwner, type TokenOwner } from "../access/tokens.ts";
+import type { TokenOwner } from "../access/tokens.ts";
 import { type CallOutcome, type Metered, meter } from "../billing/metering/pipeline.ts";
 import { eventPrice } from "../billing/pricing/prices.ts";
 import type { Config } from "../config/schema.ts";
-import type { Queryable } from "../db/database.ts";
 import { gatewayError } from "../protocol/errors/codes.ts";
-import { chargeKey, closeMark, openMark } from "./charge-mark.ts";
+import { chargeKey, openMarks } from "./charge-mark.ts";
+import { Gate, Slots } from "./gate.ts";
 import { bossDb, DELIVERIES } from "./queue.ts";
 import type { WebhookServices } from "./services.ts";
 import { signedHeaders } from "./signing.ts";
-import { endEndpoint, type Pending, pendingMessage, recordAttempt } from "./store.ts";
+import {
+  type AttemptRecord,
+  endEndpoints,
+  type Pending,
+  pendingMessages,
+  recordAttempts,
+  storedResult,
+} from "./store.ts";
 import type { TargetPolicy } from "./targets.ts";
 
 /** What one POST came to. */
@@ -26,6 +33,14 @@ type Sent = { ok: true; status: number } | { ok: false; status: number | null; e
 export class Deliveries {
   /** Connections through the target policy's lookup: a name resolving inward is refused. */
   private readonly agent: Agent;
+  /** The POSTs under way, across the batches being worked: at most `webhooks.concurrency`. */
+  private readonly sending: Slots;
+  /** Jobs one fetch takes (batchSizeFor). */
+  readonly batchSize: number;
+  /** Batches begun, in order: a batch's rank for the POST slots. */
+  private batches = 0;
+  /** Messages being attempted here: a second job naming one (a repeat) waits for nothing. */
+  private readonly attempting = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -43,12 +58,15 @@ export class Deliveries {
       // A webhook endpoint is called now and then: no connection is kept for it.
       pipelining: 0,
     });
+    this.sending = new Slots(config.concurrency);
+    this.batchSize = batchSizeFor(config.concurrency);
   }
 
   /**
-   * Takes no more jobs. A fetch under way when pg-boss stopped its worker hands its jobs over
-   * after pg-boss has said it stopped (it counted no job in progress): attempted then, they would
-   * run on a store being closed. They fail instead, and run again later.
+   * Takes no more jobs, and sends none of the POSTs still waiting for a slot. A fetch under way
+   * when pg-boss stopped its worker hands its jobs over after pg-boss has said it stopped (it
+   * counted no job in progress): attempted then, they would run on a store being closed. They
+   * fail instead, and run again later.
    */
   stop(): void {
     this.stopped = true;
@@ -59,159 +77,207 @@ export class Deliveries {
   }
 
   /**
-   * pg-boss's handler: a batch of up to `webhooks.concurrency` jobs, attempted together (one
-   * attempt each). A full batch asks for the next at once rather than after the worker's poll
-   * interval: a block for many endpoints is a queue to empty. A throw (the database) fails the
-   * batch's jobs, which pg-boss runs again.
+   * pg-boss's handler: a batch of up to `batchSize` jobs, attempted together (one attempt each),
+   * while the other worker's batch may be under way. A full batch asks for the next at once rather
+   * than after the worker's poll interval: a block for many endpoints is a queue to empty. A throw
+   * (the database) fails the batch's jobs, which pg-boss runs again.
    */
   readonly work = async (jobs: PgBoss.Job<{ messageId: string }>[]): Promise<void> => {
     if (this.stopped) throw new Error("webhooks: the gateway is stopping");
-    await Promise.all(jobs.map((job) => this.attempt(job.data.messageId)));
-    if (jobs.length >= this.config.concurrency) this.wake();
+    await this.attempt(jobs.map((job) => job.data.messageId));
+    if (jobs.length >= this.batchSize) this.wake();
   };
 
-  async attempt(messageId: string): Promise<void> {
-    const db = this.app.db;
-    const message = await pendingMessage(db, messageId);
-    if (!message || message.status !== "pending") return; // done already (a repeated job)
-    const { endpoint } = message;
-    const startedAt = Date.now();
-    const over = (error: string) =>
-      this.record(db, {
-        messageId,
-        httpStatus: null,
-        error,
-        latencyMs: 0,
-        result: "refused",
-        final: true,
-      });
-    if (endpoint.endedAt) return over(`the endpoint ended: ${endpoint.endedWhy ?? "deleted"}`);
-    const owner = await liveOwner(db, endpoint.tokenId);
-    if (!owner) {
-      await endEndpoint(db, endpoint.id, "its token was revoked or expired");
-      return over("the endpoint's token was revoked or expired");
+  /**
+   * One attempt at each message of `ids` still pending (a message named twice, by a repeated job,
+   * once), with a statement per step for them all rather than per message: the read of the
+   * messages, their endpoints and owners; the charge marks opened; the POSTs, each through the
+   * metering pipeline, their settles gathered (Gate); the attempts recorded and the marks closed.
+   * A delivery that threw (its settle failed) keeps its mark and is not recorded: the batch
+   * throws once the others are recorded, and its job runs again.
+   */
+  async attempt(ids: string | readonly string[]): Promise<void> {
+    const mine = [...new Set(typeof ids === "string" ? [ids] : ids)].filter(
+      (id) => !this.attempting.has(id),
+    );
+    for (const id of mine) this.attempting.add(id);
+    try {
+      await this.attemptOnce(mine, this.batches++);
+    } finally {
+      for (const id of mine) this.attempting.delete(id);
     }
-    // A name is checked by the connection's own lookup; an address is checked here.
-    const literal = this.policy.literalRefusal(new URL(endpoint.url));
-    if (literal) return over(literal); // the operator's allowance was withdrawn since
+  }
 
-    const attempt = message.attempts + 1;
-    const mark = await openMark(db, owner.accountId, messageId, this.app.credits.opts.processId);
-    if (mark.chargedBefore) {
+  private async attemptOnce(ids: string[], rank: number): Promise<void> {
+    if (ids.length === 0) return;
+    const db = this.app.db;
+    const messages = await pendingMessages(db, ids);
+    const records: AttemptRecord[] = [];
+    const ended: number[] = [];
+    const sendable: { message: Pending; owner: TokenOwner }[] = [];
+    for (const message of messages.values()) {
+      if (message.status !== "pending") continue; // done already (a repeated job)
+      const refused = this.refusal(message);
+      if (refused === null && message.owner) {
+        sendable.push({ message, owner: message.owner });
+        continue;
+      }
+      if (!message.owner && !message.endpoint.endedAt) ended.push(message.endpoint.id);
+      records.push(refusedFor(message.id, refused ?? TOKEN_GONE));
+    }
+    await endEndpoints(db, ended, "its token was revoked or expired");
+    const marks = sendable.map((s) => ({ accountId: s.owner.accountId, messageId: s.message.id }));
+    const chargedBefore = await openMarks(db, marks, this.app.credits.opts.processId);
+    const tries = sendable.filter((s) => !chargedBefore.has(s.message.id));
+    for (const s of sendable) {
+      if (!chargedBefore.has(s.message.id)) continue;
       // An earlier attempt was accepted and charged, and its process died before recording it.
-      await this.record(db, {
-        messageId,
+      records.push({
+        messageId: s.message.id,
         httpStatus: null,
         error: "accepted by an earlier attempt (its record was lost): not sent again",
         latencyMs: 0,
         result: "delivered",
+        mark: markOf(s.owner, s.message.id),
       });
-      return closeMark(db, owner.accountId, messageId);
     }
-    const { cost, sent } = await this.send(message, owner, attempt, startedAt);
-    const latencyMs = Date.now() - startedAt;
-    const result = sent;
-    try {
-      await this.conclude(message, cost, result, latencyMs);
-    } finally {
-      await closeMark(db, owner.accountId, messageId);
+    const gate = new Gate(tries.length);
+    const tried = await Promise.allSettled(
+      tries.map((s) => this.send(s.message, s.owner, gate, rank)),
+    );
+    const retries: Retry[] = [];
+    let failure: unknown = null;
+    for (const [i, t] of tried.entries()) {
+      const { message, owner } = tries[i] as (typeof tries)[number];
+      if (t.status === "rejected") {
+        failure ??= t.reason;
+        continue;
+      }
+      const retry = this.retryOf(message);
+      const record = { ...this.conclude(message, t.value, retry), mark: markOf(owner, message.id) };
+      records.push(record);
+      if (record.result !== "delivered" && !record.final) retries.push(retry);
     }
+    await this.record(records, retries);
+    if (failure !== null) throw failure;
   }
 
-  /** One POST of the message, through the metering pipeline: charged when the receiver took it. */
-  private async send(message: Pending, owner: TokenOwner, attempt: number, startedAt: number) {
+  /** Why the message is not sent, for good; null when it may be. */
+  private refusal(message: Pending): string | null {
     const { endpoint } = message;
-    let sent: Sent | null = null;
+    if (endpoint.endedAt) return `the endpoint ended: ${endpoint.endedWhy ?? "deleted"}`;
+    if (!message.owner) return TOKEN_GONE;
+    // A name is checked by the connection's own lookup; an address is checked here.
+    return this.policy.literalRefusal(new URL(endpoint.url)); // the allowance was withdrawn since
+  }
+
+  /**
+   * One POST of the message, through the metering pipeline: charged when the receiver took it.
+   * Its settle waits at `gate` for the batch's other POSTs, so that theirs go in one statement.
+   */
+  private async send(
+    message: Pending,
+    owner: TokenOwner,
+    gate: Gate,
+    rank: number,
+  ): Promise<Tried> {
+    const { endpoint } = message;
     const ctx = {
       services: this.app,
-      requestId: `${message.id}.${attempt}`,
+      requestId: `${message.id}.${message.attempts + 1}`,
       owner,
       backend: "gateway" as const,
       backendSegment: "webhook",
       network: endpoint.network,
-      startedAt,
+      startedAt: Date.now(),
       // The settle marks the message charged in the charge's own transaction (charge-mark.ts).
       idempotency: { key: chargeKey(message.id), rerun: false },
     };
     const price = eventPrice(this.app.config, endpoint.event, endpoint.network);
-    const cost = await meter(ctx, {
-      calls: [{ kind: "priced", method: endpoint.event, price }],
-      execute: async () => {
-        const s = await this.post(message);
-        sent = s;
-        return { value: null, outcomes: [sentOutcome(s)] };
-      },
-    });
-    return { cost, sent: sent as Sent | null };
+    const out: { sent: Sent | null; latencyMs: number } = { sent: null, latencyMs: 0 };
+    try {
+      const cost = await meter(ctx, {
+        calls: [{ kind: "priced", method: endpoint.event, price }],
+        execute: async () => {
+          const sent = await this.sending.run(rank, async () => {
+            // A batch's POSTs wait their turn: once the gateway stops, those still waiting are
+            // not sent (uncharged, tried again later), so that the drain is not held by them.
+            if (this.stopped) return NOT_SENT_STOPPING;
+            const posted = Date.now();
+            const s = await this.post(message);
+            out.latencyMs = Date.now() - posted;
+            return s;
+          });
+          out.sent = sent;
+          await gate.arrive();
+          return { value: null, outcomes: [sentOutcome(sent)] };
+        },
+      });
+      return { cost, ...out };
+    } finally {
+      // Refused before it ran (the balance, a cap), or failed: the others need not wait for it.
+      if (!out.sent) void gate.arrive();
+    }
   }
 
-  /** Records what the attempt came to: delivered, or the next attempt queued, or failed. */
-  private async conclude(
-    message: Pending,
-    cost: Metered<null>,
-    result: Sent | null,
-    latencyMs: number,
-  ): Promise<void> {
-    const db = this.app.db;
-    const messageId = message.id;
-    if (cost.ok && result?.ok) {
-      await this.record(db, {
-        messageId,
-        httpStatus: result.status,
+  /** What the attempt came to: delivered, or another attempt to come, or failed. */
+  private conclude(message: Pending, tried: Tried, retry: Retry): AttemptRecord {
+    const { cost, sent, latencyMs } = tried;
+    if (cost.ok && sent?.ok) {
+      return {
+        messageId: message.id,
+        httpStatus: sent.status,
         error: null,
         latencyMs,
         result: "delivered",
         auditId: cost.auditIds[0] ?? null,
-      });
-      return;
+      };
     }
     // Not sent (the balance or a cap refused it: the account may top up) or not accepted.
-    const error = cost.ok ? (result?.ok === false ? result.error : "not sent") : cost.error.message;
-    await this.retryOrFail(message, {
-      httpStatus: result && !result.ok ? result.status : null,
-      error,
+    return {
+      messageId: message.id,
+      httpStatus: sent && !sent.ok ? sent.status : null,
+      error: cost.ok ? (sent?.ok === false ? sent.error : "not sent") : cost.error.message,
       latencyMs: cost.ok ? latencyMs : 0,
-      refused: !cost.ok,
-    });
+      result: cost.ok ? "retry" : "refused",
+      final: retry.at - message.createdAt.getTime() > this.config.retryWindowMs,
+    };
   }
 
-  private async retryOrFail(
-    message: Pending,
-    a: { httpStatus: number | null; error: string; latencyMs: number; refused: boolean },
-  ): Promise<void> {
+  /** The next attempt: `retryDelayMs` × 2^(attempts − 1) after this one, at most `retryDelayMaxMs`. */
+  private retryOf(message: Pending): Retry {
     const attempts = message.attempts + 1;
     const delay = Math.min(
       this.config.retryDelayMs * 2 ** Math.min(attempts - 1, 30),
       this.config.retryDelayMaxMs,
     );
-    const at = Date.now() + delay;
-    const final = at - message.createdAt.getTime() > this.config.retryWindowMs;
-    await this.app.db.transaction(async (tx) => {
-      await this.record(tx, {
-        messageId: message.id,
-        httpStatus: a.httpStatus,
-        error: a.error,
-        latencyMs: a.latencyMs,
-        result: a.refused ? "refused" : "retry",
-        final,
-      });
-      if (!final) {
-        await this.boss.send(
-          DELIVERIES,
-          { messageId: message.id },
-          { startAfter: new Date(at), db: bossDb(tx) },
-        );
-      }
-    });
-    // A retry due before the worker's next look is looked for when due, not a poll later.
-    if (!final && delay < this.config.pollMs) setTimeout(this.wake, delay + 1).unref();
+    return { messageId: message.id, delay, at: Date.now() + delay };
   }
 
-  /** Records an attempt (store) and counts it (metrics). */
-  private async record(db: Queryable, a: Parameters<typeof recordAttempt>[1]): Promise<void> {
-    const result = await recordAttempt(db, a);
-    this.app.metrics.webhookAttempts.inc({ result });
-    if (a.result !== "refused") this.app.metrics.webhookLatency.observe(a.latencyMs / 1000);
+  /**
+   * Records the attempts (one statement) and queues the next attempts of those to be retried, in
+   * one transaction with them; counts them (metrics).
+   */
+  private async record(records: readonly AttemptRecord[], retries: readonly Retry[]) {
+    if (retries.length === 0) await recordAttempts(this.app.db, records);
+    else {
+      await this.app.db.transaction(async (tx) => {
+        await recordAttempts(tx, records);
+        const jobs = retries.map((r) => ({
+          name: DELIVERIES,
+          data: { messageId: r.messageId },
+          startAfter: new Date(r.at),
+        }));
+        await this.boss.insert(jobs, { db: bossDb(tx) });
+      });
+    }
+    for (const a of records) {
+      this.app.metrics.webhookAttempts.inc({ result: storedResult(a) });
+      if (a.result !== "refused") this.app.metrics.webhookLatency.observe(a.latencyMs / 1000);
+    }
+    // A retry due before the worker's next look is looked for when due, not a poll later.
+    const soonest = Math.min(...retries.map((r) => r.delay));
+    if (soonest < this.config.pollMs) setTimeout(this.wake, soonest + 1).unref();
   }
 
   private async post(message: Pending): Promise<Sent> {
@@ -240,6 +306,55 @@ export class Deliveries {
     }
   }
 }
+
+/** Batches worked at once by each process (pg-boss workers): one's POSTs overlap another's statements. */
+export const WORKERS = 2;
+
+/**
+ * Jobs one worker's fetch takes: several sends' worth (at most 200, at least `concurrency`), so
+ * that each statement of a batch (the fetch, the read, the marks, the settle, the record, the
+ * completion) serves many deliveries; the POSTs under way stay at most `concurrency`, shared by
+ * the workers.
+ */
+export function batchSizeFor(concurrency: number): number {
+  return Math.max(concurrency, Math.min(concurrency * 10, 200));
+}
+
+/** What one metered attempt came to, and how long its POST took (the endpoint's time). */
+interface Tried {
+  cost: Metered<null>;
+  sent: Sent | null;
+  latencyMs: number;
+}
+
+/** A message's next attempt: when, and how long from now. */
+interface Retry {
+  messageId: string;
+  delay: number;
+  at: number;
+}
+
+const TOKEN_GONE = "the endpoint's token was revoked or expired";
+
+const NOT_SENT_STOPPING: Sent = {
+  ok: false,
+  status: null,
+  error: "not sent: the gateway is stopping",
+};
+
+const markOf = (owner: TokenOwner, messageId: string) => ({
+  accountId: owner.accountId,
+  key: chargeKey(messageId),
+});
+
+const refusedFor = (messageId: string, error: string): AttemptRecord => ({
+  messageId,
+  httpStatus: null,
+  error,
+  latencyMs: 0,
+  result: "refused",
+  final: true,
+});
 
 function sentOutcome(s: Sent): CallOutcome {
   if (s.ok) return { kind: "answered", outcome: "ok", httpStatus: s.status };

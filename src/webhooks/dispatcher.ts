@@ -6,13 +6,14 @@ import type { ChainEvent } from "../events/types.ts";
 import { bossDb, DELIVERIES } from "./queue.ts";
 import type { WebhookServices } from "./services.ts";
 import { sourceFor } from "./sources.ts";
-import { createMessage, type Endpoint, endEndpoint, liveEndpoints } from "./store.ts";
+import { createMessages, type Endpoint, endEndpoints, liveEndpoints } from "./store.ts";
 
 /**
  * Turns the chain's events into webhook messages, in the leading process only (the one that
  * follows the chains), so each endpoint's source runs once: for each event, each live endpoint
  * of its network asks its source (the same sources as the GraphQL subscriptions) what to tell,
- * and what there is becomes a message and its first delivery job, in one transaction. A message
+ * and what there is becomes a message and its first delivery job, in one transaction (a statement
+ * for the messages, one for their jobs). A message
  * is unique per endpoint and event, so an event announced twice queues nothing more.
  */
 export class Dispatcher {
@@ -59,16 +60,19 @@ export class Dispatcher {
         (m): m is Told => m !== null,
       );
       if (told.length === 0) return;
+      const fresh = told.map((m) => ({
+        id: `msg_${randomUUID().replaceAll("-", "")}`,
+        endpointId: m.endpoint.id,
+        eventId: event.id,
+        payload: m.payload,
+      }));
       const queued = await this.app.db.transaction(async (tx) => {
-        const jobs: PgBoss.JobInsert[] = [];
-        for (const m of told) {
-          const id = `msg_${randomUUID().replaceAll("-", "")}`;
-          const fresh = { id, endpointId: m.endpoint.id, eventId: event.id, payload: m.payload };
-          if (await createMessage(tx, fresh)) {
-            jobs.push({ name: DELIVERIES, data: { messageId: id } });
-          }
-          if (m.last) await endEndpoint(tx, m.endpoint.id, "completed");
-        }
+        const made = await createMessages(tx, fresh);
+        const jobs = fresh
+          .filter((m) => made.has(m.id))
+          .map((m) => ({ name: DELIVERIES, data: { messageId: m.id } }));
+        const done = told.filter((m) => m.last).map((m) => m.endpoint.id);
+        await endEndpoints(tx, done, "completed");
         if (jobs.length > 0) await this.boss.insert(jobs, { db: bossDb(tx) });
         return jobs.length;
       });

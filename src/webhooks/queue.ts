@@ -71,7 +71,9 @@ export class QueueDb implements PgBoss.Db {
  * beside ours (`<schema>_jobs`, so that stores sharing a server stay apart) and installs or
  * migrates them itself on start, under its own advisory lock.
  */
-export async function openQueue(db: Database): Promise<{ boss: PgBoss; queueDb: QueueDb }> {
+export async function openQueue(
+  db: Database,
+): Promise<{ boss: PgBoss; queueDb: QueueDb; schema: string }> {
   const { rows } = await db.query<{ schema: string }>("SELECT current_schema() AS schema");
   const schema = `${rows[0]?.schema ?? "public"}_jobs`;
   for (let attempt = 1; ; attempt++) {
@@ -81,7 +83,7 @@ export async function openQueue(db: Database): Promise<{ boss: PgBoss; queueDb: 
     try {
       await boss.start();
       await boss.createQueue(DELIVERIES, { name: DELIVERIES, policy: "standard" });
-      return { boss, queueDb };
+      return { boss, queueDb, schema };
     } catch (err) {
       await boss.stop({ graceful: false, close: false, wait: true }).catch(() => {});
       await queueDb.close();
@@ -92,4 +94,24 @@ export async function openQueue(db: Database): Promise<{ boss: PgBoss; queueDb: 
       if ((!lostCreateRace(err) && !deadlock) || attempt >= 3) throw err;
     }
   }
+}
+
+/**
+ * On PGlite, analyzes the tables a delivery reads once, when the queue first has jobs (the
+ * returned function is called whenever jobs were queued; PostgreSQL's autovacuum does this
+ * there). PGlite has no autovacuum, so its tables are never analyzed otherwise, and the planner,
+ * guessing, planned pg-boss's fetch as a join of the whole queue to the batch row by row, and the
+ * dispatcher's endpoints as a scan of every token per endpoint: each grew with the square of what
+ * it read (docs/benchmarks.md). The statistics need not be current: what the plans needed (a
+ * queue's partition is one queue's; a token is found by its key) holds as the tables grow.
+ */
+export function analyzeOnce(db: Database, schema: string, warn: (err: unknown) => void) {
+  let done = db.kind !== "pglite";
+  return (): void => {
+    if (done) return;
+    done = true;
+    db.exec(
+      `ANALYZE "${schema}".job, tokens, webhook_endpoints, webhook_messages, idempotency_keys`,
+    ).catch(warn);
+  };
 }

@@ -1,3 +1,4 @@
+import { type OwnerRow, ownerOf, type TokenOwner } from "../access/tokens.ts";
 import type { NetworkName } from "../config/schema.ts";
 import type { Queryable } from "../db/database.ts";
 import type { EventName } from "../events/sources.ts";
@@ -136,17 +137,45 @@ export async function endEndpoint(
   return rows.length > 0;
 }
 
-/** One message to an endpoint; null when that endpoint already has one for the event. */
-export async function createMessage(
-  db: Queryable,
-  m: { id: string; endpointId: number; eventId: string; payload: string },
-): Promise<boolean> {
-  const { rows } = await db.query(
-    `INSERT INTO webhook_messages(id, endpoint_id, event_id, payload) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
-    [m.id, m.endpointId, m.eventId, m.payload],
+/** Ends the live endpoints of `ids` in one statement (the dispatcher's, the delivery's). */
+export async function endEndpoints(db: Queryable, ids: readonly number[], why: string) {
+  if (ids.length === 0) return;
+  await db.query(
+    `UPDATE webhook_endpoints SET ended_at = now(), ended_why = $2
+     WHERE id = ANY($1::int8[]) AND ended_at IS NULL`,
+    [ids, why],
   );
-  return rows.length > 0;
+}
+
+/** A message to write: its id, its endpoint, the event it tells of and its body. */
+export interface NewMessage {
+  id: string;
+  endpointId: number;
+  eventId: string;
+  payload: string;
+}
+
+/**
+ * Writes messages in one statement; the ids of those written (an endpoint that has a message for
+ * the event already gets none).
+ */
+export async function createMessages(
+  db: Queryable,
+  messages: readonly NewMessage[],
+): Promise<Set<string>> {
+  if (messages.length === 0) return new Set();
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO webhook_messages(id, endpoint_id, event_id, payload)
+     SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[])
+     ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
+    [
+      messages.map((m) => m.id),
+      messages.map((m) => m.endpointId),
+      messages.map((m) => m.eventId),
+      messages.map((m) => m.payload),
+    ],
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 /** A message due for an attempt, with what sending it needs. */
@@ -158,9 +187,15 @@ export interface Pending {
   status: "pending" | "delivered" | "failed";
   endpoint: Endpoint;
   secret: string;
+  /** The endpoint's token's owner; null when the token is revoked or expired. */
+  owner: TokenOwner | null;
 }
 
-export async function pendingMessage(db: Queryable, id: string): Promise<Pending | null> {
+/** The messages of `ids` that exist, each with its endpoint and its token's owner: one read. */
+export async function pendingMessages(
+  db: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, Pending>> {
   const { rows } = await db.query<
     EndpointRow & {
       message_id: string;
@@ -169,62 +204,118 @@ export async function pendingMessage(db: Queryable, id: string): Promise<Pending
       attempts: number;
       status: Pending["status"];
       secret: string;
+      owner_id: number | null;
+      owner_account_id: number;
+      owner_hint: string;
+      owner_scope: OwnerRow["scope"];
+      owner_expires_at: Date | null;
     }
   >(
     `SELECT m.id AS message_id, m.payload, m.created_at AS message_created_at, m.attempts, m.status,
-            e.secret, ${E_COLUMNS}
-     FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id WHERE m.id = $1`,
-    [id],
+            e.secret, ${E_COLUMNS}, t.id AS owner_id, t.account_id AS owner_account_id,
+            t.hint AS owner_hint, t.scope AS owner_scope, t.expires_at AS owner_expires_at
+     FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
+     LEFT JOIN tokens t ON t.id = e.token_id AND t.revoked_at IS NULL
+       AND (t.expires_at IS NULL OR t.expires_at > now())
+     WHERE m.id = ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))`,
+    // The ids as one JSON text: a list of strings is no value PGlite's prepared statements take.
+    [JSON.stringify(ids)],
   );
-  const r = rows[0];
-  if (!r) return null;
-  return {
-    id: r.message_id,
-    payload: r.payload,
-    createdAt: new Date(r.message_created_at),
-    attempts: Number(r.attempts),
-    status: r.status,
-    endpoint: endpointOf(r),
-    secret: r.secret,
-  };
+  const out = new Map<string, Pending>();
+  for (const r of rows) {
+    const owner =
+      r.owner_id === null
+        ? null
+        : ownerOf({
+            id: r.owner_id,
+            account_id: r.owner_account_id,
+            hint: r.owner_hint,
+            scope: r.owner_scope,
+            expires_at: r.owner_expires_at,
+          });
+    out.set(r.message_id, {
+      id: r.message_id,
+      payload: r.payload,
+      createdAt: new Date(r.message_created_at),
+      attempts: Number(r.attempts),
+      status: r.status,
+      endpoint: endpointOf(r),
+      secret: r.secret,
+      owner,
+    });
+  }
+  return out;
 }
 
 export type AttemptResult = "delivered" | "retry" | "failed" | "refused";
 
+/** One attempt at a message, as it is recorded. */
+export interface AttemptRecord {
+  messageId: string;
+  httpStatus: number | null;
+  error: string | null;
+  latencyMs: number;
+  result: AttemptResult;
+  /** The message is over (failed, or refused for good). */
+  final?: boolean;
+  auditId?: number | null;
+  /** The charge mark the attempt opened (charge-mark.ts), dropped with the record. */
+  mark?: { accountId: number; key: string } | null;
+}
+
+/** The result an attempt is stored with: `failed` for the last of a message not delivered. */
+export function storedResult(a: AttemptRecord): AttemptResult {
+  return a.final && a.result !== "delivered" ? "failed" : a.result;
+}
+
 /**
- * Records an attempt and what it made of its message: one more attempt counted, and the message
- * delivered or failed when the attempt says so (a `retry` or `refused` leaves it pending).
- * Returns the attempt's result as stored: `failed` for the last of a message that was not
- * delivered.
+ * Records attempts and what they made of their messages, in one statement: each message's count
+ * and status (delivered or failed when the attempt says so; a `retry` or `refused` leaves it
+ * pending), each attempt's row under that count, and the charge marks the attempts opened, which
+ * the message's status says from then on. One statement, so a mark never outlives its record nor
+ * goes before it. A message appears once.
  */
-export async function recordAttempt(
+export async function recordAttempts(
   db: Queryable,
-  a: {
-    messageId: string;
-    httpStatus: number | null;
-    error: string | null;
-    latencyMs: number;
-    result: AttemptResult;
-    /** The message is over (failed, or refused for good). */
-    final?: boolean;
-    auditId?: number | null;
-  },
-): Promise<AttemptResult> {
-  const result: AttemptResult = a.final && a.result !== "delivered" ? "failed" : a.result;
-  const status = a.result === "delivered" ? "delivered" : a.final ? "failed" : "pending";
-  // One statement: the message's count and status, and the attempt's row under that count.
+  attempts: readonly AttemptRecord[],
+): Promise<void> {
+  if (attempts.length === 0) return;
+  const rows = attempts.map((a) => [
+    a.messageId,
+    a.result === "delivered" ? "delivered" : a.final ? "failed" : "pending",
+    a.auditId ?? null,
+    a.httpStatus,
+    a.error,
+    a.latencyMs,
+    storedResult(a),
+    a.mark?.accountId ?? null,
+    a.mark?.key ?? null,
+  ]);
   await db.query(
-    `WITH m AS (
-       UPDATE webhook_messages SET attempts = attempts + 1, status = $2,
-         finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END,
-         audit_id = COALESCE($3, audit_id)
-       WHERE id = $1 RETURNING id, attempts
+    `WITH a AS (
+       SELECT e->>0 AS message_id, e->>1 AS status, (e->>2)::int8 AS audit_id,
+         (e->>3)::int AS http_status, e->>4 AS error, (e->>5)::int AS latency_ms, e->>6 AS result,
+         (e->>7)::int8 AS mark_account, e->>8 AS mark_key
+       FROM jsonb_array_elements($1::jsonb) e
+     ), m AS (
+       UPDATE webhook_messages w SET attempts = w.attempts + 1, status = a.status,
+         finished_at = CASE WHEN a.status = 'pending' THEN NULL ELSE now() END,
+         audit_id = COALESCE(a.audit_id, w.audit_id)
+       FROM a WHERE w.id = a.message_id
+       RETURNING w.id, w.attempts
+     ), logged AS (
+       INSERT INTO webhook_attempts(message_id, attempt, http_status, error, latency_ms, result)
+       SELECT m.id, m.attempts, a.http_status, a.error, a.latency_ms, a.result
+       FROM m JOIN a ON a.message_id = m.id
+       RETURNING 1
+     ), closed AS (
+       DELETE FROM idempotency_keys k USING a
+       WHERE a.mark_key IS NOT NULL AND k.account_id = a.mark_account AND k.key = a.mark_key
+       RETURNING 1
      )
-     INSERT INTO webhook_attempts(message_id, attempt, http_status, error, latency_ms, result)
-     SELECT m.id, m.attempts, $4, $5, $6, $7 FROM m`,
-    [a.messageId, status, a.auditId ?? null, a.httpStatus, a.error, a.latencyMs, result],
+     SELECT (SELECT count(*) FROM logged) AS logged, (SELECT count(*) FROM closed) AS closed`,
+    [JSON.stringify(rows)],
   );
-  return result;
 }
 
 export interface AttemptRow {

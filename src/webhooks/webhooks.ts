@@ -2,9 +2,9 @@ import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../config/schema.ts";
 import { watchCreditsLow } from "./credits-low.ts";
-import { Deliveries } from "./delivery.ts";
+import { Deliveries, WORKERS } from "./delivery.ts";
 import { Dispatcher } from "./dispatcher.ts";
-import { DELIVERIES, openQueue, type QueueDb } from "./queue.ts";
+import { analyzeOnce, DELIVERIES, openQueue, type QueueDb } from "./queue.ts";
 import type { WebhookServices } from "./services.ts";
 
 /**
@@ -26,21 +26,28 @@ export class Webhooks {
   ) {}
 
   async start(app: WebhookServices): Promise<void> {
-    const { boss, queueDb } = await openQueue(app.db);
+    const { boss, queueDb, schema } = await openQueue(app.db);
     this.queueDb = queueDb;
     boss.on("error", (err: Error) => this.log.warn({ err }, "webhooks: the job queue failed"));
     this.boss = boss;
-    let worker = "";
+    const workers: string[] = [];
+    const analyze = analyzeOnce(app.db, schema, (err) =>
+      this.log.warn({ err }, "webhooks: the job queue's table was not analyzed"),
+    );
+    // Called when jobs were queued (or a full batch suggests more are waiting).
     const wake = () => {
-      if (worker) boss.notifyWorker(worker);
+      analyze();
+      for (const worker of workers) boss.notifyWorker(worker);
     };
     const deliveries = new Deliveries(app, boss, app.webhookTargets, this.config, wake);
     this.deliveries = deliveries;
-    worker = await boss.work(
-      DELIVERIES,
-      { pollingIntervalSeconds: this.config.pollMs / 1000, batchSize: this.config.concurrency },
-      deliveries.work,
-    );
+    for (let i = 0; i < WORKERS; i++) {
+      const options = {
+        pollingIntervalSeconds: this.config.pollMs / 1000,
+        batchSize: deliveries.batchSize,
+      };
+      workers.push(await boss.work(DELIVERIES, options, deliveries.work));
+    }
     this.dispatcher = new Dispatcher(app, boss, wake);
     this.dispatcher.start();
     this.creditsLow = watchCreditsLow(app.db, boss, {
@@ -56,9 +63,12 @@ export class Webhooks {
     await this.creditsLow?.look();
   }
 
-  /** One attempt at a message now, outside the queue (tests; an operator's manual retry). */
-  async attempt(messageId: string): Promise<void> {
-    await this.deliveries?.attempt(messageId);
+  /**
+   * One attempt at each message now, outside the queue, together as one batch (tests; an
+   * operator's manual retry).
+   */
+  async attempt(messageIds: string | readonly string[]): Promise<void> {
+    await this.deliveries?.attempt(messageIds);
   }
 
   /**
