@@ -133,6 +133,16 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
   let executed: Awaited<ReturnType<MeterPlan<T>["execute"]>>;
   try {
     executed = await plan.execute();
+  } catch (err) {
+    // A plan answers its calls' failures as outcomes; one that throws instead still gives back
+    // what was reserved for it (a hold released, a lease's credits freed), charging nothing.
+    await ctx.services.credits
+      .settle(ctx.owner.accountId, reservation.claim, [])
+      .catch((e: unknown) =>
+        ctx.services.log.error({ err: e }, "releasing a failed call's credits"),
+      );
+    await ctx.services.limits.refund(ctx.owner, estimated);
+    throw err;
   } finally {
     coming();
   }
