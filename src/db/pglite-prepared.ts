@@ -9,8 +9,8 @@ import type { Queryable } from "./database.ts";
  * EXECUTE takes no bind parameters, so values go in as quoted literals — what the text protocol
  * sends for a parameter, typed by the statement as a bound value is: strings with their single
  * quotes doubled (standard_conforming_strings is on, so nothing else is special), finite numbers,
- * bigints and booleans as written, dates in ISO 8601 (as PGlite writes them), lists of numbers as
- * array literals, null as NULL. A value of any other kind, a statement PREPARE
+ * bigints and booleans as written, dates in ISO 8601 (as PGlite writes them), lists of numbers or
+ * of strings as array literals, null as NULL. A value of any other kind, a statement PREPARE
  * does not take, or a text beyond the first STATEMENTS_MAX runs unprepared. EXECUTE goes by the
  * simple query protocol (`exec`: one message and its answer), not the extended one (`query`, which
  * PGlite runs as six exchanges with the WebAssembly backend, each with its fixed cost).
@@ -76,14 +76,23 @@ function literal(value: unknown): string | undefined {
   if (value === null) return "NULL";
   const text = typeof value === "string" ? value : plain(value);
   if (text !== undefined) return `'${text.replaceAll("'", "''")}'`;
-  // A list of numbers, as PGlite writes an array parameter ({1,2,3}); other lists run unprepared.
+  // A list of numbers, as PGlite writes an array parameter ({1,2,3}), or of strings, each quoted
+  // as an array element ({"a","b\"c"}); other lists run unprepared.
   if (Array.isArray(value)) {
+    if (value.length > 0 && value.every((v) => typeof v === "string")) {
+      return `'${`{${value.map(arrayElement).join(",")}}`.replaceAll("'", "''")}'`;
+    }
     const items = value.map(plain);
     if (items.every((i) => i !== undefined && i !== "true" && i !== "false")) {
       return `'{${items.join(",")}}'`;
     }
   }
   return undefined;
+}
+
+/** A string as an element of an array literal: double-quoted, its quotes and backslashes escaped. */
+function arrayElement(text: string): string {
+  return `"${text.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
 }
 
 /** A number, bigint, boolean or date as the text protocol writes it (a date as PGlite does). */

@@ -35,8 +35,8 @@ describe("PGlite statements prepared once (EXECUTE with literals)", () => {
     expect((await q.query("SHOW standard_conforming_strings")).rows).toEqual([
       { standard_conforming_strings: "on" },
     ]);
-    const { rows } = await q.query<{ v: string[] }>("SELECT $1::text[] AS v", [["a", "b'c"]]);
-    expect(rows).toEqual([{ v: ["a", "b'c"] }]);
+    const { rows } = await q.query<{ v: boolean[] }>("SELECT $1::boolean[] AS v", [[true, false]]);
+    expect(rows).toEqual([{ v: [true, false] }]);
     const listed = await pg.query(
       "SELECT name FROM pg_prepared_statements WHERE name LIKE 'blockgate%'",
     );
@@ -59,6 +59,23 @@ describe("PGlite statements prepared once (EXECUTE with literals)", () => {
         at: new Date("2026-11-29T04:00:00.123Z"),
       },
     ]);
+  });
+
+  it("writes lists of strings as array literals, every element exactly", async () => {
+    const q = preparedQueryable(pg);
+    const words = ["a", "b'c", 'd"e', "f\\g", "", "NULL", "{x,y}", " spaced ", "é", "\\\"'"];
+    const { rows } = await q.query<{ v: string[]; n: number }>(
+      "SELECT $1::text[] AS v, cardinality($1::text[]) AS n",
+      [words],
+    );
+    expect(rows).toEqual([{ v: words, n: words.length }]);
+    const uuids = ["5c0b3a8e-0000-4000-8000-000000000001", "5c0b3a8e-0000-4000-8000-000000000002"];
+    const listed = await q.query<{ id: string }>("SELECT unnest($1::uuid[]) AS id", [uuids]);
+    expect(listed.rows.map((r) => r.id)).toEqual(uuids);
+    const prepared = await pg.query<{ statement: string }>(
+      "SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%text[] AS v%' OR statement LIKE '%uuid[]%'",
+    );
+    expect(prepared.rows).toHaveLength(2);
   });
 
   it("fails a statement that fails without leaving it half prepared", async () => {
