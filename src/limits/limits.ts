@@ -15,10 +15,10 @@ import {
 } from "./cap-counters.ts";
 import { CapTicket } from "./cap-ticket.ts";
 import { MemorySlots, type Slot, type Slots } from "./concurrency.ts";
-import { type PolicyState, rateLimitHeaders } from "./headers.ts";
+import { type PolicyState, policyField, rateLimitField, rateLimitHeaders } from "./headers.ts";
 import { type Plan, planOf, plansInForce } from "./plans.ts";
 import { type Counted, RedisAdmission, type RedisSlot } from "./redis-admission.ts";
-import { type RateVerdict, RequestRate } from "./request-rates.ts";
+import { MemoryWindows, type RateVerdict, RequestRate } from "./request-rates.ts";
 import {
   type CapVerdict,
   type CapWindow,
@@ -26,7 +26,6 @@ import {
   dayWindow,
   SpendingCaps,
 } from "./spending-caps.ts";
-import { type LimiterStore, memoryStore } from "./stores.ts";
 
 /** The limits phase's verdict on one request. */
 export type Admission =
@@ -80,6 +79,8 @@ export class Limits {
   >(10_000);
   /** Each token's last estimate per route and network: what admission takes from the caps. */
   private readonly guesses = new LruMap<string, number>(10_000);
+  /** Each plan's RateLimit-Policy on the calls it admits (always the same policies). */
+  private readonly policies = new Map<string, string>();
   private readonly caps: SpendingCaps;
   private readonly capCounters: CapCounters;
   private readonly inForce: boolean;
@@ -87,8 +88,8 @@ export class Limits {
   private constructor(
     private readonly config: Config,
     private readonly db: Database,
-    /** Where rates count when no script does: this process's memory. */
-    private readonly store: LimiterStore,
+    /** Where rates count when no script does (no Redis, or Redis not answering). */
+    private readonly windows: MemoryWindows,
     private readonly slots: Slots,
     private readonly redis: Redis | null,
     onCapsFromLedger: () => void,
@@ -112,10 +113,13 @@ export class Limits {
     onCapsFromLedger: () => void = () => {},
   ): Limits {
     if (!redisUrl || !plansInForce(config)) {
-      return new Limits(config, db, memoryStore, new MemorySlots(), null, onCapsFromLedger);
+      return new Limits(config, db, new MemoryWindows(), new MemorySlots(), null, onCapsFromLedger);
     }
     const redis = new Redis(redisUrl, {
       commandTimeout: config.limits.redisTimeoutMs,
+      // The commands of calls whose I/O one turn of the event loop handled go as one write: each
+      // write costs this process and Redis more than the command itself.
+      enableAutoPipelining: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       retryStrategy: (times) => Math.min(times * 100, 2_000),
@@ -141,7 +145,7 @@ export class Limits {
     return new Limits(
       config,
       db,
-      memoryStore,
+      new MemoryWindows(),
       new MemorySlots(),
       redis,
       onCapsFromLedger,
@@ -186,9 +190,7 @@ export class Limits {
     if (ticket && !counted?.capsTaken) ticket.guessed = 0;
     const verdicts: RateVerdict[] = counted
       ? counted.readings.map((r, i) => this.rate(name, scopes[i]!.scope, scopes[i]!.rule).judge(r))
-      : await Promise.all(
-          scopes.map(({ scope, rule, key }) => this.rate(name, scope, rule).take(String(key))),
-        );
+      : scopes.map(({ scope, rule, key }) => this.rate(name, scope, rule).take(String(key)));
     const states: PolicyState[] = verdicts.flatMap((v) => v.states);
     const refusedAt = verdicts.findIndex((v) => !v.ok);
     if (refusedAt >= 0) {
@@ -230,9 +232,17 @@ export class Limits {
         );
       }
     }
+    let policy = this.policies.get(name);
+    if (policy === undefined) {
+      policy = policyField(states);
+      this.policies.set(name, policy);
+    }
     return {
       ok: true,
-      headers: rateLimitHeaders(states),
+      headers:
+        states.length === 0
+          ? {}
+          : { "ratelimit-policy": policy, ratelimit: rateLimitField(states) },
       release: this.releaseOf(slot, ticket),
       caps: ticket,
     };
@@ -329,7 +339,13 @@ export class Limits {
     const name = `${plan}:${scope}`;
     let rate = this.rates.get(name);
     if (!rate) {
-      rate = new RequestRate(this.store, scope, rule, this.config.limits.burstWindowSeconds, name);
+      rate = new RequestRate(
+        this.windows,
+        scope,
+        rule,
+        this.config.limits.burstWindowSeconds,
+        name,
+      );
       this.rates.set(name, rate);
     }
     return rate;
