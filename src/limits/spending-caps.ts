@@ -59,7 +59,8 @@ export class SpendingCaps {
       );
       if (!started) break;
     }
-    return this.fromLedger(accountId, windows, amount);
+    // What admission took is in the counters, not the ledger: the ledger's verdict counts it.
+    return this.fromLedger(accountId, windows, amount + already);
   }
 
   /**
