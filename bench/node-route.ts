@@ -7,12 +7,14 @@
 // call is printed too, and the gateway's against the proxy's (on PostgreSQL, its processes' share
 // included: read from /proc, so nothing else may use PostgreSQL meanwhile).
 // Loopback only; bounded by count. Usage:
-//   [METHOD=getrawtransaction|getblockheader|getblock] [DATABASE_URL=postgres://…] [COALESCE_CALLS_MAX=16,0] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
+//   [METHOD=getrawtransaction|getblockheader|getblock] [DATABASE_URL=postgres://…] [COALESCE_CALLS_MAX=16,0] [PLANS=none,cache,memory,redis] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
 // COALESCE_CALLS_MAX: one gateway per store for each value of its coalesceCallsMax (0: each
 // request goes to Core as it came), measured side by side; unset, one with the config's default.
 // PLANS=none,memory,redis: one gateway per store for each, the account on a plan whose every limit
 // (token and account rates, calls in flight, credit caps per day and cycle) is checked and never
-// reached, counters in memory or in Redis (REDIS_URL): what the limits phase costs a call.
+// reached, counters in memory or in Redis (REDIS_URL): what the limits phase costs a call. REDIS_URL
+// also gives the response cache its Redis tier (every call a miss there): `cache` is no plan with
+// that tier alone, so the plan's share of a Redis run can be told from the cache's.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -149,11 +151,11 @@ async function gatewayOn(
   core: { url: string; user: string; password: string },
   databaseUrl: string | undefined,
   coalesceCallsMax: number | undefined,
-  plan: "memory" | "redis" | undefined = undefined,
+  plan: "memory" | "redis" | "cache" | undefined = undefined,
 ) {
   const huge = { requestsPerSecond: 1_000_000, burst: 1_000_000 };
   const config = parseConfig({
-    ...(plan
+    ...(plan === "memory" || plan === "redis"
       ? {
           plans: {
             bench: {
@@ -190,7 +192,10 @@ async function gatewayOn(
       ),
     },
     noAdminFile: true,
-    redisUrl: plan === "redis" ? (process.env.REDIS_URL ?? "redis://127.0.0.1:6379") : undefined,
+    redisUrl:
+      plan === "redis" || plan === "cache"
+        ? (process.env.REDIS_URL ?? "redis://127.0.0.1:6379")
+        : undefined,
   });
   const account = await createAccount(gateway.app.db, "bench");
   await grantCredits(gateway.app.db, account.id, 1_000_000_000_000);
@@ -226,7 +231,9 @@ const gateways: { close(): Promise<void> }[] = [];
 const stores: [string, string | undefined][] = [["PGlite", undefined]];
 if (process.env.DATABASE_URL) stores.push(["PostgreSQL", process.env.DATABASE_URL]);
 const planSettings = process.env.PLANS
-  ? process.env.PLANS.split(",").map((p) => (p === "none" ? undefined : (p as "memory" | "redis")))
+  ? process.env.PLANS.split(",").map((p) =>
+      p === "none" ? undefined : (p as "memory" | "redis" | "cache"),
+    )
   : [undefined];
 for (const [store, databaseUrl] of stores) {
   for (const calls of coalesceSettings) {
@@ -235,7 +242,13 @@ for (const [store, databaseUrl] of stores) {
       gateways.push(gateway);
       const setting =
         (calls === undefined ? "" : calls === 0 ? ", no combining" : `, combining ≤${calls}`) +
-        (process.env.PLANS ? (plan ? `, plan (${plan})` : ", no plan") : "");
+        (process.env.PLANS
+          ? plan === "cache"
+            ? ", no plan, Redis cache tier"
+            : plan
+              ? `, plan (${plan})`
+              : ", no plan"
+          : "");
       targets.push({ label: `gateway, ${store}${setting}`, url: gateway.url, headers: {} });
     }
   }

@@ -23,6 +23,7 @@ import {
   sendReply,
   textFailure,
 } from "../http/reply.ts";
+import type { CapTicket } from "../limits/cap-ticket.ts";
 import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import {
   REQUIRE_VERIFIED_HEADER,
@@ -161,6 +162,8 @@ interface PendingCall {
   owner: TokenOwner | null;
   /** The response the request is tracked in flight by (a WebSocket session's messages too). */
   response?: ServerResponse;
+  /** What admission took of the plan's credit caps, for the cap phase (meter) to claim. */
+  caps?: CapTicket | null;
 }
 
 /** The request's context, once authenticated (onRequest refuses everyone else). */
@@ -180,6 +183,7 @@ function contextOf(
     requireVerified: requiresVerified(request.headers[REQUIRE_VERIFIED_HEADER]),
     // The drain may cut the call before it is charged, never after.
     charge: (settle) => registry.requests.charge(call.response ?? request.raw, settle),
+    caps: call.caps ?? null,
   };
 }
 
@@ -281,9 +285,10 @@ function beforeBody(setup: RouteSetup) {
     if (origin !== null && originAllowed(call.owner.scope ?? null, origin)) {
       reply.headers(corsHeaders(origin));
     }
-    const admission = await admitCall(app, call.owner, from);
+    const admission = await admitCall(app, call.owner, from, !upgrade);
     reply.headers(admission.headers);
     if (!admission.ok) return fail(reply, admission.error);
+    call.caps = admission.caps ?? null;
     // The call's slot goes back when its answer is done, or its connection is gone. A WebSocket
     // session is no call: each of its messages is admitted (and takes a slot) on its own.
     if (admission.release) {

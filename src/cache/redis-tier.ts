@@ -34,6 +34,8 @@ export class RedisTier {
   ) {
     this.redis = new Redis(opts.url, {
       commandTimeout: opts.timeoutMs,
+      // Concurrent requests' look-ups go as one write per turn of the event loop (as the limits').
+      enableAutoPipelining: true,
       connectTimeout: Math.max(opts.timeoutMs, 1_000),
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

@@ -17,7 +17,12 @@ export interface PolicyState {
 
 export function rateLimitHeaders(states: readonly PolicyState[]): Record<string, string> {
   if (states.length === 0) return {};
-  const policy = states
+  return { "ratelimit-policy": policyField(states), ratelimit: rateLimitField(states) };
+}
+
+/** `RateLimit-Policy`: the same for every call a plan admits, so its callers may keep it. */
+export function policyField(states: readonly PolicyState[]): string {
+  return states
     .map(
       (s) =>
         `${s.name};q=${s.quota}${s.windowSeconds === undefined ? "" : `;w=${s.windowSeconds}`}${
@@ -25,13 +30,14 @@ export function rateLimitHeaders(states: readonly PolicyState[]): Record<string,
         }`,
     )
     .join(", ");
+}
+
+/** `RateLimit`: the policy with the fewest units left. */
+export function rateLimitField(states: readonly PolicyState[]): string {
   let lowest = states[0]!;
   for (const s of states) {
     if (s.remaining < lowest.remaining) lowest = s;
     else if (s.remaining === lowest.remaining && s.resetSeconds > lowest.resetSeconds) lowest = s;
   }
-  return {
-    "ratelimit-policy": policy,
-    ratelimit: `${lowest.name};r=${Math.max(0, lowest.remaining)};t=${Math.max(0, lowest.resetSeconds)}`,
-  };
+  return `${lowest.name};r=${Math.max(0, lowest.remaining)};t=${Math.max(0, lowest.resetSeconds)}`;
 }

@@ -7,18 +7,38 @@ import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
 import { type GatewayError, gatewayError } from "../protocol/errors/codes.ts";
 import { LruMap } from "../util/lru.ts";
-import { MemorySlots, type Slots } from "./concurrency.ts";
-import { type PolicyState, rateLimitHeaders } from "./headers.ts";
+import {
+  type CapCounter,
+  type CapCounters,
+  MemoryCapCounters,
+  RedisCapCounters,
+} from "./cap-counters.ts";
+import { CapTicket } from "./cap-ticket.ts";
+import { MemorySlots, type Slot, type Slots } from "./concurrency.ts";
+import { type PolicyState, policyField, rateLimitField, rateLimitHeaders } from "./headers.ts";
 import { type Plan, planOf, plansInForce } from "./plans.ts";
-import { RedisAdmission } from "./redis-admission.ts";
-import { type RateVerdict, RequestRate } from "./request-rates.ts";
-import { type CapWindow, dayWindow, SpendingCaps } from "./spending-caps.ts";
-import { type LimiterStore, memoryStore, redisStore } from "./stores.ts";
+import { type Counted, RedisAdmission, type RedisSlot } from "./redis-admission.ts";
+import { MemoryWindows, type RateVerdict, RequestRate } from "./request-rates.ts";
+import {
+  type CapVerdict,
+  type CapWindow,
+  capCounter,
+  dayWindow,
+  SpendingCaps,
+} from "./spending-caps.ts";
 
 /** The limits phase's verdict on one request. */
 export type Admission =
-  /** `release`: gives the call's slot back once it is answered (null: it took none). */
-  | { ok: true; headers: Record<string, string>; release: (() => void) | null }
+  /**
+   * `release`: gives the call's slot back once it is answered, and what it owes its credit caps
+   * (null: nothing to give back). `caps`: for the cap phase (meter), what the call holds of them.
+   */
+  | {
+      ok: true;
+      headers: Record<string, string>;
+      release: (() => void) | null;
+      caps?: CapTicket | null;
+    }
   | { ok: false; headers: Record<string, string>; error: GatewayError; retryAfterSeconds: number };
 
 const ADMITTED: Admission = { ok: true, headers: {}, release: null };
@@ -27,6 +47,20 @@ interface AccountTerms {
   plan: string | null;
   createdAt: Date;
 }
+
+/** An account's credit cap windows now, with their counters, kept until the first one ends. */
+interface CapWindows {
+  windows: CapWindow[];
+  counters: CapCounter[];
+  until: number;
+}
+
+/** The cap phase's verdict: refused, or what the call took, with how to give back what it owes. */
+export type CapSpend =
+  | { ok: true; giveBack(amount: number): Promise<void> }
+  | ({ ok: false } & CapRefusal);
+
+const NOTHING_TAKEN: CapSpend = { ok: true, giveBack: async () => {} };
 
 /** How long an account's plan is trusted without asking the database (a change is signalled). */
 const TERMS_TTL_MS = 60_000;
@@ -39,25 +73,34 @@ const TERMS_TTL_MS = 60_000;
  */
 export class Limits {
   private readonly rates = new Map<string, RequestRate>();
-  private readonly terms = new LruMap<number, AccountTerms & { until: number }>(10_000);
+  private readonly terms = new LruMap<
+    number,
+    AccountTerms & { until: number; windows?: CapWindows }
+  >(10_000);
+  /** Each token's last estimate per route and network: what admission takes from the caps. */
+  private readonly guesses = new LruMap<string, number>(10_000);
+  /** Each plan's RateLimit-Policy on the calls it admits (always the same policies). */
+  private readonly policies = new Map<string, string>();
   private readonly caps: SpendingCaps;
+  private readonly capCounters: CapCounters;
   private readonly inForce: boolean;
 
   private constructor(
     private readonly config: Config,
     private readonly db: Database,
-    /** Where rates count when no script does: this process's memory. */
-    private readonly store: LimiterStore,
+    /** Where rates count when no script does (no Redis, or Redis not answering). */
+    private readonly windows: MemoryWindows,
     private readonly slots: Slots,
     private readonly redis: Redis | null,
     onCapsFromLedger: () => void,
-    /** With Redis: a call's rates and slot counted in one script (redis-admission.ts). */
+    /** With Redis: a call's rates, slot and caps counted in one script (redis-admission.ts). */
     private readonly admission: RedisAdmission | null = null,
-    capStore: LimiterStore = store,
+    capCounters: CapCounters = new MemoryCapCounters(),
   ) {
     this.inForce = plansInForce(config);
     const spentSince = (accountId: number, since: Date) => chargedSince(db, accountId, since);
-    this.caps = new SpendingCaps(capStore, spentSince, onCapsFromLedger);
+    this.capCounters = capCounters;
+    this.caps = new SpendingCaps(capCounters, spentSince, onCapsFromLedger);
     db.listen("account_changed", (payload) => this.terms.delete(Number(payload)));
   }
 
@@ -70,10 +113,13 @@ export class Limits {
     onCapsFromLedger: () => void = () => {},
   ): Limits {
     if (!redisUrl || !plansInForce(config)) {
-      return new Limits(config, db, memoryStore, new MemorySlots(), null, onCapsFromLedger);
+      return new Limits(config, db, new MemoryWindows(), new MemorySlots(), null, onCapsFromLedger);
     }
     const redis = new Redis(redisUrl, {
       commandTimeout: config.limits.redisTimeoutMs,
+      // The commands of calls whose I/O one turn of the event loop handled go as one write: each
+      // write costs this process and Redis more than the command itself.
+      enableAutoPipelining: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       retryStrategy: (times) => Math.min(times * 100, 2_000),
@@ -99,24 +145,27 @@ export class Limits {
     return new Limits(
       config,
       db,
-      memoryStore,
+      new MemoryWindows(),
       new MemorySlots(),
       redis,
       onCapsFromLedger,
       admission,
-      redisStore(redis, prefix),
+      new RedisCapCounters(redis, prefix),
     );
   }
 
-  /** Request rates and calls in flight, before anything of the request is read or priced. */
-  async admit(owner: TokenOwner): Promise<Admission> {
+  /**
+   * Request rates and calls in flight, before anything of the request is read or priced.
+   * `guessKey` (a call whose admission lasts until its answer is sent): with Redis, the script
+   * also takes the token's last estimate on this route from the caps (cap-ticket.ts).
+   */
+  async admit(owner: TokenOwner, guessKey?: string): Promise<Admission> {
     if (!this.inForce) return ADMITTED;
     const chosen = planOf(this.config, (await this.termsOf(owner.accountId)).plan);
     if (!chosen) return ADMITTED;
     const { name, plan } = chosen;
-    const states: PolicyState[] = [];
-    // Token and account at once (with Redis: their round trips overlap). A call the token's rate
-    // refuses still counts against the account's: the account's rate counts attempts.
+    // Token and account at once. A call the token's rate refuses still counts against the
+    // account's: the account's rate counts attempts.
     const scopes = (
       [
         ["token", plan.token, owner.tokenId],
@@ -127,6 +176,7 @@ export class Limits {
       plan.concurrentCalls === undefined
         ? null
         : { key: String(owner.accountId), max: plan.concurrentCalls };
+    const ticket = guessKey && this.admission ? await this.ticketOf(owner, guessKey) : null;
     const counted = await this.admission?.count(
       scopes.map(({ scope, rule, key }) => ({
         name: `${name}:${scope}`,
@@ -135,13 +185,13 @@ export class Limits {
         burst: rule.burst,
       })),
       slotAsked,
+      ticket && ticket.guessed > 0 ? { counters: ticket.counters, amount: ticket.guessed } : null,
     );
+    if (ticket && !counted?.capsTaken) ticket.guessed = 0;
     const verdicts: RateVerdict[] = counted
       ? counted.readings.map((r, i) => this.rate(name, scopes[i]!.scope, scopes[i]!.rule).judge(r))
-      : await Promise.all(
-          scopes.map(({ scope, rule, key }) => this.rate(name, scope, rule).take(String(key))),
-        );
-    for (const v of verdicts) states.push(...v.states);
+      : scopes.map(({ scope, rule, key }) => this.rate(name, scope, rule).take(String(key)));
+    const states: PolicyState[] = verdicts.flatMap((v) => v.states);
     const refusedAt = verdicts.findIndex((v) => !v.ok);
     if (refusedAt >= 0) {
       const { scope, rule } = scopes[refusedAt]!;
@@ -151,57 +201,124 @@ export class Limits {
         `rate limit of plan "${name}": ${rule.requestsPerSecond} requests per second per ${scope}, burst ${rule.burst}`,
       );
     }
-    if (!slotAsked) {
-      return { ok: true, headers: rateLimitHeaders(states), release: null };
-    }
-    const slot = counted ? counted.slot : await this.slots.acquire(slotAsked.key, slotAsked.max);
-    const max = slotAsked.max;
-    const inFlight = slot ? slot.inFlight : max;
-    states.push({
-      name: "concurrency",
-      quota: max,
-      unit: "concurrent-requests",
-      remaining: max - inFlight,
-      resetSeconds: 0,
-    });
-    if (!slot) {
-      return this.refused(
-        states,
-        1_000,
-        `plan "${name}" allows ${max} calls in flight per account`,
-      );
-    }
-    return { ok: true, headers: rateLimitHeaders(states), release: slot.release };
+    return this.slotted(name, states, slotAsked, counted ?? null, ticket);
   }
 
-  /**
-   * Takes a request's estimate from the account's spending caps before it is reserved: null when
-   * within them, else the refusal. What the request did not cost is given back by `refund`.
-   */
-  async spend(owner: TokenOwner, estimate: number): Promise<CapRefusal | null> {
-    if (!this.inForce || estimate <= 0) return null;
-    const windows = await this.windowsOf(owner.accountId);
-    if (windows.length === 0) return null;
-    const verdict = await this.caps.spend(owner.accountId, windows, estimate);
-    if (verdict.ok) return null;
-    const { window } = verdict;
-    const per = window.kind === "day" ? "per day (UTC)" : "per billing cycle";
+  /** The slot's part of the verdict, once every rate allowed the call. */
+  private async slotted(
+    name: string,
+    states: PolicyState[],
+    slotAsked: { key: string; max: number } | null,
+    counted: Counted | null,
+    ticket: CapTicket | null,
+  ): Promise<Admission> {
+    let slot: Slot | (RedisSlot & { inFlight: number }) | null = null;
+    if (slotAsked) {
+      slot = counted ? counted.slot : await this.slots.acquire(slotAsked.key, slotAsked.max);
+      const max = slotAsked.max;
+      const inFlight = slot ? slot.inFlight : max;
+      states.push({
+        name: "concurrency",
+        quota: max,
+        unit: "concurrent-requests",
+        remaining: max - inFlight,
+        resetSeconds: 0,
+      });
+      if (!slot) {
+        return this.refused(
+          states,
+          1_000,
+          `plan "${name}" allows ${max} calls in flight per account`,
+        );
+      }
+    }
+    let policy = this.policies.get(name);
+    if (policy === undefined) {
+      policy = policyField(states);
+      this.policies.set(name, policy);
+    }
     return {
-      error: gatewayError(
-        "CREDIT_CAP_REACHED",
-        `Credit cap reached: ${window.cap} CC ${per}, ${verdict.spent} CC spent, ${estimate} CC required`,
-        {
-          data: { cap: window.cap, spent: verdict.spent, required: estimate, window: window.kind },
-        },
-      ),
-      retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
+      ok: true,
+      headers:
+        states.length === 0
+          ? {}
+          : { "ratelimit-policy": policy, ratelimit: rateLimitField(states) },
+      release: this.releaseOf(slot, ticket),
+      caps: ticket,
     };
   }
 
-  async refund(owner: TokenOwner, amount: number): Promise<void> {
-    if (!this.inForce || amount <= 0) return;
-    const windows = await this.windowsOf(owner.accountId);
-    await this.caps.refund(owner.accountId, windows, amount);
+  /** How an admitted call gives back its slot and what it owes its caps, once. */
+  private releaseOf(slot: Slot | RedisSlot | null, ticket: CapTicket | null): (() => void) | null {
+    if (!slot && !ticket) return null;
+    if (slot && "release" in slot && !ticket) return slot.release;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const owed = ticket ? ticket.settle() : 0;
+      if (slot && "release" in slot) slot.release();
+      const redisSlot = slot && "member" in slot ? slot : null;
+      if (this.admission && (redisSlot || owed > 0)) {
+        this.admission.release(redisSlot, ticket?.counters ?? [], owed);
+      }
+    };
+  }
+
+  /** A call's hold on its caps, with the guess to take at admission (0: none, nothing known). */
+  private async ticketOf(owner: TokenOwner, guessKey: string): Promise<CapTicket | null> {
+    const caps = await this.capWindowsOf(owner.accountId);
+    if (caps.windows.length === 0) return null;
+    return new CapTicket(caps.windows, caps.counters, this.guesses.get(guessKey) ?? 0, guessKey);
+  }
+
+  /**
+   * Takes a request's estimate from the account's spending caps before it is reserved: what it
+   * took, with how to give back what the request did not cost, or the refusal. `ticket`: what
+   * the call's admission took on a guess, claimed here.
+   */
+  async spend(
+    owner: TokenOwner,
+    estimate: number,
+    ticket: CapTicket | null = null,
+  ): Promise<CapSpend> {
+    if (!this.inForce) return NOTHING_TAKEN;
+    if (ticket) this.guesses.set(ticket.guessKey, estimate);
+    const guessed = ticket ? ticket.claim() : 0;
+    if (ticket && guessed > 0) {
+      const held = this.heldBy(ticket);
+      if (estimate <= guessed) {
+        ticket.owed += guessed - estimate;
+        return held;
+      }
+      const more = estimate - guessed;
+      const verdict = await this.caps.spend(owner.accountId, ticket.windows, more, guessed);
+      if (verdict.ok) return held;
+      // The guess goes back with the slot, at release, as a refused call's estimate would.
+      ticket.owed += guessed;
+      return capRefusal(verdict, estimate);
+    }
+    if (estimate <= 0) return NOTHING_TAKEN;
+    const { windows } = await this.capWindowsOf(owner.accountId);
+    if (windows.length === 0) return NOTHING_TAKEN;
+    const verdict = await this.caps.spend(owner.accountId, windows, estimate);
+    if (!verdict.ok) return capRefusal(verdict, estimate);
+    return {
+      ok: true,
+      giveBack: (amount) => this.caps.refund(owner.accountId, windows, amount),
+    };
+  }
+
+  /** What a ticket's call took: given back with its slot, or at once once that is gone. */
+  private heldBy(ticket: CapTicket): CapSpend {
+    return {
+      ok: true,
+      giveBack: async (amount) => {
+        if (amount <= 0) return;
+        if (!ticket.released) ticket.owed += amount;
+        else await this.capCounters.give(ticket.counters, amount);
+      },
+    };
   }
 
   async close(): Promise<void> {
@@ -222,21 +339,29 @@ export class Limits {
     const name = `${plan}:${scope}`;
     let rate = this.rates.get(name);
     if (!rate) {
-      rate = new RequestRate(this.store, scope, rule, this.config.limits.burstWindowSeconds, name);
+      rate = new RequestRate(
+        this.windows,
+        scope,
+        rule,
+        this.config.limits.burstWindowSeconds,
+        name,
+      );
       this.rates.set(name, rate);
     }
     return rate;
   }
 
-  private async windowsOf(accountId: number): Promise<CapWindow[]> {
+  /** The account's cap windows now, kept until the first of them ends (or its terms change). */
+  private async capWindowsOf(accountId: number): Promise<CapWindows> {
     const terms = await this.termsOf(accountId);
+    const now = Date.now();
+    if (terms.windows && terms.windows.until > now) return terms.windows;
     const plan = planOf(this.config, terms.plan)?.plan;
     const windows: CapWindow[] = [];
-    if (!plan) return windows;
-    const now = new Date();
-    if (plan.creditsPerDay !== undefined) windows.push(dayWindow(now, plan.creditsPerDay));
-    if (plan.creditsPerCycle !== undefined) {
-      const cycle = cycleContaining(terms.createdAt, now, this.config.billing.cycle);
+    const at = new Date(now);
+    if (plan?.creditsPerDay !== undefined) windows.push(dayWindow(at, plan.creditsPerDay));
+    if (plan?.creditsPerCycle !== undefined) {
+      const cycle = cycleContaining(terms.createdAt, at, this.config.billing.cycle);
       windows.push({
         kind: "cycle",
         cap: plan.creditsPerCycle,
@@ -244,10 +369,19 @@ export class Limits {
         end: cycle.end,
       });
     }
-    return windows;
+    const counters = windows.map((w) => capCounter(accountId, w));
+    terms.windows = {
+      windows,
+      counters,
+      // A counter's life (secondsLeft) is counted from now: kept a minute at most.
+      until: Math.min(now + 60_000, ...windows.map((w) => w.end.getTime())),
+    };
+    return terms.windows;
   }
 
-  private async termsOf(accountId: number): Promise<AccountTerms> {
+  private async termsOf(
+    accountId: number,
+  ): Promise<AccountTerms & { until: number; windows?: CapWindows }> {
     const now = Date.now();
     const known = this.terms.get(accountId);
     if (known && known.until > now && this.db.listening()) return known;
@@ -255,10 +389,28 @@ export class Limits {
       "SELECT plan, created_at FROM accounts WHERE id = $1",
       [accountId],
     );
-    const terms = { plan: rows[0]?.plan ?? null, createdAt: rows[0]?.created_at ?? new Date(0) };
-    this.terms.set(accountId, { ...terms, until: now + TERMS_TTL_MS });
+    const terms = {
+      plan: rows[0]?.plan ?? null,
+      createdAt: rows[0]?.created_at ?? new Date(0),
+      until: now + TERMS_TTL_MS,
+    };
+    this.terms.set(accountId, terms);
     return terms;
   }
+}
+
+function capRefusal(verdict: Extract<CapVerdict, { ok: false }>, estimate: number): CapSpend {
+  const { window } = verdict;
+  const per = window.kind === "day" ? "per day (UTC)" : "per billing cycle";
+  return {
+    ok: false,
+    error: gatewayError(
+      "CREDIT_CAP_REACHED",
+      `Credit cap reached: ${window.cap} CC ${per}, ${verdict.spent} CC spent, ${estimate} CC required`,
+      { data: { cap: window.cap, spent: verdict.spent, required: estimate, window: window.kind } },
+    ),
+    retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
+  };
 }
 
 export interface CapRefusal {

@@ -1,6 +1,5 @@
-import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
+import { LruMap } from "../util/lru.ts";
 import type { PolicyState } from "./headers.ts";
-import type { LimiterStore } from "./stores.ts";
 
 /** A plan's request rate for one scope (a token, or an account). */
 export interface RateRule {
@@ -34,53 +33,73 @@ export interface RateReadings {
 }
 
 /**
+ * Fixed windows counted in this process: a key's count and when its window ends. Bounded: a key
+ * pushed out starts a fresh window, so past 100,000 active tokens and accounts a rate may let a
+ * few more calls through, never refuse one it should not.
+ */
+export class MemoryWindows {
+  private readonly windows = new LruMap<string, { consumed: number; until: number }>(100_000);
+
+  /** Counts a call in the key's window (opened now if none is open): its count and time left. */
+  take(key: string, seconds: number, now: number): CounterReading {
+    const w = this.read(key, now);
+    if (w) {
+      w.consumed += 1;
+      return { consumed: w.consumed, msBeforeNext: w.until - now };
+    }
+    this.windows.set(key, { consumed: 1, until: now + seconds * 1000 });
+    return { consumed: 1, msBeforeNext: seconds * 1000 };
+  }
+
+  /** The key's open window, if any. */
+  get(key: string, now: number): CounterReading | null {
+    const w = this.read(key, now);
+    return w ? { consumed: w.consumed, msBeforeNext: w.until - now } : null;
+  }
+
+  private read(key: string, now: number) {
+    const w = this.windows.get(key);
+    if (w && w.until > now) return w;
+    if (w) this.windows.delete(key);
+    return undefined;
+  }
+}
+
+/**
  * Requests per second with a burst, one scope: a 1-second window of `requestsPerSecond` calls and,
  * once it is spent, a reserve of `burst` more per `burstWindowSeconds` (rate-limiter-flexible's
  * bursty pattern). Over any stretch up to the burst window, a caller gets at most the rate plus
- * one burst. The counters are rate-limiter-flexible's (`take`), or read by a script that counts
- * every scope of a call at once (redis-admission.ts) and judged here alike (`judge`).
+ * one burst. The counters are this process's (`take`), or read by a script that counts every
+ * scope of a call at once in Redis (redis-admission.ts) with the same arithmetic, judged here
+ * alike (`judge`).
  */
 export class RequestRate {
-  private readonly rate: RateLimiterAbstract;
-  private readonly reserve: RateLimiterAbstract | null;
+  private readonly rateKey: string;
+  private readonly reserveKey: string;
 
   constructor(
-    store: LimiterStore,
+    private readonly windows: MemoryWindows,
     private readonly scope: string,
     private readonly rule: RateRule,
     private readonly burstWindowSeconds: number,
     /** Names this rule's counters apart from other plans' (`<plan>:<scope>`). */
     keyPrefix: string,
   ) {
-    this.rate = store.limiter({
-      keyPrefix: rateKeyPrefix(keyPrefix),
-      points: rule.requestsPerSecond,
-      duration: 1,
-    });
-    this.reserve =
-      rule.burst > 0
-        ? store.limiter({
-            keyPrefix: reserveKeyPrefix(keyPrefix),
-            points: rule.burst,
-            duration: burstWindowSeconds,
-          })
-        : null;
+    this.rateKey = `${rateKeyPrefix(keyPrefix)}:`;
+    this.reserveKey = `${reserveKeyPrefix(keyPrefix)}:`;
   }
 
-  async take(key: string): Promise<RateVerdict> {
-    const [rate, reserve] = await Promise.all([
-      settle(this.rate.consume(key)),
-      this.reserve ? this.reserve.get(key) : Promise.resolve(null),
-    ]);
-    if (rate.ok || !this.reserve) {
-      return this.judge({
-        rate: reading(rate.res),
-        reserve: reading(reserve),
-        reserveTaken: false,
-      });
+  /** Counts a call in this process, as the admission script counts it in Redis. */
+  take(key: string): RateVerdict {
+    const now = Date.now();
+    const rate = this.windows.take(this.rateKey + key, 1, now);
+    const { requestsPerSecond, burst } = this.rule;
+    if (rate.consumed <= requestsPerSecond || burst === 0) {
+      const reserve = burst > 0 ? this.windows.get(this.reserveKey + key, now) : null;
+      return this.judge({ rate, reserve, reserveTaken: false });
     }
-    const burst = await settle(this.reserve.consume(key));
-    return this.judge({ rate: reading(rate.res), reserve: reading(burst.res), reserveTaken: true });
+    const reserve = this.windows.take(this.reserveKey + key, this.burstWindowSeconds, now);
+    return this.judge({ rate, reserve, reserveTaken: true });
   }
 
   /** The verdict and the policy states the counters' readings give. */
@@ -125,19 +144,3 @@ export class RequestRate {
 /** The counters' key prefixes (rate-limiter-flexible's `keyPrefix`), shared with the script. */
 export const rateKeyPrefix = (name: string) => `${name}:rate`;
 export const reserveKeyPrefix = (name: string) => `${name}:burst`;
-
-function reading(res: RateLimiterRes): CounterReading;
-function reading(res: RateLimiterRes | null): CounterReading | null;
-function reading(res: RateLimiterRes | null): CounterReading | null {
-  return res ? { consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext } : null;
-}
-
-/** A consume's verdict: refused is a RateLimiterRes too; anything else is a fault, thrown on. */
-async function settle(p: Promise<RateLimiterRes>): Promise<{ ok: boolean; res: RateLimiterRes }> {
-  try {
-    return { ok: true, res: await p };
-  } catch (err) {
-    if (err instanceof RateLimiterRes) return { ok: false, res: err };
-    throw err;
-  }
-}

@@ -12,8 +12,16 @@ export async function admitCall(
   app: Pick<MeterServices, "authFailures" | "limits" | "metrics">,
   owner: TokenOwner,
   from: { source: string; backendSegment: string; network: string; route: string },
+  /**
+   * A call admitted until its answer is sent (not a socket session): its admission may take its
+   * token's last estimate on this route from the credit caps, for its cap phase to claim.
+   */
+  wholeCall = false,
 ): Promise<Admission> {
-  const admission = await app.limits.admit(owner);
+  const guessKey = wholeCall
+    ? `${owner.tokenId}/${from.backendSegment}/${from.network}`
+    : undefined;
+  const admission = await app.limits.admit(owner, guessKey);
   if (admission.ok) return admission;
   app.metrics.rateLimited.inc({ route: from.route });
   app.authFailures.record({

@@ -3,6 +3,7 @@ import type { AuthFailures } from "../../access/auth-failures.ts";
 import type { TokenOwner } from "../../access/tokens.ts";
 import type { Config, NetworkName } from "../../config/schema.ts";
 import type { Database } from "../../db/database.ts";
+import type { CapTicket } from "../../limits/cap-ticket.ts";
 import type { Limits } from "../../limits/limits.ts";
 import type { Metrics } from "../../log/metrics.ts";
 import type { Credits } from "../ledger/credits.ts";
@@ -59,6 +60,8 @@ export interface CallContext<S extends MeterServices = MeterServices> {
    * (src/http/in-flight.ts): then it rejects and nothing is charged. Absent: charged as usual.
    */
   charge?<T>(settle: () => Promise<T>): Promise<T>;
+  /** What the call's admission took of its plan's credit caps, for the cap phase to claim. */
+  caps?: CapTicket | null;
 }
 
 /** An Electrum socket session's subscriptions, as its calls change them (src/routes/electrum/push.ts). */

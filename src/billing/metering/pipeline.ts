@@ -113,8 +113,8 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
     return refuseAll(ctx, plan, estimated, scopeError("method", method), "forbidden");
   }
   // The plan's credit caps take the estimate first; what the calls do not cost goes back below.
-  const capped = await ctx.services.limits.spend(ctx.owner, estimated);
-  if (capped) {
+  const capped = await ctx.services.limits.spend(ctx.owner, estimated, ctx.caps ?? null);
+  if (!capped.ok) {
     ctx.services.metrics.creditCapped.inc({ route: ctx.backend });
     return refuseAll(ctx, plan, estimated, capped.error, "credit_cap", {
       headers: { "retry-after": String(capped.retryAfterSeconds) },
@@ -122,7 +122,7 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
   }
   const reservation = await reserveFor(ctx, estimated);
   if (!reservation.ok) {
-    await ctx.services.limits.refund(ctx.owner, estimated);
+    await capped.giveBack(estimated);
     return refuseAll(ctx, plan, estimated, reservation.error, "insufficient_credits", {
       available: reservation.available,
       required: reservation.required,
@@ -171,7 +171,7 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
   const settling = ctx.charge ? ctx.charge(settle) : settle();
   const prepared = plan.prepare ? await whileSettling(settling, value, plan.prepare) : value;
   const settled = await settling;
-  await ctx.services.limits.refund(ctx.owner, estimated - settled.charged);
+  await capped.giveBack(estimated - settled.charged);
   return {
     ok: true,
     value: prepared,
