@@ -141,7 +141,7 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
       .catch((e: unknown) =>
         ctx.services.log.error({ err: e }, "releasing a failed call's credits"),
       );
-    await ctx.services.limits.refund(ctx.owner, estimated);
+    await capped.giveBack(estimated);
     throw err;
   } finally {
     coming();
@@ -206,7 +206,8 @@ export async function meterDelivery<T>(
   }
   const estimated = call.price;
   // Refused by its caps (nothing taken): `meter` looks again and refuses it in its own words.
-  if (await ctx.services.limits.spend(ctx.owner, estimated)) return meter(ctx, plan);
+  const capped = await ctx.services.limits.spend(ctx.owner, estimated, ctx.caps ?? null);
+  if (!capped.ok) return meter(ctx, plan);
   const records = [settledRecord(ctx, call, outcomes[0])];
   const charge = () => ctx.services.credits.chargeDirect(ctx.owner.accountId, records);
   let settled: Settled | null;
@@ -218,7 +219,7 @@ export async function meterDelivery<T>(
     settled = null;
   }
   if (settled === null) {
-    await ctx.services.limits.refund(ctx.owner, estimated);
+    await capped.giveBack(estimated);
     return meter(ctx, plan);
   }
   return {
