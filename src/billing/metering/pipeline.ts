@@ -3,6 +3,7 @@ import { scopeError } from "../../access/scope-errors.ts";
 import { type ErrorCode, type GatewayError, httpStatusOf } from "../../protocol/errors/codes.ts";
 import { combineVerified, VERIFIED_HEADER, type Verified } from "../../protocol/verified.ts";
 import type { AuditInput, Outcome } from "../ledger/audit.ts";
+import type { Claim } from "../ledger/credits.ts";
 import { LedgerError } from "../ledger/errors.ts";
 import type { Settled } from "../ledger/settle-queue.ts";
 import { type AuditFields, auditRecord } from "./audit-record.ts";
@@ -129,24 +130,9 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
     });
   }
 
-  const coming = ctx.services.credits.queue.coming();
-  let executed: Awaited<ReturnType<MeterPlan<T>["execute"]>>;
-  try {
-    executed = await plan.execute();
-  } catch (err) {
-    // A plan answers its calls' failures as outcomes; one that throws instead still gives back
-    // what was reserved for it (a hold released, a lease's credits freed), charging nothing.
-    await ctx.services.credits
-      .settle(ctx.owner.accountId, reservation.claim, [])
-      .catch((e: unknown) =>
-        ctx.services.log.error({ err: e }, "releasing a failed call's credits"),
-      );
-    await capped.giveBack(estimated);
-    throw err;
-  } finally {
-    coming();
-  }
-  const { value, outcomes } = executed;
+  const { value, outcomes } = await executeReserved(ctx, plan, reservation.claim, () =>
+    capped.giveBack(estimated),
+  );
   logFailures(ctx, outcomes);
   let next = 0;
   const records: AuditInput[] = plan.calls.map((c) =>
@@ -184,6 +170,33 @@ export async function meter<T>(ctx: CallContext, given: MeterPlan<T>): Promise<M
       [VERIFIED_HEADER]: verifiedOf(outcomes),
     },
   };
+}
+
+/**
+ * Runs the plan's work once its credits are reserved, counted as coming to the settle queue. A
+ * plan answers its calls' failures as outcomes; one that throws instead still gives back what was
+ * reserved for it (a hold released, a lease's credits freed) and its caps, charging nothing.
+ */
+async function executeReserved<T>(
+  ctx: CallContext,
+  plan: MeterPlan<T>,
+  claim: Claim,
+  giveBackCaps: () => Promise<void>,
+): Promise<Awaited<ReturnType<MeterPlan<T>["execute"]>>> {
+  const coming = ctx.services.credits.queue.coming();
+  try {
+    return await plan.execute();
+  } catch (err) {
+    await ctx.services.credits
+      .settle(ctx.owner.accountId, claim, [])
+      .catch((e: unknown) =>
+        ctx.services.log.error({ err: e }, "releasing a failed call's credits"),
+      );
+    await giveBackCaps();
+    throw err;
+  } finally {
+    coming();
+  }
 }
 
 /**
