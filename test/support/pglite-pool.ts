@@ -14,7 +14,7 @@ import { createPglite, wrapPglite } from "../../src/db/pglite.ts";
  */
 const IDLE_MAX = 2;
 const idle: PGlite[] = [];
-let pristine: { tables: string[]; schemas: string[]; print: string } | undefined;
+let pristine: { tables: string[]; schemas: string[]; sizes: string; print: string } | undefined;
 
 /** A store as new from `snapshot` (migrated, as openDatabase leaves it); closing it gives it back. */
 export async function pooledPglite(snapshot: Blob): Promise<Database> {
@@ -31,7 +31,12 @@ async function loaded(snapshot: Blob): Promise<PGlite> {
        WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
     );
     const tables = rows.map((r) => r.name);
-    pristine = { tables, schemas: await schemas(pg), print: await fingerprint(pg, tables) };
+    pristine = {
+      tables,
+      schemas: await schemas(pg),
+      sizes: await sizes(pg),
+      print: await fingerprint(pg, tables),
+    };
   }
   return pg;
 }
@@ -78,6 +83,17 @@ async function giveBack(pg: PGlite): Promise<void> {
     await pg.exec("SET session_replication_role = replica");
     await pg.exec(`TRUNCATE ${emptied.join(", ")} RESTART IDENTITY`);
     await pg.exec("RESET session_replication_role");
+    // TRUNCATE leaves its indexes unsized (no pages, tuples unknown) where a new store has them
+    // as CREATE INDEX sized them: the planner reads both, so they are put back.
+    await pg.exec(`UPDATE pg_class c SET relpages = s.relpages, reltuples = s.reltuples
+      FROM (VALUES ${pristine!.sizes}) AS s(oid, relpages, reltuples)
+      WHERE c.oid = s.oid AND (c.relpages, c.reltuples) IS DISTINCT FROM (s.relpages, s.reltuples)`);
+    // Statistics an ANALYZE left (the webhooks' queue runs one on PGlite): a new store has none,
+    // and the planner would plan by them.
+    await pg.exec(
+      `DELETE FROM pg_statistic WHERE starelid IN (SELECT c.oid FROM pg_class c
+         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${OURS})`,
+    );
     const now = await fingerprint(pg, tables);
     if (idle.length < IDLE_MAX && now === print) {
       idle.push(pg);
@@ -89,20 +105,40 @@ async function giveBack(pg: PGlite): Promise<void> {
   await pg.close();
 }
 
+/**
+ * Each relation's size as the planner reads it, as SQL rows (oid, relpages, reltuples): every
+ * store loaded from one snapshot has the same oids.
+ */
+async function sizes(pg: PGlite): Promise<string> {
+  const { rows } = await pg.query<{ row: string }>(
+    `SELECT format('(%s::oid, %s, %s::real)', c.oid, c.relpages, c.reltuples) AS row
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${OURS}`,
+  );
+  return rows.map((r) => r.row).join(", ");
+}
+
 async function schemas(pg: PGlite): Promise<string[]> {
   const { rows } = await pg.query<{ nspname: string }>("SELECT nspname FROM pg_namespace");
   return rows.map((r) => r.nspname);
 }
 
-/** The store's objects outside the system catalogues, its sequences' values and its rows. */
+/** Relations (pg_class joined to pg_namespace as n) outside the system catalogues. */
+const OURS = `n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+  AND n.nspname NOT LIKE 'pg_temp%' AND n.nspname NOT LIKE 'pg_toast_temp%'`;
+
+/**
+ * The store's objects outside the system catalogues, their sizes and statistics as the planner
+ * sees them, its settings, its sequences' values and its rows.
+ */
 async function fingerprint(pg: PGlite, tables: string[]): Promise<string> {
   const { rows } = await pg.query<{ objects: string; sequences: string }>(
     `SELECT
-       (SELECT string_agg(format('%s.%s:%s', n.nspname, c.relname, c.relkind), ','
-          ORDER BY n.nspname, c.relname)
-          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
-            AND n.nspname NOT LIKE 'pg_temp%' AND n.nspname NOT LIKE 'pg_toast_temp%')
+       (SELECT string_agg(
+          format('%s.%s:%s:%s:%s', n.nspname, c.relname, c.relkind, c.relpages, c.reltuples),
+          ',' ORDER BY n.nspname, c.relname)
+          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${OURS}) || ','
+       || (SELECT count(*) FROM pg_statistic s JOIN pg_class c ON c.oid = s.starelid
+            JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${OURS}) || ','
        || (SELECT string_agg(nspname, ',' ORDER BY nspname) FROM pg_namespace)
        || ','
        || (SELECT md5(string_agg(name || '=' || setting, ',' ORDER BY name)) FROM pg_settings
