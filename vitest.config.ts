@@ -4,10 +4,18 @@ import { defineConfig } from "vitest/config";
 const require = createRequire(import.meta.url);
 
 /**
- * Files that replace a module with vi.mock: only a fresh module graph sees the replacement, so
- * they run isolated. Every other file shares its worker's module graph (see `isolate` below).
+ * Files that run isolated, in a fresh module graph: those that replace a module with vi.mock
+ * (only a fresh graph sees the replacement), and those that measure what V8 promotes to its old
+ * generation (test/support/promoted.ts), which depends on how code already run in the worker
+ * left V8's allocation feedback. Every other file shares its worker's module graph (see
+ * `isolate` below).
  */
-const ISOLATED = ["test/graphql/blocks.validation.test.ts"];
+const ISOLATED = [
+  "test/graphql/blocks.validation.test.ts",
+  "test/jsonrpc/raw-answer.test.ts",
+  "test/util/in-flight-map.test.ts",
+  "test/util/lru.test.ts",
+];
 
 export default defineConfig({
   resolve: {

@@ -1,12 +1,14 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { auditServer } from "graphql-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { printGatewaySchema } from "../../src/routes/gateway/schema.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
+
+const CODEGEN = resolve("node_modules/.bin/graphql-codegen");
 
 describe("GraphQL over HTTP", () => {
   let t: TestGateway;
@@ -36,7 +38,8 @@ describe("the schema and its typed clients", () => {
       `${join(dir, "operations.ts")}:`,
     );
     writeFileSync(join(dir, "codegen.yml"), config);
-    await promisify(execFile)("npx", ["graphql-codegen", "--config", join(dir, "codegen.yml")], {
+    // The installed binary itself: npx would add npm's own start to the run.
+    await promisify(execFile)(CODEGEN, ["--config", join(dir, "codegen.yml")], {
       timeout: 60_000,
     });
     expect(readFileSync(join(dir, "operations.ts"), "utf8")).toBe(

@@ -21,6 +21,7 @@ import type {
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { type Devnet, type DevnetOptions, startDevnet } from "../../src/devnet/devnet.ts";
 import { fundedAccount } from "./ledger.ts";
+import { pooledPglite } from "./pglite-pool.ts";
 
 export type StoreKind = "pglite" | "postgres";
 
@@ -56,6 +57,18 @@ export function pgliteSnapshotFor(pgliteDir: string): { pgliteSnapshot?: Blob } 
   if (!pgliteDir.startsWith("memory://")) return {};
   snapshot ??= new Blob([readFileSync(inject("pgliteSnapshot"))]);
   return { pgliteSnapshot: snapshot };
+}
+
+/**
+ * A store in memory comes from the worker's pool (pglite-pool.ts), as new as one loaded from the
+ * snapshot; one on disk, or one left unmigrated, starts as `npm start` starts it.
+ */
+function pgliteStore(database: { pgliteDir: string; migrate: boolean }) {
+  const { pgliteSnapshot } = pgliteSnapshotFor(database.pgliteDir);
+  if (pgliteSnapshot instanceof Blob && database.migrate && database.pgliteDir === "memory://") {
+    return { store: pooledPglite(pgliteSnapshot) };
+  }
+  return { pgliteSnapshot };
 }
 
 /** Starts devnet and a gateway on port 0 with a fresh store (PGlite in memory, or a PG schema). */
@@ -95,7 +108,7 @@ export async function startTestGateway(
   const logs: string[] = [];
   const gateway = await startGateway(config, {
     databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
-    ...(store === "pglite" ? pgliteSnapshotFor(config.database.pgliteDir) : {}),
+    ...(store === "pglite" ? pgliteStore(config.database) : {}),
     ...(schema ? { databaseSchema: schema } : {}),
     nodeUpstreams: resolveNodeUpstreams(config, devnet, process.env, devnetOptions.coreClient),
     graphUpstreams: resolveGraphUpstreams(config, devnet),
