@@ -71,8 +71,8 @@ export function storableText(text: string, charsMax = NAME_CHARS_MAX): string {
 }
 
 /**
- * A record's columns as both statements that write records take them (insertAudit here, the
- * settle's `recs` in settle-queue.ts): request_id, token_id, backend, network, method, outcome,
+ * A record's columns as the statements that write records take them (insertAudit here, and the
+ * batch statements through auditColumnsFromJson): request_id, token_id, backend, network, method, outcome,
  * error_code, http_status, estimated_cc, charged_cc, complexity, upstream, duration_ms,
  * upstream_code, cache_hits; every text that may come from a client made storable (storableText),
  * absent values null.
@@ -96,6 +96,43 @@ export function auditColumns(r: AuditInput): unknown[] {
     r.cacheHits ?? 0,
   ];
 }
+
+/** auditColumns' names, in its order, with the types a JSON row's text is cast to. */
+const AUDIT_COLUMN_TYPES: readonly [name: string, cast: string][] = [
+  ["request_id", ""],
+  ["token_id", "int8"],
+  ["backend", ""],
+  ["network", ""],
+  ["method", ""],
+  ["outcome", ""],
+  ["error_code", ""],
+  ["http_status", "int"],
+  ["estimated_cc", "int8"],
+  ["charged_cc", "int8"],
+  ["complexity", "int"],
+  ["upstream", ""],
+  ["duration_ms", "int"],
+  ["upstream_code", ""],
+  ["cache_hits", "int"],
+];
+
+/**
+ * SQL reading auditColumns back from a JSON array `e`, its first column at position `first`: the
+ * select list of the statements that write records in batches (the settle, direct charges).
+ */
+export function auditColumnsFromJson(first: number): string {
+  return AUDIT_COLUMN_TYPES.map(([name, cast], k) =>
+    cast ? `(e->>${first + k})::${cast} AS ${name}` : `e->>${first + k} AS ${name}`,
+  ).join(", ");
+}
+
+/** Inserts the records of a batch statement's `recs` (id, account_id, then auditColumns' names). */
+export const INSERT_RECS = (() => {
+  const names = ["id", "account_id", ...AUDIT_COLUMN_TYPES.map(([name]) => name)];
+  return `INSERT INTO audit_records(${names.join(", ")})
+       SELECT ${names.map((n) => `r.${n}`).join(", ")} FROM recs r
+       RETURNING 1`;
+})();
 
 export async function insertAudit(db: Queryable, r: AuditInput): Promise<number> {
   const { rows } = await db.query<{ id: number }>(

@@ -1,5 +1,5 @@
 import type { Queryable } from "../../db/database.ts";
-import { type AuditInput, auditColumns } from "./audit.ts";
+import { type AuditInput, auditColumns, auditColumnsFromJson, INSERT_RECS } from "./audit.ts";
 import { LedgerError } from "./errors.ts";
 import type { Settled } from "./settle-queue.ts";
 
@@ -159,22 +159,11 @@ const DIRECT_CHARGES = `WITH costs AS (
      RETURNING a.id, a.balance - a.held AS available
    ), recs AS MATERIALIZED (
      SELECT nextval('audit_records_id_seq') AS id, (e->>0)::int8 AS account_id,
-       e->>1 AS request_id, (e->>2)::int8 AS token_id, e->>3 AS backend, e->>4 AS network,
-       e->>5 AS method, e->>6 AS outcome, e->>7 AS error_code, (e->>8)::int AS http_status,
-       (e->>9)::int8 AS estimated_cc, (e->>10)::int8 AS charged_cc, (e->>11)::int AS complexity,
-       e->>12 AS upstream, (e->>13)::int AS duration_ms, e->>14 AS upstream_code,
-       (e->>15)::int AS cache_hits, ord
+       ${auditColumnsFromJson(1)}, ord
      FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS r(e, ord)
      WHERE (e->>0)::int8 IN (SELECT id FROM taken)
    ), aud AS (
-     INSERT INTO audit_records(id, account_id, request_id, token_id, backend, network, method,
-       outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
-       duration_ms, upstream_code, cache_hits)
-     SELECT r.id, r.account_id, r.request_id, r.token_id, r.backend, r.network, r.method,
-       r.outcome, r.error_code, r.http_status, r.estimated_cc, r.charged_cc, r.complexity,
-       r.upstream, r.duration_ms, r.upstream_code, r.cache_hits
-     FROM recs r
-     RETURNING 1
+     ${INSERT_RECS}
    ), chg AS (
      INSERT INTO ledger_entries(account_id, kind, amount, audit_id)
      SELECT r.account_id, 'charge', -r.charged_cc, r.id FROM recs r WHERE r.charged_cc > 0

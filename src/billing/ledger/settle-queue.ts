@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database.ts";
-import { type AuditInput, auditColumns } from "./audit.ts";
+import { type AuditInput, auditColumns, auditColumnsFromJson, INSERT_RECS } from "./audit.ts";
 import { BatchGather } from "./batch-gather.ts";
 import { LedgerError } from "./errors.ts";
 
@@ -342,21 +342,10 @@ function settleText(holds: boolean, idempotency: boolean, vouch: boolean): strin
          : ""
      } recs AS MATERIALIZED (
        SELECT nextval('audit_records_id_seq') AS id, (e->>0)::int8 AS account_id,
-         (e->>1)::int8 AS lease_id, e->>2 AS request_id, (e->>3)::int8 AS token_id,
-         e->>4 AS backend, e->>5 AS network, e->>6 AS method, e->>7 AS outcome,
-         e->>8 AS error_code, (e->>9)::int AS http_status, (e->>10)::int8 AS estimated_cc,
-         (e->>11)::int8 AS charged_cc, (e->>12)::int AS complexity, e->>13 AS upstream,
-         (e->>14)::int AS duration_ms, e->>15 AS upstream_code, (e->>16)::int AS cache_hits, ord
+         (e->>1)::int8 AS lease_id, ${auditColumnsFromJson(2)}, ord
        FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS r(e, ord)
      ),${vouch ? VOUCHED : ""} aud AS (
-       INSERT INTO audit_records(id, account_id, request_id, token_id, backend, network, method,
-         outcome, error_code, http_status, estimated_cc, charged_cc, complexity, upstream,
-         duration_ms, upstream_code, cache_hits)
-       SELECT r.id, r.account_id, r.request_id, r.token_id, r.backend, r.network, r.method,
-         r.outcome, r.error_code, r.http_status, r.estimated_cc, r.charged_cc, r.complexity,
-         r.upstream, r.duration_ms, r.upstream_code, r.cache_hits
-       FROM recs r
-       RETURNING 1
+       ${INSERT_RECS}
      ), chg AS (
        INSERT INTO ledger_entries(account_id, kind, amount, audit_id, hold_id)
        SELECT r.account_id, 'charge', -r.charged_cc, r.id, r.lease_id
