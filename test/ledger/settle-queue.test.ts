@@ -51,6 +51,21 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     return a.id;
   }
 
+  /** An account with a lease, and a call of 10 CC from it settled on a given queue. */
+  async function leasedCalls(name: string) {
+    const id = await account(name, 1_000_000);
+    const taken = await takeLease(db, id, 100_000, 0, "test-process");
+    if (!taken) throw new Error("lease");
+    const settle = (queue: SettleQueue) =>
+      queue.settle({
+        accountId: id,
+        hold: null,
+        leaseId: taken.lease.id,
+        records: [record(id, 10)],
+      });
+    return { id, settle };
+  }
+
   it("writes concurrent settles together, each with its own audit records, in fewer statements", async () => {
     const id = await account("batched", 100_000);
     const queue = new SettleQueue(db, { batchRowsMax: 1000, pendingRowsMax: 10_000 });
@@ -116,16 +131,7 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
   });
 
   it("under a steady load a statement waits for as many calls as the recent ones held; without the wait they split", async () => {
-    const id = await account("gathered", 1_000_000);
-    const taken = await takeLease(db, id, 100_000, 0, "test-process");
-    if (!taken) throw new Error("lease");
-    const settle = (queue: SettleQueue) =>
-      queue.settle({
-        accountId: id,
-        hold: null,
-        leaseId: taken.lease.id,
-        records: [record(id, 10)],
-      });
+    const { id, settle } = await leasedCalls("gathered");
     /** Statements taken by eight calls arriving one per turn of the event loop, after a batch of eight. */
     async function steady(queue: SettleQueue): Promise<number> {
       await Promise.all(Array.from({ length: 8 }, () => settle(queue)));
@@ -169,16 +175,7 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
   });
 
   it("in process, a statement waits for the calls still executing; a call alone never waits", async () => {
-    const id = await account("coming", 1_000_000);
-    const taken = await takeLease(db, id, 100_000, 0, "test-process");
-    if (!taken) throw new Error("lease");
-    const settle = (queue: SettleQueue) =>
-      queue.settle({
-        accountId: id,
-        hold: null,
-        leaseId: taken.lease.id,
-        records: [record(id, 10)],
-      });
+    const { id, settle } = await leasedCalls("coming");
     /** Statements taken by six calls, each done executing a turn of the event loop after the last. */
     async function staggered(queue: SettleQueue): Promise<number> {
       const before = queue.stats.batches;
