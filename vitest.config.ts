@@ -7,11 +7,13 @@ const require = createRequire(import.meta.url);
  * Files that run isolated, in a fresh module graph: those that replace a module with vi.mock
  * (only a fresh graph sees the replacement), and those that measure what V8 promotes to its old
  * generation (test/support/promoted.ts), which depends on how code already run in the worker
- * left V8's allocation feedback. Every other file shares its worker's module graph (see
- * `isolate` below).
+ * left V8's allocation feedback, and the timing of input scaling (test/support/scaling.ts), whose
+ * largest runs a shared worker's heap slows by its collections. Every other file shares its
+ * worker's module graph (see `isolate` below).
  */
 const ISOLATED = [
   "test/graphql/blocks.validation.test.ts",
+  "test/http/input-scaling.security.test.ts",
   "test/jsonrpc/raw-answer.test.ts",
   "test/util/in-flight-map.test.ts",
   "test/util/lru.test.ts",
