@@ -6,6 +6,7 @@ import { eventPrice } from "../billing/pricing/prices.ts";
 import type { Config } from "../config/schema.ts";
 import { gatewayError } from "../protocol/errors/codes.ts";
 import { chargeKey, openMarks } from "./charge-mark.ts";
+import { Deadlines } from "./deadlines.ts";
 import { Gate, Slots } from "./gate.ts";
 import { bossDb, DELIVERIES } from "./queue.ts";
 import type { WebhookServices } from "./services.ts";
@@ -35,6 +36,8 @@ export class Deliveries {
   private readonly agent: Agent;
   /** The POSTs under way, across the batches being worked: at most `webhooks.concurrency`. */
   private readonly sending: Slots;
+  /** Each POST's whole time (connecting, sending, the answer read) limited to `timeoutMs`. */
+  private readonly deadlines: Deadlines;
   /** Jobs one fetch takes (batchSizeFor). */
   readonly batchSize: number;
   /** Batches begun, in order: a batch's rank for the POST slots. */
@@ -59,6 +62,7 @@ export class Deliveries {
       pipelining: 0,
     });
     this.sending = new Slots(config.concurrency);
+    this.deadlines = new Deadlines(config.timeoutMs);
     this.batchSize = batchSizeFor(config.concurrency);
   }
 
@@ -286,13 +290,14 @@ export class Deliveries {
       "user-agent": "blockgate-webhooks",
       ...signedHeaders(message.secret, message.id, message.payload, new Date()),
     };
+    const limit = this.deadlines.start();
     try {
       const answer = await request(message.endpoint.url, {
         method: "POST",
         headers,
         body: message.payload,
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.config.timeoutMs),
+        signal: limit.signal,
       });
       // The endpoint's answer is not read, only its status (and the body drained, bounded).
       await answer.body.dump({ limit: 64 * 1024 }).catch(() => {});
@@ -303,6 +308,8 @@ export class Deliveries {
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       return { ok: false, status: null, error: e.code ? `${e.code}: ${e.message}` : e.message };
+    } finally {
+      limit.done();
     }
   }
 }
