@@ -11,7 +11,8 @@
 // meanwhile (SAMPLE_MAJOR=off: only what is still alive at the stop). ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
 // for the side that always executes; TX_CACHE=on keeps the transaction cache (off otherwise, so
 // every transaction goes to Core); DECODED=off turns the decoded-transaction cache off
-// (cache.decodedBytesMax 0); LEDGER (JSON) sets the ledger section. Runs until its stdin
+// (cache.decodedBytesMax 0); SHARED_AFTER=off shares no ended indexer trip; LEDGER (JSON) sets
+// the ledger section. Runs until its stdin
 // closes.
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -55,8 +56,12 @@ const config = parseConfig({
   upstreams: { node: { mainnet: [{ ...upstreams.core, connections: CONNECTIONS }] } },
   // LEDGER: settings of the ledger section as JSON, for side-by-side trials of them.
   ledger: JSON.parse(process.env.LEDGER ?? "{}") as Record<string, unknown>,
-  // PLANS=off: every unified API request not answered by the cache goes through Yoga.
-  ...(process.env.PLANS === "off" ? { graphql: { queryPlansMax: 0 } } : {}),
+  graphql: {
+    // PLANS=off: every unified API request not answered by the cache goes through Yoga.
+    ...(process.env.PLANS === "off" ? { queryPlansMax: 0 } : {}),
+    // SHARED_AFTER=off: only indexer trips in flight are shared (graphql.sharedAfterTripMs 0).
+    ...(process.env.SHARED_AFTER === "off" ? { sharedAfterTripMs: 0 } : {}),
+  },
 });
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const schema = databaseUrl ? `bench_${randomBytes(4).toString("hex")}` : undefined;

@@ -309,6 +309,15 @@ const gatewayCold = await startChild<{ url: string; token: string; store: string
   [JSON.stringify(devnet.info)],
   { ...process.env, ANSWERS: "off" },
 );
+// (d)'s baseline: no request takes the answer of an indexer trip that ended (decision 0060), only
+// trips in flight are shared.
+const gatewayInFlight = SHAPES.includes("d")
+  ? await startChild<{ url: string; token: string; store: string }>(
+      "./gateway-process.ts",
+      [JSON.stringify(devnet.info)],
+      { ...process.env, SHARED_AFTER: "off" },
+    )
+  : null;
 // And with query plans off too: every request executed by Yoga (delegation to the indexer).
 const gatewayYoga = await startChild<{ url: string; token: string; store: string }>(
   "./gateway-process.ts",
@@ -400,6 +409,19 @@ const scenarios: { title: string; targets: Target[] }[] = [
       at("indexer directly", "indexer", LATEST_TEN),
       at("Hive Gateway → indexer", "hive", LATEST_TEN),
       at(`blockgate (${gateway.info.store})`, "gateway", LATEST_TEN),
+      ...(gatewayInFlight
+        ? [
+            {
+              ...at(
+                `blockgate (${gateway.info.store}), ended trips unshared`,
+                "gateway",
+                LATEST_TEN,
+              ),
+              url: `${gatewayInFlight.info.url}/gateway/mainnet/${gatewayInFlight.info.token}`,
+              process: gatewayInFlight,
+            },
+          ]
+        : []),
       at(`blockgate (${gateway.info.store}), plans off`, "gateway-yoga", LATEST_TEN),
     ],
   },
@@ -508,7 +530,7 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
       t.side === "indexer" || t.side === "core"
         ? ""
         : indexerRequests > 0 && indexerRequests < requests
-          ? ` — ${requests - indexerRequests} of ${requests} client requests shared another's indexer request`
+          ? ` — ${requests - indexerRequests} of ${requests} client requests shared another's indexer request (${fmt(requests / indexerRequests, 1)} a trip)`
           : indexerRequests > 0
             ? " — none deduplicated"
             : "";
@@ -521,5 +543,6 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
 await gateway.stop();
 await gatewayCold.stop();
 await gatewayYoga.stop();
+await gatewayInFlight?.stop();
 await hive.stop();
 await devnet.stop();
