@@ -4,7 +4,7 @@
 // Prints `{url, token}` (an account granted plenty of credits) as one JSON line; a line `cpu` on
 // stdin is answered with process.cpuUsage() (user and system µs) as one JSON line, so the bench can
 // tell the CPU time this process spent per request; a line `answers` with the unified API's cache of
-// whole answers (hits, misses, entries); a line `gc` with the garbage collections since the last
+// whole answers (hits, misses, entries); `plans` its plans' counts and the ended trips taken; a line `gc` with the garbage collections since the last
 // (by kind: a tail latency's pauses); `loop` the longest event-loop delay since the last ask; `mem` the process's memory (`mem gc` after a collection,
 // under --expose-gc); `heap <path>` writes a heap snapshot there; `sample start`,
 // then `sample stop <path>`, a sampling heap profile of what outlived a minor collection
@@ -143,7 +143,9 @@ lines.on("line", (line) => {
     process.stdout.write(`${JSON.stringify(gateway.app.gatewayAnswers.stats)}\n`);
   }
   if (line.trim() === "plans") {
-    process.stdout.write(`${JSON.stringify(unified.plans.stats)}\n`);
+    // With the requests that took an ended indexer trip's answer (decision 0060).
+    const taken = gateway.app.indexers.get("mainnet")?.finished.stats.taken ?? 0;
+    process.stdout.write(`${JSON.stringify({ ...unified.plans.stats, taken })}\n`);
   }
   // Garbage collections since the last ask (then forgotten): what a tail latency may be made of.
   if (line.trim() === "gc") {

@@ -134,6 +134,8 @@ interface Run {
   settleItems: number;
   /** Requests the gateway's query plans sent to the indexer without Yoga. */
   planned: number;
+  /** Of those, the ones that took the answer of an ended identical trip (decision 0060). */
+  taken: number;
 }
 
 const answerHits = async (t: Target) =>
@@ -143,8 +145,9 @@ type SettleStats = { batches: number; items: number };
 const settleStats = async (t: Target): Promise<SettleStats> =>
   t.side === "gateway" ? t.process.ask<SettleStats>("settles") : { batches: 0, items: 0 };
 
-const plannedServed = async (t: Target) =>
-  t.side === "gateway" ? (await t.process.ask<{ served: number }>("plans")).served : 0;
+type PlanStats = { served: number; taken: number };
+const plannedServed = async (t: Target): Promise<PlanStats> =>
+  t.side === "gateway" ? t.process.ask<PlanStats>("plans") : { served: 0, taken: 0 };
 
 /** The body of a side's next request. */
 const nextBody = (t: Target): string =>
@@ -208,7 +211,8 @@ async function run(t: Target, devnet: Child<Devnet>, seconds: number): Promise<R
     postgresCpuUs: postgresSpent,
     settleStatements: settlesAfter.batches - settlesBefore.batches,
     settleItems: settlesAfter.items - settlesBefore.items,
-    planned: plannedAfter - plannedBefore,
+    planned: plannedAfter.served - plannedBefore.served,
+    taken: plannedAfter.taken - plannedBefore.taken,
   };
 }
 
@@ -239,6 +243,7 @@ function summarise(runs: Run[]): Summary {
     settleStatements: 0,
     settleItems: 0,
     planned: 0,
+    taken: 0,
   };
   for (const r of runs) {
     all.requests += r.requests;
@@ -254,6 +259,7 @@ function summarise(runs: Run[]): Summary {
     all.settleStatements += r.settleStatements;
     all.settleItems += r.settleItems;
     all.planned += r.planned;
+    all.taken += r.taken;
   }
   const sorted = all.latencies.sort((a, b) => a - b);
   return {
@@ -525,6 +531,7 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
         ? ` — ${s.run.answerHits} answered from the gateway's cache of whole answers`
         : "",
       s.run.planned ? ` — ${s.run.planned} answered by a query plan, without Yoga` : "",
+      s.run.taken ? ` (${s.run.taken} from an indexer trip that had ended)` : "",
     ].join("");
     const shared =
       t.side === "indexer" || t.side === "core"
