@@ -4,14 +4,15 @@
 // Prints `{url, token}` (an account granted plenty of credits) as one JSON line; a line `cpu` on
 // stdin is answered with process.cpuUsage() (user and system µs) as one JSON line, so the bench can
 // tell the CPU time this process spent per request; a line `answers` with the unified API's cache of
-// whole answers (hits, misses, entries); a line `gc` with the garbage collections since the last
+// whole answers (hits, misses, entries); `plans` its plans' counts and the ended trips taken; a line `gc` with the garbage collections since the last
 // (by kind: a tail latency's pauses); `loop` the longest event-loop delay since the last ask; `mem` the process's memory (`mem gc` after a collection,
 // under --expose-gc); `heap <path>` writes a heap snapshot there; `sample start`,
 // then `sample stop <path>`, a sampling heap profile of what outlived a minor collection
 // meanwhile (SAMPLE_MAJOR=off: only what is still alive at the stop). ANSWERS=off turns that cache off (cache.gatewayBytesMax 0),
 // for the side that always executes; TX_CACHE=on keeps the transaction cache (off otherwise, so
 // every transaction goes to Core); DECODED=off turns the decoded-transaction cache off
-// (cache.decodedBytesMax 0); LEDGER (JSON) sets the ledger section. Runs until its stdin
+// (cache.decodedBytesMax 0); SHARED_AFTER=off shares no ended indexer trip; LEDGER (JSON) sets
+// the ledger section. Runs until its stdin
 // closes.
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -55,8 +56,12 @@ const config = parseConfig({
   upstreams: { node: { mainnet: [{ ...upstreams.core, connections: CONNECTIONS }] } },
   // LEDGER: settings of the ledger section as JSON, for side-by-side trials of them.
   ledger: JSON.parse(process.env.LEDGER ?? "{}") as Record<string, unknown>,
-  // PLANS=off: every unified API request not answered by the cache goes through Yoga.
-  ...(process.env.PLANS === "off" ? { graphql: { queryPlansMax: 0 } } : {}),
+  graphql: {
+    // PLANS=off: every unified API request not answered by the cache goes through Yoga.
+    ...(process.env.PLANS === "off" ? { queryPlansMax: 0 } : {}),
+    // SHARED_AFTER=off: only indexer trips in flight are shared (graphql.sharedAfterTripMs 0).
+    ...(process.env.SHARED_AFTER === "off" ? { sharedAfterTripMs: 0 } : {}),
+  },
 });
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const schema = databaseUrl ? `bench_${randomBytes(4).toString("hex")}` : undefined;
@@ -138,7 +143,9 @@ lines.on("line", (line) => {
     process.stdout.write(`${JSON.stringify(gateway.app.gatewayAnswers.stats)}\n`);
   }
   if (line.trim() === "plans") {
-    process.stdout.write(`${JSON.stringify(unified.plans.stats)}\n`);
+    // With the requests that took an ended indexer trip's answer (decision 0060).
+    const taken = gateway.app.indexers.get("mainnet")?.finished.stats.taken ?? 0;
+    process.stdout.write(`${JSON.stringify({ ...unified.plans.stats, taken })}\n`);
   }
   // Garbage collections since the last ask (then forgotten): what a tail latency may be made of.
   if (line.trim() === "gc") {

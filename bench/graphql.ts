@@ -134,6 +134,8 @@ interface Run {
   settleItems: number;
   /** Requests the gateway's query plans sent to the indexer without Yoga. */
   planned: number;
+  /** Of those, the ones that took the answer of an ended identical trip (decision 0060). */
+  taken: number;
 }
 
 const answerHits = async (t: Target) =>
@@ -143,8 +145,9 @@ type SettleStats = { batches: number; items: number };
 const settleStats = async (t: Target): Promise<SettleStats> =>
   t.side === "gateway" ? t.process.ask<SettleStats>("settles") : { batches: 0, items: 0 };
 
-const plannedServed = async (t: Target) =>
-  t.side === "gateway" ? (await t.process.ask<{ served: number }>("plans")).served : 0;
+type PlanStats = { served: number; taken: number };
+const plannedServed = async (t: Target): Promise<PlanStats> =>
+  t.side === "gateway" ? t.process.ask<PlanStats>("plans") : { served: 0, taken: 0 };
 
 /** The body of a side's next request. */
 const nextBody = (t: Target): string =>
@@ -208,7 +211,8 @@ async function run(t: Target, devnet: Child<Devnet>, seconds: number): Promise<R
     postgresCpuUs: postgresSpent,
     settleStatements: settlesAfter.batches - settlesBefore.batches,
     settleItems: settlesAfter.items - settlesBefore.items,
-    planned: plannedAfter - plannedBefore,
+    planned: plannedAfter.served - plannedBefore.served,
+    taken: plannedAfter.taken - plannedBefore.taken,
   };
 }
 
@@ -239,6 +243,7 @@ function summarise(runs: Run[]): Summary {
     settleStatements: 0,
     settleItems: 0,
     planned: 0,
+    taken: 0,
   };
   for (const r of runs) {
     all.requests += r.requests;
@@ -254,6 +259,7 @@ function summarise(runs: Run[]): Summary {
     all.settleStatements += r.settleStatements;
     all.settleItems += r.settleItems;
     all.planned += r.planned;
+    all.taken += r.taken;
   }
   const sorted = all.latencies.sort((a, b) => a - b);
   return {
@@ -309,6 +315,15 @@ const gatewayCold = await startChild<{ url: string; token: string; store: string
   [JSON.stringify(devnet.info)],
   { ...process.env, ANSWERS: "off" },
 );
+// (d)'s baseline: no request takes the answer of an indexer trip that ended (decision 0060), only
+// trips in flight are shared.
+const gatewayInFlight = SHAPES.includes("d")
+  ? await startChild<{ url: string; token: string; store: string }>(
+      "./gateway-process.ts",
+      [JSON.stringify(devnet.info)],
+      { ...process.env, SHARED_AFTER: "off" },
+    )
+  : null;
 // And with query plans off too: every request executed by Yoga (delegation to the indexer).
 const gatewayYoga = await startChild<{ url: string; token: string; store: string }>(
   "./gateway-process.ts",
@@ -400,6 +415,19 @@ const scenarios: { title: string; targets: Target[] }[] = [
       at("indexer directly", "indexer", LATEST_TEN),
       at("Hive Gateway → indexer", "hive", LATEST_TEN),
       at(`blockgate (${gateway.info.store})`, "gateway", LATEST_TEN),
+      ...(gatewayInFlight
+        ? [
+            {
+              ...at(
+                `blockgate (${gateway.info.store}), ended trips unshared`,
+                "gateway",
+                LATEST_TEN,
+              ),
+              url: `${gatewayInFlight.info.url}/gateway/mainnet/${gatewayInFlight.info.token}`,
+              process: gatewayInFlight,
+            },
+          ]
+        : []),
       at(`blockgate (${gateway.info.store}), plans off`, "gateway-yoga", LATEST_TEN),
     ],
   },
@@ -503,12 +531,13 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
         ? ` — ${s.run.answerHits} answered from the gateway's cache of whole answers`
         : "",
       s.run.planned ? ` — ${s.run.planned} answered by a query plan, without Yoga` : "",
+      s.run.taken ? ` (${s.run.taken} from an indexer trip that had ended)` : "",
     ].join("");
     const shared =
       t.side === "indexer" || t.side === "core"
         ? ""
         : indexerRequests > 0 && indexerRequests < requests
-          ? ` — ${requests - indexerRequests} of ${requests} client requests shared another's indexer request`
+          ? ` — ${requests - indexerRequests} of ${requests} client requests shared another's indexer request (${fmt(requests / indexerRequests, 1)} a trip)`
           : indexerRequests > 0
             ? " — none deduplicated"
             : "";
@@ -521,5 +550,6 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
 await gateway.stop();
 await gatewayCold.stop();
 await gatewayYoga.stop();
+await gatewayInFlight?.stop();
 await hive.stop();
 await devnet.stop();

@@ -305,10 +305,19 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
       verified: config.billing.topups && verifiedChains.get(config.billing.topups.network),
     }),
   };
+  endSharingAtNewTips(app);
   // The nodes' block claims are checked against each network's verified chain, where there is one.
   for (const [network, pool] of pools.nodes) pool.claims.against(app.verifiedChains.get(network));
   for (const [network, pool] of pools.electrum) pool.chain = app.verifiedChains.get(network);
   return app;
+}
+
+/** A new tip, announced or verified, ends the sharing of indexer trips that ended (decision 0060). */
+function endSharingAtNewTips(app: App): void {
+  app.events.observe((e) => app.indexers.get(e.network)?.newTip());
+  for (const [network, pool] of app.indexers) {
+    app.verifiedChains.onTip(network, () => pool.newTip());
+  }
 }
 
 /**

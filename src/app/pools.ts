@@ -92,6 +92,7 @@ export function buildPools(
         observer: metrics.pool("graph", network),
         onShared: () => metrics.shared("graph", network),
         responseBytesMax: config.server.responseBytesMax,
+        sharedAfterTripMs: config.graphql.sharedAfterTripMs,
       });
       pools.indexers.set(network, pool);
     }

@@ -679,6 +679,12 @@ export const configSchema = z.strictObject({
        * executed by Yoga.
        */
       queryPlansMax: z.number().int().nonnegative().max(100_000).default(512),
+      /**
+       * How long after a planned query's indexer trip ends an identical planned query may still
+       * take its answer, at most: never longer than the trip itself took, never past a new tip
+       * (decision 0060). 0: only trips in flight are shared.
+       */
+      sharedAfterTripMs: z.number().int().nonnegative().max(1_000).default(10),
     })
     .prefault({}),
   /** Billing cycles, anchored at each account's creation: monthly by default. */

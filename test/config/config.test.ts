@@ -21,6 +21,8 @@ describe("config", () => {
       esplora: "esplora",
     });
     expect(config.pricing.getrawtransaction).toEqual({ default: 100, mainnet: 200 });
+    // An ended indexer trip answers identical planned queries for as long as it took, ≤ 10 ms.
+    expect(config.graphql.sharedAfterTripMs).toBe(10);
     expect(config.verification).toEqual({
       enabled: true,
       pollMs: 1_000,

@@ -100,6 +100,9 @@ export async function startTestGateway(
     events: { pollMs: 0, ...overrides.events },
     // Nor does the verified chain follow them, for the same reason (test/verify/ turns it on).
     verification: { enabled: false, ...overrides.verification },
+    // With no chain follower no new tip is heard, and tests count the indexer's requests: an
+    // ended trip answers no later one unless a test asks (test/graphql/shared-after-trip.test.ts).
+    graphql: { sharedAfterTripMs: 0, ...overrides.graphql },
   });
   const ownDevnet = devnetOptions.devnet === undefined;
   const devnet = devnetOptions.devnet ?? (await startDevnet(config.networks, devnetOptions));

@@ -165,6 +165,8 @@ async function executeOnIndexer(request: {
 export async function indexerTrip(
   ctx: GatewayCallContext,
   request: GraphRequest,
+  /** Whether an identical trip that ended moments ago may answer (IndexerPool.query). */
+  afterTrip = false,
 ): Promise<IndexerOutcome> {
   const pool = ctx.services.indexers.get(ctx.network);
   if (!pool) {
@@ -176,7 +178,12 @@ export async function indexerTrip(
   // Bounded by graph.queryTimeoutMs from when the trip starts (a joiner waits under the first
   // caller's). Read with JSON.parse: the mirror types' numbers are Int columns, doubles either way
   // (what toPlainJson made of the lossless parse, at several times the cost).
-  const out = await pool.query(request, ctx.services.config.graph.queryTimeoutMs, JSON.parse);
+  const out = await pool.query(
+    request,
+    ctx.services.config.graph.queryTimeoutMs,
+    JSON.parse,
+    afterTrip,
+  );
   if (!out.ok) {
     ctx.services.log.warn(
       { requestId: ctx.requestId, detail: out.error.detail },

@@ -10,6 +10,7 @@ import {
   type PoolHealth,
   type PoolObserver,
 } from "../failover.ts";
+import { FinishedTrips } from "../finished-trips.ts";
 import { SharedTrips } from "../shared-trips.ts";
 import { IndexerClient, type IndexerUpstreamConfig } from "./client.ts";
 
@@ -23,6 +24,8 @@ export interface IndexerPoolOptions {
   onShared?: (() => void) | undefined;
   /** One answer, at most (server.responseBytesMax). */
   responseBytesMax?: number | undefined;
+  /** How long after its end a trip's answer may still be taken, at most (graphql.sharedAfterTripMs). */
+  sharedAfterTripMs?: number | undefined;
 }
 
 /**
@@ -34,6 +37,9 @@ export class IndexerPool {
   private readonly pool: FailoverPool<IndexerClient>;
   /** Identical queries in flight share one trip (../shared-trips.ts). */
   readonly shared: SharedTrips<IndexerOutcome>;
+  /** Answers of trips that ended moments ago, for the callers that may take them (../finished-trips.ts). */
+  readonly finished: FinishedTrips<IndexerOutcome>;
+  private readonly onShared: () => void;
 
   constructor(configs: readonly IndexerUpstreamConfig[], opts: IndexerPoolOptions = {}) {
     this.pool = new FailoverPool(
@@ -45,7 +51,9 @@ export class IndexerPool {
         what: "the indexer",
       },
     );
-    this.shared = new SharedTrips(opts.onShared);
+    this.onShared = opts.onShared ?? (() => {});
+    this.shared = new SharedTrips(this.onShared);
+    this.finished = new FinishedTrips(opts.sharedAfterTripMs ?? 0, (outcome) => outcome.ok);
   }
 
   /**
@@ -56,11 +64,14 @@ export class IndexerPool {
    * again: the indexer only reads, so both callers get the one answer. A joiner waits under the
    * first caller's deadline, which every caller of a route sets alike (graph.queryTimeoutMs) and
    * which started earlier, so it never waits longer than its own would have let it.
+   * `afterTrip`: the caller may also take the answer of an identical trip that ended moments ago,
+   * within FinishedTrips' bounds (only the unified API's query plans ask it: decision 0060).
    */
   query(
     request: GraphRequest,
     deadline?: CancelSignal | number,
     parse?: (text: string) => Json,
+    afterTrip = false,
   ): Promise<IndexerOutcome> {
     // The reader is part of the key: an answer read losslessly is not one read with JSON.parse.
     const reader = parse === undefined ? 0 : readerId(parse);
@@ -70,11 +81,26 @@ export class IndexerPool {
         idempotent: true,
         signal,
       });
+    if (afterTrip) {
+      const ended = this.finished.get(key);
+      if (ended) {
+        this.onShared();
+        return ended;
+      }
+    }
     // A deadline in ms is armed only by the caller whose trip it is: a joiner's would bound
     // nothing (it waits under the first caller's), and cost a timer and a controller per request.
-    return this.shared.run(key, () =>
-      typeof deadline === "number" ? withDeadline(deadline, trip) : trip(deadline),
-    );
+    return this.shared.run(key, () => {
+      const started = typeof deadline === "number" ? withDeadline(deadline, trip) : trip(deadline);
+      // Kept only when its own caller may take ended trips: their answers stay read-only.
+      if (afterTrip) this.finished.watch(key, started);
+      return started;
+    });
+  }
+
+  /** The chain's tip moved: no ended trip's answer is taken from here on. */
+  newTip(): void {
+    this.finished.newTip();
   }
 
   /** For /readyz: each member up or down (see FailoverPool.health). */

@@ -102,7 +102,8 @@ export async function servePlanned(
   const cost = await meter<Answered>(ctx, {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity }],
     execute: async () => {
-      const trip = await indexerTrip(ctx, indexerRequest(passthrough, request.variables));
+      // Its answer only read (written once per data object): an ended trip's may serve (0060).
+      const trip = await indexerTrip(ctx, indexerRequest(passthrough, request.variables), true);
       const text = trip.ok ? writable(trip.data, passthrough) : null;
       if (text !== null) {
         plans.stats.served += 1;
