@@ -96,16 +96,25 @@ async function metricOf(t: TestGateway, name: string, upstream: string): Promise
 
 const hostOf = (core: CoreProcess) => new URL(core.url).host;
 
+// Two Core processes for the file (each a process start, Core's modules compiled by tsx): the
+// freeze below thaws its Core again, and the kills come after it, each scenario with a gateway
+// (and so breakers and pools) of its own.
+let cores: CoreProcess[] = [];
+beforeAll(async () => {
+  cores = await Promise.all([startCoreProcess(), startCoreProcess()]);
+});
+afterAll(() => Promise.all(cores.map((c) => c.stop())));
+
 describe("one of two Cores frozen (SIGSTOP) under load", () => {
-  let cores: CoreProcess[] = [];
   let t: TestGateway;
   beforeAll(async () => {
-    cores = await Promise.all([startCoreProcess(), startCoreProcess()]);
     t = await gatewayOn(cores);
   });
   afterAll(async () => {
+    // Thawed even when the test did not get to its own thaw (a timeout): the next scenario
+    // needs both Cores answering.
+    cores[0]?.thaw();
     await t?.close();
-    await Promise.all(cores.map((c) => c.stop()));
   });
 
   it("no client error, no call waits an attempt timeout, and the frozen one's breaker opens", async () => {
@@ -143,19 +152,14 @@ describe("one of two Cores frozen (SIGSTOP) under load", () => {
 });
 
 describe("one of two Cores killed under load, then the other", () => {
-  let cores: CoreProcess[] = [];
   let t: TestGateway;
   let accountId: number;
   let token: string;
   beforeAll(async () => {
-    cores = await Promise.all([startCoreProcess(), startCoreProcess()]);
     t = await gatewayOn(cores);
     ({ id: accountId, token } = await t.account("killed", 10_000_000));
   });
-  afterAll(async () => {
-    await t?.close();
-    await Promise.all(cores.map((c) => c.stop()));
-  });
+  afterAll(() => t?.close());
 
   it("one killed: no client error, each call charged once, its breaker opens", async () => {
     const run = load(`${t.url}/node/mainnet/${token}`);
