@@ -63,21 +63,26 @@ export function sseEvents(
     reading = true;
     iterator
       .next()
-      .then(async ({ done, value }) => {
-        const frame = value == null ? "" : await frameOf(value, fetchAPI, frames);
-        reading = false;
-        if (ended) return;
-        if (!done) {
-          if (frame === "") pull();
-          else body.push(frame);
-          return;
-        }
-        ended = true;
-        clearInterval(ping);
-        body.push(typeof frame === "string" ? frame + COMPLETE : `${frame.toString()}${COMPLETE}`);
-        body.push(null);
+      .then(({ done, value }) => {
+        const frame = value == null ? "" : frameOf(value, fetchAPI, frames);
+        // A result written as Yoga writes it is framed at once; only a final error waits.
+        if (typeof frame === "string" || Buffer.isBuffer(frame)) return write(done, frame);
+        return frame.then((f) => write(done, f));
       })
       .catch((err: unknown) => body.destroy(err instanceof Error ? err : new Error(String(err))));
+  };
+  const write = (done: boolean | undefined, frame: string | Buffer): void => {
+    reading = false;
+    if (ended) return;
+    if (!done) {
+      if (frame === "") pull();
+      else body.push(frame);
+      return;
+    }
+    ended = true;
+    clearInterval(ping);
+    body.push(typeof frame === "string" ? frame + COMPLETE : `${frame.toString()}${COMPLETE}`);
+    body.push(null);
   };
   const body = new Readable({
     read() {
@@ -107,11 +112,11 @@ export function sseEvents(
  * other (a subscription's final error) is given to Yoga's processor alone, so that its errors are
  * cleaned of internals exactly as Yoga cleans them.
  */
-async function frameOf(
+function frameOf(
   result: ExecutionResult,
   fetchAPI: FetchAPI,
   frames: Frames,
-): Promise<string | Buffer> {
+): Buffer | Promise<string> {
   const extensions = result.extensions as { http?: unknown } | undefined;
   if (!result.errors?.length && !extensions?.http) {
     let frame = frames.get(result);
@@ -123,6 +128,11 @@ async function frameOf(
     }
     return frame;
   }
+  return yogaFrame(result, fetchAPI);
+}
+
+/** A result with errors as Yoga's SSE processor writes it alone, its internals cleaned. */
+async function yogaFrame(result: ExecutionResult, fetchAPI: FetchAPI): Promise<string> {
   const alone = await (await getSSEProcessor()(result, fetchAPI, "text/event-stream")).text();
   // Yoga's stream of one result: its opening comment, the frame, then `complete`.
   return alone.slice(":\n\n".length, alone.length - COMPLETE.length);
