@@ -9,11 +9,14 @@
 //   subs        app.events.subscribers(): the subscriptions the gateway has open
 //   mem         process.memoryUsage() after a full GC (run with --expose-gc)
 //   cpu         process.cpuUsage()
+//   profile start, then profile stop <path>: a CPU profile of what ran meanwhile, written there
 //   ledger E    waits (≤ 20 s) for E audit records of method newBlock, then `{count, charged,
 //               accountsOk, accounts, perAccount}` (checkLedger over every account; newBlock
 //               records per account, in the order the accounts were made)
 // Runs until its stdin closes.
 import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { createInterface } from "node:readline";
 import { issueToken } from "../src/access/tokens.ts";
 import { startGateway } from "../src/app/app.ts";
@@ -58,6 +61,22 @@ process.stdout.write(
 const gc = (globalThis as { gc?: () => void }).gc;
 const reply = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
+// The CPU profile of the blocks alone, not of the accounts' creation and the subscriptions' opening.
+const profiler = new Session();
+async function profileStart(): Promise<unknown> {
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  await profiler.post("Profiler.setSamplingInterval", { interval: 250 });
+  await profiler.post("Profiler.start");
+  return { ok: true };
+}
+async function profileStop(path: string): Promise<unknown> {
+  const { profile } = await profiler.post("Profiler.stop");
+  writeFileSync(path, JSON.stringify(profile));
+  profiler.disconnect();
+  return { ok: true };
+}
+
 async function answer(line: string): Promise<unknown> {
   const [command, arg] = line.trim().split(/\s+/);
   switch (command) {
@@ -75,6 +94,8 @@ async function answer(line: string): Promise<unknown> {
       return { ok: true };
     case "cpu":
       return process.cpuUsage();
+    case "profile":
+      return arg === "start" ? profileStart() : profileStop(line.trim().slice(13));
     case "subs":
       return { subscribers: app.events.subscribers() };
     case "mem":

@@ -18,7 +18,7 @@
 // own count, not the clients' view). Each subscriber has an account and token of its own.
 //
 // Loopback only; bounded: at most 60 s to open the subscriptions, 15 s per block, then it stops.
-// CPU_PROF=<dir> writes the gateway's CPU profile there when it exits.
+// CPU_PROF=<dir> writes there the gateway's CPU profile of the blocks to the N + M subscribers.
 // Usage:
 //   [CPU_PROF=<dir>] [DATABASE_URL=postgres://…] npx tsx bench/subscribers.ts [N SSE subscribers=1000] [K blocks=5] [M graphql-ws subscribers=0]
 import { readFileSync } from "node:fs";
@@ -145,12 +145,7 @@ const gateway = await startChild<{ url: string; store: string }>(
   "./subscribers-gateway-process.ts",
   [JSON.stringify({ url: core.url, user: core.user, password: core.password })],
   process.env,
-  // CPU_PROF=<dir>: the gateway's CPU profile, written there when it exits.
-  [
-    "--expose-gc",
-    ...(process.env.TRACE_GC ? ["--trace-gc"] : []),
-    ...(process.env.CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROF}`] : []),
-  ],
+  ["--expose-gc", ...(process.env.TRACE_GC ? ["--trace-gc"] : [])],
 );
 const subs = async () => (await gateway.ask<{ subscribers: number }>("subs")).subscribers;
 const created = performance.now();
@@ -278,7 +273,14 @@ const subscribers = await openAll(() => [
 ]);
 await sleep(500);
 const memWith = await gateway.ask<Mem>("mem");
+const profileDir = process.env.CPU_PROF;
+if (profileDir) await gateway.ask("profile start");
 const loaded = await blocks(`${N + M} subscribers at once`, subscribers);
+if (profileDir) {
+  const path = `${profileDir}/subscribers-${gateway.info.store}-${Date.now()}.cpuprofile`;
+  await gateway.ask(`profile stop ${path}`);
+  console.log(`the gateway's CPU profile of those blocks: ${path}`);
+}
 if (M > 0 && N > 0) {
   const heights = new Set(subscribers.flatMap((s) => [...s.received.keys()]));
   for (const transport of ["SSE", "graphql-ws"] as const) {

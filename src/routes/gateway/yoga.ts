@@ -11,8 +11,10 @@ import { costPlugin } from "./cost/plugin.ts";
 import { type DocumentCache, documentCachePlugin } from "./plugins/document-cache.ts";
 import { errorCodesPlugin, maskError } from "./plugins/error-codes.ts";
 import { inputDepthPlugin } from "./plugins/input-depth.ts";
+import { sharedEventsPlugin } from "./plugins/shared-events.ts";
 import { sseEventsPlugin } from "./plugins/sse-events.ts";
 import { gatewaySchema } from "./schema.ts";
+import { SHARED_EVENT_FIELDS } from "./types/subscriptions.ts";
 
 /** The endpoint path Yoga sees; the route rewrites /<gateway>/<network>/<token> onto it. */
 export const YOGA_PATH = "/graphql";
@@ -26,7 +28,8 @@ export const YOGA_PATH = "/graphql";
  *  2. error codes: refusals get a code from our closed set, carried into the audit record;
  *  3. cost, wrapping execution: estimate, reserve (429 before any body), execute, settle with the
  *     audit record, extensions.cost and the X-Credits-* headers;
- *  4. a subscription's Server-Sent Events written by the gateway rather than through web streams.
+ *  4. a subscription's events executed once for all its subscribers with the same document;
+ *  5. a subscription's Server-Sent Events written by the gateway rather than through web streams.
  */
 export function createGatewayYoga(
   config: Config,
@@ -82,6 +85,7 @@ export function createGatewayYoga(
       inputDepthPlugin(),
       errorCodesPlugin(),
       costPlugin(estimates),
+      sharedEventsPlugin(SHARED_EVENT_FIELDS),
       sseEventsPlugin(),
     ],
   });

@@ -14,16 +14,21 @@ import type { GraphQLContext } from "../context.ts";
  * chose, by the request's Accept); everything else stays Yoga's.
  */
 export function sseEventsPlugin(): Plugin<GraphQLContext, GraphQLContext> {
+  // A result given to many subscribers (plugins/shared-events.ts) is serialised once.
+  const frames: Frames = new WeakMap();
   return {
     onResultProcess({ result, resultProcessor, setResultProcessor, serverContext: ctx }) {
       if (!isAsyncIterable(result) || resultProcessor?.name !== YOGA_SSE) return;
       setResultProcessor((results, fetchAPI) => {
-        ctx.state.events = sseEvents(results as AsyncIterable<ExecutionResult>, fetchAPI);
+        ctx.state.events = sseEvents(results as AsyncIterable<ExecutionResult>, fetchAPI, frames);
         return new fetchAPI.Response(null, { status: 200, headers: SSE_HEADERS });
       }, "text/event-stream");
     },
   };
 }
+
+/** Each result's frame, as bytes, for as long as the result lives. */
+type Frames = WeakMap<ExecutionResult, Buffer>;
 
 /** The name of the processor graphql-yoga's getSSEProcessor makes. */
 const YOGA_SSE = "processSSEResult";
@@ -46,7 +51,11 @@ const PING_MS = process.env.NODE_ENV === "test" ? 300 : 12_000;
  * The results as SSE frames, one result read at a time as the socket takes them. When the client
  * goes away the route destroys the stream, and the results' source is told at once (`return`).
  */
-export function sseEvents(results: AsyncIterable<ExecutionResult>, fetchAPI: FetchAPI): Readable {
+export function sseEvents(
+  results: AsyncIterable<ExecutionResult>,
+  fetchAPI: FetchAPI,
+  frames: Frames = new WeakMap(),
+): Readable {
   const iterator = results[Symbol.asyncIterator]();
   let reading = false;
   let ended = false;
@@ -54,21 +63,26 @@ export function sseEvents(results: AsyncIterable<ExecutionResult>, fetchAPI: Fet
     reading = true;
     iterator
       .next()
-      .then(async ({ done, value }) => {
-        const frame = value == null ? "" : await frameOf(value, fetchAPI);
-        reading = false;
-        if (ended) return;
-        if (!done) {
-          if (frame === "") pull();
-          else body.push(frame);
-          return;
-        }
-        ended = true;
-        clearInterval(ping);
-        body.push(frame + COMPLETE);
-        body.push(null);
+      .then(({ done, value }) => {
+        const frame = value == null ? "" : frameOf(value, fetchAPI, frames);
+        // A result written as Yoga writes it is framed at once; only a final error waits.
+        if (typeof frame === "string" || Buffer.isBuffer(frame)) return write(done, frame);
+        return frame.then((f) => write(done, f));
       })
       .catch((err: unknown) => body.destroy(err instanceof Error ? err : new Error(String(err))));
+  };
+  const write = (done: boolean | undefined, frame: string | Buffer): void => {
+    reading = false;
+    if (ended) return;
+    if (!done) {
+      if (frame === "") pull();
+      else body.push(frame);
+      return;
+    }
+    ended = true;
+    clearInterval(ping);
+    body.push(typeof frame === "string" ? frame + COMPLETE : `${frame.toString()}${COMPLETE}`);
+    body.push(null);
   };
   const body = new Readable({
     read() {
@@ -94,16 +108,31 @@ export function sseEvents(results: AsyncIterable<ExecutionResult>, fetchAPI: Fet
 
 /**
  * One result's frame. A result without errors or HTTP extensions is written as Yoga writes it
- * (its own `stringify`, else JSON); any other (a subscription's final error) is given to Yoga's
- * processor alone, so that its errors are cleaned of internals exactly as Yoga cleans them.
+ * (its own `stringify`, else JSON), once per result however many subscribers it goes to; any
+ * other (a subscription's final error) is given to Yoga's processor alone, so that its errors are
+ * cleaned of internals exactly as Yoga cleans them.
  */
-async function frameOf(result: ExecutionResult, fetchAPI: FetchAPI): Promise<string> {
+function frameOf(
+  result: ExecutionResult,
+  fetchAPI: FetchAPI,
+  frames: Frames,
+): Buffer | Promise<string> {
   const extensions = result.extensions as { http?: unknown } | undefined;
   if (!result.errors?.length && !extensions?.http) {
-    const stringify =
-      (result as { stringify?: (r: unknown) => string }).stringify ?? JSON.stringify;
-    return `event: next\ndata: ${stringify(result)}\n\n`;
+    let frame = frames.get(result);
+    if (frame === undefined) {
+      const stringify =
+        (result as { stringify?: (r: unknown) => string }).stringify ?? JSON.stringify;
+      frame = Buffer.from(`event: next\ndata: ${stringify(result)}\n\n`);
+      frames.set(result, frame);
+    }
+    return frame;
   }
+  return yogaFrame(result, fetchAPI);
+}
+
+/** A result with errors as Yoga's SSE processor writes it alone, its internals cleaned. */
+async function yogaFrame(result: ExecutionResult, fetchAPI: FetchAPI): Promise<string> {
   const alone = await (await getSSEProcessor()(result, fetchAPI, "text/event-stream")).text();
   // Yoga's stream of one result: its opening comment, the frame, then `complete`.
   return alone.slice(":\n\n".length, alone.length - COMPLETE.length);

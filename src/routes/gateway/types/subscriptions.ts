@@ -289,6 +289,14 @@ function delivered<T>(delivery: Delivery<T>): T {
 
 builder.subscriptionType({});
 
+/**
+ * The subscription fields whose every delivery is one object for all the network's subscribers
+ * (the chain event itself) and whose type's fields read only it, never the context: their events
+ * are executed once per document for all subscribers (plugins/shared-events.ts). A field whose
+ * source makes a delivery per subscriber, or whose fields read the context, must not be here.
+ */
+export const SHARED_EVENT_FIELDS: ReadonlySet<string> = new Set(["newBlock"]);
+
 builder.subscriptionFields((t) => ({
   newBlock: t.field({
     type: BlockEventRef,
