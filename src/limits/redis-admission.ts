@@ -24,6 +24,9 @@ export interface Counted {
   capsTaken: boolean;
 }
 
+/** The most admissions one script counts. */
+const SCRIPT_CALLS_MAX = 128;
+
 type Script = (keys: number, ...args: (string | number)[]) => Promise<number[]>;
 
 /** A slot taken in Redis: its sorted set and this call's member of it. */
@@ -143,7 +146,10 @@ export class RedisAdmission {
     this.freed = new Map();
     this.waiting = [];
     for (const [key, members] of freed) this.redis.zrem(key, ...members).catch(() => {});
-    if (waiting.length > 0) void this.admitAll(waiting);
+    // Bounded scripts: Redis serves nothing else while one runs.
+    for (let i = 0; i < waiting.length; i += SCRIPT_CALLS_MAX) {
+      void this.admitAll(waiting.slice(i, i + SCRIPT_CALLS_MAX));
+    }
   }
 
   private async admitAll(waiting: readonly Waiting[]): Promise<void> {
