@@ -27,6 +27,8 @@ export class RedisTier {
   /** Failures seen (commands that failed or timed out): misses, for tests and logs. */
   failures = 0;
   private warned = false;
+  /** Look-ups of this turn, sent together by readTurn. */
+  private lookups: { keys: string[]; done: (found: (CachedTx | undefined)[]) => void }[] = [];
 
   constructor(
     private readonly opts: RedisTierOptions,
@@ -57,15 +59,34 @@ export class RedisTier {
     return `${this.opts.keyPrefix}${network}:tx:${txid}`;
   }
 
-  /** The entries stored for these txids; undefined for misses, and for all of them on failure. */
-  async getMany(network: NetworkName, txids: readonly string[]): Promise<(CachedTx | undefined)[]> {
-    if (txids.length === 0) return [];
+  /**
+   * The entries stored for these txids; undefined for misses, and for all of them on failure. The
+   * look-ups of one turn of the event loop go as one MGET, sent once the turn's I/O is handled
+   * (setImmediate): a command costs this process and Redis more than the keys it reads.
+   */
+  getMany(network: NetworkName, txids: readonly string[]): Promise<(CachedTx | undefined)[]> {
+    if (txids.length === 0) return Promise.resolve([]);
+    return new Promise((done) => {
+      this.lookups.push({ keys: txids.map((t) => this.key(network, t)), done });
+      if (this.lookups.length === 1) setImmediate(() => void this.readTurn());
+    });
+  }
+
+  /** The turn's look-ups in one MGET, each given its own entries. */
+  private async readTurn(): Promise<void> {
+    const lookups = this.lookups;
+    this.lookups = [];
+    let values: (Buffer | null)[] | null = null;
     try {
-      const values = await this.redis.mgetBuffer(...txids.map((t) => this.key(network, t)));
-      return values.map((v) => (v ? decode(v) : undefined));
+      values = await this.redis.mgetBuffer(...lookups.flatMap((l) => l.keys));
     } catch (err) {
       this.failed(err);
-      return txids.map(() => undefined);
+    }
+    let at = 0;
+    for (const { keys, done } of lookups) {
+      const mine = values?.slice(at, at + keys.length);
+      at += keys.length;
+      done(keys.map((_, i) => (mine?.[i] ? decode(mine[i]) : undefined)));
     }
   }
 

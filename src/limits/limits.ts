@@ -322,6 +322,8 @@ export class Limits {
   }
 
   async close(): Promise<void> {
+    // The turn's slots go back, and its admissions get their answers, before the connection goes.
+    this.admission?.flush();
     this.redis?.disconnect();
   }
 

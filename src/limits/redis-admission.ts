@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { type CapCounter, GIVE_LUA, TAKE_LUA } from "./cap-counters.ts";
+import { ADMIT, RELEASE } from "./admission-scripts.ts";
+import type { CapCounter } from "./cap-counters.ts";
 import { type RateReadings, rateKeyPrefix, reserveKeyPrefix } from "./request-rates.ts";
 
 /** One scope's rate as the script counts it: its key and its rule. */
@@ -23,84 +24,8 @@ export interface Counted {
   capsTaken: boolean;
 }
 
-/**
- * Counts every scope of a call's admission in one round trip: each scope's rate (and its burst
- * reserve, read or spent); when every rate allows the call, its slot among the account's calls in
- * flight; and when it got its slot too, a guess at its estimate taken from its credit caps (all
- * windows or none: cap-counters.ts's `takeCaps`), which the cap phase then finds taken. The
- * counters are the very keys and arithmetic rate-limiter-flexible's Redis limiter uses (SET NX
- * with the window's expiry, INCRBY, PTTL), so processes of an earlier version count together with
- * this one; the slots are concurrency.ts's sorted sets. One script per admission rather than a
- * command or a MULTI per counter: the commands, and the CPU each costs this process and Redis,
- * were most of what a plan in Redis cost a call. All keys of one call go to one Redis (no cluster).
- */
-const ADMIT = `${TAKE_LUA}
-local function take(key, seconds)
-  redis.call('set', key, 0, 'EX', seconds, 'NX')
-  local consumed = redis.call('incrby', key, 1)
-  local ttl = redis.call('pttl', key)
-  if ttl == -1 then
-    redis.call('expire', key, seconds)
-    ttl = 1000 * seconds
-  end
-  return consumed, ttl
-end
-local n, m = tonumber(ARGV[1]), tonumber(ARGV[3])
-local out = {}
-local allowed = true
-for i = 1, n do
-  local a = 4 + (i - 1) * 3
-  local points, reserve, seconds = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
-  local consumed, ttl = take(KEYS[2 * i - 1], 1)
-  local used, left, taken = -1, -1, 0
-  if consumed <= points then
-    if reserve > 0 then
-      local v = redis.call('get', KEYS[2 * i])
-      if v then
-        used = tonumber(v)
-        left = redis.call('pttl', KEYS[2 * i])
-      end
-    end
-  elseif reserve > 0 then
-    used, left = take(KEYS[2 * i], seconds)
-    taken = 1
-    if used > reserve then allowed = false end
-  else
-    allowed = false
-  end
-  for _, v in ipairs({consumed, ttl, used, left, taken}) do table.insert(out, v) end
-end
-local slot, k, a = -1, 2 * n + 1, 4 + n * 3
-if ARGV[2] == '1' then
-  if allowed then
-    redis.call('zremrangebyscore', KEYS[k], '-inf', ARGV[a])
-    local inFlight = redis.call('zcard', KEYS[k])
-    if inFlight >= tonumber(ARGV[a + 2]) then
-      slot = 0
-      allowed = false
-    else
-      redis.call('zadd', KEYS[k], ARGV[a + 1], ARGV[a + 3])
-      redis.call('pexpire', KEYS[k], ARGV[a + 4])
-      slot = inFlight + 1
-    end
-  end
-  k, a = k + 1, a + 5
-end
-table.insert(out, slot)
-local caps = 0
-if m > 0 and allowed then caps = takeCaps(k, m, a)[1] end
-table.insert(out, caps)
-return out`;
-
-/** Gives a call's slot back and what it owes its caps, in one round trip. */
-const RELEASE = `${GIVE_LUA}
-local k = 1
-if ARGV[1] == '1' then
-  redis.call('zrem', KEYS[1], ARGV[2])
-  k = 2
-end
-giveCaps(k, #KEYS - k + 1, ARGV[3])
-return 0`;
+/** The most admissions one script counts. */
+const SCRIPT_CALLS_MAX = 128;
 
 type Script = (keys: number, ...args: (string | number)[]) => Promise<number[]>;
 
@@ -110,9 +35,31 @@ export interface RedisSlot {
   member: string;
 }
 
+/** One call's admission waiting for the end of the turn, with its part of the script's input. */
+interface Waiting {
+  keys: string[];
+  args: (string | number)[];
+  scopes: number;
+  slotKey: string | null;
+  member: string;
+  done: (counted: Counted | null) => void;
+}
+
+/**
+ * A call's plan counted in Redis: its admission (admission-scripts.ts) and its release. The
+ * admissions of one turn of the event loop go to Redis as one script, and the slots given back in
+ * it as one ZREM per account, sent when the turn's I/O is handled (setImmediate): each command
+ * costs this process and Redis more than what it counts, and a turn of a loaded gateway handles
+ * many calls. A release waits no longer than that turn, so a slot is never held past its call's
+ * turn; releases go first, so the turn's admissions find them given back.
+ */
 export class RedisAdmission {
   private readonly admitScript: Script;
   private readonly releaseScript: Script;
+  private waiting: Waiting[] = [];
+  /** Members of slot sets given back this turn, by set. */
+  private freed = new Map<string, string[]>();
+  private scheduled = false;
 
   constructor(
     private readonly redis: Redis,
@@ -133,14 +80,15 @@ export class RedisAdmission {
    * The call's counters; null when Redis could not answer (the caller counts on its own). `caps`:
    * the amount to take from these cap counters once the call is otherwise admitted.
    */
-  async count(
+  count(
     scopes: readonly ScopeCount[],
     slot: { key: string; max: number } | null,
     caps: { counters: readonly CapCounter[]; amount: number } | null,
   ): Promise<Counted | null> {
-    if (this.redis.status !== "ready") return null;
+    if (this.redis.status !== "ready") return Promise.resolve(null);
+    const capCount = caps?.counters.length ?? 0;
     const keys: string[] = [];
-    const args: (string | number)[] = [scopes.length, slot ? 1 : 0, caps?.counters.length ?? 0];
+    const args: (string | number)[] = [scopes.length, slot ? 1 : 0, capCount];
     for (const s of scopes) {
       keys.push(`${this.prefix}${rateKeyPrefix(s.name)}:${s.key}`);
       keys.push(`${this.prefix}${reserveKeyPrefix(s.name)}:${s.key}`);
@@ -153,18 +101,15 @@ export class RedisAdmission {
       keys.push(slotKey);
       args.push(now, now + this.leaseMs, slot.max, member, this.leaseMs);
     }
-    if (caps) {
+    if (caps && capCount > 0) {
       for (const c of caps.counters) keys.push(`${this.prefix}${c.key}`);
       args.push(caps.amount);
       for (const c of caps.counters) args.push(c.cap);
     }
-    let out: number[];
-    try {
-      out = await this.admitScript(keys.length, ...keys, ...args);
-    } catch {
-      return null;
-    }
-    return countedOf(out, scopes.length, slotKey, member);
+    return new Promise((done) => {
+      this.waiting.push({ keys, args, scopes: scopes.length, slotKey, member, done });
+      this.schedule();
+    });
   }
 
   /** Gives back a call's slot (if any) and `amount` to these cap counters. */
@@ -173,7 +118,11 @@ export class RedisAdmission {
     // A lost release costs the slot until it expires, never a wrong answer; a lost give-back
     // overstates the spending until its counter expires, never past a cap.
     if (!give) {
-      if (slot) this.redis.zrem(slot.key, slot.member).catch(() => {});
+      if (!slot) return;
+      const members = this.freed.get(slot.key);
+      if (members) members.push(slot.member);
+      else this.freed.set(slot.key, [slot.member]);
+      this.schedule();
       return;
     }
     const keys = counters.map((c) => `${this.prefix}${c.key}`);
@@ -181,6 +130,48 @@ export class RedisAdmission {
     this.releaseScript(keys.length, ...keys, slot ? 1 : 0, slot?.member ?? "", amount).catch(
       () => {},
     );
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Sends the turn's releases, then its admissions (also at close: nothing is left waiting). */
+  flush(): void {
+    this.scheduled = false;
+    const freed = this.freed;
+    const waiting = this.waiting;
+    this.freed = new Map();
+    this.waiting = [];
+    for (const [key, members] of freed) this.redis.zrem(key, ...members).catch(() => {});
+    // Bounded scripts: Redis serves nothing else while one runs.
+    for (let i = 0; i < waiting.length; i += SCRIPT_CALLS_MAX) {
+      void this.admitAll(waiting.slice(i, i + SCRIPT_CALLS_MAX));
+    }
+  }
+
+  private async admitAll(waiting: readonly Waiting[]): Promise<void> {
+    let out: number[] | null = null;
+    try {
+      out = await this.admitScript(
+        waiting.reduce((n, w) => n + w.keys.length, 0),
+        ...waiting.flatMap((w) => w.keys),
+        ...waiting.flatMap((w) => w.args),
+      );
+    } catch {
+      // Each call counts on its own (the caller's memory), as when Redis is not ready.
+    }
+    let at = 0;
+    for (const w of waiting) {
+      if (!out) {
+        w.done(null);
+        continue;
+      }
+      w.done(countedOf(out.slice(at, at + w.scopes * 5 + 2), w.scopes, w.slotKey, w.member));
+      at += w.scopes * 5 + 2;
+    }
   }
 }
 

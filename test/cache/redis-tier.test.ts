@@ -90,6 +90,33 @@ describe("two gateway processes share one Redis", () => {
     expect(b.gateway.app.txCache.memory.has("mainnet", TXIDS[0]!)).toBe(true);
   });
 
+  it("calls sent at once each get their own transaction from Redis", async () => {
+    const alice = await a.account("alice-at-once", 1_000_000);
+    const bob = await b.account("bob-at-once", 1_000_000);
+    const txids = full.byHeight
+      .get(277647)!
+      .block.transactions.slice(120, 128)
+      .map((tx) => tx.txid);
+    const call = (t: TestGateway, token: string, txid: string, i: number) =>
+      post(`${t.url}/node/mainnet/${token}`, rpc("getrawtransaction", [txid, i % 2 === 0], i));
+    const verbose = txids.map((txid, i) => rpc("getrawtransaction", [txid, true], i));
+    expect((await post(`${a.url}/node/mainnet/${alice.token}`, verbose)).status).toBe(200);
+    await vi.waitFor(async () => {
+      expect(await redis.exists(...txids.map((t) => `${keyPrefix}mainnet:tx:${t}`))).toBe(
+        txids.length,
+      );
+    });
+    await vi.waitFor(() => expect(b.gateway.app.txCache.redis?.ready).toBe(true));
+    // Their look-ups share turns of b's event loop, and so the MGETs to Redis.
+    const second = await getrawtransactionCalls(b, () =>
+      Promise.all(txids.map((txid, i) => call(b, bob.token, txid, i))),
+    );
+    expect(second.calls).toBe(0);
+    // The same calls on a, from its memory: what each of b's should have been.
+    const first = await Promise.all(txids.map((txid, i) => call(a, alice.token, txid, i)));
+    expect(second.value.map((r) => r.json)).toEqual(first.map((r) => r.json));
+  });
+
   it("an indexer answer about a deep block that one kept, the other serves without the indexer", async () => {
     const alice = await a.account("alice-graph", 1_000_000);
     const bob = await b.account("bob-graph", 1_000_000);

@@ -39,6 +39,7 @@ describe("credit caps and calls in flight in Redis, two processes", () => {
       plans: {
         capped: { creditsPerDay: price * FIT, creditsPerCycle: price * 1_000 },
         single: { concurrentCalls: 1, creditsPerDay: price * FIT },
+        three: { concurrentCalls: 3 },
       },
       limits: { redisKeyPrefix, redisTimeoutMs: 2_000 },
     };
@@ -161,5 +162,45 @@ describe("credit caps and calls in flight in Redis, two processes", () => {
     expect((await post(node(b, acc.token), rpc("getrawtransaction", [TXIDS[62]!]))).status).toBe(
       200,
     );
+  });
+
+  it("calls admitted together each get their own verdict, and their slots all come back", async () => {
+    const acc = await a.account("three-slots", 10_000_000);
+    await setAccountPlan(a.gateway.app.db, acc.id, "three");
+    const core = a.devnet.cores.get("mainnet")!;
+    // Twice: the second round finds every slot of the first given back.
+    for (const round of [0, 1]) {
+      const before = core.stats.callsRead;
+      const release = core.hold();
+      let calls: ReturnType<typeof post>[] = [];
+      let answered = 0;
+      try {
+        // Sent at once: their admissions share turns of the event loop, and so their scripts.
+        calls = [0, 1, 2, 3, 4, 5].map((i) =>
+          post(node(a, acc.token), rpc("getrawtransaction", [TXIDS[70 + round * 6 + i]!], i)).then(
+            (r) => {
+              answered += 1;
+              return r;
+            },
+          ),
+        );
+        // Three held at the node, three refused, before the node lets the three go.
+        await vi.waitFor(() => expect([core.stats.callsRead, answered]).toEqual([before + 3, 3]), {
+          interval: 10,
+          timeout: 10_000,
+        });
+      } finally {
+        release();
+      }
+      const answers = await Promise.all(calls);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+      for (const r of answers.filter((r) => r.status === 429)) {
+        expect(r.json).toMatchObject({ error: { code: -32013 } });
+      }
+      await vi.waitFor(async () => expect(await slots(acc.id)).toBe(0), {
+        interval: 10,
+        timeout: 5_000,
+      });
+    }
   });
 });

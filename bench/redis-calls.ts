@@ -1,0 +1,166 @@
+// What a plan in Redis costs a node-route call, command by command: one gateway per kind (no plan,
+// the cache tier alone, a plan in Redis) on PGlite, calls alternating between kinds in slices, and
+// per call: this process's CPU, Redis's commands (INFO commandstats) and redis-server's CPU (/proc,
+// so give it a Redis of its own: REDIS_URL=redis://127.0.0.1:<port>, REDIS_PID=<its pid>).
+//   REDIS_URL=… REDIS_PID=… npx tsx bench/redis-calls.ts [calls] [concurrency] [rounds]
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
+import { Agent, request } from "undici";
+import { issueToken } from "../src/access/tokens.ts";
+import { startGateway } from "../src/app/app.ts";
+import { createAccount } from "../src/billing/ledger/accounts.ts";
+import { grantCredits } from "../src/billing/ledger/ledger.ts";
+import { parseConfig } from "../src/config/load.ts";
+import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
+
+const CALLS = Number(process.argv[2] ?? 2000);
+const CONCURRENCY = Number(process.argv[3] ?? 64);
+const ROUNDS = Number(process.argv[4] ?? 3);
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const REDIS_PID = process.env.REDIS_PID;
+
+const blocks = Object.values(
+  JSON.parse(
+    readFileSync(new URL("../data/chain/blocks/INDEX.json", import.meta.url), "utf8"),
+  ) as Record<string, { blocks: { height: number; tx: string[] }[] }>,
+).flatMap((f) => f.blocks);
+const txids = blocks.find((b) => b.height === 277647)?.tx ?? [];
+const bodies = txids.map((txid, i) =>
+  JSON.stringify({ jsonrpc: "2.0", id: i, method: "getrawtransaction", params: [txid] }),
+);
+
+function redisCpuUs(): number {
+  if (!REDIS_PID) return 0;
+  const stat = readFileSync(`/proc/${REDIS_PID}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+const probe = new Redis(REDIS_URL);
+async function commandCounts(): Promise<Map<string, number>> {
+  const info = await probe.info("all");
+  const out = new Map<string, number>();
+  for (const m of info.matchAll(/cmdstat_(\w+):calls=(\d+)/g)) out.set(m[1]!, Number(m[2]));
+  // Reads Redis made of its clients: the round trips, whatever each carried.
+  for (const m of info.matchAll(/total_(reads|writes)_processed:(\d+)/g))
+    out.set(m[1]!, Number(m[2]));
+  return out;
+}
+
+async function devnet() {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(new URL("./devnet-process.ts", import.meta.url))],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const line = await new Promise<string>((resolve) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) resolve(out.split("\n")[0] as string);
+    });
+  });
+  const info = JSON.parse(line) as { core: { url: string; user: string; password: string } };
+  return { core: info.core, stop: () => child.stdin.end() };
+}
+
+type Kind = "none" | "cache" | "redis";
+async function gateway(core: { url: string; user: string; password: string }, kind: Kind) {
+  const huge = { requestsPerSecond: 1_000_000, burst: 1_000_000 };
+  const config = parseConfig({
+    ...(kind === "redis"
+      ? {
+          plans: {
+            bench: {
+              token: huge,
+              account: huge,
+              concurrentCalls: 100_000,
+              creditsPerDay: 1e15,
+              creditsPerCycle: 1e15,
+            },
+          },
+          limits: {
+            defaultPlan: "bench",
+            redisKeyPrefix: `bench-${randomBytes(4).toString("hex")}:`,
+          },
+        }
+      : {}),
+    server: { port: 0 },
+    database: { pgliteDir: "memory://" },
+    demo: { enabled: false },
+    log: { level: "silent" },
+    networks: ["mainnet"],
+    cache: { bytesMax: 0 },
+    upstreams: { node: { mainnet: [{ ...core, connections: CONCURRENCY * 2 }] } },
+  });
+  const g = await startGateway(config, {
+    nodeUpstreams: {
+      mainnet: (config.upstreams.node?.mainnet ?? []).filter(
+        (u): u is BitcoinCoreUpstreamConfig => u !== "devnet",
+      ),
+    },
+    noAdminFile: true,
+    redisUrl: kind === "none" ? undefined : REDIS_URL,
+  });
+  const account = await createAccount(g.app.db, "bench");
+  await grantCredits(g.app.db, account.id, 1_000_000_000_000);
+  const { token } = await issueToken(g.app.db, account.id);
+  return { kind, url: `${g.url}/node/mainnet/${token}`, close: () => g.close() };
+}
+
+async function run(url: string, n: number) {
+  const dispatcher = new Agent({ connections: CONCURRENCY });
+  let next = 0;
+  const cpu = process.cpuUsage();
+  const redisCpu = redisCpuUs();
+  const commands = await commandCounts();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const res = await request(url, {
+          method: "POST",
+          body: bodies[next++ % bodies.length]!,
+          headers: { "content-type": "application/json" },
+          dispatcher,
+        });
+        await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
+      }
+    }),
+  );
+  const used = process.cpuUsage(cpu);
+  const after = await commandCounts();
+  const perCall = new Map<string, number>();
+  for (const [name, calls] of after) {
+    const d = (calls - (commands.get(name) ?? 0)) / n;
+    if (d > 0.01 && name !== "info") perCall.set(name, d);
+  }
+  await dispatcher.close();
+  return { cpuUs: (used.user + used.system) / n, redisUs: (redisCpuUs() - redisCpu) / n, perCall };
+}
+
+const { core, stop } = await devnet();
+const kinds = (process.env.KINDS ?? "none,cache,redis").split(",") as Kind[];
+const gateways = [];
+for (const k of kinds) gateways.push(await gateway(core, k));
+for (const g of gateways) await run(g.url, 500);
+const results = new Map<Kind, Awaited<ReturnType<typeof run>>[]>();
+for (let r = 0; r < ROUNDS; r++) {
+  for (const g of gateways)
+    results.set(g.kind, [...(results.get(g.kind) ?? []), await run(g.url, CALLS)]);
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+for (const [kind, rs] of results) {
+  const commands = [...(rs.at(-1)?.perCall ?? [])]
+    .map(([c, n]) => `${c} ${n.toFixed(2)}`)
+    .join(", ");
+  console.log(
+    `${kind.padEnd(6)} process CPU ${median(rs.map((r) => r.cpuUs)).toFixed(0)} µs/call, Redis ${median(rs.map((r) => r.redisUs)).toFixed(0)} µs/call; commands a call: ${commands || "none"}`,
+  );
+}
+for (const g of gateways) await g.close();
+probe.disconnect();
+stop();
