@@ -143,7 +143,7 @@ lines.on("line", (line) => {
     process.stdout.write(`${JSON.stringify(gateway.app.gatewayAnswers.stats)}\n`);
   }
   if (line.trim() === "plans") {
-    // With the requests that took an ended indexer trip's answer (decision 0060).
+    // With the requests that took an ended indexer trip's answer (decision 0058).
     const taken = gateway.app.indexers.get("mainnet")?.finished.stats.taken ?? 0;
     process.stdout.write(`${JSON.stringify({ ...unified.plans.stats, taken })}\n`);
   }

@@ -134,7 +134,7 @@ interface Run {
   settleItems: number;
   /** Requests the gateway's query plans sent to the indexer without Yoga. */
   planned: number;
-  /** Of those, the ones that took the answer of an ended identical trip (decision 0060). */
+  /** Of those, the ones that took the answer of an ended identical trip (decision 0058). */
   taken: number;
 }
 
@@ -315,7 +315,7 @@ const gatewayCold = await startChild<{ url: string; token: string; store: string
   [JSON.stringify(devnet.info)],
   { ...process.env, ANSWERS: "off" },
 );
-// (d)'s baseline: no request takes the answer of an indexer trip that ended (decision 0060), only
+// (d)'s baseline: no request takes the answer of an indexer trip that ended (decision 0058), only
 // trips in flight are shared.
 const gatewayInFlight = SHAPES.includes("d")
   ? await startChild<{ url: string; token: string; store: string }>(

@@ -312,7 +312,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
   return app;
 }
 
-/** A new tip, announced or verified, ends the sharing of indexer trips that ended (decision 0060). */
+/** A new tip, announced or verified, ends the sharing of indexer trips that ended (decision 0058). */
 function endSharingAtNewTips(app: App): void {
   app.events.observe((e) => app.indexers.get(e.network)?.newTip());
   for (const [network, pool] of app.indexers) {

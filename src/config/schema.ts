@@ -682,7 +682,7 @@ export const configSchema = z.strictObject({
       /**
        * How long after a planned query's indexer trip ends an identical planned query may still
        * take its answer, at most: never longer than the trip itself took, never past a new tip
-       * (decision 0060). 0: only trips in flight are shared.
+       * (decision 0058). 0: only trips in flight are shared.
        */
       sharedAfterTripMs: z.number().int().nonnegative().max(1_000).default(10),
     })

@@ -6,7 +6,7 @@ interface Finished<T> {
 
 /**
  * Trips that ended moments ago, whose outcome an identical request arriving now may take instead
- * of a trip of its own (decision 0060): a request that joins a trip in flight (shared-trips.ts)
+ * of a trip of its own (decision 0058): a request that joins a trip in flight (shared-trips.ts)
  * takes an answer up to that trip's duration older than its asking, and one that comes just after
  * the end may take it for as long again, at most `msMax`, and never once the chain's tip moved
  * (`newTip`): a trip under way when the tip moved is not kept at all. Only outcomes `keepable`

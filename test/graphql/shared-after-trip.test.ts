@@ -6,7 +6,7 @@ import { expectWholeLedgerOk } from "../support/ledger.ts";
 
 /**
  * A planned query arriving just after an identical indexer trip ended takes that trip's answer
- * (decision 0060): the bytes a trip of its own would give, charged and audited as one. Never once
+ * (decision 0058): the bytes a trip of its own would give, charged and audited as one. Never once
  * a new tip was heard. The trips here are held at devnet's indexer for HELD_MS, so that the next
  * request, sent as soon as the first is answered, comes within the trip's own duration after its
  * end (the bound), however loaded the machine.

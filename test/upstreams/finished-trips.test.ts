@@ -1,6 +1,6 @@
 // An ended trip's answer may be taken by an identical request for as long after its end as the
 // trip took, at most msMax, and never once the tip moved (src/upstreams/finished-trips.ts,
-// decision 0060). The clock is the test's, so every bound is checked at its edge.
+// decision 0058). The clock is the test's, so every bound is checked at its edge.
 import { describe, expect, it } from "vitest";
 import { FinishedTrips } from "../../src/upstreams/finished-trips.ts";
 

@@ -65,7 +65,7 @@ export class IndexerPool {
    * first caller's deadline, which every caller of a route sets alike (graph.queryTimeoutMs) and
    * which started earlier, so it never waits longer than its own would have let it.
    * `afterTrip`: the caller may also take the answer of an identical trip that ended moments ago,
-   * within FinishedTrips' bounds (only the unified API's query plans ask it: decision 0060).
+   * within FinishedTrips' bounds (only the unified API's query plans ask it: decision 0058).
    */
   query(
     request: GraphRequest,

@@ -102,7 +102,7 @@ export async function servePlanned(
   const cost = await meter<Answered>(ctx, {
     calls: [{ kind: "priced", method: METHOD, price: estimate.total, complexity }],
     execute: async () => {
-      // Its answer only read (written once per data object): an ended trip's may serve (0060).
+      // Its answer only read (written once per data object): an ended trip's may serve (0058).
       const trip = await indexerTrip(ctx, indexerRequest(passthrough, request.variables), true);
       const text = trip.ok ? writable(trip.data, passthrough) : null;
       if (text !== null) {
