@@ -1,7 +1,8 @@
 // A delivery's POST has `webhooks.timeoutMs` for all of it, however its endpoint spends that time:
-// an endpoint that answers at once and then trickles its body, never idle long enough for the
-// connection's own timeouts, is cut off at the limit, and the attempt is recorded as one to retry,
-// uncharged. The limits share one timer (deadlines.ts): those ended first never fire.
+// an endpoint that accepts at once (2xx) and then trickles its body, never idle long enough for
+// the connection's own timeouts, is cut off at the limit rather than read for ever; its 2xx made
+// it a delivery, charged once. The limits share one timer (deadlines.ts): those ended first never
+// fire.
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ import { auditRecords } from "../support/audit.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 import { expectLedgerOk } from "../support/ledger.ts";
 
-const TIMEOUT_MS = 400;
+const TIMEOUT_MS = 1_000;
 
 describe("a delivery's time limit", () => {
   let t: TestGateway;
@@ -26,6 +27,7 @@ describe("a delivery's time limit", () => {
       req.resume();
       req.on("end", () => {
         res.writeHead(200, { "content-type": "text/plain" });
+        res.flushHeaders(); // the status at once: the delivery was accepted
         trickling.add(res);
         const drip = setInterval(() => res.write("."), 50);
         res.on("close", () => {
@@ -53,7 +55,7 @@ describe("a delivery's time limit", () => {
     await new Promise((resolve) => receiver.close(resolve));
   });
 
-  it("cuts off an endpoint that trickles its answer, and charges nothing for it", async () => {
+  it("cuts off an endpoint that accepted and then trickles its answer, at the limit", async () => {
     const account = await t.account("trickle", 100);
     const { db, config, webhookTargets } = t.gateway.app;
     const owner = (await liveOwner(db, account.tokenId))!;
@@ -74,15 +76,17 @@ describe("a delivery's time limit", () => {
       "SELECT result, error, latency_ms FROM webhook_attempts WHERE message_id = 'msg_trickle'",
     );
     expect(rows).toHaveLength(1);
-    expect(rows[0]?.result).toBe("retry");
-    expect(rows[0]?.error).toMatch(/aborted due to timeout/);
+    expect(rows[0]?.result).toBe("delivered");
+    // Cut at the limit: without it the drain would wait for 64 KiB at a byte every 50 ms.
     expect(Number(rows[0]?.latency_ms)).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+    expect(Number(rows[0]?.latency_ms)).toBeLessThan(TIMEOUT_MS + 20_000);
     const audit = await auditRecords(
       db,
       { accountId: account.id, backend: "webhook", method: "newBlock" },
       ["charged_cc"],
     );
-    expect(audit.map((r) => Number(r.charged_cc))).toEqual([0]);
+    expect(audit).toHaveLength(1);
+    expect(Number(audit[0]?.charged_cc)).toBeGreaterThan(0);
     await expectLedgerOk(db, account.id);
   });
 });
