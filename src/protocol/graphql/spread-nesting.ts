@@ -10,10 +10,21 @@ import { DOCUMENT_NESTING_MAX, type NestingProblem } from "./nesting.ts";
  * the document, each definition's selections read once and each spread followed once.
  */
 
-/** A definition's selections: how deep they nest, and where each spread sits. */
-interface Reach {
-  own: number;
-  spreads: { name: string; depth: number }[];
+/**
+ * Every definition's selections, numbered: fragments first (by name, a later one of a name
+ * replacing the earlier, as a Map would), then operations. Flat arrays, not an object per
+ * definition and spread: a document of tens of thousands of fragments is read in time linear in
+ * it, not in the collections of a heap grown by it.
+ */
+interface Reaches {
+  /** How deep each definition's own selection sets nest. */
+  own: number[];
+  /** Definition i's spreads are first[i] up to first[i + 1]: the fragment each names (-1: none
+   * of that name) and the depth it sits at. */
+  first: number[];
+  to: number[];
+  at: number[];
+  fragments: number;
 }
 
 /** The deepest nesting past `max` (selection sets, spreads included), or null. */
@@ -21,27 +32,17 @@ export function selectionNesting(
   document: DocumentNode,
   max: number = DOCUMENT_NESTING_MAX,
 ): NestingProblem | null {
-  const fragments = new Map<string, Reach>();
-  const roots: Reach[] = [];
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-      fragments.set(definition.name.value, reachOf(definition.selectionSet));
-    } else if (definition.kind === Kind.OPERATION_DEFINITION) {
-      roots.push(reachOf(definition.selectionSet));
-    }
-  }
+  const reaches = reachesOf(document);
   // Walkers follow a spread into a fragment at most once on their way down (each keeps the
   // fragments it is in), so no path is deeper than every definition's depth added up: most
   // documents are known to be within the bound from that sum alone.
   let sum = 0;
-  for (const reach of [...roots, ...fragments.values()]) sum += reach.own;
+  for (const own of reaches.own) sum += own;
   if (sum <= max) return null;
-  const depths = fragmentDepths(fragments);
+  const depths = fragmentDepths(reaches);
   if (depths === null) return problem(max);
-  for (const reach of [...roots, ...fragments.values()]) {
-    let deepest = reach.own;
-    for (const s of reach.spreads) deepest = Math.max(deepest, s.depth + (depths.get(s.name) ?? 0));
-    if (deepest > max) return problem(max);
+  for (let d = 0; d < reaches.own.length; d++) {
+    if (deepestOf(reaches, depths, d) > max) return problem(max);
   }
   return null;
 }
@@ -54,21 +55,54 @@ function problem(max: number): NestingProblem {
   };
 }
 
-/** One definition's selection sets walked with a stack: their depth and their spreads. */
-function reachOf(root: SelectionSetNode): Reach {
-  const reach: Reach = { own: 0, spreads: [] };
-  const pending: { set: SelectionSetNode; depth: number }[] = [{ set: root, depth: 1 }];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    reach.own = Math.max(reach.own, next.depth);
-    for (const selection of next.set.selections) {
-      if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        reach.spreads.push({ name: selection.name.value, depth: next.depth });
-      } else if (selection.selectionSet) {
-        pending.push({ set: selection.selectionSet, depth: next.depth + 1 });
+function reachesOf(document: DocumentNode): Reaches {
+  const index = new Map<string, number>();
+  const sets: SelectionSetNode[] = [];
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
+    const known = index.get(definition.name.value);
+    if (known === undefined) index.set(definition.name.value, sets.length);
+    sets[known ?? sets.length] = definition.selectionSet;
+  }
+  const fragments = sets.length;
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) sets.push(definition.selectionSet);
+  }
+  const reaches: Reaches = { own: [], first: [], to: [], at: [], fragments };
+  const stack: SelectionSetNode[] = [];
+  const depths: number[] = [];
+  for (const root of sets) {
+    reaches.first.push(reaches.to.length);
+    let own = 0;
+    stack.push(root);
+    depths.push(1);
+    for (let set = stack.pop(); set !== undefined; set = stack.pop()) {
+      const depth = depths.pop() as number;
+      own = Math.max(own, depth);
+      for (const selection of set.selections) {
+        if (selection.kind === Kind.FRAGMENT_SPREAD) {
+          reaches.to.push(index.get(selection.name.value) ?? -1);
+          reaches.at.push(depth);
+        } else if (selection.selectionSet) {
+          stack.push(selection.selectionSet);
+          depths.push(depth + 1);
+        }
       }
     }
+    reaches.own.push(own);
   }
-  return reach;
+  reaches.first.push(reaches.to.length);
+  return reaches;
+}
+
+/** Definition d's depth with its spreads' fragments at the depths found for them (none: 0). */
+function deepestOf(reaches: Reaches, depths: Int32Array, d: number): number {
+  let deepest = reaches.own[d] as number;
+  for (let k = reaches.first[d] as number; k < (reaches.first[d + 1] as number); k++) {
+    const to = reaches.to[k] as number;
+    deepest = Math.max(deepest, (reaches.at[k] as number) + (to < 0 ? 0 : (depths[to] as number)));
+  }
+  return deepest;
 }
 
 /**
@@ -77,31 +111,34 @@ function reachOf(root: SelectionSetNode): Reach {
  * which spreads a fragment into itself without end (only a document past the sum's bound gets
  * here: a small cycle is left to validation, which refuses it in its own words).
  */
-function fragmentDepths(fragments: Map<string, Reach>): Map<string, number> | null {
-  const depths = new Map<string, number>();
-  const walking = new Set<string>();
-  for (const start of fragments.keys()) {
-    if (depths.has(start)) continue;
-    const stack: { name: string; reach: Reach; next: number }[] = [];
-    const enter = (name: string) => {
-      walking.add(name);
-      stack.push({ name, reach: fragments.get(name) as Reach, next: 0 });
-    };
-    enter(start);
-    for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
-      const spread = top.reach.spreads[top.next++];
-      if (spread) {
-        if (walking.has(spread.name)) return null;
-        if (fragments.has(spread.name) && !depths.has(spread.name)) enter(spread.name);
+function fragmentDepths(reaches: Reaches): Int32Array | null {
+  const depths = new Int32Array(reaches.fragments);
+  const state = new Uint8Array(reaches.fragments); // 0 not seen, 1 being walked, 2 done
+  const walk: number[] = [];
+  const next: number[] = [];
+  for (let start = 0; start < reaches.fragments; start++) {
+    if (state[start] !== 0) continue;
+    state[start] = 1;
+    walk.push(start);
+    next.push(reaches.first[start] as number);
+    while (walk.length > 0) {
+      const top = walk.length - 1;
+      const f = walk[top] as number;
+      const k = next[top] as number;
+      if (k < (reaches.first[f + 1] as number)) {
+        next[top] = k + 1;
+        const to = reaches.to[k] as number;
+        if (to < 0 || state[to] === 2) continue;
+        if (state[to] === 1) return null;
+        state[to] = 1;
+        walk.push(to);
+        next.push(reaches.first[to] as number);
         continue;
       }
-      let depth = top.reach.own;
-      for (const s of top.reach.spreads) {
-        depth = Math.max(depth, s.depth + (depths.get(s.name) ?? 0));
-      }
-      depths.set(top.name, depth);
-      walking.delete(top.name);
-      stack.pop();
+      depths[f] = deepestOf(reaches, depths, f);
+      state[f] = 2;
+      walk.pop();
+      next.pop();
     }
   }
   return depths;
