@@ -10,4 +10,6 @@ if (process.argv[2] === "start") {
   process.env.NODE_ENV ??= "production";
 }
 await ensureBuild();
-await import("../dist/cli.js");
+// A URL, not a literal path: the type-checker (allowJs) would otherwise follow the import into
+// dist/, the build's bundle, and check all of it whenever a build is there.
+await import(new URL("../dist/cli.js", import.meta.url).href);
