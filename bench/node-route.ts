@@ -16,19 +16,13 @@
 // also gives the response cache its Redis tier (every call a miss there): `cache` is no plan with
 // that tier alone, so the plan's share of a Redis run can be told from the cache's.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
-import { issueToken } from "../src/access/tokens.ts";
-import { type RunningGateway, startGateway } from "../src/app/app.ts";
-import { createAccount } from "../src/billing/ledger/accounts.ts";
-import { grantCredits } from "../src/billing/ledger/ledger.ts";
-import { parseConfig } from "../src/config/load.ts";
-import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
 import { forwardToCore } from "./bare-proxy.ts";
+import { nodeGateway } from "./node-gateway.ts";
 import { postgresCpuSince, postgresCpuUs } from "./postgres-cpu.ts";
 
 const CALLS = Number(process.argv[2] ?? 4000);
@@ -147,72 +141,6 @@ async function bareProxy(core: { url: string; user: string; password: string }) 
   };
 }
 
-async function gatewayOn(
-  core: { url: string; user: string; password: string },
-  databaseUrl: string | undefined,
-  coalesceCallsMax: number | undefined,
-  plan: "memory" | "redis" | "cache" | undefined = undefined,
-) {
-  const huge = { requestsPerSecond: 1_000_000, burst: 1_000_000 };
-  const config = parseConfig({
-    ...(plan === "memory" || plan === "redis"
-      ? {
-          plans: {
-            bench: {
-              token: huge,
-              account: huge,
-              concurrentCalls: 100_000,
-              creditsPerDay: 1e15,
-              creditsPerCycle: 1e15,
-            },
-          },
-          limits: {
-            defaultPlan: "bench",
-            redisKeyPrefix: `bench-${randomBytes(4).toString("hex")}:`,
-          },
-        }
-      : {}),
-    server: { port: 0 },
-    database: { pgliteDir: "memory://" },
-    demo: { enabled: false },
-    log: { level: "silent" },
-    networks: ["mainnet"],
-    cache: { bytesMax: 0 }, // every call goes to Core, as through the proxy
-    upstreams: {
-      node: { mainnet: [{ ...core, connections: CONCURRENCY * 2, coalesceCallsMax }] },
-    },
-  });
-  const schema = databaseUrl ? `bench_${randomBytes(4).toString("hex")}` : undefined;
-  const gateway: RunningGateway = await startGateway(config, {
-    databaseUrl,
-    ...(schema ? { databaseSchema: schema } : {}),
-    nodeUpstreams: {
-      mainnet: (config.upstreams.node?.mainnet ?? []).filter(
-        (u): u is BitcoinCoreUpstreamConfig => u !== "devnet",
-      ),
-    },
-    noAdminFile: true,
-    redisUrl:
-      plan === "redis" || plan === "cache"
-        ? (process.env.REDIS_URL ?? "redis://127.0.0.1:6379")
-        : undefined,
-  });
-  const account = await createAccount(gateway.app.db, "bench");
-  await grantCredits(gateway.app.db, account.id, 1_000_000_000_000);
-  const { token } = await issueToken(gateway.app.db, account.id);
-  return {
-    url: `${gateway.url}/node/mainnet/${token}`,
-    close: async () => {
-      if (schema) {
-        await gateway.app.db.query(`DROP SCHEMA ${schema} CASCADE`);
-        // The webhook queue's schema beside ours (src/webhooks/queue.ts).
-        await gateway.app.db.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-      }
-      await gateway.close();
-    },
-  };
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 const devnet = await devnetProcess();
@@ -238,7 +166,12 @@ const planSettings = process.env.PLANS
 for (const [store, databaseUrl] of stores) {
   for (const calls of coalesceSettings) {
     for (const plan of planSettings) {
-      const gateway = await gatewayOn(devnet.core, databaseUrl, calls, plan);
+      const gateway = await nodeGateway(devnet.core, {
+        connections: CONCURRENCY * 2,
+        databaseUrl,
+        coalesceCallsMax: calls,
+        plan,
+      });
       gateways.push(gateway);
       const setting =
         (calls === undefined ? "" : calls === 0 ? ", no combining" : `, combining ≤${calls}`) +

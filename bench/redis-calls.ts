@@ -3,24 +3,21 @@
 // per call: this process's CPU, Redis's commands (INFO commandstats) and redis-server's CPU (/proc,
 // so give it a Redis of its own: REDIS_URL=redis://127.0.0.1:<port>, REDIS_PID=<its pid>).
 //   REDIS_URL=… REDIS_PID=… npx tsx bench/redis-calls.ts [calls] [concurrency] [rounds]
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { Agent, request } from "undici";
-import { issueToken } from "../src/access/tokens.ts";
-import { startGateway } from "../src/app/app.ts";
-import { createAccount } from "../src/billing/ledger/accounts.ts";
-import { grantCredits } from "../src/billing/ledger/ledger.ts";
-import { parseConfig } from "../src/config/load.ts";
-import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
+import { startChild } from "./child.ts";
+import { nodeGateway } from "./node-gateway.ts";
 
 const CALLS = Number(process.argv[2] ?? 2000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
 const ROUNDS = Number(process.argv[4] ?? 3);
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const REDIS_PID = process.env.REDIS_PID;
+
+interface Devnet {
+  core: { url: string; user: string; password: string };
+}
 
 const blocks = Object.values(
   JSON.parse(
@@ -50,65 +47,10 @@ async function commandCounts(): Promise<Map<string, number>> {
   return out;
 }
 
-async function devnet() {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", fileURLToPath(new URL("./devnet-process.ts", import.meta.url))],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
-  const line = await new Promise<string>((resolve) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("\n")) resolve(out.split("\n")[0] as string);
-    });
-  });
-  const info = JSON.parse(line) as { core: { url: string; user: string; password: string } };
-  return { core: info.core, stop: () => child.stdin.end() };
-}
-
 type Kind = "none" | "cache" | "redis";
-async function gateway(core: { url: string; user: string; password: string }, kind: Kind) {
-  const huge = { requestsPerSecond: 1_000_000, burst: 1_000_000 };
-  const config = parseConfig({
-    ...(kind === "redis"
-      ? {
-          plans: {
-            bench: {
-              token: huge,
-              account: huge,
-              concurrentCalls: 100_000,
-              creditsPerDay: 1e15,
-              creditsPerCycle: 1e15,
-            },
-          },
-          limits: {
-            defaultPlan: "bench",
-            redisKeyPrefix: `bench-${randomBytes(4).toString("hex")}:`,
-          },
-        }
-      : {}),
-    server: { port: 0 },
-    database: { pgliteDir: "memory://" },
-    demo: { enabled: false },
-    log: { level: "silent" },
-    networks: ["mainnet"],
-    cache: { bytesMax: 0 },
-    upstreams: { node: { mainnet: [{ ...core, connections: CONCURRENCY * 2 }] } },
-  });
-  const g = await startGateway(config, {
-    nodeUpstreams: {
-      mainnet: (config.upstreams.node?.mainnet ?? []).filter(
-        (u): u is BitcoinCoreUpstreamConfig => u !== "devnet",
-      ),
-    },
-    noAdminFile: true,
-    redisUrl: kind === "none" ? undefined : REDIS_URL,
-  });
-  const account = await createAccount(g.app.db, "bench");
-  await grantCredits(g.app.db, account.id, 1_000_000_000_000);
-  const { token } = await issueToken(g.app.db, account.id);
-  return { kind, url: `${g.url}/node/mainnet/${token}`, close: () => g.close() };
+async function gateway(core: Devnet["core"], kind: Kind) {
+  const plan = kind === "none" ? undefined : kind;
+  return { kind, ...(await nodeGateway(core, { connections: CONCURRENCY * 2, plan })) };
 }
 
 async function run(url: string, n: number) {
@@ -142,7 +84,8 @@ async function run(url: string, n: number) {
   return { cpuUs: (used.user + used.system) / n, redisUs: (redisCpuUs() - redisCpu) / n, perCall };
 }
 
-const { core, stop } = await devnet();
+const devnet = await startChild<Devnet>("./devnet-process.ts");
+const { core } = devnet.info;
 const kinds = (process.env.KINDS ?? "none,cache,redis").split(",") as Kind[];
 const gateways = [];
 for (const k of kinds) gateways.push(await gateway(core, k));
@@ -163,4 +106,4 @@ for (const [kind, rs] of results) {
 }
 for (const g of gateways) await g.close();
 probe.disconnect();
-stop();
+await devnet.stop();
