@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import { LruMap } from "../util/lru.ts";
+import { type RedisScript, redisScript } from "./redis-script.ts";
 
 /** One credit cap window's counter of an account: what it has counted, against its cap. */
 export interface CapCounter {
@@ -108,7 +109,7 @@ const GIVE = `${GIVE_LUA}
 giveCaps(1, #KEYS, ARGV[1])
 return 0`;
 
-type Script = (keys: number, ...args: (string | number)[]) => Promise<number[] | number>;
+type Script = RedisScript<number[] | number>;
 
 /**
  * The caps' counters in Redis, with rate-limiter-flexible's keys and values (a count with the
@@ -123,11 +124,8 @@ export class RedisCapCounters implements CapCounters {
     private readonly redis: Redis,
     private readonly prefix: string,
   ) {
-    redis.defineCommand("blockgateCapTake", { lua: TAKE });
-    redis.defineCommand("blockgateCapGive", { lua: GIVE });
-    const commands = redis as unknown as Record<"blockgateCapTake" | "blockgateCapGive", Script>;
-    this.takeScript = commands.blockgateCapTake.bind(redis);
-    this.giveScript = commands.blockgateCapGive.bind(redis);
+    this.takeScript = redisScript(redis, "blockgateCapTake", TAKE);
+    this.giveScript = redisScript(redis, "blockgateCapGive", GIVE);
   }
 
   key(counter: CapCounter): string {

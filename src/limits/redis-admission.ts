@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { ADMIT, RELEASE } from "./admission-scripts.ts";
 import type { CapCounter } from "./cap-counters.ts";
+import { type RedisScript, redisScript } from "./redis-script.ts";
 import { type RateReadings, rateKeyPrefix, reserveKeyPrefix } from "./request-rates.ts";
 
 /** One scope's rate as the script counts it: its key and its rule. */
@@ -27,7 +28,7 @@ export interface Counted {
 /** The most admissions one script counts. */
 const SCRIPT_CALLS_MAX = 128;
 
-type Script = (keys: number, ...args: (string | number)[]) => Promise<number[]>;
+type Script = RedisScript<number[]>;
 
 /** A slot taken in Redis: its sorted set and this call's member of it. */
 export interface RedisSlot {
@@ -68,12 +69,8 @@ export class RedisAdmission {
     /** How long a slot outlives a call whose process died without giving it back. */
     private readonly leaseMs: number,
   ) {
-    // defineCommand: EVALSHA, the script's text sent only when Redis does not know it yet.
-    redis.defineCommand("blockgateAdmit", { lua: ADMIT });
-    redis.defineCommand("blockgateRelease", { lua: RELEASE });
-    const commands = redis as unknown as Record<"blockgateAdmit" | "blockgateRelease", Script>;
-    this.admitScript = commands.blockgateAdmit.bind(redis);
-    this.releaseScript = commands.blockgateRelease.bind(redis);
+    this.admitScript = redisScript(redis, "blockgateAdmit", ADMIT);
+    this.releaseScript = redisScript(redis, "blockgateRelease", RELEASE);
   }
 
   /**
