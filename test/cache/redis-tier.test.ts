@@ -14,8 +14,8 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { REDIS_URL } from "../support/redis-pair.ts";
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const full = loadDevnetChain();
 const TXIDS = full.byHeight
   .get(277647)!

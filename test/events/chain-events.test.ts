@@ -14,6 +14,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { REDIS_URL } from "../support/redis-pair.ts";
 import { firstOverSocket } from "../support/subscribers.ts";
 
 /** devnet's Core on `network`, asked directly (the gateway refuses mining methods). */
@@ -225,8 +226,6 @@ describe("chain events across processes (PostgreSQL): one leader, heard by all",
     expect((await heard).map((e) => e.hash)).toEqual([hash]);
   });
 });
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 describe("chain events across processes through Redis (REDIS_URL; the lead stays on PostgreSQL)", () => {
   let a: TestGateway;

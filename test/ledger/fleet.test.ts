@@ -8,6 +8,7 @@ import { auditRecords } from "../support/audit.ts";
 import { mineBlock } from "../support/devnet-core.ts";
 import { HAL_TXID, rpc } from "../support/harness.ts";
 import { expectLedgerOk, fundedAccount } from "../support/ledger.ts";
+import { REDIS_URL } from "../support/redis-pair.ts";
 import { gatewayProcesses, type SchemaStore } from "../support/spawn.ts";
 
 /**
@@ -17,7 +18,6 @@ import { gatewayProcesses, type SchemaStore } from "../support/spawn.ts";
  */
 const PRICE = 200; // getrawtransaction on mainnet
 const CAP_CALLS = 30;
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 const processes = gatewayProcesses("f");
 const deliveries: { id: string; hash: string }[] = [];

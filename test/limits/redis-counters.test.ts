@@ -2,23 +2,20 @@
 // takes its token's last estimate from the caps in the script that counts its rates and slot, the
 // cap phase claims it (taking more when the estimate is larger), and what the call did not cost
 // goes back with its slot. Redis is the real server at REDIS_URL; the ledger is PostgreSQL.
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setAccountPlan } from "../../src/billing/ledger/accounts.ts";
 import { priceOf } from "../../src/billing/pricing/prices.ts";
 import { capCounter, dayWindow } from "../../src/limits/spending-caps.ts";
 import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { accountTotals, expectLedgerOk } from "../support/ledger.ts";
+import { type RedisPair, redisPair } from "../support/redis-pair.ts";
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const TXIDS = blockTxids();
 /** Calls of getrawtransaction a cap holds. */
 const FIT = 4;
 
 describe("credit caps and calls in flight in Redis, two processes", () => {
-  const redisKeyPrefix = `blockgate-test-${randomBytes(6).toString("hex")}:`;
-  const redis = new Redis(REDIS_URL);
+  let pair: RedisPair;
   let a: TestGateway;
   let b: TestGateway;
   let price: number;
@@ -26,36 +23,25 @@ describe("credit caps and calls in flight in Redis, two processes", () => {
   /** What the day's cap counter in Redis says the account has spent or holds. */
   const counted = async (accountId: number) => {
     const { key } = capCounter(accountId, dayWindow(new Date(), price * FIT));
-    return Number(await redis.get(`${redisKeyPrefix}${key}`));
+    return Number(await pair.redis.get(`${pair.redisKeyPrefix}${key}`));
   };
-  const slots = (accountId: number) => redis.zcard(`${redisKeyPrefix}slots:${accountId}`);
+  const slots = (accountId: number) => pair.redis.zcard(`${pair.redisKeyPrefix}slots:${accountId}`);
 
   beforeAll(async () => {
     const probe = await startTestGateway("pglite", { networks: ["mainnet"] });
     price = priceOf(probe.gateway.app.config, "getrawtransaction", "mainnet")!;
     await probe.close();
-    const config = {
-      networks: ["mainnet" as const],
+    pair = await redisPair({
+      networks: ["mainnet"],
       plans: {
         capped: { creditsPerDay: price * FIT, creditsPerCycle: price * 1_000 },
         single: { concurrentCalls: 1, creditsPerDay: price * FIT },
         three: { concurrentCalls: 3 },
       },
-      limits: { redisKeyPrefix, redisTimeoutMs: 2_000 },
-    };
-    a = await startTestGateway("postgres", config, undefined, { redisUrl: REDIS_URL });
-    b = await startTestGateway("postgres", config, a.schema!, {
-      redisUrl: REDIS_URL,
-      devnet: a.devnet,
     });
+    ({ a, b } = pair);
   });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    const keys = await redis.keys(`${redisKeyPrefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-  });
+  afterAll(() => pair?.close());
 
   it("a cap reached in one process is reached in the other, batches and guesses alike", async () => {
     const acc = await a.account("shared-cap", 10_000_000);

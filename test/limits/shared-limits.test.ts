@@ -1,13 +1,11 @@
 // Two gateway processes sharing Redis hold one plan limit together: 10 calls/s per token with a
 // burst of 5, whichever process each call reaches. Redis is the real server at REDIS_URL (default
 // 127.0.0.1:6379); the ledger is PostgreSQL, shared by both. Each run uses its own key prefix.
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAccountPlan } from "../../src/billing/ledger/accounts.ts";
-import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
+import { blockTxids, post, rpc, type TestGateway } from "../support/harness.ts";
+import { type RedisPair, redisPair } from "../support/redis-pair.ts";
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const TXIDS = blockTxids();
 const RATE = 10;
 const BURST = 5;
@@ -15,29 +13,17 @@ const BURST = 5;
 const LOAD_MS = 2_500;
 
 describe("two gateway processes share one Redis for limits", () => {
-  const redisKeyPrefix = `blockgate-test-${randomBytes(6).toString("hex")}:`;
-  const redis = new Redis(REDIS_URL);
+  let pair: RedisPair;
   let a: TestGateway;
   let b: TestGateway;
   beforeAll(async () => {
-    const config = {
-      networks: ["mainnet" as const],
+    pair = await redisPair({
+      networks: ["mainnet"],
       plans: { metered: { token: { requestsPerSecond: RATE, burst: BURST } } },
-      limits: { redisKeyPrefix, redisTimeoutMs: 2_000 },
-    };
-    a = await startTestGateway("postgres", config, undefined, { redisUrl: REDIS_URL });
-    b = await startTestGateway("postgres", config, a.schema!, {
-      redisUrl: REDIS_URL,
-      devnet: a.devnet,
     });
+    ({ a, b } = pair);
   });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    const keys = await redis.keys(`${redisKeyPrefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-  });
+  afterAll(() => pair?.close());
 
   it(`hold ${RATE} calls/s per token together (± one burst), with the RateLimit fields`, async () => {
     const acc = await a.account("shared-limit", 10_000_000);
