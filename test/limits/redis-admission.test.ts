@@ -1,0 +1,125 @@
+// The admission script counts the calls of one turn together, each key read once: every call's
+// verdict, and every counter Redis holds after, must be what one script per call makes. The same
+// calls go through two admissions on the real Redis, under two key prefixes: all in one turn (one
+// script), and one at a time (a script each).
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CapCounter } from "../../src/limits/cap-counters.ts";
+import { type Counted, RedisAdmission, type ScopeCount } from "../../src/limits/redis-admission.ts";
+import { rateKeyPrefix, reserveKeyPrefix } from "../../src/limits/request-rates.ts";
+import { REDIS_URL } from "../support/redis-pair.ts";
+
+const LEASE_MS = 30_000;
+const BURST_WINDOW_S = 60;
+
+/** One call's limits: its token's and account's rates, its account's slots, its caps. */
+interface Call {
+  account: number;
+  token: string;
+  caps: number;
+}
+
+const scopes = (c: Call): ScopeCount[] => [
+  { name: "plan:token", key: c.token, requestsPerSecond: 5, burst: 3 },
+  { name: "plan:account", key: String(c.account), requestsPerSecond: 9, burst: 0 },
+];
+const capCounters = (c: Call): CapCounter[] => [
+  { key: `cap:day:1000:${c.account}:0`, cap: 1_000, seconds: 600 },
+  { key: `cap:cycle:700:${c.account}:0`, cap: 700, seconds: 600 },
+];
+
+/** Twelve calls on two tokens of one account, then four on another account's token. */
+const CALLS: Call[] = [
+  ...Array.from({ length: 12 }, (_, i) => ({ account: 1, token: `t${i % 2}`, caps: 100 })),
+  ...Array.from({ length: 4 }, () => ({ account: 2, token: "u", caps: 250 })),
+];
+
+/** A verdict without what depends on the clock (times to live) or on chance (slot members). */
+const verdict = (c: Counted | null) =>
+  c && {
+    readings: c.readings.map((r) => ({
+      rate: r.rate.consumed,
+      reserve: r.reserve?.consumed ?? null,
+      reserveTaken: r.reserveTaken,
+    })),
+    slot: c.slot?.inFlight ?? null,
+    asked: c.asked,
+    capsTaken: c.capsTaken,
+  };
+
+describe("the admission script: one script for a turn's calls", () => {
+  let redis: Redis;
+  const prefixes: string[] = [];
+
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+  });
+  afterAll(async () => {
+    for (const prefix of prefixes) {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+    }
+    redis.disconnect();
+  });
+
+  /** An admission under a prefix of its own, its cap counters started at nothing spent. */
+  const admission = async () => {
+    const prefix = `blockgate-test-admit-${randomBytes(6).toString("hex")}:`;
+    prefixes.push(prefix);
+    for (const c of CALLS) {
+      for (const counter of capCounters(c))
+        await redis.set(`${prefix}${counter.key}`, 0, "EX", 600);
+    }
+    return { prefix, admit: new RedisAdmission(redis, prefix, BURST_WINDOW_S, LEASE_MS) };
+  };
+  const count = (admit: RedisAdmission, c: Call) =>
+    admit.count(
+      scopes(c),
+      { key: String(c.account), max: 6 },
+      {
+        counters: capCounters(c),
+        amount: c.caps,
+      },
+    );
+
+  /** What Redis holds under `prefix` for every key the calls touched. */
+  const held = async (prefix: string) => {
+    const out: Record<string, number | null> = {};
+    for (const c of CALLS) {
+      for (const s of scopes(c)) {
+        for (const name of [rateKeyPrefix(s.name), reserveKeyPrefix(s.name)]) {
+          const key = `${prefix}${name}:${s.key}`;
+          const v = await redis.get(key);
+          out[`${name}:${s.key}`] = v === null ? null : Number(v);
+          if (v !== null) expect(await redis.pttl(key)).toBeGreaterThan(0);
+        }
+      }
+      for (const counter of capCounters(c)) {
+        out[counter.key] = Number(await redis.get(`${prefix}${counter.key}`));
+      }
+      out[`slots:${c.account}`] = await redis.zcard(`${prefix}slots:${c.account}`);
+      expect(await redis.pttl(`${prefix}slots:${c.account}`)).toBeGreaterThan(0);
+    }
+    return out;
+  };
+
+  it("gives every call the verdict, and Redis the counts, one script per call would", async () => {
+    const together = await admission();
+    const alone = await admission();
+    // Asked in one turn: one script.
+    const asTurn = await Promise.all(CALLS.map((c) => count(together.admit, c)));
+    const oneByOne: (Counted | null)[] = [];
+    for (const c of CALLS) oneByOne.push(await count(alone.admit, c));
+
+    expect(asTurn.every((c) => c !== null)).toBe(true);
+    expect(asTurn.map(verdict)).toEqual(oneByOne.map(verdict));
+    // The limits were reached on the way: rates past their burst, slots at their maximum, caps.
+    const verdicts = asTurn.map(verdict);
+    expect(verdicts.some((v) => v?.readings[0]?.reserveTaken)).toBe(true);
+    expect(verdicts.some((v) => v?.asked && v.slot === null)).toBe(true);
+    expect(verdicts.some((v) => v?.slot !== null && !v?.capsTaken)).toBe(true);
+    expect(verdicts.filter((v) => v?.capsTaken).length).toBeGreaterThan(0);
+    expect(await held(together.prefix)).toEqual(await held(alone.prefix));
+  });
+});
