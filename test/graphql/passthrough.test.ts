@@ -1,4 +1,4 @@
-import { parse } from "graphql";
+import { parse, print } from "graphql";
 import { describe, expect, it } from "vitest";
 import type { Passthrough } from "../../src/routes/gateway/query-plans/candidate.ts";
 import {
@@ -32,12 +32,30 @@ describe("compilePassthrough", () => {
     expect(plan?.variableDefinitions.map((v) => v.variable.name.value)).toEqual(["n"]);
   });
 
+  it("sends a document that names no type as it was parsed", () => {
+    const query =
+      "query Q($n: Int) { block(limit: $n) { height ... @include(if: true) { hash } } }";
+    expect(compile(query, "Q")?.indexerQuery).toBe(print(parse(query)));
+  });
+
   it.each([
     ["a join", "{ block { transactions { transaction { txid } } } }"],
     ["a directive but @skip and @include", "{ block { height @deprecated } }"],
     [
       "@include where the executor does not read it",
       "query Q @include(if: true) { block { height } }",
+    ],
+    [
+      "@include on a fragment's definition",
+      "{ block { ...F } } fragment F on Block @include(if: true) { height }",
+    ],
+    [
+      "another directive on an inline fragment",
+      "{ block { ... on Block @deprecated { height } } }",
+    ],
+    [
+      "another directive deep in a fragment",
+      "{ block { ...F } } fragment F on Block { transactions { hash @deprecated } }",
     ],
     ["another root", "{ block { height } chain { height } }"],
     ["a mutation", 'mutation { createToken(name: "x") { token } }'],

@@ -161,6 +161,18 @@ class EstimateWalk {
     private readonly listsMax: number | undefined,
   ) {}
 
+  /** A field's arguments as the executor coerces them, once per field of the document. */
+  private readonly args = new Map<FieldNode, Record<string, unknown>>();
+
+  private argsOf(field: GraphQLField<unknown, unknown>, selection: FieldNode) {
+    let args = this.args.get(selection);
+    if (!args) {
+      args = getArgumentValues(field, selection, this.variables);
+      this.args.set(selection, args);
+    }
+    return args;
+  }
+
   visit(f: CollectedField, at: Place): Place | undefined {
     const { node: selection, def: field, parentType: parent } = f;
     const name = selection.name.value;
@@ -168,8 +180,8 @@ class EstimateWalk {
     if (parent.name === "Transaction" && POSITION_FIELDS.has(name)) this.wantsPosition = true;
     if (!field) return undefined; // __typename and introspection are free
     const key = `${at.path}${at.path ? "." : ""}${f.responseKey}`;
-    if (this.listsMax !== undefined) {
-      refuseLongLists(field, selection, this.variables, key, this.listsMax);
+    if (this.listsMax !== undefined && selection.arguments?.length) {
+      refuseLongLists(this.argsOf(field, selection), key, this.listsMax);
     }
     const site = field.extensions?.indexer as IndexerSite | undefined;
     const table = at.scope ? indexerTypeOf(parent.name) : undefined;
@@ -220,7 +232,7 @@ class EstimateWalk {
     const node = selectedField(f, { ...place, path: key, list });
     if (site) this.sites.set(key, { root: node, rootField: site.rootField, count: multiplier });
     else scope!.children.push(node);
-    node.args = getArgumentValues(field!, selection, this.variables);
+    node.args = this.argsOf(field!, selection);
     const size = this.opts.graph.limits.listSizeDefault;
     const inner = node.list ? multiplier * listSize(node, size) : multiplier;
     return { path: key, multiplier: inner, scope: node };
@@ -234,7 +246,7 @@ class EstimateWalk {
     const cost = field!.extensions?.cost as FieldCost | undefined;
     const fanOut = field!.extensions?.fanOut as FieldFanOut | undefined;
     if (!cost && !fanOut) return { path: key, multiplier, scope: undefined };
-    const args = getArgumentValues(field!, selection, this.variables);
+    const args = this.argsOf(field!, selection);
     if (fanOut) {
       if (cost) this.item(key, cost.method, multiplier);
       return { path: key, multiplier: multiplier * fanOutCount(fanOut, args), scope: undefined };
@@ -328,15 +340,8 @@ function scanCount(
  * list is work for an upstream that no price stands for. Checked only on variables that coerced
  * (execution refuses the others before any resolver runs).
  */
-function refuseLongLists(
-  field: GraphQLField<unknown, unknown>,
-  selection: FieldNode,
-  variables: Record<string, unknown>,
-  key: string,
-  itemsMax: number,
-): void {
-  if (!selection.arguments?.length) return;
-  const long = overlongList(getArgumentValues(field, selection, variables), itemsMax);
+function refuseLongLists(args: Record<string, unknown>, key: string, itemsMax: number): void {
+  const long = overlongList(args, itemsMax);
   if (!long) return;
   throw codedError(
     "LIMIT_EXCEEDED",

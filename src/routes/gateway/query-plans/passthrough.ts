@@ -1,6 +1,5 @@
 import { collectFields, collectSubFields } from "@graphql-tools/utils";
 import {
-  BREAK,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -19,6 +18,7 @@ import {
   type NamedTypeNode,
   type OperationDefinitionNode,
   print,
+  type SelectionSetNode,
   visit,
 } from "graphql";
 import type { GraphRequest } from "../../../protocol/hasura/request.ts";
@@ -211,29 +211,46 @@ const conditions = new WeakMap<DocumentNode, string[] | null>();
 
 function readConditions(document: DocumentNode): string[] | null {
   const variables: string[] = [];
-  let other = false;
-  visit(document, {
-    Directive(node, _key, _parent, _path, ancestors) {
-      // The directive's parent is its list; the node that holds the list is the last ancestor.
-      const owner = ancestors[ancestors.length - 1];
-      const on = owner && !Array.isArray(owner) ? (owner as { kind?: string }).kind : undefined;
-      const evaluated =
-        on === Kind.FIELD || on === Kind.FRAGMENT_SPREAD || on === Kind.INLINE_FRAGMENT;
-      if (!evaluated || (node.name.value !== "skip" && node.name.value !== "include")) {
-        other = true;
-        return BREAK;
-      }
-      for (const arg of node.arguments ?? []) {
+  for (const d of document.definitions) {
+    // Directives where the executor evaluates none: the operation's, a fragment's own, a
+    // variable's.
+    if (d.kind === Kind.OPERATION_DEFINITION) {
+      if (d.directives?.length) return null;
+      if (d.variableDefinitions?.some((v) => v.directives?.length)) return null;
+    } else if (d.kind !== Kind.FRAGMENT_DEFINITION || d.directives?.length) {
+      // A type system definition compiles to no passthrough in any case.
+      return null;
+    }
+    if (!selectionConditions(d.selectionSet, variables)) return null;
+  }
+  return variables;
+}
+
+/**
+ * Adds the variables the `@skip`/`@include` conditions of `set` (and of the sets within) read to
+ * `variables`, in document order; false at any other directive. A walk of its own, not graphql's
+ * visitor: this runs for every document new to the gateway.
+ */
+function selectionConditions(set: SelectionSetNode, variables: string[]): boolean {
+  for (const selection of set.selections) {
+    for (const directive of selection.directives ?? []) {
+      const name = directive.name.value;
+      if (name !== "skip" && name !== "include") return false;
+      for (const arg of directive.arguments ?? []) {
         if (arg.value.kind === Kind.VARIABLE) variables.push(arg.value.name.value);
       }
-      return undefined;
-    },
-  });
-  return other ? null : variables;
+    }
+    if (selection.kind !== Kind.FRAGMENT_SPREAD && selection.selectionSet) {
+      if (!selectionConditions(selection.selectionSet, variables)) return false;
+    }
+  }
+  return true;
 }
 
 /** The document with each fragment's type condition named as the indexer names the table. */
 function renameTypeConditions(document: DocumentNode): DocumentNode | null {
+  // Most documents name no type: they are their own rename.
+  if (!namesTypes(document)) return document;
   let unknown = false;
   const rename = (node: NamedTypeNode): NamedTypeNode => {
     const table = indexerTypeOf(node.name.value);
@@ -246,6 +263,21 @@ function renameTypeConditions(document: DocumentNode): DocumentNode | null {
       node.typeCondition ? { ...node, typeCondition: rename(node.typeCondition) } : undefined,
   });
   return unknown ? null : out;
+}
+
+/** Whether the document has a fragment definition or an inline fragment with a type condition. */
+function namesTypes(document: DocumentNode): boolean {
+  const inSet = (set: SelectionSetNode): boolean =>
+    set.selections.some((s) =>
+      s.kind === Kind.INLINE_FRAGMENT
+        ? s.typeCondition !== undefined || inSet(s.selectionSet)
+        : s.kind === Kind.FIELD && s.selectionSet !== undefined && inSet(s.selectionSet),
+    );
+  return document.definitions.some(
+    (d) =>
+      d.kind === Kind.FRAGMENT_DEFINITION ||
+      (d.kind === Kind.OPERATION_DEFINITION && inSet(d.selectionSet)),
+  );
 }
 
 /**
