@@ -7,10 +7,13 @@ import { GIVE_LUA, TAKE_LUA } from "./cap-counters.ts";
  * taken from its credit caps (all windows or none: cap-counters.ts's `takeCaps`), which the cap
  * phase then finds taken. The counters are the very keys and arithmetic rate-limiter-flexible's
  * Redis limiter uses (a count with its window's expiry, read with PTTL), so processes of an earlier
- * version count together with this one; the slots are concurrency.ts's sorted sets. Each call's
- * ARGV starts with its number of scopes, whether it asks for a slot and its number of cap
- * counters, which say how many KEYS and ARGV are its own; the calls are counted in turn, as if
- * each were a script of its own. All keys go to one Redis (no cluster).
+ * version count together with this one; the slots are concurrency.ts's sorted sets. KEYS are the
+ * turn's keys, each once; ARGV[1] is the calls as JSON (redis-admission.ts writes it), each naming
+ * its keys by their place in KEYS: its scopes (`[rate key, reserve key, requests a second, burst,
+ * burst window s]`), its slot (`[] or [key, now, expiry, max, member, lease ms]`) and its caps
+ * (`[] or [amount, key, cap, key, cap…]`). One argument, not some twenty-five a call: each
+ * argument costs ioredis and Redis more than its bytes. The calls are counted in turn, as if each
+ * were a script of its own. All keys go to one Redis (no cluster).
  *
  * The calls of one script mostly share their keys (one token, one account): each key is read once
  * per script, and the calls after the first count on what was read, their additions written at
@@ -64,12 +67,10 @@ local function take(key, seconds)
   if s.v == 1 then s.ttl = -1 end
   return s.v, ttlOf(key, seconds)
 end
-local function rates(k, a, n, out)
+local function rates(scopes, out)
   local allowed = true
-  for i = 1, n do
-    local b = a + 3 + (i - 1) * 3
-    local points, reserve, seconds = tonumber(ARGV[b]), tonumber(ARGV[b + 1]), tonumber(ARGV[b + 2])
-    local rateKey, reserveKey = KEYS[k + 2 * i - 2], KEYS[k + 2 * i - 1]
+  for _, r in ipairs(scopes) do
+    local rateKey, reserveKey, points, reserve, seconds = KEYS[r[1]], KEYS[r[2]], r[3], r[4], r[5]
     local consumed, ttl = take(rateKey, 1)
     local used, left, taken = -1, -1, 0
     if consumed <= points then
@@ -108,29 +109,27 @@ local function slot(key, now, expires, max, member, leaseMs)
   s.leaseMs = leaseMs
   return s.n
 end
-local function admit(k, a, out)
-  local n, asked, m = tonumber(ARGV[a]), ARGV[a + 1] == '1', tonumber(ARGV[a + 2])
-  local allowed = rates(k, a, n, out)
-  local got = -1
-  k, a = k + 2 * n, a + 3 + 3 * n
-  if asked then
-    if allowed then
-      got = slot(KEYS[k], ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 2]), ARGV[a + 3], ARGV[a + 4])
-      if got == 0 then allowed = false end
-    end
-    k, a = k + 1, a + 5
+local function admit(call, out)
+  local allowed = rates(call[1], out)
+  local asked, got = call[2], -1
+  if #asked > 0 and allowed then
+    got = slot(KEYS[asked[1]], asked[2], asked[3], asked[4], asked[5], asked[6])
+    if got == 0 then allowed = false end
   end
   table.insert(out, got)
-  local caps = 0
-  if m > 0 then
-    if allowed then caps = takeCaps(k, m, a, get, add)[1] end
-    k, a = k + m, a + 1 + m
+  local caps, taken = call[3], 0
+  if #caps > 0 and allowed then
+    local keys, limits = {}, {}
+    for j = 2, #caps, 2 do
+      table.insert(keys, KEYS[caps[j]])
+      table.insert(limits, caps[j + 1])
+    end
+    taken = takeCaps(keys, limits, caps[1], get, add)[1]
   end
-  table.insert(out, caps)
-  return k, a
+  table.insert(out, taken)
 end
-local out, k, a = {}, 1, 1
-while a <= #ARGV do k, a = admit(k, a, out) end
+local out = {}
+for _, call in ipairs(cjson.decode(ARGV[1])) do admit(call, out) end
 for _, key in ipairs(counters) do
   local s = seen[key]
   if s.add ~= 0 then redis.call('incrby', key, s.add) end

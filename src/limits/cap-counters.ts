@@ -77,20 +77,19 @@ export class MemoryCapCounters implements CapCounters {
 }
 
 /**
- * Takes `ARGV[a]` from the `m` counters `KEYS[k..k+m-1]` (caps `ARGV[a+1..a+m]`) if every one
- * stays within its cap: 1; else 0, the index and its count; -1 and the index of a counter not
- * started. `get` reads a counter (nil when absent) and `add` adds to one: Redis's own here, the
- * admission script's, which count a key once per script (admission-scripts.ts), there.
+ * Takes `amount` from the counters `keys` (their caps `caps`, in order) if every one stays within
+ * its cap: 1; else 0, the index and its count; -1 and the index of a counter not started. `get`
+ * reads a counter (nil when absent) and `add` adds to one: Redis's own here, the admission
+ * script's, which count a key once per script (admission-scripts.ts), there.
  */
 export const TAKE_LUA = `
-local function takeCaps(k, m, a, get, add)
-  local amount = tonumber(ARGV[a])
-  for j = 1, m do
-    local v = get(KEYS[k + j - 1])
+local function takeCaps(keys, caps, amount, get, add)
+  for j = 1, #keys do
+    local v = get(keys[j])
     if not v then return {-1, j - 1, 0} end
-    if v + amount > tonumber(ARGV[a + j]) then return {0, j - 1, v} end
+    if v + amount > caps[j] then return {0, j - 1, v} end
   end
-  for j = 1, m do add(KEYS[k + j - 1], amount) end
+  for j = 1, #keys do add(keys[j], amount) end
   return {1, 0, 0}
 end`;
 
@@ -100,7 +99,9 @@ local function get(key)
   return v and tonumber(v)
 end
 local function add(key, amount) redis.call('incrby', key, amount) end
-return takeCaps(1, #KEYS, 1, get, add)`;
+local caps = {}
+for j = 1, #KEYS do caps[j] = tonumber(ARGV[j + 1]) end
+return takeCaps(KEYS, caps, tonumber(ARGV[1]), get, add)`;
 
 /** DECRBY on the counters that exist (a counter gone was started afresh from the ledger). */
 export const GIVE_LUA = `

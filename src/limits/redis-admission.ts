@@ -36,11 +36,21 @@ export interface RedisSlot {
   member: string;
 }
 
-/** One call's admission waiting for the end of the turn, with its part of the script's input. */
+/**
+ * One call as the admission script reads it (admission-scripts.ts), keys by name: its scopes'
+ * `[rate key, reserve key, requests a second, burst, burst window s]`, its slot's `[key, now,
+ * expiry, max, member, lease ms]` (the times as text, which Redis takes as written), its caps'
+ * amount and `[key, cap]` counters.
+ */
+interface CallInput {
+  scopes: [string, string, number, number, number][];
+  slot: [string, string, string, number, string, string] | null;
+  caps: { amount: number; counters: [string, number][] } | null;
+}
+
+/** One call's admission waiting for the end of the turn. */
 interface Waiting {
-  keys: string[];
-  args: (string | number)[];
-  scopes: number;
+  call: CallInput;
   slotKey: string | null;
   member: string;
   done: (counted: Counted | null) => void;
@@ -83,28 +93,38 @@ export class RedisAdmission {
     caps: { counters: readonly CapCounter[]; amount: number } | null,
   ): Promise<Counted | null> {
     if (this.redis.status !== "ready") return Promise.resolve(null);
-    const capCount = caps?.counters.length ?? 0;
-    const keys: string[] = [];
-    const args: (string | number)[] = [scopes.length, slot ? 1 : 0, capCount];
-    for (const s of scopes) {
-      keys.push(`${this.prefix}${rateKeyPrefix(s.name)}:${s.key}`);
-      keys.push(`${this.prefix}${reserveKeyPrefix(s.name)}:${s.key}`);
-      args.push(s.requestsPerSecond, s.burst, this.burstWindowSeconds);
-    }
     const member = randomUUID();
     const slotKey = slot ? `${this.prefix}slots:${slot.key}` : null;
-    if (slot && slotKey) {
-      const now = Date.now();
-      keys.push(slotKey);
-      args.push(now, now + this.leaseMs, slot.max, member, this.leaseMs);
-    }
-    if (caps && capCount > 0) {
-      for (const c of caps.counters) keys.push(`${this.prefix}${c.key}`);
-      args.push(caps.amount);
-      for (const c of caps.counters) args.push(c.cap);
-    }
+    const now = Date.now();
+    const call: CallInput = {
+      scopes: scopes.map((s) => [
+        `${this.prefix}${rateKeyPrefix(s.name)}:${s.key}`,
+        `${this.prefix}${reserveKeyPrefix(s.name)}:${s.key}`,
+        s.requestsPerSecond,
+        s.burst,
+        this.burstWindowSeconds,
+      ]),
+      slot:
+        slot && slotKey
+          ? [
+              slotKey,
+              String(now),
+              String(now + this.leaseMs),
+              slot.max,
+              member,
+              String(this.leaseMs),
+            ]
+          : null,
+      caps:
+        caps && caps.counters.length > 0
+          ? {
+              amount: caps.amount,
+              counters: caps.counters.map((c) => [`${this.prefix}${c.key}`, c.cap]),
+            }
+          : null,
+    };
     return new Promise((done) => {
-      this.waiting.push({ keys, args, scopes: scopes.length, slotKey, member, done });
+      this.waiting.push({ call, slotKey, member, done });
       this.schedule();
     });
   }
@@ -150,26 +170,47 @@ export class RedisAdmission {
   }
 
   private async admitAll(waiting: readonly Waiting[]): Promise<void> {
+    const { keys, calls } = scriptInput(waiting);
     let out: number[] | null = null;
     try {
-      out = await this.admitScript(
-        waiting.reduce((n, w) => n + w.keys.length, 0),
-        ...waiting.flatMap((w) => w.keys),
-        ...waiting.flatMap((w) => w.args),
-      );
+      out = await this.admitScript(keys.length, ...keys, JSON.stringify(calls));
     } catch {
       // Each call counts on its own (the caller's memory), as when Redis is not ready.
     }
     let at = 0;
     for (const w of waiting) {
+      const scopes = w.call.scopes.length;
       if (!out) {
         w.done(null);
         continue;
       }
-      w.done(countedOf(out.slice(at, at + w.scopes * 5 + 2), w.scopes, w.slotKey, w.member));
-      at += w.scopes * 5 + 2;
+      w.done(countedOf(out.slice(at, at + scopes * 5 + 2), scopes, w.slotKey, w.member));
+      at += scopes * 5 + 2;
     }
   }
+}
+
+/** The script's KEYS (each key once) and its calls, naming keys by their place in KEYS (from 1). */
+function scriptInput(waiting: readonly Waiting[]) {
+  const keys: string[] = [];
+  const places = new Map<string, number>();
+  const place = (key: string) => {
+    let at = places.get(key);
+    if (at === undefined) {
+      keys.push(key);
+      at = keys.length;
+      places.set(key, at);
+    }
+    return at;
+  };
+  const calls = waiting.map(({ call }) => [
+    call.scopes.map(([rate, reserve, ...rule]) => [place(rate), place(reserve), ...rule]),
+    call.slot ? [place(call.slot[0]), ...call.slot.slice(1)] : [],
+    call.caps
+      ? [call.caps.amount, ...call.caps.counters.flatMap(([key, cap]) => [place(key), cap])]
+      : [],
+  ]);
+  return { keys, calls };
 }
 
 function countedOf(out: number[], n: number, slotKey: string | null, member: string): Counted {
