@@ -23,6 +23,7 @@ import { openDatabase } from "../db/open.ts";
 import { databaseBus, type EventBus } from "../events/bus.ts";
 import { ChainEvents } from "../events/chain-events.ts";
 import { RedisBus } from "../events/redis-bus.ts";
+import { RecentLoad } from "../http/recent-load.ts";
 import { Limits } from "../limits/limits.ts";
 import { createLogger } from "../log/logger.ts";
 import { Metrics } from "../log/metrics.ts";
@@ -203,7 +204,13 @@ function buildCaches(
   return { txCache, gatewayAnswers, dropHeight };
 }
 
-function buildCredits(config: Config, db: Database, log: Logger, opts: StartOptions): Credits {
+function buildCredits(
+  config: Config,
+  db: Database,
+  log: Logger,
+  opts: StartOptions,
+  callsInFlight: () => number,
+): Credits {
   const { ledger } = config;
   return new Credits(db, log, {
     processId: randomUUID(),
@@ -216,6 +223,7 @@ function buildCredits(config: Config, db: Database, log: Logger, opts: StartOpti
     batchRowsMax: ledger.batchRowsMax,
     pendingRowsMax: ledger.pendingRowsMax,
     settleGatherUs: ledger.settleGatherUs,
+    callsInFlight,
   });
 }
 
@@ -265,6 +273,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     config,
     db,
     log,
+    load: new RecentLoad(),
     metrics,
     metricsText: opts.worker
       ? opts.worker.shareMetrics(metrics.registry)
@@ -272,7 +281,7 @@ function buildApp(config: Config, opts: StartOptions, db: Database, log: Logger)
     events,
     verifiedChains,
     authFailures,
-    credits: buildCredits(config, db, log, opts),
+    credits: buildCredits(config, db, log, opts, () => app.load.inFlight()),
     limits: Limits.create(config, db, log, opts.redisUrl, () => metrics.capsFromLedger.inc()),
     authThrottle: new AuthThrottle({
       free: config.server.authFailuresFree,

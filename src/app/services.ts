@@ -8,6 +8,7 @@ import type { ParsedTxs } from "../cache/parsed-txs.ts";
 import type { TxStore } from "../cache/tx-store.ts";
 import type { NetworkName } from "../config/schema.ts";
 import type { ChainEvents } from "../events/chain-events.ts";
+import type { RecentLoad } from "../http/recent-load.ts";
 import type { DevnetProducers } from "../routes/admin/devnet-control.ts";
 import type { AdminServices } from "../routes/admin/routes.ts";
 import type { ElectrumServices } from "../routes/electrum/services.ts";
@@ -45,6 +46,8 @@ export interface App
     AdminServices {
   tokens: TokenCache;
   authThrottle: AuthThrottle;
+  /** How many requests clients keep in flight, recently (the servers tell it of each). */
+  load: RecentLoad;
   nodes: Map<NetworkName, BitcoinCorePool>;
   indexers: Map<NetworkName, IndexerPool>;
   electrum: Map<NetworkName, ElectrumPool>;

@@ -848,7 +848,7 @@ export const configSchema = z.strictObject({
        * Under load, the longest a settle statement waits for the rest of its batch, in µs (group
        * commit's commit_delay): on PostgreSQL for as many calls as the recent statements held,
        * while calls arrive faster than statements are written; on PGlite for the calls still
-       * executing. 0: every statement starts at once.
+       * executing and for as many as the clients keep in flight. 0: every statement starts at once.
        */
       settleGatherUs: z.number().int().nonnegative().max(10_000).default(1_000),
     })

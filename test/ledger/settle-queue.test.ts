@@ -209,6 +209,46 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     await expectLedgerOk(db, id);
   });
 
+  it("in process, a statement waits for the calls the clients keep in flight, up to its bound", async () => {
+    const { id, settle } = await leasedCalls("returning");
+    let tick = 0;
+    const clock = () => {
+      tick += 0.001;
+      return tick;
+    };
+    const opts = { batchRowsMax: 1000, pendingRowsMax: 10_000, gatherClock: clock };
+    /** Statements taken by two halves of calls, the second a few turns of the event loop later. */
+    async function halves(queue: SettleQueue, sizes: [number, number]): Promise<number> {
+      const before = queue.stats.batches;
+      const calls: Promise<unknown>[] = [];
+      for (let i = 0; i < sizes[0]; i++) calls.push(settle(queue));
+      for (let t = 0; t < 3; t++) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (let i = 0; i < sizes[1]; i++) calls.push(settle(queue));
+      await Promise.all(calls);
+      return queue.stats.batches - before;
+    }
+    const eight = () => 8;
+    const waits = new SettleQueue(db, {
+      ...opts,
+      gatherMaxUs: 1_000_000,
+      inProcess: true,
+      callsInFlight: eight,
+    });
+    expect(await halves(waits, [4, 4])).toBe(1);
+    // Without the clients' count, the halves are written apart.
+    const apart = new SettleQueue(db, { ...opts, gatherMaxUs: 1_000_000, inProcess: true });
+    expect(await halves(apart, [4, 4])).toBe(2);
+    // Calls that never come: the statement goes at its bound (the test's clock runs per read).
+    const bounded = new SettleQueue(db, {
+      ...opts,
+      gatherMaxUs: 50,
+      inProcess: true,
+      callsInFlight: eight,
+    });
+    expect(await halves(bounded, [4, 0])).toBe(1);
+    await expectLedgerOk(db, id);
+  });
+
   it("a full queue makes callers wait; every record is written", async () => {
     const id = await account("pressed", 1_000_000);
     const queue = new SettleQueue(db, { batchRowsMax: 4, pendingRowsMax: 8 });

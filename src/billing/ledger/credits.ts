@@ -37,6 +37,8 @@ export interface CreditsOptions {
   pendingRowsMax: number;
   /** See SettleQueueOptions.gatherMaxUs. */
   settleGatherUs?: number;
+  /** See SettleQueueOptions.callsInFlight. */
+  callsInFlight?: () => number;
 }
 
 /** What a call's credits were reserved from. */
@@ -135,6 +137,7 @@ export class Credits {
       pendingRowsMax: opts.pendingRowsMax,
       gatherMaxUs: opts.settleGatherUs ?? 0,
       inProcess: db.kind === "pglite",
+      ...(opts.callsInFlight ? { callsInFlight: opts.callsInFlight } : {}),
     });
     db.listen("lease_recall", (payload) => this.recalled(Number(payload)));
   }

@@ -44,7 +44,19 @@ export interface SettleQueueOptions {
   gatherClock?: () => number;
   /** The store executes statements in this process (PGlite): see gatheredInProcess. */
   inProcess?: boolean;
+  /**
+   * How many calls the clients keep in flight, recently (src/http/recent-load.ts): in process,
+   * a statement waits for that many, not only for the calls executing (gatheredInProcess).
+   */
+  callsInFlight?: () => number;
 }
+
+/**
+ * Most calls an in-process statement waits for that have not arrived yet (gatheredInProcess):
+ * past some sixteen calls a statement's fixed cost is less than its calls' own, and the wait,
+ * turns of the event loop, costs CPU itself.
+ */
+const RETURNING_MAX = 16;
 
 /** Settle statements executing at once (see drain). */
 const BATCHES_IN_FLIGHT = 2;
@@ -171,18 +183,21 @@ export class SettleQueue {
   /**
    * On a store whose statements execute in this process (PGlite), a statement's cost is this
    * process's CPU, fixed whatever its size, and no other work runs while it executes: so the next
-   * statement waits, in turns of the event loop, for the calls still executing to queue their
-   * settles, up to `gatherMaxUs`. A call alone never waits: it is not executing any more.
+   * statement waits, in turns of the event loop, up to `gatherMaxUs`, for the calls still
+   * executing to queue their settles, and for as many calls as the clients keep in flight. The
+   * latter are the calls answered by the statement before, on their way back: left to itself a
+   * closed loop of clients splits in two halves, each settled while the other comes back, and
+   * every call pays half a statement more. A call alone never waits: it is not executing any more
+   * and is all a client keeps in flight.
    */
   private async gatheredInProcess(): Promise<void> {
     const maxUs = this.opts.gatherMaxUs ?? 0;
-    if (maxUs <= 0 || this.executing === 0) return;
+    if (maxUs <= 0) return;
+    const expected = Math.min(Math.round(this.opts.callsInFlight?.() ?? 0), RETURNING_MAX);
+    const waiting = () => this.executing > 0 || this.queue.length < expected;
+    if (!waiting()) return;
     const until = this.gather.now() + maxUs / 1000;
-    while (
-      this.executing > 0 &&
-      this.queuedRows < this.opts.batchRowsMax &&
-      this.gather.now() < until
-    ) {
+    while (waiting() && this.queuedRows < this.opts.batchRowsMax && this.gather.now() < until) {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }

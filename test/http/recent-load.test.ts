@@ -1,0 +1,74 @@
+// How many requests clients keep in flight, by Little's law over the recent ones: what the settle
+// queue of an in-process store waits for (src/billing/ledger/settle-queue.ts).
+import { describe, expect, it } from "vitest";
+import { RecentLoad } from "../../src/http/recent-load.ts";
+
+/** A load on a clock of the test's own. */
+function clocked() {
+  let now = 0;
+  const load = new RecentLoad(() => now);
+  return {
+    load,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+/**
+ * `clients` clients each sending a request as soon as the last is answered: each request takes
+ * `serverMs` at the server and `clientMs` on its way back, for `rounds` rounds.
+ */
+function closedLoop(
+  load: RecentLoad,
+  advance: (ms: number) => void,
+  clients: number,
+  serverMs: number,
+  clientMs: number,
+  rounds: number,
+) {
+  for (let r = 0; r < rounds; r++) {
+    const ends = Array.from({ length: clients }, () => load.arrival());
+    advance(serverMs);
+    for (const end of ends) end();
+    advance(clientMs);
+  }
+}
+
+describe("RecentLoad", () => {
+  it("knows nothing before a request has ended", () => {
+    const { load, advance } = clocked();
+    load.arrival();
+    advance(1);
+    load.arrival();
+    expect(load.inFlight()).toBe(0);
+  });
+
+  it("finds the clients of a closed loop, less those on their way back", () => {
+    for (const clients of [1, 8, 64]) {
+      const { load, advance } = clocked();
+      closedLoop(load, advance, clients, 2, 0.5, 40);
+      // Four fifths of each round at the server: four fifths of the clients in flight there.
+      expect(load.inFlight()).toBeGreaterThan(clients * 0.7);
+      expect(load.inFlight()).toBeLessThan(clients * 0.9);
+    }
+  });
+
+  it("counts a stream held open for minutes as an arrival, not as time at the server", () => {
+    const { load, advance } = clocked();
+    closedLoop(load, advance, 4, 2, 0.5, 40);
+    const before = load.inFlight();
+    const stream = load.arrival();
+    advance(120_000);
+    stream();
+    closedLoop(load, advance, 4, 2, 0.5, 40);
+    expect(load.inFlight()).toBeCloseTo(before, 1);
+  });
+
+  it("forgets a load that stopped", () => {
+    const { load, advance } = clocked();
+    closedLoop(load, advance, 8, 2, 0.5, 40);
+    advance(1_000);
+    expect(load.inFlight()).toBeLessThan(1);
+  });
+});
