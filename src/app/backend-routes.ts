@@ -245,6 +245,9 @@ function beforeBody(setup: RouteSetup) {
   const { app, route } = setup;
   const fail = failWith(route);
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    // The backends' requests alone tell how loaded the gateway is (RecentLoad): a probe or a
+    // scrape never settles, and a statement must not wait for it.
+    reply.raw.once("close", app.load.arrival());
     const presented = presentedToken((request.params as { token?: string }).token, request.headers);
     const call: PendingCall = {
       token: presented.token,

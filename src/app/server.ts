@@ -70,7 +70,7 @@ export async function startHttpServer(
     app.metrics.connectionsRefused.inc(),
   );
   connections.watch(http.server, httpRefusal());
-  const requests = new InFlight(http.server, app.load);
+  const requests = new InFlight(http.server);
   countInFlight(http, requests);
   // WebSocket upgrades are routed like requests (their onRequest hooks authenticate them) before
   // `ws` takes the socket; a message may be as large as a body.

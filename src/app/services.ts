@@ -46,7 +46,7 @@ export interface App
     AdminServices {
   tokens: TokenCache;
   authThrottle: AuthThrottle;
-  /** How many requests clients keep in flight, recently (the servers tell it of each). */
+  /** How many backend requests clients keep in flight, recently (the backend routes tell it). */
   load: RecentLoad;
   nodes: Map<NetworkName, BitcoinCorePool>;
   indexers: Map<NetworkName, IndexerPool>;

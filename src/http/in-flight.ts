@@ -2,7 +2,6 @@ import type { Server } from "node:http";
 import { ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import { InFlightMap } from "../util/in-flight-map.ts";
-import type { RecentLoad } from "./recent-load.ts";
 
 /** A call the drain gave up on before it was charged: it is never charged, its connection closed. */
 export class CallCut extends Error {
@@ -36,11 +35,7 @@ export class InFlight {
   private cutting = false;
   private onIdle: (() => void) | null = null;
 
-  constructor(
-    private readonly server: Server,
-    /** Told of every request and its end (none: nobody asks how loaded this server is). */
-    private readonly load?: RecentLoad,
-  ) {}
+  constructor(private readonly server: Server) {}
 
   get size(): number {
     return this.open.size;
@@ -50,13 +45,11 @@ export class InFlight {
   track(res: ServerResponse): void {
     const entry: Entry = { work: 0, ended: false, charged: false };
     this.open.set(res, entry);
-    const arrived = this.load?.arrival();
     // A request that arrives during the drain (on a connection that was mid-request when it
     // began) is still answered, but its connection closes after it. Set before the route runs:
     // some answer synchronously.
     if (this.draining) res.setHeader("connection", "close");
     res.once("close", () => {
-      arrived?.();
       entry.ended = true;
       this.release(res, entry);
     });

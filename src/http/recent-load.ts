@@ -10,7 +10,8 @@ const LONG_MS = 1_000;
  * milliseconds a request (Little's law), over the last arrivals and the requests that ended
  * within a second. A closed loop of N clients keeps about N, a few of them at any moment on their
  * way back from the client, which no count of open requests sees; a stream held open for minutes
- * counts as one arrival and no time. The settle queue of a store in this process waits for them
+ * counts as one arrival and no time. The backend routes tell it of their requests (a probe or a
+ * scrape never settles), and the settle queue of a store in this process waits for them
  * (src/billing/ledger/settle-queue.ts).
  */
 export class RecentLoad {

@@ -1,7 +1,8 @@
 // How many requests clients keep in flight, by Little's law over the recent ones: what the settle
 // queue of an in-process store waits for (src/billing/ledger/settle-queue.ts).
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { RecentLoad } from "../../src/http/recent-load.ts";
+import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /** A load on a clock of the test's own. */
 function clocked() {
@@ -70,5 +71,32 @@ describe("RecentLoad", () => {
     closedLoop(load, advance, 8, 2, 0.5, 40);
     advance(1_000);
     expect(load.inFlight()).toBeLessThan(1);
+  });
+});
+
+describe("the gateway's load", () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway("pglite", { networks: ["mainnet"] });
+  });
+  afterAll(() => t?.close());
+
+  it("counts the backends' requests, not probes, scrapes or pages, which never settle", async () => {
+    const paths = ["/healthz", "/readyz", "/metrics", "/"];
+    await Promise.all(Array.from({ length: 40 }, (_, i) => fetch(`${t.url}${paths[i % 4]}`)));
+    expect(t.gateway.app.load.inFlight()).toBe(0);
+    const { token } = await t.account("load", 1_000_000);
+    const txids = blockTxids();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        post(`${t.url}/node/mainnet/${token}`, rpc("getrawtransaction", [txids[i]!], i)),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    // Once a response has closed at the server, which may come a turn after the client has it.
+    await vi.waitFor(() => expect(t.gateway.app.load.inFlight()).toBeGreaterThan(0), {
+      interval: 5,
+      timeout: 5_000,
+    });
   });
 });
