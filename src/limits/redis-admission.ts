@@ -51,8 +51,6 @@ interface CallInput {
 /** One call's admission waiting for the end of the turn. */
 interface Waiting {
   call: CallInput;
-  slotKey: string | null;
-  member: string;
   done: (counted: Counted | null) => void;
 }
 
@@ -93,8 +91,6 @@ export class RedisAdmission {
     caps: { counters: readonly CapCounter[]; amount: number } | null,
   ): Promise<Counted | null> {
     if (this.redis.status !== "ready") return Promise.resolve(null);
-    const member = randomUUID();
-    const slotKey = slot ? `${this.prefix}slots:${slot.key}` : null;
     const now = Date.now();
     const call: CallInput = {
       scopes: scopes.map((s) => [
@@ -104,17 +100,16 @@ export class RedisAdmission {
         s.burst,
         this.burstWindowSeconds,
       ]),
-      slot:
-        slot && slotKey
-          ? [
-              slotKey,
-              String(now),
-              String(now + this.leaseMs),
-              slot.max,
-              member,
-              String(this.leaseMs),
-            ]
-          : null,
+      slot: slot
+        ? [
+            `${this.prefix}slots:${slot.key}`,
+            String(now),
+            String(now + this.leaseMs),
+            slot.max,
+            randomUUID(),
+            String(this.leaseMs),
+          ]
+        : null,
       caps:
         caps && caps.counters.length > 0
           ? {
@@ -124,7 +119,7 @@ export class RedisAdmission {
           : null,
     };
     return new Promise((done) => {
-      this.waiting.push({ call, slotKey, member, done });
+      this.waiting.push({ call, done });
       this.schedule();
     });
   }
@@ -178,14 +173,10 @@ export class RedisAdmission {
       // Each call counts on its own (the caller's memory), as when Redis is not ready.
     }
     let at = 0;
-    for (const w of waiting) {
-      const scopes = w.call.scopes.length;
-      if (!out) {
-        w.done(null);
-        continue;
-      }
-      w.done(countedOf(out.slice(at, at + scopes * 5 + 2), scopes, w.slotKey, w.member));
-      at += scopes * 5 + 2;
+    for (const { call, done } of waiting) {
+      const size = call.scopes.length * 5 + 2;
+      done(out ? countedOf(out.slice(at, at + size), call) : null);
+      at += size;
     }
   }
 }
@@ -213,7 +204,9 @@ function scriptInput(waiting: readonly Waiting[]) {
   return { keys, calls };
 }
 
-function countedOf(out: number[], n: number, slotKey: string | null, member: string): Counted {
+/** One call's part of the script's reply, as its verdicts. */
+function countedOf(out: number[], call: CallInput): Counted {
+  const n = call.scopes.length;
   const readings = Array.from({ length: n }, (_, i): RateReadings => {
     const [consumed, ttl, used, left, taken] = out.slice(i * 5, i * 5 + 5) as number[];
     return {
@@ -226,7 +219,8 @@ function countedOf(out: number[], n: number, slotKey: string | null, member: str
   return {
     readings,
     asked: taken >= 0,
-    slot: taken > 0 && slotKey ? { key: slotKey, member, inFlight: taken } : null,
+    slot:
+      taken > 0 && call.slot ? { key: call.slot[0], member: call.slot[4], inFlight: taken } : null,
     capsTaken: out[n * 5 + 1] === 1,
   };
 }

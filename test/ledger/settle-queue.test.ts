@@ -27,6 +27,15 @@ function record(accountId: number, charged: number, method = "getrawtransaction"
   };
 }
 
+/** A gather clock that moves a microsecond each time it is read, whatever the machine's pace. */
+function testClock(): () => number {
+  let tick = 0;
+  return () => {
+    tick += 0.001;
+    return tick;
+  };
+}
+
 describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) => {
   let db: Database;
   const schema = `sq_${randomBytes(4).toString("hex")}`;
@@ -148,15 +157,11 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     // bound is far off, whatever the machine's pace. On the machine's clock a loaded machine could
     // make the first of the eight look like a trickle and go alone, leaving seven to wait for an
     // eighth until the bound (it did, in CI, with the bound at 30 s: a hang, not a failure).
-    let tick = 0;
     const gathering = new SettleQueue(db, {
       batchRowsMax: 1000,
       pendingRowsMax: 10_000,
       gatherMaxUs: 1_000_000,
-      gatherClock: () => {
-        tick += 0.001;
-        return tick;
-      },
+      gatherClock: testClock(),
     });
     expect(await steady(gathering)).toBe(1);
     expect(
@@ -190,12 +195,8 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
       return queue.stats.batches - before;
     }
     // The bound on a clock of the test's own, so that a slow machine does not end the wait early.
-    let tick = 0;
     const opts = { batchRowsMax: 1000, pendingRowsMax: 10_000, gatherMaxUs: 1_000_000 };
-    const clock = () => {
-      tick += 0.001;
-      return tick;
-    };
+    const clock = testClock();
     const inProcess = new SettleQueue(db, { ...opts, gatherClock: clock, inProcess: true });
     expect(await staggered(inProcess)).toBe(1);
     expect(await staggered(new SettleQueue(db, { ...opts, gatherClock: clock }))).toBeGreaterThan(
@@ -211,12 +212,12 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
 
   it("in process, a statement waits for the calls the clients keep in flight, up to its bound", async () => {
     const { id, settle } = await leasedCalls("returning");
-    let tick = 0;
-    const clock = () => {
-      tick += 0.001;
-      return tick;
+    const opts = {
+      batchRowsMax: 1000,
+      pendingRowsMax: 10_000,
+      gatherClock: testClock(),
+      inProcess: true,
     };
-    const opts = { batchRowsMax: 1000, pendingRowsMax: 10_000, gatherClock: clock };
     /** Statements taken by two halves of calls, the second a few turns of the event loop later. */
     async function halves(queue: SettleQueue, sizes: [number, number]): Promise<number> {
       const before = queue.stats.batches;
@@ -228,23 +229,13 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
       return queue.stats.batches - before;
     }
     const eight = () => 8;
-    const waits = new SettleQueue(db, {
-      ...opts,
-      gatherMaxUs: 1_000_000,
-      inProcess: true,
-      callsInFlight: eight,
-    });
+    const waits = new SettleQueue(db, { ...opts, gatherMaxUs: 1_000_000, callsInFlight: eight });
     expect(await halves(waits, [4, 4])).toBe(1);
     // Without the clients' count, the halves are written apart.
-    const apart = new SettleQueue(db, { ...opts, gatherMaxUs: 1_000_000, inProcess: true });
+    const apart = new SettleQueue(db, { ...opts, gatherMaxUs: 1_000_000 });
     expect(await halves(apart, [4, 4])).toBe(2);
     // Calls that never come: the statement goes at its bound (the test's clock runs per read).
-    const bounded = new SettleQueue(db, {
-      ...opts,
-      gatherMaxUs: 50,
-      inProcess: true,
-      callsInFlight: eight,
-    });
+    const bounded = new SettleQueue(db, { ...opts, gatherMaxUs: 50, callsInFlight: eight });
     expect(await halves(bounded, [4, 0])).toBe(1);
     await expectLedgerOk(db, id);
   });
