@@ -18,7 +18,16 @@ import type { Queryable } from "./database.ts";
  * Not for a transaction's statements: PGlite runs a transaction alone, so a PREPARE another
  * caller queued meanwhile would wait for the transaction that waits for it.
  */
-export function preparedQueryable(session: Pick<PGlite, "query" | "exec">): Queryable {
+export function preparedQueryable(
+  session: Pick<PGlite, "query" | "exec">,
+  /**
+   * Plan with sequential scans off: each statement goes with a `SET LOCAL` in the same message,
+   * which is one implicit transaction, so the setting ends with it (Database.settles). A
+   * statement with parameters that runs unprepared is planned as any other.
+   */
+  { indexPlans = false }: { indexPlans?: boolean } = {},
+): Queryable {
+  const before = indexPlans ? "SET LOCAL enable_seqscan = off; " : "";
   return {
     async query<R extends object>(sql: string, params: readonly unknown[] = []) {
       const literals = params.map(literal);
@@ -26,10 +35,14 @@ export function preparedQueryable(session: Pick<PGlite, "query" | "exec">): Quer
         PREPARABLE.test(sql) && literals.every((l) => l !== undefined)
           ? await prepared(session, sql)
           : null;
-      if (name === null) return { rows: (await session.query<R>(sql, params as unknown[])).rows };
+      if (name === null && (params.length > 0 || !indexPlans)) {
+        return { rows: (await session.query<R>(sql, params as unknown[])).rows };
+      }
       const args = literals.length > 0 ? `(${literals.join(", ")})` : "";
-      const [result] = await session.exec(`EXECUTE ${name}${args}`);
-      return { rows: (result?.rows ?? []) as R[] };
+      const results = await session.exec(
+        `${before}${name === null ? sql : `EXECUTE ${name}${args}`}`,
+      );
+      return { rows: (results.at(-1)?.rows ?? []) as R[] };
     },
   };
 }

@@ -54,7 +54,9 @@ export function wrapPglite(db: PGlite): Database {
     kind: "pglite",
     namespace: "pglite",
     ...prepared,
-    settles: { ...prepared, planned: "default" },
+    // Planned with sequential scans off, as PostgreSQL's settle connections are: the settle
+    // statement may then vouch for its own references (settle-queue.ts).
+    settles: { ...preparedQueryable(db, { indexPlans: true }), planned: "index" },
     async notify(channel, payload) {
       signals.emit(channel, payload);
     },
