@@ -245,9 +245,6 @@ function beforeBody(setup: RouteSetup) {
   const { app, route } = setup;
   const fail = failWith(route);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    // The backends' requests alone tell how loaded the gateway is (RecentLoad): a probe or a
-    // scrape never settles, and a statement must not wait for it.
-    reply.raw.once("close", app.load.arrival());
     const presented = presentedToken((request.params as { token?: string }).token, request.headers);
     const call: PendingCall = {
       token: presented.token,
@@ -275,6 +272,10 @@ function beforeBody(setup: RouteSetup) {
       return fail(reply, authenticated.error);
     }
     call.owner = authenticated.owner;
+    // Authenticated backend requests alone tell how loaded the gateway is (RecentLoad): they are
+    // audited, refusals included; a probe, a scrape or a failed authentication never settles, and
+    // a statement must not wait for it.
+    reply.raw.once("close", app.load.arrival());
     // Fields written out: V8 copies and extends a fresh literal (`{ ...from, … }`) far slower.
     const outside = checkScope(app, call.owner, {
       source: from.source,

@@ -81,9 +81,15 @@ describe("the gateway's load", () => {
   });
   afterAll(() => t?.close());
 
-  it("counts the backends' requests, not probes, scrapes or pages, which never settle", async () => {
+  it("counts the backends' authenticated requests, not probes, scrapes, pages or bad tokens, which never settle", async () => {
     const paths = ["/healthz", "/readyz", "/metrics", "/"];
     await Promise.all(Array.from({ length: 40 }, (_, i) => fetch(`${t.url}${paths[i % 4]}`)));
+    const refused = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        post(`${t.url}/node/mainnet/bg_unknown${i}`, rpc("getblockcount", [], i)),
+      ),
+    );
+    expect(refused.map((a) => a.status)).toEqual(Array(40).fill(401));
     expect(t.gateway.app.load.inFlight()).toBe(0);
     const { token } = await t.account("load", 1_000_000);
     const txids = blockTxids();
