@@ -217,9 +217,8 @@ export async function pendingMessages(
      FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
      LEFT JOIN tokens t ON t.id = e.token_id AND t.revoked_at IS NULL
        AND (t.expires_at IS NULL OR t.expires_at > now())
-     WHERE m.id = ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))`,
-    // The ids as one JSON text: a list of strings is no value PGlite's prepared statements take.
-    [JSON.stringify(ids)],
+     WHERE m.id = ANY($1::text[])`,
+    [ids],
   );
   const out = new Map<string, Pending>();
   for (const r of rows) {
