@@ -6,49 +6,26 @@
 // two, on one in-memory store. Each statement's calls are charged from a lease, as the gateway's
 // are. Bounded by count. Usage:
 //   npx tsx bench/settle-pglite.ts [statements per round] [rounds]
-import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
-import { createAccount } from "../src/billing/ledger/accounts.ts";
-import { registerProcess, returnLease, takeLease } from "../src/billing/ledger/leases.ts";
-import { checkLedger, grantCredits } from "../src/billing/ledger/ledger.ts";
-import { type SettleItem, writeBatch } from "../src/billing/ledger/settle-queue.ts";
+import { returnLease } from "../src/billing/ledger/leases.ts";
+import { checkLedger } from "../src/billing/ledger/ledger.ts";
+import { writeBatch } from "../src/billing/ledger/settle-queue.ts";
 import type { Database } from "../src/db/database.ts";
 import { openDatabase } from "../src/db/open.ts";
+import { leasedAccount } from "./leased-account.ts";
 
 const PER_ROUND = Number(process.argv[2] ?? 300);
 const ROUNDS = Number(process.argv[3] ?? 4);
 const SIZES = [1, 8, 50];
 
 const db = await openDatabase({ pgliteDir: "memory://", poolSize: 1 });
-const account = await createAccount(db, "settle");
-await grantCredits(db, account.id, 1e15);
-const processId = randomUUID();
-await registerProcess(db, processId, `bench-${processId}`);
-const lease = await takeLease(db, account.id, 1e14, 0, processId);
-if (!lease) throw new Error("no lease");
+const leased = await leasedAccount(db);
+const { item } = leased;
 // The baseline: the same statement through the plain connection, not vouching (planned "default").
 const checked: Database = {
   ...db,
   settles: { query: (text, values) => db.query(text, values), planned: "default" },
 };
-
-const item = (calls: number): SettleItem => ({
-  accountId: account.id,
-  hold: null,
-  leaseId: lease.lease.id,
-  records: Array.from({ length: calls }, () => ({
-    requestId: randomUUID(),
-    accountId: account.id,
-    tokenId: null,
-    backend: "node",
-    network: "mainnet",
-    method: "getrawtransaction",
-    outcome: "ok" as const,
-    httpStatus: 200,
-    estimatedCc: 200,
-    chargedCc: 200,
-  })),
-});
 
 const load = loadavg().map((l) => l.toFixed(2));
 const ways: [string, Database][] = [
@@ -84,7 +61,7 @@ for (const n of SIZES) {
     `settle of ${String(n).padStart(2)} call${n > 1 ? "s" : " "}  vouched p50 ${vouched.toFixed(3)} ms  triggers p50 ${triggers.toFixed(3)} ms  vouched ÷ triggers ${(vouched / triggers).toFixed(2)}`,
   );
 }
-await returnLease(db, lease.lease.id);
+await returnLease(db, leased.leaseId);
 const bad = (await checkLedger(db)).filter((c) => !c.ok);
 console.log(bad.length === 0 ? "ledger check: ok" : `ledger check FAILED: ${JSON.stringify(bad)}`);
 await db.close();

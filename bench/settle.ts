@@ -10,12 +10,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
 import pg from "pg";
-import { createAccount } from "../src/billing/ledger/accounts.ts";
-import { registerProcess, returnLease, takeLease } from "../src/billing/ledger/leases.ts";
-import { checkLedger, grantCredits } from "../src/billing/ledger/ledger.ts";
-import { type SettleItem, writeBatch } from "../src/billing/ledger/settle-queue.ts";
+import { returnLease } from "../src/billing/ledger/leases.ts";
+import { checkLedger } from "../src/billing/ledger/ledger.ts";
+import { writeBatch } from "../src/billing/ledger/settle-queue.ts";
 import type { Database } from "../src/db/database.ts";
 import { openDatabase } from "../src/db/open.ts";
+import { leasedAccount } from "./leased-account.ts";
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error("DATABASE_URL (PostgreSQL) is required");
@@ -25,12 +25,8 @@ const SIZES = [1, 4, 50];
 
 const schema = `bench_${randomBytes(4).toString("hex")}`;
 const db = await openDatabase({ databaseUrl: url, pgliteDir: "memory://", poolSize: 2, schema });
-const account = await createAccount(db, "settle");
-await grantCredits(db, account.id, 1e15);
-const processId = randomUUID();
-await registerProcess(db, processId, `bench-${processId}`);
-const lease = await takeLease(db, account.id, 1e14, 0, processId);
-if (!lease) throw new Error("no lease");
+const leased = await leasedAccount(db);
+const { item } = leased;
 // One connection for what is measured, its statement prepared as the gateway's settle connections
 // prepare it (Database.settles: planned with sequential scans off).
 const client = new pg.Client({
@@ -67,23 +63,6 @@ const measured2: Database = {
   },
 };
 
-const item = (calls: number): SettleItem => ({
-  accountId: account.id,
-  hold: null,
-  leaseId: lease.lease.id,
-  records: Array.from({ length: calls }, () => ({
-    requestId: randomUUID(),
-    accountId: account.id,
-    tokenId: null,
-    backend: "node",
-    network: "mainnet",
-    method: "getrawtransaction",
-    outcome: "ok" as const,
-    httpStatus: 200,
-    estimatedCc: 200,
-    chargedCc: 200,
-  })),
-});
 const insert = () =>
   client.query({
     name: "plain",
@@ -138,7 +117,7 @@ console.log(
 );
 await client.end();
 await client2.end();
-await returnLease(db, lease.lease.id);
+await returnLease(db, leased.leaseId);
 const bad = (await checkLedger(db)).filter((c) => !c.ok);
 console.log(bad.length === 0 ? "ledger check: ok" : `ledger check FAILED: ${JSON.stringify(bad)}`);
 await db.query(`DROP SCHEMA ${schema} CASCADE`);
