@@ -46,7 +46,7 @@ export interface App
     AdminServices {
   tokens: TokenCache;
   authThrottle: AuthThrottle;
-  /** How many backend requests clients keep in flight, recently (the backend routes tell it). */
+  /** How many authenticated backend requests clients keep in flight, recently (the routes tell it). */
   load: RecentLoad;
   nodes: Map<NetworkName, BitcoinCorePool>;
   indexers: Map<NetworkName, IndexerPool>;

@@ -10,9 +10,9 @@ const LONG_MS = 1_000;
  * milliseconds a request (Little's law), over the last arrivals and the requests that ended
  * within a second. A closed loop of N clients keeps about N, a few of them at any moment on their
  * way back from the client, which no count of open requests sees; a stream held open for minutes
- * counts as one arrival and no time. The backend routes tell it of their requests (a probe or a
- * scrape never settles), and the settle queue of a store in this process waits for them
- * (src/billing/ledger/settle-queue.ts).
+ * counts as one arrival and no time. The backend routes tell it of their authenticated requests
+ * (a probe, a scrape or a failed authentication never settles), and the settle queue of a store
+ * in this process waits for them (src/billing/ledger/settle-queue.ts).
  */
 export class RecentLoad {
   private readonly arrivals = new Float64Array(ARRIVALS);
