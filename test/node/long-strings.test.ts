@@ -24,6 +24,8 @@ const long = fc.oneof(
   fc.string({ minLength: 250, maxLength: 700 }),
   fc.string({ maxLength: 5 }).map((s) => `\uE000${s}`),
   fc.constantFrom("\uE0000", "\uE0001", `${"a".repeat(300)}\\n`, `${"b".repeat(300)}\u0001`),
+  // Escaped, these decode to what reads like a placeholder.
+  fc.constantFrom("\\uE0000", "\\ue0001", "\uE000\\n", "\uE0000\\t"),
 );
 
 /** JSON texts with long strings as values and keys, repeated, escaped, with odd spacing, or cut. */
@@ -72,6 +74,19 @@ describe("parseJsonLiftingStrings", () => {
       "a".repeat(300),
       "\uE000",
     ]);
+  });
+
+  it("reads a string with escapes that decodes to what reads like a placeholder as itself (found by this property)", () => {
+    const long = " ".repeat(256);
+    const texts = [
+      `{"${long}":"","\uE0000":"\uE000\\n"}`,
+      `{"${long}":"","a":"\\uE0000"}`,
+      `{"${long}":"","\\ue000\\u0030":1}`,
+      `["${long}", "\\uE0000"]`,
+    ];
+    for (const text of texts) {
+      expect(outcome(parseJsonLiftingStrings, text)).toBe(outcome(parseJson, text));
+    }
   });
 
   it("reads a 1 MiB object key in a few MB and milliseconds, as a value", () => {

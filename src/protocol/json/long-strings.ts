@@ -18,6 +18,8 @@ const LIFT_CHARS_MIN = 256;
  * its length, so that every string (value or key) starting with it after parsing is a placeholder.
  */
 const MARK = "\uE000";
+/** MARK escaped, as a client may write it in a string that is not lifted. */
+const MARK_ESCAPED = /^\\u[eE]000/;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -47,6 +49,8 @@ export function parseJsonLiftingStrings(text: string): Json {
     }
     if (end >= text.length) break; // unterminated: the parser refuses it
     const content = text.slice(i + 1, end);
+    // Decoded, it would read as a placeholder: this text is parsed as it is, lifting nothing.
+    if (!plain && startsWithMark(content)) return parseJson(text);
     // Keys too: the parser builds a key a character at a time as it does a value.
     if (plain && (content.length >= LIFT_CHARS_MIN || content.startsWith(MARK))) {
       // The same text gets the same placeholder: the parser's duplicate-key check compares values.
@@ -63,6 +67,15 @@ export function parseJsonLiftingStrings(text: string): Json {
   if (lifted.length === 0) return parseJson(text);
   parts.push(text.slice(copied));
   return restore(parseJson(parts.join("")), lifted);
+}
+
+/**
+ * Whether a string token that is not lifted (it holds escapes or control characters) would start
+ * with MARK once decoded, as written or escaped: every string starting with it after parsing must
+ * be a placeholder, or it would be taken for one and replaced.
+ */
+function startsWithMark(content: string): boolean {
+  return content.startsWith(MARK) || MARK_ESCAPED.test(content);
 }
 
 /**
