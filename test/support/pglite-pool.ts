@@ -2,19 +2,34 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { Database } from "../../src/db/database.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { createPglite, wrapPglite } from "../../src/db/pglite.ts";
+import { openQueue } from "../../src/webhooks/queue.ts";
 
 /**
  * In-memory PGlite stores for test gateways, used again once their gateway has closed: loading
  * the snapshot (its tarball unpacked file by file into WebAssembly's file system) is most of a
- * store's start, and test files start hundreds. A store comes back only as it started: its
- * session discarded, its tables emptied with their sequences restarted, and then its catalogue,
- * sequences and rows compared with those of a store just loaded; anything else (an object made
- * since, a row left in a table it cannot empty) closes it for good. Idle stores are kept per
- * worker: they hold no file's state, only the snapshot's.
+ * store's start, and test files start hundreds. Each store is loaded with pg-boss's tables and the
+ * webhooks' queue in it, as a gateway's first start leaves them (src/webhooks/queue.ts), so that
+ * each gateway's start finds them, as every later start of a gateway does, instead of installing
+ * them anew (the install path is the PostgreSQL schemas' and the folders' in `npm start`'s tests).
+ * A store comes back only as it started: its session discarded, its tables emptied with their
+ * sequences restarted and the rows a new store holds put back, and then its catalogue, sequences
+ * and rows compared with those of a store just loaded; anything else (an object made since, a row
+ * left in a table it cannot empty) closes it for good. Idle stores are kept per worker: they hold
+ * no file's state, only the snapshot's.
  */
 const IDLE_MAX = 2;
 const idle: PGlite[] = [];
-let pristine: { tables: string[]; schemas: string[]; sizes: string; print: string } | undefined;
+interface Pristine {
+  tables: string[];
+  /** Each table's rows in a new store, as JSON (tables without rows left out). */
+  rows: { table: string; json: string }[];
+  /** Each table's size on disk in a new store. */
+  bytes: Map<string, number>;
+  schemas: string[];
+  sizes: string;
+  print: string;
+}
+let pristine: Pristine | undefined;
 
 /** A store as new from `snapshot` (migrated, as openDatabase leaves it); closing it gives it back. */
 export async function pooledPglite(snapshot: Blob): Promise<Database> {
@@ -25,6 +40,9 @@ export async function pooledPglite(snapshot: Blob): Promise<Database> {
 async function loaded(snapshot: Blob): Promise<PGlite> {
   const pg = await createPglite("memory://", { fromSnapshot: snapshot });
   await migrate(wrapPglite(pg));
+  const { boss, queueDb } = await openQueue(wrapPglite(pg));
+  await boss.stop({ graceful: false, close: false, wait: true });
+  await queueDb.close();
   if (!pristine) {
     const { rows } = await pg.query<{ name: string }>(
       `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
@@ -33,12 +51,25 @@ async function loaded(snapshot: Blob): Promise<PGlite> {
     const tables = rows.map((r) => r.name);
     pristine = {
       tables,
+      rows: await tableRows(pg, tables),
+      bytes: await relationSizes(pg),
       schemas: await schemas(pg),
       sizes: await sizes(pg),
       print: await fingerprint(pg, tables),
     };
   }
   return pg;
+}
+
+async function tableRows(pg: PGlite, tables: string[]): Promise<Pristine["rows"]> {
+  const out: Pristine["rows"] = [];
+  for (const table of tables) {
+    const { rows } = await pg.query<{ json: string | null }>(
+      `SELECT json_agg(r)::text AS json FROM ${table} r`,
+    );
+    if (rows[0]?.json) out.push({ table, json: rows[0].json });
+  }
+  return out;
 }
 
 /**
@@ -71,17 +102,28 @@ function lend(pg: PGlite): Database {
 }
 
 async function giveBack(pg: PGlite): Promise<void> {
-  const { tables, print } = pristine!;
+  const { tables, rows, print } = pristine!;
   try {
     await pg.exec("DISCARD ALL");
-    // pg-boss's schema, made by the gateway's webhooks at start (src/webhooks/queue.ts).
     for (const made of (await schemas(pg)).filter((s) => !pristine!.schemas.includes(s))) {
       await pg.exec(`DROP SCHEMA "${made}" CASCADE`);
     }
-    const emptied = tables.filter((t) => t !== "public.schema_migrations");
+    // Emptied: those written to since (any other is as the snapshot left it, and emptying
+    // each is most of the time here), and those whose rows are put back.
+    const sizes = await relationSizes(pg);
+    const emptied = tables.filter(
+      (t) => rows.some((r) => r.table === t) || sizes.get(t) !== pristine!.bytes.get(t),
+    );
     // The ledger's tables refuse TRUNCATE by trigger (migration 011): replica mode fires none.
     await pg.exec("SET session_replication_role = replica");
-    await pg.exec(`TRUNCATE ${emptied.join(", ")} RESTART IDENTITY`);
+    // CASCADE: a table that refers to an emptied one is emptied too, written to or not.
+    await pg.exec(`TRUNCATE ${emptied.join(", ")} RESTART IDENTITY CASCADE`);
+    for (const { table, json } of rows) {
+      await pg.query(
+        `INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1)`,
+        [json],
+      );
+    }
     await pg.exec("RESET session_replication_role");
     // TRUNCATE leaves its indexes unsized (no pages, tuples unknown) where a new store has them
     // as CREATE INDEX sized them: the planner reads both, so they are put back.
@@ -115,6 +157,16 @@ async function sizes(pg: PGlite): Promise<string> {
      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${OURS}`,
   );
   return rows.map((r) => r.row).join(", ");
+}
+
+/** Each table's size on disk, partitions included: a table written to since has grown. */
+async function relationSizes(pg: PGlite): Promise<Map<string, number>> {
+  const { rows } = await pg.query<{ name: string; bytes: number }>(
+    `SELECT format('%I.%I', n.nspname, c.relname) AS name, pg_relation_size(c.oid)::int AS bytes
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relkind IN ('r', 'p') AND ${OURS}`,
+  );
+  return new Map(rows.map((r) => [r.name, r.bytes]));
 }
 
 async function schemas(pg: PGlite): Promise<string[]> {
