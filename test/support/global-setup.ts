@@ -13,11 +13,11 @@ declare module "vitest" {
 }
 
 /**
- * Runs once per `vitest run`, before any worker: initdb and migrations, paid once (and kept
- * until src/db/ changes); the browser
- * found (and unpacked, on a fresh install) once, so parallel browser test files never race on it;
- * and dist/ built when stale, which the CLI's and the gateway's processes run (as `npx blockgate`
- * and `npm start` do), so that no test file pays for the build or races another on it.
+ * Runs once per `vitest run`, before any worker: dist/ built when stale, which the CLI's and the
+ * gateway's processes run (as `npx blockgate` and `npm start` do), so that no test file pays for
+ * the build or races another on it; the migrated PGlite snapshot, taken from that build (kept
+ * until src/db/ changes); and the browser found (and unpacked, on a fresh install) once, so
+ * parallel browser test files never race on it.
  */
 export default async function setup(project: TestProject): Promise<void> {
   // Vitest runs a global setup once per project (the root and each of vitest.config.ts's
@@ -33,7 +33,9 @@ export default async function setup(project: TestProject): Promise<void> {
 const SHARED = Symbol.for("blockgate.test.global-setup");
 
 async function prepare() {
-  const [file, chromium] = await Promise.all([migratedSnapshot(), findChromium(), ensureBuild()]);
+  // dist/ first: its PGlite snapshot is the tests' too (pglite-snapshot.ts).
+  const snapshot = ensureBuild().then(migratedSnapshot);
+  const [file, chromium] = await Promise.all([snapshot, findChromium()]);
   return { file, chromium };
 }
 

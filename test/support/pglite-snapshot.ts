@@ -8,9 +8,13 @@ import {
   rmSync,
   statSync,
   utimesSync,
+  writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
+import { builtSnapshot } from "../../src/db/built-snapshot.ts";
+import { MIGRATIONS_DIR } from "../../src/db/migration-files.ts";
 import { writeMigratedSnapshot } from "../../src/db/snapshot.ts";
 
 const CACHE_DIR = fileURLToPath(
@@ -39,7 +43,11 @@ export async function migratedSnapshot(): Promise<string> {
   mkdirSync(CACHE_DIR, { recursive: true });
   // Written aside and renamed: a run that starts meanwhile never reads half a snapshot.
   const staging = `${file}.${process.pid}.staging`;
-  await writeMigratedSnapshot(staging);
+  // The one `npm run build` left in dist/ is the same migrations applied the same way: taken
+  // as it is (unzipped) rather than made again, which is an initdb.
+  const built = builtSnapshot(MIGRATIONS_DIR);
+  if (built) writeFileSync(staging, gunzipSync(readFileSync(built)));
+  else await writeMigratedSnapshot(staging);
   renameSync(staging, file);
   removeUnused();
   return file;
