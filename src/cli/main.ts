@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import type { Database } from "../db/database.ts";
@@ -36,12 +37,23 @@ async function cli(argv: string[]): Promise<number> {
     const handed = await handOff(config, argv);
     if (handed) return print(handed);
   }
+  if (!databaseUrl) baselineWasmOnly();
   const db = await openStore(config, databaseUrl, schemaPolicy(config, parsed));
   try {
     return print(await runParsed(db, parsed satisfies ParsedLine, config));
   } finally {
     await db.close();
   }
+}
+
+/**
+ * A command on PGlite starts PostgreSQL in WebAssembly, runs a few statements and exits: V8's
+ * optimizing tier, compiling the functions that start-up runs most, never pays back its cost
+ * there (most of such a process's CPU), so its baseline compiler alone runs them. Set before
+ * PGlite compiles its module; the gateway (`start`) keeps both tiers.
+ */
+function baselineWasmOnly(): void {
+  setFlagsFromString("--liftoff-only");
 }
 
 /** A command that migrates itself opens the store as it is; the others as the gateway would. */
