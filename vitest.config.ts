@@ -36,6 +36,10 @@ export default defineConfig({
     // database more than they compute, so three overlap well on two cores
     // (docs/decisions/0033-suite-files-in-parallel.md).
     maxWorkers: 3,
+    // The workers' PGlite stores run on V8's baseline WebAssembly compiler alone: each store runs
+    // briefly, and the optimizing tier's compiling (background threads, per worker) cost more CPU
+    // than its faster code saved (docs/keeping-the-suite-fast.md). Results do not depend on it.
+    execArgv: ["--liftoff-only"],
     // Once per run: a migrated PGlite snapshot (each in-memory store starts from it instead of
     // initdb) and the Chromium the browser tests launch (found, or unpacked on a fresh install).
     globalSetup: ["test/support/global-setup.ts"],
