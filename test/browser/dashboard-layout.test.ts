@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAccountPlan } from "../../src/billing/ledger/accounts.ts";
-import { launchChromium } from "../support/browser.ts";
+import { keepScreenshot, launchChromium } from "../support/browser.ts";
 import { HAL_TXID, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /** Where the screenshots of the page at each width are left, to be looked at. */
@@ -102,10 +102,10 @@ describe("the dashboard's layout", () => {
         expect(await keys.evaluate((b) => b.scrollWidth - b.clientWidth)).toBeLessThanOrEqual(0);
       }
       mkdirSync(SHOTS, { recursive: true });
-      await page.screenshot({ path: join(SHOTS, `dashboard-${width}.png`), fullPage: true });
+      await keepScreenshot(page, { path: join(SHOTS, `dashboard-${width}.png`), fullPage: true });
       // The first screen alone, as a person opening the page sees it.
       await page.evaluate(() => scrollTo(0, 0));
-      await page.screenshot({ path: join(SHOTS, `dashboard-${width}-first-screen.png`) });
+      await keepScreenshot(page, { path: join(SHOTS, `dashboard-${width}-first-screen.png`) });
       await page.context().close();
     });
   }

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditRecords, backdateAudit } from "../support/audit.ts";
-import { launchChromium } from "../support/browser.ts";
+import { keepScreenshot, launchChromium } from "../support/browser.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { gql } from "../support/graphql.ts";
 import {
@@ -266,9 +266,7 @@ describe("the Keys view, on a phone", () => {
       (await post(`${t.url}/node/regtest/${created}`, rpc("getrawtransaction", [HAL_TXID]))).status,
     ).toBe(401);
     expect(await overflow()).toBe(0);
-    await page
-      .screenshot({ path: "test-results/dashboard-phone.png", fullPage: true })
-      .catch(() => {});
+    await keepScreenshot(page, { path: "test-results/dashboard-phone.png", fullPage: true });
     // The token is shown in the page, never put in a URL.
     await context.close();
   });

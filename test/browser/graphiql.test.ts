@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditTotals } from "../support/audit.ts";
-import { launchChromium } from "../support/browser.ts";
+import { keepScreenshot, launchChromium } from "../support/browser.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import { askDevnetCore, HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 
@@ -41,7 +41,7 @@ describe("GraphiQL", () => {
     const text = async () => ((await response.textContent()) ?? "").replace(/\s+/g, "");
     await expect.poll(text, { timeout: 20_000 }).toContain(`"txid":"${HAL_TXID}"`);
     expect(await text()).toContain('"btc":"40.00000000"');
-    await page.screenshot({ path: "test-results/graphiql.png" }).catch(() => {});
+    await keepScreenshot(page, { path: "test-results/graphiql.png" });
     // A tab per typed chain field beside it, ready to run.
     expect(await page.locator(".graphiql-tab-button").allTextContents()).toEqual([
       "FirstPayment",
@@ -89,7 +89,7 @@ describe("GraphiQL", () => {
       .toContain(HAL_TXID);
     const editors = await page.locator(".graphiql-editors").boundingBox();
     const answer = await response.boundingBox();
-    await page.screenshot({ path: "test-results/graphiql-420.png" }).catch(() => {});
+    await keepScreenshot(page, { path: "test-results/graphiql-420.png" });
     // Each pane takes most of the width, and the answer sits below the editor.
     expect(editors!.width).toBeGreaterThan(300);
     expect(answer!.width).toBeGreaterThan(300);

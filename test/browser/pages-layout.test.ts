@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../support/browser.ts";
+import { keepScreenshot, launchChromium } from "../support/browser.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 
 const SHOTS = join(tmpdir(), "blockgate-pages");
@@ -70,7 +70,7 @@ describe("the public pages' layout", () => {
         if (name === "signed-in-methods") {
           expect(await page.textContent("[data-testid=signed-in]")).toContain("reader");
         }
-        await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`) });
+        await keepScreenshot(page, { path: join(SHOTS, `${name}-${width}.png`) });
         await page.close();
       }
       await context.close();

@@ -7,7 +7,7 @@ import decodeQR from "@paulmillr/qr/decode.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { addressToScript } from "../../src/bitcoin/address.ts";
-import { launchChromium } from "../support/browser.ts";
+import { keepScreenshot, launchChromium } from "../support/browser.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 import { TOPUP_DESCRIPTOR } from "../topups/support.ts";
 
@@ -78,7 +78,7 @@ it("at 420 px: threshold banner, invoice with QR and BIP21, paid, receipt, banne
   expect(decodeQR({ width: 400, height: 400, data: Uint8Array.from(pixels) })).toBe(bip21);
   expect(await page.getAttribute("[data-testid=topup-status]", "data-status")).toBe("open");
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, "topup-420.png"), fullPage: true });
+  await keepScreenshot(page, { path: join(SHOTS, "topup-420.png"), fullPage: true });
   expect(await overflow(page)).toBeLessThanOrEqual(0);
 
   const producer = t.devnet.producers.get("regtest")!;
@@ -92,7 +92,7 @@ it("at 420 px: threshold banner, invoice with QR and BIP21, paid, receipt, banne
   expect(await page.textContent("[data-testid=topup-receipt]")).toContain("Balance now 105,000 CC");
   await page.waitForSelector("[data-testid=low-balance]", { state: "detached" });
   expect(await page.textContent("[data-testid=topups-table]")).toContain("paid");
-  await page.screenshot({ path: join(SHOTS, "topup-paid-420.png"), fullPage: true });
+  await keepScreenshot(page, { path: join(SHOTS, "topup-paid-420.png"), fullPage: true });
   expect(await overflow(page)).toBeLessThanOrEqual(0);
 
   const csv = await page.evaluate(async () => (await fetch("/dashboard/topups.csv")).text());
