@@ -1,3 +1,4 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { ensureBuild } from "../../scripts/ensure-build.mjs";
 import { type ResolvedChromium, resolveChromium } from "./chromium.ts";
@@ -19,24 +20,45 @@ declare module "vitest" {
  * until src/db/ changes); and the browser found (and unpacked, on a fresh install) once, so
  * parallel browser test files never race on it.
  */
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => void> {
   // Vitest runs a global setup once per project (the root and each of vitest.config.ts's
   // projects): the snapshot, the browser and dist/ are made once and given to every project.
   // Each project imports this file afresh, so what they share lives on the process's global.
   const holder = globalThis as { [SHARED]?: ReturnType<typeof prepare> };
   holder[SHARED] ??= prepare();
-  const { file, chromium } = await holder[SHARED];
+  const { file, chromium, scratch } = await holder[SHARED];
   project.provide("pgliteSnapshot", file);
   project.provide("chromium", chromium);
+  return () => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  };
 }
 
 const SHARED = Symbol.for("blockgate.test.global-setup");
 
 async function prepare() {
+  const scratch = scratchInMemory();
   // dist/ first: its PGlite snapshot is the tests' too (pglite-snapshot.ts).
   const snapshot = ensureBuild().then(migratedSnapshot);
   const [file, chromium] = await Promise.all([snapshot, findChromium()]);
-  return { file, chromium };
+  return { file, chromium, scratch };
+}
+
+/**
+ * The run's temporary folders (os.tmpdir(), for the workers and every process they start) in a
+ * folder of its own on a RAM file system where the machine has one: tests make PGlite folders and
+ * npm installs of thousands of files, and creating files on the disk file system cost the suite
+ * several seconds of system CPU (docs/keeping-the-suite-fast.md). Removed with all it holds once
+ * the run ends, so nothing a test left behind outlives it.
+ */
+function scratchInMemory(): string | undefined {
+  try {
+    const dir = mkdtempSync("/dev/shm/blockgate-tests-");
+    process.env.TMPDIR = dir;
+    return dir;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A missing browser fails the browser tests only, with this message; the other tests still run. */
