@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ensureBuild } from "../../scripts/ensure-build.mjs";
 import { type ResolvedChromium, resolveChromium } from "./chromium.ts";
@@ -29,15 +31,13 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const { file, chromium, scratch } = await holder[SHARED];
   project.provide("pgliteSnapshot", file);
   project.provide("chromium", chromium);
-  return () => {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  };
+  return () => rmSync(scratch, { recursive: true, force: true });
 }
 
 const SHARED = Symbol.for("blockgate.test.global-setup");
 
 async function prepare() {
-  const scratch = scratchInMemory();
+  const scratch = runScratch();
   // dist/ first: its PGlite snapshot is the tests' too (pglite-snapshot.ts).
   const snapshot = ensureBuild().then(migratedSnapshot);
   const [file, chromium] = await Promise.all([snapshot, findChromium()]);
@@ -46,19 +46,20 @@ async function prepare() {
 
 /**
  * The run's temporary folders (os.tmpdir(), for the workers and every process they start) in a
- * folder of its own on a RAM file system where the machine has one: tests make PGlite folders and
+ * folder of its own, on a RAM file system where the machine has one: tests make PGlite folders and
  * npm installs of thousands of files, and creating files on the disk file system cost the suite
  * several seconds of system CPU (docs/keeping-the-suite-fast.md). Removed with all it holds once
  * the run ends, so nothing a test left behind outlives it.
  */
-function scratchInMemory(): string | undefined {
+function runScratch(): string {
+  let dir: string;
   try {
-    const dir = mkdtempSync("/dev/shm/blockgate-tests-");
-    process.env.TMPDIR = dir;
-    return dir;
+    dir = mkdtempSync("/dev/shm/blockgate-tests-");
   } catch {
-    return undefined;
+    dir = mkdtempSync(join(tmpdir(), "blockgate-tests-"));
   }
+  process.env.TMPDIR = dir;
+  return dir;
 }
 
 /** A missing browser fails the browser tests only, with this message; the other tests still run. */
