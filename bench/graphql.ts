@@ -20,9 +20,11 @@
 // devnet counts the upstream requests each side made, against the client requests it was sent; on
 // PostgreSQL, the CPU PostgreSQL's processes spent meanwhile is shown per request too (read from
 // /proc: the ledger's share, on this machine's cores like the rest).
+// A gateway row's rate against Hive's is printed over all its rounds, then round by round: the
+// machine's own pace moves between rounds, and the spread shows by how much.
 // Loopback only; bounded in time and count. Usage:
 //   [DATABASE_URL=postgres://…] npx tsx bench/graphql.ts [seconds per run] [concurrency] [rounds] [shapes]
-// shapes: which of a, b, c, d to run (default abcd).
+// shapes: which of a, b, c, d, e to run (default abcde).
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { type Child, cpuSpent, startChild } from "./child.ts";
@@ -465,6 +467,16 @@ const scenarios: { title: string; targets: Target[] }[] = [
 ];
 
 const fmt = (n: number, digits = 0) => n.toFixed(digits);
+const rate = (r: Run | undefined) => (r ? r.requests / r.seconds : 0);
+
+/**
+ * A side's rate against Hive's round by round, the two measured one after the other: how far the
+ * machine's own pace moved the ratio between rounds (a run's figure is over all its rounds).
+ */
+function roundRatios(runs: Map<Target, Run[]>, t: Target): string[] {
+  const hive = [...runs].find(([k]) => k.side === "hive")?.[1] ?? [];
+  return (runs.get(t) ?? []).map((r, i) => fmt(rate(r) / rate(hive[i]), 2));
+}
 
 function load(): string {
   const [one, five] = readFileSync("/proc/loadavg", "utf8").split(" ");
@@ -493,7 +505,9 @@ for (const scenario of scenarios.filter((s) => SHAPES.includes(s.title[1] ?? "")
   for (const [t, s] of summaries) {
     const ratios: string[] = [];
     if (t.side === "gateway" && t.body !== TXS_BY_TXID && t.body !== BLOCK_OUTPUTS) {
-      ratios.push(`gateway ÷ Hive ${fmt(s.perSecond / hiveRate, 2)}x req/s`);
+      ratios.push(
+        `gateway ÷ Hive ${fmt(s.perSecond / hiveRate, 2)}x req/s (rounds ${roundRatios(runs, t).join(" ")})`,
+      );
     }
     if (t.body === TXS_BY_TXID && rawBatch) {
       ratios.push(`gateway ÷ raw batch ${fmt(s.p50 / rawBatch.p50, 2)}x p50`);
