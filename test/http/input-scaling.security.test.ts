@@ -60,6 +60,15 @@ const graphRequest = (query: string, variables: Record<string, unknown> = {}): G
 };
 
 describe("parsers and checks of client input: linear in its size", () => {
+  it("the measure tells quadratic work from linear: a loop over every pair of n fails it", async () => {
+    const pairs = (n: number) => {
+      let sum = 0;
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) sum += i ^ j;
+      return sum;
+    };
+    expect((await growthOf(pairs, 1_000, 3)).ratio).toBeGreaterThanOrEqual(LINEAR_RATIO_MAX);
+  });
+
   it("JSON-RPC bodies with an object of n keys in id, params or another member, compact or spaced", async () => {
     for (const member of ["id", "params", "extra"] as const) {
       const compact = family(6_250, (n) => rpc(member, wideObject(n)));
