@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setAccountPlan } from "../../src/billing/ledger/accounts.ts";
 import { runDbCommand } from "../../src/cli/commands.ts";
 import { auditRecords } from "../support/audit.ts";
+import { callsRead } from "../support/core-calls.ts";
 import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { accountTotals, expectLedgerOk } from "../support/ledger.ts";
 
@@ -35,7 +36,7 @@ describe("plans on one gateway (limits in memory)", () => {
     const a = await t.account("rated", 1_000_000);
     await setAccountPlan(t.gateway.app.db, a.id, "starter");
     const core = t.devnet.cores.get("mainnet")!;
-    const before = core.stats.callsRead;
+    const read = callsRead(core, "getrawtransaction");
     const started = performance.now();
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -64,7 +65,8 @@ describe("plans on one gateway (limits in memory)", () => {
       expect(r.headers.get("x-credits-charged")).toBeNull();
     }
     // Only the admitted calls were forwarded, and only they were charged.
-    expect(core.stats.callsRead - before).toBe(ok.length);
+    read.stop();
+    expect(read.count()).toBe(ok.length);
     await t.gateway.app.authFailures.flush(true);
     const totals = await accountTotals(t.gateway.app.db, a.id);
     const charged = ok.reduce((s, r) => s + Number(r.headers.get("x-credits-charged")), 0);
@@ -107,13 +109,13 @@ describe("plans on one gateway (limits in memory)", () => {
     await setAccountPlan(t.gateway.app.db, a.id, "narrow");
     const core = t.devnet.cores.get("mainnet")!;
     const release = core.hold();
-    const before = core.stats.callsRead;
+    const read = callsRead(core, "getrawtransaction");
     let held: Promise<Awaited<ReturnType<typeof post>>[]>;
     try {
       held = Promise.all(
         [0, 1].map((i) => post(node(t, a.token), rpc("getrawtransaction", [TXIDS[30 + i]!], i))),
       );
-      await vi.waitFor(() => expect(core.stats.callsRead).toBe(before + 2), { interval: 10 });
+      await vi.waitFor(() => expect(read.count()).toBe(2), { interval: 10 });
       const third = await post(node(t, a.token), rpc("getrawtransaction", [TXIDS[32]!], 2));
       expect(third.status).toBe(429);
       expect(third.json).toMatchObject({ error: { code: -32013 } });
@@ -123,6 +125,7 @@ describe("plans on one gateway (limits in memory)", () => {
       expect(third.headers.get("ratelimit")).toBe("concurrency;r=0;t=0");
     } finally {
       release();
+      read.stop();
     }
     const answered = await held;
     expect(answered.map((r) => r.status)).toEqual([200, 200]);

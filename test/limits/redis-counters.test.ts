@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setAccountPlan } from "../../src/billing/ledger/accounts.ts";
 import { priceOf } from "../../src/billing/pricing/prices.ts";
 import { capCounter, dayWindow } from "../../src/limits/spending-caps.ts";
+import { callsRead } from "../support/core-calls.ts";
 import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { accountTotals, expectLedgerOk } from "../support/ledger.ts";
 import { type RedisPair, redisPair } from "../support/redis-pair.ts";
@@ -131,17 +132,18 @@ describe("credit caps and calls in flight in Redis, two processes", () => {
     const acc = await a.account("one-slot", 10_000_000);
     await setAccountPlan(a.gateway.app.db, acc.id, "single");
     const core = a.devnet.cores.get("mainnet")!;
-    const before = core.stats.callsRead;
+    const read = callsRead(core, "getrawtransaction");
     const release = core.hold();
     let held: ReturnType<typeof post>;
     try {
       held = post(node(a, acc.token), rpc("getrawtransaction", [TXIDS[60]!]));
-      await vi.waitFor(() => expect(core.stats.callsRead).toBe(before + 1), { interval: 10 });
+      await vi.waitFor(() => expect(read.count()).toBe(1), { interval: 10 });
       const other = await post(node(b, acc.token), rpc("getrawtransaction", [TXIDS[61]!]));
       expect(other.status).toBe(429);
       expect(other.json).toMatchObject({ error: { code: -32013 } });
     } finally {
       release();
+      read.stop();
     }
     expect((await held).status).toBe(200);
     await vi.waitFor(async () => expect(await slots(acc.id)).toBe(0), { interval: 10 });
@@ -156,7 +158,7 @@ describe("credit caps and calls in flight in Redis, two processes", () => {
     const core = a.devnet.cores.get("mainnet")!;
     // Twice: the second round finds every slot of the first given back.
     for (const round of [0, 1]) {
-      const before = core.stats.callsRead;
+      const read = callsRead(core, "getrawtransaction");
       const release = core.hold();
       let calls: ReturnType<typeof post>[] = [];
       let answered = 0;
@@ -171,12 +173,13 @@ describe("credit caps and calls in flight in Redis, two processes", () => {
           ),
         );
         // Three held at the node, three refused, before the node lets the three go.
-        await vi.waitFor(() => expect([core.stats.callsRead, answered]).toEqual([before + 3, 3]), {
+        await vi.waitFor(() => expect([read.count(), answered]).toEqual([3, 3]), {
           interval: 10,
           timeout: 10_000,
         });
       } finally {
         release();
+        read.stop();
       }
       const answers = await Promise.all(calls);
       expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
