@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/access/tokens.ts";
 import { auditTotals } from "../support/audit.ts";
 import { launchChromium } from "../support/browser.ts";
+import { callsRead } from "../support/core-calls.ts";
 import { HAL_TXID, startTestGateway, type TestGateway } from "../support/harness.ts";
 
 let t: TestGateway;
@@ -75,8 +76,7 @@ describe("a token's browser origins", () => {
     const other = await pageServer();
     const acc = await t.account("frontend", 100_000);
     const { token } = await issueToken(t.gateway.app.db, acc.id, { scope: { origins: [allowed] } });
-    const core = t.devnet.cores.get("mainnet")!;
-    const before = core.stats.callsRead;
+    const read = callsRead(t.devnet.cores.get("mainnet")!, "getrawtransaction");
 
     const ok = await callFrom(allowed, `${t.url}/node/mainnet/${token}`);
     expect(ok).toMatchObject({ status: 200, charged: "200", body: { result: expect.any(String) } });
@@ -94,7 +94,8 @@ describe("a token's browser origins", () => {
     expect(allowedViaHeader).toMatchObject({ status: 200 });
 
     // Only the two allowed calls reached the node and were charged.
-    expect(core.stats.callsRead - before).toBe(2);
+    read.stop();
+    expect(read.count()).toBe(2);
     expect(await auditTotals(t.gateway.app.db, { accountId: acc.id }, ["charged"])).toEqual({
       charged: 400,
     });

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditOf } from "../support/audit.ts";
 import { burst } from "../support/burst.ts";
+import { callsRead } from "../support/core-calls.ts";
 import { blockTxids, post, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { expectLedgerOk } from "../support/ledger.ts";
 
@@ -32,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const url = () => `${t.url}/node/mainnet/${token}`;
-const core = () => t.devnet.cores.get("mainnet")!.stats;
+const mainnetCore = () => t.devnet.cores.get("mainnet")!;
 const getblock = (hash: string, verbosity: number, id: number | string) =>
   rpc("getblock", [hash, verbosity], id);
 
@@ -63,10 +64,11 @@ const logsOf = (requestId: string) =>
 describe("an answer found too large as it comes (the blocks not known yet)", () => {
   let res: Awaited<ReturnType<typeof post>>;
   let requestId: string;
-  let sent: { httpRequests: number; callsRead: number };
+  let read: ReturnType<typeof callsRead>;
   beforeAll(async () => {
-    sent = { ...core() };
+    read = callsRead(mainnetCore(), "getblock");
     res = await post(url(), [getblock(BLOCK, 2, 1), getblock(BLOCK, 3, 2)]);
+    read.stop();
     requestId = res.headers.get("x-request-id")!;
   });
 
@@ -86,8 +88,8 @@ describe("an answer found too large as it comes (the blocks not known yet)", () 
   });
 
   it("asked the node once, never again elsewhere, and left its breakers closed", () => {
-    expect(core().httpRequests - sent.httpRequests).toBe(1);
-    expect(core().callsRead - sent.callsRead).toBe(2);
+    expect(read.requests()).toBe(1);
+    expect(read.count()).toBe(2);
     const breakers = t.gateway.app.nodes.get("mainnet")!.breakers();
     expect(breakers.map((b) => b.state)).toEqual(["closed", "closed"]);
   });
@@ -130,7 +132,7 @@ describe("a request whose answer is known too large is refused before anything i
     ["the same block twice (its answer known to the byte)", [2, 2]],
     ["verbosity 3 twice (at least what verbosity 2 said)", [3, 3]],
   ])("%s: 400, nothing asked, nothing charged, in milliseconds", async (_what, levels) => {
-    const sent = core().httpRequests;
+    const read = callsRead(mainnetCore(), "getblock");
     const started = performance.now();
     const res = await post(
       url(),
@@ -142,7 +144,8 @@ describe("a request whose answer is known too large is refused before anything i
       expect(error).toMatchObject({ code: -32008, data: { code: "RESPONSE_TOO_LARGE" } });
       expect(error!.message).toMatch(/would be at least \d+ bytes, over the limit/);
     }
-    expect(core().httpRequests).toBe(sent);
+    read.stop();
+    expect(read.requests()).toBe(0);
     expect(res.headers.get("x-credits-charged")).toBe("0");
     const requestId = res.headers.get("x-request-id")!;
     const rows = await auditOf(t.gateway.app.db, requestId, AUDITED);
@@ -191,29 +194,31 @@ it("a large reply with an Idempotency-Key is kept whole: the retry gets the same
 
 describe("identical reads of one request are asked once", () => {
   it("sixty getblock calls at verbosity 1: one call to the node, sixty answers, sixty charges", async () => {
-    const sent = core().callsRead;
+    const read = callsRead(mainnetCore(), "getblock");
     const res = await post(
       url(),
       Array.from({ length: 60 }, (_, i) => getblock(OTHER, 1, i)),
     );
+    read.stop();
     expect(res.status).toBe(200);
     const items = res.json as { id: number; result: { hash: string } }[];
     expect(items.map((i) => i.id)).toEqual(Array.from({ length: 60 }, (_, i) => i));
     expect(items.every((i) => i.result.hash === OTHER)).toBe(true);
-    expect(core().callsRead - sent).toBe(1);
+    expect(read.count()).toBe(1);
     expect(res.headers.get("x-credits-charged")).toBe(String(60 * PRICE.v1));
   });
 
   it("three of a block not known yet: one trip, over the limit three times over, charged", async () => {
     // 951658: 674,112 bytes at verbosity 2; three of them, 2,022,336.
     const fresh = "00000000000000000001cbe4b4add61d60d9a470e0958f1b4024f202db9ca628";
-    const sent = core().callsRead;
+    const read = callsRead(mainnetCore(), "getblock");
     const res = await post(
       url(),
       Array.from({ length: 3 }, (_, i) => getblock(fresh, 2, i)),
     );
+    read.stop();
     // The node answered one call (its size unknown before): three copies go over the limit.
-    expect(core().callsRead - sent).toBe(1);
+    expect(read.count()).toBe(1);
     expect(res.status).toBe(400);
     expect(errorsOf(res.json).every((e) => e?.data.code === "RESPONSE_TOO_LARGE")).toBe(true);
     expect(res.headers.get("x-credits-charged")).toBe(String(3 * PRICE.v2));
@@ -297,20 +302,21 @@ describe("a trip too large for one request fails no other request that shared or
   it("a call that joined a too-large request's trip is sent again, alone, and answered", async () => {
     const core = g.devnet.cores.get("mainnet")!;
     const pool = g.gateway.app.nodes.get("mainnet")!;
-    const read = core.stats.callsRead;
+    const read = callsRead(core, "getrawtransaction");
     const joined = pool.shared.stats.joined;
     const release = core.hold();
     let large: Promise<Awaited<ReturnType<typeof post>>>;
     let bystander: Promise<Awaited<ReturnType<typeof post>>>;
     try {
       large = post(gurl(), [gtx(BIG_TX, 1), gtx(small[0]!, 2)]);
-      await vi.waitFor(() => expect(core.stats.callsRead - read).toBe(2), { timeout: 20_000 });
+      await vi.waitFor(() => expect(read.count()).toBe(2), { timeout: 20_000 });
       bystander = post(gurl(), gtx(small[0]!, 3));
       await vi.waitFor(() => expect(pool.shared.stats.joined - joined).toBe(1), {
         timeout: 20_000,
       });
     } finally {
       release();
+      read.stop();
     }
     expect((await large).status).toBe(400);
     const alone = await bystander;

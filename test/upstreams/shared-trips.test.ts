@@ -8,6 +8,7 @@ import { type Json, jsonNumber, stringifyJson } from "../../src/protocol/json/js
 import { paramsKey } from "../../src/upstreams/bitcoin-core/pool.ts";
 import { auditGrouped } from "../support/audit.ts";
 import { burst } from "../support/burst.ts";
+import { callsRead } from "../support/core-calls.ts";
 import {
   blockTxids,
   HAL_TXID,
@@ -59,7 +60,7 @@ describe("identical requests in flight share one upstream trip", () => {
     const who = await t.account("node-sharers", 1_000_000);
     const core = t.devnet.cores.get("mainnet")!;
     const pool = t.gateway.app.nodes.get("mainnet")!;
-    const callsBefore = core.stats.callsRead;
+    const read = callsRead(core, "getrawtransaction");
     const replies = await whileHeld(
       () => core.hold(),
       () => pool.shared.stats.joined,
@@ -73,7 +74,8 @@ describe("identical requests in flight share one upstream trip", () => {
           })),
         ),
     );
-    expect(core.stats.callsRead - callsBefore).toBe(1);
+    read.stop();
+    expect(read.count()).toBe(1);
     replies.forEach((r, i) => {
       expect(r.status).toBe(200);
       expect(r.headers["x-credits-charged"]).toBe("200");
@@ -126,7 +128,7 @@ describe("identical requests in flight share one upstream trip", () => {
     const core = t.devnet.cores.get("mainnet")!;
     const pool = t.gateway.app.nodes.get("mainnet")!;
     const missing = "f".repeat(64);
-    const before = core.stats.callsRead;
+    const read = callsRead(core, "getrawtransaction");
     const misses = await whileHeld(
       () => core.hold(),
       () => pool.shared.stats.joined,
@@ -140,7 +142,8 @@ describe("identical requests in flight share one upstream trip", () => {
           })),
         ),
     );
-    expect(core.stats.callsRead - before).toBe(1);
+    read.stop();
+    expect(read.count()).toBe(1);
     for (const r of misses) expect((r.json as Reply).error?.code).toBe(-5);
 
     const failing = core.failWith(503);
