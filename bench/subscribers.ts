@@ -6,6 +6,10 @@
 // delivered, every account's invariants holding). Baseline, side by side: one subscriber alone
 // receiving the same kind of block (there is no switch to deliver events uncharged).
 //
+// The SSE subscribers read their streams with undici's `request` (Node streams): read through
+// `fetch`'s web streams, the thousand clients of this one process spent more CPU on a block than
+// the gateway did, and a receipt waited for the client's turn rather than for the gateway.
+//
 // The gateway runs in a process of its own (bench/subscribers-gateway-process.ts, PostgreSQL when
 // DATABASE_URL is set, else PGlite), so the subscribers' reading does not share its CPU; it is
 // started with --expose-gc so its memory is read after a full collection. Devnet (regtest) runs in
@@ -23,7 +27,7 @@
 //   [CPU_PROF=<dir>] [DATABASE_URL=postgres://…] npx tsx bench/subscribers.ts [N SSE subscribers=1000] [K blocks=5] [M graphql-ws subscribers=0]
 import { readFileSync } from "node:fs";
 import { createClient } from "graphql-ws";
-import { Agent, fetch } from "undici";
+import { Agent, request } from "undici";
 import { WebSocket } from "ws";
 import { startDevnet } from "../src/devnet/devnet.ts";
 import { cpuSpent, startChild } from "./child.ts";
@@ -75,19 +79,19 @@ function sseSubscriber(url: string, dispatcher: Agent): Subscriber {
   const errors: string[] = [];
   const controller = new AbortController();
   void (async () => {
-    const res = await fetch(url, {
+    const res = await request(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
       body: JSON.stringify({ query: QUERY }),
       signal: controller.signal,
       dispatcher,
     });
-    if (res.status !== 200 || !res.body) throw new Error(`HTTP ${res.status}`);
-    const decoder = new TextDecoder();
+    if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
+    res.body.setEncoding("utf8");
     let buffer = "";
     for await (const chunk of res.body) {
       const at = performance.now();
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      buffer += chunk as string;
       for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
