@@ -318,13 +318,15 @@ export class Deliveries {
 export const WORKERS = 2;
 
 /**
- * Jobs one worker's fetch takes: several sends' worth (at most 200, at least `concurrency`), so
+ * Jobs one worker's fetch takes: twenty sends' worth (at most 200, at least `concurrency`), so
  * that each statement of a batch (the fetch, the read, the marks, the settle, the record, the
- * completion) serves many deliveries; the POSTs under way stay at most `concurrency`, shared by
- * the workers.
+ * completion) serves many deliveries, and a block's messages for up to 200 endpoints are one
+ * batch, whose POSTs no other batch's statements interrupt
+ * (docs/decisions/0064-webhook-fetches-of-twenty-sends.md); the POSTs under way stay at most
+ * `concurrency`, shared by the workers.
  */
 export function batchSizeFor(concurrency: number): number {
-  return Math.max(concurrency, Math.min(concurrency * 10, 200));
+  return Math.max(concurrency, Math.min(concurrency * 20, 200));
 }
 
 /** What one metered attempt came to, and how long its POST took (the endpoint's time). */
