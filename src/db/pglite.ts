@@ -31,9 +31,9 @@ export async function createPglite(dataDir: string, opts: PgliteOptions = {}): P
     // PostgreSQL zeroes its shared buffers at every start: PGlite's default pool takes a second
     // of WebAssembly to clear; a small pool holds our embedded database many times over and
     // opens faster. Production runs PostgreSQL itself. A new WAL segment is made by writing its
-    // last byte, not 16 MB of zeroes: in a memory store those writes grew the file step by step,
-    // a stall of the gateway's thread every 16 MB of WAL (a folder gains one write instead of
-    // two thousand; its fsync is off either way).
+    // last byte rather than zero-filled: in a memory store each zeroing write grew the file by
+    // copying it, stalling the gateway's thread at every new segment. PGlite's fsync is off
+    // either way, so what a commit survives is unchanged.
     startParams: [
       ...PGlite.defaultStartParams,
       ...["-c", "shared_buffers=16MB", "-c", "wal_init_zero=off"],

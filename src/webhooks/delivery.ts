@@ -320,8 +320,8 @@ export const WORKERS = 2;
 /**
  * Jobs one worker's fetch takes: twenty sends' worth (at most 200, at least `concurrency`), so
  * that each statement of a batch (the fetch, the read, the marks, the settle, the record, the
- * completion) serves many deliveries, and a block's messages for up to 200 endpoints are one
- * batch, whose POSTs no other batch's statements interrupt
+ * completion) serves many deliveries, and a block's messages for as many endpoints as one fetch
+ * takes are one batch, whose POSTs no other batch's statements interrupt
  * (docs/decisions/0064-webhook-fetches-of-twenty-sends.md); the POSTs under way stay at most
  * `concurrency`, shared by the workers.
  */
