@@ -13,6 +13,7 @@ import type { WebhookServices } from "./services.ts";
 import { signedHeaders } from "./signing.ts";
 import {
   type AttemptRecord,
+  COMPLETED,
   endEndpoints,
   type Pending,
   pendingMessages,
@@ -169,7 +170,10 @@ export class Deliveries {
   /** Why the message is not sent, for good; null when it may be. */
   private refusal(message: Pending): string | null {
     const { endpoint } = message;
-    if (endpoint.endedAt) return `the endpoint ended: ${endpoint.endedWhy ?? "deleted"}`;
+    // Its last message (the dispatcher ended it as it wrote that) is still sent.
+    if (endpoint.endedAt && endpoint.endedWhy !== COMPLETED) {
+      return `the endpoint ended: ${endpoint.endedWhy ?? "deleted"}`;
+    }
     if (!message.owner) return TOKEN_GONE;
     // A name is checked by the connection's own lookup; an address is checked here.
     return this.policy.literalRefusal(new URL(endpoint.url)); // the allowance was withdrawn since

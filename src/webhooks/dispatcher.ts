@@ -6,7 +6,7 @@ import type { ChainEvent } from "../events/types.ts";
 import { bossDb, DELIVERIES } from "./queue.ts";
 import type { WebhookServices } from "./services.ts";
 import { sourceFor } from "./sources.ts";
-import { createMessages, type Endpoint, endEndpoints, liveEndpoints } from "./store.ts";
+import { COMPLETED, createMessages, type Endpoint, endEndpoints, liveEndpoints } from "./store.ts";
 
 /**
  * Turns the chain's events into webhook messages, in the leading process only (the one that
@@ -72,7 +72,7 @@ export class Dispatcher {
           .filter((m) => made.has(m.id))
           .map((m) => ({ name: DELIVERIES, data: { messageId: m.id } }));
         const done = told.filter((m) => m.last).map((m) => m.endpoint.id);
-        await endEndpoints(tx, done, "completed");
+        await endEndpoints(tx, done, COMPLETED);
         if (jobs.length > 0) await this.boss.insert(jobs, { db: bossDb(tx) });
         return jobs.length;
       });

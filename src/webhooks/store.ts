@@ -137,6 +137,9 @@ export async function endEndpoint(
   return rows.length > 0;
 }
 
+/** Why an endpoint whose source told its last message ended: that message is still sent. */
+export const COMPLETED = "completed";
+
 /** Ends the live endpoints of `ids` in one statement (the dispatcher's, the delivery's). */
 export async function endEndpoints(db: Queryable, ids: readonly number[], why: string) {
   if (ids.length === 0) return;

@@ -35,6 +35,7 @@ const failFirst: Record<string, number> = {
   "/flaky": 3,
   "/down": Number.POSITIVE_INFINITY,
   "/ok": 0,
+  "/until": 1,
 };
 
 function verify(path: string, body: string, headers: IncomingHttpHeaders): boolean {
@@ -341,6 +342,56 @@ describe("webhooks for an address's activity", () => {
     expect(data.transactions[0]!.received).toBeGreaterThan(0);
     expect(Number.isSafeInteger(data.transactions[0]!.received)).toBe(true);
     expect(data.transactions[0]!.sent).toBe(0);
+  });
+});
+
+describe("webhooks for a transaction's confirmations", () => {
+  it("the message that completes an endpoint is delivered, its retry too; nothing follows it", async () => {
+    const { token } = await t.account("hook-until", 100);
+    const hash = await mine();
+    const block = JSON.parse(await askDevnetCore(t.devnet, "getblock", [hash, 1], "regtest")) as {
+      result: { tx: string[] };
+    };
+    const txid = block.result.tx[0]!;
+    const made = await gql<{ createWebhook: { secret: string; endpoint: { id: string } } }>(
+      `${t.url}/gateway/regtest/${token}`,
+      `mutation ($url: String!, $txid: TxId!) {
+        createWebhook(url: $url, event: transactionConfirmations, txid: $txid, until: 2) {
+          secret endpoint { id }
+        }
+      }`,
+      { url: `${base}/until`, txid },
+    );
+    expect(made.body.errors).toBeUndefined();
+    secrets.set("/until", made.body.data!.createWebhook.secret);
+    const endpointId = made.body.data!.createWebhook.endpoint.id;
+    await mine(); // two confirmations: its last message, which ends the endpoint as it is written
+    // Refused once (500), then accepted: the retry, read back from the store, finds the endpoint
+    // completed and still sends its last message.
+    await vi.waitFor(
+      () => expect(received.filter((r) => r.path === "/until" && r.status === 200)).toHaveLength(1),
+      { timeout: 10_000 },
+    );
+    const got = received.filter((r) => r.path === "/until");
+    expect(got.map((r) => r.status)).toEqual([500, 200]);
+    expect(new Set(got.map((r) => r.id)).size).toBe(1);
+    expect(got.every((r) => r.verified)).toBe(true);
+    expect(got[1]!.body.data).toMatchObject({ txid, confirmations: 2 });
+    // Recorded once its answer is in (the POST's receipt comes first).
+    await vi.waitFor(async () => {
+      const { rows } = await t.gateway.app.db.query<{ ended_why: string; status: string }>(
+        `SELECT e.ended_why, m.status FROM webhook_endpoints e
+         JOIN webhook_messages m ON m.endpoint_id = e.id WHERE e.id = $1`,
+        [endpointId],
+      );
+      expect(rows).toEqual([{ ended_why: "completed", status: "delivered" }]);
+    });
+    await mine();
+    const { rows: after } = await t.gateway.app.db.query(
+      "SELECT id FROM webhook_messages WHERE endpoint_id = $1",
+      [endpointId],
+    );
+    expect(after).toHaveLength(1);
   });
 });
 
