@@ -8,7 +8,7 @@ import { gatewayError } from "../protocol/errors/codes.ts";
 import { chargeKey, openMarks } from "./charge-mark.ts";
 import { Deadlines } from "./deadlines.ts";
 import { Gate, Slots } from "./gate.ts";
-import { bossDb, DELIVERIES } from "./queue.ts";
+import { bossDb, DELIVERIES, type DeliveryJob, messagesOf } from "./queue.ts";
 import type { WebhookServices } from "./services.ts";
 import { signedHeaders } from "./signing.ts";
 import {
@@ -45,6 +45,8 @@ export class Deliveries {
   private batches = 0;
   /** Messages being attempted here: a second job naming one (a repeat) waits for nothing. */
   private readonly attempting = new Set<string>();
+  /** The batches handed over by the dispatcher, under way. */
+  private readonly handedOver = new Set<Promise<void>>();
   private stopped = false;
 
   constructor(
@@ -77,7 +79,14 @@ export class Deliveries {
     this.stopped = true;
   }
 
-  async close(): Promise<void> {
+  /** Waits up to `waitMs` for the batches handed over (their POSTs not sent once stopped). */
+  async close(waitMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    });
+    await Promise.race([Promise.all(this.handedOver), waited]);
+    clearTimeout(timer);
     await this.agent.close();
   }
 
@@ -87,10 +96,38 @@ export class Deliveries {
    * than after the worker's poll interval: a block for many endpoints is a queue to empty. A throw
    * (the database) fails the batch's jobs, which pg-boss runs again.
    */
-  readonly work = async (jobs: PgBoss.Job<{ messageId: string }>[]): Promise<void> => {
+  readonly work = async (jobs: PgBoss.Job<DeliveryJob>[]): Promise<void> => {
     if (this.stopped) throw new Error("webhooks: the gateway is stopping");
-    await this.attempt(jobs.map((job) => job.data.messageId));
+    await this.attempt(jobs.flatMap((job) => messagesOf(job.data)));
     if (jobs.length >= this.batchSize) this.wake();
+  };
+
+  /**
+   * Attempts messages the dispatcher of this process has just written, as one batch, without
+   * pg-boss's fetch or a read of what it knows already: their job (`held`, naming them all) was
+   * queued to start only after `HAND_OVER_HOLD_MS`, and is deleted once they are recorded. Should
+   * this process die first, the job runs then, as a fetched job runs again once expired
+   * (docs/decisions/0065-first-attempts-handed-over.md).
+   */
+  readonly handOver = (messages: readonly Pending[], held: string): void => {
+    const mine = messages.filter((m) => !this.attempting.has(m.id));
+    for (const m of mine) this.attempting.add(m.id);
+    const done = this.attemptMessages(mine, this.batches++)
+      .catch(async (err: unknown) => {
+        // What was not recorded is attempted again as a failed batch's jobs are: soon, by a
+        // job due now (what was recorded, it skips), rather than once the hold is over.
+        this.app.log.warn({ err }, "webhooks: a batch handed over failed; it is queued again");
+        await this.boss.insert([{ name: DELIVERIES, data: { messageIds: mine.map((m) => m.id) } }]);
+      })
+      .then(() => this.boss.deleteJob(DELIVERIES, held))
+      .catch((err: unknown) =>
+        this.app.log.warn({ err }, "webhooks: a batch handed over is left to its held job"),
+      )
+      .finally(() => {
+        for (const m of mine) this.attempting.delete(m.id);
+        this.handedOver.delete(done);
+      });
+    this.handedOver.add(done);
   };
 
   /**
@@ -115,12 +152,17 @@ export class Deliveries {
 
   private async attemptOnce(ids: string[], rank: number): Promise<void> {
     if (ids.length === 0) return;
+    const messages = await pendingMessages(this.app.db, ids);
+    await this.attemptMessages(messages.values(), rank);
+  }
+
+  /** One attempt at each of `messages` (read or handed over), as attemptOnce describes. */
+  private async attemptMessages(messages: Iterable<Pending>, rank: number): Promise<void> {
     const db = this.app.db;
-    const messages = await pendingMessages(db, ids);
     const records: AttemptRecord[] = [];
     const ended: number[] = [];
     const sendable: { message: Pending; owner: TokenOwner }[] = [];
-    for (const message of messages.values()) {
+    for (const message of messages) {
       if (message.status !== "pending") continue; // done already (a repeated job)
       const refused = this.refusal(message);
       if (refused === null && message.owner) {

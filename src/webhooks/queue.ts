@@ -2,8 +2,24 @@ import PgBoss from "pg-boss";
 import { lostCreateRace } from "../db/concurrent-create.ts";
 import type { Database, Queryable } from "../db/database.ts";
 
-/** pg-boss's queue of webhook deliveries: a job per attempt due, naming its message. */
+/**
+ * pg-boss's queue of webhook deliveries: a job per attempt due, naming its message, or, for a batch
+ * the dispatcher hands over to its own process, one job naming them all (held back: delivery.ts).
+ */
 export const DELIVERIES = "webhook-delivery";
+
+export type DeliveryJob = { messageId: string } | { messageIds: string[] };
+
+/** The messages a delivery job names. */
+export function messagesOf(job: DeliveryJob): string[] {
+  return "messageIds" in job ? job.messageIds : [job.messageId];
+}
+
+/**
+ * How long a batch handed over is held back from pg-boss's workers: as long as pg-boss lets a
+ * fetched job run before it expires and runs again (its default, which the queue keeps).
+ */
+export const HAND_OVER_HOLD_MS = 15 * 60_000;
 
 /**
  * pg-boss's way into a database: our connection (PostgreSQL pool or PGlite), or a transaction.

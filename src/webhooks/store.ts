@@ -107,19 +107,51 @@ export async function listEndpoints(
   return rows.map(endpointOf);
 }
 
+/** A live endpoint as the dispatcher reads it: with what sending to it needs. */
+export interface LiveEndpoint extends Endpoint {
+  secret: string;
+  owner: TokenOwner;
+}
+
 /** The live endpoints following `network` whose token is live (the dispatcher's list). */
-export async function liveEndpoints(db: Queryable, network: NetworkName): Promise<Endpoint[]> {
+export async function liveEndpoints(db: Queryable, network: NetworkName): Promise<LiveEndpoint[]> {
   // An endpoint whose token is revoked or expired gets no more messages (its next attempt, if
   // one is queued, ends it).
-  const { rows } = await db.query<EndpointRow>(
-    `SELECT ${E_COLUMNS}
+  const { rows } = await db.query<EndpointRow & OwnerColumns & { secret: string }>(
+    `SELECT ${E_COLUMNS}, e.secret, ${OWNER_COLUMNS}
      FROM webhook_endpoints e JOIN tokens t ON t.id = e.token_id
      WHERE e.network = $1 AND e.ended_at IS NULL AND t.revoked_at IS NULL
        AND (t.expires_at IS NULL OR t.expires_at > now())
      ORDER BY e.id`,
     [network],
   );
-  return rows.map(endpointOf);
+  return rows.flatMap((r) => {
+    const owner = ownerOfColumns(r);
+    return owner ? [{ ...endpointOf(r), secret: r.secret, owner }] : [];
+  });
+}
+
+/** The endpoint's token's owner, as a join reads it (`tokens t`). */
+interface OwnerColumns {
+  owner_id: number | null;
+  owner_account_id: number;
+  owner_hint: string;
+  owner_scope: OwnerRow["scope"];
+  owner_expires_at: Date | null;
+}
+const OWNER_COLUMNS = `t.id AS owner_id, t.account_id AS owner_account_id, t.hint AS owner_hint,
+       t.scope AS owner_scope, t.expires_at AS owner_expires_at`;
+
+function ownerOfColumns(r: OwnerColumns): TokenOwner | null {
+  return r.owner_id === null
+    ? null
+    : ownerOf({
+        id: r.owner_id,
+        account_id: r.owner_account_id,
+        hint: r.owner_hint,
+        scope: r.owner_scope,
+        expires_at: r.owner_expires_at,
+      });
 }
 
 /** Ends a live endpoint (of `accountId`, when given); whether it was live. */
@@ -159,18 +191,18 @@ export interface NewMessage {
 }
 
 /**
- * Writes messages in one statement; the ids of those written (an endpoint that has a message for
- * the event already gets none).
+ * Writes messages in one statement; those written (an endpoint that has a message for the event
+ * already gets none), each id with its creation time.
  */
 export async function createMessages(
   db: Queryable,
   messages: readonly NewMessage[],
-): Promise<Set<string>> {
-  if (messages.length === 0) return new Set();
-  const { rows } = await db.query<{ id: string }>(
+): Promise<Map<string, Date>> {
+  if (messages.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; created_at: Date }>(
     `INSERT INTO webhook_messages(id, endpoint_id, event_id, payload)
      SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[])
-     ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
+     ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id, created_at`,
     [
       messages.map((m) => m.id),
       messages.map((m) => m.endpointId),
@@ -178,7 +210,7 @@ export async function createMessages(
       messages.map((m) => m.payload),
     ],
   );
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, new Date(r.created_at)]));
 }
 
 /** A message due for an attempt, with what sending it needs. */
@@ -200,23 +232,18 @@ export async function pendingMessages(
   ids: readonly string[],
 ): Promise<Map<string, Pending>> {
   const { rows } = await db.query<
-    EndpointRow & {
-      message_id: string;
-      payload: string;
-      message_created_at: Date;
-      attempts: number;
-      status: Pending["status"];
-      secret: string;
-      owner_id: number | null;
-      owner_account_id: number;
-      owner_hint: string;
-      owner_scope: OwnerRow["scope"];
-      owner_expires_at: Date | null;
-    }
+    EndpointRow &
+      OwnerColumns & {
+        message_id: string;
+        payload: string;
+        message_created_at: Date;
+        attempts: number;
+        status: Pending["status"];
+        secret: string;
+      }
   >(
     `SELECT m.id AS message_id, m.payload, m.created_at AS message_created_at, m.attempts, m.status,
-            e.secret, ${E_COLUMNS}, t.id AS owner_id, t.account_id AS owner_account_id,
-            t.hint AS owner_hint, t.scope AS owner_scope, t.expires_at AS owner_expires_at
+            e.secret, ${E_COLUMNS}, ${OWNER_COLUMNS}
      FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
      LEFT JOIN tokens t ON t.id = e.token_id AND t.revoked_at IS NULL
        AND (t.expires_at IS NULL OR t.expires_at > now())
@@ -225,16 +252,7 @@ export async function pendingMessages(
   );
   const out = new Map<string, Pending>();
   for (const r of rows) {
-    const owner =
-      r.owner_id === null
-        ? null
-        : ownerOf({
-            id: r.owner_id,
-            account_id: r.owner_account_id,
-            hint: r.owner_hint,
-            scope: r.owner_scope,
-            expires_at: r.owner_expires_at,
-          });
+    const owner = ownerOfColumns(r);
     out.set(r.message_id, {
       id: r.message_id,
       payload: r.payload,

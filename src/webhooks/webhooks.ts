@@ -48,7 +48,12 @@ export class Webhooks {
       };
       workers.push(await boss.work(DELIVERIES, options, deliveries.work));
     }
-    this.dispatcher = new Dispatcher(app, boss, wake);
+    this.dispatcher = new Dispatcher(app, boss, {
+      batchSize: deliveries.batchSize,
+      handOver: deliveries.handOver,
+      wake,
+      queued: analyze,
+    });
     this.dispatcher.start();
     this.creditsLow = watchCreditsLow(app.db, boss, {
       everyMs: this.config.pollMs,
@@ -85,7 +90,7 @@ export class Webhooks {
       close: false,
       timeout: Math.max(waitMs, 1),
     });
-    await this.deliveries?.close();
+    await this.deliveries?.close(waitMs);
     await this.queueDb?.close();
   }
 }

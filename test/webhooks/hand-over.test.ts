@@ -1,0 +1,148 @@
+// The dispatching process attempts a block's first batch of messages itself, without pg-boss's
+// fetch: while it does, one job naming them all waits, held back as long as a fetched job would
+// run before expiring, and goes once they are recorded; should the process die first, that job
+// runs and attempts them all. Both stores.
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { liveOwner } from "../../src/access/tokens.ts";
+import { registerEndpoint } from "../../src/webhooks/register.ts";
+import { someAddress } from "../support/devnet-core.ts";
+import {
+  askDevnetCore,
+  type StoreKind,
+  startTestGateway,
+  type TestGateway,
+} from "../support/harness.ts";
+import { expectLedgerOk } from "../support/ledger.ts";
+
+describe.each<StoreKind>(["pglite", "postgres"])("webhook batches handed over on %s", (store) => {
+  let t: TestGateway;
+  let receiver: Server;
+  let base = "";
+  const received: string[] = [];
+  /** Answers held back until released (paths under /hold). */
+  const held: ServerResponse[] = [];
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        received.push(req.url ?? "");
+        if (req.url?.startsWith("/hold")) held.push(res);
+        else res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    t = await startTestGateway(store, {
+      networks: ["regtest"],
+      events: { pollMs: 600_000 },
+      webhooks: { allowTargets: ["127.0.0.1/32"], pollMs: 500 },
+    });
+    await t.gateway.app.events.pollNow(); // the first look: tips known, nothing announced
+  }, 60_000);
+  afterAll(async () => {
+    for (const res of held.splice(0)) res.writeHead(204).end();
+    await t?.close();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  const jobs = () => `${t.schema ?? "public"}_jobs.job`;
+
+  async function endpoint(name: string, path: string) {
+    const account = await t.account(`${store}-${name}`, 100);
+    const { db, config, webhookTargets } = t.gateway.app;
+    const owner = (await liveOwner(db, account.tokenId))!;
+    const made = await registerEndpoint(db, config, webhookTargets, owner, {
+      url: `${base}${path}`,
+      network: "regtest",
+      event: "newBlock",
+      args: {},
+    });
+    return { ...account, endpointId: made.endpoint.id };
+  }
+
+  async function statuses(endpointIds: number[]) {
+    const { rows } = await t.gateway.app.db.query<{ id: string; status: string }>(
+      "SELECT id, status FROM webhook_messages WHERE endpoint_id = ANY($1::int8[]) ORDER BY id",
+      [endpointIds],
+    );
+    return rows;
+  }
+
+  it("a block's messages are sent at once under one held job, which goes once they are recorded", async () => {
+    const hooks = await Promise.all(["a", "b", "c"].map((n) => endpoint(n, `/hold-${n}`)));
+    const ids = hooks.map((h) => h.endpointId);
+    await askDevnetCore(t.devnet, "generatetoaddress", [1, someAddress("regtest")], "regtest");
+    await t.gateway.app.events.pollNow();
+    await vi.waitFor(() => expect(held).toHaveLength(3), { timeout: 10_000 });
+
+    // Every POST under way: their one job waits, not to be fetched before it would have expired.
+    const messages = (await statuses(ids)).map((m) => m.id);
+    expect(messages).toHaveLength(3);
+    const { rows: waiting } = await t.gateway.app.db.query<{
+      ids: string[];
+      state: string;
+      held: boolean;
+    }>(
+      `SELECT ARRAY(SELECT jsonb_array_elements_text(data->'messageIds') ORDER BY 1) AS ids, state,
+         start_after > now() + interval '14 minutes' AS held
+       FROM ${jobs()} WHERE data->'messageIds' ?| $1::text[]`,
+      [messages],
+    );
+    expect(waiting).toEqual([{ ids: messages, state: "created", held: true }]);
+    const { rows: each } = await t.gateway.app.db.query(
+      `SELECT id FROM ${jobs()} WHERE data->>'messageId' = ANY($1::text[])`,
+      [messages],
+    );
+    expect(each).toEqual([]);
+
+    for (const res of held.splice(0)) res.writeHead(204).end();
+    await vi.waitFor(
+      async () =>
+        expect((await statuses(ids)).map((m) => m.status)).toEqual([
+          "delivered",
+          "delivered",
+          "delivered",
+        ]),
+      { timeout: 10_000 },
+    );
+    await vi.waitFor(async () => {
+      const { rows } = await t.gateway.app.db.query(
+        `SELECT id FROM ${jobs()} WHERE data->'messageIds' ?| $1::text[]`,
+        [messages],
+      );
+      expect(rows).toEqual([]);
+    });
+    for (const h of hooks) await expectLedgerOk(t.gateway.app.db, h.id, { charged: 5 });
+  });
+
+  it("a held job that runs (its process died before recording) attempts every message it names, once", async () => {
+    const hooks = await Promise.all(["d", "e"].map((n) => endpoint(n, `/ok-${store}-${n}`)));
+    const messages = hooks.map((h) => `msg_${store}_lost_${h.endpointId}`);
+    for (const [i, h] of hooks.entries()) {
+      await t.gateway.app.db.query(
+        "INSERT INTO webhook_messages(id, endpoint_id, event_id, payload) VALUES ($1, $2, $3, '{}')",
+        [messages[i], h.endpointId, `event-${messages[i]}`],
+      );
+    }
+    // As the dispatcher wrote it, its hold now over.
+    await t.gateway.app.db.query(`INSERT INTO ${jobs()} (name, data) VALUES ($1, $2)`, [
+      "webhook-delivery",
+      JSON.stringify({ messageIds: messages }),
+    ]);
+    await vi.waitFor(
+      async () =>
+        expect((await statuses(hooks.map((h) => h.endpointId))).map((m) => m.status)).toEqual([
+          "delivered",
+          "delivered",
+        ]),
+      { timeout: 10_000 },
+    );
+    expect(received.filter((p) => p.startsWith(`/ok-${store}-`)).sort()).toEqual(
+      hooks.map((_, i) => `/ok-${store}-${"de"[i]}`),
+    );
+    for (const h of hooks) await expectLedgerOk(t.gateway.app.db, h.id, { charged: 5 });
+  });
+});
