@@ -63,7 +63,10 @@ export async function runYoga(
           ? {}
           : { body: readableBody(ctx.services, call.body) }),
       },
-      context,
+      // The server context with nothing of its own: Yoga's server adapter copies every own
+      // property of the one it is given into a fresh object (property descriptors one by one)
+      // on each request, where this reads through to the context itself.
+      Object.create(context) as GraphQLContext,
     );
   } catch (err) {
     // A keep-alive socket serves many requests: no listener of a failed one is left on it.
