@@ -210,6 +210,26 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
     await expectLedgerOk(db, id);
   });
 
+  it("a statement waiting for the rest of its batch waits idle, not turning the event loop", async () => {
+    const { id, settle } = await leasedCalls("idle-wait");
+    const opts = { batchRowsMax: 1000, pendingRowsMax: 10_000, gatherMaxUs: 1_000_000 };
+    const queue = new SettleQueue(db, { ...opts, inProcess: true });
+    const executing = queue.coming();
+    const first = settle(queue);
+    // The statement waits for the call still executing, which comes back 150 ms later.
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const used = process.cpuUsage(cpu);
+    executing();
+    await Promise.all([first, settle(queue)]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(149);
+    expect(queue.stats).toMatchObject({ batches: 1, items: 2 });
+    // Turning the event loop for those 150 ms took about as much CPU; waiting takes next to none.
+    expect((used.user + used.system) / 1000).toBeLessThan(50);
+    await expectLedgerOk(db, id);
+  });
+
   it("in process, a statement waits for the calls the clients keep in flight, up to its bound", async () => {
     const { id, settle } = await leasedCalls("returning");
     const opts = {

@@ -53,8 +53,8 @@ export interface SettleQueueOptions {
 
 /**
  * Most calls an in-process statement waits for that have not arrived yet (gatheredInProcess):
- * past some sixteen calls a statement's fixed cost is less than its calls' own, and the wait,
- * turns of the event loop, costs CPU itself.
+ * past some sixteen calls a statement's fixed cost is less than its calls' own, and a longer wait
+ * delays every call it holds.
  */
 const RETURNING_MAX = 16;
 
@@ -76,6 +76,8 @@ export class SettleQueue {
   private readonly gather: BatchGather;
   /** Calls executing that will settle next (see `coming`). */
   private executing = 0;
+  /** Wakes a statement waiting for the rest of its batch (see `changed`). */
+  private wake: (() => void) | null = null;
   /** Statements written and items settled, for metrics and benchmarks. */
   readonly stats = { batches: 0, items: 0, rows: 0, failedBatches: 0, peakQueuedRows: 0 };
 
@@ -98,6 +100,7 @@ export class SettleQueue {
       this.queuedRows += rows;
       this.gather.arrival();
       this.stats.peakQueuedRows = Math.max(this.stats.peakQueuedRows, this.queuedRows);
+      this.changed();
       this.kick();
     });
   }
@@ -114,6 +117,7 @@ export class SettleQueue {
       if (done) return;
       done = true;
       this.executing -= 1;
+      this.changed();
     };
   }
 
@@ -169,26 +173,24 @@ export class SettleQueue {
     if (this.opts.inProcess) return this.gatheredInProcess();
     const plan = this.gather.plan(this.queue.length);
     if (!plan) return;
-    // Turns of the event loop, each letting requests in: no timer is finer than a millisecond.
     // (queuedRows counts a statement in flight too: a full batch ends the wait no later.)
     while (
       this.queue.length < plan.calls &&
       this.queuedRows < this.opts.batchRowsMax &&
       this.gather.now() < plan.until
     ) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.nextChange(plan.until);
     }
   }
 
   /**
    * On a store whose statements execute in this process (PGlite), a statement's cost is this
    * process's CPU, fixed whatever its size, and no other work runs while it executes: so the next
-   * statement waits, in turns of the event loop, up to `gatherMaxUs`, for the calls still
-   * executing to queue their settles, and for as many calls as the clients keep in flight. The
-   * latter are the calls answered by the statement before, on their way back: left to itself a
-   * closed loop of clients splits in two halves, each settled while the other comes back, and
-   * every call pays half a statement more. A call alone never waits: it is not executing any more
-   * and is all a client keeps in flight.
+   * statement waits, up to `gatherMaxUs`, for the calls still executing to queue their settles,
+   * and for as many calls as the clients keep in flight. The latter are the calls answered by the
+   * statement before, on their way back: left to itself a closed loop of clients splits in two
+   * halves, each settled while the other comes back, and every call pays half a statement more. A
+   * call alone never waits: it is not executing any more and is all a client keeps in flight.
    */
   private async gatheredInProcess(): Promise<void> {
     const maxUs = this.opts.gatherMaxUs ?? 0;
@@ -198,8 +200,36 @@ export class SettleQueue {
     if (!waiting()) return;
     const until = this.gather.now() + maxUs / 1000;
     while (waiting() && this.queuedRows < this.opts.batchRowsMax && this.gather.now() < until) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.nextChange(until);
     }
+  }
+
+  /** A settle was queued, or a call is done executing: a statement waiting for them looks again. */
+  private changed(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  /**
+   * Resolves a turn of the event loop after the next change (`changed`: what the changing call
+   * does next in its turn, such as settling once done executing, is then seen), or once `until`
+   * (the gather's clock) may have passed. A wait, not turns of the event loop one after another:
+   * each turn with nothing to do costs the process CPU, and a statement waited through hundreds
+   * of them. The timer is only the bound (no timer is finer than a millisecond; the clock is read
+   * again when it fires).
+   */
+  private nextChange(until: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wake === wake) this.wake = null;
+        resolve();
+      };
+      const wake = () => setImmediate(done);
+      const timer = setTimeout(done, Math.max(1, Math.ceil(until - this.gather.now())));
+      this.wake = wake;
+    });
   }
 
   private async write(batch: Pending[]): Promise<void> {
