@@ -6,11 +6,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { liveOwner, revokeToken } from "../../src/access/tokens.ts";
-import { registerEndpoint } from "../../src/webhooks/register.ts";
+import { revokeToken } from "../../src/access/tokens.ts";
 import { auditRecords } from "../support/audit.ts";
 import { type StoreKind, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { expectLedgerOk } from "../support/ledger.ts";
+import { newBlockEndpoint } from "../support/webhook-endpoints.ts";
 
 interface Received {
   path: string;
@@ -59,21 +59,13 @@ describe.each<StoreKind>(["pglite", "postgres"])("webhook batches on %s", (store
 
   /** An account with an endpoint at `path` and a pending message `id` to it. */
   async function hooked(name: string, path: string, id: string) {
-    const account = await t.account(`${store}-${name}`, 100);
-    const { db, config, webhookTargets } = t.gateway.app;
-    const owner = (await liveOwner(db, account.tokenId))!;
-    const made = await registerEndpoint(db, config, webhookTargets, owner, {
-      url: `${base}${path}`,
-      network: "regtest",
-      event: "newBlock",
-      args: {},
-    });
+    const made = await newBlockEndpoint(t, `${store}-${name}`, `${base}${path}`);
     secrets.set(path, made.secret);
-    await db.query(
+    await t.gateway.app.db.query(
       "INSERT INTO webhook_messages(id, endpoint_id, event_id, payload) VALUES ($1, $2, $3, '{}')",
-      [id, made.endpoint.id, `event-${id}`],
+      [id, made.endpointId, `event-${id}`],
     );
-    return { ...account, endpointId: made.endpoint.id };
+    return made;
   }
 
   async function messages(ids: string[]) {

@@ -5,8 +5,6 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { liveOwner } from "../../src/access/tokens.ts";
-import { registerEndpoint } from "../../src/webhooks/register.ts";
 import { someAddress } from "../support/devnet-core.ts";
 import {
   askDevnetCore,
@@ -15,6 +13,7 @@ import {
   type TestGateway,
 } from "../support/harness.ts";
 import { expectLedgerOk } from "../support/ledger.ts";
+import { newBlockEndpoint } from "../support/webhook-endpoints.ts";
 
 describe.each<StoreKind>(["pglite", "postgres"])("webhook batches handed over on %s", (store) => {
   let t: TestGateway;
@@ -50,18 +49,8 @@ describe.each<StoreKind>(["pglite", "postgres"])("webhook batches handed over on
 
   const jobs = () => `${t.schema ?? "public"}_jobs.job`;
 
-  async function endpoint(name: string, path: string) {
-    const account = await t.account(`${store}-${name}`, 100);
-    const { db, config, webhookTargets } = t.gateway.app;
-    const owner = (await liveOwner(db, account.tokenId))!;
-    const made = await registerEndpoint(db, config, webhookTargets, owner, {
-      url: `${base}${path}`,
-      network: "regtest",
-      event: "newBlock",
-      args: {},
-    });
-    return { ...account, endpointId: made.endpoint.id };
-  }
+  const endpoint = (name: string, path: string) =>
+    newBlockEndpoint(t, `${store}-${name}`, `${base}${path}`);
 
   async function statuses(endpointIds: number[]) {
     const { rows } = await t.gateway.app.db.query<{ id: string; status: string }>(
