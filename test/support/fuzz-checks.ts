@@ -118,7 +118,9 @@ function rpcItemProblems(item: Json): string[] {
 
 /** The request's own id where the protocol says the answer must carry it back. */
 function expectedId(requestBody: string | undefined, answer: { [key: string]: Json }): Json[] {
-  const request = requestBody === undefined ? undefined : parse(requestBody);
+  // The body as it went: sent as UTF-8, a generated string's lone surrogate is U+FFFD on the wire.
+  const sent = requestBody === undefined ? undefined : Buffer.from(requestBody).toString("utf8");
+  const request = sent === undefined ? undefined : parse(sent);
   if (!isObject(request) || !("id" in request)) return [];
   const code = isObject(answer.error) ? answer.error.code : undefined;
   // Unreadable or invalid envelopes are answered with id null: the id could not be trusted.
