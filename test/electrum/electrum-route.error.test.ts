@@ -123,6 +123,13 @@ describe("the envelope and the gateway's own refusals", () => {
     expect((await post(url(), [])).json).toEqual([]);
   });
 
+  it("a \\u escape leaving half a surrogate pair alone is read, as ElectrumX's reader does, and echoed escaped", async () => {
+    const body = String.raw`{"jsonrpc":"2.0","id":"\udc00","method":"blockchain.transaction.get"}`;
+    const res = await post(url(), body);
+    expect(res.text).toContain(String.raw`"id":"\udc00"`);
+    expect((res.json as { error: { code: number } }).error.code).toBe(-32602);
+  });
+
   it("a network without an Electrum server: 503, not charged", async () => {
     const before = await available();
     const res = await post(url("regtest"), rpc("blockchain.transaction.get", [HAL_TXID]));

@@ -173,6 +173,26 @@ describe("the JSON-RPC envelope", () => {
     });
   });
 
+  it("-32700 for a \\u escape leaving half a surrogate pair alone, as Core's reader refuses it; a whole pair is read", async () => {
+    const ids = [String.raw`"\udc00"`, String.raw`"a\ud800"`, String.raw`"\uD800\u0041"`];
+    for (const id of ids) {
+      const res = await post(url(), `{"jsonrpc":"2.0","id":${id},"method":"getblockcount"}`);
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32700, message: "Parse error" },
+        id: null,
+      });
+    }
+    const key = String.raw`{"jsonrpc":"2.0","id":1,"method":"getblockcount","\udfff":1}`;
+    expect(((await post(url(), key)).json as { error: { code: number } }).error.code).toBe(-32700);
+    // A pair escaped, and the character as it is, are one code point: echoed as sent.
+    for (const id of [String.raw`"\ud83d\ude00"`, '"😀"']) {
+      const res = await post(url(), `{"jsonrpc":"2.0","id":${id},"method":"getblockcount"}`);
+      expect((res.json as { id: unknown }).id).toBe("😀");
+    }
+  });
+
   it("-32700 for JSON that is neither object nor array", async () => {
     const res = await post(url(), "42");
     expect((res.json as { error: { message: string } }).error.message).toBe(

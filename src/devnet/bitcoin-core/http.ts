@@ -90,7 +90,7 @@ export async function startCoreHttp(opts: {
     if (!(await authorized(req, res, expected))) return;
     const body = await readBody(req, res);
     if (body === null) return;
-    const request = parseRequestBody(body);
+    const request = parseRequestBody(body, undefined, "refuse");
     if (request.kind !== "fatal") {
       const items = request.kind === "single" ? [request.item] : request.items;
       const calls = items.flatMap((i) =>

@@ -25,8 +25,22 @@ export type RequestBody =
   /** The body as a whole is unusable (Core answers it as a legacy error with a null id). */
   | { kind: "fatal"; error: RpcErrorObject };
 
-/** `depthMax`: nested deeper, the body is "Parse error", as Core answers one past its bound. */
-export function parseRequestBody(body: string, depthMax = JSON_DEPTH_MAX): RequestBody {
+/** How a reader takes a `\u` escape that leaves half a UTF-16 surrogate pair alone. */
+export type LoneSurrogates =
+  /** Refused as JSON that does not parse: Core's reader (UniValue) has no code point for it. */
+  | "refuse"
+  /** Read as the lone surrogate it escapes: Python's json, ElectrumX's reader, does. */
+  | "read";
+
+/**
+ * `depthMax`: nested deeper, the body is "Parse error", as Core answers one past its bound.
+ * `loneSurrogates`: as the upstream being mirrored reads them.
+ */
+export function parseRequestBody(
+  body: string,
+  depthMax = JSON_DEPTH_MAX,
+  loneSurrogates: LoneSurrogates = "read",
+): RequestBody {
   let value: Json;
   try {
     // Clients' bodies only: upstream answers are not scanned (they are the operator's servers,
@@ -35,12 +49,33 @@ export function parseRequestBody(body: string, depthMax = JSON_DEPTH_MAX): Reque
     // Compact JSON, as JSON.stringify writes it (most clients), is read by the canonical reader:
     // the same value, faster (no string built a character at a time); anything else (whitespace, escapes, repeated keys) declines to the general parser.
     value = parseCanonical(body) ?? parseJsonLiftingStrings(body);
+    if (loneSurrogates === "refuse" && SURROGATE_ESCAPE.test(body) && holdsLoneSurrogate(value)) {
+      throw new SyntaxError("a \\u escape of half a surrogate pair");
+    }
   } catch {
     return { kind: "fatal", error: { code: -32700, message: "Parse error" } };
   }
   if (Array.isArray(value)) return { kind: "batch", items: value.map(parseRequestItem) };
   if (isJsonObject(value)) return { kind: "single", item: parseRequestItem(value) };
   return { kind: "fatal", error: { code: -32700, message: "Top-level object parse error" } };
+}
+
+/**
+ * A `\u` escape of a UTF-16 surrogate. A body decoded from UTF-8 holds no lone surrogate but
+ * through such an escape, so only a body with one is walked.
+ */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/** With the `u` flag a pair is one code point: what matches is half a pair alone. */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/** Whether a string of the value (a key or an element) holds half a surrogate pair alone. */
+function holdsLoneSurrogate(value: Json): boolean {
+  if (typeof value === "string") return LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
+  if (!isJsonObject(value)) return false;
+  return Object.entries(value).some(
+    ([key, item]) => LONE_SURROGATE.test(key) || holdsLoneSurrogate(item),
+  );
 }
 
 /** The id first (so later errors carry it), then version, method and params, in Core's order. */

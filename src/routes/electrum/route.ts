@@ -48,6 +48,7 @@ const poolOf = (ctx: ElectrumContext) => ctx.services.electrum.get(ctx.network);
  * that describe the server the wallet talks to (answered by the gateway: server-answers.ts).
  */
 const ELECTRUM: MirrorProtocol<ElectrumServices> = {
+  loneSurrogates: "read",
   methods: {
     "server.version": (params, ctx) =>
       checkServerVersion(params, poolOf(ctx)?.serverVersion()?.protocol ?? null),

@@ -17,6 +17,7 @@ import {
 import { rpcErrorObject } from "../../protocol/errors/render.ts";
 import { responseTooLarge } from "../../protocol/errors/too-large.ts";
 import {
+  type LoneSurrogates,
   parseRequestBody,
   type RequestItem,
   type RpcVersion,
@@ -96,6 +97,8 @@ export interface MirrorProtocol<S extends MeterServices = MeterServices> {
    * (ElectrumX); absent: the gateway's RESPONSE_TOO_LARGE.
    */
   tooLarge?(limitBytes: number): RpcErrorObject;
+  /** How the upstream's JSON reader takes a lone surrogate's escape (envelope.ts). */
+  loneSurrogates: LoneSurrogates;
 }
 
 type Slot =
@@ -120,7 +123,11 @@ export async function handleRpcMirror<S extends MeterServices>(
   body: string,
   protocol: MirrorProtocol<S>,
 ): Promise<HttpReply> {
-  const request = parseRequestBody(body, ctx.services.config.server.jsonDepthMax);
+  const request = parseRequestBody(
+    body,
+    ctx.services.config.server.jsonDepthMax,
+    protocol.loneSurrogates,
+  );
   const batchMax = ctx.services.config.server.batchItemsMax;
   if (request.kind === "fatal") return refuseEnvelope(ctx, request.error, false);
   if (request.kind === "batch" && request.items.length > batchMax) {

@@ -29,6 +29,7 @@ const BLOCK_FIELDS_BYTES = 160;
  * checks them and forwarded as one upstream batch, except what the transaction cache can answer.
  */
 const NODE: MirrorProtocol<NodeServices> = {
+  loneSurrogates: "refuse",
   methods: {
     getrawtransaction: (params, ctx) => checkGetRawTransaction(params, ctx.network),
     ...Object.fromEntries(
