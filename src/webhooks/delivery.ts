@@ -113,13 +113,22 @@ export class Deliveries {
     const mine = messages.filter((m) => !this.attempting.has(m.id));
     for (const m of mine) this.attempting.add(m.id);
     const done = this.attemptMessages(mine, this.batches++)
-      .catch(async (err: unknown) => {
-        // What was not recorded is attempted again as a failed batch's jobs are: soon, by a
-        // job due now (what was recorded, it skips), rather than once the hold is over.
-        this.app.log.warn({ err }, "webhooks: a batch handed over failed; it is queued again");
-        await this.boss.insert([{ name: DELIVERIES, data: { messageIds: mine.map((m) => m.id) } }]);
-      })
-      .then(() => this.boss.deleteJob(DELIVERIES, held))
+      .then(
+        () => this.boss.deleteJob(DELIVERIES, held),
+        async (err: unknown) => {
+          // Cut short by the gateway stopping (its store closing): the held job runs it later.
+          if (this.stopped) {
+            this.app.log.warn({ err }, "webhooks: a batch handed over is left to its held job");
+            return;
+          }
+          // What was not recorded is attempted again as a failed batch's jobs are: soon, by a
+          // job due now (what was recorded, it skips), rather than once the hold is over.
+          this.app.log.warn({ err }, "webhooks: a batch handed over failed; it is queued again");
+          const messageIds = mine.map((m) => m.id);
+          await this.boss.insert([{ name: DELIVERIES, data: { messageIds } }]);
+          await this.boss.deleteJob(DELIVERIES, held);
+        },
+      )
       .catch((err: unknown) =>
         this.app.log.warn({ err }, "webhooks: a batch handed over is left to its held job"),
       )
