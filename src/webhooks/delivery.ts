@@ -5,6 +5,7 @@ import { type CallOutcome, type Metered, meter } from "../billing/metering/pipel
 import { eventPrice } from "../billing/pricing/prices.ts";
 import type { Config } from "../config/schema.ts";
 import { gatewayError } from "../protocol/errors/codes.ts";
+import { within } from "../util/cached-check.ts";
 import { chargeKey, openMarks } from "./charge-mark.ts";
 import { Deadlines } from "./deadlines.ts";
 import { Gate, Slots } from "./gate.ts";
@@ -81,12 +82,7 @@ export class Deliveries {
 
   /** Waits up to `waitMs` for the batches handed over (their POSTs not sent once stopped). */
   async close(waitMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
-    });
-    await Promise.race([Promise.all(this.handedOver), waited]);
-    clearTimeout(timer);
+    await within(Promise.all(this.handedOver), waitMs, null);
     await this.agent.close();
   }
 
