@@ -4,10 +4,12 @@
 // runs and attempts them all. Both stores.
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { someAddress } from "../support/devnet-core.ts";
 import {
   askDevnetCore,
+  POSTGRES_URL,
   type StoreKind,
   startTestGateway,
   type TestGateway,
@@ -133,5 +135,49 @@ describe.each<StoreKind>(["pglite", "postgres"])("webhook batches handed over on
       hooks.map((_, i) => `/ok-${store}-${"de"[i]}`),
     );
     for (const h of hooks) await expectLedgerOk(t.gateway.app.db, h.id, { charged: 5 });
+  });
+});
+
+describe("a batch handed over when the gateway stops", () => {
+  it("is waited for: the stop ends once its delivery is answered and recorded", async () => {
+    const answers: ServerResponse[] = [];
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => answers.push(res));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/slow`;
+    const t = await startTestGateway("postgres", {
+      networks: ["regtest"],
+      events: { pollMs: 600_000 },
+      webhooks: { allowTargets: ["127.0.0.1/32"], pollMs: 60_000 },
+    });
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    try {
+      await t.gateway.app.events.pollNow();
+      const { endpointId } = await newBlockEndpoint(t, "stopping", url);
+      await askDevnetCore(t.devnet, "generatetoaddress", [1, someAddress("regtest")], "regtest");
+      await t.gateway.app.events.pollNow();
+      await vi.waitFor(() => expect(answers).toHaveLength(1), { timeout: 10_000 });
+      const order: string[] = [];
+      const stopped = t.gateway.close().then(() => order.push("stopped"));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      order.push("answered");
+      answers[0]!.writeHead(204).end();
+      await stopped;
+      expect(order).toEqual(["answered", "stopped"]);
+      // Recorded before the store closed: the batch's settle and record were waited for too.
+      await client.connect();
+      const { rows } = await client.query(
+        `SELECT status, attempts FROM ${t.schema}.webhook_messages WHERE endpoint_id = $1`,
+        [endpointId],
+      );
+      expect(rows).toEqual([{ status: "delivered", attempts: 1 }]);
+    } finally {
+      for (const res of answers) if (!res.writableEnded) res.writeHead(204).end();
+      await client.end();
+      await t.close();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });
