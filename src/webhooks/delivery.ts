@@ -108,32 +108,37 @@ export class Deliveries {
   readonly handOver = (messages: readonly Pending[], held: string): void => {
     const mine = messages.filter((m) => !this.attempting.has(m.id));
     for (const m of mine) this.attempting.add(m.id);
-    const done = this.attemptMessages(mine, this.batches++)
+    // Let go of the messages once attempted: a retry queued by their record may be fetched at
+    // once, and would find them still being attempted here while the held job is deleted.
+    const attempted = this.attemptMessages(mine, this.batches++).finally(() => {
+      for (const m of mine) this.attempting.delete(m.id);
+    });
+    const done = attempted
       .then(
         () => this.boss.deleteJob(DELIVERIES, held),
-        async (err: unknown) => {
-          // Cut short by the gateway stopping (its store closing): the held job runs it later.
-          if (this.stopped) {
-            this.app.log.warn({ err }, "webhooks: a batch handed over is left to its held job");
-            return;
-          }
-          // What was not recorded is attempted again as a failed batch's jobs are: soon, by a
-          // job due now (what was recorded, it skips), rather than once the hold is over.
-          this.app.log.warn({ err }, "webhooks: a batch handed over failed; it is queued again");
-          const messageIds = mine.map((m) => m.id);
-          await this.boss.insert([{ name: DELIVERIES, data: { messageIds } }]);
-          await this.boss.deleteJob(DELIVERIES, held);
-        },
+        (err: unknown) => this.handedOverFailed(err, mine, held),
       )
       .catch((err: unknown) =>
         this.app.log.warn({ err }, "webhooks: a batch handed over is left to its held job"),
       )
-      .finally(() => {
-        for (const m of mine) this.attempting.delete(m.id);
-        this.handedOver.delete(done);
-      });
+      .finally(() => this.handedOver.delete(done));
     this.handedOver.add(done);
   };
+
+  /** A batch handed over whose statements failed: queued again now, or left to its held job. */
+  private async handedOverFailed(err: unknown, messages: readonly Pending[], held: string) {
+    // Cut short by the gateway stopping (its store closing): the held job runs it later.
+    if (this.stopped) {
+      this.app.log.warn({ err }, "webhooks: a batch handed over is left to its held job");
+      return;
+    }
+    // What was not recorded is attempted again as a failed batch's jobs are: soon, by a job due
+    // now (what was recorded, it skips), rather than once the hold is over.
+    this.app.log.warn({ err }, "webhooks: a batch handed over failed; it is queued again");
+    const messageIds = messages.map((m) => m.id);
+    await this.boss.insert([{ name: DELIVERIES, data: { messageIds } }]);
+    await this.boss.deleteJob(DELIVERIES, held);
+  }
 
   /**
    * One attempt at each message of `ids` still pending (a message named twice, by a repeated job,
