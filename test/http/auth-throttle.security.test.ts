@@ -5,7 +5,7 @@
 // not affected. Requests come from two loopback addresses, 127.0.0.1 and 127.0.0.2.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/access/tokens.ts";
-import { auditRecords } from "../support/audit.ts";
+import { type AuditRow, auditRecords } from "../support/audit.ts";
 import { blockTxids, rpc, startTestGateway, type TestGateway } from "../support/harness.ts";
 import { type AddressedAnswer, postFrom } from "../support/local-address.ts";
 
@@ -67,7 +67,8 @@ describe("failed authentications from one address", () => {
     expect((await call(bad, "127.0.0.2")).status).toBe(401);
     expect((await call(`${t.url}/node/mainnet/${fresh.token}`, "127.0.0.2")).status).toBe(200);
 
-    // Audited aggregated: one record per kind of refusal and address, standing for its calls.
+    // Audited aggregated: one record per kind of refusal, address and minute, standing for its
+    // calls (a run that crosses a minute's end writes a kind's calls in two records).
     await t.gateway.app.authFailures.flush(true);
     const rows = await auditRecords(
       t.gateway.app.db,
@@ -75,10 +76,25 @@ describe("failed authentications from one address", () => {
       ["source", "http_status", "error_code", "calls"],
       { orderBy: ["source", "http_status"] },
     );
-    expect(rows).toEqual([
+    expect(rows.length).toBeLessThanOrEqual(6);
+    expect(perKind(rows)).toEqual([
       { source: "127.0.0.1", http_status: 401, error_code: "UNAUTHENTICATED", calls: 6 },
       { source: "127.0.0.1", http_status: 429, error_code: "RATE_LIMITED", calls: 3 },
       { source: "127.0.0.2", http_status: 401, error_code: "UNAUTHENTICATED", calls: 1 },
     ]);
   });
 });
+
+type Row = Pick<AuditRow, "source" | "http_status" | "error_code" | "calls">;
+
+/** The records' calls summed per address, status and code, in the records' order. */
+function perKind(rows: Row[]): Row[] {
+  const kinds = new Map<string, Row>();
+  for (const row of rows) {
+    const key = `${row.source} ${row.http_status} ${row.error_code}`;
+    const known = kinds.get(key);
+    if (known) known.calls += row.calls;
+    else kinds.set(key, { ...row });
+  }
+  return [...kinds.values()];
+}
