@@ -11,6 +11,7 @@ import {
   unregisterProcess,
 } from "./leases.ts";
 import { available, type Hold, LedgerError, reserve } from "./ledger.ts";
+import { RecentRate } from "./recent-rate.ts";
 import { type Settled, SettleQueue } from "./settle-queue.ts";
 
 /**
@@ -69,8 +70,7 @@ interface AccountCredits {
   retiring: Set<LeaseState>;
   acquiring: Promise<void> | null;
   /** Exponentially weighted CC per second reserved on this account by this process. */
-  rate: number;
-  rateAt: number;
+  rate: RecentRate;
   /** No lease is tried before this time (the balance was too small at the last try). */
   noLeaseUntil: number;
   /** balance − held as last seen by this process. */
@@ -200,7 +200,7 @@ export class Credits {
       return { ok: true, claim: { kind: "none" }, available: await available(this.db, accountId) };
     }
     const acct = this.account(accountId);
-    this.observe(acct, amount);
+    acct.rate.observe(amount, Date.now());
     // While a lease is being taken, callers wait for it rather than each holding its own credits;
     // the lease is sized for them too. A lease that cannot be had sends them to per-call holds.
     for (let tries = 0; tries < 3; tries++) {
@@ -403,8 +403,7 @@ export class Credits {
         current: null,
         retiring: new Set(),
         acquiring: null,
-        rate: 0,
-        rateAt: Date.now(),
+        rate: new RecentRate(RATE_HALF_LIFE_MS, Date.now()),
         noLeaseUntil: 0,
         lastAvailable: 0,
         waiting: 0,
@@ -412,15 +411,6 @@ export class Credits {
       this.accounts.set(accountId, acct);
     }
     return acct;
-  }
-
-  private observe(acct: AccountCredits, amount: number): void {
-    const now = Date.now();
-    const dt = Math.max(1, now - acct.rateAt);
-    const decay = 0.5 ** (dt / RATE_HALF_LIFE_MS);
-    // A rate in CC/s: the decayed rate plus this reservation spread over the half-life.
-    acct.rate = acct.rate * decay + (amount * 1000) / RATE_HALF_LIFE_MS;
-    acct.rateAt = now;
   }
 
   private fromLease(acct: AccountCredits, amount: number): ClaimResult | null {
@@ -445,7 +435,7 @@ export class Credits {
     if (acct.acquiring) return acct.acquiring;
     const size = Math.max(
       amount * this.opts.leaseMinCalls,
-      Math.ceil((acct.rate * this.opts.leaseWindowMs) / 1000),
+      Math.ceil((acct.rate.perSecond * this.opts.leaseWindowMs) / 1000),
       2 * acct.waiting,
     );
     acct.acquiring = this.leases
