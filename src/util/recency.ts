@@ -19,7 +19,7 @@ export function touch<K, V>(
   slot: Slot<K, V>,
   clock: { tick: number },
 ): void {
-  if (clock.tick - slot.tick < entries.size >> 1) return;
+  if (2 * (clock.tick - slot.tick) < entries.size) return;
   entries.delete(slot.key);
   entries.set(slot.key, slot);
   slot.tick = ++clock.tick;

@@ -27,6 +27,16 @@ describe("LRU recency (util/recency.ts)", () => {
     expect([lru.get("d"), lru.get("e"), lru.get("f"), lru.get("g")]).toEqual([3, 4, 5, 6]);
   });
 
+  it("counts the newer half of an odd number of entries rounded up", () => {
+    const lru = new LruMap<string, number>(3);
+    for (const [i, k] of ["a", "b", "c"].entries()) lru.set(k, i);
+    expect(lru.get("b")).toBe(1); // second newest of three: the newer half, not moved
+    lru.set("d", 3); // a goes
+    lru.set("e", 4); // b goes: used only while it was among the newer
+    expect(lru.get("b")).toBeUndefined();
+    expect([lru.get("c"), lru.get("d"), lru.get("e")]).toEqual([2, 3, 4]);
+  });
+
   it("ByteLru follows the same rule within its byte budget", () => {
     const lru = new ByteLru<string>(4, () => 1);
     for (const k of ["a", "b", "c", "d"]) lru.set(k, k);
