@@ -1,11 +1,12 @@
 // Throughput of the node route, side by side in one run: getrawtransaction sent (1) straight to
-// devnet's Core, (2) through a bare pass-through proxy (node:http + undici: no auth, no billing,
-// in this process like the gateway), (3) through the gateway on PGlite and (4) on PostgreSQL
-// (when DATABASE_URL is set), with billing and durable audit. Devnet runs in its own process.
+// devnet's Core, (2) through a bare pass-through proxy (node:http + undici: no auth, no billing),
+// (3) through the gateway on PGlite and (4) on PostgreSQL (when DATABASE_URL is set), with billing
+// and durable audit. Devnet, the proxy and each gateway run in processes of their own.
 // Each is measured `rounds` times, the order rotating, and medians are printed with the spread.
-// Then concurrency 1: what the gateway adds to a call's p50 over the bare proxy. Each server's CPU per
-// call is printed too, and the gateway's against the proxy's (on PostgreSQL, its processes' share
-// included: read from /proc, so nothing else may use PostgreSQL meanwhile).
+// Then concurrency 1: what the gateway adds to a call's p50 over the bare proxy. Each server runs
+// in a process of its own (bench/node-target-process.ts), so its CPU per call is read from it
+// alone; it is printed too, and the gateway's against the proxy's (on PostgreSQL, its processes'
+// share included: read from /proc, so nothing else may use PostgreSQL meanwhile).
 // Loopback only; bounded by count. Usage:
 //   [METHOD=getrawtransaction|getblockheader|getblock] [DATABASE_URL=postgres://…] [COALESCE_CALLS_MAX=16,0] [PLANS=none,cache,memory,redis] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
 // COALESCE_CALLS_MAX: one gateway per store for each value of its coalesceCallsMax (0: each
@@ -15,14 +16,10 @@
 // reached, counters in memory or in Redis (REDIS_URL): what the limits phase costs a call. REDIS_URL
 // also gives the response cache its Redis tier (every call a miss there): `cache` is no plan with
 // that tier alone, so the plan's share of a Redis run can be told from the cache's.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
-import { forwardToCore } from "./bare-proxy.ts";
-import { nodeGateway } from "./node-gateway.ts";
+import { type Child, cpuSpent, startChild } from "./child.ts";
+import type { NodeGatewayOptions } from "./node-gateway.ts";
 import { postgresCpuSince, postgresCpuUs } from "./postgres-cpu.ts";
 
 const CALLS = Number(process.argv[2] ?? 4000);
@@ -61,16 +58,28 @@ interface Figures {
   perSecond: number;
   p50: number;
   p99: number;
-  /** CPU this process spent per call (the client's share included; see cpuPerCall). */
-  cpuUs: number;
+  /** CPU the target's process spent per call (devnet's, for Core directly). */
+  serverUs: number;
+  /** CPU this process, the client, spent per call. */
+  clientUs: number;
   /** CPU PostgreSQL's processes spent per call meanwhile (the ledger on PostgreSQL). */
   postgresUs: number;
 }
 
-async function run(url: string, headers: Record<string, string>, n: number, c: number) {
+/** Where calls go, and the process that answers them (its CPU read before and after a run). */
+interface Target {
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  process: Child<unknown>;
+}
+
+async function run(t: Target, n: number, c: number) {
+  const { url, headers } = t;
   const dispatcher = new Agent({ connections: c, keepAliveTimeout: 10_000 });
   const latencies: number[] = [];
   let next = 0;
+  const serverBefore = await t.process.ask<NodeJS.CpuUsage>("cpu");
   const cpuBefore = process.cpuUsage();
   const postgresBefore = postgresCpuUs();
   const started = performance.now();
@@ -94,9 +103,17 @@ async function run(url: string, headers: Record<string, string>, n: number, c: n
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const postgresUs = postgresCpuSince(postgresBefore) / n;
+  const serverUs = cpuSpent(serverBefore, await t.process.ask<NodeJS.CpuUsage>("cpu")) / n;
   await dispatcher.close();
-  const cpuUs = (cpu.user + cpu.system) / n;
-  return { perSecond: n / seconds, ...percentiles(latencies), latencies, cpuUs, postgresUs };
+  const clientUs = (cpu.user + cpu.system) / n;
+  return {
+    perSecond: n / seconds,
+    ...percentiles(latencies),
+    latencies,
+    serverUs,
+    clientUs,
+    postgresUs,
+  };
 }
 
 function percentiles(latencies: number[]) {
@@ -107,55 +124,36 @@ function percentiles(latencies: number[]) {
   };
 }
 
-/** Devnet in its own process (bench/devnet-process.ts). */
-async function devnetProcess() {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", fileURLToPath(new URL("./devnet-process.ts", import.meta.url))],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("\n")) resolve(out.split("\n")[0] as string);
-    });
-    child.once("exit", (code) => reject(new Error(`devnet exited ${code}`)));
-  });
-  const info = JSON.parse(line) as { core: { url: string; user: string; password: string } };
-  return { ...info, stop: () => child.stdin.end() };
-}
+type Core = { url: string; user: string; password: string };
 
-/** The bare proxy: every POST forwarded to Core as it came, the answer sent back as it came. */
-async function bareProxy(core: { url: string; user: string; password: string }) {
-  const { handle, pool } = forwardToCore(core, CONCURRENCY * 2);
-  const server: Server = createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: async () => {
-      await new Promise((resolve) => server.close(resolve));
-      await pool.close();
-    },
-  };
+/** The bare proxy, or a gateway with `options`, in a process of its own. */
+async function targetProcess(core: Core, kind: "proxy" | "gateway", options: NodeGatewayOptions) {
+  return startChild<{ url: string }>("./node-target-process.ts", [
+    JSON.stringify({ core, kind, options }),
+  ]);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-const devnet = await devnetProcess();
+const devnet = await startChild<{ core: Core }>("./devnet-process.ts");
+const core = devnet.info.core;
 const coreAuth = {
-  authorization: `Basic ${Buffer.from(`${devnet.core.user}:${devnet.core.password}`).toString("base64")}`,
+  authorization: `Basic ${Buffer.from(`${core.user}:${core.password}`).toString("base64")}`,
 };
-const proxy = await bareProxy(devnet.core);
-const targets: { label: string; url: string; headers: Record<string, string> }[] = [
-  { label: "devnet Core directly", url: devnet.core.url, headers: coreAuth },
-  { label: "bare proxy (no auth, no billing)", url: proxy.url, headers: {} },
+const proxy = await targetProcess(core, "proxy", { connections: CONCURRENCY * 2 });
+const targets: Target[] = [
+  { label: "devnet Core directly", url: core.url, headers: coreAuth, process: devnet },
+  {
+    label: "bare proxy (no auth, no billing)",
+    url: proxy.info.url,
+    headers: {},
+    process: proxy,
+  },
 ];
 const coalesceSettings = process.env.COALESCE_CALLS_MAX
   ? process.env.COALESCE_CALLS_MAX.split(",").map(Number)
   : [undefined];
-const gateways: { close(): Promise<void> }[] = [];
+const gateways: Child<{ url: string }>[] = [];
 const stores: [string, string | undefined][] = [["PGlite", undefined]];
 if (process.env.DATABASE_URL) stores.push(["PostgreSQL", process.env.DATABASE_URL]);
 const planSettings = process.env.PLANS
@@ -166,7 +164,7 @@ const planSettings = process.env.PLANS
 for (const [store, databaseUrl] of stores) {
   for (const calls of coalesceSettings) {
     for (const plan of planSettings) {
-      const gateway = await nodeGateway(devnet.core, {
+      const gateway = await targetProcess(core, "gateway", {
         connections: CONCURRENCY * 2,
         databaseUrl,
         coalesceCallsMax: calls,
@@ -182,17 +180,22 @@ for (const [store, databaseUrl] of stores) {
               ? `, plan (${plan})`
               : ", no plan"
           : "");
-      targets.push({ label: `gateway, ${store}${setting}`, url: gateway.url, headers: {} });
+      targets.push({
+        label: `gateway, ${store}${setting}`,
+        url: gateway.info.url,
+        headers: {},
+        process: gateway,
+      });
     }
   }
 }
 
-for (const t of targets) await run(t.url, t.headers, Math.min(CALLS, 500), CONCURRENCY); // warm-up
+for (const t of targets) await run(t, Math.min(CALLS, 500), CONCURRENCY); // warm-up
 const results = new Map<string, Figures[]>();
 for (let round = 0; round < ROUNDS; round++) {
   for (let k = 0; k < targets.length; k++) {
     const t = targets[(k + round) % targets.length]!;
-    const r = await run(t.url, t.headers, CALLS, CONCURRENCY);
+    const r = await run(t, CALLS, CONCURRENCY);
     results.set(t.label, [...(results.get(t.label) ?? []), r]);
   }
 }
@@ -200,23 +203,25 @@ console.log(
   `${CALLS} ${METHOD} calls, ${CONCURRENCY} in flight, ${ROUNDS} rounds (median [min–max])`,
 );
 const proxyRate = median((results.get(targets[1]!.label) ?? []).map((r) => r.perSecond));
-// The client runs in this process too: its CPU per call is what this process spends calling Core
-// directly (no server here), the same requests and answers. What a server costs per call is this
-// process's CPU through it, less the client's, plus PostgreSQL's (the gateway's ledger).
+// What a server costs per call: its own process's CPU, plus PostgreSQL's (the gateway's ledger).
+// For Core directly, devnet's process: Core's own CPU per call, and the client's (this process).
 const cpuOf = (label: string) => {
   const rs = results.get(label) ?? [];
-  return { own: median(rs.map((r) => r.cpuUs)), postgres: median(rs.map((r) => r.postgresUs)) };
+  return {
+    server: median(rs.map((r) => r.serverUs)),
+    client: median(rs.map((r) => r.clientUs)),
+    postgres: median(rs.map((r) => r.postgresUs)),
+  };
 };
-const clientCpu = cpuOf(targets[0]!.label).own;
-const proxyCpu = cpuOf(targets[1]!.label).own - clientCpu;
+const proxyCpu = cpuOf(targets[1]!.label).server;
 for (const t of targets) {
   const rs = results.get(t.label) ?? [];
   const rates = rs.map((r) => r.perSecond);
-  const { own, postgres } = cpuOf(t.label);
-  const serverCpu = own - clientCpu + (t.label.includes("PostgreSQL") ? postgres : 0);
+  const { server, client, postgres } = cpuOf(t.label);
+  const serverCpu = server + (t.label.includes("PostgreSQL") ? postgres : 0);
   const cpu =
     t === targets[0]
-      ? `client CPU ${clientCpu.toFixed(0)} µs/call`
+      ? `Core CPU ${server.toFixed(0)} µs/call, client ${client.toFixed(0)}`
       : `server CPU ${serverCpu.toFixed(0)} µs/call${t.label.includes("PostgreSQL") ? ` (PostgreSQL ${postgres.toFixed(0)})` : ""}`;
   const ratio = t.label.startsWith("gateway")
     ? `  ÷ proxy ${(median(rates) / proxyRate).toFixed(2)}x calls/s, ${(serverCpu / proxyCpu).toFixed(2)}x CPU`
@@ -234,7 +239,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const rest = targets.slice(1);
   for (let k = 0; k < rest.length; k++) {
     const t = rest[(k + round) % rest.length]!;
-    const r = await run(t.url, t.headers, slice, 1);
+    const r = await run(t, slice, 1);
     serialLatencies.set(t.label, [...(serialLatencies.get(t.label) ?? []), ...r.latencies]);
   }
 }
@@ -244,6 +249,6 @@ for (const t of targets.slice(1)) {
     `concurrency 1, ${t.label.padEnd(45)} p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`,
   );
 }
-for (const gateway of gateways.reverse()) await gateway.close();
-await proxy.close();
-devnet.stop();
+for (const gateway of gateways.reverse()) await gateway.stop();
+await proxy.stop();
+await devnet.stop();
