@@ -233,6 +233,61 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
     await expectWholeLedgerOk(db);
   });
 
+  it("a webhook delivery's rows are checked per statement, and what they name stays", async () => {
+    const acc = await createAccount(db, "hooked");
+    const { id: tokenId } = await issueToken(db, acc.id);
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO webhook_endpoints(account_id, token_id, network, url, event, secret)
+       VALUES (${acc.id}, ${tokenId}, 'regtest', 'http://127.0.0.1:9/hook', 'newBlock', 's')
+       RETURNING id`,
+    );
+    const endpoint = Number(rows[0]?.id);
+    const messages = async () =>
+      Number(
+        (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_messages")).rows[0]
+          ?.n,
+      );
+    const before = await messages();
+    const missing = [
+      // One of the two names no endpoint: neither is written.
+      `INSERT INTO webhook_messages(id, endpoint_id, event_id, payload)
+       VALUES ('msg_a', ${endpoint}, 'e1', '{}'), ('msg_b', 999999999, 'e1', '{}')`,
+      "INSERT INTO webhook_attempts(message_id, attempt, latency_ms, result) VALUES ('msg_none', 1, 0, 'retry')",
+      "INSERT INTO idempotency_keys(account_id, key, request_hash) VALUES (999999999, 'k', '\\x00')",
+    ];
+    for (const sql of missing) {
+      await expect(db.query(sql), sql).rejects.toMatchObject({ code: "23503" });
+    }
+    expect(await messages()).toBe(before);
+    await db.query(
+      `INSERT INTO webhook_messages(id, endpoint_id, event_id, payload)
+       VALUES ('msg_c', ${endpoint}, 'e1', '{}')`,
+    );
+    await db.query(
+      "INSERT INTO webhook_attempts(message_id, attempt, latency_ms, result) VALUES ('msg_c', 1, 0, 'retry')",
+    );
+    // A delivery names its audit record: one that exists, or the statement fails.
+    await expect(
+      db.query("UPDATE webhook_messages SET audit_id = 999999999 WHERE id = 'msg_c'"),
+    ).rejects.toMatchObject({ code: "23503" });
+    const refused = [
+      `DELETE FROM webhook_endpoints WHERE id = ${endpoint}`,
+      "DELETE FROM webhook_messages WHERE id = 'msg_c'",
+      `UPDATE webhook_messages SET endpoint_id = ${endpoint} WHERE id = 'msg_c'`,
+      "UPDATE webhook_attempts SET message_id = 'msg_c'",
+      `UPDATE idempotency_keys SET account_id = ${acc.id}`,
+      "TRUNCATE webhook_endpoints CASCADE",
+      "TRUNCATE webhook_messages CASCADE",
+    ];
+    await db.query(
+      `INSERT INTO idempotency_keys(account_id, key, request_hash) VALUES (${acc.id}, 'k', '\\x00')`,
+    );
+    for (const sql of refused) {
+      await expect(db.query(sql), sql).rejects.toThrow(/never deleted/);
+    }
+    expect(await messages()).toBe(before + 1);
+  });
+
   it("bad amounts are refused", async () => {
     const acc = await createAccount(db, "bad");
     await expect(grantCredits(db, acc.id, -5)).rejects.toThrow();
