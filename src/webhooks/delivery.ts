@@ -199,8 +199,14 @@ export class Deliveries {
       });
     }
     const gate = new Gate(tries.length);
+    // As many as can be POSTed at once start now, the rest a turn later: the first POSTs then
+    // connect and write without waiting for every other delivery's metering to begin.
+    const later = new Promise<void>((next) => setImmediate(next));
     const tried = await Promise.allSettled(
-      tries.map((s) => this.send(s.message, s.owner, gate, rank)),
+      tries.map((s, i) => {
+        const send = () => this.send(s.message, s.owner, gate, rank);
+        return i < this.config.concurrency ? send() : later.then(send);
+      }),
     );
     const retries: Retry[] = [];
     let failure: unknown = null;
