@@ -1,9 +1,9 @@
 /**
  * An account's recent rate of reservations in CC per second, weighted by age: each reservation
- * counts `amount × 1000 / halfLifeMs` and that weight halves every `halfLifeMs` (so a steady rate
- * reads about 1.44 times itself; lease sizes, credits.ts, are set with that in mind). Reservations
- * in the same millisecond are not decayed against each other: a clock tick counts once, however
- * many arrive in it.
+ * counts `amount × 1000 / halfLifeMs` and that weight halves every `halfLifeMs`, so a steady rate
+ * reads about 1.44 times itself (1 / ln 2) and a lease of `leaseWindowMs` at it (credits.ts) covers
+ * that much more of the calls. Reservations in the same millisecond are not decayed against each
+ * other: a clock tick counts once, however many arrive in it.
  */
 export class RecentRate {
   private rate = 0;
