@@ -4,7 +4,7 @@
 // one execution per event and document where the event is one object for all; a delivery made for
 // one subscriber (its final error) executed for it alone; other fields left to Yoga.
 import { GraphQLError, GraphQLInt, GraphQLObjectType, GraphQLSchema, GraphQLString } from "graphql";
-import { createYoga, type Plugin } from "graphql-yoga";
+import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import { describe, expect, it } from "vitest";
 import { sharedEventsPlugin } from "../../src/routes/gateway/plugins/shared-events.ts";
 
@@ -49,6 +49,9 @@ function countingSchema(feed: Feed, counts: { height: number }) {
   });
 }
 
+/** Yoga's own masking of an error, as its default config (the test's Yogas) masks. */
+const yogaMasking = (error: unknown) => maskError(error, "Unexpected error.");
+
 const yogaOf = (schema: GraphQLSchema, plugins: Plugin[] = []) =>
   createYoga({ schema, plugins, logging: false }) as unknown as { fetch: typeof fetch };
 
@@ -84,7 +87,7 @@ describe("subscription events executed once for the same document", () => {
 
     const counts = { height: 0 };
     const yoga = yogaOf(countingSchema([...blocks, null], counts), [
-      sharedEventsPlugin(new Set(["newBlock"])),
+      sharedEventsPlugin(new Set(["newBlock"]), yogaMasking),
     ]);
     const three = await Promise.all([1, 2, 3].map(() => read(yoga, query)));
     expect(three).toEqual([expected, expected, expected]);
@@ -110,7 +113,7 @@ describe("subscription events executed once for the same document", () => {
     newBlock.subscribe = async function* () {
       for (const item of feeds[next++]!) if (item) yield item;
     };
-    const yoga = yogaOf(schema, [sharedEventsPlugin(new Set(["newBlock"]))]);
+    const yoga = yogaOf(schema, [sharedEventsPlugin(new Set(["newBlock"]), yogaMasking)]);
     const got = await Promise.all([1, 2].map(() => read(yoga, query)));
     expect(got).toEqual([expected, expected]);
     expect(counts.height).toBe(1);
@@ -119,12 +122,44 @@ describe("subscription events executed once for the same document", () => {
   it("leaves to Yoga the fields not named, and refusals before any event", async () => {
     const counts = { height: 0 };
     const schema = countingSchema([{ height: 3, hash: "0001" }, null], counts);
-    const yoga = yogaOf(schema, [sharedEventsPlugin(new Set(["newBlock"]))]);
+    const yoga = yogaOf(schema, [sharedEventsPlugin(new Set(["newBlock"]), yogaMasking)]);
     await Promise.all([1, 2].map(() => read(yoga, "subscription { other { height } }")));
     expect(counts.height).toBe(2);
     const bad = "subscription S($t: String) { newBlock(tag: $t) { height } }";
     const expected = await read(yogaOf(schema), bad, { t: 5 });
     expect(await read(yoga, bad, { t: 5 })).toBe(expected);
     expect(expected).toContain("errors");
+  });
+
+  it("masks an unexpected error once for all the event's subscribers, as Yoga would for each", async () => {
+    const query = "subscription { newBlock { height hash } }";
+    /** A schema whose hash fails (a fault of ours) and whose stream fails after its first event. */
+    const faulty = () => {
+      const schema = countingSchema([], { height: 0 });
+      const block = { height: 9, hash: "00aa" };
+      const newBlock = schema.getSubscriptionType()!.getFields().newBlock!;
+      newBlock.subscribe = async function* () {
+        yield block;
+        throw new Error("the source's own words: a stack, a path");
+      };
+      const Block = schema.getType("Block") as GraphQLObjectType;
+      Block.getFields().hash!.resolve = () => {
+        throw new Error("internal detail: SELECT secret FROM somewhere");
+      };
+      return schema;
+    };
+    const expected = await read(yogaOf(faulty()), query);
+    expect(expected).toContain("Unexpected error.");
+    expect(expected).not.toContain("internal detail");
+    let masked = 0;
+    const counting = (error: unknown) => {
+      masked += 1;
+      return yogaMasking(error);
+    };
+    const yoga = yogaOf(faulty(), [sharedEventsPlugin(new Set(["newBlock"]), counting)]);
+    const got = await Promise.all([1, 2].map(() => read(yoga, query)));
+    expect(got).toEqual([expected, expected]);
+    // The shared result's one error, once; the stream's failure, once per subscriber.
+    expect(masked).toBe(3);
   });
 });

@@ -19,6 +19,9 @@ import { SHARED_EVENT_FIELDS } from "./types/subscriptions.ts";
 /** The endpoint path Yoga sees; the route rewrites /<gateway>/<network>/<token> onto it. */
 export const YOGA_PATH = "/graphql";
 
+/** What a masked error says (Yoga's default message, named so that every masking says it). */
+const MASKED_MESSAGE = "Unexpected error.";
+
 /**
  * The unified API's server. The plugin array is the request pipeline, in order (authentication,
  * the account and the per-request state arrive before it, in the server context):
@@ -28,7 +31,8 @@ export const YOGA_PATH = "/graphql";
  *  2. error codes: refusals get a code from our closed set, carried into the audit record;
  *  3. cost, wrapping execution: estimate, reserve (429 before any body), execute, settle with the
  *     audit record, extensions.cost and the X-Credits-* headers;
- *  4. a subscription's events executed once for all its subscribers with the same document;
+ *  4. a subscription's events executed once for all its subscribers with the same document, and
+ *     masked there once (the plugins after it, Yoga's masking among them, do not see its streams);
  *  5. a subscription's Server-Sent Events written by the gateway rather than through web streams.
  */
 export function createGatewayYoga(
@@ -37,6 +41,14 @@ export function createGatewayYoga(
   documents: DocumentCache,
   estimates: EstimateMemo,
 ): YogaServerInstance<GraphQLContext, object> {
+  // The client reads INTERNAL and a plain message; the cause goes to the log (Yoga's own logging
+  // is off, so this is where it is kept).
+  const masking = (error: unknown, message: string, isDev?: boolean) =>
+    maskError(error, message, isDev, (cause, path) => {
+      // A call cut by a drain that timed out: counted once by the shutdown.
+      if (cause instanceof SettleAbandoned || cause instanceof CallCut) return;
+      log.error({ err: cause, path }, "unexpected error in the unified API");
+    });
   return createYoga<GraphQLContext>({
     schema: gatewaySchema,
     graphqlEndpoint: YOGA_PATH,
@@ -62,16 +74,7 @@ export function createGatewayYoga(
     // CPU, protecting nothing.
     maxRequestBodySize: false,
     logging: false,
-    // The client reads INTERNAL and a plain message; the cause goes to the log (Yoga's own
-    // logging is off, so this is where it is kept).
-    maskedErrors: {
-      maskError: (error, message, isDev) =>
-        maskError(error, message, isDev, (cause, path) => {
-          // A call cut by a drain that timed out: counted once by the shutdown.
-          if (cause instanceof SettleAbandoned || cause instanceof CallCut) return;
-          log.error({ err: cause, path }, "unexpected error in the unified API");
-        }),
-    },
+    maskedErrors: { errorMessage: MASKED_MESSAGE, maskError: masking },
     plugins: [
       documentCachePlugin(documents),
       EnvelopArmorPlugin({
@@ -85,7 +88,8 @@ export function createGatewayYoga(
       inputDepthPlugin(),
       errorCodesPlugin(),
       costPlugin(estimates),
-      sharedEventsPlugin(SHARED_EVENT_FIELDS),
+      // Its streams are masked there, as this config masks (Yoga's masking does not see them).
+      sharedEventsPlugin(SHARED_EVENT_FIELDS, (error) => masking(error, MASKED_MESSAGE)),
       sseEventsPlugin(),
     ],
   });

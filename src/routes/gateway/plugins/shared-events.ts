@@ -4,6 +4,7 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   execute,
+  GraphQLError,
   getOperationAST,
   Kind,
 } from "graphql";
@@ -19,8 +20,18 @@ import type { Plugin } from "graphql-yoga";
  * executed once, and each subscriber gets the same result object (plugins/sse-events.ts then
  * serialises it once). A delivery made for one subscriber alone (its final error) is its own
  * object, so its execution is its own. Everything else is Yoga's subscribe as before.
+ *
+ * Such a subscription's stream is the plugin's alone: the plugins after it (Yoga's error masking
+ * among them) are not asked about it. Each would wrap every subscriber's stream in a layer of its
+ * own, an iterator and a promise per event per subscriber, for what one pass over the shared
+ * result does: `mask` (Yoga's own masking of an error, as configured) is applied here to each
+ * result's errors once, and to an error the stream fails with, located as Yoga's executor
+ * locates it.
  */
-export function sharedEventsPlugin(shared: ReadonlySet<string>): Plugin {
+export function sharedEventsPlugin(
+  shared: ReadonlySet<string>,
+  mask: (error: unknown) => Error,
+): Plugin {
   // Each event's results by what the subscribers executed over it; gone with the event.
   const results = new WeakMap<object, Map<string, ExecutionResult | Promise<ExecutionResult>>>();
   const names = new WeakMap<object, string>();
@@ -44,12 +55,20 @@ export function sharedEventsPlugin(shared: ReadonlySet<string>): Plugin {
     return `${nameOf(args.schema)}\n${args.operationName ?? ""}\n${variables}\n${text}`;
   };
   return {
-    onSubscribe({ args, subscribeFn, setSubscribeFn }) {
+    onSubscribe({ args, setResultAndStopExecution }) {
       if (!sharedRootField(args, shared)) return;
       const key = keyOf(args);
+      const masked = (result: ExecutionResult): ExecutionResult =>
+        result.errors
+          ? { ...result, errors: result.errors.map((e) => mask(e) as GraphQLError) }
+          : result;
+      const executedOnce = (subscription: ExecutionArgs, payload: unknown) => {
+        const result = execute({ ...subscription, rootValue: payload });
+        return result instanceof Promise ? result.then(masked) : masked(result);
+      };
       const executed = (payload: unknown, subscription: ExecutionArgs) => {
         if (typeof payload !== "object" || payload === null) {
-          return execute({ ...subscription, rootValue: payload });
+          return executedOnce(subscription, payload);
         }
         let byKey = results.get(payload);
         if (!byKey) {
@@ -58,17 +77,33 @@ export function sharedEventsPlugin(shared: ReadonlySet<string>): Plugin {
         }
         let result = byKey.get(key);
         if (result === undefined) {
-          result = execute({ ...subscription, rootValue: payload });
+          result = executedOnce(subscription, payload);
           byKey.set(key, result);
         }
         return result;
       };
-      setSubscribeFn(async (subscription) => {
-        const source = await createSourceEventStream(subscription);
-        // Refused before any event (variables, the field's own refusal): Yoga's subscribe says so
-        // in its own words, as it did.
-        if (!isAsyncIterable(source)) return subscribeFn(subscription);
-        return mapAsyncIterator(source, (payload) => executed(payload, subscription));
+      // A stream that fails: its error located at the operation, as Yoga's executor does, then
+      // masked.
+      const operation = getOperationAST(args.document, args.operationName);
+      const located = (error: unknown) =>
+        new GraphQLError(error instanceof Error ? error.message : String(error), {
+          ...(error instanceof Error ? { originalError: error } : {}),
+          ...(operation ? { nodes: [operation] } : {}),
+        });
+      const failed = (error: unknown): never => {
+        throw mask(
+          error instanceof AggregateError
+            ? new AggregateError(error.errors.map(located), error.message)
+            : located(error),
+        );
+      };
+      return Promise.resolve(createSourceEventStream(args)).then((source) => {
+        // Refused before any event (variables, the field's own refusal): the rest of the chain,
+        // Yoga's subscribe and its masking, says so in its own words, as it did.
+        if (!isAsyncIterable(source)) return;
+        setResultAndStopExecution(
+          mapAsyncIterator(source, (payload) => executed(payload, args), failed),
+        );
       });
     },
   };
