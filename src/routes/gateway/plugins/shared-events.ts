@@ -7,6 +7,7 @@ import {
   GraphQLError,
   getOperationAST,
   Kind,
+  type OperationDefinitionNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 
@@ -56,7 +57,8 @@ export function sharedEventsPlugin(
   };
   return {
     onSubscribe({ args, setResultAndStopExecution }) {
-      if (!sharedRootField(args, shared)) return;
+      const operation = sharedOperation(args, shared);
+      if (!operation) return;
       const key = keyOf(args);
       const masked = (result: ExecutionResult): ExecutionResult =>
         result.errors
@@ -84,11 +86,10 @@ export function sharedEventsPlugin(
       };
       // A stream that fails: its error located at the operation, as Yoga's executor does, then
       // masked.
-      const operation = getOperationAST(args.document, args.operationName);
       const located = (error: unknown) =>
         new GraphQLError(error instanceof Error ? error.message : String(error), {
           ...(error instanceof Error ? { originalError: error } : {}),
-          ...(operation ? { nodes: [operation] } : {}),
+          nodes: [operation],
         });
       const failed = (error: unknown): never => {
         throw mask(
@@ -109,16 +110,22 @@ export function sharedEventsPlugin(
   };
 }
 
-/** Whether the subscription selects one root field of `shared`, plainly (no fragment, directive). */
-function sharedRootField(args: ExecutionArgs, shared: ReadonlySet<string>): boolean {
+/**
+ * The subscription's operation when it selects one root field of `shared`, plainly (no fragment,
+ * directive); null otherwise.
+ */
+function sharedOperation(
+  args: ExecutionArgs,
+  shared: ReadonlySet<string>,
+): OperationDefinitionNode | null {
   const operation = getOperationAST(args.document, args.operationName);
-  if (operation?.operation !== "subscription") return false;
+  if (operation?.operation !== "subscription") return null;
   const selections = operation.selectionSet.selections;
   const only = selections[0];
-  return (
+  const plain =
     selections.length === 1 &&
     only?.kind === Kind.FIELD &&
     !only.directives?.length &&
-    shared.has(only.name.value)
-  );
+    shared.has(only.name.value);
+  return plain ? operation : null;
 }
