@@ -215,7 +215,7 @@ export class SettleQueue {
    * Resolves a turn of the event loop after the next change (`changed`: what the changing call
    * does next in its turn, such as settling once done executing, is then seen), or once `until`
    * (the gather's clock) may have passed. A wait, not turns of the event loop one after another:
-   * each turn with nothing to do costs the process CPU, and a statement waited through hundreds
+   * each turn with nothing to do costs the process CPU, and a statement could wait through many
    * of them. The timer is only the bound (no timer is finer than a millisecond; the clock is read
    * again when it fires).
    */

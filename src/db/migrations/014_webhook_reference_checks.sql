@@ -4,10 +4,9 @@
 -- The references of the rows a chain event's webhook deliveries write are checked once per
 -- statement, set-wise, instead of by row-level foreign keys: the event's messages (their
 -- endpoints), the charge marks opened for them (idempotency_keys' accounts), then each attempt
--- (its message) and each delivered message's audit record. A block for 200 endpoints wrote 800
--- such references, each a trigger and a locking look-up; on PGlite, in the gateway's own thread,
--- before the first POST (the messages 5.4-6.1 ms with the foreign key, 3.7-4.3 with this check,
--- 3.5-4.1 with neither; the marks 3.9-4.5, 3.1-3.8 and 2.2-2.5; docs/benchmarks.md).
+-- (its message) and each delivered message's audit record. Each foreign key ran a trigger and a
+-- locking look-up per row, on PGlite in the gateway's own thread, before a block's first POST
+-- (figures: docs/benchmarks.md, bench/webhooks.ts).
 --
 -- What the foreign keys guaranteed still holds, in two halves:
 -- * a row written names only rows that exist: the AFTER statement triggers below look up the
