@@ -55,12 +55,14 @@ interface Waiting {
 }
 
 /**
- * A call's plan counted in Redis: its admission (admission-scripts.ts) and its release. The
- * admissions of one turn of the event loop go to Redis as one script, and the slots given back in
- * it as one ZREM per account, sent when the turn's I/O is handled (setImmediate): each command
- * costs this process and Redis more than what it counts, and a turn of a loaded gateway handles
- * many calls. A release waits no longer than that turn, so a slot is never held past its call's
- * turn; releases go first, so the turn's admissions find them given back.
+ * A call's plan counted in Redis: its admission (admission-scripts.ts) and its release. What waits
+ * goes to Redis as one send: the slots given back, as one ZREM per account, then the admissions,
+ * as one script. A send goes when the turn of the event loop that asked for it has handled its I/O
+ * (setImmediate) and no send is waiting for Redis's answer; while one is, what comes waits for the
+ * next, sent as that one's answer is handled. Each command costs this process and Redis more than
+ * what it counts, so a loaded gateway's commands carry the calls of many turns, while a call alone
+ * is sent in its own turn. A release waits no longer than one round trip, so a slot is never held
+ * much past its call; releases go first, so the admissions sent with them find them given back.
  */
 export class RedisAdmission {
   private readonly admitScript: Script;
@@ -69,6 +71,8 @@ export class RedisAdmission {
   /** Members of slot sets given back this turn, by set. */
   private freed = new Map<string, string[]>();
   private scheduled = false;
+  /** A send waiting for Redis's answer: what comes meanwhile goes with the next. */
+  private sending = false;
 
   constructor(
     private readonly redis: Redis,
@@ -145,23 +149,30 @@ export class RedisAdmission {
   }
 
   private schedule(): void {
-    if (this.scheduled) return;
+    if (this.scheduled || this.sending) return;
     this.scheduled = true;
     setImmediate(() => this.flush());
   }
 
-  /** Sends the turn's releases, then its admissions (also at close: nothing is left waiting). */
+  /** Sends the releases and admissions waiting (also at close: nothing is left waiting). */
   flush(): void {
     this.scheduled = false;
     const freed = this.freed;
     const waiting = this.waiting;
+    if (freed.size === 0 && waiting.length === 0) return;
     this.freed = new Map();
     this.waiting = [];
-    for (const [key, members] of freed) this.redis.zrem(key, ...members).catch(() => {});
+    const sent: Promise<unknown>[] = [];
+    for (const [key, members] of freed) sent.push(this.redis.zrem(key, ...members).catch(() => {}));
     // Bounded scripts: Redis serves nothing else while one runs.
     for (let i = 0; i < waiting.length; i += SCRIPT_CALLS_MAX) {
-      void this.admitAll(waiting.slice(i, i + SCRIPT_CALLS_MAX));
+      sent.push(this.admitAll(waiting.slice(i, i + SCRIPT_CALLS_MAX)));
     }
+    this.sending = true;
+    void Promise.all(sent).then(() => {
+      this.sending = false;
+      if (this.freed.size > 0 || this.waiting.length > 0) this.schedule();
+    });
   }
 
   private async admitAll(waiting: readonly Waiting[]): Promise<void> {

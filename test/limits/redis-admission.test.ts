@@ -1,13 +1,14 @@
 // The admission script counts the calls of one turn together, each key read once: every call's
 // verdict, and every counter Redis holds after, must be what one script per call makes. The same
-// calls go through two admissions on the real Redis, under two key prefixes: all in one turn (one
-// script), and one at a time (a script each).
+// calls go through two admissions on the real Redis, under two key prefixes: together (one
+// script, or one send while another waits for Redis), and one at a time (a script each).
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CapCounter } from "../../src/limits/cap-counters.ts";
 import { type Counted, RedisAdmission, type ScopeCount } from "../../src/limits/redis-admission.ts";
 import { rateKeyPrefix, reserveKeyPrefix } from "../../src/limits/request-rates.ts";
+import { startHeldRelay } from "../support/held-relay.ts";
 import { REDIS_URL } from "../support/redis-pair.ts";
 
 const LEASE_MS = 30_000;
@@ -64,14 +65,14 @@ describe("the admission script: one script for a turn's calls", () => {
   });
 
   /** An admission under a prefix of its own, its cap counters started at nothing spent. */
-  const admission = async () => {
+  const admission = async (client = redis) => {
     const prefix = `blockgate-test-admit-${randomBytes(6).toString("hex")}:`;
     prefixes.push(prefix);
     for (const c of CALLS) {
       for (const counter of capCounters(c))
         await redis.set(`${prefix}${counter.key}`, 0, "EX", 600);
     }
-    return { prefix, admit: new RedisAdmission(redis, prefix, BURST_WINDOW_S, LEASE_MS) };
+    return { prefix, admit: new RedisAdmission(client, prefix, BURST_WINDOW_S, LEASE_MS) };
   };
   const count = (admit: RedisAdmission, c: Call) =>
     admit.count(
@@ -84,7 +85,7 @@ describe("the admission script: one script for a turn's calls", () => {
     );
 
   /** What Redis holds under `prefix` for every key the calls touched. */
-  const held = async (prefix: string) => {
+  const heldIn = async (prefix: string) => {
     const out: Record<string, number | null> = {};
     for (const c of CALLS) {
       for (const s of scopes(c)) {
@@ -120,6 +121,54 @@ describe("the admission script: one script for a turn's calls", () => {
     expect(verdicts.some((v) => v?.asked && v.slot === null)).toBe(true);
     expect(verdicts.some((v) => v?.slot !== null && !v?.capsTaken)).toBe(true);
     expect(verdicts.filter((v) => v?.capsTaken).length).toBeGreaterThan(0);
-    expect(await held(together.prefix)).toEqual(await held(alone.prefix));
+    expect(await heldIn(together.prefix)).toEqual(await heldIn(alone.prefix));
+  });
+
+  it("sends what comes while a send waits for Redis with the next, each verdict as alone", async () => {
+    const relay = await startHeldRelay(REDIS_URL);
+    const client = new Redis(relay.url, { enableAutoPipelining: true });
+    try {
+      const alone = await admission();
+      const held = await admission(client);
+      const turn = () => new Promise((resolve) => setImmediate(resolve));
+      const commands = (from: number, name: string) =>
+        relay.sent().slice(from).split(`\r\n${name}\r\n`).length - 1;
+
+      // One by one: the first call admitted, the second too, the first's slot given back, the rest.
+      const [c0, c1, ...rest] = CALLS as [Call, Call, ...Call[]];
+      const oneByOne: (Counted | null)[] = [await count(alone.admit, c0)];
+      oneByOne.push(await count(alone.admit, c1));
+      alone.admit.release(oneByOne[0]?.slot ?? null, [], 0);
+      for (const c of rest) oneByOne.push(await count(alone.admit, c));
+
+      const first = await count(held.admit, c0);
+      const from = relay.sent().length;
+      relay.holding = true;
+      const second = count(held.admit, c1);
+      while (commands(from, "evalsha") === 0) await turn();
+      // While the second call's script waits for its answer: a release and the rest, a turn each.
+      held.admit.release(first?.slot ?? null, [], 0);
+      const others: Promise<Counted | null>[] = [];
+      for (const c of rest) {
+        others.push(count(held.admit, c));
+        await turn();
+      }
+      await turn();
+      expect([commands(from, "evalsha"), commands(from, "zrem")]).toEqual([1, 0]);
+      relay.release();
+      const together = [first, await second, ...(await Promise.all(others))];
+      // The rest went as one send: the release first, then one script for every call.
+      expect([commands(from, "evalsha"), commands(from, "zrem")]).toEqual([2, 1]);
+      const second_send = relay.sent().slice(from).split("\r\nevalsha\r\n")[1] ?? "";
+      expect(second_send.indexOf("\r\nzrem\r\n")).toBeGreaterThan(0);
+
+      expect(together.every((c) => c !== null)).toBe(true);
+      expect(together.map(verdict)).toEqual(oneByOne.map(verdict));
+      expect(together.map(verdict).some((v) => v?.asked && v.slot === null)).toBe(true);
+      expect(await heldIn(held.prefix)).toEqual(await heldIn(alone.prefix));
+    } finally {
+      client.disconnect();
+      await relay.close();
+    }
   });
 });
