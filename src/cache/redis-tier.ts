@@ -27,8 +27,11 @@ export class RedisTier {
   /** Failures seen (commands that failed or timed out): misses, for tests and logs. */
   failures = 0;
   private warned = false;
-  /** Look-ups of this turn, sent together by readTurn. */
+  /** Look-ups waiting to be sent, together, by `read`. */
   private lookups: { keys: string[]; done: (found: (CachedTx | undefined)[]) => void }[] = [];
+  private readScheduled = false;
+  /** An MGET waiting for its answer: look-ups meanwhile go with the next. */
+  private reading = false;
 
   constructor(
     private readonly opts: RedisTierOptions,
@@ -61,27 +64,39 @@ export class RedisTier {
 
   /**
    * The entries stored for these txids; undefined for misses, and for all of them on failure. The
-   * look-ups of one turn of the event loop go as one MGET, sent once the turn's I/O is handled
-   * (setImmediate): a command costs this process and Redis more than the keys it reads.
+   * look-ups wait for the turn of the event loop that asked to handle its I/O (setImmediate) and go
+   * as one MGET; while one MGET waits for its answer, the look-ups of the turns that follow gather
+   * for the next (as the limits' admissions do: decision 0067). A command costs this process and
+   * Redis more than the keys it reads, and a loaded gateway handles few calls a turn.
    */
   getMany(network: NetworkName, txids: readonly string[]): Promise<(CachedTx | undefined)[]> {
     if (txids.length === 0) return Promise.resolve([]);
     return new Promise((done) => {
       this.lookups.push({ keys: txids.map((t) => this.key(network, t)), done });
-      if (this.lookups.length === 1) setImmediate(() => void this.readTurn());
+      this.scheduleRead();
     });
   }
 
-  /** The turn's look-ups in one MGET, each given its own entries. */
-  private async readTurn(): Promise<void> {
+  private scheduleRead(): void {
+    if (this.readScheduled || this.reading || this.lookups.length === 0) return;
+    this.readScheduled = true;
+    setImmediate(() => void this.read());
+  }
+
+  /** The look-ups waiting, in one MGET, each given its own entries. */
+  private async read(): Promise<void> {
+    this.readScheduled = false;
     const lookups = this.lookups;
     this.lookups = [];
+    this.reading = true;
     let values: (Buffer | null)[] | null = null;
     try {
       values = await this.redis.mgetBuffer(...lookups.flatMap((l) => l.keys));
     } catch (err) {
       this.failed(err);
     }
+    this.reading = false;
+    this.scheduleRead();
     let at = 0;
     for (const { keys, done } of lookups) {
       const mine = values?.slice(at, at + keys.length);

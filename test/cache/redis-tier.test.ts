@@ -3,7 +3,10 @@
 // Redis is the real server at REDIS_URL (default 127.0.0.1:6379); each run uses its own key prefix.
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { RedisTier } from "../../src/cache/redis-tier.ts";
+import type { CachedTx } from "../../src/cache/tx-cache.ts";
 import type { WatchedCall } from "../../src/devnet/bitcoin-core/http.ts";
 import { loadDevnetChain } from "../../src/devnet/chain.ts";
 import { auditRecords, auditTotals } from "../support/audit.ts";
@@ -14,6 +17,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from "../support/harness.ts";
+import { startHeldRelay } from "../support/held-relay.ts";
 import { REDIS_URL } from "../support/redis-pair.ts";
 
 const full = loadDevnetChain();
@@ -272,5 +276,70 @@ describe("Redis down", () => {
     expect((res.json as { result: string }[]).every((r) => typeof r.result === "string")).toBe(
       true,
     );
+  });
+});
+
+describe("look-ups while an MGET waits for Redis", () => {
+  it("go as the next MGET, each given its own entries", async () => {
+    const relay = await startHeldRelay(REDIS_URL);
+    const keyPrefix = `blockgate-test-${randomBytes(6).toString("hex")}:`;
+    const tier = new RedisTier(
+      { url: relay.url, keyPrefix, timeoutMs: 5_000, ttlMs: 60_000 },
+      pino({ enabled: false }),
+    );
+    const direct = new Redis(REDIS_URL);
+    try {
+      const block = full.byHeight.get(277647)!;
+      const stored = (i: number): CachedTx => ({
+        bytes: block.block.transactions[i]!.bytes,
+        blockhash: block.block.hash,
+        height: block.height,
+        blocktime: block.block.time,
+      });
+      const txs = block.block.transactions.slice(0, 6);
+      await vi.waitFor(() => expect(tier.ready).toBe(true));
+      // Four of the six stored; the last two are misses.
+      for (let i = 0; i < 4; i++) tier.set("mainnet", txs[i]!.txid, stored(i));
+      await vi.waitFor(async () =>
+        expect(
+          await direct.exists(...txs.slice(0, 4).map((t) => `${keyPrefix}mainnet:tx:${t.txid}`)),
+        ).toBe(4),
+      );
+      const turn = () => new Promise((resolve) => setImmediate(resolve));
+      const mgets = (from: number) => relay.sent().slice(from).split("\r\nmget\r\n").length - 1;
+      const from = relay.sent().length;
+      relay.holding = true;
+      const first = tier.getMany("mainnet", [txs[0]!.txid]);
+      while (mgets(from) === 0) await turn();
+      // Three more look-ups, a turn each, while the first MGET waits.
+      const later = [];
+      for (const ids of [
+        [txs[1]!.txid, txs[4]!.txid],
+        [txs[2]!.txid],
+        [txs[5]!.txid, txs[3]!.txid],
+      ]) {
+        later.push(tier.getMany("mainnet", ids));
+        await turn();
+      }
+      await turn();
+      expect(mgets(from)).toBe(1);
+      relay.release();
+      const found = [await first, ...(await Promise.all(later))];
+      expect(mgets(from)).toBe(2);
+      const hex = (i: number) => Buffer.from(txs[i]!.bytes).toString("hex");
+      expect(found.map((got) => got.map((e) => e && Buffer.from(e.bytes).toString("hex")))).toEqual(
+        [[hex(0)], [hex(1), undefined], [hex(2)], [undefined, hex(3)]],
+      );
+      const entries = found.flat().filter((e) => e !== undefined);
+      expect(entries.every((e) => e.height === 277647 && e.blockhash === block.block.hash)).toBe(
+        true,
+      );
+    } finally {
+      await tier.close();
+      const keys = await direct.keys(`${keyPrefix}*`);
+      if (keys.length > 0) await direct.del(...keys);
+      direct.disconnect();
+      await relay.close();
+    }
   });
 });
