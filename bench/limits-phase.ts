@@ -5,7 +5,7 @@
 // rounds alternating. Per call: this process's CPU (what the phase costs the gateway's thread),
 // Redis's commands and, with REDIS_PID, redis-server's CPU (give it a Redis of its own). Calls are
 // kept `concurrency` in flight, as a loaded gateway keeps them. Bounded by count. Usage:
-//   [REDIS_URL=redis://127.0.0.1:<port>] [REDIS_PID=<its pid>] npx tsx bench/limits-phase.ts [calls] [concurrency] [rounds]
+//   [KINDS=none,memory,redis] [REDIS_URL=redis://127.0.0.1:<port>] [REDIS_PID=<its pid>] npx tsx bench/limits-phase.ts [calls] [concurrency] [rounds]
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -55,11 +55,14 @@ await grantCredits(db, account.id, 1_000_000_000);
 const { id: tokenId } = await issueToken(db, account.id);
 const owner = { tokenId, accountId: account.id, hint: "bench" };
 const log = pino({ enabled: false });
-const kinds: [string, Limits][] = [
-  ["none", Limits.create(config(false), db, log)],
-  ["memory", Limits.create(config(true), db, log)],
-  ["redis", Limits.create(config(true), db, log, REDIS_URL)],
-];
+const KINDS = (process.env.KINDS ?? "none,memory,redis").split(",");
+const kinds: [string, Limits][] = (
+  [
+    ["none", () => Limits.create(config(false), db, log)],
+    ["memory", () => Limits.create(config(true), db, log)],
+    ["redis", () => Limits.create(config(true), db, log, REDIS_URL)],
+  ] as const
+).flatMap(([kind, make]) => (KINDS.includes(kind) ? [[kind, make()] as [string, Limits]] : []));
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -134,7 +137,7 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(" ")}`,
 );
-const none = median(results.get("none")?.cpu ?? []);
+const none = median(results.get("none")?.cpu ?? [0]);
 for (const [kind, r] of results) {
   const cpu = median(r.cpu);
   console.log(

@@ -1,19 +1,22 @@
 import { GIVE_LUA, TAKE_LUA } from "./cap-counters.ts";
 
 /**
- * Counts every scope of the admissions of one turn of the event loop in one round trip; per call:
- * each scope's rate (and its burst reserve, read or spent); when every rate allows the call, its
- * slot among the account's calls in flight; and when it got its slot too, a guess at its estimate
- * taken from its credit caps (all windows or none: cap-counters.ts's `takeCaps`), which the cap
- * phase then finds taken. The counters are the very keys and arithmetic rate-limiter-flexible's
- * Redis limiter uses (a count with its window's expiry, read with PTTL), so processes of an earlier
- * version count together with this one; the slots are concurrency.ts's sorted sets. KEYS are the
- * turn's keys, each once; ARGV[1] is the calls as JSON (redis-admission.ts writes it), each naming
- * its keys by their place in KEYS: its scopes (`[rate key, reserve key, requests a second, burst,
- * burst window s]`), its slot (`[] or [key, now, expiry, max, member, lease ms]`) and its caps
- * (`[] or [amount, key, cap, key, cap…]`). One argument, not some twenty-five a call: each
- * argument costs ioredis and Redis more than its bytes. The calls are counted in turn, as if each
- * were a script of its own. All keys go to one Redis (no cluster).
+ * Counts every scope of the admissions of one send in one round trip; per call: each scope's rate
+ * (and its burst reserve, read or spent); when every rate allows the call, its slot among the
+ * account's calls in flight; and when it got its slot too, a guess at its estimate taken from its
+ * credit caps (all windows or none: cap-counters.ts's `takeCaps`), which the cap phase then finds
+ * taken. The counters are the very keys and arithmetic rate-limiter-flexible's Redis limiter uses
+ * (a count with its window's expiry, read with PTTL), so processes of an earlier version count
+ * together with this one; the slots are concurrency.ts's sorted sets. KEYS are the keys of the
+ * send's shapes (redis-admission.ts's AdmissionShape), each shape's once; ARGV[1] is the calls as
+ * JSON: runs of calls of one shape, each `[place of the shape's first key in KEYS (from 0), the
+ * shape's spec, [member, amount, member, amount…]]`, the spec naming the shape's keys by their
+ * place from its first: `[scopes, slot, caps]`, the scopes `[[rate key, reserve key, requests a
+ * second, burst, burst window s]…]`, the slot `[] | [key, max]`, the caps `[] | [key, cap…]`.
+ * ARGV[2..4]: now, a slot's expiry and its lease (ms, as text, which Redis takes as written). One
+ * argument for the calls, not some twenty-five a call: each argument costs ioredis and Redis more
+ * than its bytes, and a run of one token's calls names its keys and rules once. The calls are
+ * counted in turn, as if each were a script of its own. All keys go to one Redis (no cluster).
  *
  * The calls of one script mostly share their keys (one token, one account): each key is read once
  * per script, and the calls after the first count on what was read, their additions written at
@@ -70,7 +73,7 @@ end
 local function rates(scopes, out)
   local allowed = true
   for _, r in ipairs(scopes) do
-    local rateKey, reserveKey, points, reserve, seconds = KEYS[r[1]], KEYS[r[2]], r[3], r[4], r[5]
+    local rateKey, reserveKey, points, reserve, seconds = r[1], r[2], r[3], r[4], r[5]
     local consumed, ttl = take(rateKey, 1)
     local used, left, taken = -1, -1, 0
     if consumed <= points then
@@ -109,27 +112,36 @@ local function slot(key, now, expires, max, member, leaseMs)
   s.leaseMs = leaseMs
   return s.n
 end
-local function admit(call, out)
-  local allowed = rates(call[1], out)
-  local asked, got = call[2], -1
-  if #asked > 0 and allowed then
-    got = slot(KEYS[asked[1]], asked[2], asked[3], asked[4], asked[5], asked[6])
+local now, expires, leaseMs = ARGV[2], ARGV[3], ARGV[4]
+-- One call of a run: its shape's scopes, slot and caps resolved to keys (once per run).
+local function admit(run, member, amount, out)
+  local allowed = rates(run.scopes, out)
+  local got = -1
+  if run.slotKey and allowed then
+    got = slot(run.slotKey, now, expires, run.max, member, leaseMs)
     if got == 0 then allowed = false end
   end
   table.insert(out, got)
-  local caps, taken = call[3], 0
-  if #caps > 0 and allowed then
-    local keys, limits = {}, {}
-    for j = 2, #caps, 2 do
-      table.insert(keys, KEYS[caps[j]])
-      table.insert(limits, caps[j + 1])
-    end
-    taken = takeCaps(keys, limits, caps[1], get, add)[1]
+  local taken = 0
+  if #run.capKeys > 0 and amount > 0 and allowed then
+    taken = takeCaps(run.capKeys, run.capLimits, amount, get, add)[1]
   end
   table.insert(out, taken)
 end
 local out = {}
-for _, call in ipairs(cjson.decode(ARGV[1])) do admit(call, out) end
+for _, group in ipairs(cjson.decode(ARGV[1])) do
+  local base, spec, items = group[1], group[2], group[3]
+  local run = {scopes = {}, capKeys = {}, capLimits = {}}
+  for i, r in ipairs(spec[1]) do
+    run.scopes[i] = {KEYS[base + r[1] + 1], KEYS[base + r[2] + 1], r[3], r[4], r[5]}
+  end
+  if #spec[2] > 0 then run.slotKey, run.max = KEYS[base + spec[2][1] + 1], spec[2][2] end
+  for j = 1, #spec[3], 2 do
+    table.insert(run.capKeys, KEYS[base + spec[3][j] + 1])
+    table.insert(run.capLimits, spec[3][j + 1])
+  end
+  for i = 1, #items, 2 do admit(run, items[i], items[i + 1], out) end
+end
 for _, key in ipairs(counters) do
   local s = seen[key]
   if s.add ~= 0 then redis.call('incrby', key, s.add) end

@@ -17,7 +17,12 @@ import { CapTicket } from "./cap-ticket.ts";
 import { MemorySlots, type Slot, type Slots } from "./concurrency.ts";
 import { type PolicyState, policyField, rateLimitField, rateLimitHeaders } from "./headers.ts";
 import { type Plan, planOf, plansInForce } from "./plans.ts";
-import { type Counted, RedisAdmission, type RedisSlot } from "./redis-admission.ts";
+import {
+  type AdmissionShape,
+  type Counted,
+  RedisAdmission,
+  type RedisSlot,
+} from "./redis-admission.ts";
 import { MemoryWindows, type RateVerdict, RequestRate } from "./request-rates.ts";
 import {
   type CapVerdict,
@@ -42,6 +47,24 @@ export type Admission =
   | { ok: false; headers: Record<string, string>; error: GatewayError; retryAfterSeconds: number };
 
 const ADMITTED: Admission = { ok: true, headers: {}, release: null };
+
+const NO_COUNTERS: readonly CapCounter[] = [];
+
+/** A token's terms as its calls are admitted under its plan (Limits.tokenTermsOf). */
+interface TokenTerms {
+  plan: Plan;
+  accountId: number;
+  /** The cap counters its shape takes from (the account's windows' own list). */
+  counters: readonly CapCounter[];
+  scopes: {
+    scope: "token" | "account";
+    rule: NonNullable<Plan["token"]>;
+    key: string;
+    rate: RequestRate;
+  }[];
+  slotAsked: { key: string; max: number } | null;
+  shape: AdmissionShape | null;
+}
 
 interface AccountTerms {
   plan: string | null;
@@ -77,6 +100,8 @@ export class Limits {
     number,
     AccountTerms & { until: number; windows?: CapWindows }
   >(10_000);
+  /** Each token's scopes under its plan, and their admission shape (tokenTermsOf). */
+  private readonly tokenTerms = new LruMap<number, TokenTerms>(10_000);
   /** Each token's last estimate per route and network: what admission takes from the caps. */
   private readonly guesses = new LruMap<string, number>(10_000);
   /** Each plan's RateLimit-Policy on the calls it admits (always the same policies). */
@@ -163,34 +188,17 @@ export class Limits {
     if (!this.inForce) return ADMITTED;
     const chosen = planOf(this.config, (await this.termsOf(owner.accountId)).plan);
     if (!chosen) return ADMITTED;
-    const { name, plan } = chosen;
-    // Token and account at once. A call the token's rate refuses still counts against the
-    // account's: the account's rate counts attempts.
-    const scopes = (
-      [
-        ["token", plan.token, owner.tokenId],
-        ["account", plan.account, owner.accountId],
-      ] as const
-    ).flatMap(([scope, rule, key]) => (rule ? [{ scope, rule, key }] : []));
-    const slotAsked =
-      plan.concurrentCalls === undefined
-        ? null
-        : { key: String(owner.accountId), max: plan.concurrentCalls };
+    const { name } = chosen;
     const ticket = guessKey && this.admission ? await this.ticketOf(owner, guessKey) : null;
-    const counted = await this.admission?.count(
-      scopes.map(({ scope, rule, key }) => ({
-        name: `${name}:${scope}`,
-        key: String(key),
-        requestsPerSecond: rule.requestsPerSecond,
-        burst: rule.burst,
-      })),
-      slotAsked,
-      ticket && ticket.guessed > 0 ? { counters: ticket.counters, amount: ticket.guessed } : null,
-    );
+    const { scopes, slotAsked, shape } = this.tokenTermsOf(owner, chosen, ticket?.counters);
+    const counted =
+      this.admission && shape
+        ? await this.admission.countShaped(shape, ticket ? ticket.guessed : 0)
+        : null;
     if (ticket && !counted?.capsTaken) ticket.guessed = 0;
     const verdicts: RateVerdict[] = counted
-      ? counted.readings.map((r, i) => this.rate(name, scopes[i]!.scope, scopes[i]!.rule).judge(r))
-      : scopes.map(({ scope, rule, key }) => this.rate(name, scope, rule).take(String(key)));
+      ? counted.readings.map((r, i) => scopes[i]!.rate.judge(r))
+      : scopes.map(({ rate, key }) => rate.take(key));
     const states: PolicyState[] = verdicts.flatMap((v) => v.states);
     const refusedAt = verdicts.findIndex((v) => !v.ok);
     if (refusedAt >= 0) {
@@ -201,7 +209,55 @@ export class Limits {
         `rate limit of plan "${name}": ${rule.requestsPerSecond} requests per second per ${scope}, burst ${rule.burst}`,
       );
     }
-    return this.slotted(name, states, slotAsked, counted ?? null, ticket);
+    return this.slotted(name, states, slotAsked, counted, ticket);
+  }
+
+  /**
+   * A token's scopes and slot under its plan, and with Redis what the admission script counts for
+   * them: the same for each of its calls until its plan, account or cap windows change, so kept.
+   */
+  private tokenTermsOf(
+    owner: TokenOwner,
+    { name, plan }: { name: string; plan: Plan },
+    counters: readonly CapCounter[] = NO_COUNTERS,
+  ): TokenTerms {
+    const known = this.tokenTerms.get(owner.tokenId);
+    if (
+      known &&
+      known.plan === plan &&
+      known.accountId === owner.accountId &&
+      known.counters === counters
+    ) {
+      return known;
+    }
+    // Token and account at once. A call the token's rate refuses still counts against the
+    // account's: the account's rate counts attempts.
+    const scopes = (
+      [
+        ["token", plan.token, owner.tokenId],
+        ["account", plan.account, owner.accountId],
+      ] as const
+    ).flatMap(([scope, rule, key]) =>
+      rule ? [{ scope, rule, key: String(key), rate: this.rate(name, scope, rule) }] : [],
+    );
+    const slotAsked =
+      plan.concurrentCalls === undefined
+        ? null
+        : { key: String(owner.accountId), max: plan.concurrentCalls };
+    const shape =
+      this.admission?.shape(
+        scopes.map(({ scope, rule, key }) => ({
+          name: `${name}:${scope}`,
+          key,
+          requestsPerSecond: rule.requestsPerSecond,
+          burst: rule.burst,
+        })),
+        slotAsked,
+        counters,
+      ) ?? null;
+    const terms = { plan, accountId: owner.accountId, counters, scopes, slotAsked, shape };
+    this.tokenTerms.set(owner.tokenId, terms);
+    return terms;
   }
 
   /** The slot's part of the verdict, once every rate allowed the call. */

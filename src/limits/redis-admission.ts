@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { ADMIT, RELEASE } from "./admission-scripts.ts";
 import type { CapCounter } from "./cap-counters.ts";
@@ -37,20 +37,27 @@ export interface RedisSlot {
 }
 
 /**
- * One call as the admission script reads it (admission-scripts.ts), keys by name: its scopes'
- * `[rate key, reserve key, requests a second, burst, burst window s]`, its slot's `[key, now,
- * expiry, max, member, lease ms]` (the times as text, which Redis takes as written), its caps'
- * amount and `[key, cap]` counters.
+ * What the admission script counts for a call, apart from its slot's member and its caps' amount:
+ * the same for every call of a token until its plan or its cap windows change, so built once
+ * (`RedisAdmission.shape`) and kept by the caller. `keys`: each key once; `spec`: the script's JSON
+ * for them, naming each key by its place in `keys` (from 0): `[scopes, slot, caps]`, the scopes
+ * `[[rate key, reserve key, requests a second, burst, burst window s]…]`, the slot `[] | [key,
+ * max]`, the caps `[] | [key, cap, key, cap…]` (admission-scripts.ts).
  */
-interface CallInput {
-  scopes: [string, string, number, number, number][];
-  slot: [string, string, string, number, string, string] | null;
-  caps: { amount: number; counters: [string, number][] } | null;
+export interface AdmissionShape {
+  readonly keys: readonly string[];
+  readonly spec: string;
+  readonly scopes: number;
+  readonly slotKey: string | null;
 }
 
-/** One call's admission waiting for the end of the turn. */
+/** One call's admission waiting for its send. */
 interface Waiting {
-  call: CallInput;
+  shape: AdmissionShape;
+  /** Its slot's member ("" when it asks for none). */
+  member: string;
+  /** What to take from its caps (0: nothing). */
+  amount: number;
   done: (counted: Counted | null) => void;
 }
 
@@ -73,6 +80,9 @@ export class RedisAdmission {
   private scheduled = false;
   /** A send waiting for Redis's answer: what comes meanwhile goes with the next. */
   private sending = false;
+  /** Slot members: this process's own prefix (random) and a count, unique across processes. */
+  private readonly memberPrefix = `${randomBytes(9).toString("base64url")}:`;
+  private members = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -85,47 +95,55 @@ export class RedisAdmission {
     this.releaseScript = redisScript(redis, "blockgateRelease", RELEASE);
   }
 
+  /** What the script counts for calls with these scopes, slot and cap counters (see AdmissionShape). */
+  shape(
+    scopes: readonly ScopeCount[],
+    slot: { key: string; max: number } | null,
+    capCounters: readonly CapCounter[],
+  ): AdmissionShape {
+    const keys: string[] = [];
+    const place = (key: string) => {
+      const at = keys.indexOf(key);
+      return at >= 0 ? at : keys.push(key) - 1;
+    };
+    const scopeSpec = scopes.map((s) => [
+      place(`${this.prefix}${rateKeyPrefix(s.name)}:${s.key}`),
+      place(`${this.prefix}${reserveKeyPrefix(s.name)}:${s.key}`),
+      s.requestsPerSecond,
+      s.burst,
+      this.burstWindowSeconds,
+    ]);
+    const slotKey = slot ? `${this.prefix}slots:${slot.key}` : null;
+    const slotSpec = slot && slotKey ? [place(slotKey), slot.max] : [];
+    const capSpec = capCounters.flatMap((c) => [place(`${this.prefix}${c.key}`), c.cap]);
+    return {
+      keys,
+      spec: JSON.stringify([scopeSpec, slotSpec, capSpec]),
+      scopes: scopes.length,
+      slotKey,
+    };
+  }
+
   /**
-   * The call's counters; null when Redis could not answer (the caller counts on its own). `caps`:
-   * the amount to take from these cap counters once the call is otherwise admitted.
+   * The call's counters; null when Redis could not answer (the caller counts on its own). `amount`:
+   * what to take from the shape's cap counters once the call is otherwise admitted (0: nothing).
    */
+  countShaped(shape: AdmissionShape, amount: number): Promise<Counted | null> {
+    if (this.redis.status !== "ready") return Promise.resolve(null);
+    const member = shape.slotKey ? `${this.memberPrefix}${(++this.members).toString(36)}` : "";
+    return new Promise((done) => {
+      this.waiting.push({ shape, member, amount, done });
+      this.schedule();
+    });
+  }
+
+  /** `countShaped` for a shape made for this call alone. */
   count(
     scopes: readonly ScopeCount[],
     slot: { key: string; max: number } | null,
     caps: { counters: readonly CapCounter[]; amount: number } | null,
   ): Promise<Counted | null> {
-    if (this.redis.status !== "ready") return Promise.resolve(null);
-    const now = Date.now();
-    const call: CallInput = {
-      scopes: scopes.map((s) => [
-        `${this.prefix}${rateKeyPrefix(s.name)}:${s.key}`,
-        `${this.prefix}${reserveKeyPrefix(s.name)}:${s.key}`,
-        s.requestsPerSecond,
-        s.burst,
-        this.burstWindowSeconds,
-      ]),
-      slot: slot
-        ? [
-            `${this.prefix}slots:${slot.key}`,
-            String(now),
-            String(now + this.leaseMs),
-            slot.max,
-            randomUUID(),
-            String(this.leaseMs),
-          ]
-        : null,
-      caps:
-        caps && caps.counters.length > 0
-          ? {
-              amount: caps.amount,
-              counters: caps.counters.map((c) => [`${this.prefix}${c.key}`, c.cap]),
-            }
-          : null,
-    };
-    return new Promise((done) => {
-      this.waiting.push({ call, done });
-      this.schedule();
-    });
+    return this.countShaped(this.shape(scopes, slot, caps?.counters ?? []), caps?.amount ?? 0);
   }
 
   /** Gives back a call's slot (if any) and `amount` to these cap counters. */
@@ -177,61 +195,79 @@ export class RedisAdmission {
 
   private async admitAll(waiting: readonly Waiting[]): Promise<void> {
     const { keys, calls } = scriptInput(waiting);
+    const now = Date.now();
     let out: number[] | null = null;
     try {
-      out = await this.admitScript(keys.length, ...keys, JSON.stringify(calls));
+      out = await this.admitScript(
+        keys.length,
+        ...keys,
+        calls,
+        String(now),
+        String(now + this.leaseMs),
+        String(this.leaseMs),
+      );
     } catch {
       // Each call counts on its own (the caller's memory), as when Redis is not ready.
     }
     let at = 0;
-    for (const { call, done } of waiting) {
-      const size = call.scopes.length * 5 + 2;
-      done(out ? countedOf(out.slice(at, at + size), call) : null);
-      at += size;
+    for (const { shape, member, done } of waiting) {
+      done(out ? countedOf(out, at, shape, member) : null);
+      at += shape.scopes * 5 + 2;
     }
   }
 }
 
-/** The script's KEYS (each key once) and its calls, naming keys by their place in KEYS (from 1). */
-function scriptInput(waiting: readonly Waiting[]) {
+/**
+ * The script's KEYS (each shape's keys once) and its calls as JSON: runs of calls with the same
+ * shape as one group, `[place of the shape's first key in KEYS (from 0), spec, [member, amount,
+ * member, amount…]]`, in the order the calls were asked (admission-scripts.ts).
+ */
+function scriptInput(waiting: readonly Waiting[]): { keys: string[]; calls: string } {
   const keys: string[] = [];
-  const places = new Map<string, number>();
-  const place = (key: string) => {
-    let at = places.get(key);
-    if (at === undefined) {
-      keys.push(key);
-      at = keys.length;
-      places.set(key, at);
+  const bases = new Map<AdmissionShape, number>();
+  const groups: string[] = [];
+  let i = 0;
+  while (i < waiting.length) {
+    const { shape } = waiting[i]!;
+    let base = bases.get(shape);
+    if (base === undefined) {
+      base = keys.length;
+      bases.set(shape, base);
+      keys.push(...shape.keys);
     }
-    return at;
-  };
-  const calls = waiting.map(({ call }) => [
-    call.scopes.map(([rate, reserve, ...rule]) => [place(rate), place(reserve), ...rule]),
-    call.slot ? [place(call.slot[0]), ...call.slot.slice(1)] : [],
-    call.caps
-      ? [call.caps.amount, ...call.caps.counters.flatMap(([key, cap]) => [place(key), cap])]
-      : [],
-  ]);
-  return { keys, calls };
+    const items: (string | number)[] = [];
+    for (; i < waiting.length && waiting[i]!.shape === shape; i++) {
+      items.push(waiting[i]!.member, waiting[i]!.amount);
+    }
+    groups.push(`[${base},${shape.spec},${JSON.stringify(items)}]`);
+  }
+  return { keys, calls: `[${groups.join(",")}]` };
 }
 
-/** One call's part of the script's reply, as its verdicts. */
-function countedOf(out: number[], call: CallInput): Counted {
-  const n = call.scopes.length;
-  const readings = Array.from({ length: n }, (_, i): RateReadings => {
-    const [consumed, ttl, used, left, taken] = out.slice(i * 5, i * 5 + 5) as number[];
-    return {
-      rate: { consumed: consumed ?? 0, msBeforeNext: ttl ?? 0 },
-      reserve: used === undefined || used < 0 ? null : { consumed: used, msBeforeNext: left ?? 0 },
-      reserveTaken: taken === 1,
-    };
-  });
-  const taken = out[n * 5] ?? -1;
+/** One call's part of the script's reply (from `at`), as its verdicts. */
+function countedOf(
+  out: readonly number[],
+  at: number,
+  shape: AdmissionShape,
+  member: string,
+): Counted {
+  const n = shape.scopes;
+  const readings: RateReadings[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = at + i * 5;
+    const used = out[k + 2];
+    readings.push({
+      rate: { consumed: out[k] ?? 0, msBeforeNext: out[k + 1] ?? 0 },
+      reserve:
+        used === undefined || used < 0 ? null : { consumed: used, msBeforeNext: out[k + 3] ?? 0 },
+      reserveTaken: out[k + 4] === 1,
+    });
+  }
+  const taken = out[at + n * 5] ?? -1;
   return {
     readings,
     asked: taken >= 0,
-    slot:
-      taken > 0 && call.slot ? { key: call.slot[0], member: call.slot[4], inFlight: taken } : null,
-    capsTaken: out[n * 5 + 1] === 1,
+    slot: taken > 0 && shape.slotKey ? { key: shape.slotKey, member, inFlight: taken } : null,
+    capsTaken: out[at + n * 5 + 1] === 1,
   };
 }
