@@ -12,8 +12,9 @@
 // for the side that always executes; TX_CACHE=on keeps the transaction cache (off otherwise, so
 // every transaction goes to Core); DECODED=off turns the decoded-transaction cache off
 // (cache.decodedBytesMax 0); SHARED_AFTER=off shares no ended indexer trip; LEDGER (JSON) sets
-// the ledger section. Runs until its stdin
-// closes.
+// the ledger section. LIMITS=memory|redis puts the account on a plan whose every limit is checked
+// and never reached (bench/node-gateway.ts), its counters in memory or in Redis (REDIS_URL, which
+// also gives the response cache its Redis tier). Runs until its stdin closes.
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -26,6 +27,7 @@ import { createAccount } from "../src/billing/ledger/accounts.ts";
 import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
+import { unreachedPlan } from "./node-gateway.ts";
 
 interface Upstreams {
   core: { url: string; user: string; password: string };
@@ -34,7 +36,9 @@ interface Upstreams {
 
 const upstreams = JSON.parse(process.argv[2] ?? "{}") as Upstreams;
 const CONNECTIONS = 64;
+const LIMITS = process.env.LIMITS;
 const config = parseConfig({
+  ...(LIMITS === "memory" || LIMITS === "redis" ? unreachedPlan() : {}),
   server: {
     port: 0,
     // RESPONSE_BYTES_MAX: server.responseBytesMax (bench/large-answers.ts).
@@ -84,6 +88,7 @@ const gateway = await startGateway(config, {
     ],
   },
   noAdminFile: true,
+  redisUrl: LIMITS === "redis" ? (process.env.REDIS_URL ?? "redis://127.0.0.1:6379") : undefined,
 });
 const account = await createAccount(gateway.app.db, "bench");
 await grantCredits(gateway.app.db, account.id, 1_000_000_000_000);

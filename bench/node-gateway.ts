@@ -76,7 +76,7 @@ export async function nodeGateway(
 }
 
 /** A plan for every account whose limits are all checked and none reached, counters apart per run. */
-function unreachedPlan() {
+export function unreachedPlan() {
   const huge = { requestsPerSecond: 1_000_000, burst: 1_000_000 };
   return {
     plans: {
