@@ -142,10 +142,16 @@ deadline = performance.now() + 2000; // warm-up: lazy imports and compilation ou
 await load();
 done = 0;
 deadline = performance.now() + SECONDS * 1000;
+type SettleStats = { batches: number; items: number };
+const settlesBefore = await gateway.ask<SettleStats>("settles");
 const cpuBefore = await gateway.ask<NodeJS.CpuUsage>("cpu");
 await load();
 const cpu = cpuSpent(cpuBefore, await gateway.ask<NodeJS.CpuUsage>("cpu"));
-console.log(`gateway CPU ${(cpu / done).toFixed(0)} µs per request`);
+const settles = await gateway.ask<SettleStats>("settles");
+const statements = settles.batches - settlesBefore.batches;
+console.log(
+  `gateway CPU ${(cpu / done).toFixed(0)} µs per request; ${statements} settle statements, ${((settles.items - settlesBefore.items) / Math.max(1, statements)).toFixed(1)} settles each`,
+);
 await dispatcher.close();
 console.log(`${done} requests in ${SECONDS} s`);
 await gateway.stop();
