@@ -75,7 +75,7 @@ export class RedisAdmission {
   private readonly admitScript: Script;
   private readonly releaseScript: Script;
   private waiting: Waiting[] = [];
-  /** Members of slot sets given back this turn, by set. */
+  /** Members of slot sets given back since the last send, by set. */
   private freed = new Map<string, string[]>();
   private scheduled = false;
   /** A send waiting for Redis's answer: what comes meanwhile goes with the next. */
