@@ -3,6 +3,7 @@
 // calls go through two admissions on the real Redis, under two key prefixes: together (one
 // script, or one send while another waits for Redis), and one at a time (a script each).
 import { randomBytes } from "node:crypto";
+import fc from "fast-check";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CapCounter } from "../../src/limits/cap-counters.ts";
@@ -15,6 +16,7 @@ import {
 import { rateKeyPrefix, reserveKeyPrefix } from "../../src/limits/request-rates.ts";
 import { startHeldRelay } from "../support/held-relay.ts";
 import { REDIS_URL } from "../support/redis-pair.ts";
+import { sized } from "../support/size.ts";
 
 const LEASE_MS = 30_000;
 const BURST_WINDOW_S = 60;
@@ -78,10 +80,10 @@ describe("the admission script: one script for a turn's calls", () => {
   });
 
   /** An admission under a prefix of its own, its cap counters started at nothing spent. */
-  const admission = async (client = redis) => {
+  const admission = async (client = redis, calls = CALLS) => {
     const prefix = `blockgate-test-admit-${randomBytes(6).toString("hex")}:`;
     prefixes.push(prefix);
-    for (const c of CALLS) {
+    for (const c of calls) {
       for (const counter of capCounters(c))
         await redis.set(`${prefix}${counter.key}`, 0, "EX", 600);
     }
@@ -101,9 +103,9 @@ describe("the admission script: one script for a turn's calls", () => {
   };
 
   /** What Redis holds under `prefix` for every key the calls touched. */
-  const heldIn = async (prefix: string) => {
+  const heldIn = async (prefix: string, calls = CALLS) => {
     const out: Record<string, number | null> = {};
-    for (const c of CALLS) {
+    for (const c of calls) {
       for (const s of scopes(c)) {
         for (const name of [rateKeyPrefix(s.name), reserveKeyPrefix(s.name)]) {
           const key = `${prefix}${name}:${s.key}`;
@@ -191,5 +193,26 @@ describe("the admission script: one script for a turn's calls", () => {
       client.disconnect();
       await relay.close();
     }
+  });
+
+  it("counts any run of calls sent together as one script per call would", async () => {
+    // Tokens t0 and t1 of account 1, u and v of account 2; a guess of 0 takes nothing from the caps.
+    const call = fc.record({
+      token: fc.constantFrom("t0", "t1", "u", "v"),
+      caps: fc.constantFrom(0, 50, 100, 250),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 24 }), async (drawn) => {
+        const calls = drawn.map((c) => ({ ...c, account: c.token.startsWith("t") ? 1 : 2 }));
+        const together = await admission(redis, calls);
+        const alone = await admission(redis, calls);
+        const asTurn = await Promise.all(calls.map((c) => count(together.admit, c)));
+        const oneByOne: (Counted | null)[] = [];
+        for (const c of calls) oneByOne.push(await count(alone.admit, c));
+        expect(asTurn.map(verdict)).toEqual(oneByOne.map(verdict));
+        expect(await heldIn(together.prefix, calls)).toEqual(await heldIn(alone.prefix, calls));
+      }),
+      { numRuns: sized(20, 200), seed: 67 },
+    );
   });
 });
