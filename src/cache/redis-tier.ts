@@ -15,6 +15,9 @@ export interface RedisTierOptions {
 /** Fixed part of a stored entry: height (4 bytes), block time (4), block hash (32). */
 const HEADER_BYTES = 40;
 
+/** The most keys one MGET asks for (a look-up asking more goes alone). */
+const READ_KEYS_MAX = 4_096;
+
 /**
  * The response cache's shared tier: confirmed transactions in Redis, so every process serves what
  * any fetched. Redis may lose anything: a failed or slow command (timeoutMs) is a miss, never an
@@ -86,8 +89,13 @@ export class RedisTier {
   /** The look-ups waiting, in one MGET, each given its own entries. */
   private async read(): Promise<void> {
     this.readScheduled = false;
-    const lookups = this.lookups;
-    this.lookups = [];
+    // Bounded: Redis serves no one else while it answers one MGET; the rest go with the next.
+    let take = 0;
+    for (let keys = 0; take < this.lookups.length; take++) {
+      keys += this.lookups[take]!.keys.length;
+      if (take > 0 && keys > READ_KEYS_MAX) break;
+    }
+    const lookups = this.lookups.splice(0, take);
     this.reading = true;
     let values: (Buffer | null)[] | null = null;
     try {

@@ -342,4 +342,41 @@ describe("look-ups while an MGET waits for Redis", () => {
       await relay.close();
     }
   });
+
+  it("go in parts of at most 4,096 keys, each look-up whole and in order", async () => {
+    const relay = await startHeldRelay(REDIS_URL);
+    const keyPrefix = `blockgate-test-${randomBytes(6).toString("hex")}:`;
+    const tier = new RedisTier(
+      { url: relay.url, keyPrefix, timeoutMs: 5_000, ttlMs: 60_000 },
+      pino({ enabled: false }),
+    );
+    try {
+      await vi.waitFor(() => expect(tier.ready).toBe(true));
+      const block = full.byHeight.get(277647)!;
+      const tx = block.block.transactions[7]!;
+      tier.set("mainnet", tx.txid, {
+        bytes: tx.bytes,
+        blockhash: block.block.hash,
+        height: block.height,
+        blocktime: block.block.time,
+      });
+      const missing = (n: number, tag: string) =>
+        Array.from({ length: n }, (_, i) => `${tag}${String(i).padStart(63 - tag.length, "0")}`);
+      const from = relay.sent().length;
+      // One turn: 3,000 keys, then 3,000 with the stored one last, then ten.
+      const asked = [missing(3_000, "a"), [...missing(2_999, "b"), tx.txid], missing(10, "c")];
+      const found = await Promise.all(asked.map((ids) => tier.getMany("mainnet", ids)));
+      expect(relay.sent().slice(from).split("\r\nmget\r\n").length - 1).toBe(2);
+      expect(found.map((f) => f.length)).toEqual([3_000, 3_000, 10]);
+      expect(found.flat().filter((e) => e !== undefined).length).toBe(1);
+      expect(found[1]![2_999]?.blockhash).toBe(block.block.hash);
+    } finally {
+      await tier.close();
+      await relay.close();
+      const direct = new Redis(REDIS_URL);
+      const keys = await direct.keys(`${keyPrefix}*`);
+      if (keys.length > 0) await direct.del(...keys);
+      direct.disconnect();
+    }
+  });
 });
