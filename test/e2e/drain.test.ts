@@ -50,7 +50,6 @@ function spawnGateway(
 ): Promise<Spawned> {
   return processes.spawn(name, store, {
     connections: 256,
-    graph: true,
     settings: { server: { port: 0, drainTimeoutMs } },
   });
 }

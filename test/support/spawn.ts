@@ -196,12 +196,14 @@ export function gatewayProcesses(prefix: string) {
     },
     /**
      * A gateway process on devnet's mainnet (`settings` added to the config; `connections` to
-     * its node; with `graph`, its indexer too) and on `store`: a schema, or a PGlite folder.
+     * its node) and on `store`: a schema, or a PGlite folder. Every kind of upstream is this
+     * file's devnet: one left out would be devnet in the gateway's own process, loaded and
+     * started there at every start for no test's sake.
      */
     async spawn(
       name: string,
       store: { databaseUrl: string } | { pgliteDir: string },
-      o: { connections: number; graph?: boolean; settings?: object; env?: Record<string, string> },
+      o: { connections: number; settings?: object; env?: Record<string, string> },
     ): Promise<SpawnedGateway & { configFile: string }> {
       const core = devnet!.cores.get("mainnet")!;
       const indexer = devnet!.indexers.get("mainnet")!;
@@ -221,9 +223,8 @@ export function gatewayProcesses(prefix: string) {
             ],
           },
           electrum: { mainnet: [{ url: devnet!.electrum.get("mainnet")!.url }] },
-          ...(o.graph
-            ? { graph: { mainnet: [{ url: indexer.url, adminSecretEnv: "BG_INDEXER_SECRET" }] } }
-            : {}),
+          graph: { mainnet: [{ url: indexer.url, adminSecretEnv: "BG_INDEXER_SECRET" }] },
+          esplora: { mainnet: [{ url: devnet!.esplora.get("mainnet")!.url }] },
         },
         cache: { bytesMax: 0 }, // every call goes to the node
         demo: { enabled: false },
