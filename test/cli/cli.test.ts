@@ -4,6 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDbCommand } from "../../src/cli/commands.ts";
+import { parseConfig } from "../../src/config/load.ts";
+import type { Database } from "../../src/db/database.ts";
+import { openDatabase } from "../../src/db/open.ts";
 import { POSTGRES_URL, type StoreKind } from "../support/harness.ts";
 import { blockgate } from "../support/spawn.ts";
 
@@ -89,35 +93,53 @@ describe("blockgate CLI without a store", () => {
   });
 });
 
+/**
+ * What the commands make of their lines on PostgreSQL, run as the CLI runs them once the line is
+ * read (runDbCommand): what a process adds, its output streams and exit code and one process
+ * reading what another wrote, the tests above show on both stores.
+ */
 describe("blockgate CLI tokens and refusals (postgres)", () => {
-  const env = cliStore("postgres");
+  const schema = `c_${randomBytes(5).toString("hex")}`;
+  const config = parseConfig({});
+  let db: Database;
+  beforeAll(async () => {
+    db = await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize: 2 });
+  });
+  afterAll(async () => {
+    await db?.close();
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  });
+  const run = (...argv: string[]) => runDbCommand(db, argv, config);
 
   it("lists tokens by hint, revokes once, refuses a negative grant and a duplicate account", async () => {
-    await blockgate(["account", "create", "acme", "--credits", "1000"], env);
-    const issued = await blockgate(["token", "issue", "acme", "--label", "ci"], env);
-    const token = issued.stdout.match(/bgt_[A-Za-z0-9_-]{43}/)?.[0];
+    await run("account", "create", "acme", "--credits", "1000");
+    const issued = await run("token", "issue", "acme", "--label", "ci");
+    const token = issued.text.match(/bgt_[A-Za-z0-9_-]{43}/)?.[0];
     expect(token).toBeDefined();
 
-    const listed = await blockgate(["token", "list", "acme"], env);
-    expect(listed.stdout).toContain(`bgt_…${token!.slice(-4)}`);
-    expect(listed.stdout).not.toContain(token!.slice(4, 20));
+    const listed = await run("token", "list", "acme");
+    expect(listed.text).toContain(`bgt_…${token!.slice(-4)}`);
+    expect(listed.text).not.toContain(token!.slice(4, 20));
 
-    expect((await blockgate(["credits", "grant", "acme", "-5"], env)).code).toBe(2);
+    expect((await run("credits", "grant", "acme", "-5")).code).toBe(2);
     // Refused before anything is written: no account without the credits it was asked with.
-    const zero = await blockgate(["account", "create", "zero", "--credits", "0"], env);
+    const zero = await run("account", "create", "zero", "--credits", "0");
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain("usage: blockgate account create <name> [--credits N]");
-    expect((await blockgate(["account", "list"], env)).stdout).not.toContain("zero");
+    expect(zero.text).toContain("usage: blockgate account create <name> [--credits N]");
+    expect((await run("account", "list")).text).not.toContain("zero");
 
-    const tokenId = listed.stdout.split("\t")[0]!;
-    expect((await blockgate(["token", "revoke", tokenId], env)).stdout).toContain("revoked");
-    expect((await blockgate(["token", "revoke", tokenId], env)).code).toBe(1);
+    const tokenId = listed.text.split("\t")[0]!;
+    expect((await run("token", "revoke", tokenId)).text).toContain("revoked");
+    expect((await run("token", "revoke", tokenId)).code).toBe(1);
 
-    const dup = await blockgate(["account", "create", "acme"], env);
+    const dup = await run("account", "create", "acme");
     expect(dup.code).toBe(2);
-    expect(dup.stderr).toContain('account "acme" exists');
+    expect(dup.text).toContain('account "acme" exists');
 
-    const check = await blockgate(["ledger", "check"], env);
+    const check = await run("ledger", "check");
     expect(check.code).toBe(0);
-  }, 60_000);
+  });
 });
