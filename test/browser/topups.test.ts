@@ -63,7 +63,8 @@ it("at 420 px: threshold banner, invoice with QR and BIP21, paid, receipt, banne
   const bip21 = await page.getAttribute("[data-testid=topup-bip21]", "href");
   const address = await page.textContent("[data-testid=topup-address]");
   expect(bip21).toBe(`bitcoin:${address}?amount=0.0001&label=blockgate%20credits`);
-  // The QR code as the page draws it, read back by a QR decoder: the payment request itself.
+  // The QR code as the page draws it, read back by a QR decoder: the payment request itself. Its
+  // pixels come back as base64, not a JSON array of 640,000 numbers the test would parse.
   const pixels = await page.$eval("[data-testid=topup-qr]", (node) => {
     const img = node as HTMLImageElement;
     const canvas = document.createElement("canvas");
@@ -73,9 +74,15 @@ it("at 420 px: threshold banner, invoice with QR and BIP21, paid, receipt, banne
     g.fillStyle = "#fff";
     g.fillRect(0, 0, 400, 400);
     g.drawImage(img, 20, 20, 360, 360);
-    return Array.from(g.getImageData(0, 0, 400, 400).data);
+    const data = g.getImageData(0, 0, 400, 400).data;
+    let binary = "";
+    for (let i = 0; i < data.length; i += 0x8000) {
+      binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
+    }
+    return btoa(binary);
   });
-  expect(decodeQR({ width: 400, height: 400, data: Uint8Array.from(pixels) })).toBe(bip21);
+  const data = new Uint8Array(Buffer.from(pixels, "base64"));
+  expect(decodeQR({ width: 400, height: 400, data })).toBe(bip21);
   expect(await page.getAttribute("[data-testid=topup-status]", "data-status")).toBe("open");
   mkdirSync(SHOTS, { recursive: true });
   await keepScreenshot(page, { path: join(SHOTS, "topup-420.png"), fullPage: true });
