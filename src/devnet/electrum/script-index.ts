@@ -46,7 +46,8 @@ const EMPTY: ScriptEntry = { history: [], utxos: [], confirmedSats: 0n, unconfir
  * the mempool's), its unspent outputs and balances. A spent output counts only where devnet
  * knows it (a transaction in a block it holds or in its mempool, block 277647's shipped
  * prevouts); an output spent in a block devnet does not hold still counts as unspent. Built on
- * first use, then again whenever the tip or the mempool changed.
+ * first use, then again whenever the tip or the mempool changed. `prevouts` is the chain's own
+ * (chainPrevouts): what the index holds then follows from the chain's blocks and mempool alone.
  */
 export function scriptIndex(chain: DevnetChain, prevouts: Prevouts): (hash: string) => ScriptEntry {
   let index: Map<string, ScriptEntry> | undefined;
@@ -54,11 +55,34 @@ export function scriptIndex(chain: DevnetChain, prevouts: Prevouts): (hash: stri
   return (scripthash) => {
     const state = `${chain.tip.block.hash} ${chain.mempool.size} ${[...chain.mempool.keys()].at(-1) ?? ""}`;
     if (!index || builtFor !== state) {
-      index = build(chain, prevouts);
+      index = sharedBuild(chain, prevouts);
       builtFor = state;
     }
     return index.get(scripthash) ?? EMPTY;
   };
+}
+
+/**
+ * Indexes built lately, by the content they index: the network, each height's block hash and
+ * the mempool's txids. Chains of the same content have the same index, and most are: every
+ * devnet's mainnet until it mines, and one devnet's Electrum and Esplora servers, which index
+ * one chain each for themselves. Read-only once built: readers filter and map copies.
+ */
+const built = new Map<string, Map<string, ScriptEntry>>();
+const BUILT_MAX = 4;
+
+function sharedBuild(chain: DevnetChain, prevouts: Prevouts): Map<string, ScriptEntry> {
+  const blocks = chain.heights().map((h) => chain.byHeight.get(h)!.block.hash);
+  const content = `${chain.network} ${blocks.join(",")} ${[...chain.mempool.keys()].join(",")}`;
+  let index = built.get(content);
+  if (index) {
+    built.delete(content);
+  } else {
+    index = build(chain, prevouts);
+    if (built.size >= BUILT_MAX) built.delete(built.keys().next().value!);
+  }
+  built.set(content, index);
+  return index;
 }
 
 function build(chain: DevnetChain, prevouts: Prevouts): Map<string, ScriptEntry> {
