@@ -15,10 +15,7 @@ export function chainPrevouts(
   chain: DevnetChain,
 ): (txid: string, vout: number) => Prevout | undefined {
   // Mainnet's shipped undo data; the other networks' chains hold every output they spend.
-  const shipped =
-    chain.network === "mainnet"
-      ? new Map([...loadPrevoutsFile(PREVOUTS_FILE), ...loadPrevoutsFile(MEMPOOL_PREVOUTS_FILE)])
-      : new Map<string, Prevout>();
+  const shipped = chain.network === "mainnet" ? mainnetShipped() : new Map<string, Prevout>();
   return (txid, vout) => {
     const known = shipped.get(`${txid}:${vout}`);
     if (known) return known;
@@ -34,4 +31,15 @@ export function chainPrevouts(
       coinbase: tx.isCoinbase,
     };
   };
+}
+
+let mainnetPrevouts: Map<string, Prevout> | undefined;
+
+/** Read once per process, as mainnet's blocks are (chain.ts): never changed, every devnet's. */
+function mainnetShipped(): Map<string, Prevout> {
+  mainnetPrevouts ??= new Map([
+    ...loadPrevoutsFile(PREVOUTS_FILE),
+    ...loadPrevoutsFile(MEMPOOL_PREVOUTS_FILE),
+  ]);
+  return mainnetPrevouts;
 }
