@@ -54,6 +54,11 @@ describe("two gateway processes share one Redis", () => {
       redisUrl: REDIS_URL,
       devnet: a.devnet,
     });
+    // Until its connection is up a tier misses and stores nothing (no offline queue): the tests
+    // begin once both are connected, as the third gateway's below does.
+    await vi.waitFor(() =>
+      expect([a, b].map((g) => g.gateway.app.txCache.redis?.ready)).toEqual([true, true]),
+    );
   });
   afterAll(async () => {
     await b?.close();
