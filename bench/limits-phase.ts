@@ -6,8 +6,6 @@
 // Redis's commands and, with REDIS_PID, redis-server's CPU (give it a Redis of its own). Calls are
 // kept `concurrency` in flight, as a loaded gateway keeps them. Bounded by count. Usage:
 //   [KINDS=none,memory,redis] [REDIS_URL=redis://127.0.0.1:<port>] [REDIS_PID=<its pid>] npx tsx bench/limits-phase.ts [calls] [concurrency] [rounds]
-import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { Redis } from "ioredis";
 import pino from "pino";
@@ -17,6 +15,8 @@ import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { Limits } from "../src/limits/limits.ts";
+import { unreachedPlan } from "./node-gateway.ts";
+import { processCpuUs } from "./process-cpu.ts";
 
 const CALLS = Number(process.argv[2] ?? 20_000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
@@ -26,27 +26,14 @@ const REDIS_PID = process.env.REDIS_PID;
 /** A node call's price, as the cap phase takes it. */
 const ESTIMATE = 2;
 
-const huge = { requestsPerSecond: 1_000_000, burst: 1_000_000 };
-const prefix = `bench-limits-${randomBytes(4).toString("hex")}:`;
-const config = (plan: boolean) =>
+/** node-route's plan: every limit checked, none reached; its own Redis key prefix. */
+const plan = unreachedPlan();
+const config = (withPlan: boolean) =>
   parseConfig({
     database: { pgliteDir: "memory://" },
     log: { level: "silent" },
     networks: ["mainnet"],
-    ...(plan
-      ? {
-          plans: {
-            bench: {
-              token: huge,
-              account: huge,
-              concurrentCalls: 100_000,
-              creditsPerDay: 1e15,
-              creditsPerCycle: 1e15,
-            },
-          },
-          limits: { defaultPlan: "bench", redisKeyPrefix: prefix },
-        }
-      : {}),
+    ...(withPlan ? plan : {}),
   });
 
 const db = await openDatabase({ pgliteDir: "memory://", poolSize: 1 });
@@ -91,12 +78,7 @@ async function run(limits: Limits, n: number): Promise<void> {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
 
-function redisCpuUs(): number {
-  if (!REDIS_PID) return 0;
-  const stat = readFileSync(`/proc/${REDIS_PID}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const redisCpuUs = () => processCpuUs(REDIS_PID);
 
 const probe = new Redis(REDIS_URL);
 /** Commands sent by clients (a script's own calls are counted apart): scripts and ZREMs. */
@@ -147,7 +129,7 @@ for (const [kind, r] of results) {
   );
 }
 for (const [, limits] of kinds) await limits.close();
-const keys = await probe.keys(`${prefix}*`);
+const keys = await probe.keys(`${plan.limits.redisKeyPrefix}*`);
 if (keys.length > 0) await probe.del(...keys);
 probe.disconnect();
 await db.close();

@@ -8,6 +8,7 @@ import { Redis } from "ioredis";
 import { Agent, request } from "undici";
 import { startChild } from "./child.ts";
 import { nodeGateway } from "./node-gateway.ts";
+import { processCpuUs } from "./process-cpu.ts";
 
 const CALLS = Number(process.argv[2] ?? 2000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
@@ -29,12 +30,7 @@ const bodies = txids.map((txid, i) =>
   JSON.stringify({ jsonrpc: "2.0", id: i, method: "getrawtransaction", params: [txid] }),
 );
 
-function redisCpuUs(): number {
-  if (!REDIS_PID) return 0;
-  const stat = readFileSync(`/proc/${REDIS_PID}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const redisCpuUs = () => processCpuUs(REDIS_PID);
 
 const probe = new Redis(REDIS_URL);
 async function commandCounts(): Promise<Map<string, number>> {
