@@ -285,14 +285,32 @@ describe("Redis down", () => {
 });
 
 describe("look-ups while an MGET waits for Redis", () => {
-  it("go as the next MGET, each given its own entries", async () => {
+  const direct = new Redis(REDIS_URL);
+  const keyPrefix = `blockgate-test-${randomBytes(6).toString("hex")}:`;
+  afterAll(async () => {
+    const keys = await direct.keys(`${keyPrefix}*`);
+    if (keys.length > 0) await direct.del(...keys);
+    direct.disconnect();
+  });
+  /** A tier whose replies come through a relay that can hold them; `close` closes both. */
+  const heldTier = async () => {
     const relay = await startHeldRelay(REDIS_URL);
-    const keyPrefix = `blockgate-test-${randomBytes(6).toString("hex")}:`;
     const tier = new RedisTier(
       { url: relay.url, keyPrefix, timeoutMs: 5_000, ttlMs: 60_000 },
       pino({ enabled: false }),
     );
-    const direct = new Redis(REDIS_URL);
+    return {
+      relay,
+      tier,
+      close: async () => {
+        await tier.close();
+        await relay.close();
+      },
+    };
+  };
+
+  it("go as the next MGET, each given its own entries", async () => {
+    const { relay, tier, close } = await heldTier();
     try {
       const block = full.byHeight.get(277647)!;
       const stored = (i: number): CachedTx => ({
@@ -340,21 +358,12 @@ describe("look-ups while an MGET waits for Redis", () => {
         true,
       );
     } finally {
-      await tier.close();
-      const keys = await direct.keys(`${keyPrefix}*`);
-      if (keys.length > 0) await direct.del(...keys);
-      direct.disconnect();
-      await relay.close();
+      await close();
     }
   });
 
   it("go in parts of at most 4,096 keys, each look-up whole and in order", async () => {
-    const relay = await startHeldRelay(REDIS_URL);
-    const keyPrefix = `blockgate-test-${randomBytes(6).toString("hex")}:`;
-    const tier = new RedisTier(
-      { url: relay.url, keyPrefix, timeoutMs: 5_000, ttlMs: 60_000 },
-      pino({ enabled: false }),
-    );
+    const { relay, tier, close } = await heldTier();
     try {
       await vi.waitFor(() => expect(tier.ready).toBe(true));
       const block = full.byHeight.get(277647)!;
@@ -376,12 +385,7 @@ describe("look-ups while an MGET waits for Redis", () => {
       expect(found.flat().filter((e) => e !== undefined).length).toBe(1);
       expect(found[1]![2_999]?.blockhash).toBe(block.block.hash);
     } finally {
-      await tier.close();
-      await relay.close();
-      const direct = new Redis(REDIS_URL);
-      const keys = await direct.keys(`${keyPrefix}*`);
-      if (keys.length > 0) await direct.del(...keys);
-      direct.disconnect();
+      await close();
     }
   });
 });
