@@ -137,15 +137,6 @@ export class RedisAdmission {
     });
   }
 
-  /** `countShaped` for a shape made for this call alone. */
-  count(
-    scopes: readonly ScopeCount[],
-    slot: { key: string; max: number } | null,
-    caps: { counters: readonly CapCounter[]; amount: number } | null,
-  ): Promise<Counted | null> {
-    return this.countShaped(this.shape(scopes, slot, caps?.counters ?? []), caps?.amount ?? 0);
-  }
-
   /** Gives back a call's slot (if any) and `amount` to these cap counters. */
   release(slot: RedisSlot | null, counters: readonly CapCounter[], amount: number): void {
     const give = amount > 0 && counters.length > 0;
