@@ -14,7 +14,8 @@
 // (cache.decodedBytesMax 0); SHARED_AFTER=off shares no ended indexer trip; LEDGER (JSON) sets
 // the ledger section. LIMITS=memory|redis puts the account on a plan whose every limit is checked
 // and never reached (bench/node-gateway.ts), its counters in memory or in Redis (REDIS_URL, which
-// also gives the response cache its Redis tier). Runs until its stdin closes.
+// also gives the response cache its Redis tier). `statements`: the statements it sent since the
+// last ask, counted by their first words. Runs until its stdin closes.
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -27,6 +28,7 @@ import { createAccount } from "../src/billing/ledger/accounts.ts";
 import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
+import type { Queryable } from "../src/db/database.ts";
 import { unreachedPlan } from "./node-gateway.ts";
 
 interface Upstreams {
@@ -90,6 +92,25 @@ const gateway = await startGateway(config, {
   noAdminFile: true,
   redisUrl: LIMITS === "redis" ? (process.env.REDIS_URL ?? "redis://127.0.0.1:6379") : undefined,
 });
+// Statements the gateway sends, by their first words (`statements` asks for them, then forgets):
+// what a request costs the store, counted rather than timed.
+const statements = new Map<string, number>();
+const counted = <Q extends Queryable>(q: Q, via: string): void => {
+  const query = q.query.bind(q);
+  q.query = ((sql: string, params?: readonly unknown[]) => {
+    const head = `${via}${sql.replace(/\s+/g, " ").trim().slice(0, 70)}`;
+    statements.set(head, (statements.get(head) ?? 0) + 1);
+    return query(sql, params);
+  }) as Q["query"];
+};
+counted(gateway.app.db, "");
+counted(gateway.app.db.settles, "settles: ");
+const transaction = gateway.app.db.transaction.bind(gateway.app.db);
+gateway.app.db.transaction = (fn) => {
+  statements.set("(transaction)", (statements.get("(transaction)") ?? 0) + 1);
+  return transaction(fn);
+};
+
 const account = await createAccount(gateway.app.db, "bench");
 await grantCredits(gateway.app.db, account.id, 1_000_000_000_000);
 const { token } = await issueToken(gateway.app.db, account.id);
@@ -192,6 +213,11 @@ lines.on("line", (line) => {
   // The settle queue's statements and items so far (a bench reads the mean batch between two asks).
   if (line.trim() === "settles") {
     process.stdout.write(`${JSON.stringify(gateway.app.credits.queue.stats)}\n`);
+  }
+  // The statements sent since the last ask, by their first words (then forgotten).
+  if (line.trim() === "statements") {
+    process.stdout.write(`${JSON.stringify(Object.fromEntries(statements))}\n`);
+    statements.clear();
   }
 });
 lines.on("close", () => {

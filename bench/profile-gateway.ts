@@ -11,7 +11,9 @@
 // a new request costs. FIELDS: the Transaction fields it selects (default (b)'s). e: (a) with other
 // literal heights in every request (bench/graphql.ts (e)): a document the gateway has not seen.
 // l: the ten latest blocks (bench/graphql.ts (d)); r: fifty transactions as the indexer's rows
-// (bench/graphql.ts (b), "as rows").
+// (bench/graphql.ts (b), "as rows"). Printed: the gateway's CPU a request, its settle statements, and
+// every statement it sent per hundred requests. NODE_FLAGS: more of node's flags for the gateway
+// (e.g. `--perf-basic-prof`, for `perf record -p` on its process).
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { cpuSpent, startChild } from "./child.ts";
@@ -110,7 +112,10 @@ const gateway = await startChild<{ url: string; token: string }>(
   [JSON.stringify(devnet.info)],
   process.env,
   // DIR "-": no profile, only the CPU the gateway spent per request.
-  DIR === "-" ? [] : ["--cpu-prof", `--cpu-prof-dir=${DIR}`],
+  [
+    ...(DIR === "-" ? [] : ["--cpu-prof", `--cpu-prof-dir=${DIR}`]),
+    ...(process.env.NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
+  ],
 );
 const url = `${gateway.info.url}/${SHAPE === "n" || SHAPE === "v" ? "node" : "gateway"}/mainnet/${gateway.info.token}`;
 const dispatcher = new Agent({ connections: CONCURRENCY });
@@ -144,6 +149,7 @@ done = 0;
 deadline = performance.now() + SECONDS * 1000;
 type SettleStats = { batches: number; items: number };
 const settlesBefore = await gateway.ask<SettleStats>("settles");
+await gateway.ask("statements"); // forgets those of the warm-up
 const cpuBefore = await gateway.ask<NodeJS.CpuUsage>("cpu");
 await load();
 const cpu = cpuSpent(cpuBefore, await gateway.ask<NodeJS.CpuUsage>("cpu"));
@@ -152,6 +158,11 @@ const statements = settles.batches - settlesBefore.batches;
 console.log(
   `gateway CPU ${(cpu / done).toFixed(0)} µs per request; ${statements} settle statements, ${((settles.items - settlesBefore.items) / Math.max(1, statements)).toFixed(1)} settles each`,
 );
+// Every statement the gateway sent meanwhile, per hundred requests, most frequent first.
+const byHead = Object.entries(await gateway.ask<Record<string, number>>("statements"));
+for (const [head, n] of byHead.sort((a, b) => b[1] - a[1])) {
+  console.log(`${((100 * n) / done).toFixed(1).padStart(7)} per 100 requests  ${head}`);
+}
 await dispatcher.close();
 console.log(`${done} requests in ${SECONDS} s`);
 await gateway.stop();
