@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { parse, print } from "graphql";
 import { describe, expect, it } from "vitest";
 import type { Passthrough } from "../../src/routes/gateway/query-plans/candidate.ts";
@@ -5,8 +6,10 @@ import {
   compilePassthrough,
   dataText,
   fits,
+  passthroughOf,
 } from "../../src/routes/gateway/query-plans/passthrough.ts";
 import { gatewaySchema } from "../../src/routes/gateway/schema.ts";
+import { sized } from "../support/size.ts";
 
 /**
  * The passthrough compiler and its shape check (src/routes/gateway/query-plans/passthrough.ts): what a
@@ -63,6 +66,74 @@ describe("compilePassthrough", () => {
     ["another operation's name", "query A { block { height } }"],
   ])("refuses %s", (_what, query) => {
     expect(compile(query, query.includes("query A") ? "B" : undefined)).toBeNull();
+  });
+});
+
+describe("documents of one shape", () => {
+  // Literals everywhere a document may hold them: arguments, objects, lists, a variable's default,
+  // a fragment whose type condition is renamed for the indexer.
+  interface Literals {
+    int: number;
+    float: string;
+    text: string;
+    more: string;
+  }
+  const doc = (l: Literals) =>
+    `query Q($n: Int = ${l.int}) {
+       a: block(where: {height: {_gte: ${l.int}, _lte: ${l.float}}}, limit: $n) { ...F }
+       b: block(where: {hash: {_in: [${JSON.stringify(l.text)}, ${JSON.stringify(l.more)}]}}) { ...F }
+     }
+     fragment F on Block { height hash }`;
+  const sent = (query: string) =>
+    compilePassthrough(gatewaySchema, parse(query), "Q")?.indexerQuery;
+  const through = (query: string) => passthroughOf(gatewaySchema, parse(query), "Q", {});
+  /** Lines graphql-js lays out as the shape's first document's are, whatever the values. */
+  const short = (text: string) => text.split("\n").every((line) => line.trim().length < 80);
+
+  it("are compiled once; each is sent to the indexer with its own literals, as printed alone", () => {
+    const known = through(doc({ int: 100, float: "1.5", text: "a", more: "b" }));
+    fc.assert(
+      fc.property(
+        fc.record({
+          int: fc.integer({ min: -99_999, max: 99_999 }),
+          float: fc
+            .tuple(
+              fc.integer({ min: -999, max: 999 }),
+              fc.nat(99),
+              fc.integer({ min: -99, max: 99 }),
+            )
+            .map(([whole, part, exponent]) => `${whole}.${part}e${exponent}`),
+          // Control characters, quotes and backslashes are printed escaped.
+          text: fc.string({ unit: "binary", maxLength: 4 }),
+          more: fc.string({ maxLength: 8 }),
+        }),
+        (literals: Literals) => {
+          const query = doc(literals);
+          const other = through(query);
+          expect(other?.indexerQuery).toBe(sent(query));
+          // The first's shape, not compiled again, wherever no line comes near the layout's limit.
+          if (short(other?.indexerQuery ?? "")) expect(other?.shape).toBe(known?.shape);
+        },
+      ),
+      { numRuns: sized(100, 2_000), seed: 42 },
+    );
+  });
+
+  it("are printed as graphql-js lays them out, their arguments on lines of their own or not", () => {
+    // The field's line passes 80 characters with a long literal: graphql-js then puts each
+    // argument on a line of its own. A template made either way gives each document its layout.
+    const query = (hash: string) =>
+      `query Q { block(where: {hash: {_eq: ${JSON.stringify(hash)}}}, limit: 1) { height } }`;
+    for (const [a, b] of [
+      ["short", HASH],
+      [`${HASH}x`, "short"],
+    ]) {
+      for (const hash of [a, b, a] as string[]) {
+        const got = through(query(hash))?.indexerQuery;
+        expect(got).toBe(sent(query(hash)));
+        expect(got?.includes("(\n")).toBe(hash.length > 60);
+      }
+    }
   });
 });
 

@@ -26,7 +26,9 @@ import { indexerSchema } from "../../../protocol/hasura/schema.ts";
 import { LruMap } from "../../../util/lru.ts";
 import type { IndexerSite } from "../builder.ts";
 import { indexerColumn, indexerTypeOf } from "../indexer.ts";
+import { shapeOf as documentShape } from "../plugins/document-shape.ts";
 import type { ObjectShape, Passthrough, Shape } from "./candidate.ts";
+import { fillTemplate, type QueryTemplate, queryTemplate } from "./query-template.ts";
 
 /** The passthrough for a request's variables as given (coerced first, as the executor does). */
 export function passthroughOf(
@@ -74,10 +76,55 @@ function passthroughFor(
   const key = read.length === 0 ? "" : JSON.stringify(read.map((v) => variables[v] ?? null));
   let passthrough = variants.get(key);
   if (passthrough === undefined) {
-    passthrough = compilePassthrough(schema, document, operationName, variables);
+    passthrough = ofShape(schema, document, operationName, variables, key);
     variants.set(key, passthrough);
   }
   return passthrough;
+}
+
+/** A shape's passthrough, and its query text as a template for the shape's other documents. */
+interface ShapePassthrough {
+  passthrough: Passthrough | null;
+  template: QueryTemplate | null;
+}
+/**
+ * Compiled passthroughs by document shape (plugins/document-shape.ts), operation name and the
+ * values the conditions read: what compiling reads of a document — names, structure, @skip and
+ * @include — is its shape's, so a document of a known shape only has its query text filled in.
+ */
+const byShape = new WeakMap<GraphQLSchema, LruMap<string, ShapePassthrough>>();
+/** Shapes kept per schema, and the longest key kept (longer ones are compiled each time). */
+const SHAPES_MAX = 512;
+const SHAPE_KEY_MAX = 16 * 1024;
+
+function ofShape(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+  conditionsKey: string,
+): Passthrough | null {
+  const shape = documentShape(document);
+  const key = shape && `${shape.key}\u0000${operationName ?? ""}\u0000${conditionsKey}`;
+  if (!shape || !key || key.length > SHAPE_KEY_MAX) {
+    return compilePassthrough(schema, document, operationName, variables);
+  }
+  let shapes = byShape.get(schema);
+  if (!shapes) {
+    shapes = new LruMap(SHAPES_MAX);
+    byShape.set(schema, shapes);
+  }
+  const known = shapes.get(key);
+  if (known?.passthrough === null) return null;
+  const filled = known?.template ? fillTemplate(known.template, shape.literals) : null;
+  if (known?.passthrough && filled !== null) return { ...known.passthrough, indexerQuery: filled };
+  const made = compileSent(schema, document, operationName, variables);
+  if (!known) {
+    const { indexerQuery } = made?.passthrough ?? {};
+    const template = made && queryTemplate(document, made.sent, shape, indexerQuery ?? "");
+    shapes.set(key, { passthrough: made?.passthrough ?? null, template });
+  }
+  return made?.passthrough ?? null;
 }
 
 /** Compiles `document`'s operation as a passthrough, or null when it asks anything else. */
@@ -88,6 +135,16 @@ export function compilePassthrough(
   /** Coerced: what `@skip`/`@include` conditions read. */
   variables: Record<string, unknown> = {},
 ): Passthrough | null {
+  return compileSent(schema, document, operationName, variables)?.passthrough ?? null;
+}
+
+/** compilePassthrough, with the document it prints for the indexer (its types renamed). */
+function compileSent(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown>,
+): { passthrough: Passthrough; sent: DocumentNode } | null {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
@@ -118,7 +175,7 @@ export function compilePassthrough(
   if (!shape) return null;
   const renamed = renameTypeConditions(document);
   if (!renamed) return null;
-  return {
+  const passthrough = {
     indexerQuery: print(renamed),
     operationName: operation.name?.value,
     variableDefinitions: operation.variableDefinitions ?? [],
@@ -126,6 +183,7 @@ export function compilePassthrough(
     renamesTypes: walk.renamesTypes,
     sites: shape.fields.filter((f: Shape) => f.kind !== "typename").length,
   };
+  return { passthrough, sent: renamed };
 }
 
 /** The indexer's root type, as `__typename` names it there. */

@@ -36,12 +36,18 @@ const decoder = new TextDecoder();
 
 /**
  * The indexer's data as the answer's `data`, or null when it does not fit. Callers who shared a
- * trip share its data object: checked and written once for all of them.
+ * trip share its data object: checked and written once for all of them. What is written depends
+ * on the passthrough's shape alone, which documents of one shape share (passthrough.ts).
  */
 const written = new WeakMap<object, { passthrough: Passthrough; text: string | null }>();
 function writable(data: object, passthrough: Passthrough): string | null {
   const seen = written.get(data);
-  if (seen?.passthrough === passthrough) return seen.text;
+  if (
+    seen?.passthrough.shape === passthrough.shape &&
+    seen.passthrough.renamesTypes === passthrough.renamesTypes
+  ) {
+    return seen.text;
+  }
   const text = fits(data, passthrough.shape) ? dataText(data, passthrough) : null;
   written.set(data, { passthrough, text });
   return text;
