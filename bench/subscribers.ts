@@ -6,9 +6,10 @@
 // delivered, every account's invariants holding). Baseline, side by side: one subscriber alone
 // receiving the same kind of block (there is no switch to deliver events uncharged).
 //
-// The SSE subscribers read their streams with undici's `request` (Node streams): read through
-// `fetch`'s web streams, the thousand clients of this one process spent more CPU on a block than
-// the gateway did, and a receipt waited for the client's turn rather than for the gateway.
+// The SSE subscribers read their streams straight off their sockets (bench/sse-socket.ts): read
+// through `fetch`'s web streams, the thousand clients of this one process spent more CPU on a
+// block than the gateway did, and a receipt waited for the client's turn rather than for the
+// gateway; an HTTP client's streams still cost this process, on the same cores, a share of it.
 //
 // The gateway runs in a process of its own (bench/subscribers-gateway-process.ts, PostgreSQL when
 // DATABASE_URL is set, else PGlite), so the subscribers' reading does not share its CPU; it is
@@ -27,10 +28,10 @@
 //   [CPU_PROF=<dir>] [DATABASE_URL=postgres://…] npx tsx bench/subscribers.ts [N SSE subscribers=1000] [K blocks=5] [M graphql-ws subscribers=0]
 import { readFileSync } from "node:fs";
 import { createClient } from "graphql-ws";
-import { Agent, request } from "undici";
 import { WebSocket } from "ws";
 import { startDevnet } from "../src/devnet/devnet.ts";
 import { cpuSpent, startChild } from "./child.ts";
+import { postEventStream } from "./sse-socket.ts";
 
 const N = Number(process.argv[2] ?? 1000);
 const K = Number(process.argv[3] ?? 5);
@@ -71,50 +72,39 @@ interface Subscriber {
   close(): void;
 }
 
-/** Wakes whoever waits for a receipt. */
-let onReceipt: () => void = () => {};
+/**
+ * Receipts counted by height, and the wait for a height's last: counted as they come rather than
+ * looked for among the subscribers at every receipt, so that waiting costs this process nothing
+ * per subscriber.
+ */
+const receipts = new Map<number, number>();
+let awaited: { height: number; count: number; done: () => void } | null = null;
+function receipt(height: number): void {
+  const count = (receipts.get(height) ?? 0) + 1;
+  receipts.set(height, count);
+  if (awaited?.height === height && count >= awaited.count) awaited.done();
+}
 
-function sseSubscriber(url: string, dispatcher: Agent): Subscriber {
+function sseSubscriber(url: string): Subscriber {
   const received = new Map<number, number>();
   const errors: string[] = [];
-  const controller = new AbortController();
-  void (async () => {
-    const res = await request(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ query: QUERY }),
-      signal: controller.signal,
-      dispatcher,
-    });
-    if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
-    res.body.setEncoding("utf8");
-    let buffer = "";
-    for await (const chunk of res.body) {
-      const at = performance.now();
-      buffer += chunk as string;
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = block
-          .split("\n")
-          .filter((l) => l.startsWith("data:"))
-          .map((l) => l.slice(5).trim())
-          .join("\n");
-        if (!data) continue; // a comment (the opening one, keep-alives) or `complete`
-        const message = JSON.parse(data) as {
-          data?: { newBlock?: { height: number } | null };
-          errors?: unknown;
-        };
-        const height = message.data?.newBlock?.height;
-        if (height !== undefined) received.set(height, at);
-        else errors.push(JSON.stringify(message.errors ?? message).slice(0, 200));
-        onReceipt();
-      }
-    }
-  })().catch((err: unknown) => {
-    if (!controller.signal.aborted) errors.push(String(err));
-  });
-  return { transport: "SSE", received, errors, close: () => controller.abort() };
+  const close = postEventStream(
+    new URL(url),
+    JSON.stringify({ query: QUERY }),
+    (data, at) => {
+      const message = JSON.parse(data) as {
+        data?: { newBlock?: { height: number } | null };
+        errors?: unknown;
+      };
+      const height = message.data?.newBlock?.height;
+      if (height !== undefined) {
+        received.set(height, at);
+        receipt(height);
+      } else errors.push(JSON.stringify(message.errors ?? message).slice(0, 200));
+    },
+    (error) => errors.push(error),
+  );
+  return { transport: "SSE", received, errors, close };
 }
 
 function wsSubscriber(url: string): Subscriber {
@@ -127,9 +117,10 @@ function wsSubscriber(url: string): Subscriber {
       next(message) {
         const at = performance.now();
         const height = message.data?.newBlock?.height;
-        if (height !== undefined) received.set(height, at);
-        else errors.push(JSON.stringify(message.errors ?? message).slice(0, 200));
-        onReceipt();
+        if (height !== undefined) {
+          received.set(height, at);
+          receipt(height);
+        } else errors.push(JSON.stringify(message.errors ?? message).slice(0, 200));
       },
       error: (err) => errors.push(String(err)),
       complete: () => {},
@@ -159,7 +150,6 @@ console.log(
 );
 const httpUrl = (token: string) => `${gateway.info.url}/gateway/regtest/${token}`;
 const wsUrl = (token: string) => httpUrl(token).replace(/^http/, "ws");
-const dispatcher = new Agent({ connections: null, pipelining: 0, keepAliveTimeout: 60_000 });
 
 async function openAll(make: () => Subscriber[]): Promise<Subscriber[]> {
   const before = await subs();
@@ -199,15 +189,19 @@ async function oneBlock(subscribers: Subscriber[]): Promise<BlockRun> {
   produced.set(change.tip.height, at);
   const height = change.tip.height;
   const announced = gateway.ask("poll").then(() => performance.now() - at);
-  const all = () => subscribers.every((s) => s.received.has(height));
-  while (!all() && performance.now() - at < BLOCK_TIMEOUT_MS) {
-    await Promise.race([
-      new Promise<void>((r) => {
-        onReceipt = r;
-      }),
-      sleep(50),
-    ]);
-  }
+  await new Promise<void>((done) => {
+    const timeout = setTimeout(done, BLOCK_TIMEOUT_MS);
+    awaited = {
+      height,
+      count: subscribers.length,
+      done: () => {
+        clearTimeout(timeout);
+        done();
+      },
+    };
+    if ((receipts.get(height) ?? 0) >= subscribers.length) awaited.done();
+  });
+  awaited = null;
   const latencies = subscribers
     .flatMap((s) => {
       const got = s.received.get(height);
@@ -260,7 +254,7 @@ async function blocks(title: string, subscribers: Subscriber[]): Promise<number[
 
 // Baseline: one subscriber alone.
 const [baselineToken, ...subscriberTokens] = tokens;
-const lone = await openAll(() => [sseSubscriber(httpUrl(baselineToken!), dispatcher)]);
+const lone = await openAll(() => [sseSubscriber(httpUrl(baselineToken!))]);
 const baseline = await blocks("baseline: one SSE subscriber alone", lone);
 lone[0]!.close();
 const closedAt = performance.now();
@@ -272,7 +266,7 @@ console.log(
 const memBefore = await gateway.ask<Mem>("mem");
 console.log(`opening ${N} SSE + ${M} graphql-ws subscriptions`);
 const subscribers = await openAll(() => [
-  ...subscriberTokens.slice(0, N).map((t) => sseSubscriber(httpUrl(t), dispatcher)),
+  ...subscriberTokens.slice(0, N).map((t) => sseSubscriber(httpUrl(t))),
   ...subscriberTokens.slice(N, N + M).map((t) => wsSubscriber(wsUrl(t))),
 ]);
 await sleep(500);
@@ -326,7 +320,6 @@ console.log(
 );
 if (errors.length) console.log(`subscriber errors: ${errors.length}, first: ${errors[0]}`);
 console.log(`load average at end ${load()}`);
-await dispatcher.close().catch(() => {});
 await gateway.stop();
 await devnet.close();
 process.exit(0);
