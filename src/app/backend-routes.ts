@@ -4,7 +4,7 @@ import type { WebSocket } from "ws";
 import { authenticateCall } from "../access/authenticate.ts";
 import { originAllowed, requestOutOfScope } from "../access/scope.ts";
 import { checkScope } from "../access/scope-errors.ts";
-import { presentedToken } from "../access/token-source.ts";
+import { type PresentedToken, presentedToken } from "../access/token-source.ts";
 import { type TokenOwner, tokenHint } from "../access/tokens.ts";
 import { admitCall } from "../billing/metering/admit.ts";
 import type { BackendKind, CallContext } from "../billing/metering/context.ts";
@@ -13,7 +13,7 @@ import { auditOnly } from "../billing/metering/pipeline.ts";
 import type { SocketSession } from "../billing/metering/socket-session.ts";
 import type { NetworkName } from "../config/schema.ts";
 import { corsHeaders, crossOrigin, preflightHeaders } from "../http/cors.ts";
-import { ALL_METHODS, bodyText, isTooLarge } from "../http/framework.ts";
+import { bodyText, isTooLarge, type OtherMethod, pathParts } from "../http/framework.ts";
 import type { InFlight } from "../http/in-flight.ts";
 import {
   graphqlFailure,
@@ -122,22 +122,38 @@ export interface SocketRegistry {
   sockets: Map<WebSocket, () => void>;
 }
 
-/** One route per backend and network served: `/<segment>/<network>/<token>`. */
+/**
+ * One route per backend and network served: `/<segment>/<network>/<token>`. Returns the 405 of
+ * these routes for the methods they are not registered for (`OtherMethod`).
+ */
 export function backendRoutes(
   http: FastifyInstance,
   app: App,
   served: Served,
   registry: SocketRegistry,
-): void {
+): OtherMethod {
   http.decorateRequest("call", null);
+  const routes = new Map<string, RouteSetup>();
   for (const [segment, backend] of served.backends) {
     const route = ROUTES[backend];
     if (!route) continue;
     for (const network of served.networks.get(backend) ?? []) {
       const routed = { ...route, backend, segment, network: network as NetworkName };
-      backendRoute(http, { app, route: routed, registry });
+      const setup = { app, route: routed, registry };
+      backendRoute(http, setup);
+      routes.set(`${segment}/${network}`, setup);
     }
   }
+  return (request, reply) => {
+    const [segment, network] = pathParts(request);
+    const setup = routes.get(`${segment}/${network}`);
+    if (!setup) return undefined;
+    // Every backend route takes OPTIONS (preflights): routed for it, the path is the route's,
+    // with the parameters the route would have been given.
+    const found = http.findRoute({ method: "OPTIONS", url: request.url });
+    if (!found) return undefined;
+    return otherMethod(setup, request, reply, (found.params as { token?: string }).token);
+  };
 }
 
 interface BackendRoute extends Route {
@@ -220,16 +236,19 @@ function backendRoute(http: FastifyInstance, setup: RouteSetup): void {
   } satisfies Omit<RouteOptions, "method" | "url">;
   // The token in the path, as the interface gives it, or in a header on the same path without it.
   const below = route.api ? "/api/*" : "";
+  // The methods it serves, and OPTIONS for preflights; any other is answered 405 by the same
+  // hooks from the not-found handler (backendRoutes).
+  const methods = [...route.methods, "OPTIONS"];
   for (const url of [
     `/${route.segment}/${route.network}/:token${below}`,
     `/${route.segment}/${route.network}${below}`,
   ]) {
     if (!route.webSocket) {
-      http.route({ ...options, url, method: ALL_METHODS });
+      http.route({ ...options, url, method: methods });
       continue;
     }
     // GET apart, for the plugin's upgrade (a plain GET still meets the route's 405).
-    http.route({ ...options, url, method: ALL_METHODS.filter((m) => m !== "GET") });
+    http.route({ ...options, url, method: methods.filter((m) => m !== "GET") });
     http.route({
       ...options,
       url,
@@ -240,31 +259,65 @@ function backendRoute(http: FastifyInstance, setup: RouteSetup): void {
   }
 }
 
+/** A backend request's call as the hooks begin it, and what every answer to it carries. */
+function beginCall(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pathToken: string | undefined,
+): { call: PendingCall; presented: PresentedToken } {
+  const presented = presentedToken(pathToken, request.headers);
+  const call: PendingCall = {
+    token: presented.token,
+    tokenInPath: presented.inPath,
+    started: Date.now(),
+    owner: null,
+  };
+  request.setDecorator<PendingCall>("call", call);
+  reply.header("x-request-id", request.id);
+  // Nothing checked until a route says otherwise: refusals, and routes nothing verifies.
+  reply.header(VERIFIED_HEADER, "unchecked");
+  return { call, presented };
+}
+
+/** 405, before anything else is checked: the methods the route takes, in its protocol. */
+function wrongMethod(route: BackendRoute, reply: FastifyReply) {
+  reply.header("allow", route.methods.join(", "));
+  return failWith(route)(
+    reply,
+    gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`),
+  );
+}
+
+/**
+ * A method the route is not registered for, from the not-found handler: the 405 its hooks give,
+ * and its request line (the route's onResponse does not run there).
+ */
+async function otherMethod(
+  setup: RouteSetup,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pathToken: string | undefined,
+) {
+  beginCall(request, reply, pathToken);
+  const sent = wrongMethod(setup.route, reply);
+  logRequest(setup, request, reply);
+  return sent;
+}
+
 /** The hooks before the body: each refusal answered in the route's protocol, unread body and all. */
 function beforeBody(setup: RouteSetup) {
   const { app, route } = setup;
   const fail = failWith(route);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const presented = presentedToken((request.params as { token?: string }).token, request.headers);
-    const call: PendingCall = {
-      token: presented.token,
-      tokenInPath: presented.inPath,
-      started: Date.now(),
-      owner: null,
-    };
-    request.setDecorator<PendingCall>("call", call);
-    reply.header("x-request-id", request.id);
-    // Nothing checked until a route says otherwise: refusals, and routes nothing verifies.
-    reply.header(VERIFIED_HEADER, "unchecked");
+    const pathToken = (request.params as { token?: string }).token;
+    const { call, presented } = beginCall(request, reply, pathToken);
     const origin = crossOrigin(request.headers);
     if (request.method === "OPTIONS" && origin !== null) {
       return preflight(app, route, reply, origin, presented.inPath ? presented.token : null);
     }
     const upgrade = route.webSocket !== undefined && request.ws;
-    if (!route.methods.includes(request.method) && !upgrade) {
-      reply.header("allow", route.methods.join(", "));
-      return fail(reply, gatewayError("METHOD_NOT_ALLOWED", `use ${route.methods.join(" or ")}`));
-    }
+    // OPTIONS without an Origin, or a plain GET where only the upgrade is registered.
+    if (!route.methods.includes(request.method) && !upgrade) return wrongMethod(route, reply);
     const from = fromOf(route, request);
     const authenticated = await authenticateCall(app, call.token, from, presented);
     if (!authenticated.ok) {

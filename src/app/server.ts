@@ -14,6 +14,7 @@ import {
   isClientAbort,
   isTooLarge,
   notFoundBeforeBody,
+  type OtherMethod,
   pathParts,
 } from "../http/framework.ts";
 import { type HttpsFront, startHttpsFront } from "../http/https-front.ts";
@@ -77,8 +78,8 @@ export async function startHttpServer(
   await http.register(websocket, { options: { maxPayload: app.config.server.bodyBytesMax } });
   const sockets = new Map<WebSocket, () => void>();
   const served = servedBy(app.config, (network) => app.indexers.has(network as NetworkName));
-  ownRoutes(http, app, served);
-  backendRoutes(http, app, served, { requests, sockets });
+  const otherMethods = ownRoutes(http, app, served);
+  otherMethods.push(backendRoutes(http, app, served, { requests, sockets }));
 
   await http.ready();
   const server = http.server;
@@ -116,10 +117,12 @@ export async function startHttpServer(
 
 /**
  * Everything but the backends: wrong paths, metrics, errors, health, the operator's surfaces,
- * the dashboard, the catalogue and the front door.
+ * the dashboard, the catalogue and the front door. Returns what answers the methods routes are
+ * not registered for, before a wrong path's answer: the backends' are to be added.
  */
-function ownRoutes(http: FastifyInstance, app: App, served: Served): void {
-  notFoundBeforeBody(http, async (request, reply) => {
+function ownRoutes(http: FastifyInstance, app: App, served: Served): OtherMethod[] {
+  const otherMethods: OtherMethod[] = [];
+  notFoundBeforeBody(http, otherMethods, async (request, reply) => {
     const parts = pathParts(request);
     // The gateway's own surfaces keep the plain answer; a backend's path gets its protocol's.
     if (OWN_ROUTES.has(parts[0] ?? "")) {
@@ -142,13 +145,13 @@ function ownRoutes(http: FastifyInstance, app: App, served: Served): void {
   http.get("/readyz", async (_request, reply) =>
     sendReply(reply, { ...(await readiness(app)), headers: { "cache-control": "no-store" } }),
   );
-  operatorRoutes(http, app);
-  dashboardRoutes(http, app);
+  otherMethods.push(operatorRoutes(http, app), dashboardRoutes(http, app));
   catalogueRoutes(http, app.config, signedInAs(app.db));
   const backends = [...served.backends].map(([segment, kind]) => {
     return { segment, kind, networks: served.networks.get(kind) ?? [] };
   });
   homeRoutes(http, { backends });
+  return otherMethods;
 }
 
 /**

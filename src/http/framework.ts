@@ -16,10 +16,23 @@ import Fastify, {
  */
 
 /**
- * Every method node:http parses (CONNECT never reaches a request handler), so that a route
- * answers 405 for the ones it does not take, where the framework would answer 404.
+ * Every method node:http parses (CONNECT never reaches a request handler): the framework takes
+ * them all, so that a method no route is registered for still reaches the not-found handler,
+ * which answers it as the path's route would (`OtherMethod`).
  */
 export const ALL_METHODS = METHODS.filter((m) => m !== "CONNECT") as HTTPMethods[];
+
+/**
+ * What a family of routes answers, from the not-found handler, to a method they are not
+ * registered for on a path they hold (a 405 in their protocol, or a 401 where the credential is
+ * checked first); undefined for a path they do not hold. Routes are registered for the methods
+ * they take alone: the router builds each method's tree apart at every start, and node parses
+ * some thirty methods.
+ */
+export type OtherMethod = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<FastifyReply> | undefined;
 
 export interface FrameworkOptions {
   /** Whole request, headers and body (node's server.requestTimeout). */
@@ -108,11 +121,22 @@ export function createFramework(options: FrameworkOptions): FastifyInstance {
   return http;
 }
 
-/** Answers a path or method no route has with `notFound`, before any body is read. */
+/**
+ * Answers a path or method no route has, before any body is read: as the first of `others` that
+ * holds the path answers it, else with `notFound`. `others` may be added to until the first request.
+ */
 export function notFoundBeforeBody(
   http: FastifyInstance,
-  notFound: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+  others: readonly OtherMethod[],
+  fallback: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
 ): void {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
+    for (const other of others) {
+      const answered = other(request, reply);
+      if (answered) return answered;
+    }
+    return fallback(request, reply);
+  };
   http.setNotFoundHandler(notFound);
   http.addHook("onRequest", (request, reply, done) => {
     // Answered, the request goes no further (done is not called).

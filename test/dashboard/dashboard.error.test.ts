@@ -38,5 +38,20 @@ describe("dashboard errors", () => {
     expect(cycle.status).toBe(400);
     const unknown = await fetch(`${t.url}/dashboard/nope`, { headers: { cookie } });
     expect(unknown.status).toBe(404);
+    // So is a method a dashboard path does not take; without a session, sign in first.
+    for (const [method, path] of [
+      ["PUT", "/dashboard"],
+      ["DELETE", "/dashboard/session"],
+      ["PATCH", "/dashboard/nope"],
+    ] as const) {
+      const signedIn = await fetch(`${t.url}${path}`, { method, headers: { cookie } });
+      expect([method, path, signedIn.status, await signedIn.text()]).toEqual([
+        method,
+        path,
+        404,
+        "not found",
+      ]);
+      expect((await fetch(`${t.url}${path}`, { method })).status).toBe(401);
+    }
   });
 });

@@ -85,4 +85,45 @@ describe("the front door and wrong turns", () => {
     const none = await post("/node/regtest", rpc("getblockcount", []));
     expect(JSON.stringify(await none.json())).toContain("at the end of the path");
   });
+
+  it("a method a backend route does not take: the route's 405 in its protocol, Allow, its log line", async () => {
+    // OPTIONS without an Origin is refused by the route's own hooks (it takes OPTIONS for
+    // preflights); every other method it does not take must be refused the same way.
+    const answer = async (path: string, method: string, headers: Record<string, string>) => {
+      const res = await fetch(`${t.url}${path}`, { method, headers });
+      const id = res.headers.get("x-request-id");
+      const line = t.logs.map((l) => JSON.parse(l)).find((l) => l.requestId === id);
+      return {
+        status: res.status,
+        allow: res.headers.get("allow"),
+        verified: res.headers.get("x-blockgate-verified"),
+        type: res.headers.get("content-type"),
+        body: method === "HEAD" ? "" : await res.text(),
+        line: { ...line, requestId: undefined, method: undefined, ms: undefined, time: undefined },
+      };
+    };
+    const header = { "x-api-key": token };
+    const routes: [string, Record<string, string>, string][] = [
+      [`/node/mainnet/${token}`, {}, "POST"],
+      ["/node/testnet4", header, "POST"],
+      [`/electrum/mainnet/${token}`, {}, "POST"],
+      [`/gateway/regtest/${token}`, {}, "GET, POST"],
+      [`/graph/mainnet/${token}`, {}, "POST"],
+      [`/esplora/mainnet/${token}/api/blocks/tip/height`, {}, "GET, POST"],
+      ["/esplora/mainnet/api/tx", header, "GET, POST"],
+    ];
+    for (const [path, headers, allow] of routes) {
+      const own = await answer(path, "OPTIONS", headers);
+      expect(own, path).toMatchObject({ status: 405, allow, verified: "unchecked" });
+      expect(own.body, path).toMatch(/METHOD_NOT_ALLOWED/);
+      expect(own.line, path).toMatchObject({ msg: "request", status: 405 });
+      for (const method of ["HEAD", "PUT", "DELETE", "PATCH", "PROPFIND"]) {
+        const other = await answer(path, method, headers);
+        expect(other, `${method} ${path}`).toEqual({
+          ...own,
+          body: method === "HEAD" ? "" : own.body,
+        });
+      }
+    }
+  });
 });

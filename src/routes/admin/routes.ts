@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { operatorAuthorized } from "../../access/operator-token.ts";
 import type { Config } from "../../config/schema.ts";
 import type { Database } from "../../db/database.ts";
-import { ALL_METHODS, bodyText, pathParts } from "../../http/framework.ts";
+import { bodyText, type OtherMethod, pathParts } from "../../http/framework.ts";
 import { plainFailure, sendReply, sendText } from "../../http/reply.ts";
 import type { Metrics } from "../../log/metrics.ts";
 import { gatewayError } from "../../protocol/errors/codes.ts";
@@ -44,12 +44,14 @@ const DEVNET_ACTIONS: readonly DevnetAction[] = ["mine", "reorg", "pay"];
  * /metrics and /admin/*: for operators only. The credential is checked before anything else —
  * the path, the method, the body (so in `onRequest`, before the body is read) — so a caller
  * without one learns nothing, not even which admin paths exist: every such request gets the
- * same 401.
+ * same 401. Only what is served is registered; every other method on /metrics, and every other
+ * /admin path and method, meets the same gate (401, 404 or 405) from the not-found handler: the
+ * `OtherMethod` returned.
  */
-export function operatorRoutes(http: FastifyInstance, app: AdminServices): void {
+export function operatorRoutes(http: FastifyInstance, app: AdminServices): OtherMethod {
   const gate = (request: FastifyRequest, reply: FastifyReply) => operatorGate(app, request, reply);
   http.route({
-    method: ALL_METHODS,
+    method: "GET",
     url: "/metrics",
     onRequest: gate,
     handler: async (_request, reply) => metricsReply(app, reply),
@@ -80,15 +82,12 @@ export function operatorRoutes(http: FastifyInstance, app: AdminServices): void 
         ),
     });
   }
-  for (const url of ["/admin", "/admin/*"]) {
-    // Every other /admin path and method is answered by the gate (401, 404 or 405).
-    http.route({
-      method: ALL_METHODS,
-      url,
-      onRequest: gate,
-      handler: async (_r, reply) => noSuchRoute(reply),
-    });
-  }
+  return (request, reply) => {
+    const [first, ...rest] = pathParts(request);
+    if (first !== "admin" && (first !== "metrics" || rest.length > 0)) return undefined;
+    // What the gate lets through is registered above, so it answers everything here.
+    return gate(request, reply).then(() => (reply.sent ? reply : noSuchRoute(reply)));
+  };
 }
 
 /** The metrics; when the workers' cannot be gathered, a 503 that says so (scrapes retry). */

@@ -11,7 +11,7 @@ import { findAccount } from "../../billing/ledger/accounts.ts";
 import { topupsCsv } from "../../billing/topups/csv.ts";
 import { auditCsv, usageCsv } from "../../billing/usage/csv.ts";
 import { cycleAt, cycleContaining } from "../../billing/usage/cycles.ts";
-import { ALL_METHODS, bodyText, withoutBodies } from "../../http/framework.ts";
+import { bodyText, type OtherMethod, pathParts, withoutBodies } from "../../http/framework.ts";
 import { sendReply, sendText } from "../../http/reply.ts";
 import type { GatewayServices } from "../gateway/services.ts";
 import { dashboardScript } from "./assets.ts";
@@ -58,8 +58,10 @@ ${error ? `<p class="error" data-testid="signin-error">${error}</p>` : ""}
  * /dashboard: the usage page. A token is posted once (form body, never a URL) and exchanged for
  * an HttpOnly, SameSite=Strict session cookie; the page then reads the unified GraphQL API at
  * /dashboard/graphql with that cookie. JSON-only GraphQL plus SameSite keeps other sites out.
+ * Any other path or method below /dashboard is answered from the not-found handler, by the
+ * `OtherMethod` returned: signed in, 404; otherwise, sign in first.
  */
-export function dashboardRoutes(http: FastifyInstance, app: GatewayServices): void {
+export function dashboardRoutes(http: FastifyInstance, app: GatewayServices): OtherMethod {
   http.decorateRequest("dashboardOwner", null);
   const ownerOf = (request: FastifyRequest) => sessionOwner(app.db, cookieOf(request));
   http.post("/dashboard/session", { bodyLimit: SIGN_IN_BODY_BYTES_MAX }, (request, reply) =>
@@ -72,6 +74,12 @@ export function dashboardRoutes(http: FastifyInstance, app: GatewayServices): vo
     async (request, reply) => sendReply(reply, await dashboardGraphQL(app, request)),
   );
   withoutBodies(http, (scope) => pages(scope, app, ownerOf));
+  return (request, reply) => {
+    if (pathParts(request)[0] !== "dashboard") return undefined;
+    return ownerOf(request).then((owner) =>
+      owner ? send(reply, 404, "text/plain", "not found") : signInFirst(reply),
+    );
+  };
 }
 
 const cookieOf = (request: FastifyRequest) => readCookie(request.headers.cookie, SESSION_COOKIE);
@@ -155,15 +163,6 @@ function pages(scope: FastifyInstance, app: GatewayServices, ownerOf: OwnerOf): 
     return send(reply, 200, "text/csv; charset=utf-8", csv, {
       "content-disposition": 'attachment; filename="blockgate-topups.csv"',
     });
-  });
-  // Any other path or method: signed in, 404; otherwise, sign in first.
-  const other = async (request: FastifyRequest, reply: FastifyReply) =>
-    (await ownerOf(request)) ? send(reply, 404, "text/plain", "not found") : signInFirst(reply);
-  scope.route({ method: ALL_METHODS, url: "/dashboard/*", handler: other });
-  scope.route({
-    method: ALL_METHODS.filter((m) => m !== "GET"),
-    url: "/dashboard",
-    handler: other,
   });
 }
 
