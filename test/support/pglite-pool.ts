@@ -30,6 +30,11 @@ interface Pristine {
   print: string;
 }
 let pristine: Pristine | undefined;
+/**
+ * Per idle store, where each row of the tables with rows stood once it was last reset (see
+ * `rowPlaces`): a table whose rows all stand there still, at the same size, was not written to.
+ */
+const placed = new WeakMap<PGlite, string[]>();
 
 /** A store as new from `snapshot` (migrated, as openDatabase leaves it); closing it gives it back. */
 export async function pooledPglite(snapshot: Blob): Promise<Database> {
@@ -109,16 +114,22 @@ async function giveBack(pg: PGlite): Promise<void> {
       await pg.exec(`DROP SCHEMA "${made}" CASCADE`);
     }
     // Emptied: those written to since (any other is as the snapshot left it, and emptying
-    // each is most of the time here), and those whose rows are put back.
+    // each is most of the time here). A table that holds rows in a new store is emptied and
+    // filled again when written to: grown, or its rows not where they stood (an insert, update,
+    // delete or lock changes them); on a store's first reset, whatever it holds.
     const sizes = await relationSizes(pg);
+    const before = placed.get(pg);
+    const now = before ? await rowPlaces(pg) : [];
+    const refilled = rows.filter((_row, i) => !before || now[i] !== before[i]);
     const emptied = tables.filter(
-      (t) => rows.some((r) => r.table === t) || sizes.get(t) !== pristine!.bytes.get(t),
+      (t) => refilled.some((r) => r.table === t) || sizes.get(t) !== pristine!.bytes.get(t),
     );
     // The ledger's tables refuse TRUNCATE by trigger (migration 011): replica mode fires none.
     await pg.exec("SET session_replication_role = replica");
     // CASCADE: a table that refers to an emptied one is emptied too, written to or not.
-    await pg.exec(`TRUNCATE ${emptied.join(", ")} RESTART IDENTITY CASCADE`);
-    for (const { table, json } of rows) {
+    if (emptied.length > 0)
+      await pg.exec(`TRUNCATE ${emptied.join(", ")} RESTART IDENTITY CASCADE`);
+    for (const { table, json } of refilled) {
       await pg.query(
         `INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1)`,
         [json],
@@ -136,8 +147,8 @@ async function giveBack(pg: PGlite): Promise<void> {
       `DELETE FROM pg_statistic WHERE starelid IN (SELECT c.oid FROM pg_class c
          JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${OURS})`,
     );
-    const now = await fingerprint(pg, tables);
-    if (idle.length < IDLE_MAX && now === print) {
+    if (idle.length < IDLE_MAX && (await fingerprint(pg, tables)) === print) {
+      placed.set(pg, await rowPlaces(pg));
       idle.push(pg);
       return;
     }
@@ -167,6 +178,18 @@ async function relationSizes(pg: PGlite): Promise<Map<string, number>> {
      WHERE c.relkind IN ('r', 'p') AND ${OURS}`,
   );
   return new Map(rows.map((r) => [r.name, r.bytes]));
+}
+
+/** Each table with rows in a new store: where its rows stand, and the transactions that wrote them. */
+async function rowPlaces(pg: PGlite): Promise<string[]> {
+  const places = pristine!.rows.map(
+    ({ table }) =>
+      `(SELECT string_agg(format('%s:%s:%s', ctid, xmin, xmax), ',' ORDER BY ctid) FROM ${table})`,
+  );
+  const { rows } = await pg.query<{ places: string[] }>(
+    `SELECT ARRAY[${places.join(", ")}] AS places`,
+  );
+  return rows[0]!.places;
 }
 
 async function schemas(pg: PGlite): Promise<string[]> {
