@@ -94,9 +94,12 @@ describe("JSON-RPC bodies with a 50,000-key object (in id, params or another mem
   it("a token with credits: answered at once as the call it is (the id echoed), refusals uncharged", async () => {
     const rich = await t.account("hostile-rich", 1_000_000);
     for (const route of ["node", "electrum"] as const) {
-      const echoed = await answered(hostileCase("rpc-wide-id", route, 50_000), rich);
-      expect(Object.keys(json(echoed).id as object)).toHaveLength(50_000);
-      for (const shape of shapes) await answered(hostileCase(shape, route, 50_000), rich);
+      for (const shape of shapes) {
+        const answer = await answered(hostileCase(shape, route, 50_000), rich);
+        if (shape === "rpc-wide-id") {
+          expect(Object.keys(json(answer).id as object)).toHaveLength(50_000);
+        }
+      }
     }
   });
 
