@@ -1,11 +1,17 @@
+import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { preparedQueryable } from "../../src/db/pglite-prepared.ts";
 
 describe("PGlite statements prepared once (EXECUTE with literals)", () => {
   let pg: PGlite;
   beforeAll(async () => {
-    pg = await PGlite.create("memory://");
+    // The run's migrated snapshot rather than initdb, on the small buffer pool our stores use
+    // (src/db/pglite.ts): PGlite's own parsers and defaults otherwise, which this is about.
+    pg = await PGlite.create("memory://", {
+      loadDataDir: new Blob([readFileSync(inject("pgliteSnapshot"))]),
+      startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
+    });
     await pg.exec("CREATE TABLE t (id int8 PRIMARY KEY, doc jsonb, note text)");
   });
   afterAll(() => pg.close());
