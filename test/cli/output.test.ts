@@ -5,9 +5,8 @@ import { printable, renderView, wantsColour } from "../../src/cli/view.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
 import type { Database } from "../../src/db/database.ts";
-import { openDatabase } from "../../src/db/open.ts";
 import { insertAuditRecords } from "../support/audit.ts";
-import { pgliteSnapshotFor } from "../support/harness.ts";
+import { memoryStore } from "../support/harness.ts";
 
 /**
  * What the commands print: tab-separated text for pipes (as scripts read it), tables with headers
@@ -16,11 +15,7 @@ import { pgliteSnapshotFor } from "../support/harness.ts";
 let db: Database;
 let config: Config;
 beforeAll(async () => {
-  db = await openDatabase({
-    pgliteDir: "memory://",
-    poolSize: 1,
-    ...pgliteSnapshotFor("memory://"),
-  });
+  db = await memoryStore();
   config = parseConfig({
     networks: ["regtest"],
     webhooks: { allowTargets: ["127.0.0.1/32"] },

@@ -3,8 +3,7 @@ import { runDbCommand } from "../../src/cli/commands.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
 import type { Database } from "../../src/db/database.ts";
-import { openDatabase } from "../../src/db/open.ts";
-import { pgliteSnapshotFor } from "../support/harness.ts";
+import { memoryStore } from "../support/harness.ts";
 
 /**
  * The CLI checks a command line before it writes: every refusal is exit 2 with the command's
@@ -14,11 +13,7 @@ import { pgliteSnapshotFor } from "../support/harness.ts";
 let db: Database;
 let config: Config;
 beforeAll(async () => {
-  db = await openDatabase({
-    pgliteDir: "memory://",
-    poolSize: 1,
-    ...pgliteSnapshotFor("memory://"),
-  });
+  db = await memoryStore();
   config = parseConfig({ plans: { starter: { concurrentCalls: 2 } } });
 });
 afterAll(() => db.close());

@@ -5,8 +5,8 @@ import { parseConfig } from "../../src/config/load.ts";
 import type { ReadyReport } from "../../src/routes/health/readiness.ts";
 import {
   HAL_TXID,
+  memoryStore,
   POSTGRES_URL,
-  pgliteSnapshotFor,
   post,
   rpc,
   startTestGateway,
@@ -68,7 +68,7 @@ describe("health: security", () => {
     });
     const indexer = t.devnet.indexers.get("regtest")!;
     const gw = await startGateway(config, {
-      ...pgliteSnapshotFor("memory://"),
+      store: memoryStore(),
       nodeUpstreams: { regtest: [{ url, timeoutMs: 5_000, connections: 2, coalesceCallsMax: 16 }] },
       graphUpstreams: {
         regtest: [

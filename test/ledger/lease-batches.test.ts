@@ -8,7 +8,7 @@ import { registerProcess, takeLeases } from "../../src/billing/ledger/leases.ts"
 import { grantCredits } from "../../src/billing/ledger/ledger.ts";
 import type { Database, Queryable } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { POSTGRES_URL, pgliteSnapshotFor, type StoreKind } from "../support/harness.ts";
+import { memoryStore, POSTGRES_URL, type StoreKind } from "../support/harness.ts";
 import { balanceOf, expectWholeLedgerOk } from "../support/ledger.ts";
 
 describe.each<StoreKind>(["pglite", "postgres"])("lease batches (%s)", (store) => {
@@ -16,13 +16,10 @@ describe.each<StoreKind>(["pglite", "postgres"])("lease batches (%s)", (store) =
   const schema = `lb_${Math.random().toString(16).slice(2, 10)}`;
   const processId = randomUUID();
   beforeAll(async () => {
-    db = await openDatabase({
-      databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
-      pgliteDir: "memory://",
-      ...(store === "pglite" ? pgliteSnapshotFor("memory://") : {}),
-      poolSize: 4,
-      schema,
-    });
+    db =
+      store === "pglite"
+        ? await memoryStore()
+        : await openDatabase({ databaseUrl: POSTGRES_URL, pgliteDir: "", poolSize: 4, schema });
     await registerProcess(db, processId, processId);
   });
   afterAll(async () => {

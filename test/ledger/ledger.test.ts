@@ -9,8 +9,8 @@ import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import {
   HAL_TXID,
+  memoryStore,
   POSTGRES_URL,
-  pgliteSnapshotFor,
   post,
   rpc,
   type StoreKind,
@@ -35,13 +35,10 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
   let db: Database;
   const schema = `l_${Math.random().toString(16).slice(2, 10)}`;
   beforeAll(async () => {
-    db = await openDatabase({
-      databaseUrl: store === "postgres" ? POSTGRES_URL : undefined,
-      pgliteDir: "memory://",
-      ...(store === "pglite" ? pgliteSnapshotFor("memory://") : {}),
-      poolSize: 4,
-      schema,
-    });
+    db =
+      store === "pglite"
+        ? await memoryStore()
+        : await openDatabase({ databaseUrl: POSTGRES_URL, pgliteDir: "", poolSize: 4, schema });
   });
   afterAll(async () => {
     if (store === "postgres") await db.query(`DROP SCHEMA ${schema} CASCADE`);

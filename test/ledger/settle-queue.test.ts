@@ -8,7 +8,7 @@ import { SettleQueue } from "../../src/billing/ledger/settle-queue.ts";
 import type { Database } from "../../src/db/database.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { auditCount } from "../support/audit.ts";
-import { POSTGRES_URL, pgliteSnapshotFor } from "../support/harness.ts";
+import { memoryStore, POSTGRES_URL } from "../support/harness.ts";
 import { balanceOf, expectLedgerOk } from "../support/ledger.ts";
 
 /** Group commit (src/billing/ledger/settle-queue.ts) on both stores: batching, failure, backpressure. */
@@ -42,11 +42,7 @@ describe.each(["pglite", "postgres"] as const)("the settle queue (%s)", (kind) =
   beforeAll(async () => {
     db =
       kind === "pglite"
-        ? await openDatabase({
-            pgliteDir: "memory://",
-            poolSize: 1,
-            ...pgliteSnapshotFor("memory://"),
-          })
+        ? await memoryStore()
         : await openDatabase({ databaseUrl: POSTGRES_URL, schema, pgliteDir: "", poolSize: 8 });
   });
   afterAll(async () => {
