@@ -17,6 +17,7 @@ import {
   startTestGateway,
 } from "../support/harness.ts";
 import { expectLedgerOk, expectWholeLedgerOk } from "../support/ledger.ts";
+import { sized } from "../support/size.ts";
 
 const record = (accountId: number, chargedCc: number): AuditInput => ({
   requestId: "r",
@@ -294,20 +295,23 @@ describe.each<StoreKind>(["pglite", "postgres"])("ledger rules (%s)", (store) =>
 });
 
 describe("two gateway processes on one PostgreSQL ledger", () => {
-  it("cannot spend the same credits: 2 × 100 calls, credits for 50", async () => {
+  /** Calls each gateway sends at once; the credits pay for a quarter of all (200 a call). */
+  const EACH = sized(40, 100);
+  const PAID = EACH / 2;
+  it(`cannot spend the same credits: 2 × ${EACH} calls, credits for ${PAID}`, async () => {
     const a = await startTestGateway("postgres");
     const b = await startTestGateway("postgres", {}, a.schema!);
     try {
-      const { id, token } = await a.account("shared", 50 * 200);
+      const { id, token } = await a.account("shared", PAID * 200);
       const calls = [a, b].flatMap((g) =>
-        Array.from({ length: 100 }, (_, i) =>
+        Array.from({ length: EACH }, (_, i) =>
           post(`${g.url}/node/mainnet/${token}`, rpc("getrawtransaction", [HAL_TXID], i)),
         ),
       );
       const statuses = (await Promise.all(calls)).map((r) => r.status);
-      expect(statuses.filter((s) => s === 200)).toHaveLength(50);
-      expect(statuses.filter((s) => s === 429)).toHaveLength(150);
-      await expectLedgerOk(a.gateway.app.db, id, { balance: 0, held: 0, charged: 10_000 });
+      expect(statuses.filter((s) => s === 200)).toHaveLength(PAID);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(2 * EACH - PAID);
+      await expectLedgerOk(a.gateway.app.db, id, { balance: 0, held: 0, charged: PAID * 200 });
     } finally {
       await b.close();
       await a.close();
