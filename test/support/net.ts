@@ -13,8 +13,9 @@ export function connectOutcome(port: number): Promise<string> {
 }
 
 /**
- * One Electrum call straight to a server at `url` (tcp://host:port), with no deadline: its
- * answer's first line, parsed. For a test's set-up, where only the server's own time matters.
+ * One Electrum call straight to a server at `url` (tcp://host:port), after the `server.version`
+ * a session opens with, with no deadline: the call's answer, parsed. For a test's set-up, where
+ * only the server's own time matters.
  */
 export function electrumCall(url: string, method: string, params: unknown[]): Promise<unknown> {
   const { hostname, port } = new URL(url);
@@ -24,12 +25,17 @@ export function electrumCall(url: string, method: string, params: unknown[]): Pr
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => {
       text += chunk;
-      const end = text.indexOf("\n");
-      if (end < 0) return;
-      socket.destroy();
-      resolve(JSON.parse(text.slice(0, end)));
+      for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n")) {
+        const answer = JSON.parse(text.slice(0, end)) as { id?: unknown };
+        text = text.slice(end + 1);
+        if (answer.id !== 1) continue; // the version's
+        socket.destroy();
+        resolve(answer);
+      }
     });
     socket.once("error", reject);
-    socket.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })}\n`);
+    const line = (id: number, m: string, p: unknown[]) =>
+      `${JSON.stringify({ jsonrpc: "2.0", id, method: m, params: p })}\n`;
+    socket.write(line(0, "server.version", ["blockgate-test", "1.4"]) + line(1, method, params));
   });
 }
