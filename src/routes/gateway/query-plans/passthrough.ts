@@ -120,8 +120,8 @@ function ofShape(
   if (known?.passthrough && filled !== null) return { ...known.passthrough, indexerQuery: filled };
   const made = compileSent(schema, document, operationName, variables);
   if (!known) {
-    const { indexerQuery } = made?.passthrough ?? {};
-    const template = made && queryTemplate(document, made.sent, shape, indexerQuery ?? "");
+    const template =
+      made && queryTemplate(document, made.sent, shape, made.passthrough.indexerQuery);
     shapes.set(key, { passthrough: made?.passthrough ?? null, template });
   }
   return made?.passthrough ?? null;
