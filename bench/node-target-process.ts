@@ -1,13 +1,15 @@
 // A server bench/node-route.ts measures, in a process of its own so that its CPU per call is read
 // from it alone: argv[2] is JSON `{ core, kind, options }`, `kind` "proxy" (bare-proxy.ts: every
 // POST forwarded to Core as it came) or "gateway" (node-gateway.ts with `options`). Prints `{url}`
-// as one JSON line; a line `cpu` on stdin is answered with process.cpuUsage() as one JSON line.
+// as one JSON line; a line `cpu` on stdin is answered with process.cpuUsage() as one JSON line,
+// `threads` with its CPU split by thread (process-cpu.ts threadsCpuUs).
 // Runs until its stdin closes.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { forwardToCore } from "./bare-proxy.ts";
 import { type NodeGatewayOptions, nodeGateway } from "./node-gateway.ts";
+import { threadsCpuUs } from "./process-cpu.ts";
 
 interface Ask {
   core: { url: string; user: string; password: string };
@@ -36,6 +38,7 @@ process.stdout.write(`${JSON.stringify({ url: target.url })}\n`);
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   if (line.trim() === "cpu") process.stdout.write(`${JSON.stringify(process.cpuUsage())}\n`);
+  if (line.trim() === "threads") process.stdout.write(`${JSON.stringify(threadsCpuUs())}\n`);
 });
 lines.on("close", () => {
   void target.close().then(() => process.exit(0));
