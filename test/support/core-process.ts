@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { bundled } from "./bundled.ts";
 
 /** devnet's Core for mainnet in a child process (src/devnet/core-process.ts), to kill or freeze. */
 export interface CoreProcess {
@@ -22,7 +23,7 @@ export interface CoreProcess {
 const SCRIPT = fileURLToPath(new URL("../../src/devnet/core-process.ts", import.meta.url));
 
 export async function startCoreProcess(): Promise<CoreProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT], {
+  const child = spawn(process.execPath, [await bundled({ file: SCRIPT })], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const exited = once(child, "exit").then(() => undefined);

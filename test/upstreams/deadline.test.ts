@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { deadline } from "../../src/upstreams/deadline.ts";
 import { Cancel } from "../../src/util/cancel.ts";
+import { bundled } from "../support/bundled.ts";
 
 describe("Cancel", () => {
   it("calls each listener once, in order, with its reason; not one removed or added after", () => {
@@ -38,15 +39,10 @@ describe("Cancel", () => {
   });
 
   it("lets a request's deadline, and what its listener holds, die young (Node's AbortSignal did not)", async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        fileURLToPath(new URL("../support/deadline-promotion.ts", import.meta.url)),
-      ],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
+    const script = fileURLToPath(new URL("../support/deadline-promotion.ts", import.meta.url));
+    const child = spawn(process.execPath, [await bundled({ file: script })], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (s: string) => {
       out += s;
