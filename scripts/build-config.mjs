@@ -11,7 +11,23 @@ export const DIST = join(ROOT, "dist");
 export const STAMP = join(DIST, "BUILD-INPUTS");
 
 /**
- * The server and the CLI: Node ESM, our code bundled, every package left to node_modules.
+ * Packages bundled into dist/ rather than loaded from node_modules: ESM packages of many small
+ * files that only our code imports, so no other package holds a second copy. Node resolves and
+ * compiles each file of an ESM package apart at every start, which a gateway or a `blockgate`
+ * command pays for before it does anything (docs/decisions/0070-zod-bundled-into-dist.md).
+ */
+const BUNDLED_PACKAGES = ["zod"];
+
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+/** Every other package stays in node_modules, as installed. */
+const EXTERNAL_PACKAGES = Object.keys({
+  ...manifest.dependencies,
+  ...manifest.devDependencies,
+}).filter((name) => !BUNDLED_PACKAGES.includes(name));
+
+/**
+ * The server and the CLI: Node ESM, our code bundled (with BUNDLED_PACKAGES), every other package
+ * left to node_modules.
  * @type {import("esbuild").BuildOptions}
  */
 export const SERVER_BUNDLE = {
@@ -21,7 +37,7 @@ export const SERVER_BUNDLE = {
   format: "esm",
   platform: "node",
   target: "node20",
-  packages: "external",
+  external: EXTERNAL_PACKAGES,
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "none",
   logLevel: "warning",

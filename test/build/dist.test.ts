@@ -87,6 +87,8 @@ describe("the build (`npm run build`: the compiled gateway that `npm start` and 
     const missing = [...used].filter((name) => !(name in pkg.dependencies));
     expect(missing).toEqual([]);
     expect(used.has("graphql-yoga")).toBe(true); // the scan sees the bundle's imports at all
+    // Bundled with our code (scripts/build-config.mjs, decision 0070), not loaded from node_modules.
+    expect(used.has("zod")).toBe(false);
   });
 
   it("keeps devnet out of the gateway's entry: only a dynamic import, when configured, loads it", async () => {
