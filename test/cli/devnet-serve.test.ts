@@ -220,17 +220,7 @@ describe("blockgate devnet serve", () => {
     }
   }, 60_000);
 
-  it("without --port-base: any free ports; SIGTERM closes every server, exit 0", async () => {
-    const alone = await spawnDevnet(["--networks", "regtest"]);
-    const { core, electrum, indexer, esplora } = alone.endpoints.regtest!;
-    const ports = [core.url, electrum.url, indexer.url, esplora.url].map(portOf);
-    expect(new Set(ports).size).toBe(4);
-    expect((await callCore(core, "getblockcount")).json.result).toBe(0);
-    expect(await alone.stop()).toEqual({ code: 0, signal: null });
-    for (const port of ports) expect(await connectOutcome(port)).toBe("ECONNREFUSED");
-  }, 60_000);
-
-  it("--lie N:JSON: a lying Core and Electrum server in front of N's, named in the JSON line", async () => {
+  it("--lie N:JSON: a lying Core and Electrum server in front of N's, named in the JSON line; without --port-base, any free ports, all closed on SIGTERM, exit 0", async () => {
     const lying = await spawnDevnet([
       "--networks",
       "regtest",
@@ -240,6 +230,11 @@ describe("blockgate devnet serve", () => {
     const line = lying.endpoints as typeof lying.endpoints & {
       liars: { regtest: { core: DevnetEndpoints["core"]; electrum: { url: string } } };
     };
+    const { core, electrum, indexer, esplora } = line.regtest!;
+    const liars = [line.liars.regtest.core.url, line.liars.regtest.electrum.url];
+    const ports = [core.url, electrum.url, indexer.url, esplora.url, ...liars].map(portOf);
+    expect(new Set(ports).size).toBe(6);
+    expect((await callCore(core, "getblockcount")).json.result).toBe(0);
     const honest = (await callCore(line.regtest!.core, "getbestblockhash")).json.result as string;
     const liar = line.liars.regtest.core;
     const told = (await callCore(liar, "getbestblockhash")).json.result as string;
@@ -249,6 +244,7 @@ describe("blockgate devnet serve", () => {
     expect(header.slice(144, 152)).toBe("feff7f20");
     expect(line.liars.regtest.electrum.url).toMatch(/^tcp:\/\/127\.0\.0\.1:\d+$/);
     expect(await lying.stop()).toEqual({ code: 0, signal: null });
+    for (const port of ports) expect(await connectOutcome(port)).toBe("ECONNREFUSED");
     const wrong = await blockgate(
       ["devnet", "serve", "--networks", "regtest", "--lie", 'regtest:{"fib":1}'],
       {},
