@@ -12,7 +12,6 @@ const require = createRequire(import.meta.url);
  * worker's module graph (see `isolate` below).
  */
 const ISOLATED = [
-  "test/graphql/blocks.validation.test.ts",
   "test/http/input-scaling.security.test.ts",
   "test/jsonrpc/raw-answer.test.ts",
   "test/util/in-flight-map.test.ts",

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type * as GraphQL from "graphql";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { indexerSchema } from "../../src/protocol/hasura/schema.ts";
@@ -6,24 +7,25 @@ import { gql } from "../support/graphql.ts";
 import { startTestGateway, type TestGateway } from "../support/harness.ts";
 
 /**
- * A delegated indexer query is validated once. Every call of graphql-js's `validate` made by our
- * code (the gateway's Hasura checks, devnet's indexer, which runs in this process) is counted with
+ * A delegated indexer query is validated once. Every call of graphql-js's `validate` made in this
+ * process (the gateway's Hasura checks, devnet's indexer, which runs here, Yoga's) is counted with
  * the schema it validated against; graphql-js itself is not changed. The graph route is the
  * control: it checks a query as Hasura would and devnet's indexer checks it again on arrival, two
  * validations against the indexer schema. A block query in the unified API, validated by Yoga
  * against the unified schema and checked by the cost estimate, reaches the indexer schema's
  * validation only at the indexer.
  */
-const validated = vi.hoisted(() => ({ schemas: [] as unknown[] }));
-vi.mock("graphql", async (importOriginal) => {
-  const graphql = await importOriginal<typeof GraphQL>();
-  return {
-    ...graphql,
-    validate: (...args: Parameters<typeof GraphQL.validate>) => {
-      validated.schemas.push(args[0]);
-      return graphql.validate(...args);
-    },
-  };
+const validated = { schemas: [] as unknown[] };
+// graphql's own module that defines validate: the package's exports read it from there at each
+// call, so a spy on it sees every caller in this process (the file shares its worker: restored
+// after the file).
+const defining = createRequire(import.meta.url)("graphql/validation/validate.js") as {
+  validate: typeof GraphQL.validate;
+};
+const { validate } = defining;
+const spy = vi.spyOn(defining, "validate").mockImplementation((...args) => {
+  validated.schemas.push(args[0]);
+  return validate(...args);
 });
 
 let t: TestGateway;
@@ -32,7 +34,10 @@ beforeAll(async () => {
   t = await startTestGateway();
   ({ token } = await t.account("validated", 10_000_000));
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  spy.mockRestore();
+  await t.close();
+});
 
 const indexerRequests = () => t.devnet.indexers.get("mainnet")!.stats.httpRequests;
 
