@@ -54,7 +54,9 @@ describe("the dependency rules in npm run check", () => {
       "err",
     ]);
     expect(stdout).toContain("no dependency violations found");
-  });
+    // Seconds of CPU over every source, more than the default 30 s when the suite loads both
+    // cores beside it: a hang guard, not a timing assertion.
+  }, 120_000);
 
   // One tree holding every violation below, cruised once (each run costs seconds): each test
   // then looks for its rules in what it reported.
