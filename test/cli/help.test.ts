@@ -158,22 +158,14 @@ describe("mistakes from the command line, without a gateway", () => {
     const configFile = join(dir, "blockgate.yaml");
     writeFileSync(configFile, `database:\n  pgliteDir: ${join(dir, "db")}\n`);
     const env = { BLOCKGATE_CONFIG: configFile, DATABASE_URL: "" };
-    const [unknown, negative, none, help, version] = await Promise.all([
-      blockgate(["account", "create", "bob", "--credit", "5"], env),
-      blockgate(["credits", "grant", "alice", "-5"], env),
+    // What a process prints for a command's own mistakes (--credit, -5) is shown beside a
+    // gateway's hand-off file in test/cli/handoff.test.ts; the same lines are parsed alike here.
+    const [none, help, version] = await Promise.all([
       blockgate([], env),
       blockgate(["usage", "--help"], env),
       blockgate(["--version"], env),
     ]);
-    expect(unknown).toMatchObject({ code: 2, stdout: "" });
-    expect(unknown.stderr).toMatch(
-      /^blockgate account create: unknown option --credit \(did you mean --credits\?\)\nusage: blockgate account create <name>/,
-    );
-    expect(negative).toMatchObject({ code: 2, stdout: "" });
-    expect(negative.stderr).toMatch(
-      /^blockgate credits grant: amount: a positive whole number of CC \(got "-5"\)\n/,
-    );
-    expect(none.code).toBe(2);
+    expect(none).toMatchObject({ code: 2, stdout: "" });
     expect(none.stderr).toContain("usage: blockgate <command> [options]");
     expect(help).toMatchObject({ code: 0, stderr: "" });
     expect(help.stdout).toMatch(/^Usage: blockgate usage <account> \[--limit N\]\n/);
