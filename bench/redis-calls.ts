@@ -3,9 +3,9 @@
 // per call: this process's CPU, Redis's commands (INFO commandstats) and redis-server's CPU (/proc,
 // so give it a Redis of its own: REDIS_URL=redis://127.0.0.1:<port>, REDIS_PID=<its pid>).
 //   REDIS_URL=… REDIS_PID=… npx tsx bench/redis-calls.ts [calls] [concurrency] [rounds]
-import { readFileSync } from "node:fs";
 import { Redis } from "ioredis";
 import { Agent, request } from "undici";
+import { getrawtransactionBodies } from "./block-277647.ts";
 import { startChild } from "./child.ts";
 import { nodeGateway } from "./node-gateway.ts";
 import { processCpuUs } from "./process-cpu.ts";
@@ -20,15 +20,7 @@ interface Devnet {
   core: { url: string; user: string; password: string };
 }
 
-const blocks = Object.values(
-  JSON.parse(
-    readFileSync(new URL("../data/chain/blocks/INDEX.json", import.meta.url), "utf8"),
-  ) as Record<string, { blocks: { height: number; tx: string[] }[] }>,
-).flatMap((f) => f.blocks);
-const txids = blocks.find((b) => b.height === 277647)?.tx ?? [];
-const bodies = txids.map((txid, i) =>
-  JSON.stringify({ jsonrpc: "2.0", id: i, method: "getrawtransaction", params: [txid] }),
-);
+const bodies = getrawtransactionBodies();
 
 const redisCpuUs = () => processCpuUs(REDIS_PID);
 

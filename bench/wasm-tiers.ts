@@ -8,8 +8,8 @@
 // /proc. Then the means over the first windows, where the optimizing tier compiles, and after.
 // Loopback only; bounded by count. Usage:
 //   [VARIANTS="default;--liftoff-only"] npx tsx bench/wasm-tiers.ts [windows=15] [calls a window=4000] [concurrency=64]
-import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
+import { getrawtransactionBodies } from "./block-277647.ts";
 import { type Child, startChild } from "./child.ts";
 
 const WINDOWS = Number(process.argv[2] ?? 15);
@@ -19,16 +19,7 @@ const VARIANTS = (process.env.VARIANTS ?? "default;--liftoff-only").split(";");
 /** The windows counted as the start-up: the optimizing tier's compiling is mostly over after. */
 const FIRST = 3;
 
-const blocks = Object.values(
-  JSON.parse(
-    readFileSync(new URL("../data/chain/blocks/INDEX.json", import.meta.url), "utf8"),
-  ) as Record<string, { blocks: { height: number; tx: string[] }[] }>,
-).flatMap((f) => f.blocks);
-const txids = blocks.find((b) => b.height === 277647)?.tx ?? [];
-if (txids.length < 200) throw new Error("block 277647 is not in data/chain/blocks/INDEX.json");
-const bodies = txids.map((txid, id) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "getrawtransaction", params: [txid] }),
-);
+const bodies = getrawtransactionBodies();
 
 interface Threads {
   main: number;
@@ -103,9 +94,10 @@ for (let w = 0; w < WINDOWS; w++) {
 const mean = (ws: Window[], k: "main" | "others") =>
   ws.reduce((sum, x) => sum + x[k], 0) / Math.max(ws.length, 1);
 for (const g of gateways) {
-  const phases = [g.windows.slice(0, FIRST), g.windows.slice(FIRST)].map(
-    (ws) =>
-      `${(mean(ws, "main") + mean(ws, "others")).toFixed(0)} (${mean(ws, "main").toFixed(0)} + ${mean(ws, "others").toFixed(0)})`,
+  const phases = [g.windows.slice(0, FIRST), g.windows.slice(FIRST)].map((ws) =>
+    ws.length === 0
+      ? "none"
+      : `${(mean(ws, "main") + mean(ws, "others")).toFixed(0)} (${mean(ws, "main").toFixed(0)} + ${mean(ws, "others").toFixed(0)})`,
   );
   const total = g.windows.reduce((sum, x) => sum + (x.main + x.others) * CALLS, 0) / 1e6;
   console.log(
