@@ -18,12 +18,15 @@ const DEPCRUISE = resolve("node_modules/.bin/depcruise");
 /** Files this test adds to a copy of src/, each holding violations; none of ours is named so. */
 const BROKEN = "broken-";
 
+/** What depcruise printed, and on failure its exit code and standard error (or the signal). */
+type Cruised = { code: number; out: string; err: string };
+
 /**
  * Runs `npm run check`'s dependency rules, with its config and tsconfig, on a copy of src/ with
  * `files` added; returns what it reported. One run for both (each costs seconds of CPU, most of
  * it starting): the project's own files must report nothing, the added ones their rules.
  */
-async function cruise(files: Record<string, string>): Promise<{ code: number; out: string }> {
+async function cruise(files: Record<string, string>): Promise<Cruised> {
   const dir = mkdtempSync(join(tmpdir(), "blockgate-deps-"));
   try {
     for (const file of [".dependency-cruiser.cjs", "tsconfig.json"]) {
@@ -39,12 +42,14 @@ async function cruise(files: Record<string, string>): Promise<{ code: number; ou
       const { stdout } = await run(
         DEPCRUISE,
         ["src", "--config", ".dependency-cruiser.cjs", "--output-type", "err"],
-        { cwd: dir },
+        // Plain text whatever the run's colour settings (CI forces colour): the report is parsed.
+        { cwd: dir, env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } },
       );
-      return { code: 0, out: stdout };
+      return { code: 0, out: stdout, err: "" };
     } catch (err) {
-      const e = err as { code?: number; stdout?: string };
-      return { code: e.code ?? 1, out: e.stdout ?? "" };
+      const e = err as { code?: number; signal?: string; stdout?: string; stderr?: string };
+      const why = `${e.signal ? `killed by ${e.signal}\n` : ""}${e.stderr ?? ""}`;
+      return { code: e.code ?? 1, out: e.stdout ?? "", err: why };
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -57,7 +62,7 @@ const violations = (out: string) => out.split("\n").filter((l) => /^\s*(error|wa
 describe("the dependency rules in npm run check", () => {
   // One tree holding src/ and every violation below, cruised once: each test then looks for its
   // rules in what it reported.
-  let cruised: { code: number; out: string };
+  let cruised: Cruised;
   beforeAll(async () => {
     const b = (path: string) => path.replace(/([^/]+)$/, `${BROKEN}$1`);
     const imports = (name: string, from: string) =>
@@ -90,7 +95,7 @@ describe("the dependency rules in npm run check", () => {
   it("pass the project's own sources", () => {
     const reported = violations(cruised.out);
     // The scan reports at all (the added files' violations), and nothing of ours.
-    expect(reported.length).toBeGreaterThan(0);
+    expect(reported.length, cruised.err).toBeGreaterThan(0);
     expect(reported.filter((l) => !l.includes(BROKEN))).toEqual([]);
   });
 
@@ -114,7 +119,7 @@ describe("the dependency rules in npm run check", () => {
     for (const rule of rules) {
       expect(
         reported.some((l) => l.includes(`${rule}:`) && l.includes(BROKEN)),
-        rule,
+        `${rule}\n${cruised.err}`,
       ).toBe(true);
     }
   });

@@ -105,7 +105,8 @@ describe("the CLI beside a running gateway", () => {
 
   it("on a terminal, the gateway's answer is a table with headers, in colour unless NO_COLOR", async () => {
     const ESC = "\u001b";
-    const env = { ...g.env, TERM: "xterm", NO_COLOR: "" };
+    // FORCE_COLOR from the run's own environment would decide for the CLI (and Node warns).
+    const env = { ...g.env, TERM: "xterm", NO_COLOR: "", FORCE_COLOR: undefined };
     // script(1) gives the CLI a terminal and merges its output, with CRLF line ends.
     const screen = async (extra: Record<string, string>) => {
       const out = await blockgateOnTerminal(["account", "list"], { ...env, ...extra });
