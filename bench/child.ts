@@ -57,6 +57,25 @@ export async function startChild<T>(
   };
 }
 
+/** Node's flags for the gateway's process as `npm start` and the image run it (decision 0071). */
+export const DEPLOYED_GATEWAY_FLAGS = ["--max-semi-space-size=32"];
+
+/** A bench's gateway processes' flags: as deployed, or GATEWAY_NODE_FLAGS ("" for Node's own). */
+export const GATEWAY_NODE_FLAGS =
+  process.env.GATEWAY_NODE_FLAGS === undefined
+    ? DEPLOYED_GATEWAY_FLAGS
+    : process.env.GATEWAY_NODE_FLAGS.split(" ").filter(Boolean);
+
+/** A gateway's process (bench/*gateway-process.ts), with GATEWAY_NODE_FLAGS before `nodeArgs`. */
+export function startGatewayChild<T>(
+  script: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+  nodeArgs: string[] = [],
+): Promise<Child<T>> {
+  return startChild<T>(script, args, env, [...GATEWAY_NODE_FLAGS, ...nodeArgs]);
+}
+
 /** CPU time a child spent between two `cpu` answers, in µs. */
 export const cpuSpent = (before: NodeJS.CpuUsage, after: NodeJS.CpuUsage): number =>
   after.user - before.user + (after.system - before.system);

@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { Agent, request } from "undici";
-import { type Child, cpuSpent, startChild } from "./child.ts";
+import { type Child, cpuSpent, startChild, startGatewayChild } from "./child.ts";
 
 const IN_FLIGHT = Number(process.argv[2] ?? 8);
 const SECONDS = Number(process.argv[3] ?? 4);
@@ -47,12 +47,12 @@ interface Devnet {
   indexer: { url: string; secret: string };
 }
 const devnet = await startChild<Devnet>("./devnet-process.ts");
-const gateway = await startChild<{ url: string; token: string }>(
+const gateway = await startGatewayChild<{ url: string; token: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
   { ...process.env, ANSWERS: "off" },
 );
-const keeping = await startChild<{ url: string; token: string }>(
+const keeping = await startGatewayChild<{ url: string; token: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
   { ...process.env, ANSWERS: "on", TX_CACHE: "on" },

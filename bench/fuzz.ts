@@ -16,7 +16,7 @@
 import fc from "fast-check";
 import { anyCase, type FuzzCase } from "../test/support/arbitraries.ts";
 import { coreLegacy500, HangError, problemsOf, send } from "../test/support/fuzz-checks.ts";
-import { type Child, startChild } from "./child.ts";
+import { type Child, startChild, startGatewayChild } from "./child.ts";
 
 const CASES = Number(process.argv[2] ?? 10_000);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
@@ -40,7 +40,7 @@ if (process.env.FUZZ_URL) {
   target = { url: process.env.FUZZ_URL, token: process.env.FUZZ_TOKEN ?? "" };
 } else {
   devnet = await startChild<unknown>("./devnet-process.ts");
-  gateway = await startChild<{ url: string; token: string }>(
+  gateway = await startGatewayChild<{ url: string; token: string }>(
     "./fuzz-gateway-process.ts",
     [JSON.stringify(devnet.info)],
     process.env,

@@ -12,7 +12,7 @@
 //   [DATABASE_URL=postgres://…] npx tsx bench/gc-survivors.ts [requests per target] [rounds]
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
-import { startChild } from "./child.ts";
+import { startChild, startGatewayChild } from "./child.ts";
 
 const REQUESTS = Number(process.argv[2] ?? 2000);
 const ROUNDS = Number(process.argv[3] ?? 2);
@@ -32,7 +32,7 @@ interface Devnet {
   indexer: { url: string; secret: string };
 }
 const devnet = await startChild<Devnet>("./devnet-process.ts");
-const gateway = await startChild<{ url: string; token: string; store: string }>(
+const gateway = await startGatewayChild<{ url: string; token: string; store: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
   { ...process.env, ANSWERS: "off" },

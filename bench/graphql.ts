@@ -27,7 +27,7 @@
 // shapes: which of a, b, c, d, e to run (default abcde).
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
-import { type Child, cpuSpent, startChild } from "./child.ts";
+import { type Child, cpuSpent, startChild, startGatewayChild } from "./child.ts";
 import { postgresCpuSince, postgresCpuUs } from "./postgres-cpu.ts";
 
 const SECONDS = Number(process.argv[2] ?? 2);
@@ -306,13 +306,13 @@ const devnet = await startChild<Devnet>("./devnet-process.ts");
 const hive = await startChild<{ url: string }>("./hive-process.ts", [
   JSON.stringify(devnet.info.indexer),
 ]);
-const gateway = await startChild<{ url: string; token: string; store: string }>(
+const gateway = await startGatewayChild<{ url: string; token: string; store: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
 );
 // The same gateway with its cache of whole answers off: every request asks the indexer, through
 // a query plan (src/routes/gateway/query-plans/) once the document has executed once.
-const gatewayCold = await startChild<{ url: string; token: string; store: string }>(
+const gatewayCold = await startGatewayChild<{ url: string; token: string; store: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
   { ...process.env, ANSWERS: "off" },
@@ -320,14 +320,14 @@ const gatewayCold = await startChild<{ url: string; token: string; store: string
 // (d)'s baseline: no request takes the answer of an indexer trip that ended (decision 0058), only
 // trips in flight are shared.
 const gatewayInFlight = SHAPES.includes("d")
-  ? await startChild<{ url: string; token: string; store: string }>(
+  ? await startGatewayChild<{ url: string; token: string; store: string }>(
       "./gateway-process.ts",
       [JSON.stringify(devnet.info)],
       { ...process.env, SHARED_AFTER: "off" },
     )
   : null;
 // And with query plans off too: every request executed by Yoga (delegation to the indexer).
-const gatewayYoga = await startChild<{ url: string; token: string; store: string }>(
+const gatewayYoga = await startGatewayChild<{ url: string; token: string; store: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
   { ...process.env, ANSWERS: "off", PLANS: "off" },

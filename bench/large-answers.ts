@@ -12,7 +12,7 @@
 // `<seconds>xidle`: the probe alone, nothing sent (the machine's own noise).
 // Default: 3xidle 4x30 8x60 8x63 8x63 8xbig 8xbig.
 import { request } from "undici";
-import { type Child, startChild } from "./child.ts";
+import { type Child, startChild, startGatewayChild } from "./child.ts";
 
 const BLOCK = "0000000000000000054a714e580b16c583701712ab91060e92dbde6eb1e052a8";
 const BIG_BLOCKS = [
@@ -38,7 +38,7 @@ const mb = (bytes: number) => Math.round(bytes / 1e6);
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 3);
 
 const devnet = await startChild<Upstreams>("./devnet-process.ts");
-const gateway = await startChild<{ url: string; token: string }>(
+const gateway = await startGatewayChild<{ url: string; token: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
   process.env,

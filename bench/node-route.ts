@@ -22,7 +22,7 @@
 // that tier alone, so the plan's share of a Redis run can be told from the cache's.
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
-import { type Child, cpuSpent, startChild } from "./child.ts";
+import { type Child, cpuSpent, GATEWAY_NODE_FLAGS, startChild } from "./child.ts";
 import type { NodeGatewayOptions } from "./node-gateway.ts";
 import { postgresCpuSince, postgresCpuUs } from "./postgres-cpu.ts";
 
@@ -133,9 +133,12 @@ type Core = { url: string; user: string; password: string };
 
 /** The bare proxy, or a gateway with `options`, in a process of its own. */
 async function targetProcess(core: Core, kind: "proxy" | "gateway", options: NodeGatewayOptions) {
-  return startChild<{ url: string }>("./node-target-process.ts", [
-    JSON.stringify({ core, kind, options }),
-  ]);
+  return startChild<{ url: string }>(
+    "./node-target-process.ts",
+    [JSON.stringify({ core, kind, options })],
+    process.env,
+    kind === "gateway" ? GATEWAY_NODE_FLAGS : [],
+  );
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;

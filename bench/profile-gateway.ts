@@ -16,7 +16,7 @@
 // (e.g. `--perf-basic-prof`, for `perf record -p` on its process).
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
-import { cpuSpent, startChild } from "./child.ts";
+import { cpuSpent, startChild, startGatewayChild } from "./child.ts";
 
 const DIR = process.argv[2] ?? ".";
 const SECONDS = Number(process.argv[3] ?? 5);
@@ -107,7 +107,7 @@ interface Devnet {
   indexer: { url: string; secret: string };
 }
 const devnet = await startChild<Devnet>("./devnet-process.ts");
-const gateway = await startChild<{ url: string; token: string }>(
+const gateway = await startGatewayChild<{ url: string; token: string }>(
   "./gateway-process.ts",
   [JSON.stringify(devnet.info)],
   process.env,

@@ -30,7 +30,7 @@ import { readFileSync } from "node:fs";
 import { createClient } from "graphql-ws";
 import { WebSocket } from "ws";
 import { startDevnet } from "../src/devnet/devnet.ts";
-import { cpuSpent, startChild } from "./child.ts";
+import { cpuSpent, startGatewayChild } from "./child.ts";
 import { postEventStream } from "./sse-socket.ts";
 
 const N = Number(process.argv[2] ?? 1000);
@@ -136,7 +136,7 @@ const devnet = await startDevnet(["regtest"]);
 const core = devnet.cores.get("regtest");
 const producer = devnet.producers.get("regtest");
 if (!core || !producer) throw new Error("devnet has no regtest Core");
-const gateway = await startChild<{ url: string; store: string }>(
+const gateway = await startGatewayChild<{ url: string; store: string }>(
   "./subscribers-gateway-process.ts",
   [JSON.stringify({ url: core.url, user: core.user, password: core.password })],
   process.env,

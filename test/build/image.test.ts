@@ -138,7 +138,9 @@ describe("the installed package, as the image holds it", () => {
     const home = join(work, "home");
     mkdirSync(home);
     const imageEnv = Object.fromEntries(
-      ops(runtime, "ENV").flatMap((i) => i.args.map((a) => a.split("="))),
+      ops(runtime, "ENV").flatMap((i) =>
+        i.args.map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]),
+      ),
     );
     const config = parse(
       readFileSync(join(app, imageEnv.BLOCKGATE_CONFIG!.replace(/^\/app\//, "")), "utf8"),
@@ -156,6 +158,7 @@ describe("the installed package, as the image holds it", () => {
         PATH: `${join(app, "bin")}:${process.env.PATH}`,
         HOME: home,
         NODE_ENV: imageEnv.NODE_ENV,
+        NODE_OPTIONS: imageEnv.NODE_OPTIONS,
         BLOCKGATE_CONFIG: join(home, "container.yaml"),
       },
       stdio: ["ignore", "pipe", "pipe"],
