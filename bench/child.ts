@@ -66,6 +66,22 @@ export const GATEWAY_NODE_FLAGS =
     ? DEPLOYED_GATEWAY_FLAGS
     : process.env.GATEWAY_NODE_FLAGS.split(" ").filter(Boolean);
 
+/**
+ * For a bench that runs the gateway in its own process: runs the bench again in a process of its
+ * own with GATEWAY_NODE_FLAGS (through NODE_OPTIONS, which tsx's own process passes on) unless this
+ * one has them, and exits with its code; returns only in the process that has them.
+ */
+export async function underGatewayFlags(): Promise<void> {
+  const options = process.env.NODE_OPTIONS ?? "";
+  if (GATEWAY_NODE_FLAGS.every((flag) => options.split(" ").includes(flag))) return;
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_OPTIONS: [options, ...GATEWAY_NODE_FLAGS].join(" ").trim() },
+  });
+  const code = await new Promise<number>((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
+  process.exit(code);
+}
+
 /** A gateway's process (bench/*gateway-process.ts), with GATEWAY_NODE_FLAGS before `nodeArgs`. */
 export function startGatewayChild<T>(
   script: string,

@@ -9,8 +9,9 @@
 // (webhooks.concurrency) — the floor the queue, the dispatcher and the metering add to.
 //
 // In one process (gateway, devnet and the receiver share its CPU: the figures are an upper bound
-// on what the gateway alone needs). PostgreSQL when DATABASE_URL is set (a schema of its own,
-// dropped at the end), else PGlite in memory. Loopback only; bounded: 60 s per block, then it stops.
+// on what the gateway alone needs), run with the gateway's Node flags (GATEWAY_NODE_FLAGS).
+// PostgreSQL when DATABASE_URL is set (a schema of its own, dropped at the end), else PGlite in
+// memory. Loopback only; bounded: 60 s per block, then it stops.
 // Usage:
 //   [DATABASE_URL=postgres://…] npx tsx bench/webhooks.ts [N endpoints=200] [K blocks=3]
 import { randomBytes } from "node:crypto";
@@ -28,6 +29,11 @@ import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
 import { startDevnet } from "../src/devnet/devnet.ts";
 import { registerEndpoint } from "../src/webhooks/register.ts";
 import { signedHeaders } from "../src/webhooks/signing.ts";
+import { underGatewayFlags } from "./child.ts";
+
+// The gateway runs in this process: so does it here, with the Node flags it is deployed with
+// (decision 0071); the straight POSTs beside it get them alike.
+await underGatewayFlags();
 
 const N = Number(process.argv[2] ?? 200);
 const K = Number(process.argv[3] ?? 3);
