@@ -12,7 +12,8 @@
 // optimizing tier in the background over about its first ten thousand calls, a one-time cost that
 // a 500-call warm-up left inside the rounds (docs/benchmarks.md has the figures).
 // Loopback only; bounded by count. Usage:
-//   [METHOD=getrawtransaction|getblockheader|getblock] [DATABASE_URL=postgres://…] [COALESCE_CALLS_MAX=16,0] [PLANS=none,cache,memory,redis] [WARM_CALLS=12000] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
+//   [METHOD=getrawtransaction|getblockheader|getblock] [DATABASE_URL=postgres://…] [COALESCE_CALLS_MAX=16,0] [PLANS=none,cache,memory,redis] [WARM_CALLS=12000] [GATEWAY_NODE_FLAGS=…] npx tsx bench/node-route.ts [calls] [concurrency] [rounds]
+// GATEWAY_NODE_FLAGS: Node's flags for the gateways' processes (bench/child.ts; default: as deployed).
 // COALESCE_CALLS_MAX: one gateway per store for each value of its coalesceCallsMax (0: each
 // request goes to Core as it came), measured side by side; unset, one with the config's default.
 // PLANS=none,memory,redis: one gateway per store for each, the account on a plan whose every limit

@@ -13,7 +13,7 @@
 // PostgreSQL when DATABASE_URL is set (a schema of its own, dropped at the end), else PGlite in
 // memory. Loopback only; bounded: 60 s per block, then it stops.
 // Usage:
-//   [DATABASE_URL=postgres://…] npx tsx bench/webhooks.ts [N endpoints=200] [K blocks=3]
+//   [GATEWAY_NODE_FLAGS=…] [DATABASE_URL=postgres://…] npx tsx bench/webhooks.ts [N endpoints=200] [K blocks=3]
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
