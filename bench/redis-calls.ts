@@ -2,13 +2,16 @@
 // the cache tier alone, a plan in Redis) on PGlite, calls alternating between kinds in slices, and
 // per call: this process's CPU, Redis's commands (INFO commandstats) and redis-server's CPU (/proc,
 // so give it a Redis of its own: REDIS_URL=redis://127.0.0.1:<port>, REDIS_PID=<its pid>).
-//   REDIS_URL=… REDIS_PID=… npx tsx bench/redis-calls.ts [calls] [concurrency] [rounds]
+// The gateways run in this process, which runs with their deployed Node flags (GATEWAY_NODE_FLAGS).
+//   [GATEWAY_NODE_FLAGS=…] REDIS_URL=… REDIS_PID=… npx tsx bench/redis-calls.ts [calls] [concurrency] [rounds]
 import { Redis } from "ioredis";
 import { Agent, request } from "undici";
 import { getrawtransactionBodies } from "./block-277647.ts";
-import { startChild } from "./child.ts";
+import { startChild, underGatewayFlags } from "./child.ts";
 import { nodeGateway } from "./node-gateway.ts";
 import { processCpuUs } from "./process-cpu.ts";
+
+await underGatewayFlags();
 
 const CALLS = Number(process.argv[2] ?? 2000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
