@@ -14,7 +14,9 @@
 // or PostgreSQL when DATABASE_URL is set). Loopback only; bounded by count. The gateway runs in
 // this process: give NODE_ENV=production to measure it as `npm start` runs it (graphql-js then
 // skips a development check on every field). Usage:
-//   NODE_ENV=production [DATABASE_URL=postgres://…] npx tsx bench/cache.ts [requests per round] [rounds]
+//   [GATEWAY_NODE_FLAGS=…] NODE_ENV=production [DATABASE_URL=postgres://…] npx tsx bench/cache.ts [requests per round] [rounds]
+// The gateway runs in this process, which runs itself again with GATEWAY_NODE_FLAGS (default:
+// the gateway's deployed flags, decision 0071; "" for Node's own).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
@@ -27,6 +29,9 @@ import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
 import { loadDevnetChain } from "../src/devnet/chain.ts";
+import { underGatewayFlags } from "./child.ts";
+
+await underGatewayFlags();
 
 const PER_ROUND = Number(process.argv[2] ?? 100);
 const ROUNDS = Number(process.argv[3] ?? 5);

@@ -9,7 +9,9 @@
 //   one Core a single Core from the start, no fault: the capacity the survivor has on its own.
 // Prints calls/s, errors, p50/p99 and the ratio of calls/s to the healthy run, plus the gateway's
 // hedges, retries and breaker openings. Loopback only. Usage:
-//   npx tsx bench/failover.ts [seconds=30] [concurrency=32]
+//   [GATEWAY_NODE_FLAGS=…] npx tsx bench/failover.ts [seconds=30] [concurrency=32]
+// The gateway runs in this process, which runs itself again with GATEWAY_NODE_FLAGS (default:
+// the gateway's deployed flags, decision 0071; "" for Node's own).
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
@@ -22,6 +24,9 @@ import { createAccount } from "../src/billing/ledger/accounts.ts";
 import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import type { BitcoinCoreUpstreamConfig } from "../src/config/schema.ts";
+import { underGatewayFlags } from "./child.ts";
+
+await underGatewayFlags();
 
 const SECONDS = Number(process.argv[2] ?? 30);
 const CONCURRENCY = Number(process.argv[3] ?? 32);

@@ -8,7 +8,9 @@
 // warm runs (proofs kept), the order rotating; medians of calls/s and p50, and the ratio of
 // verified to unverified. Devnet and both gateways run in this process, on PGlite.
 // Loopback only; bounded by count. Usage:
-//   npx tsx bench/verified.ts [calls] [concurrency] [rounds] [blocks]
+//   [GATEWAY_NODE_FLAGS=…] npx tsx bench/verified.ts [calls] [concurrency] [rounds] [blocks]
+// The gateway runs in this process, which runs itself again with GATEWAY_NODE_FLAGS (default:
+// the gateway's deployed flags, decision 0071; "" for Node's own).
 import { Agent, request } from "undici";
 import { issueToken } from "../src/access/tokens.ts";
 import { type RunningGateway, startGateway } from "../src/app/app.ts";
@@ -17,6 +19,9 @@ import { createAccount } from "../src/billing/ledger/accounts.ts";
 import { grantCredits } from "../src/billing/ledger/ledger.ts";
 import { parseConfig } from "../src/config/load.ts";
 import { type Devnet, startDevnet } from "../src/devnet/devnet.ts";
+import { underGatewayFlags } from "./child.ts";
+
+await underGatewayFlags();
 
 const CALLS = Number(process.argv[2] ?? 3000);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
