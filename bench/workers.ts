@@ -6,7 +6,7 @@
 // on `--workers 2`, an account funded for exactly `paid` calls is sent `sent` calls at
 // `burst` concurrency through the one port; exactly `paid` must be answered 200, every call
 // audited, the ledger check ok. Loopback only. Usage:
-//   [DATABASE_URL=postgres://…] npx tsx bench/workers.ts [calls=4000] [concurrency=64] [rounds=3] [paid=300] [sent=1000] [burst=500]
+//   [GATEWAY_NODE_FLAGS=…] [DATABASE_URL=postgres://…] npx tsx bench/workers.ts [calls=4000] [concurrency=64] [rounds=3] [paid=300] [sent=1000] [burst=500]
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,7 +18,7 @@ import { createAccount } from "../src/billing/ledger/accounts.ts";
 import { checkLedger, grantCredits } from "../src/billing/ledger/ledger.ts";
 import type { Database } from "../src/db/database.ts";
 import { openDatabase } from "../src/db/open.ts";
-import { startChild } from "./child.ts";
+import { GATEWAY_NODE_FLAGS, startChild } from "./child.ts";
 
 const [CALLS, CONCURRENCY, ROUNDS, PAID, SENT, BURST] = [4000, 64, 3, 300, 1000, 500].map((d, i) =>
   Number(process.argv[2 + i] ?? d),
@@ -94,7 +94,10 @@ async function funded(db: Database, name: string, credits: number) {
   return { id: account.id, token: (await issueToken(db, account.id)).token };
 }
 
-/** `node bin/blockgate.js start --workers N` on devnet's Core; resolves once every worker serves. */
+/**
+ * `node <GATEWAY_NODE_FLAGS> bin/blockgate.js start --workers N` on devnet's Core; resolves once
+ * every worker serves.
+ */
 async function gatewayCluster(workers: number, core: Core, databaseUrl: string, dir: string) {
   const configFile = join(dir, `gateway-${workers}.json`);
   const config = {
@@ -108,7 +111,8 @@ async function gatewayCluster(workers: number, core: Core, databaseUrl: string, 
   writeFileSync(configFile, JSON.stringify(config));
   const child: ChildProcess = spawn(
     process.execPath,
-    ["bin/blockgate.js", "start", "--workers", String(workers)],
+    // As `npm start` runs it, with the gateway's deployed Node flags (its workers inherit them).
+    [...GATEWAY_NODE_FLAGS, "bin/blockgate.js", "start", "--workers", String(workers)],
     {
       env: { ...process.env, BLOCKGATE_CONFIG: configFile, DATABASE_URL: databaseUrl },
       stdio: ["ignore", "pipe", "inherit"],
