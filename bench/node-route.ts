@@ -23,6 +23,7 @@
 // that tier alone, so the plan's share of a Redis run can be told from the cache's.
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
+import { getrawtransactionBodies } from "./block-277647.ts";
 import { type Child, cpuSpent, GATEWAY_NODE_FLAGS, startChild } from "./child.ts";
 import type { NodeGatewayOptions } from "./node-gateway.ts";
 import { postgresCpuSince, postgresCpuUs } from "./postgres-cpu.ts";
@@ -31,26 +32,22 @@ const CALLS = Number(process.argv[2] ?? 4000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
 const ROUNDS = Number(process.argv[4] ?? 3);
 const WARM_CALLS = Number(process.env.WARM_CALLS ?? 12_000);
-// The calls take turns over the 213 transactions of block 277647 (real data devnet serves), so
-// calls in flight together ask for different transactions: the gateway shares one trip among
-// identical calls in flight, which a bare proxy does not, and one txid for every call
-// would measure that sharing rather than what billing costs.
 const BLOCKS = Object.values(
   JSON.parse(
     readFileSync(new URL("../data/chain/blocks/INDEX.json", import.meta.url), "utf8"),
-  ) as Record<string, { blocks: { height: number; hash: string; tx: string[] }[] }>,
+  ) as Record<string, { blocks: { height: number; hash: string }[] }>,
 ).flatMap((f) => f.blocks);
-const TXIDS = (BLOCKS.find((b) => b.height === 277647) ?? { tx: [] }).tx;
-if (TXIDS.length < 200) throw new Error("block 277647 is not in data/chain/blocks/INDEX.json");
 // METHOD=getblockheader | getblock (verbosity 1) over the blocks of heights 1–255 (small blocks,
 // so the figure is the route's cost, not the block's size); getrawtransaction by default.
 const METHOD = process.env.METHOD ?? "getrawtransaction";
 const SMALL_BLOCKS = BLOCKS.filter((b) => b.height >= 1 && b.height <= 255).map((b) => b.hash);
+// The calls take turns over the 213 transactions of block 277647 (real data devnet serves), so
+// calls in flight together ask for different transactions: the gateway shares one trip among
+// identical calls in flight, which a bare proxy does not, and one txid for every call
+// would measure that sharing rather than what billing costs.
 const bodies =
   METHOD === "getrawtransaction"
-    ? TXIDS.map((txid, i) =>
-        JSON.stringify({ jsonrpc: "2.0", id: i, method: "getrawtransaction", params: [txid] }),
-      )
+    ? getrawtransactionBodies()
     : SMALL_BLOCKS.map((hash, i) =>
         JSON.stringify({
           jsonrpc: "2.0",

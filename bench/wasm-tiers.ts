@@ -10,7 +10,7 @@
 //   [VARIANTS="default;--liftoff-only"] npx tsx bench/wasm-tiers.ts [windows=15] [calls a window=4000] [concurrency=64]
 import { Agent, request } from "undici";
 import { getrawtransactionBodies } from "./block-277647.ts";
-import { type Child, startChild } from "./child.ts";
+import { type Child, startChild, startGatewayChild } from "./child.ts";
 
 const WINDOWS = Number(process.argv[2] ?? 15);
 const CALLS = Number(process.argv[3] ?? 4000);
@@ -64,7 +64,8 @@ for (const label of VARIANTS) {
     kind: "gateway",
     options: { connections: CONCURRENCY * 2 },
   };
-  const child = await startChild<{ url: string }>(
+  // Each variant's flags after the gateway's deployed ones (decision 0071).
+  const child = await startGatewayChild<{ url: string }>(
     "./node-target-process.ts",
     [JSON.stringify(ask)],
     { ...process.env, DATABASE_URL: "" },
