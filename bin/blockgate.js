@@ -1,6 +1,7 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=32
 // `blockgate …` (`npx blockgate`, `npm start`): the compiled CLI (dist/cli.js); in a clone it is
-// rebuilt first when src/ changed, and an installed package runs dist/ as it came.
+// rebuilt first when src/ changed, and an installed package runs dist/ as it came. Run as a
+// command, Node gets the gateway's flags from the line above (decision 0071), as `npm start` gives.
 import { ensureBuild } from "../scripts/ensure-build.mjs";
 
 if (process.argv[2] === "start") {
