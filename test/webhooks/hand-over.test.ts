@@ -88,6 +88,19 @@ describe.each<StoreKind>(["pglite", "postgres"])("webhook batches handed over on
       [messages],
     );
     expect(each).toEqual([]);
+    // Their charge marks are open, for this process, and not settled yet.
+    const marks = async () =>
+      (
+        await t.gateway.app.db.query<{ key: string; open: boolean; process_id: string }>(
+          `SELECT key, settled_at IS NULL AS open, process_id FROM idempotency_keys
+           WHERE key = ANY($1::text[]) ORDER BY key`,
+          [messages.map((m) => `webhook:${m}`)],
+        )
+      ).rows;
+    const processId = t.gateway.app.credits.opts.processId;
+    expect(await marks()).toEqual(
+      messages.map((m) => ({ key: `webhook:${m}`, open: true, process_id: processId })),
+    );
 
     for (const res of held.splice(0)) res.writeHead(204).end();
     await vi.waitFor(
@@ -106,6 +119,8 @@ describe.each<StoreKind>(["pglite", "postgres"])("webhook batches handed over on
       );
       expect(rows).toEqual([]);
     });
+    // Each mark went with its message's record.
+    expect(await marks()).toEqual([]);
     for (const h of hooks) await expectLedgerOk(t.gateway.app.db, h.id, { charged: 5 });
   });
 
