@@ -7,6 +7,7 @@ import { sweepDeadProcesses } from "../../src/billing/ledger/leases.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Database } from "../../src/db/database.ts";
 import { readAdminFile } from "../../src/routes/admin/admin-file.ts";
+import { within } from "../../src/util/cached-check.ts";
 import { auditRecords } from "../support/audit.ts";
 import { askDevnetCore, blockTxids, HAL_TXID, post, rpc } from "../support/harness.ts";
 import { expectLedgerOk, fundedAccount } from "../support/ledger.ts";
@@ -83,6 +84,20 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: str
   });
 }
 
+/**
+ * `promise`, or after `ms` a failure saying what was still awaited (`what`): a wait that would
+ * otherwise end only at the test's timeout, saying nothing of where it stopped.
+ */
+async function orFail<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
+  const late = Symbol("late");
+  const out = await within(promise, ms, late);
+  if (out === late) throw new Error(`after ${ms} ms: ${what()}`);
+  return out as T;
+}
+
+/** The end of what a process wrote, for a failure's message. */
+const tail = (output: string) => output.slice(-3_000);
+
 const auditOf = (db: Database, accountId: number) =>
   auditRecords(db, { accountId }, ["request_id", "outcome", "charged_cc"]);
 
@@ -91,12 +106,20 @@ type Seen = { status: number; requestId: string } | { error: string };
 
 /**
  * POSTs `body` on a connection of its own; `written` is called once the whole request has been
- * handed to the kernel, so its bytes have reached the gateway's socket.
+ * handed to the kernel, so its bytes have reached the gateway's socket — or once it failed before
+ * (a connection refused or reset), which the test then counts among the failed calls.
  */
 function postOnce(url: string, body: string, agent: Agent, written: () => void): Promise<Seen> {
   return new Promise((resolve) => {
     const req = request(url, { method: "POST", agent });
-    req.on("finish", written);
+    let told = false;
+    const tell = () => {
+      if (told) return;
+      told = true;
+      written();
+    };
+    req.on("finish", tell);
+    req.on("error", tell);
     req.on("response", (res) => {
       res.resume();
       res.on("end", () =>
@@ -275,6 +298,7 @@ describe("SIGTERM drains the gateway", () => {
       // the connections when SIGTERM comes; the rest wait in the listen backlog.
       const body = JSON.stringify(rpc("getblock", [hash, 1]));
       let written = 0;
+      let ended = 0;
       let signalled!: () => void;
       const allWritten = new Promise<void>((resolve) => {
         signalled = resolve;
@@ -283,13 +307,27 @@ describe("SIGTERM drains the gateway", () => {
         postOnce(`${p.url}/node/mainnet/${p.token}`, body, agent, () => {
           written += 1;
           if (written === IN_FLIGHT) signalled();
+        }).finally(() => {
+          ended += 1;
         }),
       );
       // Every request has reached the gateway's sockets; none is answered yet, or only a few.
-      await allWritten;
+      // Each wait is bounded well inside the drain's minute, so that a stall says where it was.
+      await orFail(allWritten, 20_000, () => `${written} of ${IN_FLIGHT} requests written`);
       p.child.kill("SIGTERM");
-      const seen = await Promise.all(calls);
-      expect(await exited(p.child)).toEqual({ code: 0, signal: null });
+      const seen = await orFail(
+        Promise.all(calls),
+        25_000,
+        () =>
+          `${ended} of ${IN_FLIGHT} calls ended; after SIGTERM the gateway wrote:\n${tail(p.output())}`,
+      );
+      expect(
+        await orFail(
+          exited(p.child),
+          10_000,
+          () => `the gateway did not exit after its calls ended; it wrote:\n${tail(p.output())}`,
+        ),
+      ).toEqual({ code: 0, signal: null });
 
       const answered = seen.filter((s) => "status" in s);
       const failed = seen.filter((s) => "error" in s);
@@ -316,5 +354,5 @@ describe("SIGTERM drains the gateway", () => {
       await stopProcess(p.child);
       await p.db.close();
     }
-  }, 60_000);
+  }, 90_000);
 });
