@@ -329,6 +329,9 @@ describe("SIGTERM drains the gateway", () => {
         ),
       ).toEqual({ code: 0, signal: null });
 
+      // Every step of the shutdown ended in its time (else a warning names the one that did not).
+      expect(p.output()).not.toContain("did not end in time");
+
       const answered = seen.filter((s) => "status" in s);
       const failed = seen.filter((s) => "error" in s);
       const cut = Number(p.output().match(/"cut":(\d+),"msg":"drained"/)![1]);
