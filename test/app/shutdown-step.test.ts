@@ -1,7 +1,9 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { shutdownStep } from "../../src/app/shutdown.ts";
+import { SHUTDOWN_STEP_MS, shutdownStep } from "../../src/app/shutdown.ts";
 import { createLogger } from "../../src/log/logger.ts";
+import { HAL_TXID, post, rpc, startTestGateway } from "../support/harness.ts";
+import { connectOutcome } from "../support/net.ts";
 
 /** A logger writing into `lines`, as the gateway's writes to its output. */
 function collecting(lines: string[]) {
@@ -42,4 +44,38 @@ describe("a shutdown step", () => {
     ).rejects.toThrow("the store would not close");
     expect(lines).toEqual([]);
   });
+});
+
+describe("a gateway whose store will not close", () => {
+  it("still ends its shutdown: the store's step is named and left, the calls drained", async () => {
+    const t = await startTestGateway("postgres", { networks: ["mainnet"] });
+    let release!: () => void;
+    try {
+      const { token } = await t.account("stuck-store", 10_000);
+      const answered = await post(
+        `${t.url}/node/mainnet/${token}`,
+        rpc("getrawtransaction", [HAL_TXID]),
+      );
+      expect(answered.status).toBe(200);
+      // A connection of the store's pool held by a transaction that does not end: closing the
+      // pool waits for it to be given back.
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const stuck = t.gateway.app.db.transaction(() => held);
+      const port = Number(new URL(t.url).port);
+      const started = performance.now();
+      await t.gateway.close();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(SHUTDOWN_STEP_MS - 50);
+      const logs = t.logs.join("");
+      expect(logs).toMatch(/"step":"store","ms":5000,"msg":"shutdown: a step did not end in time/);
+      expect(logs).toMatch(/"cut":0,"msg":"drained"/);
+      expect(await connectOutcome(port)).toBe("ECONNREFUSED");
+      release();
+      await stuck;
+    } finally {
+      release?.();
+      await t.close();
+    }
+  }, 30_000);
 });
